@@ -1,0 +1,86 @@
+import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type PublicClient } from 'viem';
+import type { ChainConfig } from '../../config/index.js';
+import { UpstreamError } from '../../lib/errors.js';
+import type { BalanceQuery, ChainAdapter } from '../types.js';
+
+const multicallAbi = [
+  {
+    type: 'function',
+    name: 'getEthBalance',
+    stateMutability: 'view',
+    inputs: [{ name: 'addr', type: 'address' }],
+    outputs: [{ name: 'balance', type: 'uint256' }],
+  },
+] as const;
+
+export class EvmAdapter implements ChainAdapter {
+  readonly config: ChainConfig;
+  readonly client: PublicClient;
+
+  constructor(config: ChainConfig) {
+    this.config = config;
+    const transport = /^wss?:/.test(config.rpcUrl)
+      ? webSocket(config.rpcUrl)
+      : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 });
+    this.client = createPublicClient({
+      transport,
+      chain: {
+        id: config.chainId,
+        name: config.blockchain.name,
+        nativeCurrency: { name: config.blockchain.symbol, symbol: config.blockchain.symbol, decimals: config.blockchain.nativeDecimals },
+        rpcUrls: { default: { http: [config.rpcUrl] } },
+        ...(config.multicall3 ? { contracts: { multicall3: { address: config.multicall3 as Address } } } : {}),
+      },
+    });
+  }
+
+  normalizeAddress(address: string): string | null {
+    // strict: a mixed-case address must carry a valid EIP-55 checksum (a typo guard);
+    // all-lowercase and all-uppercase forms carry none and are accepted.
+    if (!isAddress(address, { strict: true })) return null;
+    return getAddress(address);
+  }
+
+  async getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
+    if (queries.length === 0) return [];
+    try {
+      if (this.config.multicall3) {
+        const multicall3 = this.config.multicall3 as Address;
+        const contracts = queries.map((q) =>
+          q.token
+            ? { address: q.token as Address, abi: erc20Abi, functionName: 'balanceOf' as const, args: [q.owner as Address] as const }
+            : { address: multicall3, abi: multicallAbi, functionName: 'getEthBalance' as const, args: [q.owner as Address] as const },
+        );
+        const results = await this.client.multicall({ contracts, allowFailure: false, multicallAddress: multicall3 });
+        return results as bigint[];
+      }
+      return await Promise.all(
+        queries.map((q) =>
+          q.token
+            ? this.client.readContract({ address: q.token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [q.owner as Address] })
+            : this.client.getBalance({ address: q.owner as Address }),
+        ),
+      );
+    } catch (err) {
+      throw rpcError(this.config, err);
+    }
+  }
+
+  async getBlockNumber(): Promise<bigint> {
+    try {
+      return await this.client.getBlockNumber({ cacheTime: 0 });
+    } catch (err) {
+      throw rpcError(this.config, err);
+    }
+  }
+
+  close(): void {
+    const transport = this.client.transport as { getRpcClient?: () => Promise<{ close(): void }> };
+    void transport.getRpcClient?.().then((c) => c.close()).catch(() => undefined);
+  }
+}
+
+function rpcError(config: ChainConfig, err: unknown): UpstreamError {
+  const short = (err as { shortMessage?: string }).shortMessage ?? (err as Error).message;
+  return new UpstreamError('CHAIN_UNAVAILABLE', `${config.blockchain.name} (${config.network}) RPC failed: ${short}`, err);
+}

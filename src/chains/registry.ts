@@ -1,0 +1,40 @@
+import type { ChainConfig } from '../config/index.js';
+import { NotFoundError } from '../lib/errors.js';
+import { EvmAdapter } from './evm/adapter.js';
+import type { ChainAdapter } from './types.js';
+
+export type { ChainAdapter, BalanceQuery } from './types.js';
+
+export function chainKey(slug: string, network: string): string {
+  return `${slug}:${network}`;
+}
+
+/** Adapters of the configured chains, by `slug:network`. */
+export class ChainRegistry {
+  readonly #byKey = new Map<string, ChainAdapter>();
+
+  constructor(chains: ChainConfig[]) {
+    for (const chain of chains) {
+      // Every chain configured today is EVM; the adapter is chosen here when others land.
+      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), new EvmAdapter(chain));
+    }
+  }
+
+  get(slug: string, network: string): ChainAdapter {
+    const adapter = this.#byKey.get(chainKey(slug, network));
+    if (!adapter) throw new NotFoundError(`Chain ${slug} (${network})`);
+    return adapter;
+  }
+
+  find(slug: string, network: string): ChainAdapter | undefined {
+    return this.#byKey.get(chainKey(slug, network));
+  }
+
+  all(): ChainAdapter[] {
+    return [...this.#byKey.values()];
+  }
+
+  close(): void {
+    for (const adapter of this.#byKey.values()) adapter.close();
+  }
+}

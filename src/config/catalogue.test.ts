@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { getAddress } from 'viem';
+import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.ts';
+
+const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet'];
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+const allNetworks = EVM_CATALOGUE.flatMap((chain) =>
+  NETWORK_NAMES.map((network) => ({ chain, network, data: chain.networks[network] })),
+);
+
+const allAssets = allNetworks.flatMap(({ chain, network, data }) =>
+  data.assets.map((asset) => ({ chain, network, asset })),
+);
+
+/** Regression guard against a typo in a chain id. */
+const EXPECTED_CHAIN_IDS: Record<string, Record<NetworkName, number>> = {
+  ethereum: { mainnet: 1, testnet: 11155111 },
+  bsc: { mainnet: 56, testnet: 97 },
+  polygon: { mainnet: 137, testnet: 80002 },
+  base: { mainnet: 8453, testnet: 84532 },
+  arbitrum: { mainnet: 42161, testnet: 421614 },
+  optimism: { mainnet: 10, testnet: 11155420 },
+  avalanche: { mainnet: 43114, testnet: 43113 },
+  celo: { mainnet: 42220, testnet: 11142220 },
+};
+
+describe('EVM catalogue', () => {
+  it('contains exactly the expected chains with the expected chain ids', () => {
+    const actual = Object.fromEntries(
+      EVM_CATALOGUE.map((chain) => [
+        chain.slug,
+        { mainnet: chain.networks.mainnet.chainId, testnet: chain.networks.testnet.chainId },
+      ]),
+    );
+    expect(actual).toEqual(EXPECTED_CHAIN_IDS);
+  });
+
+  it('has unique slugs', () => {
+    const slugs = EVM_CATALOGUE.map((chain) => chain.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+  });
+
+  it('has unique chain ids across every network', () => {
+    const ids = allNetworks.map(({ data }) => data.chainId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(Number.isSafeInteger(id) && id > 0).toBe(true);
+    }
+  });
+
+  it('gives every chain exactly a mainnet and a testnet network', () => {
+    for (const chain of EVM_CATALOGUE) {
+      expect(Object.keys(chain.networks).sort()).toEqual([...NETWORK_NAMES].sort());
+    }
+  });
+
+  it('stores every address as well-formed, EIP-55 checksummed hex', () => {
+    const addresses = [
+      ...allAssets.map(({ asset }) => asset.address),
+      ...allNetworks.flatMap(({ data }) => (data.multicall3 === null ? [] : [data.multicall3])),
+    ];
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) {
+      expect(address).toMatch(HEX_ADDRESS);
+      // getAddress throws on malformed input. Requiring equality means the
+      // stored string is already in checksummed form (not all-lowercase).
+      expect(getAddress(address)).toBe(address);
+    }
+  });
+
+  it('uses 18 decimals for BSC stablecoins and 6 everywhere else', () => {
+    for (const { chain, asset } of allAssets) {
+      expect(asset.decimals, `${chain.slug} ${asset.symbol}`).toBe(chain.slug === 'bsc' ? 18 : 6);
+    }
+  });
+
+  it('lists each stablecoin symbol and address at most once per network', () => {
+    for (const { data } of allNetworks) {
+      const symbols = data.assets.map((asset) => asset.symbol);
+      const addresses = data.assets.map((asset) => asset.address.toLowerCase());
+      expect(new Set(symbols).size).toBe(symbols.length);
+      expect(new Set(addresses).size).toBe(addresses.length);
+    }
+  });
+
+  it('lists both USDT and USDC on every mainnet except USDT on Base', () => {
+    for (const chain of EVM_CATALOGUE) {
+      const symbols = chain.networks.mainnet.assets.map((asset) => asset.symbol).sort();
+      expect(symbols, chain.slug).toEqual(chain.slug === 'base' ? ['USDC'] : ['USDC', 'USDT']);
+    }
+  });
+
+  it('recommends a positive, integral confirmation depth everywhere', () => {
+    for (const { chain, network, data } of allNetworks) {
+      expect(Number.isInteger(data.confirmations) && data.confirmations >= 1, `${chain.slug} ${network}`).toBe(true);
+    }
+  });
+
+  it('keeps the shared EVM invariants', () => {
+    for (const chain of EVM_CATALOGUE) {
+      expect(chain.nativeDecimals).toBe(18);
+      expect(chain.isEvmCompatible).toBe(true);
+      expect(chain.derivationPath).toBe("m/44'/60'/0'/0");
+      expect(chain.tokenStandard).toBe(chain.slug === 'bsc' ? 'BEP20' : 'ERC20');
+      expect(chain.logoUrl).toMatch(/^https:\/\//);
+      for (const network of NETWORK_NAMES) {
+        expect(chain.networks[network].explorerUrl).toMatch(/^https:\/\/[^/]+[^/]$/);
+      }
+    }
+  });
+
+  it('marks the rollups (and Celo since its L2 migration) as L2', () => {
+    const l2 = EVM_CATALOGUE.filter((chain) => chain.isL2).map((chain) => chain.slug).sort();
+    expect(l2).toEqual(['arbitrum', 'base', 'celo', 'optimism']);
+  });
+
+  it('is deeply frozen so shared defaults cannot be mutated', () => {
+    const chain = EVM_CATALOGUE[0]!;
+    expect(Object.isFrozen(EVM_CATALOGUE)).toBe(true);
+    expect(Object.isFrozen(chain.networks.mainnet.assets[0])).toBe(true);
+  });
+
+  it('finds chains by exact slug', () => {
+    expect(findCatalogueChain('ethereum')?.networks.mainnet.chainId).toBe(1);
+    expect(findCatalogueChain('celo')?.networks.testnet.chainId).toBe(11142220);
+    expect(findCatalogueChain('solana')).toBeUndefined();
+    expect(findCatalogueChain('')).toBeUndefined();
+  });
+
+  it('stays pure data: the module imports nothing', () => {
+    const source = readFileSync(new URL('./catalogue.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/^\s*import\s/m);
+    expect(source).not.toMatch(/\brequire\(/);
+  });
+});

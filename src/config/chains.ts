@@ -1,0 +1,140 @@
+/**
+ * The chains an installation serves: the operator's chains file (or RPC_<SLUG>_<NETWORK>
+ * variables) resolved against the built-in catalogue, so switching on a known chain
+ * takes only an RPC URL while any field can still be overridden.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
+
+export const NATIVE_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export interface BlockchainInfo {
+  slug: string;
+  name: string;
+  symbol: string;
+  nativeDecimals: number;
+  derivationPath: string;
+  tokenStandard: string | null;
+  isEvmCompatible: boolean;
+  isL2: boolean;
+  logoUrl: string;
+}
+
+export interface ChainAssetConfig {
+  symbol: string;
+  name: string;
+  address: string;
+  decimals: number;
+  isNative: boolean;
+  standard: string | null;
+  /** The fiat currency the asset tracks (USD for stablecoins), null for volatile coins. */
+  currency: string | null;
+}
+
+export interface ChainConfig {
+  blockchain: BlockchainInfo;
+  network: NetworkName;
+  chainId: number;
+  rpcUrl: string;
+  confirmations: number;
+  multicall3: string | null;
+  assets: ChainAssetConfig[];
+}
+
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+const AssetEntry = Type.Object(
+  {
+    symbol: Type.String({ minLength: 1, maxLength: 16 }),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    address: Address,
+    decimals: Type.Integer({ minimum: 0, maximum: 36 }),
+    currency: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const ChainEntry = Type.Object(
+  {
+    blockchain: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }),
+    network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
+    rpcUrl: Type.String({ pattern: '^(https?|wss?)://' }),
+    chainId: Type.Optional(Type.Integer({ minimum: 1 })),
+    confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    symbol: Type.Optional(Type.String({ minLength: 1 })),
+    tokenStandard: Type.Optional(Type.String()),
+    isL2: Type.Optional(Type.Boolean()),
+    logoUrl: Type.Optional(Type.String()),
+    /** Replaces the catalogue's token list for this chain when given. */
+    assets: Type.Optional(Type.Array(AssetEntry)),
+  },
+  { additionalProperties: false },
+);
+export const ChainsFileSchema = Type.Object({ chains: Type.Array(ChainEntry) }, { additionalProperties: false });
+export type ChainsFile = Static<typeof ChainsFileSchema>;
+export type ChainEntry = Static<typeof ChainEntry>;
+
+/** Throws an Error whose message names the offending field of the file. */
+export function parseChainsFile(raw: unknown, source: string): ChainsFile {
+  if (Value.Check(ChainsFileSchema, raw)) return raw;
+  const first = Value.Errors(ChainsFileSchema, raw).First();
+  const where = first?.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : '(root)';
+  throw new Error(`${source}: ${where}: ${first?.message ?? 'invalid'}`);
+}
+
+export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
+  const known = findCatalogueChain(entry.blockchain);
+  const net = known?.networks[entry.network];
+  const missing = (field: string) =>
+    new Error(`${source}: chain "${entry.blockchain}" is not in the built-in catalogue, so "${field}" is required`);
+  const chainId = entry.chainId ?? net?.chainId;
+  if (chainId === undefined) throw missing('chainId');
+  const name = entry.name ?? known?.name;
+  if (!name) throw missing('name');
+  const symbol = entry.symbol ?? known?.symbol;
+  if (!symbol) throw missing('symbol');
+
+  const tokens = entry.assets
+    ? entry.assets.map((a) => ({ symbol: a.symbol, name: a.name ?? a.symbol, address: a.address, decimals: a.decimals, currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency }))
+    : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
+  const standard = entry.tokenStandard ?? known?.tokenStandard ?? 'ERC20';
+  return {
+    blockchain: {
+      slug: entry.blockchain,
+      name,
+      symbol,
+      nativeDecimals: known?.nativeDecimals ?? 18,
+      derivationPath: known?.derivationPath ?? "m/44'/60'/0'/0",
+      tokenStandard: standard,
+      isEvmCompatible: true,
+      isL2: entry.isL2 ?? known?.isL2 ?? false,
+      logoUrl: entry.logoUrl ?? known?.logoUrl ?? '',
+    },
+    network: entry.network,
+    chainId,
+    rpcUrl: entry.rpcUrl,
+    confirmations: entry.confirmations ?? net?.confirmations ?? 12,
+    multicall3: entry.multicall3 === undefined ? (net?.multicall3 ?? null) : entry.multicall3,
+    assets: [
+      { symbol, name, address: NATIVE_ADDRESS, decimals: known?.nativeDecimals ?? 18, isNative: true, standard: null, currency: null },
+      ...tokens.map((t) => ({ ...t, isNative: false, standard })),
+    ],
+  };
+}
+
+function guessCurrency(symbol: string): string | null {
+  return /^(USD[CT]?|DAI|PYUSD|FDUSD)$/i.test(symbol) ? 'USD' : null;
+}
+
+/** `RPC_ETHEREUM_MAINNET=https://...` switches a catalogue chain on without a file. */
+export function chainEntriesFromEnv(env: NodeJS.ProcessEnv): ChainEntry[] {
+  const entries: ChainEntry[] = [];
+  for (const chain of EVM_CATALOGUE) {
+    for (const network of ['mainnet', 'testnet'] as const) {
+      const url = env[`RPC_${chain.slug.toUpperCase()}_${network.toUpperCase()}`];
+      if (url) entries.push({ blockchain: chain.slug, network, rpcUrl: url });
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,136 @@
+/**
+ * One configuration, parsed and validated once at start and passed down. Every problem is
+ * reported with the name of the setting at fault, before anything starts.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseMasterKey } from '../keys/vault.js';
+import { chainEntriesFromEnv, parseChainsFile, resolveChain, type ChainConfig } from './chains.js';
+
+export type { ChainConfig } from './chains.js';
+
+export class ConfigError extends Error {
+  constructor(setting: string, problem: string) {
+    super(`Invalid configuration: ${setting} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface AppConfig {
+  /** No DATABASE_URL: run an embedded PostgreSQL under the data directory. */
+  embeddedDatabase: boolean;
+  /** No chains configured: run local anvil devnets with test tokens. */
+  devnet: boolean;
+  databaseUrl: string | null;
+  chains: ChainConfig[];
+  masterKey: Buffer | null;
+  host: string;
+  port: number;
+  publicUrl: string | null;
+  dataDir: string;
+  logLevel: string;
+  /** Default per-wallet child address limit for new wallets. */
+  addressLimit: number;
+  /** Whether `showPrivateKey=true` may export keys, per network. */
+  keyExport: { testnet: boolean; mainnet: boolean };
+  /** Seconds between devnet blocks; 0 = mine on each transaction. */
+  devnetBlockTime: number;
+  devnetPortBase: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const dataDir = path.resolve(env.DATA_DIR || '.data');
+  const port = intSetting(env, 'PORT', 8080, 0, 65_535);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// connection string');
+  }
+
+  let masterKey: Buffer | null = null;
+  if (env.MASTER_KEY) {
+    try {
+      masterKey = parseMasterKey(env.MASTER_KEY);
+    } catch (err) {
+      throw new ConfigError('MASTER_KEY', (err as Error).message.replace(/^MASTER_KEY /, ''));
+    }
+  } else if (databaseUrl) {
+    // With an external database the key file in DATA_DIR would be the only copy of the key
+    // to every wallet: refuse rather than let production run on it by accident.
+    throw new ConfigError('MASTER_KEY', 'is required when DATABASE_URL is set (32 bytes, base64; openssl rand -base64 32)');
+  }
+
+  const chains = loadChains(env);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
+
+  return {
+    embeddedDatabase: !databaseUrl,
+    devnet: chains.length === 0,
+    databaseUrl,
+    chains,
+    masterKey,
+    host: env.HOST || '127.0.0.1',
+    port,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') || null,
+    dataDir,
+    logLevel,
+    addressLimit: intSetting(env, 'ADDRESS_LIMIT', 100_000, 0, 2_000_000_000),
+    keyExport: {
+      testnet: boolSetting(env, 'ALLOW_KEY_EXPORT_TESTNET', true),
+      mainnet: boolSetting(env, 'ALLOW_KEY_EXPORT_MAINNET', false),
+    },
+    devnetBlockTime: intSetting(env, 'DEVNET_BLOCK_TIME', 1, 0, 60),
+    devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
+  };
+}
+
+function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
+  const entries = chainEntriesFromEnv(env).map((e) => ({ entry: e, source: `RPC_${e.blockchain.toUpperCase()}_${e.network.toUpperCase()}` }));
+  if (env.CHAINS_FILE) {
+    const file = path.resolve(env.CHAINS_FILE);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new ConfigError('CHAINS_FILE', `(${file}) cannot be read as JSON: ${(err as Error).message}`);
+    }
+    try {
+      for (const entry of parseChainsFile(raw, `CHAINS_FILE (${file})`).chains) entries.push({ entry, source: `CHAINS_FILE (${file})` });
+    } catch (err) {
+      throw new ConfigError('CHAINS_FILE', (err as Error).message.replace(/^CHAINS_FILE /, ''));
+    }
+  }
+  const seen = new Map<string, string>();
+  const chains: ChainConfig[] = [];
+  for (const { entry, source } of entries) {
+    const key = `${entry.blockchain}:${entry.network}`;
+    if (seen.has(key)) throw new ConfigError(source, `configures ${key} again (already set by ${seen.get(key)})`);
+    seen.set(key, source);
+    try {
+      chains.push(resolveChain(entry, source));
+    } catch (err) {
+      throw new ConfigError(source, (err as Error).message.replace(`${source}: `, ''));
+    }
+  }
+  return chains;
+}
+
+function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function boolSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}

@@ -1,0 +1,47 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import pg from 'pg';
+import type { Logger } from '../lib/logger.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// Any constant works; it only has to be the same for every process applying migrations.
+const MIGRATION_LOCK = 72_617_301;
+
+/**
+ * Applies the numbered, forward-only SQL files in db/migrations that are not yet recorded.
+ * Each file runs in its own transaction; an advisory lock makes concurrent starters wait
+ * instead of applying a file twice.
+ */
+export async function migrate(connectionString: string, logger?: Logger): Promise<string[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
+      }
+      applied.push(file);
+      logger?.info({ migration: file }, 'applied migration');
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+  return applied;
+}

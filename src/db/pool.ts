@@ -1,0 +1,37 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import type { Database } from './types.js';
+import type { Logger } from '../lib/logger.js';
+
+export type Db = Kysely<Database>;
+export type DbTx = Transaction<Database>;
+/** Anything queries can run on: the pool or an open transaction. */
+export type DbConn = Db | DbTx;
+
+// numeric(78,0) and bigint come back as strings; stores convert them to bigint explicitly,
+// so no amount ever passes through a JavaScript number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+
+export interface Database$ {
+  pool: pg.Pool;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export function createDatabase(connectionString: string, logger: Logger, max = 20): Database$ {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', (err) => logger.warn({ err: err.message }, 'idle PostgreSQL client error'));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    pool,
+    db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * The embedded default's chains: two anvil devnets, one shaped like Ethereum (6-decimal
+ * USDC/USDT) and one like BNB Smart Chain (18-decimal USDT/USDC), so decimals are
+ * exercised everywhere. Chain state lives in the data directory and survives restarts.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ChainConfig } from '../config/index.js';
+import { NATIVE_ADDRESS } from '../config/chains.js';
+import type { Logger } from '../lib/logger.js';
+import { startAnvil, type AnvilHandle } from './anvil.js';
+import { ANVIL_DEFAULT_PRIVATE_KEY, provisionDevnetChain, type DevnetTokenSpec } from './chain.js';
+
+export interface DevnetChainSpec {
+  slug: string;
+  name: string;
+  symbol: string;
+  tokenStandard: string;
+  chainId: number;
+  confirmations: number;
+  tokens: DevnetTokenSpec[];
+}
+
+export const DEVNET_CHAINS: DevnetChainSpec[] = [
+  {
+    slug: 'devnet-eth',
+    name: 'Ethereum Devnet (anvil)',
+    symbol: 'ETH',
+    tokenStandard: 'ERC20',
+    chainId: 31337,
+    confirmations: 2,
+    tokens: [
+      { symbol: 'USDC', name: 'USD Coin (devnet)', decimals: 6 },
+      { symbol: 'USDT', name: 'Tether USD (devnet)', decimals: 6 },
+    ],
+  },
+  {
+    slug: 'devnet-bsc',
+    name: 'BNB Smart Chain Devnet (anvil)',
+    symbol: 'BNB',
+    tokenStandard: 'BEP20',
+    chainId: 31338,
+    confirmations: 2,
+    tokens: [
+      { symbol: 'USDT', name: 'Tether USD (devnet)', decimals: 18 },
+      { symbol: 'USDC', name: 'USD Coin (devnet)', decimals: 18 },
+    ],
+  },
+];
+
+export interface DevnetChain {
+  config: ChainConfig;
+  faucet: { address: string; privateKey: string };
+}
+
+export interface Devnet {
+  chains: DevnetChain[];
+  stop(): Promise<void>;
+}
+
+export interface StartDevnetOptions {
+  /** Where state and pid files live; omit for a throwaway chain (tests). */
+  dir?: string;
+  /** Port of the first chain, the next ones follow; 0 = any free ports. */
+  portBase: number;
+  /** Seconds between blocks; 0 = one block per transaction. */
+  blockTime: number;
+  logger: Logger;
+  specs?: DevnetChainSpec[];
+}
+
+export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
+  const specs = opts.specs ?? DEVNET_CHAINS;
+  if (opts.dir) await mkdir(opts.dir, { recursive: true });
+  const handles: AnvilHandle[] = [];
+  const chains: DevnetChain[] = [];
+  try {
+    for (const [i, spec] of specs.entries()) {
+      const handle = await startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i);
+      handles.push(handle);
+      const provisioned = await provisionDevnetChain({
+        rpcUrl: handle.rpcUrl,
+        chainId: spec.chainId,
+        tokens: spec.tokens,
+        faucetPrivateKey: ANVIL_DEFAULT_PRIVATE_KEY,
+      });
+      chains.push({ config: toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets), faucet: provisioned.faucet });
+    }
+  } catch (err) {
+    await Promise.all(handles.map((h) => h.stop()));
+    throw err;
+  }
+  return {
+    chains,
+    async stop() {
+      await Promise.all(handles.map((h) => h.stop()));
+    },
+  };
+}
+
+async function startChain(spec: DevnetChainSpec, opts: StartDevnetOptions, port: number): Promise<AnvilHandle> {
+  const files = opts.dir
+    ? { stateFile: path.join(opts.dir, `${spec.slug}.state.json`), pidFile: path.join(opts.dir, `${spec.slug}.pid`) }
+    : {};
+  const base = { chainId: spec.chainId, ...files, logger: opts.logger, ...(opts.blockTime > 0 ? { blockTime: opts.blockTime } : {}) };
+  try {
+    return await startAnvil({ ...base, port });
+  } catch (err) {
+    // The preferred port belongs to some other program: any free port will do, the
+    // credentials file tells clients where the chain is.
+    if (port === 0 || !/in use/i.test((err as Error).message)) throw err;
+    opts.logger.warn({ port, chain: spec.slug }, 'devnet port taken by another program; using a free port');
+    return startAnvil({ ...base, port: 0 });
+  }
+}
+
+function toChainConfig(spec: DevnetChainSpec, rpcUrl: string, multicall3: string, assets: { symbol: string; name: string; address: string; decimals: number }[]): ChainConfig {
+  return {
+    blockchain: {
+      slug: spec.slug,
+      name: spec.name,
+      symbol: spec.symbol,
+      nativeDecimals: 18,
+      derivationPath: "m/44'/60'/0'/0",
+      tokenStandard: spec.tokenStandard,
+      isEvmCompatible: true,
+      isL2: false,
+      logoUrl: '',
+    },
+    network: 'testnet',
+    chainId: spec.chainId,
+    rpcUrl,
+    confirmations: spec.confirmations,
+    multicall3,
+    assets: [
+      { symbol: spec.symbol, name: spec.symbol, address: NATIVE_ADDRESS, decimals: 18, isNative: true, standard: null, currency: null },
+      ...assets.map((a) => ({ ...a, isNative: false, standard: spec.tokenStandard, currency: 'USD' })),
+    ],
+  };
+}

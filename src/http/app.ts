@@ -1,0 +1,119 @@
+/**
+ * Builds the HTTP API: Fastify with TypeBox schemas, strict validation, the spec's
+ * envelope and error body, API-key authentication on /v1, OpenAPI 3.1 at /openapi.json,
+ * the docs page at /docs, health, readiness and metrics.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from '../lib/logger.js';
+import { ErrorBody } from '../lib/schema.js';
+import type { Services } from '../services.js';
+import { BlockchainSchema, AssetSchema } from '../modules/catalogue/schemas.js';
+import { WalletConfigurationsSchema } from '../modules/wallets/configurations.js';
+import { WalletSchema } from '../modules/wallets/schemas.js';
+import { AddressSchema } from '../modules/addresses/schemas.js';
+import { WalletAssetSchema } from '../modules/assets/schemas.js';
+import { BalanceSchema } from '../modules/balances/schemas.js';
+import { catalogueRoutes } from '../modules/catalogue/routes.js';
+import { walletRoutes } from '../modules/wallets/routes.js';
+import { addressRoutes } from '../modules/addresses/routes.js';
+import { walletAssetRoutes } from '../modules/assets/routes.js';
+import { balanceRoutes } from '../modules/balances/routes.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { installValidation } from './validation.js';
+import { installAuth } from './auth.js';
+import { installMetrics, createRegistry } from './metrics.js';
+import { installOps } from './ops.js';
+import type { Registry } from 'prom-client';
+
+export interface BuildAppOptions {
+  services: Services;
+  logger: Logger;
+  /** Largest accepted request body; the spec's bodies are small. */
+  bodyLimit?: number;
+  registry?: Registry;
+  version?: string;
+}
+
+const SHARED_SCHEMAS = [
+  BlockchainSchema,
+  AssetSchema,
+  WalletConfigurationsSchema,
+  WalletSchema,
+  AddressSchema,
+  WalletAssetSchema,
+  BalanceSchema,
+  ErrorBody,
+];
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger as unknown as FastifyBaseLogger,
+    bodyLimit: opts.bodyLimit ?? 256 * 1024,
+    // Honour a caller's correlation id when it is sane; otherwise make one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // The spec reads GET .../balances filters from a JSON body, so GET must parse bodies.
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  installJsonParser(app);
+  installValidation(app, SHARED_SCHEMAS);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Stablecoin Wallet Service API',
+        version: '1.0.0',
+        description:
+          'Multi-blockchain stablecoin wallet and payments API. Every /v1 request carries `x-api-key`. Successful responses are `{ data, message, statusCode: 200, meta? }`; errors are `{ statusCode, message, error, details?, requestId }`.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      security: [{ apiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  // Swagger UI's assets ship inside the package: the docs page works offline.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  installMetrics(app, opts.registry ?? createRegistry());
+  installOps(app, opts.services);
+
+  await app.register(async (v1) => {
+    installAuth(v1, opts.services.apiKeys);
+    const s = opts.services;
+    await v1.register(catalogueRoutes, { catalogue: s.catalogue });
+    await v1.register(walletRoutes, { wallets: s.wallets });
+    await v1.register(addressRoutes, { addresses: s.addresses });
+    await v1.register(walletAssetRoutes, { walletAssets: s.walletAssets });
+    await v1.register(balanceRoutes, { balances: s.balances });
+  });
+
+  return app;
+}
+
+/** JSON bodies; an empty body counts as `{}` so all-optional requests need no body. */
+function installJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, {});
+    return parse(req, body as string, done);
+  });
+}

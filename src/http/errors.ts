@@ -1,0 +1,110 @@
+/**
+ * The one place that turns errors into HTTP statuses and the error body of DESIGN
+ * section 4: `{ statusCode, message, error, details?, requestId }`.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, BusinessRuleError, ConflictError, UpstreamError, type FieldIssue } from '../lib/errors.js';
+
+const STATUS_BY_CODE: Record<string, number> = {
+  VALIDATION_ERROR: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+  details?: FieldIssue[];
+  requestId: string;
+}
+
+export function statusOf(err: AppError): number {
+  const known = STATUS_BY_CODE[err.code];
+  if (known) return known;
+  if (err instanceof ConflictError) return 409;
+  if (err instanceof BusinessRuleError) return 422;
+  if (err instanceof UpstreamError) return 503;
+  return 400;
+}
+
+/** Fastify's own errors (parsing, validation, limits) in our codes. */
+function fromFastify(err: FastifyError): { status: number; code: string; message: string; details?: FieldIssue[] } | null {
+  if (err.validation) {
+    const details = err.validation.map((v) => ({
+      field: fieldOf(err.validationContext, v.instancePath, v.params),
+      message: v.message ?? 'is invalid',
+    }));
+    const first = details[0];
+    return {
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: first ? `${first.field} ${first.message}` : 'Invalid request',
+      details,
+    };
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send JSON with Content-Type: application/json' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: 'MALFORMED_JSON', message: err.message };
+  }
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status: 400, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' };
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return { status: err.statusCode, code: (err.code ?? 'BAD_REQUEST').replace(/^FST_ERR_/, ''), message: err.message };
+  }
+  return null;
+}
+
+function fieldOf(context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
+  const base = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
+  const leaf = missing ?? extra;
+  const path = [base, leaf].filter(Boolean).join('.');
+  return path || context || 'body';
+}
+
+export function errorHandler(err: FastifyError | AppError | Error, req: FastifyRequest, reply: FastifyReply) {
+  let body: ErrorBody;
+  if (err instanceof AppError) {
+    const status = statusOf(err);
+    body = { statusCode: status, message: err.message, error: err.code, requestId: req.id };
+    if (err.details) body.details = err.details;
+    if (status >= 500) req.log.error({ err }, 'request failed');
+  } else {
+    const mapped = fromFastify(err as FastifyError);
+    if (mapped) {
+      body = { statusCode: mapped.status, message: mapped.message, error: mapped.code, requestId: req.id };
+      if (mapped.details) body.details = mapped.details;
+    } else {
+      req.log.error({ err }, 'unexpected error');
+      body = { statusCode: 500, message: 'Internal server error', error: 'INTERNAL_ERROR', requestId: req.id };
+    }
+  }
+  if (body.statusCode === 401) void reply.header('www-authenticate', 'ApiKey header="x-api-key"');
+  return reply.status(body.statusCode).send(body);
+}
+
+export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
+  const body: ErrorBody = {
+    statusCode: 404,
+    message: `Route ${req.method} ${req.url.split('?')[0]} not found`,
+    error: 'ROUTE_NOT_FOUND',
+    requestId: req.id,
+  };
+  return reply.status(404).send(body);
+}

@@ -1,0 +1,28 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/**
+ * UUID v7: time-ordered, so new rows land at the end of B-tree indexes instead of at
+ * random pages (RFC 9562). 48-bit millisecond timestamp, version, 74 random bits.
+ */
+export function uuidv7(now: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value);
+}
+
+export { randomUUID };
+
+/** A short, human-quotable transaction reference (spec: "service-generated short reference"). */
+export function shortReference(): string {
+  return randomBytes(9).toString('base64url');
+}

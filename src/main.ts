@@ -1,0 +1,97 @@
+/**
+ * Command line and composition root.
+ *
+ *   npm start                      all roles; embedded PostgreSQL and devnets when unconfigured
+ *   npm start -- api|worker|indexer  one role
+ *   npm run migrate                apply database migrations and exit
+ *   npm start -- create-business "Name"   create a business, print its business API key
+ */
+import { ConfigError, loadConfig, type AppConfig } from './config/index.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { ALL_ROLES, startRuntime, type Role } from './runtime.js';
+import { migrate } from './db/migrate.js';
+import { credentialsPath } from './devnet/seed.js';
+
+async function main(argv: string[]): Promise<void> {
+  let [command = 'start', ...rest] = argv;
+  if ((ALL_ROLES as string[]).includes(command)) {
+    rest = [command, ...rest];
+    command = 'start';
+  }
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+
+  switch (command) {
+    case 'start':
+      return start(config, logger, rest);
+    case 'migrate': {
+      if (!config.databaseUrl) throw new Error('migrate needs DATABASE_URL (the embedded default migrates on start)');
+      const applied = await migrate(config.databaseUrl, logger);
+      process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');
+      return;
+    }
+    case 'create-business':
+      return createBusiness(config, logger, rest.join(' ').trim());
+    default:
+      process.stderr.write(`unknown command "${command}"; use start [api|worker|indexer], migrate or create-business <name>\n`);
+      process.exit(2);
+  }
+}
+
+async function start(config: AppConfig, logger: Logger, args: string[]): Promise<void> {
+  const unknown = args.filter((a) => !(ALL_ROLES as string[]).includes(a));
+  if (unknown.length) {
+    process.stderr.write(`unknown role(s) ${unknown.join(', ')}; roles are ${ALL_ROLES.join(', ')}\n`);
+    process.exit(2);
+  }
+  const roles = (args.length ? args : ALL_ROLES) as Role[];
+  const runtime = await startRuntime({ config, roles, logger });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      process.stderr.write('forced exit\n');
+      process.exit(130);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    void runtime.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  const lines = [`Stablecoin wallet service running (${roles.join(', ')})`];
+  if (runtime.baseUrl) lines.push(`  API:          ${runtime.baseUrl}/v1`, `  Docs:         ${runtime.baseUrl}/docs`);
+  if (runtime.credentials) lines.push(`  Credentials:  ${credentialsPath(config.dataDir)}`);
+  if (config.embeddedDatabase) lines.push(`  Data:         ${config.dataDir} (embedded PostgreSQL and devnet state)`);
+  lines.push('  Stop with Ctrl-C.');
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+async function createBusiness(config: AppConfig, logger: Logger, name: string): Promise<void> {
+  if (!name) {
+    process.stderr.write('usage: npm start -- create-business "<business name>"\n');
+    process.exit(2);
+  }
+  const runtime = await startRuntime({ config, roles: [], logger });
+  try {
+    const { business, apiKey } = await runtime.services.businesses.create(name);
+    process.stdout.write(`${JSON.stringify({ business, apiKey }, null, 2)}\nStore the API key now: it is not shown again.\n`);
+  } finally {
+    await runtime.stop();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+/**
+ * Child address issuance. Concurrent requests for one wallet are coalesced: one database
+ * transaction reserves a run of consecutive indexes under the wallet's row lock, derives
+ * the addresses and inserts them together. Indexes come from the row (not from memory),
+ * so several processes stay gap- and duplicate-free; batching amortises the commit.
+ */
+import type { Db } from '../../db/pool.js';
+import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import * as store from './store.js';
+
+export interface AllocationRequest {
+  name: string | null;
+  metadata: Record<string, unknown> | null;
+  configurations: Record<string, unknown>;
+}
+
+interface WalletSlot {
+  walletId: string;
+  chainId: string;
+  accountPath: string;
+  derive(index: number): string;
+}
+
+interface Pending {
+  request: AllocationRequest;
+  resolve(id: string): void;
+  reject(err: unknown): void;
+}
+
+const MAX_BATCH = 256;
+
+export class AddressAllocator {
+  readonly #queues = new Map<string, { pending: Pending[]; running: boolean }>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Resolves with the new address row's id. */
+  allocate(slot: WalletSlot, request: AllocationRequest): Promise<string> {
+    let queue = this.#queues.get(slot.walletId);
+    if (!queue) {
+      queue = { pending: [], running: false };
+      this.#queues.set(slot.walletId, queue);
+    }
+    const promise = new Promise<string>((resolve, reject) => queue.pending.push({ request, resolve, reject }));
+    if (!queue.running) void this.drain(slot, queue);
+    return promise;
+  }
+
+  private async drain(slot: WalletSlot, queue: { pending: Pending[]; running: boolean }): Promise<void> {
+    queue.running = true;
+    try {
+      while (queue.pending.length > 0) {
+        const batch = queue.pending.splice(0, MAX_BATCH);
+        await this.flush(slot, batch);
+      }
+    } finally {
+      queue.running = false;
+      if (queue.pending.length === 0) this.#queues.delete(slot.walletId);
+    }
+  }
+
+  private async flush(slot: WalletSlot, batch: Pending[]): Promise<void> {
+    try {
+      const ids = await this.db.transaction().execute(async (tx) => {
+        const reserved = await store.reserveIndexes(tx, slot.walletId, batch.length);
+        if (!reserved) throw new NotFoundError('Wallet');
+        const rows: store.NewAddress[] = [];
+        for (let i = 0; i < reserved.granted; i++) {
+          const index = reserved.first + i;
+          const { request } = batch[i]!;
+          rows.push({
+            id: uuidv7(),
+            walletId: slot.walletId,
+            chainId: slot.chainId,
+            index,
+            address: slot.derive(index),
+            name: request.name,
+            metadata: request.metadata,
+            type: 'INTERNAL',
+            derivationPath: `${slot.accountPath}/${index}`,
+            configurations: request.configurations,
+          });
+        }
+        await store.insertAddresses(tx, rows);
+        return rows.map((r) => r.id);
+      });
+      batch.forEach((p, i) => {
+        const id = ids[i];
+        if (id) p.resolve(id);
+        else p.reject(new BusinessRuleError('ADDRESS_LIMIT_REACHED', 'This wallet has reached its address limit'));
+      });
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    }
+  }
+}

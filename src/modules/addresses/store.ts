@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+
+export interface NewAddress {
+  id: string;
+  walletId: string;
+  chainId: string;
+  index: number | null;
+  address: string;
+  name: string | null;
+  metadata: Record<string, unknown> | null;
+  type: 'INTERNAL' | 'EXTERNAL';
+  derivationPath: string | null;
+  configurations: Record<string, unknown>;
+}
+
+/**
+ * Reserves `wanted` consecutive derivation indexes under the wallet's row lock, within the
+ * address limit. Returns the first index and how many were granted (possibly 0). Must run
+ * inside the transaction that inserts the addresses: a rollback releases the indexes, so
+ * they never leave a gap.
+ */
+export async function reserveIndexes(db: DbConn, walletId: string, wanted: number): Promise<{ first: number; granted: number } | null> {
+  const wallet = await db
+    .selectFrom('wallets')
+    .select(['next_index', 'address_limit'])
+    .where('id', '=', walletId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!wallet) return null;
+  const used = wallet.next_index - 1;
+  const granted = Math.max(0, Math.min(wanted, wallet.address_limit - used));
+  if (granted > 0) {
+    await db
+      .updateTable('wallets')
+      .set({ next_index: wallet.next_index + granted })
+      .where('id', '=', walletId)
+      .execute();
+  }
+  return { first: wallet.next_index, granted };
+}
+
+export async function insertAddresses(db: DbConn, rows: NewAddress[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('addresses')
+    .values(
+      rows.map((r) => ({
+        id: r.id,
+        wallet_id: r.walletId,
+        chain_id: r.chainId,
+        derivation_index: r.index,
+        address: r.address,
+        name: r.name,
+        metadata: r.metadata === null ? null : JSON.stringify(r.metadata),
+        type: r.type,
+        derivation_path: r.derivationPath,
+        configurations: JSON.stringify(r.configurations),
+      })),
+    )
+    .execute();
+}
+
+export function findAddress(db: DbConn, walletId: string, id: string) {
+  return db.selectFrom('addresses').selectAll().where('wallet_id', '=', walletId).where('id', '=', id).executeTakeFirst();
+}
+
+export type AddressRow = NonNullable<Awaited<ReturnType<typeof findAddress>>>;
+
+export function findAddressesByIds(db: DbConn, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([] as AddressRow[]);
+  return db.selectFrom('addresses').selectAll().where('id', 'in', ids).execute();
+}
+
+export function findByAddress(db: DbConn, walletId: string, address: string) {
+  return db
+    .selectFrom('addresses')
+    .selectAll()
+    .where('wallet_id', '=', walletId)
+    .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+    .executeTakeFirst();
+}
+
+export interface AddressFilter {
+  type?: 'INTERNAL' | 'EXTERNAL';
+  isActive?: boolean;
+}
+
+export function listAddresses(db: DbConn, walletId: string, filter: AddressFilter, offset: number, limit: number) {
+  let q = db.selectFrom('addresses').selectAll().where('wallet_id', '=', walletId);
+  if (filter.type) q = q.where('type', '=', filter.type);
+  if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export async function countAddresses(db: DbConn, walletId: string, filter: AddressFilter): Promise<number> {
+  let q = db.selectFrom('addresses').select((eb) => eb.fn.countAll<string>().as('n')).where('wallet_id', '=', walletId);
+  if (filter.type) q = q.where('type', '=', filter.type);
+  if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+export async function analytics(db: DbConn, walletId: string) {
+  const row = await db
+    .selectFrom('addresses')
+    .select([
+      sql<string>`count(*)`.as('total'),
+      sql<string>`count(*) filter (where is_active)`.as('active'),
+      sql<string>`count(*) filter (where not is_active)`.as('inactive'),
+      sql<string>`count(*) filter (where type = 'INTERNAL')`.as('internal'),
+      sql<string>`count(*) filter (where type = 'EXTERNAL')`.as('external'),
+    ])
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total),
+    active: Number(row.active),
+    inactive: Number(row.inactive),
+    internal: Number(row.internal),
+    external: Number(row.external),
+  };
+}
+
+export interface AddressPatch {
+  name?: string | null;
+  metadata?: Record<string, unknown> | null;
+  isActive?: boolean;
+  configurations?: Record<string, unknown>;
+}
+
+export async function updateAddress(db: DbConn, id: string, patch: AddressPatch): Promise<void> {
+  await db
+    .updateTable('addresses')
+    .set({
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.metadata !== undefined ? { metadata: patch.metadata === null ? null : JSON.stringify(patch.metadata) } : {}),
+      ...(patch.isActive !== undefined ? { is_active: patch.isActive } : {}),
+      ...(patch.configurations !== undefined ? { configurations: JSON.stringify(patch.configurations) } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export function lockAddress(db: DbConn, id: string) {
+  return db.selectFrom('addresses').select(['id', 'configurations']).where('id', '=', id).forUpdate().executeTakeFirst();
+}

@@ -1,0 +1,21 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp, Uuid } from '../../lib/schema.js';
+import { AssetSchema } from '../catalogue/schemas.js';
+
+export const WalletAssetSchema = Type.Object(
+  {
+    id: Uuid(),
+    asset: Type.Ref(AssetSchema),
+    isActive: Type.Boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'WalletAsset' },
+);
+
+export const WalletAssetParams = Type.Object({
+  walletId: Uuid('master wallet id'),
+  assetId: Uuid("the wallet asset's id or the catalogue asset's id"),
+});
+
+export const UpdateWalletAssetBody = Type.Object({ isActive: Type.Boolean() }, { additionalProperties: false });

@@ -1,0 +1,60 @@
+/**
+ * Balances, read on chain (one Multicall3 round trip per request), never from a cache or
+ * a float. An address filter must be one of the wallet's own addresses.
+ */
+import type { Static } from '@sinclair/typebox';
+import { formatAmount } from '../../lib/money.js';
+import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { AddressService } from '../addresses/service.js';
+import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
+import type { BalanceSchema } from './schemas.js';
+
+export type BalanceView = Static<typeof BalanceSchema>;
+
+export class BalanceService {
+  constructor(
+    private readonly wallets: WalletService,
+    private readonly addresses: AddressService,
+    private readonly walletAssets: WalletAssetService,
+  ) {}
+
+  /** Balances of the master address, or of `address` when given (one of the wallet's). */
+  async ofWallet(auth: AuthContext, walletId: string, filter: { address?: string; assetId?: string }): Promise<BalanceView[]> {
+    const wallet = await this.wallets.require(auth, walletId);
+    const owner = filter.address ? await this.ownAddress(wallet, filter.address) : wallet.address;
+    return this.read(wallet, owner, filter.assetId);
+  }
+
+  async ofAddress(auth: AuthContext, walletId: string, addressId: string, assetId?: string): Promise<BalanceView[]> {
+    const { wallet, address } = await this.addresses.require(auth, walletId, addressId);
+    return this.read(wallet, address.address, assetId);
+  }
+
+  private async read(wallet: WalletRow, owner: string, assetId: string | undefined): Promise<BalanceView[]> {
+    let assets: EnabledAsset[];
+    if (assetId) {
+      const one = await this.walletAssets.findEnabled(wallet, assetId);
+      if (!one) throw new BusinessRuleError('ASSET_NOT_ENABLED', 'This asset is not enabled on the wallet');
+      assets = [one];
+    } else {
+      assets = await this.walletAssets.enabled(wallet);
+    }
+    const chain = this.wallets.chainOf(wallet);
+    const amounts = await chain.adapter.getBalances(
+      assets.map((a) => ({ owner, token: a.asset.row.is_native ? null : a.asset.row.address })),
+    );
+    return assets.map((a, i) => {
+      const balance = formatAmount(amounts[i] ?? 0n, a.asset.row.decimals);
+      return { asset: a.view, balance, convertedBalance: a.asset.row.currency ? balance : null };
+    });
+  }
+
+  private async ownAddress(wallet: WalletRow, address: string): Promise<string> {
+    if (address.toLowerCase() === wallet.address.toLowerCase()) return wallet.address;
+    const row = await this.addresses.findByAddress(wallet.id, address);
+    if (!row) throw new NotFoundError('Address');
+    return row.address;
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Master wallets: creation (seed, account node, master address, API key), access control
+ * by API key scope, presentation and updates.
+ */
+import type { Static } from '@sinclair/typebox';
+import type { Db, DbConn } from '../../db/pool.js';
+import type { KeyVault } from '../../keys/vault.js';
+import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../keys/hd.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { pageMeta, type PageMeta } from '../../lib/schema.js';
+import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
+import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
+import { defaultWalletConfigurations, mergeConfigurations, normaliseConfigurations, type WalletConfigurationsPatch } from './configurations.js';
+import type { WalletSchema } from './schemas.js';
+import * as store from './store.js';
+
+export type WalletView = Static<typeof WalletSchema>;
+export type WalletRow = store.WalletRow;
+
+export interface CreateWalletInput {
+  blockchain: string;
+  network: 'mainnet' | 'testnet';
+  name: string;
+  description?: string;
+  /** Symbols to enable; default: every token of the chain (not the native coin). */
+  assets?: string[];
+}
+
+export class WalletService {
+  /** Parsed account nodes, so deriving a child address costs one point operation. */
+  readonly #derivers = new Map<string, AddressDeriver>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly vault: KeyVault,
+    private readonly catalogue: CatalogueService,
+    private readonly apiKeys: ApiKeyService,
+    private readonly defaults: { addressLimit: number },
+  ) {}
+
+  /** POST /v1/wallets: business-level keys only. */
+  async create(auth: AuthContext, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
+    requireBusinessKey(auth, 'create wallets');
+    return this.createForBusiness(auth.businessId, input);
+  }
+
+  async createForBusiness(businessId: string, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
+    const chain = this.catalogue.findChain(input.blockchain, input.network);
+    if (!chain) {
+      throw new BusinessRuleError(
+        'CHAIN_NOT_AVAILABLE',
+        `${input.blockchain} (${input.network}) is not configured on this installation; GET /v1/blockchains lists what is`,
+      );
+    }
+    const assets = pickAssets(chain, input.assets);
+    const id = uuidv7();
+    const mnemonic = generateMnemonic();
+    const accountPath = chain.config.blockchain.derivationPath;
+    const account = accountFromMnemonic(mnemonic, accountPath);
+    const address = new AddressDeriver(account.xpub).address(0);
+    const seedCiphertext = await this.vault.seal(Buffer.from(mnemonic, 'utf8'), id);
+
+    const apiKey = await this.db.transaction().execute(async (tx) => {
+      await store.insertWallet(tx, {
+        id,
+        businessId,
+        chainId: chain.id,
+        name: input.name,
+        description: input.description ?? '',
+        address,
+        derivationPath: `${accountPath}/0`,
+        accountXpub: account.xpub,
+        seedCiphertext,
+        addressLimit: this.defaults.addressLimit,
+        configurations: defaultWalletConfigurations(),
+      });
+      await store.insertWalletAssets(tx, assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })));
+      return (await this.apiKeys.issueWalletKey(tx, businessId, id, input.network)).apiKey;
+    });
+    return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey };
+  }
+
+  /** The wallet if the caller's key reaches it; a foreign wallet looks exactly like a missing one. */
+  async require(auth: AuthContext, walletId: string, db: DbConn = this.db): Promise<WalletRow> {
+    if (auth.walletId !== null && auth.walletId !== walletId) throw new NotFoundError('Wallet');
+    const row = await store.findWallet(db, walletId);
+    if (!row || row.business_id !== auth.businessId) throw new NotFoundError('Wallet');
+    return row;
+  }
+
+  /** The business's first wallet on a chain (the embedded default's demo wallets). */
+  async findForBusiness(businessId: string, slug: string, network: string): Promise<WalletView | null> {
+    const chain = this.catalogue.findChain(slug, network);
+    if (!chain) return null;
+    const row = await store.findBusinessWalletOnChain(this.db, businessId, chain.id);
+    return row ? this.present(row) : null;
+  }
+
+  chainOf(wallet: WalletRow): ChainHandle {
+    return this.catalogue.chain(wallet.chain_id);
+  }
+
+  deriver(wallet: WalletRow): AddressDeriver {
+    let deriver = this.#derivers.get(wallet.id);
+    if (!deriver) {
+      deriver = new AddressDeriver(wallet.account_xpub);
+      this.#derivers.set(wallet.id, deriver);
+    }
+    return deriver;
+  }
+
+  /** The wallet's mnemonic in clear. Callers sign or export with it and drop it at once. */
+  async openMnemonic(walletId: string): Promise<string> {
+    const sealed = await store.readSeedCiphertext(this.db, walletId);
+    if (!sealed) throw new NotFoundError('Wallet');
+    return (await this.vault.open(sealed, walletId)).toString('utf8');
+  }
+
+  present(row: WalletRow): WalletView {
+    const chain = this.chainOf(row);
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      address: row.address,
+      derivationPath: row.derivation_path,
+      network: chain.row.network,
+      isActive: row.is_active,
+      status: row.status,
+      business: {
+        id: row.business_id,
+        name: row.business_name,
+        createdAt: row.business_created_at.toISOString(),
+        updatedAt: row.business_updated_at.toISOString(),
+      },
+      configurations: normaliseConfigurations(row.configurations),
+      blockchain: this.catalogue.blockchainView(chain),
+      addressLimit: row.address_limit,
+      webhookUrl: row.webhook_url,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+
+  async get(auth: AuthContext, walletId: string): Promise<WalletView> {
+    return this.present(await this.require(auth, walletId));
+  }
+
+  async list(auth: AuthContext, page: number, limit: number): Promise<{ items: WalletView[]; meta: PageMeta }> {
+    requireBusinessKey(auth, 'list wallets');
+    const [rows, total] = await Promise.all([
+      store.listWallets(this.db, auth.businessId, (page - 1) * limit, limit),
+      store.countWallets(this.db, auth.businessId),
+    ]);
+    const items = rows.map((r) => this.present(r));
+    return { items, meta: pageMeta(page, limit, items.length, total) };
+  }
+
+  async update(
+    auth: AuthContext,
+    walletId: string,
+    patch: { name?: string; description?: string; isActive?: boolean; configurations?: WalletConfigurationsPatch },
+  ): Promise<WalletView> {
+    await this.require(auth, walletId);
+    await this.db.transaction().execute(async (tx) => {
+      // Row lock: two concurrent partial updates of configurations must both land.
+      const locked = await store.lockWallet(tx, walletId);
+      if (!locked) throw new NotFoundError('Wallet');
+      const configurations =
+        patch.configurations === undefined
+          ? undefined
+          : mergeConfigurations(normaliseConfigurations(locked.configurations), patch.configurations);
+      await store.updateWallet(tx, walletId, { ...patch, configurations });
+    });
+    return this.get(auth, walletId);
+  }
+
+  async regenerateKey(auth: AuthContext, walletId: string): Promise<{ walletId: string; apiKey: string; prefix: string }> {
+    requireBusinessKey(auth, "regenerate a wallet's API key");
+    const wallet = await this.require(auth, walletId);
+    const network = this.chainOf(wallet).row.network;
+    const issued = await this.db.transaction().execute((tx) => this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network));
+    return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
+  }
+}
+
+function requireBusinessKey(auth: AuthContext, what: string): void {
+  if (auth.walletId !== null) throw new ForbiddenError(`A wallet API key cannot ${what}; use the business API key`);
+}
+
+function pickAssets(chain: ChainHandle, symbols: string[] | undefined) {
+  const tokens = chain.assets.filter((a) => !a.is_native);
+  if (!symbols) return tokens;
+  return symbols.map((symbol) => {
+    const asset = chain.assets.find((a) => a.symbol.toUpperCase() === symbol.toUpperCase());
+    if (!asset) throw new BusinessRuleError('ASSET_NOT_AVAILABLE', `${symbol} is not available on ${chain.key}`);
+    return asset;
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * Wires the modules' services together. Used by the composition root (main.ts) and by
+ * the tests, which build the same graph on their own database and devnet.
+ */
+import type { Db } from './db/pool.js';
+import type { KeyVault } from './keys/vault.js';
+import type { AppConfig } from './config/index.js';
+import { ApiKeyService } from './modules/apikeys/service.js';
+import { AuditService } from './modules/audit/service.js';
+import { BusinessService } from './modules/businesses/service.js';
+import { CatalogueService } from './modules/catalogue/service.js';
+import { WalletService } from './modules/wallets/service.js';
+import { AddressService } from './modules/addresses/service.js';
+import { WalletAssetService } from './modules/assets/service.js';
+import { BalanceService } from './modules/balances/service.js';
+
+export interface Services {
+  db: Db;
+  catalogue: CatalogueService;
+  apiKeys: ApiKeyService;
+  audit: AuditService;
+  businesses: BusinessService;
+  wallets: WalletService;
+  addresses: AddressService;
+  walletAssets: WalletAssetService;
+  balances: BalanceService;
+}
+
+export async function createServices(
+  db: Db,
+  vault: KeyVault,
+  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'>,
+): Promise<Services> {
+  const catalogue = await CatalogueService.start(db, config.chains);
+  const apiKeys = new ApiKeyService(db, vault);
+  const audit = new AuditService(db);
+  const businesses = new BusinessService(db, apiKeys);
+  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit });
+  const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
+  const walletAssets = new WalletAssetService(db, wallets, catalogue);
+  const balances = new BalanceService(wallets, addresses, walletAssets);
+  return { db, catalogue, apiKeys, audit, businesses, wallets, addresses, walletAssets, balances };
+}
