@@ -6,7 +6,7 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chown, mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { access, chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -37,6 +37,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const pgData = path.join(opts.dir, 'postgres');
   await mkdir(opts.dir, { recursive: true });
   const owner = ensureOsUser();
+  // The postgres user must be able to traverse into the directory (not list or read it:
+  // secrets beside the cluster stay 0600).
+  if (owner.uid !== undefined) await chmod(opts.dir, ((await stat(opts.dir)).mode & 0o777) | 0o111);
   const password = await loadOrCreatePassword(path.join(opts.dir, 'postgres.password'));
 
   if (!(await exists(path.join(pgData, 'PG_VERSION')))) {

@@ -1,0 +1,136 @@
+/**
+ * Per-test-file world: a fresh database cloned from the migrated template, real anvil
+ * devnets (automine, free ports), the real service graph and the real HTTP server on a
+ * loopback port. Tests talk to it with fetch, exactly as a client would.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createDatabase, type Database$ } from '../../src/db/pool.js';
+import { LocalKeyVault } from '../../src/keys/vault.js';
+import { createServices, type Services } from '../../src/services.js';
+import { buildApp } from '../../src/http/app.js';
+import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
+import { createLogger } from '../../src/lib/logger.js';
+
+export interface TestWallet {
+  id: string;
+  apiKey: string;
+  address: string;
+  slug: string;
+}
+
+export interface Harness {
+  baseUrl: string;
+  app: FastifyInstance;
+  services: Services;
+  database: Database$;
+  databaseUrl: string;
+  devnet: Devnet;
+  businessId: string;
+  businessKey: string;
+  /** One wallet per devnet chain, keyed by slug. */
+  wallets: Record<string, TestWallet>;
+  api: (method: string, path: string, opts?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<ApiResponse>;
+  logs: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export async function createDatabaseFromTemplate(): Promise<string> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `wallet_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  await admin.end();
+  return adminUrl.replace(/\/[^/]*$/, `/${name}`);
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const name = url.slice(url.lastIndexOf('/') + 1);
+  const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
+
+export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLimit?: number; keyExport?: { testnet: boolean; mainnet: boolean } } = {}): Promise<Harness> {
+  let captured = '';
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      captured += chunk.toString();
+      done();
+    },
+  });
+  const logger = createLogger('debug', sink);
+  const databaseUrl = await createDatabaseFromTemplate();
+  const devnet = await startDevnet({ portBase: 0, blockTime: 0, logger, specs: opts.specs ?? DEVNET_CHAINS });
+  const database = createDatabase(databaseUrl, logger);
+  const services = await createServices(database.db, new LocalKeyVault(randomBytes(32)), {
+    chains: devnet.chains.map((c) => c.config),
+    addressLimit: opts.addressLimit ?? 100_000,
+    keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
+  });
+  const app = await buildApp({ services, logger });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const { business, apiKey: businessKey } = await services.businesses.create('Test Business');
+  const wallets: Record<string, TestWallet> = {};
+  for (const chain of devnet.chains) {
+    const slug = chain.config.blockchain.slug;
+    const { wallet, apiKey } = await services.wallets.createForBusiness(business.id, { blockchain: slug, network: 'testnet', name: `Test ${slug}` });
+    wallets[slug] = { id: wallet.id, apiKey, address: wallet.address, slug };
+  }
+  const defaultKey = Object.values(wallets)[0]?.apiKey ?? businessKey;
+
+  const api: Harness['api'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const key = o.key === undefined ? defaultKey : o.key;
+    if (key !== null) headers['x-api-key'] = key;
+    let body: string | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  return {
+    baseUrl,
+    app,
+    services,
+    database,
+    databaseUrl,
+    devnet,
+    businessId: business.id,
+    businessKey,
+    wallets,
+    api,
+    logs: () => captured,
+    async stop() {
+      await app.close();
+      services.catalogue.close();
+      await database.close();
+      await devnet.stop();
+      await dropDatabase(databaseUrl);
+    },
+  };
+}
