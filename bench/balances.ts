@@ -1,0 +1,106 @@
+/**
+ * Benchmark 2: balance reads through GET /v1/wallets/{walletId}/balances (wallet with 2
+ * enabled assets; every request authenticates, loads the wallet and its assets from
+ * PostgreSQL and reads both balances on chain with one Multicall3 eth_call), against a
+ * bare Fastify GET route in the same process as the ceiling. Runs are interleaved
+ * (balances, ceiling, balances, ceiling, ...) and the ratio is taken per pair.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { runLoad, type LoadgenMode, type LoadResult, type LoadSpec } from './loadgen.js';
+import { load1, summarize, type Summary } from './stats.js';
+import type { World } from './world.js';
+
+export interface BalancesOptions {
+  runs: number;
+  duration: number;
+  connections: number;
+  mode: LoadgenMode;
+  log: (line: string) => void;
+}
+
+export interface BalancesReport {
+  balances: LoadResult[];
+  ceiling: LoadResult[];
+  rate: Summary;
+  p50: Summary;
+  p99: Summary;
+  non2xx: number;
+  ceilingRate: Summary;
+  ceilingP99: Summary;
+  ratio: Summary;
+  sample: unknown;
+  loadDuring: number[];
+}
+
+/** The ceiling: a minimal Fastify instance, one GET route, a small JSON object. */
+export async function startCeiling(): Promise<{ url: string; app: FastifyInstance }> {
+  const app = Fastify({ logger: false });
+  app.get('/ping', async () => ({ ok: true, statusCode: 200, message: 'pong' }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/ping`, app };
+}
+
+export function balanceSpecs(world: World, ceilingUrl: string, opts: { connections: number; duration: number }): { balances: LoadSpec; ceiling: LoadSpec } {
+  return {
+    balances: {
+      url: `${world.baseUrl}/v1/wallets/${world.walletId}/balances`,
+      method: 'GET',
+      headers: { 'x-api-key': world.apiKey },
+      connections: opts.connections,
+      duration: opts.duration,
+    },
+    ceiling: { url: ceilingUrl, method: 'GET', connections: opts.connections, duration: opts.duration },
+  };
+}
+
+export async function benchBalances(world: World, opts: BalancesOptions): Promise<BalancesReport> {
+  const { log } = opts;
+  const ceiling = await startCeiling();
+  try {
+    const specs = balanceSpecs(world, ceiling.url, opts);
+
+    // One real request first: the route must answer 200 with both assets.
+    const res = await fetch(specs.balances.url, { headers: specs.balances.headers! });
+    const body = (await res.json()) as { data?: { asset: { symbol: string }; balance: string }[] };
+    if (res.status !== 200 || body.data?.length !== 2) throw new Error(`balances sanity request failed: ${res.status} ${JSON.stringify(body)}`);
+    const sample = body.data.map((b) => `${b.asset.symbol}=${b.balance}`).join(', ');
+    log(`  sanity: GET .../balances -> 200, ${body.data.length} assets (${sample})`);
+
+    const warm = [
+      await runLoad({ ...specs.balances, duration: Math.min(2, opts.duration) }, opts.mode),
+      await runLoad({ ...specs.ceiling, duration: Math.min(2, opts.duration) }, opts.mode),
+    ];
+    log(`  warm-up: balances ${warm[0]!.rate200.toFixed(0)} req/s, ceiling ${warm[1]!.rate200.toFixed(0)} req/s`);
+
+    const balances: LoadResult[] = [];
+    const ceilings: LoadResult[] = [];
+    const loadDuring: number[] = [];
+    for (let run = 1; run <= opts.runs; run++) {
+      const b = await runLoad(specs.balances, opts.mode);
+      loadDuring.push(load1());
+      const c = await runLoad(specs.ceiling, opts.mode);
+      balances.push(b);
+      ceilings.push(c);
+      log(
+        `  run ${run}/${opts.runs}: balances ${b.rate200.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms, non-2xx ${b.non2xx}, errors ${b.errors})` +
+          ` | ceiling ${c.rate200.toFixed(0)} req/s (p50 ${c.p50} ms, p99 ${c.p99} ms) | ratio ${(b.rate200 / c.rate200).toFixed(3)} | load1 ${load1().toFixed(2)}`,
+      );
+    }
+    return {
+      balances,
+      ceiling: ceilings,
+      rate: summarize(balances.map((r) => r.rate200)),
+      p50: summarize(balances.map((r) => r.p50)),
+      p99: summarize(balances.map((r) => r.p99)),
+      non2xx: [warm[0]!, ...balances].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+      ceilingRate: summarize(ceilings.map((r) => r.rate200)),
+      ceilingP99: summarize(ceilings.map((r) => r.p99)),
+      ratio: summarize(balances.map((r, i) => r.rate200 / ceilings[i]!.rate200)),
+      sample,
+      loadDuring,
+    };
+  } finally {
+    await ceiling.app.close();
+  }
+}
