@@ -39,7 +39,7 @@ export class WalletAssetService {
     const catalogueId = existing?.asset_id ?? assetId;
     const asset = this.catalogue.asset(catalogueId);
     // An asset of another chain is as unknown to this wallet as a made-up id.
-    if (!asset || (!existing && !asset.row.is_active)) throw new NotFoundError('Asset');
+    if (!asset || asset.chain.id !== wallet.chain_id || (!existing && !asset.row.is_active)) throw new NotFoundError('Asset');
     const row = await store.upsertWalletAsset(this.db, existing?.id ?? uuidv7(), walletId, catalogueId, isActive);
     return present(row, asset);
   }

@@ -43,7 +43,7 @@ export class BalanceService {
     }
     const chain = this.wallets.chainOf(wallet);
     const amounts = await chain.adapter.getBalances(
-      assets.map((a) => ({ owner: wallet.address, token: a.asset.row.is_native ? null : a.asset.row.address })),
+      assets.map((a) => ({ owner, token: a.asset.row.is_native ? null : a.asset.row.address })),
     );
     return assets.map((a, i) => {
       const balance = formatAmount(amounts[i] ?? 0n, a.asset.row.decimals);
