@@ -259,10 +259,12 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
       }
       const all = await h.api('GET', path);
       expect(summary(all.body.data)).toEqual({ USDC: '123.45679' });
-      // An asset of another chain is not enabled on this wallet either.
+      // An asset of another chain, or an unknown one, is unknown to this wallet: 404.
       const foreign = await getWithBody(path, { body: { asset_id: bscAssets.USDT!.assetId } });
-      expect(foreign.status).toBe(422);
-      expect(foreign.body.error).toBe('ASSET_NOT_ENABLED');
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error).toBe('NOT_FOUND');
+      const unknown = await h.api('GET', `${path}?asset_id=00000000-0000-4000-8000-000000000000`);
+      expect(unknown.status).toBe(404);
     } finally {
       const on = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/${ethAssets.USDT!.assetId}`, { body: { isActive: true } });
       expect(on.status).toBe(200);
@@ -352,7 +354,7 @@ describe('balance extensions', () => {
     expect(bscOne.body.data.balance).toBe('0.000000000000000007');
   });
 
-  it('missing or malformed assetId is 400; an asset of another chain is 422', async () => {
+  it('missing or malformed assetId is 400; an asset of another chain is 404', async () => {
     for (const path of [`/v1/wallets/${eth().id}/balance`, `/v1/wallets/${eth().id}/addresses/${ethChild.id}/balance`]) {
       for (const q of ['', '?assetId=nope', `?asset_id=${ethAssets.USDC!.assetId}`]) {
         const res = await h.api('GET', `${path}${q}`);
@@ -360,8 +362,8 @@ describe('balance extensions', () => {
         expect(res.body.error).toBe('VALIDATION_ERROR');
       }
       const foreign = await h.api('GET', `${path}?assetId=${bscAssets.USDC!.assetId}`);
-      expect(foreign.status).toBe(422);
-      expect(foreign.body.error).toBe('ASSET_NOT_ENABLED');
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error).toBe('NOT_FOUND');
     }
     expect((await h.api('GET', `/v1/wallets/${eth().id}/addresses/not-a-uuid/balances`)).status).toBe(400);
   });

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -42,6 +43,22 @@ export interface ApiResponse {
   status: number;
   body: any;
   headers: Headers;
+}
+
+function rawRequest(url: string, method: string, headers: Record<string, string>, body: string): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out.set(k, v);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: out }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export async function createDatabaseFromTemplate(): Promise<string> {
@@ -102,7 +119,8 @@ export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLim
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    // fetch refuses a body on GET, which the spec's balances endpoint reads: use node:http.
+    const res = method === 'GET' && body !== undefined ? await rawRequest(`${baseUrl}${path}`, method, headers, body) : await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await res.text();
     let parsed: unknown = text;
     try {

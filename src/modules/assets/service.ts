@@ -54,6 +54,13 @@ export class WalletAssetService {
     });
   }
 
+  /** Whether `id` (wallet-asset or catalogue id) names an asset of the wallet's chain. */
+  async belongsToChain(wallet: WalletRow, id: string): Promise<boolean> {
+    const walletAsset = await store.findWalletAsset(this.db, wallet.id, id);
+    const asset = this.catalogue.asset(walletAsset?.asset_id ?? id);
+    return asset !== undefined && asset.chain.id === wallet.chain_id;
+  }
+
   /** One enabled asset by wallet-asset id or catalogue id, or null when it is not enabled. */
   async findEnabled(wallet: WalletRow, id: string): Promise<EnabledAsset | null> {
     return (await this.enabled(wallet)).find((e) => e.walletAsset.id === id || e.asset.row.id === id) ?? null;

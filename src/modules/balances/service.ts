@@ -36,7 +36,12 @@ export class BalanceService {
     let assets: EnabledAsset[];
     if (assetId) {
       const one = await this.walletAssets.findEnabled(wallet, assetId);
-      if (!one) throw new BusinessRuleError('ASSET_NOT_ENABLED', 'This asset is not enabled on the wallet');
+      if (!one) {
+        // Unknown, or of another chain: as unknown as a made-up id (404). An asset of this
+        // wallet's chain that is switched off is a business rule (422).
+        if (!(await this.walletAssets.belongsToChain(wallet, assetId))) throw new NotFoundError('Asset');
+        throw new BusinessRuleError('ASSET_NOT_ENABLED', 'This asset is not enabled on the wallet');
+      }
       assets = [one];
     } else {
       assets = await this.walletAssets.enabled(wallet);
