@@ -44,6 +44,12 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
   app.post(
     '/v1/wallets/:walletId/addresses',
     {
+      // Every body field is optional (spec), so a POST with no body and no Content-Type is
+      // "all defaults". Without this, no parser runs, the body stays undefined and the
+      // object schema refused it with 400 "body must be object".
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
       schema: {
         tags: ['Addresses'],
         summary: 'Create a child deposit address',
