@@ -8,7 +8,7 @@
  */
 import { ConfigError, loadConfig, type AppConfig } from './config/index.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { ALL_ROLES, startRuntime, type Role } from './runtime.js';
+import { ALL_ROLES, startRuntime, type Role, type Runtime } from './runtime.js';
 import { migrate } from './db/migrate.js';
 import { credentialsPath } from './devnet/seed.js';
 
@@ -54,20 +54,40 @@ async function start(config: AppConfig, logger: Logger, args: string[]): Promise
     process.exit(2);
   }
   const roles = (args.length ? args : ALL_ROLES) as Role[];
-  const runtime = await startRuntime({ config, roles, logger });
 
-  let stopping = false;
+  // Handlers go in before anything starts: the embedded PostgreSQL runs in its own process
+  // group (see db/embedded.ts), so a Ctrl-C during the start must stop it through us.
+  // A signal during the start waits for the start to finish, then stops cleanly.
+  //
+  // One Ctrl-C reaches this process up to three times within milliseconds: from the
+  // terminal (it signals the whole foreground process group), relayed by npm and relayed by
+  // tsx. Treating the duplicates as "press again to force" made a plain Ctrl-C under
+  // `npm start` exit with 130 mid-shutdown, leaving anvil's pid files behind. So only a
+  // repeat that comes well after the first signal (a person pressing again) forces exit.
+  let stoppingSince: number | null = null;
+  let running: Promise<Runtime> | null = null;
   const shutdown = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (Date.now() - stoppingSince < 2_000) return;
       process.stderr.write('forced exit\n');
       process.exit(130);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     logger.info({ signal }, 'shutting down');
-    void runtime.stop().then(() => process.exit(0));
+    // A failed start is reported (and exits 1) by main's catch.
+    void running?.then(
+      (runtime) => runtime.stop().then(() => process.exit(0)),
+      () => undefined,
+    );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // Closing the terminal: stop as cleanly as for Ctrl-C.
+  process.on('SIGHUP', () => shutdown('SIGHUP'));
+
+  running = startRuntime({ config, roles, logger });
+  const runtime = await running;
+  if (stoppingSince !== null) return; // stopped while starting: no banner
 
   const lines = [`Stablecoin wallet service running (${roles.join(', ')})`];
   if (runtime.baseUrl) lines.push(`  API:          ${runtime.baseUrl}/v1`, `  Docs:         ${runtime.baseUrl}/docs`);
@@ -82,6 +102,9 @@ async function createBusiness(config: AppConfig, logger: Logger, name: string): 
     process.stderr.write('usage: npm start -- create-business "<business name>"\n');
     process.exit(2);
   }
+  // The embedded PostgreSQL runs in its own process group, so a signal's default action
+  // (die without 'exit' handlers) would leave it running: exit through the hooks that stop it.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
   const runtime = await startRuntime({ config, roles: [], logger });
   try {
     const { business, apiKey } = await runtime.services.businesses.create(name);

@@ -17,6 +17,7 @@ import { startDevnet, type Devnet } from './devnet/devnet.js';
 import { seedDemo, type Credentials } from './devnet/seed.js';
 import { buildApp } from './http/app.js';
 import { startWorker, type WorkerHandle } from './roles/worker.js';
+import { taskList } from './jobs/tasks.js';
 import { startIndexer, type IndexerHandle } from './roles/indexer.js';
 
 export type Role = 'api' | 'worker' | 'indexer';
@@ -64,13 +65,21 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (!kek) {
       const keyFile = await loadOrCreateKeyFile(config.dataDir);
       kek = keyFile.key;
-      logger.warn({ file: keyFile.file }, 'MASTER_KEY not set: wallet seeds are encrypted with a key file in the data directory (fine for a demo, not for real money)');
+      logger.warn(
+        { file: keyFile.file },
+        'MASTER_KEY not set: wallet seeds are encrypted with a key file in the data directory (fine for a demo, not for real money)',
+      );
     }
 
     let chains = config.chains;
     let devnet: Devnet | null = null;
     if (config.devnet) {
-      devnet = await startDevnet({ dir: path.join(config.dataDir, 'devnet'), portBase: config.devnetPortBase, blockTime: config.devnetBlockTime, logger });
+      devnet = await startDevnet({
+        dir: path.join(config.dataDir, 'devnet'),
+        portBase: config.devnetPortBase,
+        blockTime: config.devnetBlockTime,
+        logger,
+      });
       const started = devnet;
       cleanups.push(() => started.stop());
       chains = devnet.chains.map((c) => c.config);
@@ -78,8 +87,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
 
     const database: Database$ = createDatabase(databaseUrl, logger);
     cleanups.push(() => database.close());
-    const services = await createServices(database.db, new LocalKeyVault(kek), { ...config, chains });
-    cleanups.push(async () => services.catalogue.close());
+    const services = await createServices(database.db, new LocalKeyVault(kek), { ...config, chains }, { logger });
+    cleanups.push(async () => services.close());
 
     const baseUrl = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
     let app: FastifyInstance | null = null;
@@ -98,7 +107,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (devnet) credentials = await seedDemo(services, devnet.chains, { baseUrl: listeningUrl ?? baseUrl, dataDir: config.dataDir });
 
     if (opts.roles.includes('worker')) {
-      const worker: WorkerHandle = await startWorker({ connectionString: databaseUrl, logger });
+      const worker: WorkerHandle = await startWorker({
+        connectionString: databaseUrl,
+        logger,
+        taskList: taskList(services),
+        // Re-queues due webhook attempts after a restart or a lost job.
+        periodic: [{ name: 'webhooks_sweep', everyMs: 30_000, run: () => services.webhooks.sweep() }],
+      });
       cleanups.push(() => worker.stop());
     }
     if (opts.roles.includes('indexer')) {

@@ -13,6 +13,11 @@ import { WalletService } from './modules/wallets/service.js';
 import { AddressService } from './modules/addresses/service.js';
 import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
+import { TransactionService } from './modules/transactions/service.js';
+import { WebhookService } from './modules/webhooks/service.js';
+import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger, type Logger } from './lib/logger.js';
 
 export interface Services {
   db: Db;
@@ -24,13 +29,26 @@ export interface Services {
   addresses: AddressService;
   walletAssets: WalletAssetService;
   balances: BalanceService;
+  transactions: TransactionService;
+  webhooks: WebhookService;
+  clock: Clock;
+  close(): void;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  logger?: Logger;
+  sender?: SenderOptions;
 }
 
 export async function createServices(
   db: Db,
   vault: KeyVault,
   config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'>,
+  opts: ServiceOptions = {},
 ): Promise<Services> {
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger ?? createLogger('silent');
   const catalogue = await CatalogueService.start(db, config.chains);
   const apiKeys = new ApiKeyService(db, vault);
   const audit = new AuditService(db);
@@ -39,5 +57,25 @@ export async function createServices(
   const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
   const walletAssets = new WalletAssetService(db, wallets, catalogue);
   const balances = new BalanceService(wallets, addresses, walletAssets);
-  return { db, catalogue, apiKeys, audit, businesses, wallets, addresses, walletAssets, balances };
+  const transactions = new TransactionService(db, catalogue, wallets, addresses);
+  const sender = new WebhookSender(opts.sender);
+  const webhooks = new WebhookService(db, clock, wallets, apiKeys, transactions, sender, logger);
+  return {
+    db,
+    catalogue,
+    apiKeys,
+    audit,
+    businesses,
+    wallets,
+    addresses,
+    walletAssets,
+    balances,
+    transactions,
+    webhooks,
+    clock,
+    close() {
+      sender.close();
+      catalogue.close();
+    },
+  };
 }

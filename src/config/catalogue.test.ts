@@ -6,13 +6,9 @@ import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue
 const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet'];
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-const allNetworks = EVM_CATALOGUE.flatMap((chain) =>
-  NETWORK_NAMES.map((network) => ({ chain, network, data: chain.networks[network] })),
-);
+const allNetworks = EVM_CATALOGUE.flatMap((chain) => NETWORK_NAMES.map((network) => ({ chain, network, data: chain.networks[network] })));
 
-const allAssets = allNetworks.flatMap(({ chain, network, data }) =>
-  data.assets.map((asset) => ({ chain, network, asset })),
-);
+const allAssets = allNetworks.flatMap(({ chain, network, data }) => data.assets.map((asset) => ({ chain, network, asset })));
 
 /** Regression guard against a typo in a chain id. */
 const EXPECTED_CHAIN_IDS: Record<string, Record<NetworkName, number>> = {
@@ -29,10 +25,7 @@ const EXPECTED_CHAIN_IDS: Record<string, Record<NetworkName, number>> = {
 describe('EVM catalogue', () => {
   it('contains exactly the expected chains with the expected chain ids', () => {
     const actual = Object.fromEntries(
-      EVM_CATALOGUE.map((chain) => [
-        chain.slug,
-        { mainnet: chain.networks.mainnet.chainId, testnet: chain.networks.testnet.chainId },
-      ]),
+      EVM_CATALOGUE.map((chain) => [chain.slug, { mainnet: chain.networks.mainnet.chainId, testnet: chain.networks.testnet.chainId }]),
     );
     expect(actual).toEqual(EXPECTED_CHAIN_IDS);
   });
@@ -112,7 +105,9 @@ describe('EVM catalogue', () => {
   });
 
   it('marks the rollups (and Celo since its L2 migration) as L2', () => {
-    const l2 = EVM_CATALOGUE.filter((chain) => chain.isL2).map((chain) => chain.slug).sort();
+    const l2 = EVM_CATALOGUE.filter((chain) => chain.isL2)
+      .map((chain) => chain.slug)
+      .sort();
     expect(l2).toEqual(['arbitrum', 'base', 'celo', 'optimism']);
   });
 

@@ -127,9 +127,7 @@ const chains: CatalogueChain[] = [
         multicall3: MULTICALL3,
         explorerUrl: 'https://sepolia.etherscan.io',
         // Circle's test USDC. Tether publishes no canonical Sepolia USDT.
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', decimals: 6 }],
       },
     },
   },
@@ -217,9 +215,7 @@ const chains: CatalogueChain[] = [
         confirmations: 16,
         multicall3: MULTICALL3,
         explorerUrl: 'https://amoy.polygonscan.com',
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6 }],
       },
     },
   },
@@ -251,9 +247,7 @@ const chains: CatalogueChain[] = [
         // (0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2) is an OP Standard
         // Bridge copy of Ethereum USDT, not a Tether deployment, so USDT is
         // left out.
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 }],
       },
       testnet: {
         chainId: 84532,
@@ -261,9 +255,7 @@ const chains: CatalogueChain[] = [
         confirmations: 3,
         multicall3: MULTICALL3,
         explorerUrl: 'https://sepolia.basescan.org',
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 }],
       },
     },
   },
@@ -302,9 +294,7 @@ const chains: CatalogueChain[] = [
         confirmations: 10,
         multicall3: MULTICALL3,
         explorerUrl: 'https://sepolia.arbiscan.io',
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', decimals: 6 }],
       },
     },
   },
@@ -345,9 +335,7 @@ const chains: CatalogueChain[] = [
         confirmations: 3,
         multicall3: MULTICALL3,
         explorerUrl: 'https://optimism-sepolia.blockscout.com',
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x5fd84259d66Cd46123540766Be93DFE6D43130D7', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x5fd84259d66Cd46123540766Be93DFE6D43130D7', decimals: 6 }],
       },
     },
   },
@@ -387,9 +375,7 @@ const chains: CatalogueChain[] = [
         confirmations: 1,
         multicall3: MULTICALL3,
         explorerUrl: 'https://testnet.snowtrace.io',
-        assets: [
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x5425890298aed601595a70AB815c96711a31Bc65', decimals: 6 },
-        ],
+        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x5425890298aed601595a70AB815c96711a31Bc65', decimals: 6 }],
       },
     },
   },

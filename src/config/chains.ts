@@ -43,6 +43,9 @@ export interface ChainConfig {
 }
 
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+/** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
+const RPC_URL_PATTERN = '^(https?|wss?)://[^\\s/?#]+[^\\s]*$';
+export const RPC_URL = new RegExp(RPC_URL_PATTERN);
 const AssetEntry = Type.Object(
   {
     symbol: Type.String({ minLength: 1, maxLength: 16 }),
@@ -57,7 +60,7 @@ const ChainEntry = Type.Object(
   {
     blockchain: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }),
     network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
-    rpcUrl: Type.String({ pattern: '^(https?|wss?)://' }),
+    rpcUrl: Type.String({ pattern: RPC_URL_PATTERN }),
     chainId: Type.Optional(Type.Integer({ minimum: 1 })),
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
     multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
@@ -96,7 +99,13 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   if (!symbol) throw missing('symbol');
 
   const tokens = entry.assets
-    ? entry.assets.map((a) => ({ symbol: a.symbol, name: a.name ?? a.symbol, address: a.address, decimals: a.decimals, currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency }))
+    ? entry.assets.map((a) => ({
+        symbol: a.symbol,
+        name: a.name ?? a.symbol,
+        address: a.address,
+        decimals: a.decimals,
+        currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency,
+      }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
   const standard = entry.tokenStandard ?? known?.tokenStandard ?? 'ERC20';
   return {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMasterKey } from '../keys/vault.js';
-import { chainEntriesFromEnv, parseChainsFile, resolveChain, type ChainConfig } from './chains.js';
+import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
 
 export type { ChainConfig } from './chains.js';
 
@@ -88,7 +88,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
-  const entries = chainEntriesFromEnv(env).map((e) => ({ entry: e, source: `RPC_${e.blockchain.toUpperCase()}_${e.network.toUpperCase()}` }));
+  const entries = chainEntriesFromEnv(env).map((e) => ({
+    entry: e,
+    source: `RPC_${e.blockchain.toUpperCase()}_${e.network.toUpperCase()}`,
+  }));
+  // The chains file's schema checks its rpcUrl; these variables bypass that schema, and
+  // `RPC_POLYGON_MAINNET=localhost:8545` used to be accepted and fail only at the first call.
+  // The value is not echoed: RPC URLs often embed a provider API key.
+  for (const { entry, source } of entries) {
+    if (!RPC_URL.test(entry.rpcUrl)) throw new ConfigError(source, 'must be an http(s):// or ws(s):// URL with a host');
+  }
   if (env.CHAINS_FILE) {
     const file = path.resolve(env.CHAINS_FILE);
     let raw: unknown;
@@ -97,11 +106,17 @@ function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
     } catch (err) {
       throw new ConfigError('CHAINS_FILE', `(${file}) cannot be read as JSON: ${(err as Error).message}`);
     }
+    let listed: ChainEntry[];
     try {
-      for (const entry of parseChainsFile(raw, `CHAINS_FILE (${file})`).chains) entries.push({ entry, source: `CHAINS_FILE (${file})` });
+      listed = parseChainsFile(raw, `CHAINS_FILE (${file})`).chains;
     } catch (err) {
       throw new ConfigError('CHAINS_FILE', (err as Error).message.replace(/^CHAINS_FILE /, ''));
     }
+    // No chains at all means "run the local devnets"; an operator who names a chains file
+    // wants real chains, so an empty list is a mistake rather than a request for anvil.
+    if (listed.length === 0 && entries.length === 0)
+      throw new ConfigError('CHAINS_FILE', `(${file}) lists no chains; unset CHAINS_FILE to run the local devnets`);
+    for (const entry of listed) entries.push({ entry, source: `CHAINS_FILE (${file})` });
   }
   const seen = new Map<string, string>();
   const chains: ChainConfig[] = [];

@@ -6,7 +6,8 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { access, chmod, chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { access, chmod, chown, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -54,7 +55,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   args.push('-c', 'max_connections=200');
 
   const tail: string[] = [];
-  const child = spawn(postgres, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'] });
+  // detached: its own process group. Ctrl-C in a terminal signals the whole foreground
+  // group, and SIGINT is PostgreSQL's "fast shutdown": it used to stop the database while
+  // HTTP requests and the worker were still draining (worker errors "terminating connection
+  // due to administrator command"). Only stop() (or the exit hook below) stops it now.
+  const child = spawn(postgres, args, { ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     for (const line of chunk.split('\n').filter(Boolean)) {
       tail.push(line);
@@ -66,8 +71,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const onExit = () => child.exitCode === null && child.kill('SIGINT');
   process.on('exit', onExit);
 
-  const url = (database = 'postgres') =>
-    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const url = (database = 'postgres') => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   await waitUntilReady(url(), child, tail);
   logger.info({ port, dataDir: pgData }, 'embedded PostgreSQL ready');
 
@@ -142,14 +146,34 @@ async function stopStalePostmaster(pgData: string, logger: Logger) {
     return;
   }
   if (!Number.isInteger(pid) || pid <= 0) return;
-  const cmd = processCommand(pid);
-  if (!cmd || !cmd.includes('postgres')) return; // gone, or the pid now belongs to someone else
+  if (!processCommand(pid)) return; // gone: postgres replaces a stale lock file itself
+  // Pids are reused (after a reboot; on a machine running several clusters, constantly), so
+  // the pid may now be anyone's, even another cluster's postmaster, which a check for
+  // "postgres" in its command line used to shut down. Ours runs in its data directory.
+  const cwd = processCwd(pid);
+  if (cwd === null) return; // not readable, so not our user's: postgres treats it as stale
+  if (cwd !== (await realpath(pgData))) {
+    // The lock file is stale, but postgres refuses to start while a process of its own
+    // user has that pid: remove the file, never the process.
+    logger.warn({ pid }, 'postmaster.pid names a process that is not this cluster; removing the stale lock file');
+    await rm(path.join(pgData, 'postmaster.pid'), { force: true });
+    return;
+  }
   logger.warn({ pid }, 'stopping PostgreSQL left running by a previous run');
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 200 && processCommand(pid); i++) await sleep(100);
   if (processCommand(pid)) {
     process.kill(pid, 'SIGKILL');
     await sleep(500);
+  }
+}
+
+/** The working directory of a process, or null when it cannot be read (then we cannot tell). */
+function processCwd(pid: number): string | null {
+  try {
+    return realpathSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
   }
 }
 
@@ -182,9 +206,7 @@ function run(cmd: string, args: string[], owner: { uid?: number; gid?: number })
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(cmd)} failed with code ${code}:\n${output}`)),
-    );
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(cmd)} failed with code ${code}:\n${output}`))));
   });
 }
 

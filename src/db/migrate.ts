@@ -2,11 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import pg from 'pg';
+import { Logger as JobLogger, runMigrations as runJobQueueMigrations } from 'graphile-worker';
 import type { Logger } from '../lib/logger.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any constant works; it only has to be the same for every process applying migrations.
 const MIGRATION_LOCK = 72_617_301;
+const silentJobLogger = new JobLogger(() => () => undefined);
 
 /**
  * Applies the numbered, forward-only SQL files in db/migrations that are not yet recorded.
@@ -39,6 +41,9 @@ export async function migrate(connectionString: string, logger?: Logger): Promis
       applied.push(file);
       logger?.info({ migration: file }, 'applied migration');
     }
+    // The job queue's schema is installed with ours, so any process (an API-only replica
+    // too) can enqueue jobs inside its own transactions from the first request on.
+    await runJobQueueMigrations({ connectionString, logger: silentJobLogger });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await client.end();

@@ -225,7 +225,10 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilHandle> 
     mkdirSync(path.dirname(opts.pidFile), { recursive: true });
     writeFileSync(opts.pidFile, `${pid}\n`);
   }
-  log.info({ rpcUrl, pid, chainId: opts.chainId, stateFile: opts.stateFile, ms: Math.round(performance.now() - started) }, 'anvil: started');
+  log.info(
+    { rpcUrl, pid, chainId: opts.chainId, stateFile: opts.stateFile, ms: Math.round(performance.now() - started) },
+    'anvil: started',
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -261,7 +264,9 @@ function guardStateFile(file: string, log: AnvilLogger): void {
     return;
   }
   if (!isJsonFile(backup)) {
-    throw new Error(`anvil: state file ${file} is not valid JSON (probably torn by a kill during a dump) and there is no usable ${backup}; move it aside to start a fresh chain`);
+    throw new Error(
+      `anvil: state file ${file} is not valid JSON (probably torn by a kill during a dump) and there is no usable ${backup}; move it aside to start a fresh chain`,
+    );
   }
   const aside = `${file}.torn-${Date.now()}`;
   renameSync(file, aside);

@@ -24,7 +24,10 @@ const erc20 = parseAbi([
   'function totalSupply() view returns (uint256)',
   'function transfer(address to, uint256 value) returns (bool)',
 ]);
-const multicallAbi = parseAbi(['function getEthBalance(address) view returns (uint256)', 'function getBlockNumber() view returns (uint256)']);
+const multicallAbi = parseAbi([
+  'function getEthBalance(address) view returns (uint256)',
+  'function getBlockNumber() view returns (uint256)',
+]);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'devnet-test-'));
 const handles: AnvilHandle[] = [];
@@ -33,7 +36,8 @@ async function anvil(opts: Partial<Parameters<typeof startAnvil>[0]> = {}): Prom
   handles.push(h);
   return h;
 }
-const provision = (rpcUrl: string) => provisionDevnetChain({ rpcUrl, chainId: CHAIN_ID, tokens: TOKENS, faucetPrivateKey: ANVIL_DEFAULT_PRIVATE_KEY });
+const provision = (rpcUrl: string) =>
+  provisionDevnetChain({ rpcUrl, chainId: CHAIN_ID, tokens: TOKENS, faucetPrivateKey: ANVIL_DEFAULT_PRIVATE_KEY });
 const client = (rpcUrl: string) => createPublicClient({ chain: devnetChain(CHAIN_ID, rpcUrl), transport: http(rpcUrl) });
 const balanceOf = (rpcUrl: string, token: Address, who: Address) =>
   client(rpcUrl).readContract({ address: token, abi: erc20, functionName: 'balanceOf', args: [who] });
@@ -57,7 +61,10 @@ describe('devnet chain', { timeout: 15_000 }, () => {
   }, 30_000);
 
   it('mints the configured supply to the faucet', async () => {
-    expect(chain.assets.map((a) => [a.symbol, a.decimals])).toEqual([['USDC', 6], ['USDT', 6]]);
+    expect(chain.assets.map((a) => [a.symbol, a.decimals])).toEqual([
+      ['USDC', 6],
+      ['USDT', 6],
+    ]);
     expect(chain.faucet.address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     for (const a of chain.assets) expect(await balanceOf(node.rpcUrl, a.address, chain.faucet.address)).toBe(MINTED);
   });
@@ -65,7 +72,11 @@ describe('devnet chain', { timeout: 15_000 }, () => {
   it('moves exactly the transferred amount', async () => {
     const [usdc] = chain.assets;
     const to = privateKeyToAccount(generatePrivateKey()).address;
-    const wallet = createWalletClient({ chain: devnetChain(CHAIN_ID, node.rpcUrl), transport: http(node.rpcUrl), account: privateKeyToAccount(chain.faucet.privateKey) });
+    const wallet = createWalletClient({
+      chain: devnetChain(CHAIN_ID, node.rpcUrl),
+      transport: http(node.rpcUrl),
+      account: privateKeyToAccount(chain.faucet.privateKey),
+    });
     const before = await balanceOf(node.rpcUrl, usdc!.address, chain.faucet.address);
     const hash = await wallet.writeContract({ address: usdc!.address, abi: erc20, functionName: 'transfer', args: [to, 1_234_567n] });
     expect((await client(node.rpcUrl).waitForTransactionReceipt({ hash })).status).toBe('success');
@@ -79,7 +90,12 @@ describe('devnet chain', { timeout: 15_000 }, () => {
     const results = await pub.multicall({
       allowFailure: false,
       contracts: [
-        ...chain.assets.map((a) => ({ address: a.address, abi: erc20, functionName: 'balanceOf' as const, args: [chain.faucet.address] as const })),
+        ...chain.assets.map((a) => ({
+          address: a.address,
+          abi: erc20,
+          functionName: 'balanceOf' as const,
+          args: [chain.faucet.address] as const,
+        })),
         { address: MULTICALL3_ADDRESS, abi: multicallAbi, functionName: 'getEthBalance', args: [chain.faucet.address] },
         { address: MULTICALL3_ADDRESS, abi: multicallAbi, functionName: 'getBlockNumber' },
       ],

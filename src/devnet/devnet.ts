@@ -19,6 +19,8 @@ export interface DevnetChainSpec {
   chainId: number;
   confirmations: number;
   tokens: DevnetTokenSpec[];
+  /** Devnets pose as testnets; tests use 'mainnet' to exercise mainnet-only rules. */
+  network?: 'mainnet' | 'testnet';
 }
 
 export const DEVNET_CHAINS: DevnetChainSpec[] = [
@@ -114,7 +116,12 @@ async function startChain(spec: DevnetChainSpec, opts: StartDevnetOptions, port:
   }
 }
 
-function toChainConfig(spec: DevnetChainSpec, rpcUrl: string, multicall3: string, assets: { symbol: string; name: string; address: string; decimals: number }[]): ChainConfig {
+function toChainConfig(
+  spec: DevnetChainSpec,
+  rpcUrl: string,
+  multicall3: string,
+  assets: { symbol: string; name: string; address: string; decimals: number }[],
+): ChainConfig {
   return {
     blockchain: {
       slug: spec.slug,
@@ -127,7 +134,7 @@ function toChainConfig(spec: DevnetChainSpec, rpcUrl: string, multicall3: string
       isL2: false,
       logoUrl: '',
     },
-    network: 'testnet',
+    network: spec.network ?? 'testnet',
     chainId: spec.chainId,
     rpcUrl,
     confirmations: spec.confirmations,

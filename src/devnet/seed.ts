@@ -26,7 +26,11 @@ export interface Credentials {
   dashboard: { url: string; login: string; password: string };
 }
 
-export async function seedDemo(services: Services, chains: DevnetChain[], opts: { baseUrl: string; dataDir: string }): Promise<Credentials> {
+export async function seedDemo(
+  services: Services,
+  chains: DevnetChain[],
+  opts: { baseUrl: string; dataDir: string },
+): Promise<Credentials> {
   const existing = await services.businesses.findByName(DEMO_BUSINESS);
   let business = existing;
   let businessKey: string | null = null;

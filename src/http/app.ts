@@ -22,6 +22,9 @@ import { walletRoutes } from '../modules/wallets/routes.js';
 import { addressRoutes } from '../modules/addresses/routes.js';
 import { walletAssetRoutes } from '../modules/assets/routes.js';
 import { balanceRoutes } from '../modules/balances/routes.js';
+import { webhookRoutes } from '../modules/webhooks/routes.js';
+import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
+import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
@@ -46,6 +49,8 @@ const SHARED_SCHEMAS = [
   AddressSchema,
   WalletAssetSchema,
   BalanceSchema,
+  TransactionSchema,
+  WebhookLogEntrySchema,
   ErrorBody,
 ];
 
@@ -103,6 +108,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(addressRoutes, { addresses: s.addresses });
     await v1.register(walletAssetRoutes, { walletAssets: s.walletAssets });
     await v1.register(balanceRoutes, { balances: s.balances });
+    await v1.register(webhookRoutes, { webhooks: s.webhooks });
   });
 
   return app;

@@ -2,6 +2,8 @@
  * Time comes from a Clock so schedules (webhook retries, settlements) can be tested on a
  * fake clock to the second without waiting.
  */
+import { readFileSync } from 'node:fs';
+
 export interface Clock {
   now(): Date;
 }
@@ -22,5 +24,16 @@ export class ManualClock implements Clock {
   }
   set(to: Date | number): void {
     this.current = typeof to === 'number' ? to : to.getTime();
+  }
+}
+
+/**
+ * A clock whose time (ms since the epoch) is read from a file on every call: lets a test
+ * move the clock of a worker running in another process, which it can then kill.
+ */
+export class FileClock implements Clock {
+  constructor(private readonly file: string) {}
+  now(): Date {
+    return new Date(Number(readFileSync(this.file, 'utf8').trim()));
   }
 }

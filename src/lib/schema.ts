@@ -36,8 +36,7 @@ export function pageMeta(page: number, limit: number, itemCount: number, totalIt
   };
 }
 
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ data, message: Type.String(), statusCode: Type.Literal(200) });
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({ data, message: Type.String(), statusCode: Type.Literal(200) });
 
 export const PagedEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), message: Type.String(), statusCode: Type.Literal(200), meta: PageMeta });
@@ -53,5 +52,9 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody' },
 );
 
-export const ok = <T, E extends object = {}>(data: T, message: string, extra?: E) =>
-  ({ data, message, statusCode: 200 as const, ...(extra ?? ({} as E)) });
+export const ok = <T, E extends object = {}>(data: T, message: string, extra?: E) => ({
+  data,
+  message,
+  statusCode: 200 as const,
+  ...(extra ?? ({} as E)),
+});

@@ -15,7 +15,12 @@ export interface IndexerHandle {
 
 const LOCK_NAMESPACE = 0x1d3; // first half of the advisory lock key: "indexer"
 
-export async function startIndexer(opts: { connectionString: string; chains: ChainHandle[]; logger: Logger; pollMs?: number }): Promise<IndexerHandle> {
+export async function startIndexer(opts: {
+  connectionString: string;
+  chains: ChainHandle[];
+  logger: Logger;
+  pollMs?: number;
+}): Promise<IndexerHandle> {
   const log = opts.logger.child({ role: 'indexer' });
   let stopping = false;
   const loops = opts.chains.map((chain) => followChain(chain));
@@ -33,7 +38,10 @@ export async function startIndexer(opts: { connectionString: string; chains: Cha
       let leader = false;
       while (!stopping) {
         if (!leader) {
-          const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_NAMESPACE, chain.id]);
+          const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+            LOCK_NAMESPACE,
+            chain.id,
+          ]);
           leader = rows[0]?.ok === true;
           log.info({ chain: chain.key }, leader ? 'indexer active for chain' : 'indexer on standby for chain');
           if (!leader) {

@@ -1,7 +1,7 @@
 /**
  * The `worker` role: graphile-worker on the same PostgreSQL. Jobs are claimed with row
- * locks, so any number of workers can run. Tasks are added by the capabilities that need
- * them (webhook delivery, broadcasts, sweeps); `heartbeat` proves the pipeline works.
+ * locks, so any number of workers can run. Periodic sweeps re-queue work the queue may
+ * have lost (a job is only ever a trigger: the state it acts on is in our tables).
  */
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from '../lib/logger.js';
@@ -11,20 +11,26 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-export async function startWorker(opts: { connectionString: string; logger: Logger; concurrency?: number; taskList?: TaskList }): Promise<WorkerHandle> {
+export interface Periodic {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+}
+
+export async function startWorker(opts: {
+  connectionString: string;
+  logger: Logger;
+  taskList: TaskList;
+  concurrency?: number;
+  periodic?: Periodic[];
+}): Promise<WorkerHandle> {
   const log = opts.logger.child({ role: 'worker' });
-  const taskList: TaskList = {
-    heartbeat: async () => {
-      log.debug('heartbeat job ran');
-    },
-    ...opts.taskList,
-  };
   const runner = await run({
     connectionString: opts.connectionString,
-    concurrency: opts.concurrency ?? 10,
+    concurrency: opts.concurrency ?? 20,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList,
+    taskList: opts.taskList,
     crontab: '',
     // graphile-worker's own messages go through our logger (JSON, redaction, levels).
     logger: new WorkerLogger(() => (level, message, meta) => {
@@ -32,10 +38,23 @@ export async function startWorker(opts: { connectionString: string; logger: Logg
       log[method](meta ?? {}, message);
     }),
   });
-  log.info({ tasks: Object.keys(taskList) }, 'worker started');
+  const timers = (opts.periodic ?? []).map((p) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      p.run()
+        .catch((err: unknown) => log.warn({ task: p.name, err: (err as Error).message }, 'periodic task failed'))
+        .finally(() => (running = false));
+    }, p.everyMs);
+    timer.unref();
+    return timer;
+  });
+  log.info({ tasks: Object.keys(opts.taskList) }, 'worker started');
   return {
     runner,
     async stop() {
+      for (const timer of timers) clearInterval(timer);
       await runner.stop();
     },
   };

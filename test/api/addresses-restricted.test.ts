@@ -102,7 +102,12 @@ describe('address limit', () => {
     for (const body of [{}, { name: 'one too many' }]) {
       const res = await post(w, body);
       expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({ statusCode: 422, error: 'ADDRESS_LIMIT_REACHED', message: expect.any(String), requestId: expect.any(String) });
+      expect(res.body).toMatchObject({
+        statusCode: 422,
+        error: 'ADDRESS_LIMIT_REACHED',
+        message: expect.any(String),
+        requestId: expect.any(String),
+      });
     }
     expect(await indexesOf(w.id)).toEqual([1, 2, 3]);
     expect(await nextIndex(w.id)).toBe(LIMIT + 1);

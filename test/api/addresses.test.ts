@@ -33,7 +33,20 @@ const secrets = { apiKeys: new Set<string>(), mnemonics: new Set<string>(), priv
 
 const eth = () => h.wallets['devnet-eth']!;
 const bsc = () => h.wallets['devnet-bsc']!;
-const ADDRESS_FIELDS = ['id', 'address', 'name', 'metadata', 'type', 'network', 'derivationPath', 'isActive', 'blockchain', 'configurations', 'createdAt', 'updatedAt'];
+const ADDRESS_FIELDS = [
+  'id',
+  'address',
+  'name',
+  'metadata',
+  'type',
+  'network',
+  'derivationPath',
+  'isActive',
+  'blockchain',
+  'configurations',
+  'createdAt',
+  'updatedAt',
+];
 const NO_AML = { message: expect.any(String), provider: expect.any(String), status: expect.any(String) };
 
 const addressesPath = (w: { id: string }) => `/v1/wallets/${w.id}/addresses`;
@@ -99,20 +112,38 @@ async function insertExternalAddress(walletId: string, address: string): Promise
   const id = randomUUID();
   await h.database.db
     .insertInto('addresses')
-    .values({ id, wallet_id: walletId, chain_id: wallet.chain_id, derivation_index: null, address, name: 'external', metadata: null, type: 'EXTERNAL', derivation_path: null, configurations: JSON.stringify({}) })
+    .values({
+      id,
+      wallet_id: walletId,
+      chain_id: wallet.chain_id,
+      derivation_index: null,
+      address,
+      name: 'external',
+      metadata: null,
+      type: 'EXTERNAL',
+      derivation_path: null,
+      configurations: JSON.stringify({}),
+    })
     .execute();
   return id;
 }
 
 function expectValidationError(res: { status: number; body: any }, field: string, label: string) {
   expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(400);
-  expect(res.body).toMatchObject({ statusCode: 400, error: 'VALIDATION_ERROR', message: expect.any(String), requestId: expect.any(String) });
+  expect(res.body).toMatchObject({
+    statusCode: 400,
+    error: 'VALIDATION_ERROR',
+    message: expect.any(String),
+    requestId: expect.any(String),
+  });
   expect(res.body.details, label).toEqual(expect.arrayContaining([{ field: expect.stringContaining(field), message: expect.any(String) }]));
 }
 
 /** `n` POSTs at once, as separate HTTP requests. */
 function createConcurrently(w: { id: string; apiKey: string }, n: number, namePrefix: string) {
-  return Promise.all(Array.from({ length: n }, (_, i) => h.api('POST', addressesPath(w), { key: w.apiKey, body: { name: `${namePrefix}-${i}` } })));
+  return Promise.all(
+    Array.from({ length: n }, (_, i) => h.api('POST', addressesPath(w), { key: w.apiKey, body: { name: `${namePrefix}-${i}` } })),
+  );
 }
 
 function devnetClients(privateKey: Hex) {
@@ -138,7 +169,12 @@ describe('POST /v1/wallets/{walletId}/addresses', () => {
   it('creates an address with every spec field', async () => {
     const before = Date.now();
     const res = await h.api('POST', addressesPath(eth()), {
-      body: { name: 'Customer 42', metadata: { customerId: 'c-42', tier: 3, tags: ['vip'], nested: { a: null } }, disableAutoSweep: true, enableGaslessWithdraw: true },
+      body: {
+        name: 'Customer 42',
+        metadata: { customerId: 'c-42', tier: 3, tags: ['vip'], nested: { a: null } },
+        disableAutoSweep: true,
+        enableGaslessWithdraw: true,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ statusCode: 200, message: expect.any(String) });
@@ -186,7 +222,11 @@ describe('POST /v1/wallets/{walletId}/addresses', () => {
     const none = await h.api('POST', addressesPath(eth()));
     const blank = await h.api('POST', addressesPath(eth()), { rawBody: '', headers: { 'content-type': 'application/json' } });
     const ids = new Set<string>();
-    for (const [label, res] of [['{}', empty], ['no body', none], ['empty string', blank]] as const) {
+    for (const [label, res] of [
+      ['{}', empty],
+      ['no body', none],
+      ['empty string', blank],
+    ] as const) {
       expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(200);
       expect(res.body.data, label).toMatchObject(expected);
       ids.add(res.body.data.address);
@@ -212,7 +252,8 @@ describe('POST /v1/wallets/{walletId}/addresses', () => {
       [{ name: 'ok', address: '0x0000000000000000000000000000000000000001' }, 'address'],
       [[{ name: 'array body' }], ''],
     ];
-    for (const [body, field] of cases) expectValidationError(await h.api('POST', addressesPath(w), { body }), field, JSON.stringify(body).slice(0, 80));
+    for (const [body, field] of cases)
+      expectValidationError(await h.api('POST', addressesPath(w), { body }), field, JSON.stringify(body).slice(0, 80));
     const malformed = await h.api('POST', addressesPath(w), { rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toBe('MALFORMED_JSON');
@@ -259,7 +300,8 @@ describe('HD derivation', () => {
       const indexes = created.map((a) => Number(a.derivationPath.split('/').pop()));
       expect(indexes).toEqual([indexes[0], indexes[0]! + 1, indexes[0]! + 2]);
       const rows = await addressRows(w.id);
-      for (const a of created) expect(rows.find((r) => r.id === a.id)).toMatchObject({ address: a.address, derivation_path: a.derivationPath });
+      for (const a of created)
+        expect(rows.find((r) => r.id === a.id)).toMatchObject({ address: a.address, derivation_path: a.derivationPath });
     }
     // Two wallets have two different mnemonics.
     expect(new Set([await mnemonicOf(eth().id), await mnemonicOf(bsc().id)]).size).toBe(2);
@@ -325,7 +367,10 @@ describe('concurrent issuance', () => {
     const w = bsc();
     const other = createDatabase(h.databaseUrl, createLogger('silent'));
     try {
-      const second = new AddressService(other.db, h.services.wallets, h.services.catalogue, h.services.audit, { testnet: true, mainnet: false });
+      const second = new AddressService(other.db, h.services.wallets, h.services.catalogue, h.services.audit, {
+        testnet: true,
+        mainnet: false,
+      });
       const auth = { keyId: 'second-process', businessId: h.businessId, walletId: w.id };
       const [viaHttp, viaSecond] = await Promise.all([
         createConcurrently(w, 60, 'http'),
@@ -476,7 +521,11 @@ describe('GET /v1/wallets/{walletId}/addresses', () => {
       ['?page=2&limit=3', { currentPage: 2, itemCount: 3, itemsPerPage: 3, totalItems: 7, totalPages: 3 }, ['a3', 'a2', 'a1']],
       ['?page=3&limit=3', { currentPage: 3, itemCount: 1, itemsPerPage: 3, totalItems: 7, totalPages: 3 }, ['a0']],
       ['?page=4&limit=3', { currentPage: 4, itemCount: 0, itemsPerPage: 3, totalItems: 7, totalPages: 3 }, []],
-      ['?limit=7', { currentPage: 1, itemCount: 7, itemsPerPage: 7, totalItems: 7, totalPages: 1 }, ['a6', 'a5', 'a4', 'a3', 'a2', 'a1', 'a0']],
+      [
+        '?limit=7',
+        { currentPage: 1, itemCount: 7, itemsPerPage: 7, totalItems: 7, totalPages: 1 },
+        ['a6', 'a5', 'a4', 'a3', 'a2', 'a1', 'a0'],
+      ],
       ['?page=7&limit=1', { currentPage: 7, itemCount: 1, itemsPerPage: 1, totalItems: 7, totalPages: 7 }, ['a0']],
       ['?page=2&limit=100', { currentPage: 2, itemCount: 0, itemsPerPage: 100, totalItems: 7, totalPages: 1 }, []],
     ];
@@ -484,7 +533,10 @@ describe('GET /v1/wallets/{walletId}/addresses', () => {
       const res = await list(query);
       expect(res.status, query).toBe(200);
       expect(res.body.meta, query).toEqual(meta);
-      expect(res.body.data.map((a: { name: string }) => a.name), query).toEqual(names);
+      expect(
+        res.body.data.map((a: { name: string }) => a.name),
+        query,
+      ).toEqual(names);
       expect(res.body.analytics.addressesCount, query).toBe(7);
     }
   });
@@ -548,12 +600,33 @@ describe('GET /v1/wallets/{walletId}/addresses', () => {
     for (const [query, names] of cases) {
       const res = await list(query);
       expect(res.status, query).toBe(200);
-      expect(res.body.data.map((a: { name: string }) => a.name), query).toEqual(names);
+      expect(
+        res.body.data.map((a: { name: string }) => a.name),
+        query,
+      ).toEqual(names);
       expect(res.body.analytics, query).toEqual(analytics);
     }
-    expect((await list('?isActive=false')).body.meta).toEqual({ currentPage: 1, itemCount: 2, itemsPerPage: 100, totalItems: 2, totalPages: 1 });
-    expect((await list('?type=INTERNAL&isActive=true&limit=2&page=2')).body.meta).toEqual({ currentPage: 2, itemCount: 2, itemsPerPage: 2, totalItems: 5, totalPages: 3 });
-    expect((await list('?type=EXTERNAL&isActive=false')).body.meta).toEqual({ currentPage: 1, itemCount: 0, itemsPerPage: 100, totalItems: 0, totalPages: 0 });
+    expect((await list('?isActive=false')).body.meta).toEqual({
+      currentPage: 1,
+      itemCount: 2,
+      itemsPerPage: 100,
+      totalItems: 2,
+      totalPages: 1,
+    });
+    expect((await list('?type=INTERNAL&isActive=true&limit=2&page=2')).body.meta).toEqual({
+      currentPage: 2,
+      itemCount: 2,
+      itemsPerPage: 2,
+      totalItems: 5,
+      totalPages: 3,
+    });
+    expect((await list('?type=EXTERNAL&isActive=false')).body.meta).toEqual({
+      currentPage: 1,
+      itemCount: 0,
+      itemsPerPage: 100,
+      totalItems: 0,
+      totalPages: 0,
+    });
   });
 });
 
@@ -603,7 +676,12 @@ describe('PATCH /v1/wallets/{walletId}/addresses/{addressId}', () => {
     expect(await analytics()).toMatchObject({ activeAddressesCount: 2, inactiveAddressesCount: 0, addressesCount: 2 });
     const off = await patch({ isActive: false });
     expect(off.body.data).toMatchObject({ isActive: false, configurations: { isActive: false } });
-    expect(await analytics()).toMatchObject({ activeAddressesCount: 1, inactiveAddressesCount: 1, addressesCount: 2, internalAddressesCount: 2 });
+    expect(await analytics()).toMatchObject({
+      activeAddressesCount: 1,
+      inactiveAddressesCount: 1,
+      addressesCount: 2,
+      internalAddressesCount: 2,
+    });
     expect((await get()).isActive).toBe(false);
     await patch({ isActive: true });
     expect(await analytics()).toMatchObject({ activeAddressesCount: 2, inactiveAddressesCount: 0, addressesCount: 2 });

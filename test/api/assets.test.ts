@@ -17,8 +17,36 @@ afterAll(async () => {
 const eth = () => h.wallets['devnet-eth']!;
 const bsc = () => h.wallets['devnet-bsc']!;
 
-const ASSET_KEYS = ['address', 'blockchain', 'createdAt', 'currency', 'decimals', 'id', 'isActive', 'isNative', 'logoUrl', 'name', 'network', 'standard', 'symbol', 'updatedAt'].sort();
-const BLOCKCHAIN_KEYS = ['createdAt', 'derivationPath', 'id', 'isActive', 'isEvmCompatible', 'isL2', 'logoUrl', 'name', 'slug', 'symbol', 'tokenStandard', 'updatedAt'].sort();
+const ASSET_KEYS = [
+  'address',
+  'blockchain',
+  'createdAt',
+  'currency',
+  'decimals',
+  'id',
+  'isActive',
+  'isNative',
+  'logoUrl',
+  'name',
+  'network',
+  'standard',
+  'symbol',
+  'updatedAt',
+].sort();
+const BLOCKCHAIN_KEYS = [
+  'createdAt',
+  'derivationPath',
+  'id',
+  'isActive',
+  'isEvmCompatible',
+  'isL2',
+  'logoUrl',
+  'name',
+  'slug',
+  'symbol',
+  'tokenStandard',
+  'updatedAt',
+].sort();
 
 interface WalletAsset {
   id: string;
@@ -109,7 +137,12 @@ describe('PATCH /v1/wallets/{walletId}/assets/{assetId}', () => {
     const off = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/${before.id}`, { body: { isActive: false } });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ statusCode: 200, message: expect.any(String) });
-    expect(off.body.data).toMatchObject({ id: before.id, isActive: false, createdAt: before.createdAt, asset: { id: before.asset.id, symbol: 'USDT', decimals: 6 } });
+    expect(off.body.data).toMatchObject({
+      id: before.id,
+      isActive: false,
+      createdAt: before.createdAt,
+      asset: { id: before.asset.id, symbol: 'USDT', decimals: 6 },
+    });
     expect(Date.parse(off.body.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
     expect(await row(before.id)).toMatchObject({ is_active: false, asset_id: before.asset.id, wallet_id: eth().id });
     expect(find(await list(eth().id, eth().apiKey), 'USDT').isActive).toBe(false);
@@ -141,22 +174,31 @@ describe('PATCH /v1/wallets/{walletId}/assets/{assetId}', () => {
     expect(await balanceSymbols(bsc().id, bsc().apiKey)).toEqual(['USDC', 'USDT']);
   });
 
-  it('enabling a catalogue asset of the wallet\'s chain that is not on the wallet yet adds it', async () => {
-    const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: 'devnet-bsc', network: 'testnet', name: 'Native' } });
+  it("enabling a catalogue asset of the wallet's chain that is not on the wallet yet adds it", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-bsc', network: 'testnet', name: 'Native' },
+    });
     const { id, apiKey } = created.body.data as { id: string; apiKey: string };
     const native = h.services.catalogue.findChain('devnet-bsc', 'testnet')!.assets.find((a) => a.is_native)!;
     const res = await h.api('PATCH', `/v1/wallets/${id}/assets/${native.id}`, { key: apiKey, body: { isActive: true } });
     expect(res.status).toBe(200);
     expect(res.body.data.id).not.toBe(native.id);
-    expect(res.body.data).toMatchObject({ isActive: true, asset: { id: native.id, isNative: true, symbol: 'BNB', decimals: 18, standard: null, currency: null } });
+    expect(res.body.data).toMatchObject({
+      isActive: true,
+      asset: { id: native.id, isNative: true, symbol: 'BNB', decimals: 18, standard: null, currency: null },
+    });
     expect(await row(res.body.data.id)).toMatchObject({ wallet_id: id, asset_id: native.id, is_active: true });
     expect((await list(id, apiKey)).map((x) => x.asset.symbol).sort()).toEqual(['BNB', 'USDC', 'USDT']);
     expect(await balanceSymbols(id, apiKey)).toEqual(['BNB', 'USDC', 'USDT']);
   });
 
-  it('an asset of another chain, an unknown uuid or another wallet\'s wallet-asset id is 404 and writes nothing', async () => {
+  it("an asset of another chain, an unknown uuid or another wallet's wallet-asset id is 404 and writes nothing", async () => {
     const bscAssets = await list(bsc().id, bsc().apiKey);
-    const countBefore = await h.database.db.selectFrom('wallet_assets').select(h.database.db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const countBefore = await h.database.db
+      .selectFrom('wallet_assets')
+      .select(h.database.db.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     const ids = [
       find(bscAssets, 'USDT').asset.id, // catalogue asset of devnet-bsc
       find(bscAssets, 'USDT').id, // wallet asset of the bsc wallet
@@ -169,7 +211,10 @@ describe('PATCH /v1/wallets/{walletId}/assets/{assetId}', () => {
         expect(res.body).toMatchObject({ statusCode: 404, error: 'NOT_FOUND' });
       }
     }
-    const countAfter = await h.database.db.selectFrom('wallet_assets').select(h.database.db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const countAfter = await h.database.db
+      .selectFrom('wallet_assets')
+      .select(h.database.db.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(countAfter.n)).toBe(Number(countBefore.n));
     expect(find(await list(bsc().id, bsc().apiKey), 'USDT').isActive).toBe(true);
     const bad = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/not-a-uuid`, { body: { isActive: false } });
@@ -180,7 +225,15 @@ describe('PATCH /v1/wallets/{walletId}/assets/{assetId}', () => {
   it('refuses a missing, mistyped or padded body with 400 and changes nothing', async () => {
     const usdc = find(await list(eth().id, eth().apiKey), 'USDC');
     const before = await row(usdc.id);
-    const bodies: unknown[] = [{}, { isActive: 'false' }, { isActive: 0 }, { isActive: null }, { isActive: false, extra: 1 }, [false], 'false'];
+    const bodies: unknown[] = [
+      {},
+      { isActive: 'false' },
+      { isActive: 0 },
+      { isActive: null },
+      { isActive: false, extra: 1 },
+      [false],
+      'false',
+    ];
     for (const body of bodies) {
       const res = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/${usdc.id}`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -188,7 +241,10 @@ describe('PATCH /v1/wallets/{walletId}/assets/{assetId}', () => {
     }
     const empty = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/${usdc.id}`);
     expect(empty.status).toBe(400);
-    const malformed = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/${usdc.id}`, { rawBody: '{"isActive":', headers: { 'content-type': 'application/json' } });
+    const malformed = await h.api('PATCH', `/v1/wallets/${eth().id}/assets/${usdc.id}`, {
+      rawBody: '{"isActive":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toBe('MALFORMED_JSON');
     const after = await row(usdc.id);

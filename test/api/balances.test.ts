@@ -5,7 +5,17 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, createWalletClient, erc20Abi, formatUnits, http as viemHttp, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatUnits,
+  http as viemHttp,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
 import { startHarness, type ApiResponse, type Harness } from '../support/harness.js';
@@ -16,8 +26,36 @@ const eth = () => h.wallets['devnet-eth']!;
 const bsc = () => h.wallets['devnet-bsc']!;
 
 const NATIVE = '0x0000000000000000000000000000000000000000';
-const ASSET_KEYS = ['address', 'blockchain', 'createdAt', 'currency', 'decimals', 'id', 'isActive', 'isNative', 'logoUrl', 'name', 'network', 'standard', 'symbol', 'updatedAt'].sort();
-const BLOCKCHAIN_KEYS = ['createdAt', 'derivationPath', 'id', 'isActive', 'isEvmCompatible', 'isL2', 'logoUrl', 'name', 'slug', 'symbol', 'tokenStandard', 'updatedAt'].sort();
+const ASSET_KEYS = [
+  'address',
+  'blockchain',
+  'createdAt',
+  'currency',
+  'decimals',
+  'id',
+  'isActive',
+  'isNative',
+  'logoUrl',
+  'name',
+  'network',
+  'standard',
+  'symbol',
+  'updatedAt',
+].sort();
+const BLOCKCHAIN_KEYS = [
+  'createdAt',
+  'derivationPath',
+  'id',
+  'isActive',
+  'isEvmCompatible',
+  'isL2',
+  'logoUrl',
+  'name',
+  'slug',
+  'symbol',
+  'tokenStandard',
+  'updatedAt',
+].sort();
 
 /** viem clients for devnet chain `i`, signing with its faucet. */
 function chainTools(i: number) {
@@ -36,7 +74,12 @@ function chainTools(i: number) {
     token,
     async transfer(symbol: string, to: string, amount: string) {
       const t = token(symbol);
-      const hash = await wallet.writeContract({ address: t.address, abi: erc20Abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, t.decimals)] });
+      const hash = await wallet.writeContract({
+        address: t.address,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [to as Address, parseUnits(amount, t.decimals)],
+      });
       const receipt = await pub.waitForTransactionReceipt({ hash });
       expect(receipt.status).toBe('success');
     },
@@ -56,7 +99,10 @@ function chainTools(i: number) {
  * A GET carrying a body. fetch (undici) refuses bodies on GET, so `h.api` cannot send the
  * spec's `GET .../balances` JSON body; node:http can.
  */
-function getWithBody(path: string, opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse> {
+function getWithBody(
+  path: string,
+  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
   const payload = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   const headers: Record<string, string> = { 'x-api-key': opts.key ?? eth().apiKey, ...(opts.headers ?? {}) };
   if (payload !== undefined) {
@@ -86,7 +132,11 @@ function getWithBody(path: string, opts: { key?: string; body?: unknown; rawBody
   });
 }
 
-type Entry = { asset: { id: string; asset: { id: string; symbol: string } & Record<string, unknown> } & Record<string, unknown>; balance: string; convertedBalance: string | null };
+type Entry = {
+  asset: { id: string; asset: { id: string; symbol: string } & Record<string, unknown> } & Record<string, unknown>;
+  balance: string;
+  convertedBalance: string | null;
+};
 const bySymbol = (data: Entry[], symbol: string) => {
   const e = data.find((x) => x.asset.asset.symbol === symbol);
   if (!e) throw new Error(`no ${symbol} entry in ${JSON.stringify(data.map((x) => x.asset.asset.symbol))}`);
@@ -104,7 +154,10 @@ async function walletAssets(key: string, walletId: string) {
   const res = await h.api('GET', `/v1/wallets/${walletId}/assets`, { key });
   expect(res.status).toBe(200);
   return Object.fromEntries(
-    (res.body.data as { id: string; asset: { id: string; symbol: string } }[]).map((wa) => [wa.asset.symbol, { walletAssetId: wa.id, assetId: wa.asset.id }]),
+    (res.body.data as { id: string; asset: { id: string; symbol: string } }[]).map((wa) => [
+      wa.asset.symbol,
+      { walletAssetId: wa.id, assetId: wa.asset.id },
+    ]),
   );
 }
 
@@ -175,7 +228,12 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
     expect(summary(data)).toEqual({ USDT: '1.000000000000000001', USDC: '0' });
     expect(bySymbol(data, 'USDT').balance).toBe(await chainTools(1).balanceOf('USDT', bsc().address));
     expect(bySymbol(data, 'USDT').convertedBalance).toBe('1.000000000000000001');
-    expect(bySymbol(data, 'USDT').asset.asset).toMatchObject({ decimals: 18, standard: 'BEP20', network: 'testnet', blockchain: { slug: 'devnet-bsc' } });
+    expect(bySymbol(data, 'USDT').asset.asset).toMatchObject({
+      decimals: 18,
+      standard: 'BEP20',
+      network: 'testnet',
+      blockchain: { slug: 'devnet-bsc' },
+    });
   });
 
   it('reads the chain on every request (no stale cache)', async () => {
@@ -192,7 +250,10 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
       expect(summary(res.body.data)).toEqual({ USDC: '0', USDT: '42.000042' });
     }
     expect(await chainTools(0).balanceOf('USDT', ethChild.address)).toBe('42.000042');
-    const bscRes = await getWithBody(`/v1/wallets/${bsc().id}/balances`, { key: bsc().apiKey, body: { address: bscChild.address.toLowerCase() } });
+    const bscRes = await getWithBody(`/v1/wallets/${bsc().id}/balances`, {
+      key: bsc().apiKey,
+      body: { address: bscChild.address.toLowerCase() },
+    });
     expect(bscRes.status).toBe(200);
     expect(summary(bscRes.body.data)).toEqual({ USDT: '0', USDC: '0.000000000000000007' });
     expect(await chainTools(1).balanceOf('USDC', bscChild.address)).toBe('0.000000000000000007');
@@ -235,7 +296,7 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
     }
   });
 
-  it('an address that is not one of the wallet\'s is 404 (foreign master, foreign child, unknown, malformed)', async () => {
+  it("an address that is not one of the wallet's is 404 (foreign master, foreign child, unknown, malformed)", async () => {
     const path = `/v1/wallets/${eth().id}/balances`;
     for (const address of [bsc().address, bscChild.address, '0x000000000000000000000000000000000000dEaD', 'not-an-address']) {
       const body = await getWithBody(path, { body: { address } });
@@ -286,7 +347,10 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
       { rawBody: '{"address":', code: 'MALFORMED_JSON' },
     ];
     for (const c of cases) {
-      const res = c.query !== undefined ? await h.api('GET', `${path}?${c.query}`) : await getWithBody(path, c.rawBody !== undefined ? { rawBody: c.rawBody } : { body: c.body });
+      const res =
+        c.query !== undefined
+          ? await h.api('GET', `${path}?${c.query}`)
+          : await getWithBody(path, c.rawBody !== undefined ? { rawBody: c.rawBody } : { body: c.body });
       expect(res.status, JSON.stringify(c)).toBe(400);
       expect(res.body.error, JSON.stringify(c)).toBe(c.code);
     }
@@ -296,7 +360,10 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
 
   it('native coin: once enabled, equals getBalance with 18 decimals; convertedBalance is null', async () => {
     // A separate wallet so the other tests' asset lists stay as they are.
-    const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: 'devnet-eth', network: 'testnet', name: 'Native' } });
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'Native' },
+    });
     expect(created.status).toBe(200);
     const { id, apiKey, address } = created.body.data as { id: string; apiKey: string; address: string };
     const native = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!;
@@ -318,7 +385,15 @@ describe('GET /v1/wallets/{walletId}/balances', () => {
     expect(eth.balance).toBe(formatUnits(await tools.pub.getBalance({ address: address as Address }), 18));
     expect(eth.convertedBalance).toBeNull();
     expect(eth.asset).toMatchObject({ id: patch.body.data.id, isActive: true });
-    expect(eth.asset.asset).toMatchObject({ id: native.id, isNative: true, address: NATIVE, decimals: 18, standard: null, currency: null, network: 'testnet' });
+    expect(eth.asset.asset).toMatchObject({
+      id: native.id,
+      isNative: true,
+      address: NATIVE,
+      decimals: 18,
+      standard: null,
+      currency: null,
+      network: 'testnet',
+    });
     expect(summary(res.body.data)).toEqual({ USDC: '0', USDT: '0', ETH: '1.234567890123456789' });
 
     const one = await h.api('GET', `/v1/wallets/${id}/balance?assetId=${patch.body.data.id}`, { key: apiKey });
@@ -333,7 +408,11 @@ describe('balance extensions', () => {
       const res = await h.api('GET', `/v1/wallets/${eth().id}/balance?assetId=${assetId}`);
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body.data)).toBe(false);
-      expect(res.body.data).toMatchObject({ asset: { id: ethAssets.USDC!.walletAssetId, asset: { symbol: 'USDC' } }, balance: '123.45679', convertedBalance: '123.45679' });
+      expect(res.body.data).toMatchObject({
+        asset: { id: ethAssets.USDC!.walletAssetId, asset: { symbol: 'USDC' } },
+        balance: '123.45679',
+        convertedBalance: '123.45679',
+      });
     }
     const bscOne = await h.api('GET', `/v1/wallets/${bsc().id}/balance?assetId=${bscAssets.USDT!.assetId}`, { key: bsc().apiKey });
     expect(bscOne.body.data.balance).toBe('1.000000000000000001');
@@ -350,7 +429,9 @@ describe('balance extensions', () => {
     expect(Array.isArray(one.body.data)).toBe(false);
     expect(one.body.data).toMatchObject({ asset: { id: ethAssets.USDT!.walletAssetId }, balance: '42.000042' });
 
-    const bscOne = await h.api('GET', `/v1/wallets/${bsc().id}/addresses/${bscChild.id}/balance?assetId=${bscAssets.USDC!.walletAssetId}`, { key: bsc().apiKey });
+    const bscOne = await h.api('GET', `/v1/wallets/${bsc().id}/addresses/${bscChild.id}/balance?assetId=${bscAssets.USDC!.walletAssetId}`, {
+      key: bsc().apiKey,
+    });
     expect(bscOne.body.data.balance).toBe('0.000000000000000007');
   });
 
@@ -387,7 +468,10 @@ describe('tenancy', () => {
   });
 
   it("B's address under A is 404", async () => {
-    for (const path of [`/v1/wallets/${eth().id}/addresses/${bscChild.id}/balances`, `/v1/wallets/${eth().id}/addresses/${bscChild.id}/balance?assetId=${ethAssets.USDC!.assetId}`]) {
+    for (const path of [
+      `/v1/wallets/${eth().id}/addresses/${bscChild.id}/balances`,
+      `/v1/wallets/${eth().id}/addresses/${bscChild.id}/balance?assetId=${ethAssets.USDC!.assetId}`,
+    ]) {
       for (const key of [eth().apiKey, h.businessKey]) {
         const res = await h.api('GET', path, { key });
         expect(res.status, path).toBe(404);

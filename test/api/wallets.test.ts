@@ -49,11 +49,37 @@ describe('GET /v1/blockchains', () => {
     expect(res.body.statusCode).toBe(200);
     expect(res.body.message).toEqual(expect.any(String));
     const slugs = res.body.data.map((b: { slug: string }) => b.slug);
-    expect(slugs).toEqual(expect.arrayContaining(['devnet-eth', 'devnet-bsc', 'ethereum', 'bsc', 'polygon', 'base', 'arbitrum', 'optimism', 'avalanche', 'celo']));
+    expect(slugs).toEqual(
+      expect.arrayContaining([
+        'devnet-eth',
+        'devnet-bsc',
+        'ethereum',
+        'bsc',
+        'polygon',
+        'base',
+        'arbitrum',
+        'optimism',
+        'avalanche',
+        'celo',
+      ]),
+    );
     const devnet = res.body.data.find((b: { slug: string }) => b.slug === 'devnet-eth');
     expect(devnet).toMatchObject({ isActive: true, isEvmCompatible: true, derivationPath: "m/44'/60'/0'/0", tokenStandard: 'ERC20' });
     expect(Object.keys(devnet).sort()).toEqual(
-      ['createdAt', 'derivationPath', 'id', 'isActive', 'isEvmCompatible', 'isL2', 'logoUrl', 'name', 'slug', 'symbol', 'tokenStandard', 'updatedAt'].sort(),
+      [
+        'createdAt',
+        'derivationPath',
+        'id',
+        'isActive',
+        'isEvmCompatible',
+        'isL2',
+        'logoUrl',
+        'name',
+        'slug',
+        'symbol',
+        'tokenStandard',
+        'updatedAt',
+      ].sort(),
     );
     expect(res.body.data.find((b: { slug: string }) => b.slug === 'ethereum').isActive).toBe(false);
   });
@@ -89,14 +115,27 @@ describe('wallets', () => {
       body: { name: 'Renamed', description: 'treasury', configurations: { autoSweeping: { threshold: 25 } } },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Renamed', description: 'treasury', configurations: { autoSweeping: { isActive: true, threshold: 25 } } });
-    const again = await h.api('PATCH', `/v1/wallets/${bsc().id}`, { key: bsc().apiKey, body: { configurations: { autoSweeping: { isActive: false } } } });
+    expect(res.body.data).toMatchObject({
+      name: 'Renamed',
+      description: 'treasury',
+      configurations: { autoSweeping: { isActive: true, threshold: 25 } },
+    });
+    const again = await h.api('PATCH', `/v1/wallets/${bsc().id}`, {
+      key: bsc().apiKey,
+      body: { configurations: { autoSweeping: { isActive: false } } },
+    });
     expect(again.body.data.configurations.autoSweeping).toEqual({ isActive: false, threshold: 25 });
     expect(again.body.data.name).toBe('Renamed');
   });
 
   it('PATCH refuses unknown fields, wrong types, negative thresholds and empty bodies without writing', async () => {
-    for (const body of [{ nmae: 'typo' }, { isActive: 'yes' }, { configurations: { autoSweeping: { threshold: -1 } } }, {}, { configurations: { bogus: {} } }]) {
+    for (const body of [
+      { nmae: 'typo' },
+      { isActive: 'yes' },
+      { configurations: { autoSweeping: { threshold: -1 } } },
+      {},
+      { configurations: { bogus: {} } },
+    ]) {
       const res = await h.api('PATCH', `/v1/wallets/${eth().id}`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('VALIDATION_ERROR');
@@ -107,10 +146,16 @@ describe('wallets', () => {
   });
 
   it('malformed JSON, wrong content type, non-UUID ids and oversized bodies are 4xx', async () => {
-    const malformed = await h.api('PATCH', `/v1/wallets/${eth().id}`, { rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
+    const malformed = await h.api('PATCH', `/v1/wallets/${eth().id}`, {
+      rawBody: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toBe('MALFORMED_JSON');
-    const media = await h.api('PATCH', `/v1/wallets/${eth().id}`, { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const media = await h.api('PATCH', `/v1/wallets/${eth().id}`, {
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(media.status).toBe(415);
     const badId = await h.api('GET', '/v1/wallets/not-a-uuid');
     expect(badId.status).toBe(400);
@@ -123,7 +168,10 @@ describe('wallets', () => {
   });
 
   it('business key creates and lists wallets; the new key is shown once and works', async () => {
-    const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: 'devnet-bsc', network: 'testnet', name: 'Payouts' } });
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-bsc', network: 'testnet', name: 'Payouts' },
+    });
     expect(created.status).toBe(200);
     const { apiKey, ...wallet } = created.body.data;
     expect(apiKey).toMatch(/^sk_test_/);
@@ -160,7 +208,10 @@ describe('wallets', () => {
   });
 
   it('regenerating a key revokes the old one at once', async () => {
-    const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: 'devnet-eth', network: 'testnet', name: 'Rotate' } });
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'Rotate' },
+    });
     const { id, apiKey: oldKey } = created.body.data;
     const res = await h.api('POST', `/v1/wallets/${id}/api-key/regenerate`, { key: h.businessKey });
     expect(res.status).toBe(200);
@@ -175,7 +226,9 @@ describe('operations endpoints', () => {
     const spec = await fetch(`${h.baseUrl}/openapi.json`).then((r) => r.json());
     expect(spec.openapi).toBe('3.1.0');
     expect(spec.info.version).toBe('1.0.0');
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/v1/blockchains', '/v1/wallets/{walletId}/addresses', '/v1/wallets/{walletId}/balances']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/v1/blockchains', '/v1/wallets/{walletId}/addresses', '/v1/wallets/{walletId}/balances']),
+    );
     const docs = await fetch(`${h.baseUrl}/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');

@@ -15,6 +15,10 @@ import { createServices, type Services } from '../../src/services.js';
 import { buildApp } from '../../src/http/app.js';
 import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
+import type { Clock } from '../../src/lib/clock.js';
+import type { SenderOptions } from '../../src/modules/webhooks/sender.js';
+import { startWorker, type WorkerHandle } from '../../src/roles/worker.js';
+import { taskList } from '../../src/jobs/tasks.js';
 
 export interface TestWallet {
   id: string;
@@ -34,8 +38,16 @@ export interface Harness {
   businessKey: string;
   /** One wallet per devnet chain, keyed by slug. */
   wallets: Record<string, TestWallet>;
-  api: (method: string, path: string, opts?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }) => Promise<ApiResponse>;
+  api: (
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ) => Promise<ApiResponse>;
   logs: () => string;
+  /** The key-encryption key, for a second process on the same database. */
+  kek: Buffer;
+  startWorker: () => Promise<void>;
+  stopWorker: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -79,7 +91,17 @@ export async function dropDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
-export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLimit?: number; keyExport?: { testnet: boolean; mainnet: boolean } } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  specs?: DevnetChainSpec[];
+  addressLimit?: number;
+  keyExport?: { testnet: boolean; mainnet: boolean };
+  clock?: Clock;
+  /** Run a graphile-worker with the real task list (webhook delivery, ...). */
+  worker?: boolean;
+  sender?: SenderOptions;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   let captured = '';
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -91,11 +113,20 @@ export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLim
   const databaseUrl = await createDatabaseFromTemplate();
   const devnet = await startDevnet({ portBase: 0, blockTime: 0, logger, specs: opts.specs ?? DEVNET_CHAINS });
   const database = createDatabase(databaseUrl, logger);
-  const services = await createServices(database.db, new LocalKeyVault(randomBytes(32)), {
-    chains: devnet.chains.map((c) => c.config),
-    addressLimit: opts.addressLimit ?? 100_000,
-    keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
-  });
+  const kek = randomBytes(32);
+  const services = await createServices(
+    database.db,
+    new LocalKeyVault(kek),
+    {
+      chains: devnet.chains.map((c) => c.config),
+      addressLimit: opts.addressLimit ?? 100_000,
+      keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
+    },
+    { logger, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.sender ? { sender: opts.sender } : {}) },
+  );
+  let worker: WorkerHandle | null = opts.worker
+    ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
+    : null;
   const app = await buildApp({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -105,7 +136,11 @@ export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLim
   const wallets: Record<string, TestWallet> = {};
   for (const chain of devnet.chains) {
     const slug = chain.config.blockchain.slug;
-    const { wallet, apiKey } = await services.wallets.createForBusiness(business.id, { blockchain: slug, network: 'testnet', name: `Test ${slug}` });
+    const { wallet, apiKey } = await services.wallets.createForBusiness(business.id, {
+      blockchain: slug,
+      network: chain.config.network,
+      name: `Test ${slug}`,
+    });
     wallets[slug] = { id: wallet.id, apiKey, address: wallet.address, slug };
   }
   const defaultKey = Object.values(wallets)[0]?.apiKey ?? businessKey;
@@ -120,7 +155,10 @@ export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLim
       headers['content-type'] ??= 'application/json';
     }
     // fetch refuses a body on GET, which the spec's balances endpoint reads: use node:http.
-    const res = method === 'GET' && body !== undefined ? await rawRequest(`${baseUrl}${path}`, method, headers, body) : await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res =
+      method === 'GET' && body !== undefined
+        ? await rawRequest(`${baseUrl}${path}`, method, headers, body)
+        : await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -143,9 +181,18 @@ export async function startHarness(opts: { specs?: DevnetChainSpec[]; addressLim
     wallets,
     api,
     logs: () => captured,
+    kek,
+    async startWorker() {
+      worker ??= await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) });
+    },
+    async stopWorker() {
+      await worker?.stop();
+      worker = null;
+    },
     async stop() {
+      await worker?.stop();
       await app.close();
-      services.catalogue.close();
+      services.close();
       await database.close();
       await devnet.stop();
       await dropDatabase(databaseUrl);

@@ -19,9 +19,7 @@ export class EvmAdapter implements ChainAdapter {
 
   constructor(config: ChainConfig) {
     this.config = config;
-    const transport = /^wss?:/.test(config.rpcUrl)
-      ? webSocket(config.rpcUrl)
-      : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 });
+    const transport = /^wss?:/.test(config.rpcUrl) ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 });
     this.client = createPublicClient({
       transport,
       chain: {
@@ -57,7 +55,12 @@ export class EvmAdapter implements ChainAdapter {
       return await Promise.all(
         queries.map((q) =>
           q.token
-            ? this.client.readContract({ address: q.token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [q.owner as Address] })
+            ? this.client.readContract({
+                address: q.token as Address,
+                abi: erc20Abi,
+                functionName: 'balanceOf',
+                args: [q.owner as Address],
+              })
             : this.client.getBalance({ address: q.owner as Address }),
         ),
       );
@@ -76,7 +79,10 @@ export class EvmAdapter implements ChainAdapter {
 
   close(): void {
     const transport = this.client.transport as { getRpcClient?: () => Promise<{ close(): void }> };
-    void transport.getRpcClient?.().then((c) => c.close()).catch(() => undefined);
+    void transport
+      .getRpcClient?.()
+      .then((c) => c.close())
+      .catch(() => undefined);
   }
 }
 

@@ -238,10 +238,12 @@ CREATE TABLE events (
   wallet_id       uuid NOT NULL REFERENCES wallets(id),
   transaction_id  uuid REFERENCES transactions(id),
   name            text NOT NULL,
+  reference       text NOT NULL,
+  -- The event's `data` (a Transaction) as it was when the event happened.
   payload         jsonb NOT NULL,
   created_at      timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX events_transaction ON events (transaction_id, created_at DESC);
+CREATE INDEX events_transaction ON events (transaction_id, created_at DESC, id DESC);
 
 CREATE TABLE webhook_deliveries (
   id              uuid PRIMARY KEY,
@@ -251,27 +253,35 @@ CREATE TABLE webhook_deliveries (
   event           text NOT NULL,
   reference       text NOT NULL,
   url             text NOT NULL,
-  -- The exact bytes that were signed, so every attempt (and a verifier) sees the same body.
+  -- The exact bytes that are signed and sent, identical for every attempt.
   body            text NOT NULL,
   status          text NOT NULL CHECK (status IN ('pending', 'success', 'failed')),
   attempts        integer NOT NULL DEFAULT 0,
+  max_attempts    integer NOT NULL,
+  -- When the next attempt is due (service clock). Claiming an attempt moves it to the
+  -- following slot first, so a worker dying mid-attempt leaves the schedule intact.
   next_attempt_at timestamptz,
+  last_attempt_at timestamptz,
+  last_status_code integer,
   response        text,
-  created_at      timestamptz NOT NULL DEFAULT now(),
-  updated_at      timestamptz NOT NULL DEFAULT now()
+  created_at      timestamptz NOT NULL,
+  updated_at      timestamptz NOT NULL
 );
 CREATE INDEX webhook_deliveries_wallet ON webhook_deliveries (wallet_id, created_at DESC, id DESC);
 CREATE INDEX webhook_deliveries_transaction ON webhook_deliveries (transaction_id, created_at DESC);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
 
+-- One row per attempt; the unique key is what makes an attempt impossible to make twice.
 CREATE TABLE webhook_attempts (
   id              uuid PRIMARY KEY,
   delivery_id     uuid NOT NULL REFERENCES webhook_deliveries(id),
   attempt         integer NOT NULL,
+  attempted_at    timestamptz NOT NULL,
   status_code     integer,
   response        text,
   error           text,
   duration_ms     integer,
-  created_at      timestamptz NOT NULL DEFAULT now(),
+  finished_at     timestamptz,
   UNIQUE (delivery_id, attempt)
 );
 

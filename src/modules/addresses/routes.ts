@@ -96,6 +96,7 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },
     },
-    async (req) => ok(await addresses.update(req.auth, req.params.walletId, req.params.addressId, req.body), 'Address updated successfully'),
+    async (req) =>
+      ok(await addresses.update(req.auth, req.params.walletId, req.params.addressId, req.body), 'Address updated successfully'),
   );
 };

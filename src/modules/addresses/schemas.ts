@@ -49,7 +49,10 @@ export const ListAddressesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Metadata = Type.Object({}, { additionalProperties: true, maxProperties: 50, description: 'key/value data attached to the address and its transactions' });
+const Metadata = Type.Object(
+  {},
+  { additionalProperties: true, maxProperties: 50, description: 'key/value data attached to the address and its transactions' },
+);
 
 export const CreateAddressBody = Type.Object(
   {

@@ -1,6 +1,6 @@
 /** Child deposit addresses: issuance, listing with analytics, updates, key export. */
 import type { Static } from '@sinclair/typebox';
-import type { Db } from '../../db/pool.js';
+import type { Db, DbConn } from '../../db/pool.js';
 import { derivePrivateKey } from '../../keys/hd.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
@@ -116,6 +116,11 @@ export class AddressService {
       await store.updateAddress(tx, addressId, { ...patch, configurations });
     });
     return this.present(await this.requireRow(walletId, addressId));
+  }
+
+  /** An address row by id, without access checks (for presenting a wallet's own records). */
+  async findRow(id: string, db: DbConn = this.db): Promise<AddressRow | undefined> {
+    return store.findAddressById(db, id);
   }
 
   /** One of the wallet's addresses by its on-chain form (any letter case). */

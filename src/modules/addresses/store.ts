@@ -67,6 +67,10 @@ export function findAddress(db: DbConn, walletId: string, id: string) {
 
 export type AddressRow = NonNullable<Awaited<ReturnType<typeof findAddress>>>;
 
+export function findAddressById(db: DbConn, id: string) {
+  return db.selectFrom('addresses').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findAddressesByIds(db: DbConn, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([] as AddressRow[]);
   return db.selectFrom('addresses').selectAll().where('id', 'in', ids).execute();
@@ -94,7 +98,10 @@ export function listAddresses(db: DbConn, walletId: string, filter: AddressFilte
 }
 
 export async function countAddresses(db: DbConn, walletId: string, filter: AddressFilter): Promise<number> {
-  let q = db.selectFrom('addresses').select((eb) => eb.fn.countAll<string>().as('n')).where('wallet_id', '=', walletId);
+  let q = db
+    .selectFrom('addresses')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('wallet_id', '=', walletId);
   if (filter.type) q = q.where('type', '=', filter.type);
   if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
   return Number((await q.executeTakeFirstOrThrow()).n);

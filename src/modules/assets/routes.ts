@@ -26,13 +26,17 @@ export const walletAssetRoutes: FastifyPluginAsyncTypebox<{ walletAssets: Wallet
       schema: {
         tags: ['Wallet assets'],
         summary: 'Enable or disable an asset on a wallet',
-        description: "`assetId` is the wallet asset's id or the catalogue asset's id; enabling a catalogue asset of the wallet's chain adds it.",
+        description:
+          "`assetId` is the wallet asset's id or the catalogue asset's id; enabling a catalogue asset of the wallet's chain adds it.",
         params: WalletAssetParams,
         body: UpdateWalletAssetBody,
         response: { 200: Envelope(Type.Ref(WalletAssetSchema)) },
       },
     },
     async (req) =>
-      ok(await walletAssets.setActive(req.auth, req.params.walletId, req.params.assetId, req.body.isActive), 'Wallet asset updated successfully'),
+      ok(
+        await walletAssets.setActive(req.auth, req.params.walletId, req.params.assetId, req.body.isActive),
+        'Wallet asset updated successfully',
+      ),
   );
 };

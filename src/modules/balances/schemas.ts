@@ -16,8 +16,10 @@ export const BalanceSchema = Type.Object(
 /** Filters accepted both as JSON body (spec) and as query string. */
 export const BalanceFilter = Type.Object(
   {
-    address: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "one of the wallet's addresses (default: the master address)" })),
-    asset_id: Type.Optional(Uuid("wallet asset id or catalogue asset id (default: every enabled asset)")),
+    address: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: "one of the wallet's addresses (default: the master address)" }),
+    ),
+    asset_id: Type.Optional(Uuid('wallet asset id or catalogue asset id (default: every enabled asset)')),
   },
   { additionalProperties: false },
 );

@@ -53,7 +53,11 @@ export class CatalogueService {
         const chainRowId = await store.upsertChain(tx, blockchainId, chain.network, chain.chainId, chain.confirmations);
         keep.push(chainRowId);
         for (const asset of chain.assets) await store.upsertAsset(tx, chainRowId, asset);
-        await store.deactivateAssetsExcept(tx, chainRowId, chain.assets.map((a) => a.address));
+        await store.deactivateAssetsExcept(
+          tx,
+          chainRowId,
+          chain.assets.map((a) => a.address),
+        );
       }
       await store.deactivateChainsExcept(tx, keep);
     });

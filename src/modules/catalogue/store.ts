@@ -49,7 +49,9 @@ export async function upsertChain(
     .insertInto('chains')
     .values({ id: uuidv7(), blockchain_id: blockchainId, network, chain_id: String(chainId), confirmations, is_active: true })
     .onConflict((oc) =>
-      oc.columns(['blockchain_id', 'network']).doUpdateSet({ chain_id: String(chainId), confirmations, is_active: true, updated_at: sql`now()` }),
+      oc
+        .columns(['blockchain_id', 'network'])
+        .doUpdateSet({ chain_id: String(chainId), confirmations, is_active: true, updated_at: sql`now()` }),
     )
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -57,7 +59,10 @@ export async function upsertChain(
 }
 
 export async function deactivateChainsExcept(db: DbConn, keepIds: string[]): Promise<void> {
-  let q = db.updateTable('chains').set({ is_active: false, updated_at: sql`now()` }).where('is_active', '=', true);
+  let q = db
+    .updateTable('chains')
+    .set({ is_active: false, updated_at: sql`now()` })
+    .where('is_active', '=', true);
   if (keepIds.length) q = q.where('id', 'not in', keepIds);
   await q.execute();
 }
@@ -127,11 +132,7 @@ const chainColumns = [
 ] as const;
 
 export function listChains(db: DbConn) {
-  return db
-    .selectFrom('chains')
-    .innerJoin('blockchains', 'blockchains.id', 'chains.blockchain_id')
-    .select(chainColumns)
-    .execute();
+  return db.selectFrom('chains').innerJoin('blockchains', 'blockchains.id', 'chains.blockchain_id').select(chainColumns).execute();
 }
 
 export type ChainRow = Awaited<ReturnType<typeof listChains>>[number];

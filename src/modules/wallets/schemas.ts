@@ -27,20 +27,28 @@ export const WalletParams = Type.Object({ walletId: Uuid('master wallet id') });
 
 export const CreateWalletBody = Type.Object(
   {
-  blockchain: Type.String({ minLength: 1, maxLength: 64, description: 'blockchain slug, e.g. ethereum' }),
-  network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.Optional(Type.String({ maxLength: 2000 })),
+    blockchain: Type.String({ minLength: 1, maxLength: 64, description: 'blockchain slug, e.g. ethereum' }),
+    network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },
 );
 
 export const UpdateWalletBody = Type.Object(
   {
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  description: Type.Optional(Type.String({ maxLength: 2000 })),
-  isActive: Type.Optional(Type.Boolean()),
-  configurations: Type.Optional(WalletConfigurationsPatch),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    isActive: Type.Optional(Type.Boolean()),
+    configurations: Type.Optional(WalletConfigurationsPatch),
+    webhookUrl: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2048,
+          description: 'where events are delivered; null removes it. Mainnet: HTTPS to a public address only.',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

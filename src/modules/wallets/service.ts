@@ -7,11 +7,17 @@ import type { Db, DbConn } from '../../db/pool.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../keys/hd.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { checkWebhookUrl, policyFor } from '../../lib/ssrf.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
-import { defaultWalletConfigurations, mergeConfigurations, normaliseConfigurations, type WalletConfigurationsPatch } from './configurations.js';
+import {
+  defaultWalletConfigurations,
+  mergeConfigurations,
+  normaliseConfigurations,
+  type WalletConfigurationsPatch,
+} from './configurations.js';
 import type { WalletSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -75,7 +81,10 @@ export class WalletService {
         addressLimit: this.defaults.addressLimit,
         configurations: defaultWalletConfigurations(),
       });
-      await store.insertWalletAssets(tx, assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })));
+      await store.insertWalletAssets(
+        tx,
+        assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })),
+      );
       return (await this.apiKeys.issueWalletKey(tx, businessId, id, input.network)).apiKey;
     });
     return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey };
@@ -95,6 +104,13 @@ export class WalletService {
     if (!chain) return null;
     const row = await store.findBusinessWalletOnChain(this.db, businessId, chain.id);
     return row ? this.present(row) : null;
+  }
+
+  /** A wallet row by id, without access checks (for presenting its own records). */
+  async requireRow(walletId: string, db: DbConn = this.db): Promise<WalletRow> {
+    const row = await store.findWallet(db, walletId);
+    if (!row) throw new NotFoundError('Wallet');
+    return row;
   }
 
   chainOf(wallet: WalletRow): ChainHandle {
@@ -160,9 +176,19 @@ export class WalletService {
   async update(
     auth: AuthContext,
     walletId: string,
-    patch: { name?: string; description?: string; isActive?: boolean; configurations?: WalletConfigurationsPatch },
+    patch: {
+      name?: string;
+      description?: string;
+      isActive?: boolean;
+      configurations?: WalletConfigurationsPatch;
+      webhookUrl?: string | null;
+    },
   ): Promise<WalletView> {
-    await this.require(auth, walletId);
+    const wallet = await this.require(auth, walletId);
+    // Checked again at every connection (DNS may change); refusing here gives a clear error early.
+    const webhookUrl = patch.webhookUrl
+      ? checkWebhookUrl(patch.webhookUrl, policyFor(this.chainOf(wallet).row.network)).toString()
+      : patch.webhookUrl;
     await this.db.transaction().execute(async (tx) => {
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
@@ -171,7 +197,7 @@ export class WalletService {
         patch.configurations === undefined
           ? undefined
           : mergeConfigurations(normaliseConfigurations(locked.configurations), patch.configurations);
-      await store.updateWallet(tx, walletId, { ...patch, configurations });
+      await store.updateWallet(tx, walletId, { ...patch, configurations, webhookUrl });
     });
     return this.get(auth, walletId);
   }

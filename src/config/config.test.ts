@@ -1,0 +1,306 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './index.ts';
+import { NATIVE_ADDRESS } from './chains.ts';
+import { findCatalogueChain } from './catalogue.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-config-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCount = 0;
+/** Writes a chains file (an object is JSON-encoded, a string is written as is). */
+function chainsFile(content: unknown): string {
+  const file = path.join(dir, `cfg-${++fileCount}.json`); // a name no assertion can match by accident
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+const RPC = 'https://rpc.example.com/v1';
+const MASTER_KEY = randomBytes(32).toString('base64');
+
+/** The ConfigError loadConfig throws for `env` (fails the test when none is thrown). */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig: defaults', () => {
+  it('with no settings runs the embedded default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      embeddedDatabase: true,
+      devnet: true,
+      databaseUrl: null,
+      chains: [],
+      masterKey: null,
+      host: '127.0.0.1',
+      port: 8080,
+      publicUrl: null,
+      dataDir: path.resolve('.data'),
+      logLevel: 'info',
+      keyExport: { testnet: true, mainnet: false },
+      devnetPortBase: 8545,
+    });
+  });
+
+  it('reads every setting it is given', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://wallet:secret@db:5432/wallet',
+      MASTER_KEY: `${MASTER_KEY}\n`,
+      PORT: '0',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://wallet.example.com/',
+      DATA_DIR: 'some/dir',
+      LOG_LEVEL: 'debug',
+      ADDRESS_LIMIT: '500',
+      ALLOW_KEY_EXPORT_TESTNET: 'false',
+      ALLOW_KEY_EXPORT_MAINNET: 'yes',
+      DEVNET_BLOCK_TIME: '0',
+      DEVNET_PORT: '0',
+      RPC_BASE_MAINNET: RPC,
+    });
+    expect(config).toMatchObject({
+      embeddedDatabase: false,
+      devnet: false,
+      databaseUrl: 'postgresql://wallet:secret@db:5432/wallet',
+      host: '0.0.0.0',
+      port: 0,
+      publicUrl: 'https://wallet.example.com',
+      dataDir: path.resolve('some/dir'),
+      logLevel: 'debug',
+      addressLimit: 500,
+      keyExport: { testnet: false, mainnet: true },
+      devnetBlockTime: 0,
+      devnetPortBase: 0,
+    });
+    expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
+  });
+});
+
+describe('loadConfig: every bad setting is a ConfigError naming it', () => {
+  const cases: [string, NodeJS.ProcessEnv, string][] = [
+    ['PORT not a number', { PORT: 'abc' }, 'PORT'],
+    ['PORT out of range', { PORT: '70000' }, 'PORT'],
+    ['PORT negative', { PORT: '-1' }, 'PORT'],
+    ['PORT in exponent form', { PORT: '8e3' }, 'PORT'],
+    ['DATABASE_URL of another database', { DATABASE_URL: 'mysql://root@localhost/wallet', MASTER_KEY }, 'DATABASE_URL'],
+    ['DATABASE_URL without MASTER_KEY', { DATABASE_URL: 'postgres://wallet@localhost/wallet' }, 'MASTER_KEY'],
+    ['MASTER_KEY of 16 bytes', { MASTER_KEY: randomBytes(16).toString('base64') }, 'MASTER_KEY'],
+    ['MASTER_KEY of 33 bytes', { MASTER_KEY: randomBytes(33).toString('base64') }, 'MASTER_KEY'],
+    ['MASTER_KEY not base64', { MASTER_KEY: 'correct horse battery staple!!' }, 'MASTER_KEY'],
+    ['MASTER_KEY as hex', { MASTER_KEY: randomBytes(32).toString('hex') }, 'MASTER_KEY'],
+    ['LOG_LEVEL unknown', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['ADDRESS_LIMIT negative', { ADDRESS_LIMIT: '-1' }, 'ADDRESS_LIMIT'],
+    ['ADDRESS_LIMIT fractional', { ADDRESS_LIMIT: '2.5' }, 'ADDRESS_LIMIT'],
+    ['ALLOW_KEY_EXPORT_MAINNET not a boolean', { ALLOW_KEY_EXPORT_MAINNET: 'maybe' }, 'ALLOW_KEY_EXPORT_MAINNET'],
+    ['ALLOW_KEY_EXPORT_TESTNET not a boolean', { ALLOW_KEY_EXPORT_TESTNET: 'on-weekdays' }, 'ALLOW_KEY_EXPORT_TESTNET'],
+    ['DEVNET_BLOCK_TIME fractional', { DEVNET_BLOCK_TIME: '1.5' }, 'DEVNET_BLOCK_TIME'],
+    ['DEVNET_PORT too high for two chains', { DEVNET_PORT: '65535' }, 'DEVNET_PORT'],
+    ['PUBLIC_URL without scheme', { PUBLIC_URL: 'wallet.example.com' }, 'PUBLIC_URL'],
+    ['RPC_ variable that is not a URL', { RPC_POLYGON_MAINNET: 'localhost:8545' }, 'RPC_POLYGON_MAINNET'],
+    ['RPC_ variable without a host', { RPC_BASE_TESTNET: 'https://' }, 'RPC_BASE_TESTNET'],
+  ];
+  for (const [label, env, setting] of cases) {
+    it(label, () => {
+      const err = configError(env);
+      expect(err.message).toMatch(new RegExp(`^Invalid configuration: ${setting}\\b`));
+    });
+  }
+
+  it('does not echo a malformed RPC URL, which may carry a provider key', () => {
+    const err = configError({ RPC_ETHEREUM_MAINNET: 'mainnet.infura.io/v3/SECRETKEY123' });
+    expect(err.message).not.toContain('SECRETKEY123');
+  });
+});
+
+describe('loadConfig: chains file problems name CHAINS_FILE and the field', () => {
+  const eth = { blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC };
+  const cases: [string, () => string, RegExp][] = [
+    ['missing file', () => path.join(dir, 'does-not-exist.json'), /cannot be read as JSON.*ENOENT/],
+    ['not JSON', () => chainsFile('{ chains: [ ethereum ] }'), /cannot be read as JSON/],
+    ['no chains key', () => chainsFile({ networks: [] }), /: (chains: Expected required property|networks: Unexpected property)/],
+    ['rpcUrl with a wrong scheme', () => chainsFile({ chains: [{ ...eth, rpcUrl: 'ftp://rpc.example.com' }] }), /chains\.0\.rpcUrl/],
+    ['rpcUrl without a scheme', () => chainsFile({ chains: [{ ...eth, rpcUrl: 'localhost:8545' }] }), /chains\.0\.rpcUrl/],
+    ['unknown field (typo)', () => chainsFile({ chains: [{ ...eth, confirmation: 3 }] }), /chains\.0\.confirmation/],
+    [
+      'unknown field in an asset',
+      () => chainsFile({ chains: [{ ...eth, assets: [{ symbol: 'X', address: `0x${'1'.repeat(40)}`, decimals: 6, chain: 1 }] }] }),
+      /chains\.0\.assets\.0\.chain/,
+    ],
+    ['unknown network', () => chainsFile({ chains: [{ ...eth, network: 'devnet' }] }), /chains\.0\.network/],
+    [
+      'asset with a bad address',
+      () => chainsFile({ chains: [{ ...eth, assets: [{ symbol: 'X', address: '0x1234', decimals: 6 }] }] }),
+      /chains\.0\.assets\.0\.address/,
+    ],
+    [
+      'asset with negative decimals',
+      () => chainsFile({ chains: [{ ...eth, assets: [{ symbol: 'X', address: `0x${'1'.repeat(40)}`, decimals: -1 }] }] }),
+      /chains\.0\.assets\.0\.decimals/,
+    ],
+    [
+      'a chain listed twice',
+      () => chainsFile({ chains: [eth, { ...eth, rpcUrl: 'https://other.example.com' }] }),
+      /configures ethereum:mainnet again/,
+    ],
+    [
+      'unknown blockchain without chainId',
+      () => chainsFile({ chains: [{ blockchain: 'zksync', network: 'mainnet', rpcUrl: RPC, name: 'zkSync Era', symbol: 'ETH' }] }),
+      /"zksync".*"chainId" is required/,
+    ],
+    [
+      'unknown blockchain without name',
+      () => chainsFile({ chains: [{ blockchain: 'zksync', network: 'mainnet', rpcUrl: RPC, chainId: 324, symbol: 'ETH' }] }),
+      /"zksync".*"name" is required/,
+    ],
+    [
+      'unknown blockchain without symbol',
+      () => chainsFile({ chains: [{ blockchain: 'zksync', network: 'mainnet', rpcUrl: RPC, chainId: 324, name: 'zkSync Era' }] }),
+      /"zksync".*"symbol" is required/,
+    ],
+    ['an empty chain list', () => chainsFile({ chains: [] }), /lists no chains/],
+  ];
+  for (const [label, file, problem] of cases) {
+    it(label, () => {
+      const err = configError({ CHAINS_FILE: file() });
+      expect(err.message).toMatch(/^Invalid configuration: CHAINS_FILE\b/);
+      expect(err.message).toMatch(problem);
+    });
+  }
+
+  it('a chain both in the file and in an RPC_ variable names both sources', () => {
+    const err = configError({ CHAINS_FILE: chainsFile({ chains: [eth] }), RPC_ETHEREUM_MAINNET: RPC });
+    expect(err.message).toContain('ethereum:mainnet');
+    expect(err.message).toContain('RPC_ETHEREUM_MAINNET');
+    expect(err.message).toContain('CHAINS_FILE');
+  });
+});
+
+describe('loadConfig: chains resolved against the catalogue', () => {
+  it('a file with only blockchain, network and rpcUrl gets everything else from the catalogue', () => {
+    const config = loadConfig({ CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC }] }) });
+    expect(config.devnet).toBe(false);
+    expect(config.chains).toHaveLength(1);
+    const chain = config.chains[0]!;
+    expect(chain).toMatchObject({
+      network: 'mainnet',
+      chainId: 1,
+      rpcUrl: RPC,
+      confirmations: 12,
+      multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
+    });
+    expect(chain.blockchain).toMatchObject({
+      slug: 'ethereum',
+      symbol: 'ETH',
+      derivationPath: "m/44'/60'/0'/0",
+      tokenStandard: 'ERC20',
+      isEvmCompatible: true,
+    });
+    expect(chain.assets).toEqual([
+      { symbol: 'ETH', name: 'Ethereum', address: NATIVE_ADDRESS, decimals: 18, isNative: true, standard: null, currency: null },
+      {
+        symbol: 'USDT',
+        name: 'Tether USD',
+        address: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+        decimals: 6,
+        isNative: false,
+        standard: 'ERC20',
+        currency: 'USD',
+      },
+      {
+        symbol: 'USDC',
+        name: 'USD Coin',
+        address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+        decimals: 6,
+        isNative: false,
+        standard: 'ERC20',
+        currency: 'USD',
+      },
+    ]);
+  });
+
+  it('BNB Smart Chain stablecoins keep their 18 decimals', () => {
+    const [chain] = loadConfig({ RPC_BSC_MAINNET: RPC }).chains;
+    expect(chain!.chainId).toBe(56);
+    expect(chain!.assets.filter((a) => !a.isNative).map((a) => [a.symbol, a.decimals])).toEqual([
+      ['USDT', 18],
+      ['USDC', 18],
+    ]);
+  });
+
+  it('RPC_POLYGON_MAINNET alone switches Polygon on', () => {
+    const config = loadConfig({ RPC_POLYGON_MAINNET: 'https://polygon-rpc.example.com' });
+    expect(config.devnet).toBe(false);
+    expect(config.chains.map((c) => [c.blockchain.slug, c.network, c.chainId, c.rpcUrl])).toEqual([
+      ['polygon', 'mainnet', 137, 'https://polygon-rpc.example.com'],
+    ]);
+    const catalogue = findCatalogueChain('polygon')!.networks.mainnet;
+    expect(config.chains[0]!.confirmations).toBe(catalogue.confirmations);
+    expect(config.chains[0]!.assets.filter((a) => !a.isNative).map((a) => a.address)).toEqual(catalogue.assets.map((a) => a.address));
+  });
+
+  it('RPC_ variables and a chains file combine', () => {
+    const config = loadConfig({
+      RPC_BASE_TESTNET: RPC,
+      CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'arbitrum', network: 'mainnet', rpcUrl: RPC }] }),
+    });
+    expect(config.chains.map((c) => `${c.blockchain.slug}:${c.network}:${c.chainId}`).sort()).toEqual([
+      'arbitrum:mainnet:42161',
+      'base:testnet:84532',
+    ]);
+  });
+
+  it('overrides win over the catalogue: confirmations, multicall3 and the asset list', () => {
+    const pyusd = '0x6c3ea9036406852006290770BEdFcAbA0e23A0e8';
+    const config = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          {
+            blockchain: 'ethereum',
+            network: 'mainnet',
+            rpcUrl: RPC,
+            confirmations: 3,
+            multicall3: null,
+            assets: [
+              { symbol: 'PYUSD', name: 'PayPal USD', address: pyusd, decimals: 6 },
+              { symbol: 'WETH', address: `0x${'2'.repeat(40)}`, decimals: 18 },
+            ],
+          },
+        ],
+      }),
+    });
+    const chain = config.chains[0]!;
+    expect(chain.chainId).toBe(1);
+    expect(chain.confirmations).toBe(3);
+    expect(chain.multicall3).toBeNull();
+    expect(chain.assets.map((a) => [a.symbol, a.address, a.decimals, a.isNative, a.currency])).toEqual([
+      ['ETH', NATIVE_ADDRESS, 18, true, null],
+      ['PYUSD', pyusd, 6, false, 'USD'],
+      ['WETH', `0x${'2'.repeat(40)}`, 18, false, null],
+    ]);
+    // Not USDT/USDC any more: the file's list replaces the catalogue's.
+    expect(chain.assets.some((a) => a.symbol === 'USDT' || a.symbol === 'USDC')).toBe(false);
+  });
+
+  it('an unknown EVM chain works when chainId, name and symbol are given', () => {
+    const config = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [{ blockchain: 'zksync', network: 'mainnet', rpcUrl: RPC, chainId: 324, name: 'zkSync Era', symbol: 'ETH' }],
+      }),
+    });
+    expect(config.chains[0]).toMatchObject({
+      chainId: 324,
+      multicall3: null,
+      blockchain: { slug: 'zksync', name: 'zkSync Era', symbol: 'ETH', derivationPath: "m/44'/60'/0'/0" },
+    });
+    expect(config.chains[0]!.assets.map((a) => a.symbol)).toEqual(['ETH']);
+  });
+});

@@ -1,0 +1,111 @@
+import { HDKey } from '@scure/bip32';
+import { describe, expect, it } from 'vitest';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { bytesToHex, hexToBytes } from 'viem';
+import { randomBytes } from 'node:crypto';
+import {
+  accountFromMnemonic,
+  AddressDeriver,
+  derivationBackend,
+  derivePrivateKey,
+  evmAddressOfPublicKey,
+  generateMnemonic,
+  isValidMnemonic,
+} from './hd.ts';
+
+const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
+/** The well-known development mnemonic (anvil's and hardhat's): published vectors below. */
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+describe('derivation backend', () => {
+  it('uses libsecp256k1 on this machine (the fast path the benchmark relies on)', () => {
+    expect(derivationBackend).toBe('libsecp256k1');
+  });
+});
+
+describe('AddressDeriver (from the stored xpub, no seed)', () => {
+  it('matches the published addresses of the development mnemonic', () => {
+    const deriver = new AddressDeriver(accountFromMnemonic(DEV_MNEMONIC, EVM_ACCOUNT_PATH).xpub);
+    expect(deriver.address(0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(deriver.address(1)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(deriver.address(2)).toBe('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC');
+  });
+
+  it("equals viem's mnemonicToAccount for indexes 0..20 of a fresh mnemonic", () => {
+    const mnemonic = generateMnemonic();
+    const account = accountFromMnemonic(mnemonic, EVM_ACCOUNT_PATH);
+    expect(account.accountPath).toBe(EVM_ACCOUNT_PATH);
+    expect(account.xpub).toMatch(/^xpub/);
+    const deriver = new AddressDeriver(account.xpub);
+    const addresses = new Set<string>();
+    for (let i = 0; i <= 20; i++) {
+      const expected = mnemonicToAccount(mnemonic, { addressIndex: i }).address;
+      expect(deriver.address(i), `index ${i}`).toBe(expected);
+      addresses.add(expected);
+    }
+    expect(addresses.size).toBe(21);
+  });
+
+  it('agrees with plain BIP32 public derivation (the fallback path) at high indexes', () => {
+    const { xpub } = accountFromMnemonic(generateMnemonic(), EVM_ACCOUNT_PATH);
+    const deriver = new AddressDeriver(xpub);
+    const node = HDKey.fromExtendedKey(xpub);
+    for (const i of [0, 1, 999, 65_535, 1_000_000, 0x7fffffff]) {
+      expect(deriver.address(i), `index ${i}`).toBe(evmAddressOfPublicKey(node.deriveChild(i).publicKey!));
+    }
+  });
+
+  it('refuses hardened, negative and fractional indexes', () => {
+    const deriver = new AddressDeriver(accountFromMnemonic(DEV_MNEMONIC, EVM_ACCOUNT_PATH).xpub);
+    for (const i of [-1, 0x80000000, 1.5, Number.NaN]) expect(() => deriver.address(i), String(i)).toThrow(/out of range/);
+  });
+
+  it('refuses an extended key that is not one', () => {
+    expect(() => new AddressDeriver('xpub-not-really')).toThrow();
+  });
+});
+
+describe('derivePrivateKey', () => {
+  it("matches the development mnemonic's published key (anvil account 0)", () => {
+    expect(derivePrivateKey(DEV_MNEMONIC, EVM_ACCOUNT_PATH, 0)).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+  });
+
+  it("matches viem's key and the deriver's address for the same index", () => {
+    const mnemonic = generateMnemonic();
+    const deriver = new AddressDeriver(accountFromMnemonic(mnemonic, EVM_ACCOUNT_PATH).xpub);
+    for (const i of [0, 1, 7, 20]) {
+      const key = derivePrivateKey(mnemonic, EVM_ACCOUNT_PATH, i);
+      expect(key).toMatch(/^0x[0-9a-f]{64}$/);
+      const viemKey = mnemonicToAccount(mnemonic, { addressIndex: i }).getHdKey().privateKey!;
+      expect(key).toBe(bytesToHex(viemKey));
+      expect(privateKeyToAccount(key).address).toBe(deriver.address(i));
+    }
+  });
+});
+
+describe('evmAddressOfPublicKey', () => {
+  it('gives the same checksummed address for the compressed and uncompressed key', () => {
+    for (let n = 0; n < 5; n++) {
+      const node = HDKey.fromMasterSeed(randomBytes(32));
+      const account = privateKeyToAccount(bytesToHex(node.privateKey!));
+      expect(node.publicKey).toHaveLength(33);
+      expect(evmAddressOfPublicKey(node.publicKey!)).toBe(account.address);
+      expect(evmAddressOfPublicKey(hexToBytes(account.publicKey))).toBe(account.address);
+    }
+  });
+});
+
+describe('mnemonics', () => {
+  it('generates valid 24-word mnemonics, different every time', () => {
+    const a = generateMnemonic();
+    expect(a.split(' ')).toHaveLength(24);
+    expect(isValidMnemonic(a)).toBe(true);
+    expect(generateMnemonic()).not.toBe(a);
+  });
+
+  it('rejects a mnemonic with a bad checksum or unknown words', () => {
+    expect(isValidMnemonic(DEV_MNEMONIC)).toBe(true);
+    expect(isValidMnemonic(DEV_MNEMONIC.replace(/junk$/, 'test'))).toBe(false);
+    expect(isValidMnemonic('not a mnemonic at all')).toBe(false);
+  });
+});

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { JsonObject, Nullable, Timestamp, Uuid } from '../../lib/schema.js';
+import { AssetSchema, BlockchainSchema } from '../catalogue/schemas.js';
+import { AddressSchema } from '../addresses/schemas.js';
+import { WalletSchema } from '../wallets/schemas.js';
+
+const Str = Nullable(Type.String());
+
+export const TransactionSchema = Type.Object(
+  {
+    id: Uuid(),
+    reference: Type.String(),
+    type: Type.String({ description: 'DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT' }),
+    status: Type.String({ description: 'PENDING, SUCCESS, FAILED, CANCELLED' }),
+    confirmed: Type.Boolean(),
+    confirmations: Nullable(Type.Integer()),
+    amount: Str,
+    amountPaid: Str,
+    amountUSD: Str,
+    currency: Str,
+    rate: Str,
+    rateUSD: Str,
+    toAmount: Str,
+    toCurrency: Str,
+    fee: Str,
+    feeHash: Str,
+    feeMetadata: Nullable(Type.Unknown()),
+    gasFee: Str,
+    gasPrice: Str,
+    gasUsed: Str,
+    hash: Str,
+    blockHash: Str,
+    blockNumber: Nullable(Type.Integer()),
+    chainId: Nullable(Type.Integer()),
+    senderAddress: Str,
+    recipientAddress: Str,
+    tokenAddress: Str,
+    note: Str,
+    reason: Str,
+    metadata: Nullable(JsonObject),
+    network: Type.String(),
+    createdChannel: Str,
+    signedTransaction: Nullable(Type.Unknown()),
+    amlScreening: Nullable(Type.Unknown()),
+    assetSwept: Type.Boolean(),
+    assetSweptAmount: Str,
+    assetSweptAt: Nullable(Timestamp),
+    assetSweptGasFee: Str,
+    assetSweptHash: Str,
+    assetSweptRecipientAddress: Str,
+    assetSweptSenderAddress: Str,
+    assetSweptResponse: Nullable(Type.Unknown()),
+    asset: Nullable(Type.Ref(AssetSchema)),
+    blockchain: Type.Ref(BlockchainSchema),
+    address: Nullable(Type.Ref(AddressSchema)),
+    wallet: Type.Ref(WalletSchema),
+    response: Nullable(Type.Unknown()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Transaction' },
+);

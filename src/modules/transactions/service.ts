@@ -1,0 +1,107 @@
+/**
+ * Transactions: presentation of the spec's Transaction (with asset, blockchain, wallet and
+ * address) and lookups. Amounts are stored in base units and shown in the asset's units;
+ * gas figures: `gasUsed` in gas, `gasPrice` in wei, `gasFee` and `fee` in the native coin.
+ */
+import type { Static } from '@sinclair/typebox';
+import type { Db, DbConn } from '../../db/pool.js';
+import { formatAmount } from '../../lib/money.js';
+import { NotFoundError } from '../../lib/errors.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { AddressService } from '../addresses/service.js';
+import type { CatalogueService } from '../catalogue/service.js';
+import type { WalletService } from '../wallets/service.js';
+import type { TransactionSchema } from './schemas.js';
+import * as store from './store.js';
+
+export type TransactionView = Static<typeof TransactionSchema>;
+export type TransactionRow = store.TransactionRow;
+
+export class TransactionService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalogue: CatalogueService,
+    private readonly wallets: WalletService,
+    private readonly addresses: AddressService,
+  ) {}
+
+  /** The caller's transaction; a foreign one looks exactly like a missing one. */
+  async require(auth: AuthContext, walletId: string, id: string): Promise<TransactionRow> {
+    await this.wallets.require(auth, walletId);
+    const row = await store.findTransaction(this.db, walletId, id);
+    if (!row) throw new NotFoundError('Transaction');
+    return row;
+  }
+
+  async get(auth: AuthContext, walletId: string, id: string): Promise<TransactionView> {
+    return this.present(await this.require(auth, walletId, id));
+  }
+
+  /** The full Transaction as of now, read inside `db` (so an event sees its own change). */
+  async load(id: string, db: DbConn = this.db): Promise<TransactionView> {
+    const row = await store.findTransactionById(db, id);
+    if (!row) throw new NotFoundError('Transaction');
+    return this.present(row, db);
+  }
+
+  async present(row: TransactionRow, db: DbConn = this.db): Promise<TransactionView> {
+    const chain = this.catalogue.chain(row.chain_id);
+    const asset = row.asset_id ? this.catalogue.asset(row.asset_id) : undefined;
+    const native = chain.config.blockchain.nativeDecimals;
+    const units = (v: string | null, decimals: number) => (v === null ? null : formatAmount(BigInt(v), decimals));
+    const assetDecimals = asset?.row.decimals ?? native;
+    const wallet = await this.wallets.requireRow(row.wallet_id, db);
+    const address = row.address_id ? await this.addresses.findRow(row.address_id, db) : undefined;
+    return {
+      id: row.id,
+      reference: row.reference,
+      type: row.type,
+      status: row.status,
+      confirmed: row.confirmed,
+      confirmations: row.confirmations,
+      amount: units(row.amount, assetDecimals),
+      amountPaid: units(row.amount_paid, assetDecimals),
+      amountUSD: row.amount_usd,
+      currency: row.currency,
+      rate: row.rate,
+      rateUSD: row.rate_usd,
+      toAmount: row.to_amount,
+      toCurrency: row.to_currency,
+      fee: units(row.fee, native),
+      feeHash: row.fee_hash,
+      feeMetadata: row.fee_metadata ?? null,
+      gasFee: units(row.gas_fee, native),
+      gasPrice: row.gas_price,
+      gasUsed: row.gas_used,
+      hash: row.hash,
+      blockHash: row.block_hash,
+      blockNumber: row.block_number === null ? null : Number(row.block_number),
+      chainId: chain.config.chainId,
+      senderAddress: row.sender_address,
+      recipientAddress: row.recipient_address,
+      tokenAddress: row.token_address,
+      note: row.note,
+      reason: row.reason,
+      metadata: (row.metadata as Record<string, unknown> | null) ?? null,
+      network: row.network,
+      createdChannel: row.created_channel,
+      signedTransaction: row.signed_transaction ?? null,
+      amlScreening: row.aml_screening ?? null,
+      assetSwept: row.asset_swept,
+      assetSweptAmount: units(row.asset_swept_amount, assetDecimals),
+      assetSweptAt: row.asset_swept_at ? row.asset_swept_at.toISOString() : null,
+      assetSweptGasFee: units(row.asset_swept_gas_fee, native),
+      assetSweptHash: row.asset_swept_hash,
+      assetSweptRecipientAddress: row.asset_swept_recipient_address,
+      assetSweptSenderAddress: row.asset_swept_sender_address,
+      assetSweptResponse: row.asset_swept_response ?? null,
+      asset: asset ? asset.view : null,
+      blockchain: this.catalogue.blockchainView(chain),
+      address: address ? this.addresses.present(address) : null,
+      wallet: this.wallets.present(wallet),
+      response: row.response ?? null,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+}

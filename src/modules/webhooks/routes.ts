@@ -1,0 +1,76 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Envelope, PagedEnvelope, ok } from '../../lib/schema.js';
+import { WalletParams } from '../wallets/schemas.js';
+import type { WebhookService } from './service.js';
+import { ResendBody, TransactionWebhooksParams, WalletWebhooksQuery, WebhookLogEntrySchema } from './schemas.js';
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
+  const entry = Type.Ref(WebhookLogEntrySchema);
+
+  app.get(
+    '/v1/wallets/:walletId/transactions/:transactionsId/webhooks',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: "A transaction's webhook delivery log",
+        description:
+          'One entry per delivery, newest first, with its attempt count, last response and (extension) every attempt in `history`.',
+        params: TransactionWebhooksParams,
+        response: { 200: Envelope(Type.Array(entry)) },
+      },
+    },
+    async (req) =>
+      ok(await webhooks.listForTransaction(req.auth, req.params.walletId, req.params.transactionsId), 'Webhook logs fetched successfully'),
+  );
+
+  app.post(
+    '/v1/wallets/:walletId/transactions/webhooks/resend',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: "Resend a transaction's latest event",
+        description:
+          'Creates a new delivery (a new log entry) of the latest event of the transaction and returns it. The receiver may process an already completed transaction again.',
+        params: WalletParams,
+        body: ResendBody,
+        response: { 200: Envelope(entry) },
+      },
+    },
+    async (req) => ok(await webhooks.resend(req.auth, req.params.walletId, req.body.id), 'Webhook resent successfully'),
+  );
+
+  app.get(
+    '/v1/wallets/:walletId/webhooks',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Every webhook delivery of a wallet',
+        description: 'Extension. Newest first, paginated.',
+        params: WalletParams,
+        querystring: WalletWebhooksQuery,
+        response: { 200: PagedEnvelope(entry) },
+      },
+    },
+    async (req) => {
+      const { page = 1, limit = 100 } = req.query;
+      const { items, meta } = await webhooks.listForWallet(req.auth, req.params.walletId, page, limit);
+      return ok(items, 'Webhook logs fetched successfully', { meta });
+    },
+  );
+
+  app.post(
+    '/v1/wallets/:walletId/webhooks/test',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Send a signed test event',
+        description:
+          "Extension. Delivers a `webhook.test` event to the wallet's webhook URL through the normal pipeline (signatures, retries, log) and returns its log entry.",
+        params: WalletParams,
+        response: { 200: Envelope(entry) },
+      },
+    },
+    async (req) => ok(await webhooks.sendTest(req.auth, req.params.walletId), 'Test event queued'),
+  );
+};
