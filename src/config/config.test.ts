@@ -85,6 +85,13 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+describe('loadConfig: devnets', () => {
+  it('an external database runs local devnets only when DEVNET=true says so', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://wallet@db/wallet', MASTER_KEY, DEVNET: 'true' });
+    expect(config).toMatchObject({ embeddedDatabase: false, devnet: true, chains: [] });
+  });
+});
+
 describe('loadConfig: every bad setting is a ConfigError naming it', () => {
   const cases: [string, NodeJS.ProcessEnv, string][] = [
     ['PORT not a number', { PORT: 'abc' }, 'PORT'],
@@ -107,6 +114,10 @@ describe('loadConfig: every bad setting is a ConfigError naming it', () => {
     ['PUBLIC_URL without scheme', { PUBLIC_URL: 'wallet.example.com' }, 'PUBLIC_URL'],
     ['RPC_ variable that is not a URL', { RPC_POLYGON_MAINNET: 'localhost:8545' }, 'RPC_POLYGON_MAINNET'],
     ['RPC_ variable without a host', { RPC_BASE_TESTNET: 'https://' }, 'RPC_BASE_TESTNET'],
+    ['an external database with no chains', { DATABASE_URL: 'postgres://wallet@db/wallet', MASTER_KEY }, 'CHAINS_FILE'],
+    ['DEVNET not a boolean', { DEVNET: 'maybe' }, 'DEVNET'],
+    ['DEVNET together with configured chains', { DEVNET: 'true', RPC_ETHEREUM_MAINNET: 'https://eth.example/rpc' }, 'DEVNET'],
+    ['DEVNET=false with nothing configured', { DEVNET: 'false' }, 'CHAINS_FILE'],
   ];
   for (const [label, env, setting] of cases) {
     it(label, () => {

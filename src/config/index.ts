@@ -68,7 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   return {
     embeddedDatabase: !databaseUrl,
-    devnet: chains.length === 0,
+    devnet: devnetSetting(env, chains.length, databaseUrl),
     databaseUrl,
     chains,
     masterKey,
@@ -131,6 +131,23 @@ function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
     }
   }
   return chains;
+}
+
+/**
+ * Local anvil devnets run when nothing else is configured: by default only for the
+ * embedded database, so a production install that forgot its chains file fails loudly
+ * instead of seeding a demo business into the real database.
+ */
+function devnetSetting(env: NodeJS.ProcessEnv, configuredChains: number, databaseUrl: string | null): boolean {
+  const devnet = boolSetting(env, 'DEVNET', configuredChains === 0 && !databaseUrl);
+  if (devnet && configuredChains > 0) throw new ConfigError('DEVNET', 'cannot be combined with configured chains (CHAINS_FILE or RPC_*)');
+  if (!devnet && configuredChains === 0) {
+    throw new ConfigError(
+      'CHAINS_FILE',
+      'is required: no chains are configured (set CHAINS_FILE or RPC_<CHAIN>_<NETWORK>, or DEVNET=true for local devnets)',
+    );
+  }
+  return devnet;
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

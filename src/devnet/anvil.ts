@@ -80,10 +80,17 @@ function isAlive(pid: number): boolean {
 }
 
 /** Guards against pid reuse: only ever signal a process that really is an anvil. */
-function isAnvil(pid: number): boolean {
+/**
+ * Whether `pid` is an anvil of ours. With a state file, the process must be using that
+ * very file: a recycled pid belonging to someone else's anvil is left alone.
+ */
+function isOurAnvil(pid: number, stateFile: string | undefined): boolean {
   try {
-    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
-    return path.basename(argv0) === 'anvil';
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (path.basename(argv[0] ?? '') !== 'anvil') return false;
+    if (!stateFile) return true;
+    const at = argv.indexOf('--state');
+    return at >= 0 && argv[at + 1] === stateFile;
   } catch {
     return false;
   }
@@ -111,7 +118,7 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 /** Stops the anvil recorded in the pid file, if it still runs; true when one was stopped. */
-async function reclaimStale(pidFile: string, log: AnvilLogger): Promise<boolean> {
+async function reclaimStale(pidFile: string, stateFile: string | undefined, log: AnvilLogger): Promise<boolean> {
   let pid: number;
   try {
     pid = Number.parseInt(readFileSync(pidFile, 'utf8').trim(), 10);
@@ -119,7 +126,7 @@ async function reclaimStale(pidFile: string, log: AnvilLogger): Promise<boolean>
     return false; // no pid file: nothing was left behind
   }
   let stopped = false;
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && isAnvil(pid)) {
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && isOurAnvil(pid, stateFile)) {
     log.warn({ pid, pidFile }, 'anvil: stopping an orphaned anvil left by a previous run');
     if (!(await signalAndWait(pid, 'SIGTERM', TERM_GRACE_MS))) {
       log.warn({ pid }, 'anvil: orphan ignored SIGTERM, killing it');
@@ -149,7 +156,7 @@ async function rpcChainId(url: string): Promise<number | undefined> {
 export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilHandle> {
   const log = opts.logger ?? silent;
   const started = performance.now();
-  const reclaimed = opts.pidFile ? await reclaimStale(opts.pidFile, log) : false;
+  const reclaimed = opts.pidFile ? await reclaimStale(opts.pidFile, opts.stateFile, log) : false;
   // The orphan just stopped may need a moment to release the socket; otherwise fail fast.
   if (opts.port !== 0 && !(await waitForFreePort(opts.port, reclaimed ? 2_000 : 0))) {
     throw new Error(
@@ -165,7 +172,9 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilHandle> 
     guardStateFile(opts.stateFile, log);
     args.push('--state', opts.stateFile, '--state-interval', String(STATE_INTERVAL_SECONDS));
   }
-  const child = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Detached: a Ctrl-C in the terminal reaches only our process, which stops anvil after
+  // everything that uses the chain has stopped (the exit hook still kills it if we die).
+  const child = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   trackChild(child);
 
   // anvil logs every RPC method to stdout; keep draining (a full pipe would stall it) but

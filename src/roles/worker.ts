@@ -35,7 +35,7 @@ export async function startWorker(opts: {
     // graphile-worker's own messages go through our logger (JSON, redaction, levels).
     logger: new WorkerLogger(() => (level, message, meta) => {
       const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
-      log[method](meta ?? {}, message);
+      log[method](loggableMeta(meta), message);
     }),
   });
   const timers = (opts.periodic ?? []).map((p) => {
@@ -58,4 +58,19 @@ export async function startWorker(opts: {
       await runner.stop();
     },
   };
+}
+
+/**
+ * graphile-worker attaches live objects (pg clients, errors) to its log calls; keep plain
+ * values and error messages so a log line stays a line and carries no connection details.
+ */
+function loggableMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(meta ?? {})) {
+    if (value instanceof Error)
+      out[key] = { message: value.message, ...('code' in value ? { code: (value as { code: unknown }).code } : {}) };
+    else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) out[key] = value;
+  }
+  return out;
 }
