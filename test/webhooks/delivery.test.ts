@@ -254,6 +254,25 @@ describe('retry schedule on the fake clock (5, 10, 20, 40, 80 minutes), then fai
   });
 });
 
+describe('concurrency', () => {
+  it('racing deliverers make each attempt exactly once', async () => {
+    await setUrl(receiver.url);
+    await h.stopWorker();
+    try {
+      const tx = await recordDeposit(h, 'devnet-eth');
+      const [id] = await deliveriesOf(h, tx.id);
+      const before = receiver.requests.length;
+      const results = await Promise.all(Array.from({ length: 12 }, () => h.services.webhooks.deliver(id!)));
+      expect(results.filter((r) => r === 'sent')).toHaveLength(1);
+      expect(receiver.requests.length - before).toBe(1);
+      expect(await attemptTimes(h, id!)).toHaveLength(1);
+      expect((await deliveryState(h, id!)).status).toBe('success');
+    } finally {
+      await h.startWorker();
+    }
+  });
+});
+
 describe('logs and resend', () => {
   it('lists every delivery of the wallet, newest first, paginated', async () => {
     const all = await h.api('GET', `/v1/wallets/${eth().id}/webhooks?limit=100`);
