@@ -1,7 +1,9 @@
 import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { UpstreamError } from '../../lib/errors.js';
-import type { BalanceQuery, ChainAdapter } from '../types.js';
+import type { BalanceQuery, BlockRef, ChainAdapter, FeeEstimate, Receipt, ScanResult, TransferEvent } from '../types.js';
+import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
+import * as send from './send.js';
 
 const multicallAbi = [
   {
@@ -73,6 +75,52 @@ export class EvmAdapter implements ChainAdapter {
     try {
       return await this.client.getBlockNumber({ cacheTime: 0 });
     } catch (err) {
+      throw rpcError(this.config, err);
+    }
+  }
+
+  getBlock(number: bigint): Promise<BlockRef | null> {
+    return this.rpc(() => getBlockRef(this.client, number));
+  }
+
+  scan(from: bigint, to: bigint, tokens: string[], isWatched: (address: string) => boolean): Promise<ScanResult> {
+    return this.rpc(() => scanRange(this.client, from, to, tokens, isWatched));
+  }
+
+  transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]> {
+    return this.rpc(() => transfersOfTransaction(this.client, hash, tokens, isWatched));
+  }
+
+  getNonce(address: string, blockTag: 'pending' | 'latest'): Promise<number> {
+    return this.rpc(() => send.getNonce(this.client, address, blockTag));
+  }
+
+  estimateFees(): Promise<FeeEstimate> {
+    return this.rpc(() => send.estimateFees(this.client));
+  }
+
+  estimateGas(tx: { from: string; to: string; value: bigint; data?: string }): Promise<bigint> {
+    return this.rpc(() => send.estimateGas(this.client, tx));
+  }
+
+  broadcast(raw: string): Promise<string> {
+    return this.rpc(() => send.broadcastRaw(this.client, raw));
+  }
+
+  getReceipt(hash: string): Promise<Receipt | null> {
+    return this.rpc(() => send.getReceipt(this.client, hash));
+  }
+
+  encodeTokenTransfer(to: string, amount: bigint): string {
+    return send.encodeTokenTransfer(to, amount);
+  }
+
+  /** Runs an RPC call, turning transport failures into a retryable domain error. */
+  private async rpc<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof UpstreamError || (err as { code?: string }).code === 'CHAIN_REJECTED') throw err;
       throw rpcError(this.config, err);
     }
   }
