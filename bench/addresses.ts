@@ -9,7 +9,8 @@
 import { mnemonicToAccount } from 'viem/accounts';
 import { accountFromMnemonic, AddressDeriver, derivationBackend } from '../src/keys/hd.js';
 import { runLoad, type LoadgenMode, type LoadResult } from './loadgen.js';
-import { load1, rateOf, sleep, summarize, type Summary } from './stats.js';
+import { load1, rateOf, summarize, type Summary } from './stats.js';
+import { fmtCpu, withCpu, type CpuShare } from './cpu.js';
 import type { World } from './world.js';
 
 export interface AddressesOptions {
@@ -32,6 +33,7 @@ export interface AddressesReport {
   ratioApiToViem: Summary;
   check: IssuanceCheck;
   loadDuring: number[];
+  cpu: CpuShare[];
 }
 
 export interface IssuanceCheck {
@@ -95,11 +97,13 @@ export async function benchAddresses(world: World, opts: AddressesOptions): Prom
   const viem: number[] = [];
   const bare: number[] = [];
   const loadDuring: number[] = [];
+  const cpu: CpuShare[] = [];
   let viemIndex = 0;
   let deriverIndex = 0;
   for (let run = 1; run <= opts.runs; run++) {
-    const r = await runLoad(spec, opts.mode);
+    const { result: r, cpu: c } = await withCpu(() => runLoad(spec, opts.mode));
     loadDuring.push(load1());
+    cpu.push(c);
     api.push(r);
     await account(r);
     const v = rateOf(VIEM_MS, () => mnemonicToAccount(mnemonic, { addressIndex: viemIndex++ }));
@@ -108,7 +112,7 @@ export async function benchAddresses(world: World, opts: AddressesOptions): Prom
     bare.push(d.perSecond);
     log(
       `  run ${run}/${opts.runs}: API ${r.rate200.toFixed(0)} addr/s (${r.ok200} x 200 in ${r.durationS}s, non-2xx ${r.non2xx}, errors ${r.errors}, p50 ${r.p50} ms, p99 ${r.p99} ms)` +
-        ` | viem ${v.perSecond.toFixed(1)}/s (${v.count}) | AddressDeriver ${d.perSecond.toFixed(0)}/s | load1 ${load1().toFixed(2)}`,
+        ` | viem ${v.perSecond.toFixed(1)}/s (${v.count}) | AddressDeriver ${d.perSecond.toFixed(0)}/s | ${fmtCpu(c)}`,
     );
   }
 
@@ -127,15 +131,12 @@ export async function benchAddresses(world: World, opts: AddressesOptions): Prom
     ratioApiToViem: summarize(api.map((r, i) => r.rate200 / viem[i]!)),
     check,
     loadDuring,
+    cpu,
   };
 }
 
 /** Waits until the server has finished every creation it received. */
-async function settle(world: World): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (world.issuance.inFlight > 0 && Date.now() < deadline) await sleep(20);
-  if (world.issuance.inFlight > 0) throw new Error('address creations still in flight 30 s after the load stopped');
-}
+const settle = (world: World) => world.quiesce();
 
 async function verify(world: World, mnemonic: string, client200: number, cutInFlight: number): Promise<IssuanceCheck> {
   const pool = world.database.pool;

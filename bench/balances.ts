@@ -8,6 +8,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { runLoad, type LoadgenMode, type LoadResult, type LoadSpec } from './loadgen.js';
 import { load1, summarize, type Summary } from './stats.js';
+import { fmtCpu, withCpu, type CpuShare } from './cpu.js';
 import type { World } from './world.js';
 
 export interface BalancesOptions {
@@ -30,6 +31,7 @@ export interface BalancesReport {
   ratio: Summary;
   sample: unknown;
   loadDuring: number[];
+  cpu: { balances: CpuShare; ceiling: CpuShare }[];
 }
 
 /** The ceiling: a minimal Fastify instance, one GET route, a small JSON object. */
@@ -62,29 +64,32 @@ export async function benchBalances(world: World, opts: BalancesOptions): Promis
 
     // One real request first: the route must answer 200 with both assets.
     const res = await fetch(specs.balances.url, { headers: specs.balances.headers! });
-    const body = (await res.json()) as { data?: { asset: { symbol: string }; balance: string }[] };
+    const body = (await res.json()) as { data?: { asset: { asset: { symbol: string } }; balance: string }[] };
     if (res.status !== 200 || body.data?.length !== 2) throw new Error(`balances sanity request failed: ${res.status} ${JSON.stringify(body)}`);
-    const sample = body.data.map((b) => `${b.asset.symbol}=${b.balance}`).join(', ');
+    const sample = body.data.map((b) => `${b.asset.asset.symbol}=${b.balance}`).join(', ');
     log(`  sanity: GET .../balances -> 200, ${body.data.length} assets (${sample})`);
 
     const warm = [
       await runLoad({ ...specs.balances, duration: Math.min(2, opts.duration) }, opts.mode),
-      await runLoad({ ...specs.ceiling, duration: Math.min(2, opts.duration) }, opts.mode),
+      await world.quiesce().then(() => runLoad({ ...specs.ceiling, duration: Math.min(2, opts.duration) }, opts.mode)),
     ];
     log(`  warm-up: balances ${warm[0]!.rate200.toFixed(0)} req/s, ceiling ${warm[1]!.rate200.toFixed(0)} req/s`);
 
     const balances: LoadResult[] = [];
     const ceilings: LoadResult[] = [];
     const loadDuring: number[] = [];
+    const cpu: { balances: CpuShare; ceiling: CpuShare }[] = [];
     for (let run = 1; run <= opts.runs; run++) {
-      const b = await runLoad(specs.balances, opts.mode);
+      const { result: b, cpu: bc } = await withCpu(() => runLoad(specs.balances, opts.mode));
       loadDuring.push(load1());
-      const c = await runLoad(specs.ceiling, opts.mode);
+      await world.quiesce(); // cut-off balance reads must not overlap the ceiling run
+      const { result: c, cpu: cc } = await withCpu(() => runLoad(specs.ceiling, opts.mode));
+      cpu.push({ balances: bc, ceiling: cc });
       balances.push(b);
       ceilings.push(c);
       log(
-        `  run ${run}/${opts.runs}: balances ${b.rate200.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms, non-2xx ${b.non2xx}, errors ${b.errors})` +
-          ` | ceiling ${c.rate200.toFixed(0)} req/s (p50 ${c.p50} ms, p99 ${c.p99} ms) | ratio ${(b.rate200 / c.rate200).toFixed(3)} | load1 ${load1().toFixed(2)}`,
+        `  run ${run}/${opts.runs}: balances ${b.rate200.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms, non-2xx ${b.non2xx}, errors ${b.errors}; ${fmtCpu(bc)})` +
+          `\n             ceiling ${c.rate200.toFixed(0)} req/s (p50 ${c.p50} ms, p99 ${c.p99} ms; ${fmtCpu(cc)}) | ratio ${(b.rate200 / c.rate200).toFixed(3)}`,
       );
     }
     return {
@@ -99,6 +104,7 @@ export async function benchBalances(world: World, opts: BalancesOptions): Promis
       ratio: summarize(balances.map((r, i) => r.rate200 / ceilings[i]!.rate200)),
       sample,
       loadDuring,
+      cpu,
     };
   } finally {
     await ceiling.app.close();

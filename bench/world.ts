@@ -36,6 +36,12 @@ export interface World {
   pgSettings: Record<string, string>;
   /** Server-side view of POST .../addresses: creations in flight and completed. */
   issuance: { inFlight: number; created: number; failed: number };
+  /**
+   * Waits until the server has finished what it received: no address creation in flight
+   * and the database pool idle for 250 ms. autocannon ends a run by destroying its sockets;
+   * the requests it had written are still being served after it returns.
+   */
+  quiesce(): Promise<void>;
   /** Another wallet on devnet-eth in the same business (for runs kept out of the checks). */
   newWallet(name: string): Promise<{ walletId: string; apiKey: string }>;
   stop(): Promise<void>;
@@ -76,7 +82,8 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
       addressLimit: 10_000_000,
       keyExport: { testnet: true, mainnet: false },
     });
-    cleanups.push(async () => services.catalogue.close());
+    // Newer service graphs own more than the catalogue (a webhook sender): close them all.
+    cleanups.push(async () => ('close' in services && typeof services.close === 'function' ? services.close() : services.catalogue.close()));
 
     // Server-side accounting of issuance, so the DB check can wait for requests the load
     // generator abandoned at the end of a run (autocannon destroys its sockets on stop,
@@ -118,12 +125,28 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
     );
     const pgSettings = Object.fromEntries(settings.rows.map((r) => [r.name, r.setting]));
 
+    const quiesce = async () => {
+      const deadline = Date.now() + 30_000;
+      let idleSince = 0;
+      for (;;) {
+        const pool = database.pool;
+        const idle = issuance.inFlight === 0 && pool.waitingCount === 0 && pool.idleCount === pool.totalCount;
+        if (!idle) idleSince = 0;
+        else if (!idleSince) idleSince = Date.now();
+        else if (Date.now() - idleSince >= 250) return;
+        if (Date.now() > deadline) throw new Error('the server was still busy 30 s after the load stopped');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    // First in the teardown: let cut-off requests finish before anything closes under them.
+    cleanups.push(() => quiesce());
+
     const newWallet = async (name: string) => {
       const created = await services.wallets.createForBusiness(business.id, { blockchain: BENCH_CHAIN, network: 'testnet', name });
       return { walletId: created.wallet.id, apiKey: created.apiKey };
     };
 
-    return { baseUrl, app, services, database, businessId: business.id, walletId: wallet.id, apiKey, assets, pgSettings, issuance, newWallet, stop };
+    return { baseUrl, app, services, database, businessId: business.id, walletId: wallet.id, apiKey, assets, pgSettings, issuance, quiesce, newWallet, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -18,6 +18,18 @@ async function main(argv: string[]): Promise<void> {
     rest = [command, ...rest];
     command = 'start';
   }
+  // Migrations need only the database: a migration job should not be handed the master
+  // key or the chain configuration.
+  if (command === 'migrate') {
+    const url = process.env.DATABASE_URL;
+    if (!url) {
+      process.stderr.write('migrate needs DATABASE_URL (the embedded default migrates on every start)\n');
+      process.exit(2);
+    }
+    const applied = await migrate(url, createLogger(process.env.LOG_LEVEL || 'info'));
+    process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');
+    return;
+  }
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -33,12 +45,6 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'start':
       return start(config, logger, rest);
-    case 'migrate': {
-      if (!config.databaseUrl) throw new Error('migrate needs DATABASE_URL (the embedded default migrates on start)');
-      const applied = await migrate(config.databaseUrl, logger);
-      process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');
-      return;
-    }
     case 'create-business':
       return createBusiness(config, logger, rest.join(' ').trim());
     default:

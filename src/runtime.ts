@@ -87,7 +87,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
 
     const database: Database$ = createDatabase(databaseUrl, logger);
     cleanups.push(() => database.close());
-    const services = await createServices(database.db, new LocalKeyVault(kek), { ...config, chains }, { logger });
+    const services = await createServices(
+      database.db,
+      new LocalKeyVault(kek),
+      { ...config, chains },
+      {
+        logger,
+        indexer: { batchBlocks: config.indexerBatchBlocks, extraWindow: 64 },
+      },
+    );
     cleanups.push(async () => services.close());
 
     const baseUrl = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
@@ -112,12 +120,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         logger,
         taskList: taskList(services),
         // Re-queues due webhook attempts after a restart or a lost job.
-        periodic: [{ name: 'webhooks_sweep', everyMs: 30_000, run: () => services.webhooks.sweep() }],
+        periodic: [
+          { name: 'webhooks_sweep', everyMs: 30_000, run: () => services.webhooks.sweep() },
+          { name: 'outbound_sweep', everyMs: 15_000, run: () => services.outbound.sweepStuck() },
+        ],
       });
       cleanups.push(() => worker.stop());
     }
     if (opts.roles.includes('indexer')) {
-      const indexer: IndexerHandle = await startIndexer({ connectionString: databaseUrl, chains: services.catalogue.chains(), logger });
+      const indexer: IndexerHandle = await startIndexer({
+        connectionString: databaseUrl,
+        indexers: services.catalogue.chains().map((chain) => services.deposits.indexer(chain)),
+        logger,
+        pollMs: config.indexerPollMs,
+      });
       cleanups.push(() => indexer.stop());
     }
 

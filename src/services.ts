@@ -15,7 +15,11 @@ import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
+import { DepositService } from './modules/deposits/service.js';
+import type { IndexerOptions } from './modules/deposits/indexer.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
+import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
+import { LocalSigner, type Signer } from './keys/signer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 
@@ -31,6 +35,9 @@ export interface Services {
   balances: BalanceService;
   transactions: TransactionService;
   webhooks: WebhookService;
+  deposits: DepositService;
+  signer: Signer;
+  outbound: OutboundService;
   clock: Clock;
   close(): void;
 }
@@ -39,6 +46,8 @@ export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
   sender?: SenderOptions;
+  outbound?: OutboundOptions;
+  indexer?: IndexerOptions;
 }
 
 export async function createServices(
@@ -60,6 +69,9 @@ export async function createServices(
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
   const sender = new WebhookSender(opts.sender);
   const webhooks = new WebhookService(db, clock, wallets, apiKeys, transactions, sender, logger);
+  const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
+  const signer = new LocalSigner((walletId) => wallets.openMnemonic(walletId));
+  const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
   return {
     db,
     catalogue,
@@ -72,8 +84,12 @@ export async function createServices(
     balances,
     transactions,
     webhooks,
+    deposits,
+    signer,
+    outbound,
     clock,
     close() {
+      signer.clear();
       sender.close();
       catalogue.close();
     },

@@ -38,6 +38,11 @@ export interface ChainConfig {
   chainId: number;
   rpcUrl: string;
   confirmations: number;
+  /**
+   * First block the indexer reads when it has no cursor yet; null = the chain head at
+   * first start (history before the installation is not scanned).
+   */
+  startBlock: number | null;
   multicall3: string | null;
   assets: ChainAssetConfig[];
 }
@@ -63,6 +68,7 @@ const ChainEntry = Type.Object(
     rpcUrl: Type.String({ pattern: RPC_URL_PATTERN }),
     chainId: Type.Optional(Type.Integer({ minimum: 1 })),
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    startBlock: Type.Optional(Type.Integer({ minimum: 0 })),
     multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
     name: Type.Optional(Type.String({ minLength: 1 })),
     symbol: Type.Optional(Type.String({ minLength: 1 })),
@@ -124,6 +130,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     chainId,
     rpcUrl: entry.rpcUrl,
     confirmations: entry.confirmations ?? net?.confirmations ?? 12,
+    startBlock: entry.startBlock ?? null,
     multicall3: entry.multicall3 === undefined ? (net?.multicall3 ?? null) : entry.multicall3,
     assets: [
       { symbol, name, address: NATIVE_ADDRESS, decimals: known?.nativeDecimals ?? 18, isNative: true, standard: null, currency: null },

@@ -36,6 +36,9 @@ export interface AppConfig {
   /** Seconds between devnet blocks; 0 = mine on each transaction. */
   devnetBlockTime: number;
   devnetPortBase: number;
+  /** Indexer: pause between polls once at the chain head, and blocks per scanned range. */
+  indexerPollMs: number;
+  indexerBatchBlocks: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -84,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     devnetBlockTime: intSetting(env, 'DEVNET_BLOCK_TIME', 1, 0, 60),
     devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
+    indexerPollMs: intSetting(env, 'INDEXER_POLL_MS', 500, 50, 60_000),
+    indexerBatchBlocks: intSetting(env, 'INDEXER_BATCH_BLOCKS', 100, 1, 5_000),
   };
 }
 

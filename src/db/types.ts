@@ -110,6 +110,7 @@ export interface AddressesTable {
   derivation_path: string | null;
   is_active: Generated<boolean>;
   configurations: Json<Record<string, unknown>>;
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

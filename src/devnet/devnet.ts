@@ -138,6 +138,8 @@ function toChainConfig(
     chainId: spec.chainId,
     rpcUrl,
     confirmations: spec.confirmations,
+    // A devnet is born with the installation: read it from its first block.
+    startBlock: 0,
     multicall3,
     assets: [
       { symbol: spec.symbol, name: spec.symbol, address: NATIVE_ADDRESS, decimals: 18, isNative: true, standard: null, currency: null },

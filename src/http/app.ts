@@ -23,6 +23,8 @@ import { addressRoutes } from '../modules/addresses/routes.js';
 import { walletAssetRoutes } from '../modules/assets/routes.js';
 import { balanceRoutes } from '../modules/balances/routes.js';
 import { webhookRoutes } from '../modules/webhooks/routes.js';
+import { transactionRoutes } from '../modules/transactions/routes.js';
+import { depositRoutes } from '../modules/deposits/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
@@ -109,6 +111,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(walletAssetRoutes, { walletAssets: s.walletAssets });
     await v1.register(balanceRoutes, { balances: s.balances });
     await v1.register(webhookRoutes, { webhooks: s.webhooks });
+    await v1.register(transactionRoutes, { transactions: s.transactions });
+    await v1.register(depositRoutes, { deposits: s.deposits });
   });
 
   return app;

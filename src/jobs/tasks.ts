@@ -15,5 +15,15 @@ export function taskList(services: Services): TaskList {
     webhooks_sweep: async () => {
       await services.webhooks.sweep();
     },
+    outbound_send: async (payload) => {
+      const { id } = payload as { id?: unknown };
+      if (typeof id !== 'string') return;
+      await services.outbound.send(id);
+    },
+    outbound_track: async (payload) => {
+      const { id, poll } = payload as { id?: unknown; poll?: unknown };
+      if (typeof id !== 'string') return;
+      await services.outbound.track(id, typeof poll === 'number' && Number.isInteger(poll) && poll >= 0 ? poll : 0);
+    },
   };
 }

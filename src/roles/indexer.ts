@@ -1,12 +1,15 @@
 /**
  * The `indexer` role, one active per chain: each chain's loop holds a PostgreSQL advisory
  * lock on a dedicated connection; a second indexer waits on standby and takes over when
- * the lock is released (its holder stopped or died). Following blocks and recording
- * deposits lands with the deposits capability; today the loop tracks the chain head.
+ * the lock is released (its holder stopped or died). The active one steps the chain's
+ * deposit indexer: as fast as it can while behind, every `pollMs` at the head, and with
+ * growing pauses while the RPC node fails (the cursor only moves on success, so no block
+ * is ever skipped). Even two active indexers could not record twice: each step commits
+ * against the cursor row it read.
  */
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
-import type { ChainHandle } from '../modules/catalogue/service.js';
+import type { ChainIndexer } from '../modules/deposits/indexer.js';
 import { sleep } from '../lib/process.js';
 
 export interface IndexerHandle {
@@ -15,50 +18,90 @@ export interface IndexerHandle {
 
 const LOCK_NAMESPACE = 0x1d3; // first half of the advisory lock key: "indexer"
 
+const MAX_BACKOFF_MS = 30_000;
+
 export async function startIndexer(opts: {
   connectionString: string;
-  chains: ChainHandle[];
+  indexers: ChainIndexer[];
   logger: Logger;
+  /** Pause between polls once at the head. */
   pollMs?: number;
 }): Promise<IndexerHandle> {
   const log = opts.logger.child({ role: 'indexer' });
   let stopping = false;
-  const loops = opts.chains.map((chain) => followChain(chain));
+  const loops = opts.indexers.map((indexer) => followChain(indexer));
 
   /** Sleeps, but wakes early on stop so shutdown never waits out a poll interval. */
   async function pause(ms: number): Promise<void> {
     for (let waited = 0; waited < ms && !stopping; waited += 100) await sleep(100);
   }
 
-  async function followChain(chain: ChainHandle): Promise<void> {
-    const client = new pg.Client({ connectionString: opts.connectionString });
-    client.on('error', (err) => log.warn({ chain: chain.key, err: err.message }, 'indexer connection error'));
-    await client.connect();
-    try {
-      let leader = false;
-      while (!stopping) {
-        if (!leader) {
-          const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
-            LOCK_NAMESPACE,
-            chain.id,
-          ]);
-          leader = rows[0]?.ok === true;
-          log.info({ chain: chain.key }, leader ? 'indexer active for chain' : 'indexer on standby for chain');
-          if (!leader) {
-            await pause(5_000);
-            continue;
-          }
-        }
-        try {
-          const head = await chain.adapter.getBlockNumber();
-          log.debug({ chain: chain.key, head: head.toString() }, 'chain head');
-        } catch (err) {
-          log.warn({ chain: chain.key, err: (err as Error).message }, 'RPC error; retrying');
-        }
-        await pause(opts.pollMs ?? 2_000);
+  /**
+   * The lock belongs to one database session. When that session dies (the database
+   * restarted, a proxy or an operator killed the connection), PostgreSQL releases the lock
+   * and a standby takes it; the old holder must notice and stand down. It used to check
+   * the lock only once, then never touch its connection again: it kept indexing as "active"
+   * next to the new holder (two active indexers for one chain), and a standby whose
+   * connection died crashed the process with an unhandled rejection. Now the active
+   * indexer checks its session every round, and any session failure means: stand down,
+   * reconnect after a pause, and compete for the lock again.
+   */
+  async function followChain(indexer: ChainIndexer): Promise<void> {
+    const chain = indexer.chain;
+    while (!stopping) {
+      const client = new pg.Client({
+        connectionString: opts.connectionString,
+        // Bounded, so a database that stops answering cannot hold up a shutdown forever.
+        connectionTimeoutMillis: 10_000,
+        query_timeout: 10_000,
+        keepAlive: true,
+      });
+      client.on('error', (err) => log.warn({ chain: chain.key, err: err.message }, 'indexer connection error'));
+      try {
+        await client.connect();
+        await followWithSession(indexer, client);
+      } catch (err) {
+        if (!stopping) log.warn({ chain: chain.key, err: (err as Error).message }, 'indexer lost its database session; standing down');
+      } finally {
+        await client.end().catch(() => undefined); // closing the session releases the lock
       }
-    } finally {
-      await client.end().catch(() => undefined); // closing the session releases the lock
+      await pause(5_000);
+    }
+  }
+
+  /** Returns when stopping; throws when the session fails (the lock may be gone with it). */
+  async function followWithSession(indexer: ChainIndexer, client: pg.Client): Promise<void> {
+    const chain = indexer.chain;
+    let leader = false;
+    let announcedStandby = false;
+    let backoff = 0;
+    while (!stopping) {
+      if (!leader) {
+        const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+          LOCK_NAMESPACE,
+          chain.id,
+        ]);
+        leader = rows[0]?.ok === true;
+        if (leader) log.info({ chain: chain.key }, 'indexer active for chain');
+        else if (!announcedStandby) log.info({ chain: chain.key }, 'indexer on standby for chain');
+        announcedStandby = !leader;
+        if (!leader) {
+          await pause(5_000);
+          continue;
+        }
+      } else {
+        // Still the holder only while this session lives: a failed round trip throws.
+        await client.query('SELECT 1');
+      }
+      try {
+        const result = await indexer.step();
+        backoff = 0;
+        if (result === 'idle') await pause(opts.pollMs ?? 500);
+      } catch (err) {
+        backoff = Math.min(MAX_BACKOFF_MS, backoff ? backoff * 2 : 500);
+        log.warn({ chain: chain.key, err: (err as Error).message, retryInMs: backoff }, 'indexer step failed; retrying');
+        await pause(backoff);
+      }
     }
   }
 

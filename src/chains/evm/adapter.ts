@@ -18,11 +18,21 @@ const multicallAbi = [
 export class EvmAdapter implements ChainAdapter {
   readonly config: ChainConfig;
   readonly client: PublicClient;
+  /** Same node, JSON-RPC batching on: a block range is fetched in a few round trips. */
+  readonly scanClient: PublicClient;
 
   constructor(config: ChainConfig) {
     this.config = config;
-    const transport = /^wss?:/.test(config.rpcUrl) ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 });
-    this.client = createPublicClient({
+    const ws = /^wss?:/.test(config.rpcUrl);
+    this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 }));
+    this.scanClient = ws
+      ? this.client
+      : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+  }
+
+  private makeClient(transport: ReturnType<typeof http> | ReturnType<typeof webSocket>): PublicClient {
+    const config = this.config;
+    return createPublicClient({
       transport,
       chain: {
         id: config.chainId,
@@ -80,15 +90,15 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   getBlock(number: bigint): Promise<BlockRef | null> {
-    return this.rpc(() => getBlockRef(this.client, number));
+    return this.rpc(() => getBlockRef(this.scanClient, number));
   }
 
   scan(from: bigint, to: bigint, tokens: string[], isWatched: (address: string) => boolean): Promise<ScanResult> {
-    return this.rpc(() => scanRange(this.client, from, to, tokens, isWatched));
+    return this.rpc(() => scanRange(this.scanClient, from, to, tokens, isWatched));
   }
 
   transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]> {
-    return this.rpc(() => transfersOfTransaction(this.client, hash, tokens, isWatched));
+    return this.rpc(() => transfersOfTransaction(this.scanClient, hash, tokens, isWatched));
   }
 
   getNonce(address: string, blockTag: 'pending' | 'latest'): Promise<number> {

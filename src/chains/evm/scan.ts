@@ -1,13 +1,142 @@
-// Placeholder; implemented with the indexer.
-import type { PublicClient } from 'viem';
+/**
+ * Reading deposits off an EVM chain. A range costs one eth_getLogs (every Transfer of the
+ * watched tokens) plus the range's blocks with their transactions (for top-level native
+ * transfers), fetched through JSON-RPC batches; watched addresses are matched in memory,
+ * so the cost does not grow with their number.
+ */
+import { decodeEventLog, getAddress, parseAbiItem, type Hash, type PublicClient } from 'viem';
 import type { BlockRef, ScanResult, TransferEvent } from '../types.js';
 
-export async function getBlockRef(_c: PublicClient, _n: bigint): Promise<BlockRef | null> {
-  throw new Error('not implemented yet');
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+/** The chain moved under us while we read it; reading again is the remedy. */
+export class ChainMovedError extends Error {
+  constructor(detail: string) {
+    super(`chain changed while scanning: ${detail}`);
+    this.name = 'ChainMovedError';
+  }
 }
-export async function scanRange(_c: PublicClient, _f: bigint, _t: bigint, _tokens: string[], _w: (a: string) => boolean): Promise<ScanResult> {
-  throw new Error('not implemented yet');
+
+export async function getBlockRef(client: PublicClient, number: bigint): Promise<BlockRef | null> {
+  const block = await client.getBlock({ blockNumber: number }).catch((err: unknown) => {
+    if ((err as { name?: string }).name === 'BlockNotFoundError') return null;
+    throw err;
+  });
+  if (!block || block.hash === null) return null;
+  return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) };
 }
-export async function transfersOfTransaction(_c: PublicClient, _h: string, _tokens: string[], _w: (a: string) => boolean): Promise<TransferEvent[]> {
-  throw new Error('not implemented yet');
+
+export async function scanRange(
+  client: PublicClient,
+  from: bigint,
+  to: bigint,
+  tokens: string[],
+  isWatched: (address: string) => boolean,
+): Promise<ScanResult> {
+  const numbers: bigint[] = [];
+  for (let n = from; n <= to; n++) numbers.push(n);
+  const [logs, fullBlocks] = await Promise.all([
+    tokens.length
+      ? client.getLogs({ address: tokens.map((t) => getAddress(t)), event: TRANSFER, fromBlock: from, toBlock: to, strict: true })
+      : Promise.resolve([]),
+    Promise.all(numbers.map((n) => client.getBlock({ blockNumber: n, includeTransactions: true }))),
+  ]);
+
+  const blocks: BlockRef[] = [];
+  const hashAt = new Map<bigint, string>();
+  for (const b of fullBlocks) {
+    if (b.hash === null) throw new ChainMovedError(`block ${b.number} has no hash yet`);
+    const prev = blocks.at(-1);
+    if (prev && b.parentHash !== prev.hash) throw new ChainMovedError(`block ${b.number} does not follow ${prev.number}`);
+    blocks.push({ number: b.number, hash: b.hash, parentHash: b.parentHash, timestamp: Number(b.timestamp) });
+    hashAt.set(b.number, b.hash);
+  }
+
+  const transfers: TransferEvent[] = [];
+  for (const log of logs) {
+    if (log.removed || !isWatched(log.args.to)) continue;
+    // Logs and blocks come from separate calls: they must describe the same chain.
+    if (hashAt.get(log.blockNumber) !== log.blockHash) throw new ChainMovedError(`log of block ${log.blockNumber} from another branch`);
+    transfers.push({
+      token: getAddress(log.address),
+      from: log.args.from,
+      to: log.args.to,
+      amount: log.args.value,
+      txHash: log.transactionHash,
+      logIndex: log.logIndex,
+      blockNumber: log.blockNumber,
+      blockHash: log.blockHash,
+    });
+  }
+
+  // Native transfers: only top-level value transfers that did not revert.
+  const candidates = fullBlocks.flatMap((b) =>
+    b.transactions.filter((t) => t.to !== null && t.value > 0n && isWatched(t.to)).map((t) => ({ t, block: b })),
+  );
+  const receipts = await Promise.all(candidates.map(({ t }) => client.getTransactionReceipt({ hash: t.hash })));
+  candidates.forEach(({ t, block }, i) => {
+    if (receipts[i]!.status !== 'success') return;
+    transfers.push({
+      token: null,
+      from: getAddress(t.from),
+      to: getAddress(t.to!),
+      amount: t.value,
+      txHash: t.hash,
+      logIndex: -1,
+      blockNumber: block.number,
+      blockHash: block.hash!,
+    });
+  });
+  transfers.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+  return { blocks, transfers };
+}
+
+/** The deposit finder: transfers to watched addresses made by one mined transaction. */
+export async function transfersOfTransaction(
+  client: PublicClient,
+  hash: string,
+  tokens: string[],
+  isWatched: (address: string) => boolean,
+): Promise<TransferEvent[]> {
+  const receipt = await client.getTransactionReceipt({ hash: hash as Hash }).catch((err: unknown) => {
+    if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null;
+    throw err;
+  });
+  if (!receipt || receipt.status !== 'success') return [];
+  const watchedTokens = new Set(tokens.map((t) => t.toLowerCase()));
+  const transfers: TransferEvent[] = [];
+  for (const log of receipt.logs) {
+    if (!watchedTokens.has(log.address.toLowerCase()) || log.topics.length !== 3) continue;
+    let decoded: ReturnType<typeof decodeEventLog<[typeof TRANSFER]>>;
+    try {
+      decoded = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics, strict: true });
+    } catch {
+      continue; // same topic0 but not an ERC-20 Transfer (e.g. ERC-721): not a deposit
+    }
+    if (!isWatched(decoded.args.to)) continue;
+    transfers.push({
+      token: getAddress(log.address),
+      from: decoded.args.from,
+      to: decoded.args.to,
+      amount: decoded.args.value,
+      txHash: receipt.transactionHash,
+      logIndex: log.logIndex,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+    });
+  }
+  const tx = await client.getTransaction({ hash: hash as Hash });
+  if (tx.to && tx.value > 0n && isWatched(tx.to)) {
+    transfers.push({
+      token: null,
+      from: getAddress(tx.from),
+      to: getAddress(tx.to),
+      amount: tx.value,
+      txHash: receipt.transactionHash,
+      logIndex: -1,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+    });
+  }
+  return transfers;
 }

@@ -60,3 +60,26 @@ export const TransactionSchema = Type.Object(
   },
   { $id: 'Transaction' },
 );
+
+export const TransactionListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+    id: Type.Optional(Uuid('transaction id')),
+    hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
+    status: Type.Optional(Type.Union(['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'].map((s) => Type.Literal(s)))),
+    type: Type.Optional(
+      Type.Union(
+        ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'].map((s) => Type.Literal(s)),
+      ),
+    ),
+    order: Type.Optional(Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' })),
+    assets: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z0-9.]+(,[A-Za-z0-9.]+)*$', description: 'comma-separated asset symbols, e.g. USDT,USDC' }),
+    ),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    startDate: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, inclusive' })),
+    endDate: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, inclusive' })),
+  },
+  { additionalProperties: false },
+);

@@ -6,12 +6,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
 import { formatAmount } from '../../lib/money.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletService } from '../wallets/service.js';
-import type { TransactionSchema } from './schemas.js';
+import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
@@ -35,6 +36,41 @@ export class TransactionService {
 
   async get(auth: AuthContext, walletId: string, id: string): Promise<TransactionView> {
     return this.present(await this.require(auth, walletId, id));
+  }
+
+  async list(
+    auth: AuthContext,
+    walletId: string,
+    q: Static<typeof TransactionListQuery>,
+    addressId?: string,
+  ): Promise<{ items: TransactionView[]; meta: PageMeta }> {
+    const wallet = await this.wallets.require(auth, walletId);
+    if (addressId) await this.addresses.require(auth, walletId, addressId);
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 100;
+    if (q.startDate && q.endDate && q.startDate > q.endDate) {
+      throw new ValidationError('startDate must not be after endDate', [{ field: 'startDate', message: 'after endDate' }]);
+    }
+    const chain = this.wallets.chainOf(wallet);
+    const symbols = q.assets?.split(',').map((s) => s.toUpperCase());
+    const filter: store.TransactionFilter = {
+      walletId,
+      ...(addressId ? { addressId } : {}),
+      ...(q.id ? { id: q.id } : {}),
+      ...(q.hash ? { hash: q.hash } : {}),
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.type ? { type: q.type } : {}),
+      ...(q.reference ? { reference: q.reference } : {}),
+      ...(symbols ? { assetIds: chain.assets.filter((a) => symbols.includes(a.symbol.toUpperCase())).map((a) => a.id) } : {}),
+      ...(q.startDate ? { startDate: new Date(q.startDate) } : {}),
+      ...(q.endDate ? { endDate: new Date(q.endDate) } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      store.listTransactions(this.db, filter, q.order ?? 'DESC', (page - 1) * limit, limit),
+      store.countTransactions(this.db, filter),
+    ]);
+    const items = await Promise.all(rows.map((r) => this.present(r)));
+    return { items, meta: pageMeta(page, limit, items.length, total) };
   }
 
   /** The full Transaction as of now, read inside `db` (so an event sees its own change). */

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { TransactionsTable } from '../../db/types.js';
 
@@ -17,3 +17,42 @@ export function findTransactionById(db: DbConn, id: string) {
 }
 
 export type TransactionRow = NonNullable<Awaited<ReturnType<typeof findTransaction>>>;
+
+export interface TransactionFilter {
+  walletId: string;
+  addressId?: string;
+  id?: string;
+  hash?: string;
+  status?: string;
+  type?: string;
+  reference?: string;
+  assetIds?: string[];
+  startDate?: Date;
+  endDate?: Date;
+}
+
+function filtered(db: DbConn, f: TransactionFilter) {
+  let q = db.selectFrom('transactions').where('wallet_id', '=', f.walletId);
+  if (f.addressId) q = q.where('address_id', '=', f.addressId);
+  if (f.id) q = q.where('id', '=', f.id);
+  if (f.hash) q = q.where(sql<string>`lower(hash)`, '=', f.hash.toLowerCase());
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.type) q = q.where('type', '=', f.type);
+  if (f.reference) q = q.where('reference', '=', f.reference);
+  if (f.assetIds) q = q.where('asset_id', 'in', f.assetIds.length ? f.assetIds : ['00000000-0000-0000-0000-000000000000']);
+  if (f.startDate) q = q.where('created_at', '>=', f.startDate);
+  if (f.endDate) q = q.where('created_at', '<=', f.endDate);
+  return q;
+}
+
+export function listTransactions(db: DbConn, f: TransactionFilter, order: 'ASC' | 'DESC', offset: number, limit: number) {
+  const dir = order === 'ASC' ? 'asc' : 'desc';
+  return filtered(db, f).selectAll().orderBy('created_at', dir).orderBy('id', dir).offset(offset).limit(limit).execute();
+}
+
+export async function countTransactions(db: DbConn, f: TransactionFilter): Promise<number> {
+  const row = await filtered(db, f)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

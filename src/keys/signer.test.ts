@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { keccak256, parseTransaction, recoverTransactionAddress, type Hex, type TransactionSerializedEIP1559 } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { generateMnemonic } from './hd.ts';
+import { LocalSigner, type UnsignedTx } from './signer.ts';
+
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+const tx: UnsignedTx = {
+  to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  value: 12_345n,
+  data: '0xabcdef',
+  nonce: 7,
+  gas: 50_000n,
+  maxFeePerGas: 3_000_000_000n,
+  maxPriorityFeePerGas: 1_000_000_000n,
+};
+
+function counting(mnemonics: Record<string, string>) {
+  const calls: string[] = [];
+  const open = async (walletId: string) => {
+    calls.push(walletId);
+    const m = mnemonics[walletId];
+    if (!m) throw new Error('Wallet not found');
+    return m;
+  };
+  return { calls, open };
+}
+
+describe('LocalSigner', () => {
+  it('signs an EIP-1559 transaction that recovers to the derived address, with the fields asked for', async () => {
+    const mnemonic = generateMnemonic();
+    const signer = new LocalSigner(counting({ w: mnemonic }).open);
+    for (const index of [0, 1, 42]) {
+      const { raw, hash } = await signer.signTransaction('w', index, 31337, tx);
+      expect(hash).toBe(keccak256(raw as Hex));
+      expect(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerializedEIP1559 })).toBe(
+        mnemonicToAccount(mnemonic, { addressIndex: index }).address,
+      );
+      expect(parseTransaction(raw as Hex)).toMatchObject({
+        type: 'eip1559',
+        chainId: 31337,
+        to: tx.to.toLowerCase(),
+        value: tx.value,
+        data: tx.data,
+        nonce: tx.nonce,
+        gas: tx.gas,
+        maxFeePerGas: tx.maxFeePerGas,
+        maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+      });
+    }
+  });
+
+  it('matches the published address of the development mnemonic', async () => {
+    const signer = new LocalSigner(counting({ dev: DEV_MNEMONIC }).open);
+    const { raw } = await signer.signTransaction('dev', 0, 1, tx);
+    expect(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerializedEIP1559 })).toBe(
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    );
+  });
+
+  it('opens the mnemonic and derives the account node once per wallet, even for concurrent first signatures', async () => {
+    const { calls, open } = counting({ a: generateMnemonic(), b: generateMnemonic() });
+    const signer = new LocalSigner(open);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => signer.signTransaction('a', i, 31337, tx)));
+    await signer.signTransaction('a', 3, 31337, tx);
+    await signer.signTransaction('b', 0, 31337, tx);
+    expect(calls).toEqual(['a', 'b']);
+  });
+
+  it('forgets a node after its TTL and the least recently used wallet beyond its size', async () => {
+    let now = 1_000_000;
+    const { calls, open } = counting({ a: generateMnemonic(), b: generateMnemonic(), c: generateMnemonic() });
+    const signer = new LocalSigner(open, { ttlMs: 60_000, maxWallets: 2, now: () => now });
+    await signer.signTransaction('a', 0, 1, tx);
+    now += 59_999;
+    await signer.signTransaction('a', 0, 1, tx);
+    expect(calls).toEqual(['a']);
+    now += 1; // absolute TTL: use does not extend it
+    await signer.signTransaction('a', 0, 1, tx);
+    expect(calls).toEqual(['a', 'a']);
+    await signer.signTransaction('b', 0, 1, tx);
+    await signer.signTransaction('a', 0, 1, tx); // a is now the most recently used
+    await signer.signTransaction('c', 0, 1, tx); // evicts b
+    await signer.signTransaction('a', 0, 1, tx);
+    await signer.signTransaction('b', 0, 1, tx);
+    expect(calls).toEqual(['a', 'a', 'b', 'c', 'b']);
+  });
+
+  it('does not cache a failure to open the mnemonic', async () => {
+    const mnemonics: Record<string, string> = {};
+    const { calls, open } = counting(mnemonics);
+    const signer = new LocalSigner(open);
+    await expect(signer.signTransaction('late', 0, 1, tx)).rejects.toThrow(/not found/);
+    mnemonics.late = generateMnemonic();
+    await expect(signer.signTransaction('late', 0, 1, tx)).resolves.toHaveProperty('raw');
+    expect(calls).toEqual(['late', 'late']);
+  });
+
+  it('refuses to sign when the derived key is not the expected sender', async () => {
+    const mnemonic = generateMnemonic();
+    const signer = new LocalSigner(counting({ w: mnemonic }).open);
+    const from = mnemonicToAccount(mnemonic, { addressIndex: 2 }).address;
+    await expect(signer.signTransaction('w', 2, 1, { ...tx, from: from.toLowerCase() })).resolves.toHaveProperty('hash');
+    await expect(signer.signTransaction('w', 3, 1, { ...tx, from })).rejects.toThrow(/is not the sender/);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * One chain's deposit indexer. `step()` moves the chain's cursor forward by one range:
+ * it checks the cursor block is still canonical (else rewinds to the common ancestor),
+ * scans the range, and records everything the range implies in ONE database transaction
+ * with the new cursor: new deposits, deposits that moved or vanished in a reorg,
+ * confirmations and the events. A crash, a replay or a second indexer therefore never
+ * records anything twice or skips a block.
+ */
+import type { Db, DbTx } from '../../db/pool.js';
+import type { BlockRef, ScanResult } from '../../chains/types.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type { WebhookService } from '../webhooks/service.js';
+import * as store from './store.js';
+import { WatchSet } from './watch.js';
+import { recordTransfer, type RecordContext } from './record.js';
+
+export interface IndexerOptions {
+  /** Blocks per scanned range. */
+  batchBlocks: number;
+  /** Block hashes kept beyond the confirmation depth, to find the ancestor of a reorg. */
+  extraWindow: number;
+}
+
+/** Called in the transaction that confirms a deposit (sweeps hook in here). */
+export type ConfirmedHook = (tx: DbTx, depositId: string) => Promise<void>;
+
+class CursorMovedError extends Error {}
+
+export class ChainIndexer {
+  readonly watch: WatchSet;
+
+  constructor(
+    private readonly db: Db,
+    readonly chain: ChainHandle,
+    private readonly webhooks: WebhookService,
+    private readonly onConfirmed: ConfirmedHook[],
+    private readonly logger: Logger,
+    private readonly opts: IndexerOptions = { batchBlocks: 100, extraWindow: 64 },
+  ) {
+    this.watch = new WatchSet(db, chain.id);
+  }
+
+  private get required(): number {
+    return Math.max(1, this.chain.config.confirmations);
+  }
+
+  /** One step; 'idle' when the cursor is at the head. */
+  async step(): Promise<'idle' | 'progress'> {
+    await this.watch.refresh();
+    const adapter = this.chain.adapter;
+    const head = await adapter.getBlockNumber();
+    const cursor = (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
+    if (cursor.blockNumber >= head) return 'idle';
+
+    if (cursor.blockHash !== null) {
+      const current = await adapter.getBlock(cursor.blockNumber);
+      if (!current || current.hash !== cursor.blockHash) {
+        await this.rewind(cursor);
+        return 'progress';
+      }
+    }
+    const from = cursor.blockNumber + 1n;
+    const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
+    const scan = await adapter.scan(from, to, this.tokenAddresses(), this.watch.has);
+    if (cursor.blockHash !== null && scan.blocks[0]?.parentHash !== cursor.blockHash) {
+      await this.rewind(cursor);
+      return 'progress';
+    }
+    const vanished = await this.vanishedDeposits(from, to, scan);
+    try {
+      await this.db.transaction().execute((tx) => this.record(tx, cursor, head, to, scan, vanished));
+    } catch (err) {
+      if (err instanceof CursorMovedError) return 'progress'; // another indexer got there first
+      throw err;
+    }
+    return 'progress';
+  }
+
+  private context(): RecordContext {
+    return {
+      chain: this.chain,
+      webhooks: this.webhooks,
+      logger: this.logger,
+      owner: (address) => this.watch.get(address),
+      isEnabled: (walletId, assetId) => this.watch.isEnabled(walletId, assetId),
+    };
+  }
+
+  private tokenAddresses(): string[] {
+    return this.chain.assets.filter((a) => !a.is_native).map((a) => a.address);
+  }
+
+  private async initialCursor(head: bigint): Promise<store.Cursor> {
+    const start = this.chain.config.startBlock === null ? head : BigInt(this.chain.config.startBlock);
+    if (start === 0n) return { blockNumber: -1n, blockHash: null };
+    const before = await this.chain.adapter.getBlock(start - 1n);
+    return { blockNumber: start - 1n, blockHash: before?.hash ?? null };
+  }
+
+  /** Rewinds the cursor to the newest stored block that is still canonical. */
+  private async rewind(cursor: store.Cursor): Promise<void> {
+    let ancestor: store.Cursor | null = null;
+    let lowest: bigint | null = null;
+    for (const stored of await store.storedBlocksDescending(this.db, this.chain.id, cursor.blockNumber)) {
+      lowest = stored.number;
+      const current = await this.chain.adapter.getBlock(stored.number);
+      if (current?.hash === stored.hash) {
+        ancestor = { blockNumber: stored.number, blockHash: stored.hash };
+        break;
+      }
+    }
+    if (!ancestor) {
+      // Deeper than the kept window: confirmed deposits are final by then; rescan from below it.
+      const below = (lowest ?? cursor.blockNumber) - 1n;
+      this.logger.error({ chain: this.chain.key, from: cursor.blockNumber.toString() }, 'reorg deeper than the kept block window');
+      ancestor = { blockNumber: below, blockHash: (await this.chain.adapter.getBlock(below))?.hash ?? null };
+    }
+    this.logger.warn(
+      { chain: this.chain.key, from: cursor.blockNumber.toString(), to: ancestor.blockNumber.toString() },
+      'reorg: rewinding',
+    );
+    await this.db.transaction().execute(async (tx) => {
+      const locked = await store.lockCursor(tx, this.chain.id, cursor);
+      if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) return;
+      await store.saveCursor(tx, this.chain.id, ancestor!);
+      await store.deleteBlocksAbove(tx, this.chain.id, ancestor!.blockNumber);
+    });
+  }
+
+  /**
+   * Pending deposits of the range that the scan did not find: reorged away, unless the
+   * node knows their transaction in a later block (then the later range records it).
+   */
+  private async vanishedDeposits(from: bigint, to: bigint, scan: ScanResult): Promise<store.DepositRow[]> {
+    const pending = await store.pendingDepositsBetween(this.db, this.chain.id, from, to);
+    const seen = new Set(scan.transfers.map((t) => t.txHash.toLowerCase()));
+    const missing = pending.filter((p) => !seen.has(p.hash.toLowerCase()));
+    const out: store.DepositRow[] = [];
+    for (const p of missing) {
+      const receipt = await this.chain.adapter.getReceipt(p.hash);
+      if (!receipt || receipt.blockNumber <= to) out.push(p);
+    }
+    return out;
+  }
+
+  private async record(
+    tx: DbTx,
+    cursor: store.Cursor,
+    head: bigint,
+    to: bigint,
+    scan: ScanResult,
+    vanished: store.DepositRow[],
+  ): Promise<void> {
+    const locked = await store.lockCursor(tx, this.chain.id, cursor);
+    if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) throw new CursorMovedError();
+
+    const existing = await store.depositsOfHashes(tx, this.chain.id, [...new Set(scan.transfers.map((t) => t.txHash))]);
+    const matched = new Set<string>();
+    for (const t of scan.transfers) await recordTransfer(tx, this.context(), t, existing, matched);
+    for (const v of vanished) {
+      if (matched.has(v.id)) continue;
+      await store.failDeposit(tx, v.id, 'The block holding this deposit was replaced (chain reorganisation)');
+      await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
+    }
+
+    const window = BigInt(this.required + this.opts.extraWindow);
+    await store.saveBlocks(
+      tx,
+      this.chain.id,
+      scan.blocks.filter((b: BlockRef) => b.number > head - window),
+    );
+    await store.deleteBlocksBelow(tx, this.chain.id, head - window);
+    const last = scan.blocks.at(-1)!;
+    await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
+
+    for (const id of await store.confirmDeposits(tx, this.chain.id, head, to, this.required)) {
+      await this.webhooks.emitForTransaction(tx, id, 'deposit.success');
+      for (const hook of this.onConfirmed) await hook(tx, id);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Recording one transfer to a watched address as a deposit, shared by the indexer and the
+ * deposit finder. A transfer already on record (same chain transaction) is matched, and
+ * relocated when a reorg moved it to another block; only a new one is inserted.
+ */
+import type { DbTx } from '../../db/pool.js';
+import type { TransferEvent } from '../../chains/types.js';
+import type { Logger } from '../../lib/logger.js';
+import { formatAmount } from '../../lib/money.js';
+import { shortReference, uuidv7 } from '../../lib/ids.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type { WebhookService } from '../webhooks/service.js';
+import * as store from './store.js';
+import type { Owner } from './watch.js';
+
+export interface RecordContext {
+  chain: ChainHandle;
+  webhooks: WebhookService;
+  logger: Logger;
+  owner(address: string): Owner | undefined;
+  isEnabled(walletId: string, assetId: string): boolean;
+}
+
+/** Returns the deposit's id when the transfer is (or already was) a deposit. */
+export async function recordTransfer(
+  tx: DbTx,
+  ctx: RecordContext,
+  t: TransferEvent,
+  existing: store.DepositRow[],
+  matched: Set<string>,
+): Promise<string | null> {
+  const owner = ctx.owner(t.to);
+  if (!owner) return null;
+  // Our own movements (gas top-ups, sweeps to the master) are not deposits.
+  if (ctx.owner(t.from)?.walletId === owner.walletId) return null;
+  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+  if (!asset || !ctx.isEnabled(owner.walletId, asset.id)) return null;
+
+  const same = existing.filter((e) => e.hash.toLowerCase() === t.txHash.toLowerCase() && !matched.has(e.id));
+  const found =
+    same.find((e) => e.log_index === t.logIndex) ??
+    same.find(
+      (e) =>
+        e.recipient_address?.toLowerCase() === t.to.toLowerCase() &&
+        (e.token_address ?? '').toLowerCase() === (t.token ?? '').toLowerCase() &&
+        BigInt(e.amount) === t.amount,
+    );
+  if (found) {
+    matched.add(found.id);
+    const moved = found.block_hash !== t.blockHash || found.log_index !== t.logIndex;
+    if (found.status === 'SUCCESS') {
+      if (moved)
+        ctx.logger.error(
+          { chain: ctx.chain.key, deposit: found.id },
+          'a confirmed deposit moved: reorg deeper than the confirmation depth',
+        );
+      return found.id;
+    }
+    if (moved || found.status === 'FAILED') {
+      await store.relocateDeposit(tx, found.id, t);
+      if (found.status === 'FAILED') await ctx.webhooks.emitForTransaction(tx, found.id, 'deposit.processing');
+    }
+    return found.id;
+  }
+  const id = uuidv7();
+  const inserted = await store.insertDeposit(tx, {
+    id,
+    walletId: owner.walletId,
+    addressId: owner.addressId,
+    assetId: asset.id,
+    chainId: ctx.chain.id,
+    reference: shortReference(),
+    amount: t.amount,
+    amountUsd: asset.currency === 'USD' ? formatAmount(t.amount, asset.decimals) : null,
+    currency: asset.symbol,
+    hash: t.txHash,
+    logIndex: t.logIndex,
+    blockNumber: t.blockNumber,
+    blockHash: t.blockHash,
+    from: t.from,
+    to: t.to,
+    token: t.token,
+    network: ctx.chain.row.network,
+  });
+  if (inserted) await ctx.webhooks.emitForTransaction(tx, id, 'deposit.processing');
+  return inserted ? id : null;
+}

@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+import type { BlockRef } from '../../chains/types.js';
+
+export interface Cursor {
+  blockNumber: bigint;
+  blockHash: string | null;
+}
+
+export async function readCursor(db: DbConn, chainId: string): Promise<Cursor | null> {
+  const { rows } = await sql<{ block_number: string; block_hash: string | null }>`
+    SELECT block_number, block_hash FROM chain_cursors WHERE chain_id = ${chainId}`.execute(db);
+  const row = rows[0];
+  return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash } : null;
+}
+
+/** Creates the cursor if missing; returns it locked for the rest of the transaction. */
+export async function lockCursor(db: DbConn, chainId: string, initial: Cursor): Promise<Cursor> {
+  await sql`INSERT INTO chain_cursors (chain_id, block_number, block_hash) VALUES (${chainId}, ${initial.blockNumber}, ${initial.blockHash})
+            ON CONFLICT (chain_id) DO NOTHING`.execute(db);
+  const { rows } = await sql<{ block_number: string; block_hash: string | null }>`
+    SELECT block_number, block_hash FROM chain_cursors WHERE chain_id = ${chainId} FOR UPDATE`.execute(db);
+  return { blockNumber: BigInt(rows[0]!.block_number), blockHash: rows[0]!.block_hash };
+}
+
+export async function saveCursor(db: DbConn, chainId: string, cursor: Cursor): Promise<void> {
+  await sql`UPDATE chain_cursors SET block_number = ${cursor.blockNumber}, block_hash = ${cursor.blockHash}, updated_at = now()
+             WHERE chain_id = ${chainId}`.execute(db);
+}
+
+export async function saveBlocks(db: DbConn, chainId: string, blocks: BlockRef[]): Promise<void> {
+  if (blocks.length === 0) return;
+  await sql`INSERT INTO chain_blocks (chain_id, block_number, block_hash, parent_hash)
+            SELECT ${chainId}::uuid, n, h, p FROM unnest(${blocks.map((b) => b.number.toString())}::bigint[], ${blocks.map((b) => b.hash)}::text[], ${blocks.map((b) => b.parentHash)}::text[]) AS t(n, h, p)
+            ON CONFLICT (chain_id, block_number) DO UPDATE SET block_hash = excluded.block_hash, parent_hash = excluded.parent_hash`.execute(
+    db,
+  );
+}
+
+/** Forgets blocks above `number` (a reorg rewound past them) or below it (out of the window). */
+export async function deleteBlocksAbove(db: DbConn, chainId: string, number: bigint): Promise<void> {
+  await sql`DELETE FROM chain_blocks WHERE chain_id = ${chainId} AND block_number > ${number}`.execute(db);
+}
+
+export async function deleteBlocksBelow(db: DbConn, chainId: string, number: bigint): Promise<void> {
+  await sql`DELETE FROM chain_blocks WHERE chain_id = ${chainId} AND block_number < ${number}`.execute(db);
+}
+
+export async function storedBlocksDescending(db: DbConn, chainId: string, below: bigint): Promise<{ number: bigint; hash: string }[]> {
+  const { rows } = await sql<{ block_number: string; block_hash: string }>`
+    SELECT block_number, block_hash FROM chain_blocks WHERE chain_id = ${chainId} AND block_number <= ${below} ORDER BY block_number DESC`.execute(
+    db,
+  );
+  return rows.map((r) => ({ number: BigInt(r.block_number), hash: r.block_hash }));
+}
+
+export interface DepositRow {
+  id: string;
+  wallet_id: string;
+  address_id: string | null;
+  asset_id: string | null;
+  status: string;
+  hash: string;
+  log_index: number;
+  block_number: string;
+  block_hash: string;
+  sender_address: string | null;
+  recipient_address: string | null;
+  token_address: string | null;
+  amount: string;
+}
+
+const depositColumns = sql`id, wallet_id, address_id, asset_id, status, hash, log_index, block_number, block_hash, sender_address, recipient_address, token_address, amount`;
+
+export async function depositsOfHashes(db: DbConn, chainId: string, hashes: string[]): Promise<DepositRow[]> {
+  if (hashes.length === 0) return [];
+  const { rows } = await sql<DepositRow>`SELECT ${depositColumns} FROM transactions
+     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND hash = ANY(${hashes}::text[])`.execute(db);
+  return rows;
+}
+
+export async function pendingDepositsBetween(db: DbConn, chainId: string, from: bigint, to: bigint): Promise<DepositRow[]> {
+  const { rows } = await sql<DepositRow>`SELECT ${depositColumns} FROM transactions
+     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number BETWEEN ${from} AND ${to}`.execute(db);
+  return rows;
+}
+
+export interface NewDeposit {
+  id: string;
+  walletId: string;
+  addressId: string | null;
+  assetId: string;
+  chainId: string;
+  reference: string;
+  amount: bigint;
+  amountUsd: string | null;
+  currency: string;
+  hash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  from: string;
+  to: string;
+  token: string | null;
+  network: string;
+}
+
+/** Inserts unless the (chain, hash, log index) is already recorded; true when inserted. */
+export async function insertDeposit(db: DbConn, d: NewDeposit): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
+                              amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
+                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
+    VALUES (${d.id}, ${d.walletId}, ${d.addressId}, ${d.assetId}, ${d.chainId}, ${d.reference}, 'DEPOSIT', 'PENDING', 'mined', false, 0,
+            ${d.amount.toString()}, ${d.amount.toString()}, ${d.amountUsd}, ${d.currency}, ${d.amountUsd === null ? null : '1'}, ${d.amountUsd === null ? null : '1'},
+            ${d.hash}, ${d.logIndex}, ${d.blockNumber.toString()}, ${d.blockHash}, ${d.from}, ${d.to}, ${d.token}, ${d.network}, 'BLOCKCHAIN',
+            (SELECT metadata FROM addresses WHERE id = ${d.addressId}), '{}'::jsonb)
+    ON CONFLICT (chain_id, hash, log_index) WHERE type = 'DEPOSIT' DO NOTHING
+    RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
+/** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
+export async function relocateDeposit(
+  db: DbConn,
+  id: string,
+  loc: { logIndex: number; blockNumber: bigint; blockHash: string },
+): Promise<void> {
+  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.blockNumber.toString()}, block_hash = ${loc.blockHash},
+                   status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+export async function failDeposit(db: DbConn, id: string, reason: string): Promise<void> {
+  await sql`UPDATE transactions SET status = 'FAILED', stage = 'reorged', confirmed = false, reason = ${reason}, updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
+}
+
+/**
+ * Recounts confirmations of the chain's pending deposits up to `verifiedTo` and returns
+ * the ids that reached `required` (now SUCCESS).
+ */
+export async function confirmDeposits(db: DbConn, chainId: string, head: bigint, verifiedTo: bigint, required: number): Promise<string[]> {
+  await sql`UPDATE transactions SET confirmations = (${head.toString()}::bigint - block_number + 1)::int, updated_at = now()
+             WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo}
+               AND confirmations IS DISTINCT FROM (${head.toString()}::bigint - block_number + 1)::int`.execute(db);
+  const { rows } = await sql<{ id: string }>`
+    UPDATE transactions SET status = 'SUCCESS', stage = 'confirmed', confirmed = true, updated_at = now()
+     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo}
+       AND ${head.toString()}::bigint - block_number + 1 >= ${required}
+     RETURNING id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+export interface WatchedRow {
+  address: string;
+  wallet_id: string;
+  address_id: string | null;
+  created_at: Date;
+}
+
+/** Master addresses of the chain's wallets plus child and external addresses created since `since`. */
+export async function watchedSince(db: DbConn, chainId: string, since: Date | null): Promise<WatchedRow[]> {
+  const { rows } = await sql<WatchedRow>`
+    SELECT address, wallet_id, id AS address_id, created_at FROM addresses
+     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${since}::timestamptz IS NULL OR created_at >= ${since})
+    UNION ALL
+    SELECT address, id AS wallet_id, NULL AS address_id, created_at FROM wallets
+     WHERE chain_id = ${chainId} AND (${since}::timestamptz IS NULL OR created_at >= ${since})`.execute(db);
+  return rows;
+}
+
+export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise<{ wallet_id: string; asset_id: string }[]> {
+  const { rows } = await sql<{ wallet_id: string; asset_id: string }>`
+    SELECT wa.wallet_id, wa.asset_id FROM wallet_assets wa JOIN wallets w ON w.id = wa.wallet_id
+     WHERE w.chain_id = ${chainId} AND wa.is_active`.execute(db);
+  return rows;
+}

@@ -1,0 +1,289 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+
+export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
+
+/** One outbound transaction, amounts as bigint. */
+export interface OutboundRow {
+  id: string;
+  chainId: string;
+  walletId: string;
+  fromAddress: string;
+  fromIndex: number;
+  nonce: bigint;
+  to: string;
+  value: bigint;
+  data: string | null;
+  gasLimit: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  raw: string | null;
+  hash: string | null;
+  stage: Stage;
+  purpose: string;
+  ownerId: string | null;
+  replacedBy: string | null;
+  receipt: {
+    status: 'success' | 'reverted';
+    blockNumber: bigint;
+    blockHash: string;
+    gasUsed: bigint;
+    effectiveGasPrice: bigint;
+  } | null;
+  error: string | null;
+  attempts: number;
+  conflictSeenAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  broadcastAt: Date | null;
+}
+
+interface DbRow {
+  id: string;
+  chain_id: string;
+  wallet_id: string;
+  from_address: string;
+  from_index: number;
+  nonce: string;
+  to_address: string;
+  value: string;
+  data: string | null;
+  gas_limit: string | null;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  raw: string | null;
+  hash: string | null;
+  stage: Stage;
+  purpose: string;
+  owner_id: string | null;
+  replaced_by: string | null;
+  block_number: string | null;
+  block_hash: string | null;
+  gas_used: string | null;
+  effective_gas_price: string | null;
+  status: 'success' | 'reverted' | null;
+  error: string | null;
+  attempts: number;
+  conflict_seen_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  broadcast_at: Date | null;
+}
+
+const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
+
+function toRow(r: DbRow): OutboundRow {
+  return {
+    id: r.id,
+    chainId: r.chain_id,
+    walletId: r.wallet_id,
+    fromAddress: r.from_address,
+    fromIndex: r.from_index,
+    nonce: BigInt(r.nonce),
+    to: r.to_address,
+    value: BigInt(r.value),
+    data: r.data,
+    gasLimit: big(r.gas_limit),
+    maxFeePerGas: big(r.max_fee_per_gas),
+    maxPriorityFeePerGas: big(r.max_priority_fee_per_gas),
+    raw: r.raw,
+    hash: r.hash,
+    stage: r.stage,
+    purpose: r.purpose,
+    ownerId: r.owner_id,
+    replacedBy: r.replaced_by,
+    receipt:
+      r.status === null
+        ? null
+        : {
+            status: r.status,
+            blockNumber: BigInt(r.block_number!),
+            blockHash: r.block_hash!,
+            gasUsed: BigInt(r.gas_used!),
+            effectiveGasPrice: BigInt(r.effective_gas_price!),
+          },
+    error: r.error,
+    attempts: r.attempts,
+    conflictSeenAt: r.conflict_seen_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    broadcastAt: r.broadcast_at,
+  };
+}
+
+const one = (rows: DbRow[]): OutboundRow | undefined => (rows[0] ? toRow(rows[0]) : undefined);
+
+// ---- nonces --------------------------------------------------------------------------
+
+export async function peekNonce(db: DbConn, chainId: string, address: string): Promise<bigint | null> {
+  const { rows } = await sql<{
+    next_nonce: string;
+  }>`SELECT next_nonce FROM nonces WHERE chain_id = ${chainId} AND address = ${address}`.execute(db);
+  return rows[0] ? BigInt(rows[0].next_nonce) : null;
+}
+
+/**
+ * Takes the sender's next nonce. The upsert locks the counter row until the caller's
+ * transaction ends, so concurrent allocations queue behind it and a rollback gives the
+ * nonce back: gap- and duplicate-free across processes. `seed` (the chain's count, or 0
+ * when the row already existed) only ever raises the counter, so a late or stale read of
+ * the chain cannot move it backwards.
+ */
+export async function allocateNonce(db: DbConn, chainId: string, address: string, seed: bigint): Promise<bigint> {
+  const { rows } = await sql<{ nonce: string }>`
+    INSERT INTO nonces (chain_id, address, next_nonce) VALUES (${chainId}, ${address}, ${seed + 1n})
+    ON CONFLICT (chain_id, address) DO UPDATE
+       SET next_nonce = GREATEST(nonces.next_nonce, EXCLUDED.next_nonce - 1) + 1, updated_at = now()
+    RETURNING next_nonce - 1 AS nonce`.execute(db);
+  return BigInt(rows[0]!.nonce);
+}
+
+/** Raises the counter to the chain's mined count when the key was used outside the pipeline. */
+export async function raiseNonce(db: DbConn, chainId: string, address: string, atLeast: bigint): Promise<void> {
+  await sql`UPDATE nonces SET next_nonce = ${atLeast}, updated_at = now()
+             WHERE chain_id = ${chainId} AND address = ${address} AND next_nonce < ${atLeast}`.execute(db);
+}
+
+// ---- rows ----------------------------------------------------------------------------
+
+export interface NewOutbound {
+  id: string;
+  chainId: string;
+  walletId: string;
+  fromAddress: string;
+  fromIndex: number;
+  nonce: bigint;
+  to: string;
+  value: bigint;
+  data: string | null;
+  gasLimit: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  purpose: string;
+  ownerId: string | null;
+}
+
+export async function insertOutbound(db: DbConn, r: NewOutbound): Promise<void> {
+  await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, to_address, value, data,
+                                      gas_limit, max_fee_per_gas, max_priority_fee_per_gas, stage, purpose, owner_id)
+            VALUES (${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
+                    ${r.gasLimit}, ${r.maxFeePerGas}, ${r.maxPriorityFeePerGas}, 'created', ${r.purpose}, ${r.ownerId})`.execute(db);
+}
+
+export async function findOutbound(db: DbConn, id: string): Promise<OutboundRow | undefined> {
+  const { rows } = await sql<DbRow>`SELECT * FROM outbound_txs WHERE id = ${id}`.execute(db);
+  return one(rows);
+}
+
+export async function outboundOfOwner(db: DbConn, ownerId: string): Promise<OutboundRow[]> {
+  const { rows } = await sql<DbRow>`SELECT * FROM outbound_txs WHERE owner_id = ${ownerId} ORDER BY created_at, id`.execute(db);
+  return rows.map(toRow);
+}
+
+/** Stores the signature, only if nobody signed the row first: one raw per row, ever. */
+export async function markSigned(
+  db: DbConn,
+  id: string,
+  s: { raw: string; hash: string; gasLimit: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+): Promise<OutboundRow | undefined> {
+  const { rows } = await sql<DbRow>`
+    UPDATE outbound_txs SET stage = 'signed', raw = ${s.raw}, hash = ${s.hash}, gas_limit = ${s.gasLimit},
+           max_fee_per_gas = ${s.maxFeePerGas}, max_priority_fee_per_gas = ${s.maxPriorityFeePerGas}, error = NULL, updated_at = now()
+     WHERE id = ${id} AND stage = 'created'
+    RETURNING *`.execute(db);
+  return one(rows);
+}
+
+export async function markBroadcast(db: DbConn, id: string): Promise<void> {
+  await sql`UPDATE outbound_txs SET stage = 'broadcast', attempts = attempts + 1, error = NULL, conflict_seen_at = NULL,
+                   broadcast_at = coalesce(broadcast_at, now()), updated_at = now()
+             WHERE id = ${id} AND stage IN ('signed', 'broadcast')`.execute(db);
+}
+
+/**
+ * A refused or failed broadcast. `conflict` records (once) when the nonce was first seen
+ * used by another transaction; any other outcome clears it. Errors do not touch
+ * updated_at, which marks progress: a row that only collects errors looks stuck to the
+ * safety net, which then re-queues its job.
+ */
+export async function recordBroadcastFailure(
+  db: DbConn,
+  id: string,
+  error: string,
+  conflict: boolean,
+): Promise<{ row: OutboundRow; conflictAgeMs: number | null } | undefined> {
+  const { rows } = await sql<DbRow & { conflict_age_ms: string | null }>`
+    UPDATE outbound_txs SET attempts = attempts + 1, error = ${error},
+           conflict_seen_at = CASE WHEN ${conflict} THEN coalesce(conflict_seen_at, now()) ELSE NULL END
+     WHERE id = ${id} AND stage IN ('signed', 'broadcast')
+    RETURNING *, (extract(epoch FROM now() - conflict_seen_at) * 1000)::bigint AS conflict_age_ms`.execute(db);
+  const r = rows[0];
+  return r ? { row: toRow(r), conflictAgeMs: r.conflict_age_ms === null ? null : Number(r.conflict_age_ms) } : undefined;
+}
+
+/** Notes why a row is not progressing (see recordBroadcastFailure on updated_at). */
+export async function recordError(db: DbConn, id: string, error: string): Promise<void> {
+  await sql`UPDATE outbound_txs SET error = ${error} WHERE id = ${id}`.execute(db);
+}
+
+/** Locks an unsettled row for the settlement transaction; undefined once it is settled. */
+export async function lockUnsettled(db: DbConn, id: string, stages: Stage[]): Promise<OutboundRow | undefined> {
+  const { rows } = await sql<DbRow>`SELECT * FROM outbound_txs WHERE id = ${id} AND stage = ANY(${stages}::text[]) FOR UPDATE`.execute(db);
+  return one(rows);
+}
+
+export async function settleMined(
+  db: DbConn,
+  id: string,
+  r: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
+): Promise<OutboundRow> {
+  const { rows } = await sql<DbRow>`
+    UPDATE outbound_txs SET stage = ${r.status === 'success' ? 'mined' : 'failed'}, status = ${r.status},
+           block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
+           effective_gas_price = ${r.effectiveGasPrice}, conflict_seen_at = NULL, updated_at = now(),
+           error = ${r.status === 'success' ? null : 'execution reverted'}
+     WHERE id = ${id}
+    RETURNING *`.execute(db);
+  return toRow(rows[0]!);
+}
+
+export async function markDropped(db: DbConn, id: string, error: string): Promise<OutboundRow> {
+  const { rows } = await sql<DbRow>`
+    UPDATE outbound_txs SET stage = 'dropped', error = ${error}, updated_at = now() WHERE id = ${id} RETURNING *`.execute(db);
+  return toRow(rows[0]!);
+}
+
+export async function markReplaced(db: DbConn, id: string, replacedBy: string, error: string): Promise<OutboundRow> {
+  const { rows } = await sql<DbRow>`
+    UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${replacedBy}, error = ${error}, updated_at = now()
+     WHERE id = ${id} RETURNING *`.execute(db);
+  return toRow(rows[0]!);
+}
+
+/** Rows whose job may have been lost: unfinished and untouched for a while. */
+export async function stuckRows(db: DbConn, quietMs: number, limit: number): Promise<{ id: string; stage: Stage }[]> {
+  const { rows } = await sql<{ id: string; stage: Stage }>`
+    SELECT id, stage FROM outbound_txs
+     WHERE stage IN ('created', 'signed', 'broadcast') AND updated_at < now() - make_interval(secs => ${quietMs / 1000})
+     ORDER BY updated_at LIMIT ${limit}`.execute(db);
+  return rows;
+}
+
+// ---- jobs (queued in the caller's transaction: the outbox guarantee) -----------------
+
+/**
+ * `preserve_run_at` keeps a waiting job's schedule when the safety net re-adds it, so a
+ * re-add never delays or doubles a job that is still there; a job that is running or has
+ * run out of attempts is replaced by a fresh one.
+ */
+export async function enqueueSendJob(db: DbConn, id: string, delayMs = 0): Promise<void> {
+  await sql`SELECT graphile_worker.add_job('outbound_send', json_build_object('id', ${id}::text),
+                                           run_at := now() + make_interval(secs => ${delayMs / 1000}),
+                                           job_key := ${`outbound_send:${id}`}, job_key_mode := 'preserve_run_at')`.execute(db);
+}
+
+export async function enqueueTrackJob(db: DbConn, id: string, poll: number, delayMs: number): Promise<void> {
+  await sql`SELECT graphile_worker.add_job('outbound_track', json_build_object('id', ${id}::text, 'poll', ${poll}::int),
+                                           run_at := now() + make_interval(secs => ${delayMs / 1000}),
+                                           job_key := ${`outbound_track:${id}`}, job_key_mode := 'preserve_run_at')`.execute(db);
+}

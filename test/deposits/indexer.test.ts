@@ -1,0 +1,394 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
+import { verifyWebhook } from '../../src/receiver/index.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { chainOf, type TestChain } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
+
+const CONFIRMATIONS = 3;
+let h: Harness;
+let receiver: Receiver;
+let eth: TestChain;
+let bsc: TestChain;
+const indexers: Record<string, ChainIndexer> = {};
+
+beforeAll(async () => {
+  h = await startHarness({ specs: DEVNET_CHAINS.map((s) => ({ ...s, confirmations: CONFIRMATIONS })), worker: true });
+  receiver = await startReceiver();
+  eth = chainOf(h, 'devnet-eth');
+  bsc = chainOf(h, 'devnet-bsc');
+  for (const slug of ['devnet-eth', 'devnet-bsc']) {
+    const w = h.wallets[slug]!;
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: receiver.url } })).status).toBe(200);
+    indexers[slug] = h.services.deposits.indexer(h.services.catalogue.findChain(slug, 'testnet')!);
+  }
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.stop();
+});
+
+/** Steps the indexer until it reaches the head. */
+async function drain(slug: string) {
+  for (let i = 0; i < 1000; i++) if ((await indexers[slug]!.step()) === 'idle') return;
+  throw new Error('indexer did not reach the head');
+}
+
+async function newAddress(slug: string, metadata: Record<string, unknown> = {}) {
+  const w = h.wallets[slug]!;
+  const res = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: { metadata } });
+  expect(res.status).toBe(200);
+  return res.body.data as { id: string; address: string };
+}
+
+async function depositsOf(txHash: string) {
+  const { rows } = await sql<{
+    id: string;
+    status: string;
+    amount: string;
+    confirmations: number;
+    block_number: string;
+    log_index: number;
+  }>`
+    SELECT id, status, amount, confirmations, block_number, log_index FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${txHash})`.execute(
+    h.database.db,
+  );
+  return rows;
+}
+
+function eventsFor(transactionId: string) {
+  return sql<{ name: string }>`SELECT name FROM events WHERE transaction_id = ${transactionId} ORDER BY created_at, id`
+    .execute(h.database.db)
+    .then((r) => r.rows.map((e) => e.name));
+}
+
+/** The verified webhook bodies the receiver got for a transaction. */
+function received(slug: string, transactionId: string) {
+  return receiver.requests
+    .filter((r) => (JSON.parse(r.body) as { data?: { id?: string } }).data?.id === transactionId)
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: h.wallets[slug]!.apiKey }));
+}
+
+describe('token and native deposits', () => {
+  it('a 6-decimal token deposit is PENDING, then SUCCESS at the configured depth, with verified webhooks', async () => {
+    const child = await newAddress('devnet-eth', { customerId: 'c-42' });
+    const receipt = await eth.sendToken('USDC', child.address, '12.345678');
+    await drain('devnet-eth');
+    let [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep).toMatchObject({ status: 'PENDING', amount: '12345678', confirmations: 1 });
+    const pending = await h.api('GET', `/v1/wallets/${h.wallets['devnet-eth']!.id}/transactions/${dep!.id}`);
+    expect(pending.body.data).toMatchObject({
+      type: 'DEPOSIT',
+      status: 'PENDING',
+      confirmed: false,
+      confirmations: 1,
+      amount: '12.345678',
+    });
+
+    await eth.mine(1);
+    await drain('devnet-eth');
+    expect((await depositsOf(receipt.transactionHash))[0]).toMatchObject({ status: 'PENDING', confirmations: 2 });
+    await eth.mine(1);
+    await drain('devnet-eth');
+    [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep).toMatchObject({ status: 'SUCCESS', confirmations: 3 });
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
+
+    await eventually(
+      async () => received('devnet-eth', dep!.id).length,
+      (n) => n === 2,
+    );
+    const [processing, success] = received('devnet-eth', dep!.id);
+    expect(processing!.event).toBe('deposit.processing');
+    expect(processing!.data).toMatchObject({ status: 'PENDING', confirmed: false });
+    expect(success!.event).toBe('deposit.success');
+    expect(success!.data).toMatchObject({
+      type: 'DEPOSIT',
+      status: 'SUCCESS',
+      confirmed: true,
+      confirmations: 3,
+      amount: '12.345678',
+      currency: 'USDC',
+      hash: receipt.transactionHash,
+      blockNumber: Number(receipt.blockNumber),
+      senderAddress: eth.faucet,
+      recipientAddress: child.address,
+      metadata: { customerId: 'c-42' },
+      amlScreening: {},
+      assetSwept: false,
+      assetSweptHash: null,
+      address: { id: child.id, address: child.address },
+      asset: { symbol: 'USDC', decimals: 6 },
+      blockchain: { slug: 'devnet-eth' },
+      wallet: { id: h.wallets['devnet-eth']!.id },
+    });
+  });
+
+  it('an 18-decimal token deposit keeps every digit', async () => {
+    const child = await newAddress('devnet-bsc');
+    const receipt = await bsc.sendToken('USDT', child.address, '1.000000000000000001');
+    await bsc.mine(2);
+    await drain('devnet-bsc');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep).toMatchObject({ status: 'SUCCESS', amount: '1000000000000000001' });
+    const res = await h.api('GET', `/v1/wallets/${h.wallets['devnet-bsc']!.id}/transactions/${dep!.id}`, {
+      key: h.wallets['devnet-bsc']!.apiKey,
+    });
+    expect(res.body.data).toMatchObject({ amount: '1.000000000000000001', asset: { symbol: 'USDT', decimals: 18 } });
+  });
+
+  it('a native deposit is recorded when the native asset is enabled, and not before', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const child = await newAddress('devnet-eth');
+    const before = await eth.sendNative(child.address, '0.5');
+    await drain('devnet-eth');
+    expect(await depositsOf(before.transactionHash)).toEqual([]);
+
+    const native = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!;
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}/assets/${native.id}`, { body: { isActive: true } })).status).toBe(200);
+    const receipt = await eth.sendNative(child.address, '1.25');
+    await eth.mine(2);
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep).toMatchObject({ status: 'SUCCESS', amount: '1250000000000000000', log_index: -1 });
+    const view = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`);
+    expect(view.body.data).toMatchObject({ amount: '1.25', currency: 'ETH', tokenAddress: null, asset: { isNative: true } });
+  });
+
+  it('a deposit to the master address is recorded without an address', async () => {
+    const w = h.wallets['devnet-bsc']!;
+    const receipt = await bsc.sendToken('USDC', w.address, '3');
+    await bsc.mine(2);
+    await drain('devnet-bsc');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    const view = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`, { key: w.apiKey });
+    expect(view.body.data).toMatchObject({ status: 'SUCCESS', amount: '3', address: null, recipientAddress: w.address });
+  });
+});
+
+describe('reorgs', () => {
+  it('a deposit reorged out before its confirmations ends FAILED with deposit.failed, never SUCCESS', async () => {
+    const child = await newAddress('devnet-eth');
+    const snap = await eth.snapshot();
+    const receipt = await eth.sendToken('USDT', child.address, '7');
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep!.status).toBe('PENDING');
+
+    await eth.revert(snap);
+    await eth.sendFiller(); // the new branch differs from the old one
+    await eth.mine(CONFIRMATIONS + 1);
+    await drain('devnet-eth');
+    expect((await depositsOf(receipt.transactionHash))[0]).toMatchObject({ status: 'FAILED' });
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.failed']);
+    await eventually(
+      async () => received('devnet-eth', dep!.id).map((w) => w.event),
+      (e) => e.includes('deposit.failed'),
+    );
+    expect(received('devnet-eth', dep!.id).some((w) => w.event === 'deposit.success')).toBe(false);
+  });
+
+  it('a deposit re-mined in another block after a reorg keeps one record', async () => {
+    const child = await newAddress('devnet-eth');
+    const raw = await eth.signTokenTransfer('USDC', child.address, '5.5');
+    const snap = await eth.snapshot();
+    const first = await eth.sendRaw(raw);
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(first.transactionHash);
+
+    await eth.revert(snap);
+    await eth.sendFiller();
+    const again = await eth.sendRaw(raw);
+    expect(again.transactionHash).toBe(first.transactionHash);
+    expect(again.blockNumber).not.toBe(first.blockNumber);
+    await eth.mine(CONFIRMATIONS);
+    await drain('devnet-eth');
+    const rows = await depositsOf(first.transactionHash);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: dep!.id, status: 'SUCCESS', block_number: String(again.blockNumber) });
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
+  });
+
+  it('a reorg above a confirmed deposit leaves it untouched', async () => {
+    const child = await newAddress('devnet-eth');
+    const receipt = await eth.sendToken('USDC', child.address, '2');
+    await eth.mine(CONFIRMATIONS);
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep!.status).toBe('SUCCESS');
+    const snap = await eth.snapshot();
+    await eth.mine(2);
+    await drain('devnet-eth');
+    await eth.revert(snap);
+    await eth.sendFiller();
+    await eth.mine(2);
+    await drain('devnet-eth');
+    expect(await depositsOf(receipt.transactionHash)).toEqual([expect.objectContaining({ id: dep!.id, status: 'SUCCESS' })]);
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
+  });
+});
+
+describe('exactly once', () => {
+  async function depositCount() {
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM transactions WHERE type = 'DEPOSIT'`.execute(h.database.db);
+    return Number(rows[0]!.n);
+  }
+  async function eventCount() {
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events`.execute(h.database.db);
+    return Number(rows[0]!.n);
+  }
+
+  it('replaying a block range records nothing twice', async () => {
+    const child = await newAddress('devnet-bsc');
+    for (const amount of ['1', '2', '3']) await bsc.sendToken('USDC', child.address, amount);
+    await bsc.mine(CONFIRMATIONS);
+    await drain('devnet-bsc');
+    const deposits = await depositCount();
+    const events = await eventCount();
+    const chainId = h.services.catalogue.findChain('devnet-bsc', 'testnet')!.id;
+    await sql`UPDATE chain_cursors SET block_number = -1, block_hash = NULL WHERE chain_id = ${chainId}`.execute(h.database.db);
+    await drain('devnet-bsc');
+    expect(await depositCount()).toBe(deposits);
+    expect(await eventCount()).toBe(events);
+  });
+
+  it('a failure in the middle of recording a range leaves nothing half-written', async () => {
+    const child = await newAddress('devnet-eth');
+    const receipts = [];
+    for (const amount of ['10', '20']) receipts.push(await eth.sendToken('USDT', child.address, amount));
+    await eth.mine(CONFIRMATIONS);
+    const chainId = h.services.catalogue.findChain('devnet-eth', 'testnet')!.id;
+    const before = await sql<{ block_number: string }>`SELECT block_number FROM chain_cursors WHERE chain_id = ${chainId}`.execute(
+      h.database.db,
+    );
+    let armed = true;
+    h.services.deposits.confirmedHooks.push(async () => {
+      if (armed) {
+        armed = false;
+        throw new Error('simulated crash while recording');
+      }
+    });
+    await expect(drain('devnet-eth')).rejects.toThrow('simulated crash');
+    const after = await sql<{ block_number: string }>`SELECT block_number FROM chain_cursors WHERE chain_id = ${chainId}`.execute(
+      h.database.db,
+    );
+    expect(after.rows[0]!.block_number).toBe(before.rows[0]!.block_number);
+    for (const r of receipts) expect(await depositsOf(r.transactionHash)).toEqual([]);
+    await drain('devnet-eth');
+    for (const r of receipts) expect(await depositsOf(r.transactionHash)).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);
+    h.services.deposits.confirmedHooks.pop();
+  });
+
+  it('two indexers racing on one chain record each deposit once', async () => {
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const a = h.services.deposits.indexer(chain);
+    const b = h.services.deposits.indexer(chain);
+    const child = await newAddress('devnet-eth');
+    const receipts = [];
+    for (let i = 1; i <= 5; i++) receipts.push(await eth.sendToken('USDC', child.address, String(i)));
+    await eth.mine(CONFIRMATIONS);
+    const run = async (ix: ChainIndexer) => {
+      for (let i = 0; i < 100; i++) if ((await ix.step()) === 'idle') return;
+    };
+    await Promise.all([run(a), run(b), run(a), run(b)]);
+    for (const r of receipts) {
+      const rows = await depositsOf(r.transactionHash);
+      expect(rows).toHaveLength(1);
+      expect(await eventsFor(rows[0]!.id)).toEqual(['deposit.processing', 'deposit.success']);
+    }
+  });
+});
+
+describe('history', () => {
+  it('filters, orders and paginates a child address history; foreign wallets get 404', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const child = await newAddress('devnet-eth');
+    await eth.sendToken('USDC', child.address, '1');
+    await eth.sendToken('USDT', child.address, '2');
+    await eth.sendToken('USDC', child.address, '3');
+    await drain('devnet-eth');
+    const base = `/v1/wallets/${w.id}/addresses/${child.id}/transactions`;
+    const all = await h.api('GET', base);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((t: { amount: string }) => t.amount)).toEqual(['3', '2', '1']);
+    expect(all.body.meta).toEqual({ currentPage: 1, itemCount: 3, itemsPerPage: 100, totalItems: 3, totalPages: 1 });
+    expect(all.body.data[0]).toMatchObject({
+      address: { id: child.id },
+      asset: { symbol: 'USDC' },
+      blockchain: { slug: 'devnet-eth' },
+      wallet: { id: w.id },
+    });
+    expect((await h.api('GET', `${base}?order=ASC`)).body.data.map((t: { amount: string }) => t.amount)).toEqual(['1', '2', '3']);
+    expect((await h.api('GET', `${base}?assets=USDT`)).body.data.map((t: { amount: string }) => t.amount)).toEqual(['2']);
+    expect((await h.api('GET', `${base}?assets=usdt,USDC`)).body.meta.totalItems).toBe(3);
+    // Three blocks in a row with 3 confirmations required: the first is confirmed, the others wait.
+    expect((await h.api('GET', `${base}?status=PENDING&type=DEPOSIT`)).body.data.map((t: { amount: string }) => t.amount)).toEqual([
+      '3',
+      '2',
+    ]);
+    expect((await h.api('GET', `${base}?status=SUCCESS`)).body.data.map((t: { amount: string }) => t.amount)).toEqual(['1']);
+    expect((await h.api('GET', `${base}?status=FAILED`)).body.meta.totalItems).toBe(0);
+    const page2 = await h.api('GET', `${base}?limit=2&page=2`);
+    expect(page2.body.meta).toEqual({ currentPage: 2, itemCount: 1, itemsPerPage: 2, totalItems: 3, totalPages: 2 });
+    const one = all.body.data[1];
+    expect((await h.api('GET', `${base}?hash=${one.hash}`)).body.data.map((t: { id: string }) => t.id)).toEqual([one.id]);
+    expect((await h.api('GET', `${base}?id=${one.id}`)).body.data).toHaveLength(1);
+    expect((await h.api('GET', `${base}?reference=${one.reference}`)).body.data).toHaveLength(1);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await h.api('GET', `${base}?startDate=${future}`)).body.meta.totalItems).toBe(0);
+    for (const bad of [
+      'status=DONE',
+      'type=GIFT',
+      'order=UP',
+      'limit=0',
+      'limit=101',
+      'hash=0x12',
+      'startDate=yesterday',
+      'page=0',
+      'color=red',
+    ]) {
+      expect((await h.api('GET', `${base}?${bad}`)).status, bad).toBe(400);
+    }
+    expect((await h.api('GET', `${base}?startDate=${future}&endDate=2020-01-01T00:00:00.000Z`)).status).toBe(400);
+    const other = h.wallets['devnet-bsc']!;
+    expect((await h.api('GET', base, { key: other.apiKey })).status).toBe(404);
+    expect((await h.api('GET', `/v1/wallets/${other.id}/addresses/${child.id}/transactions`, { key: other.apiKey })).status).toBe(404);
+    expect((await h.api('GET', `/v1/wallets/${other.id}/transactions/${one.id}`, { key: other.apiKey })).status).toBe(404);
+    const wallet = await h.api('GET', `/v1/wallets/${w.id}/transactions?limit=5`);
+    expect(wallet.body.meta.totalItems).toBeGreaterThan(3);
+  });
+});
+
+describe('deposit finder', () => {
+  it('records a deposit the indexer has not seen, idempotently, and the indexer does not double it', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const child = await newAddress('devnet-eth');
+    const receipt = await eth.sendToken('USDT', child.address, '9.99');
+    const first = await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: receipt.transactionHash } });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(1);
+    expect(first.body.data[0]).toMatchObject({ type: 'DEPOSIT', amount: '9.99', status: 'PENDING', address: { id: child.id } });
+    const again = await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: receipt.transactionHash } });
+    expect(again.body.data.map((t: { id: string }) => t.id)).toEqual([first.body.data[0].id]);
+    await eth.mine(CONFIRMATIONS);
+    await drain('devnet-eth');
+    expect(await depositsOf(receipt.transactionHash)).toEqual([expect.objectContaining({ id: first.body.data[0].id, status: 'SUCCESS' })]);
+
+    const other = h.wallets['devnet-bsc']!;
+    const notMine = await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, {
+      body: { transactionHash: (await eth.sendNative(eth.faucet, '0.1')).transactionHash },
+    });
+    expect(notMine.status).toBe(422);
+    expect((await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: `0x${'1'.repeat(64)}` } })).status).toBe(
+      422,
+    );
+    expect((await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: '0x1234' } })).status).toBe(400);
+    expect(
+      (await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { key: other.apiKey, body: { transactionHash: receipt.transactionHash } }))
+        .status,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,392 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { parseEther, parseTransaction, type Hash, type TransactionSerializedEIP1559 } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { eventually } from '../support/fixtures.js';
+import {
+  addressOf,
+  enqueue,
+  fund,
+  keyOf,
+  makeWorld,
+  nextNonceRow,
+  pendingJobs,
+  restarted,
+  settledRow,
+  sleep,
+  stageOf,
+  usdcOf,
+  type World,
+} from './world.js';
+
+let h: Harness;
+let w: World;
+const USDC = 1_000_000n; // 6 decimals on devnet-eth
+const PURPOSES = ['transfer', 'bulk', 'crash', 'dropped', 'revert', 'void', 'seed', 'conflict'];
+const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const callsFor = (id: string) => w.settled.filter((r) => r.id === id);
+
+beforeAll(async () => {
+  h = await startHarness({ worker: true, specs: [DEVNET_CHAINS[0]!] });
+  w = await makeWorld(h, PURPOSES);
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('sending', () => {
+  it('a funded master wallet sends a native and a token transfer: mined, receipts stored, balances moved exactly, handler called once', async () => {
+    const master = addressOf(w, 0);
+    expect(master).toBe(h.wallets['devnet-eth']!.address);
+    await fund(w, master, { wei: parseEther('10'), usdc: 1_000n * USDC });
+    const recipient = randomAddress();
+    const [eth0, usdc0] = [await w.pub.getBalance({ address: master }), await usdcOf(w, master)];
+
+    const owner = crypto.randomUUID();
+    const native = await enqueue(w, { fromIndex: 0, to: recipient, value: parseEther('0.123'), purpose: 'transfer', ownerId: owner });
+    const token = await enqueue(w, {
+      fromIndex: 0,
+      to: w.usdc,
+      value: 0n,
+      data: w.chain.adapter.encodeTokenTransfer(recipient, 12_500_000n),
+      purpose: 'transfer',
+      ownerId: owner,
+    });
+    expect(native.from).toBe(master);
+    expect(token.nonce).toBe(native.nonce + 1n);
+
+    const rows = [await settledRow(w, native.id), await settledRow(w, token.id)];
+    for (const row of rows) {
+      expect(row.stage).toBe('mined');
+      const onChain = await w.pub.getTransactionReceipt({ hash: row.hash as Hash });
+      expect(row.receipt).toEqual({
+        status: 'success',
+        blockNumber: onChain.blockNumber,
+        blockHash: onChain.blockHash,
+        gasUsed: onChain.gasUsed,
+        effectiveGasPrice: onChain.effectiveGasPrice,
+      });
+      const tx = await w.pub.getTransaction({ hash: row.hash as Hash });
+      expect(BigInt(tx.nonce)).toBe(row.nonce);
+      expect(tx.from.toLowerCase()).toBe(master.toLowerCase());
+      const parsed = parseTransaction(row.raw as TransactionSerializedEIP1559);
+      expect({ gas: parsed.gas, maxFeePerGas: parsed.maxFeePerGas }).toEqual({ gas: row.gasLimit, maxFeePerGas: row.maxFeePerGas });
+      expect(row.broadcastAt).not.toBeNull();
+      expect(row.error).toBeNull();
+    }
+    // Estimated gas carries a 20% margin: a plain transfer gets 25,200.
+    expect(rows[0]!.gasLimit).toBe(25_200n);
+
+    expect(await w.pub.getBalance({ address: recipient })).toBe(parseEther('0.123'));
+    expect(await usdcOf(w, recipient)).toBe(12_500_000n);
+    const fees = rows.reduce((sum, r) => sum + r.receipt!.gasUsed * r.receipt!.effectiveGasPrice, 0n);
+    expect(await w.pub.getBalance({ address: master })).toBe(eth0 - parseEther('0.123') - fees);
+    expect(await usdcOf(w, master)).toBe(usdc0 - 12_500_000n);
+
+    await sleep(1500); // leftover jobs, if any, must not call the handler again
+    for (const row of rows) {
+      expect(callsFor(row.id)).toHaveLength(1);
+      expect(callsFor(row.id)[0]).toMatchObject({ id: row.id, stage: 'mined', ownerId: owner, purpose: 'transfer', hash: row.hash });
+    }
+    expect(await h.services.outbound.ofOwner(owner)).toHaveLength(2);
+  });
+
+  it('refuses bad requests without allocating a nonce', async () => {
+    const from = addressOf(w, 30);
+    await expect(enqueue(w, { fromIndex: 30, to: '0x1234', value: 1n, purpose: 'transfer' })).rejects.toThrow(/not a valid/);
+    await expect(enqueue(w, { fromIndex: 30, to: from, value: -1n, purpose: 'transfer' })).rejects.toThrow(/non-negative/);
+    await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, gasLimit: 20_000n, purpose: 'transfer' })).rejects.toThrow(/gasLimit/);
+    await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, maxFeePerGas: 1n, purpose: 'transfer' })).rejects.toThrow(/both fee/);
+    await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, data: '0xabc', purpose: 'transfer' })).rejects.toThrow(/hex/);
+    // On the bare pool the allocation would commit on its own and could leak a nonce.
+    await expect(
+      h.services.outbound.enqueue(h.database.db, {
+        chainId: w.chain.id,
+        walletId: w.walletId,
+        fromIndex: 30,
+        to: from,
+        value: 1n,
+        purpose: 'x',
+      }),
+    ).rejects.toThrow(/inside a database transaction/);
+    expect(await nextNonceRow(w, from)).toBeNull();
+  });
+});
+
+describe('nonces', () => {
+  it('100 concurrent enqueues from one sender (and 10 rolled back): all mined, nonces contiguous, no duplicate, no gap', async () => {
+    const index = 5;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    const start = BigInt(await w.pub.getTransactionCount({ address: sender }));
+    const recipient = randomAddress();
+
+    const results = await Promise.allSettled(
+      Array.from({ length: 110 }, (_, i) =>
+        h.database.db.transaction().execute(async (tx) => {
+          const r = await h.services.outbound.enqueue(tx, {
+            chainId: w.chain.id,
+            walletId: w.walletId,
+            fromIndex: index,
+            to: recipient,
+            value: 1_000n,
+            purpose: 'bulk',
+          });
+          if (i % 11 === 10) throw new Error('caller rolls back'); // its nonce must be given back
+          return r;
+        }),
+      ),
+    );
+    const ok = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(ok).toHaveLength(100);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(10);
+    const expected = Array.from({ length: 100 }, (_, i) => start + BigInt(i));
+    expect(ok.map((r) => r.nonce).sort((a, b) => (a < b ? -1 : 1))).toEqual(expected);
+
+    const rows = await Promise.all(ok.map((r) => settledRow(w, r.id, 60_000)));
+    expect(rows.every((r) => r.stage === 'mined')).toBe(true);
+    expect(await nextNonceRow(w, sender)).toBe(start + 100n);
+    const { rows: stored } = await sql<{ nonce: string }>`
+      SELECT nonce FROM outbound_txs WHERE chain_id = ${w.chain.id} AND from_address = ${sender} ORDER BY nonce`.execute(h.database.db);
+    expect(stored.map((r) => BigInt(r.nonce))).toEqual(expected);
+    expect(BigInt(await w.pub.getTransactionCount({ address: sender }))).toBe(start + 100n);
+    expect(await w.pub.getBalance({ address: recipient })).toBe(100_000n);
+    expect(new Set(w.settled.filter((r) => r.purpose === 'bulk').map((r) => r.id)).size).toBe(100);
+    expect(w.settled.filter((r) => r.purpose === 'bulk')).toHaveLength(100);
+  });
+
+  it("seeds a sender's first allocation from the chain: a key that already sent 3 transactions gets nonce 3", async () => {
+    const index = 9;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    const account = privateKeyToAccount(await keyOf(w, index));
+    expect(account.address).toBe(sender);
+    for (let i = 0; i < 3; i++) {
+      const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 1n });
+      await w.pub.waitForTransactionReceipt({ hash });
+    }
+    const first = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 1n, purpose: 'seed' });
+    expect(first.nonce).toBe(3n);
+    expect((await settledRow(w, first.id)).stage).toBe('mined');
+    const second = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 1n, purpose: 'seed' });
+    expect(second.nonce).toBe(4n);
+    expect((await settledRow(w, second.id)).stage).toBe('mined');
+  });
+
+  it('a nonce used outside the pipeline: the signed row is dropped (handler called) and the counter jumps past it', async () => {
+    const index = 11;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    await h.stopWorker();
+    try {
+      const mine = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 5n, purpose: 'conflict' });
+      const service = restarted(w, { conflictGraceMs: 0 });
+      expect((await service.signAndStore(mine.id))!.stage).toBe('signed');
+      // Someone with the key sends two other transactions first: nonce n and n+1 are used.
+      const account = privateKeyToAccount(await keyOf(w, index));
+      for (let i = 0; i < 2; i++) {
+        const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 7n });
+        await w.pub.waitForTransactionReceipt({ hash });
+      }
+      await service.send(mine.id);
+      const row = (await service.get(mine.id))!;
+      expect(row.stage).toBe('dropped');
+      expect(row.error).toMatch(/is used by another transaction/);
+      expect(callsFor(mine.id)).toMatchObject([{ stage: 'dropped' }]);
+      expect(await nextNonceRow(w, sender)).toBe(mine.nonce + 2n);
+
+      const next = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 5n, purpose: 'conflict' });
+      expect(next.nonce).toBe(mine.nonce + 2n);
+      await h.startWorker();
+      expect((await settledRow(w, next.id)).stage).toBe('mined');
+    } finally {
+      await h.startWorker();
+    }
+  });
+});
+
+describe('crash safety', () => {
+  it('a row signed but never broadcast is broadcast once after a restart: same bytes, one transaction for its nonce', async () => {
+    const master = addressOf(w, 0);
+    await h.stopWorker();
+    let id = '';
+    try {
+      const queued = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 42n, purpose: 'crash' });
+      id = queued.id;
+      // Two workers racing to sign store one signature; a later call never re-signs.
+      const [a, b] = await Promise.all([h.services.outbound.signAndStore(id), restarted(w).signAndStore(id)]);
+      expect(a!.raw).toBe(b!.raw);
+      const signed = (await h.services.outbound.signAndStore(id))!;
+      expect(signed).toMatchObject({ stage: 'signed', raw: a!.raw, hash: a!.hash });
+      expect(await w.pub.getTransactionCount({ address: master })).toBe(Number(queued.nonce)); // nothing sent yet
+
+      // "Restart": a fresh service on the same database finishes the job.
+      const fresh = restarted(w);
+      await fresh.send(id);
+      await fresh.send(id);
+      await fresh.track(id);
+      const row = (await fresh.get(id))!;
+      expect(row).toMatchObject({ stage: 'mined', hash: signed.hash, raw: signed.raw });
+      const onChain = await w.pub.getTransaction({ hash: signed.hash as Hash });
+      expect(BigInt(onChain.nonce)).toBe(queued.nonce);
+      expect(await w.pub.getTransactionCount({ address: master })).toBe(Number(queued.nonce) + 1);
+    } finally {
+      await h.startWorker();
+    }
+    // The jobs queued before the "crash" run now and find nothing to do.
+    await eventually(
+      () => pendingJobs(w, id),
+      (n) => n === 0,
+    );
+    expect(callsFor(id)).toHaveLength(1);
+  });
+
+  it('a row broadcast whose receipt was never recorded is tracked to mined once, by the safety net after a restart', async () => {
+    await h.stopWorker();
+    let id = '';
+    try {
+      const queued = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 43n, purpose: 'crash' });
+      id = queued.id;
+      await h.services.outbound.send(id); // signs and broadcasts; automine mines it; nobody records it
+      expect(await stageOf(w, id)).toBe('broadcast');
+      const row = (await h.services.outbound.get(id))!;
+      expect((await w.pub.getTransactionReceipt({ hash: row.hash as Hash })).status).toBe('success');
+      // The queued jobs are lost with the "crashed" worker.
+      await sql`DELETE FROM graphile_worker._private_jobs WHERE key IN (${`outbound_send:${id}`}, ${`outbound_track:${id}`})`.execute(
+        h.database.db,
+      );
+      const fresh = restarted(w, { stuckAfterMs: 0 });
+      expect(await fresh.sweepStuck()).toBeGreaterThanOrEqual(1);
+      expect(await pendingJobs(w, id)).toBe(1);
+    } finally {
+      await h.startWorker();
+    }
+    expect((await settledRow(w, id)).stage).toBe('mined');
+    await restarted(w).track(id); // a late duplicate does nothing
+    expect(callsFor(id)).toHaveLength(1);
+  });
+
+  it('a created row whose send job was lost is sent by the safety net', async () => {
+    await h.stopWorker();
+    let id = '';
+    try {
+      id = (await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 44n, purpose: 'crash' })).id;
+      await sql`DELETE FROM graphile_worker._private_jobs WHERE key = ${`outbound_send:${id}`}`.execute(h.database.db);
+      expect(await restarted(w, { stuckAfterMs: 60_000 }).sweepStuck()).toBe(0); // too recent to look stuck
+      expect(await restarted(w, { stuckAfterMs: 0 }).sweepStuck()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await h.startWorker();
+    }
+    expect((await settledRow(w, id)).stage).toBe('mined');
+    expect(callsFor(id)).toHaveLength(1);
+  });
+});
+
+describe('dropped, reverted and voided transactions', () => {
+  it('a transaction dropped from the pool is re-broadcast with the same bytes and mined', async () => {
+    await w.test.setAutomine(false);
+    try {
+      const { id } = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 45n, purpose: 'dropped' });
+      const broadcast = await eventually(
+        async () => (await h.services.outbound.get(id))!,
+        (r) => r.stage === 'broadcast',
+      );
+      const hash = broadcast.hash as Hash;
+      expect((await w.pub.getTransaction({ hash })).blockNumber).toBeNull();
+      await w.test.dropTransaction({ hash });
+      await expect(w.pub.getTransaction({ hash })).rejects.toThrow(/could not be found/);
+      // The tracker puts it back.
+      await eventually(
+        () =>
+          w.pub.getTransaction({ hash }).then(
+            () => true,
+            () => false,
+          ),
+        (known) => known,
+        20_000,
+      );
+      await w.test.mine({ blocks: 1 });
+      const row = await settledRow(w, id);
+      expect(row).toMatchObject({ stage: 'mined', hash, raw: broadcast.raw });
+      expect(row.attempts).toBeGreaterThanOrEqual(2);
+      expect(callsFor(id)).toHaveLength(1);
+    } finally {
+      await w.test.setAutomine(true);
+    }
+  });
+
+  it('a transaction that reverts on chain (explicit gas limit) ends failed with its receipt; handler called', async () => {
+    const master = addressOf(w, 0);
+    const balance = await usdcOf(w, master);
+    const { id } = await enqueue(w, {
+      fromIndex: 0,
+      to: w.usdc,
+      value: 0n,
+      data: w.chain.adapter.encodeTokenTransfer(randomAddress(), balance + 1n),
+      gasLimit: 100_000n,
+      purpose: 'revert',
+    });
+    const row = await settledRow(w, id);
+    expect(row.stage).toBe('failed');
+    expect(row.receipt?.status).toBe('reverted');
+    expect(row.receipt!.gasUsed).toBeGreaterThan(21_000n);
+    expect(row.error).toBe('execution reverted');
+    expect((await w.pub.getTransactionReceipt({ hash: row.hash as Hash })).status).toBe('reverted');
+    expect(await usdcOf(w, master)).toBe(balance);
+    expect(callsFor(id)).toMatchObject([{ stage: 'failed' }]);
+  });
+
+  it('a transaction whose estimate reverts is voided before signing; a 0-value self-transfer fills its nonce and later nonces go on', async () => {
+    const master = addressOf(w, 0);
+    const balance = await usdcOf(w, master);
+    const bad = await enqueue(w, {
+      fromIndex: 0,
+      to: w.usdc,
+      value: 0n,
+      data: w.chain.adapter.encodeTokenTransfer(randomAddress(), balance + 1n),
+      purpose: 'void',
+    });
+    const after = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 46n, purpose: 'void' });
+    const voided = await settledRow(w, bad.id);
+    expect(voided).toMatchObject({ stage: 'replaced', raw: null, hash: null });
+    expect(voided.error).toMatch(/would revert/);
+    expect(callsFor(bad.id)).toMatchObject([{ stage: 'replaced' }]);
+
+    const filler = await settledRow(w, voided.replacedBy!);
+    expect(filler).toMatchObject({ stage: 'mined', nonce: bad.nonce, to: master, value: 0n, purpose: 'nonce-filler', ownerId: bad.id });
+    expect((await settledRow(w, after.id)).stage).toBe('mined');
+    expect(BigInt(await w.pub.getTransactionCount({ address: master }))).toBe(after.nonce + 1n);
+  });
+
+  it('a completion handler that throws rolls its settlement back; it is retried and commits once', async () => {
+    let calls = 0;
+    let sawMinedInside = false;
+    h.services.outbound.onSettled('flaky', async (tx, row) => {
+      calls += 1;
+      sawMinedInside = (await h.services.outbound.get(row.id, tx))!.stage === 'mined';
+      if (calls === 1) throw new Error('handler failed once');
+    });
+    const { id } = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 47n, purpose: 'flaky' });
+    await eventually(
+      async () => calls,
+      (n) => n >= 1,
+    );
+    await sleep(300);
+    expect(await stageOf(w, id)).not.toBe('mined'); // the first settlement was rolled back
+    expect((await settledRow(w, id)).stage).toBe('mined');
+    expect(calls).toBe(2);
+    expect(sawMinedInside).toBe(true);
+  });
+});
+
+describe('secrets', () => {
+  it('no private key or mnemonic reaches the logs', async () => {
+    const mnemonic = await h.services.wallets.openMnemonic(w.walletId);
+    const logs = h.logs();
+    expect(logs).toContain('outbound transaction broadcast');
+    expect(logs).not.toContain(mnemonic.split(' ').slice(0, 4).join(' '));
+    for (const index of [0, 5, 9, 11]) expect(logs).not.toContain((await keyOf(w, index)).slice(2));
+  });
+});
