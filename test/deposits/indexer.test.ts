@@ -392,3 +392,64 @@ describe('deposit finder', () => {
     ).toBe(404);
   });
 });
+
+describe('external (whitelisted) addresses', () => {
+  it('are registered, counted, watched for deposits, removable, and come back when added again', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts');
+    const external = privateKeyToAccount(generatePrivateKey()).address;
+    const before = (await h.api('GET', `/v1/wallets/${w.id}/addresses?limit=1`)).body.analytics;
+
+    const added = await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, {
+      body: { address: external.toLowerCase(), name: 'exchange', metadata: { venue: 'x' } },
+    });
+    expect(added.status).toBe(200);
+    expect(added.body.data).toMatchObject({
+      address: external,
+      type: 'EXTERNAL',
+      derivationPath: null,
+      name: 'exchange',
+      configurations: { showPrivateKey: false },
+    });
+    const after = (await h.api('GET', `/v1/wallets/${w.id}/addresses?limit=1`)).body.analytics;
+    expect(after.externalAddressesCount).toBe(before.externalAddressesCount + 1);
+    expect(after.internalAddressesCount).toBe(before.internalAddressesCount);
+
+    expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: external } })).status).toBe(409);
+    expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: w.address } })).status).toBe(409);
+    const badChecksum = external.slice(0, -1) + (external.endsWith('a') ? 'B' : 'a');
+    expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: badChecksum } })).status).toBe(400);
+    expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: 'not-an-address' } })).status).toBe(400);
+    expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: {} })).status).toBe(400);
+
+    const receipt = await eth.sendToken('USDC', external, '4');
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    const view = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`);
+    expect(view.body.data).toMatchObject({ amount: '4', address: { id: added.body.data.id, type: 'EXTERNAL' }, metadata: { venue: 'x' } });
+
+    const internal = await newAddress('devnet-eth');
+    expect((await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${internal.id}`)).status).toBe(422);
+    expect(
+      (await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.body.data.id}`, { key: h.wallets['devnet-bsc']!.apiKey }))
+        .status,
+    ).toBe(404);
+    const removed = await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.body.data.id}`);
+    expect(removed.status).toBe(200);
+    expect((await h.api('GET', `/v1/wallets/${w.id}/addresses/${added.body.data.id}`)).status).toBe(404);
+    expect((await h.api('GET', `/v1/wallets/${w.id}/addresses?limit=1`)).body.analytics.externalAddressesCount).toBe(
+      before.externalAddressesCount,
+    );
+    const ignored = await eth.sendToken('USDC', external, '5');
+    await drain('devnet-eth');
+    expect(await depositsOf(ignored.transactionHash)).toEqual([]);
+    // The deposit made while it was registered is still there, with its address.
+    expect((await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`)).body.data.address.id).toBe(added.body.data.id);
+
+    const again = await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: external } });
+    expect(again.body.data.id).toBe(added.body.data.id);
+    const watched = await eth.sendToken('USDC', external, '6');
+    await drain('devnet-eth');
+    expect(await depositsOf(watched.transactionHash)).toHaveLength(1);
+  });
+});

@@ -8,6 +8,7 @@ import {
   AddressSchema,
   AnalyticsSchema,
   CreateAddressBody,
+  WhitelistBody,
   GetAddressQuery,
   ListAddressesQuery,
   UpdateAddressBody,
@@ -98,5 +99,35 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
     },
     async (req) =>
       ok(await addresses.update(req.auth, req.params.walletId, req.params.addressId, req.body), 'Address updated successfully'),
+  );
+
+  app.post(
+    '/v1/wallets/:walletId/addresses/whitelist',
+    {
+      schema: {
+        tags: ['Addresses'],
+        summary: 'Register an external address',
+        description:
+          'Extension. An address the service holds no key for (type EXTERNAL): watched for deposits and counted in `externalAddressesCount`, never swept or exported. 409 when already registered.',
+        params: WalletParams,
+        body: WhitelistBody,
+        response: { 200: Envelope(Type.Ref(AddressSchema)) },
+      },
+    },
+    async (req) => ok(await addresses.whitelist(req.auth, req.params.walletId, req.body), 'Address whitelisted successfully'),
+  );
+
+  app.delete(
+    '/v1/wallets/:walletId/addresses/whitelist/:addressId',
+    {
+      schema: {
+        tags: ['Addresses'],
+        summary: 'Remove an external address',
+        description: 'Extension. Stops watching it; its recorded deposits remain. Internal addresses cannot be removed (422).',
+        params: AddressParams,
+        response: { 200: Envelope(Type.Ref(AddressSchema)) },
+      },
+    },
+    async (req) => ok(await addresses.removeWhitelisted(req.auth, req.params.walletId, req.params.addressId), 'Address removed successfully'),
   );
 };

@@ -83,3 +83,12 @@ export const GetAddressQuery = Type.Object(
   { showPrivateKey: Type.Optional(Type.Boolean({ default: false })) },
   { additionalProperties: false },
 );
+
+export const WhitelistBody = Type.Object(
+  {
+    address: Type.String({ minLength: 1, maxLength: 128, description: 'an address the service holds no key for (EIP-55 checksum checked when mixed case)' }),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);

@@ -2,7 +2,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
 import { derivePrivateKey } from '../../keys/hd.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AuditService } from '../audit/service.js';
@@ -10,7 +11,7 @@ import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/configurations.js';
 import { AddressAllocator } from './allocator.js';
-import type { AddressSchema, AnalyticsSchema, CreateAddressBody, UpdateAddressBody } from './schemas.js';
+import type { AddressSchema, AnalyticsSchema, CreateAddressBody, UpdateAddressBody, WhitelistBody } from './schemas.js';
 import * as store from './store.js';
 
 export type AddressView = Static<typeof AddressSchema>;
@@ -58,6 +59,59 @@ export class AddressService {
       },
     );
     return this.present(await this.requireRow(walletId, id));
+  }
+
+  /**
+   * Registers an external address: watched for deposits, counted in the analytics, never
+   * swept or exported (no key). Re-adding a removed one brings it back.
+   */
+  async whitelist(auth: AuthContext, walletId: string, input: Static<typeof WhitelistBody>): Promise<AddressView> {
+    const wallet = await this.wallets.require(auth, walletId);
+    const chain = this.wallets.chainOf(wallet);
+    const address = chain.adapter.normalizeAddress(input.address);
+    if (!address) {
+      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address`, [
+        { field: 'address', message: 'invalid address or EIP-55 checksum' },
+      ]);
+    }
+    if (address.toLowerCase() === wallet.address.toLowerCase()) {
+      throw new ConflictError('ADDRESS_EXISTS', "This is the wallet's own master address");
+    }
+    const id = await this.db.transaction().execute(async (tx) => {
+      const existing = await store.findAnyByAddress(tx, walletId, address);
+      if (existing && existing.deleted_at === null) throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
+      if (existing) {
+        await store.setDeleted(tx, existing.id, false, { name: input.name ?? null, metadata: input.metadata ?? null });
+        return existing.id;
+      }
+      const newId = uuidv7();
+      await store.insertAddresses(tx, [
+        {
+          id: newId,
+          walletId,
+          chainId: chain.id,
+          index: null,
+          address,
+          name: input.name ?? null,
+          metadata: input.metadata ?? null,
+          type: 'EXTERNAL',
+          derivationPath: null,
+          configurations: { aml: NO_AML, disableAutoSweep: true, enableGaslessWithdraw: false },
+        },
+      ]);
+      return newId;
+    });
+    return this.present(await this.requireRow(walletId, id));
+  }
+
+  /** Removes an external address (softly: its deposits keep pointing at it). */
+  async removeWhitelisted(auth: AuthContext, walletId: string, addressId: string): Promise<AddressView> {
+    await this.wallets.require(auth, walletId);
+    const row = await this.requireRow(walletId, addressId);
+    if (row.type !== 'EXTERNAL') throw new BusinessRuleError('NOT_EXTERNAL', 'Only external (whitelisted) addresses can be removed');
+    await store.setDeleted(this.db, addressId, true);
+    const removed = await store.findAddressById(this.db, addressId);
+    return this.present(removed!);
   }
 
   async list(

@@ -61,8 +61,15 @@ export async function insertAddresses(db: DbConn, rows: NewAddress[]): Promise<v
     .execute();
 }
 
+/** A live address of the wallet (removed external addresses are gone from the API). */
 export function findAddress(db: DbConn, walletId: string, id: string) {
-  return db.selectFrom('addresses').selectAll().where('wallet_id', '=', walletId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('addresses')
+    .selectAll()
+    .where('wallet_id', '=', walletId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export type AddressRow = NonNullable<Awaited<ReturnType<typeof findAddress>>>;
@@ -82,6 +89,7 @@ export function findByAddress(db: DbConn, walletId: string, address: string) {
     .selectAll()
     .where('wallet_id', '=', walletId)
     .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
@@ -91,7 +99,7 @@ export interface AddressFilter {
 }
 
 export function listAddresses(db: DbConn, walletId: string, filter: AddressFilter, offset: number, limit: number) {
-  let q = db.selectFrom('addresses').selectAll().where('wallet_id', '=', walletId);
+  let q = db.selectFrom('addresses').selectAll().where('wallet_id', '=', walletId).where('deleted_at', 'is', null);
   if (filter.type) q = q.where('type', '=', filter.type);
   if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
@@ -101,7 +109,8 @@ export async function countAddresses(db: DbConn, walletId: string, filter: Addre
   let q = db
     .selectFrom('addresses')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('wallet_id', '=', walletId);
+    .where('wallet_id', '=', walletId)
+    .where('deleted_at', 'is', null);
   if (filter.type) q = q.where('type', '=', filter.type);
   if (filter.isActive !== undefined) q = q.where('is_active', '=', filter.isActive);
   return Number((await q.executeTakeFirstOrThrow()).n);
@@ -118,6 +127,7 @@ export async function analytics(db: DbConn, walletId: string) {
       sql<string>`count(*) filter (where type = 'EXTERNAL')`.as('external'),
     ])
     .where('wallet_id', '=', walletId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
   return {
     total: Number(row.total),
@@ -151,4 +161,28 @@ export async function updateAddress(db: DbConn, id: string, patch: AddressPatch)
 
 export function lockAddress(db: DbConn, id: string) {
   return db.selectFrom('addresses').select(['id', 'configurations']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Any row for this on-chain address in the wallet, removed ones included. */
+export function findAnyByAddress(db: DbConn, walletId: string, address: string) {
+  return db
+    .selectFrom('addresses')
+    .selectAll()
+    .where('wallet_id', '=', walletId)
+    .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function setDeleted(db: DbConn, id: string, deleted: boolean, patch: { name?: string | null; metadata?: Record<string, unknown> | null } = {}): Promise<void> {
+  await db
+    .updateTable('addresses')
+    .set({
+      deleted_at: deleted ? sql`now()` : null,
+      is_active: !deleted,
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.metadata !== undefined ? { metadata: patch.metadata === null ? null : JSON.stringify(patch.metadata) } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
 }

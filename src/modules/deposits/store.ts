@@ -156,16 +156,16 @@ export interface WatchedRow {
   address: string;
   wallet_id: string;
   address_id: string | null;
-  created_at: Date;
+  changed_at: Date;
 }
 
 /** Master addresses of the chain's wallets plus child and external addresses created since `since`. */
 export async function watchedSince(db: DbConn, chainId: string, since: Date | null): Promise<WatchedRow[]> {
   const { rows } = await sql<WatchedRow>`
-    SELECT address, wallet_id, id AS address_id, created_at FROM addresses
-     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${since}::timestamptz IS NULL OR created_at >= ${since})
+    SELECT address, wallet_id, id AS address_id, updated_at AS changed_at FROM addresses
+     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${since}::timestamptz IS NULL OR updated_at >= ${since})
     UNION ALL
-    SELECT address, id AS wallet_id, NULL AS address_id, created_at FROM wallets
+    SELECT address, id AS wallet_id, NULL AS address_id, created_at AS changed_at FROM wallets
      WHERE chain_id = ${chainId} AND (${since}::timestamptz IS NULL OR created_at >= ${since})`.execute(db);
   return rows;
 }
@@ -175,4 +175,11 @@ export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise
     SELECT wa.wallet_id, wa.asset_id FROM wallet_assets wa JOIN wallets w ON w.id = wa.wallet_id
      WHERE w.chain_id = ${chainId} AND wa.is_active`.execute(db);
   return rows;
+}
+
+/** Addresses of the chain removed (external ones) since `since`: no longer watched. */
+export async function removedSince(db: DbConn, chainId: string, since: Date): Promise<string[]> {
+  const { rows } = await sql<{ address: string }>`
+    SELECT address FROM addresses WHERE chain_id = ${chainId} AND deleted_at >= ${since}`.execute(db);
+  return rows.map((r) => r.address);
 }

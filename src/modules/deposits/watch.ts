@@ -11,8 +11,9 @@ export interface Owner {
   addressId: string | null;
 }
 
-// Rows are read by creation time; an allocation transaction may commit a little after the
-// time it stamped, so every refresh re-reads a window behind the newest row seen.
+// Rows are read by last change (a removed external address added again is a change); a
+// transaction may commit a little after the time it stamped, so every refresh re-reads a
+// window behind the newest row seen.
 const OVERLAP_MS = 60_000;
 const FULL_RELOAD_MS = 5 * 60_000;
 
@@ -21,6 +22,7 @@ export class WatchSet {
   #enabled = new Map<string, Set<string>>();
   #newest: Date | null = null;
   #lastFullLoad = 0;
+  #lastRefresh = 0;
 
   constructor(
     private readonly db: Db,
@@ -30,10 +32,13 @@ export class WatchSet {
   async refresh(): Promise<void> {
     const full = this.#newest === null || Date.now() - this.#lastFullLoad > FULL_RELOAD_MS;
     const since = full ? null : new Date(this.#newest!.getTime() - OVERLAP_MS);
-    const [rows, enabled] = await Promise.all([
+    const startedAt = Date.now();
+    const [rows, enabled, removed] = await Promise.all([
       store.watchedSince(this.db, this.chainId, since),
       store.enabledAssetsOfChain(this.db, this.chainId),
+      full ? Promise.resolve([]) : store.removedSince(this.db, this.chainId, new Date(this.#lastRefresh - OVERLAP_MS)),
     ]);
+    this.#lastRefresh = startedAt;
     if (full) {
       // A full load replaces the map, so addresses removed since (external ones) drop out.
       this.#lastFullLoad = Date.now();
@@ -41,7 +46,11 @@ export class WatchSet {
     }
     for (const row of rows) {
       this.#owners.set(row.address.toLowerCase(), { walletId: row.wallet_id, addressId: row.address_id });
-      if (!this.#newest || row.created_at > this.#newest) this.#newest = row.created_at;
+      if (!this.#newest || row.changed_at > this.#newest) this.#newest = row.changed_at;
+    }
+    for (const address of removed) {
+      // Re-added in the meantime? Then the rows above have just put it back.
+      if (!rows.some((r) => r.address.toLowerCase() === address.toLowerCase())) this.#owners.delete(address.toLowerCase());
     }
     const map = new Map<string, Set<string>>();
     for (const { wallet_id, asset_id } of enabled) {
