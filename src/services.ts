@@ -16,6 +16,7 @@ import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { DepositService } from './modules/deposits/service.js';
+import { SweepService } from './modules/sweeps/service.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
 import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
@@ -36,6 +37,7 @@ export interface Services {
   transactions: TransactionService;
   webhooks: WebhookService;
   deposits: DepositService;
+  sweeps: SweepService;
   signer: Signer;
   outbound: OutboundService;
   clock: Clock;
@@ -72,6 +74,8 @@ export async function createServices(
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
   const signer = new LocalSigner((walletId) => wallets.openMnemonic(walletId));
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
+  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, logger);
+  deposits.confirmedHooks.push(sweeps.onDepositConfirmed);
   return {
     db,
     catalogue,
@@ -85,6 +89,7 @@ export async function createServices(
     transactions,
     webhooks,
     deposits,
+    sweeps,
     signer,
     outbound,
     clock,

@@ -8,7 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../services.js';
+import { createPublicClient, createWalletClient, http, parseEther, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { DevnetChain } from './devnet.js';
+import { devnetChain } from './chain.js';
 
 export const DEMO_BUSINESS = 'Demo Business';
 
@@ -61,6 +64,7 @@ export async function seedDemo(
       apiKey = await services.apiKeys.revealWalletKey(wallet.id);
     }
     if (!apiKey) throw new Error(`demo wallet ${wallet.id} has no live API key; regenerate it with the business key`);
+    await fundMaster(chain, wallet.address);
     wallets.push({ id: wallet.id, name: wallet.name, network: wallet.network, blockchain: slug, address: wallet.address, apiKey });
   }
 
@@ -88,6 +92,23 @@ export async function seedDemo(
   };
   await writeCredentials(opts.dataDir, credentials);
   return credentials;
+}
+
+/**
+ * A master address pays the gas of sweeps (it tops up child addresses) and of payouts:
+ * the faucet gives each demo master native coin, once, with a real transfer.
+ */
+async function fundMaster(chain: DevnetChain, master: string): Promise<void> {
+  const viemChain = devnetChain(chain.config.chainId, chain.config.rpcUrl);
+  const client = createPublicClient({ chain: viemChain, transport: http(chain.config.rpcUrl) });
+  if ((await client.getBalance({ address: master as Address })) >= parseEther('1')) return;
+  const faucet = createWalletClient({
+    chain: viemChain,
+    transport: http(chain.config.rpcUrl),
+    account: privateKeyToAccount(chain.faucet.privateKey as Hex),
+  });
+  const hash = await faucet.sendTransaction({ to: master as Address, value: parseEther('100') });
+  await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
 }
 
 export function credentialsPath(dataDir: string): string {

@@ -25,6 +25,7 @@ import { balanceRoutes } from '../modules/balances/routes.js';
 import { webhookRoutes } from '../modules/webhooks/routes.js';
 import { transactionRoutes } from '../modules/transactions/routes.js';
 import { depositRoutes } from '../modules/deposits/routes.js';
+import { sweepRoutes } from '../modules/sweeps/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(webhookRoutes, { webhooks: s.webhooks });
     await v1.register(transactionRoutes, { transactions: s.transactions });
     await v1.register(depositRoutes, { deposits: s.deposits });
+    await v1.register(sweepRoutes, { sweeps: s.sweeps });
   });
 
   return app;

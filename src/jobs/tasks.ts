@@ -12,6 +12,11 @@ export function taskList(services: Services): TaskList {
       if (typeof deliveryId !== 'string') return; // malformed job: nothing to retry
       await services.webhooks.deliver(deliveryId);
     },
+    sweep_address: async (payload) => {
+      const { addressId, assetId } = payload as { addressId?: unknown; assetId?: unknown };
+      if (typeof addressId !== 'string' || typeof assetId !== 'string') return;
+      await services.sweeps.sweepAddress(addressId, assetId);
+    },
     webhooks_sweep: async () => {
       await services.webhooks.sweep();
     },

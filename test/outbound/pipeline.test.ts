@@ -190,6 +190,15 @@ describe('nonces', () => {
         const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 7n });
         await w.pub.waitForTransactionReceipt({ hash });
       }
+      // With the default grace period, a first sighting is only recorded: a lagging node
+      // behind a load balancer can say this about a transaction that did mine.
+      await restarted(w).send(mine.id);
+      const seen = (await service.get(mine.id))!;
+      expect(seen).toMatchObject({ stage: 'signed', attempts: 1 });
+      expect(seen.error).toMatch(/is used by another transaction/);
+      expect(seen.conflictSeenAt).not.toBeNull();
+      expect(callsFor(mine.id)).toHaveLength(0);
+
       await service.send(mine.id);
       const row = (await service.get(mine.id))!;
       expect(row.stage).toBe('dropped');
@@ -360,6 +369,41 @@ describe('dropped, reverted and voided transactions', () => {
     expect(BigInt(await w.pub.getTransactionCount({ address: master }))).toBe(after.nonce + 1n);
   });
 
+  it('a reverting estimate is not judged while an earlier nonce of the sender is pending', async () => {
+    const index = 21;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    await w.test.setAutomine(false);
+    try {
+      const first = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 48n, purpose: 'void' });
+      const bad = await enqueue(w, {
+        fromIndex: index,
+        to: w.usdc,
+        value: 0n,
+        data: w.chain.adapter.encodeTokenTransfer(randomAddress(), 1n), // the sender holds no USDC
+        purpose: 'void',
+      });
+      await eventually(
+        async () => (await h.services.outbound.get(bad.id))!,
+        (r) => /waiting for earlier nonces/.test(r.error ?? ''),
+      );
+      expect(await stageOf(w, first.id)).toBe('broadcast');
+      expect(await stageOf(w, bad.id)).toBe('created');
+      await w.test.mine({ blocks: 1 });
+      expect((await settledRow(w, first.id)).stage).toBe('mined');
+      const voided = await settledRow(w, bad.id);
+      expect(voided.stage).toBe('replaced');
+      await eventually(
+        async () => (await h.services.outbound.get(voided.replacedBy!))!,
+        (r) => r.stage === 'broadcast',
+      );
+      await w.test.mine({ blocks: 1 });
+      expect(await settledRow(w, voided.replacedBy!)).toMatchObject({ stage: 'mined', nonce: bad.nonce });
+    } finally {
+      await w.test.setAutomine(true);
+    }
+  });
+
   it('a completion handler that throws rolls its settlement back; it is retried and commits once', async () => {
     let calls = 0;
     let sawMinedInside = false;
@@ -387,6 +431,6 @@ describe('secrets', () => {
     const logs = h.logs();
     expect(logs).toContain('outbound transaction broadcast');
     expect(logs).not.toContain(mnemonic.split(' ').slice(0, 4).join(' '));
-    for (const index of [0, 5, 9, 11]) expect(logs).not.toContain((await keyOf(w, index)).slice(2));
+    for (const index of [0, 5, 9, 11, 21]) expect(logs).not.toContain((await keyOf(w, index)).slice(2));
   });
 });

@@ -11,7 +11,7 @@ import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
-import { createServices, type Services } from '../../src/services.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { buildApp } from '../../src/http/app.js';
 import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -99,6 +99,8 @@ export interface HarnessOptions {
   /** Run a graphile-worker with the real task list (webhook delivery, ...). */
   worker?: boolean;
   sender?: SenderOptions;
+  /** Extra service options (outbound polling, indexer ranges, ...). */
+  services?: Omit<ServiceOptions, 'clock' | 'logger' | 'sender'>;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -122,7 +124,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
     },
-    { logger, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.sender ? { sender: opts.sender } : {}) },
+    { logger, ...opts.services, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.sender ? { sender: opts.sender } : {}) },
   );
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
@@ -142,6 +144,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       name: `Test ${slug}`,
     });
     wallets[slug] = { id: wallet.id, apiKey, address: wallet.address, slug };
+    // Master wallets pay gas (top-ups, withdrawals): give them native coin, as an operator would.
+    await fetch(chain.config.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet.address, '0x56BC75E2D63100000'] }),
+    });
   }
   const defaultKey = Object.values(wallets)[0]?.apiKey ?? businessKey;
 

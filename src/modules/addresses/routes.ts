@@ -128,6 +128,7 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },
     },
-    async (req) => ok(await addresses.removeWhitelisted(req.auth, req.params.walletId, req.params.addressId), 'Address removed successfully'),
+    async (req) =>
+      ok(await addresses.removeWhitelisted(req.auth, req.params.walletId, req.params.addressId), 'Address removed successfully'),
   );
 };

@@ -86,7 +86,11 @@ export const GetAddressQuery = Type.Object(
 
 export const WhitelistBody = Type.Object(
   {
-    address: Type.String({ minLength: 1, maxLength: 128, description: 'an address the service holds no key for (EIP-55 checksum checked when mixed case)' }),
+    address: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'an address the service holds no key for (EIP-55 checksum checked when mixed case)',
+    }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
     metadata: Type.Optional(Metadata),
   },

@@ -79,7 +79,8 @@ export class AddressService {
     }
     const id = await this.db.transaction().execute(async (tx) => {
       const existing = await store.findAnyByAddress(tx, walletId, address);
-      if (existing && existing.deleted_at === null) throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
+      if (existing && existing.deleted_at === null)
+        throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
       if (existing) {
         await store.setDeleted(tx, existing.id, false, { name: input.name ?? null, metadata: input.metadata ?? null });
         return existing.id;

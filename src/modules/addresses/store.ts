@@ -173,7 +173,12 @@ export function findAnyByAddress(db: DbConn, walletId: string, address: string) 
     .executeTakeFirst();
 }
 
-export async function setDeleted(db: DbConn, id: string, deleted: boolean, patch: { name?: string | null; metadata?: Record<string, unknown> | null } = {}): Promise<void> {
+export async function setDeleted(
+  db: DbConn,
+  id: string,
+  deleted: boolean,
+  patch: { name?: string | null; metadata?: Record<string, unknown> | null } = {},
+): Promise<void> {
   await db
     .updateTable('addresses')
     .set({

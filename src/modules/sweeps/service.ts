@@ -1,0 +1,231 @@
+/**
+ * Sweeping confirmed deposits from child addresses to the master address.
+ *
+ * A sweep moves one asset's whole balance of one child address. A token sweep needs gas
+ * at the child: the master first sends just enough native coin (the transfer's gas limit at
+ * the fee cap, less what the child already holds), then the child sends the token with
+ * exactly those fees. Both go through the outbound pipeline (nonces, stored raw
+ * transactions, receipts), and the sweep advances in its completion handlers, inside the
+ * database transaction that records each receipt. One sweep per address and asset is in
+ * flight at a time (unique index), so concurrent deposits and restarts share one top-up;
+ * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
+ */
+import type { Db, DbConn } from '../../db/pool.js';
+import type { Logger } from '../../lib/logger.js';
+import { BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { parseAmount } from '../../lib/money.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { AddressService } from '../addresses/service.js';
+import type { CatalogueService } from '../catalogue/service.js';
+import type { OutboundRow, OutboundService } from '../outbound/service.js';
+import type { TransactionService, TransactionView } from '../transactions/service.js';
+import type { WalletService } from '../wallets/service.js';
+import { normaliseConfigurations } from '../wallets/configurations.js';
+import type { WebhookService } from '../webhooks/service.js';
+import * as store from './store.js';
+
+const NATIVE_TRANSFER_GAS = 21_000n;
+const GAS_MARGIN_PERCENT = 120n;
+
+export type SweepResult = 'started' | 'in-flight' | 'nothing';
+
+export class SweepService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalogue: CatalogueService,
+    private readonly wallets: WalletService,
+    private readonly addresses: AddressService,
+    private readonly outbound: OutboundService,
+    private readonly transactions: TransactionService,
+    private readonly webhooks: WebhookService,
+    private readonly logger: Logger,
+  ) {
+    outbound.onSettled('sweep-topup', (tx, row) => this.topupSettled(tx, row));
+    outbound.onSettled('sweep', (tx, row) => this.transferSettled(tx, row));
+  }
+
+  /** Deposit-confirmed hook: queues the sweep when auto-sweep applies to this deposit. */
+  readonly onDepositConfirmed = async (tx: DbConn, depositId: string): Promise<void> => {
+    const d = await store.depositContext(tx, depositId);
+    if (!d || !d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) return;
+    const sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping;
+    if (!sweeping.isActive) return;
+    const asset = this.catalogue.asset(d.asset_id);
+    if (!asset || BigInt(d.amount) < thresholdUnits(sweeping.threshold, asset.row.decimals)) return;
+    await store.enqueueSweepJob(tx, d.address_id, d.asset_id);
+  };
+
+  /** Starts a sweep of the address's balance of the asset, unless one is in flight. */
+  async sweepAddress(addressId: string, assetId: string): Promise<SweepResult> {
+    const address = await this.addresses.findRow(addressId);
+    const asset = this.catalogue.asset(assetId);
+    if (!address || !asset || address.derivation_index === null) return 'nothing';
+    const wallet = await this.wallets.requireRow(address.wallet_id);
+    const chain = this.catalogue.chain(address.chain_id);
+    const adapter = chain.adapter;
+    const native = asset.row.is_native;
+
+    // Chain reads happen before any lock is taken.
+    const [tokenBalance, nativeBalance] = await adapter.getBalances([
+      { owner: address.address, token: native ? null : asset.row.address },
+      { owner: address.address, token: null },
+    ]);
+    const fees = await adapter.estimateFees();
+    const gasLimit = native
+      ? NATIVE_TRANSFER_GAS
+      : ((await adapter.estimateGas({
+          from: address.address,
+          to: asset.row.address,
+          value: 0n,
+          data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
+        })) *
+          GAS_MARGIN_PERCENT) /
+        100n;
+    const gasCost = gasLimit * fees.maxFeePerGas;
+    const amount = native ? nativeBalance! - gasCost : tokenBalance!;
+    const topup = !native && gasCost > nativeBalance! ? gasCost - nativeBalance! : 0n;
+
+    return this.db.transaction().execute(async (tx) => {
+      const locked = await store.lockAddress(tx, addressId);
+      if (!locked) return 'nothing';
+      if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
+      const deposits = await store.unsweptDeposits(tx, addressId, assetId);
+      if (deposits.length === 0) return 'nothing';
+      if (amount <= 0n) {
+        this.logger.warn({ addressId, assetId }, 'nothing to sweep: the balance does not cover the deposits (moved elsewhere?)');
+        return 'nothing';
+      }
+      const sweepId = uuidv7();
+      await store.insertSweep(tx, {
+        id: sweepId,
+        walletId: wallet.id,
+        addressId,
+        chainId: chain.id,
+        assetId,
+        stage: topup > 0n ? 'topup' : 'transfer',
+        amount,
+        gasLimit,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      await store.attachDeposits(
+        tx,
+        sweepId,
+        deposits.map((d) => d.id),
+      );
+      if (topup > 0n) {
+        const sent = await this.outbound.enqueue(tx, {
+          chainId: chain.id,
+          walletId: wallet.id,
+          fromIndex: 0,
+          to: address.address,
+          value: topup,
+          purpose: 'sweep-topup',
+          ownerId: sweepId,
+        });
+        await store.setOutbound(tx, sweepId, 'topup', sent.id);
+      } else {
+        await this.enqueueTransfer(tx, (await store.lockSweep(tx, sweepId))!);
+      }
+      return 'started';
+    });
+  }
+
+  /** POST .../transactions/sweep/assets: sweeps a confirmed deposit now. */
+  async manualSweep(auth: AuthContext, walletId: string, transactionId: string): Promise<TransactionView> {
+    await this.wallets.require(auth, walletId);
+    const d = await store.depositForSweep(this.db, walletId, transactionId);
+    if (!d) throw new NotFoundError('Transaction');
+    if (d.type !== 'DEPOSIT') throw new BusinessRuleError('NOT_A_DEPOSIT', 'Only deposits are swept');
+    if (!d.address_id || !d.asset_id) throw new BusinessRuleError('NOT_SWEEPABLE', 'This deposit is already on the master address');
+    const address = await this.addresses.findRow(d.address_id);
+    if (address?.type !== 'INTERNAL') throw new BusinessRuleError('NOT_SWEEPABLE', 'The service holds no key for an external address');
+    if (d.asset_swept) throw new ConflictError('ALREADY_SWEPT', 'This deposit has already been swept');
+    if (d.status !== 'SUCCESS') throw new ConflictError('DEPOSIT_NOT_CONFIRMED', 'Only confirmed deposits are swept');
+    if (d.sweep_id && d.sweep_status === 'pending') return this.transactions.get(auth, walletId, transactionId);
+    const result = await this.sweepAddress(d.address_id, d.asset_id);
+    if (result === 'nothing') throw new BusinessRuleError('NOTHING_TO_SWEEP', 'The address holds none of this asset to sweep');
+    return this.transactions.get(auth, walletId, transactionId);
+  }
+
+  private async enqueueTransfer(tx: DbConn, sweep: store.SweepRow): Promise<void> {
+    const address = (await this.addresses.findRow(sweep.address_id, tx))!;
+    const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
+    const asset = this.catalogue.asset(sweep.asset_id)!;
+    const chain = this.catalogue.chain(sweep.chain_id);
+    const amount = BigInt(sweep.amount);
+    const sent = await this.outbound.enqueue(tx, {
+      chainId: chain.id,
+      walletId: wallet.id,
+      fromIndex: address.derivation_index!,
+      to: asset.row.is_native ? wallet.address : asset.row.address,
+      value: asset.row.is_native ? amount : 0n,
+      ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),
+      gasLimit: BigInt(sweep.gas_limit),
+      // Exactly the fees the top-up paid for: the child holds no more than that.
+      maxFeePerGas: BigInt(sweep.max_fee_per_gas),
+      maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas),
+      purpose: 'sweep',
+      ownerId: sweep.id,
+    });
+    await store.setOutbound(tx, sweep.id, 'transfer', sent.id);
+  }
+
+  private async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
+    else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
+  }
+
+  private async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage !== 'mined' || !row.receipt) {
+      await this.fail(tx, sweep, `sweep transaction ${row.stage}${row.error ? `: ${row.error}` : ''}`);
+      return;
+    }
+    const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
+    const topup = sweep.topup_outbound_id ? await this.outbound.get(sweep.topup_outbound_id, tx) : undefined;
+    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    await store.finishSweep(tx, sweep.id, true, null);
+    for (const d of await store.depositsOfSweep(tx, sweep.id)) {
+      await store.markSwept(tx, d.id, {
+        amount: d.amount,
+        gasFee: fee(row) + fee(topup),
+        hash: row.hash!,
+        from: row.fromAddress,
+        to: wallet.address,
+        response: {
+          status: row.receipt.status,
+          blockNumber: Number(row.receipt.blockNumber),
+          gasUsed: row.receipt.gasUsed.toString(),
+          sweptTotal: sweep.amount,
+          topupHash: topup?.hash ?? null,
+        },
+      });
+      await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');
+    }
+    // Deposits confirmed while this sweep was in flight wait for the next one.
+    if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).length)
+      await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
+  }
+
+  private async fail(tx: DbConn, sweep: store.SweepRow, reason: string): Promise<void> {
+    this.logger.warn({ sweepId: sweep.id, reason }, 'sweep failed');
+    await store.finishSweep(tx, sweep.id, false, reason);
+    for (const d of await store.depositsOfSweep(tx, sweep.id)) {
+      await store.recordSweepFailure(tx, d.id, { error: reason });
+      await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.failed');
+    }
+  }
+}
+
+/** The wallet's threshold (a number in asset units, as the spec has it) in base units. */
+export function thresholdUnits(threshold: number, decimals: number): bigint {
+  if (!(threshold > 0)) return 0n;
+  // toFixed gives a plain decimal (never an exponent) for any threshold the schema allows.
+  const text = threshold.toFixed(Math.min(decimals, 20)).replace(/\.?0+$/, '');
+  return parseAmount(text === '' ? '0' : text, decimals, 'threshold');
+}

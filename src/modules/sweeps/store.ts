@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+
+export interface SweepRow {
+  id: string;
+  wallet_id: string;
+  address_id: string;
+  chain_id: string;
+  asset_id: string;
+  status: 'pending' | 'success' | 'failed';
+  stage: 'topup' | 'transfer' | 'done' | 'failed';
+  amount: string;
+  gas_limit: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  topup_outbound_id: string | null;
+  transfer_outbound_id: string | null;
+}
+
+export interface SweepableDeposit {
+  id: string;
+  wallet_id: string;
+  address_id: string;
+  asset_id: string;
+  amount: string;
+  sweep_id: string | null;
+}
+
+/** Serialises sweep planning per address (row lock). */
+export async function lockAddress(
+  db: DbConn,
+  addressId: string,
+): Promise<{ id: string; derivation_index: number | null; type: string; configurations: Record<string, unknown> } | undefined> {
+  const { rows } = await sql<{ id: string; derivation_index: number | null; type: string; configurations: Record<string, unknown> }>`
+    SELECT id, derivation_index, type, configurations FROM addresses WHERE id = ${addressId} FOR UPDATE`.execute(db);
+  return rows[0];
+}
+
+export async function activeSweep(db: DbConn, addressId: string, assetId: string): Promise<SweepRow | undefined> {
+  const { rows } =
+    await sql<SweepRow>`SELECT * FROM sweeps WHERE address_id = ${addressId} AND asset_id = ${assetId} AND status = 'pending'`.execute(db);
+  return rows[0];
+}
+
+/** Confirmed deposits of an address and asset that no sweep has taken yet. */
+export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
+  const { rows } = await sql<SweepableDeposit>`
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.sweep_id FROM transactions t
+     LEFT JOIN sweeps s ON s.id = t.sweep_id
+     WHERE t.address_id = ${addressId} AND t.asset_id = ${assetId} AND t.type = 'DEPOSIT' AND t.status = 'SUCCESS'
+       AND t.asset_swept = false AND (t.sweep_id IS NULL OR s.status = 'failed')
+     ORDER BY t.created_at`.execute(db);
+  return rows;
+}
+
+export async function insertSweep(
+  db: DbConn,
+  s: {
+    id: string;
+    walletId: string;
+    addressId: string;
+    chainId: string;
+    assetId: string;
+    stage: 'topup' | 'transfer';
+    amount: bigint;
+    gasLimit: bigint;
+    maxFeePerGas: bigint;
+    maxPriorityFeePerGas: bigint;
+  },
+): Promise<void> {
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas)
+            VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, 'pending', ${s.stage}, ${s.amount.toString()},
+                    ${s.gasLimit.toString()}, ${s.maxFeePerGas.toString()}, ${s.maxPriorityFeePerGas.toString()})`.execute(db);
+}
+
+export async function attachDeposits(db: DbConn, sweepId: string, depositIds: string[]): Promise<void> {
+  await sql`UPDATE transactions SET sweep_id = ${sweepId}, updated_at = now() WHERE id = ANY(${depositIds}::uuid[])`.execute(db);
+}
+
+export async function setOutbound(db: DbConn, sweepId: string, field: 'topup' | 'transfer', outboundId: string): Promise<void> {
+  if (field === 'topup')
+    await sql`UPDATE sweeps SET topup_outbound_id = ${outboundId}, updated_at = now() WHERE id = ${sweepId}`.execute(db);
+  else
+    await sql`UPDATE sweeps SET transfer_outbound_id = ${outboundId}, stage = 'transfer', updated_at = now() WHERE id = ${sweepId}`.execute(
+      db,
+    );
+}
+
+export async function lockSweep(db: DbConn, id: string): Promise<SweepRow | undefined> {
+  const { rows } = await sql<SweepRow>`SELECT * FROM sweeps WHERE id = ${id} FOR UPDATE`.execute(db);
+  return rows[0];
+}
+
+export async function finishSweep(db: DbConn, id: string, ok: boolean, error: string | null): Promise<void> {
+  await sql`UPDATE sweeps SET status = ${ok ? 'success' : 'failed'}, stage = ${ok ? 'done' : 'failed'}, error = ${error}, updated_at = now() WHERE id = ${id}`.execute(
+    db,
+  );
+}
+
+export async function depositsOfSweep(db: DbConn, sweepId: string): Promise<{ id: string; amount: string }[]> {
+  const { rows } = await sql<{
+    id: string;
+    amount: string;
+  }>`SELECT id, amount FROM transactions WHERE sweep_id = ${sweepId} ORDER BY created_at`.execute(db);
+  return rows;
+}
+
+export async function markSwept(
+  db: DbConn,
+  depositId: string,
+  s: { amount: string; gasFee: bigint; hash: string; from: string; to: string; response: unknown },
+): Promise<void> {
+  await sql`UPDATE transactions SET asset_swept = true, asset_swept_amount = ${s.amount}, asset_swept_at = now(),
+                   asset_swept_gas_fee = ${s.gasFee.toString()}, asset_swept_hash = ${s.hash},
+                   asset_swept_sender_address = ${s.from}, asset_swept_recipient_address = ${s.to},
+                   asset_swept_response = ${JSON.stringify(s.response)}::jsonb, updated_at = now()
+             WHERE id = ${depositId}`.execute(db);
+}
+
+export async function recordSweepFailure(db: DbConn, depositId: string, response: unknown): Promise<void> {
+  await sql`UPDATE transactions SET asset_swept_response = ${JSON.stringify(response)}::jsonb, updated_at = now() WHERE id = ${depositId}`.execute(
+    db,
+  );
+}
+
+export async function depositForSweep(db: DbConn, walletId: string, id: string) {
+  const { rows } = await sql<{
+    id: string;
+    type: string;
+    status: string;
+    address_id: string | null;
+    asset_id: string | null;
+    asset_swept: boolean;
+    sweep_id: string | null;
+    sweep_status: string | null;
+  }>`
+    SELECT t.id, t.type, t.status, t.address_id, t.asset_id, t.asset_swept, t.sweep_id, s.status AS sweep_status
+      FROM transactions t LEFT JOIN sweeps s ON s.id = t.sweep_id
+     WHERE t.wallet_id = ${walletId} AND t.id = ${id}`.execute(db);
+  return rows[0];
+}
+
+export async function enqueueSweepJob(db: DbConn, addressId: string, assetId: string): Promise<void> {
+  await sql`SELECT graphile_worker.add_job('sweep_address', json_build_object('addressId', ${addressId}::text, 'assetId', ${assetId}::text),
+                                           job_key := ${`sweep:${addressId}:${assetId}`}, max_attempts := 25)`.execute(db);
+}
+
+export interface DepositContext {
+  address_id: string | null;
+  asset_id: string | null;
+  amount: string;
+  address_type: string | null;
+  disable_auto_sweep: boolean | null;
+  wallet_configurations: Record<string, unknown>;
+}
+
+/** What the auto-sweep decision needs about a deposit, its address and its wallet. */
+export async function depositContext(db: DbConn, depositId: string): Promise<DepositContext | undefined> {
+  const { rows } = await sql<DepositContext>`
+    SELECT t.address_id, t.asset_id, t.amount, a.type AS address_type,
+           (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
+      FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
+     WHERE t.id = ${depositId}`.execute(db);
+  return rows[0];
+}

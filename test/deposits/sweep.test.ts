@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
+import { verifyWebhook } from '../../src/receiver/index.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { chainOf, type TestChain } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
+
+let h: Harness;
+let receiver: Receiver;
+let eth: TestChain;
+let indexer: ChainIndexer;
+const USDC = 10n ** 6n;
+
+beforeAll(async () => {
+  h = await startHarness({
+    specs: [{ ...DEVNET_CHAINS[0]!, confirmations: 1 }],
+    worker: true,
+    services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } },
+  });
+  receiver = await startReceiver();
+  eth = chainOf(h, 'devnet-eth');
+  const w = h.wallets['devnet-eth']!;
+  expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { body: { webhookUrl: receiver.url } })).status).toBe(200);
+  indexer = h.services.deposits.indexer(h.services.catalogue.findChain('devnet-eth', 'testnet')!);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.stop();
+});
+
+const wallet = () => h.wallets['devnet-eth']!;
+async function drain() {
+  for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') return;
+}
+async function newAddress(body: Record<string, unknown> = {}) {
+  const res = await h.api('POST', `/v1/wallets/${wallet().id}/addresses`, { body });
+  expect(res.status).toBe(200);
+  return res.body.data as { id: string; address: string };
+}
+async function deposit(hash: string) {
+  const { rows } = await sql<{ id: string }>`SELECT id FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${hash})`.execute(
+    h.database.db,
+  );
+  const res = await h.api('GET', `/v1/wallets/${wallet().id}/transactions/${rows[0]!.id}`);
+  return res.body.data as Record<string, any>;
+}
+async function sweptDeposit(hash: string) {
+  return eventually(
+    () => deposit(hash),
+    (d) => d.assetSwept === true,
+    20_000,
+  );
+}
+async function outboundRows(to: string, purpose: string) {
+  const { rows } = await sql<{ id: string; stage: string; hash: string }>`
+    SELECT id, stage, hash FROM outbound_txs WHERE lower(to_address) = lower(${to}) AND purpose = ${purpose}`.execute(h.database.db);
+  return rows;
+}
+async function sweepsOf(addressId: string) {
+  const { rows } = await sql<{ status: string }>`SELECT status FROM sweeps WHERE address_id = ${addressId}`.execute(h.database.db);
+  return rows;
+}
+function swept(transactionId: string) {
+  return receiver.requests
+    .filter((r) => r.body.includes(transactionId))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey }))
+    .filter((w) => w.data.id === transactionId && w.event.startsWith('deposit.swept'));
+}
+
+describe('auto-sweep of token deposits', () => {
+  it('tops up an address with no gas once, then moves the deposit to the master', async () => {
+    const child = await newAddress();
+    expect(await eth.pub.getBalance({ address: child.address as `0x${string}` })).toBe(0n);
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+    const receipt = await eth.sendToken('USDC', child.address, '25');
+    await drain();
+
+    const d = await sweptDeposit(receipt.transactionHash);
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 25n * USDC);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+    const topups = await outboundRows(child.address, 'sweep-topup');
+    expect(topups).toHaveLength(1);
+    expect(topups[0]!.stage).toBe('mined');
+    const sweepReceipt = await eth.pub.getTransactionReceipt({ hash: d.assetSweptHash });
+    expect(sweepReceipt.status).toBe('success');
+    expect(sweepReceipt.from.toLowerCase()).toBe(child.address.toLowerCase());
+    expect(d).toMatchObject({
+      status: 'SUCCESS',
+      assetSwept: true,
+      assetSweptAmount: '25',
+      assetSweptSenderAddress: child.address,
+      assetSweptRecipientAddress: wallet().address,
+    });
+    expect(Number(d.assetSweptGasFee)).toBeGreaterThan(0);
+    expect(new Date(d.assetSweptAt).getTime()).toBeGreaterThan(0);
+    await eventually(
+      async () => swept(d.id).length,
+      (n) => n === 1,
+    );
+    expect(swept(d.id)[0]).toMatchObject({ event: 'deposit.swept.success', data: { assetSwept: true, assetSweptHash: d.assetSweptHash } });
+  });
+
+  it('concurrent deposits to one address share one top-up and one sweep', async () => {
+    const child = await newAddress();
+    const hashes: string[] = [];
+    for (const amount of ['1', '2', '3']) hashes.push((await eth.sendToken('USDC', child.address, amount)).transactionHash);
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+    await drain();
+    for (const hash of hashes) await sweptDeposit(hash);
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 6n * USDC);
+    expect(await outboundRows(child.address, 'sweep-topup')).toHaveLength(1);
+    expect(await sweepsOf(child.id)).toEqual([{ status: 'success' }]);
+  });
+
+  it('a worker restart in the middle of a sweep does not top up twice', async () => {
+    const child = await newAddress();
+    await h.stopWorker();
+    const receipt = await eth.sendToken('USDC', child.address, '4');
+    await drain();
+    // The sweep is planned (its top-up queued) by hand, then the worker comes and goes.
+    const depositRow = await sql<{
+      asset_id: string;
+    }>`SELECT asset_id FROM transactions WHERE lower(hash) = lower(${receipt.transactionHash})`.execute(h.database.db);
+    expect(await h.services.sweeps.sweepAddress(child.id, depositRow.rows[0]!.asset_id)).toBe('started');
+    expect(await h.services.sweeps.sweepAddress(child.id, depositRow.rows[0]!.asset_id)).toBe('in-flight');
+    await h.startWorker();
+    await eventually(
+      () => outboundRows(child.address, 'sweep-topup'),
+      (r) => r[0]?.stage === 'mined',
+      20_000,
+    );
+    await h.stopWorker();
+    await h.startWorker();
+    await sweptDeposit(receipt.transactionHash);
+    expect(await outboundRows(child.address, 'sweep-topup')).toHaveLength(1);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+  });
+});
+
+describe('when not to sweep, and manual sweeps', () => {
+  it('disableAutoSweep is honoured; the manual sweep then moves it', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const receipt = await eth.sendToken('USDC', child.address, '7');
+    await drain();
+    const d = await deposit(receipt.transactionHash);
+    expect(d.status).toBe('SUCCESS');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await sweepsOf(child.id)).toEqual([]);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(7n * USDC);
+
+    const res = await h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).toBe(d.id);
+    await sweptDeposit(receipt.transactionHash);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+    const again = await h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('ALREADY_SWEPT');
+  });
+
+  it('auto-sweep off and thresholds: small deposits wait, a large one takes them all along', async () => {
+    const w = wallet();
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { body: { configurations: { autoSweeping: { threshold: 100 } } } })).status).toBe(
+      200,
+    );
+    const child = await newAddress();
+    const small = await eth.sendToken('USDC', child.address, '50');
+    await drain();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await sweepsOf(child.id)).toEqual([]);
+    const large = await eth.sendToken('USDC', child.address, '150');
+    await drain();
+    const [a, b] = [await sweptDeposit(small.transactionHash), await sweptDeposit(large.transactionHash)];
+    expect([a.assetSweptAmount, b.assetSweptAmount]).toEqual(['50', '150']);
+    expect(a.assetSweptHash).toBe(b.assetSweptHash);
+
+    expect(
+      (await h.api('PATCH', `/v1/wallets/${w.id}`, { body: { configurations: { autoSweeping: { isActive: false, threshold: 0 } } } }))
+        .status,
+    ).toBe(200);
+    const off = await newAddress();
+    const r = await eth.sendToken('USDC', off.address, '9');
+    await drain();
+    await new Promise((res) => setTimeout(res, 500));
+    expect(await sweepsOf(off.id)).toEqual([]);
+    expect(
+      (
+        await h.api('POST', `/v1/wallets/${w.id}/transactions/sweep/assets`, {
+          body: { transactionId: (await deposit(r.transactionHash)).id },
+        })
+      ).status,
+    ).toBe(200);
+    await sweptDeposit(r.transactionHash);
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { body: { configurations: { autoSweeping: { isActive: true } } } })).status).toBe(
+      200,
+    );
+  });
+
+  it('manual sweep refuses master deposits, unconfirmed ones, foreign wallets and bad input', async () => {
+    const w = wallet();
+    const master = await eth.sendToken('USDT', w.address, '1');
+    await drain();
+    const res = await h.api('POST', `/v1/wallets/${w.id}/transactions/sweep/assets`, {
+      body: { transactionId: (await deposit(master.transactionHash)).id },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('NOT_SWEEPABLE');
+    expect(
+      (
+        await h.api('POST', `/v1/wallets/${w.id}/transactions/sweep/assets`, {
+          body: { transactionId: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await h.api('POST', `/v1/wallets/${w.id}/transactions/sweep/assets`, { body: { transactionId: 'x' } })).status).toBe(400);
+    const other = await h.services.businesses.create('Other');
+    expect(
+      (
+        await h.api('POST', `/v1/wallets/${w.id}/transactions/sweep/assets`, {
+          key: other.apiKey,
+          body: { transactionId: (await deposit(master.transactionHash)).id },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('deposits to an external address are never swept', async () => {
+    const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts');
+    const external = privateKeyToAccount(generatePrivateKey()).address;
+    const added = await h.api('POST', `/v1/wallets/${wallet().id}/addresses/whitelist`, { body: { address: external } });
+    const r = await eth.sendToken('USDC', external, '3');
+    await drain();
+    const d = await deposit(r.transactionHash);
+    expect(d.status).toBe('SUCCESS');
+    await new Promise((res) => setTimeout(res, 500));
+    expect(await sweepsOf(added.body.data.id)).toEqual([]);
+    expect((await h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } })).status).toBe(
+      422,
+    );
+  });
+});
+
+describe('native deposits', () => {
+  it('are swept without a top-up, less the gas', async () => {
+    const native = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!;
+    expect((await h.api('PATCH', `/v1/wallets/${wallet().id}/assets/${native.id}`, { body: { isActive: true } })).status).toBe(200);
+    const child = await newAddress();
+    const r = await eth.sendNative(child.address, '1');
+    await drain();
+    const d = await sweptDeposit(r.transactionHash);
+    expect(d.assetSweptAmount).toBe('1');
+    expect(await outboundRows(child.address, 'sweep-topup')).toEqual([]);
+    const left = await eth.pub.getBalance({ address: child.address as `0x${string}` });
+    expect(left).toBeLessThan(10n ** 15n); // dust: unused fee headroom only
+  });
+});
