@@ -28,6 +28,8 @@ export async function startWorker(opts: {
   const runner = await run({
     connectionString: opts.connectionString,
     concurrency: opts.concurrency ?? 20,
+    // One connection per concurrent job plus a few for the queue's own housekeeping.
+    maxPoolSize: (opts.concurrency ?? 20) + 4,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: opts.taskList,
