@@ -24,7 +24,7 @@ interface WalletSlot {
 
 interface Pending {
   request: AllocationRequest;
-  resolve(id: string): void;
+  resolve(row: store.AddressRow): void;
   reject(err: unknown): void;
 }
 
@@ -35,14 +35,14 @@ export class AddressAllocator {
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves with the new address row's id. */
-  allocate(slot: WalletSlot, request: AllocationRequest): Promise<string> {
+  /** Resolves with the new address row, as stored. */
+  allocate(slot: WalletSlot, request: AllocationRequest): Promise<store.AddressRow> {
     let queue = this.#queues.get(slot.walletId);
     if (!queue) {
       queue = { pending: [], running: false };
       this.#queues.set(slot.walletId, queue);
     }
-    const promise = new Promise<string>((resolve, reject) => queue.pending.push({ request, resolve, reject }));
+    const promise = new Promise<store.AddressRow>((resolve, reject) => queue.pending.push({ request, resolve, reject }));
     if (!queue.running) void this.drain(slot, queue);
     return promise;
   }
@@ -62,7 +62,7 @@ export class AddressAllocator {
 
   private async flush(slot: WalletSlot, batch: Pending[]): Promise<void> {
     try {
-      const ids = await this.db.transaction().execute(async (tx) => {
+      const stored = await this.db.transaction().execute(async (tx) => {
         const reserved = await store.reserveIndexes(tx, slot.walletId, batch.length);
         if (!reserved) throw new NotFoundError('Wallet');
         const rows: store.NewAddress[] = [];
@@ -82,12 +82,14 @@ export class AddressAllocator {
             configurations: request.configurations,
           });
         }
-        await store.insertAddresses(tx, rows);
-        return rows.map((r) => r.id);
+        const inserted = await store.insertAddresses(tx, rows);
+        // RETURNING order is not guaranteed: hand each request its own row by id.
+        const byId = new Map(inserted.map((r) => [r.id, r]));
+        return rows.map((r) => byId.get(r.id)!);
       });
       batch.forEach((p, i) => {
-        const id = ids[i];
-        if (id) p.resolve(id);
+        const row = stored[i];
+        if (row) p.resolve(row);
         else p.reject(new BusinessRuleError('ADDRESS_LIMIT_REACHED', 'This wallet has reached its address limit'));
       });
     } catch (err) {

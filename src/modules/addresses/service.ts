@@ -41,7 +41,7 @@ export class AddressService {
     }
     const chain = this.wallets.chainOf(wallet);
     const deriver = this.wallets.deriver(wallet);
-    const id = await this.#allocator.allocate(
+    const row = await this.#allocator.allocate(
       {
         walletId,
         chainId: chain.id,
@@ -58,7 +58,7 @@ export class AddressService {
         },
       },
     );
-    return this.present(await this.requireRow(walletId, id));
+    return this.present(row);
   }
 
   /**

@@ -40,9 +40,10 @@ export async function reserveIndexes(db: DbConn, walletId: string, wanted: numbe
   return { first: wallet.next_index, granted };
 }
 
-export async function insertAddresses(db: DbConn, rows: NewAddress[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
+/** Inserts the rows and returns them as stored (defaults and timestamps filled). */
+export async function insertAddresses(db: DbConn, rows: NewAddress[]): Promise<AddressRow[]> {
+  if (rows.length === 0) return [];
+  return db
     .insertInto('addresses')
     .values(
       rows.map((r) => ({
@@ -58,6 +59,7 @@ export async function insertAddresses(db: DbConn, rows: NewAddress[]): Promise<v
         configurations: JSON.stringify(r.configurations),
       })),
     )
+    .returningAll()
     .execute();
 }
 
