@@ -17,6 +17,9 @@ import { TransactionService } from './modules/transactions/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { DepositService } from './modules/deposits/service.js';
 import { SweepService } from './modules/sweeps/service.js';
+import { WithdrawalService } from './modules/withdrawals/service.js';
+import { ContractService } from './modules/contracts/service.js';
+import { SigningService } from './modules/signing/service.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
 import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
@@ -38,6 +41,9 @@ export interface Services {
   webhooks: WebhookService;
   deposits: DepositService;
   sweeps: SweepService;
+  withdrawals: WithdrawalService;
+  contracts: ContractService;
+  signing: SigningService;
   signer: Signer;
   outbound: OutboundService;
   clock: Clock;
@@ -76,6 +82,10 @@ export async function createServices(
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, logger);
   deposits.confirmedHooks.push(sweeps.onDepositConfirmed);
+  const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound };
+  const withdrawals = new WithdrawalService(moduleDeps);
+  const contracts = new ContractService(moduleDeps);
+  const signing = new SigningService(moduleDeps);
   return {
     db,
     catalogue,
@@ -90,6 +100,9 @@ export async function createServices(
     webhooks,
     deposits,
     sweeps,
+    withdrawals,
+    contracts,
+    signing,
     signer,
     outbound,
     clock,

@@ -26,6 +26,9 @@ import { webhookRoutes } from '../modules/webhooks/routes.js';
 import { transactionRoutes } from '../modules/transactions/routes.js';
 import { depositRoutes } from '../modules/deposits/routes.js';
 import { sweepRoutes } from '../modules/sweeps/routes.js';
+import { withdrawalsRoutes } from '../modules/withdrawals/routes.js';
+import { contractsRoutes } from '../modules/contracts/routes.js';
+import { signingRoutes } from '../modules/signing/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
@@ -115,6 +118,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(transactionRoutes, { transactions: s.transactions });
     await v1.register(depositRoutes, { deposits: s.deposits });
     await v1.register(sweepRoutes, { sweeps: s.sweeps });
+    await v1.register(withdrawalsRoutes, { service: s.withdrawals });
+    await v1.register(contractsRoutes, { service: s.contracts });
+    await v1.register(signingRoutes, { service: s.signing });
   });
 
   return app;
