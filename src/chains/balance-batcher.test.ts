@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { BalanceBatcher } from './balance-batcher.js';
+import type { BalanceQuery } from './types.js';
+
+function recorder(delayMs = 5) {
+  const calls: BalanceQuery[][] = [];
+  const read = async (queries: BalanceQuery[]) => {
+    calls.push(queries);
+    await new Promise((r) => setTimeout(r, delayMs));
+    return queries.map((q) => BigInt(q.owner.length) * 1000n + BigInt(q.token?.length ?? 0));
+  };
+  return { calls, read };
+}
+
+describe('BalanceBatcher', () => {
+  it('sends calls of one turn as one batch, identical pairs once, and answers each caller in order', async () => {
+    const { calls, read } = recorder();
+    const b = new BalanceBatcher(read);
+    const [x, y, z] = await Promise.all([
+      b.load([{ owner: '0xAA', token: '0xT' }, { owner: '0xAA', token: null }]),
+      b.load([{ owner: '0xaa', token: '0xt' }]),
+      b.load([{ owner: '0xBBB', token: '0xT' }]),
+    ]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toHaveLength(3);
+    expect(x).toEqual([4003n, 4000n]);
+    expect(y).toEqual([4003n]);
+    expect(z).toEqual([5003n]);
+  });
+
+  it('queues calls made during a read and sends them together after it', async () => {
+    const { calls, read } = recorder(20);
+    const b = new BalanceBatcher(read, { maxBatch: 300, maxInFlight: 1 });
+    const first = b.load([{ owner: '0x1', token: null }]);
+    await new Promise((r) => setImmediate(r));
+    const later = Promise.all([b.load([{ owner: '0x2', token: null }]), b.load([{ owner: '0x3', token: null }])]);
+    await Promise.all([first, later]);
+    expect(calls.map((c) => c.length)).toEqual([1, 2]);
+  });
+
+  it('fails every caller of a failed batch, and recovers for the next', async () => {
+    let fail = true;
+    const b = new BalanceBatcher(async (q) => {
+      if (fail) throw new Error('rpc down');
+      return q.map(() => 1n);
+    });
+    await expect(Promise.all([b.load([{ owner: '0x1', token: null }]), b.load([{ owner: '0x2', token: null }])])).rejects.toThrow('rpc down');
+    fail = false;
+    await expect(b.load([{ owner: '0x1', token: null }])).resolves.toEqual([1n]);
+  });
+});
