@@ -173,6 +173,10 @@ export class AddressService {
     return this.present(await this.requireRow(walletId, addressId));
   }
 
+  rowsByIds(ids: string[], db: DbConn = this.db): Promise<AddressRow[]> {
+    return ids.length ? store.findAddressesByIds(db, ids) : Promise.resolve([]);
+  }
+
   /** An address row by id, without access checks (for presenting a wallet's own records). */
   async findRow(id: string, db: DbConn = this.db): Promise<AddressRow | undefined> {
     return store.findAddressById(db, id);

@@ -13,7 +13,7 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import * as store from './store.js';
 import { WatchSet } from './watch.js';
-import { recordTransfer, type RecordContext } from './record.js';
+import { insertNew, recordTransfer, type RecordContext } from './record.js';
 
 export interface IndexerOptions {
   /** Blocks per scanned range. */
@@ -22,8 +22,8 @@ export interface IndexerOptions {
   extraWindow: number;
 }
 
-/** Called in the transaction that confirms a deposit (sweeps hook in here). */
-export type ConfirmedHook = (tx: DbTx, depositId: string) => Promise<void>;
+/** Called in the transaction that confirms deposits (sweeps hook in here). */
+export type ConfirmedHook = (tx: DbTx, depositIds: string[]) => Promise<void>;
 
 class CursorMovedError extends Error {}
 
@@ -157,7 +157,10 @@ export class ChainIndexer {
 
     const existing = await store.depositsOfHashes(tx, this.chain.id, [...new Set(scan.transfers.map((t) => t.txHash))]);
     const matched = new Set<string>();
-    for (const t of scan.transfers) await recordTransfer(tx, this.context(), t, existing, matched);
+    const inserts: store.NewDeposit[] = [];
+    const ctx = this.context();
+    for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
+    await insertNew(tx, ctx, inserts);
     for (const v of vanished) {
       if (matched.has(v.id)) continue;
       await store.failDeposit(tx, v.id, 'The block holding this deposit was replaced (chain reorganisation)');
@@ -174,9 +177,8 @@ export class ChainIndexer {
     const last = scan.blocks.at(-1)!;
     await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
 
-    for (const id of await store.confirmDeposits(tx, this.chain.id, head, to, this.required)) {
-      await this.webhooks.emitForTransaction(tx, id, 'deposit.success');
-      for (const hook of this.onConfirmed) await hook(tx, id);
-    }
+    const confirmed = await store.confirmDeposits(tx, this.chain.id, head, to, this.required);
+    await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
+    if (confirmed.length) for (const hook of this.onConfirmed) await hook(tx, confirmed);
   }
 }

@@ -21,13 +21,18 @@ export interface RecordContext {
   isEnabled(walletId: string, assetId: string): boolean;
 }
 
-/** Returns the deposit's id when the transfer is (or already was) a deposit. */
+/**
+ * Matches a transfer against what is on record. A new deposit is appended to `inserts`
+ * (the caller inserts them in bulk with `insertNew`); its planned id is returned, as is the
+ * id of a deposit already on record.
+ */
 export async function recordTransfer(
   tx: DbTx,
   ctx: RecordContext,
   t: TransferEvent,
   existing: store.DepositRow[],
   matched: Set<string>,
+  inserts: store.NewDeposit[],
 ): Promise<string | null> {
   const owner = ctx.owner(t.to);
   if (!owner) return null;
@@ -63,7 +68,7 @@ export async function recordTransfer(
     return found.id;
   }
   const id = uuidv7();
-  const inserted = await store.insertDeposit(tx, {
+  inserts.push({
     id,
     walletId: owner.walletId,
     addressId: owner.addressId,
@@ -82,6 +87,12 @@ export async function recordTransfer(
     token: t.token,
     network: ctx.chain.row.network,
   });
-  if (inserted) await ctx.webhooks.emitForTransaction(tx, id, 'deposit.processing');
-  return inserted ? id : null;
+  return id;
+}
+
+/** Inserts the new deposits in bulk and reports them (`deposit.processing`); returns the inserted ids. */
+export async function insertNew(tx: DbTx, ctx: RecordContext, inserts: store.NewDeposit[]): Promise<string[]> {
+  const ids = await store.insertDeposits(tx, inserts);
+  await ctx.webhooks.emitForTransactions(tx, ids, 'deposit.processing');
+  return ids;
 }

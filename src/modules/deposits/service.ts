@@ -11,7 +11,7 @@ import type { TransactionService, TransactionView } from '../transactions/servic
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { ChainIndexer, type ConfirmedHook, type IndexerOptions } from './indexer.js';
-import { recordTransfer } from './record.js';
+import { insertNew, recordTransfer } from './record.js';
 import * as store from './store.js';
 import type { Owner } from './watch.js';
 
@@ -70,18 +70,19 @@ export class DepositService {
         owner: (a: string) => owners.get(a.toLowerCase()),
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
       };
+      const inserts: store.NewDeposit[] = [];
       for (const t of transfers) {
-        const id = await recordTransfer(tx, ctx, t, existing, matched);
-        if (id) found.push(id);
+        const id = await recordTransfer(tx, ctx, t, existing, matched, inserts);
+        if (id && !inserts.some((d) => d.id === id)) found.push(id);
       }
+      found.push(...(await insertNew(tx, ctx, inserts)));
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
         const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
-        for (const id of await store.confirmDeposits(tx, chain.id, head, verified, Math.max(1, chain.config.confirmations))) {
-          await this.webhooks.emitForTransaction(tx, id, 'deposit.success');
-          for (const hook of this.confirmedHooks) await hook(tx, id);
-        }
+        const confirmed = await store.confirmDeposits(tx, chain.id, head, verified, Math.max(1, chain.config.confirmations));
+        await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
+        if (confirmed.length) for (const hook of this.confirmedHooks) await hook(tx, confirmed);
       }
       return found;
     });

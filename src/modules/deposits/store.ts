@@ -105,21 +105,6 @@ export interface NewDeposit {
   network: string;
 }
 
-/** Inserts unless the (chain, hash, log index) is already recorded; true when inserted. */
-export async function insertDeposit(db: DbConn, d: NewDeposit): Promise<boolean> {
-  const { rows } = await sql<{ id: string }>`
-    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
-                              amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
-                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
-    VALUES (${d.id}, ${d.walletId}, ${d.addressId}, ${d.assetId}, ${d.chainId}, ${d.reference}, 'DEPOSIT', 'PENDING', 'mined', false, 0,
-            ${d.amount.toString()}, ${d.amount.toString()}, ${d.amountUsd}, ${d.currency}, ${d.amountUsd === null ? null : '1'}, ${d.amountUsd === null ? null : '1'},
-            ${d.hash}, ${d.logIndex}, ${d.blockNumber.toString()}, ${d.blockHash}, ${d.from}, ${d.to}, ${d.token}, ${d.network}, 'BLOCKCHAIN',
-            (SELECT metadata FROM addresses WHERE id = ${d.addressId}), '{}'::jsonb)
-    ON CONFLICT (chain_id, hash, log_index) WHERE type = 'DEPOSIT' DO NOTHING
-    RETURNING id`.execute(db);
-  return rows.length > 0;
-}
-
 /** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
 export async function relocateDeposit(
   db: DbConn,
@@ -182,4 +167,30 @@ export async function removedSince(db: DbConn, chainId: string, since: Date): Pr
   const { rows } = await sql<{ address: string }>`
     SELECT address FROM addresses WHERE chain_id = ${chainId} AND deleted_at >= ${since}`.execute(db);
   return rows.map((r) => r.address);
+}
+
+/** Bulk insert; returns the ids actually inserted (a recorded (chain, hash, log index) is skipped). */
+export async function insertDeposits(db: DbConn, ds: NewDeposit[]): Promise<string[]> {
+  if (ds.length === 0) return [];
+  const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
+                              amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
+                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT', 'PENDING', 'mined', false, 0,
+           t.amount, t.amount, t.amount_usd, t.currency, CASE WHEN t.amount_usd IS NULL THEN NULL ELSE '1' END,
+           CASE WHEN t.amount_usd IS NULL THEN NULL ELSE '1' END, t.hash, t.log_index, t.block_number, t.block_hash,
+           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
+      FROM unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.walletId)}::uuid[], ${col((d) => d.addressId)}::uuid[],
+                  ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
+                  ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.currency)}::text[],
+                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
+                  ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
+                  ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[])
+           AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, currency, hash, log_index, block_number,
+                block_hash, sender, recipient, token, network)
+      LEFT JOIN addresses a ON a.id = t.address_id
+    ON CONFLICT (chain_id, hash, log_index) WHERE type = 'DEPOSIT' DO NOTHING
+    RETURNING id`.execute(db);
+  return rows.map((r) => r.id);
 }

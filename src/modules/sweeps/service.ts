@@ -45,15 +45,18 @@ export class SweepService {
     outbound.onSettled('sweep', (tx, row) => this.transferSettled(tx, row));
   }
 
-  /** Deposit-confirmed hook: queues the sweep when auto-sweep applies to this deposit. */
-  readonly onDepositConfirmed = async (tx: DbConn, depositId: string): Promise<void> => {
-    const d = await store.depositContext(tx, depositId);
-    if (!d || !d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) return;
-    const sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping;
-    if (!sweeping.isActive) return;
-    const asset = this.catalogue.asset(d.asset_id);
-    if (!asset || BigInt(d.amount) < thresholdUnits(sweeping.threshold, asset.row.decimals)) return;
-    await store.enqueueSweepJob(tx, d.address_id, d.asset_id);
+  /** Deposit-confirmed hook: queues sweeps where auto-sweep applies to the deposits. */
+  readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
+    const pairs: { addressId: string; assetId: string }[] = [];
+    for (const d of await store.depositContexts(tx, depositIds)) {
+      if (!d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) continue;
+      const sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping;
+      if (!sweeping.isActive) continue;
+      const asset = this.catalogue.asset(d.asset_id);
+      if (!asset || BigInt(d.amount) < thresholdUnits(sweeping.threshold, asset.row.decimals)) continue;
+      pairs.push({ addressId: d.address_id, assetId: d.asset_id });
+    }
+    await store.enqueueSweepJobs(tx, pairs);
   };
 
   /** Starts a sweep of the address's balance of the asset, unless one is in flight. */

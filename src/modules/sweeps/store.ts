@@ -146,6 +146,7 @@ export async function enqueueSweepJob(db: DbConn, addressId: string, assetId: st
 }
 
 export interface DepositContext {
+  id: string;
   address_id: string | null;
   asset_id: string | null;
   amount: string;
@@ -154,12 +155,22 @@ export interface DepositContext {
   wallet_configurations: Record<string, unknown>;
 }
 
-/** What the auto-sweep decision needs about a deposit, its address and its wallet. */
-export async function depositContext(db: DbConn, depositId: string): Promise<DepositContext | undefined> {
+/** What the auto-sweep decision needs about deposits, their addresses and wallets. */
+export async function depositContexts(db: DbConn, depositIds: string[]): Promise<DepositContext[]> {
   const { rows } = await sql<DepositContext>`
-    SELECT t.address_id, t.asset_id, t.amount, a.type AS address_type,
+    SELECT t.id, t.address_id, t.asset_id, t.amount, a.type AS address_type,
            (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
-     WHERE t.id = ${depositId}`.execute(db);
-  return rows[0];
+     WHERE t.id = ANY(${depositIds}::uuid[])`.execute(db);
+  return rows;
+}
+
+/** One job per (address, asset); the job key folds duplicates into one. */
+export async function enqueueSweepJobs(db: DbConn, pairs: { addressId: string; assetId: string }[]): Promise<void> {
+  if (pairs.length === 0) return;
+  await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('sweep_address', json_build_object('addressId', a::text, 'assetId', s::text), NULL, now(), 25,
+                                                          'sweep:' || a::text || ':' || s::text, NULL, NULL)::graphile_worker.job_spec))
+              FROM (SELECT DISTINCT a, s FROM unnest(${pairs.map((p) => p.addressId)}::uuid[], ${pairs.map((p) => p.assetId)}::uuid[]) AS t(a, s)) AS u`.execute(
+    db,
+  );
 }

@@ -9,9 +9,9 @@ import { formatAmount } from '../../lib/money.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { AddressService } from '../addresses/service.js';
+import type { AddressRow, AddressService } from '../addresses/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import type { WalletService } from '../wallets/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -80,14 +80,35 @@ export class TransactionService {
     return this.present(row, db);
   }
 
+  /** Many Transactions in the order of `ids`, with a constant number of queries. */
+  async loadMany(ids: string[], db: DbConn = this.db): Promise<TransactionView[]> {
+    const rows = await store.findTransactionsByIds(db, ids);
+    const [wallets, addresses] = await Promise.all([
+      this.wallets.rowsByIds([...new Set(rows.map((r) => r.wallet_id))], db),
+      this.addresses.rowsByIds([...new Set(rows.flatMap((r) => (r.address_id ? [r.address_id] : [])))], db),
+    ]);
+    const walletById = new Map(wallets.map((w) => [w.id, w]));
+    const addressById = new Map(addresses.map((a) => [a.id, a]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      return [this.presentWith(row, walletById.get(row.wallet_id)!, row.address_id ? addressById.get(row.address_id) : undefined)];
+    });
+  }
+
   async present(row: TransactionRow, db: DbConn = this.db): Promise<TransactionView> {
+    const wallet = await this.wallets.requireRow(row.wallet_id, db);
+    const address = row.address_id ? await this.addresses.findRow(row.address_id, db) : undefined;
+    return this.presentWith(row, wallet, address);
+  }
+
+  private presentWith(row: TransactionRow, wallet: WalletRow, address: AddressRow | undefined): TransactionView {
     const chain = this.catalogue.chain(row.chain_id);
     const asset = row.asset_id ? this.catalogue.asset(row.asset_id) : undefined;
     const native = chain.config.blockchain.nativeDecimals;
     const units = (v: string | null, decimals: number) => (v === null ? null : formatAmount(BigInt(v), decimals));
     const assetDecimals = asset?.row.decimals ?? native;
-    const wallet = await this.wallets.requireRow(row.wallet_id, db);
-    const address = row.address_id ? await this.addresses.findRow(row.address_id, db) : undefined;
     return {
       id: row.id,
       reference: row.reference,

@@ -18,6 +18,11 @@ export function findTransactionById(db: DbConn, id: string) {
 
 export type TransactionRow = NonNullable<Awaited<ReturnType<typeof findTransaction>>>;
 
+export function findTransactionsByIds(db: DbConn, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([] as TransactionRow[]);
+  return db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute();
+}
+
 export interface TransactionFilter {
   walletId: string;
   addressId?: string;

@@ -113,6 +113,10 @@ export class WalletService {
     return row;
   }
 
+  rowsByIds(ids: string[], db: DbConn = this.db): Promise<WalletRow[]> {
+    return ids.length ? store.findWallets(db, ids) : Promise.resolve([]);
+  }
+
   chainOf(wallet: WalletRow): ChainHandle {
     return this.catalogue.chain(wallet.chain_id);
   }

@@ -67,6 +67,10 @@ export function findWallet(db: DbConn, id: string) {
 
 export type WalletRow = NonNullable<Awaited<ReturnType<typeof findWallet>>>;
 
+export function findWallets(db: DbConn, ids: string[]) {
+  return walletQuery(db).where('wallets.id', 'in', ids).execute();
+}
+
 export function listWallets(db: DbConn, businessId: string, offset: number, limit: number) {
   return walletQuery(db)
     .where('wallets.business_id', '=', businessId)

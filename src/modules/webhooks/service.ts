@@ -36,9 +36,52 @@ export class WebhookService {
   ) {}
 
   /** Records `name` for a transaction, with the Transaction as it is inside `tx`. */
-  async emitForTransaction(tx: DbConn, transactionId: string, name: string): Promise<string> {
-    const data = await this.transactions.load(transactionId, tx);
-    return this.emit(tx, { walletId: data.wallet.id, transactionId, name, reference: data.reference, data });
+  async emitForTransaction(tx: DbConn, transactionId: string, name: string): Promise<void> {
+    await this.emitForTransactions(tx, [transactionId], name);
+  }
+
+  /**
+   * Records `name` for many transactions with a constant number of queries (the indexer
+   * confirms thousands of deposits in one range): events, deliveries and their jobs in bulk.
+   */
+  async emitForTransactions(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
+    if (transactionIds.length === 0) return;
+    const views = await this.transactions.loadMany(transactionIds, tx);
+    const now = this.clock.now();
+    const events = views.map((data) => ({
+      id: uuidv7(),
+      walletId: data.wallet.id,
+      transactionId: data.id,
+      name,
+      reference: data.reference,
+      payload: data,
+      createdAt: now,
+    }));
+    await store.insertEvents(tx, events);
+    const urls = await store.webhookUrls(tx, [...new Set(events.map((e) => e.walletId))]);
+    const deliveries = events.flatMap((e) => {
+      const url = urls.get(e.walletId);
+      if (!url) return [];
+      return [
+        {
+          id: uuidv7(),
+          eventId: e.id,
+          walletId: e.walletId,
+          transactionId: e.transactionId,
+          event: name,
+          reference: e.reference,
+          url,
+          body: JSON.stringify({ event: name, data: e.payload }),
+          maxAttempts: MAX_ATTEMPTS,
+          now,
+        },
+      ];
+    });
+    await store.insertDeliveries(tx, deliveries);
+    await store.enqueueDeliveryJobsNow(
+      tx,
+      deliveries.map((d) => d.id),
+    );
   }
 
   /** Must run inside the transaction of the state change it reports. */

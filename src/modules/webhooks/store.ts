@@ -195,3 +195,38 @@ export async function attemptsOf(db: DbConn, deliveryIds: string[]): Promise<Att
        FROM webhook_attempts WHERE delivery_id = ANY(${deliveryIds}::uuid[]) ORDER BY delivery_id, attempt`.execute(db);
   return rows;
 }
+
+/** Bulk forms of the outbox writes, for the indexer recording many deposits at once. */
+export async function insertEvents(db: DbConn, events: NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await sql`INSERT INTO events (id, wallet_id, transaction_id, name, reference, payload, created_at)
+            SELECT * FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.walletId)}::uuid[],
+                                 ${events.map((e) => e.transactionId)}::uuid[], ${events.map((e) => e.name)}::text[],
+                                 ${events.map((e) => e.reference)}::text[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[],
+                                 ${events.map((e) => e.createdAt)}::timestamptz[])`.execute(db);
+}
+
+export async function webhookUrls(db: DbConn, walletIds: string[]): Promise<Map<string, string>> {
+  const { rows } = await sql<{ id: string; webhook_url: string }>`
+    SELECT id, webhook_url FROM wallets WHERE id = ANY(${walletIds}::uuid[]) AND webhook_url IS NOT NULL`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.webhook_url]));
+}
+
+export async function insertDeliveries(db: DbConn, ds: NewDelivery[]): Promise<void> {
+  if (ds.length === 0) return;
+  await sql`INSERT INTO webhook_deliveries
+              (id, event_id, wallet_id, transaction_id, event, reference, url, body, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
+            SELECT id, event_id, wallet_id, transaction_id, event, reference, url, body, 'pending', 0, max_attempts, now_at, now_at, now_at
+              FROM unnest(${ds.map((d) => d.id)}::uuid[], ${ds.map((d) => d.eventId)}::uuid[], ${ds.map((d) => d.walletId)}::uuid[],
+                          ${ds.map((d) => d.transactionId)}::uuid[], ${ds.map((d) => d.event)}::text[], ${ds.map((d) => d.reference)}::text[],
+                          ${ds.map((d) => d.url)}::text[], ${ds.map((d) => d.body)}::text[], ${ds.map((d) => d.maxAttempts)}::int[],
+                          ${ds.map((d) => d.now)}::timestamptz[])
+                AS t(id, event_id, wallet_id, transaction_id, event, reference, url, body, max_attempts, now_at)`.execute(db);
+}
+
+export async function enqueueDeliveryJobsNow(db: DbConn, deliveryIds: string[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('deliver_webhook', json_build_object('deliveryId', id::text), NULL, now(), 10,
+                                                          'webhook:' || id::text, NULL, NULL)::graphile_worker.job_spec))
+              FROM unnest(${deliveryIds}::uuid[]) AS id`.execute(db);
+}
