@@ -17,7 +17,10 @@ describe('BalanceBatcher', () => {
     const { calls, read } = recorder();
     const b = new BalanceBatcher(read);
     const [x, y, z] = await Promise.all([
-      b.load([{ owner: '0xAA', token: '0xT' }, { owner: '0xAA', token: null }]),
+      b.load([
+        { owner: '0xAA', token: '0xT' },
+        { owner: '0xAA', token: null },
+      ]),
       b.load([{ owner: '0xaa', token: '0xt' }]),
       b.load([{ owner: '0xBBB', token: '0xT' }]),
     ]);
@@ -44,7 +47,9 @@ describe('BalanceBatcher', () => {
       if (fail) throw new Error('rpc down');
       return q.map(() => 1n);
     });
-    await expect(Promise.all([b.load([{ owner: '0x1', token: null }]), b.load([{ owner: '0x2', token: null }])])).rejects.toThrow('rpc down');
+    await expect(Promise.all([b.load([{ owner: '0x1', token: null }]), b.load([{ owner: '0x2', token: null }])])).rejects.toThrow(
+      'rpc down',
+    );
     fail = false;
     await expect(b.load([{ owner: '0x1', token: null }])).resolves.toEqual([1n]);
   });

@@ -82,4 +82,58 @@ export interface ChainAdapter {
   encodeTokenTransfer(to: string, amount: bigint): string;
 
   close(): void;
+
+  // Contracts and typed data (smart-contract calls, EIP-712 signing).
+  /** Validates the call against its ABI and encodes it; a ValidationError names `field`. */
+  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall;
+  /**
+   * eth_call as `from`; the result as text: scalars as strings (integers in decimal),
+   * arrays, structs and several outputs as JSON. A revert is a BusinessRuleError
+   * (CONTRACT_REVERTED) carrying the decoded reason.
+   */
+  readContract(call: ContractCallInput, from: string, field: string): Promise<string>;
+  /** Runs the call as `from` without sending it and estimates its gas; reverts as readContract. */
+  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }>;
+  /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
+  prepareTypedData(input: TypedDataInput): TypedDataPayload;
+}
+
+// ---- contracts and typed data (additions for smart-contract calls and EIP-712 signing) --
+
+/** One contract call as a client gives it: an ABI (JSON entries), a method and its arguments. */
+export interface ContractCallInput {
+  address: string;
+  /** A function name, or a full signature such as `transfer(address,uint256)` to pick an overload. */
+  method: string;
+  /** Arguments in ABI order; integers as decimal strings (or safe-integer numbers). */
+  parameters: unknown[];
+  abi: unknown[];
+}
+
+/** A validated call, ready to send: the contract in canonical form and the calldata. */
+export interface EncodedContractCall {
+  to: string;
+  data: string;
+  functionName: string;
+  /** Canonical signature, e.g. `transfer(address,uint256)`. */
+  signature: string;
+  stateMutability: string;
+}
+
+/** Typed data as a client sends it (EIP-712 / eth_signTypedData_v4). */
+export interface TypedDataInput {
+  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
+  types: Record<string, unknown>;
+  message: Record<string, unknown>;
+  primaryType?: string;
+}
+
+/** Typed data after validation: complete, primary type resolved, integers as bigint. */
+export interface TypedDataPayload {
+  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+  /** The EIP-712 digest that is signed: keccak256(0x1901 || domainSeparator || hashStruct(message)). */
+  digest: string;
 }

@@ -16,6 +16,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  // A node refused a transaction as made (it would revert, a nonce is taken, ...).
+  CHAIN_REJECTED: 422,
   INTERNAL_ERROR: 500,
 };
 

@@ -5,8 +5,9 @@
  */
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { getAddress, keccak256, toHex, type Address, type Hex } from 'viem';
+import { getAddress, hashTypedData, keccak256, parseSignature, toHex, type Address, type Hex, type TypedDataDefinition } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { TypedDataPayload } from '../chains/types.js';
 
 /** An EIP-1559 (type 2) transaction ready to sign. */
 export interface UnsignedTx {
@@ -29,6 +30,19 @@ export interface SignedTx {
 
 export interface Signer {
   signTransaction(walletId: string, index: number, chainId: number, tx: UnsignedTx): Promise<SignedTx>;
+  /**
+   * EIP-712 signature of validated typed data (chains' prepareTypedData). `from`, when
+   * given, is the address the key must have, as in UnsignedTx.
+   */
+  signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature>;
+}
+
+/** An EIP-712 signature: 65 bytes r || s || v, and its parts (v is 27 or 28). */
+export interface TypedDataSignature {
+  signature: string;
+  r: string;
+  s: string;
+  v: number;
 }
 
 export interface LocalSignerOptions {
@@ -94,6 +108,32 @@ export class LocalSigner implements Signer {
         maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
       });
       return { raw, hash: keccak256(raw) };
+    } finally {
+      child.wipePrivateData();
+    }
+  }
+
+  async signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature> {
+    if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
+    const child = (await this.#accountNode(walletId)).deriveChild(index);
+    try {
+      if (!child.privateKey) throw new Error('derivation produced no private key');
+      const account = privateKeyToAccount(toHex(child.privateKey));
+      if (from !== undefined && getAddress(from) !== account.address) {
+        throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
+      }
+      // The digest is hashed again here, from the same payload, and must equal the one the
+      // caller recorded: what is signed is exactly what the transaction row says was signed.
+      const digest = hashTypedData({
+        domain: data.domain,
+        types: data.types,
+        primaryType: data.primaryType,
+        message: data.message,
+      } as unknown as TypedDataDefinition);
+      if (digest !== data.digest) throw new Error('typed data digest mismatch: the payload changed after validation');
+      const signature = await account.sign({ hash: digest });
+      const { r, s, v } = parseSignature(signature);
+      return { signature, r, s, v: Number(v) };
     } finally {
       child.wipePrivateData();
     }

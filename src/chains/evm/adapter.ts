@@ -1,9 +1,24 @@
 import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
-import { UpstreamError } from '../../lib/errors.js';
-import type { BalanceQuery, BlockRef, ChainAdapter, FeeEstimate, Receipt, ScanResult, TransferEvent } from '../types.js';
+import { AppError, UpstreamError } from '../../lib/errors.js';
+import type {
+  BalanceQuery,
+  BlockRef,
+  ChainAdapter,
+  ContractCallInput,
+  EncodedContractCall,
+  FeeEstimate,
+  Receipt,
+  ScanResult,
+  TransferEvent,
+  TypedDataInput,
+  TypedDataPayload,
+} from '../types.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
+import { BalanceBatcher } from '../balance-batcher.js';
 import * as send from './send.js';
+import * as contracts from './contracts.js';
+import { prepareTypedData } from './typed-data.js';
 
 const multicallAbi = [
   {
@@ -51,8 +66,15 @@ export class EvmAdapter implements ChainAdapter {
     return getAddress(address);
   }
 
+  /** Concurrent balance reads share multicalls (see BalanceBatcher). */
+  readonly #balances = new BalanceBatcher((queries) => this.readBalances(queries));
+
   async getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
     if (queries.length === 0) return [];
+    return this.config.multicall3 ? this.#balances.load(queries) : this.readBalances(queries);
+  }
+
+  private async readBalances(queries: BalanceQuery[]): Promise<bigint[]> {
     try {
       if (this.config.multicall3) {
         const multicall3 = this.config.multicall3 as Address;
@@ -141,6 +163,35 @@ export class EvmAdapter implements ChainAdapter {
       .getRpcClient?.()
       .then((c) => c.close())
       .catch(() => undefined);
+  }
+
+  // ---- contracts and typed data ----------------------------------------------------
+
+  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall {
+    const { to, data, functionName, signature, stateMutability } = contracts.resolveCall(call, field);
+    return { to, data, functionName, signature, stateMutability };
+  }
+
+  readContract(call: ContractCallInput, from: string, field: string): Promise<string> {
+    return this.contractRpc(() => contracts.readCall(this.client, call, from, field));
+  }
+
+  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
+    return this.contractRpc(() => contracts.simulateCall(this.client, call, from, field));
+  }
+
+  prepareTypedData(input: TypedDataInput): TypedDataPayload {
+    return prepareTypedData(input);
+  }
+
+  /** Like `rpc`, but the client's mistakes and reverts (AppErrors: 400, 422) pass through as they are. */
+  private async contractRpc<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw rpcError(this.config, err);
+    }
   }
 }
 

@@ -1,4 +1,94 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Envelope, ok } from '../../lib/schema.js';
+import { WalletParams } from '../wallets/schemas.js';
+import { AddressParams } from '../addresses/schemas.js';
 import type { ContractService } from './service.js';
+import { ContractCallsBody, NetworkFee, ReadResult, TransactionOrList } from './schemas.js';
 
-export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractService }> = async (_app, _opts) => {};
+const TAGS = ['Smart contracts'];
+const ERRORS =
+  '400: malformed ABI, unknown method, wrong parameters (nothing is written). 422 `CONTRACT_REVERTED` with the decoded revert reason, `NOT_A_CONTRACT`, `CONTRACT_CALL_FAILED`.';
+const CHILD = ' Extension: acts as the child address (its key, its balance).';
+
+export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractService }> = async (app, { service }) => {
+  for (const scope of ['wallet', 'address'] as const) {
+    const base = scope === 'wallet' ? '/v1/wallets/:walletId/contracts' : '/v1/wallets/:walletId/addresses/:addressId/contracts';
+    const params = scope === 'wallet' ? WalletParams : AddressParams;
+    const who = scope === 'wallet' ? 'the master address' : 'a child address';
+    const child = scope === 'address' ? CHILD : '';
+    const addressOf = (p: { walletId: string; addressId?: string }) => (scope === 'address' ? p.addressId : undefined);
+
+    app.post(
+      `${base}/read`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: `Read contract data (eth_call from ${who})`,
+          description: `\`data\` is the value as a string: integers in decimal, arrays, structs and several outputs as JSON. Several calls give an array in call order.${child} ${ERRORS}`,
+          params,
+          body: ContractCallsBody,
+          response: { 200: Envelope(ReadResult) },
+        },
+      },
+      async (req) =>
+        ok(await service.read(req.auth, req.params.walletId, addressOf(req.params), req.body.calls), 'Contract read successfully'),
+    );
+
+    app.post(
+      `${base}/write`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: `Execute contract functions from ${who} and broadcast`,
+          description: `Each call is simulated first; a revert is a 422 and nothing is written. Returns a PENDING CUSTOM_SMART_CONTRACT Transaction per call (an array for several, sent in call order); \`custom-smart-contract.success\` or \`.failed\` follows. 422 \`INSUFFICIENT_FUNDS_FOR_GAS\`, \`WALLET_INACTIVE\`.${child} ${ERRORS}`,
+          params,
+          body: ContractCallsBody,
+          response: { 200: Envelope(TransactionOrList) },
+        },
+      },
+      async (req) =>
+        ok(
+          await service.write(req.auth, req.params.walletId, addressOf(req.params), req.body.calls),
+          'Contract transaction submitted successfully',
+        ),
+    );
+
+    app.post(
+      `${base}/network-fee`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: `Estimate the network fee of contract calls from ${who}`,
+          description: `\`balance\`: the sender's native-coin balance; \`fee\`: estimated gas x current max fee per gas, summed over the calls, in the native coin.${child} ${ERRORS}`,
+          params,
+          body: ContractCallsBody,
+          response: { 200: Envelope(NetworkFee) },
+        },
+      },
+      async (req) =>
+        ok(
+          await service.networkFee(req.auth, req.params.walletId, addressOf(req.params), req.body.calls),
+          'Network fee estimated successfully',
+        ),
+    );
+  }
+
+  app.post(
+    '/v1/wallets/:walletId/addresses/:addressId/contracts/write/sign',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Sign contract calls from a child address without broadcasting',
+        description: `Returns a SIGNED Transaction per call whose \`signedTransaction\` is a raw EIP-1559 transaction. The nonce is the address's next one and is not reserved: if the service sends from this address before the raw transaction is broadcast, only one of them can be mined. ${ERRORS}`,
+        params: AddressParams,
+        body: ContractCallsBody,
+        response: { 200: Envelope(TransactionOrList) },
+      },
+    },
+    async (req) =>
+      ok(
+        await service.writeSign(req.auth, req.params.walletId, req.params.addressId, req.body.calls),
+        'Contract transaction signed successfully',
+      ),
+  );
+};

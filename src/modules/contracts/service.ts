@@ -1,15 +1,34 @@
-/** Placeholder wired into services.ts and http/app.ts; implemented by its own milestone. */
+/**
+ * Smart-contract calls on behalf of the master address (index 0) or a child address:
+ * read (eth_call), network fee, write (through the outbound pipeline) and sign-only.
+ *
+ * Every call of a request is validated (ABI, method, arguments) before any RPC is made,
+ * and every write is simulated before anything is written: a revert is a 422 with its
+ * reason and leaves no row behind. A write's Transaction and its outbound row (nonce,
+ * send job) are created in one database transaction, so there is never one without the
+ * other. Simulation runs each call against the current state: a call that only succeeds
+ * after an earlier call of the same request (approve, then transferFrom) is refused; send
+ * such calls in separate requests.
+ */
 import type { Db } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Signer } from '../../keys/signer.js';
+import type { EncodedContractCall, FeeEstimate } from '../../chains/types.js';
+import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { formatAmount } from '../../lib/money.js';
+import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { WalletAssetService } from '../assets/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { OutboundService } from '../outbound/service.js';
-import type { TransactionService } from '../transactions/service.js';
+import type { TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type Actor, type SignedCall } from './records.js';
+import type { ContractCalls } from './schemas.js';
+import * as store from './store.js';
 
 export interface ContractServiceDeps {
   db: Db;
@@ -25,6 +44,190 @@ export interface ContractServiceDeps {
   outbound: OutboundService;
 }
 
+/**
+ * Gas limit = estimate x 120%, as the outbound pipeline signs by default: the funds check
+ * and sign-only use the same headroom, so what a node checks (limit x max fee) is covered.
+ */
+const GAS_MARGIN_PERCENT = 120n;
+
+interface Plan {
+  encoded: EncodedContractCall[];
+  gas: bigint[];
+  fees: FeeEstimate;
+  balance: bigint;
+}
+
 export class ContractService {
-  constructor(readonly deps: ContractServiceDeps) {}
+  constructor(readonly deps: ContractServiceDeps) {
+    deps.outbound.onSettled(CONTRACT_PURPOSE, (tx, row) => settleWrite(tx, row, deps.webhooks));
+    deps.outbound.onSigned(CONTRACT_PURPOSE, async (tx, row) => {
+      if (row.ownerId && row.hash) await store.recordSignedHash(tx, row.ownerId, row.hash, row.nonce);
+    });
+  }
+
+  /** One value as text per call; one call gives the value alone (DESIGN section 4). */
+  async read(auth: AuthContext, walletId: string, addressId: string | undefined, calls: ContractCalls): Promise<string | string[]> {
+    const actor = await this.actor(auth, walletId, addressId, false);
+    for (const [i, call] of calls.entries()) actor.chain.adapter.encodeContractCall(call, `calls.${i}`);
+    const values = await inOrder(calls.map((call, i) => actor.chain.adapter.readContract(call, actor.address, `calls.${i}`)));
+    return calls.length === 1 ? values[0]! : values;
+  }
+
+  /** The sender's native balance and the estimated fee (gas estimate x max fee per gas, summed over the calls). */
+  async networkFee(
+    auth: AuthContext,
+    walletId: string,
+    addressId: string | undefined,
+    calls: ContractCalls,
+  ): Promise<{ balance: string; fee: string }> {
+    const actor = await this.actor(auth, walletId, addressId, false);
+    const plan = await this.plan(actor, calls);
+    const decimals = actor.chain.config.blockchain.nativeDecimals;
+    const gas = plan.gas.reduce((a, b) => a + b, 0n);
+    return { balance: formatAmount(plan.balance, decimals), fee: formatAmount(gas * plan.fees.maxFeePerGas, decimals) };
+  }
+
+  /** PENDING CUSTOM_SMART_CONTRACT Transactions, one per call, sent in call order (consecutive nonces). */
+  async write(
+    auth: AuthContext,
+    walletId: string,
+    addressId: string | undefined,
+    calls: ContractCalls,
+  ): Promise<TransactionView | TransactionView[]> {
+    const actor = await this.actor(auth, walletId, addressId, true);
+    const plan = await this.plan(actor, calls);
+    requireGasFunds(actor, plan);
+    const ids = await this.deps.db.transaction().execute(async (tx) => {
+      const made: string[] = [];
+      for (const [i, call] of calls.entries()) {
+        const id = uuidv7();
+        const sent = await this.deps.outbound.enqueue(tx, {
+          chainId: actor.chain.id,
+          walletId: actor.wallet.id,
+          fromIndex: actor.index!,
+          to: plan.encoded[i]!.to,
+          value: 0n,
+          data: plan.encoded[i]!.data,
+          purpose: CONTRACT_PURPOSE,
+          ownerId: id,
+        });
+        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce);
+        made.push(id);
+      }
+      return made;
+    });
+    return this.views(ids);
+  }
+
+  /**
+   * SIGNED Transactions holding raw EIP-1559 transactions, nothing broadcast. The nonce is
+   * the sender's next one, max(the chain's pending count, our counter's next value), not
+   * reserved: if the service sends from the same address before the client broadcasts,
+   * the two collide and only one of them can be mined.
+   */
+  async writeSign(
+    auth: AuthContext,
+    walletId: string,
+    addressId: string,
+    calls: ContractCalls,
+  ): Promise<TransactionView | TransactionView[]> {
+    const actor = await this.actor(auth, walletId, addressId, true);
+    const plan = await this.plan(actor, calls);
+    requireGasFunds(actor, plan);
+    const { adapter } = actor.chain;
+    const [pending, ours] = await Promise.all([
+      adapter.getNonce(actor.address, 'pending'),
+      this.deps.outbound.peekNonce(actor.chain.id, actor.address),
+    ]);
+    const first = Math.max(pending, Number(ours ?? 0n));
+    const signed: SignedCall[] = [];
+    for (const [i, encoded] of plan.encoded.entries()) {
+      const gas = withMargin(plan.gas[i]!);
+      const nonce = first + i;
+      const s = await this.deps.signer.signTransaction(actor.wallet.id, actor.index!, actor.chain.config.chainId, {
+        from: actor.address,
+        to: encoded.to,
+        value: 0n,
+        data: encoded.data,
+        nonce,
+        gas,
+        ...plan.fees,
+      });
+      signed.push({ ...s, nonce, gas, ...plan.fees });
+    }
+    const ids = calls.map(() => uuidv7());
+    await this.deps.db.transaction().execute(async (tx) => {
+      for (const [i, call] of calls.entries()) {
+        await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps.webhooks);
+      }
+    });
+    return this.views(ids);
+  }
+
+  /** Validates every call (400s first), then simulates each as the sender and reads fees and balance. */
+  private async plan(actor: Actor, calls: ContractCalls): Promise<Plan> {
+    const { adapter } = actor.chain;
+    const encoded = calls.map((call, i) => {
+      const e = adapter.encodeContractCall(call, `calls.${i}`);
+      if (e.stateMutability === 'view' || e.stateMutability === 'pure') {
+        throw new ValidationError(`calls.${i}.method ${e.signature} is ${e.stateMutability}: read it with contracts/read`, [
+          { field: `calls.${i}.method`, message: `${e.stateMutability} functions change nothing; use contracts/read` },
+        ]);
+      }
+      return e;
+    });
+    const [sims, fees, balances] = await Promise.all([
+      inOrder(calls.map((call, i) => adapter.simulateContractCall(call, actor.address, `calls.${i}`))),
+      adapter.estimateFees(),
+      adapter.getBalances([{ owner: actor.address, token: null }]),
+    ]);
+    return { encoded, gas: sims.map((s) => s.gas), fees, balance: balances[0]! };
+  }
+
+  /** The acting address; foreign wallets and addresses are 404s. Writing needs the key and an active wallet. */
+  private async actor(auth: AuthContext, walletId: string, addressId: string | undefined, writes: boolean): Promise<Actor> {
+    let actor: Actor;
+    if (addressId === undefined) {
+      const wallet = await this.deps.wallets.require(auth, walletId);
+      actor = { wallet, chain: this.deps.wallets.chainOf(wallet), address: wallet.address, index: 0, addressId: null };
+    } else {
+      const { wallet, address } = await this.deps.addresses.require(auth, walletId, addressId);
+      const chain = this.deps.wallets.chainOf(wallet);
+      actor = { wallet, chain, address: address.address, index: address.derivation_index, addressId: address.id };
+    }
+    if (writes && !actor.wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+    if (writes && actor.index === null) {
+      throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address: it can only read and estimate');
+    }
+    return actor;
+  }
+
+  private async views(ids: string[]): Promise<TransactionView | TransactionView[]> {
+    const views = await Promise.all(ids.map((id) => this.deps.transactions.load(id)));
+    return views.length === 1 ? views[0]! : views;
+  }
+}
+
+function withMargin(gas: bigint): bigint {
+  return (gas * GAS_MARGIN_PERCENT + 99n) / 100n;
+}
+
+/** A node refuses a transaction whose sender cannot pay gas limit x max fee; refused here first, with numbers. */
+function requireGasFunds(actor: Actor, plan: Plan): void {
+  const needed = plan.gas.reduce((sum, g) => sum + withMargin(g) * plan.fees.maxFeePerGas, 0n);
+  if (plan.balance >= needed) return;
+  const d = actor.chain.config.blockchain.nativeDecimals;
+  const symbol = actor.chain.config.blockchain.symbol;
+  throw new BusinessRuleError(
+    'INSUFFICIENT_FUNDS_FOR_GAS',
+    `${actor.address} holds ${formatAmount(plan.balance, d)} ${symbol} but may need up to ${formatAmount(needed, d)} ${symbol} for gas`,
+  );
+}
+
+/** Awaits all; on failure throws the error of the first failing call in call order (not the first to fail in time). */
+async function inOrder<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }

@@ -23,10 +23,13 @@
  *   abandoned, since its bytes may already be in some node's pool;
  * - a nonce used by a transaction that is not ours (the key used elsewhere) ends the row as
  *   'dropped' after a grace period, and raises the counter to the chain's count.
- * Still open, for the operator or the next piece of work: a signed row that no node will
- * take as it is (its fee cap stays below the base fee, its gas limit is too low) needs a
- * replacement: same nonce, both fee fields raised by at least 10%, the original 'replaced'.
- * The partial unique index on (chain, sender, nonce) already allows it.
+ *
+ * Stuck transactions (replace.ts). A signed row still unmined `replaceAfterMs` after it was
+ * accepted (or whose fee cap a node refuses) is replaced: same nonce, both fee fields raised
+ * by at least 10%, the original 'replaced' but still watched, since a node may mine it
+ * instead; whichever version is mined settles the owner, once. Cancellation is the same
+ * move with a 0-value self-transfer. Still open: a gas limit too low to ever succeed (the
+ * transaction is mined and reverts; the owner sees it failed and may retry).
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { FeeEstimate } from '../../chains/types.js';
@@ -35,16 +38,34 @@ import type { Logger } from '../../lib/logger.js';
 import { ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
-import type { WalletService } from '../wallets/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
+import { logFields, messageOf, rejectionOf, safeNonce, validate } from './checks.js';
+import {
+  broadcast,
+  fillNonce,
+  minedVersion,
+  settle,
+  settleReceipt,
+  signedHook,
+  type Core,
+  type SettledHandler,
+  type SignedHandler,
+} from './core.js';
+import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
 export type { OutboundRow, Stage } from './store.js';
+export type { SettledHandler, SignedHandler } from './core.js';
+export type { CancelResult, ReplaceResult } from './replace.js';
+export { bumpFees } from './checks.js';
 
 export interface EnqueueRequest {
   /** chains.id of the chain to send on; the wallet must live on it. */
   chainId: string;
   walletId: string;
+  /** The wallet's row when the caller has it at hand: saves reading it again. */
+  wallet?: WalletRow;
   /** Derivation index of the sender: 0 is the master address, 1..n its children. */
   fromIndex: number;
   to: string;
@@ -64,15 +85,6 @@ export interface EnqueueRequest {
   ownerId?: string;
 }
 
-/**
- * Runs inside the database transaction that settles the row; throwing rolls the
- * settlement back and it is retried. `row.stage` tells the outcome: 'mined' succeeded;
- * 'failed' reverted on chain (the fee was paid); 'dropped' never reached the chain (its
- * nonce was used by another transaction); 'replaced' was voided before signing because it
- * would revert.
- */
-export type SettledHandler = (tx: DbConn, row: OutboundRow) => Promise<void>;
-
 export interface OutboundOptions {
   /** First receipt check after signing; doubles per poll up to maxTrackDelayMs. */
   firstTrackDelayMs?: number;
@@ -85,17 +97,12 @@ export interface OutboundOptions {
   conflictGraceMs?: number;
   /** Retry delay of a row that waits for its sender's earlier nonces before it is judged. */
   waitRetryMs?: number;
+  /** A signed transaction unmined this long after it was accepted is replaced with bumped fees. */
+  replaceAfterMs?: number;
 }
 
-const FILLER_PURPOSE = 'nonce-filler';
-const TRANSFER_GAS = 21_000n;
-const DATA_RE = /^0x(?:[0-9a-fA-F]{2})*$/;
-
-type BroadcastOutcome = 'accepted' | 'refused' | 'settled';
-
 export class OutboundService {
-  readonly #handlers = new Map<string, SettledHandler>();
-  readonly #opts: Required<OutboundOptions>;
+  readonly #core: Core;
 
   constructor(
     private readonly db: Db,
@@ -105,20 +112,41 @@ export class OutboundService {
     private readonly logger: Logger,
     opts: OutboundOptions = {},
   ) {
-    this.#opts = {
-      firstTrackDelayMs: opts.firstTrackDelayMs ?? 1_000,
-      maxTrackDelayMs: opts.maxTrackDelayMs ?? 15_000,
-      gasMarginPercent: opts.gasMarginPercent ?? 120n,
-      stuckAfterMs: opts.stuckAfterMs ?? 30_000,
-      conflictGraceMs: opts.conflictGraceMs ?? 5 * 60_000,
-      waitRetryMs: opts.waitRetryMs ?? 5_000,
+    this.#core = {
+      db,
+      catalogue,
+      signer,
+      logger,
+      settledHandlers: new Map(),
+      signedHandlers: new Map(),
+      opts: {
+        firstTrackDelayMs: opts.firstTrackDelayMs ?? 1_000,
+        maxTrackDelayMs: opts.maxTrackDelayMs ?? 15_000,
+        gasMarginPercent: opts.gasMarginPercent ?? 120n,
+        stuckAfterMs: opts.stuckAfterMs ?? 30_000,
+        conflictGraceMs: opts.conflictGraceMs ?? 5 * 60_000,
+        waitRetryMs: opts.waitRetryMs ?? 5_000,
+        replaceAfterMs: opts.replaceAfterMs ?? 3 * 60_000,
+      },
     };
   }
 
-  /** Registers the completion handler of a purpose (one per purpose). */
+  /**
+   * Registers the completion handler of a purpose (one per purpose). It runs inside the
+   * database transaction that settles the row; throwing rolls the settlement back and it is
+   * retried. `row.stage` tells the outcome: 'mined' succeeded; 'failed' reverted on chain
+   * (the fee was paid); 'dropped' never reached the chain (its nonce was used by another
+   * transaction); 'replaced' was voided before signing because it would revert.
+   */
   onSettled(purpose: string, handler: SettledHandler): void {
-    if (this.#handlers.has(purpose)) throw new Error(`a completion handler for '${purpose}' is already registered`);
-    this.#handlers.set(purpose, handler);
+    if (this.#core.settledHandlers.has(purpose)) throw new Error(`a completion handler for '${purpose}' is already registered`);
+    this.#core.settledHandlers.set(purpose, handler);
+  }
+
+  /** Runs inside the transaction that stores a row's signature (replacements included), before any broadcast. */
+  onSigned(purpose: string, handler: SignedHandler): void {
+    if (this.#core.signedHandlers.has(purpose)) throw new Error(`a signed handler for '${purpose}' is already registered`);
+    this.#core.signedHandlers.set(purpose, handler);
   }
 
   /**
@@ -132,13 +160,14 @@ export class OutboundService {
     if (!tx.isTransaction) throw new Error('OutboundService.enqueue must run inside a database transaction');
     const chain = this.catalogue.chain(req.chainId);
     const checked = validate(chain, req);
-    const wallet = await this.wallets.requireRow(req.walletId, tx);
+    const wallet = req.wallet?.id === req.walletId ? req.wallet : await this.wallets.requireRow(req.walletId, tx);
     if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
     const from = this.wallets.deriver(wallet).address(req.fromIndex);
 
-    const known = await store.peekNonce(tx, chain.id, from);
-    const seed = known === null ? BigInt(await chain.adapter.getNonce(from, 'pending')) : 0n;
-    const nonce = await store.allocateNonce(tx, chain.id, from, seed);
+    // The common case is one statement; only a sender's first send reads the chain's count.
+    const nonce =
+      (await store.takeNonce(tx, chain.id, from)) ??
+      (await store.allocateNonce(tx, chain.id, from, BigInt(await chain.adapter.getNonce(from, 'pending'))));
     const id = uuidv7();
     await store.insertOutbound(tx, {
       id,
@@ -163,10 +192,20 @@ export class OutboundService {
     return store.outboundOfOwner(db, ownerId);
   }
 
+  /** The owner's unfinished rows: normally at most one, the live version of its transaction. */
+  liveOf(ownerId: string, db: DbConn = this.db): Promise<OutboundRow[]> {
+    return store.liveOfOwner(db, ownerId);
+  }
+
+  /** The sender's next nonce as the pipeline sees it (not reserved), or null before its first send. */
+  peekNonce(chainId: string, address: string, db: DbConn = this.db): Promise<bigint | null> {
+    return store.peekNonce(db, chainId, address);
+  }
+
   /** Job `outbound_send`: signs a created row (once) and broadcasts a signed one. */
   async send(id: string): Promise<void> {
     const row = await this.signAndStore(id);
-    if (row?.stage === 'signed') await this.#broadcast(row);
+    if (row?.stage === 'signed') await broadcast(this.#core, row);
   }
 
   /**
@@ -187,7 +226,7 @@ export class OutboundService {
           value: row.value,
           ...(row.data ? { data: row.data } : {}),
         });
-        gas = (estimate * this.#opts.gasMarginPercent + 99n) / 100n;
+        gas = (estimate * this.#core.opts.gasMarginPercent + 99n) / 100n;
       } catch (err) {
         if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
         await store.recordError(this.db, id, messageOf(err));
@@ -219,25 +258,62 @@ export class OutboundService {
       const stored = await store.markSigned(tx, id, { ...signed, gasLimit: gas, ...fees });
       // Another worker signed (or voided) it first: its result stands, this signature is discarded unsent.
       if (!stored) return store.findOutbound(tx, id);
+      await signedHook(this.#core, tx, stored);
       // The status check is queued before anything is broadcast (it also re-broadcasts).
-      await store.enqueueTrackJob(tx, id, 0, this.#opts.firstTrackDelayMs);
+      await store.enqueueTrackJob(tx, id, 0, this.#core.opts.firstTrackDelayMs);
       return stored;
     });
   }
 
-  /** Job `outbound_track`: settles a mined row, re-broadcasts an unmined one, polls again. */
+  /**
+   * Job `outbound_track`: settles the row when any version of its nonce is mined,
+   * re-broadcasts it while not, replaces it with bumped fees when it is stuck, polls again.
+   */
   async track(id: string, poll = 0): Promise<void> {
     const row = await store.findOutbound(this.db, id);
     if (!row || (row.stage !== 'signed' && row.stage !== 'broadcast')) return;
-    const chain = this.catalogue.chain(row.chainId);
-    const receipt = await chain.adapter.getReceipt(row.hash!);
-    if (receipt) {
-      await this.#settle(id, ['signed', 'broadcast'], (tx) => store.settleMined(tx, id, receipt));
+    const found = await minedVersion(this.#core, row);
+    if (found) {
+      await settleReceipt(this.#core, row, found);
       return;
     }
-    if ((await this.#broadcast(row)) === 'settled') return;
-    const delay = Math.min(this.#opts.firstTrackDelayMs * 2 ** Math.min(poll + 1, 20), this.#opts.maxTrackDelayMs);
+    const outcome = await broadcast(this.#core, row);
+    if (outcome === 'settled') return;
+    if (replacementDue(this.#core, row, outcome)) {
+      const replaced = await speedUp(this.#core, row, outcome === 'fee-too-low' ? 'fee cap refused' : 'unmined too long');
+      // The replacement has its own status check; a lost race means someone else moved the row on.
+      if (replaced.kind !== 'unaffordable') return;
+      await store.recordError(
+        this.db,
+        id,
+        `stuck, but a replacement would cost ${replaced.needed} wei and the sender holds ${replaced.balance}`,
+      );
+    }
+    const { firstTrackDelayMs, maxTrackDelayMs } = this.#core.opts;
+    const delay = Math.min(firstTrackDelayMs * 2 ** Math.min(poll + 1, 20), maxTrackDelayMs);
     await store.enqueueTrackJob(this.db, id, poll + 1, delay);
+  }
+
+  /**
+   * Replaces a live signed row now (e.g. an operator's or a client's retry of a stuck
+   * transaction), with the same call and bumped fees.
+   */
+  async speedUp(id: string): Promise<ReplaceResult | { kind: 'not-signed' | 'settled' }> {
+    const row = await store.findOutbound(this.db, id);
+    if (!row || ['mined', 'failed', 'dropped'].includes(row.stage)) return { kind: 'settled' };
+    if (row.stage === 'replaced') return { kind: 'raced' };
+    if (row.stage === 'created') return { kind: 'not-signed' };
+    const found = await minedVersion(this.#core, row);
+    if (found) {
+      await settleReceipt(this.#core, row, found);
+      return { kind: 'settled' };
+    }
+    return speedUp(this.#core, row, 'speed-up requested');
+  }
+
+  /** See replace.ts, cancel. */
+  cancel(id: string, opts: { purpose: string; onVoided: (tx: DbConn, row: OutboundRow) => Promise<void> }): Promise<CancelResult> {
+    return cancel(this.#core, id, opts);
   }
 
   /**
@@ -246,54 +322,12 @@ export class OutboundService {
    * retries while the RPC was down). Job keys make a re-queue of a live job harmless.
    */
   async sweepStuck(limit = 500): Promise<number> {
-    const rows = await store.stuckRows(this.db, this.#opts.stuckAfterMs, limit);
+    const rows = await store.stuckRows(this.db, this.#core.opts.stuckAfterMs, limit);
     for (const r of rows) {
       if (r.stage === 'created') await store.enqueueSendJob(this.db, r.id);
       else await store.enqueueTrackJob(this.db, r.id, 0, 0);
     }
     return rows.length;
-  }
-
-  async #broadcast(row: OutboundRow): Promise<BroadcastOutcome> {
-    const chain = this.catalogue.chain(row.chainId);
-    try {
-      const hash = await chain.adapter.broadcast(row.raw!);
-      if (hash.toLowerCase() !== row.hash!.toLowerCase()) throw new Error(`node returned ${hash} for ${row.hash}`);
-      await store.markBroadcast(this.db, row.id);
-      if (row.stage === 'signed') this.logger.info(logFields(row), 'outbound transaction broadcast');
-      return 'accepted';
-    } catch (err) {
-      const message = messageOf(err);
-      if (rejectionOf(err) === 'nonce-too-low') return this.#nonceConflict(row, chain, message);
-      await store.recordBroadcastFailure(this.db, row.id, message, false);
-      this.logger.warn({ ...logFields(row), err: message }, 'outbound broadcast refused; will retry');
-      return 'refused';
-    }
-  }
-
-  /**
-   * The node says our nonce is used and does not know our hash. Only if that persists past
-   * a grace period (a lagging node behind a load balancer can say so about a transaction
-   * that did mine) and the receipt is still absent is the row dropped.
-   */
-  async #nonceConflict(row: OutboundRow, chain: ChainHandle, message: string): Promise<BroadcastOutcome> {
-    const error = `nonce ${row.nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
-    const seen = await store.recordBroadcastFailure(this.db, row.id, error, true);
-    if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < this.#opts.conflictGraceMs) return 'refused';
-    const receipt = await chain.adapter.getReceipt(row.hash!);
-    if (receipt) {
-      await this.#settle(row.id, ['signed', 'broadcast'], (tx) => store.settleMined(tx, row.id, receipt));
-      return 'settled';
-    }
-    const mined = BigInt(await chain.adapter.getNonce(row.fromAddress, 'latest'));
-    if (mined <= row.nonce) return 'refused';
-    this.logger.warn({ ...logFields(row), err: error }, 'outbound transaction dropped: its nonce was used elsewhere');
-    await this.#settle(row.id, ['signed', 'broadcast'], async (tx) => {
-      // The key was used outside the pipeline: later allocations start above what it used.
-      await store.raiseNonce(tx, row.chainId, row.fromAddress, mined);
-      return store.markDropped(tx, row.id, error);
-    });
-    return 'settled';
   }
 
   /**
@@ -306,96 +340,14 @@ export class OutboundService {
     const mined = BigInt(await chain.adapter.getNonce(row.fromAddress, 'latest'));
     if (mined < row.nonce) {
       await store.recordError(this.db, row.id, `would revert (${reason}); waiting for earlier nonces to be mined before deciding`);
-      await store.enqueueSendJob(this.db, row.id, this.#opts.waitRetryMs);
+      await store.enqueueSendJob(this.db, row.id, this.#core.opts.waitRetryMs);
       return row;
     }
-    const fillerId = uuidv7();
-    const voided = await this.#settle(row.id, ['created'], async (tx) => {
-      const replaced = await store.markReplaced(tx, row.id, fillerId, `voided before signing, the transaction would revert: ${reason}`);
-      await store.insertOutbound(tx, {
-        id: fillerId,
-        chainId: row.chainId,
-        walletId: row.walletId,
-        fromAddress: row.fromAddress,
-        fromIndex: row.fromIndex,
-        nonce: row.nonce,
-        to: row.fromAddress,
-        value: 0n,
-        data: null,
-        gasLimit: TRANSFER_GAS,
-        maxFeePerGas: null,
-        maxPriorityFeePerGas: null,
-        purpose: FILLER_PURPOSE,
-        ownerId: row.id,
-      });
-      await store.enqueueSendJob(tx, fillerId);
-      return replaced;
-    });
-    if (voided) this.logger.warn({ ...logFields(row), fillerId, err: reason }, 'outbound transaction voided; nonce filled');
+    const voided = await settle(this.#core, row.id, ['created'], (tx) =>
+      fillNonce(tx, row, `voided before signing, the transaction would revert: ${reason}`),
+    );
+    if (voided)
+      this.logger.warn({ ...logFields(row), fillerId: voided.replacedBy, err: reason }, 'outbound transaction voided; nonce filled');
     return voided ?? store.findOutbound(this.db, row.id);
   }
-
-  /**
-   * Moves a row to a terminal stage and runs its purpose's handler in one transaction. The
-   * row lock and the stage condition make this happen once, whoever else tries.
-   */
-  async #settle(id: string, from: store.Stage[], apply: (tx: DbConn) => Promise<OutboundRow>): Promise<OutboundRow | undefined> {
-    const settled = await this.db.transaction().execute(async (tx) => {
-      if (!(await store.lockUnsettled(tx, id, from))) return undefined;
-      const row = await apply(tx);
-      await this.#handlers.get(row.purpose)?.(tx, row);
-      return row;
-    });
-    if (settled) this.logger.info({ ...logFields(settled), stage: settled.stage }, 'outbound transaction settled');
-    return settled;
-  }
-}
-
-function validate(
-  chain: ChainHandle,
-  req: EnqueueRequest,
-): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'> {
-  const to = chain.adapter.normalizeAddress(req.to);
-  if (!to) throw new ValidationError(`'${req.to}' is not a valid ${chain.key} address`);
-  if (!Number.isInteger(req.fromIndex) || req.fromIndex < 0 || req.fromIndex >= 0x80000000) {
-    throw new ValidationError('fromIndex must be an integer from 0 to 2^31-1');
-  }
-  if (typeof req.value !== 'bigint' || req.value < 0n) throw new ValidationError('value must be a non-negative bigint');
-  if (req.data !== undefined && !DATA_RE.test(req.data)) throw new ValidationError('data must be 0x-prefixed hex bytes');
-  if (req.gasLimit !== undefined && req.gasLimit < TRANSFER_GAS) throw new ValidationError(`gasLimit must be at least ${TRANSFER_GAS}`);
-  const fees = [req.maxFeePerGas, req.maxPriorityFeePerGas];
-  if (fees.filter((f) => f === undefined).length === 1) throw new ValidationError('give both fee fields or neither');
-  if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined) {
-    if (req.maxPriorityFeePerGas < 0n || req.maxFeePerGas < req.maxPriorityFeePerGas) {
-      throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
-    }
-  }
-  if (!req.purpose) throw new ValidationError('purpose is required');
-  return {
-    to,
-    value: req.value,
-    data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null,
-    gasLimit: req.gasLimit ?? null,
-    maxFeePerGas: req.maxFeePerGas ?? null,
-    maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? null,
-  };
-}
-
-/** The adapter's CHAIN_REJECTED errors carry why the node refused (chains/evm/send.ts). */
-function rejectionOf(err: unknown): string | null {
-  const e = err as { code?: unknown; reason?: unknown };
-  return e.code === 'CHAIN_REJECTED' && typeof e.reason === 'string' ? e.reason : null;
-}
-
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-}
-
-function safeNonce(nonce: bigint): number {
-  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
-  return Number(nonce);
-}
-
-function logFields(row: OutboundRow) {
-  return { outboundId: row.id, purpose: row.purpose, from: row.fromAddress, nonce: row.nonce.toString(), hash: row.hash };
 }

@@ -138,6 +138,14 @@ export async function allocateNonce(db: DbConn, chainId: string, address: string
   return BigInt(rows[0]!.nonce);
 }
 
+/** Takes the next nonce of a sender the counter already knows (row lock as allocateNonce); null otherwise. */
+export async function takeNonce(db: DbConn, chainId: string, address: string): Promise<bigint | null> {
+  const { rows } = await sql<{ nonce: string }>`
+    UPDATE nonces SET next_nonce = next_nonce + 1, updated_at = now() WHERE chain_id = ${chainId} AND address = ${address}
+    RETURNING next_nonce - 1 AS nonce`.execute(db);
+  return rows[0] ? BigInt(rows[0].nonce) : null;
+}
+
 /** Raises the counter to the chain's mined count when the key was used outside the pipeline. */
 export async function raiseNonce(db: DbConn, chainId: string, address: string, atLeast: bigint): Promise<void> {
   await sql`UPDATE nonces SET next_nonce = ${atLeast}, updated_at = now()
@@ -286,4 +294,49 @@ export async function enqueueTrackJob(db: DbConn, id: string, poll: number, dela
   await sql`SELECT graphile_worker.add_job('outbound_track', json_build_object('id', ${id}::text, 'poll', ${poll}::int),
                                            run_at := now() + make_interval(secs => ${delayMs / 1000}),
                                            job_key := ${`outbound_track:${id}`}, job_key_mode := 'preserve_run_at')`.execute(db);
+}
+
+// ---- replacement (speed-up, cancel) ----------------------------------------------------
+
+/**
+ * A live row and the rows it replaced on chain (same nonce, signed earlier), newest first.
+ * Any of them may be the one that gets mined: a node may still hold an earlier version.
+ * Rows voided before signing carry no hash and never reached a node: they are left out.
+ */
+export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
+  const { rows } = await sql<DbRow & { depth: number }>`
+    WITH RECURSIVE fam AS (
+      SELECT o.*, 0 AS depth FROM outbound_txs o WHERE o.id = ${id}
+      UNION
+      SELECT o.*, fam.depth + 1 FROM outbound_txs o JOIN fam ON o.replaced_by = fam.id
+       WHERE o.stage = 'replaced' AND o.hash IS NOT NULL AND o.nonce = fam.nonce AND fam.depth < 100
+    )
+    SELECT * FROM fam ORDER BY depth`.execute(db);
+  return rows.map(toRow);
+}
+
+/**
+ * An earlier version of the live row was mined: it becomes the settled row (stage mined or
+ * failed, with its receipt) and the live row steps aside as replaced by it. The live row
+ * leaves the (chain, sender, nonce) index first, so the two never hold it together.
+ */
+export async function settlePredecessor(
+  db: DbConn,
+  liveId: string,
+  minedId: string,
+  r: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
+): Promise<OutboundRow> {
+  await sql`UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${minedId}, conflict_seen_at = NULL, updated_at = now(),
+                   error = 'an earlier transaction with this nonce was mined instead'
+             WHERE id = ${liveId}`.execute(db);
+  await sql`UPDATE outbound_txs SET replaced_by = NULL WHERE id = ${minedId}`.execute(db);
+  return settleMined(db, minedId, r);
+}
+
+/** Unfinished rows of an owner (normally one: the live version of its transaction). */
+export async function liveOfOwner(db: DbConn, ownerId: string): Promise<OutboundRow[]> {
+  const { rows } = await sql<DbRow>`
+    SELECT * FROM outbound_txs WHERE owner_id = ${ownerId} AND stage IN ('created', 'signed', 'broadcast')
+     ORDER BY created_at, id`.execute(db);
+  return rows.map(toRow);
 }

@@ -1,15 +1,35 @@
-/** Placeholder wired into services.ts and http/app.ts; implemented by its own milestone. */
-import type { Db } from '../../db/pool.js';
+/**
+ * Withdrawals from a master wallet or a child address: single or batch, broadcast (through
+ * the outbound pipeline) or sign-only, and their network fee.
+ *
+ * A broadcast withdrawal is created in one database transaction with its outbound row (and
+ * so its nonce and send job), under the sender's lock, after the balance check against the
+ * chain and the sender's pending withdrawals (funds.ts): two requests can never both spend
+ * the same funds, and a request that fails writes nothing. Completion, cancel and retry
+ * are in lifecycle.ts.
+ */
+import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Signer } from '../../keys/signer.js';
+import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
+import { shortReference, uuidv7 } from '../../lib/ids.js';
+import { formatAmount } from '../../lib/money.js';
+import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { WalletAssetService } from '../assets/service.js';
-import type { CatalogueService } from '../catalogue/service.js';
+import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { OutboundService } from '../outbound/service.js';
-import type { TransactionService } from '../transactions/service.js';
-import type { WalletService } from '../wallets/service.js';
+import type { TransactionService, TransactionView } from '../transactions/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { FeeCache, callOf, checkAgainstPending, checkFunds, feeOf, planGas, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
+import { WithdrawalLifecycle } from './lifecycle.js';
+import { KeyedMutex } from './mutex.js';
+import type { WithdrawBody } from './schemas.js';
+import * as store from './store.js';
+import { checkItems, type Item } from './validate.js';
 
 export interface WithdrawalServiceDeps {
   db: Db;
@@ -25,6 +45,332 @@ export interface WithdrawalServiceDeps {
   outbound: OutboundService;
 }
 
+/** Who sends: the master address (index 0) or one of the wallet's child addresses. */
+export interface Sender {
+  wallet: WalletRow;
+  chain: ChainHandle;
+  address: string;
+  index: number;
+  addressId: string | null;
+  addressMetadata: Record<string, unknown> | null;
+}
+
+export interface WithdrawRequest {
+  walletId: string;
+  /** null: from the master address. */
+  addressId: string | null;
+  body: WithdrawBody;
+  idempotencyKey?: string | undefined;
+}
+
+/** A single request answers with one Transaction, a batch with an array in request order. */
+export type WithdrawResult = TransactionView | TransactionView[];
+
 export class WithdrawalService {
-  constructor(readonly deps: WithdrawalServiceDeps) {}
+  readonly lifecycle: WithdrawalLifecycle;
+  readonly #senders = new KeyedMutex();
+  readonly fees = new FeeCache();
+
+  constructor(readonly deps: WithdrawalServiceDeps) {
+    this.lifecycle = new WithdrawalLifecycle(deps, this);
+  }
+
+  /** POST .../withdraw and .../addresses/{addressId}/withdraw. */
+  withdraw(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
+    return this.#idempotent(auth, req, 'withdraw', async (s, items, key) => {
+      // Items whose reference is already paid need no funds: their original is the answer.
+      const fresh = await this.#fresh(s, items, 'WITHDRAW');
+      const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh)) : null;
+      return this.#create(s, items, fresh, costs, key, !req.body.assets);
+    });
+  }
+
+  /** POST .../addresses/{addressId}/withdraw/sign: signed, stored, never broadcast by us. */
+  sign(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
+    return this.#idempotent(auth, req, 'sign', async (s, items, key) => {
+      const fresh = await this.#fresh(s, items, 'SIGNED');
+      const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh)) : null;
+      // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
+      if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), costs.plan, costs.snap);
+      return this.#signOnly(s, items, fresh, costs?.plan ?? null, key, !req.body.assets);
+    });
+  }
+
+  /** POST .../withdraw/network-fee: what the same request would cost in gas, and the sender's native balance. */
+  async networkFee(auth: AuthContext, req: Omit<WithdrawRequest, 'idempotencyKey'>): Promise<{ balance: string; fee: string }> {
+    const s = await this.sender(auth, req.walletId, req.addressId);
+    const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
+    const { plan, snap } = await this.#affordable(s, items);
+    const native = snap.balances.get(null) ?? 0n;
+    const fee = items.reduce((sum, _item, i) => sum + feeOf(plan, i), 0n);
+    const decimals = s.chain.config.blockchain.nativeDecimals;
+    return { balance: formatAmount(native, decimals), fee: formatAmount(fee, decimals) };
+  }
+
+  /** The sending address of a request; a foreign wallet or address is a 404. */
+  async sender(auth: AuthContext, walletId: string, addressId: string | null): Promise<Sender> {
+    const wallet = await this.deps.wallets.require(auth, walletId);
+    if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+    const chain = this.deps.wallets.chainOf(wallet);
+    if (addressId === null) return { wallet, chain, address: wallet.address, index: 0, addressId: null, addressMetadata: null };
+    const { address } = await this.deps.addresses.require(auth, walletId, addressId);
+    if (address.type !== 'INTERNAL' || address.derivation_index === null) {
+      throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address: it cannot send from it');
+    }
+    return {
+      wallet,
+      chain,
+      address: address.address,
+      index: address.derivation_index,
+      addressId,
+      addressMetadata: (address.metadata as Record<string, unknown> | null) ?? null,
+    };
+  }
+
+  /**
+   * Runs `fn` (which opens a transaction and takes store.lockSender) after the sender's
+   * earlier requests in this process: see mutex.ts.
+   */
+  serialise<T>(s: Sender, fn: () => Promise<T>): Promise<T> {
+    return this.#senders.run(`${s.chain.id}:${s.address.toLowerCase()}`, fn);
+  }
+
+  /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
+  async checkWhitelist(walletId: string, items: Item[], db: DbConn = this.deps.db): Promise<void> {
+    const allowed = await store.whitelist(db, walletId);
+    if (allowed.size === 0) return;
+    const off = items.find((i) => !allowed.has(i.to.toLowerCase()));
+    if (!off) return;
+    const field = off.field ? `${off.field}.address` : 'address';
+    throw new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
+      { field, message: 'not a whitelisted beneficiary' },
+    ]);
+  }
+
+  /**
+   * The balances (read outside any lock, see funds.ts), a cheap first check of the amounts
+   * against them, then gas estimates for every item.
+   */
+  async #affordable(s: Sender, items: Item[]): Promise<{ plan: GasPlan; snap: Snapshot }> {
+    const snap = await snapshot(this.deps.db, s.chain, s.address, items);
+    checkFunds(s.chain, items, snap.balances, [], null);
+    return { plan: await planGas(s.chain, s.address, items, this.fees), snap };
+  }
+
+  /**
+   * Common frame: sender, Idempotency-Key replay, item checks, whitelist, then `run`. A
+   * concurrent twin holding the same key, or the same reference, is waited for and then
+   * answered from what it stored (one retry).
+   */
+  async #idempotent(
+    auth: AuthContext,
+    req: WithdrawRequest,
+    op: 'withdraw' | 'sign',
+    run: (s: Sender, items: Item[], key: IdempotencyKey | null) => Promise<WithdrawResult>,
+  ): Promise<WithdrawResult> {
+    const s = await this.sender(auth, req.walletId, req.addressId);
+    const key = req.idempotencyKey
+      ? {
+          walletId: s.wallet.id,
+          key: req.idempotencyKey,
+          fingerprint: fingerprint(`${op}:${req.walletId}:${req.addressId ?? 'master'}`, req.body),
+        }
+      : null;
+    if (key) {
+      const stored = await replay(this.deps.db, key);
+      if (stored) return stored.response as WithdrawResult;
+    }
+    const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
+    await this.checkWhitelist(s.wallet.id, items);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run(s, items, key);
+      } catch (err) {
+        if (attempt > 0) throw err;
+        if (err instanceof KeyTaken) {
+          const stored = await replay(this.deps.db, key!);
+          if (stored) return stored.response as WithdrawResult;
+        } else if (!isReferenceClash(err)) throw err;
+      }
+    }
+  }
+
+  /**
+   * One transaction: the key, the sender's lock, references again (a twin may have
+   * committed meanwhile), the funds check, then each item's outbound row and Transaction.
+   * `fresh` are the indexes of the items found new before, `costs` their gas and balances.
+   */
+  async #create(
+    s: Sender,
+    items: Item[],
+    fresh: number[],
+    costs: { plan: GasPlan; snap: Snapshot } | null,
+    key: IdempotencyKey | null,
+    single: boolean,
+  ): Promise<WithdrawResult> {
+    const { db, outbound } = this.deps;
+    const write = () =>
+      db.transaction().execute(async (tx) => {
+        if (key) await claim(tx, key);
+        await store.lockSender(tx, s.chain.id, s.address);
+        const existing = await this.#existing(tx, s, items, 'WITHDRAW');
+        // References are only ever added, so what is new now was new before and has its costs.
+        const now = fresh.filter((i) => !existing[i]);
+        const gasOf = (i: number) => costs!.plan.gas[fresh.indexOf(i)]!;
+        if (now.length > 0) {
+          const plan = { fees: costs!.plan.fees, gas: now.map(gasOf) };
+          await checkAgainstPending(tx, s.chain, s.address, pick(items, now), plan, costs!.snap);
+        }
+        const ids: string[] = [];
+        for (const [i, item] of items.entries()) {
+          if (existing[i]) {
+            ids.push(existing[i]);
+            continue;
+          }
+          const id = uuidv7();
+          const sent = await outbound.enqueue(tx, {
+            chainId: s.chain.id,
+            walletId: s.wallet.id,
+            wallet: s.wallet,
+            fromIndex: s.index,
+            ...callOf(s.chain, item),
+            purpose: 'withdraw',
+            ownerId: id,
+          });
+          const reservedFee = gasOf(i) * costs!.plan.fees.maxFeePerGas;
+          await store.insertWithdrawal(tx, { ...this.#row(s, item, id, 'WITHDRAW', reservedFee, null), nonce: sent.nonce });
+          ids.push(id);
+        }
+        // With a key the response is stored with the writes; without, it is read after the
+        // commit, so the sender's lock is not held for it.
+        return key ? { data: await this.#respond(tx, ids, key, single) } : ids;
+      });
+    const ids = await this.serialise(s, write);
+    return Array.isArray(ids) ? this.#respond(db, ids, null, single) : ids.data;
+  }
+
+  async #signOnly(
+    s: Sender,
+    items: Item[],
+    fresh: number[],
+    plan: GasPlan | null,
+    key: IdempotencyKey | null,
+    single: boolean,
+  ): Promise<WithdrawResult> {
+    const { db, signer, outbound, webhooks } = this.deps;
+    const signed = new Map<number, NonNullable<store.NewWithdrawal['signed']> & { nonce: bigint }>();
+    if (plan) {
+      // The sender's next nonce, not reserved: a signed transaction that is never broadcast
+      // must not leave a hole that blocks the pipeline's sends (docs/withdrawals.md).
+      const chainNonce = BigInt(await s.chain.adapter.getNonce(s.address, 'pending'));
+      const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
+      let nonce = chainNonce > ours ? chainNonce : ours;
+      for (const [k, i] of fresh.entries()) {
+        const tx = await signer.signTransaction(s.wallet.id, s.index, s.chain.config.chainId, {
+          from: s.address,
+          ...callOf(s.chain, items[i]!),
+          nonce: Number(nonce),
+          gas: plan.gas[k]!,
+          ...plan.fees,
+        });
+        signed.set(i, { ...tx, nonce, ...plan.fees });
+        nonce += 1n;
+      }
+    }
+    return db.transaction().execute(async (tx) => {
+      if (key) await claim(tx, key);
+      const existing = await this.#existing(tx, s, items, 'SIGNED');
+      const ids: string[] = [];
+      for (const [i, item] of items.entries()) {
+        const id = existing[i] ?? uuidv7();
+        ids.push(id);
+        if (existing[i]) continue;
+        // A twin with the same reference may commit first: the unique key refuses this one and the request is retried.
+        const sig = signed.get(i)!;
+        await store.insertWithdrawal(tx, { ...this.#row(s, item, id, 'SIGNED', null, sig), nonce: sig.nonce });
+        await webhooks.emitForTransaction(tx, id, 'signed.success');
+      }
+      return this.#respond(tx, ids, key, single);
+    });
+  }
+
+  async #respond(db: DbConn, ids: string[], key: IdempotencyKey | null, single: boolean): Promise<WithdrawResult> {
+    const views: TransactionView[] = [];
+    for (const id of ids) views.push(await this.deps.transactions.load(id, db));
+    const data = single ? views[0]! : views;
+    if (key) await remember(db, key, data);
+    return data;
+  }
+
+  /** Indexes of the items whose reference (if any) is not on the wallet yet. */
+  async #fresh(s: Sender, items: Item[], type: 'WITHDRAW' | 'SIGNED'): Promise<number[]> {
+    const existing = await this.#existing(this.deps.db, s, items, type);
+    return items.flatMap((_item, i) => (existing[i] ? [] : [i]));
+  }
+
+  /**
+   * Items whose `reference` is already on the wallet: the original is returned instead of
+   * paying twice, provided it is the same payment; anything else under the reference is a 409.
+   */
+  async #existing(db: DbConn, s: Sender, items: Item[], type: 'WITHDRAW' | 'SIGNED'): Promise<(string | undefined)[]> {
+    const out: (string | undefined)[] = [];
+    for (const item of items) {
+      const found = item.reference ? await store.findByReference(db, s.wallet.id, item.reference) : undefined;
+      if (
+        found &&
+        (found.type !== type ||
+          found.sender_address?.toLowerCase() !== s.address.toLowerCase() ||
+          found.asset_id !== item.asset.asset.row.id ||
+          found.amount !== item.amount.toString() ||
+          found.recipient_address?.toLowerCase() !== item.to.toLowerCase())
+      ) {
+        throw new ConflictError(
+          'REFERENCE_IN_USE',
+          `The reference '${item.reference}' is already used on this wallet by another transaction (${found.id})`,
+        );
+      }
+      out.push(found?.id);
+    }
+    return out;
+  }
+
+  #row(
+    s: Sender,
+    item: Item,
+    id: string,
+    type: 'WITHDRAW' | 'SIGNED',
+    reservedFee: bigint | null,
+    signed: store.NewWithdrawal['signed'],
+  ): store.NewWithdrawal {
+    const a = item.asset.asset.row;
+    return {
+      id,
+      walletId: s.wallet.id,
+      addressId: s.addressId,
+      assetId: a.id,
+      chainId: s.chain.id,
+      reference: item.reference ?? shortReference(),
+      type,
+      amount: item.amount,
+      amountUsd: a.currency === 'USD' ? formatAmount(item.amount, a.decimals) : null,
+      currency: a.symbol,
+      sender: s.address,
+      recipient: item.to,
+      token: a.is_native ? null : a.address,
+      note: item.note,
+      metadata: item.metadata ?? s.addressMetadata,
+      network: s.chain.row.network,
+      reservedFee,
+      nonce: null,
+      signed,
+    };
+  }
+}
+
+const pick = <T>(list: T[], indexes: number[]): T[] => indexes.map((i) => list[i]!);
+
+/** A concurrent request took the same (wallet, reference) first. */
+function isReferenceClash(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown };
+  return e.code === '23505' && e.constraint === 'transactions_wallet_id_reference_key';
 }

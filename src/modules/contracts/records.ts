@@ -1,0 +1,132 @@
+/**
+ * The Transaction rows of contract calls: a PENDING CUSTOM_SMART_CONTRACT per broadcast
+ * call, a SIGNED one per sign-only call, and the settlement of a broadcast call when its
+ * outbound row reaches an end (run by the outbound pipeline inside the database transaction
+ * that records the receipt, so the row, its event and the receipt commit together).
+ */
+import type { DbConn } from '../../db/pool.js';
+import { shortReference } from '../../lib/ids.js';
+import type { EncodedContractCall } from '../../chains/types.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type { OutboundRow } from '../outbound/service.js';
+import { insertTransaction, type NewTransaction } from '../transactions/store.js';
+import type { WebhookService } from '../webhooks/service.js';
+import type { WalletRow } from '../wallets/service.js';
+import type { ContractCalls } from './schemas.js';
+import * as store from './store.js';
+
+export const CONTRACT_PURPOSE = 'contract';
+
+/** Who acts: the master address (index 0) or a child address of the wallet. */
+export interface Actor {
+  wallet: WalletRow;
+  chain: ChainHandle;
+  address: string;
+  /** Derivation index; null for an external address (no key: read and estimate only). */
+  index: number | null;
+  addressId: string | null;
+}
+
+function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): NewTransaction {
+  return {
+    id,
+    wallet_id: actor.wallet.id,
+    address_id: actor.addressId,
+    chain_id: actor.chain.id,
+    reference: shortReference(),
+    type: 'CUSTOM_SMART_CONTRACT',
+    status: 'PENDING',
+    network: actor.chain.row.network,
+    created_channel: 'API',
+    sender_address: actor.address,
+    recipient_address: encoded.to,
+    // The spec: a contract write's reason is the JSON of its method, parameters and abi.
+    reason: JSON.stringify({ method: call.method, parameters: call.parameters, abi: call.abi }),
+  };
+}
+
+export async function insertPendingWrite(
+  tx: DbConn,
+  actor: Actor,
+  id: string,
+  call: ContractCalls[number],
+  encoded: EncodedContractCall,
+  nonce: bigint,
+): Promise<void> {
+  await insertTransaction(tx, { ...baseRow(actor, id, call, encoded), stage: 'created', confirmed: false, nonce });
+}
+
+export interface SignedCall {
+  raw: string;
+  hash: string;
+  nonce: number;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export async function insertSignedWrite(
+  tx: DbConn,
+  actor: Actor,
+  id: string,
+  call: ContractCalls[number],
+  encoded: EncodedContractCall,
+  s: SignedCall,
+  webhooks: WebhookService,
+): Promise<void> {
+  await insertTransaction(tx, {
+    ...baseRow(actor, id, call, encoded),
+    type: 'SIGNED',
+    status: 'SUCCESS',
+    stage: 'signed',
+    confirmed: true,
+    // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
+    signed_transaction: JSON.stringify(s.raw),
+    nonce: BigInt(s.nonce),
+    max_fee_per_gas: s.maxFeePerGas,
+    max_priority_fee_per_gas: s.maxPriorityFeePerGas,
+    response: JSON.stringify({
+      hash: s.hash,
+      nonce: s.nonce,
+      gasLimit: s.gas.toString(),
+      maxFeePerGas: s.maxFeePerGas.toString(),
+      maxPriorityFeePerGas: s.maxPriorityFeePerGas.toString(),
+    }),
+  });
+  await webhooks.emitForTransaction(tx, id, 'signed.success');
+}
+
+/**
+ * Completion handler of purpose 'contract'. Mined with status success: SUCCESS. Reverted
+ * on chain (the fee was paid), dropped (the nonce went to a transaction not ours) or
+ * voided before signing because it would revert: FAILED. Runs once per row; a transaction
+ * already settled is left alone.
+ */
+export async function settleWrite(tx: DbConn, row: OutboundRow, webhooks: WebhookService): Promise<void> {
+  if (!row.ownerId || !(await store.lockPendingWrite(tx, row.ownerId))) return;
+  const r = row.receipt;
+  const ok = row.stage === 'mined' && r?.status === 'success';
+  const fee = r ? r.gasUsed * r.effectiveGasPrice : null;
+  await store.settleWrite(tx, row.ownerId, {
+    status: ok ? 'SUCCESS' : 'FAILED',
+    stage: row.stage,
+    confirmed: r !== null,
+    hash: r ? row.hash : null,
+    blockNumber: r?.blockNumber ?? null,
+    blockHash: r?.blockHash ?? null,
+    gasUsed: r?.gasUsed ?? null,
+    gasPrice: r?.effectiveGasPrice ?? null,
+    fee,
+    maxFeePerGas: row.maxFeePerGas,
+    maxPriorityFeePerGas: row.maxPriorityFeePerGas,
+    response: {
+      outcome: ok ? 'success' : r ? 'reverted' : row.stage,
+      hash: row.hash,
+      nonce: Number(row.nonce),
+      blockNumber: r ? Number(r.blockNumber) : null,
+      gasUsed: r ? r.gasUsed.toString() : null,
+      error: ok ? null : row.error,
+    },
+  });
+  await webhooks.emitForTransaction(tx, row.ownerId, ok ? 'custom-smart-contract.success' : 'custom-smart-contract.failed');
+}

@@ -1,0 +1,60 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { TransactionSchema } from '../transactions/schemas.js';
+
+/** The spec leaves the number of calls open; 20 bounds the RPC work one request can cause. */
+export const MAX_CALLS = 20;
+
+/**
+ * One ABI entry as solc and the usual tools emit it. Extra keys some tools add (`gas`,
+ * `signature`) are allowed and ignored; the entries' contents are checked by the chain
+ * adapter, which reports a malformed ABI as a 400 naming the entry.
+ */
+const AbiEntry = Type.Object(
+  {
+    type: Type.String({ description: 'function, constructor, event, error, fallback or receive' }),
+    name: Type.Optional(Type.String({ maxLength: 256 })),
+    inputs: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 256 })),
+    outputs: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 256 })),
+    stateMutability: Type.Optional(Type.String({ maxLength: 32 })),
+    constant: Type.Optional(Type.Boolean()),
+    payable: Type.Optional(Type.Boolean()),
+    anonymous: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+export const ContractCall = Type.Object(
+  {
+    address: Type.String({ minLength: 1, maxLength: 128, description: 'the contract' }),
+    method: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'function name, or its full signature (e.g. `transfer(address,uint256)`) to pick an overload',
+    }),
+    parameters: Type.Array(Type.Unknown(), {
+      maxItems: 256,
+      description: 'arguments in ABI order; integers as decimal strings (numbers up to 2^53 also accepted), tuples as objects or arrays',
+    }),
+    abi: Type.Array(AbiEntry, { minItems: 1, maxItems: 2000, description: 'ABI entries; must contain the method' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ContractCallsBody = Type.Object(
+  { calls: Type.Array(ContractCall, { minItems: 1, maxItems: MAX_CALLS }) },
+  { additionalProperties: false },
+);
+export type ContractCalls = Static<typeof ContractCallsBody>['calls'];
+
+export const ReadResult = Type.Union([Type.String(), Type.Array(Type.String())], {
+  description: 'one call: the value as a string; several: an array in call order',
+});
+
+export const NetworkFee = Type.Object({
+  balance: Type.String({ description: "the sender's native-coin balance, in the coin's units" }),
+  fee: Type.String({ description: 'estimated gas x current max fee per gas (summed over the calls), in the native coin' }),
+});
+
+export const TransactionOrList = Type.Union([Type.Ref(TransactionSchema), Type.Array(Type.Ref(TransactionSchema))], {
+  description: 'one call: a Transaction; several: an array in call order',
+});

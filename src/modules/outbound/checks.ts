@@ -1,0 +1,87 @@
+/**
+ * Pure helpers of the outbound pipeline: request checks, fee bumps, error reading.
+ */
+import type { FeeEstimate } from '../../chains/types.js';
+import { ValidationError } from '../../lib/errors.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type * as store from './store.js';
+import type { OutboundRow } from './store.js';
+
+export const TRANSFER_GAS = 21_000n;
+const DATA_RE = /^0x(?:[0-9a-fA-F]{2})*$/;
+
+/** What an enqueue request may carry; everything a caller got wrong is refused before a nonce is taken. */
+export interface EnqueueFields {
+  to: string;
+  fromIndex: number;
+  value: bigint;
+  data?: string;
+  gasLimit?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  purpose: string;
+}
+
+export function validate(
+  chain: ChainHandle,
+  req: EnqueueFields,
+): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'> {
+  const to = chain.adapter.normalizeAddress(req.to);
+  if (!to) throw new ValidationError(`'${req.to}' is not a valid ${chain.key} address`);
+  if (!Number.isInteger(req.fromIndex) || req.fromIndex < 0 || req.fromIndex >= 0x80000000) {
+    throw new ValidationError('fromIndex must be an integer from 0 to 2^31-1');
+  }
+  if (typeof req.value !== 'bigint' || req.value < 0n) throw new ValidationError('value must be a non-negative bigint');
+  if (req.data !== undefined && !DATA_RE.test(req.data)) throw new ValidationError('data must be 0x-prefixed hex bytes');
+  if (req.gasLimit !== undefined && req.gasLimit < TRANSFER_GAS) throw new ValidationError(`gasLimit must be at least ${TRANSFER_GAS}`);
+  const fees = [req.maxFeePerGas, req.maxPriorityFeePerGas];
+  if (fees.filter((f) => f === undefined).length === 1) throw new ValidationError('give both fee fields or neither');
+  if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined) {
+    if (req.maxPriorityFeePerGas < 0n || req.maxFeePerGas < req.maxPriorityFeePerGas) {
+      throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
+    }
+  }
+  if (!req.purpose) throw new ValidationError('purpose is required');
+  return {
+    to,
+    value: req.value,
+    data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null,
+    gasLimit: req.gasLimit ?? null,
+    maxFeePerGas: req.maxFeePerGas ?? null,
+    maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? null,
+  };
+}
+
+/**
+ * Fees of a replacement: each field at least 10% above the original's (rounded up; nodes
+ * refuse a same-nonce replacement below that, geth's default price bump) and at least the
+ * chain's current estimate, so a transaction stuck behind a risen base fee gets unstuck.
+ */
+export const BUMP_PERCENT = 110n;
+
+export function bumpFees(old: FeeEstimate, estimate: FeeEstimate): FeeEstimate {
+  const up = (v: bigint) => (v * BUMP_PERCENT + 99n) / 100n;
+  const max = (...vs: bigint[]) => vs.reduce((a, b) => (a > b ? a : b));
+  const maxPriorityFeePerGas = max(up(old.maxPriorityFeePerGas), estimate.maxPriorityFeePerGas);
+  const maxFeePerGas = max(up(old.maxFeePerGas), estimate.maxFeePerGas, maxPriorityFeePerGas);
+  return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+/** The adapter's CHAIN_REJECTED errors carry why the node refused (chains/evm/send.ts). */
+export function rejectionOf(err: unknown): string | null {
+  const e = err as { code?: unknown; reason?: unknown };
+  return e.code === 'CHAIN_REJECTED' && typeof e.reason === 'string' ? e.reason : null;
+}
+
+export function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+}
+
+export function safeNonce(nonce: bigint): number {
+  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
+  return Number(nonce);
+}
+
+export function logFields(row: OutboundRow) {
+  return { outboundId: row.id, purpose: row.purpose, from: row.fromAddress, nonce: row.nonce.toString(), hash: row.hash };
+}

@@ -1,0 +1,169 @@
+/**
+ * The pipeline's shared moves, used by the service (send, track) and by replacements:
+ * broadcasting stored bytes, finding which version of a nonce got mined, settling a row
+ * exactly once with its purpose's handler, and filling a nonce with a 0-value self-transfer.
+ */
+import type { Db, DbConn } from '../../db/pool.js';
+import type { Receipt } from '../../chains/types.js';
+import type { Signer } from '../../keys/signer.js';
+import type { Logger } from '../../lib/logger.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
+import { TRANSFER_GAS, logFields, messageOf, rejectionOf } from './checks.js';
+import * as store from './store.js';
+import type { OutboundRow } from './store.js';
+
+export type SettledHandler = (tx: DbConn, row: OutboundRow) => Promise<void>;
+export type SignedHandler = (tx: DbConn, row: OutboundRow) => Promise<void>;
+
+export interface CoreOptions {
+  firstTrackDelayMs: number;
+  maxTrackDelayMs: number;
+  gasMarginPercent: bigint;
+  stuckAfterMs: number;
+  conflictGraceMs: number;
+  waitRetryMs: number;
+  replaceAfterMs: number;
+}
+
+export interface Core {
+  db: Db;
+  catalogue: CatalogueService;
+  signer: Signer;
+  logger: Logger;
+  opts: CoreOptions;
+  settledHandlers: Map<string, SettledHandler>;
+  signedHandlers: Map<string, SignedHandler>;
+}
+
+export const FILLER_PURPOSE = 'nonce-filler';
+
+/** 'fee-too-low': the node refused our fee cap (below its base fee); a replacement is due now. */
+export type BroadcastOutcome = 'accepted' | 'refused' | 'fee-too-low' | 'settled';
+
+/** Runs the purpose's signed hook inside the transaction that stores the signature. */
+export async function signedHook(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
+  await core.signedHandlers.get(row.purpose)?.(tx, row);
+}
+
+export async function broadcast(core: Core, row: OutboundRow): Promise<BroadcastOutcome> {
+  const chain = core.catalogue.chain(row.chainId);
+  try {
+    const hash = await chain.adapter.broadcast(row.raw!);
+    if (hash.toLowerCase() !== row.hash!.toLowerCase()) throw new Error(`node returned ${hash} for ${row.hash}`);
+    await store.markBroadcast(core.db, row.id);
+    if (row.stage === 'signed') core.logger.info(logFields(row), 'outbound transaction broadcast');
+    return 'accepted';
+  } catch (err) {
+    const message = messageOf(err);
+    const reason = rejectionOf(err);
+    if (reason === 'nonce-too-low') return nonceConflict(core, row, chain, message);
+    await store.recordBroadcastFailure(core.db, row.id, message, false);
+    core.logger.warn({ ...logFields(row), err: message }, 'outbound broadcast refused; will retry');
+    return reason === 'fee-too-low' ? 'fee-too-low' : 'refused';
+  }
+}
+
+/**
+ * The node says our nonce is used and does not know our hash. Only if that persists past
+ * a grace period (a lagging node behind a load balancer can say so about a transaction
+ * that did mine) and no version of ours has a receipt is the row dropped.
+ */
+async function nonceConflict(core: Core, row: OutboundRow, chain: ChainHandle, message: string): Promise<BroadcastOutcome> {
+  const error = `nonce ${row.nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
+  const seen = await store.recordBroadcastFailure(core.db, row.id, error, true);
+  if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'refused';
+  const found = await minedVersion(core, row);
+  if (found) {
+    await settleReceipt(core, row, found);
+    return 'settled';
+  }
+  const mined = BigInt(await chain.adapter.getNonce(row.fromAddress, 'latest'));
+  if (mined <= row.nonce) return 'refused';
+  core.logger.warn({ ...logFields(row), err: error }, 'outbound transaction dropped: its nonce was used elsewhere');
+  await settle(core, row.id, ['signed', 'broadcast'], async (tx) => {
+    // The key was used outside the pipeline: later allocations start above what it used.
+    await store.raiseNonce(tx, row.chainId, row.fromAddress, mined);
+    return store.markDropped(tx, row.id, error);
+  });
+  return 'settled';
+}
+
+/**
+ * Which version of the live row's nonce has a receipt, if any: the row itself or a
+ * transaction it replaced (a node may have mined the original after all).
+ */
+export async function minedVersion(core: Core, live: OutboundRow): Promise<{ version: OutboundRow; receipt: Receipt } | null> {
+  const adapter = core.catalogue.chain(live.chainId).adapter;
+  const own = live.hash ? await adapter.getReceipt(live.hash) : null;
+  if (own) return { version: live, receipt: own };
+  // Most rows never replaced anything: one indexed lookup finds that out.
+  const versions = (await store.family(core.db, live.id)).slice(1);
+  for (const version of versions) {
+    const receipt = await adapter.getReceipt(version.hash!);
+    if (receipt) return { version, receipt };
+  }
+  return null;
+}
+
+/** Settles the live row's family with the receipt of whichever version was mined. */
+export function settleReceipt(
+  core: Core,
+  live: OutboundRow,
+  found: { version: OutboundRow; receipt: Receipt },
+): Promise<OutboundRow | undefined> {
+  return settle(core, live.id, ['signed', 'broadcast'], (tx) =>
+    found.version.id === live.id
+      ? store.settleMined(tx, live.id, found.receipt)
+      : store.settlePredecessor(tx, live.id, found.version.id, found.receipt),
+  );
+}
+
+/**
+ * Moves a row to a terminal stage and runs its purpose's handler in one transaction. The
+ * row lock and the stage condition make this happen once, whoever else tries. The handler
+ * is the settled row's (an earlier version mined instead of a cancellation is settled as
+ * that version, by its own purpose).
+ */
+export async function settle(
+  core: Core,
+  id: string,
+  from: store.Stage[],
+  apply: (tx: DbConn) => Promise<OutboundRow>,
+): Promise<OutboundRow | undefined> {
+  const settled = await core.db.transaction().execute(async (tx) => {
+    if (!(await store.lockUnsettled(tx, id, from))) return undefined;
+    const row = await apply(tx);
+    await core.settledHandlers.get(row.purpose)?.(tx, row);
+    return row;
+  });
+  if (settled) core.logger.info({ ...logFields(settled), stage: settled.stage }, 'outbound transaction settled');
+  return settled;
+}
+
+/**
+ * Voids a row that was never signed and gives its nonce to a 0-value self-transfer, in
+ * the caller's transaction (the row must be locked there), so later nonces are not blocked.
+ */
+export async function fillNonce(tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
+  const fillerId = uuidv7();
+  const replaced = await store.markReplaced(tx, row.id, fillerId, reason);
+  await store.insertOutbound(tx, {
+    id: fillerId,
+    chainId: row.chainId,
+    walletId: row.walletId,
+    fromAddress: row.fromAddress,
+    fromIndex: row.fromIndex,
+    nonce: row.nonce,
+    to: row.fromAddress,
+    value: 0n,
+    data: null,
+    gasLimit: TRANSFER_GAS,
+    maxFeePerGas: null,
+    maxPriorityFeePerGas: null,
+    purpose: FILLER_PURPOSE,
+    ownerId: row.id,
+  });
+  await store.enqueueSendJob(tx, fillerId);
+  return replaced;
+}

@@ -1,0 +1,148 @@
+/**
+ * Replacing a signed transaction: same sender, same nonce, both fee fields raised by at
+ * least 10% (and to at least the current estimate). A speed-up re-sends the same call; a
+ * cancellation sends a 0-value self-transfer instead. The original steps aside as
+ * 'replaced' (replaced_by) in the database transaction that stores the replacement's
+ * signature, but stays in the replacement's family: whichever version is mined settles
+ * the owner, once (core.ts, minedVersion / settleReceipt).
+ */
+import type { DbConn } from '../../db/pool.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { TRANSFER_GAS, bumpFees, logFields, safeNonce } from './checks.js';
+import { broadcast, fillNonce, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
+import * as store from './store.js';
+import type { OutboundRow } from './store.js';
+
+export interface ReplacementSpec {
+  purpose: string;
+  to: string;
+  value: bigint;
+  data: string | null;
+  gasLimit: bigint;
+}
+
+export type ReplaceResult =
+  | { kind: 'replaced'; row: OutboundRow }
+  /** The sender cannot pay the replacement's worst-case cost (value + gas x fee cap). */
+  | { kind: 'unaffordable'; needed: bigint; balance: bigint }
+  /** The row was settled or replaced by someone else meanwhile; read it again. */
+  | { kind: 'raced' };
+
+export type CancelResult =
+  | ReplaceResult
+  /** Never signed: voided, a 0-value self-transfer fills its nonce; `onVoided` ran in that transaction. */
+  | { kind: 'voided'; row: OutboundRow }
+  | { kind: 'already-cancelling'; row: OutboundRow }
+  /** Mined, failed or dropped: nothing left to cancel. */
+  | { kind: 'settled' };
+
+/** Signs the replacement, then swaps it in under the original's row lock. */
+export async function replaceSigned(core: Core, row: OutboundRow, spec: ReplacementSpec, why: string): Promise<ReplaceResult> {
+  const chain = core.catalogue.chain(row.chainId);
+  const fees = bumpFees(
+    { maxFeePerGas: row.maxFeePerGas!, maxPriorityFeePerGas: row.maxPriorityFeePerGas! },
+    await chain.adapter.estimateFees(),
+  );
+  // A replacement the sender cannot pay for is refused by every node, while the original
+  // (no longer re-broadcast once replaced) might have been mined: keep the original then.
+  const needed = spec.value + spec.gasLimit * fees.maxFeePerGas;
+  const [balance = 0n] = await chain.adapter.getBalances([{ owner: row.fromAddress, token: null }]);
+  if (balance < needed) return { kind: 'unaffordable', needed, balance };
+
+  const signed = await core.signer.signTransaction(row.walletId, row.fromIndex, chain.config.chainId, {
+    from: row.fromAddress,
+    to: spec.to,
+    value: spec.value,
+    ...(spec.data ? { data: spec.data } : {}),
+    nonce: safeNonce(row.nonce),
+    gas: spec.gasLimit,
+    ...fees,
+  });
+  const id = uuidv7();
+  const stored = await core.db.transaction().execute(async (tx): Promise<OutboundRow | undefined> => {
+    // Settled or replaced meanwhile: this signature is discarded unsent, as in signAndStore.
+    if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
+    await store.markReplaced(tx, row.id, id, `${why}: replaced by ${signed.hash}`);
+    await store.insertOutbound(tx, {
+      id,
+      chainId: row.chainId,
+      walletId: row.walletId,
+      fromAddress: row.fromAddress,
+      fromIndex: row.fromIndex,
+      nonce: row.nonce,
+      to: spec.to,
+      value: spec.value,
+      data: spec.data,
+      gasLimit: spec.gasLimit,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      purpose: spec.purpose,
+      ownerId: row.ownerId,
+    });
+    const s = (await store.markSigned(tx, id, { ...signed, gasLimit: spec.gasLimit, ...fees }))!;
+    await signedHook(core, tx, s);
+    // Stored before any broadcast, with its status check, as every signed row.
+    await store.enqueueTrackJob(tx, id, 0, core.opts.firstTrackDelayMs);
+    await store.enqueueSendJob(tx, id);
+    return s;
+  });
+  if (!stored) return { kind: 'raced' };
+  core.logger.info(
+    { ...logFields(stored), replaces: row.hash, maxFeePerGas: fees.maxFeePerGas.toString(), why },
+    'outbound transaction replaced',
+  );
+  await broadcast(core, stored); // the send job would too; this saves its latency
+  return { kind: 'replaced', row: stored };
+}
+
+/** The same call again with bumped fees. */
+export function speedUp(core: Core, row: OutboundRow, why: string): Promise<ReplaceResult> {
+  return replaceSigned(core, row, { purpose: row.purpose, to: row.to, value: row.value, data: row.data, gasLimit: row.gasLimit! }, why);
+}
+
+/**
+ * Whether an unmined row is due for a speed-up: its fee cap was refused outright, or no
+ * version got mined for `replaceAfterMs` since it was first accepted (signed, if never).
+ * Times are the database's; the two clocks only need to agree to well under that delay.
+ */
+export function replacementDue(core: Core, row: OutboundRow, outcome: BroadcastOutcome, now = Date.now()): boolean {
+  if (outcome === 'fee-too-low') return true;
+  return now - (row.broadcastAt ?? row.updatedAt).getTime() >= core.opts.replaceAfterMs;
+}
+
+/**
+ * Cancels a live row: never signed -> voided now (its nonce filled); signed -> replaced by a
+ * 0-value self-transfer with bumped fees (`purpose` names its completion handler). If the
+ * original is mined after all, it is settled as itself.
+ */
+export async function cancel(
+  core: Core,
+  id: string,
+  opts: { purpose: string; onVoided: (tx: DbConn, row: OutboundRow) => Promise<void> },
+): Promise<CancelResult> {
+  const row = await store.findOutbound(core.db, id);
+  if (!row || ['mined', 'failed', 'dropped'].includes(row.stage)) return { kind: 'settled' };
+  if (row.stage === 'replaced') return { kind: 'raced' };
+  if (row.stage === 'created') {
+    const voided = await core.db.transaction().execute(async (tx) => {
+      if (!(await store.lockUnsettled(tx, id, ['created']))) return undefined;
+      const replaced = await fillNonce(tx, row, 'cancelled before signing');
+      await opts.onVoided(tx, replaced);
+      return replaced;
+    });
+    return voided ? { kind: 'voided', row: voided } : { kind: 'raced' };
+  }
+  if (row.purpose === opts.purpose) return { kind: 'already-cancelling', row };
+  // Mined but not yet recorded: settle it now rather than pay for a doomed cancellation.
+  const found = await minedVersion(core, row);
+  if (found) {
+    await settleReceipt(core, row, found);
+    return { kind: 'settled' };
+  }
+  return replaceSigned(
+    core,
+    row,
+    { purpose: opts.purpose, to: row.fromAddress, value: 0n, data: null, gasLimit: TRANSFER_GAS },
+    'cancelled',
+  );
+}

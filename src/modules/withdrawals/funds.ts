@@ -1,0 +1,198 @@
+/**
+ * Whether a sender can pay: gas estimates per item, on-chain balances, and the amounts and
+ * gas already reserved by the sender's PENDING withdrawals.
+ *
+ * Race-freedom without a chain call under the sender's lock (store.lockSender): balances
+ * are read before the lock, after noting the database time T. Under the lock, what is held
+ * back is every PENDING withdrawal of the sender plus every one settled at or after T. A
+ * withdrawal settled before T was mined before T (settling starts after its receipt is
+ * read), so the balance read after T already shows it; everything else is held back. A
+ * request that commits between our read and our lock is PENDING, so it is held back too.
+ *
+ * This can hold back twice what was mined but not yet recorded (spent in the balance, and
+ * still PENDING): safe, but it could refuse a request that fits. So when the quick check
+ * fails, the pending withdrawals' receipts are looked up, the balances read again, and
+ * those mined are no longer held back (reservations first, receipts second, balances last).
+ */
+import type { FeeEstimate } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
+import { BusinessRuleError } from '../../lib/errors.js';
+import { formatAmount } from '../../lib/money.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import * as store from './store.js';
+import type { Item } from './validate.js';
+
+const GAS_MARGIN_PERCENT = 120n;
+
+export interface GasPlan {
+  fees: FeeEstimate;
+  /** Gas limit per item (estimate plus margin), in item order. */
+  gas: bigint[];
+}
+
+export const feeOf = (plan: GasPlan, i: number): bigint => plan.gas[i]! * plan.fees.maxFeePerGas;
+
+/** What the outbound row of an item sends: the native coin itself, or a token transfer call. */
+export function callOf(chain: ChainHandle, item: Item): { to: string; value: bigint; data?: string } {
+  return item.asset.asset.row.is_native
+    ? { to: item.to, value: item.amount }
+    : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
+}
+
+/**
+ * The chain's fee estimate, shared for a second: fees move once per block, and a burst of
+ * withdrawals would otherwise make two RPC calls each for the same answer. A failure is
+ * not remembered. (The pipeline estimates again when it signs; this one sizes reservations,
+ * network-fee answers and sign-only transactions.)
+ */
+export class FeeCache {
+  readonly #entries = new Map<string, { at: number; fees: Promise<FeeEstimate> }>();
+
+  constructor(private readonly ttlMs = 1_000) {}
+
+  get(chain: ChainHandle): Promise<FeeEstimate> {
+    const hit = this.#entries.get(chain.id);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.fees;
+    const fees = chain.adapter.estimateFees();
+    const entry = { at: Date.now(), fees };
+    this.#entries.set(chain.id, entry);
+    fees.catch(() => this.#entries.get(chain.id) === entry && this.#entries.delete(chain.id));
+    return fees;
+  }
+}
+
+/** Reads the chain's fees and estimates every item's gas (in parallel). */
+export async function planGas(chain: ChainHandle, sender: string, items: Item[], fees: FeeCache): Promise<GasPlan> {
+  const [estimate, gas] = await Promise.all([
+    fees.get(chain),
+    Promise.all(
+      items.map(async (item) => {
+        try {
+          const estimate = await chain.adapter.estimateGas({ from: sender, ...callOf(chain, item) });
+          return (estimate * GAS_MARGIN_PERCENT + 99n) / 100n;
+        } catch (err) {
+          throw refusal(err, item) ?? err;
+        }
+      }),
+    ),
+  ]);
+  return { fees: estimate, gas };
+}
+
+/** A node's "no" to an estimate, as a business rule on the item; null for transport errors. */
+function refusal(err: unknown, item: Item): BusinessRuleError | null {
+  const e = err as { code?: unknown; reason?: unknown; message?: string };
+  if (e.code !== 'CHAIN_REJECTED') return null;
+  const field = item.field ? `${item.field}.amount` : 'amount';
+  if (e.reason === 'insufficient-funds') {
+    return new BusinessRuleError('INSUFFICIENT_BALANCE', 'The sender cannot pay this amount and its network fee', [
+      { field, message: 'insufficient balance' },
+    ]);
+  }
+  return new BusinessRuleError('TRANSFER_WOULD_FAIL', `The chain refuses this transfer: ${e.message ?? 'rejected'}`, [
+    { field, message: 'the transfer would fail on chain' },
+  ]);
+}
+
+/** Balances by token address (null: the native coin), read after the database time `at`. */
+export interface Snapshot {
+  at: Date;
+  balances: Map<string | null, bigint>;
+}
+
+export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, items: Item[]): Promise<Snapshot> {
+  const at = await store.databaseNow(db);
+  return { at, balances: await readBalances(chain, sender, items) };
+}
+
+async function readBalances(chain: ChainHandle, sender: string, items: Item[]): Promise<Map<string | null, bigint>> {
+  const tokens = [...new Set(items.filter((i) => !i.asset.asset.row.is_native).map((i) => i.asset.asset.row.address))];
+  const queries = [...tokens.map((token) => ({ owner: sender, token })), { owner: sender, token: null }];
+  const amounts = await chain.adapter.getBalances(queries);
+  return new Map(queries.map((q, i) => [q.token, amounts[i] ?? 0n]));
+}
+
+/** The full check against the snapshot and the sender's pending withdrawals (see the header). */
+export async function checkAgainstPending(
+  db: DbConn,
+  chain: ChainHandle,
+  sender: string,
+  items: Item[],
+  plan: GasPlan,
+  snap: Snapshot,
+): Promise<void> {
+  const held = await store.heldBack(db, chain.id, sender, snap.at);
+  try {
+    checkFunds(chain, items, snap.balances, held, plan);
+    return;
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !held.some((h) => h.hash)) throw err;
+  }
+  const pending = held.filter((h) => h.pending);
+  const mined = await Promise.all(pending.map(async (p) => (p.hash ? (await chain.adapter.getReceipt(p.hash)) !== null : false)));
+  const balances = await readBalances(chain, sender, items);
+  checkFunds(
+    chain,
+    items,
+    balances,
+    pending.filter((_p, i) => !mined[i]),
+    plan,
+  );
+}
+
+export interface Reserved {
+  assetId: string | null;
+  amount: bigint;
+  fees: bigint;
+}
+
+/**
+ * Throws INSUFFICIENT_BALANCE unless, for every asset, balance minus reservations covers the
+ * items' amounts, and the native balance minus native reservations (amounts and gas) covers
+ * native amounts plus every item's fee. `plan` null: amounts only (a cheap early check).
+ */
+export function checkFunds(
+  chain: ChainHandle,
+  items: Item[],
+  balances: Map<string | null, bigint>,
+  reserved: Reserved[],
+  plan: GasPlan | null,
+): void {
+  const native = chain.assets.find((a) => a.is_native);
+  const reservedOf = (assetId: string) => reserved.filter((r) => r.assetId === assetId).reduce((s, r) => s + r.amount, 0n);
+  const reservedFees = reserved.reduce((s, r) => s + r.fees, 0n);
+
+  let nativeNeed = plan ? items.reduce((s, _i, k) => s + feeOf(plan, k), 0n) : 0n;
+  const tokenNeed = new Map<string, { need: bigint; item: Item }>();
+  for (const item of items) {
+    if (item.asset.asset.row.is_native) nativeNeed += item.amount;
+    else {
+      const id = item.asset.asset.row.id;
+      tokenNeed.set(id, { need: (tokenNeed.get(id)?.need ?? 0n) + item.amount, item: tokenNeed.get(id)?.item ?? item });
+    }
+  }
+  for (const [assetId, { need, item }] of tokenNeed) {
+    const row = item.asset.asset.row;
+    const held = reservedOf(assetId);
+    const available = (balances.get(row.address) ?? 0n) - held;
+    if (available < need) throw insufficient(row.symbol, row.decimals, available, held, need, item);
+  }
+  const held = (native ? reservedOf(native.id) : 0n) + reservedFees;
+  const available = (balances.get(null) ?? 0n) - held;
+  if (available < nativeNeed) {
+    const symbol = chain.config.blockchain.symbol;
+    const what = plan ? `${symbol} (amounts plus network fees)` : symbol;
+    const item = items.find((i) => i.asset.asset.row.is_native) ?? items[0]!;
+    throw insufficient(what, chain.config.blockchain.nativeDecimals, available, held, nativeNeed, item);
+  }
+}
+
+function insufficient(what: string, decimals: number, available: bigint, held: bigint, need: bigint, item: Item): BusinessRuleError {
+  const fmt = (v: bigint) => formatAmount(v < 0n ? 0n : v, decimals);
+  const heldText = held > 0n ? ` after ${fmt(held)} held for pending withdrawals` : '';
+  return new BusinessRuleError(
+    'INSUFFICIENT_BALANCE',
+    `Insufficient ${what}: ${fmt(available)} available${heldText}, ${fmt(need)} needed`,
+    [{ field: item.field ? `${item.field}.amount` : 'amount', message: 'insufficient balance' }],
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * A broadcast withdrawal after its creation: the signed hash recorded, completion (SUCCESS
+ * or FAILED with the receipt's figures, `withdraw.success` / `withdraw.failed` in the same
+ * database transaction), cancel and retry (DESIGN section 7).
+ *
+ * - Cancel: never signed -> CANCELLED at once, its nonce filled by a 0-value self-transfer;
+ *   signed (maybe broadcast) -> a 0-value self-transfer with the same nonce and bumped fees,
+ *   CANCELLED once that is mined; if the withdrawal is mined instead it is SUCCESS. Mined,
+ *   failed or cancelled -> 409.
+ * - Retry: FAILED (reverted, dropped or voided: nothing of it is pending) -> a new send with
+ *   a new nonce, fees at least 10% above the failed attempt's, after the same balance check
+ *   as a new withdrawal; PENDING and signed -> replaced now with bumped fees (speed-up);
+ *   SUCCESS or CANCELLED -> 409.
+ * A cancellation that gets mined is reported with `withdraw.failed` (status CANCELLED): the
+ * event list has no cancellation event, and for the receiver the withdrawal did not happen.
+ */
+import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
+import type { DbConn } from '../../db/pool.js';
+import type { AuthContext } from '../apikeys/service.js';
+import { bumpFees, type OutboundRow } from '../outbound/service.js';
+import type { TransactionRow, TransactionView } from '../transactions/service.js';
+import { callOf, checkAgainstPending, feeOf, planGas, snapshot } from './funds.js';
+import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
+import * as store from './store.js';
+import type { Item } from './validate.js';
+
+export const CANCEL_PURPOSE = 'withdraw-cancel';
+const ATTEMPTS = 5;
+
+export interface LifecycleResult {
+  transaction: TransactionView;
+  /** True when the outcome waits for the chain (a cancellation or replacement is in flight). */
+  pending: boolean;
+}
+
+export class WithdrawalLifecycle {
+  constructor(
+    private readonly deps: WithdrawalServiceDeps,
+    private readonly service: WithdrawalService,
+  ) {
+    deps.outbound.onSigned('withdraw', (tx, row) => this.#signed(tx, row));
+    deps.outbound.onSettled('withdraw', (tx, row) => this.#settled(tx, row));
+    deps.outbound.onSettled(CANCEL_PURPOSE, (tx, row) => this.#cancelSettled(tx, row));
+  }
+
+  async cancel(auth: AuthContext, walletId: string, id: string): Promise<LifecycleResult> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const t = await this.#pendingWithdrawal(auth, walletId, id, 'cancelled');
+      const live = (await this.deps.outbound.liveOf(id))[0];
+      if (!live) continue; // settled between the two reads: look again
+      const r = await this.deps.outbound.cancel(live.id, {
+        purpose: CANCEL_PURPOSE,
+        onVoided: (tx, row) => this.#cancelledNow(tx, t.id, row),
+      });
+      if (r.kind === 'voided') return this.#result(id, false);
+      if (r.kind === 'replaced' || r.kind === 'already-cancelling') return this.#result(id, true);
+      if (r.kind === 'unaffordable') throw unaffordable('cancelling transaction', r.needed, r.balance);
+    }
+    throw new ConflictError('TRY_AGAIN', 'The transaction changed state while it was being cancelled; try again');
+  }
+
+  async retry(auth: AuthContext, walletId: string, id: string): Promise<LifecycleResult> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const t = await this.deps.transactions.require(auth, walletId, id);
+      if (t.type !== 'WITHDRAW') throw new ConflictError('NOT_RETRYABLE', `A ${t.type} transaction cannot be retried`);
+      if (t.status === 'SUCCESS') throw new ConflictError('ALREADY_MINED', 'This withdrawal was mined successfully; nothing to retry');
+      if (t.status === 'CANCELLED') throw new ConflictError('ALREADY_CANCELLED', 'This withdrawal was cancelled; make a new one');
+      if (t.status === 'FAILED') return this.#resend(auth, t);
+      const live = (await this.deps.outbound.liveOf(id))[0];
+      if (!live) continue;
+      if (live.purpose === CANCEL_PURPOSE) throw new ConflictError('CANCELLATION_PENDING', 'This withdrawal is being cancelled');
+      const r = await this.deps.outbound.speedUp(live.id);
+      if (r.kind === 'not-signed') {
+        throw new ConflictError('NOT_YET_SENT', 'This withdrawal is queued and not signed yet; there is nothing to speed up');
+      }
+      if (r.kind === 'replaced') return this.#result(id, true);
+      if (r.kind === 'unaffordable') throw unaffordable('replacement', r.needed, r.balance);
+    }
+    throw new ConflictError('TRY_AGAIN', 'The transaction changed state while it was being retried; try again');
+  }
+
+  /** A PENDING withdrawal, or the 409 (404 when foreign) that its state gives. */
+  async #pendingWithdrawal(auth: AuthContext, walletId: string, id: string, verb: string): Promise<TransactionRow> {
+    const t = await this.deps.transactions.require(auth, walletId, id);
+    if (t.type !== 'WITHDRAW') throw new ConflictError('NOT_CANCELLABLE', `A ${t.type} transaction cannot be ${verb}`);
+    if (t.status === 'SUCCESS') throw new ConflictError('ALREADY_MINED', `This withdrawal is already mined; it cannot be ${verb}`);
+    if (t.status === 'CANCELLED') throw new ConflictError('ALREADY_CANCELLED', 'This withdrawal is already cancelled');
+    if (t.status === 'FAILED') throw new ConflictError('NOT_CANCELLABLE', 'This withdrawal failed; nothing is pending to cancel');
+    return t;
+  }
+
+  /** A FAILED withdrawal sent again: new nonce, fees above the last attempt's, funds checked as for a new one. */
+  async #resend(auth: AuthContext, t: TransactionRow): Promise<LifecycleResult> {
+    const s = await this.service.sender(auth, t.wallet_id, t.address_id);
+    const asset = (await this.deps.walletAssets.enabled(s.wallet)).find((e) => e.asset.row.id === t.asset_id);
+    if (!asset) throw new BusinessRuleError('ASSET_NOT_ENABLED', 'The asset of this withdrawal is no longer enabled on the wallet');
+    const item: Item = {
+      asset,
+      to: t.recipient_address!,
+      amount: BigInt(t.amount!),
+      reference: t.reference,
+      note: t.note,
+      metadata: null,
+      field: '',
+    };
+    await this.service.checkWhitelist(s.wallet.id, [item]);
+    const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
+    const plan = await planGas(s.chain, s.address, [item], this.service.fees);
+    const last = (await this.deps.outbound.ofOwner(t.id)).filter((r) => r.maxFeePerGas !== null && r.maxPriorityFeePerGas !== null).pop();
+    const fees = last
+      ? bumpFees({ maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! }, plan.fees)
+      : plan.fees;
+    const bumped = { fees, gas: plan.gas };
+
+    await this.service.serialise(s, () =>
+      this.deps.db.transaction().execute(async (tx) => {
+        await store.lockSender(tx, s.chain.id, s.address);
+        const locked = await store.lockTransaction(tx, t.id);
+        if (locked?.status !== 'FAILED') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
+        await checkAgainstPending(tx, s.chain, s.address, [item], bumped, snap);
+        const sent = await this.deps.outbound.enqueue(tx, {
+          chainId: s.chain.id,
+          walletId: s.wallet.id,
+          wallet: s.wallet,
+          fromIndex: s.index,
+          ...callOf(s.chain, item),
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          purpose: 'withdraw',
+          ownerId: t.id,
+        });
+        await store.reopen(tx, t.id, feeOf(bumped, 0), sent.nonce);
+      }),
+    );
+    return this.#result(t.id, true);
+  }
+
+  async #result(id: string, pending: boolean): Promise<LifecycleResult> {
+    return { transaction: await this.deps.transactions.load(id), pending };
+  }
+
+  async #signed(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (!row.ownerId) return;
+    await store.recordSigned(tx, row.ownerId, {
+      hash: row.hash!,
+      raw: row.raw!,
+      nonce: row.nonce,
+      maxFeePerGas: row.maxFeePerGas!,
+      maxPriorityFeePerGas: row.maxPriorityFeePerGas!,
+    });
+  }
+
+  async #settled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
+    if (!t || t.status !== 'PENDING') return;
+    const ok = row.stage === 'mined';
+    await store.settle(tx, t.id, {
+      status: ok ? 'SUCCESS' : 'FAILED',
+      stage: row.stage === 'replaced' ? 'failed' : row.stage,
+      reason: ok ? null : failureReason(row),
+      mined: minedOf(row),
+    });
+    await this.deps.webhooks.emitForTransaction(tx, t.id, ok ? 'withdraw.success' : 'withdraw.failed');
+  }
+
+  /** The 0-value self-transfer took the nonce: the withdrawal can never be mined now. */
+  async #cancelSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
+    if (!t || t.status !== 'PENDING') return;
+    const took = row.stage === 'mined' || row.stage === 'failed';
+    await store.settle(tx, t.id, {
+      status: took ? 'CANCELLED' : 'FAILED',
+      stage: took ? 'cancelled' : row.stage,
+      reason: took
+        ? `cancelled: nonce ${row.nonce} was taken by the 0-value self-transfer ${row.hash}`
+        : `the cancellation did not get its nonce mined: ${row.error ?? row.stage}`,
+      mined: minedOf(row),
+    });
+    await this.deps.webhooks.emitForTransaction(tx, t.id, 'withdraw.failed');
+  }
+
+  async #cancelledNow(tx: DbConn, id: string, voided: OutboundRow): Promise<void> {
+    const t = await store.lockTransaction(tx, id);
+    // Rolls the voiding back too: a live row always belongs to a PENDING withdrawal.
+    if (t?.status !== 'PENDING') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
+    await store.settle(tx, id, {
+      status: 'CANCELLED',
+      stage: 'cancelled',
+      reason: `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
+      mined: null,
+    });
+    await this.deps.webhooks.emitForTransaction(tx, id, 'withdraw.failed');
+  }
+}
+
+function minedOf(row: OutboundRow): store.Outcome['mined'] {
+  const r = row.receipt;
+  return r
+    ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }
+    : null;
+}
+
+function failureReason(row: OutboundRow): string {
+  if (row.stage === 'failed') return 'the transaction reverted on chain (the network fee was paid)';
+  if (row.stage === 'dropped') return `never mined: ${row.error ?? 'its nonce was used by another transaction'}`;
+  return row.error ?? 'not sent';
+}
+
+function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRuleError {
+  return new BusinessRuleError(
+    'INSUFFICIENT_BALANCE',
+    `The sender cannot pay the network fee of the ${what}: needs up to ${needed} wei, holds ${balance} wei`,
+  );
+}

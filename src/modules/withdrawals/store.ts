@@ -1,0 +1,201 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+
+/**
+ * Serialises every balance check and reservation of one sending address (all assets: gas
+ * is reserved in the native coin for any of them) until the caller's transaction ends.
+ */
+export async function lockSender(db: DbConn, chainId: string, address: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdraw:${chainId}:${address.toLowerCase()}`}, 0))`.execute(db);
+}
+
+export async function databaseNow(db: DbConn): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
+  return rows[0]!.now;
+}
+
+export interface Held {
+  assetId: string | null;
+  amount: bigint;
+  fees: bigint;
+  /** The latest signed version's hash (null before signing). */
+  hash: string | null;
+  pending: boolean;
+}
+
+/**
+ * What the sender's withdrawals hold back from a balance read after `since`: every PENDING
+ * one, and every one settled since then (funds.ts explains why).
+ */
+export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
+  const { rows } = await sql<{
+    asset_id: string | null;
+    amount: string | null;
+    reserved_fee: string | null;
+    hash: string | null;
+    status: string;
+  }>`
+    SELECT asset_id, amount, reserved_fee, hash, status FROM transactions
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type = 'WITHDRAW' AND status = 'PENDING'
+    UNION ALL
+    SELECT asset_id, amount, reserved_fee, hash, status FROM transactions
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type = 'WITHDRAW' AND status <> 'PENDING'
+       AND updated_at >= ${since}`.execute(db);
+  return rows.map((r) => ({
+    assetId: r.asset_id,
+    amount: BigInt(r.amount ?? 0),
+    fees: BigInt(r.reserved_fee ?? 0),
+    hash: r.hash,
+    pending: r.status === 'PENDING',
+  }));
+}
+
+/** Addresses (lower case) of the wallet's active whitelisted beneficiaries. */
+export async function whitelist(db: DbConn, walletId: string): Promise<Set<string>> {
+  const { rows } = await sql<{ address: string }>`
+    SELECT lower(address) AS address FROM beneficiaries
+     WHERE wallet_id = ${walletId} AND is_whitelisted AND is_active AND deleted_at IS NULL`.execute(db);
+  return new Set(rows.map((r) => r.address));
+}
+
+export interface WithdrawalRef {
+  id: string;
+  type: string;
+  status: string;
+  sender_address: string | null;
+  recipient_address: string | null;
+  asset_id: string | null;
+  amount: string | null;
+}
+
+export async function findByReference(db: DbConn, walletId: string, reference: string): Promise<WithdrawalRef | undefined> {
+  const { rows } = await sql<WithdrawalRef>`
+    SELECT id, type, status, sender_address, recipient_address, asset_id, amount FROM transactions
+     WHERE wallet_id = ${walletId} AND reference = ${reference}`.execute(db);
+  return rows[0];
+}
+
+export interface NewWithdrawal {
+  id: string;
+  walletId: string;
+  addressId: string | null;
+  assetId: string;
+  chainId: string;
+  reference: string;
+  type: 'WITHDRAW' | 'SIGNED';
+  amount: bigint;
+  amountUsd: string | null;
+  currency: string;
+  sender: string;
+  recipient: string;
+  token: string | null;
+  note: string | null;
+  metadata: Record<string, unknown> | null;
+  network: string;
+  reservedFee: bigint | null;
+  nonce: bigint | null;
+  /** Sign-only: the signed transaction, never broadcast by us. */
+  signed: { raw: string; hash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null;
+}
+
+export async function insertWithdrawal(db: DbConn, w: NewWithdrawal): Promise<void> {
+  const s = w.signed;
+  await sql`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
+                              amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
+                              token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
+                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
+    VALUES (${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
+            ${s ? 'SUCCESS' : 'PENDING'}, ${s ? 'signed' : 'created'}, ${s !== null},
+            ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.amountUsd === null ? null : '1'},
+            ${w.amountUsd === null ? null : '1'}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
+            ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
+            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
+            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`.execute(db);
+}
+
+export interface LockedWithdrawal {
+  id: string;
+  wallet_id: string;
+  type: string;
+  status: string;
+  chain_id: string;
+  address_id: string | null;
+  asset_id: string | null;
+  sender_address: string | null;
+  recipient_address: string | null;
+  amount: string | null;
+}
+
+export async function lockTransaction(db: DbConn, id: string): Promise<LockedWithdrawal | undefined> {
+  const { rows } = await sql<LockedWithdrawal>`
+    SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount
+      FROM transactions WHERE id = ${id} FOR UPDATE`.execute(db);
+  return rows[0];
+}
+
+/** The version about to be broadcast: its hash is the one to look up while it is pending. */
+export async function recordSigned(
+  db: DbConn,
+  id: string,
+  s: { hash: string; raw: string; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+): Promise<void> {
+  await sql`UPDATE transactions SET hash = ${s.hash}, raw_transaction = ${s.raw}, nonce = ${s.nonce.toString()}, stage = 'signed',
+                   max_fee_per_gas = ${s.maxFeePerGas.toString()}, max_priority_fee_per_gas = ${s.maxPriorityFeePerGas.toString()},
+                   updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
+}
+
+export interface Outcome {
+  status: 'SUCCESS' | 'FAILED' | 'CANCELLED';
+  stage: string;
+  reason: string | null;
+  /** The on-chain transaction that settled it (absent when nothing was mined). */
+  mined: { hash: string; blockNumber: bigint; blockHash: string; gasUsed: bigint; gasPrice: bigint } | null;
+}
+
+export async function settle(db: DbConn, id: string, o: Outcome): Promise<void> {
+  const m = o.mined;
+  const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
+  await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = ${o.reason},
+                   confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
+                   block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+                   gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
+                   gas_fee = ${fee}, fee = ${fee}, updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+/** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared. */
+export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
+  await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
+                   reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
+                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce.toString()}, reason = NULL,
+                   updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+// ---- idempotency keys ----------------------------------------------------------------
+
+export async function findKey(db: DbConn, walletId: string, key: string): Promise<{ fingerprint: string; response: unknown } | undefined> {
+  const { rows } = await sql<{ fingerprint: string; response: unknown }>`
+    SELECT fingerprint, response FROM idempotency_keys WHERE wallet_id = ${walletId} AND key = ${key}`.execute(db);
+  return rows[0];
+}
+
+/**
+ * Claims the key inside the caller's transaction. A concurrent holder of the same key makes
+ * this wait until it ends; false when the key is (then) taken.
+ */
+export async function claimKey(db: DbConn, walletId: string, key: string, fingerprint: string): Promise<boolean> {
+  const { rows } = await sql<{ key: string }>`
+    INSERT INTO idempotency_keys (wallet_id, key, fingerprint, response) VALUES (${walletId}, ${key}, ${fingerprint}, '{}'::jsonb)
+    ON CONFLICT (wallet_id, key) DO NOTHING RETURNING key`.execute(db);
+  return rows.length > 0;
+}
+
+export async function storeResponse(db: DbConn, walletId: string, key: string, response: unknown): Promise<void> {
+  await sql`UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::jsonb WHERE wallet_id = ${walletId} AND key = ${key}`.execute(
+    db,
+  );
+}
