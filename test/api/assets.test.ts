@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { ASSET_KEYS, BLOCKCHAIN_KEYS } from '../support/shapes.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,37 +17,6 @@ afterAll(async () => {
 
 const eth = () => h.wallets['devnet-eth']!;
 const bsc = () => h.wallets['devnet-bsc']!;
-
-const ASSET_KEYS = [
-  'address',
-  'blockchain',
-  'createdAt',
-  'currency',
-  'decimals',
-  'id',
-  'isActive',
-  'isNative',
-  'logoUrl',
-  'name',
-  'network',
-  'standard',
-  'symbol',
-  'updatedAt',
-].sort();
-const BLOCKCHAIN_KEYS = [
-  'createdAt',
-  'derivationPath',
-  'id',
-  'isActive',
-  'isEvmCompatible',
-  'isL2',
-  'logoUrl',
-  'name',
-  'slug',
-  'symbol',
-  'tokenStandard',
-  'updatedAt',
-].sort();
 
 interface WalletAsset {
   id: string;

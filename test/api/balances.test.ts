@@ -19,6 +19,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
 import { startHarness, type ApiResponse, type Harness } from '../support/harness.js';
+import { ASSET_KEYS, BLOCKCHAIN_KEYS } from '../support/shapes.js';
 
 let h: Harness;
 
@@ -26,36 +27,6 @@ const eth = () => h.wallets['devnet-eth']!;
 const bsc = () => h.wallets['devnet-bsc']!;
 
 const NATIVE = '0x0000000000000000000000000000000000000000';
-const ASSET_KEYS = [
-  'address',
-  'blockchain',
-  'createdAt',
-  'currency',
-  'decimals',
-  'id',
-  'isActive',
-  'isNative',
-  'logoUrl',
-  'name',
-  'network',
-  'standard',
-  'symbol',
-  'updatedAt',
-].sort();
-const BLOCKCHAIN_KEYS = [
-  'createdAt',
-  'derivationPath',
-  'id',
-  'isActive',
-  'isEvmCompatible',
-  'isL2',
-  'logoUrl',
-  'name',
-  'slug',
-  'symbol',
-  'tokenStandard',
-  'updatedAt',
-].sort();
 
 /** viem clients for devnet chain `i`, signing with its faucet. */
 function chainTools(i: number) {
