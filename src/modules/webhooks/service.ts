@@ -23,6 +23,7 @@ import * as store from './store.js';
 export type WebhookLogEntry = Static<typeof WebhookLogEntrySchema>;
 
 export const TEST_EVENT = 'webhook.test';
+const EMIT_CHUNK = 250;
 
 export class WebhookService {
   constructor(
@@ -45,7 +46,12 @@ export class WebhookService {
    * confirms thousands of deposits in one range): events, deliveries and their jobs in bulk.
    */
   async emitForTransactions(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
-    if (transactionIds.length === 0) return;
+    // In chunks: a backfill can confirm thousands of deposits in one range, and each
+    // payload is a full Transaction; only one chunk of them is held in memory at a time.
+    for (let i = 0; i < transactionIds.length; i += EMIT_CHUNK) await this.emitChunk(tx, transactionIds.slice(i, i + EMIT_CHUNK), name);
+  }
+
+  private async emitChunk(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
     const views = await this.transactions.loadMany(transactionIds, tx);
     const now = this.clock.now();
     const events = views.map((data) => ({
