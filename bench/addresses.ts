@@ -147,7 +147,8 @@ async function verify(world: World, mnemonic: string, client200: number, cutInFl
   const stat = rows[0]!;
   const n = Number(stat.n);
   const distinct = Number(stat.distinct_n);
-  const nextIndex = (await pool.query<{ next_index: number }>('SELECT next_index FROM wallets WHERE id = $1', [world.walletId])).rows[0]!.next_index;
+  const nextIndex = (await pool.query<{ next_index: number }>('SELECT next_index FROM wallets WHERE id = $1', [world.walletId])).rows[0]!
+    .next_index;
   const serverCreated = world.issuance.created;
 
   // A few rows, spread over the whole range, re-derived with viem from the same mnemonic.

@@ -43,7 +43,11 @@ export async function startCeiling(): Promise<{ url: string; app: FastifyInstanc
   return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/ping`, app };
 }
 
-export function balanceSpecs(world: World, ceilingUrl: string, opts: { connections: number; duration: number }): { balances: LoadSpec; ceiling: LoadSpec } {
+export function balanceSpecs(
+  world: World,
+  ceilingUrl: string,
+  opts: { connections: number; duration: number },
+): { balances: LoadSpec; ceiling: LoadSpec } {
   return {
     balances: {
       url: `${world.baseUrl}/v1/wallets/${world.walletId}/balances`,
@@ -65,7 +69,8 @@ export async function benchBalances(world: World, opts: BalancesOptions): Promis
     // One real request first: the route must answer 200 with both assets.
     const res = await fetch(specs.balances.url, { headers: specs.balances.headers! });
     const body = (await res.json()) as { data?: { asset: { asset: { symbol: string } }; balance: string }[] };
-    if (res.status !== 200 || body.data?.length !== 2) throw new Error(`balances sanity request failed: ${res.status} ${JSON.stringify(body)}`);
+    if (res.status !== 200 || body.data?.length !== 2)
+      throw new Error(`balances sanity request failed: ${res.status} ${JSON.stringify(body)}`);
     const sample = body.data.map((b) => `${b.asset.asset.symbol}=${b.balance}`).join(', ');
     log(`  sanity: GET .../balances -> 200, ${body.data.length} assets (${sample})`);
 

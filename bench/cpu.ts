@@ -6,6 +6,7 @@
  * generator child process), and the machine's total busy time.
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 
@@ -74,24 +75,35 @@ export interface CpuShare {
   /** Busy time of everything outside this process tree: the noise. */
   foreign: number;
   machine: number;
+  /** Event loop utilisation of the server's (main) thread, percent. */
+  elu?: number;
 }
 
 export function cpuShare(before: CpuSnapshot, after: CpuSnapshot, wallMs: number): CpuShare {
   const pct = (k: CpuGroup) => ((after[k] - before[k]) * TICK_MS * 100) / wallMs;
   const mine = pct('node') + pct('postgres') + pct('anvil') + pct('loadgen') + pct('otherChildren');
-  return { node: pct('node'), postgres: pct('postgres'), anvil: pct('anvil'), loadgen: pct('loadgen'), foreign: Math.max(0, pct('machine') - mine), machine: pct('machine') };
+  return {
+    node: pct('node'),
+    postgres: pct('postgres'),
+    anvil: pct('anvil'),
+    loadgen: pct('loadgen'),
+    foreign: Math.max(0, pct('machine') - mine),
+    machine: pct('machine'),
+  };
 }
 
 /** Runs `fn` and reports the CPU split over its duration. */
 export async function withCpu<T>(fn: () => Promise<T>): Promise<{ result: T; cpu: CpuShare }> {
   const before = cpuSnapshot();
+  const elu = performance.eventLoopUtilization();
   const t = performance.now();
   const result = await fn();
   const wall = performance.now() - t;
-  return { result, cpu: cpuShare(before, cpuSnapshot(), wall) };
+  return { result, cpu: { ...cpuShare(before, cpuSnapshot(), wall), elu: performance.eventLoopUtilization(elu).utilization * 100 } };
 }
 
 export function fmtCpu(c: CpuShare): string {
   const r = (n: number) => n.toFixed(0);
-  return `cpu% node ${r(c.node)} pg ${r(c.postgres)} anvil ${r(c.anvil)}${c.loadgen >= 1 ? ` loadgen ${r(c.loadgen)}` : ''} | foreign ${r(c.foreign)}`;
+  const elu = c.elu === undefined ? '' : ` (server loop busy ${r(c.elu)}%)`;
+  return `cpu% node ${r(c.node)}${elu} pg ${r(c.postgres)} anvil ${r(c.anvil)}${c.loadgen >= 1 ? ` loadgen ${r(c.loadgen)}` : ''} | foreign ${r(c.foreign)}`;
 }

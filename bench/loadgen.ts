@@ -96,15 +96,13 @@ function runInChild(opts: Options): Promise<Result> {
   return new Promise((resolve, reject) => {
     // process.execArgv carries tsx's loader flags, so the child runs TypeScript too.
     const child = fork(CHILD, [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let settled = false;
-    child.once('message', (msg: { result?: Result; error?: string }) => {
-      settled = true;
-      if (msg.result) resolve(msg.result);
-      else reject(new Error(`load generator child failed: ${msg.error}`));
-    });
+    let reply: { result?: Result; error?: string } | null = null;
+    child.once('message', (msg: { result?: Result; error?: string }) => (reply = msg));
     child.once('error', reject);
+    // Settle on exit, once the child is reaped, so its CPU time is in our accounting.
     child.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator child exited with code ${code} before reporting`));
+      if (reply?.result) resolve(reply.result);
+      else reject(new Error(`load generator child failed (exit code ${code}): ${reply?.error ?? 'no result'}`));
     });
     child.send(opts);
   });

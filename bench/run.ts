@@ -53,7 +53,16 @@ interface Figure {
 }
 
 function figure(name: string, unit: string, s: Summary, target = '-', passes?: (median: number) => boolean, digits?: number): Figure {
-  return { name, unit, median: s.median, runs: s.runs, spreadPct: s.spreadPct, target, pass: passes ? passes(s.median) : null, ...(digits !== undefined ? { digits } : {}) };
+  return {
+    name,
+    unit,
+    median: s.median,
+    runs: s.runs,
+    spreadPct: s.spreadPct,
+    target,
+    pass: passes ? passes(s.median) : null,
+    ...(digits !== undefined ? { digits } : {}),
+  };
 }
 
 function count(name: string, unit: string, n: number, target: string, pass: boolean): Figure {
@@ -78,11 +87,17 @@ async function compareLoadgen(world: World): Promise<Record<string, unknown>[]> 
     };
     for (const round of [1, 2]) {
       for (const m of LOADGEN_MODES) {
-        for (const [name, spec] of [['addresses', issue], ['balances', specs.balances], ['ceiling', specs.ceiling]] as const) {
+        for (const [name, spec] of [
+          ['addresses', issue],
+          ['balances', specs.balances],
+          ['ceiling', specs.ceiling],
+        ] as const) {
           const { result: r, cpu } = await withCpu(() => runLoad(spec, m));
           await world.quiesce();
           rows.push({ round, mode: m, endpoint: name, rate: r.rate200, p50: r.p50, p99: r.p99, non2xx: r.non2xx, cpu });
-          log(`  round ${round} ${m.padEnd(6)} ${name.padEnd(9)} ${fmt(r.rate200, 0).padStart(7)} /s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  ${fmtCpu(cpu)}`);
+          log(
+            `  round ${round} ${m.padEnd(6)} ${name.padEnd(9)} ${fmt(r.rate200, 0).padStart(7)} /s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  ${fmtCpu(cpu)}`,
+          );
         }
       }
     }
@@ -126,8 +141,12 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   log(`issue-2 benchmarks: ${command}`);
   log(`code: ${code}`);
-  log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
-  log(`settings: ${CONNECTIONS} connections, ${duration} s per run, ${runs} runs, autocannon in ${mode === 'inline' ? 'the server thread' : mode === 'worker' ? 'a worker thread' : 'a child process'}`);
+  log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  log(
+    `settings: ${CONNECTIONS} connections, ${duration} s per run, ${runs} runs, autocannon in ${mode === 'inline' ? 'the server thread' : mode === 'worker' ? 'a worker thread' : 'a child process'}`,
+  );
   if (load1() > 1) log('note: the 1-minute load is above 1 on 2 cores: other work (e.g. tests) is competing; figures are pessimistic');
 
   const started = Date.now();
@@ -142,9 +161,13 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    log(`world ready in ${((Date.now() - started) / 1000).toFixed(1)} s: app ${world.baseUrl}, wallet ${world.walletId} on devnet-eth with ${world.assets.join(' + ')}`);
+    log(
+      `world ready in ${((Date.now() - started) / 1000).toFixed(1)} s: app ${world.baseUrl}, wallet ${world.walletId} on devnet-eth with ${world.assets.join(' + ')}`,
+    );
     const s = world.pgSettings;
-    log(`PostgreSQL (embedded, durable: true): fsync=${s.fsync}, synchronous_commit=${s.synchronous_commit}, full_page_writes=${s.full_page_writes}, wal_sync_method=${s.wal_sync_method}`);
+    log(
+      `PostgreSQL (embedded, durable: true): fsync=${s.fsync}, synchronous_commit=${s.synchronous_commit}, full_page_writes=${s.full_page_writes}, wal_sync_method=${s.wal_sync_method}`,
+    );
 
     const comparison = compare ? await compareLoadgen(world) : null;
 
@@ -155,7 +178,9 @@ async function main(): Promise<void> {
     log(`  AddressDeriver bare: ${fmtSummary(a.deriver, 'addr/s', 0)} (${a.derivationBackend})`);
     log(`  API / viem:          ${fmtSummary(a.ratioApiToViem, 'x', 1)}`);
 
-    log(`\n== 2. balance reads: GET /v1/wallets/{walletId}/balances (${world.assets.length} assets) vs bare Fastify, ${CONNECTIONS} connections, ${duration} s x ${runs} ==`);
+    log(
+      `\n== 2. balance reads: GET /v1/wallets/{walletId}/balances (${world.assets.length} assets) vs bare Fastify, ${CONNECTIONS} connections, ${duration} s x ${runs} ==`,
+    );
     const b: BalancesReport = await benchBalances(world, { runs, duration, connections: CONNECTIONS, mode, log });
     log(`  balances:  ${fmtSummary(b.rate, 'req/s', 0)}`);
     log(`  ceiling:   ${fmtSummary(b.ceilingRate, 'req/s', 0)}`);
@@ -163,28 +188,40 @@ async function main(): Promise<void> {
 
     const figures: Figure[] = [
       figure('addresses: issuance rate (200s)', 'addr/s', a.rate, '>= 1,000', (m) => m >= 1000),
-      figure('addresses: p50 latency', 'ms', a.p50),
-      figure('addresses: p99 latency', 'ms', a.p99),
+      figure('addresses: p50 latency', 'ms', a.p50, '-', undefined, 0),
+      figure('addresses: p99 latency', 'ms', a.p99, '-', undefined, 0),
       count('addresses: non-2xx + errors (all runs)', '', a.non2xx, '= 0', a.non2xx === 0),
       count('addresses: DB rows gap-free, all accounted', 'rows', a.check.rows, 'consecutive', a.check.ok),
       figure('addresses: baseline viem mnemonicToAccount', 'addr/s', a.viem, '-', undefined, 1),
       figure(`addresses: bare AddressDeriver (${a.derivationBackend})`, 'addr/s', a.deriver),
       figure('addresses: ratio API / viem', 'x', a.ratioApiToViem, '-', undefined, 1),
       figure('balances: rate', 'req/s', b.rate, '>= 2,000', (m) => m >= 2000),
-      figure('balances: p50 latency', 'ms', b.p50),
-      figure('balances: p99 latency', 'ms', b.p99, '< 50 ms', (m) => m < 50),
+      figure('balances: p50 latency', 'ms', b.p50, '-', undefined, 0),
+      figure('balances: p99 latency', 'ms', b.p99, '< 50 ms', (m) => m < 50, 0),
       count('balances: non-2xx + errors (all runs)', '', b.non2xx, '= 0', b.non2xx === 0),
       figure('balances: ceiling bare Fastify GET', 'req/s', b.ceilingRate),
       figure('balances: ratio balances / ceiling', '', b.ratio, '-', undefined, 3),
-      figure('noise: foreign CPU during measured runs', '% of a core', summarize([...a.cpu.map((c) => c.foreign), ...b.cpu.flatMap((c) => [c.balances.foreign, c.ceiling.foreign])]), '-', undefined, 0),
+      figure(
+        "noise: other processes' CPU per measured run",
+        '% of a core',
+        summarize([...a.cpu.map((c) => c.foreign), ...b.cpu.flatMap((c) => [c.balances.foreign, c.ceiling.foreign])]),
+        '-',
+        undefined,
+        0,
+      ),
     ];
 
     const loadAfter = loadavg();
-    log(`\n== summary (median of ${runs} runs; load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}) ==`);
+    log(
+      `\n== summary (median of ${runs} runs; load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}) ==`,
+    );
     printTable(figures);
     const failed = figures.filter((f) => f.pass === false).map((f) => f.name);
     log(failed.length ? `\nmissed: ${failed.join('; ')}` : '\nall targets met');
-    if (load1() > 1.5) log(`note: load average ${load1().toFixed(2)} on ${cpus().length} cores at the end: other processes competed for the CPU during these runs`);
+    if (load1() > 1.5)
+      log(
+        `note: load average ${load1().toFixed(2)} on ${cpus().length} cores at the end: other processes competed for the CPU during these runs`,
+      );
 
     const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
     await mkdir(path.dirname(out), { recursive: true });
@@ -196,7 +233,14 @@ async function main(): Promise<void> {
           command,
           code,
           machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadBefore, loadAfter },
-          settings: { connections: CONNECTIONS, durationS: duration, runs, loadgen: mode, postgres: world.pgSettings, derivationBackend: a.derivationBackend },
+          settings: {
+            connections: CONNECTIONS,
+            durationS: duration,
+            runs,
+            loadgen: mode,
+            postgres: world.pgSettings,
+            derivationBackend: a.derivationBackend,
+          },
           figures,
           addressCheck: { ...a.check },
           details: {

@@ -74,7 +74,18 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
     cleanups.push(() => devnet.stop());
 
     const database = createDatabase(databaseUrl, logger);
-    cleanups.push(() => database.close());
+    cleanups.push(async () => {
+      // pg-pool's end() resolves before its clients' connections are closed; stopping the
+      // server right after would make it terminate them ("idle PostgreSQL client error").
+      const open = database.pool.totalCount;
+      let removed = 0;
+      const gone = new Promise<void>((resolve) => {
+        if (open === 0) resolve();
+        database.pool.on('remove', () => ++removed >= open && resolve());
+      });
+      await database.close();
+      await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    });
     const services = await createServices(database.db, new LocalKeyVault(randomBytes(32)), {
       chains: devnet.chains.map((c) => c.config),
       // Several 10 s runs at the target rate issue tens of thousands of addresses into one
@@ -83,7 +94,9 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
       keyExport: { testnet: true, mainnet: false },
     });
     // Newer service graphs own more than the catalogue (a webhook sender): close them all.
-    cleanups.push(async () => ('close' in services && typeof services.close === 'function' ? services.close() : services.catalogue.close()));
+    cleanups.push(async () =>
+      'close' in services && typeof services.close === 'function' ? services.close() : services.catalogue.close(),
+    );
 
     // Server-side accounting of issuance, so the DB check can wait for requests the load
     // generator abandoned at the end of a run (autocannon destroys its sockets on stop,
@@ -146,7 +159,21 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
       return { walletId: created.wallet.id, apiKey: created.apiKey };
     };
 
-    return { baseUrl, app, services, database, businessId: business.id, walletId: wallet.id, apiKey, assets, pgSettings, issuance, quiesce, newWallet, stop };
+    return {
+      baseUrl,
+      app,
+      services,
+      database,
+      businessId: business.id,
+      walletId: wallet.id,
+      apiKey,
+      assets,
+      pgSettings,
+      issuance,
+      quiesce,
+      newWallet,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
