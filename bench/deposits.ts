@@ -959,3 +959,13 @@ async function checkBackfill(
     Number(events('deposit.success')?.distinct_tx ?? 0) === n;
   return c;
 }
+
+/** The detection-latency figures alone (for bench/run.ts): `benchDetection(opts).figures`. */
+export async function detectionFigures(opts: DetectionOptions): Promise<ExtraFigure[]> {
+  return (await benchDetection(opts)).figures;
+}
+
+/** The backfill figures alone (for bench/run.ts): `benchBackfill(opts).figures`. */
+export async function backfillFigures(opts: BackfillOptions): Promise<ExtraFigure[]> {
+  return (await benchBackfill(opts)).figures;
+}

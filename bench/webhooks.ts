@@ -1037,3 +1037,8 @@ export function summarizeProfile(p: CpuProfile): Omit<ProfileSummary, 'file'> {
     byArea: toRows(areas).map((r) => ({ area: r.name, selfMs: r.selfMs, pct: r.pct })),
   };
 }
+
+/** The webhook figures alone (for bench/run.ts): `benchWebhooks(opts).figures`. */
+export async function webhookFigures(opts: WebhookBenchOptions): Promise<ExtraFigure[]> {
+  return (await benchWebhooks(opts)).figures;
+}
