@@ -11,10 +11,10 @@
  *   is what a separate client machine would give. Its latencies are measured on a loop
  *   that is not busy serving requests, so p50/p99 are not inflated by the server's work.
  * - `child`: autocannon in a forked Node process; the same isolation as `worker` plus a
- *   separate process (for a cross-check; it behaved like `worker` when measured).
+ *   separate process (for a cross-check; it measured the same as `worker`).
  *
- * `npm run bench -- --compare-loadgen` measures all three briefly on both endpoints and
- * prints them; the findings are written up in run.ts and the report.
+ * `npx tsx bench/run.ts --compare-loadgen` measures all three briefly on both endpoints and
+ * prints them; the measured figures are in run.ts's header.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
