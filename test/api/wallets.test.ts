@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { BLOCKCHAIN_KEYS } from '../support/shapes.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -65,22 +66,7 @@ describe('GET /v1/blockchains', () => {
     );
     const devnet = res.body.data.find((b: { slug: string }) => b.slug === 'devnet-eth');
     expect(devnet).toMatchObject({ isActive: true, isEvmCompatible: true, derivationPath: "m/44'/60'/0'/0", tokenStandard: 'ERC20' });
-    expect(Object.keys(devnet).sort()).toEqual(
-      [
-        'createdAt',
-        'derivationPath',
-        'id',
-        'isActive',
-        'isEvmCompatible',
-        'isL2',
-        'logoUrl',
-        'name',
-        'slug',
-        'symbol',
-        'tokenStandard',
-        'updatedAt',
-      ].sort(),
-    );
+    expect(Object.keys(devnet).sort()).toEqual(BLOCKCHAIN_KEYS);
     expect(res.body.data.find((b: { slug: string }) => b.slug === 'ethereum').isActive).toBe(false);
   });
 });

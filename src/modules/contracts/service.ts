@@ -10,39 +10,21 @@
  * after an earlier call of the same request (approve, then transferFrom) is refused; send
  * such calls in separate requests.
  */
-import type { Db } from '../../db/pool.js';
-import type { Clock } from '../../lib/clock.js';
-import type { Logger } from '../../lib/logger.js';
-import type { Signer } from '../../keys/signer.js';
+import type { ModuleDeps } from '../deps.js';
+
 import type { EncodedContractCall, FeeEstimate } from '../../chains/types.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { AddressService } from '../addresses/service.js';
-import type { WalletAssetService } from '../assets/service.js';
-import type { CatalogueService } from '../catalogue/service.js';
-import type { OutboundService } from '../outbound/service.js';
-import type { TransactionService, TransactionView } from '../transactions/service.js';
-import type { WalletService } from '../wallets/service.js';
-import type { WebhookService } from '../webhooks/service.js';
+
+import type { TransactionView } from '../transactions/service.js';
+
 import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type Actor, type SignedCall } from './records.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
 
-export interface ContractServiceDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  signer: Signer;
-  catalogue: CatalogueService;
-  wallets: WalletService;
-  addresses: AddressService;
-  walletAssets: WalletAssetService;
-  transactions: TransactionService;
-  webhooks: WebhookService;
-  outbound: OutboundService;
-}
+export type ContractServiceDeps = ModuleDeps;
 
 /**
  * Gas limit = estimate x 120%, as the outbound pipeline signs by default: the funds check

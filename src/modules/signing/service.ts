@@ -4,37 +4,19 @@
  * signature is recorded as a SIGNED Transaction with its `signed.success` event in one
  * database transaction, and returned only once recorded.
  */
-import type { Db } from '../../db/pool.js';
-import type { Clock } from '../../lib/clock.js';
-import type { Logger } from '../../lib/logger.js';
-import type { Signer } from '../../keys/signer.js';
+import type { ModuleDeps } from '../deps.js';
+
 import type { TypedDataPayload } from '../../chains/types.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { AddressService } from '../addresses/service.js';
-import type { WalletAssetService } from '../assets/service.js';
-import type { CatalogueService } from '../catalogue/service.js';
-import type { OutboundService } from '../outbound/service.js';
-import type { TransactionService, TransactionView } from '../transactions/service.js';
+
+import type { TransactionView } from '../transactions/service.js';
 import { insertTransaction } from '../transactions/store.js';
-import type { WalletService } from '../wallets/service.js';
-import type { WebhookService } from '../webhooks/service.js';
+
 import type { TypedDataRequest } from './schemas.js';
 
-export interface SigningServiceDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  signer: Signer;
-  catalogue: CatalogueService;
-  wallets: WalletService;
-  addresses: AddressService;
-  walletAssets: WalletAssetService;
-  transactions: TransactionService;
-  webhooks: WebhookService;
-  outbound: OutboundService;
-}
+export type SigningServiceDeps = ModuleDeps;
 
 export class SigningService {
   constructor(readonly deps: SigningServiceDeps) {}

@@ -8,21 +8,19 @@
  * the same funds, and a request that fails writes nothing. Completion, cancel and retry
  * are in lifecycle.ts.
  */
-import type { Db, DbConn } from '../../db/pool.js';
-import type { Clock } from '../../lib/clock.js';
-import type { Logger } from '../../lib/logger.js';
-import type { Signer } from '../../keys/signer.js';
+import type { ModuleDeps } from '../deps.js';
+import type { DbConn } from '../../db/pool.js';
+
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { AddressService } from '../addresses/service.js';
-import type { WalletAssetService } from '../assets/service.js';
-import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
-import type { OutboundService } from '../outbound/service.js';
-import type { TransactionService, TransactionView } from '../transactions/service.js';
-import type { WalletRow, WalletService } from '../wallets/service.js';
-import type { WebhookService } from '../webhooks/service.js';
+
+import type { ChainHandle } from '../catalogue/service.js';
+
+import type { TransactionView } from '../transactions/service.js';
+import type { WalletRow } from '../wallets/service.js';
+
 import { FeeCache, callOf, checkAgainstPending, checkFunds, feeOf, planGas, snapshot, type GasPlan, type Snapshot } from './funds.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
@@ -31,19 +29,7 @@ import type { WithdrawBody } from './schemas.js';
 import * as store from './store.js';
 import { checkItems, type Item } from './validate.js';
 
-export interface WithdrawalServiceDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  signer: Signer;
-  catalogue: CatalogueService;
-  wallets: WalletService;
-  addresses: AddressService;
-  walletAssets: WalletAssetService;
-  transactions: TransactionService;
-  webhooks: WebhookService;
-  outbound: OutboundService;
-}
+export type WithdrawalServiceDeps = ModuleDeps;
 
 /** Who sends: the master address (index 0) or one of the wallet's child addresses. */
 export interface Sender {
