@@ -30,7 +30,13 @@ const GAS_MARGIN_PERCENT = 120n;
 
 export type SweepResult = 'started' | 'in-flight' | 'nothing';
 
+/** Run in the transaction that completes a sweep, with the deposits it moved to the master. */
+export type SweptHook = (tx: DbConn, depositIds: string[]) => Promise<void>;
+
 export class SweepService {
+  /** Treasury features (auto-settlement, settlement beneficiaries) act once funds reach the master. */
+  readonly sweptHooks: SweptHook[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
@@ -193,7 +199,8 @@ export class SweepService {
     const topup = sweep.topup_outbound_id ? await this.outbound.get(sweep.topup_outbound_id, tx) : undefined;
     const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
     await store.finishSweep(tx, sweep.id, true, null);
-    for (const d of await store.depositsOfSweep(tx, sweep.id)) {
+    const swept = await store.depositsOfSweep(tx, sweep.id);
+    for (const d of swept) {
       await store.markSwept(tx, d.id, {
         amount: d.amount,
         gasFee: fee(row) + fee(topup),
@@ -210,6 +217,11 @@ export class SweepService {
       });
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');
     }
+    for (const hook of this.sweptHooks)
+      await hook(
+        tx,
+        swept.map((d) => d.id),
+      );
     // Deposits confirmed while this sweep was in flight wait for the next one.
     if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).length)
       await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
