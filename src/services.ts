@@ -20,6 +20,8 @@ import { SweepService } from './modules/sweeps/service.js';
 import { WithdrawalService } from './modules/withdrawals/service.js';
 import { ContractService } from './modules/contracts/service.js';
 import { SigningService } from './modules/signing/service.js';
+import { BeneficiaryService } from './modules/beneficiaries/service.js';
+import { SettlementService } from './modules/settlements/service.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
 import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
@@ -44,6 +46,8 @@ export interface Services {
   withdrawals: WithdrawalService;
   contracts: ContractService;
   signing: SigningService;
+  beneficiaries: BeneficiaryService;
+  settlements: SettlementService;
   signer: Signer;
   outbound: OutboundService;
   clock: Clock;
@@ -86,6 +90,11 @@ export async function createServices(
   const withdrawals = new WithdrawalService(moduleDeps);
   const contracts = new ContractService(moduleDeps);
   const signing = new SigningService(moduleDeps);
+  const beneficiaries = new BeneficiaryService(db, clock, wallets, audit);
+  const settlements = new SettlementService({ db, clock, logger, wallets, walletAssets, transactions, withdrawals, beneficiaries });
+  // INSTANT settlement once a deposit is at the master: straight there, or by a sweep.
+  deposits.confirmedHooks.push(settlements.onDepositConfirmed);
+  sweeps.sweptHooks.push(settlements.onSwept);
   return {
     db,
     catalogue,
@@ -103,6 +112,8 @@ export async function createServices(
     withdrawals,
     contracts,
     signing,
+    beneficiaries,
+    settlements,
     signer,
     outbound,
     clock,

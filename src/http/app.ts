@@ -29,6 +29,9 @@ import { sweepRoutes } from '../modules/sweeps/routes.js';
 import { withdrawalsRoutes } from '../modules/withdrawals/routes.js';
 import { contractsRoutes } from '../modules/contracts/routes.js';
 import { signingRoutes } from '../modules/signing/routes.js';
+import { beneficiaryRoutes } from '../modules/beneficiaries/routes.js';
+import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
+import { settlementRoutes } from '../modules/settlements/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
@@ -57,6 +60,7 @@ const SHARED_SCHEMAS = [
   BalanceSchema,
   TransactionSchema,
   WebhookLogEntrySchema,
+  BeneficiarySchema,
   ErrorBody,
 ];
 
@@ -121,6 +125,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(withdrawalsRoutes, { service: s.withdrawals });
     await v1.register(contractsRoutes, { service: s.contracts });
     await v1.register(signingRoutes, { service: s.signing });
+    await v1.register(beneficiaryRoutes, { beneficiaries: s.beneficiaries });
+    await v1.register(settlementRoutes, { settlements: s.settlements });
   });
 
   return app;

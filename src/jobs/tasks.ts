@@ -5,12 +5,31 @@
 import type { TaskList } from 'graphile-worker';
 import type { Services } from '../services.js';
 
+/**
+ * Scheduled work, as graphile-worker crontab lines: each time slot runs once across all
+ * workers (graphile-worker records the last run of each line in the database).
+ */
+export const CRONTAB: { task: string; line: string }[] = [
+  // Scheduled settlements: a run for each period that has closed (UTC), once per beneficiary and period.
+  { task: 'settlements_tick', line: '* * * * * settlements_tick ?max=1' },
+];
+
 export function taskList(services: Services): TaskList {
   return {
+    settlement_run: async (payload) => {
+      const { runId } = payload as { runId?: unknown };
+      if (typeof runId !== 'string') return;
+      await services.settlements.run(runId);
+    },
+    settlements_tick: async () => {
+      await services.settlements.tick();
+    },
     deliver_webhook: async (payload) => {
-      const { deliveryId } = payload as { deliveryId?: unknown };
-      if (typeof deliveryId !== 'string') return; // malformed job: nothing to retry
-      await services.webhooks.deliver(deliveryId);
+      // One delivery (retries, the sweep) or a batch (every delivery one transaction wrote).
+      const { deliveryId, batch } = (payload ?? {}) as { deliveryId?: unknown; batch?: unknown };
+      if (typeof batch === 'string') await services.webhooks.deliverBatch(batch);
+      else if (typeof deliveryId === 'string') await services.webhooks.deliver(deliveryId);
+      // anything else is a malformed job: nothing to retry
     },
     sweep_address: async (payload) => {
       const { addressId, assetId } = payload as { addressId?: unknown; assetId?: unknown };

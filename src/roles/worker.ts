@@ -5,6 +5,7 @@
  */
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from '../lib/logger.js';
+import { CRONTAB } from '../jobs/tasks.js';
 
 export interface WorkerHandle {
   runner: Runner;
@@ -33,7 +34,10 @@ export async function startWorker(opts: {
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: opts.taskList,
-    crontab: '',
+    // Scheduled work (jobs/tasks.ts); lines whose task this worker's list lacks are left out.
+    crontab: CRONTAB.filter((c) => c.task in opts.taskList)
+      .map((c) => c.line)
+      .join('\n'),
     // graphile-worker's own messages go through our logger (JSON, redaction, levels).
     logger: new WorkerLogger(() => (level, message, meta) => {
       const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';

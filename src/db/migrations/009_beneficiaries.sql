@@ -28,8 +28,9 @@ CREATE TABLE settlement_runs (
   -- pending: to run (or resume); done: withdrawals created; nothing: no balance to settle;
   -- failed: refused by a rule (insufficient gas, not whitelisted, ...), see error.
   status           text NOT NULL CHECK (status IN ('pending', 'done', 'nothing', 'failed')),
-  -- Catalogue asset ids the run covers (INSTANT: the deposit's asset; scheduled: all enabled tokens).
-  asset_ids        uuid[] NOT NULL,
+  -- Catalogue asset ids the run covers (INSTANT: the deposit's asset); NULL: every token
+  -- enabled on the wallet when the run starts (scheduled runs).
+  asset_ids        uuid[],
   -- The amounts decided before the withdrawal request, so a resumed run sends the same request
   -- (and is answered from its Idempotency-Key) instead of deciding anew.
   plan             jsonb,

@@ -1,7 +1,8 @@
 /**
  * Events and webhooks. `emit` writes the event (and, when the wallet has a URL, its
- * delivery and the job that makes it) inside the caller's transaction: the outbox. The
- * worker's `deliver` claims one attempt under a row lock, sends it, and records it.
+ * delivery and the job that makes it) inside the caller's transaction: the outbox. Every
+ * delivery one transaction writes joins one batch with one job (up to BATCH_MAX), so a
+ * burst is claimed, sent and recorded in groups by DeliveryRunner.
  */
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
@@ -10,12 +11,11 @@ import type { Logger } from '../../lib/logger.js';
 import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import { policyFor } from '../../lib/ssrf.js';
-import { signatureHeaders } from '../../lib/webhook-signature.js';
 import type { ApiKeyService, AuthContext } from '../apikeys/service.js';
 import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
-import { FINAL_ATTEMPT_GRACE_MS, MAX_ATTEMPTS, followingAttemptAt } from './schedule.js';
+import { DeliveryRunner } from './delivery.js';
+import { MAX_ATTEMPTS } from './schedule.js';
 import type { WebhookLogEntrySchema } from './schemas.js';
 import type { WebhookSender } from './sender.js';
 import * as store from './store.js';
@@ -23,18 +23,46 @@ import * as store from './store.js';
 export type WebhookLogEntry = Static<typeof WebhookLogEntrySchema>;
 
 export const TEST_EVENT = 'webhook.test';
+/** Transactions loaded and events written per statement (bounds memory on big ranges). */
 const EMIT_CHUNK = 250;
+/** Deliveries per batch job: a huge transaction still spreads over several workers. */
+export const BATCH_MAX = 500;
+
+interface BatchState {
+  id: string;
+  size: number;
+}
 
 export class WebhookService {
+  readonly runner: DeliveryRunner;
+  /** The open batch of each live transaction (gone with the transaction object). */
+  readonly #batches = new WeakMap<object, BatchState>();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly wallets: WalletService,
-    private readonly apiKeys: ApiKeyService,
+    apiKeys: ApiKeyService,
     private readonly transactions: TransactionService,
-    private readonly sender: WebhookSender,
-    private readonly logger: Logger,
-  ) {}
+    sender: WebhookSender,
+    logger: Logger,
+  ) {
+    this.runner = new DeliveryRunner(db, clock, apiKeys, sender, logger);
+  }
+
+  /**
+   * Where the next `count` deliveries written through `tx` go: the transaction's open batch,
+   * whose job the first of them queues. Outside a transaction every delivery gets its own
+   * job (a batch could then outlive the job that drains it).
+   */
+  private plan(tx: DbConn, count: number): store.JobPlan {
+    if (!tx.isTransaction) return { batch: null, addBatchJob: false };
+    let state = this.#batches.get(tx);
+    const fresh = !state || state.size + count > BATCH_MAX;
+    if (fresh) this.#batches.set(tx, (state = { id: uuidv7(), size: 0 }));
+    state!.size += count;
+    return { batch: state!.id, addBatchJob: fresh };
+  }
 
   /** Records `name` for a transaction, with the Transaction as it is inside `tx`. */
   async emitForTransaction(tx: DbConn, transactionId: string, name: string): Promise<void> {
@@ -42,52 +70,39 @@ export class WebhookService {
   }
 
   /**
-   * Records `name` for many transactions with a constant number of queries (the indexer
-   * confirms thousands of deposits in one range): events, deliveries and their jobs in bulk.
+   * Records `name` for many transactions with a constant number of statements per chunk
+   * (the indexer confirms thousands of deposits in one range).
    */
   async emitForTransactions(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
-    // In chunks: a backfill can confirm thousands of deposits in one range, and each
-    // payload is a full Transaction; only one chunk of them is held in memory at a time.
+    // In chunks: each payload is a full Transaction; only one chunk is in memory at a time.
     for (let i = 0; i < transactionIds.length; i += EMIT_CHUNK) await this.emitChunk(tx, transactionIds.slice(i, i + EMIT_CHUNK), name);
   }
 
   private async emitChunk(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
     const views = await this.transactions.loadMany(transactionIds, tx);
-    const now = this.clock.now();
-    const events = views.map((data) => ({
-      id: uuidv7(),
-      walletId: data.wallet.id,
-      transactionId: data.id,
-      name,
+    if (views.length === 0) return;
+    const rows: store.NewEventRow[] = views.map((data) => ({
+      event_id: uuidv7(),
+      delivery_id: uuidv7(),
+      wallet_id: data.wallet.id,
+      transaction_id: data.id,
       reference: data.reference,
-      payload: data,
-      createdAt: now,
+      data,
     }));
-    await store.insertEvents(tx, events);
-    const urls = await store.webhookUrls(tx, [...new Set(events.map((e) => e.walletId))]);
-    const deliveries = events.flatMap((e) => {
-      const url = urls.get(e.walletId);
-      if (!url) return [];
-      return [
-        {
-          id: uuidv7(),
-          eventId: e.id,
-          walletId: e.walletId,
-          transactionId: e.transactionId,
-          event: name,
-          reference: e.reference,
-          url,
-          body: JSON.stringify({ event: name, data: e.payload }),
-          maxAttempts: MAX_ATTEMPTS,
-          now,
-        },
-      ];
-    });
-    await store.insertDeliveries(tx, deliveries);
-    await store.enqueueDeliveryJobsNow(
-      tx,
-      deliveries.map((d) => d.id),
-    );
+    // A batch holds at most BATCH_MAX: split the chunk where a batch fills up.
+    for (let i = 0; i < rows.length;) {
+      const state = tx.isTransaction ? this.#batches.get(tx) : undefined;
+      const room = state && state.size < BATCH_MAX ? BATCH_MAX - state.size : BATCH_MAX;
+      const part = rows.slice(i, i + room);
+      await store.insertEventsWithDeliveries(tx, {
+        name,
+        rows: part,
+        maxAttempts: MAX_ATTEMPTS,
+        now: this.clock.now(),
+        job: this.plan(tx, part.length),
+      });
+      i += part.length;
+    }
   }
 
   /** Must run inside the transaction of the state change it reports. */
@@ -96,125 +111,40 @@ export class WebhookService {
     e: { walletId: string; transactionId: string | null; name: string; reference: string; data: unknown },
   ): Promise<string> {
     const eventId = uuidv7();
-    const now = this.clock.now();
-    await store.insertEvent(tx, {
-      id: eventId,
+    await store.insertEventWithDelivery(tx, {
+      eventId,
+      deliveryId: uuidv7(),
       walletId: e.walletId,
       transactionId: e.transactionId,
       name: e.name,
       reference: e.reference,
-      payload: e.data,
-      createdAt: now,
-    });
-    const url = await store.walletWebhookUrl(tx, e.walletId);
-    if (url)
-      await this.createDelivery(tx, {
-        eventId,
-        walletId: e.walletId,
-        transactionId: e.transactionId,
-        name: e.name,
-        reference: e.reference,
-        data: e.data,
-        url,
-      });
-    return eventId;
-  }
-
-  private async createDelivery(
-    tx: DbConn,
-    d: { eventId: string; walletId: string; transactionId: string | null; name: string; reference: string; data: unknown; url: string },
-  ): Promise<string> {
-    const id = uuidv7();
-    const now = this.clock.now();
-    await store.insertDelivery(tx, {
-      id,
-      eventId: d.eventId,
-      walletId: d.walletId,
-      transactionId: d.transactionId,
-      event: d.name,
-      reference: d.reference,
-      url: d.url,
-      body: JSON.stringify({ event: d.name, data: d.data }),
+      body: JSON.stringify({ event: e.name, data: e.data }),
       maxAttempts: MAX_ATTEMPTS,
-      now,
+      now: this.clock.now(),
+      job: this.plan(tx, 1),
     });
-    await store.enqueueDeliveryJob(tx, id, new Date());
-    return id;
+    return eventId;
   }
 
   /**
    * Makes the next attempt of a delivery if it is due. Safe to call any number of times
-   * from any number of workers: the row lock and the unique (delivery, attempt) key let
-   * exactly one caller make each attempt.
+   * from any number of workers: the claim statement's row lock and the unique (delivery,
+   * attempt) key let exactly one caller make each attempt.
    */
-  async deliver(deliveryId: string): Promise<'sent' | 'not-due'> {
-    const claimed = await this.db.transaction().execute(async (tx) => {
-      const startedAt = this.clock.now();
-      const row = await store.lockDueDelivery(tx, deliveryId, startedAt);
-      if (!row) return null;
-      const attempt = row.attempts + 1;
-      // Move the schedule to the following slot before sending: if this process dies
-      // mid-attempt, the delivery is picked up exactly when a failed attempt would have
-      // been retried.
-      const following = attempt < row.max_attempts ? followingAttemptAt(attempt, startedAt) : null;
-      const nextAt = following ?? new Date(startedAt.getTime() + FINAL_ATTEMPT_GRACE_MS);
-      await store.markAttemptClaimed(tx, row.id, attempt, startedAt, nextAt);
-      await store.insertAttempt(tx, { id: uuidv7(), deliveryId: row.id, attempt, attemptedAt: startedAt });
-      return { row, attempt, startedAt, following };
-    });
-    if (!claimed) return 'not-due';
-    const { row, attempt, startedAt, following } = claimed;
+  deliver(deliveryId: string): Promise<'sent' | 'not-due'> {
+    return this.runner.deliverOne(deliveryId);
+  }
 
-    const apiKey = await this.apiKeys.revealWalletKey(row.wallet_id);
-    const result = apiKey
-      ? await this.sender.send(
-          row.url,
-          row.body,
-          signatureHeaders(row.body, { id: row.id, timestamp: Math.floor(startedAt.getTime() / 1000), apiKey }),
-          policyFor(row.network),
-        )
-      : { statusCode: null, response: null, error: 'the wallet has no live API key to sign with', ok: false, durationMs: 0 };
-
-    const finishedAt = this.clock.now();
-    const lastResponse = result.response ?? result.error;
-    await this.db.transaction().execute(async (tx) => {
-      await store.recordAttempt(tx, row.id, attempt, { ...result, finishedAt });
-      if (result.ok) {
-        await store.settleDelivery(tx, row.id, {
-          status: 'success',
-          statusCode: result.statusCode,
-          response: lastResponse,
-          at: finishedAt,
-          clearNext: true,
-        });
-      } else if (!following) {
-        await store.settleDelivery(tx, row.id, {
-          status: 'failed',
-          statusCode: result.statusCode,
-          response: lastResponse,
-          at: finishedAt,
-          clearNext: true,
-        });
-      } else {
-        await store.settleDelivery(tx, row.id, {
-          status: 'pending',
-          statusCode: result.statusCode,
-          response: lastResponse,
-          at: finishedAt,
-          clearNext: false,
-        });
-        // The job fires after the same delay in real time; the sweep catches anything the
-        // queue loses, and `deliver` re-checks due-ness against the service clock.
-        await store.enqueueDeliveryJob(tx, row.id, new Date(Date.now() + (following.getTime() - finishedAt.getTime())));
-      }
-    });
-    if (!result.ok) this.logger.info({ deliveryId: row.id, attempt, error: result.error }, 'webhook attempt failed');
-    return 'sent';
+  /** Makes the due attempts of a batch (one job per transaction that wrote deliveries). */
+  deliverBatch(batch: string): Promise<number> {
+    return this.runner.deliverBatch(batch);
   }
 
   /**
    * Finds deliveries due by the service clock and queues them; fails deliveries whose
-   * final attempt never reported back. Runs periodically, and after a restart.
+   * final attempt never reported back. Runs periodically, and after a restart. A delivery
+   * that is also in a batch cannot be attempted twice: whichever claims it first moves its
+   * schedule on, and the other finds it not due.
    */
   async sweep(limit = 500): Promise<number> {
     const now = this.clock.now();
@@ -246,22 +176,25 @@ export class WebhookService {
     return { items, meta: pageMeta(page, limit, items.length, total) };
   }
 
-  /** Re-delivers the transaction's latest event as a new delivery. */
+  /** Re-delivers the transaction's latest event as a new delivery (same body, new log entry). */
   async resend(auth: AuthContext, walletId: string, transactionId: string): Promise<WebhookLogEntry> {
     await this.transactions.require(auth, walletId, transactionId);
     const id = await this.db.transaction().execute(async (tx) => {
       const event = await store.latestEventOfTransaction(tx, transactionId);
       if (!event) throw new BusinessRuleError('NO_EVENT', 'This transaction has no event to resend yet');
       const url = await this.requireUrl(tx, walletId);
-      return this.createDelivery(tx, {
+      const deliveryId = uuidv7();
+      await store.insertDeliveryOfEvent(tx, {
+        deliveryId,
         eventId: event.id,
-        walletId,
-        transactionId,
-        name: event.name,
-        reference: event.reference,
-        data: event.payload,
         url,
+        // Events from before migration 006 carry no body: the delivery keeps its own copy.
+        body: event.body === null ? JSON.stringify({ event: event.name, data: event.payload }) : null,
+        maxAttempts: MAX_ATTEMPTS,
+        now: this.clock.now(),
+        job: this.plan(tx, 1),
       });
+      return deliveryId;
     });
     return this.one(walletId, id);
   }
@@ -283,18 +216,20 @@ export class WebhookService {
       updatedAt: now,
     };
     const id = await this.db.transaction().execute(async (tx) => {
-      const url = await this.requireUrl(tx, walletId);
-      const eventId = uuidv7();
-      await store.insertEvent(tx, {
-        id: eventId,
+      await this.requireUrl(tx, walletId);
+      const deliveryId = await store.insertEventWithDelivery(tx, {
+        eventId: uuidv7(),
+        deliveryId: uuidv7(),
         walletId,
         transactionId: null,
         name: TEST_EVENT,
         reference,
-        payload: data,
-        createdAt: this.clock.now(),
+        body: JSON.stringify({ event: TEST_EVENT, data }),
+        maxAttempts: MAX_ATTEMPTS,
+        now: this.clock.now(),
+        job: this.plan(tx, 1),
       });
-      return this.createDelivery(tx, { eventId, walletId, transactionId: null, name: TEST_EVENT, reference, data, url });
+      return deliveryId!;
     });
     return this.one(walletId, id);
   }

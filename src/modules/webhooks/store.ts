@@ -1,21 +1,119 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 
-export interface NewEvent {
-  id: string;
+/**
+ * How the job that makes a new delivery is queued, in the caller's transaction (the outbox
+ * guarantee): one job per batch (every delivery a transaction writes, up to a cap), or one
+ * job per delivery when the caller is not in a transaction.
+ */
+export interface JobPlan {
+  /** Deliveries carry this batch id; null = a job per delivery. */
+  batch: string | null;
+  /** Queue the batch's job with this statement (the first delivery of the batch). */
+  addBatchJob: boolean;
+}
+
+export interface NewEventWithDelivery {
+  eventId: string;
+  deliveryId: string;
   walletId: string;
   transactionId: string | null;
   name: string;
   reference: string;
-  payload: unknown;
-  createdAt: Date;
+  /** The exact webhook body, `{"event":...,"data":...}`. */
+  body: string;
+  maxAttempts: number;
+  now: Date;
+  job: JobPlan;
 }
 
-export async function insertEvent(db: DbConn, e: NewEvent): Promise<void> {
-  await sql`INSERT INTO events (id, wallet_id, transaction_id, name, reference, payload, created_at)
-            VALUES (${e.id}, ${e.walletId}, ${e.transactionId}, ${e.name}, ${e.reference}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt})`.execute(
-    db,
-  );
+// The job of a delivery batch, or of one delivery (`dl` is the inserted deliveries).
+const jobOf = (job: JobPlan) =>
+  job.batch === null
+    ? sql`SELECT count(graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', dl.id::text),
+                                               job_key := 'webhook:' || dl.id::text, max_attempts := 10)) FROM dl`
+    : sql`SELECT count(graphile_worker.add_job('deliver_webhook', json_build_object('batch', ${job.batch}::text), max_attempts := 10))
+            FROM (SELECT 1 FROM dl LIMIT 1) one WHERE ${job.addBatchJob}`;
+
+/**
+ * Writes an event and, when the wallet has a webhook URL, its delivery and job, in one
+ * statement. Returns the delivery id, or null when the wallet has no URL.
+ */
+export async function insertEventWithDelivery(db: DbConn, e: NewEventWithDelivery): Promise<string | null> {
+  const { rows } = await sql<{ delivery_id: string | null }>`
+    WITH ev AS (
+      INSERT INTO events (id, wallet_id, transaction_id, name, reference, body, created_at)
+      VALUES (${e.eventId}, ${e.walletId}, ${e.transactionId}, ${e.name}, ${e.reference}, ${e.body}, ${e.now})
+      RETURNING id
+    ), dl AS (
+      INSERT INTO webhook_deliveries (id, event_id, wallet_id, transaction_id, event, reference, url, body, batch_id, status, attempts,
+                                      max_attempts, next_attempt_at, created_at, updated_at)
+      SELECT ${e.deliveryId}::uuid, ev.id, w.id, ${e.transactionId}::uuid, ${e.name}, ${e.reference}, w.webhook_url, NULL, ${e.job.batch}::uuid,
+             'pending', 0, ${e.maxAttempts}, ${e.now}, ${e.now}, ${e.now}
+        FROM ev JOIN wallets w ON w.id = ${e.walletId} WHERE w.webhook_url IS NOT NULL
+      RETURNING id
+    )
+    SELECT (SELECT id FROM dl) AS delivery_id, (${jobOf(e.job)}) AS jobs`.execute(db);
+  return rows[0]?.delivery_id ?? null;
+}
+
+export interface NewEventRow {
+  event_id: string;
+  delivery_id: string;
+  wallet_id: string;
+  transaction_id: string | null;
+  reference: string;
+  /** The event's `data`; stored verbatim as JSON.stringify wrote it. */
+  data: unknown;
+}
+
+/**
+ * Many events of one name (the indexer's ranges) in one statement: the rows travel as ONE
+ * JSON parameter (a single JSON.stringify, no per-value array escaping) and each body is
+ * assembled from the verbatim `data` text, so it is byte for byte JSON.stringify({ event, data }).
+ * Returns the number of deliveries written.
+ */
+export async function insertEventsWithDeliveries(
+  db: DbConn,
+  e: { name: string; rows: NewEventRow[]; maxAttempts: number; now: Date; job: JobPlan },
+): Promise<number> {
+  if (e.rows.length === 0) return 0;
+  const prefix = `{"event":${JSON.stringify(e.name)},"data":`;
+  const { rows } = await sql<{ deliveries: number }>`
+    WITH t AS (
+      SELECT * FROM json_to_recordset(${JSON.stringify(e.rows)}::json)
+        AS t(event_id uuid, delivery_id uuid, wallet_id uuid, transaction_id uuid, reference text, data json)
+    ), ev AS (
+      INSERT INTO events (id, wallet_id, transaction_id, name, reference, body, created_at)
+      SELECT event_id, wallet_id, transaction_id, ${e.name}, reference, ${prefix} || data::text || '}', ${e.now} FROM t
+      RETURNING id
+    ), dl AS (
+      INSERT INTO webhook_deliveries (id, event_id, wallet_id, transaction_id, event, reference, url, body, batch_id, status, attempts,
+                                      max_attempts, next_attempt_at, created_at, updated_at)
+      SELECT t.delivery_id, t.event_id, t.wallet_id, t.transaction_id, ${e.name}, t.reference, w.webhook_url, NULL, ${e.job.batch}::uuid,
+             'pending', 0, ${e.maxAttempts}, ${e.now}, ${e.now}, ${e.now}
+        FROM t JOIN wallets w ON w.id = t.wallet_id WHERE w.webhook_url IS NOT NULL
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM dl)::int AS deliveries, (${jobOf(e.job)}) AS jobs`.execute(db);
+  return rows[0]?.deliveries ?? 0;
+}
+
+/** A new delivery of an existing event (resend); `body` only for events written before bodies were kept on events. */
+export async function insertDeliveryOfEvent(
+  db: DbConn,
+  d: { deliveryId: string; eventId: string; url: string; body: string | null; maxAttempts: number; now: Date; job: JobPlan },
+): Promise<void> {
+  await sql`
+    WITH dl AS (
+      INSERT INTO webhook_deliveries (id, event_id, wallet_id, transaction_id, event, reference, url, body, batch_id, status, attempts,
+                                      max_attempts, next_attempt_at, created_at, updated_at)
+      SELECT ${d.deliveryId}::uuid, e.id, e.wallet_id, e.transaction_id, e.name, e.reference, ${d.url}, ${d.body}, ${d.job.batch}::uuid,
+             'pending', 0, ${d.maxAttempts}, ${d.now}, ${d.now}, ${d.now}
+        FROM events e WHERE e.id = ${d.eventId}
+      RETURNING id
+    )
+    SELECT (${jobOf(d.job)}) AS jobs`.execute(db);
 }
 
 export interface EventRow {
@@ -24,11 +122,13 @@ export interface EventRow {
   transaction_id: string | null;
   name: string;
   reference: string;
+  body: string | null;
+  /** Only on events written before migration 006. */
   payload: unknown;
 }
 
 export async function latestEventOfTransaction(db: DbConn, transactionId: string): Promise<EventRow | undefined> {
-  const { rows } = await sql<EventRow>`SELECT id, wallet_id, transaction_id, name, reference, payload FROM events
+  const { rows } = await sql<EventRow>`SELECT id, wallet_id, transaction_id, name, reference, body, payload FROM events
                                        WHERE transaction_id = ${transactionId} ORDER BY created_at DESC, id DESC LIMIT 1`.execute(db);
   return rows[0];
 }
@@ -38,88 +138,114 @@ export async function walletWebhookUrl(db: DbConn, walletId: string): Promise<st
   return rows[0]?.webhook_url ?? null;
 }
 
-export interface NewDelivery {
-  id: string;
-  eventId: string;
-  walletId: string;
-  transactionId: string | null;
-  event: string;
-  reference: string;
-  url: string;
-  body: string;
-  maxAttempts: number;
-  now: Date;
-}
-
-export async function insertDelivery(db: DbConn, d: NewDelivery): Promise<void> {
-  await sql`INSERT INTO webhook_deliveries
-              (id, event_id, wallet_id, transaction_id, event, reference, url, body, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
-            VALUES (${d.id}, ${d.eventId}, ${d.walletId}, ${d.transactionId}, ${d.event}, ${d.reference}, ${d.url}, ${d.body},
-                    'pending', 0, ${d.maxAttempts}, ${d.now}, ${d.now}, ${d.now})`.execute(db);
-}
-
-/** Queues a graphile-worker job in the caller's transaction (the outbox guarantee). */
+/** Queues a delivery's own job (sweep, retries), in the caller's transaction when there is one. */
 export async function enqueueDeliveryJob(db: DbConn, deliveryId: string, runAt: Date): Promise<void> {
   await sql`SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', ${deliveryId}::text),
                                            run_at := ${runAt}, job_key := ${`webhook:${deliveryId}`}, max_attempts := 10)`.execute(db);
 }
 
-export interface ClaimableDelivery {
+/** An attempt that was just claimed: everything needed to sign and send it. */
+export interface ClaimedAttempt {
   id: string;
   wallet_id: string;
   url: string;
   body: string;
-  attempts: number;
+  attempt: number;
   max_attempts: number;
   network: string;
+  /** The wallet's live API key row (the signing secret), null when it has none. */
+  key_id: string | null;
 }
 
-/** Locks a due, pending delivery (skipping one another worker holds). */
-export async function lockDueDelivery(db: DbConn, id: string, now: Date): Promise<ClaimableDelivery | undefined> {
-  const { rows } = await sql<ClaimableDelivery>`
-    SELECT d.id, d.wallet_id, d.url, d.body, d.attempts, d.max_attempts, c.network
-      FROM webhook_deliveries d
-      JOIN wallets w ON w.id = d.wallet_id
-      JOIN chains c ON c.id = w.chain_id
-     WHERE d.id = ${id} AND d.status = 'pending' AND d.next_attempt_at <= ${now} AND d.attempts < d.max_attempts
-       FOR UPDATE OF d SKIP LOCKED`.execute(db);
-  return rows[0];
-}
-
-export async function markAttemptClaimed(db: DbConn, id: string, attempt: number, startedAt: Date, nextAttemptAt: Date): Promise<void> {
-  await sql`UPDATE webhook_deliveries SET attempts = ${attempt}, last_attempt_at = ${startedAt}, next_attempt_at = ${nextAttemptAt}, updated_at = ${startedAt}
-             WHERE id = ${id}`.execute(db);
-}
-
-export async function insertAttempt(db: DbConn, a: { id: string; deliveryId: string; attempt: number; attemptedAt: Date }): Promise<void> {
-  await sql`INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at) VALUES (${a.id}, ${a.deliveryId}, ${a.attempt}, ${a.attemptedAt})`.execute(
-    db,
-  );
+/**
+ * Claims the next attempt of up to `limit` due, pending deliveries (given by id or by
+ * batch) in ONE statement: locks them (skipping any another worker holds), counts the
+ * attempt, moves the schedule to the following slot (so a worker dying mid-attempt leaves
+ * the schedule intact) and logs the attempt. Only one caller can ever claim an attempt.
+ */
+export async function claimAttempts(
+  db: DbConn,
+  c: { ids?: string[]; batch?: string; now: Date; limit: number; retryDelaysMs: number[]; finalGraceMs: number },
+): Promise<ClaimedAttempt[]> {
+  const which = c.batch !== undefined ? sql`batch_id = ${c.batch}::uuid` : sql`id = ANY(${c.ids ?? []}::uuid[])`;
+  const { rows } = await sql<ClaimedAttempt>`
+    WITH due AS (
+      SELECT id FROM webhook_deliveries
+       WHERE ${which} AND status = 'pending' AND next_attempt_at <= ${c.now} AND attempts < max_attempts
+       ORDER BY id LIMIT ${c.limit}
+         FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+         SET attempts = d.attempts + 1, last_attempt_at = ${c.now}, updated_at = ${c.now},
+             next_attempt_at = ${c.now}::timestamptz + interval '1 millisecond' *
+               CASE WHEN d.attempts + 1 < d.max_attempts THEN coalesce((${c.retryDelaysMs}::bigint[])[d.attempts + 1], ${c.finalGraceMs})
+                    ELSE ${c.finalGraceMs} END
+        FROM due WHERE d.id = due.id
+      RETURNING d.id, d.wallet_id, d.event_id, d.url, d.body, d.attempts AS attempt, d.max_attempts
+    ), logged AS (
+      INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at)
+      SELECT gen_random_uuid(), id, attempt, ${c.now} FROM claimed
+    )
+    SELECT c.id, c.wallet_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id
+      FROM claimed c
+      JOIN events e ON e.id = c.event_id
+      JOIN wallets w ON w.id = c.wallet_id
+      JOIN chains ch ON ch.id = w.chain_id
+      LEFT JOIN api_keys k ON k.wallet_id = c.wallet_id AND k.revoked_at IS NULL`.execute(db);
+  return rows;
 }
 
 export interface AttemptOutcome {
+  deliveryId: string;
+  attempt: number;
+  status: 'pending' | 'success' | 'failed';
   statusCode: number | null;
+  /** The receiver's body (truncated). */
   response: string | null;
   error: string | null;
   durationMs: number;
   finishedAt: Date;
+  /** When a retry follows: the real time its job should run. */
+  retryJobAt: Date | null;
 }
 
-export async function recordAttempt(db: DbConn, deliveryId: string, attempt: number, o: AttemptOutcome): Promise<void> {
-  await sql`UPDATE webhook_attempts SET status_code = ${o.statusCode}, response = ${o.response}, error = ${o.error},
-                   duration_ms = ${o.durationMs}, finished_at = ${o.finishedAt}
-             WHERE delivery_id = ${deliveryId} AND attempt = ${attempt}`.execute(db);
-}
-
-/** Records the outcome on the delivery; `status` stays pending while retries remain. */
-export async function settleDelivery(
-  db: DbConn,
-  id: string,
-  s: { status: 'pending' | 'success' | 'failed'; statusCode: number | null; response: string | null; at: Date; clearNext: boolean },
-): Promise<void> {
-  await sql`UPDATE webhook_deliveries SET status = ${s.status}, last_status_code = ${s.statusCode}, response = ${s.response}, updated_at = ${s.at},
-                   next_attempt_at = CASE WHEN ${s.clearNext} THEN NULL ELSE next_attempt_at END
-             WHERE id = ${id}`.execute(db);
+/**
+ * Records many attempts' outcomes in ONE statement: the attempt rows, the deliveries
+ * (`status` stays pending while retries remain) and the jobs of the retries. A delivery is
+ * only updated by the outcome of its latest claimed attempt.
+ */
+export async function recordOutcomes(db: DbConn, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((o) => ({
+    delivery_id: o.deliveryId,
+    attempt: o.attempt,
+    status: o.status,
+    status_code: o.statusCode,
+    response: o.response,
+    error: o.error,
+    duration_ms: o.durationMs,
+    finished_at: o.finishedAt.toISOString(),
+    retry_job_at: o.retryJobAt?.toISOString() ?? null,
+  }));
+  await sql`
+    WITH o AS (
+      SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json)
+        AS t(delivery_id uuid, attempt int, status text, status_code int, response text, error text, duration_ms int,
+             finished_at timestamptz, retry_job_at timestamptz)
+    ), a AS (
+      UPDATE webhook_attempts wa SET status_code = o.status_code, response = o.response, error = o.error, duration_ms = o.duration_ms,
+                                     finished_at = o.finished_at
+        FROM o WHERE wa.delivery_id = o.delivery_id AND wa.attempt = o.attempt
+    ), d AS (
+      UPDATE webhook_deliveries wd SET status = o.status, last_status_code = o.status_code, response = coalesce(o.response, o.error),
+                                       updated_at = o.finished_at,
+                                       next_attempt_at = CASE WHEN o.status = 'pending' THEN wd.next_attempt_at END
+        FROM o WHERE wd.id = o.delivery_id AND wd.attempts = o.attempt
+      RETURNING wd.id, o.retry_job_at
+    )
+    SELECT count(graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', d.id::text), run_at := d.retry_job_at,
+                                         job_key := 'webhook:' || d.id::text, max_attempts := 10))
+      FROM d WHERE d.retry_job_at IS NOT NULL`.execute(db);
 }
 
 export async function dueDeliveries(db: DbConn, now: Date, limit: number) {
@@ -154,17 +280,18 @@ export interface DeliveryRow {
   updated_at: Date;
 }
 
-const deliveryColumns = sql`id, transaction_id, event, reference, url, body, status, attempts, next_attempt_at, last_attempt_at, last_status_code, response, created_at, updated_at`;
+const deliveryColumns = sql`d.id, d.transaction_id, d.event, d.reference, d.url, coalesce(d.body, e.body) AS body, d.status, d.attempts,
+  d.next_attempt_at, d.last_attempt_at, d.last_status_code, d.response, d.created_at, d.updated_at`;
 
 export async function deliveriesOfTransaction(db: DbConn, walletId: string, transactionId: string): Promise<DeliveryRow[]> {
-  const { rows } = await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries
-     WHERE wallet_id = ${walletId} AND transaction_id = ${transactionId} ORDER BY created_at DESC, id DESC`.execute(db);
+  const { rows } = await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.wallet_id = ${walletId} AND d.transaction_id = ${transactionId} ORDER BY d.created_at DESC, d.id DESC`.execute(db);
   return rows;
 }
 
 export async function deliveriesOfWallet(db: DbConn, walletId: string, offset: number, limit: number): Promise<DeliveryRow[]> {
-  const { rows } = await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries
-     WHERE wallet_id = ${walletId} ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db);
+  const { rows } = await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.wallet_id = ${walletId} ORDER BY d.created_at DESC, d.id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db);
   return rows;
 }
 
@@ -174,8 +301,8 @@ export async function countDeliveriesOfWallet(db: DbConn, walletId: string): Pro
 }
 
 export async function findDelivery(db: DbConn, walletId: string, id: string): Promise<DeliveryRow | undefined> {
-  const { rows } =
-    await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries WHERE wallet_id = ${walletId} AND id = ${id}`.execute(db);
+  const { rows } = await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.wallet_id = ${walletId} AND d.id = ${id}`.execute(db);
   return rows[0];
 }
 
@@ -194,39 +321,4 @@ export async function attemptsOf(db: DbConn, deliveryIds: string[]): Promise<Att
   const { rows } = await sql<AttemptRow>`SELECT delivery_id, attempt, attempted_at, status_code, response, error, duration_ms
        FROM webhook_attempts WHERE delivery_id = ANY(${deliveryIds}::uuid[]) ORDER BY delivery_id, attempt`.execute(db);
   return rows;
-}
-
-/** Bulk forms of the outbox writes, for the indexer recording many deposits at once. */
-export async function insertEvents(db: DbConn, events: NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await sql`INSERT INTO events (id, wallet_id, transaction_id, name, reference, payload, created_at)
-            SELECT * FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.walletId)}::uuid[],
-                                 ${events.map((e) => e.transactionId)}::uuid[], ${events.map((e) => e.name)}::text[],
-                                 ${events.map((e) => e.reference)}::text[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[],
-                                 ${events.map((e) => e.createdAt)}::timestamptz[])`.execute(db);
-}
-
-export async function webhookUrls(db: DbConn, walletIds: string[]): Promise<Map<string, string>> {
-  const { rows } = await sql<{ id: string; webhook_url: string }>`
-    SELECT id, webhook_url FROM wallets WHERE id = ANY(${walletIds}::uuid[]) AND webhook_url IS NOT NULL`.execute(db);
-  return new Map(rows.map((r) => [r.id, r.webhook_url]));
-}
-
-export async function insertDeliveries(db: DbConn, ds: NewDelivery[]): Promise<void> {
-  if (ds.length === 0) return;
-  await sql`INSERT INTO webhook_deliveries
-              (id, event_id, wallet_id, transaction_id, event, reference, url, body, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
-            SELECT id, event_id, wallet_id, transaction_id, event, reference, url, body, 'pending', 0, max_attempts, now_at, now_at, now_at
-              FROM unnest(${ds.map((d) => d.id)}::uuid[], ${ds.map((d) => d.eventId)}::uuid[], ${ds.map((d) => d.walletId)}::uuid[],
-                          ${ds.map((d) => d.transactionId)}::uuid[], ${ds.map((d) => d.event)}::text[], ${ds.map((d) => d.reference)}::text[],
-                          ${ds.map((d) => d.url)}::text[], ${ds.map((d) => d.body)}::text[], ${ds.map((d) => d.maxAttempts)}::int[],
-                          ${ds.map((d) => d.now)}::timestamptz[])
-                AS t(id, event_id, wallet_id, transaction_id, event, reference, url, body, max_attempts, now_at)`.execute(db);
-}
-
-export async function enqueueDeliveryJobsNow(db: DbConn, deliveryIds: string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('deliver_webhook', json_build_object('deliveryId', id::text), NULL, now(), 10,
-                                                          'webhook:' || id::text, NULL, NULL)::graphile_worker.job_spec))
-              FROM unnest(${deliveryIds}::uuid[]) AS id`.execute(db);
 }

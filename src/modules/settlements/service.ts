@@ -1,0 +1,252 @@
+/**
+ * Settlement to the wallet's settlement beneficiary (docs/settlement.md, "Beneficiaries").
+ *
+ * A run moves the master address's available balance of each asset it covers (on-chain
+ * balance minus what PENDING withdrawals from the master hold) to the beneficiary. It is a
+ * withdrawal made through the withdrawals service: so it holds funds against other
+ * withdrawals under the sender's lock, takes its nonce from the pipeline, obeys the
+ * whitelist, can be cancelled and retried, and emits withdraw.success / withdraw.failed.
+ *
+ * Runs are decided in the database (a row per beneficiary and period, unique) together
+ * with their job, and executed by the worker one wallet at a time (one job queue per
+ * wallet). A run first stores its amounts, then sends one batch withdrawal whose
+ * Idempotency-Key is the run id and whose items carry references derived from it: a worker
+ * that dies anywhere in between resumes the same request and gets the stored answer, so a
+ * period is never paid twice.
+ */
+import type { Db, DbConn } from '../../db/pool.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { AppError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { formatAmount, parseAmount } from '../../lib/money.js';
+import { pageMeta, type PageMeta } from '../../lib/schema.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { WalletAssetService } from '../assets/service.js';
+import type { BeneficiaryRow, BeneficiaryService } from '../beneficiaries/service.js';
+import type { TransactionService, TransactionView } from '../transactions/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
+import { duePeriod, SCHEDULED, type ScheduledFrequency } from './periods.js';
+import * as store from './store.js';
+
+export type { RunRow } from './store.js';
+
+/** "Does an active auto-settlement rule take this deposit?" (the auto-settlement service answers). */
+export type DepositPredicate = (tx: DbConn, depositId: string) => Promise<boolean>;
+
+export interface SettlementDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  wallets: WalletService;
+  walletAssets: WalletAssetService;
+  transactions: TransactionService;
+  withdrawals: WithdrawalService;
+  beneficiaries: BeneficiaryService;
+}
+
+export interface RunView {
+  id: string;
+  beneficiaryId: string;
+  period: string;
+  status: store.RunStatus;
+  transactionIds: string[];
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Resumed runs whose job went missing are re-queued after this long untouched. */
+const STALE_RUN_SECONDS = 300;
+
+export class SettlementService {
+  #takenByAutoSettlement: DepositPredicate | null = null;
+
+  constructor(private readonly deps: SettlementDeps) {}
+
+  /** Deposits an auto-settlement rule takes are left to it (wired in services.ts when that module exists). */
+  skipDepositsWhere(predicate: DepositPredicate): void {
+    this.#takenByAutoSettlement = predicate;
+  }
+
+  /** deposits.confirmedHooks: deposits made straight to the master address. */
+  readonly onDepositConfirmed = (tx: DbConn, depositIds: string[]): Promise<void> => this.#instant(tx, depositIds, true);
+
+  /** sweeps.sweptHooks: deposits a sweep has just moved to the master address. */
+  readonly onSwept = (tx: DbConn, depositIds: string[]): Promise<void> => this.#instant(tx, depositIds, false);
+
+  /** INSTANT: one run per deposit that reached the master, covering that deposit's asset. */
+  async #instant(tx: DbConn, depositIds: string[], masterOnly: boolean): Promise<void> {
+    const deposits = await store.depositsToSettle(tx, depositIds, masterOnly);
+    if (deposits.length === 0) return;
+    const runs: store.NewRun[] = [];
+    const beneficiaryOf = new Map<string, BeneficiaryRow | undefined>();
+    for (const d of deposits) {
+      if (this.#takenByAutoSettlement && (await this.#takenByAutoSettlement(tx, d.id))) continue;
+      if (!beneficiaryOf.has(d.wallet_id)) beneficiaryOf.set(d.wallet_id, await this.deps.beneficiaries.settlementOf(d.wallet_id, tx));
+      const b = beneficiaryOf.get(d.wallet_id);
+      // Another settlement beneficiary (the default, or an older one) may win with a schedule.
+      if (b?.settlement_frequency !== 'INSTANT') continue;
+      runs.push({ id: uuidv7(), walletId: d.wallet_id, beneficiaryId: b.id, period: `deposit:${d.id}`, assetIds: [d.asset_id!] });
+    }
+    await store.createRuns(tx, runs);
+  }
+
+  /**
+   * The scheduler (every minute, see jobs/tasks.ts): a run for every scheduled settlement
+   * beneficiary whose last closed period has none yet. Safe to call any number of times from
+   * any number of workers: the unique (beneficiary, period) key decides.
+   */
+  async tick(now: Date = this.deps.clock.now()): Promise<string[]> {
+    const runs: store.NewRun[] = [];
+    for (const b of await this.deps.beneficiaries.settlementBeneficiaries()) {
+      const frequency = b.settlement_frequency as ScheduledFrequency;
+      if (!SCHEDULED.includes(frequency)) continue;
+      const period = duePeriod(frequency, b.settlement_since ?? b.created_at, now);
+      if (!period) continue;
+      runs.push({ id: uuidv7(), walletId: b.wallet_id, beneficiaryId: b.id, period: period.key, assetIds: null });
+    }
+    const created = await this.deps.db.transaction().execute((tx) => store.createRuns(tx, runs));
+    await store.requeueStale(this.deps.db, STALE_RUN_SECONDS);
+    return created;
+  }
+
+  /** The worker's job: executes (or resumes) one run. */
+  async run(runId: string): Promise<void> {
+    const { db, logger } = this.deps;
+    for (let attempt = 0; ; attempt++) {
+      const run = await store.findRun(db, runId);
+      if (!run || run.status !== 'pending') return;
+      const b = await this.deps.beneficiaries.findRow(run.beneficiary_id);
+      // A run that has not decided its amounts yet is dropped when its beneficiary stopped
+      // settling meanwhile; one that has, completes the request it may already have made.
+      if (!run.plan && (!b || b.deleted_at || !b.is_active || !b.is_settlement)) {
+        await store.finishRun(db, runId, 'failed', [], 'the beneficiary no longer receives settlements');
+        return;
+      }
+      const wallet = await this.deps.wallets.requireRow(run.wallet_id);
+      const plan = run.plan ?? (await store.savePlan(db, runId, await this.#decide(wallet, run)));
+      if (plan.length === 0) {
+        await store.finishRun(db, runId, 'nothing', [], null);
+        return;
+      }
+      try {
+        const sent = await this.#send(wallet, b!, run, plan);
+        await store.finishRun(
+          db,
+          runId,
+          'done',
+          sent.map((t) => t.id),
+          null,
+        );
+        return;
+      } catch (err) {
+        if (!(err instanceof AppError) || err.retryable) throw err; // the job is retried and resumes
+        // Funds moved between the decision and the request (a withdrawal accepted meanwhile).
+        // A refused request wrote nothing (had an earlier attempt committed, its
+        // Idempotency-Key would have answered instead), so decide once more.
+        if (err.code === 'INSUFFICIENT_BALANCE' && attempt === 0) {
+          await store.clearPlan(db, runId);
+          continue;
+        }
+        logger.warn({ runId, code: err.code, err: err.message }, 'settlement refused');
+        await store.finishRun(db, runId, 'failed', [], `${err.code}: ${err.message}`);
+        return;
+      }
+    }
+  }
+
+  /** Runs of a beneficiary, newest first (GET .../beneficiaries/{id}/settlements). */
+  async list(
+    auth: AuthContext,
+    walletId: string,
+    beneficiaryId: string,
+    page: number,
+    limit: number,
+  ): Promise<{ items: RunView[]; meta: PageMeta }> {
+    await this.deps.beneficiaries.get(auth, walletId, beneficiaryId);
+    const { rows, total } = await store.listRuns(this.deps.db, beneficiaryId, (page - 1) * limit, limit);
+    return { items: rows.map(presentRun), meta: pageMeta(page, limit, rows.length, total) };
+  }
+
+  findRun(beneficiaryId: string, period: string): Promise<store.RunRow | undefined> {
+    return store.findRunByPeriod(this.deps.db, beneficiaryId, period);
+  }
+
+  /**
+   * The amounts to move: per covered token, the master's balance minus the amounts of its
+   * PENDING withdrawals. The native coin is never settled: it pays the gas of sweeps,
+   * top-ups and settlements. This is an estimate; the withdrawals service checks it again
+   * under the sender's lock, with its own reservation rules, before anything is written.
+   */
+  async #decide(wallet: WalletRow, run: store.RunRow): Promise<store.PlanItem[]> {
+    const chain = this.deps.wallets.chainOf(wallet);
+    const enabled = await this.deps.walletAssets.enabled(wallet);
+    const assets = enabled
+      .map((e) => e.asset.row)
+      .filter((a) => !a.is_native && (run.asset_ids === null || run.asset_ids.includes(a.id)))
+      .sort((a, b) => a.symbol.localeCompare(b.symbol));
+    if (assets.length === 0) return [];
+    const held = await this.#heldByPendingWithdrawals(wallet);
+    const balances = await chain.adapter.getBalances(assets.map((a) => ({ owner: wallet.address, token: a.address })));
+    return assets.flatMap((a, i) => {
+      const available = (balances[i] ?? 0n) - (held.get(a.id) ?? 0n);
+      return available > 0n ? [{ assetId: a.id, amount: available.toString(), reference: `STL-${run.id}-${a.symbol}` }] : [];
+    });
+  }
+
+  async #heldByPendingWithdrawals(wallet: WalletRow): Promise<Map<string, bigint>> {
+    const held = new Map<string, bigint>();
+    for (let page = 1; ; page++) {
+      const { items, meta } = await this.deps.transactions.list(systemAuth(wallet), wallet.id, {
+        status: 'PENDING',
+        type: 'WITHDRAW',
+        page,
+        limit: 100,
+      });
+      for (const t of items) {
+        if (!t.asset || !t.amount || t.senderAddress?.toLowerCase() !== wallet.address.toLowerCase()) continue;
+        held.set(t.asset.id, (held.get(t.asset.id) ?? 0n) + parseAmount(t.amount, t.asset.decimals));
+      }
+      if (page >= meta.totalPages) return held;
+    }
+  }
+
+  async #send(wallet: WalletRow, b: BeneficiaryRow, run: store.RunRow, plan: store.PlanItem[]): Promise<TransactionView[]> {
+    const chain = this.deps.wallets.chainOf(wallet);
+    const decimals = (assetId: string) => chain.assets.find((a) => a.id === assetId)!.decimals;
+    const result = await this.deps.withdrawals.withdraw(systemAuth(wallet), {
+      walletId: wallet.id,
+      addressId: null,
+      idempotencyKey: `settlement:${run.id}`,
+      body: {
+        assets: plan.map((p) => ({
+          id: p.assetId,
+          amount: formatAmount(BigInt(p.amount), decimals(p.assetId)),
+          address: b.address,
+          reference: p.reference,
+          note: `Settlement to beneficiary ${b.name} (${run.period})`,
+          metadata: { settlement: { runId: run.id, beneficiaryId: b.id, period: run.period } },
+        })),
+      },
+    });
+    return Array.isArray(result) ? result : [result];
+  }
+}
+
+/** Settlements act for the wallet itself, not for an API key. */
+const systemAuth = (wallet: WalletRow): AuthContext => ({ keyId: 'settlement', businessId: wallet.business_id, walletId: wallet.id });
+
+function presentRun(r: store.RunRow): RunView {
+  return {
+    id: r.id,
+    beneficiaryId: r.beneficiary_id,
+    period: r.period,
+    status: r.status,
+    transactionIds: r.transaction_ids,
+    error: r.error,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}

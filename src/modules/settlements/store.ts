@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+
+export type RunStatus = 'pending' | 'done' | 'nothing' | 'failed';
+
+export interface PlanItem {
+  assetId: string;
+  /** Base units, as a decimal string (JSON has no bigint). */
+  amount: string;
+  reference: string;
+}
+
+export interface RunRow {
+  id: string;
+  wallet_id: string;
+  beneficiary_id: string;
+  period: string;
+  status: RunStatus;
+  asset_ids: string[] | null;
+  plan: PlanItem[] | null;
+  transaction_ids: string[];
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewRun {
+  id: string;
+  walletId: string;
+  beneficiaryId: string;
+  period: string;
+  assetIds: string[] | null;
+}
+
+/**
+ * Inserts the runs that do not exist yet (unique beneficiary and period) and queues a job
+ * for each one inserted, in the caller's transaction: a run is decided and queued together,
+ * or not at all. Jobs of one wallet share a queue, so its runs never overlap.
+ */
+export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> {
+  if (runs.length === 0) return [];
+  const { rows } = await sql<{ id: string; wallet_id: string }>`
+    INSERT INTO settlement_runs (id, wallet_id, beneficiary_id, period, status, asset_ids)
+    SELECT r.id, r.wallet_id, r.beneficiary_id, r.period, 'pending',
+           CASE WHEN r.asset_ids IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(r.asset_ids))::uuid[] END
+      FROM jsonb_to_recordset(${JSON.stringify(
+        runs.map((r) => ({ id: r.id, wallet_id: r.walletId, beneficiary_id: r.beneficiaryId, period: r.period, asset_ids: r.assetIds })),
+      )}::jsonb) AS r(id uuid, wallet_id uuid, beneficiary_id uuid, period text, asset_ids jsonb)
+    ON CONFLICT (beneficiary_id, period) DO NOTHING
+    RETURNING id, wallet_id`.execute(db);
+  if (rows.length > 0) {
+    await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('settlement_run', json_build_object('runId', id::text), 'settlement:' || wallet_id::text,
+                                                            now(), 10, 'settlement:' || id::text, NULL, NULL)::graphile_worker.job_spec))
+                FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.wallet_id)}::uuid[]) AS t(id, wallet_id)`.execute(db);
+  }
+  return rows.map((r) => r.id);
+}
+
+export async function findRun(db: DbConn, id: string): Promise<RunRow | undefined> {
+  const { rows } = await sql<RunRow>`SELECT * FROM settlement_runs WHERE id = ${id}`.execute(db);
+  return rows[0];
+}
+
+export async function findRunByPeriod(db: DbConn, beneficiaryId: string, period: string): Promise<RunRow | undefined> {
+  const { rows } = await sql<RunRow>`SELECT * FROM settlement_runs WHERE beneficiary_id = ${beneficiaryId} AND period = ${period}`.execute(
+    db,
+  );
+  return rows[0];
+}
+
+export async function listRuns(
+  db: DbConn,
+  beneficiaryId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: RunRow[]; total: number }> {
+  const [page, count] = await Promise.all([
+    sql<RunRow>`SELECT * FROM settlement_runs WHERE beneficiary_id = ${beneficiaryId}
+                 ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    sql<{ n: string }>`SELECT count(*) AS n FROM settlement_runs WHERE beneficiary_id = ${beneficiaryId}`.execute(db),
+  ]);
+  return { rows: page.rows, total: Number(count.rows[0]!.n) };
+}
+
+/** Records the amounts decided, unless a plan is already stored; returns the plan in force. */
+export async function savePlan(db: DbConn, id: string, plan: PlanItem[]): Promise<PlanItem[]> {
+  const { rows } = await sql<{ plan: PlanItem[] }>`
+    UPDATE settlement_runs SET plan = coalesce(plan, ${JSON.stringify(plan)}::jsonb), updated_at = now()
+     WHERE id = ${id} RETURNING plan`.execute(db);
+  return rows[0]!.plan;
+}
+
+/** Drops a plan the withdrawal service refused (nothing was written), so the run decides anew. */
+export async function clearPlan(db: DbConn, id: string): Promise<void> {
+  await sql`UPDATE settlement_runs SET plan = NULL, updated_at = now() WHERE id = ${id} AND status = 'pending'`.execute(db);
+}
+
+export async function finishRun(
+  db: DbConn,
+  id: string,
+  status: Exclude<RunStatus, 'pending'>,
+  transactionIds: string[],
+  error: string | null,
+): Promise<void> {
+  await sql`UPDATE settlement_runs SET status = ${status}, transaction_ids = ${transactionIds}::uuid[], error = ${error}, updated_at = now()
+             WHERE id = ${id} AND status = 'pending'`.execute(db);
+}
+
+/** Pending runs not touched for a while: their job was lost (the queue is only a trigger). */
+export async function requeueStale(db: DbConn, olderThanSeconds: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    WITH stale AS (SELECT id, wallet_id FROM settlement_runs
+                    WHERE status = 'pending' AND updated_at < now() - make_interval(secs => ${olderThanSeconds}) LIMIT 500),
+         queued AS (SELECT graphile_worker.add_job('settlement_run', json_build_object('runId', id::text), queue_name := 'settlement:' || wallet_id::text,
+                                                   job_key := 'settlement:' || id::text, max_attempts := 10) FROM stale)
+    SELECT count(*) AS n FROM queued`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+export interface DepositRef {
+  id: string;
+  wallet_id: string;
+  asset_id: string | null;
+  address_id: string | null;
+}
+
+/**
+ * The deposits among `ids` whose wallet has an INSTANT settlement beneficiary (a cheap
+ * filter: it runs in every deposit confirmation and sweep). `masterOnly`: only deposits made
+ * straight to the master address (the others reach it by a sweep, which has its own hook).
+ */
+export async function depositsToSettle(db: DbConn, ids: string[], masterOnly: boolean): Promise<DepositRef[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<DepositRef>`
+    SELECT t.id, t.wallet_id, t.asset_id, t.address_id FROM transactions t
+     WHERE t.id = ANY(${ids}::uuid[]) AND t.type = 'DEPOSIT' AND t.asset_id IS NOT NULL
+       ${masterOnly ? sql`AND t.address_id IS NULL` : sql``}
+       AND EXISTS (SELECT 1 FROM beneficiaries b
+                    WHERE b.wallet_id = t.wallet_id AND b.is_settlement AND b.is_active AND b.deleted_at IS NULL
+                      AND b.settlement_frequency = 'INSTANT')`.execute(db);
+  return rows;
+}

@@ -1,0 +1,184 @@
+/**
+ * Making webhook attempts, many at a time. A job names one delivery or one batch (every
+ * delivery a database transaction wrote); attempts are claimed in groups with one
+ * statement, sent with bounded concurrency over keep-alive connections, and their outcomes
+ * are recorded in groups with one statement. The per-attempt round trips (lock, update,
+ * insert, key read, two record updates, commits) are what kept throughput at a fraction of
+ * what the HTTP side can do.
+ */
+import type { Db } from '../../db/pool.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { policyFor } from '../../lib/ssrf.js';
+import { signatureHeaders } from '../../lib/webhook-signature.js';
+import type { ApiKeyService } from '../apikeys/service.js';
+import { FINAL_ATTEMPT_GRACE_MS, RETRY_DELAYS_MS } from './schedule.js';
+import type { SendResult, WebhookSender } from './sender.js';
+import * as store from './store.js';
+
+/** Attempts one batch job keeps in flight. */
+export const BATCH_WINDOW = 32;
+/** Outcomes recorded per statement at most. */
+const RECORD_GROUP = 500;
+/** Wallets whose signing secret is kept in memory at most. */
+const KEY_CACHE_SIZE = 10_000;
+
+interface KeyEntry {
+  keyId: string;
+  secret: Promise<string | null>;
+}
+
+interface PendingOutcome {
+  outcome: store.AttemptOutcome;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class DeliveryRunner {
+  /**
+   * The opened signing secret per wallet, valid only for the key row it was opened from: the
+   * claim statement returns the wallet's live key id with every attempt, so a regenerated
+   * (or revoked) key is noticed on the very next attempt, in every process, with no
+   * invalidation messages or TTL.
+   */
+  readonly #keys = new Map<string, KeyEntry>();
+  #pending: PendingOutcome[] = [];
+  #flushing = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly apiKeys: ApiKeyService,
+    private readonly sender: WebhookSender,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The next attempt of one delivery, if it is due. */
+  async deliverOne(deliveryId: string): Promise<'sent' | 'not-due'> {
+    const [row] = await this.claim({ ids: [deliveryId] }, 1);
+    if (!row) return 'not-due';
+    await this.attempt(row);
+    return 'sent';
+  }
+
+  /**
+   * Every due delivery of a batch, at most BATCH_WINDOW in flight; returns how many attempts
+   * were made. Deliveries another worker holds, or that are not due, are left alone (their
+   * own jobs or the sweep cover them).
+   */
+  async deliverBatch(batch: string): Promise<number> {
+    const inFlight = new Set<Promise<void>>();
+    let made = 0;
+    let exhausted = false;
+    let failure: unknown = null;
+    while (!failure) {
+      const room = BATCH_WINDOW - inFlight.size;
+      // Claim in groups (half a window at least), not one statement per finished attempt.
+      if (!exhausted && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
+        const rows = await this.claim({ batch }, room);
+        if (rows.length < room) exhausted = true;
+        made += rows.length;
+        for (const row of rows) {
+          const p: Promise<void> = this.attempt(row)
+            .catch((err: unknown) => void (failure ??= err))
+            .finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        }
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+    }
+    await Promise.allSettled(inFlight);
+    // A recording failure: the job is retried; the claimed attempts already count and
+    // their next slot is set, exactly as if this worker had died.
+    if (failure) throw failure;
+    return made;
+  }
+
+  private claim(which: { ids?: string[]; batch?: string }, limit: number): Promise<store.ClaimedAttempt[]> {
+    return store.claimAttempts(this.db, {
+      ...which,
+      now: this.clock.now(),
+      limit,
+      retryDelaysMs: RETRY_DELAYS_MS,
+      finalGraceMs: FINAL_ATTEMPT_GRACE_MS,
+    });
+  }
+
+  /** Signs, sends and records one claimed attempt. */
+  private async attempt(row: store.ClaimedAttempt): Promise<void> {
+    // The claim stamped the service clock; the signature's timestamp is that instant.
+    const startedAt = this.clock.now();
+    const secret = row.key_id ? await this.secret(row.wallet_id, row.key_id) : null;
+    const result: SendResult = secret
+      ? await this.sender.send(
+          row.url,
+          row.body,
+          signatureHeaders(row.body, { id: row.id, timestamp: Math.floor(startedAt.getTime() / 1000), apiKey: secret }),
+          policyFor(row.network),
+        )
+      : { statusCode: null, response: null, error: 'the wallet has no live API key to sign with', ok: false, durationMs: 0 };
+    const finishedAt = this.clock.now();
+    const retries = row.attempt < row.max_attempts && !result.ok;
+    const delay = RETRY_DELAYS_MS[row.attempt - 1] ?? 0;
+    await this.record({
+      deliveryId: row.id,
+      attempt: row.attempt,
+      status: result.ok ? 'success' : retries ? 'pending' : 'failed',
+      statusCode: result.statusCode,
+      response: result.response,
+      error: result.error,
+      durationMs: result.durationMs,
+      finishedAt,
+      // The job fires after the same delay in real time; the sweep catches anything the
+      // queue loses, and the claim re-checks due-ness against the service clock.
+      retryJobAt: retries ? new Date(Date.now() + Math.max(0, delay - (finishedAt.getTime() - startedAt.getTime()))) : null,
+    });
+    if (!result.ok) this.logger.info({ deliveryId: row.id, attempt: row.attempt, error: result.error }, 'webhook attempt failed');
+  }
+
+  private secret(walletId: string, keyId: string): Promise<string | null> {
+    const cached = this.#keys.get(walletId);
+    if (cached?.keyId === keyId) return cached.secret;
+    // The live key may have changed again since the claim; the newest one is right to sign with.
+    const secret = this.apiKeys.revealWalletKey(walletId);
+    const entry = { keyId, secret };
+    this.#keys.delete(walletId);
+    if (this.#keys.size >= KEY_CACHE_SIZE) this.#keys.delete(this.#keys.keys().next().value!);
+    this.#keys.set(walletId, entry);
+    // A failed read is not kept: the next attempt reads again.
+    secret.catch(() => this.#keys.get(walletId) === entry && this.#keys.delete(walletId));
+    return secret;
+  }
+
+  /**
+   * Records an outcome together with the others that finish meanwhile: one statement per
+   * group, resolved once the group is committed.
+   */
+  private record(outcome: store.AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ outcome, resolve, reject });
+      if (!this.#flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#pending.length) {
+        const group = this.#pending.splice(0, RECORD_GROUP);
+        try {
+          await store.recordOutcomes(
+            this.db,
+            group.map((g) => g.outcome),
+          );
+          for (const g of group) g.resolve();
+        } catch (err) {
+          for (const g of group) g.reject(err);
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+}
