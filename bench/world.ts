@@ -86,13 +86,18 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
       await database.close();
       await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     });
-    const services = await createServices(database.db, new LocalKeyVault(randomBytes(32)), {
-      chains: devnet.chains.map((c) => c.config),
-      // Several 10 s runs at the target rate issue tens of thousands of addresses into one
-      // wallet; the default limit (100,000) would turn the last run into 422s.
-      addressLimit: 10_000_000,
-      keyExport: { testnet: true, mainnet: false },
-    });
+    const services = await createServices(
+      database.db,
+      new LocalKeyVault(randomBytes(32)),
+      {
+        chains: devnet.chains.map((c) => c.config),
+        // Several 10 s runs at the target rate issue tens of thousands of addresses into one
+        // wallet; the default limit (100,000) would turn the last run into 422s.
+        addressLimit: 10_000_000,
+        keyExport: { testnet: true, mainnet: false },
+      },
+      { databaseUrl },
+    );
     // Newer service graphs own more than the catalogue (a webhook sender): close them all.
     cleanups.push(async () =>
       'close' in services && typeof services.close === 'function' ? services.close() : services.catalogue.close(),

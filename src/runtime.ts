@@ -93,6 +93,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       { ...config, chains },
       {
         logger,
+        databaseUrl,
         indexer: { batchBlocks: config.indexerBatchBlocks, extraWindow: 64 },
       },
     );

@@ -3,6 +3,7 @@
  * the tests, which build the same graph on their own database and devnet.
  */
 import type { Db } from './db/pool.js';
+import { Changes, type ChangesOptions } from './db/changes.js';
 import type { KeyVault } from './keys/vault.js';
 import type { AppConfig } from './config/index.js';
 import { ApiKeyService } from './modules/apikeys/service.js';
@@ -51,6 +52,8 @@ export interface Services {
   signer: Signer;
   outbound: OutboundService;
   clock: Clock;
+  /** Cache invalidation across processes (LISTEN/NOTIFY). */
+  changes: Changes;
   close(): void;
 }
 
@@ -60,6 +63,13 @@ export interface ServiceOptions {
   sender?: SenderOptions;
   outbound?: OutboundOptions;
   indexer?: IndexerOptions;
+  /**
+   * The database URL, for the connection that LISTENs for cache invalidations. Without it
+   * the in-memory caches stay off (nothing could tell this process about other processes' writes).
+   */
+  databaseUrl?: string;
+  /** Cache lifetime and size (db/changes.ts defaults: 5 s, 10,000 entries per cache). */
+  cache?: Pick<ChangesOptions, 'ttlMs' | 'maxEntries'>;
 }
 
 export async function createServices(
@@ -71,12 +81,13 @@ export async function createServices(
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger('silent');
   const catalogue = await CatalogueService.start(db, config.chains);
-  const apiKeys = new ApiKeyService(db, vault);
+  const changes = await Changes.start(db, { connectionString: opts.databaseUrl, logger, ...opts.cache });
+  const apiKeys = new ApiKeyService(db, vault, changes);
   const audit = new AuditService(db);
   const businesses = new BusinessService(db, apiKeys);
-  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit });
+  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit }, changes);
   const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
-  const walletAssets = new WalletAssetService(db, wallets, catalogue);
+  const walletAssets = new WalletAssetService(db, wallets, catalogue, changes);
   const balances = new BalanceService(wallets, addresses, walletAssets);
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
   const sender = new WebhookSender(opts.sender);
@@ -117,7 +128,9 @@ export async function createServices(
     signer,
     outbound,
     clock,
+    changes,
     close() {
+      changes.close();
       signer.clear();
       sender.close();
       catalogue.close();

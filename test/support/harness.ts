@@ -124,7 +124,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
     },
-    { logger, ...opts.services, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.sender ? { sender: opts.sender } : {}) },
+    {
+      logger,
+      databaseUrl,
+      ...opts.services,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.sender ? { sender: opts.sender } : {}),
+    },
   );
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })

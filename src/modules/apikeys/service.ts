@@ -1,9 +1,16 @@
 /**
  * API keys: long random strings shown once. Stored as a SHA-256 hash (lookup) and an
  * AES-256-GCM copy, because a wallet's key is also the HMAC secret of its webhooks.
+ *
+ * Authentication results are cached in memory for a few seconds (every request
+ * authenticates), keyed by the key's hash. Revoking a key publishes an `apikeys` change in
+ * the revoking transaction, which empties this cache in every process (db/changes.ts), so
+ * an old key stops working at once. Unknown keys are never cached.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DbConn, Db } from '../../db/pool.js';
+import type { Changes } from '../../db/changes.js';
+import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as store from './store.js';
@@ -23,20 +30,32 @@ export interface IssuedKey {
 }
 
 const PREFIX_LENGTH = 12;
+/** Published when any key is revoked; every process drops its cached authentications. */
+export const API_KEYS_CHANGED = 'apikeys';
 
 export function hashKey(apiKey: string): Buffer {
   return createHash('sha256').update(apiKey, 'utf8').digest();
 }
 
 export class ApiKeyService {
+  /** Key hash (base64) -> who it authenticates. */
+  readonly #auth: TtlCache<string, AuthContext>;
+
   constructor(
     private readonly db: Db,
     private readonly vault: KeyVault,
-  ) {}
+    private readonly changes: Changes,
+  ) {
+    this.#auth = changes.cache('apiKeys');
+    changes.on(API_KEYS_CHANGED, () => this.#auth.clear());
+  }
 
-  /** Issues a wallet's key, revoking any live one in the same transaction. */
+  /**
+   * Issues a wallet's key, revoking any live one in the same transaction. Run it in
+   * `changes.transaction` (as WalletService does) so the revocation applies locally at COMMIT.
+   */
   async issueWalletKey(tx: DbConn, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
-    await store.revokeWalletKeys(tx, walletId);
+    if ((await store.revokeWalletKeys(tx, walletId)) > 0) await this.changes.publish(tx, API_KEYS_CHANGED);
     return this.issue(tx, businessId, walletId, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
   }
 
@@ -63,11 +82,18 @@ export class ApiKeyService {
     // Real keys are ~51 characters; refusing absurd lengths early keeps hashing cheap.
     if (!apiKey || apiKey.length < 16 || apiKey.length > 256) return null;
     const hash = hashKey(apiKey);
+    // Keyed by the hash, never the key itself: no key in clear sits in memory for the
+    // TTL. A map hit means SHA-256 equality, which a guesser cannot steer byte by byte.
+    return (await this.#auth.getOrLoad(hash.toString('base64'), () => this.#lookup(hash))) ?? null;
+  }
+
+  async #lookup(hash: Buffer): Promise<AuthContext | undefined> {
     const row = await store.findLiveKeyByHash(this.db, hash);
     // The lookup is by hash; the explicit constant-time comparison keeps the check itself
     // independent of how the database compares bytes.
-    if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) return null;
-    return { keyId: row.id, businessId: row.business_id, walletId: row.wallet_id };
+    if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) return undefined;
+    // Shared by every request the cache serves: frozen, so none can alter another's.
+    return Object.freeze({ keyId: row.id, businessId: row.business_id, walletId: row.wallet_id });
   }
 
   /** The wallet's live key in clear (the webhook signing secret), or null when it has none. */

@@ -1,11 +1,13 @@
 /** Assets enabled on a wallet ("wallet assets"). */
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/pool.js';
+import type { Changes } from '../../db/changes.js';
+import type { TtlCache } from '../../lib/ttl-cache.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AssetHandle, CatalogueService } from '../catalogue/service.js';
-import type { WalletRow, WalletService } from '../wallets/service.js';
+import type { WalletRef, WalletService } from '../wallets/service.js';
 import type { WalletAssetSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -17,12 +19,22 @@ export interface EnabledAsset {
   view: WalletAssetView;
 }
 
+/** Published when a wallet's assets change (enable, disable); the id is the wallet's. */
+export const WALLET_ASSETS_CHANGED = 'wallet_assets';
+
 export class WalletAssetService {
+  /** Wallet id -> its enabled assets, for balance reads (`enabledCached`). */
+  readonly #enabled: TtlCache<string, readonly EnabledAsset[]>;
+
   constructor(
     private readonly db: Db,
     private readonly wallets: WalletService,
     private readonly catalogue: CatalogueService,
-  ) {}
+    private readonly changes: Changes,
+  ) {
+    this.#enabled = changes.cache('walletAssets');
+    changes.on(WALLET_ASSETS_CHANGED, (walletId) => this.#enabled.delete(walletId));
+  }
 
   async list(auth: AuthContext, walletId: string): Promise<WalletAssetView[]> {
     await this.wallets.require(auth, walletId);
@@ -40,30 +52,44 @@ export class WalletAssetService {
     const asset = this.catalogue.asset(catalogueId);
     // An asset of another chain is as unknown to this wallet as a made-up id.
     if (!asset || asset.chain.id !== wallet.chain_id || (!existing && !asset.row.is_active)) throw new NotFoundError('Asset');
-    const row = await store.upsertWalletAsset(this.db, existing?.id ?? uuidv7(), walletId, catalogueId, isActive);
+    // changes.transaction: balance reads in every process stop (or start) showing it at COMMIT.
+    const row = await this.changes.transaction(async (tx) => {
+      const upserted = await store.upsertWalletAsset(tx, existing?.id ?? uuidv7(), walletId, catalogueId, isActive);
+      await this.changes.publish(tx, WALLET_ASSETS_CHANGED, walletId);
+      return upserted;
+    });
     return present(row, asset);
   }
 
-  /** Active wallet assets whose catalogue asset is active too: what balances cover. */
-  async enabled(wallet: WalletRow): Promise<EnabledAsset[]> {
+  /** Active wallet assets whose catalogue asset is active too: what balances cover. Read fresh. */
+  async enabled(wallet: Pick<WalletRef, 'id'>): Promise<EnabledAsset[]> {
     const rows = await store.listWalletAssets(this.db, wallet.id);
     return rows.flatMap((r) => {
       const asset = this.catalogue.asset(r.asset_id);
       if (!r.is_active || !asset || !asset.row.is_active) return [];
-      return [{ walletAsset: r, asset, view: present(r, asset) }];
+      return [Object.freeze({ walletAsset: r, asset, view: present(r, asset) })];
     });
   }
 
+  /**
+   * `enabled`, from memory when recently read: for balance reads. Enabling or disabling
+   * goes through `setActive`, which invalidates it in every process at COMMIT. (The
+   * catalogue side cannot change while a process runs.) Shared between requests: read only.
+   */
+  async enabledCached(wallet: Pick<WalletRef, 'id'>): Promise<readonly EnabledAsset[]> {
+    return (await this.#enabled.getOrLoad(wallet.id, async () => Object.freeze(await this.enabled(wallet)))) ?? [];
+  }
+
   /** Whether `id` (wallet-asset or catalogue id) names an asset of the wallet's chain. */
-  async belongsToChain(wallet: WalletRow, id: string): Promise<boolean> {
+  async belongsToChain(wallet: Pick<WalletRef, 'id' | 'chain_id'>, id: string): Promise<boolean> {
     const walletAsset = await store.findWalletAsset(this.db, wallet.id, id);
     const asset = this.catalogue.asset(walletAsset?.asset_id ?? id);
     return asset !== undefined && asset.chain.id === wallet.chain_id;
   }
 
-  /** One enabled asset by wallet-asset id or catalogue id, or null when it is not enabled. */
-  async findEnabled(wallet: WalletRow, id: string): Promise<EnabledAsset | null> {
-    return (await this.enabled(wallet)).find((e) => e.walletAsset.id === id || e.asset.row.id === id) ?? null;
+  /** One enabled asset by wallet-asset id or catalogue id, or null when it is not enabled (cached, as `enabledCached`). */
+  async findEnabled(wallet: Pick<WalletRef, 'id'>, id: string): Promise<EnabledAsset | null> {
+    return (await this.enabledCached(wallet)).find((e) => e.walletAsset.id === id || e.asset.row.id === id) ?? null;
   }
 }
 

@@ -1,6 +1,10 @@
 /**
  * Balances, read on chain (one Multicall3 round trip per request), never from a cache or
  * a float. An address filter must be one of the wallet's own addresses.
+ *
+ * What is cached is only what the read needs to know before going on chain: the wallet's
+ * immutable identity and its enabled assets (invalidated at COMMIT of any change, in every
+ * process; see docs/architecture.md "Caching"). The amounts themselves are always read.
  */
 import type { Static } from '@sinclair/typebox';
 import { formatAmount } from '../../lib/money.js';
@@ -8,7 +12,7 @@ import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
-import type { WalletRow, WalletService } from '../wallets/service.js';
+import type { WalletRef, WalletService } from '../wallets/service.js';
 import type { BalanceSchema } from './schemas.js';
 
 export type BalanceView = Static<typeof BalanceSchema>;
@@ -22,7 +26,7 @@ export class BalanceService {
 
   /** Balances of the master address, or of `address` when given (one of the wallet's). */
   async ofWallet(auth: AuthContext, walletId: string, filter: { address?: string; assetId?: string }): Promise<BalanceView[]> {
-    const wallet = await this.wallets.require(auth, walletId);
+    const wallet = await this.wallets.requireRef(auth, walletId);
     const owner = filter.address ? await this.ownAddress(wallet, filter.address) : wallet.address;
     return this.read(wallet, owner, filter.assetId);
   }
@@ -32,8 +36,8 @@ export class BalanceService {
     return this.read(wallet, address.address, assetId);
   }
 
-  private async read(wallet: WalletRow, owner: string, assetId: string | undefined): Promise<BalanceView[]> {
-    let assets: EnabledAsset[];
+  private async read(wallet: WalletRef, owner: string, assetId: string | undefined): Promise<BalanceView[]> {
+    let assets: readonly EnabledAsset[];
     if (assetId) {
       const one = await this.walletAssets.findEnabled(wallet, assetId);
       if (!one) {
@@ -44,7 +48,7 @@ export class BalanceService {
       }
       assets = [one];
     } else {
-      assets = await this.walletAssets.enabled(wallet);
+      assets = await this.walletAssets.enabledCached(wallet);
     }
     const chain = this.wallets.chainOf(wallet);
     const amounts = await chain.adapter.getBalances(
@@ -56,7 +60,7 @@ export class BalanceService {
     });
   }
 
-  private async ownAddress(wallet: WalletRow, address: string): Promise<string> {
+  private async ownAddress(wallet: WalletRef, address: string): Promise<string> {
     if (address.toLowerCase() === wallet.address.toLowerCase()) return wallet.address;
     const row = await this.addresses.findByAddress(wallet.id, address);
     if (!row) throw new NotFoundError('Address');

@@ -4,6 +4,8 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
+import type { Changes } from '../../db/changes.js';
+import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../keys/hd.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -23,6 +25,14 @@ import * as store from './store.js';
 
 export type WalletView = Static<typeof WalletSchema>;
 export type WalletRow = store.WalletRow;
+/**
+ * What never changes once a wallet exists: enough to check access and read balances.
+ * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address
+ * issuance could change.
+ */
+export type WalletRef = Readonly<Pick<WalletRow, 'id' | 'business_id' | 'chain_id' | 'address'>>;
+/** Published when a wallet row changes; every process drops its cached copy. */
+export const WALLET_CHANGED = 'wallet';
 
 export interface CreateWalletInput {
   blockchain: string;
@@ -36,6 +46,7 @@ export interface CreateWalletInput {
 export class WalletService {
   /** Parsed account nodes, so deriving a child address costs one point operation. */
   readonly #derivers = new Map<string, AddressDeriver>();
+  readonly #refs: TtlCache<string, WalletRef>;
 
   constructor(
     private readonly db: Db,
@@ -43,7 +54,11 @@ export class WalletService {
     private readonly catalogue: CatalogueService,
     private readonly apiKeys: ApiKeyService,
     private readonly defaults: { addressLimit: number },
-  ) {}
+    private readonly changes: Changes,
+  ) {
+    this.#refs = changes.cache('wallets');
+    changes.on(WALLET_CHANGED, (id) => this.#refs.delete(id));
+  }
 
   /** POST /v1/wallets: business-level keys only. */
   async create(auth: AuthContext, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
@@ -98,6 +113,20 @@ export class WalletService {
     return row;
   }
 
+  /**
+   * `require` for hot read paths (balances): the wallet's immutable identity, from memory
+   * when recently read. Same access rule, same 404 for a foreign or missing wallet.
+   */
+  async requireRef(auth: AuthContext, walletId: string): Promise<WalletRef> {
+    if (auth.walletId !== null && auth.walletId !== walletId) throw new NotFoundError('Wallet');
+    const ref = await this.#refs.getOrLoad(walletId, async () => {
+      const row = await store.findWallet(this.db, walletId);
+      return row && Object.freeze({ id: row.id, business_id: row.business_id, chain_id: row.chain_id, address: row.address });
+    });
+    if (!ref || ref.business_id !== auth.businessId) throw new NotFoundError('Wallet');
+    return ref;
+  }
+
   /** The business's first wallet on a chain (the embedded default's demo wallets). */
   async findForBusiness(businessId: string, slug: string, network: string): Promise<WalletView | null> {
     const chain = this.catalogue.findChain(slug, network);
@@ -117,7 +146,7 @@ export class WalletService {
     return ids.length ? store.findWallets(db, ids) : Promise.resolve([]);
   }
 
-  chainOf(wallet: WalletRow): ChainHandle {
+  chainOf(wallet: Pick<WalletRow, 'chain_id'>): ChainHandle {
     return this.catalogue.chain(wallet.chain_id);
   }
 
@@ -193,7 +222,7 @@ export class WalletService {
     const webhookUrl = patch.webhookUrl
       ? checkWebhookUrl(patch.webhookUrl, policyFor(this.chainOf(wallet).row.network)).toString()
       : patch.webhookUrl;
-    await this.db.transaction().execute(async (tx) => {
+    await this.changes.transaction(async (tx) => {
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
       if (!locked) throw new NotFoundError('Wallet');
@@ -202,6 +231,9 @@ export class WalletService {
           ? undefined
           : mergeConfigurations(normaliseConfigurations(locked.configurations), patch.configurations);
       await store.updateWallet(tx, walletId, { ...patch, configurations, webhookUrl });
+      // Cached refs hold no updatable field; announced anyway, so a field added to WalletRef
+      // later cannot go stale silently.
+      await this.changes.publish(tx, WALLET_CHANGED, walletId);
     });
     return this.get(auth, walletId);
   }
@@ -210,7 +242,8 @@ export class WalletService {
     requireBusinessKey(auth, "regenerate a wallet's API key");
     const wallet = await this.require(auth, walletId);
     const network = this.chainOf(wallet).row.network;
-    const issued = await this.db.transaction().execute((tx) => this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network));
+    // changes.transaction: the old key's cached authentication goes at COMMIT, before we answer.
+    const issued = await this.changes.transaction((tx) => this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network));
     return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
   }
 }

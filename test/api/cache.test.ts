@@ -1,0 +1,188 @@
+/**
+ * The in-memory caches behind authentication and balance reads (db/changes.ts), through
+ * real HTTP on two service instances sharing one real PostgreSQL, as two `npm start -- api`
+ * processes would: a revoked key and a disabled asset take effect at once in both, the
+ * cross-process path is the NOTIFY (proved by a write that bypasses it staying invisible),
+ * a dropped listener connection flushes the cache, and the caches stay bounded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { createDatabase, type Database$ } from '../../src/db/pool.js';
+import { LocalKeyVault } from '../../src/keys/vault.js';
+import { createServices, type Services } from '../../src/services.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+/** The second "process": its own pool, service graph, caches, listener and HTTP server. */
+let b: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
+const MAX_ENTRIES = 3;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const logger = createLogger('silent');
+  const database = createDatabase(h.databaseUrl, logger);
+  const services = await createServices(
+    database.db,
+    new LocalKeyVault(h.kek),
+    { chains: h.devnet.chains.map((c) => c.config), addressLimit: 100_000, keyExport: { testnet: true, mainnet: false } },
+    { logger, databaseUrl: h.databaseUrl, cache: { maxEntries: MAX_ENTRIES } },
+  );
+  const app = await buildApp({ services, logger });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  b = { database, services, app, baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+});
+
+afterAll(async () => {
+  await b?.app.close();
+  b?.services.close();
+  await b?.database.close();
+  await h?.stop();
+});
+
+/** A request to either instance. */
+async function call(instance: 'a' | 'b', method: string, path: string, key: string, body?: unknown) {
+  const base = instance === 'a' ? h.baseUrl : b.baseUrl;
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function newWallet(name: string): Promise<{ id: string; apiKey: string }> {
+  const res = await call('a', 'POST', '/v1/wallets', h.businessKey, { blockchain: 'devnet-eth', network: 'testnet', name });
+  expect(res.status).toBe(200);
+  return { id: res.body.data.id, apiKey: res.body.data.apiKey };
+}
+
+const balances = (instance: 'a' | 'b', walletId: string, key: string) => call(instance, 'GET', `/v1/wallets/${walletId}/balances`, key);
+const symbols = (res: { body: any }) =>
+  (res.body.data as { asset: { asset: { symbol: string } } }[]).map((e) => e.asset.asset.symbol).sort();
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('cache invalidation', () => {
+  it('both instances listen, so their caches are on', () => {
+    expect(h.services.changes.live).toBe(true);
+    expect(b.services.changes.live).toBe(true);
+  });
+
+  it('a regenerated key answers 401 on the very next request, in the same instance', async () => {
+    const w = await newWallet('Rotate here');
+    for (let i = 0; i < 3; i++) expect((await balances('a', w.id, w.apiKey)).status).toBe(200);
+    expect(h.services.changes.sizes().apiKeys).toBeGreaterThan(0);
+    const regen = await call('a', 'POST', `/v1/wallets/${w.id}/api-key/regenerate`, h.businessKey);
+    expect(regen.status).toBe(200);
+    const old = await balances('a', w.id, w.apiKey);
+    expect(old.status).toBe(401);
+    expect(old.body).toMatchObject({ statusCode: 401, error: expect.any(String), requestId: expect.any(String) });
+    expect((await balances('a', w.id, regen.body.data.apiKey)).status).toBe(200);
+  });
+
+  it('a key regenerated through one instance answers 401 at once in the other, through the NOTIFY', async () => {
+    const w = await newWallet('Rotate there');
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(200); // now cached in b
+
+    // Revoked behind the caches' back (no notification): b still serves the cached result.
+    // This is what shows that b's answers below come from its cache being emptied by the
+    // notification, not from a database read.
+    const revoke = (at: 'now()' | 'NULL') =>
+      sql`UPDATE api_keys SET revoked_at = ${sql.raw(at)} WHERE wallet_id = ${w.id}`.execute(h.database.db);
+    await revoke('now()');
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(200);
+    await revoke('NULL');
+
+    const regen = await call('a', 'POST', `/v1/wallets/${w.id}/api-key/regenerate`, h.businessKey);
+    expect(regen.status).toBe(200);
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(401);
+    expect((await balances('b', w.id, regen.body.data.apiKey)).status).toBe(200);
+    expect((await balances('a', w.id, w.apiKey)).status).toBe(401);
+  });
+
+  it('a rolled-back write notifies nobody', async () => {
+    const seen: string[] = [];
+    b.services.changes.on('test_marker', (id) => seen.push(id));
+    await expect(
+      h.services.changes.transaction(async (tx) => {
+        await h.services.changes.publish(tx, 'test_marker', 'rolled-back');
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    // Committed after the rolled-back one; notifications arrive in commit order.
+    await h.services.changes.transaction((tx) => h.services.changes.publish(tx, 'test_marker', 'committed'));
+    await until(() => seen.includes('committed'), 'the committed marker');
+    expect(seen).toEqual(['committed']);
+  });
+
+  it('a disabled asset disappears from balances at once in both instances, and comes back', async () => {
+    const w = h.wallets['devnet-eth']!;
+    expect(symbols(await balances('a', w.id, w.apiKey))).toEqual(['USDC', 'USDT']);
+    expect(symbols(await balances('b', w.id, w.apiKey))).toEqual(['USDC', 'USDT']);
+    const usdt = h.devnet.chains[0]!.config.assets.find((a) => a.symbol === 'USDT')!;
+    const { id: catalogueId } = await h.database.db
+      .selectFrom('assets')
+      .select('id')
+      .where('address', '=', usdt.address)
+      .executeTakeFirstOrThrow();
+
+    const off = await call('a', 'PATCH', `/v1/wallets/${w.id}/assets/${catalogueId}`, w.apiKey, { isActive: false });
+    expect(off.status).toBe(200);
+    expect(symbols(await balances('a', w.id, w.apiKey))).toEqual(['USDC']);
+    expect(symbols(await balances('b', w.id, w.apiKey))).toEqual(['USDC']);
+    // The one-asset forms agree: switched off is a business rule (422), in both.
+    for (const instance of ['a', 'b'] as const) {
+      expect((await call(instance, 'GET', `/v1/wallets/${w.id}/balance?assetId=${catalogueId}`, w.apiKey)).status).toBe(422);
+    }
+
+    // Switched back on through the other instance.
+    expect((await call('b', 'PATCH', `/v1/wallets/${w.id}/assets/${catalogueId}`, w.apiKey, { isActive: true })).status).toBe(200);
+    expect(symbols(await balances('a', w.id, w.apiKey))).toEqual(['USDC', 'USDT']);
+    expect(symbols(await balances('b', w.id, w.apiKey))).toEqual(['USDC', 'USDT']);
+  });
+
+  it('the caches stay bounded, and unknown keys are never cached', async () => {
+    const wallets = [];
+    for (let i = 0; i < MAX_ENTRIES + 3; i++) wallets.push(await newWallet(`Bounded ${i}`));
+    for (const w of wallets) expect((await balances('b', w.id, w.apiKey)).status).toBe(200);
+    const sizes = b.services.changes.sizes();
+    expect(sizes.apiKeys).toBe(MAX_ENTRIES);
+    expect(sizes.wallets).toBe(MAX_ENTRIES);
+    expect(sizes.walletAssets).toBe(MAX_ENTRIES);
+
+    const before = b.services.changes.sizes().apiKeys;
+    const guesses = Array.from({ length: 200 }, (_, i) => `sk_test_guess${String(i).padStart(40, '0')}`);
+    const statuses = await Promise.all(guesses.map((k) => balances('b', wallets[0]!.id, k).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    expect(b.services.changes.sizes().apiKeys).toBe(before);
+    // The evicted entries still authenticate (from the database).
+    expect((await balances('b', wallets[0]!.id, wallets[0]!.apiKey)).status).toBe(200);
+  });
+
+  it('a listener that loses its connection switches the caches off and starts empty when back', async () => {
+    const w = await newWallet('Reconnect');
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(200); // cached in b
+    await sql`UPDATE api_keys SET revoked_at = now() WHERE wallet_id = ${w.id}`.execute(h.database.db);
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(200); // stale, as nothing was notified
+
+    // Kill every cache listener's backend (both instances'): notifications sent until they
+    // reconnect are lost, so the caches must not keep what they held.
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+               WHERE application_name = 'wallet-cache-listener' AND datname = current_database()`.execute(h.database.db);
+    await until(() => !b.services.changes.live, 'b to notice');
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(401); // caches off: read from the database
+    await until(() => b.services.changes.live && h.services.changes.live, 'both listeners to reconnect');
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(401);
+    expect(b.services.changes.sizes().apiKeys).toBe(0);
+  });
+});
