@@ -12,8 +12,10 @@ import { createPublicClient, createWalletClient, http, parseEther, type Address,
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DevnetChain } from './devnet.js';
 import { devnetChain } from './chain.js';
+import { DashboardService } from '../dashboard/service.js';
 
 export const DEMO_BUSINESS = 'Demo Business';
+export const DEMO_DASHBOARD_LOGIN = 'demo@example.com';
 
 export interface Credentials {
   baseUrl: string;
@@ -68,6 +70,11 @@ export async function seedDemo(
     wallets.push({ id: wallet.id, name: wallet.name, network: wallet.network, blockchain: slug, address: wallet.address, apiKey });
   }
 
+  // The dashboard user of the demo business; re-seeding keeps it (and its sessions) when
+  // the password file is unchanged.
+  const dashboard = { login: DEMO_DASHBOARD_LOGIN, password: await dashboardPassword(opts.dataDir) };
+  await new DashboardService(services.db, services.clock).upsertUser(business.id, dashboard.login, dashboard.password);
+
   const credentials: Credentials = {
     baseUrl: opts.baseUrl,
     business: { id: business.id, name: business.name, apiKey: businessKey },
@@ -86,8 +93,8 @@ export async function seedDemo(
     }),
     dashboard: {
       url: `${opts.baseUrl}/dashboard`,
-      login: 'demo@example.com',
-      password: await dashboardPassword(opts.dataDir),
+      login: dashboard.login,
+      password: dashboard.password,
     },
   };
   await writeCredentials(opts.dataDir, credentials);

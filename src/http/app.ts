@@ -29,6 +29,7 @@ import { sweepRoutes } from '../modules/sweeps/routes.js';
 import { withdrawalsRoutes } from '../modules/withdrawals/routes.js';
 import { contractsRoutes } from '../modules/contracts/routes.js';
 import { signingRoutes } from '../modules/signing/routes.js';
+import { dashboardPlugin } from '../dashboard/plugin.js';
 import { beneficiaryRoutes } from '../modules/beneficiaries/routes.js';
 import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
 import { settlementRoutes } from '../modules/settlements/routes.js';
@@ -128,6 +129,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(beneficiaryRoutes, { beneficiaries: s.beneficiaries });
     await v1.register(settlementRoutes, { settlements: s.settlements });
   });
+
+  // The operator's dashboard: server-rendered pages with their own session auth (not x-api-key).
+  await app.register(dashboardPlugin, { prefix: '/dashboard', services: opts.services });
 
   return app;
 }

@@ -1,0 +1,125 @@
+/**
+ * The dashboard, mounted at /dashboard: server-rendered pages over the API's own
+ * services. Every route but the sign-in page and the static files needs a session;
+ * every POST needs the session's CSRF token and a same-origin Origin when one is sent.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.js';
+import { statusOf } from '../http/errors.js';
+import type { Services } from '../services.js';
+import { attachSession, frameOf, maybeSessionOf, type Ctx } from './context.js';
+import { html } from './html.js';
+import { DashboardService } from './service.js';
+import { layout } from './views/layout.js';
+import { authRoutes } from './routes/auth.js';
+import { developerRoutes } from './routes/developers.js';
+import { walletRoutes } from './routes/wallets.js';
+import { activityRoutes } from './routes/activity.js';
+import { formOf, parseCookies, parseForm, PREFIX, redirect, safeEqual, sendPage, SESSION_COOKIE } from './web.js';
+
+const ASSETS: Record<string, { type: string; body: Buffer }> = {
+  'dashboard.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/dashboard.css', import.meta.url)) },
+  'dashboard.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/dashboard.js', import.meta.url)) },
+};
+
+const PUBLIC = new Set([`${PREFIX}/login`]);
+
+export async function dashboardPlugin(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const ctx: Ctx = { services: opts.services, accounts: new DashboardService(opts.services.db, opts.services.clock) };
+
+  // Pages are not part of the API: keep them out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+    done(null, parseForm(body as string)),
+  );
+
+  app.get('/assets/:name', async (req, reply) => {
+    const asset = ASSETS[(req.params as { name: string }).name];
+    if (!asset) return reply.callNotFound();
+    return reply
+      .header('content-type', asset.type)
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.body);
+  });
+
+  // Who is asking: without a live session, every page sends the browser to sign in.
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url.split('?')[0]!;
+    if (PUBLIC.has(path) || path.startsWith(`${PREFIX}/assets/`)) return;
+    const session = await ctx.accounts.session(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
+    if (!session) {
+      const next = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : '';
+      return redirect(reply, `${PREFIX}/login${next}`);
+    }
+    attachSession(req, session);
+  });
+
+  // Changes need the session's CSRF token (SameSite=Strict already keeps other sites'
+  // requests cookie-less; this also covers same-site subdomains and old browsers).
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const origin = req.headers.origin;
+    if (origin && !sameOrigin(origin, req.headers.host)) return forbid(req, reply);
+    const session = maybeSessionOf(req);
+    if (!session) return; // the public sign-in form checks its own token
+    const token = formOf(req)._csrf;
+    if (!token || !safeEqual(token, session.csrfToken)) return forbid(req, reply);
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    let status: number;
+    let message: string;
+    if (err instanceof AppError) {
+      status = statusOf(err);
+      message = err.message;
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      status = err.statusCode;
+      message = err.message;
+    } else {
+      req.log.error({ err }, 'dashboard request failed');
+      status = 500;
+      message = 'Something went wrong. The error was logged.';
+    }
+    return errorPage(req, reply, status, status === 404 ? 'Not found' : message);
+  });
+
+  app.setNotFoundHandler((req, reply) => errorPage(req, reply, 404, 'Not found'));
+
+  function errorPage(req: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+    const session = maybeSessionOf(req);
+    const frame = session ? frameOf(session, { title: message }) : { title: message };
+    return sendPage(
+      reply,
+      layout(
+        frame,
+        html`<section class="card">
+          <h1>${message}</h1>
+          <p><a href="${PREFIX}/wallets">Back to wallets</a></p>
+        </section>`,
+      ),
+      status,
+    );
+  }
+
+  function forbid(req: FastifyRequest, reply: FastifyReply) {
+    return errorPage(req, reply, 403, 'This form expired or came from another site. Reload the page and try again.');
+  }
+
+  authRoutes(app, ctx);
+  walletRoutes(app, ctx);
+  developerRoutes(app, ctx);
+  activityRoutes(app, ctx);
+}
+
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false; // "null" (sandboxed or privacy-sensitive contexts) or garbage
+  }
+}

@@ -1,0 +1,71 @@
+/** Sign in and sign out. */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { statusOf } from '../../http/errors.js';
+import { SESSION_TTL_MS, TooManyAttemptsError } from '../service.js';
+import type { Ctx } from '../context.js';
+import { loginPage } from '../views/login.js';
+import {
+  clearCookie,
+  clientIp,
+  formOf,
+  LOGIN_CSRF_COOKIE,
+  parseCookies,
+  PREFIX,
+  redirect,
+  safeEqual,
+  safeNext,
+  sendPage,
+  SESSION_COOKIE,
+  setCookie,
+} from '../web.js';
+
+export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
+  /** Login forms carry a double-submit token (cookie + field), so another site cannot sign a browser in. */
+  function renderLogin(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    opts: { next: string; email?: string; error?: string; notice?: string },
+    status = 200,
+  ) {
+    const token = randomBytes(24).toString('base64url');
+    setCookie(reply, req, LOGIN_CSRF_COOKIE, token, 60 * 60);
+    return sendPage(reply, loginPage({ csrfToken: token, ...opts }), status);
+  }
+
+  app.get('/login', async (req, reply) => {
+    const query = req.query as Record<string, unknown>;
+    const session = await ctx.accounts.session(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
+    if (session) return redirect(reply, safeNext(query.next));
+    return renderLogin(req, reply, { next: safeNext(query.next), ...(query.out === '1' ? { notice: 'You are signed out.' } : {}) });
+  });
+
+  app.post('/login', async (req, reply) => {
+    const form = formOf(req);
+    const next = safeNext(form.next);
+    const email = (form.email ?? '').slice(0, 254);
+    const cookieToken = parseCookies(req.headers.cookie)[LOGIN_CSRF_COOKIE];
+    if (!cookieToken || !form._csrf || !safeEqual(cookieToken, form._csrf)) {
+      return renderLogin(req, reply, { next, email, error: 'The sign-in form expired. Please try again.' }, 403);
+    }
+    let opened;
+    try {
+      opened = await ctx.accounts.login(email, form.password ?? '', clientIp(req));
+    } catch (err) {
+      if (err instanceof TooManyAttemptsError) return renderLogin(req, reply, { next, email, error: err.message }, statusOf(err));
+      throw err;
+    }
+    if (!opened) return renderLogin(req, reply, { next, email, error: 'Wrong email or password.' }, 401);
+    clearCookie(reply, req, LOGIN_CSRF_COOKIE);
+    setCookie(reply, req, SESSION_COOKIE, opened.sessionId, Math.floor(SESSION_TTL_MS / 1000));
+    return redirect(reply, next);
+  });
+
+  // Behind the session and CSRF checks (see plugin.ts), like every other change.
+  app.post('/logout', async (req, reply) => {
+    const id = parseCookies(req.headers.cookie)[SESSION_COOKIE];
+    if (id) await ctx.accounts.logout(id);
+    clearCookie(reply, req, SESSION_COOKIE);
+    return redirect(reply, `${PREFIX}/login?out=1`);
+  });
+}

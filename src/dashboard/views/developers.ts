@@ -1,0 +1,161 @@
+/** Developers: per master wallet, its API key (shown once), webhook URL and test event. */
+import { html, short, when, type Html } from '../html.js';
+import { PREFIX } from '../web.js';
+import type { WalletView } from '../../modules/wallets/service.js';
+import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
+import { badge, csrf, layout, type Frame } from './layout.js';
+
+export interface DeveloperWallet {
+  wallet: WalletView;
+  keyPrefix: string | null;
+  recent: WebhookLogEntry[];
+}
+
+export interface DevelopersState {
+  wallets: DeveloperWallet[];
+  /** A key issued by this very request: the one time it is shown. */
+  issued?: { walletId: string; apiKey: string } | null;
+  /** The delivery of a test event sent by this request. */
+  test?: { walletId: string; entry: WebhookLogEntry } | null;
+  /** A form error, shown beside the wallet it concerns. */
+  failed?: { walletId: string; message: string } | null;
+  webhookDraft?: { walletId: string; value: string } | null;
+}
+
+export function developersPage(frame: Frame, csrfToken: string, state: DevelopersState): Html {
+  return layout(
+    { ...frame, title: 'Developers', section: 'developers' },
+    html`<h1>Developers</h1>
+      <p class="muted">
+        Each master wallet has its own API key (sent as <code>x-api-key</code>) and its own webhook URL. Webhooks are signed with the
+        wallet's API key.
+      </p>
+      ${state.wallets.length === 0 ? html`<p class="card">No wallets yet. <a href="${PREFIX}/wallets">Create one</a>.</p>` : ''}
+      ${state.wallets.map((w) => walletCard(w, csrfToken, state))}`,
+  );
+}
+
+function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersState): Html {
+  const id = w.wallet.id;
+  const base = `${PREFIX}/developers/${id}`;
+  const issued = state.issued?.walletId === id ? state.issued.apiKey : null;
+  const failed = state.failed?.walletId === id ? state.failed.message : null;
+  const test = state.test?.walletId === id ? state.test.entry : null;
+  const draft = state.webhookDraft?.walletId === id ? state.webhookDraft.value : (w.wallet.webhookUrl ?? '');
+  return html`<section class="card" id="wallet-${id}" data-wallet="${id}">
+    <h2>${w.wallet.name} <span class="muted small">${w.wallet.blockchain.slug} · ${w.wallet.network}</span></h2>
+    ${failed ? html`<p class="error" role="alert">${failed}</p>` : ''}
+    <h3>API key</h3>
+    ${
+      issued
+        ? html`<div class="secret" data-testid="new-key">
+            <p><strong>Copy this key now. It is not shown again.</strong> Any previous key of this wallet has stopped working.</p>
+            <p class="copyrow">
+              <code class="key" id="key-${id}">${issued}</code><button type="button" class="copy" data-copy="key-${id}">Copy</button>
+            </p>
+          </div>`
+        : html`<p>
+            ${w.keyPrefix ? html`<code class="prefix" data-testid="key-prefix">${w.keyPrefix}…</code>` : html`<span class="muted">No live key.</span>`}
+          </p>`
+    }
+    <form
+      method="post"
+      action="${base}/key"
+      data-confirm="${w.keyPrefix ? 'Regenerate the key? The current key stops working at once.' : ''}"
+    >
+      ${csrf(csrfToken)}
+      <button type="submit" name="action" value="regenerate">${w.keyPrefix ? 'Regenerate key' : 'Generate key'}</button>
+    </form>
+
+    <h3>Webhook URL</h3>
+    <form method="post" action="${base}/webhook" class="inline">
+      ${csrf(csrfToken)}
+      <label class="grow"
+        >URL
+        <input type="text" inputmode="url" name="webhookUrl" value="${draft}" placeholder="https://example.com/webhooks" maxlength="2048"
+      /></label>
+      <button type="submit">Save</button>
+    </form>
+    <p class="muted small">
+      ${w.wallet.network === 'mainnet' ? 'Mainnet: HTTPS to a public address only.' : 'Testnet: http and local addresses are allowed.'}
+      Leave empty to stop deliveries.
+    </p>
+    <form method="post" action="${base}/test">
+      ${csrf(csrfToken)}
+      <button type="submit" ${w.wallet.webhookUrl ? '' : html`disabled title="Set a webhook URL first"`}>Send test event</button>
+    </form>
+    ${
+      test
+        ? html`<div class="result" data-testid="test-result">
+            <h4>Test event</h4>
+            ${delivery(test)}
+          </div>`
+        : ''
+    }
+    ${
+      w.recent.length
+        ? html`<details class="recent">
+            <summary>Recent deliveries (${w.recent.length})</summary>
+            <table>
+              <thead>
+                <tr>
+                  <th>Event</th>
+                  <th>Status</th>
+                  <th>HTTP</th>
+                  <th>Attempts</th>
+                  <th>Last attempt</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${w.recent.map(
+                  (d) =>
+                    html`<tr>
+                      <td>${d.event}</td>
+                      <td>${badge(d.status)}</td>
+                      <td>${d.lastStatusCode ?? '—'}</td>
+                      <td>${d.attempts}</td>
+                      <td>${when(d.lastAttemptAt)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </details>`
+        : ''
+    }
+  </section>`;
+}
+
+/** One delivery's outcome: status, HTTP code, timings, the receiver's answer. */
+export function delivery(d: WebhookLogEntry): Html {
+  const last = d.history[d.history.length - 1];
+  return html`<dl class="grid">
+    <dt>Status</dt>
+    <dd data-testid="delivery-status">${badge(d.status)}</dd>
+    <dt>Event</dt>
+    <dd>${d.event}</dd>
+    <dt>URL</dt>
+    <dd><code>${d.url}</code></dd>
+    <dt>HTTP status</dt>
+    <dd data-testid="delivery-http">${d.lastStatusCode ?? '—'}</dd>
+    <dt>Attempts</dt>
+    <dd>${d.attempts}</dd>
+    <dt>Last attempt</dt>
+    <dd>${when(d.lastAttemptAt)}${last?.durationMs != null ? html` <span class="muted">(${last.durationMs} ms)</span>` : ''}</dd>
+    ${
+      d.nextAttemptAt
+        ? html`<dt>Next attempt</dt>
+            <dd>${when(d.nextAttemptAt)}</dd>`
+        : ''
+    }
+    ${
+      last?.error
+        ? html`<dt>Error</dt>
+            <dd>${last.error}</dd>`
+        : ''
+    }
+    <dt>Response</dt>
+    <dd>${d.response ? html`<code class="wrap">${d.response}</code>` : '—'}</dd>
+    <dt>Delivery id</dt>
+    <dd>${short(d.id, 6)}</dd>
+  </dl>`;
+}

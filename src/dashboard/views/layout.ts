@@ -1,0 +1,86 @@
+/** The page frame: header, navigation, notices, and the shared form pieces. */
+import { html, type Html } from '../html.js';
+import { PREFIX } from '../web.js';
+import type { PageMeta } from '../../lib/schema.js';
+
+export interface Frame {
+  title: string;
+  /** Which top-level section is highlighted. */
+  section?: 'wallets' | 'developers';
+  user?: { email: string; csrfToken: string };
+  notice?: string | null;
+  error?: string | null;
+}
+
+export function layout(frame: Frame, body: Html): Html {
+  const nav = (key: NonNullable<Frame['section']>, label: string) =>
+    html`<a href="${PREFIX}/${key}" ${frame.section === key ? html`aria-current="page"` : ''}>${label}</a>`;
+  return html`<html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>${frame.title} · Wallet dashboard</title>
+      <link rel="stylesheet" href="${PREFIX}/assets/dashboard.css" />
+      <script src="${PREFIX}/assets/dashboard.js" defer></script>
+    </head>
+    <body>
+      <header class="top">
+        <a class="brand" href="${PREFIX}/wallets">Stablecoin Wallet</a>
+        ${
+          frame.user
+            ? html`<nav>${nav('wallets', 'Wallets')}${nav('developers', 'Developers')}</nav>
+                <div class="who">
+                  <span>${frame.user.email}</span>
+                  <form method="post" action="${PREFIX}/logout">
+                    ${csrf(frame.user.csrfToken)}<button class="link" type="submit">Sign out</button>
+                  </form>
+                </div>`
+            : ''
+        }
+      </header>
+      <main>
+        ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
+        ${frame.error ? html`<p class="error" role="alert">${frame.error}</p>` : ''} ${body}
+      </main>
+    </body>
+  </html>`;
+}
+
+export function csrf(token: string): Html {
+  return html`<input type="hidden" name="_csrf" value="${token}" />`;
+}
+
+/** Previous/next links that keep the current filters. */
+export function pager(path: string, query: Record<string, string | number | undefined>, meta: PageMeta): Html {
+  if (meta.totalPages <= 1) return html`<p class="muted">${meta.totalItems} in all</p>`;
+  const link = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '' && k !== 'page') params.set(k, String(v));
+    params.set('page', String(page));
+    return `${path}?${params.toString()}`;
+  };
+  return html`<nav class="pager" aria-label="pages">
+    ${meta.currentPage > 1 ? html`<a href="${link(meta.currentPage - 1)}" rel="prev">← Previous</a>` : html`<span></span>`}
+    <span class="muted">Page ${meta.currentPage} of ${meta.totalPages} · ${meta.totalItems} in all</span>
+    ${meta.currentPage < meta.totalPages ? html`<a href="${link(meta.currentPage + 1)}" rel="next">Next →</a>` : html`<span></span>`}
+  </nav>`;
+}
+
+export function badge(status: string): Html {
+  return html`<span class="badge badge-${status.toLowerCase()}">${status}</span>`;
+}
+
+/** Tabs of one wallet's pages. */
+export function walletTabs(walletId: string, name: string, active: 'overview' | 'addresses' | 'transactions'): Html {
+  const base = `${PREFIX}/wallets/${walletId}`;
+  const tab = (key: typeof active, href: string, label: string) =>
+    html`<a href="${href}" ${active === key ? html`aria-current="page"` : ''}>${label}</a>`;
+  return html`<p class="crumbs"><a href="${PREFIX}/wallets">Wallets</a> / ${name}</p>
+    <nav class="tabs">
+      ${tab('overview', base, 'Overview')}${tab('addresses', `${base}/addresses`, 'Addresses')}${tab(
+        'transactions',
+        `${base}/transactions`,
+        'Transactions',
+      )}
+    </nav>`;
+}

@@ -1,0 +1,85 @@
+/** One transaction: its facts, its webhook deliveries with a resend button, raw JSON in a drawer. */
+import { html, short, when, type Html } from '../html.js';
+import { PREFIX } from '../web.js';
+import type { TransactionView } from '../../modules/transactions/service.js';
+import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
+import { badge, csrf, layout, walletTabs, type Frame } from './layout.js';
+import { amountOf } from './activity.js';
+import { delivery } from './developers.js';
+
+export function transactionPage(frame: Frame, csrfToken: string, s: { tx: TransactionView; deliveries: WebhookLogEntry[] }): Html {
+  const t = s.tx;
+  const native = t.blockchain.symbol;
+  const row = (label: string, value: Html | string | number | null) =>
+    html`<dt>${label}</dt>
+      <dd>${value === null || value === '' ? html`<span class="muted">—</span>` : value}</dd>`;
+  return layout(
+    { ...frame, title: `Transaction ${t.reference}`, section: 'wallets' },
+    html`${walletTabs(t.wallet.id, t.wallet.name, 'transactions')}
+      <h1>${t.type} ${badge(t.status)}</h1>
+      <section class="card">
+        <dl class="grid">
+          ${row('Amount', amountOf(t))} ${row('Reference', t.reference)}
+          ${row('Confirmations', t.confirmations === null ? null : `${t.confirmations}${t.confirmed ? ' (confirmed)' : ''}`)}
+          ${row('Hash', t.hash ? html`<code class="wrap">${t.hash}</code>` : null)} ${row('Block', t.blockNumber)}
+          ${row('From', t.senderAddress ? html`<code class="wrap">${t.senderAddress}</code>` : null)}
+          ${row('To', t.recipientAddress ? html`<code class="wrap">${t.recipientAddress}</code>` : null)}
+          ${row('Child address', t.address ? html`${t.address.name ? html`${t.address.name} ` : ''}${short(t.address.address, 6)}` : null)}
+          ${row('Token', t.tokenAddress ? short(t.tokenAddress, 6) : null)} ${row('Network fee', t.gasFee ? `${t.gasFee} ${native}` : null)}
+          ${row('Swept', t.assetSwept ? html`yes, ${t.assetSweptAmount ?? ''} at ${when(t.assetSweptAt)} ${short(t.assetSweptHash, 6)}` : 'no')}
+          ${row('Note', t.note)} ${row('Reason', t.reason)} ${row('Created', when(t.createdAt))} ${row('Updated', when(t.updatedAt))}
+          ${row('Transaction id', html`<code class="wrap">${t.id}</code>`)}
+        </dl>
+        <details class="drawer">
+          <summary>Raw JSON</summary>
+          <pre>${JSON.stringify(t, null, 2)}</pre>
+        </details>
+      </section>
+      <section class="card">
+        <div class="row-between">
+          <h2>Webhook deliveries</h2>
+          <form method="post" action="${PREFIX}/wallets/${t.wallet.id}/transactions/${t.id}/resend">
+            ${csrf(csrfToken)}<button type="submit">Resend latest event</button>
+          </form>
+        </div>
+        ${s.deliveries.length === 0 ? html`<p class="muted">No deliveries yet${t.wallet.webhookUrl ? '' : ' (the wallet has no webhook URL)'}.</p>` : ''}
+        ${s.deliveries.map(
+          (d) =>
+            html`<article class="delivery" data-delivery="${d.id}">
+              <h3>${d.event} ${badge(d.status)} <span class="muted small">${when(d.createdAt)}</span></h3>
+              ${delivery(d)}
+              ${
+                d.history.length
+                  ? html`<details>
+                      <summary>Attempts (${d.history.length})</summary>
+                      <table>
+                        <thead>
+                          <tr>
+                            <th>#</th>
+                            <th>At</th>
+                            <th>HTTP</th>
+                            <th>Duration</th>
+                            <th>Error</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          ${d.history.map(
+                            (h) =>
+                              html`<tr>
+                                <td>${h.attempt}</td>
+                                <td>${when(h.attemptedAt)}</td>
+                                <td>${h.statusCode ?? '—'}</td>
+                                <td>${h.durationMs === null ? '—' : `${h.durationMs} ms`}</td>
+                                <td>${h.error ?? ''}</td>
+                              </tr>`,
+                          )}
+                        </tbody>
+                      </table>
+                    </details>`
+                  : ''
+              }
+            </article>`,
+        )}
+      </section>`,
+  );
+}

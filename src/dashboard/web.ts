@@ -1,0 +1,115 @@
+/**
+ * The dashboard's HTTP plumbing: cookies, the loopback test for the Secure flag, form
+ * bodies, safe redirects and security headers. Kept apart from the pages so each page
+ * module is only about what it shows.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const PREFIX = '/dashboard';
+export const SESSION_COOKIE = 'wallet_dashboard';
+/** Double-submit token of the login form, which has no session yet. */
+export const LOGIN_CSRF_COOKIE = 'wallet_dashboard_login';
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in out) continue;
+    try {
+      out[name] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      /* a malformed cookie is ignored, as if absent */
+    }
+  }
+  return out;
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/**
+ * Secure unless the request came over loopback in plain HTTP (the embedded default on a
+ * developer's machine). Behind a TLS proxy on the same host, `req.protocol` says https
+ * (with Fastify's trustProxy) and the flag is set.
+ */
+export function cookieIsSecure(req: FastifyRequest): boolean {
+  return req.protocol === 'https' || !isLoopback(req.socket.remoteAddress);
+}
+
+export function setCookie(reply: FastifyReply, req: FastifyRequest, name: string, value: string, maxAgeSeconds: number): void {
+  const attrs = [`${name}=${encodeURIComponent(value)}`, `Path=${PREFIX}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+  if (cookieIsSecure(req)) attrs.push('Secure');
+  const existing = reply.getHeader('set-cookie');
+  const list = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
+  void reply.header('set-cookie', [...list, attrs.join('; ')]);
+}
+
+export function clearCookie(reply: FastifyReply, req: FastifyRequest, name: string): void {
+  setCookie(reply, req, name, '', 0);
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A `next` target after login: only a dashboard path of ours, never another site. */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string') return `${PREFIX}/wallets`;
+  if (!next.startsWith(`${PREFIX}/`) || next.startsWith('//') || /[\\\r\n]/.test(next) || next.includes('//')) return `${PREFIX}/wallets`;
+  return next;
+}
+
+/** urlencoded form fields; the first value of a repeated field wins. */
+export function parseForm(body: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(body)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+export function formOf(req: FastifyRequest): Record<string, string> {
+  const body = req.body;
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, string>) : {};
+}
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
+
+export function sendPage(reply: FastifyReply, page: { value: string }, status = 200): FastifyReply {
+  return (
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', CSP)
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      // Pages can show a freshly issued API key: never cache them.
+      .header('cache-control', 'no-store')
+      .send(`<!doctype html>\n${page.value}`)
+  );
+}
+
+export function redirect(reply: FastifyReply, location: string): FastifyReply {
+  return reply.status(303).header('location', location).header('cache-control', 'no-store').send();
+}
+
+/** The client's address as Fastify sees it (honours trustProxy when the operator sets it). */
+export function clientIp(req: FastifyRequest): string {
+  return req.ip || req.socket.remoteAddress || 'unknown';
+}
