@@ -1,0 +1,227 @@
+/**
+ * Settlement to a settlement beneficiary, on real anvil and PostgreSQL with the worker:
+ * a DAILY run on the fake clock moves the master's balance once (a second tick the same
+ * day, concurrent ticks and a replayed job do nothing more), and INSTANT settlement follows
+ * a deposit straight to the master and a swept one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ManualClock } from '../../src/lib/clock.js';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { chainOf, type TestChain } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
+
+let h: Harness;
+let eth: TestChain;
+let bsc: TestChain;
+const ETH = 'devnet-eth';
+const BSC = 'devnet-bsc';
+const clock = new ManualClock(Date.UTC(2026, 0, 1, 10, 0, 0));
+const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const USDC6 = 10n ** 6n;
+const E18 = 10n ** 18n;
+
+beforeAll(async () => {
+  h = await startHarness({
+    specs: DEVNET_CHAINS.map((c) => ({ ...c, confirmations: 1 })),
+    clock,
+    worker: true,
+    services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } },
+  });
+  eth = chainOf(h, ETH);
+  bsc = chainOf(h, BSC);
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+const runOf = (beneficiaryId: string, period: string) =>
+  eventually(
+    () => h.services.settlements.findRun(beneficiaryId, period),
+    (r) => r !== undefined && r.status !== 'pending',
+    20_000,
+  );
+
+/**
+ * The beneficiary's runs' periods. Assertions count runs rather than what one tick()
+ * returned: the worker's own cron tick (every real minute) may create a due run first.
+ */
+async function periods(slug: string, beneficiaryId: string): Promise<string[]> {
+  const w = h.wallets[slug]!;
+  const res = await h.api('GET', `/v1/wallets/${w.id}/beneficiaries/${beneficiaryId}/settlements`, { key: w.apiKey });
+  expect(res.status).toBe(200);
+  return res.body.data.map((r: { period: string }) => r.period).sort();
+}
+
+async function transactions(walletSlug: string, ids: string[]) {
+  const w = h.wallets[walletSlug]!;
+  return Promise.all(ids.map(async (id) => (await h.api('GET', `/v1/wallets/${w.id}/transactions/${id}`, { key: w.apiKey })).body.data));
+}
+
+describe('DAILY settlement on the fake clock', () => {
+  it('moves the balance on chain once per UTC day', async () => {
+    const w = h.wallets[ETH]!;
+    await eth.sendToken('USDC', w.address, '120');
+    await eth.sendToken('USDT', w.address, '30.5');
+    const to = randomAddress();
+    const res = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+      key: w.apiKey,
+      body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
+    });
+    expect(res.status).toBe(200);
+    const b = res.body.data;
+
+    // Created at 10:00 on 1 January: nothing is due before that day has ended.
+    await h.services.settlements.tick();
+    clock.set(Date.UTC(2026, 0, 1, 23, 59, 59));
+    await h.services.settlements.tick();
+    expect(await periods(ETH, b.id)).toEqual([]);
+
+    // Just after midnight the day that closed is settled: both tokens, from the master.
+    clock.set(Date.UTC(2026, 0, 2, 0, 0, 30));
+    await Promise.all([h.services.settlements.tick(), h.services.settlements.tick()]);
+    expect(await periods(ETH, b.id)).toEqual(['DAILY:2026-01-01']);
+    const run = await runOf(b.id, 'DAILY:2026-01-01');
+    expect(run).toMatchObject({ status: 'done', error: null });
+    expect(run!.transaction_ids).toHaveLength(2);
+
+    const settled = await eventually(
+      () => transactions(ETH, run!.transaction_ids),
+      (txs) => txs.every((t) => t.status === 'SUCCESS'),
+      20_000,
+    );
+    for (const t of settled) {
+      expect(t).toMatchObject({
+        type: 'WITHDRAW',
+        status: 'SUCCESS',
+        confirmed: true,
+        senderAddress: w.address,
+        recipientAddress: to,
+        metadata: { settlement: { runId: run!.id, beneficiaryId: b.id, period: 'DAILY:2026-01-01' } },
+      });
+    }
+    expect(settled.map((t) => `${t.asset.symbol} ${t.amount}`).sort()).toEqual(['USDC 120', 'USDT 30.5']);
+    expect(await eth.balanceOf('USDC', to)).toBe(120n * USDC6);
+    expect(await eth.balanceOf('USDT', to)).toBe(305n * (USDC6 / 10n));
+    expect(await eth.balanceOf('USDC', w.address)).toBe(0n);
+
+    // More money arrives the same day: later ticks that day, and the job run again, do nothing.
+    await eth.sendToken('USDC', w.address, '7');
+    clock.set(Date.UTC(2026, 0, 2, 18, 0, 0));
+    await h.services.settlements.tick();
+    await h.services.settlements.run(run!.id);
+    expect(await periods(ETH, b.id)).toEqual(['DAILY:2026-01-01']);
+    expect(await eth.balanceOf('USDC', to)).toBe(120n * USDC6);
+    expect(await eth.balanceOf('USDC', w.address)).toBe(7n * USDC6);
+
+    // The runs are listed on the beneficiary.
+    const list = await h.api('GET', `/v1/wallets/${w.id}/beneficiaries/${b.id}/settlements`, { key: w.apiKey });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: run!.id, period: 'DAILY:2026-01-01', status: 'done' })]);
+
+    // The next day settles what came since.
+    clock.set(Date.UTC(2026, 0, 3, 0, 1, 0));
+    await h.services.settlements.tick();
+    expect((await runOf(b.id, 'DAILY:2026-01-02'))!.status).toBe('done');
+    await eventually(
+      () => eth.balanceOf('USDC', to),
+      (v) => v === 127n * USDC6,
+      20_000,
+    );
+
+    // A day with nothing to settle records that, and moves nothing.
+    await eventually(
+      () => eth.balanceOf('USDC', w.address),
+      (v) => v === 0n,
+      20_000,
+    );
+    clock.set(Date.UTC(2026, 0, 4, 0, 1, 0));
+    await h.services.settlements.tick();
+    expect(await runOf(b.id, 'DAILY:2026-01-03')).toMatchObject({ status: 'nothing', transaction_ids: [] });
+  });
+
+  it('respects whitelisting: a settlement beneficiary that is not whitelisted is refused and the funds stay', async () => {
+    const w = h.wallets[ETH]!;
+    const list = await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey });
+    const b = list.body.data[0];
+    const other = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+      key: w.apiKey,
+      body: { name: 'Whitelisted', address: randomAddress(), isWhitelisted: true },
+    });
+    expect(other.status).toBe(200);
+    await eth.sendToken('USDC', w.address, '5');
+    clock.set(Date.UTC(2026, 0, 5, 0, 1, 0));
+    await h.services.settlements.tick();
+    const run = await runOf(b.id, 'DAILY:2026-01-04');
+    expect(run!.status).toBe('failed');
+    expect(run!.error).toMatch(/^NOT_WHITELISTED/);
+    expect(await eth.balanceOf('USDC', w.address)).toBe(5n * USDC6);
+    // Clean up for the next test on this wallet.
+    expect((await h.api('DELETE', `/v1/wallets/${w.id}/beneficiaries/${other.body.data.id}`, { key: w.apiKey })).status).toBe(200);
+  });
+});
+
+describe('INSTANT settlement', () => {
+  let indexer: ChainIndexer;
+  const drain = async () => {
+    for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') return;
+  };
+
+  beforeAll(() => {
+    indexer = h.services.deposits.indexer(h.services.catalogue.findChain(BSC, 'testnet')!);
+  });
+
+  it('settles a deposit straight to the master, and a swept one, each once', async () => {
+    const w = h.wallets[BSC]!;
+    await drain();
+    const to = randomAddress();
+    const res = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+      key: w.apiKey,
+      body: { name: 'Instant', address: to, settlementFrequency: 'INSTANT' },
+    });
+    expect(res.status).toBe(200);
+    const b = res.body.data;
+
+    // Straight to the master: settled once the deposit is confirmed.
+    const receipt = await bsc.sendToken('USDT', w.address, '25');
+    await drain();
+    const deposit = (await h.api('GET', `/v1/wallets/${w.id}/transactions?type=DEPOSIT&hash=${receipt.transactionHash}`, { key: w.apiKey }))
+      .body.data[0];
+    expect(deposit).toMatchObject({ status: 'SUCCESS', address: null });
+    const run = await runOf(b.id, `deposit:${deposit.id}`);
+    expect(run).toMatchObject({ status: 'done' });
+    await eventually(
+      () => bsc.balanceOf('USDT', to),
+      (v) => v === 25n * E18,
+      20_000,
+    );
+    const [t] = await eventually(
+      () => transactions(BSC, run!.transaction_ids),
+      (txs) => txs[0]?.status === 'SUCCESS',
+      20_000,
+    );
+    expect(t).toMatchObject({ type: 'WITHDRAW', amount: '25', recipientAddress: to });
+
+    // To a child address: swept to the master first, then settled.
+    const child = (await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} })).body.data;
+    await bsc.sendToken('USDT', child.address, '4.25');
+    await drain();
+    await eventually(
+      () => bsc.balanceOf('USDT', to),
+      (v) => v === 2925n * 10n ** 16n,
+      30_000,
+    );
+    expect(await bsc.balanceOf('USDT', w.address)).toBe(0n);
+    expect(await bsc.balanceOf('USDT', child.address)).toBe(0n);
+    const childDeposit = (await h.api('GET', `/v1/wallets/${w.id}/addresses/${child.id}/transactions?type=DEPOSIT`, { key: w.apiKey })).body
+      .data[0];
+    expect(childDeposit).toMatchObject({ assetSwept: true, amount: '4.25' });
+    expect(await periods(BSC, b.id)).toEqual([`deposit:${childDeposit.id}`, `deposit:${deposit.id}`].sort());
+    // Indexing again (replays) adds no run and moves nothing more.
+    await drain();
+    expect(await bsc.balanceOf('USDT', to)).toBe(2925n * 10n ** 16n);
+    expect(await periods(BSC, b.id)).toHaveLength(2);
+  });
+});
