@@ -5,6 +5,7 @@
  * a deposit straight to the master and a swept one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ManualClock } from '../../src/lib/clock.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
@@ -160,6 +161,45 @@ describe('DAILY settlement on the fake clock', () => {
     expect(await eth.balanceOf('USDC', w.address)).toBe(5n * USDC6);
     // Clean up for the next test on this wallet.
     expect((await h.api('DELETE', `/v1/wallets/${w.id}/beneficiaries/${other.body.data.id}`, { key: w.apiKey })).status).toBe(200);
+  });
+});
+
+describe('exactly once', () => {
+  it('two workers on one run, and a run resumed after a crash, pay once', async () => {
+    const w = h.wallets[ETH]!;
+    const b = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data[0];
+    await eth.sendToken('USDC', w.address, '9');
+    const before = await eth.balanceOf('USDC', b.address);
+    const atMaster = await eth.balanceOf('USDC', w.address);
+    expect(atMaster).toBe(14n * USDC6);
+
+    // The queue would run the job once; here two callers race on the same run.
+    await h.stopWorker();
+    clock.set(Date.UTC(2026, 0, 6, 0, 1, 0));
+    await h.services.settlements.tick();
+    const pending = await h.services.settlements.findRun(b.id, 'DAILY:2026-01-05');
+    expect(pending!.status).toBe('pending');
+    await Promise.all([h.services.settlements.run(pending!.id), h.services.settlements.run(pending!.id)]);
+    const done = await h.services.settlements.findRun(b.id, 'DAILY:2026-01-05');
+    expect(done).toMatchObject({ status: 'done' });
+    expect(done!.transaction_ids).toHaveLength(1);
+
+    // A crash after the withdrawal committed but before the run was marked done: the
+    // resumed run sends the same request and is answered with the same transaction.
+    await sql`UPDATE settlement_runs SET status = 'pending', transaction_ids = '{}' WHERE id = ${done!.id}`.execute(h.database.db);
+    await h.services.settlements.run(done!.id);
+    expect((await h.services.settlements.findRun(b.id, 'DAILY:2026-01-05'))!.transaction_ids).toEqual(done!.transaction_ids);
+
+    await h.startWorker();
+    await eventually(
+      () => eth.balanceOf('USDC', b.address),
+      (v) => v === before + atMaster,
+      20_000,
+    );
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM transactions WHERE metadata -> 'settlement' ->> 'runId' = ${done!.id}`.execute(h.database.db);
+    expect(Number(rows[0]!.n)).toBe(1);
+    expect(await eth.balanceOf('USDC', w.address)).toBe(0n);
   });
 });
 
