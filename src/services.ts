@@ -21,6 +21,8 @@ import { SweepService } from './modules/sweeps/service.js';
 import { WithdrawalService } from './modules/withdrawals/service.js';
 import { ContractService } from './modules/contracts/service.js';
 import { SigningService } from './modules/signing/service.js';
+import { AutoSettlementService } from './modules/autosettlements/service.js';
+import { SwapService } from './modules/swaps/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
@@ -47,6 +49,8 @@ export interface Services {
   withdrawals: WithdrawalService;
   contracts: ContractService;
   signing: SigningService;
+  swaps: SwapService;
+  autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
   signer: Signer;
@@ -101,6 +105,11 @@ export async function createServices(
   const withdrawals = new WithdrawalService(moduleDeps);
   const contracts = new ContractService(moduleDeps);
   const signing = new SigningService(moduleDeps);
+  const swaps = new SwapService(catalogue, logger);
+  const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps);
+  // Auto-settlement takes deposits that stay where they landed, or once swept to the master.
+  deposits.confirmedHooks.push(autoSettlements.onDepositConfirmed);
+  sweeps.sweptHooks.push(autoSettlements.onSwept);
   const beneficiaries = new BeneficiaryService(db, clock, wallets, audit);
   const settlements = new SettlementService({ db, clock, logger, wallets, walletAssets, transactions, withdrawals, beneficiaries });
   // INSTANT settlement once a deposit is at the master: straight there, or by a sweep.
@@ -123,6 +132,8 @@ export async function createServices(
     withdrawals,
     contracts,
     signing,
+    swaps,
+    autoSettlements,
     beneficiaries,
     settlements,
     signer,

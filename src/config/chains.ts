@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
+import { defaultSwapRouter } from './swap-routers.js';
 
 export const NATIVE_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -45,6 +46,11 @@ export interface ChainConfig {
   startBlock: number | null;
   multicall3: string | null;
   assets: ChainAssetConfig[];
+  /**
+   * A Uniswap V2 style router (Router02 interface) used for auto-settlement swaps; absent or
+   * null = no swaps on this chain. Catalogue chains default to a well-known router.
+   */
+  swapRouter?: string | null;
 }
 
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
@@ -70,6 +76,8 @@ const ChainEntry = Type.Object(
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
     startBlock: Type.Optional(Type.Integer({ minimum: 0 })),
     multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
+    /** Uniswap V2 style router for swaps; null switches the catalogue's default off. */
+    swapRouter: Type.Optional(Type.Union([Address, Type.Null()])),
     name: Type.Optional(Type.String({ minLength: 1 })),
     symbol: Type.Optional(Type.String({ minLength: 1 })),
     tokenStandard: Type.Optional(Type.String()),
@@ -132,6 +140,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     confirmations: entry.confirmations ?? net?.confirmations ?? 12,
     startBlock: entry.startBlock ?? null,
     multicall3: entry.multicall3 === undefined ? (net?.multicall3 ?? null) : entry.multicall3,
+    swapRouter: entry.swapRouter === undefined ? defaultSwapRouter(entry.blockchain, entry.network) : entry.swapRouter,
     assets: [
       { symbol, name, address: NATIVE_ADDRESS, decimals: known?.nativeDecimals ?? 18, isNative: true, standard: null, currency: null },
       ...tokens.map((t) => ({ ...t, isNative: false, standard })),

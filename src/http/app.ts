@@ -29,6 +29,7 @@ import { sweepRoutes } from '../modules/sweeps/routes.js';
 import { withdrawalsRoutes } from '../modules/withdrawals/routes.js';
 import { contractsRoutes } from '../modules/contracts/routes.js';
 import { signingRoutes } from '../modules/signing/routes.js';
+import { autoSettlementRoutes } from '../modules/autosettlements/routes.js';
 import { dashboardPlugin } from '../dashboard/plugin.js';
 import { beneficiaryRoutes } from '../modules/beneficiaries/routes.js';
 import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
@@ -126,6 +127,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(withdrawalsRoutes, { service: s.withdrawals });
     await v1.register(contractsRoutes, { service: s.contracts });
     await v1.register(signingRoutes, { service: s.signing });
+    await v1.register(autoSettlementRoutes, { service: s.autoSettlements });
     await v1.register(beneficiaryRoutes, { beneficiaries: s.beneficiaries });
     await v1.register(settlementRoutes, { settlements: s.settlements });
   });

@@ -12,6 +12,8 @@ import type { Services } from '../services.js';
 export const CRONTAB: { task: string; line: string }[] = [
   // Scheduled settlements: a run for each period that has closed (UTC), once per beneficiary and period.
   { task: 'settlements_tick', line: '* * * * * settlements_tick ?max=1' },
+  // Idempotency-Keys older than 24 hours are forgotten (hourly; a missed hour is not replayed).
+  { task: 'idempotency_prune', line: '17 * * * * idempotency_prune ?max=1' },
 ];
 
 export function taskList(services: Services): TaskList {
@@ -39,10 +41,18 @@ export function taskList(services: Services): TaskList {
     webhooks_sweep: async () => {
       await services.webhooks.sweep();
     },
+    auto_settle: async (payload) => {
+      const { id } = payload as { id?: unknown };
+      if (typeof id !== 'string') return;
+      await services.autoSettlements.executor.run(id);
+    },
     outbound_send: async (payload) => {
       const { id } = payload as { id?: unknown };
       if (typeof id !== 'string') return;
       await services.outbound.send(id);
+    },
+    idempotency_prune: async () => {
+      await services.withdrawals.pruneIdempotencyKeys();
     },
     outbound_track: async (payload) => {
       const { id, poll } = payload as { id?: unknown; poll?: unknown };

@@ -55,15 +55,23 @@ export class SweepService {
   readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
     const pairs: { addressId: string; assetId: string }[] = [];
     for (const d of await store.depositContexts(tx, depositIds)) {
-      if (!d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) continue;
-      const sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping;
-      if (!sweeping.isActive) continue;
-      const asset = this.catalogue.asset(d.asset_id);
-      if (!asset || BigInt(d.amount) < thresholdUnits(sweeping.threshold, asset.row.decimals)) continue;
-      pairs.push({ addressId: d.address_id, assetId: d.asset_id });
+      if (this.#autoSweeps(d)) pairs.push({ addressId: d.address_id!, assetId: d.asset_id! });
     }
     await store.enqueueSweepJobs(tx, pairs);
   };
+
+  /** The deposits (of those given) that auto-sweep moves to the master; the rest stay where they landed. */
+  async autoSwept(tx: DbConn, depositIds: string[]): Promise<Set<string>> {
+    return new Set((await store.depositContexts(tx, depositIds)).filter((d) => this.#autoSweeps(d)).map((d) => d.id));
+  }
+
+  #autoSweeps(d: store.DepositContext): boolean {
+    if (!d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) return false;
+    const sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping;
+    if (!sweeping.isActive) return false;
+    const asset = this.catalogue.asset(d.asset_id);
+    return !!asset && BigInt(d.amount) >= thresholdUnits(sweeping.threshold, asset.row.decimals);
+  }
 
   /** Starts a sweep of the address's balance of the asset, unless one is in flight. */
   async sweepAddress(addressId: string, assetId: string): Promise<SweepResult> {

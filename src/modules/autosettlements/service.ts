@@ -1,0 +1,287 @@
+/**
+ * Auto-settlement: rules (wallet and address level) that move, or swap and move, what a
+ * wallet receives, and the configuration switches. Execution lives in executor.ts; this
+ * file holds the API side, `handles()` and the hooks that take deposits.
+ *
+ * Switches: the wallet's `configurations.autoSettlement.isActive` (default off, also
+ * settable with PATCH /v1/wallets/{id}) gates every rule of the wallet and its addresses;
+ * an address configuration's `isActive` (default on) gates that address's own rules.
+ */
+import type { DbConn } from '../../db/pool.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { ModuleDeps } from '../deps.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { WalletRow } from '../wallets/service.js';
+import { normaliseConfigurations } from '../wallets/configurations.js';
+import type { SweepService } from '../sweeps/service.js';
+import type { SwapService } from '../swaps/service.js';
+import { AutoSettlementExecutor } from './executor.js';
+import { pickRule, type Order, type StoredRule } from './rules.js';
+import * as store from './store.js';
+import { assetBySymbol, checkRule } from './validate.js';
+
+export interface RuleView {
+  id: string;
+  name: string;
+  isActive: boolean;
+  order: string;
+  slippageTolerance: string;
+  source: StoredRule['source'];
+  destination: StoredRule['destination'];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RuleInput {
+  name?: string;
+  isActive?: boolean;
+  order?: Order;
+  slippageTolerance?: string;
+  source?: { assets?: string[]; blockchain?: string; minAmount?: string; maxAmount?: string | null };
+  destination?: { asset?: string; address?: string; blockchain?: string };
+}
+
+export class AutoSettlementService {
+  readonly executor: AutoSettlementExecutor;
+
+  constructor(
+    private readonly deps: ModuleDeps,
+    private readonly sweeps: SweepService,
+    private readonly swaps: SwapService,
+  ) {
+    this.executor = new AutoSettlementExecutor(deps, swaps);
+  }
+
+  // ---- taking deposits ----------------------------------------------------------------
+
+  /**
+   * Does an active rule take this deposit? Read in the caller's transaction, so the
+   * answer is the one the hooks act on. (Settlement beneficiaries skip such deposits.)
+   */
+  async handles(tx: DbConn, depositId: string): Promise<boolean> {
+    const [d] = await store.deposits(tx, [depositId]);
+    return d ? (await this.#ruleFor(tx, d)) !== null : false;
+  }
+
+  /** Deposit confirmed: settles the deposits that stay where they landed (no auto-sweep). */
+  readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
+    const swept = await this.sweeps.autoSwept(tx, depositIds);
+    await this.#take(
+      tx,
+      depositIds.filter((id) => !swept.has(id)),
+      false,
+    );
+  };
+
+  /** Sweep completed: the deposits are on the master now, and are settled from there. */
+  readonly onSwept = async (tx: DbConn, depositIds: string[]): Promise<void> => {
+    await this.#take(tx, depositIds, true);
+  };
+
+  async #take(tx: DbConn, depositIds: string[], swept: boolean): Promise<void> {
+    for (const d of await store.deposits(tx, depositIds)) {
+      const rule = await this.#ruleFor(tx, d);
+      if (!rule) continue;
+      const chain = this.deps.catalogue.chain(d.chain_id);
+      const out = assetBySymbol(chain, rule.destination.asset);
+      // The rule was valid when written; an asset switched off since then leaves the deposit alone.
+      if (!out) continue;
+      await store.insertSettlement(tx, {
+        id: uuidv7(),
+        depositId: d.id,
+        rule,
+        walletId: d.wallet_id,
+        chainId: d.chain_id,
+        fromIndex: swept || d.address_id === null ? 0 : d.derivation_index!,
+        assetInId: d.asset_id!,
+        assetOutId: out.id,
+        amountIn: BigInt(d.amount),
+      });
+    }
+  }
+
+  async #ruleFor(tx: DbConn, d: store.DepositRow): Promise<StoredRule | null> {
+    if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id) return null;
+    // We hold no key for an external (watched) address: nothing can be moved from it.
+    if (d.address_id !== null && (d.address_type !== 'INTERNAL' || d.derivation_index === null)) return null;
+    const walletOn = normaliseConfigurations(d.wallet_configurations).autoSettlement.isActive;
+    if (!walletOn) return null;
+    const asset = this.deps.catalogue.asset(d.asset_id);
+    if (!asset) return null;
+    const rules = await store.rulesFor(tx, d.wallet_id, d.address_id);
+    return pickRule(
+      rules,
+      {
+        addressId: d.address_id,
+        chainSlug: asset.chain.config.blockchain.slug,
+        assetSymbol: asset.row.symbol,
+        decimals: asset.row.decimals,
+        amount: BigInt(d.amount),
+      },
+      { wallet: walletOn, address: d.address_switch ?? true },
+    );
+  }
+
+  // ---- API ----------------------------------------------------------------------------
+
+  async walletConfig(auth: AuthContext, walletId: string) {
+    const wallet = await this.deps.wallets.require(auth, walletId);
+    const [config, rules] = await Promise.all([
+      store.findConfig(this.deps.db, walletId, null),
+      store.listRules(this.deps.db, walletId, null),
+    ]);
+    return {
+      isActive: normaliseConfigurations(wallet.configurations).autoSettlement.isActive,
+      name: config?.name ?? '',
+      rules: rules.map((r) => {
+        const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = present(r);
+        return rest;
+      }),
+    };
+  }
+
+  async addressConfig(auth: AuthContext, walletId: string, addressId: string) {
+    await this.deps.addresses.require(auth, walletId, addressId);
+    const [config, rules] = await Promise.all([
+      store.findConfig(this.deps.db, walletId, addressId),
+      store.listRules(this.deps.db, walletId, addressId),
+    ]);
+    return { isActive: config?.is_active ?? true, rules: rules.map(present) };
+  }
+
+  /** Extension: switch the wallet's configuration on or off, and name it. */
+  async updateWalletConfig(auth: AuthContext, walletId: string, patch: { isActive?: boolean; name?: string }) {
+    await this.deps.wallets.require(auth, walletId);
+    if (patch.isActive !== undefined)
+      await this.deps.wallets.update(auth, walletId, { configurations: { autoSettlement: { isActive: patch.isActive } } });
+    if (patch.name !== undefined)
+      await store.upsertConfig(this.deps.db, {
+        id: uuidv7(),
+        walletId,
+        addressId: null,
+        name: patch.name,
+        isActive: undefined,
+        defaultActive: false,
+      });
+    return this.walletConfig(auth, walletId);
+  }
+
+  /** Extension: switch an address's own rules on or off. */
+  async updateAddressConfig(auth: AuthContext, walletId: string, addressId: string, patch: { isActive?: boolean }) {
+    await this.deps.addresses.require(auth, walletId, addressId);
+    await store.upsertConfig(this.deps.db, {
+      id: uuidv7(),
+      walletId,
+      addressId,
+      name: undefined,
+      isActive: patch.isActive,
+      defaultActive: true,
+    });
+    return this.addressConfig(auth, walletId, addressId);
+  }
+
+  async listRules(auth: AuthContext, walletId: string, addressId: string | null): Promise<RuleView[]> {
+    await this.#owner(auth, walletId, addressId);
+    return (await store.listRules(this.deps.db, walletId, addressId)).map(present);
+  }
+
+  async getRule(auth: AuthContext, walletId: string, addressId: string | null, id: string): Promise<RuleView> {
+    await this.#owner(auth, walletId, addressId);
+    const rule = await store.findRule(this.deps.db, walletId, addressId, id);
+    if (!rule) throw new NotFoundError('Auto-settlement rule');
+    return present(rule);
+  }
+
+  async createRule(auth: AuthContext, walletId: string, addressId: string | null, input: RuleInput): Promise<RuleView> {
+    const wallet = await this.#owner(auth, walletId, addressId);
+    const values = this.#check(wallet, {
+      name: input.name!,
+      isActive: input.isActive ?? true,
+      order: input.order ?? 'RECOMMENDED',
+      slippageTolerance: input.slippageTolerance ?? '0.5',
+      source: {
+        assets: input.source!.assets!,
+        blockchain: input.source!.blockchain!,
+        minAmount: input.source!.minAmount ?? '0',
+        maxAmount: input.source!.maxAmount ?? null,
+      },
+      destination: { asset: input.destination!.asset!, address: input.destination!.address!, blockchain: input.destination!.blockchain! },
+    });
+    const rule = await this.deps.db.transaction().execute(async (tx) => {
+      // An address's first rule gives it a configuration (switched on), so GET shows what applies.
+      if (addressId)
+        await store.upsertConfig(tx, { id: uuidv7(), walletId, addressId, name: undefined, isActive: undefined, defaultActive: true });
+      return store.insertRule(tx, uuidv7(), walletId, addressId, values);
+    });
+    return present(rule);
+  }
+
+  async updateRule(auth: AuthContext, walletId: string, addressId: string | null, id: string, patch: RuleInput): Promise<RuleView> {
+    const wallet = await this.#owner(auth, walletId, addressId);
+    const updated = await this.deps.db.transaction().execute(async (tx) => {
+      const current = await store.lockRule(tx, walletId, addressId, id);
+      if (!current) throw new NotFoundError('Auto-settlement rule');
+      const values = this.#check(wallet, {
+        name: patch.name ?? current.name,
+        isActive: patch.isActive ?? current.is_active,
+        order: patch.order ?? current.order,
+        slippageTolerance: patch.slippageTolerance ?? current.slippage_tolerance,
+        source: {
+          ...current.source,
+          ...definedOf(patch.source ?? {}),
+          ...(patch.source && 'maxAmount' in patch.source ? { maxAmount: patch.source.maxAmount ?? null } : {}),
+        },
+        destination: { ...current.destination, ...definedOf(patch.destination ?? {}) },
+      });
+      return store.updateRule(tx, id, values);
+    });
+    return present(updated);
+  }
+
+  async deleteRule(auth: AuthContext, walletId: string, addressId: string | null, id: string): Promise<RuleView> {
+    await this.#owner(auth, walletId, addressId);
+    const deleted = await this.deps.db.transaction().execute(async (tx) => {
+      const current = await store.lockRule(tx, walletId, addressId, id);
+      if (!current) throw new NotFoundError('Auto-settlement rule');
+      await store.deleteRule(tx, id);
+      return current;
+    });
+    return present(deleted);
+  }
+
+  #check(wallet: WalletRow, values: store.RuleValues): store.RuleValues {
+    const chain = this.deps.wallets.chainOf(wallet);
+    return checkRule(chain, values, this.swaps.available(chain.id));
+  }
+
+  async #owner(auth: AuthContext, walletId: string, addressId: string | null): Promise<WalletRow> {
+    if (addressId === null) return this.deps.wallets.require(auth, walletId);
+    const { wallet, address } = await this.deps.addresses.require(auth, walletId, addressId);
+    if (address.type !== 'INTERNAL') throw new NotFoundError('Address');
+    return wallet;
+  }
+}
+
+function present(r: StoredRule): RuleView {
+  return {
+    id: r.id,
+    name: r.name,
+    isActive: r.is_active,
+    order: r.order,
+    slippageTolerance: r.slippage_tolerance,
+    source: {
+      assets: r.source.assets,
+      blockchain: r.source.blockchain,
+      minAmount: r.source.minAmount,
+      maxAmount: r.source.maxAmount ?? null,
+    },
+    destination: r.destination,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+function definedOf<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

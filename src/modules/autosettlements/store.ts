@@ -1,0 +1,328 @@
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+import type { Order, RuleDestination, RuleSource, StoredRule } from './rules.js';
+
+// ---- configurations and rules --------------------------------------------------------
+
+export interface ConfigRow {
+  name: string;
+  is_active: boolean;
+}
+
+export async function findConfig(db: DbConn, walletId: string, addressId: string | null): Promise<ConfigRow | undefined> {
+  const { rows } = await sql<ConfigRow>`
+    SELECT name, is_active FROM auto_settlement_configs
+     WHERE wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}::uuid`.execute(db);
+  return rows[0];
+}
+
+export async function upsertConfig(
+  db: DbConn,
+  c: {
+    id: string;
+    walletId: string;
+    addressId: string | null;
+    name: string | undefined;
+    isActive: boolean | undefined;
+    defaultActive: boolean;
+  },
+): Promise<void> {
+  await sql`
+    INSERT INTO auto_settlement_configs (id, wallet_id, address_id, name, is_active)
+    VALUES (${c.id}, ${c.walletId}, ${c.addressId}, ${c.name ?? ''}, ${c.isActive ?? c.defaultActive})
+    ON CONFLICT (wallet_id, coalesce(address_id, '00000000-0000-0000-0000-000000000000'::uuid)) DO UPDATE
+       SET name = coalesce(${c.name ?? null}::text, auto_settlement_configs.name),
+           is_active = coalesce(${c.isActive ?? null}::boolean, auto_settlement_configs.is_active),
+           updated_at = now()`.execute(db);
+}
+
+interface RuleRecord extends Omit<StoredRule, 'source' | 'destination' | 'order'> {
+  order: string;
+  source: RuleSource;
+  destination: RuleDestination;
+}
+
+const asRule = (r: RuleRecord): StoredRule => ({
+  ...r,
+  order: r.order as Order,
+  slippage_tolerance: normaliseDecimal(r.slippage_tolerance),
+});
+
+/** numeric(10,4) comes back as "5.0000"; the API shows "5". */
+function normaliseDecimal(text: string): string {
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+/** Rules of one level: the wallet's own (addressId null) or one address's. Oldest first. */
+export async function listRules(db: DbConn, walletId: string, addressId: string | null): Promise<StoredRule[]> {
+  const { rows } = await sql<RuleRecord>`
+    SELECT * FROM auto_settlement_rules
+     WHERE wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}::uuid
+     ORDER BY created_at, id`.execute(db);
+  return rows.map(asRule);
+}
+
+export async function findRule(db: DbConn, walletId: string, addressId: string | null, id: string): Promise<StoredRule | undefined> {
+  const { rows } = await sql<RuleRecord>`
+    SELECT * FROM auto_settlement_rules
+     WHERE id = ${id} AND wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}::uuid`.execute(db);
+  return rows[0] && asRule(rows[0]);
+}
+
+/** The wallet's rules and those of one address: everything that may take its deposits. */
+export async function rulesFor(db: DbConn, walletId: string, addressId: string | null): Promise<StoredRule[]> {
+  const { rows } = await sql<RuleRecord>`
+    SELECT * FROM auto_settlement_rules
+     WHERE wallet_id = ${walletId} AND (address_id IS NULL OR address_id = ${addressId}::uuid) AND is_active`.execute(db);
+  return rows.map(asRule);
+}
+
+export interface RuleValues {
+  name: string;
+  isActive: boolean;
+  order: Order;
+  slippageTolerance: string;
+  source: RuleSource;
+  destination: RuleDestination;
+}
+
+export async function insertRule(db: DbConn, id: string, walletId: string, addressId: string | null, v: RuleValues): Promise<StoredRule> {
+  const { rows } = await sql<RuleRecord>`
+    INSERT INTO auto_settlement_rules (id, wallet_id, address_id, name, is_active, "order", slippage_tolerance, source, destination)
+    VALUES (${id}, ${walletId}, ${addressId}, ${v.name}, ${v.isActive}, ${v.order}, ${v.slippageTolerance},
+            ${JSON.stringify(v.source)}::jsonb, ${JSON.stringify(v.destination)}::jsonb)
+    RETURNING *`.execute(db);
+  return asRule(rows[0]!);
+}
+
+/** Row lock: two concurrent partial updates of one rule must both land. */
+export async function lockRule(db: DbConn, walletId: string, addressId: string | null, id: string): Promise<StoredRule | undefined> {
+  const { rows } = await sql<RuleRecord>`
+    SELECT * FROM auto_settlement_rules
+     WHERE id = ${id} AND wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}::uuid FOR UPDATE`.execute(db);
+  return rows[0] && asRule(rows[0]);
+}
+
+export async function updateRule(db: DbConn, id: string, v: RuleValues): Promise<StoredRule> {
+  const { rows } = await sql<RuleRecord>`
+    UPDATE auto_settlement_rules SET name = ${v.name}, is_active = ${v.isActive}, "order" = ${v.order},
+           slippage_tolerance = ${v.slippageTolerance}, source = ${JSON.stringify(v.source)}::jsonb,
+           destination = ${JSON.stringify(v.destination)}::jsonb, updated_at = now()
+     WHERE id = ${id} RETURNING *`.execute(db);
+  return asRule(rows[0]!);
+}
+
+export async function deleteRule(db: DbConn, id: string): Promise<void> {
+  await sql`DELETE FROM auto_settlement_rules WHERE id = ${id}`.execute(db);
+}
+
+// ---- deposits ------------------------------------------------------------------------
+
+export interface DepositRow {
+  id: string;
+  wallet_id: string;
+  address_id: string | null;
+  asset_id: string | null;
+  chain_id: string;
+  amount: string;
+  type: string;
+  status: string;
+  address_type: string | null;
+  derivation_index: number | null;
+  wallet_configurations: Record<string, unknown>;
+  /** The address configuration's switch; null when the address has none stored. */
+  address_switch: boolean | null;
+}
+
+export async function deposits(db: DbConn, ids: string[]): Promise<DepositRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<DepositRow>`
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status,
+           a.type AS address_type, a.derivation_index, w.configurations AS wallet_configurations, c.is_active AS address_switch
+      FROM transactions t JOIN wallets w ON w.id = t.wallet_id
+      LEFT JOIN addresses a ON a.id = t.address_id
+      LEFT JOIN auto_settlement_configs c ON c.wallet_id = t.wallet_id AND c.address_id = t.address_id
+     WHERE t.id = ANY(${ids}::uuid[])`.execute(db);
+  return rows;
+}
+
+// ---- settlements ---------------------------------------------------------------------
+
+export type SettlementStage = 'queued' | 'topup' | 'sending' | 'swapped' | 'transfer' | 'done' | 'failed';
+
+export interface SettlementRow {
+  id: string;
+  deposit_id: string;
+  rule_id: string | null;
+  rule: StoredRule;
+  wallet_id: string;
+  chain_id: string;
+  from_index: number;
+  asset_in_id: string;
+  asset_out_id: string;
+  amount_in: string;
+  amount_out: string | null;
+  status: 'pending' | 'success' | 'failed';
+  stage: SettlementStage;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  swap_transaction_id: string | null;
+  settle_transaction_id: string | null;
+  swap: Record<string, unknown> | null;
+  error: string | null;
+}
+
+export interface NewSettlement {
+  id: string;
+  depositId: string;
+  rule: StoredRule;
+  walletId: string;
+  chainId: string;
+  fromIndex: number;
+  assetInId: string;
+  assetOutId: string;
+  amountIn: bigint;
+}
+
+/**
+ * Inserts the deposit's settlement and its job, unless the deposit already has one (the
+ * unique index): true when this call created it.
+ */
+export async function insertSettlement(db: DbConn, s: NewSettlement): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO auto_settlements (id, deposit_id, rule_id, rule, wallet_id, chain_id, from_index, asset_in_id, asset_out_id,
+                                  amount_in, status, stage)
+    VALUES (${s.id}, ${s.depositId}, ${s.rule.id}, ${JSON.stringify(s.rule)}::jsonb, ${s.walletId}, ${s.chainId}, ${s.fromIndex},
+            ${s.assetInId}, ${s.assetOutId}, ${s.amountIn.toString()}, 'pending', 'queued')
+    ON CONFLICT (deposit_id) DO NOTHING RETURNING id`.execute(db);
+  if (rows.length === 0) return false;
+  await enqueueJob(db, s.id);
+  return true;
+}
+
+/** The job key folds a re-queue of a live job into it. */
+export async function enqueueJob(db: DbConn, id: string): Promise<void> {
+  await sql`SELECT graphile_worker.add_job('auto_settle', json_build_object('id', ${id}::text),
+                                           job_key := ${`auto_settle:${id}`}, max_attempts := 25)`.execute(db);
+}
+
+export async function findSettlement(db: DbConn, id: string): Promise<SettlementRow | undefined> {
+  const { rows } = await sql<SettlementRow>`SELECT * FROM auto_settlements WHERE id = ${id}`.execute(db);
+  return rows[0];
+}
+
+export async function lockSettlement(db: DbConn, id: string): Promise<SettlementRow | undefined> {
+  const { rows } = await sql<SettlementRow>`SELECT * FROM auto_settlements WHERE id = ${id} FOR UPDATE`.execute(db);
+  return rows[0];
+}
+
+export async function settlementOfDeposit(db: DbConn, depositId: string): Promise<SettlementRow | undefined> {
+  const { rows } = await sql<SettlementRow>`SELECT * FROM auto_settlements WHERE deposit_id = ${depositId}`.execute(db);
+  return rows[0];
+}
+
+export async function updateSettlement(
+  db: DbConn,
+  id: string,
+  patch: Partial<{
+    stage: SettlementStage;
+    status: 'pending' | 'success' | 'failed';
+    amountOut: bigint;
+    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    swapTransactionId: string;
+    settleTransactionId: string;
+    swap: Record<string, unknown>;
+    error: string;
+  }>,
+): Promise<void> {
+  await sql`
+    UPDATE auto_settlements SET
+      stage = coalesce(${patch.stage ?? null}::text, stage),
+      status = coalesce(${patch.status ?? null}::text, status),
+      amount_out = coalesce(${patch.amountOut?.toString() ?? null}::numeric, amount_out),
+      max_fee_per_gas = coalesce(${patch.fees?.maxFeePerGas.toString() ?? null}::numeric, max_fee_per_gas),
+      max_priority_fee_per_gas = coalesce(${patch.fees?.maxPriorityFeePerGas.toString() ?? null}::numeric, max_priority_fee_per_gas),
+      swap_transaction_id = coalesce(${patch.swapTransactionId ?? null}::uuid, swap_transaction_id),
+      settle_transaction_id = coalesce(${patch.settleTransactionId ?? null}::uuid, settle_transaction_id),
+      swap = coalesce(${patch.swap ? JSON.stringify(patch.swap) : null}::jsonb, swap),
+      error = coalesce(${patch.error ?? null}::text, error),
+      updated_at = now()
+    WHERE id = ${id}`.execute(db);
+}
+
+/** Settlements without progress for a while: their job was lost or ran out of attempts. */
+export async function stalled(db: DbConn, olderThanMs: number, limit: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM auto_settlements
+     WHERE status = 'pending' AND stage IN ('queued', 'swapped') AND updated_at < now() - make_interval(secs => ${olderThanMs / 1000})
+     ORDER BY updated_at LIMIT ${limit}`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+// ---- the settlement's transactions (SWAP, AUTO_SETTLEMENT) ----------------------------
+
+export interface NewLeg {
+  id: string;
+  walletId: string;
+  addressId: string | null;
+  assetId: string;
+  chainId: string;
+  reference: string;
+  type: 'SWAP' | 'AUTO_SETTLEMENT';
+  amount: bigint;
+  currency: string;
+  toAmount: bigint | null;
+  toCurrency: string | null;
+  sender: string;
+  recipient: string;
+  token: string | null;
+  network: string;
+  reason: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export async function insertLeg(db: DbConn, l: NewLeg): Promise<void> {
+  await sql`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
+                              amount, amount_paid, currency, to_amount, to_currency, sender_address, recipient_address,
+                              token_address, reason, metadata, network, created_channel, aml_screening)
+    VALUES (${l.id}, ${l.walletId}, ${l.addressId}, ${l.assetId}, ${l.chainId}, ${l.reference}, ${l.type}, 'PENDING', 'created', false,
+            ${l.amount.toString()}, ${l.amount.toString()}, ${l.currency}, ${l.toAmount?.toString() ?? null}, ${l.toCurrency},
+            ${l.sender}, ${l.recipient}, ${l.token}, ${l.reason}, ${JSON.stringify(l.metadata)}::jsonb, ${l.network},
+            'AUTO_SETTLEMENT', '{}'::jsonb)`.execute(db);
+}
+
+export interface LegOutcome {
+  status: 'SUCCESS' | 'FAILED';
+  stage: string;
+  reason: string | null;
+  toAmount?: bigint;
+  mined: { hash: string; blockNumber: bigint; blockHash: string; gasUsed: bigint; gasPrice: bigint } | null;
+}
+
+/** Only a PENDING leg moves: a replayed completion finds it settled and changes nothing (false). */
+export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<boolean> {
+  const m = o.mined;
+  const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
+  const { rows } = await sql<{ id: string }>`
+    UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = coalesce(${o.reason}, reason),
+           confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
+           block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+           gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
+           gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),
+           updated_at = now()
+     WHERE id = ${id} AND status = 'PENDING' RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
+export async function recordLegSigned(db: DbConn, id: string, s: { hash: string; raw: string; nonce: bigint }): Promise<void> {
+  await sql`UPDATE transactions SET hash = ${s.hash}, raw_transaction = ${s.raw}, nonce = ${s.nonce.toString()}, stage = 'signed',
+                   updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
+}
+
+/** The AUTO_SETTLEMENT leg's amount once the swap has delivered its output. */
+export async function setLegAmount(db: DbConn, id: string, amount: bigint): Promise<void> {
+  await sql`UPDATE transactions SET amount = ${amount.toString()}, amount_paid = ${amount.toString()}, updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
+}

@@ -1,0 +1,90 @@
+/**
+ * Swaps for auto-settlement: one provider per chain that has a router configured, and the
+ * plan of a swap (route, reference, minimum output) per quote.ts's rules.
+ */
+import type { Logger } from '../../lib/logger.js';
+import type { SwapProvider, SwapQuote } from '../../chains/evm/swap.js';
+import { createSwapProvider } from '../../chains/evm/swap-v2.js';
+import type { CatalogueService } from '../catalogue/service.js';
+import type { Order } from '../autosettlements/rules.js';
+import { chooseRoute, minimumOut, parValue } from './quote.js';
+
+export interface SwapAsset {
+  address: string;
+  decimals: number;
+  symbol: string;
+  currency: string | null;
+}
+
+export interface SwapPlan {
+  provider: SwapProvider;
+  route: SwapQuote;
+  /** What amountOutMin was measured against: 'par' or 'mid' (see quote.ts). */
+  referenceKind: 'par' | 'mid' | 'quote';
+  reference: bigint;
+  amountOutMin: bigint;
+  /** Every route that was quoted, for the record. */
+  candidates: { path: string[]; amountOut: string }[];
+}
+
+export type PlanResult =
+  { ok: true; plan: SwapPlan } | { ok: false; reason: string; plan?: Omit<SwapPlan, 'amountOutMin'> & { amountOutMin: bigint } };
+
+export class SwapService {
+  readonly #providers = new Map<string, SwapProvider | null>();
+
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly logger: Logger,
+  ) {}
+
+  provider(chainId: string): SwapProvider | null {
+    if (!this.#providers.has(chainId)) this.#providers.set(chainId, createSwapProvider(this.catalogue.chain(chainId).adapter));
+    return this.#providers.get(chainId)!;
+  }
+
+  available(chainId: string): boolean {
+    return this.provider(chainId) !== null;
+  }
+
+  /**
+   * Quotes `amountIn` of `from` into `to`, picks the route by `order` and sets the minimum
+   * output. `gasPrice` (wei) values gas for CHEAPEST. A failure says why nothing can be sent.
+   */
+  async plan(
+    chainId: string,
+    p: { from: SwapAsset; to: SwapAsset; amountIn: bigint; order: Order; slippage: string; gasPrice: bigint },
+  ): Promise<PlanResult> {
+    const provider = this.provider(chainId);
+    if (!provider) return { ok: false, reason: 'no swap router is configured for this chain' };
+    const quotes = await provider.quote(p.from.address, p.to.address, p.amountIn);
+    const gasValue = new Map<SwapQuote, bigint | null>();
+    if (p.order === 'CHEAPEST') for (const q of quotes) gasValue.set(q, await provider.nativeValueIn(p.to.address, q.gas * p.gasPrice));
+    const route = chooseRoute(quotes, p.order, (q) => gasValue.get(q) ?? null);
+    const candidates = quotes.map((q) => ({ path: q.path, amountOut: q.amountOut.toString() }));
+    if (!route || route.amountOut === 0n) return { ok: false, reason: `no pool can swap ${p.from.symbol} into ${p.to.symbol}` };
+
+    if (p.order === 'NO_SLIPPAGE') {
+      return {
+        ok: true,
+        plan: { provider, route, referenceKind: 'quote', reference: route.amountOut, amountOutMin: route.amountOut, candidates },
+      };
+    }
+    const par = p.from.currency !== null && p.from.currency === p.to.currency;
+    const reference = par ? parValue(p.amountIn, p.from.decimals, p.to.decimals) : route.midAmountOut;
+    const amountOutMin = minimumOut(reference, p.slippage);
+    const plan: SwapPlan = { provider, route, referenceKind: par ? 'par' : 'mid', reference, amountOutMin, candidates };
+    if (route.amountOut < amountOutMin) {
+      this.logger.info(
+        { chainId, quote: route.amountOut.toString(), amountOutMin: amountOutMin.toString() },
+        'swap refused: slippage bound not met',
+      );
+      return {
+        ok: false,
+        reason: `the pool gives ${route.amountOut} ${p.to.symbol} base units, below the ${amountOutMin} that a slippage tolerance of ${p.slippage}% allows`,
+        plan,
+      };
+    }
+    return { ok: true, plan };
+  }
+}
