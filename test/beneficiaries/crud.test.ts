@@ -201,6 +201,15 @@ describe('validation: 4xx and nothing written', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it("one of the wallet's own child addresses: 422", async () => {
+    const child = (await h.api('POST', `/v1/wallets/${wallet().id}/addresses`, { body: {} })).body.data;
+    const before = await counts();
+    const res = await h.api('POST', path(), { body: { name: 'Child', address: child.address } });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('OWN_ADDRESS');
+    expect(await counts()).toEqual(before);
+  });
+
   it('a second live beneficiary with the same address (any case): 409', async () => {
     const address = randomAddress();
     await create({ name: 'First', address });

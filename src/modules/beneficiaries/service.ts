@@ -4,11 +4,11 @@
  * wallet's settlement destination (src/modules/settlements).
  *
  * Rules (docs/settlement.md): the address must be valid for the wallet's chain (EIP-55
- * checksum when mixed case), not the zero address and not the wallet's own master address;
- * one live beneficiary per address and wallet (409); `settlementFrequency` is required
- * whenever the result is a settlement beneficiary (400), on POST and on PATCH, where the
- * stored frequency counts; deleted beneficiaries are 404 to PATCH and DELETE. Every write is
- * audited in the transaction that makes it.
+ * checksum when mixed case), not the zero address and not one of the wallet's own (master
+ * or child) addresses; one live beneficiary per address and wallet (409);
+ * `settlementFrequency` is required whenever the result is a settlement beneficiary (400),
+ * on POST and on PATCH, where the stored frequency counts; deleted beneficiaries are 404 to
+ * PATCH and DELETE. Every write is audited in the transaction that makes it.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
@@ -16,6 +16,7 @@ import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from
 import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
+import type { AddressService } from '../addresses/service.js';
 import type { AuditService } from '../audit/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { BeneficiaryView, CreateBeneficiaryBody, Frequency, ListBeneficiariesQuery, UpdateBeneficiaryBody } from './schemas.js';
@@ -28,6 +29,7 @@ export class BeneficiaryService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly wallets: WalletService,
+    private readonly addresses: AddressService,
     private readonly audit: AuditService,
   ) {}
 
@@ -35,6 +37,14 @@ export class BeneficiaryService {
     const wallet = await this.wallets.require(auth, walletId);
     const name = checkName(input.name);
     const address = this.#address(wallet, input.address);
+    // Settling to one of the wallet's own child addresses would loop: deposit, sweep to the
+    // master, settle to the child again, each round paying gas.
+    const own = await this.addresses.findByAddress(wallet.id, address);
+    if (own && own.type === 'INTERNAL') {
+      throw new BusinessRuleError('OWN_ADDRESS', "address is one of this wallet's own child addresses", [
+        { field: 'address', message: 'is a child address of this wallet' },
+      ]);
+    }
     // The spec's POST has no isSettlement: giving a frequency asks for settlement.
     const isSettlement = input.isSettlement ?? input.settlementFrequency !== undefined;
     if (isSettlement && !input.settlementFrequency) throw frequencyRequired();
