@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type PublicClient } from 'viem';
+import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
 import type {
@@ -16,6 +16,7 @@ import type {
 } from '../types.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
+import { decodeBalanceResults, encodeBalanceCalls, jsonRpcPoster, type JsonRpcPoster } from './multicall-balances.js';
 import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
@@ -36,9 +37,13 @@ export class EvmAdapter implements ChainAdapter {
   /** Same node, JSON-RPC batching on: a block range is fetched in a few round trips. */
   readonly scanClient: PublicClient;
 
+  /** Balance reads' own keep-alive HTTP connections (see multicall-balances.ts); null over WebSocket. */
+  readonly #balanceRpc: JsonRpcPoster | null;
+
   constructor(config: ChainConfig) {
     this.config = config;
     const ws = /^wss?:/.test(config.rpcUrl);
+    this.#balanceRpc = ws ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
     this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 }));
     this.scanClient = ws
       ? this.client
@@ -76,6 +81,11 @@ export class EvmAdapter implements ChainAdapter {
 
   private async readBalances(queries: BalanceQuery[]): Promise<bigint[]> {
     try {
+      if (this.config.multicall3 && this.#balanceRpc) {
+        const data = encodeBalanceCalls(this.config.multicall3, queries);
+        const result = await this.#balanceRpc.call('eth_call', [{ to: this.config.multicall3, data }, 'latest']);
+        return decodeBalanceResults(result as Hex, queries.length);
+      }
       if (this.config.multicall3) {
         const multicall3 = this.config.multicall3 as Address;
         const contracts = queries.map((q) =>
@@ -158,6 +168,7 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   close(): void {
+    this.#balanceRpc?.close();
     const transport = this.client.transport as { getRpcClient?: () => Promise<{ close(): void }> };
     void transport
       .getRpcClient?.()
