@@ -169,6 +169,22 @@ describe('create, read, update, delete', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('describes the beneficiary endpoints', async () => {
+    const spec = await fetch(`${h.baseUrl}/openapi.json`).then((r) => r.json());
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/wallets/{walletId}/beneficiaries',
+        '/v1/wallets/{walletId}/beneficiaries/{id}',
+        '/v1/wallets/{walletId}/beneficiaries/{id}/settlements',
+      ]),
+    );
+    expect(Object.keys(spec.paths['/v1/wallets/{walletId}/beneficiaries/{id}'])).toEqual(
+      expect.arrayContaining(['get', 'patch', 'delete']),
+    );
+  });
+});
+
 describe('validation: 4xx and nothing written', () => {
   const cases: [string, Record<string, unknown>, number, string?][] = [
     ['isSettlement without a frequency', { name: 'S', address: randomAddress(), isSettlement: true }, 400, 'settlementFrequency'],
