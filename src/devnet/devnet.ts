@@ -10,6 +10,7 @@ import { NATIVE_ADDRESS } from '../config/chains.js';
 import type { Logger } from '../lib/logger.js';
 import { startAnvil, type AnvilHandle } from './anvil.js';
 import { ANVIL_DEFAULT_PRIVATE_KEY, provisionDevnetChain, type DevnetTokenSpec } from './chain.js';
+import { provisionDevnetSwap } from './swap.js';
 
 export interface DevnetChainSpec {
   slug: string;
@@ -86,7 +87,17 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
         tokens: spec.tokens,
         faucetPrivateKey: ANVIL_DEFAULT_PRIVATE_KEY,
       });
-      chains.push({ config: toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets), faucet: provisioned.faucet });
+      // A real AMM pool of the two stablecoins, so auto-settlement swaps execute on the devnet.
+      const swap = await provisionDevnetSwap({
+        rpcUrl: handle.rpcUrl,
+        chainId: spec.chainId,
+        tokens: provisioned.assets,
+        faucetPrivateKey: ANVIL_DEFAULT_PRIVATE_KEY,
+      });
+      chains.push({
+        config: { ...toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets), swapRouter: swap.router },
+        faucet: provisioned.faucet,
+      });
     }
   } catch (err) {
     await Promise.all(handles.map((h) => h.stop()));
