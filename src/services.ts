@@ -115,6 +115,8 @@ export async function createServices(
   // INSTANT settlement once a deposit is at the master: straight there, or by a sweep.
   deposits.confirmedHooks.push(settlements.onDepositConfirmed);
   sweeps.sweptHooks.push(settlements.onSwept);
+  // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's.
+  settlements.skipDepositsWhere((tx, depositId) => autoSettlements.handles(tx, depositId));
   return {
     db,
     catalogue,
