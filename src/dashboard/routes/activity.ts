@@ -84,7 +84,13 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
     return sendPage(reply, transactionPage(frameOf(session, { notice, error }), session.csrfToken, { tx, deliveries }), status);
   }
 
-  app.get('/wallets/:walletId/transactions/:transactionId', async (req, reply) => renderTransaction(req, reply));
+  app.get('/wallets/:walletId/transactions/:transactionId', async (req, reply) =>
+    renderTransaction(
+      req,
+      reply,
+      (req.query as Record<string, unknown>).resent === '1' ? 'Queued a new delivery of the latest event.' : null,
+    ),
+  );
 
   app.post('/wallets/:walletId/transactions/:transactionId/resend', async (req, reply) => {
     const session = sessionOf(req);
@@ -93,7 +99,7 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
     try {
       // The same call as POST /v1/wallets/{id}/webhooks/resend: a new delivery of the latest event.
       await services.webhooks.resend(session.auth, walletId, transactionId);
-      return await renderTransaction(req, reply, 'Queued a new delivery of the latest event.');
+      return redirect(reply, `${PREFIX}/wallets/${walletId}/transactions/${transactionId}?resent=1`);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
       return renderTransaction(req, reply, null, err.message, statusOf(err));

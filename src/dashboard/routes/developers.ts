@@ -6,12 +6,14 @@ import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
 import { check } from '../validate.js';
 import { developersPage, type DevelopersState } from '../views/developers.js';
-import { formOf, sendPage } from '../web.js';
+import { formOf, PREFIX, redirect, sendPage } from '../web.js';
+import { UUID_PATTERN } from '../../lib/ids.js';
 import { statusOf } from '../../http/errors.js';
 import { walletIdParam } from './params.js';
 
 /** How long a "send test event" request waits for the worker's first attempt. */
 const TEST_WAIT_MS = 8_000;
+const UUID = new RegExp(UUID_PATTERN);
 
 export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
   const { services } = ctx;
@@ -29,16 +31,22 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     return sendPage(reply, developersPage(frameOf(session), session.csrfToken, { ...state, wallets }), status);
   }
 
-  /** Runs a change; an AppError re-renders the page with the message beside its wallet. */
+  /**
+   * Runs a change. Its outcome is either a page to show now (a new key: shown once, never
+   * put in a URL) or a query for the redirect back to the page; an AppError re-renders
+   * the page with the message beside its wallet.
+   */
   async function attempt(
     req: FastifyRequest,
     reply: FastifyReply,
     walletId: string,
-    work: () => Promise<Omit<DevelopersState, 'wallets'>>,
+    work: () => Promise<Omit<DevelopersState, 'wallets'> | URLSearchParams>,
     draft?: string,
   ) {
     try {
-      return await render(req, reply, await work());
+      const outcome = await work();
+      if (outcome instanceof URLSearchParams) return redirect(reply, `${PREFIX}/developers?${outcome.toString()}#wallet-${walletId}`);
+      return await render(req, reply, outcome);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       // A foreign or unknown wallet is a plain 404, like the API's.
@@ -51,7 +59,22 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     }
   }
 
-  app.get('/developers', async (req, reply) => render(req, reply));
+  // After a change the browser is sent back here (post/redirect/get), so a reload never
+  // repeats it; `saved` and `delivery` only select what to show, access is checked again.
+  app.get('/developers', async (req, reply) => {
+    const session = sessionOf(req);
+    const q = req.query as Record<string, unknown>;
+    const walletId = typeof q.wallet === 'string' && UUID.test(q.wallet) ? q.wallet : null;
+    if (!walletId) return render(req, reply);
+    await services.wallets.get(session.auth, walletId);
+    const state: Omit<DevelopersState, 'wallets'> = {};
+    if (q.saved === '1') state.saved = walletId;
+    if (typeof q.delivery === 'string' && UUID.test(q.delivery)) {
+      const entry = await services.webhooks.one(walletId, q.delivery).catch(() => null);
+      if (entry) state.test = { walletId, entry };
+    }
+    return render(req, reply, state);
+  });
 
   app.post('/developers/:walletId/key', async (req, reply) => {
     const walletId = walletIdParam(req);
@@ -76,7 +99,7 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
         const body = check(UpdateWalletBody, { webhookUrl: raw === '' ? null : raw }, 'body');
         // The wallet service applies the API's URL rules (scheme, credentials, mainnet HTTPS and public addresses).
         await services.wallets.update(session.auth, walletId, body);
-        return {};
+        return new URLSearchParams({ wallet: walletId, saved: '1' });
       },
       raw,
     );
@@ -87,7 +110,9 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const session = sessionOf(req);
     return attempt(req, reply, walletId, async () => {
       const sent = await services.webhooks.sendTest(session.auth, walletId);
-      return { test: { walletId, entry: await settled(ctx, walletId, sent) } };
+      // Wait for the worker's first attempt, so the page shows how the receiver answered.
+      const entry = await settled(ctx, walletId, sent);
+      return new URLSearchParams({ wallet: walletId, delivery: entry.id });
     });
   });
 }

@@ -20,6 +20,8 @@ export interface DevelopersState {
   /** A form error, shown beside the wallet it concerns. */
   failed?: { walletId: string; message: string } | null;
   webhookDraft?: { walletId: string; value: string } | null;
+  /** The wallet whose webhook URL was just saved. */
+  saved?: string | null;
 }
 
 export function developersPage(frame: Frame, csrfToken: string, state: DevelopersState): Html {
@@ -45,6 +47,7 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
   return html`<section class="card" id="wallet-${id}" data-wallet="${id}">
     <h2>${w.wallet.name} <span class="muted small">${w.wallet.blockchain.slug} · ${w.wallet.network}</span></h2>
     ${failed ? html`<p class="error" role="alert">${failed}</p>` : ''}
+    ${state.saved === id ? html`<p class="notice" role="status">Webhook URL saved.</p>` : ''}
     <h3>API key</h3>
     ${
       issued

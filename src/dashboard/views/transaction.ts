@@ -5,7 +5,6 @@ import type { TransactionView } from '../../modules/transactions/service.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { badge, csrf, layout, walletTabs, type Frame } from './layout.js';
 import { amountOf } from './activity.js';
-import { delivery } from './developers.js';
 
 export function transactionPage(frame: Frame, csrfToken: string, s: { tx: TransactionView; deliveries: WebhookLogEntry[] }): Html {
   const t = s.tx;
@@ -43,43 +42,55 @@ export function transactionPage(frame: Frame, csrfToken: string, s: { tx: Transa
           </form>
         </div>
         ${s.deliveries.length === 0 ? html`<p class="muted">No deliveries yet${t.wallet.webhookUrl ? '' : ' (the wallet has no webhook URL)'}.</p>` : ''}
-        ${s.deliveries.map(
-          (d) =>
-            html`<article class="delivery" data-delivery="${d.id}">
-              <h3>${d.event} ${badge(d.status)} <span class="muted small">${when(d.createdAt)}</span></h3>
-              ${delivery(d)}
-              ${
-                d.history.length
-                  ? html`<details>
-                      <summary>Attempts (${d.history.length})</summary>
-                      <table>
-                        <thead>
-                          <tr>
-                            <th>#</th>
-                            <th>At</th>
-                            <th>HTTP</th>
-                            <th>Duration</th>
-                            <th>Error</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          ${d.history.map(
-                            (h) =>
-                              html`<tr>
-                                <td>${h.attempt}</td>
-                                <td>${when(h.attemptedAt)}</td>
-                                <td>${h.statusCode ?? '—'}</td>
-                                <td>${h.durationMs === null ? '—' : `${h.durationMs} ms`}</td>
-                                <td>${h.error ?? ''}</td>
-                              </tr>`,
-                          )}
-                        </tbody>
-                      </table>
-                    </details>`
-                  : ''
-              }
-            </article>`,
-        )}
+        ${
+          s.deliveries.length
+            ? html`<table class="deliveries">
+                <thead>
+                  <tr>
+                    <th>Event</th>
+                    <th>Status</th>
+                    <th>HTTP</th>
+                    <th>Attempts</th>
+                    <th>Last attempt</th>
+                    <th>Next attempt</th>
+                    <th>Response</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${s.deliveries.map(
+                    (d) =>
+                      html`<tr data-delivery="${d.id}">
+                        <td data-label="Event">${d.event} <span class="muted small">${when(d.createdAt)}</span></td>
+                        <td data-label="Status">${badge(d.status)}</td>
+                        <td data-label="HTTP">${d.lastStatusCode ?? '—'}</td>
+                        <td data-label="Attempts">${d.attempts}</td>
+                        <td data-label="Last attempt">${when(d.lastAttemptAt)}</td>
+                        <td data-label="Next attempt">${when(d.nextAttemptAt)}</td>
+                        <td data-label="Response">
+                          ${d.response ? html`<code class="wrap">${d.response.slice(0, 120)}</code>` : '—'}
+                          ${
+                            d.history.length
+                              ? html`<details>
+                                  <summary>Attempts (${d.history.length})</summary>
+                                  <ol class="attempts">
+                                    ${d.history.map(
+                                      (a) =>
+                                        html`<li>
+                                          ${when(a.attemptedAt)} ·
+                                          ${a.statusCode ?? 'no answer'}${a.durationMs === null ? '' : ` · ${a.durationMs} ms`}${a.error ? html` · <span class="bad">${a.error}</span>` : ''}
+                                        </li>`,
+                                    )}
+                                  </ol>
+                                </details>`
+                              : ''
+                          }
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`
+            : ''
+        }
       </section>`,
   );
 }
