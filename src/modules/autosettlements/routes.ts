@@ -18,8 +18,7 @@ import {
 const EXTENSION = 'Extension (not in the spec).';
 
 export const autoSettlementRoutes: FastifyPluginAsyncTypebox<{ service: AutoSettlementService }> = async (app, { service }) => {
-  app.addSchema(RuleSchema);
-  const rule = Type.Ref(RuleSchema);
+  const rule = RuleSchema;
   const tags = ['Auto-settlements'];
   const base = '/v1/wallets/:walletId';
   const addr = `${base}/addresses/:addressId`;

@@ -108,7 +108,8 @@ export const RuleSchema = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { $id: 'AutoSettlementRule' },
+  // No $id: a schema added inside a route plugin would give that plugin Fastify's default
+  // (coercing) validator instead of the strict one of http/validation.ts.
 );
 
 /** The master-wallet list form (spec): rules without id and timestamps. */
@@ -127,7 +128,7 @@ export const WalletConfigSchema = Type.Object({
   rules: Type.Array(WalletRuleSummarySchema),
 });
 
-export const AddressConfigSchema = Type.Object({ isActive: Type.Boolean(), rules: Type.Array(Type.Ref(RuleSchema)) });
+export const AddressConfigSchema = Type.Object({ isActive: Type.Boolean(), rules: Type.Array(RuleSchema) });
 
 export const RuleParams = Type.Object({ walletId: Uuid('master wallet id'), id: Uuid('rule id') });
 export const AddressRuleParams = Type.Object({ walletId: Uuid('master wallet id'), addressId: Uuid('address id'), id: Uuid('rule id') });
