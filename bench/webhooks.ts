@@ -15,15 +15,14 @@
  * - Ceiling, in the same run: a bare loop of `fetch` POSTs with the same body size and the
  *   same concurrency as the worker, to the same receiver; ratio = deliveries / ceiling.
  *
- * Every measured throughput run also records where the time goes: per-delivery phases of
- * WebhookService.deliver (claim transaction, API-key reveal, signing, HTTP, record
- * transaction), SQL statements and commits per delivery, and the CPU split.
+ * Every measured throughput run also records where the time goes: the claim and record
+ * statements of the delivery runner (each covers a group of attempts), key reveals, HTTP
+ * time, SQL statements and commits per delivery, and the CPU split.
  *
  * This module also holds the world assembly shared with bench/deposits.ts
  * (`startExtraWorld`), built like bench/world.ts: embedded PostgreSQL in a temp dir with
  * fsync on, the migrations, an anvil devnet, the real service graph and Fastify app.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -435,15 +434,41 @@ export interface WebhookBenchOptions {
 }
 
 interface DeliverPhases {
+  /** HTTP sends. */
   count: number;
-  /** Sums in ms. */
-  total: number;
+  claimCalls: number;
+  /** Sums in ms (statements run concurrently with the sends, so they do not add up to a total). */
   claim: number;
-  reveal: number;
-  sign: number;
+  reveals: number;
   send: number;
+  recordCalls: number;
   record: number;
   maxInFlight: number;
+}
+
+/**
+ * Times the recorder's group statements (the `WITH o AS (SELECT * FROM json_to_recordset`
+ * statement) at the pg client; returns the undo.
+ */
+function countRecordTime(phases: DeliverPhases): () => void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0];
+    const text = typeof q === 'string' ? q : ((q as { text?: unknown } | null)?.text as string | undefined);
+    const result = original.apply(this, args);
+    if (typeof text === 'string' && text.includes('UPDATE webhook_attempts wa')) {
+      phases.recordCalls++;
+      const t = performance.now();
+      void (result as Promise<unknown>).finally(() => (phases.record += performance.now() - t)).catch(() => undefined);
+    }
+    return result;
+  };
+  let undone = false;
+  return () => {
+    if (!undone) proto.query = original;
+    undone = true;
+  };
 }
 
 export interface ThroughputRun {
@@ -461,10 +486,14 @@ export interface ThroughputRun {
   notSuccess: number;
   retried: number;
   receiverConnections: number;
+  /** Statement and HTTP time per delivery (they overlap: attempts run concurrently). */
   phasesMsPerDelivery: Record<string, number>;
+  /** Claim and record statements per delivery (each covers a group of attempts). */
+  claimsPerDelivery: number;
+  recordsPerDelivery: number;
+  /** Signing-key reveals (cache misses) in the run. */
+  keyReveals: number;
   maxInFlight: number;
-  /** Average time a job slot spent per delivery outside `deliver` (queue get/complete). */
-  queueOverheadMs: number;
   queriesPerDelivery: number;
   jobQueueQueriesPerDelivery: number;
   commitsPerDelivery: number;
@@ -609,7 +638,7 @@ export async function benchWebhooks(opts: WebhookBenchOptions): Promise<WebhookB
       );
       const p = r.phasesMsPerDelivery;
       log(
-        `         per delivery (ms, avg): deliver ${fmt(p.total!, 2)} = claim tx ${fmt(p.claim!, 2)} + key reveal ${fmt(p.reveal!, 2)} + sign ${fmt(p.sign!, 3)} + HTTP ${fmt(p.send!, 2)} + record tx ${fmt(p.record!, 2)}; queue get/complete ${fmt(r.queueOverheadMs, 2)}; in flight max ${r.maxInFlight}`,
+        `         per delivery (ms, avg; overlapping): claim statements ${fmt(p.claim!, 2)} (${fmt(r.claimsPerDelivery, 3)} per delivery), HTTP ${fmt(p.send!, 2)}, record statements ${fmt(p.record!, 2)} (${fmt(r.recordsPerDelivery, 3)} per delivery); key reveals ${r.keyReveals}; in flight max ${r.maxInFlight}`,
       );
       log(
         `         SQL per delivery: ${fmt(r.queriesPerDelivery, 1)} statements (${fmt(r.jobQueueQueriesPerDelivery, 1)} job-queue), ${fmt(r.commitsPerDelivery, 1)} explicit COMMITs, ${fmt(r.dbCommitsPerDelivery, 1)} commits in pg_stat_database | receiver connections so far ${r.receiverConnections}`,
@@ -813,56 +842,40 @@ async function throughputRun(
   cpuProfile: boolean,
 ): Promise<ThroughputRun> {
   const { services } = world;
-  // Phase timers around WebhookService.deliver and what it calls (instance wrappers, removed after).
-  const phases: DeliverPhases = { count: 0, total: 0, claim: 0, reveal: 0, sign: 0, send: 0, record: 0, maxInFlight: 0 };
-  interface Mark {
-    start: number;
-    revealStart?: number;
-    revealEnd?: number;
-    sendStart?: number;
-    sendEnd?: number;
-  }
-  const als = new AsyncLocalStorage<Mark>();
-  const webhooks = services.webhooks as unknown as { deliver: (id: string) => Promise<string>; sender: WebhookSender };
+  // Phase timers around the delivery pipeline (instance wrappers, removed after): the claim
+  // statements (groups of attempts), key reveals (cache misses), HTTP sends, recording.
+  const phases: DeliverPhases = { count: 0, claimCalls: 0, claim: 0, reveals: 0, send: 0, recordCalls: 0, record: 0, maxInFlight: 0 };
+  const runner = services.webhooks.runner as unknown as {
+    claim: (...a: unknown[]) => Promise<unknown[]>;
+    flush: (...a: unknown[]) => Promise<void>;
+    sender: WebhookSender;
+  };
   const apiKeys = services.apiKeys as unknown as { revealWalletKey: (...a: unknown[]) => Promise<string | null> };
-  const origDeliver = webhooks.deliver;
-  const origSend = webhooks.sender.send;
+  const proto = Object.getPrototypeOf(runner) as typeof runner;
+  const origSend = runner.sender.send;
   const origReveal = apiKeys.revealWalletKey;
   let inFlight = 0;
-  webhooks.deliver = function (this: unknown, id: string) {
-    const mark: Mark = { start: performance.now() };
-    inFlight++;
-    if (inFlight > phases.maxInFlight) phases.maxInFlight = inFlight;
-    return als
-      .run(mark, () => origDeliver.call(services.webhooks, id))
-      .finally(() => {
-        inFlight--;
-        const end = performance.now();
-        if (mark.revealStart === undefined || mark.sendStart === undefined || mark.sendEnd === undefined || mark.revealEnd === undefined)
-          return;
-        phases.count++;
-        phases.total += end - mark.start;
-        phases.claim += mark.revealStart - mark.start;
-        phases.reveal += mark.revealEnd - mark.revealStart;
-        phases.sign += mark.sendStart - mark.revealEnd;
-        phases.send += mark.sendEnd - mark.sendStart;
-        phases.record += end - mark.sendEnd;
-      });
+  runner.claim = function (this: unknown, ...args: unknown[]) {
+    const t = performance.now();
+    phases.claimCalls++;
+    return proto.claim.apply(runner, args).finally(() => (phases.claim += performance.now() - t));
   };
   apiKeys.revealWalletKey = function (this: unknown, ...args: unknown[]) {
-    const mark = als.getStore();
-    if (mark) mark.revealStart = performance.now();
-    return origReveal.apply(services.apiKeys, args).finally(() => {
-      if (mark) mark.revealEnd = performance.now();
-    });
+    phases.reveals++;
+    return origReveal.apply(services.apiKeys, args);
   };
-  webhooks.sender.send = function (this: WebhookSender, ...args: Parameters<WebhookSender['send']>) {
-    const mark = als.getStore();
-    if (mark) mark.sendStart = performance.now();
+  runner.sender.send = function (this: WebhookSender, ...args: Parameters<WebhookSender['send']>) {
+    const t = performance.now();
+    phases.count++;
+    inFlight++;
+    if (inFlight > phases.maxInFlight) phases.maxInFlight = inFlight;
     return origSend.apply(this, args).finally(() => {
-      if (mark) mark.sendEnd = performance.now();
+      inFlight--;
+      phases.send += performance.now() - t;
     });
   };
+  // The recorder's group statements: wrapped through the store call inside flush.
+  const origQuery = countRecordTime(phases);
 
   try {
     const before = rcv.received();
@@ -896,9 +909,8 @@ async function throughputRun(
       fetchLoop(rcv.url, ceilingBody, fetchHeaders(ceilingBody), n, concurrency),
     );
     const per = (v: number) => (phases.count ? v / phases.count : NaN);
+    origQuery();
     const rate = (n * 1000) / drainMs;
-    // Little's law on the saturated worker: each slot is busy C / rate seconds per delivery.
-    const slotMs = (concurrency * 1000) / rate;
     return {
       events: n,
       enqueueMs: enq.releasedAt - enq.started,
@@ -913,15 +925,14 @@ async function throughputRun(
       retried: done.retried,
       receiverConnections: rcv.connections(),
       phasesMsPerDelivery: {
-        total: per(phases.total),
         claim: per(phases.claim),
-        reveal: per(phases.reveal),
-        sign: per(phases.sign),
         send: per(phases.send),
         record: per(phases.record),
       },
+      claimsPerDelivery: per(phases.claimCalls),
+      recordsPerDelivery: per(phases.recordCalls),
+      keyReveals: phases.reveals,
       maxInFlight: phases.maxInFlight,
-      queueOverheadMs: slotMs - per(phases.total),
       queriesPerDelivery: counts.total / n,
       jobQueueQueriesPerDelivery: counts.jobQueue / n,
       commitsPerDelivery: counts.commits / n,
@@ -933,12 +944,10 @@ async function throughputRun(
       load1: load1(),
     };
   } finally {
-    webhooks.deliver = origDeliver;
-    webhooks.sender.send = origSend;
-    apiKeys.revealWalletKey = origReveal;
+    origQuery();
     // Instance properties shadowing the prototype: drop them so the class methods apply again.
-    delete (webhooks as { deliver?: unknown }).deliver;
-    delete (webhooks.sender as { send?: unknown }).send;
+    delete (runner as { claim?: unknown }).claim;
+    delete (runner.sender as { send?: unknown }).send;
     delete (apiKeys as { revealWalletKey?: unknown }).revealWalletKey;
   }
 }

@@ -10,7 +10,6 @@
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 import type { ChainIndexer } from '../modules/deposits/indexer.js';
-import { sleep } from '../lib/process.js';
 
 export interface IndexerHandle {
   stop(): Promise<void>;
@@ -31,9 +30,19 @@ export async function startIndexer(opts: {
   let stopping = false;
   const loops = opts.indexers.map((indexer) => followChain(indexer));
 
-  /** Sleeps, but wakes early on stop so shutdown never waits out a poll interval. */
-  async function pause(ms: number): Promise<void> {
-    for (let waited = 0; waited < ms && !stopping; waited += 100) await sleep(100);
+  const sleepers = new Set<() => void>();
+  /** Sleeps, but wakes at once on stop so shutdown never waits out a poll interval. */
+  function pause(ms: number): Promise<void> {
+    if (stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
   }
 
   /**
@@ -108,6 +117,7 @@ export async function startIndexer(opts: {
   return {
     async stop() {
       stopping = true;
+      for (const wake of [...sleepers]) wake();
       await Promise.allSettled(loops);
     },
   };

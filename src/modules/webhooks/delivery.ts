@@ -18,6 +18,11 @@ import * as store from './store.js';
 
 /** Attempts one batch job keeps in flight. */
 export const BATCH_WINDOW = 32;
+/**
+ * Attempts in flight in this process across all jobs: more only queues requests inside the
+ * HTTP agent (64 sockets per host), where the 15 s timeout would already be running.
+ */
+export const MAX_IN_FLIGHT = 64;
 /** Outcomes recorded per statement at most. */
 const RECORD_GROUP = 500;
 /** Wallets whose signing secret is kept in memory at most. */
@@ -44,6 +49,8 @@ export class DeliveryRunner {
   readonly #keys = new Map<string, KeyEntry>();
   #pending: PendingOutcome[] = [];
   #flushing = false;
+  #active = 0;
+  #capacityWaiters: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -72,9 +79,9 @@ export class DeliveryRunner {
     let exhausted = false;
     let failure: unknown = null;
     while (!failure) {
-      const room = BATCH_WINDOW - inFlight.size;
+      const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active);
       // Claim in groups (half a window at least), not one statement per finished attempt.
-      if (!exhausted && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
+      if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
         const rows = await this.claim({ batch }, room);
         if (rows.length < room) exhausted = true;
         made += rows.length;
@@ -85,8 +92,10 @@ export class DeliveryRunner {
           inFlight.add(p);
         }
       }
-      if (inFlight.size === 0) break;
-      await Promise.race(inFlight);
+      if (inFlight.size > 0) await Promise.race(inFlight);
+      else if (exhausted) break;
+      // Other jobs use the whole budget: wait until one of their attempts ends.
+      else if (room <= 0) await new Promise<void>((resolve) => this.#capacityWaiters.push(resolve));
     }
     await Promise.allSettled(inFlight);
     // A recording failure: the job is retried; the claimed attempts already count and
@@ -107,6 +116,16 @@ export class DeliveryRunner {
 
   /** Signs, sends and records one claimed attempt. */
   private async attempt(row: store.ClaimedAttempt): Promise<void> {
+    this.#active++;
+    try {
+      await this.attemptOnce(row);
+    } finally {
+      this.#active--;
+      for (const wake of this.#capacityWaiters.splice(0)) wake();
+    }
+  }
+
+  private async attemptOnce(row: store.ClaimedAttempt): Promise<void> {
     // The claim stamped the service clock; the signature's timestamp is that instant.
     const startedAt = this.clock.now();
     const secret = row.key_id ? await this.secret(row.wallet_id, row.key_id) : null;
