@@ -264,4 +264,31 @@ describe('INSTANT settlement', () => {
     expect(await bsc.balanceOf('USDT', to)).toBe(2925n * 10n ** 16n);
     expect(await periods(BSC, b.id)).toHaveLength(2);
   });
+
+  it('leaves a deposit an active auto-settlement rule takes to that rule', async () => {
+    const w = h.wallets[BSC]!;
+    const base = `/v1/wallets/${w.id}/auto-settlements`;
+    expect((await h.api('PATCH', base, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
+    const rule = await h.api('POST', `${base}/rules`, {
+      key: w.apiKey,
+      body: {
+        name: 'USDT out',
+        order: 'RECOMMENDED',
+        slippageTolerance: '1',
+        source: { assets: ['USDT'], blockchain: BSC, minAmount: '1', maxAmount: '1000' },
+        destination: { asset: 'USDT', address: randomAddress(), blockchain: BSC },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    const b = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data[0];
+    const before = await periods(BSC, b.id);
+
+    const receipt = await bsc.sendToken('USDT', w.address, '3');
+    await drain();
+    const deposit = (await h.api('GET', `/v1/wallets/${w.id}/transactions?type=DEPOSIT&hash=${receipt.transactionHash}`, { key: w.apiKey }))
+      .body.data[0];
+    expect(deposit.status).toBe('SUCCESS');
+    expect(await periods(BSC, b.id)).toEqual(before);
+    expect(await h.services.settlements.findRun(b.id, `deposit:${deposit.id}`)).toBeUndefined();
+  });
 });
