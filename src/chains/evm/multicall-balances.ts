@@ -76,8 +76,16 @@ export interface JsonRpcPoster {
 
 /** JSON-RPC over HTTP(S) with pooled keep-alive connections, a timeout, one retry on a dropped connection. */
 export function jsonRpcPoster(url: string, opts: { timeoutMs: number; maxSockets?: number }): JsonRpcPoster {
-  const target = new URL(url);
-  const secure = target.protocol === 'https:';
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'https:';
+  // Resolved once: converting the URL on every request showed in the profile.
+  const target = {
+    protocol: parsed.protocol,
+    hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port || (secure ? 443 : 80),
+    path: `${parsed.pathname}${parsed.search}`,
+    ...(parsed.username ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` } : {}),
+  };
   const agent = new (secure ? https : http).Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 32 });
   const request = secure ? https.request : http.request;
   let id = 0;
@@ -85,8 +93,8 @@ export function jsonRpcPoster(url: string, opts: { timeoutMs: number; maxSockets
   const post = (body: string): Promise<string> =>
     new Promise((resolve, reject) => {
       const req = request(
-        target,
         {
+          ...target,
           method: 'POST',
           agent,
           timeout: opts.timeoutMs,
