@@ -1,9 +1,11 @@
 /**
  * Benchmark 2: balance reads through GET /v1/wallets/{walletId}/balances (wallet with 2
- * enabled assets; every request authenticates, loads the wallet and its assets from
- * PostgreSQL and reads both balances on chain with one Multicall3 eth_call), against a
- * bare Fastify GET route in the same process as the ceiling. Runs are interleaved
- * (balances, ceiling, balances, ceiling, ...) and the ratio is taken per pair.
+ * enabled assets; every request authenticates and finds the wallet and its assets, from
+ * the in-memory caches kept coherent by LISTEN/NOTIFY (docs/architecture.md, "Caching"),
+ * and reads both balances on chain with one Multicall3 eth_call, shared by the requests
+ * in flight together), against a bare Fastify GET route in the same process as the
+ * ceiling. Runs are interleaved (balances, ceiling, balances, ceiling, ...) and the ratio
+ * is taken per pair.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { runLoad, type LoadgenMode, type LoadResult, type LoadSpec } from './loadgen.js';
@@ -73,6 +75,10 @@ export async function benchBalances(world: World, opts: BalancesOptions): Promis
       throw new Error(`balances sanity request failed: ${res.status} ${JSON.stringify(body)}`);
     const sample = body.data.map((b) => `${b.asset.asset.symbol}=${b.balance}`).join(', ');
     log(`  sanity: GET .../balances -> 200, ${body.data.length} assets (${sample})`);
+    // Production runs with the caches on; a world without its listener would measure the
+    // uncached path and say nothing about what ships.
+    if (!world.services.changes.live) throw new Error('the cache invalidation listener is not connected: caches are off');
+    log(`  caches: on (invalidation listener connected; entries ${JSON.stringify(world.services.changes.sizes())})`);
 
     const warm = [
       await runLoad({ ...specs.balances, duration: Math.min(2, opts.duration) }, opts.mode),
