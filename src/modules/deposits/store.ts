@@ -141,17 +141,48 @@ export interface WatchedRow {
   address: string;
   wallet_id: string;
   address_id: string | null;
-  changed_at: Date;
+  /** A removed (external) address: no longer watched for this wallet. */
+  removed: boolean;
 }
 
-/** Master addresses of the chain's wallets plus child and external addresses created since `since`. */
-export async function watchedSince(db: DbConn, chainId: string, since: Date | null): Promise<WatchedRow[]> {
+/**
+ * The chain's watched addresses (masters, live child and external addresses), all of them
+ * (`since` null) or those written by transactions with an id >= `since` (removals
+ * included). `horizon` is the oldest transaction still running when the rows were read:
+ * every row written by an older one was visible to this read, so the next refresh asks
+ * `since = horizon` and misses nothing, however late a transaction commits.
+ */
+export async function watchedChanges(db: DbConn, chainId: string, since: string | null): Promise<{ horizon: string; rows: WatchedRow[] }> {
+  const horizonRow = sql`SELECT NULL::text AS address, NULL::uuid AS wallet_id, NULL::uuid AS address_id, false AS removed,
+                                pg_snapshot_xmin(pg_current_snapshot())::text AS horizon`;
+  const { rows } =
+    since === null
+      ? await sql<WatchedRow & { horizon: string | null }>`
+          ${horizonRow}
+          UNION ALL
+          SELECT address, wallet_id, id, false, NULL FROM addresses WHERE chain_id = ${chainId} AND deleted_at IS NULL
+          UNION ALL
+          SELECT address, id, NULL, false, NULL FROM wallets WHERE chain_id = ${chainId}`.execute(db)
+      : await sql<WatchedRow & { horizon: string | null }>`
+          ${horizonRow}
+          UNION ALL
+          SELECT address, wallet_id, id, deleted_at IS NOT NULL, NULL FROM addresses WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8
+          UNION ALL
+          SELECT address, id, NULL, false, NULL FROM wallets WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8`.execute(db);
+  const horizon = rows.find((r) => r.horizon !== null)!.horizon!;
+  return { horizon, rows: rows.filter((r) => r.horizon === null) };
+}
+
+/** Live owners of some addresses (after one wallet removed an address another may still watch). */
+export async function liveOwnersOf(db: DbConn, chainId: string, addresses: string[]): Promise<WatchedRow[]> {
+  if (addresses.length === 0) return [];
   const { rows } = await sql<WatchedRow>`
-    SELECT address, wallet_id, id AS address_id, updated_at AS changed_at FROM addresses
-     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${since}::timestamptz IS NULL OR updated_at >= ${since})
+    SELECT address, wallet_id, id AS address_id, false AS removed FROM addresses
+     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND lower(address) = ANY(${addresses.map((a) => a.toLowerCase())}::text[])
     UNION ALL
-    SELECT address, id AS wallet_id, NULL AS address_id, created_at AS changed_at FROM wallets
-     WHERE chain_id = ${chainId} AND (${since}::timestamptz IS NULL OR created_at >= ${since})`.execute(db);
+    SELECT address, id, NULL, false FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ANY(${addresses.map((a) => a.toLowerCase())}::text[])`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -160,13 +191,6 @@ export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise
     SELECT wa.wallet_id, wa.asset_id FROM wallet_assets wa JOIN wallets w ON w.id = wa.wallet_id
      WHERE w.chain_id = ${chainId} AND wa.is_active`.execute(db);
   return rows;
-}
-
-/** Addresses of the chain removed (external ones) since `since`: no longer watched. */
-export async function removedSince(db: DbConn, chainId: string, since: Date): Promise<string[]> {
-  const { rows } = await sql<{ address: string }>`
-    SELECT address FROM addresses WHERE chain_id = ${chainId} AND deleted_at >= ${since}`.execute(db);
-  return rows.map((r) => r.address);
 }
 
 /** Bulk insert; returns the ids actually inserted (a recorded (chain, hash, log index) is skipped). */

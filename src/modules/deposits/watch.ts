@@ -1,7 +1,7 @@
 /**
  * The addresses one chain's indexer watches (masters, child and external addresses of
  * every wallet on the chain), held in memory so matching a transfer costs a hash lookup
- * whatever their number. New addresses are picked up incrementally on every step.
+ * whatever their number. Changes are picked up incrementally on every step.
  */
 import type { Db } from '../../db/pool.js';
 import * as store from './store.js';
@@ -11,18 +11,21 @@ export interface Owner {
   addressId: string | null;
 }
 
-// Rows are read by last change (a removed external address added again is a change); a
-// transaction may commit a little after the time it stamped, so every refresh re-reads a
-// window behind the newest row seen.
-const OVERLAP_MS = 60_000;
+// A full load now and then, as a safety net (e.g. rows written before migration 006,
+// which carry no writer transaction id).
 const FULL_RELOAD_MS = 5 * 60_000;
 
 export class WatchSet {
   #owners = new Map<string, Owner>();
   #enabled = new Map<string, Set<string>>();
-  #newest: Date | null = null;
+  /**
+   * The oldest transaction still running at the last refresh: rows written by older ones
+   * were all visible then, so the next refresh reads only rows written from it on. Unlike a
+   * time window, this costs nothing while nobody writes, and never misses a transaction
+   * that commits long after it started.
+   */
+  #horizon: string | null = null;
   #lastFullLoad = 0;
-  #lastRefresh = 0;
 
   constructor(
     private readonly db: Db,
@@ -30,28 +33,30 @@ export class WatchSet {
   ) {}
 
   async refresh(): Promise<void> {
-    const full = this.#newest === null || Date.now() - this.#lastFullLoad > FULL_RELOAD_MS;
-    const since = full ? null : new Date(this.#newest!.getTime() - OVERLAP_MS);
-    const startedAt = Date.now();
-    const [rows, enabled, removed] = await Promise.all([
-      store.watchedSince(this.db, this.chainId, since),
+    const full = this.#horizon === null || Date.now() - this.#lastFullLoad > FULL_RELOAD_MS;
+    const [changes, enabled] = await Promise.all([
+      store.watchedChanges(this.db, this.chainId, full ? null : this.#horizon),
       store.enabledAssetsOfChain(this.db, this.chainId),
-      full ? Promise.resolve([]) : store.removedSince(this.db, this.chainId, new Date(this.#lastRefresh - OVERLAP_MS)),
     ]);
-    this.#lastRefresh = startedAt;
     if (full) {
-      // A full load replaces the map, so addresses removed since (external ones) drop out.
+      // A full load replaces the map, so addresses removed since drop out.
       this.#lastFullLoad = Date.now();
       this.#owners = new Map();
     }
-    for (const row of rows) {
+    const removed: string[] = [];
+    for (const row of changes.rows) {
+      const key = row.address.toLowerCase();
+      if (!row.removed) this.#owners.set(key, { walletId: row.wallet_id, addressId: row.address_id });
+      else if (this.#owners.get(key)?.addressId === row.address_id) {
+        this.#owners.delete(key);
+        removed.push(key);
+      }
+    }
+    // Another wallet may still watch an address one wallet removed.
+    for (const row of await store.liveOwnersOf(this.db, this.chainId, removed)) {
       this.#owners.set(row.address.toLowerCase(), { walletId: row.wallet_id, addressId: row.address_id });
-      if (!this.#newest || row.changed_at > this.#newest) this.#newest = row.changed_at;
     }
-    for (const address of removed) {
-      // Re-added in the meantime? Then the rows above have just put it back.
-      if (!rows.some((r) => r.address.toLowerCase() === address.toLowerCase())) this.#owners.delete(address.toLowerCase());
-    }
+    this.#horizon = changes.horizon;
     const map = new Map<string, Set<string>>();
     for (const { wallet_id, asset_id } of enabled) {
       let set = map.get(wallet_id);

@@ -1,0 +1,92 @@
+/**
+ * The indexer's watch set follows address changes by writer transaction id: an address
+ * written by a transaction that commits late (after later ones were seen, with an old
+ * timestamp) is still picked up, removals and re-additions are followed, and a refresh
+ * with no change reads nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/lib/ids.js';
+import { WatchSet } from '../../src/modules/deposits/watch.js';
+import { watchedChanges } from '../../src/modules/deposits/store.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+let chainId: string;
+let walletId: string;
+let nextIndex = 1_000_000;
+
+beforeAll(async () => {
+  h = await startHarness({});
+  const wallet = await h.services.wallets.requireRow(h.wallets['devnet-eth']!.id);
+  walletId = wallet.id;
+  chainId = wallet.chain_id;
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
+
+/** Inserts a child address row in `client`'s current transaction, stamped a day ago. */
+async function insertAddress(client: pg.Client, address: string): Promise<string> {
+  const id = uuidv7();
+  const index = nextIndex++;
+  await client.query(
+    `INSERT INTO addresses (id, wallet_id, chain_id, derivation_index, address, type, derivation_path, configurations, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'INTERNAL', $6, '{}'::jsonb, now() - interval '1 day', now() - interval '1 day')`,
+    [id, walletId, chainId, index, address, `m/44'/60'/0'/0/${index}`],
+  );
+  return id;
+}
+
+async function connect(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: h.databaseUrl });
+  await client.connect();
+  return client;
+}
+
+it('picks up a late-committing writer, follows removal and re-adding, and reads nothing when idle', async () => {
+  const watch = new WatchSet(h.services.db, chainId);
+  await watch.refresh();
+  const before = watch.size;
+
+  const slow = await connect();
+  const quick = await connect();
+  try {
+    const late = randomAddress();
+    const early = randomAddress();
+    // The slow writer starts first and commits last.
+    await slow.query('BEGIN');
+    await insertAddress(slow, late);
+    await quick.query('BEGIN');
+    const earlyId = await insertAddress(quick, early);
+    await quick.query('COMMIT');
+
+    await watch.refresh();
+    expect(watch.has(early)).toBe(true);
+    expect(watch.has(late)).toBe(false);
+
+    await slow.query('COMMIT');
+    await watch.refresh();
+    expect(watch.has(late)).toBe(true);
+    expect(watch.size).toBe(before + 2);
+
+    // Nothing written since: the incremental read returns no rows.
+    await watch.refresh();
+    const horizon = (await watchedChanges(h.services.db, chainId, null)).horizon;
+    expect((await watchedChanges(h.services.db, chainId, horizon)).rows).toEqual([]);
+
+    // Removal (soft) and re-adding of the same row.
+    await quick.query('UPDATE addresses SET deleted_at = now() WHERE id = $1', [earlyId]);
+    await watch.refresh();
+    expect(watch.has(early)).toBe(false);
+    await quick.query('UPDATE addresses SET deleted_at = NULL WHERE id = $1', [earlyId]);
+    await watch.refresh();
+    expect(watch.get(early)).toEqual({ walletId, addressId: earlyId });
+  } finally {
+    await slow.end();
+    await quick.end();
+  }
+});
