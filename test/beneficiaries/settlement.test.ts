@@ -203,6 +203,44 @@ describe('exactly once', () => {
   });
 });
 
+describe('several settlement beneficiaries', () => {
+  it('the default wins; handing over mid-period does not settle that period twice', async () => {
+    const w = h.wallets[ETH]!;
+    const a = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data[0];
+    expect(await periods(ETH, a.id)).toContain('DAILY:2026-01-05');
+    // B has been a DAILY settlement beneficiary since 2 January, but A, the oldest, is in force.
+    const now = clock.now();
+    clock.set(Date.UTC(2026, 0, 2, 12, 0, 0));
+    const created = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+      key: w.apiKey,
+      body: { name: 'Successor', address: randomAddress(), settlementFrequency: 'DAILY' },
+    });
+    expect(created.status).toBe(200);
+    const b = created.body.data;
+    clock.set(now.getTime() + 4 * 60_000);
+
+    await eth.sendToken('USDC', w.address, '2');
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}/beneficiaries/${b.id}`, { key: w.apiKey, body: { isDefault: true } })).status).toBe(
+      200,
+    );
+    // 5 January was settled (to A): B does not settle it again.
+    await h.services.settlements.tick();
+    expect(await periods(ETH, b.id)).toEqual([]);
+    expect(await eth.balanceOf('USDC', w.address)).toBe(2n * USDC6);
+
+    // The next day is B's.
+    clock.set(Date.UTC(2026, 0, 7, 0, 1, 0));
+    await h.services.settlements.tick();
+    expect(await runOf(b.id, 'DAILY:2026-01-06')).toMatchObject({ status: 'done' });
+    expect(await periods(ETH, a.id)).not.toContain('DAILY:2026-01-06');
+    await eventually(
+      () => eth.balanceOf('USDC', b.address),
+      (v) => v === 2n * USDC6,
+      20_000,
+    );
+  });
+});
+
 describe('INSTANT settlement', () => {
   let indexer: ChainIndexer;
   const drain = async () => {

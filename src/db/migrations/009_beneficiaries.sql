@@ -38,6 +38,9 @@ CREATE TABLE settlement_runs (
   error            text,
   created_at       timestamptz NOT NULL DEFAULT now(),
   updated_at       timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (beneficiary_id, period)
+  UNIQUE (beneficiary_id, period),
+  -- A wallet settles a period once, whichever beneficiary is in force: handing over to
+  -- another settlement beneficiary mid-period does not settle that period a second time.
+  UNIQUE (wallet_id, period)
 );
 CREATE INDEX settlement_runs_pending ON settlement_runs (updated_at) WHERE status = 'pending';

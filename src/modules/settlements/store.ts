@@ -33,7 +33,8 @@ export interface NewRun {
 }
 
 /**
- * Inserts the runs that do not exist yet (unique beneficiary and period) and queues a job
+ * Inserts the runs that do not exist yet (unique per wallet and period, and so per
+ * beneficiary and period) and queues a job
  * for each one inserted, in the caller's transaction: a run is decided and queued together,
  * or not at all. Jobs of one wallet share a queue, so its runs never overlap.
  */
@@ -46,7 +47,7 @@ export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> 
       FROM jsonb_to_recordset(${JSON.stringify(
         runs.map((r) => ({ id: r.id, wallet_id: r.walletId, beneficiary_id: r.beneficiaryId, period: r.period, asset_ids: r.assetIds })),
       )}::jsonb) AS r(id uuid, wallet_id uuid, beneficiary_id uuid, period text, asset_ids jsonb)
-    ON CONFLICT (beneficiary_id, period) DO NOTHING
+    ON CONFLICT DO NOTHING
     RETURNING id, wallet_id`.execute(db);
   if (rows.length > 0) {
     await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('settlement_run', json_build_object('runId', id::text), 'settlement:' || wallet_id::text,
