@@ -241,6 +241,40 @@ describe('several settlement beneficiaries', () => {
   });
 });
 
+describe('what is settled', () => {
+  it('the balance less what PENDING withdrawals hold', async () => {
+    const w = h.wallets[ETH]!;
+    const b = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data.find(
+      (x: { isDefault: boolean }) => x.isDefault,
+    );
+    const before = await eth.balanceOf('USDC', b.address);
+    await h.stopWorker();
+    await eth.sendToken('USDC', w.address, '10');
+    const payee = randomAddress();
+    const usdc = h.services.catalogue.findChain(ETH, 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    const pending = await h.api('POST', `/v1/wallets/${w.id}/withdraw`, {
+      key: w.apiKey,
+      body: { assetId: usdc.id, address: payee, amount: '4' },
+    });
+    expect(pending.status).toBe(200);
+    expect(pending.body.data.status).toBe('PENDING');
+
+    clock.set(Date.UTC(2026, 0, 8, 0, 1, 0));
+    await h.services.settlements.tick();
+    const run = await h.services.settlements.findRun(b.id, 'DAILY:2026-01-07');
+    await h.services.settlements.run(run!.id);
+    const [t] = await transactions(ETH, (await h.services.settlements.findRun(b.id, 'DAILY:2026-01-07'))!.transaction_ids);
+    expect(t).toMatchObject({ type: 'WITHDRAW', amount: '6' });
+
+    await h.startWorker();
+    await eventually(
+      () => Promise.all([eth.balanceOf('USDC', b.address), eth.balanceOf('USDC', payee), eth.balanceOf('USDC', w.address)]),
+      ([toB, toPayee, left]) => toB === before + 6n * USDC6 && toPayee === 4n * USDC6 && left === 0n,
+      20_000,
+    );
+  });
+});
+
 describe('INSTANT settlement', () => {
   let indexer: ChainIndexer;
   const drain = async () => {
