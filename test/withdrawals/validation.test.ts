@@ -198,8 +198,9 @@ describe('whitelisted beneficiaries', () => {
           VALUES (${bid}, ${walletId}, 'b', ${address}, ${extra.whitelisted ?? true}, ${extra.active ?? true},
                   ${extra.deleted ? new Date() : null})`.execute(w.h.database.db);
     // Beneficiaries that are not whitelisted, not active or deleted do not switch whitelisting on.
+    // (One live beneficiary per address and wallet: the inactive one has an address of its own.)
     await insert(uuidv7(), other, { whitelisted: false });
-    await insert(uuidv7(), other, { active: false });
+    await insert(uuidv7(), randomAddress(), { active: false });
     await insert(uuidv7(), other, { deleted: true });
     const free = await withdraw(w.h, ETH, { assetId: usdc.id, address: randomAddress(), amount: '0.1' });
     expect(free.status).toBe(200);

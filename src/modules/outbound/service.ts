@@ -156,32 +156,62 @@ export class OutboundService {
    * The first send from an address reads the chain's nonce, an RPC call made before the lock.
    */
   async enqueue(tx: DbConn, req: EnqueueRequest): Promise<{ id: string; nonce: bigint; from: string }> {
+    return (await this.enqueueMany(tx, [req]))[0]!;
+  }
+
+  /**
+   * enqueue for many requests in a constant number of statements per sender: consecutive
+   * nonces in request order (one counter update), one insert, one job insert. Everything
+   * is checked before the first write; results are in request order.
+   */
+  async enqueueMany(tx: DbConn, reqs: EnqueueRequest[]): Promise<{ id: string; nonce: bigint; from: string }[]> {
     // On the bare pool each statement would commit alone: a crash between them would leak a nonce.
     if (!tx.isTransaction) throw new Error('OutboundService.enqueue must run inside a database transaction');
-    const chain = this.catalogue.chain(req.chainId);
-    const checked = validate(chain, req);
-    const wallet = req.wallet?.id === req.walletId ? req.wallet : await this.wallets.requireRow(req.walletId, tx);
-    if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
-    const from = this.wallets.deriver(wallet).address(req.fromIndex);
-
-    // The common case is one statement; only a sender's first send reads the chain's count.
-    const nonce =
-      (await store.takeNonce(tx, chain.id, from)) ??
-      (await store.allocateNonce(tx, chain.id, from, BigInt(await chain.adapter.getNonce(from, 'pending'))));
-    const id = uuidv7();
-    await store.insertOutbound(tx, {
-      id,
-      chainId: chain.id,
-      walletId: req.walletId,
-      fromAddress: from,
-      fromIndex: req.fromIndex,
-      nonce,
-      ...checked,
-      purpose: req.purpose,
-      ownerId: req.ownerId ?? null,
+    const planned: { chain: ChainHandle; from: string; req: EnqueueRequest; checked: ReturnType<typeof validate> }[] = [];
+    const wallets = new Map<string, WalletRow>();
+    for (const req of reqs) {
+      const chain = this.catalogue.chain(req.chainId);
+      const checked = validate(chain, req);
+      let wallet = wallets.get(req.walletId) ?? (req.wallet?.id === req.walletId ? req.wallet : undefined);
+      wallet ??= await this.wallets.requireRow(req.walletId, tx);
+      wallets.set(req.walletId, wallet);
+      if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
+      planned.push({ chain, from: this.wallets.deriver(wallet).address(req.fromIndex), req, checked });
+    }
+    // Senders in order of first appearance; each takes its nonces in one statement.
+    const next = new Map<string, bigint>();
+    for (const p of planned) {
+      const k = `${p.chain.id}:${p.from}`;
+      if (next.has(k)) continue;
+      const count = planned.filter((q) => q.chain.id === p.chain.id && q.from === p.from).length;
+      // The common case is one statement; only a sender's first send reads the chain's count.
+      const first =
+        (await store.takeNonces(tx, p.chain.id, p.from, count)) ??
+        (await store.allocateNonces(tx, p.chain.id, p.from, BigInt(await p.chain.adapter.getNonce(p.from, 'pending')), count));
+      next.set(k, first);
+    }
+    const rows: store.NewOutbound[] = planned.map((p) => {
+      const k = `${p.chain.id}:${p.from}`;
+      const nonce = next.get(k)!;
+      next.set(k, nonce + 1n);
+      return {
+        id: uuidv7(),
+        chainId: p.chain.id,
+        walletId: p.req.walletId,
+        fromAddress: p.from,
+        fromIndex: p.req.fromIndex,
+        nonce,
+        ...p.checked,
+        purpose: p.req.purpose,
+        ownerId: p.req.ownerId ?? null,
+      };
     });
-    await store.enqueueSendJob(tx, id);
-    return { id, nonce, from };
+    await store.insertOutbounds(tx, rows);
+    await store.enqueueSendJobs(
+      tx,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => ({ id: r.id, nonce: r.nonce, from: r.fromAddress }));
   }
 
   get(id: string, db: DbConn = this.db): Promise<OutboundRow | undefined> {

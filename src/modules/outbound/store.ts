@@ -140,10 +140,28 @@ export async function allocateNonce(db: DbConn, chainId: string, address: string
 
 /** Takes the next nonce of a sender the counter already knows (row lock as allocateNonce); null otherwise. */
 export async function takeNonce(db: DbConn, chainId: string, address: string): Promise<bigint | null> {
+  return takeNonces(db, chainId, address, 1);
+}
+
+/**
+ * Takes `count` consecutive nonces in one statement (a batch of sends from one sender);
+ * returns the first. Same row lock, gap- and duplicate-free, as takeNonce.
+ */
+export async function takeNonces(db: DbConn, chainId: string, address: string, count: number): Promise<bigint | null> {
   const { rows } = await sql<{ nonce: string }>`
-    UPDATE nonces SET next_nonce = next_nonce + 1, updated_at = now() WHERE chain_id = ${chainId} AND address = ${address}
-    RETURNING next_nonce - 1 AS nonce`.execute(db);
+    UPDATE nonces SET next_nonce = next_nonce + ${count}, updated_at = now() WHERE chain_id = ${chainId} AND address = ${address}
+    RETURNING next_nonce - ${count} AS nonce`.execute(db);
   return rows[0] ? BigInt(rows[0].nonce) : null;
+}
+
+/** allocateNonce for `count` consecutive nonces; returns the first. */
+export async function allocateNonces(db: DbConn, chainId: string, address: string, seed: bigint, count: number): Promise<bigint> {
+  const { rows } = await sql<{ nonce: string }>`
+    INSERT INTO nonces (chain_id, address, next_nonce) VALUES (${chainId}, ${address}, ${seed + BigInt(count)})
+    ON CONFLICT (chain_id, address) DO UPDATE
+       SET next_nonce = GREATEST(nonces.next_nonce, EXCLUDED.next_nonce - ${count}) + ${count}, updated_at = now()
+    RETURNING next_nonce - ${count} AS nonce`.execute(db);
+  return BigInt(rows[0]!.nonce);
 }
 
 /** Raises the counter to the chain's mined count when the key was used outside the pipeline. */
@@ -172,10 +190,19 @@ export interface NewOutbound {
 }
 
 export async function insertOutbound(db: DbConn, r: NewOutbound): Promise<void> {
+  await insertOutbounds(db, [r]);
+}
+
+/** Many rows in one statement. */
+export async function insertOutbounds(db: DbConn, list: NewOutbound[]): Promise<void> {
+  if (list.length === 0) return;
+  const values = list.map(
+    (r) => sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
+                ${r.gasLimit}, ${r.maxFeePerGas}, ${r.maxPriorityFeePerGas}, 'created', ${r.purpose}, ${r.ownerId})`,
+  );
   await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, to_address, value, data,
                                       gas_limit, max_fee_per_gas, max_priority_fee_per_gas, stage, purpose, owner_id)
-            VALUES (${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
-                    ${r.gasLimit}, ${r.maxFeePerGas}, ${r.maxPriorityFeePerGas}, 'created', ${r.purpose}, ${r.ownerId})`.execute(db);
+            VALUES ${sql.join(values)}`.execute(db);
 }
 
 export async function findOutbound(db: DbConn, id: string): Promise<OutboundRow | undefined> {
@@ -288,6 +315,14 @@ export async function enqueueSendJob(db: DbConn, id: string, delayMs = 0): Promi
   await sql`SELECT graphile_worker.add_job('outbound_send', json_build_object('id', ${id}::text),
                                            run_at := now() + make_interval(secs => ${delayMs / 1000}),
                                            job_key := ${`outbound_send:${id}`}, job_key_mode := 'preserve_run_at')`.execute(db);
+}
+
+/** enqueueSendJob (no delay) for many rows in one statement. */
+export async function enqueueSendJobs(db: DbConn, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('outbound_send', json_build_object('id', i), NULL, now(), 25,
+                                                          'outbound_send:' || i, NULL, NULL)::graphile_worker.job_spec), true)
+              FROM unnest(${ids}::text[]) AS t(i)`.execute(db);
 }
 
 export async function enqueueTrackJob(db: DbConn, id: string, poll: number, delayMs: number): Promise<void> {

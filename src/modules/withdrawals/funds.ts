@@ -100,9 +100,29 @@ export interface Snapshot {
   balances: Map<string | null, bigint>;
 }
 
-export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, items: Item[]): Promise<Snapshot> {
-  const at = await store.databaseNow(db);
+export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, items: Item[], clock?: DbClock): Promise<Snapshot> {
+  const at = clock ? await clock.now(db) : await store.databaseNow(db);
   return { at, balances: await readBalances(chain, sender, items) };
+}
+
+/**
+ * The database's time for snapshots, shared by concurrent requests: one query per
+ * `maxAgeMs` instead of one per request. Any time read before a balance read is a valid
+ * T (see the header); an earlier one only holds back more, never less.
+ */
+export class DbClock {
+  #last: { at: number; value: Promise<Date> } | null = null;
+
+  constructor(private readonly maxAgeMs = 250) {}
+
+  now(db: DbConn): Promise<Date> {
+    const last = this.#last;
+    if (last && Date.now() - last.at < this.maxAgeMs) return last.value;
+    const entry = { at: Date.now(), value: store.databaseNow(db) };
+    this.#last = entry;
+    entry.value.catch(() => this.#last === entry && (this.#last = null));
+    return entry.value;
+  }
 }
 
 async function readBalances(chain: ChainHandle, sender: string, items: Item[]): Promise<Map<string | null, bigint>> {
@@ -122,22 +142,41 @@ export async function checkAgainstPending(
   snap: Snapshot,
 ): Promise<void> {
   const held = await store.heldBack(db, chain.id, sender, snap.at);
+  await checkHeld(chain, sender, items, plan, snap, held, []);
+}
+
+/**
+ * checkAgainstPending with the reservations already read under the sender's lock (read
+ * since a time at or before `snap.at`), plus `extra`: what requests accepted earlier in the
+ * same locked transaction reserve (not written yet). `mined` memoises receipt look-ups
+ * across the requests of one transaction.
+ */
+export async function checkHeld(
+  chain: ChainHandle,
+  sender: string,
+  items: Item[],
+  plan: GasPlan,
+  snap: Snapshot,
+  held: store.Held[],
+  extra: Reserved[],
+  mined: Map<string, Promise<boolean>> = new Map(),
+): Promise<void> {
+  const mine = held.filter((h) => h.pending || h.settledAt! >= snap.at);
   try {
-    checkFunds(chain, items, snap.balances, held, plan);
+    checkFunds(chain, items, snap.balances, [...mine, ...extra], plan);
     return;
   } catch (err) {
-    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !held.some((h) => h.hash)) throw err;
+    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !mine.some((h) => h.hash)) throw err;
   }
-  const pending = held.filter((h) => h.pending);
-  const mined = await Promise.all(pending.map(async (p) => (p.hash ? (await chain.adapter.getReceipt(p.hash)) !== null : false)));
+  const pending = mine.filter((h) => h.pending);
+  const isMined = (hash: string) => {
+    let found = mined.get(hash);
+    if (!found) mined.set(hash, (found = chain.adapter.getReceipt(hash).then((r) => r !== null)));
+    return found;
+  };
+  const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
   const balances = await readBalances(chain, sender, items);
-  checkFunds(
-    chain,
-    items,
-    balances,
-    pending.filter((_p, i) => !mined[i]),
-    plan,
-  );
+  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...extra], plan);
 }
 
 export interface Reserved {

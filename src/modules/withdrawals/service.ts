@@ -5,13 +5,16 @@
  * A broadcast withdrawal is created in one database transaction with its outbound row (and
  * so its nonce and send job), under the sender's lock, after the balance check against the
  * chain and the sender's pending withdrawals (funds.ts): two requests can never both spend
- * the same funds, and a request that fails writes nothing. Completion, cancel and retry
- * are in lifecycle.ts.
+ * the same funds, and a request that fails writes nothing. Concurrent requests of one
+ * sender share that transaction (group commit, batcher.ts and create.ts), each judged as
+ * if it were alone. The API only accepts, reserves and enqueues: signing, broadcasting and
+ * tracking are the worker's (outbound pipeline). Completion, cancel and retry are in
+ * lifecycle.ts.
  */
 import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
-import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
+import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -21,15 +24,30 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 
-import { FeeCache, callOf, checkAgainstPending, checkFunds, feeOf, planGas, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { GroupQueue } from './batcher.js';
+import { createBatch, original, type CreateJob, type CreateResult } from './create.js';
+import {
+  DbClock,
+  FeeCache,
+  callOf,
+  checkAgainstPending,
+  checkFunds,
+  feeOf,
+  planGas,
+  snapshot,
+  type GasPlan,
+  type Snapshot,
+} from './funds.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
-import { KeyedMutex } from './mutex.js';
 import type { WithdrawBody } from './schemas.js';
 import * as store from './store.js';
 import { checkItems, type Item } from './validate.js';
 
 export type WithdrawalServiceDeps = ModuleDeps;
+
+/** How long an Idempotency-Key is remembered. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** Who sends: the master address (index 0) or one of the wallet's child addresses. */
 export interface Sender {
@@ -54,11 +72,18 @@ export type WithdrawResult = TransactionView | TransactionView[];
 
 export class WithdrawalService {
   readonly lifecycle: WithdrawalLifecycle;
-  readonly #senders = new KeyedMutex();
+  readonly #senders: GroupQueue<CreateJob, CreateResult>;
   readonly fees = new FeeCache();
+  readonly clock = new DbClock();
 
   constructor(readonly deps: WithdrawalServiceDeps) {
     this.lifecycle = new WithdrawalLifecycle(deps, this);
+    this.#senders = new GroupQueue((jobs) =>
+      createBatch(deps, jobs, {
+        row: (s, item, id, reservedFee) => this.#row(s, item, id, 'WITHDRAW', reservedFee, null),
+        respond: (tx, ids, key, single) => this.#respond(tx, ids, key, single),
+      }),
+    );
   }
 
   /** POST .../withdraw and .../addresses/{addressId}/withdraw. */
@@ -93,6 +118,20 @@ export class WithdrawalService {
     return { balance: formatAmount(native, decimals), fee: formatAmount(fee, decimals) };
   }
 
+  /**
+   * Forgets Idempotency-Keys older than `retentionMs` (default 24 hours, as Stripe): a
+   * retry after that is a new request (a reused `reference` still finds the original).
+   * Run periodically by the worker (jobs/tasks.ts); returns how many were deleted.
+   */
+  async pruneIdempotencyKeys(retentionMs = IDEMPOTENCY_RETENTION_MS, chunk = 5_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await store.pruneKeys(this.deps.db, retentionMs, chunk);
+      total += n;
+      if (n < chunk) return total;
+    }
+  }
+
   /** The sending address of a request; a foreign wallet or address is a 404. */
   async sender(auth: AuthContext, walletId: string, addressId: string | null): Promise<Sender> {
     const wallet = await this.deps.wallets.require(auth, walletId);
@@ -114,11 +153,11 @@ export class WithdrawalService {
   }
 
   /**
-   * Runs `fn` (which opens a transaction and takes store.lockSender) after the sender's
-   * earlier requests in this process: see mutex.ts.
+   * Runs `fn` (which opens a transaction and takes store.lockSender) alone, after the
+   * sender's earlier requests in this process: see batcher.ts.
    */
   serialise<T>(s: Sender, fn: () => Promise<T>): Promise<T> {
-    return this.#senders.run(`${s.chain.id}:${s.address.toLowerCase()}`, fn);
+    return this.#senders.solo(senderKey(s), fn);
   }
 
   /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
@@ -138,7 +177,7 @@ export class WithdrawalService {
    * against them, then gas estimates for every item.
    */
   async #affordable(s: Sender, items: Item[]): Promise<{ plan: GasPlan; snap: Snapshot }> {
-    const snap = await snapshot(this.deps.db, s.chain, s.address, items);
+    const snap = await snapshot(this.deps.db, s.chain, s.address, items, this.clock);
     checkFunds(s.chain, items, snap.balances, [], null);
     return { plan: await planGas(s.chain, s.address, items, this.fees), snap };
   }
@@ -181,11 +220,7 @@ export class WithdrawalService {
     }
   }
 
-  /**
-   * One transaction: the key, the sender's lock, references again (a twin may have
-   * committed meanwhile), the funds check, then each item's outbound row and Transaction.
-   * `fresh` are the indexes of the items found new before, `costs` their gas and balances.
-   */
+  /** Queues the request for its sender's next transaction (create.ts) and answers it after the commit. */
   async #create(
     s: Sender,
     items: Item[],
@@ -194,45 +229,12 @@ export class WithdrawalService {
     key: IdempotencyKey | null,
     single: boolean,
   ): Promise<WithdrawResult> {
-    const { db, outbound } = this.deps;
-    const write = () =>
-      db.transaction().execute(async (tx) => {
-        if (key) await claim(tx, key);
-        await store.lockSender(tx, s.chain.id, s.address);
-        const existing = await this.#existing(tx, s, items, 'WITHDRAW');
-        // References are only ever added, so what is new now was new before and has its costs.
-        const now = fresh.filter((i) => !existing[i]);
-        const gasOf = (i: number) => costs!.plan.gas[fresh.indexOf(i)]!;
-        if (now.length > 0) {
-          const plan = { fees: costs!.plan.fees, gas: now.map(gasOf) };
-          await checkAgainstPending(tx, s.chain, s.address, pick(items, now), plan, costs!.snap);
-        }
-        const ids: string[] = [];
-        for (const [i, item] of items.entries()) {
-          if (existing[i]) {
-            ids.push(existing[i]);
-            continue;
-          }
-          const id = uuidv7();
-          const sent = await outbound.enqueue(tx, {
-            chainId: s.chain.id,
-            walletId: s.wallet.id,
-            wallet: s.wallet,
-            fromIndex: s.index,
-            ...callOf(s.chain, item),
-            purpose: 'withdraw',
-            ownerId: id,
-          });
-          const reservedFee = gasOf(i) * costs!.plan.fees.maxFeePerGas;
-          await store.insertWithdrawal(tx, { ...this.#row(s, item, id, 'WITHDRAW', reservedFee, null), nonce: sent.nonce });
-          ids.push(id);
-        }
-        // With a key the response is stored with the writes; without, it is read after the
-        // commit, so the sender's lock is not held for it.
-        return key ? { data: await this.#respond(tx, ids, key, single) } : ids;
-      });
-    const ids = await this.serialise(s, write);
-    return Array.isArray(ids) ? this.#respond(db, ids, null, single) : ids.data;
+    const done = await this.#senders.submit(senderKey(s), { s, items, fresh, costs, key, single });
+    if ('data' in done) return done.data;
+    // Without a key the response is read after the commit, so the sender's lock is not held for it.
+    const views = await done.views;
+    const data = done.ids.map((id) => views.get(id)!);
+    return single ? data[0]! : data;
   }
 
   async #signOnly(
@@ -299,25 +301,9 @@ export class WithdrawalService {
    * paying twice, provided it is the same payment; anything else under the reference is a 409.
    */
   async #existing(db: DbConn, s: Sender, items: Item[], type: 'WITHDRAW' | 'SIGNED'): Promise<(string | undefined)[]> {
-    const out: (string | undefined)[] = [];
-    for (const item of items) {
-      const found = item.reference ? await store.findByReference(db, s.wallet.id, item.reference) : undefined;
-      if (
-        found &&
-        (found.type !== type ||
-          found.sender_address?.toLowerCase() !== s.address.toLowerCase() ||
-          found.asset_id !== item.asset.asset.row.id ||
-          found.amount !== item.amount.toString() ||
-          found.recipient_address?.toLowerCase() !== item.to.toLowerCase())
-      ) {
-        throw new ConflictError(
-          'REFERENCE_IN_USE',
-          `The reference '${item.reference}' is already used on this wallet by another transaction (${found.id})`,
-        );
-      }
-      out.push(found?.id);
-    }
-    return out;
+    const refs = items.flatMap((i) => (i.reference ? [i.reference] : []));
+    const found = await store.findByReferences(db, s.wallet.id, refs);
+    return items.map((item) => original(s, item, item.reference ? found.get(item.reference) : undefined, type));
   }
 
   #row(
@@ -354,6 +340,8 @@ export class WithdrawalService {
 }
 
 const pick = <T>(list: T[], indexes: number[]): T[] => indexes.map((i) => list[i]!);
+
+const senderKey = (s: Sender) => `${s.chain.id}:${s.address.toLowerCase()}`;
 
 /** A concurrent request took the same (wallet, reference) first. */
 function isReferenceClash(err: unknown): boolean {

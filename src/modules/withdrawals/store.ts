@@ -21,6 +21,8 @@ export interface Held {
   /** The latest signed version's hash (null before signing). */
   hash: string | null;
   pending: boolean;
+  /** When it left PENDING (null while pending). */
+  settledAt: Date | null;
 }
 
 /**
@@ -34,11 +36,12 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     reserved_fee: string | null;
     hash: string | null;
     status: string;
+    updated_at: Date;
   }>`
-    SELECT asset_id, amount, reserved_fee, hash, status FROM transactions
+    SELECT asset_id, amount, reserved_fee, hash, status, updated_at FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type = 'WITHDRAW' AND status = 'PENDING'
     UNION ALL
-    SELECT asset_id, amount, reserved_fee, hash, status FROM transactions
+    SELECT asset_id, amount, reserved_fee, hash, status, updated_at FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type = 'WITHDRAW' AND status <> 'PENDING'
        AND updated_at >= ${since}`.execute(db);
   return rows.map((r) => ({
@@ -47,6 +50,7 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     fees: BigInt(r.reserved_fee ?? 0),
     hash: r.hash,
     pending: r.status === 'PENDING',
+    settledAt: r.status === 'PENDING' ? null : r.updated_at,
   }));
 }
 
@@ -75,6 +79,15 @@ export async function findByReference(db: DbConn, walletId: string, reference: s
   return rows[0];
 }
 
+/** findByReference for many references at once. */
+export async function findByReferences(db: DbConn, walletId: string, references: string[]): Promise<Map<string, WithdrawalRef>> {
+  if (references.length === 0) return new Map();
+  const { rows } = await sql<WithdrawalRef & { reference: string }>`
+    SELECT id, reference, type, status, sender_address, recipient_address, asset_id, amount FROM transactions
+     WHERE wallet_id = ${walletId} AND reference = ANY(${references}::text[])`.execute(db);
+  return new Map(rows.map((r) => [r.reference, r]));
+}
+
 export interface NewWithdrawal {
   id: string;
   walletId: string;
@@ -99,20 +112,29 @@ export interface NewWithdrawal {
 }
 
 export async function insertWithdrawal(db: DbConn, w: NewWithdrawal): Promise<void> {
-  const s = w.signed;
-  await sql`
-    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
-                              amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
-                              token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
-                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
-    VALUES (${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
+  await insertWithdrawals(db, [w]);
+}
+
+/** Many withdrawals in one statement. */
+export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<void> {
+  if (list.length === 0) return;
+  const values = list.map((w) => {
+    const s = w.signed;
+    return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
             ${s ? 'SUCCESS' : 'PENDING'}, ${s ? 'signed' : 'created'}, ${s !== null},
             ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.amountUsd === null ? null : '1'},
             ${w.amountUsd === null ? null : '1'}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
-            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`.execute(db);
+            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`;
+  });
+  await sql`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
+                              amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
+                              token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
+                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
+    VALUES ${sql.join(values)}`.execute(db);
 }
 
 export interface LockedWithdrawal {
@@ -192,6 +214,28 @@ export async function claimKey(db: DbConn, walletId: string, key: string, finger
     INSERT INTO idempotency_keys (wallet_id, key, fingerprint, response) VALUES (${walletId}, ${key}, ${fingerprint}, '{}'::jsonb)
     ON CONFLICT (wallet_id, key) DO NOTHING RETURNING key`.execute(db);
   return rows.length > 0;
+}
+
+/**
+ * Deletes up to `limit` keys created more than `olderThanMs` ago (oldest first, through the
+ * created_at index); returns how many. Small chunks keep each delete's locks short.
+ */
+export async function pruneKeys(db: DbConn, olderThanMs: number, limit: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    WITH old AS (
+      SELECT wallet_id, key FROM idempotency_keys
+       WHERE created_at < now() - make_interval(secs => ${olderThanMs / 1000})
+       ORDER BY created_at LIMIT ${limit}
+    ), gone AS (
+      DELETE FROM idempotency_keys k USING old WHERE k.wallet_id = old.wallet_id AND k.key = old.key RETURNING 1
+    )
+    SELECT count(*) AS n FROM gone`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/** Gives a claimed key back (its request failed inside a batch that commits): it stores nothing. */
+export async function releaseKey(db: DbConn, walletId: string, key: string): Promise<void> {
+  await sql`DELETE FROM idempotency_keys WHERE wallet_id = ${walletId} AND key = ${key}`.execute(db);
 }
 
 export async function storeResponse(db: DbConn, walletId: string, key: string, response: unknown): Promise<void> {

@@ -1,0 +1,452 @@
+/**
+ * Issue-5 benchmark: N withdrawals (default 500) posted concurrently to one master wallet.
+ *
+ * Per run, on a fresh wallet (so a fresh master address, nonces from 0):
+ * - acceptance: N POST /v1/wallets/{id}/withdraw (USDC, distinct destinations and
+ *   references), all in flight at once over HTTP; accepted/s = accepted / (last answer -
+ *   first send), and the p50 / p99 latency of each answer;
+ * - mining: the time from the first send until every withdrawal is SUCCESS in the database
+ *   (the real worker signs, broadcasts and tracks; production OutboundOptions);
+ * - checks, from the database AND from the chain: the master's outbound nonces are
+ *   contiguous from 0, each withdrawal has exactly one mined row and one on-chain
+ *   transaction (the hashes the database holds are exactly the master's transactions in
+ *   the blocks), and every destination holds exactly its amount;
+ * - baseline, in the same run: a bare loop of viem `sendTransaction` (the same USDC
+ *   transfer) from one funded local account, one after the other; tx/s = N / elapsed; the
+ *   ratio printed is accepted/s / baseline tx/s.
+ *
+ * Chain: anvil with 1 s blocks (BENCH_WD_BLOCK_TIME). Acceptance must not depend on
+ * mining, and a block time is what a real chain has; automine would mine one block per
+ * broadcast and measure anvil's block building instead.
+ */
+import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { sql } from 'kysely';
+import { devnetChain } from '../src/devnet/chain.js';
+import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
+import { taskList } from '../src/jobs/tasks.js';
+import { fmt, load1, sleep } from './stats.js';
+import { withCpu } from './cpu.js';
+import {
+  benchChainSpec,
+  check,
+  countQueries,
+  figure,
+  logProfile,
+  percentile,
+  profiled,
+  startExtraWorld,
+  topStatements,
+  type ExtraFigure,
+  type ExtraWorld,
+  type Log,
+  type ProfileSummary,
+} from './webhooks.js';
+
+export interface WithdrawalBenchOptions {
+  runs: number;
+  /** Withdrawals per run, all posted at once. */
+  count: number;
+  /** Seconds between blocks (0 = automine). */
+  blockTime: number;
+  /** How long to wait for all to be mined before the run counts as failed. */
+  minedTimeoutMs?: number;
+  cpuProfile?: boolean;
+  log: Log;
+}
+
+export interface WithdrawalRun {
+  accepted: number;
+  refused: Record<string, number>;
+  acceptedPerSecond: number;
+  acceptMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  minedMs: number | null;
+  notSuccess: number;
+  dbNonceGaps: number;
+  chainNonceGaps: number;
+  /** Withdrawals without exactly one mined outbound row / one on-chain transaction. */
+  dbNotExactlyOnce: number;
+  chainNotExactlyOnce: number;
+  /** The master's transactions on chain that no withdrawal accounts for. */
+  chainExtra: number;
+  wrongBalances: number;
+  baselineTxPerSecond: number;
+  baselineMinedMs: number;
+  ratio: number;
+  /** Database transactions that created the accepted withdrawals (group commit), and their mean size. */
+  batches: number;
+  meanBatch: number;
+  queriesPerWithdrawal: number;
+  commitsPerWithdrawal: number;
+  statements: ReturnType<typeof topStatements>;
+  cpu: { node: number; postgres: number; anvil: number; foreign: number };
+  load1: number;
+  profile?: ProfileSummary;
+}
+
+export interface WithdrawalBenchReport {
+  figures: ExtraFigure[];
+  details: { settings: Record<string, unknown>; runs: WithdrawalRun[]; pgSettings: Record<string, string> };
+}
+
+const AMOUNT = '0.01';
+const AMOUNT_UNITS = 10_000n; // 0.01 USDC at 6 decimals
+
+export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<WithdrawalBenchReport> {
+  const { log, count } = opts;
+  const world = await startExtraWorld({ spec: benchChainSpec(1), blockTime: opts.blockTime });
+  let worker: WorkerHandle | null = null;
+  try {
+    const { services } = world;
+    worker = await startWorker({
+      connectionString: world.databaseUrl,
+      logger: world.logger,
+      taskList: taskList(services),
+      periodic: [{ name: 'outbound_sweep', everyMs: 15_000, run: () => services.outbound.sweepStuck() }],
+    });
+    const usdc = services.catalogue
+      .findChain(world.chain.config.blockchain.slug, world.chain.config.network)!
+      .assets.find((a) => a.symbol === 'USDC')!;
+    const viemChain = devnetChain(world.chain.config.chainId, world.chain.config.rpcUrl);
+    const pub = createPublicClient({ chain: viemChain, transport: http(world.chain.config.rpcUrl) });
+    const faucet = createWalletClient({
+      chain: viemChain,
+      transport: http(world.chain.config.rpcUrl),
+      account: privateKeyToAccount(world.chain.faucet.privateKey as Hex),
+    });
+    const fund = async (to: string) => {
+      await world.rpc('anvil_setBalance', [to, '0x56BC75E2D63100000']); // 100 ETH of gas
+      const hash = await faucet.writeContract({
+        address: usdc.address as Address,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [to as Address, AMOUNT_UNITS * BigInt(count) * 2n],
+      });
+      await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    };
+    log(
+      `  ${count} USDC withdrawals per run, all posted at once; anvil ${opts.blockTime > 0 ? `${opts.blockTime} s blocks` : 'automine'}; PostgreSQL fsync=${world.pgSettings.fsync}, synchronous_commit=${world.pgSettings.synchronous_commit}; worker concurrency 20`,
+    );
+
+    // Warm-up: connections, JIT, plans, the worker. Not measured.
+    {
+      const w = await world.newWallet('Bench withdrawals (warm-up)');
+      await fund(w.address);
+      const r = await postAll(world, w, usdc.id, Math.min(100, count), 'warm');
+      if (r.accepted === 0) throw new Error(`warm-up withdrawals refused: ${JSON.stringify(r.refused)}`);
+      await waitSettled(world, w.id, r.accepted, 120_000);
+    }
+
+    const runs: WithdrawalRun[] = [];
+    for (let run = 1; run <= opts.runs; run++) {
+      const r = await oneRun(world, opts, run, usdc.id, usdc.address as Address, fund, pub);
+      runs.push(r);
+      log(
+        `  run ${run}: accepted ${r.accepted}/${count} at ${fmt(r.acceptedPerSecond, 0)}/s (${fmt(r.acceptMs, 0)} ms; p50 ${fmt(r.p50Ms, 0)} ms, p99 ${fmt(r.p99Ms, 0)} ms) | all mined ${r.minedMs === null ? 'NOT within the timeout' : `${fmt(r.minedMs / 1000, 2)} s`} | baseline viem loop ${fmt(r.baselineTxPerSecond, 0)} tx/s (mined ${fmt(r.baselineMinedMs / 1000, 2)} s) | ratio ${fmt(r.ratio, 2)} | load ${r.load1.toFixed(2)}`,
+      );
+      log(
+        `         checks: not SUCCESS ${r.notSuccess}; nonce gaps db ${r.dbNonceGaps} chain ${r.chainNonceGaps}; not exactly once db ${r.dbNotExactlyOnce} chain ${r.chainNotExactlyOnce}; extra chain txs ${r.chainExtra}; wrong balances ${r.wrongBalances}${Object.keys(r.refused).length ? `; refused ${JSON.stringify(r.refused)}` : ''}`,
+      );
+      log(
+        `         acceptance: ${r.batches} creating transactions (mean ${fmt(r.meanBatch, 1)} withdrawals each); ${fmt(r.queriesPerWithdrawal, 1)} SQL statements and ${fmt(r.commitsPerWithdrawal, 2)} COMMITs per withdrawal; cpu% (of one core) node ${fmt(r.cpu.node, 0)} pg ${fmt(r.cpu.postgres, 0)} anvil ${fmt(r.cpu.anvil, 0)} foreign ${fmt(r.cpu.foreign, 0)}`,
+      );
+      if (run === 1) {
+        log('         statements during acceptance by client-side time (per withdrawal: count x avg ms = ms):');
+        for (const st of r.statements)
+          log(`           ${fmt(st.perUnit, 2)} x ${fmt(st.avgMs, 2)} = ${fmt(st.msPerUnit, 2)} ms  ${st.statement}`);
+      }
+      if (r.profile) logProfile(log, 'CPU profile of the acceptance burst (main thread)', r.profile);
+    }
+
+    const okRuns = runs.every(
+      (r) =>
+        r.accepted === count &&
+        r.minedMs !== null &&
+        r.notSuccess === 0 &&
+        r.dbNotExactlyOnce === 0 &&
+        r.chainNotExactlyOnce === 0 &&
+        r.chainExtra === 0 &&
+        r.wrongBalances === 0,
+    );
+    const gaps = runs.reduce((a, r) => a + r.dbNonceGaps + r.chainNonceGaps, 0);
+    const figures: ExtraFigure[] = [
+      figure(
+        `withdrawals: accepted per second (${count} concurrent, one master)`,
+        'withdrawals/s',
+        runs.map((r) => r.acceptedPerSecond),
+        '>= 300',
+        (m) => m >= 300,
+        0,
+      ),
+      figure(
+        'withdrawals: accept latency p50',
+        'ms',
+        runs.map((r) => r.p50Ms),
+        '-',
+        undefined,
+        0,
+      ),
+      figure(
+        'withdrawals: accept latency p99',
+        'ms',
+        runs.map((r) => r.p99Ms),
+        '-',
+        undefined,
+        0,
+      ),
+      figure(
+        `withdrawals: time until all ${count} are mined (from the first POST)`,
+        's',
+        runs.map((r) => (r.minedMs ?? NaN) / 1000),
+        '-',
+        undefined,
+        2,
+      ),
+      figure(
+        'withdrawals: baseline bare viem sendTransaction loop, one account',
+        'tx/s',
+        runs.map((r) => r.baselineTxPerSecond),
+        '-',
+        undefined,
+        0,
+      ),
+      figure(
+        'withdrawals: ratio accepted/s / baseline tx/s',
+        '',
+        runs.map((r) => r.ratio),
+        '-',
+        undefined,
+        2,
+      ),
+      check('withdrawals: nonce gaps, database and chain (all runs)', '', gaps, '= 0', gaps === 0),
+      check(
+        'withdrawals: runs with every withdrawal accepted, SUCCESS, exactly one tx on chain, balances right',
+        'runs ok',
+        runs.filter((r) => r.accepted === count && r.notSuccess === 0 && r.chainNotExactlyOnce === 0 && r.wrongBalances === 0).length,
+        `= ${opts.runs}`,
+        okRuns,
+      ),
+    ];
+    return {
+      figures,
+      details: {
+        settings: { count, runs: opts.runs, blockTime: opts.blockTime, amount: `${AMOUNT} USDC`, workerConcurrency: 20 },
+        runs,
+        pgSettings: world.pgSettings,
+      },
+    };
+  } finally {
+    await worker?.stop().catch((err) => console.error(`worker stop failed: ${(err as Error).message}`));
+    await world.stop();
+  }
+}
+
+type Wallet = Awaited<ReturnType<ExtraWorld['newWallet']>>;
+
+async function oneRun(
+  world: ExtraWorld,
+  opts: WithdrawalBenchOptions,
+  run: number,
+  assetId: string,
+  token: Address,
+  fund: (to: string) => Promise<void>,
+  pub: ReturnType<typeof createPublicClient>,
+): Promise<WithdrawalRun> {
+  const { count } = opts;
+  const wallet = await world.newWallet(`Bench withdrawals (run ${run})`);
+  await fund(wallet.address);
+  const startBlock = await pub.getBlockNumber({ cacheTime: 0 });
+
+  // 1. Acceptance. Batches are counted where they write: one enqueueMany per transaction.
+  const outbound = world.services.outbound;
+  const enqueueMany = outbound.enqueueMany.bind(outbound);
+  const sizes: number[] = [];
+  outbound.enqueueMany = (tx, reqs) => {
+    if (reqs.length > 0 && reqs[0]!.purpose === 'withdraw') sizes.push(reqs.length);
+    return enqueueMany(tx, reqs);
+  };
+  const queries = countQueries();
+  let posted!: Awaited<ReturnType<typeof postAll>>;
+  let profile: ProfileSummary | undefined;
+  const { cpu } = await withCpu(async () => {
+    const p = await profiled(opts.cpuProfile === true && run === 1, 'withdrawals-accept', () =>
+      postAll(world, wallet, assetId, count, `r${run}`),
+    );
+    posted = p.result;
+    profile = p.profile;
+  });
+  const q = queries.stop();
+  outbound.enqueueMany = enqueueMany;
+
+  // 2. Mining, as the database sees it.
+  const minedMs = await waitSettled(world, wallet.id, posted.accepted, opts.minedTimeoutMs ?? 300_000).then((at) =>
+    at === null ? null : at - posted.startedAt,
+  );
+
+  // 3. Checks.
+  const db = world.services.db;
+  const { rows: txs } = await sql<{ id: string; status: string; hash: string | null; recipient_address: string }>`
+    SELECT id, status, hash, recipient_address FROM transactions WHERE wallet_id = ${wallet.id} AND type = 'WITHDRAW'`.execute(db);
+  const notSuccess = txs.filter((t) => t.status !== 'SUCCESS').length + (count - txs.length);
+  const { rows: outs } = await sql<{ owner_id: string; nonce: string; stage: string }>`
+    SELECT owner_id, nonce, stage FROM outbound_txs WHERE from_address = ${wallet.address}`.execute(db);
+  const minedRows = outs.filter((o) => o.stage === 'mined');
+  const dbNonceGaps = gapsOf(minedRows.map((o) => BigInt(o.nonce)));
+  const minedPerOwner = new Map<string, number>();
+  for (const o of minedRows) minedPerOwner.set(o.owner_id, (minedPerOwner.get(o.owner_id) ?? 0) + 1);
+  const dbNotExactlyOnce = txs.filter((t) => minedPerOwner.get(t.id) !== 1).length;
+
+  const head = await pub.getBlockNumber({ cacheTime: 0 });
+  const onChain: { hash: string; nonce: number }[] = [];
+  for (let b = startBlock + 1n; b <= head; b++) {
+    const block = await pub.getBlock({ blockNumber: b, includeTransactions: true });
+    for (const t of block.transactions) {
+      if (t.from.toLowerCase() === wallet.address.toLowerCase()) onChain.push({ hash: t.hash.toLowerCase(), nonce: t.nonce });
+    }
+  }
+  const chainNonceGaps = gapsOf(onChain.map((t) => BigInt(t.nonce)));
+  const chainHashes = new Map(onChain.map((t) => [t.hash, 0]));
+  let chainNotExactlyOnce = 0;
+  for (const t of txs) {
+    const h = t.hash?.toLowerCase();
+    if (!h || !chainHashes.has(h)) chainNotExactlyOnce++;
+    else chainHashes.set(h, chainHashes.get(h)! + 1);
+  }
+  chainNotExactlyOnce += [...chainHashes.values()].filter((n) => n > 1).length;
+  const chainExtra = [...chainHashes.values()].filter((n) => n === 0).length;
+  const balances = await mapLimit(txs, 50, (t) =>
+    pub.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [t.recipient_address as Address] }),
+  );
+  const wrongBalances = balances.filter((b) => b !== AMOUNT_UNITS).length;
+
+  // 4. Baseline: a bare loop of viem sendTransaction from one account, the same transfer.
+  const baseline = await baselineLoop(world, token, count, fund, pub);
+  const acceptedPerSecond = posted.accepted / (posted.acceptMs / 1000);
+  return {
+    accepted: posted.accepted,
+    refused: posted.refused,
+    acceptedPerSecond,
+    acceptMs: posted.acceptMs,
+    p50Ms: percentile(posted.latencies, 50),
+    p99Ms: percentile(posted.latencies, 99),
+    maxMs: Math.max(...posted.latencies),
+    minedMs,
+    notSuccess,
+    dbNonceGaps,
+    chainNonceGaps,
+    dbNotExactlyOnce,
+    chainNotExactlyOnce,
+    chainExtra,
+    wrongBalances,
+    baselineTxPerSecond: baseline.txPerSecond,
+    baselineMinedMs: baseline.minedMs,
+    ratio: acceptedPerSecond / baseline.txPerSecond,
+    batches: sizes.length,
+    meanBatch: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
+    queriesPerWithdrawal: q.total / Math.max(1, posted.accepted),
+    commitsPerWithdrawal: q.commits / Math.max(1, posted.accepted),
+    statements: topStatements(q, Math.max(1, posted.accepted), 10),
+    cpu: { node: cpu.node, postgres: cpu.postgres, anvil: cpu.anvil, foreign: cpu.foreign },
+    load1: load1(),
+    ...(profile ? { profile } : {}),
+  };
+}
+
+/** Posts `n` withdrawals at once; latencies in ms, per answer. */
+async function postAll(world: ExtraWorld, wallet: Wallet, assetId: string, n: number, tag: string) {
+  const url = `${world.baseUrl}/v1/wallets/${wallet.id}/withdraw`;
+  const headers = { 'content-type': 'application/json', 'x-api-key': wallet.apiKey };
+  const bodies = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ assetId, address: privateKeyToAccount(generatePrivateKey()).address, amount: AMOUNT, reference: `bench-${tag}-${i}` }),
+  );
+  const latencies: number[] = [];
+  const refused: Record<string, number> = {};
+  let accepted = 0;
+  let last = 0;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  await Promise.all(
+    bodies.map(async (body) => {
+      const sent = performance.now();
+      let key: string;
+      try {
+        const res = await fetch(url, { method: 'POST', headers, body });
+        const json = (await res.json()) as { data?: { status?: string }; error?: string; message?: string };
+        key = res.status === 200 && json.data?.status === 'PENDING' ? 'ok' : `${res.status} ${json.message ?? ''}`.slice(0, 120);
+      } catch (err) {
+        key = `network: ${(err as Error).message}`;
+      }
+      const done = performance.now();
+      latencies.push(done - sent);
+      last = Math.max(last, done);
+      if (key === 'ok') accepted++;
+      else refused[key] = (refused[key] ?? 0) + 1;
+    }),
+  );
+  return { accepted, refused, latencies, acceptMs: last - t0, startedAt };
+}
+
+/** Epoch ms when all `n` withdrawals of the wallet left PENDING; null on timeout. */
+async function waitSettled(world: ExtraWorld, walletId: string, n: number, timeoutMs: number): Promise<number | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { rows } = await world.database.pool.query<{ n: string }>(
+      "/*bench*/ SELECT count(*) AS n FROM transactions WHERE wallet_id = $1 AND type = 'WITHDRAW' AND status <> 'PENDING'",
+      [walletId],
+    );
+    if (Number(rows[0]!.n) >= n) return Date.now();
+    await sleep(50);
+  }
+  return null;
+}
+
+async function baselineLoop(
+  world: ExtraWorld,
+  token: Address,
+  n: number,
+  fund: (to: string) => Promise<void>,
+  pub: ReturnType<typeof createPublicClient>,
+): Promise<{ txPerSecond: number; minedMs: number }> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await fund(account.address);
+  const viemChain = devnetChain(world.chain.config.chainId, world.chain.config.rpcUrl);
+  const client = createWalletClient({ chain: viemChain, transport: http(world.chain.config.rpcUrl), account });
+  const data = Array.from({ length: n }, () =>
+    encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [privateKeyToAccount(generatePrivateKey()).address, AMOUNT_UNITS],
+    }),
+  );
+  const t0 = performance.now();
+  const hashes: Hex[] = [];
+  for (const d of data) hashes.push(await client.sendTransaction({ to: token, data: d }));
+  const sent = performance.now();
+  await pub.waitForTransactionReceipt({ hash: hashes[hashes.length - 1]!, pollingInterval: 50, timeout: 120_000 });
+  return { txPerSecond: n / ((sent - t0) / 1000), minedMs: performance.now() - t0 };
+}
+
+/** Nonces missing from 0 to the highest, plus duplicates: 0 for 0, 1, ..., n-1 (a fresh sender's). */
+function gapsOf(nonces: bigint[]): number {
+  if (nonces.length === 0) return 0;
+  const distinct = new Set(nonces.map(String)).size;
+  const highest = nonces.reduce((a, b) => (a > b ? a : b));
+  return Number(highest) + 1 - distinct + (nonces.length - distinct);
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,182 @@
+/**
+ * Creating broadcast withdrawals: one database transaction for a batch of requests from
+ * one sender (batcher.ts), under the sender's lock. Each request is judged in arrival
+ * order exactly as if it had its own transaction after the previous ones committed:
+ *
+ * 1. Idempotency keys claimed first (sorted, so two processes claim in one order), so a
+ *    concurrent twin waits; a key already taken answers that request with KeyTaken.
+ * 2. References read once for the whole batch; a reference taken by an earlier request of
+ *    the batch counts as taken (same payment: the original; another: 409).
+ * 3. Reservations read once (funds.ts): every request is checked against its own balance
+ *    snapshot, the sender's PENDING withdrawals, those settled since its snapshot, and
+ *    what the requests accepted before it in this batch reserve.
+ * 4. The accepted requests' outbound rows (consecutive nonces, send jobs) and Transactions
+ *    written with a constant number of statements; keyed requests store their response.
+ *
+ * A request refused in steps 1-3 writes nothing (its claimed key is given back) and does
+ * not affect the others. Anything else fails the whole transaction, and the batcher then
+ * retries each request alone.
+ */
+import type { DbConn } from '../../db/pool.js';
+import { ConflictError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { Outcome } from './batcher.js';
+import { callOf, checkHeld, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import { KeyTaken, type IdempotencyKey } from './idempotency.js';
+import type { TransactionView } from '../transactions/service.js';
+import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
+import * as store from './store.js';
+import type { Item } from './validate.js';
+
+export interface CreateJob {
+  s: Sender;
+  items: Item[];
+  /** Indexes of the items whose reference was new before the lock. */
+  fresh: number[];
+  /** Gas and balances of the fresh items (null when none is fresh). */
+  costs: { plan: GasPlan; snap: Snapshot } | null;
+  key: IdempotencyKey | null;
+  single: boolean;
+}
+
+/**
+ * ids: the Transactions, and `views`, all of the batch's read after its commit with one
+ * loadMany (not under the lock); data: a keyed request's response, stored with the writes.
+ */
+export type CreateResult = { ids: string[]; views: Promise<Map<string, TransactionView>> } | { data: WithdrawResult };
+
+export interface CreateHooks {
+  row(s: Sender, item: Item, id: string, reservedFee: bigint): store.NewWithdrawal;
+  respond(tx: DbConn, ids: string[], key: IdempotencyKey, single: boolean): Promise<WithdrawResult>;
+}
+
+interface Accepted {
+  job: number;
+  ids: string[];
+}
+
+export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[], hooks: CreateHooks): Promise<Outcome<CreateResult>[]> {
+  const s = jobs[0]!.s;
+  const outcomes = await deps.db.transaction().execute(async (tx) => {
+    const out: (Outcome<CreateResult> | undefined)[] = jobs.map(() => undefined);
+    const fail = (j: number, error: unknown) => (out[j] = { ok: false, error });
+
+    // 1. Keys.
+    const keyed = jobs.flatMap((job, j) => (job.key ? [{ j, key: job.key }] : [])).sort((a, b) => cmp(a.key.key, b.key.key));
+    const claimed = new Set<number>();
+    for (const { j, key } of keyed) {
+      if (await store.claimKey(tx, key.walletId, key.key, key.fingerprint)) claimed.add(j);
+      else fail(j, new KeyTaken());
+    }
+    await store.lockSender(tx, s.chain.id, s.address);
+
+    // 2 and 3. References and reservations, each read once.
+    const live = jobs.flatMap((job, j) => (out[j] ? [] : [j]));
+    const refs = [...new Set(live.flatMap((j) => jobs[j]!.items.flatMap((i) => (i.reference ? [i.reference] : []))))];
+    const found = await store.findByReferences(tx, s.wallet.id, refs);
+    const snaps = live.flatMap((j) => (jobs[j]!.costs ? [jobs[j]!.costs!.snap.at] : []));
+    const since = snaps.reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
+    const held = since ? await store.heldBack(tx, s.chain.id, s.address, since) : [];
+    const reserved: Reserved[] = [];
+    const mined = new Map<string, Promise<boolean>>();
+    const accepted: Accepted[] = [];
+    const writes: { id: string; item: Item; gas: bigint; job: CreateJob }[] = [];
+
+    for (const j of live) {
+      const job = jobs[j]!;
+      try {
+        const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
+        // References are only ever added, so what is new now was new before and has its costs.
+        const now = job.fresh.filter((i) => !existing[i]);
+        const gasOf = (i: number) => job.costs!.plan.gas[job.fresh.indexOf(i)]!;
+        if (now.length > 0) {
+          const plan = { fees: job.costs!.plan.fees, gas: now.map(gasOf) };
+          const items = now.map((i) => job.items[i]!);
+          await checkHeld(job.s.chain, job.s.address, items, plan, job.costs!.snap, held, reserved, mined);
+        }
+        const ids = job.items.map((_item, i) => existing[i] ?? uuidv7());
+        for (const i of now) {
+          const item = job.items[i]!;
+          const gas = gasOf(i);
+          reserved.push({ assetId: item.asset.asset.row.id, amount: item.amount, fees: gas * job.costs!.plan.fees.maxFeePerGas });
+          writes.push({ id: ids[i]!, item, gas, job });
+          // Later requests of the batch with this reference get this payment (or a 409).
+          if (item.reference) found.set(item.reference, refOf(job.s, item, ids[i]!));
+        }
+        accepted.push({ job: j, ids });
+      } catch (err) {
+        fail(j, err);
+        // The request stores nothing: a twin waiting on the key may then claim it.
+        if (claimed.has(j)) await store.releaseKey(tx, job.key!.walletId, job.key!.key);
+      }
+    }
+
+    // 4. Writes: outbound rows (nonces in arrival order, send jobs), then the Transactions.
+    const sent = await deps.outbound.enqueueMany(
+      tx,
+      writes.map((w) => ({
+        chainId: w.job.s.chain.id,
+        walletId: w.job.s.wallet.id,
+        wallet: w.job.s.wallet,
+        fromIndex: w.job.s.index,
+        ...callOf(w.job.s.chain, w.item),
+        purpose: 'withdraw',
+        ownerId: w.id,
+      })),
+    );
+    await store.insertWithdrawals(
+      tx,
+      writes.map((w, k) => ({
+        ...hooks.row(w.job.s, w.item, w.id, w.gas * w.job.costs!.plan.fees.maxFeePerGas),
+        nonce: sent[k]!.nonce,
+      })),
+    );
+    for (const { job: j, ids } of accepted) {
+      const job = jobs[j]!;
+      if (job.key) out[j] = { ok: true, value: { data: await hooks.respond(tx, ids, job.key, job.single) } };
+    }
+    return { out, accepted };
+  });
+  // Committed: the others' responses, read together (each caller awaits its share).
+  const unkeyed = outcomes.accepted.filter((a) => !jobs[a.job]!.key);
+  const all = [...new Set(unkeyed.flatMap((a) => a.ids))];
+  const views = deps.transactions.loadMany(all).then((list) => new Map(list.map((v) => [v.id, v])));
+  views.catch(() => undefined); // each caller sees the rejection itself
+  for (const a of unkeyed) outcomes.out[a.job] = { ok: true, value: { ids: a.ids, views } };
+  return outcomes.out as Outcome<CreateResult>[];
+}
+
+/**
+ * The id of the Transaction that already holds the item's reference, when it is the same
+ * payment; a 409 when the reference belongs to something else.
+ */
+export function original(s: Sender, item: Item, found: store.WithdrawalRef | undefined, type: 'WITHDRAW' | 'SIGNED' = 'WITHDRAW') {
+  if (!found) return undefined;
+  if (
+    found.type !== type ||
+    found.sender_address?.toLowerCase() !== s.address.toLowerCase() ||
+    found.asset_id !== item.asset.asset.row.id ||
+    found.amount !== item.amount.toString() ||
+    found.recipient_address?.toLowerCase() !== item.to.toLowerCase()
+  ) {
+    throw new ConflictError(
+      'REFERENCE_IN_USE',
+      `The reference '${item.reference}' is already used on this wallet by another transaction (${found.id})`,
+    );
+  }
+  return found.id;
+}
+
+function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
+  return {
+    id,
+    type: 'WITHDRAW',
+    status: 'PENDING',
+    sender_address: s.address,
+    recipient_address: item.to,
+    asset_id: item.asset.asset.row.id,
+    amount: item.amount.toString(),
+  };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
