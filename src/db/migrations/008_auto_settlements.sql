@@ -29,6 +29,8 @@ CREATE TABLE auto_settlements (
   -- Fees fixed at planning for a child sender: its gas top-up paid for exactly these.
   max_fee_per_gas       numeric(78,0),
   max_priority_fee_per_gas numeric(78,0),
+  -- The gas limit planned (and topped up) for the transfer to the destination; null = estimated when signed.
+  transfer_gas_limit    numeric(78,0),
   swap_transaction_id   uuid REFERENCES transactions(id),
   settle_transaction_id uuid REFERENCES transactions(id),
   swap                  jsonb,

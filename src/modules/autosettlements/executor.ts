@@ -127,8 +127,9 @@ export class AutoSettlementExecutor {
     }
     let gas = 0n;
     let topup = 0n;
+    let transferGas = 0n;
     if (fromChild && !refusal) {
-      const transferGas = assetOut.is_native
+      transferGas = assetOut.is_native
         ? NATIVE_TRANSFER_GAS
         : swapping
           ? TOKEN_TRANSFER_GAS
@@ -197,7 +198,7 @@ export class AutoSettlementExecutor {
         swapTransactionId: swapId ?? undefined,
         settleTransactionId: settleId,
         ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
-        ...(fromChild ? { fees } : {}),
+        ...(fromChild ? { fees, transferGasLimit: transferGas } : {}),
       } as Parameters<typeof store.updateSettlement>[2]);
       const current = (await store.lockSettlement(tx, s.id))!;
       if (refusal) {
@@ -268,7 +269,8 @@ export class AutoSettlementExecutor {
       to: asset.is_native ? to : asset.address,
       value: asset.is_native ? amount : 0n,
       ...(asset.is_native ? {} : { data: adapter.encodeTokenTransfer(to, amount) }),
-      ...(fromChild ? { gasLimit: asset.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS } : {}),
+      // A child signs with the gas limit its top-up paid for.
+      ...(fromChild && s.transfer_gas_limit !== null ? { gasLimit: BigInt(s.transfer_gas_limit) } : {}),
       purpose: PURPOSE.transfer,
       ownerId: s.id,
     });

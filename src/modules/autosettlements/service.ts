@@ -102,7 +102,8 @@ export class AutoSettlementService {
   }
 
   async #ruleFor(tx: DbConn, d: store.DepositRow): Promise<StoredRule | null> {
-    if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id) return null;
+    // A zero-value transfer (anyone can send one) moves nothing and must never block the indexer.
+    if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id || BigInt(d.amount) <= 0n) return null;
     // We hold no key for an external (watched) address: nothing can be moved from it.
     if (d.address_id !== null && (d.address_type !== 'INTERNAL' || d.derivation_index === null)) return null;
     const walletOn = normaliseConfigurations(d.wallet_configurations).autoSettlement.isActive;

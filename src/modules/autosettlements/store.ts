@@ -166,6 +166,7 @@ export interface SettlementRow {
   stage: SettlementStage;
   max_fee_per_gas: string | null;
   max_priority_fee_per_gas: string | null;
+  transfer_gas_limit: string | null;
   swap_transaction_id: string | null;
   settle_transaction_id: string | null;
   swap: Record<string, unknown> | null;
@@ -229,6 +230,7 @@ export async function updateSettlement(
     status: 'pending' | 'success' | 'failed';
     amountOut: bigint;
     fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    transferGasLimit: bigint;
     swapTransactionId: string;
     settleTransactionId: string;
     swap: Record<string, unknown>;
@@ -242,6 +244,7 @@ export async function updateSettlement(
       amount_out = coalesce(${patch.amountOut?.toString() ?? null}::numeric, amount_out),
       max_fee_per_gas = coalesce(${patch.fees?.maxFeePerGas.toString() ?? null}::numeric, max_fee_per_gas),
       max_priority_fee_per_gas = coalesce(${patch.fees?.maxPriorityFeePerGas.toString() ?? null}::numeric, max_priority_fee_per_gas),
+      transfer_gas_limit = coalesce(${patch.transferGasLimit?.toString() ?? null}::numeric, transfer_gas_limit),
       swap_transaction_id = coalesce(${patch.swapTransactionId ?? null}::uuid, swap_transaction_id),
       settle_transaction_id = coalesce(${patch.settleTransactionId ?? null}::uuid, settle_transaction_id),
       swap = coalesce(${patch.swap ? JSON.stringify(patch.swap) : null}::jsonb, swap),

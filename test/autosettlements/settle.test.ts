@@ -1,0 +1,278 @@
+/**
+ * Auto-settlement end to end on a real devnet: deposits found by the indexer, rules applied
+ * by the worker, money moved (and swapped through the devnet's real AMM pool) by the
+ * outbound pipeline, outcomes read on chain, in the transaction history and in the signed
+ * webhooks the receiver got.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
+import { verifyWebhook } from '../../src/receiver/index.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { chainOf, type TestChain } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
+
+let h: Harness;
+let receiver: Receiver;
+let eth: TestChain;
+let indexer: ChainIndexer;
+const USDC = 10n ** 6n;
+
+const wallet = () => h.wallets['devnet-eth']!;
+const base = () => `/v1/wallets/${wallet().id}`;
+const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+beforeAll(async () => {
+  h = await startHarness({
+    specs: [{ ...DEVNET_CHAINS[0]!, confirmations: 1 }],
+    worker: true,
+    services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } },
+  });
+  receiver = await startReceiver();
+  eth = chainOf(h, 'devnet-eth');
+  expect((await h.api('PATCH', base(), { body: { webhookUrl: receiver.url } })).status).toBe(200);
+  expect((await h.api('PATCH', `${base()}/auto-settlements`, { body: { isActive: true } })).status).toBe(200);
+  indexer = h.services.deposits.indexer(h.services.catalogue.findChain('devnet-eth', 'testnet')!);
+}, 60_000);
+afterAll(async () => {
+  await receiver?.close();
+  await h?.stop();
+});
+
+async function drain() {
+  for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') return;
+}
+async function newAddress(body: Record<string, unknown> = {}) {
+  const res = await h.api('POST', `${base()}/addresses`, { body });
+  expect(res.status).toBe(200);
+  return res.body.data as { id: string; address: string };
+}
+function rule(over: {
+  assets?: string[];
+  to: string;
+  asset?: string;
+  slippage?: string;
+  order?: string;
+  min?: string;
+  max?: string | null;
+}) {
+  return {
+    name: 'test rule',
+    order: over.order ?? 'RECOMMENDED',
+    slippageTolerance: over.slippage ?? '1',
+    source: { assets: over.assets ?? ['USDC'], blockchain: 'devnet-eth', minAmount: over.min ?? '0', maxAmount: over.max ?? null },
+    destination: { asset: over.asset ?? 'USDC', address: over.to, blockchain: 'devnet-eth' },
+  };
+}
+async function addressRule(addressId: string, body: ReturnType<typeof rule>) {
+  const res = await h.api('POST', `${base()}/addresses/${addressId}/auto-settlements/rules`, { body });
+  expect(res.status).toBe(200);
+  return res.body.data as { id: string };
+}
+async function depositId(hash: string): Promise<string> {
+  const { rows } = await sql<{ id: string }>`SELECT id FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${hash})`.execute(
+    h.database.db,
+  );
+  return rows[0]!.id;
+}
+async function settlementOf(deposit: string) {
+  const { rows } = await sql<{
+    id: string;
+    status: string;
+    stage: string;
+    swap_transaction_id: string | null;
+    settle_transaction_id: string | null;
+    error: string | null;
+  }>`
+    SELECT id, status, stage, swap_transaction_id, settle_transaction_id, error FROM auto_settlements WHERE deposit_id = ${deposit}`.execute(
+    h.database.db,
+  );
+  return rows;
+}
+async function finished(deposit: string) {
+  return eventually(
+    () => settlementOf(deposit),
+    (rows) => rows.length === 1 && rows[0]!.status !== 'pending',
+    30_000,
+  ).then((rows) => rows[0]!);
+}
+async function transaction(id: string) {
+  const res = await h.api('GET', `${base()}/transactions/${id}`);
+  expect(res.status).toBe(200);
+  return res.body.data as Record<string, any>;
+}
+function events(transactionId: string) {
+  return receiver.requests
+    .filter((r) => r.body.includes(transactionId))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey }))
+    .filter((w) => w.data.id === transactionId);
+}
+async function eventOf(transactionId: string, name: string) {
+  const found = await eventually(
+    async () => events(transactionId).filter((e) => e.event === name),
+    (list) => list.length > 0,
+    15_000,
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('move rules', () => {
+  it('a deposit on an address with a move rule ends at the destination (no sweep: sent from the child)', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    await addressRule(child.id, rule({ to: dest }));
+    const receipt = await eth.sendToken('USDC', child.address, '25');
+    await drain();
+    const deposit = await depositId(receipt.transactionHash);
+    expect(await h.services.db.transaction().execute((tx) => h.services.autoSettlements.handles(tx, deposit))).toBe(true);
+
+    const s = await finished(deposit);
+    expect(s).toMatchObject({ status: 'success', stage: 'done', swap_transaction_id: null });
+    expect(await eth.balanceOf('USDC', dest)).toBe(25n * USDC);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+
+    const t = await transaction(s.settle_transaction_id!);
+    expect(t).toMatchObject({
+      type: 'AUTO_SETTLEMENT',
+      status: 'SUCCESS',
+      confirmed: true,
+      amount: '25',
+      currency: 'USDC',
+      recipientAddress: dest,
+    });
+    expect(t.senderAddress.toLowerCase()).toBe(child.address.toLowerCase());
+    const onChain = await eth.pub.getTransactionReceipt({ hash: t.hash });
+    expect(onChain.status).toBe('success');
+    const ev = await eventOf(t.id, 'auto-settlement.success');
+    expect(ev.data).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'SUCCESS', amount: '25', hash: t.hash });
+    expect(ev.data.metadata).toMatchObject({ depositId: deposit });
+    // Visible in the wallet's history with its type filter.
+    const list = await h.api('GET', `${base()}/transactions?type=AUTO_SETTLEMENT`);
+    expect(list.body.data.map((x: { id: string }) => x.id)).toContain(t.id);
+  });
+
+  it('amounts outside minAmount/maxAmount are left alone', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    await addressRule(child.id, rule({ to: dest, min: '10', max: '20' }));
+    const small = await eth.sendToken('USDC', child.address, '5');
+    const big = await eth.sendToken('USDC', child.address, '21');
+    const fits = await eth.sendToken('USDC', child.address, '15');
+    await drain();
+    const ok = await finished(await depositId(fits.transactionHash));
+    expect(ok.status).toBe('success');
+    for (const r of [small, big]) {
+      const d = await depositId(r.transactionHash);
+      expect(await h.services.db.transaction().execute((tx) => h.services.autoSettlements.handles(tx, d))).toBe(false);
+      expect(await settlementOf(d)).toEqual([]);
+    }
+    expect(await eth.balanceOf('USDC', dest)).toBe(15n * USDC);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(26n * USDC);
+  });
+
+  it('a replayed hook or job does not settle twice', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    await addressRule(child.id, rule({ to: dest }));
+    const receipt = await eth.sendToken('USDC', child.address, '7');
+    await drain();
+    const deposit = await depositId(receipt.transactionHash);
+    const s = await finished(deposit);
+    // The hook again (a replayed confirmation), and the job again (a restarted worker).
+    await h.services.db.transaction().execute((tx) => h.services.autoSettlements.onDepositConfirmed(tx, [deposit]));
+    await h.services.autoSettlements.executor.run(s.id);
+    // A zero-value transfer (anyone can send one) is a deposit no rule takes; it also mines a block.
+    await eth.sendToken('USDC', child.address, '0');
+    await drain();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await settlementOf(deposit)).toHaveLength(1);
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM transactions WHERE type = 'AUTO_SETTLEMENT' AND metadata ->> 'depositId' = ${deposit}`.execute(
+      h.database.db,
+    );
+    expect(Number(rows[0]!.n)).toBe(1);
+    expect(await eth.balanceOf('USDC', dest)).toBe(7n * USDC);
+  });
+});
+
+describe('swap rules', () => {
+  it('a swept deposit is swapped at the master and the other asset ends at the destination within the slippage bound', async () => {
+    const dest = freshAddress();
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, { body: rule({ to: dest, asset: 'USDT', slippage: '1' }) });
+    expect(created.status).toBe(200);
+    try {
+      const child = await newAddress(); // auto-sweep is on for the wallet
+      const receipt = await eth.sendToken('USDC', child.address, '100');
+      await drain();
+      const deposit = await depositId(receipt.transactionHash);
+      const s = await finished(deposit);
+      expect(s).toMatchObject({ status: 'success', stage: 'done' });
+      expect((await transaction(deposit)).assetSwept).toBe(true);
+
+      const swap = await transaction(s.swap_transaction_id!);
+      expect(swap).toMatchObject({ type: 'SWAP', status: 'SUCCESS', amount: '100', currency: 'USDC', toCurrency: 'USDT' });
+      expect(swap.senderAddress).toBe(wallet().address);
+      const received = await eth.balanceOf('USDT', dest);
+      const receivedText = (Number(received) / 1e6).toString();
+      // Within 1% of par, and what the constant-product formula gives (0.3% fee, deep pool).
+      expect(received).toBeGreaterThanOrEqual(99n * USDC);
+      expect(received).toBeLessThan(100n * USDC);
+      const settle = await transaction(s.settle_transaction_id!);
+      expect(settle).toMatchObject({
+        type: 'AUTO_SETTLEMENT',
+        status: 'SUCCESS',
+        currency: 'USDT',
+        recipientAddress: dest,
+        amount: receivedText,
+      });
+      expect((await eventOf(swap.id, 'swap.success')).data).toMatchObject({ type: 'SWAP', status: 'SUCCESS', toCurrency: 'USDT' });
+      expect((await eventOf(settle.id, 'auto-settlement.success')).data).toMatchObject({ status: 'SUCCESS', amount: receivedText });
+    } finally {
+      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
+  });
+
+  it('a slippage bound the pool cannot meet fails with auto-settlement.failed and the funds stay put', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    // The pool's 0.3% fee alone exceeds a 0.1% tolerance.
+    await addressRule(child.id, rule({ to: dest, asset: 'USDT', slippage: '0.1' }));
+    const receipt = await eth.sendToken('USDC', child.address, '50');
+    await drain();
+    const deposit = await depositId(receipt.transactionHash);
+    const s = await finished(deposit);
+    expect(s.status).toBe('failed');
+    expect(s.error).toMatch(/slippage tolerance of 0.1%/);
+
+    const settle = await transaction(s.settle_transaction_id!);
+    expect(settle).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED' });
+    const ev = await eventOf(settle.id, 'auto-settlement.failed');
+    expect(ev.data).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED', recipientAddress: dest });
+    expect(ev.data.reason).toMatch(/slippage/);
+    expect((await eventOf(s.swap_transaction_id!, 'swap.failed')).data).toMatchObject({ type: 'SWAP', status: 'FAILED' });
+    expect(await eth.balanceOf('USDC', child.address)).toBe(50n * USDC);
+    expect(await eth.balanceOf('USDT', dest)).toBe(0n);
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it('a swap from a child address (no sweep) tops up gas, approves, swaps and settles', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    await addressRule(child.id, rule({ to: dest, asset: 'USDT', slippage: '0.5', order: 'NO_SLIPPAGE' }));
+    const receipt = await eth.sendToken('USDC', child.address, '40');
+    await drain();
+    const s = await finished(await depositId(receipt.transactionHash));
+    expect(s).toMatchObject({ status: 'success', stage: 'done' });
+    const swap = await transaction(s.swap_transaction_id!);
+    expect(swap.senderAddress.toLowerCase()).toBe(child.address.toLowerCase());
+    expect(swap.metadata.swap.amountOutMin).toBe(swap.metadata.swap.quote);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+    expect(await eth.balanceOf('USDT', child.address)).toBe(0n);
+    expect(await eth.balanceOf('USDT', dest)).toBe(BigInt(swap.metadata.swap.quote));
+  });
+});
