@@ -1,0 +1,136 @@
+/**
+ * Batched delivery: the deliveries one database transaction writes share a batch and one
+ * job; racing batch runs, per-delivery jobs and the sweep still make each attempt exactly
+ * once; the payload is stored once (on the event) and sent byte for byte as
+ * JSON.stringify({ event, data }); a regenerated key signs from the next attempt on.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { shortReference } from '../../src/lib/ids.js';
+import { verifyWebhook } from '../../src/receiver/index.js';
+import { BATCH_MAX } from '../../src/modules/webhooks/service.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+
+let h: Harness;
+let receiver: Receiver;
+
+// No worker: the test drives the delivery paths itself, all at once.
+beforeAll(async () => {
+  h = await startHarness({});
+  receiver = await startReceiver();
+  const w = h.wallets['devnet-eth']!;
+  expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: receiver.url } })).status).toBe(200);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await h?.stop();
+});
+
+const wallet = () => h.wallets['devnet-eth']!;
+
+/** Emits `n` events in one transaction; returns their data in order. */
+async function emitInOneTransaction(n: number, tag: string): Promise<Record<string, unknown>[]> {
+  const data = Array.from({ length: n }, (_, i) => ({ tag, i, note: 'quotes " and \\ and é', nested: { z: 1, a: [1, 2] } }));
+  await h.services.db.transaction().execute(async (tx) => {
+    for (const d of data)
+      await h.services.webhooks.emit(tx, {
+        walletId: wallet().id,
+        transactionId: null,
+        name: 'deposit.success',
+        reference: shortReference(),
+        data: d,
+      });
+  });
+  return data;
+}
+
+async function deliveriesTagged(tag: string) {
+  const { rows } = await sql<{ id: string; batch_id: string | null; delivery_body: string | null; event_body: string; payload: unknown }>`
+    SELECT d.id, d.batch_id, d.body AS delivery_body, e.body AS event_body, e.payload
+      FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+     WHERE e.body LIKE ${`%"tag":"${tag}"%`} ORDER BY d.id`.execute(h.database.db);
+  return rows;
+}
+
+async function jobsOfBatch(batch: string): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE payload->>'batch' = ${batch}`.execute(h.database.db);
+  return Number(rows[0]!.n);
+}
+
+it('one transaction is one batch with one job; racing paths make each attempt once, with exact signed bodies', async () => {
+  const n = 40;
+  const data = await emitInOneTransaction(n, 'race');
+  const rows = await deliveriesTagged('race');
+  expect(rows).toHaveLength(n);
+  const batch = rows[0]!.batch_id!;
+  expect(batch).toBeTruthy();
+  expect(rows.every((r) => r.batch_id === batch)).toBe(true);
+  expect(await jobsOfBatch(batch)).toBe(1);
+  // Stored once: on the event, not copied onto the delivery.
+  expect(rows.every((r) => r.delivery_body === null && r.payload === null)).toBe(true);
+
+  const before = receiver.requests.length;
+  const results = await Promise.all([
+    h.services.webhooks.deliverBatch(batch),
+    h.services.webhooks.deliverBatch(batch),
+    ...rows.map((r) => h.services.webhooks.deliver(r.id)),
+    h.services.webhooks.sweep(),
+    h.services.webhooks.deliverBatch(batch),
+  ]);
+  const made = results.filter((r) => typeof r === 'number').slice(0, 2);
+  expect(made.every((m) => (m as number) >= 0)).toBe(true);
+  // Anything the sweep queued finds nothing due now.
+  for (const r of rows) expect(await h.services.webhooks.deliver(r.id)).toBe('not-due');
+  expect(await h.services.webhooks.deliverBatch(batch)).toBe(0);
+
+  const got = receiver.requests.slice(before);
+  expect(got).toHaveLength(n);
+  expect(new Set(got.map((g) => g.headers['webhook-id']))).toEqual(new Set(rows.map((r) => r.id)));
+  const { rows: attempts } = await sql<{ delivery_id: string; n: string; ok: string }>`
+    SELECT delivery_id, count(*) AS n, count(*) FILTER (WHERE status_code = 200) AS ok FROM webhook_attempts
+     WHERE delivery_id = ANY(${rows.map((r) => r.id)}::uuid[]) GROUP BY delivery_id`.execute(h.database.db);
+  expect(attempts).toHaveLength(n);
+  expect(attempts.every((a) => a.n === '1' && a.ok === '1')).toBe(true);
+
+  const expected = new Set(data.map((d) => JSON.stringify({ event: 'deposit.success', data: d })));
+  for (const req of got) {
+    expect(expected.has(req.body)).toBe(true);
+    const verified = verifyWebhook({ body: req.body, headers: req.headers, apiKey: wallet().apiKey });
+    expect(data).toContainEqual(verified.data);
+  }
+  const log = await h.api('GET', `/v1/wallets/${wallet().id}/webhooks?limit=100`);
+  expect(log.status).toBe(200);
+  const entry = log.body.data.find((e: { id: string }) => e.id === rows[0]!.id);
+  expect(entry).toMatchObject({ status: 'success', attempts: 1, event: 'deposit.success' });
+  expect(data).toContainEqual(entry.payload);
+});
+
+it(`a transaction writing more than ${BATCH_MAX} deliveries spreads them over several batches and jobs`, async () => {
+  await emitInOneTransaction(BATCH_MAX + 3, 'big');
+  const rows = await deliveriesTagged('big');
+  const sizes = new Map<string, number>();
+  for (const r of rows) sizes.set(r.batch_id!, (sizes.get(r.batch_id!) ?? 0) + 1);
+  expect([...sizes.values()].sort((a, b) => a - b)).toEqual([3, BATCH_MAX]);
+  for (const batch of sizes.keys()) expect(await jobsOfBatch(batch)).toBe(1);
+});
+
+it('after the key is regenerated, the next attempt is signed with the new key', async () => {
+  await emitInOneTransaction(1, 'key-1');
+  const [first] = await deliveriesTagged('key-1');
+  expect(await h.services.webhooks.deliverBatch(first!.batch_id!)).toBe(1);
+  const signedOld = receiver.requests.at(-1)!;
+  expect(() => verifyWebhook({ body: signedOld.body, headers: signedOld.headers, apiKey: wallet().apiKey })).not.toThrow();
+
+  const res = await h.api('POST', `/v1/wallets/${wallet().id}/api-key/regenerate`, { key: h.businessKey });
+  expect(res.status).toBe(200);
+  const newKey = res.body.data.apiKey as string;
+  await emitInOneTransaction(1, 'key-2');
+  const [second] = await deliveriesTagged('key-2');
+  expect(await h.services.webhooks.deliverBatch(second!.batch_id!)).toBe(1);
+  const signedNew = receiver.requests.at(-1)!;
+  expect(() => verifyWebhook({ body: signedNew.body, headers: signedNew.headers, apiKey: newKey })).not.toThrow();
+  expect(() => verifyWebhook({ body: signedNew.body, headers: signedNew.headers, apiKey: wallet().apiKey })).toThrow();
+  h.wallets['devnet-eth']!.apiKey = newKey;
+});
