@@ -5,12 +5,18 @@
  *   npm start -- api|worker|indexer  one role
  *   npm run migrate                apply database migrations and exit
  *   npm start -- create-business "Name"   create a business, print its business API key
+ *   npm start -- dashboard-user --email a@b.example --business <id|name>
+ *                                  create a dashboard user (or reset its password); the
+ *                                  password comes from DASHBOARD_PASSWORD or stdin, never argv
  */
 import { ConfigError, loadConfig, type AppConfig } from './config/index.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { ALL_ROLES, startRuntime, type Role, type Runtime } from './runtime.js';
 import { migrate } from './db/migrate.js';
 import { credentialsPath } from './devnet/seed.js';
+import { DashboardService } from './dashboard/service.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './dashboard/passwords.js';
+import { AppError } from './lib/errors.js';
 
 async function main(argv: string[]): Promise<void> {
   let [command = 'start', ...rest] = argv;
@@ -47,8 +53,12 @@ async function main(argv: string[]): Promise<void> {
       return start(config, logger, rest);
     case 'create-business':
       return createBusiness(config, logger, rest.join(' ').trim());
+    case 'dashboard-user':
+      return dashboardUser(config, logger, rest);
     default:
-      process.stderr.write(`unknown command "${command}"; use start [api|worker|indexer], migrate or create-business <name>\n`);
+      process.stderr.write(
+        `unknown command "${command}"; use start [api|worker|indexer], migrate, create-business <name> or dashboard-user\n`,
+      );
       process.exit(2);
   }
 }
@@ -118,6 +128,62 @@ async function createBusiness(config: AppConfig, logger: Logger, name: string): 
   } finally {
     await runtime.stop();
   }
+}
+
+async function dashboardUser(config: AppConfig, logger: Logger, args: string[]): Promise<void> {
+  const usage =
+    'usage: DASHBOARD_PASSWORD=… npm start -- dashboard-user --email <email> --business <business id or name>\n       (or pipe the password on stdin)\n';
+  const flag = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const email = flag('email');
+  const business = flag('business');
+  if (!email || !business || args.some((a) => a.startsWith('--password'))) {
+    process.stderr.write(usage);
+    process.exit(2);
+  }
+  // Never from argv: command lines are visible to every user of the machine (ps, /proc).
+  const password = process.env.DASHBOARD_PASSWORD ?? (process.stdin.isTTY ? '' : (await readStdin()).replace(/\r?\n$/, ''));
+  if (!password) {
+    process.stderr.write(usage);
+    process.exit(2);
+  }
+  // Checked before anything starts (the embedded default would start PostgreSQL and devnets).
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    process.stderr.write(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters\n`);
+    process.exit(2);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
+  const runtime = await startRuntime({ config, roles: [], logger });
+  try {
+    const { services } = runtime;
+    const found = /^[0-9a-f-]{36}$/i.test(business)
+      ? await services.businesses.get(business).catch(() => null)
+      : await services.businesses.findByName(business);
+    if (!found) {
+      process.stderr.write(`no business "${business}"; create one with: npm start -- create-business "<name>"\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const user = await new DashboardService(services.db, services.clock).upsertUser(found.id, email, password).catch((err: unknown) => {
+      if (!(err instanceof AppError)) throw err;
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 2;
+      return null;
+    });
+    if (!user) return;
+    const base = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+    process.stdout.write(`dashboard user ${user.email} can sign in to "${found.name}" at ${base}/dashboard\n`);
+  } finally {
+    await runtime.stop();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
