@@ -35,11 +35,13 @@ export function isLoopback(address: string | undefined): boolean {
 
 /**
  * Secure unless the request came over loopback in plain HTTP (the embedded default on a
- * developer's machine). Behind a TLS proxy on the same host, `req.protocol` says https
- * (with Fastify's trustProxy) and the flag is set.
+ * developer's machine). A TLS proxy on the same host says so with X-Forwarded-Proto;
+ * honouring that header from anyone is safe because it can only add the flag.
  */
 export function cookieIsSecure(req: FastifyRequest): boolean {
-  return req.protocol === 'https' || !isLoopback(req.socket.remoteAddress);
+  const forwarded = req.headers['x-forwarded-proto'];
+  const viaTls = typeof forwarded === 'string' && forwarded.split(',')[0]!.trim().toLowerCase() === 'https';
+  return req.protocol === 'https' || viaTls || !isLoopback(req.socket.remoteAddress);
 }
 
 export function setCookie(reply: FastifyReply, req: FastifyRequest, name: string, value: string, maxAgeSeconds: number): void {

@@ -106,6 +106,16 @@ describe('signing in', () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/dashboard/);
     expect(cookie).not.toMatch(/Secure/);
+    // Behind a TLS proxy on the same host the cookie is Secure.
+    const proxied = new DashClient(h.baseUrl);
+    const form = await proxied.get('/dashboard/login');
+    const viaProxy = await proxied.request(
+      'POST',
+      '/dashboard/login',
+      { _csrf: /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!, email: A.email, password: A.password },
+      { 'x-forwarded-proto': 'https' },
+    );
+    expect(viaProxy.headers.getSetCookie().find((l) => l.startsWith('wallet_dashboard='))).toMatch(/; Secure/);
     const wallets = await c.get('/dashboard/wallets');
     expect(wallets.status).toBe(200);
     expect(wallets.headers.get('content-security-policy')).toContain("default-src 'self'");
