@@ -24,6 +24,7 @@
  *    queue), so the figure is the indexer's alone.
  */
 import { writeFileSync, readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createPublicClient, createWalletClient, erc20Abi, http, maxUint256, type Abi, type Address, type Hex } from 'viem';
@@ -217,7 +218,7 @@ export async function benchDetection(opts: DetectionOptions): Promise<DetectionR
     let nonce = await pub.getTransactionCount({ address: account.address, blockTag: 'pending' });
     const random = prng(4);
     log(
-      `  1 s blocks, 1 confirmation, indexer pollMs ${opts.pollMs} (the pause sleeps in 100 ms slices: effective ${Math.ceil(opts.pollMs / 100) * 100} ms), worker concurrency 20, auto-sweep on; ${opts.depositsPerRun} deposits per run over ${opts.spreadSeconds} s, ${opts.runs} runs`,
+      `  1 s blocks, 1 confirmation, indexer pollMs ${opts.pollMs}, worker concurrency 20, auto-sweep on; ${opts.depositsPerRun} deposits per run over ${opts.spreadSeconds} s, ${opts.runs} runs`,
     );
 
     const runs: DetectionRun[] = [];
@@ -488,8 +489,9 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
       for (let run = 1; run <= count; run++) {
         await resetIndexing(world, wallet, chain.id, sent.cursorBefore);
         const profiling = opts.cpuProfile && bi === 0 && run === 1;
+        const heapProfiling = process.env.BENCH_HEAP_PROF === '1' && bi === 0 && run === 1;
         const { result: r, profile: p } = await profiled(profiling, 'backfill', () =>
-          backfillRun(world, wallet, chain, batchBlocks, gc, expectedLower, expectedTotal),
+          heapSampled(heapProfiling, log, () => backfillRun(world, wallet, chain, batchBlocks, gc, expectedLower, expectedTotal)),
         );
         if (p) profile = p;
         runs.push(r);
@@ -968,4 +970,46 @@ export async function detectionFigures(opts: DetectionOptions): Promise<ExtraFig
 /** The backfill figures alone (for bench/run.ts): `benchBackfill(opts).figures`. */
 export async function backfillFigures(opts: BackfillOptions): Promise<ExtraFigure[]> {
   return (await benchBackfill(opts)).figures;
+}
+
+interface SamplingNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/**
+ * BENCH_HEAP_PROF=1: where the first backfill run allocates (V8 sampling heap profiler,
+ * counting objects the GC has already freed too), printed as the top allocation sites.
+ */
+async function heapSampled<T>(enabled: boolean, log: Log, fn: () => Promise<T>): Promise<T> {
+  if (!enabled) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  } as never);
+  try {
+    return await fn();
+  } finally {
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: SamplingNode } };
+    session.disconnect();
+    const sites = new Map<string, number>();
+    const walk = (n: SamplingNode, stack: string[]) => {
+      const f = n.callFrame;
+      const url = f.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/main\//, '');
+      const here = `${f.functionName || '(anonymous)'} ${url}:${f.lineNumber + 1}`;
+      const path = [...stack, here].slice(-3);
+      if (n.selfSize) sites.set(path.join(' < '), (sites.get(path.join(' < ')) ?? 0) + n.selfSize);
+      for (const c of n.children) walk(c, path);
+    };
+    walk(profile.head, []);
+    const total = [...sites.values()].reduce((a, b) => a + b, 0);
+    log(`  allocation sampling of the first backfill run: ${fmt(total / MB, 0)} MB allocated in all; top sites (innermost last):`);
+    for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      log(`    ${fmt(bytes / MB, 1).padStart(6)} MB  ${site}`);
+  }
 }

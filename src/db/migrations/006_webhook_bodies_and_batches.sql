@@ -15,9 +15,6 @@
 ALTER TABLE events ADD COLUMN body text;
 ALTER TABLE events ALTER COLUMN payload DROP NOT NULL;
 ALTER TABLE events ADD CONSTRAINT events_body_or_payload CHECK (body IS NOT NULL OR payload IS NOT NULL);
--- A ~4 KB JSON text compresses poorly enough that pglz costs more CPU at insert time than
--- the bytes it saves; keep it out of line without compressing it.
-ALTER TABLE events ALTER COLUMN body SET STORAGE EXTERNAL;
 
 ALTER TABLE webhook_deliveries ALTER COLUMN body DROP NOT NULL;
 ALTER TABLE webhook_deliveries ADD COLUMN batch_id uuid;
