@@ -134,3 +134,22 @@ it('after the key is regenerated, the next attempt is signed with the new key', 
   expect(() => verifyWebhook({ body: signedNew.body, headers: signedNew.headers, apiKey: wallet().apiKey })).toThrow();
   h.wallets['devnet-eth']!.apiKey = newKey;
 });
+
+it('an event written outside a transaction gets a job of its own and is delivered by it', async () => {
+  const before = receiver.requests.length;
+  await h.services.webhooks.emit(h.services.db, {
+    walletId: wallet().id,
+    transactionId: null,
+    name: 'deposit.success',
+    reference: shortReference(),
+    data: { tag: 'solo' },
+  });
+  const [row] = await deliveriesTagged('solo');
+  expect(row!.batch_id).toBeNull();
+  const { rows } = await sql<{ n: string }>`
+    SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE key = ${`webhook:${row!.id}`}`.execute(h.database.db);
+  expect(rows[0]!.n).toBe('1');
+  expect(await h.services.webhooks.deliver(row!.id)).toBe('sent');
+  expect(receiver.requests.length).toBe(before + 1);
+  expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.success', data: { tag: 'solo' } });
+});
