@@ -16,7 +16,8 @@ import type {
 } from '../types.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
-import { decodeBalanceResults, encodeBalanceCalls, jsonRpcPoster, type JsonRpcPoster } from './multicall-balances.js';
+import { decodeBalanceResults, encodeBalanceCalls } from './multicall-balances.js';
+import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';

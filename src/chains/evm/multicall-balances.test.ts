@@ -1,18 +1,60 @@
-import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { encodeAbiParameters, encodeFunctionData, erc20Abi, multicall3Abi, toFunctionSelector, type Hex } from 'viem';
+import fc from 'fast-check';
+import {
+  decodeAbiParameters,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  multicall3Abi,
+  toFunctionSelector,
+  type Hex,
+} from 'viem';
 import {
   AGGREGATE3_SELECTOR,
   BALANCE_OF_SELECTOR,
   GET_ETH_BALANCE_SELECTOR,
   decodeBalanceResults,
   encodeBalanceCalls,
-  jsonRpcPoster,
 } from './multicall-balances.js';
 
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
-const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const RESULTS = [
+  {
+    type: 'tuple[]',
+    components: [
+      { name: 'success', type: 'bool' },
+      { name: 'returnData', type: 'bytes' },
+    ],
+  },
+] as const;
+const hexOf = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}` as Hex;
+const anAddress = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(hexOf(b)));
+const aQuery = fc.record({ owner: anAddress, token: fc.option(anAddress, { nil: null }) });
+const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
+
+/** What viem encodes for the same aggregate3 call. */
+function viemCalldata(queries: { owner: string; token: string | null }[]): Hex {
+  return encodeFunctionData({
+    abi: multicall3Abi,
+    functionName: 'aggregate3',
+    args: [
+      queries.map((q) =>
+        q.token
+          ? {
+              target: q.token as Hex,
+              allowFailure: false,
+              callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [q.owner as Hex] }),
+            }
+          : {
+              target: MULTICALL3 as Hex,
+              allowFailure: false,
+              callData: encodeFunctionData({ abi: multicall3Abi, functionName: 'getEthBalance', args: [q.owner as Hex] }),
+            },
+      ),
+    ],
+  });
+}
 
 describe('multicall balance encoding', () => {
   it('uses the selectors viem computes', () => {
@@ -23,106 +65,43 @@ describe('multicall balance encoding', () => {
     expect(GET_ETH_BALANCE_SELECTOR).toBe(toFunctionSelector('function getEthBalance(address)'));
   });
 
-  it('encodes exactly what viem encodes for the same aggregate3 call', () => {
-    const ours = encodeBalanceCalls(MULTICALL3, [
-      { owner: OWNER, token: TOKEN },
-      { owner: OWNER, token: null },
-    ]);
-    const theirs = encodeFunctionData({
-      abi: multicall3Abi,
-      functionName: 'aggregate3',
-      args: [
-        [
-          { target: TOKEN, allowFailure: false, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [OWNER] }) },
-          {
-            target: MULTICALL3,
-            allowFailure: false,
-            callData: encodeFunctionData({ abi: multicall3Abi, functionName: 'getEthBalance', args: [OWNER] }),
-          },
-        ],
-      ],
-    });
-    expect(ours).toBe(theirs);
+  it('encodes exactly what viem encodes, for any batch', () => {
+    fc.assert(
+      fc.property(fc.array(aQuery, { minLength: 1, maxLength: 12 }), (queries) => {
+        expect(encodeBalanceCalls(MULTICALL3, queries)).toBe(viemCalldata(queries));
+      }),
+    );
+    // Owners in any case (as stored or as typed) encode the same.
+    const owner = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    expect(encodeBalanceCalls(MULTICALL3, [{ owner: owner.toLowerCase(), token: null }])).toBe(viemCalldata([{ owner, token: null }]));
+    expect(() => encodeBalanceCalls(MULTICALL3, [{ owner: '0x1234', token: null }])).toThrow(/not an address/);
   });
 
-  it('decodes uint256 results and refuses empty return data', () => {
-    const results = (rows: { success: boolean; returnData: Hex }[]) =>
-      encodeAbiParameters(
-        [
-          {
-            type: 'tuple[]',
-            components: [
-              { name: 'success', type: 'bool' },
-              { name: 'returnData', type: 'bytes' },
-            ],
-          },
-        ],
-        [rows],
-      );
-    const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
-    const big = 2n ** 255n + 12345n;
-    expect(
-      decodeBalanceResults(
-        results([
-          { success: true, returnData: word(7n) },
-          { success: true, returnData: word(big) },
-        ]),
-        2,
-      ),
-    ).toEqual([7n, big]);
+  it('decodes what viem encodes as results, for any balances', () => {
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), { minLength: 1, maxLength: 12 }), (values) => {
+        const data = encodeAbiParameters(RESULTS, [values.map((v) => ({ success: true, returnData: word(v) }))]);
+        expect(decodeBalanceResults(data, values.length)).toEqual(values);
+      }),
+    );
+  });
+
+  it('refuses anything but one uint256 per call', () => {
+    const results = (rows: { success: boolean; returnData: Hex }[]) => encodeAbiParameters(RESULTS, [rows]);
+    // A "token" without code: success, no data.
     expect(() => decodeBalanceResults(results([{ success: true, returnData: '0x' }]), 1)).toThrow(/no uint256/);
+    expect(() => decodeBalanceResults(results([{ success: false, returnData: word(1n) }]), 1)).toThrow(/no uint256/);
+    expect(() => decodeBalanceResults(results([{ success: true, returnData: `${word(1n)}00` }]), 1)).toThrow(/no uint256/);
     expect(() => decodeBalanceResults(results([{ success: true, returnData: word(1n) }]), 2)).toThrow(/1 results for 2/);
-  });
-});
-
-describe('jsonRpcPoster', () => {
-  it('posts JSON-RPC over one kept-alive connection and surfaces RPC errors', async () => {
-    const sockets = new Set<unknown>();
-    const server = http.createServer((req, res) => {
-      sockets.add(req.socket);
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const { id, method, params } = JSON.parse(body);
-        res.setHeader('content-type', 'application/json');
-        if (method === 'fail') res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'execution reverted' } }));
-        else res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { method, params } }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as { port: number }).port;
-    const rpc = jsonRpcPoster(`http://127.0.0.1:${port}`, { timeoutMs: 2_000 });
-    try {
-      for (let i = 0; i < 5; i++) expect(await rpc.call('eth_call', [i])).toEqual({ method: 'eth_call', params: [i] });
-      expect(sockets.size).toBe(1);
-      await expect(rpc.call('fail', [])).rejects.toThrow('execution reverted');
-    } finally {
-      rpc.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
-  });
-
-  it('retries once when a kept-alive connection was closed by the node', async () => {
-    let requests = 0;
-    const server = http.createServer((req, res) => {
-      requests++;
-      req.resume();
-      req.on('end', () => {
-        // The first reuse of the connection is cut, as a node closing idle sockets would.
-        if (requests === 2) return req.socket.destroy();
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: requests }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const rpc = jsonRpcPoster(`http://127.0.0.1:${(server.address() as { port: number }).port}`, { timeoutMs: 2_000 });
-    try {
-      expect(await rpc.call('a', [])).toBe(1);
-      expect(await rpc.call('b', [])).toBe(3);
-    } finally {
-      rpc.close();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
+    // Truncated or garbage answers are errors, never numbers.
+    const good = results([{ success: true, returnData: word(5n) }]);
+    expect(decodeBalanceResults(good, 1)).toEqual([5n]);
+    expect(() => decodeBalanceResults(good.slice(0, -64) as Hex, 1)).toThrow(/malformed/);
+    expect(() => decodeBalanceResults('0x' as Hex, 1)).toThrow(/malformed/);
+    expect(() => decodeBalanceResults(`0x${'f'.repeat(64)}` as Hex, 1)).toThrow(/malformed/);
+    expect(() => decodeBalanceResults('0xzz' as Hex, 1)).toThrow(/malformed/);
+    // Cross-check against viem's decoder on the same bytes.
+    const [decoded] = decodeAbiParameters(RESULTS, good);
+    expect(BigInt(decoded[0]!.returnData)).toBe(5n);
   });
 });

@@ -1,18 +1,17 @@
 /**
  * The hot path of balance reads: one Multicall3 `aggregate3` eth_call for a batch of
- * (owner, token) pairs, posted over a keep-alive node:http(s) agent.
+ * (owner, token) pairs, encoded and decoded here.
  *
- * Why not viem's `multicall` over its http transport (still used for everything else):
- * profiled under the balance benchmark, each call spent its time hashing the same
- * function signatures again (keccak for every selector), building an eager TimeoutError
- * (stack capture) per request and going through fetch's web streams. The selectors here
- * are constants (checked against viem's `toFunctionSelector` in the tests), the ABI
- * encoding and decoding are still viem's.
+ * Why not viem's `multicall` (still used for everything else): profiled under the balance
+ * benchmark, it hashed the same function signatures again for every call (keccak per
+ * selector) and its general ABI coder cost ~50 us per encode and per decode, for a layout
+ * that is fixed. The selectors here are constants and the layout is the ABI's for
+ * `aggregate3((address,bool,bytes)[])` returning `(bool,bytes)[]`; the tests check both
+ * against viem's own encoder and decoder on random inputs.
  */
-import http from 'node:http';
-import https from 'node:https';
-import { decodeAbiParameters, encodeAbiParameters, type Address, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import type { BalanceQuery } from '../types.js';
+import { RpcError } from './json-rpc-http.js';
 
 /** aggregate3((address,bool,bytes)[]) */
 export const AGGREGATE3_SELECTOR = '0x82ad56cb';
@@ -21,119 +20,51 @@ export const BALANCE_OF_SELECTOR = '0x70a08231';
 /** Multicall3's getEthBalance(address) */
 export const GET_ETH_BALANCE_SELECTOR = '0x4d2301cc';
 
-const CALLS = [
-  {
-    type: 'tuple[]',
-    components: [
-      { name: 'target', type: 'address' },
-      { name: 'allowFailure', type: 'bool' },
-      { name: 'callData', type: 'bytes' },
-    ],
-  },
-] as const;
-const RESULTS = [
-  {
-    type: 'tuple[]',
-    components: [
-      { name: 'success', type: 'bool' },
-      { name: 'returnData', type: 'bytes' },
-    ],
-  },
-] as const;
-
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-export class RpcError extends Error {
-  override readonly name = 'RpcError';
-}
+const word = (n: number) => n.toString(16).padStart(64, '0');
+const address = (a: string) => {
+  if (!HEX_ADDRESS.test(a)) throw new RpcError('balance read: not an address');
+  return a.slice(2).toLowerCase().padStart(64, '0');
+};
+/** One call's tuple: target, allowFailure = false, offset of callData (3 words), its length (36), then selector + owner padded to 64 bytes. */
+const TUPLE_BYTES = 6 * 32;
+const TUPLE_HEAD = `${word(0)}${word(0x60)}${word(36)}`;
+const CALLDATA_PAD = '0'.repeat(56);
 
 /** Calldata of one aggregate3 call reading every query (no failure allowed: all or an error). */
 export function encodeBalanceCalls(multicall3: string, queries: readonly BalanceQuery[]): Hex {
-  const calls = queries.map((q) => {
-    if (!HEX_ADDRESS.test(q.owner)) throw new RpcError('balance owner is not an address');
-    const owner = q.owner.slice(2).toLowerCase().padStart(64, '0');
-    return q.token
-      ? { target: q.token as Address, allowFailure: false, callData: `${BALANCE_OF_SELECTOR}${owner}` as Hex }
-      : { target: multicall3 as Address, allowFailure: false, callData: `${GET_ETH_BALANCE_SELECTOR}${owner}` as Hex };
-  });
-  return `${AGGREGATE3_SELECTOR}${encodeAbiParameters(CALLS, [calls]).slice(2)}`;
+  const n = queries.length;
+  const parts = [AGGREGATE3_SELECTOR, word(0x20), word(n)];
+  for (let i = 0; i < n; i++) parts.push(word(32 * n + TUPLE_BYTES * i));
+  for (const q of queries) {
+    const owner = address(q.owner);
+    const [target, selector] = q.token ? [q.token, BALANCE_OF_SELECTOR] : [multicall3, GET_ETH_BALANCE_SELECTOR];
+    parts.push(address(target), TUPLE_HEAD, selector.slice(2), owner, CALLDATA_PAD);
+  }
+  return parts.join('') as Hex;
 }
 
+/** The balances of an aggregate3 result, in call order; anything but one uint256 per call is an error. */
 export function decodeBalanceResults(data: Hex, expected: number): bigint[] {
-  const [results] = decodeAbiParameters(RESULTS, data);
-  if (results.length !== expected) throw new RpcError(`multicall returned ${results.length} results for ${expected} calls`);
-  return results.map((r, i) => {
+  const hex = data.slice(2);
+  const bytes = hex.length / 2;
+  if (!/^0x[0-9a-fA-F]*$/.test(data) || hex.length % 64 !== 0) throw new RpcError('multicall returned malformed data');
+  const at = (pos: number): bigint => {
+    if (!Number.isSafeInteger(pos) || pos < 0 || pos + 32 > bytes) throw new RpcError('multicall returned malformed data');
+    return BigInt(`0x${hex.slice(pos * 2, pos * 2 + 64)}`);
+  };
+  const offset = (pos: number, base: number) => base + Number(at(pos));
+  const array = offset(0, 0);
+  const n = Number(at(array));
+  if (n !== expected) throw new RpcError(`multicall returned ${n} results for ${expected} calls`);
+  const out: bigint[] = [];
+  for (let i = 0; i < n; i++) {
+    const tuple = offset(array + 32 + 32 * i, array + 32);
+    const success = at(tuple);
+    const returnData = offset(tuple + 32, tuple);
     // A "token" without code answers success with no data: never read that as a balance.
-    if (!r.success || r.returnData.length !== 66) throw new RpcError(`balance call ${i} returned no uint256`);
-    return BigInt(r.returnData);
-  });
-}
-
-export interface JsonRpcPoster {
-  call(method: string, params: unknown[]): Promise<unknown>;
-  close(): void;
-}
-
-/** JSON-RPC over HTTP(S) with pooled keep-alive connections, a timeout, one retry on a dropped connection. */
-export function jsonRpcPoster(url: string, opts: { timeoutMs: number; maxSockets?: number }): JsonRpcPoster {
-  const parsed = new URL(url);
-  const secure = parsed.protocol === 'https:';
-  // Resolved once: converting the URL on every request showed in the profile.
-  const target = {
-    protocol: parsed.protocol,
-    hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
-    port: parsed.port || (secure ? 443 : 80),
-    path: `${parsed.pathname}${parsed.search}`,
-    ...(parsed.username ? { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` } : {}),
-  };
-  const agent = new (secure ? https : http).Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 32 });
-  const request = secure ? https.request : http.request;
-  let id = 0;
-
-  const post = (body: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const req = request(
-        {
-          ...target,
-          method: 'POST',
-          agent,
-          timeout: opts.timeoutMs,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if (res.statusCode !== 200) reject(new RpcError(`HTTP ${res.statusCode ?? '?'} from the RPC endpoint`));
-            else resolve(text);
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(new RpcError(`no answer from the RPC endpoint within ${opts.timeoutMs} ms`)));
-      req.on('error', (err) => reject(err instanceof RpcError ? err : Object.assign(err, { staleSocket: req.reusedSocket })));
-      req.end(body);
-    });
-
-  return {
-    async call(method, params) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params });
-      let text: string;
-      try {
-        text = await post(body);
-      } catch (err) {
-        // A kept-alive socket the node closed meanwhile fails on reuse (ECONNRESET): the
-        // request never reached it, and reads are idempotent anyway, so retry once.
-        if (!(err as { staleSocket?: boolean }).staleSocket) throw err;
-        text = await post(body);
-      }
-      const json = JSON.parse(text) as { result?: unknown; error?: { code?: number; message?: string } };
-      if (json.error) throw new RpcError(json.error.message ?? `JSON-RPC error ${json.error.code ?? ''}`);
-      return json.result;
-    },
-    close() {
-      agent.destroy();
-    },
-  };
+    if (success !== 1n || at(returnData) !== 32n) throw new RpcError(`balance call ${i} returned no uint256`);
+    out.push(at(returnData + 32));
+  }
+  return out;
 }
