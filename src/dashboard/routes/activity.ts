@@ -1,6 +1,6 @@
 /** Addresses (with analytics) and transactions (filters, pagination, detail, resend). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/errors.js';
+import { AppError, ValidationError } from '../../lib/errors.js';
 import { statusOf } from '../../http/errors.js';
 import { CreateAddressBody, ListAddressesQuery } from '../../modules/addresses/schemas.js';
 import { TransactionListQuery } from '../../modules/transactions/schemas.js';
@@ -61,10 +61,18 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
       const { address: row } = await services.addresses.require(session.auth, walletId, address);
       addressLabel = row.name ?? row.address;
     }
-    // The API's own query schema: the same filters, limits and messages.
-    const q = check(TransactionListQuery, normaliseDates(filters), 'query');
-    const { items, meta } = await services.transactions.list(session.auth, walletId, q, address);
-    return sendPage(reply, transactionsPage(frameOf(session), { wallet, items, meta, query, addressLabel }));
+    try {
+      // The API's own query schema: the same filters, limits and messages.
+      const q = check(TransactionListQuery, normaliseDates(filters), 'query');
+      const { items, meta } = await services.transactions.list(session.auth, walletId, q, address);
+      return await sendPage(reply, transactionsPage(frameOf(session), { wallet, items, meta, query, addressLabel }));
+    } catch (err) {
+      // A refused filter keeps the form as typed, with the reason above it.
+      if (!(err instanceof ValidationError)) throw err;
+      const meta = { currentPage: 1, itemCount: 0, itemsPerPage: 0, totalItems: 0, totalPages: 0 };
+      const page = transactionsPage(frameOf(session, { error: err.message }), { wallet, items: [], meta, query, addressLabel });
+      return sendPage(reply, page, statusOf(err));
+    }
   });
 
   async function renderTransaction(
