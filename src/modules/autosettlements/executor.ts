@@ -21,8 +21,9 @@ import type { DbConn } from '../../db/pool.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
 import type { OutboundRow } from '../outbound/service.js';
-import type { SwapService, SwapPlan } from '../swaps/service.js';
+import type { SwapService } from '../swaps/service.js';
 import { failureOf, Legs, minedOf } from './legs.js';
+import { APPROVE_GAS, planSettlement, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import * as store from './store.js';
 
@@ -32,28 +33,6 @@ const PURPOSE = {
   swap: 'autosettle-swap',
   transfer: 'autosettle-transfer',
 } as const;
-const NATIVE_TRANSFER_GAS = 21_000n;
-/** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
-const TOKEN_TRANSFER_GAS = 100_000n;
-const APPROVE_GAS = 80_000n;
-const GAS_MARGIN_PERCENT = 120n;
-/** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
-const SWAP_DEADLINE_SECONDS = 3_600n;
-
-/** What a settlement keeps of its swap plan, so later steps need no new quote. */
-interface StoredPlan {
-  path: string[];
-  amountOutMin: string;
-  quote: string;
-  reference: string;
-  referenceKind: string;
-  deadline: string;
-  approve: boolean;
-  gas: string;
-  candidates: { path: string[]; amountOut: string }[];
-  mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
-}
-
 export class AutoSettlementExecutor {
   readonly #legs: Legs;
 
@@ -92,7 +71,6 @@ export class AutoSettlementExecutor {
   async #start(s: store.SettlementRow): Promise<void> {
     const { db, catalogue, wallets } = this.deps;
     const chain = catalogue.chain(s.chain_id);
-    const adapter = chain.adapter;
     const wallet = await wallets.requireRow(s.wallet_id);
     const sender = wallets.deriver(wallet).address(s.from_index);
     const assetIn = catalogue.asset(s.asset_in_id)!.row;
@@ -103,49 +81,7 @@ export class AutoSettlementExecutor {
     const swapping = assetIn.id !== assetOut.id;
 
     // Chain reads first, outside any lock.
-    const fees = await adapter.estimateFees();
-    let plan: StoredPlan | null = null;
-    let refusal: string | null = null;
-    if (swapping) {
-      const result = await this.swaps.plan(s.chain_id, {
-        from: { address: assetIn.address, decimals: assetIn.decimals, symbol: assetIn.symbol, currency: assetIn.currency },
-        to: { address: assetOut.address, decimals: assetOut.decimals, symbol: assetOut.symbol, currency: assetOut.currency },
-        amountIn,
-        order: rule.order,
-        slippage: rule.slippage_tolerance,
-        gasPrice: fees.maxFeePerGas,
-      });
-      if (result.ok) {
-        const allowance = await result.plan.provider.allowance(assetIn.address, sender);
-        plan = storedPlan(
-          result.plan,
-          allowance < amountIn,
-          BigInt(Math.floor(this.deps.clock.now().getTime() / 1000)) + SWAP_DEADLINE_SECONDS,
-        );
-      } else refusal = result.reason;
-      if (result.plan) plan ??= storedPlan(result.plan, false, 0n);
-    }
-    let gas = 0n;
-    let topup = 0n;
-    let transferGas = 0n;
-    if (fromChild && !refusal) {
-      transferGas = assetOut.is_native
-        ? NATIVE_TRANSFER_GAS
-        : swapping
-          ? TOKEN_TRANSFER_GAS
-          : ((await adapter.estimateGas({
-              from: sender,
-              to: assetIn.address,
-              value: 0n,
-              data: adapter.encodeTokenTransfer(rule.destination.address, amountIn),
-            })) *
-              GAS_MARGIN_PERCENT) /
-            100n;
-      gas = transferGas + (plan ? BigInt(plan.gas) + (plan.approve ? APPROVE_GAS : 0n) : 0n);
-      const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
-      const needed = gas * fees.maxFeePerGas + (assetIn.is_native ? amountIn : 0n);
-      topup = needed > native! ? needed - native! : 0n;
-    }
+    const { fees, plan, refusal, transferGas, topup } = await planSettlement(this.deps, this.swaps, s, sender);
 
     await db.transaction().execute(async (tx) => {
       const locked = await store.lockSettlement(tx, s.id);
@@ -366,24 +302,6 @@ export class AutoSettlementExecutor {
     const id = leg === 'swap' ? s?.swap_transaction_id : s?.settle_transaction_id;
     if (id) await store.recordLegSigned(tx, id, { hash: row.hash!, raw: row.raw!, nonce: row.nonce });
   }
-}
-
-function storedPlan(
-  p: Pick<SwapPlan, 'route' | 'amountOutMin' | 'reference' | 'referenceKind' | 'candidates'>,
-  approve: boolean,
-  deadline: bigint,
-): StoredPlan {
-  return {
-    path: p.route.path,
-    amountOutMin: p.amountOutMin.toString(),
-    quote: p.route.amountOut.toString(),
-    reference: p.reference.toString(),
-    referenceKind: p.referenceKind,
-    deadline: deadline.toString(),
-    approve,
-    gas: p.route.gas.toString(),
-    candidates: p.candidates,
-  };
 }
 
 /** What the SWAP transaction's metadata shows of the plan (base units as strings). */

@@ -1,0 +1,112 @@
+/**
+ * Planning a settlement: the chain reads made before anything is written (fees, the swap's
+ * quote and route, the allowance, gas and the child's native balance), outside any lock.
+ */
+import type { ModuleDeps } from '../deps.js';
+import type { FeeEstimate } from '../../chains/types.js';
+import type { SwapPlan, SwapService } from '../swaps/service.js';
+import type * as store from './store.js';
+
+const NATIVE_TRANSFER_GAS = 21_000n;
+/** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
+const TOKEN_TRANSFER_GAS = 100_000n;
+export const APPROVE_GAS = 80_000n;
+const GAS_MARGIN_PERCENT = 120n;
+/** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
+const SWAP_DEADLINE_SECONDS = 3_600n;
+
+/** What a settlement keeps of its swap plan, so later steps need no new quote. */
+export interface StoredPlan {
+  path: string[];
+  amountOutMin: string;
+  quote: string;
+  reference: string;
+  referenceKind: string;
+  deadline: string;
+  approve: boolean;
+  gas: string;
+  candidates: { path: string[]; amountOut: string }[];
+  mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
+}
+
+export interface Planned {
+  fees: FeeEstimate;
+  /** The swap's plan (also kept when refused, for the record); null for a plain move. */
+  plan: StoredPlan | null;
+  /** Why the swap cannot be made (the pool cannot meet the slippage bound, no route). */
+  refusal: string | null;
+  /** Gas limit of the final transfer from a child sender (0 from the master: estimated then). */
+  transferGas: bigint;
+  /** Native coin the master sends the child first; 0 = none needed. */
+  topup: bigint;
+}
+
+export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: store.SettlementRow, sender: string): Promise<Planned> {
+  const { catalogue } = deps;
+  const adapter = catalogue.chain(s.chain_id).adapter;
+  const assetIn = catalogue.asset(s.asset_in_id)!.row;
+  const assetOut = catalogue.asset(s.asset_out_id)!.row;
+  const rule = s.rule;
+  const amountIn = BigInt(s.amount_in);
+  const fromChild = s.from_index !== 0;
+  const swapping = assetIn.id !== assetOut.id;
+  const fees = await adapter.estimateFees();
+  let plan: StoredPlan | null = null;
+  let refusal: string | null = null;
+  if (swapping) {
+    const result = await swaps.plan(s.chain_id, {
+      from: { address: assetIn.address, decimals: assetIn.decimals, symbol: assetIn.symbol, currency: assetIn.currency },
+      to: { address: assetOut.address, decimals: assetOut.decimals, symbol: assetOut.symbol, currency: assetOut.currency },
+      amountIn,
+      order: rule.order,
+      slippage: rule.slippage_tolerance,
+      gasPrice: fees.maxFeePerGas,
+    });
+    if (result.ok) {
+      const allowance = await result.plan.provider.allowance(assetIn.address, sender);
+      plan = storedPlan(result.plan, allowance < amountIn, BigInt(Math.floor(deps.clock.now().getTime() / 1000)) + SWAP_DEADLINE_SECONDS);
+    } else refusal = result.reason;
+    if (result.plan) plan ??= storedPlan(result.plan, false, 0n);
+  }
+  let gas = 0n;
+  let topup = 0n;
+  let transferGas = 0n;
+  if (fromChild && !refusal) {
+    transferGas = assetOut.is_native
+      ? NATIVE_TRANSFER_GAS
+      : swapping
+        ? TOKEN_TRANSFER_GAS
+        : ((await adapter.estimateGas({
+            from: sender,
+            to: assetIn.address,
+            value: 0n,
+            data: adapter.encodeTokenTransfer(rule.destination.address, amountIn),
+          })) *
+            GAS_MARGIN_PERCENT) /
+          100n;
+    gas = transferGas + (plan ? BigInt(plan.gas) + (plan.approve ? APPROVE_GAS : 0n) : 0n);
+    const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
+    const needed = gas * fees.maxFeePerGas + (assetIn.is_native ? amountIn : 0n);
+    topup = needed > native! ? needed - native! : 0n;
+  }
+
+  return { fees, plan, refusal, transferGas, topup };
+}
+
+function storedPlan(
+  p: Pick<SwapPlan, 'route' | 'amountOutMin' | 'reference' | 'referenceKind' | 'candidates'>,
+  approve: boolean,
+  deadline: bigint,
+): StoredPlan {
+  return {
+    path: p.route.path,
+    amountOutMin: p.amountOutMin.toString(),
+    quote: p.route.amountOut.toString(),
+    reference: p.reference.toString(),
+    referenceKind: p.referenceKind,
+    deadline: deadline.toString(),
+    approve,
+    gas: p.route.gas.toString(),
+    candidates: p.candidates,
+  };
+}
