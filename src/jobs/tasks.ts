@@ -14,6 +14,8 @@ export const CRONTAB: { task: string; line: string }[] = [
   { task: 'settlements_tick', line: '* * * * * settlements_tick ?max=1' },
   // Idempotency-Keys older than 24 hours are forgotten (hourly; a missed hour is not replayed).
   { task: 'idempotency_prune', line: '17 * * * * idempotency_prune ?max=1' },
+  // Auto-settlements whose job was lost (ran out of attempts while an RPC was down) are queued again.
+  { task: 'auto_settle_resume', line: '*/5 * * * * auto_settle_resume ?max=1' },
 ];
 
 export function taskList(services: Services): TaskList {
@@ -45,6 +47,9 @@ export function taskList(services: Services): TaskList {
       const { id } = payload as { id?: unknown };
       if (typeof id !== 'string') return;
       await services.autoSettlements.executor.run(id);
+    },
+    auto_settle_resume: async () => {
+      await services.autoSettlements.executor.resumeStalled();
     },
     outbound_send: async (payload) => {
       const { id } = payload as { id?: unknown };
