@@ -11,10 +11,13 @@ import { ManualClock } from '../../src/lib/clock.js';
 import type { Harness } from '../support/harness.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { verifyWebhook } from '../../src/receiver/index.js';
 import { periods, randomAddress, runOf, startSettlementWorld, transactions } from './world.js';
 
 let h: Harness;
 let eth: TestChain;
+let receiver: Receiver;
 const ETH = 'devnet-eth';
 const clock = new ManualClock(Date.UTC(2026, 0, 1, 10, 0, 0));
 const USDC6 = 10n ** 6n;
@@ -22,8 +25,26 @@ const USDC6 = 10n ** 6n;
 beforeAll(async () => {
   h = await startSettlementWorld(ETH, clock);
   eth = chainOf(h, ETH);
+  receiver = await startReceiver();
+  const w = h.wallets[ETH]!;
+  expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: receiver.url } })).status).toBe(200);
 });
+/**
+ * Waits until earlier settlements are recorded as mined: one mined but still PENDING in the
+ * database is held back as well (safe: what it leaves is settled next time), which would
+ * change the amounts the tests expect.
+ */
+async function noPendingWithdrawals() {
+  const w = h.wallets[ETH]!;
+  await eventually(
+    () => h.api('GET', `/v1/wallets/${w.id}/transactions?type=WITHDRAW&status=PENDING`, { key: w.apiKey }),
+    (res) => res.body.data.length === 0,
+    20_000,
+  );
+}
+
 afterAll(async () => {
+  await receiver?.close();
   await h?.stop();
 });
 
@@ -70,6 +91,21 @@ describe('DAILY settlement on the fake clock', () => {
       });
     }
     expect(settled.map((t) => `${t.asset.symbol} ${t.amount}`).sort()).toEqual(['USDC 120', 'USDT 30.5']);
+    // Each settlement is announced as a withdrawal, signed with the wallet's key (and stamped by the fake clock).
+    const events = await eventually(
+      async () =>
+        receiver.requests
+          .map((r) =>
+            verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: w.apiKey, now: clock.now().getTime() }),
+          )
+          .filter((e) => run!.transaction_ids.includes(e.data.id)),
+      (list) => list.length === 2,
+      20_000,
+    );
+    for (const e of events) {
+      expect(e.event).toBe('withdraw.success');
+      expect(e.data).toMatchObject({ type: 'WITHDRAW', status: 'SUCCESS', metadata: { settlement: { period: 'DAILY:2026-01-01' } } });
+    }
     expect(await eth.balanceOf('USDC', to)).toBe(120n * USDC6);
     expect(await eth.balanceOf('USDT', to)).toBe(305n * (USDC6 / 10n));
     expect(await eth.balanceOf('USDC', w.address)).toBe(0n);
@@ -134,6 +170,7 @@ describe('exactly once', () => {
   it('two workers on one run, and a run resumed after a crash, pay once', async () => {
     const w = h.wallets[ETH]!;
     const b = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data[0];
+    await noPendingWithdrawals();
     await eth.sendToken('USDC', w.address, '9');
     const before = await eth.balanceOf('USDC', b.address);
     const atMaster = await eth.balanceOf('USDC', w.address);
@@ -185,6 +222,7 @@ describe('several settlement beneficiaries', () => {
     const b = created.body.data;
     clock.set(now.getTime() + 4 * 60_000);
 
+    await noPendingWithdrawals();
     await eth.sendToken('USDC', w.address, '2');
     expect((await h.api('PATCH', `/v1/wallets/${w.id}/beneficiaries/${b.id}`, { key: w.apiKey, body: { isDefault: true } })).status).toBe(
       200,
@@ -213,6 +251,7 @@ describe('what is settled', () => {
     const b = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data.find(
       (x: { isDefault: boolean }) => x.isDefault,
     );
+    await noPendingWithdrawals();
     const before = await eth.balanceOf('USDC', b.address);
     await h.stopWorker();
     await eth.sendToken('USDC', w.address, '10');
