@@ -96,7 +96,7 @@ export class SettlementService {
   /**
    * The scheduler (every minute, see jobs/tasks.ts): a run for every scheduled settlement
    * beneficiary whose last closed period has none yet. Safe to call any number of times from
-   * any number of workers: the unique (beneficiary, period) key decides.
+   * any number of workers: the unique (wallet, period) and (beneficiary, period) keys decide.
    */
   async tick(now: Date = this.deps.clock.now()): Promise<string[]> {
     const runs: store.NewRun[] = [];
