@@ -241,6 +241,36 @@ describe('changes', () => {
   });
 });
 
+describe('wallets', () => {
+  it('creates a master wallet whose key is shown once and works on the API; bad input writes nothing', async () => {
+    const c = await signedIn();
+    const before = (await h.api('GET', '/v1/wallets', { key: h.businessKey })).body.meta.totalItems;
+    const empty = await c.submit('/dashboard/wallets', '/dashboard/wallets', { chain: 'devnet-bsc|testnet', name: '' });
+    expect(empty.status).toBe(400);
+    const unknown = await c.submit('/dashboard/wallets', '/dashboard/wallets', { chain: 'nochain|testnet', name: 'X' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.text).toContain('is not configured on this installation');
+    const network = await c.submit('/dashboard/wallets', '/dashboard/wallets', { chain: 'devnet-bsc|moonnet', name: 'X' });
+    expect(network.status).toBe(400);
+    expect((await h.api('GET', '/v1/wallets', { key: h.businessKey })).body.meta.totalItems).toBe(before);
+
+    const created = await c.submit('/dashboard/wallets', '/dashboard/wallets', { chain: 'devnet-bsc|testnet', name: 'Payouts <BSC>' });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    // Escaped, never markup.
+    expect(created.text).toContain('Payouts &lt;BSC&gt;');
+    const key = /id="created-key">([^<]+)</.exec(created.text)![1]!;
+    const wallets = await h.api('GET', '/v1/wallets', { key: h.businessKey });
+    const wallet = wallets.body.data.find((w: { name: string }) => w.name === 'Payouts <BSC>');
+    const own = await h.api('GET', `/v1/wallets/${wallet.id}`, { key });
+    expect(own.status).toBe(200);
+    // Later pages show only the prefix.
+    const later = await c.get('/dashboard/developers');
+    expect(later.text).not.toContain(key);
+    expect(later.text).toContain(`${key.slice(0, 12)}…`);
+  });
+});
+
 describe('tenancy', () => {
   it("business A's session cannot see or change business B's wallets (404, like an unknown id)", async () => {
     const c = await signedIn(A);

@@ -15,7 +15,9 @@ export function addressesPage(
   const a = s.analytics;
   const base = `${PREFIX}/wallets/${s.wallet.id}`;
   const stat = (label: string, value: number, testid: string) =>
-    html`<div class="stat"><span class="value" data-testid="${testid}">${value}</span><span class="label">${label}</span></div>`;
+    html`<div class="stat">
+      <span class="value" data-testid="${testid}">${groupDigits(String(value))}</span><span class="label">${label}</span>
+    </div>`;
   const opt = (name: string, value: string, label: string) =>
     html`<option value="${value}" ${s.query[name] === value ? 'selected' : ''}>${label}</option>`;
   return layout(
