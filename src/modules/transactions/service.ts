@@ -11,7 +11,7 @@ import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressRow, AddressService } from '../addresses/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import type { WalletRow, WalletService } from '../wallets/service.js';
+import type { WalletService } from '../wallets/service.js';
 import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -87,23 +87,25 @@ export class TransactionService {
       this.wallets.rowsByIds([...new Set(rows.map((r) => r.wallet_id))], db),
       this.addresses.rowsByIds([...new Set(rows.flatMap((r) => (r.address_id ? [r.address_id] : [])))], db),
     ]);
-    const walletById = new Map(wallets.map((w) => [w.id, w]));
+    // One wallet view per wallet, shared by its rows: the same object, presented once (a
+    // backfill range is thousands of rows of a few wallets).
+    const walletViewById = new Map(wallets.map((w) => [w.id, this.wallets.present(w)]));
     const addressById = new Map(addresses.map((a) => [a.id, a]));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
       if (!row) return [];
-      return [this.presentWith(row, walletById.get(row.wallet_id)!, row.address_id ? addressById.get(row.address_id) : undefined)];
+      return [this.presentWith(row, walletViewById.get(row.wallet_id)!, row.address_id ? addressById.get(row.address_id) : undefined)];
     });
   }
 
   async present(row: TransactionRow, db: DbConn = this.db): Promise<TransactionView> {
     const wallet = await this.wallets.requireRow(row.wallet_id, db);
     const address = row.address_id ? await this.addresses.findRow(row.address_id, db) : undefined;
-    return this.presentWith(row, wallet, address);
+    return this.presentWith(row, this.wallets.present(wallet), address);
   }
 
-  private presentWith(row: TransactionRow, wallet: WalletRow, address: AddressRow | undefined): TransactionView {
+  private presentWith(row: TransactionRow, walletView: TransactionView['wallet'], address: AddressRow | undefined): TransactionView {
     const chain = this.catalogue.chain(row.chain_id);
     const asset = row.asset_id ? this.catalogue.asset(row.asset_id) : undefined;
     const native = chain.config.blockchain.nativeDecimals;
@@ -155,7 +157,7 @@ export class TransactionService {
       asset: asset ? asset.view : null,
       blockchain: this.catalogue.blockchainView(chain),
       address: address ? this.addresses.present(address) : null,
-      wallet: this.wallets.present(wallet),
+      wallet: walletView,
       response: row.response ?? null,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
