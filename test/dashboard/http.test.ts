@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startHarness, type Harness } from '../support/harness.js';
+import { recordDeposit } from '../support/fixtures.js';
 import { createDashboardUser, DashClient } from './support.js';
 
 let h: Harness;
@@ -268,6 +269,36 @@ describe('wallets', () => {
     const later = await c.get('/dashboard/developers');
     expect(later.text).not.toContain(key);
     expect(later.text).toContain(`${key.slice(0, 12)}…`);
+  });
+});
+
+describe('lists', () => {
+  it('pages transactions with the filters kept, and shows 18-decimal amounts exactly', async () => {
+    const bsc = h.wallets['devnet-bsc']!.id;
+    for (let i = 0; i < 3; i++) await recordDeposit(h, 'devnet-bsc', { amount: 123_456_789_012_345_678_901_234n + BigInt(i) });
+    const c = await signedIn();
+    const first = await c.get(`/dashboard/wallets/${bsc}/transactions?type=DEPOSIT&limit=2`);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Page 1 of 2');
+    expect(first.text).toContain('123,456.789012345678901236');
+    expect(first.text).toContain('123,456.789012345678901235');
+    const next = /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    expect(next).toContain('type=DEPOSIT');
+    const second = await c.get(next);
+    expect(second.text).toContain('Page 2 of 2');
+    expect(second.text).toContain('123,456.789012345678901234');
+    expect(second.text).not.toContain('123,456.789012345678901236');
+  });
+
+  it('pages addresses and shows the analytics', async () => {
+    const c = await signedIn();
+    const page = `/dashboard/wallets/${walletA}/addresses`;
+    for (const name of ['first', 'second', 'third']) expect((await c.submit(page, page, { name })).status).toBe(303);
+    const list = await c.get(`${page}?limit=2`);
+    expect(list.text).toContain('Page 1 of 2');
+    expect(list.text).toMatch(/data-testid="count-internal">\s*3\s*</);
+    expect(list.text).toMatch(/data-testid="count-limit">\s*100,000\s*</);
+    expect((await c.get(`${page}?limit=500`)).status).toBe(400);
   });
 });
 
