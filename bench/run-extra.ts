@@ -1,9 +1,9 @@
 /**
- * The issue-3 (webhooks) and issue-4 (deposits) benchmarks, each on worlds of its own
- * (see startExtraWorld in webhooks.ts: embedded PostgreSQL with fsync on, an anvil devnet,
- * the real service graph and app).
+ * The issue-3 (webhooks), issue-4 (deposits) and issue-5 (withdrawals) benchmarks, each on
+ * worlds of its own (see startExtraWorld in webhooks.ts: embedded PostgreSQL with fsync on,
+ * an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -25,22 +25,27 @@
  *   BENCH_EXTRA_BATCH_RUNS   runs each (default 1)
  *   BENCH_CPU_PROF=1         CPU-profile the first webhook drain and the first backfill run
  *                            (main thread; files in the temp dir); print the top entries
+ *   withdrawals:
+ *   BENCH_WITHDRAWALS        withdrawals posted at once per run (default 500)
+ *   BENCH_WD_BLOCK_TIME      anvil block time in seconds (default 1; 0 = automine)
  *   --diagnose               extra runs, reported but not in the figures: webhook throughput
  *                            with concurrency 50 and a 60-connection pool, with synchronous_commit
  *                            off, and both; a backfill run without TOAST compression of the
  *                            two big per-event columns
  *
  * Prints one line per figure (median of the runs, the runs, spread, target, pass/fail) and
- * writes the same as JSON to bench/results/extra.json.
+ * writes the same as JSON to bench/results/extra.json. A run of one part keeps the other
+ * parts' figures and details already in the file (each figure's name starts with its part).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, load1 } from './stats.js';
 import { activeWorlds, benchWebhooks, type ExtraFigure, type WebhookBenchReport } from './webhooks.js';
 import { benchBackfill, benchDetection, type BackfillReport, type DetectionReport } from './deposits.js';
+import { benchWithdrawals } from './withdrawals.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -52,8 +57,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-if (!['webhooks', 'deposits', 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|all] [--diagnose]');
+const PARTS = ['webhooks', 'deposits', 'withdrawals'];
+if (![...PARTS, 'all'].includes(which)) {
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -73,6 +79,8 @@ const settings = {
   batches: (process.env.BENCH_BATCHES ?? '100').split(',').map((s) => Number(s.trim())),
   extraBatchRuns: env('BENCH_EXTRA_BATCH_RUNS', 1),
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  withdrawals: env('BENCH_WITHDRAWALS', 500),
+  withdrawalBlockTime: env('BENCH_WD_BLOCK_TIME', 1),
 };
 if (settings.batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('BENCH_BATCHES must be positive integers');
 
@@ -111,7 +119,7 @@ async function main(): Promise<void> {
   const command = `tsx bench/run-extra.ts ${which}${diagnose ? ' --diagnose' : ''}`;
   const loadBefore = loadavg();
   const started = Date.now();
-  log(`issue-3/4 benchmarks: ${command} (BENCH_RUNS=${runs})`);
+  log(`issue-3/4/5 benchmarks: ${command} (BENCH_RUNS=${runs})`);
   log(`code: ${code}`);
   log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadStr(loadBefore)}`);
   if (load1() > 1) log('note: the 1-minute load is above 1 on 2 cores: other work (e.g. tests) is competing; figures are pessimistic');
@@ -199,6 +207,20 @@ async function main(): Promise<void> {
     loads.backfill = loadavg();
   }
 
+  if (which === 'withdrawals' || which === 'all') {
+    log(`\n== withdrawals (issue 5): ${settings.withdrawals} posted at once to one master wallet, ${runs} runs ==`);
+    const r = await benchWithdrawals({
+      runs,
+      count: settings.withdrawals,
+      blockTime: settings.withdrawalBlockTime,
+      cpuProfile: settings.cpuProfile,
+      log,
+    });
+    figures.push(...r.figures);
+    details.withdrawals = r.details;
+    loads.withdrawals = loadavg();
+  }
+
   const loadAfter = loadavg();
   const minutes = (Date.now() - started) / 60_000;
   log(
@@ -214,6 +236,20 @@ async function main(): Promise<void> {
 
   const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'extra.json');
   await mkdir(path.dirname(out), { recursive: true });
+  // A run of some parts keeps the others' results, marked with when and how they were made.
+  const ran = which === 'all' ? PARTS : [which];
+  const previous = await readFile(out, 'utf8')
+    .then((text) => JSON.parse(text) as { figures?: ExtraFigure[]; details?: Record<string, unknown>; parts?: Record<string, unknown> })
+    .catch(() => null);
+  const partOf = (name: string) => name.slice(0, name.indexOf(':'));
+  const kept = (previous?.figures ?? []).filter((f) => !ran.includes(partOf(f.name)));
+  const keptDetails = Object.fromEntries(
+    Object.entries(previous?.details ?? {}).filter(
+      ([k]) => !ran.includes(k === 'detection' || k === 'backfill' ? 'deposits' : k === 'webhookDiagnostics' ? 'webhooks' : k),
+    ),
+  );
+  const parts: Record<string, unknown> = { ...(previous?.parts ?? {}) };
+  for (const p of ran) parts[p] = { generatedAt: new Date().toISOString(), command, code };
   await writeFile(
     out,
     `${JSON.stringify(
@@ -221,11 +257,12 @@ async function main(): Promise<void> {
         generatedAt: new Date().toISOString(),
         command,
         code,
+        parts,
         machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadBefore, loadAfter, loadAfterEach: loads },
         durationMin: minutes,
         settings,
-        figures,
-        details,
+        figures: [...kept, ...figures],
+        details: { ...keptDetails, ...details },
       },
       (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
       2,

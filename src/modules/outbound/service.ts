@@ -51,6 +51,7 @@ import {
   type SettledHandler,
   type SignedHandler,
 } from './core.js';
+import { FeeCache } from './fees.js';
 import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -103,6 +104,7 @@ export interface OutboundOptions {
 
 export class OutboundService {
   readonly #core: Core;
+  readonly #fees = new FeeCache();
 
   constructor(
     private readonly db: Db,
@@ -269,7 +271,7 @@ export class OutboundService {
       fees =
         row.maxFeePerGas !== null && row.maxPriorityFeePerGas !== null
           ? { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas }
-          : await chain.adapter.estimateFees();
+          : await this.#fees.get(chain);
       signed = await this.signer.signTransaction(row.walletId, row.fromIndex, chain.config.chainId, {
         from: row.fromAddress,
         to: row.to,

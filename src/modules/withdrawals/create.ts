@@ -5,8 +5,9 @@
  *
  * 1. Idempotency keys claimed first (sorted, so two processes claim in one order), so a
  *    concurrent twin waits; a key already taken answers that request with KeyTaken.
- * 2. References read once for the whole batch; a reference taken by an earlier request of
- *    the batch counts as taken (same payment: the original; another: 409).
+ * 2. The wallet's whitelist and the references read once for the whole batch; a reference
+ *    taken by an earlier request of the batch counts as taken (same payment: the original;
+ *    another: 409).
  * 3. Reservations read once (funds.ts): every request is checked against its own balance
  *    snapshot, the sender's PENDING withdrawals, those settled since its snapshot, and
  *    what the requests accepted before it in this batch reserve.
@@ -18,7 +19,7 @@
  * retries each request alone.
  */
 import type { DbConn } from '../../db/pool.js';
-import { ConflictError } from '../../lib/errors.js';
+import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
 import { callOf, checkHeld, type GasPlan, type Reserved, type Snapshot } from './funds.js';
@@ -74,6 +75,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const live = jobs.flatMap((job, j) => (out[j] ? [] : [j]));
     const refs = [...new Set(live.flatMap((j) => jobs[j]!.items.flatMap((i) => (i.reference ? [i.reference] : []))))];
     const found = await store.findByReferences(tx, s.wallet.id, refs);
+    const allowed = await store.whitelist(tx, s.wallet.id);
     const snaps = live.flatMap((j) => (jobs[j]!.costs ? [jobs[j]!.costs!.snap.at] : []));
     const since = snaps.reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
     const held = since ? await store.heldBack(tx, s.chain.id, s.address, since) : [];
@@ -85,6 +87,8 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     for (const j of live) {
       const job = jobs[j]!;
       try {
+        const refused = notWhitelisted(allowed, job.items);
+        if (refused) throw refused;
         const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
         // References are only ever added, so what is new now was new before and has its costs.
         const now = job.fresh.filter((i) => !existing[i]);
@@ -165,6 +169,17 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
     );
   }
   return found.id;
+}
+
+/** NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, lower case) and a destination is none of them. */
+export function notWhitelisted(allowed: Set<string>, items: Item[]): BusinessRuleError | null {
+  if (allowed.size === 0) return null;
+  const off = items.find((i) => !allowed.has(i.to.toLowerCase()));
+  if (!off) return null;
+  const field = off.field ? `${off.field}.address` : 'address';
+  return new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
+    { field, message: 'not a whitelisted beneficiary' },
+  ]);
 }
 
 function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {

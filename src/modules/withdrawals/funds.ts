@@ -19,6 +19,9 @@ import type { DbConn } from '../../db/pool.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
+import { FeeCache } from '../outbound/fees.js';
+
+export { FeeCache };
 import * as store from './store.js';
 import type { Item } from './validate.js';
 
@@ -37,28 +40,6 @@ export function callOf(chain: ChainHandle, item: Item): { to: string; value: big
   return item.asset.asset.row.is_native
     ? { to: item.to, value: item.amount }
     : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
-}
-
-/**
- * The chain's fee estimate, shared for a second: fees move once per block, and a burst of
- * withdrawals would otherwise make two RPC calls each for the same answer. A failure is
- * not remembered. (The pipeline estimates again when it signs; this one sizes reservations,
- * network-fee answers and sign-only transactions.)
- */
-export class FeeCache {
-  readonly #entries = new Map<string, { at: number; fees: Promise<FeeEstimate> }>();
-
-  constructor(private readonly ttlMs = 1_000) {}
-
-  get(chain: ChainHandle): Promise<FeeEstimate> {
-    const hit = this.#entries.get(chain.id);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.fees;
-    const fees = chain.adapter.estimateFees();
-    const entry = { at: Date.now(), fees };
-    this.#entries.set(chain.id, entry);
-    fees.catch(() => this.#entries.get(chain.id) === entry && this.#entries.delete(chain.id));
-    return fees;
-  }
 }
 
 /** Reads the chain's fees and estimates every item's gas (in parallel). */

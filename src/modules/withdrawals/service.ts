@@ -25,7 +25,7 @@ import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 
 import { GroupQueue } from './batcher.js';
-import { createBatch, original, type CreateJob, type CreateResult } from './create.js';
+import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
 import {
   DbClock,
   FeeCache,
@@ -89,9 +89,19 @@ export class WithdrawalService {
   /** POST .../withdraw and .../addresses/{addressId}/withdraw. */
   withdraw(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
     return this.#idempotent(auth, req, 'withdraw', async (s, items, key) => {
-      // Items whose reference is already paid need no funds: their original is the answer.
-      const fresh = await this.#fresh(s, items, 'WITHDRAW');
-      const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh)) : null;
+      // References and the whitelist are checked in the creating transaction (create.ts).
+      // Items whose reference is already paid need no funds, their original is the answer:
+      // so when the costs are refused, those items are looked up and left out.
+      let fresh = items.map((_item, i) => i);
+      let costs: { plan: GasPlan; snap: Snapshot } | null;
+      try {
+        costs = await this.#affordable(s, items);
+      } catch (err) {
+        if (!(err instanceof BusinessRuleError) || !items.some((i) => i.reference)) throw err;
+        fresh = await this.#fresh(s, items, 'WITHDRAW');
+        if (fresh.length === items.length) throw err;
+        costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh)) : null;
+      }
       return this.#create(s, items, fresh, costs, key, !req.body.assets);
     });
   }
@@ -162,14 +172,8 @@ export class WithdrawalService {
 
   /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
   async checkWhitelist(walletId: string, items: Item[], db: DbConn = this.deps.db): Promise<void> {
-    const allowed = await store.whitelist(db, walletId);
-    if (allowed.size === 0) return;
-    const off = items.find((i) => !allowed.has(i.to.toLowerCase()));
-    if (!off) return;
-    const field = off.field ? `${off.field}.address` : 'address';
-    throw new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
-      { field, message: 'not a whitelisted beneficiary' },
-    ]);
+    const refused = notWhitelisted(await store.whitelist(db, walletId), items);
+    if (refused) throw refused;
   }
 
   /**
@@ -206,7 +210,8 @@ export class WithdrawalService {
       if (stored) return stored.response as WithdrawResult;
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
-    await this.checkWhitelist(s.wallet.id, items);
+    // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
+    if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
     for (let attempt = 0; ; attempt++) {
       try {
         return await run(s, items, key);
