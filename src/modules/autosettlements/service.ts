@@ -60,29 +60,25 @@ export class AutoSettlementService {
    * answer is the one the hooks act on. (Settlement beneficiaries skip such deposits.)
    */
   async handles(tx: DbConn, depositId: string): Promise<boolean> {
-    const [d] = await store.deposits(tx, [depositId]);
-    return d ? (await this.#ruleFor(tx, d)) !== null : false;
+    return (await this.#rulesFor(tx, [depositId])).size > 0;
   }
 
   /** Deposit confirmed: settles the deposits that stay where they landed (no auto-sweep). */
   readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
-    const swept = await this.sweeps.autoSwept(tx, depositIds);
-    await this.#take(
-      tx,
-      depositIds.filter((id) => !swept.has(id)),
-      false,
-    );
+    const taken = await this.#rulesFor(tx, depositIds);
+    if (taken.size === 0) return;
+    const swept = await this.sweeps.autoSwept(tx, [...taken.keys()]);
+    for (const id of swept) taken.delete(id);
+    await this.#take(tx, taken, false);
   };
 
   /** Sweep completed: the deposits are on the master now, and are settled from there. */
   readonly onSwept = async (tx: DbConn, depositIds: string[]): Promise<void> => {
-    await this.#take(tx, depositIds, true);
+    await this.#take(tx, await this.#rulesFor(tx, depositIds), true);
   };
 
-  async #take(tx: DbConn, depositIds: string[], swept: boolean): Promise<void> {
-    for (const d of await store.deposits(tx, depositIds)) {
-      const rule = await this.#ruleFor(tx, d);
-      if (!rule) continue;
+  async #take(tx: DbConn, taken: Map<string, { deposit: store.DepositRow; rule: StoredRule }>, swept: boolean): Promise<void> {
+    for (const { deposit: d, rule } of taken.values()) {
       const chain = this.deps.catalogue.chain(d.chain_id);
       const out = assetBySymbol(chain, rule.destination.asset);
       // The rule was valid when written; an asset switched off since then leaves the deposit alone.
@@ -101,27 +97,42 @@ export class AutoSettlementService {
     }
   }
 
-  async #ruleFor(tx: DbConn, d: store.DepositRow): Promise<StoredRule | null> {
-    // A zero-value transfer (anyone can send one) moves nothing and must never block the indexer.
-    if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id || BigInt(d.amount) <= 0n) return null;
-    // We hold no key for an external (watched) address: nothing can be moved from it.
-    if (d.address_id !== null && (d.address_type !== 'INTERNAL' || d.derivation_index === null)) return null;
-    const walletOn = normaliseConfigurations(d.wallet_configurations).autoSettlement.isActive;
-    if (!walletOn) return null;
-    const asset = this.deps.catalogue.asset(d.asset_id);
-    if (!asset) return null;
-    const rules = await store.rulesFor(tx, d.wallet_id, d.address_id);
-    return pickRule(
-      rules,
-      {
-        addressId: d.address_id,
-        chainSlug: asset.chain.config.blockchain.slug,
-        assetSymbol: asset.row.symbol,
-        decimals: asset.row.decimals,
-        amount: BigInt(d.amount),
-      },
-      { wallet: walletOn, address: d.address_switch ?? true },
+  /**
+   * The deposits (of those given) that a rule takes, with the rule. Two queries whatever the
+   * number of deposits (the indexer confirms a range at once), one when no wallet is switched on.
+   */
+  async #rulesFor(tx: DbConn, depositIds: string[]): Promise<Map<string, { deposit: store.DepositRow; rule: StoredRule }>> {
+    const taken = new Map<string, { deposit: store.DepositRow; rule: StoredRule }>();
+    const candidates = (await store.deposits(tx, depositIds)).filter((d) => {
+      // A zero-value transfer (anyone can send one) moves nothing and must never block the indexer.
+      if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id || BigInt(d.amount) <= 0n) return false;
+      // We hold no key for an external (watched) address: nothing can be moved from it.
+      if (d.address_id !== null && (d.address_type !== 'INTERNAL' || d.derivation_index === null)) return false;
+      return normaliseConfigurations(d.wallet_configurations).autoSettlement.isActive;
+    });
+    if (candidates.length === 0) return taken;
+    const rules = await store.activeRulesOf(
+      tx,
+      [...new Set(candidates.map((d) => d.wallet_id))],
+      candidates.flatMap((d) => (d.address_id ? [d.address_id] : [])),
     );
+    for (const d of candidates) {
+      const asset = this.deps.catalogue.asset(d.asset_id!);
+      if (!asset) continue;
+      const rule = pickRule(
+        rules.filter((r) => r.wallet_id === d.wallet_id),
+        {
+          addressId: d.address_id,
+          chainSlug: asset.chain.config.blockchain.slug,
+          assetSymbol: asset.row.symbol,
+          decimals: asset.row.decimals,
+          amount: BigInt(d.amount),
+        },
+        { wallet: true, address: d.address_switch ?? true },
+      );
+      if (rule) taken.set(d.id, { deposit: d, rule });
+    }
+    return taken;
   }
 
   // ---- API ----------------------------------------------------------------------------

@@ -69,11 +69,13 @@ export async function findRule(db: DbConn, walletId: string, addressId: string |
   return rows[0] && asRule(rows[0]);
 }
 
-/** The wallet's rules and those of one address: everything that may take its deposits. */
-export async function rulesFor(db: DbConn, walletId: string, addressId: string | null): Promise<StoredRule[]> {
+/** The active wallet rules of these wallets and the active rules of these addresses: what may take their deposits. */
+export async function activeRulesOf(db: DbConn, walletIds: string[], addressIds: string[]): Promise<StoredRule[]> {
   const { rows } = await sql<RuleRecord>`
     SELECT * FROM auto_settlement_rules
-     WHERE wallet_id = ${walletId} AND (address_id IS NULL OR address_id = ${addressId}::uuid) AND is_active`.execute(db);
+     WHERE wallet_id = ANY(${walletIds}::uuid[]) AND is_active AND (address_id IS NULL OR address_id = ANY(${addressIds}::uuid[]))`.execute(
+    db,
+  );
   return rows.map(asRule);
 }
 
