@@ -45,7 +45,11 @@ export class Changes {
   readonly #caches = new Map<string, TtlCache<unknown, unknown>>();
   /** Topics published in transactions opened by `transaction()`, applied after COMMIT. */
   readonly #deferred = new WeakMap<DbTx, { topic: string; id: string; nonce: string }[]>();
-  readonly #echoes = new Map<string, () => void>();
+  /**
+   * Our own notifications, by nonce, from `publish` (inside the transaction) until they
+   * come back: registered before COMMIT, since the echo can arrive before COMMIT returns.
+   */
+  readonly #echoes = new Map<string, { arrived: boolean; done?: () => void }>();
   #seq = 0;
   #client: pg.Client | null = null;
   #live = false;
@@ -96,7 +100,10 @@ export class Changes {
     const nonce = `${this.#origin}.${++this.#seq}`;
     await sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${`${topic}:${id}:${nonce}`})`.execute(tx);
     const deferred = this.#deferred.get(tx as DbTx);
-    if (deferred) deferred.push({ topic, id, nonce });
+    if (deferred) {
+      deferred.push({ topic, id, nonce });
+      this.#echoes.set(nonce, { arrived: false });
+    }
     // A transaction opened elsewhere: we cannot see its COMMIT, so invalidate now (a
     // concurrent read may refill the old value until COMMIT) and again when the
     // notification comes back after COMMIT.
@@ -106,12 +113,21 @@ export class Changes {
   /** A transaction whose published changes take effect locally as soon as it commits. */
   async transaction<T>(fn: (tx: DbTx) => Promise<T>): Promise<T> {
     let published: { topic: string; id: string; nonce: string }[] = [];
-    const result = await this.#db.transaction().execute(async (tx) => {
-      published = [];
-      this.#deferred.set(tx, published);
-      return fn(tx);
-    });
+    let result: T;
+    try {
+      result = await this.#db.transaction().execute(async (tx) => {
+        published = [];
+        this.#deferred.set(tx, published);
+        return fn(tx);
+      });
+    } catch (err) {
+      // Rolled back: nothing was announced, nothing will come back.
+      for (const p of published) this.#echoes.delete(p.nonce);
+      throw err;
+    }
     for (const p of published) this.#apply(p.topic, p.id);
+    // Notifications arrive in commit order: waiting for the last is waiting for all.
+    for (const p of published.slice(0, -1)) this.#echoes.delete(p.nonce);
     const last = published.at(-1);
     if (last) await this.#awaitEcho(last.nonce);
     return result;
@@ -131,16 +147,18 @@ export class Changes {
   }
 
   #awaitEcho(nonce: string): Promise<void> {
-    if (!this.#live) return Promise.resolve();
+    const echo = this.#echoes.get(nonce);
+    if (!echo || echo.arrived || !this.#live) {
+      this.#echoes.delete(nonce);
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.#opts.echoTimeoutMs ?? 1_000);
-      const echoes = this.#echoes;
-      function done() {
+      const timer = setTimeout(() => echo.done?.(), this.#opts.echoTimeoutMs ?? 1_000);
+      echo.done = () => {
         clearTimeout(timer);
-        echoes.delete(nonce);
+        this.#echoes.delete(nonce);
         resolve();
-      }
-      echoes.set(nonce, done);
+      };
     });
   }
 
@@ -149,7 +167,12 @@ export class Changes {
     // Both ways the caches start empty: off, nothing may be served; back on, notifications
     // may have been missed while the connection was down.
     for (const cache of this.#caches.values()) cache.setEnabled(live);
-    if (!live) for (const done of [...this.#echoes.values()]) done();
+    // Nothing more will come back over a lost connection: release the writers waiting.
+    if (!live)
+      for (const echo of [...this.#echoes.values()]) {
+        echo.arrived = true;
+        echo.done?.();
+      }
   }
 
   async #connect(): Promise<void> {
@@ -173,7 +196,11 @@ export class Changes {
       if (msg.channel !== CHANGES_CHANNEL || !msg.payload) return;
       const [topic = '', id = '', nonce = ''] = msg.payload.split(':');
       this.#apply(topic, id);
-      this.#echoes.get(nonce)?.();
+      const echo = this.#echoes.get(nonce);
+      if (echo) {
+        echo.arrived = true;
+        echo.done?.();
+      }
     });
     this.#client = client;
     try {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { createDatabase, type Database$ } from '../../src/db/pool.js';
+import { Changes } from '../../src/db/changes.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type Services } from '../../src/services.js';
 import { buildApp } from '../../src/http/app.js';
@@ -123,6 +124,19 @@ describe('cache invalidation', () => {
     await h.services.changes.transaction((tx) => h.services.changes.publish(tx, 'test_marker', 'committed'));
     await until(() => seen.includes('committed'), 'the committed marker');
     expect(seen).toEqual(['committed']);
+  });
+
+  it('a writer waits for its own notification to come back, not for the timeout', async () => {
+    const changes = await Changes.start(h.database.db, { connectionString: h.databaseUrl, echoTimeoutMs: 60_000 });
+    try {
+      expect(changes.live).toBe(true);
+      const started = Date.now();
+      for (let i = 0; i < 20; i++) await changes.transaction((tx) => changes.publish(tx, 'test_marker', `echo-${i}`));
+      // 20 commits, each released by its echo; one timeout alone would be 60 s.
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      changes.close();
+    }
   });
 
   it('a disabled asset disappears from balances at once in both instances, and comes back', async () => {
