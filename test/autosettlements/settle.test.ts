@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { maxUint256, parseAbi, type Address } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
@@ -274,5 +275,57 @@ describe('swap rules', () => {
     expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
     expect(await eth.balanceOf('USDT', child.address)).toBe(0n);
     expect(await eth.balanceOf('USDT', dest)).toBe(BigInt(swap.metadata.swap.quote));
+  });
+
+  it('a swap the pool moved away from reverts on chain: swap.failed, auto-settlement.failed, the input stays with the sender', async () => {
+    const dest = freshAddress();
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, {
+      body: rule({ to: dest, asset: 'USDT', order: 'NO_SLIPPAGE' }),
+    });
+    expect(created.status).toBe(200);
+    await h.stopWorker();
+    try {
+      // Straight to the master: settled from there, no sweep.
+      const masterBefore = await eth.balanceOf('USDC', wallet().address);
+      const receipt = await eth.sendToken('USDC', wallet().address, '30');
+      await drain();
+      const deposit = await depositId(receipt.transactionHash);
+      const [queued] = await settlementOf(deposit);
+      // Planned at the current price (exact quote as the bound), queued in the pipeline, not yet sent...
+      await h.services.autoSettlements.executor.run(queued!.id);
+      expect((await settlementOf(deposit))[0]!.stage).toBe('sending');
+      // ...when someone else trades the same way first.
+      const router = eth.config.swapRouter as Address;
+      const abi = parseAbi([
+        'function approve(address, uint256) returns (bool)',
+        'function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])',
+      ]);
+      const usdc = eth.token('USDC').address as Address;
+      const usdt = eth.token('USDT').address as Address;
+      await eth.pub.waitForTransactionReceipt({
+        hash: await eth.wallet.writeContract({ address: usdc, abi, functionName: 'approve', args: [router, maxUint256] }),
+      });
+      await eth.pub.waitForTransactionReceipt({
+        hash: await eth.wallet.writeContract({
+          address: router,
+          abi,
+          functionName: 'swapExactTokensForTokens',
+          args: [100_000n * USDC, 0n, [usdc, usdt], eth.faucet, BigInt(Math.floor(Date.now() / 1000) + 600)],
+        }),
+      });
+      await h.startWorker();
+      const s = await finished(deposit);
+      expect(s.status).toBe('failed');
+      const swap = await transaction(s.swap_transaction_id!);
+      expect(swap).toMatchObject({ type: 'SWAP', status: 'FAILED', confirmed: true });
+      expect((await eth.pub.getTransactionReceipt({ hash: swap.hash })).status).toBe('reverted');
+      expect((await eventOf(swap.id, 'swap.failed')).data.reason).toMatch(/reverted/);
+      expect((await eventOf(s.settle_transaction_id!, 'auto-settlement.failed')).data).toMatchObject({ status: 'FAILED' });
+      expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 30n * USDC);
+      expect(await eth.balanceOf('USDT', dest)).toBe(0n);
+    } finally {
+      await h.startWorker();
+      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
   });
 });
