@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
 import { shortReference } from '../../src/lib/ids.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
 import { BATCH_MAX } from '../../src/modules/webhooks/service.js';
@@ -14,10 +15,11 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 
 let h: Harness;
 let receiver: Receiver;
+const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
 
 // No worker: the test drives the delivery paths itself, all at once.
 beforeAll(async () => {
-  h = await startHarness({});
+  h = await startHarness({ clock });
   receiver = await startReceiver();
   const w = h.wallets['devnet-eth']!;
   expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: receiver.url } })).status).toBe(200);
@@ -152,4 +154,25 @@ it('an event written outside a transaction gets a job of its own and is delivere
   expect(await h.services.webhooks.deliver(row!.id)).toBe('sent');
   expect(receiver.requests.length).toBe(before + 1);
   expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.success', data: { tag: 'solo' } });
+});
+
+it('the sweep leaves a young batch to its job, and queues it once the job looks lost', async () => {
+  await emitInOneTransaction(1, 'lost');
+  const [row] = await deliveriesTagged('lost');
+  await sql`DELETE FROM graphile_worker._private_jobs WHERE payload->>'batch' = ${row!.batch_id}`.execute(h.database.db);
+  const ownJobs = async () =>
+    Number(
+      (
+        await sql<{ n: string }>`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE key = ${`webhook:${row!.id}`}`.execute(
+          h.database.db,
+        )
+      ).rows[0]!.n,
+    );
+  await h.services.webhooks.sweep();
+  expect(await ownJobs()).toBe(0);
+  clock.advance(2 * 60_000 + 1000);
+  // (The never-delivered batches of the test above are due too: sweep them all.)
+  await h.services.webhooks.sweep(10_000);
+  expect(await ownJobs()).toBe(1);
+  expect(await h.services.webhooks.deliver(row!.id)).toBe('sent');
 });

@@ -27,6 +27,8 @@ export const TEST_EVENT = 'webhook.test';
 const EMIT_CHUNK = 250;
 /** Deliveries per batch job: a huge transaction still spreads over several workers. */
 export const BATCH_MAX = 500;
+/** How long the sweep leaves a batch's first attempts to its own job. */
+const SWEEP_BATCH_GRACE_MS = 2 * 60_000;
 
 interface BatchState {
   id: string;
@@ -144,11 +146,12 @@ export class WebhookService {
    * Finds deliveries due by the service clock and queues them; fails deliveries whose
    * final attempt never reported back. Runs periodically, and after a restart. A delivery
    * that is also in a batch cannot be attempted twice: whichever claims it first moves its
-   * schedule on, and the other finds it not due.
+   * schedule on, and the other finds it not due. First attempts of a batch are left to its
+   * job for SWEEP_BATCH_GRACE_MS (the job is only lost if the queue itself loses it).
    */
   async sweep(limit = 500): Promise<number> {
     const now = this.clock.now();
-    const due = await store.dueDeliveries(this.db, now, limit);
+    const due = await store.dueDeliveries(this.db, now, limit, SWEEP_BATCH_GRACE_MS);
     for (const d of due) {
       if (d.attempts >= d.max_attempts) await store.failAbandoned(this.db, d.id, now);
       else await store.enqueueDeliveryJob(this.db, d.id, new Date());

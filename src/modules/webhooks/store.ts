@@ -264,10 +264,16 @@ export async function recordOutcomes(db: DbConn, outcomes: AttemptOutcome[]): Pr
       FROM d WHERE d.retry_job_at IS NOT NULL`.execute(db);
 }
 
-export async function dueDeliveries(db: DbConn, now: Date, limit: number) {
+/**
+ * Pending deliveries due by `now`, except first attempts of batches younger than
+ * `batchGraceMs`: their batch job is still working through them (a backlog of thousands
+ * drains in seconds); re-queuing them one job each would only add no-op claims.
+ */
+export async function dueDeliveries(db: DbConn, now: Date, limit: number, batchGraceMs: number) {
   const { rows } = await sql<{ id: string; attempts: number; max_attempts: number }>`
     SELECT id, attempts, max_attempts FROM webhook_deliveries
      WHERE status = 'pending' AND next_attempt_at <= ${now}
+       AND NOT (batch_id IS NOT NULL AND attempts = 0 AND created_at > ${now}::timestamptz - interval '1 millisecond' * ${batchGraceMs})
      ORDER BY next_attempt_at LIMIT ${limit}`.execute(db);
   return rows;
 }
