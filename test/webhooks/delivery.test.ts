@@ -298,7 +298,9 @@ describe('logs and resend', () => {
     const before = receiver.requests.length;
     const res = await h.api('POST', `/v1/wallets/${eth().id}/transactions/webhooks/resend`, { body: { id: tx.id } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ event: 'deposit.processing', reference: tx.reference, attempts: 0, url: receiver.url });
+    expect(res.body.data).toMatchObject({ event: 'deposit.processing', reference: tx.reference, url: receiver.url });
+    // The worker may already have made the first attempt by the time the entry is read.
+    expect(res.body.data.attempts).toBeLessThanOrEqual(1);
     await receiver.waitForRequests(before + 1);
     const log = await eventually(
       () => h.api('GET', `/v1/wallets/${eth().id}/transactions/${tx.id}/webhooks`),
