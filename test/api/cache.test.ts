@@ -166,7 +166,7 @@ describe('cache invalidation', () => {
   });
 
   it('the caches stay bounded, and unknown keys are never cached', async () => {
-    const wallets = [];
+    const wallets: { id: string; apiKey: string }[] = [];
     for (let i = 0; i < MAX_ENTRIES + 3; i++) wallets.push(await newWallet(`Bounded ${i}`));
     for (const w of wallets) expect((await balances('b', w.id, w.apiKey)).status).toBe(200);
     const sizes = b.services.changes.sizes();
