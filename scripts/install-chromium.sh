@@ -27,5 +27,6 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends chromium
+# fonts-liberation is only a recommendation of chromium; without a font the screenshots show boxes.
+$SUDO apt-get install -y --no-install-recommends chromium fonts-liberation
 echo "installed: $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
