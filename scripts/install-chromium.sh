@@ -26,7 +26,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
+# A failed install must not stop CI: the rest of the suite still runs and the browser
+# tests say plainly that they were skipped.
 # fonts-liberation is only a recommendation of chromium; without a font the screenshots show boxes.
-$SUDO apt-get install -y --no-install-recommends chromium fonts-liberation
-echo "installed: $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
+if $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends chromium fonts-liberation; then
+  echo "installed: $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
+else
+  echo "could not install chromium (browser tests will skip)" >&2
+fi
