@@ -1,6 +1,8 @@
 // Progressive enhancement only: every page works without this file.
 // - forms with data-confirm ask before submitting (regenerating a key revokes the old one);
-// - buttons with data-copy copy the text of the element they name.
+// - buttons with data-copy copy the text of the element they name;
+// - a page with a pending webhook delivery (data-refresh) reloads itself until it settles
+//   (only GET pages carry it, so a reload never repeats a change).
 document.addEventListener('submit', (event) => {
   const form = event.target;
   const question = form instanceof HTMLFormElement ? form.dataset.confirm : '';
@@ -18,3 +20,5 @@ document.addEventListener('click', async (event) => {
     button.textContent = 'Select and copy';
   }
 });
+const refresh = document.querySelector('[data-refresh]');
+if (refresh) setTimeout(() => window.location.reload(), Number(refresh.getAttribute('data-refresh')) || 2000);

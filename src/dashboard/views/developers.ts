@@ -89,7 +89,7 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
     </form>
     ${
       test
-        ? html`<div class="result" data-testid="test-result">
+        ? html`<div class="result" data-testid="test-result" ${test.status === 'pending' ? html`data-refresh="2000"` : ''}>
             <h4>Test event</h4>
             ${delivery(test)}
           </div>`
