@@ -24,7 +24,7 @@ export type WebhookLogEntry = Static<typeof WebhookLogEntrySchema>;
 
 export const TEST_EVENT = 'webhook.test';
 /** Transactions loaded and events written per statement (bounds memory on big ranges). */
-const EMIT_CHUNK = 250;
+const EMIT_CHUNK = 100;
 /** Deliveries per batch job: a huge transaction still spreads over several workers. */
 export const BATCH_MAX = 500;
 /** How long the sweep leaves a batch's first attempts to its own job. */
@@ -81,30 +81,42 @@ export class WebhookService {
   }
 
   private async emitChunk(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
-    const views = await this.transactions.loadMany(transactionIds, tx);
-    if (views.length === 0) return;
-    const rows: store.NewEventRow[] = views.map((data) => ({
-      event_id: uuidv7(),
-      delivery_id: uuidv7(),
-      wallet_id: data.wallet.id,
-      transaction_id: data.id,
-      reference: data.reference,
-      data,
-    }));
     // A batch holds at most BATCH_MAX: split the chunk where a batch fills up.
-    for (let i = 0; i < rows.length;) {
+    for (let i = 0; i < transactionIds.length;) {
       const state = tx.isTransaction ? this.#batches.get(tx) : undefined;
       const room = state && state.size < BATCH_MAX ? BATCH_MAX - state.size : BATCH_MAX;
-      const part = rows.slice(i, i + room);
-      await store.insertEventsWithDeliveries(tx, {
-        name,
-        rows: part,
-        maxAttempts: MAX_ATTEMPTS,
-        now: this.clock.now(),
-        job: this.plan(tx, part.length),
-      });
+      const part = transactionIds.slice(i, i + room);
+      const rows = await this.eventRows(tx, part);
+      if (rows.count > 0)
+        await store.insertEventsWithDeliveries(tx, {
+          name,
+          rows: rows.json,
+          maxAttempts: MAX_ATTEMPTS,
+          now: this.clock.now(),
+          job: this.plan(tx, rows.count),
+        });
       i += part.length;
     }
+  }
+
+  /**
+   * The event rows of some transactions, already encoded: the Transaction views (and the
+   * database rows they came from) are garbage by the time the insert is awaited, so a big
+   * range does not carry them into V8's old generation.
+   */
+  private async eventRows(tx: DbConn, transactionIds: string[]): Promise<{ json: Buffer; count: number }> {
+    const views = await this.transactions.loadMany(transactionIds, tx);
+    const json = store.encodeEventRows(
+      views.map((data) => ({
+        event_id: uuidv7(),
+        delivery_id: uuidv7(),
+        wallet_id: data.wallet.id,
+        transaction_id: data.id,
+        reference: data.reference,
+        data,
+      })),
+    );
+    return { json, count: views.length };
   }
 
   /** Must run inside the transaction of the state change it reports. */

@@ -75,13 +75,12 @@ export interface NewEventRow {
  */
 export async function insertEventsWithDeliveries(
   db: DbConn,
-  e: { name: string; rows: NewEventRow[]; maxAttempts: number; now: Date; job: JobPlan },
+  e: { name: string; rows: EncodedEventRows; maxAttempts: number; now: Date; job: JobPlan },
 ): Promise<number> {
-  if (e.rows.length === 0) return 0;
   const prefix = `{"event":${JSON.stringify(e.name)},"data":`;
   const { rows } = await sql<{ deliveries: number }>`
     WITH t AS (
-      SELECT * FROM json_to_recordset(${jsonArrayBuffer(e.rows)}::json)
+      SELECT * FROM json_to_recordset(${e.rows}::json)
         AS t(event_id uuid, delivery_id uuid, wallet_id uuid, transaction_id uuid, reference text, data json)
     ), ev AS (
       INSERT INTO events (id, wallet_id, transaction_id, name, reference, body, created_at)
@@ -105,7 +104,9 @@ export async function insertEventsWithDeliveries(
  * until a full GC); the buffer lives outside the JS heap and goes with its small wrapper.
  * PostgreSQL reads a binary json parameter as its text.
  */
-function jsonArrayBuffer(rows: unknown[]): Buffer {
+export type EncodedEventRows = Buffer;
+
+export function encodeEventRows(rows: NewEventRow[]): EncodedEventRows {
   const parts: Buffer[] = [Buffer.from('[')];
   rows.forEach((row, i) => {
     if (i > 0) parts.push(Buffer.from(','));
