@@ -126,7 +126,7 @@ export class DeliveryRunner {
   }
 
   private async attemptOnce(row: store.ClaimedAttempt): Promise<void> {
-    // The claim stamped the service clock; the signature's timestamp is that instant.
+    // The attempt starts now (service clock): the signature carries this instant.
     const startedAt = this.clock.now();
     const secret = row.key_id ? await this.secret(row.wallet_id, row.key_id) : null;
     const result: SendResult = secret
