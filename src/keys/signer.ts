@@ -6,7 +6,7 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { getAddress, hashTypedData, keccak256, parseSignature, toHex, type Address, type Hex, type TypedDataDefinition } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { TypedDataPayload } from '../chains/types.js';
 
 /** An EIP-1559 (type 2) transaction ready to sign. */
@@ -58,7 +58,12 @@ export interface LocalSignerOptions {
 interface CacheEntry {
   node: Promise<HDKey>;
   expiresAt: number;
+  /** Accounts of the children signed with lately (least recently used first), gone with the entry. */
+  children: Map<number, PrivateKeyAccount>;
 }
+
+/** Children kept per wallet: a master address and the child addresses of a sweep burst. */
+const MAX_CHILDREN = 64;
 
 export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
 
@@ -69,6 +74,10 @@ export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
  * of one wallet in a burst, so the cache turns N PBKDF2 runs into one. The TTL is absolute
  * (not refreshed on use) and the cache is small, bounding how long and how many decrypted
  * keys sit in memory; JavaScript cannot promise to erase them, so less time is the defence.
+ * The accounts of the children it signed with lately stay with the node, under the same
+ * TTL and at most MAX_CHILDREN per wallet: a child's key and address cost two elliptic-curve
+ * multiplications, more than the signature itself, and a burst of withdrawals signs from
+ * one address again and again.
  */
 export class LocalSigner implements Signer {
   readonly #open: (walletId: string) => Promise<string>;
@@ -89,54 +98,42 @@ export class LocalSigner implements Signer {
   async signTransaction(walletId: string, index: number, chainId: number, tx: UnsignedTx): Promise<SignedTx> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
     if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) throw new Error('nonce out of range');
-    const child = (await this.#accountNode(walletId)).deriveChild(index);
-    try {
-      if (!child.privateKey) throw new Error('derivation produced no private key');
-      const account = privateKeyToAccount(toHex(child.privateKey));
-      if (tx.from !== undefined && getAddress(tx.from) !== account.address) {
-        throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${tx.from}`);
-      }
-      const raw = await account.signTransaction({
-        type: 'eip1559',
-        chainId,
-        to: tx.to as Address,
-        value: tx.value,
-        ...(tx.data ? { data: tx.data as Hex } : {}),
-        nonce: tx.nonce,
-        gas: tx.gas,
-        maxFeePerGas: tx.maxFeePerGas,
-        maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
-      });
-      return { raw, hash: keccak256(raw) };
-    } finally {
-      child.wipePrivateData();
+    const account = await this.#account(walletId, index);
+    if (tx.from !== undefined && getAddress(tx.from) !== account.address) {
+      throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${tx.from}`);
     }
+    const raw = await account.signTransaction({
+      type: 'eip1559',
+      chainId,
+      to: tx.to as Address,
+      value: tx.value,
+      ...(tx.data ? { data: tx.data as Hex } : {}),
+      nonce: tx.nonce,
+      gas: tx.gas,
+      maxFeePerGas: tx.maxFeePerGas,
+      maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+    });
+    return { raw, hash: keccak256(raw) };
   }
 
   async signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
-    const child = (await this.#accountNode(walletId)).deriveChild(index);
-    try {
-      if (!child.privateKey) throw new Error('derivation produced no private key');
-      const account = privateKeyToAccount(toHex(child.privateKey));
-      if (from !== undefined && getAddress(from) !== account.address) {
-        throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
-      }
-      // The digest is hashed again here, from the same payload, and must equal the one the
-      // caller recorded: what is signed is exactly what the transaction row says was signed.
-      const digest = hashTypedData({
-        domain: data.domain,
-        types: data.types,
-        primaryType: data.primaryType,
-        message: data.message,
-      } as unknown as TypedDataDefinition);
-      if (digest !== data.digest) throw new Error('typed data digest mismatch: the payload changed after validation');
-      const signature = await account.sign({ hash: digest });
-      const { r, s, v } = parseSignature(signature);
-      return { signature, r, s, v: Number(v) };
-    } finally {
-      child.wipePrivateData();
+    const account = await this.#account(walletId, index);
+    if (from !== undefined && getAddress(from) !== account.address) {
+      throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
     }
+    // The digest is hashed again here, from the same payload, and must equal the one the
+    // caller recorded: what is signed is exactly what the transaction row says was signed.
+    const digest = hashTypedData({
+      domain: data.domain,
+      types: data.types,
+      primaryType: data.primaryType,
+      message: data.message,
+    } as unknown as TypedDataDefinition);
+    if (digest !== data.digest) throw new Error('typed data digest mismatch: the payload changed after validation');
+    const signature = await account.sign({ hash: digest });
+    const { r, s, v } = parseSignature(signature);
+    return { signature, r, s, v: Number(v) };
   }
 
   /** Drops every cached key (e.g. on shutdown). */
@@ -144,18 +141,39 @@ export class LocalSigner implements Signer {
     this.#cache.clear();
   }
 
-  #accountNode(walletId: string): Promise<HDKey> {
+  /** The child's account, from the wallet's entry or derived (and kept there). */
+  async #account(walletId: string, index: number): Promise<PrivateKeyAccount> {
+    const entry = this.#entry(walletId);
+    const hit = entry.children.get(index);
+    if (hit) {
+      entry.children.delete(index);
+      entry.children.set(index, hit); // re-inserted: Map order is the LRU order
+      return hit;
+    }
+    const child = (await entry.node).deriveChild(index);
+    try {
+      if (!child.privateKey) throw new Error('derivation produced no private key');
+      const account = privateKeyToAccount(toHex(child.privateKey));
+      entry.children.set(index, account);
+      while (entry.children.size > MAX_CHILDREN) entry.children.delete(entry.children.keys().next().value!);
+      return account;
+    } finally {
+      child.wipePrivateData();
+    }
+  }
+
+  #entry(walletId: string): CacheEntry {
     const now = this.#now();
     const hit = this.#cache.get(walletId);
     this.#cache.delete(walletId);
     if (hit && hit.expiresAt > now) {
       this.#cache.set(walletId, hit); // re-inserted: Map order is the LRU order
-      return hit.node;
+      return hit;
     }
     // The promise is cached, so concurrent first signatures of a wallet share one derivation.
     // The node itself is not wiped on eviction: a signature in flight may still be using it.
     const node = this.#open(walletId).then((mnemonic) => HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(this.#accountPath));
-    const entry: CacheEntry = { node, expiresAt: now + this.#ttlMs };
+    const entry: CacheEntry = { node, expiresAt: now + this.#ttlMs, children: new Map() };
     this.#cache.set(walletId, entry);
     // A failure (wallet missing, vault unavailable) is not remembered.
     node.catch(() => {
@@ -166,6 +184,6 @@ export class LocalSigner implements Signer {
       if (oldest === undefined) break;
       this.#cache.delete(oldest);
     }
-    return node;
+    return entry;
   }
 }
