@@ -110,6 +110,7 @@ export async function createServices(
   // Auto-settlement takes deposits that stay where they landed, or once swept to the master.
   deposits.confirmedHooks.push(autoSettlements.onDepositConfirmed);
   sweeps.sweptHooks.push(autoSettlements.onSwept);
+  wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
   const settlements = new SettlementService({ db, clock, logger, wallets, walletAssets, transactions, withdrawals, beneficiaries });
   // INSTANT settlement once a deposit is at the master: straight there, or by a sweep.

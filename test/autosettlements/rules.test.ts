@@ -72,6 +72,9 @@ describe('wallet rules', () => {
     const config = (await h.api('GET', `${base()}/auto-settlements`)).body.data;
     expect(config.rules[0]).not.toHaveProperty('id');
     expect(config.rules[0]).toMatchObject({ name: 'Settle USDC' });
+    // The wallet's own view carries the same rules (spec: configurations.autoSettlement.rules).
+    const view = (await h.api('GET', base())).body.data;
+    expect(view.configurations.autoSettlement.rules).toEqual([r]);
 
     const patched = await h.api('PATCH', `${base()}/auto-settlements/rules/${r.id}`, {
       body: { order: 'CHEAPEST', slippageTolerance: '0.25', source: { maxAmount: null } },
@@ -83,6 +86,7 @@ describe('wallet rules', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body.data.id).toBe(r.id);
     expect((await h.api('GET', `${base()}/auto-settlements/rules/${r.id}`)).status).toBe(404);
+    expect((await h.api('GET', base())).body.data.configurations.autoSettlement.rules).toEqual([]);
   });
 
   it('a swap rule between the two stablecoins is accepted (the devnet has a router)', async () => {

@@ -153,6 +153,13 @@ export class AutoSettlementService {
     };
   }
 
+  /** Wallet-level rules by wallet id, for `configurations.autoSettlement.rules` of the wallet view. */
+  async walletRules(walletIds: string[]): Promise<Map<string, RuleView[]>> {
+    const out = new Map<string, RuleView[]>(walletIds.map((id) => [id, []]));
+    for (const rule of await store.walletRulesOf(this.deps.db, walletIds)) out.get(rule.wallet_id)?.push(present(rule));
+    return out;
+  }
+
   async addressConfig(auth: AuthContext, walletId: string, addressId: string) {
     await this.deps.addresses.require(auth, walletId, addressId);
     const [config, rules] = await Promise.all([

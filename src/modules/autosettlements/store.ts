@@ -53,6 +53,16 @@ function normaliseDecimal(text: string): string {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
+/** The wallet-level rules of several wallets at once (the wallet view shows them). Oldest first. */
+export async function walletRulesOf(db: DbConn, walletIds: string[]): Promise<StoredRule[]> {
+  if (walletIds.length === 0) return [];
+  const { rows } = await sql<RuleRecord>`
+    SELECT * FROM auto_settlement_rules
+     WHERE wallet_id = ANY(${walletIds}::uuid[]) AND address_id IS NULL
+     ORDER BY created_at, id`.execute(db);
+  return rows.map(asRule);
+}
+
 /** Rules of one level: the wallet's own (addressId null) or one address's. Oldest first. */
 export async function listRules(db: DbConn, walletId: string, addressId: string | null): Promise<StoredRule[]> {
   const { rows } = await sql<RuleRecord>`

@@ -47,6 +47,7 @@ export class WalletService {
   /** Parsed account nodes, so deriving a child address costs one point operation. */
   readonly #derivers = new Map<string, AddressDeriver>();
   readonly #refs: TtlCache<string, WalletRef>;
+  #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -192,8 +193,26 @@ export class WalletService {
     };
   }
 
+  /**
+   * Where `configurations.autoSettlement.rules` comes from: the auto-settlement module
+   * registers itself here at wiring (it depends on wallets, so wallets cannot import it).
+   */
+  useSettlementRules(source: (walletIds: string[]) => Promise<Map<string, unknown[]>>): void {
+    this.#settlementRules = source;
+  }
+
+  /** The views with their auto-settlement rules filled in (one query for the whole list). */
+  async #withRules(views: WalletView[]): Promise<WalletView[]> {
+    if (!this.#settlementRules || views.length === 0) return views;
+    const rules = await this.#settlementRules(views.map((v) => v.id));
+    for (const view of views)
+      view.configurations.autoSettlement.rules = (rules.get(view.id) ?? []) as typeof view.configurations.autoSettlement.rules;
+    return views;
+  }
+
   async get(auth: AuthContext, walletId: string): Promise<WalletView> {
-    return this.present(await this.require(auth, walletId));
+    const [view] = await this.#withRules([this.present(await this.require(auth, walletId))]);
+    return view!;
   }
 
   async list(auth: AuthContext, page: number, limit: number): Promise<{ items: WalletView[]; meta: PageMeta }> {
@@ -202,7 +221,7 @@ export class WalletService {
       store.listWallets(this.db, auth.businessId, (page - 1) * limit, limit),
       store.countWallets(this.db, auth.businessId),
     ]);
-    const items = rows.map((r) => this.present(r));
+    const items = await this.#withRules(rows.map((r) => this.present(r)));
     return { items, meta: pageMeta(page, limit, items.length, total) };
   }
 
