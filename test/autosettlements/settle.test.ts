@@ -11,6 +11,7 @@ import { maxUint256, parseAbi, type Address } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
+import { formatAmount } from '../../src/lib/money.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
@@ -218,7 +219,7 @@ describe('swap rules', () => {
       expect(swap).toMatchObject({ type: 'SWAP', status: 'SUCCESS', amount: '100', currency: 'USDC', toCurrency: 'USDT' });
       expect(swap.senderAddress).toBe(wallet().address);
       const received = await eth.balanceOf('USDT', dest);
-      const receivedText = (Number(received) / 1e6).toString();
+      const receivedText = formatAmount(received, 6);
       // Within 1% of par, and what the constant-product formula gives (0.3% fee, deep pool).
       expect(received).toBeGreaterThanOrEqual(99n * USDC);
       expect(received).toBeLessThan(100n * USDC);
@@ -230,6 +231,8 @@ describe('swap rules', () => {
         recipientAddress: dest,
         amount: receivedText,
       });
+      // The swap's output, in the destination asset's units.
+      expect(swap.toAmount).toBe(receivedText);
       expect((await eventOf(swap.id, 'swap.success')).data).toMatchObject({ type: 'SWAP', status: 'SUCCESS', toCurrency: 'USDT' });
       expect((await eventOf(settle.id, 'auto-settlement.success')).data).toMatchObject({ status: 'SUCCESS', amount: receivedText });
     } finally {

@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressRow, AddressService } from '../addresses/service.js';
-import type { CatalogueService } from '../catalogue/service.js';
+import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
@@ -124,7 +124,8 @@ export class TransactionService {
       currency: row.currency,
       rate: row.rate,
       rateUSD: row.rate_usd,
-      toAmount: row.to_amount,
+      // to_amount is in base units of the asset named by to_currency (a swap's output).
+      toAmount: units(row.to_amount, toDecimals(chain, row.to_currency) ?? assetDecimals),
       toCurrency: row.to_currency,
       fee: units(row.fee, native),
       feeHash: row.fee_hash,
@@ -163,4 +164,10 @@ export class TransactionService {
       updatedAt: row.updated_at.toISOString(),
     };
   }
+}
+
+/** Decimals of the chain's asset with this symbol (the currency a swap paid out in). */
+function toDecimals(chain: ChainHandle, symbol: string | null): number | undefined {
+  if (symbol === null) return undefined;
+  return chain.assets.find((a) => a.symbol.toUpperCase() === symbol.toUpperCase())?.decimals;
 }
