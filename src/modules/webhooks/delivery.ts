@@ -50,6 +50,8 @@ export class DeliveryRunner {
   #pending: PendingOutcome[] = [];
   #flushing = false;
   #active = 0;
+  /** Slots held by claims in progress (their attempts are not active yet). */
+  #reserved = 0;
   #capacityWaiters: (() => void)[] = [];
 
   constructor(
@@ -79,10 +81,18 @@ export class DeliveryRunner {
     let exhausted = false;
     let failure: unknown = null;
     while (!failure) {
-      const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active);
+      const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
       // Claim in groups (half a window at least), not one statement per finished attempt.
       if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
-        const rows = await this.claim({ batch }, room);
+        // Held while the claim is awaited, so concurrent batches cannot overshoot the budget.
+        this.#reserved += room;
+        let rows: store.ClaimedAttempt[];
+        try {
+          rows = await this.claim({ batch }, room);
+        } finally {
+          this.#reserved -= room;
+          this.wakeWaiters();
+        }
         if (rows.length < room) exhausted = true;
         made += rows.length;
         for (const row of rows) {
@@ -104,6 +114,11 @@ export class DeliveryRunner {
     return made;
   }
 
+  /** Batches waiting for room in the process budget look again. */
+  private wakeWaiters(): void {
+    for (const wake of this.#capacityWaiters.splice(0)) wake();
+  }
+
   private claim(which: { ids?: string[]; batch?: string }, limit: number): Promise<store.ClaimedAttempt[]> {
     return store.claimAttempts(this.db, {
       ...which,
@@ -121,7 +136,7 @@ export class DeliveryRunner {
       await this.attemptOnce(row);
     } finally {
       this.#active--;
-      for (const wake of this.#capacityWaiters.splice(0)) wake();
+      this.wakeWaiters();
     }
   }
 
