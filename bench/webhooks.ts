@@ -245,6 +245,8 @@ export async function startExtraWorld(opts: {
   poolMax?: number;
   /** Per-database settings (ALTER DATABASE ... SET), for diagnostic variants only. */
   databaseSettings?: Record<string, string>;
+  /** The key-encryption key (default: random), for a worker process that must open the same wallets. */
+  kek?: Buffer;
 }): Promise<ExtraWorld> {
   const logger = createLogger('silent');
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -279,9 +281,10 @@ export async function startExtraWorld(opts: {
     cleanups.push(() => database.close());
     const services = await createServices(
       database.db,
-      new LocalKeyVault(randomBytes(32)),
+      new LocalKeyVault(opts.kek ?? randomBytes(32)),
       { chains: [chain.config], addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false } },
-      { ...opts.services, logger },
+      // databaseUrl: the in-memory caches (API keys, wallets) are on, as in production.
+      { databaseUrl, ...opts.services, logger },
     );
     cleanups.push(async () => services.close());
 

@@ -7,7 +7,8 @@
  *   own event loop, as on another machine); accepted/s = accepted / (last answer -
  *   first send), and the p50 / p99 latency of each answer;
  * - mining: the time from the first send until every withdrawal is SUCCESS in the database
- *   (the real worker signs, broadcasts and tracks; production OutboundOptions);
+ *   (the real worker, in its own process as in production, signs, broadcasts and tracks;
+ *   production OutboundOptions);
  * - checks, from the database AND from the chain: the master's outbound nonces are
  *   contiguous from 0, each withdrawal has exactly one mined row and one on-chain
  *   transaction (the hashes the database holds are exactly the master's transactions in
@@ -23,10 +24,13 @@
 import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Worker } from 'node:worker_threads';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { devnetChain } from '../src/devnet/chain.js';
-import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
-import { taskList } from '../src/jobs/tasks.js';
 import { fmt, load1, sleep } from './stats.js';
 import { withCpu } from './cpu.js';
 import {
@@ -84,7 +88,8 @@ export interface WithdrawalRun {
   queriesPerWithdrawal: number;
   commitsPerWithdrawal: number;
   statements: ReturnType<typeof topStatements>;
-  cpu: { node: number; postgres: number; anvil: number; foreign: number };
+  /** Percent of one core: node = the API process (and the client thread), worker = the worker process. */
+  cpu: { node: number; worker: number; postgres: number; anvil: number; foreign: number };
   load1: number;
   profile?: ProfileSummary;
 }
@@ -99,16 +104,14 @@ const AMOUNT_UNITS = 10_000n; // 0.01 USDC at 6 decimals
 
 export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<WithdrawalBenchReport> {
   const { log, count } = opts;
-  const world = await startExtraWorld({ spec: benchChainSpec(1), blockTime: opts.blockTime });
-  let worker: WorkerHandle | null = null;
+  const kek = randomBytes(32);
+  const world = await startExtraWorld({ spec: benchChainSpec(1), blockTime: opts.blockTime, kek });
+  let worker: ChildProcess | null = null;
   try {
     const { services } = world;
-    worker = await startWorker({
-      connectionString: world.databaseUrl,
-      logger: world.logger,
-      taskList: taskList(services),
-      periodic: [{ name: 'outbound_sweep', everyMs: 15_000, run: () => services.outbound.sweepStuck() }],
-    });
+    // The worker in its own process, as production runs it: signing, broadcasting and
+    // tracking do not share the API's event loop (its CPU shows as "worker" below).
+    worker = await startWorkerProcess(world, kek);
     const usdc = services.catalogue
       .findChain(world.chain.config.blockchain.slug, world.chain.config.network)!
       .assets.find((a) => a.symbol === 'USDC')!;
@@ -130,7 +133,7 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
       await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 });
     };
     log(
-      `  ${count} USDC withdrawals per run, all posted at once; anvil ${opts.blockTime > 0 ? `${opts.blockTime} s blocks` : 'automine'}; PostgreSQL fsync=${world.pgSettings.fsync}, synchronous_commit=${world.pgSettings.synchronous_commit}; worker concurrency 20`,
+      `  ${count} USDC withdrawals per run, all posted at once; anvil ${opts.blockTime > 0 ? `${opts.blockTime} s blocks` : 'automine'}; PostgreSQL fsync=${world.pgSettings.fsync}, synchronous_commit=${world.pgSettings.synchronous_commit}; worker in its own process, concurrency 20`,
     );
 
     // Warm-up: connections, JIT, plans, the worker. Not measured.
@@ -144,7 +147,7 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
 
     const runs: WithdrawalRun[] = [];
     for (let run = 1; run <= opts.runs; run++) {
-      const r = await oneRun(world, opts, run, usdc.id, usdc.address as Address, fund, pub);
+      const r = await oneRun(world, opts, run, usdc.id, usdc.address as Address, fund, pub, worker.pid!);
       runs.push(r);
       log(
         `  run ${run}: accepted ${r.accepted}/${count} at ${fmt(r.acceptedPerSecond, 0)}/s (${fmt(r.acceptMs, 0)} ms; p50 ${fmt(r.p50Ms, 0)} ms, p99 ${fmt(r.p99Ms, 0)} ms) | all mined ${r.minedMs === null ? 'NOT within the timeout' : `${fmt(r.minedMs / 1000, 2)} s`} | baseline viem loop ${fmt(r.baselineTxPerSecond, 0)} tx/s (mined ${fmt(r.baselineMinedMs / 1000, 2)} s) | ratio ${fmt(r.ratio, 2)} | load ${r.load1.toFixed(2)}`,
@@ -153,7 +156,7 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
         `         checks: not SUCCESS ${r.notSuccess}; nonce gaps db ${r.dbNonceGaps} chain ${r.chainNonceGaps}; not exactly once db ${r.dbNotExactlyOnce} chain ${r.chainNotExactlyOnce}; extra chain txs ${r.chainExtra}; wrong balances ${r.wrongBalances}${Object.keys(r.refused).length ? `; refused ${JSON.stringify(r.refused)}` : ''}`,
       );
       log(
-        `         acceptance: ${r.batches} creating transactions (mean ${fmt(r.meanBatch, 1)} withdrawals each); ${fmt(r.queriesPerWithdrawal, 1)} SQL statements and ${fmt(r.commitsPerWithdrawal, 2)} COMMITs per withdrawal; cpu% (of one core) node ${fmt(r.cpu.node, 0)} pg ${fmt(r.cpu.postgres, 0)} anvil ${fmt(r.cpu.anvil, 0)} foreign ${fmt(r.cpu.foreign, 0)}`,
+        `         acceptance: ${r.batches} creating transactions (mean ${fmt(r.meanBatch, 1)} withdrawals each); ${fmt(r.queriesPerWithdrawal, 1)} SQL statements and ${fmt(r.commitsPerWithdrawal, 2)} COMMITs per withdrawal; cpu% (of one core) api ${fmt(r.cpu.node, 0)} worker ${fmt(r.cpu.worker, 0)} pg ${fmt(r.cpu.postgres, 0)} anvil ${fmt(r.cpu.anvil, 0)} foreign ${fmt(r.cpu.foreign, 0)}`,
       );
       if (run === 1) {
         log('         statements during acceptance by client-side time (per withdrawal: count x avg ms = ms):');
@@ -235,13 +238,20 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
     return {
       figures,
       details: {
-        settings: { count, runs: opts.runs, blockTime: opts.blockTime, amount: `${AMOUNT} USDC`, workerConcurrency: 20 },
+        settings: {
+          count,
+          runs: opts.runs,
+          blockTime: opts.blockTime,
+          amount: `${AMOUNT} USDC`,
+          workerConcurrency: 20,
+          workerProcess: true,
+        },
         runs,
         pgSettings: world.pgSettings,
       },
     };
   } finally {
-    await worker?.stop().catch((err) => console.error(`worker stop failed: ${(err as Error).message}`));
+    if (worker) await stopWorkerProcess(worker);
     await world.stop();
   }
 }
@@ -256,6 +266,7 @@ async function oneRun(
   token: Address,
   fund: (to: string) => Promise<void>,
   pub: ReturnType<typeof createPublicClient>,
+  workerPid: number,
 ): Promise<WithdrawalRun> {
   const { count } = opts;
   const wallet = await world.newWallet(`Bench withdrawals (run ${run})`);
@@ -273,6 +284,7 @@ async function oneRun(
   const queries = countQueries();
   let posted!: Awaited<ReturnType<typeof postAll>>;
   let profile: ProfileSummary | undefined;
+  const workerBefore = { ticks: ticksOf(workerPid), at: performance.now() };
   const { cpu } = await withCpu(async () => {
     const p = await profiled(opts.cpuProfile === true && run === 1, 'withdrawals-accept', () =>
       postAll(world, wallet, assetId, count, `r${run}`),
@@ -281,6 +293,7 @@ async function oneRun(
     profile = p.profile;
   });
   const q = queries.stop();
+  const workerCpu = ((ticksOf(workerPid) - workerBefore.ticks) * 10 * 100) / (performance.now() - workerBefore.at);
   outbound.enqueueMany = enqueueMany;
 
   // 2. Mining, as the database sees it.
@@ -351,7 +364,7 @@ async function oneRun(
     queriesPerWithdrawal: q.total / Math.max(1, posted.accepted),
     commitsPerWithdrawal: q.commits / Math.max(1, posted.accepted),
     statements: topStatements(q, Math.max(1, posted.accepted), 10),
-    cpu: { node: cpu.node, postgres: cpu.postgres, anvil: cpu.anvil, foreign: cpu.foreign },
+    cpu: { node: cpu.node, worker: workerCpu, postgres: cpu.postgres, anvil: cpu.anvil, foreign: cpu.foreign },
     load1: load1(),
     ...(profile ? { profile } : {}),
   };
@@ -389,6 +402,39 @@ const { parentPort, workerData } = require('node:worker_threads');
   parentPort.postMessage({ latencies, results, acceptMs: last - t0, startedAt });
 })();
 `;
+
+const WORKER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'withdrawals-worker.ts');
+
+/** User + system CPU ticks (10 ms) of a process so far. */
+function ticksOf(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
+  return Number(f[11]) + Number(f[12]);
+}
+
+/** Starts bench/withdrawals-worker.ts on the world's database and chain; resolves when it takes jobs. */
+function startWorkerProcess(world: ExtraWorld, kek: Buffer): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER_SCRIPT], {
+    env: { ...process.env, DATABASE_URL: world.databaseUrl, KEK: kek.toString('hex'), CHAINS: JSON.stringify([world.chain.config]) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()).length > 20_000 && (stderr = stderr.slice(-10_000)));
+  return new Promise((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve(proc));
+    proc.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}): ${stderr}`)));
+  });
+}
+
+async function stopWorkerProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 /** Posts `n` withdrawals at once. */
 async function postAll(world: ExtraWorld, wallet: Wallet, assetId: string, n: number, tag: string) {

@@ -38,6 +38,13 @@ export class EvmAdapter implements ChainAdapter {
   /** Same node, JSON-RPC batching on: a block range is fetched in a few round trips. */
   readonly scanClient: PublicClient;
 
+  /**
+   * Gas estimates: JSON-RPC batching on, so the estimates that concurrent withdrawal
+   * requests ask for in the same moment go to the node in one HTTP request (each still its
+   * own eth_estimateGas, with its own answer or refusal).
+   */
+  readonly #estimateClient: PublicClient;
+
   /** Balance reads' own keep-alive HTTP connections (see multicall-balances.ts); null over WebSocket. */
   readonly #balanceRpc: JsonRpcPoster | null;
 
@@ -49,6 +56,9 @@ export class EvmAdapter implements ChainAdapter {
     this.scanClient = ws
       ? this.client
       : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+    this.#estimateClient = ws
+      ? this.client
+      : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
   }
 
   private makeClient(transport: ReturnType<typeof http> | ReturnType<typeof webSocket>): PublicClient {
@@ -143,7 +153,7 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   estimateGas(tx: { from: string; to: string; value: bigint; data?: string }): Promise<bigint> {
-    return this.rpc(() => send.estimateGas(this.client, tx));
+    return this.rpc(() => send.estimateGas(this.#estimateClient, tx));
   }
 
   broadcast(raw: string): Promise<string> {

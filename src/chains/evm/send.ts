@@ -12,8 +12,6 @@
  */
 import {
   BaseError,
-  encodeFunctionData,
-  erc20Abi,
   ExecutionRevertedError,
   keccak256,
   RpcRequestError,
@@ -106,8 +104,15 @@ export async function getReceipt(client: PublicClient, hash: string): Promise<Re
   }
 }
 
+/**
+ * `transfer(address,uint256)` calldata, laid out directly: selector a9059cbb, then the two
+ * arguments as 32-byte words. Identical to viem's encodeFunctionData for this ABI (a unit
+ * test compares them) at a fraction of its cost, which showed per withdrawal in profiles.
+ */
 export function encodeTokenTransfer(to: string, amount: bigint): string {
-  return encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount] });
+  if (!/^0x[0-9a-fA-F]{40}$/.test(to)) throw new Error(`not an address: ${to}`);
+  if (amount < 0n || amount >= 1n << 256n) throw new Error(`not a uint256: ${amount}`);
+  return `0xa9059cbb${'0'.repeat(24)}${to.slice(2).toLowerCase()}${amount.toString(16).padStart(64, '0')}`;
 }
 
 /** Whether the node has the transaction, pending or mined. */

@@ -52,12 +52,14 @@ import {
   type SignedHandler,
 } from './core.js';
 import { FeeCache } from './fees.js';
+import { confirm, type ConfirmationHandler } from './confirm.js';
 import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
 export type { OutboundRow, Stage } from './store.js';
 export type { SettledHandler, SignedHandler } from './core.js';
+export type { Confirmation, ConfirmationHandler } from './confirm.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 export { bumpFees } from './checks.js';
 
@@ -121,6 +123,7 @@ export class OutboundService {
       logger,
       settledHandlers: new Map(),
       signedHandlers: new Map(),
+      confirmationHandlers: new Map(),
       opts: {
         firstTrackDelayMs: opts.firstTrackDelayMs ?? 1_000,
         maxTrackDelayMs: opts.maxTrackDelayMs ?? 15_000,
@@ -143,6 +146,22 @@ export class OutboundService {
   onSettled(purpose: string, handler: SettledHandler): void {
     if (this.#core.settledHandlers.has(purpose)) throw new Error(`a completion handler for '${purpose}' is already registered`);
     this.#core.settledHandlers.set(purpose, handler);
+  }
+
+  /**
+   * Follows the purpose's rows after they settle with a receipt until the block is the
+   * chain's `confirmations` deep; the handler runs in the transaction of each change (the
+   * depth, a receipt moved to another block, or the row back at 'broadcast' after a reorg,
+   * to be settled again by the completion handler): see confirm.ts.
+   */
+  onConfirmation(purpose: string, handler: ConfirmationHandler): void {
+    if (this.#core.confirmationHandlers.has(purpose)) throw new Error(`a confirmation handler for '${purpose}' is already registered`);
+    this.#core.confirmationHandlers.set(purpose, handler);
+  }
+
+  /** Job `outbound_confirm`: see confirm.ts. */
+  confirm(id: string, poll = 0): Promise<void> {
+    return confirm(this.#core, id, poll);
   }
 
   /** Runs inside the transaction that stores a row's signature (replacements included), before any broadcast. */
@@ -171,6 +190,8 @@ export class OutboundService {
     if (!tx.isTransaction) throw new Error('OutboundService.enqueue must run inside a database transaction');
     const planned: { chain: ChainHandle; from: string; req: EnqueueRequest; checked: ReturnType<typeof validate> }[] = [];
     const wallets = new Map<string, WalletRow>();
+    // Deriving an address is a curve operation: once per sender of the batch, not per request.
+    const senders = new Map<string, string>();
     for (const req of reqs) {
       const chain = this.catalogue.chain(req.chainId);
       const checked = validate(chain, req);
@@ -178,7 +199,10 @@ export class OutboundService {
       wallet ??= await this.wallets.requireRow(req.walletId, tx);
       wallets.set(req.walletId, wallet);
       if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
-      planned.push({ chain, from: this.wallets.deriver(wallet).address(req.fromIndex), req, checked });
+      const senderKey = `${wallet.id}:${req.fromIndex}`;
+      let from = senders.get(senderKey);
+      if (from === undefined) senders.set(senderKey, (from = this.wallets.deriver(wallet).address(req.fromIndex)));
+      planned.push({ chain, from, req, checked });
     }
     // Senders in order of first appearance; each takes its nonces in one statement.
     const next = new Map<string, bigint>();

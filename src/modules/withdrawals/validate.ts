@@ -93,7 +93,10 @@ export async function checkItems(
   body: WithdrawBody,
 ): Promise<Item[]> {
   const raw = rawItems(body);
-  const enabled = await walletAssets.enabled(wallet);
+  // From memory when recently read: enabling or disabling an asset invalidates the cached
+  // list in every process at its COMMIT (assets/service.ts), so a request can only see the
+  // state a request arriving a moment earlier would have seen.
+  const enabled = await walletAssets.enabledCached(wallet);
   const items: Item[] = [];
   for (const r of raw) {
     const asset = enabled.find((e) => e.walletAsset.id === r.assetId || e.asset.row.id === r.assetId);
