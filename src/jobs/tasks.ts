@@ -64,5 +64,10 @@ export function taskList(services: Services): TaskList {
       if (typeof id !== 'string') return;
       await services.outbound.track(id, typeof poll === 'number' && Number.isInteger(poll) && poll >= 0 ? poll : 0);
     },
+    outbound_confirm: async (payload) => {
+      const { id, poll } = payload as { id?: unknown; poll?: unknown };
+      if (typeof id !== 'string') return;
+      await services.outbound.confirm(id, typeof poll === 'number' && Number.isInteger(poll) && poll >= 0 ? poll : 0);
+    },
   };
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../../lib/logger.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import { TRANSFER_GAS, logFields, messageOf, rejectionOf } from './checks.js';
+import { queueConfirmation, type ConfirmationHandler } from './confirm.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
@@ -34,6 +35,8 @@ export interface Core {
   opts: CoreOptions;
   settledHandlers: Map<string, SettledHandler>;
   signedHandlers: Map<string, SignedHandler>;
+  /** Purposes whose settled rows are followed to their confirmation depth (confirm.ts). */
+  confirmationHandlers: Map<string, ConfirmationHandler>;
 }
 
 export const FILLER_PURPOSE = 'nonce-filler';
@@ -135,6 +138,7 @@ export async function settle(
     if (!(await store.lockUnsettled(tx, id, from))) return undefined;
     const row = await apply(tx);
     await core.settledHandlers.get(row.purpose)?.(tx, row);
+    await queueConfirmation(core, tx, row);
     return row;
   });
   if (settled) core.logger.info({ ...logFields(settled), stage: settled.stage }, 'outbound transaction settled');

@@ -375,3 +375,46 @@ export async function liveOfOwner(db: DbConn, ownerId: string): Promise<Outbound
      ORDER BY created_at, id`.execute(db);
   return rows.map(toRow);
 }
+
+// ---- confirmation depth and reorgs (confirm.ts) ----------------------------------------
+
+/** Locks a settled row for a reorg move, provided it still holds the receipt of `blockHash`. */
+export async function lockSettledIn(db: DbConn, id: string, blockHash: string): Promise<OutboundRow | undefined> {
+  const { rows } = await sql<DbRow>`
+    SELECT * FROM outbound_txs WHERE id = ${id} AND stage IN ('mined', 'failed') AND block_hash = ${blockHash} FOR UPDATE`.execute(db);
+  return one(rows);
+}
+
+/** The same transaction, same outcome, re-mined in another block: the new receipt. updated_at is progress, not touched. */
+export async function moveReceipt(
+  db: DbConn,
+  id: string,
+  r: { blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
+): Promise<OutboundRow> {
+  const { rows } = await sql<DbRow>`
+    UPDATE outbound_txs SET block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
+           effective_gas_price = ${r.effectiveGasPrice}
+     WHERE id = ${id}
+    RETURNING *`.execute(db);
+  return toRow(rows[0]!);
+}
+
+/**
+ * The receipt's block was reorged away: back to 'broadcast' (raw and hash kept), so the
+ * tracker re-sends the same bytes and settles the row again when a receipt appears. The
+ * replacement timer starts afresh (broadcast_at is set again by the next broadcast).
+ */
+export async function unsettle(db: DbConn, id: string, error: string): Promise<OutboundRow> {
+  const { rows } = await sql<DbRow>`
+    UPDATE outbound_txs SET stage = 'broadcast', status = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
+           effective_gas_price = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
+     WHERE id = ${id}
+    RETURNING *`.execute(db);
+  return toRow(rows[0]!);
+}
+
+export async function enqueueConfirmJob(db: DbConn, id: string, poll: number, delayMs: number): Promise<void> {
+  await sql`SELECT graphile_worker.add_job('outbound_confirm', json_build_object('id', ${id}::text, 'poll', ${poll}::int),
+                                           run_at := now() + make_interval(secs => ${delayMs / 1000}),
+                                           job_key := ${`outbound_confirm:${id}`}, job_key_mode := 'replace')`.execute(db);
+}

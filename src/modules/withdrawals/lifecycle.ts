@@ -17,7 +17,7 @@
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { bumpFees, type OutboundRow } from '../outbound/service.js';
+import { bumpFees, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import type { TransactionRow, TransactionView } from '../transactions/service.js';
 import { callOf, checkAgainstPending, feeOf, planGas, snapshot } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
@@ -41,6 +41,7 @@ export class WithdrawalLifecycle {
     deps.outbound.onSigned('withdraw', (tx, row) => this.#signed(tx, row));
     deps.outbound.onSettled('withdraw', (tx, row) => this.#settled(tx, row));
     deps.outbound.onSettled(CANCEL_PURPOSE, (tx, row) => this.#cancelSettled(tx, row));
+    deps.outbound.onConfirmation('withdraw', (tx, row, change) => this.#confirmation(tx, row, change));
   }
 
   async cancel(auth: AuthContext, walletId: string, id: string): Promise<LifecycleResult> {
@@ -161,6 +162,20 @@ export class WithdrawalLifecycle {
       mined: minedOf(row),
     });
     await this.deps.webhooks.emitForTransaction(tx, t.id, ok ? 'withdraw.success' : 'withdraw.failed');
+  }
+
+  /**
+   * After settlement: the depth of the receipt's block, a move to another block, or a reorg
+   * that took it away (PENDING again while the same signed bytes are re-sent; settled
+   * again by #settled, with `withdraw.success` or `withdraw.failed`, when mined again).
+   * Only for the attempt whose hash the withdrawal holds.
+   */
+  async #confirmation(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
+    if (!t || !row.hash) return;
+    if (change.kind === 'depth') await store.setConfirmations(tx, t.id, row.hash, change.depth);
+    else if (change.kind === 'moved') await store.moveBlock(tx, t.id, minedOf(row)!, change.depth);
+    else await store.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
   }
 
   /** The 0-value self-transfer took the nonce: the withdrawal can never be mined now. */

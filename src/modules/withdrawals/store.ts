@@ -188,6 +188,40 @@ export async function settle(db: DbConn, id: string, o: Outcome): Promise<void> 
              WHERE id = ${id}`.execute(db);
 }
 
+/**
+ * After settlement (outbound confirm.ts), for the attempt whose hash the withdrawal holds.
+ * Depth and moved-block updates leave updated_at alone: the outcome and its effect on the
+ * sender's balance are unchanged, and updated_at of a settled withdrawal is what the
+ * balance check reads as "settled since" (heldBack).
+ */
+export async function setConfirmations(db: DbConn, id: string, hash: string, depth: number): Promise<void> {
+  await sql`UPDATE transactions SET confirmations = ${depth}
+             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED') AND confirmations IS DISTINCT FROM ${depth}`.execute(
+    db,
+  );
+}
+
+export async function moveBlock(db: DbConn, id: string, m: NonNullable<Outcome['mined']>, depth: number): Promise<void> {
+  const fee = (m.gasUsed * m.gasPrice).toString();
+  await sql`UPDATE transactions SET block_number = ${m.blockNumber.toString()}, block_hash = ${m.blockHash},
+                   gas_used = ${m.gasUsed.toString()}, gas_price = ${m.gasPrice.toString()}, gas_fee = ${fee}, fee = ${fee},
+                   confirmations = ${depth}
+             WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
+}
+
+/**
+ * The block that held the withdrawal was reorged away: PENDING again (its reservation
+ * counts again), the same signed transaction being re-sent; the chain data of the lost
+ * block cleared. True when the withdrawal was changed.
+ */
+export async function reopenAfterReorg(db: DbConn, id: string, hash: string, reason: string): Promise<boolean> {
+  const r = await sql`UPDATE transactions SET status = 'PENDING', stage = 'broadcast', confirmed = false, confirmations = NULL,
+                   block_number = NULL, block_hash = NULL, gas_used = NULL, gas_price = NULL, gas_fee = NULL, fee = NULL,
+                   reason = ${reason}, updated_at = now()
+             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
+  return Number(r.numAffectedRows ?? 0n) > 0;
+}
+
 /** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared. */
 export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
   await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,

@@ -1,0 +1,109 @@
+/**
+ * After a row is settled with a receipt: following it until its block is the chain's
+ * `confirmations` deep, and undoing the settlement when a reorg takes the block away.
+ *
+ * Only purposes that register a confirmation handler (OutboundService.onConfirmation) are
+ * followed: their owners must be able to go back to pending. The job `outbound_confirm` is
+ * queued in the settling transaction (outbox), then polls with the tracker's backoff:
+ *
+ * - the receipt is still in the recorded block: the depth (head - block + 1) is reported;
+ *   at `confirmations` it is final and the job ends;
+ * - the node has no receipt but the recorded block is still canonical (a lagging or
+ *   load-balanced node): nothing is concluded, it looks again;
+ * - the same transaction was re-mined in another block with the same outcome: the row
+ *   takes the new receipt ('moved') and the count starts again from there;
+ * - otherwise (no receipt and the block replaced, or re-mined with the other outcome): the
+ *   row goes back to 'broadcast' with its raw bytes and hash ('reorged'), and the tracker
+ *   re-sends those same bytes and settles it again, through the purpose's completion
+ *   handler, when a receipt appears. The bytes were signed once: the same nonce can never
+ *   become a second payment.
+ *
+ * Each change is made under the row's lock, conditional on the row still holding the
+ * receipt that was checked, so two jobs (or a job and a restart) cannot apply one twice.
+ */
+import type { DbConn } from '../../db/pool.js';
+import type { Receipt } from '../../chains/types.js';
+import { logFields } from './checks.js';
+import type { Core } from './core.js';
+import * as store from './store.js';
+import type { OutboundRow } from './store.js';
+
+export type Confirmation =
+  /** Still in its block, `depth` blocks deep; `final` once that is the chain's confirmations. */
+  | { kind: 'depth'; depth: number; final: boolean }
+  /** Re-mined in another block with the same outcome: `row` carries the new receipt. */
+  | { kind: 'moved'; depth: number; final: boolean }
+  /** Its block was replaced and it is not (or not with the same outcome) in the chain: `row` is at 'broadcast' again. */
+  | { kind: 'reorged'; reason: string };
+
+export type ConfirmationHandler = (tx: DbConn, row: OutboundRow, change: Confirmation) => Promise<void>;
+
+/** Depth at which a receipt is final: the chain's configured confirmations (at least 1). */
+export const requiredDepth = (core: Core, row: OutboundRow): number => Math.max(1, core.catalogue.chain(row.chainId).config.confirmations);
+
+/** Queues the first check of a row just settled with a receipt, in the settling transaction. */
+export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
+  if (!row.receipt || !core.confirmationHandlers.has(row.purpose)) return;
+  await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
+}
+
+/** Job `outbound_confirm`: one check (see the header); queues the next one unless final or reorged. */
+export async function confirm(core: Core, id: string, poll: number): Promise<void> {
+  const row = await store.findOutbound(core.db, id);
+  const handler = row && core.confirmationHandlers.get(row.purpose);
+  if (!row?.receipt || !row.hash || !handler || (row.stage !== 'mined' && row.stage !== 'failed')) return;
+  const adapter = core.catalogue.chain(row.chainId).adapter;
+  const need = requiredDepth(core, row);
+  const recorded = row.receipt;
+  const [receipt, head] = await Promise.all([adapter.getReceipt(row.hash), adapter.getBlockNumber()]);
+
+  const next = () => {
+    const { firstTrackDelayMs, maxTrackDelayMs } = core.opts;
+    return store.enqueueConfirmJob(core.db, id, poll + 1, Math.min(firstTrackDelayMs * 2 ** Math.min(poll, 20), maxTrackDelayMs));
+  };
+  const depthOf = (r: Receipt) => Number(head - r.blockNumber + 1n);
+
+  if (receipt && sameBlock(receipt, recorded)) {
+    const depth = depthOf(receipt);
+    const final = depth >= need;
+    await core.db.transaction().execute(async (tx) => {
+      const locked = await store.lockSettledIn(tx, id, recorded.blockHash);
+      if (locked) await handler(tx, locked, { kind: 'depth', depth, final });
+    });
+    if (!final) await next();
+    return;
+  }
+  if (!receipt) {
+    // A node that has not seen (or has forgotten) the receipt proves nothing while the
+    // recorded block is still the chain's block at that height.
+    const block = await adapter.getBlock(recorded.blockNumber);
+    if (block && block.hash.toLowerCase() === recorded.blockHash.toLowerCase()) {
+      await next();
+      return;
+    }
+  }
+
+  const moved = receipt !== null && receipt.status === recorded.status;
+  const reason = receipt
+    ? `block ${recorded.blockNumber} (${recorded.blockHash}) was replaced by a reorganisation; mined again in block ${receipt.blockNumber} with status ${receipt.status}`
+    : `block ${recorded.blockNumber} (${recorded.blockHash}) was replaced by a reorganisation and the transaction is no longer in the chain; sending the same signed bytes again`;
+  const changed = await core.db.transaction().execute(async (tx) => {
+    if (!(await store.lockSettledIn(tx, id, recorded.blockHash))) return false;
+    if (moved) {
+      const depth = depthOf(receipt);
+      const updated = await store.moveReceipt(tx, id, receipt);
+      await handler(tx, updated, { kind: 'moved', depth, final: depth >= need });
+      if (depth < need) await store.enqueueConfirmJob(tx, id, 0, core.opts.firstTrackDelayMs);
+    } else {
+      const back = await store.unsettle(tx, id, reason);
+      await handler(tx, back, { kind: 'reorged', reason });
+      // The tracker re-broadcasts the stored bytes and settles the row again (with the new receipt, if any).
+      await store.enqueueTrackJob(tx, id, 0, 0);
+    }
+    return true;
+  });
+  if (changed)
+    core.logger.warn({ ...logFields(row), err: reason }, moved ? 'outbound receipt moved by a reorg' : 'outbound receipt reorged away');
+}
+
+const sameBlock = (a: Receipt, b: Receipt) => a.blockHash.toLowerCase() === b.blockHash.toLowerCase();
