@@ -12,6 +12,8 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { BATCH_MAX } from '../../src/modules/webhooks/service.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { recordDeposit } from '../support/fixtures.js';
+import { uuidv7 } from '../../src/lib/ids.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -175,4 +177,32 @@ it('the sweep leaves a young batch to its job, and queues it once the job looks 
   await h.services.webhooks.sweep(10_000);
   expect(await ownJobs()).toBe(1);
   expect(await h.services.webhooks.deliver(row!.id)).toBe('sent');
+});
+
+it('rows written before migration 006 (payload on the event, body on the delivery) are sent as they were, and resent', async () => {
+  // A deposit with one current event, then an older-style event and delivery for it.
+  const tx = await recordDeposit(h, 'devnet-eth');
+  const legacyData = { legacy: true, id: tx.id, note: 'é' };
+  const legacyBody = JSON.stringify({ event: 'deposit.swept.success', data: legacyData });
+  const eventId = uuidv7();
+  const deliveryId = uuidv7();
+  const at = new Date(clock.now().getTime() + 1000);
+  await sql`INSERT INTO events (id, wallet_id, transaction_id, name, reference, payload, created_at)
+            VALUES (${eventId}, ${wallet().id}, ${tx.id}, 'deposit.swept.success', ${tx.reference}, ${JSON.stringify(legacyData)}::jsonb, ${at})`.execute(
+    h.database.db,
+  );
+  await sql`INSERT INTO webhook_deliveries (id, event_id, wallet_id, transaction_id, event, reference, url, body, status, attempts, max_attempts,
+                                            next_attempt_at, created_at, updated_at)
+            VALUES (${deliveryId}, ${eventId}, ${wallet().id}, ${tx.id}, 'deposit.swept.success', ${tx.reference}, ${receiver.url}, ${legacyBody},
+                    'pending', 0, 6, ${clock.now()}, ${at}, ${at})`.execute(h.database.db);
+
+  expect(await h.services.webhooks.deliver(deliveryId)).toBe('sent');
+  expect(receiver.requests.at(-1)!.body).toBe(legacyBody);
+
+  // Resend picks the latest event (the legacy one) and sends the same data.
+  const res = await h.api('POST', `/v1/wallets/${wallet().id}/transactions/webhooks/resend`, { key: wallet().apiKey, body: { id: tx.id } });
+  expect(res.status).toBe(200);
+  expect(res.body.data).toMatchObject({ event: 'deposit.swept.success', payload: legacyData });
+  expect(await h.services.webhooks.deliver(res.body.data.id)).toBe('sent');
+  expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.swept.success', data: legacyData });
 });
