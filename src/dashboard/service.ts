@@ -76,15 +76,13 @@ export class DashboardService {
   async login(email: string, password: string, ip: string): Promise<{ sessionId: string; session: Session } | null> {
     const emailLower = email.trim().toLowerCase().slice(0, 254);
     const now = this.clock.now();
-    const failures = await store.countFailures(this.db, emailLower, ip, new Date(now.getTime() - FAILURE_WINDOW_MS));
-    if (failures.email >= MAX_FAILURES_PER_EMAIL || failures.ip >= MAX_FAILURES_PER_IP) throw new TooManyAttemptsError();
+    // Every attempt counts as a failure until its password proves right (see recordAttempt).
+    const failures = await store.recordAttempt(this.db, emailLower, ip, new Date(now.getTime() - FAILURE_WINDOW_MS));
+    if (failures.email > MAX_FAILURES_PER_EMAIL || failures.ip > MAX_FAILURES_PER_IP) throw new TooManyAttemptsError();
     const user = emailLower ? await store.findUserByEmail(this.db, emailLower) : undefined;
     const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
     const ok = await verifyPassword(candidate, user?.password_hash ?? (await decoyHash()));
-    if (!user || !ok) {
-      await store.recordFailure(this.db, emailLower, ip);
-      return null;
-    }
+    if (!user || !ok) return null;
     await store.clearFailures(this.db, emailLower);
     const sessionId = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');

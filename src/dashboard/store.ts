@@ -96,17 +96,21 @@ export async function deleteExpiredSessions(db: DbConn): Promise<void> {
     .execute();
 }
 
-export async function recordFailure(db: DbConn, emailLower: string, ip: string): Promise<void> {
-  await t(db).insertInto('dashboard_login_failures').values({ email_lower: emailLower, ip }).execute();
-}
-
-/** Failures in the window, for this email and for this client address. */
-export async function countFailures(db: DbConn, emailLower: string, ip: string, since: Date): Promise<{ email: number; ip: number }> {
+/**
+ * Records a sign-in attempt as a failure before its password is checked, and returns the
+ * failures in the window including this one. Counting after recording means concurrent
+ * attempts see each other: N parallel guesses cannot all read "0 failures so far".
+ */
+export async function recordAttempt(db: DbConn, emailLower: string, ip: string, since: Date): Promise<{ email: number; ip: number }> {
+  // The inserted row is invisible to the counts of its own statement: hence the + 1.
   const { rows } = await sql<{ email: string; ip: string }>`
+    WITH attempt AS (
+      INSERT INTO dashboard_login_failures (email_lower, ip) VALUES (${emailLower}, ${ip})
+    )
     SELECT
-      (SELECT count(*) FROM dashboard_login_failures WHERE email_lower = ${emailLower} AND at > ${since}) AS email,
-      (SELECT count(*) FROM dashboard_login_failures WHERE ip = ${ip} AND at > ${since}) AS ip`.execute(db);
-  return { email: Number(rows[0]?.email ?? 0), ip: Number(rows[0]?.ip ?? 0) };
+      (SELECT count(*) FROM dashboard_login_failures WHERE email_lower = ${emailLower} AND at > ${since}) + 1 AS email,
+      (SELECT count(*) FROM dashboard_login_failures WHERE ip = ${ip} AND at > ${since}) + 1 AS ip`.execute(db);
+  return { email: Number(rows[0]!.email), ip: Number(rows[0]!.ip) };
 }
 
 export async function clearFailures(db: DbConn, emailLower: string): Promise<void> {

@@ -173,6 +173,20 @@ describe('signing in', () => {
     expect(locked.status).toBe(429);
     expect(locked.text).toContain('Too many failed sign-in attempts');
   });
+
+  it('counts parallel guesses too: ten at once get at most five password checks', async () => {
+    const user = { email: 'raced@a.example', password: 'another real password' };
+    await createDashboardUser(h, h.businessId, user.email, user.password);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => new DashClient(h.baseUrl).login(user.email, `parallel guess ${i}`)),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    // This client address shares its per-address budget with the other tests of the file.
+    await sql`DELETE FROM dashboard_login_failures WHERE email_lower = ${user.email}`.execute(h.database.db);
+  });
 });
 
 describe('changes', () => {
