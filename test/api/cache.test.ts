@@ -91,6 +91,18 @@ describe('cache invalidation', () => {
     expect((await balances('a', w.id, regen.body.data.apiKey)).status).toBe(200);
   });
 
+  it('concurrent regenerations all succeed, in both instances, and leave exactly one working key', async () => {
+    const w = await newWallet('Rotate at once');
+    const regens = await Promise.all(
+      (['a', 'b', 'a', 'b', 'a', 'b'] as const).map((i) => call(i, 'POST', `/v1/wallets/${w.id}/api-key/regenerate`, h.businessKey)),
+    );
+    expect(regens.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const working = [];
+    for (const r of regens) if ((await balances('a', w.id, r.body.data.apiKey)).status === 200) working.push(r);
+    expect(working).toHaveLength(1);
+    expect((await balances('a', w.id, w.apiKey)).status).toBe(401);
+  });
+
   it('a key regenerated through one instance answers 401 at once in the other, through the NOTIFY', async () => {
     const w = await newWallet('Rotate there');
     expect((await balances('b', w.id, w.apiKey)).status).toBe(200); // now cached in b

@@ -262,7 +262,12 @@ export class WalletService {
     const wallet = await this.require(auth, walletId);
     const network = this.chainOf(wallet).row.network;
     // changes.transaction: the old key's cached authentication goes at COMMIT, before we answer.
-    const issued = await this.changes.transaction((tx) => this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network));
+    const issued = await this.changes.transaction(async (tx) => {
+      // Concurrent regenerations queue on the wallet row: otherwise the second cannot see the
+      // first's new key to revoke it and fails on the one-live-key index (a 500).
+      await store.lockWallet(tx, walletId);
+      return this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network);
+    });
     return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
   }
 }
