@@ -142,6 +142,39 @@ describe('token and native deposits', () => {
     expect(res.body.data).toMatchObject({ amount: '1.000000000000000001', asset: { symbol: 'USDT', decimals: 18 } });
   });
 
+  it('a deposit already at the depth when found (backfill) is SUCCESS in one pass, reported processing then success', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const child = await newAddress('devnet-eth', { customerId: 'c-backfill' });
+    const receipt = await eth.sendToken('USDC', child.address, '7.000001');
+    await eth.mine(CONFIRMATIONS + 1);
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(receipt.transactionHash);
+    expect(dep).toMatchObject({ status: 'SUCCESS', amount: '7000001', confirmations: CONFIRMATIONS + 2 });
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
+
+    await eventually(
+      async () => received('devnet-eth', dep!.id).length,
+      (n) => n === 2,
+    );
+    const [processing, success] = received('devnet-eth', dep!.id);
+    expect(processing!.event).toBe('deposit.processing');
+    expect(success!.event).toBe('deposit.success');
+    // The success body is the Transaction exactly as the API shows it (built from the inserted row, not re-read).
+    const shown = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`);
+    expect(success!.data).toEqual(shown.body.data);
+    expect(success!.data).toMatchObject({
+      status: 'SUCCESS',
+      confirmed: true,
+      confirmations: CONFIRMATIONS + 2,
+      amount: '7.000001',
+      metadata: { customerId: 'c-backfill' },
+      amlScreening: {},
+      address: { id: child.id, address: child.address },
+    });
+    // The processing body is the same record as it was when found: not yet confirmed.
+    expect(processing!.data).toEqual({ ...shown.body.data, status: 'PENDING', confirmed: false });
+  });
+
   it('a native deposit is recorded when the native asset is enabled, and not before', async () => {
     const w = h.wallets['devnet-eth']!;
     const child = await newAddress('devnet-eth');

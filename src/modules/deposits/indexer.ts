@@ -160,7 +160,7 @@ export class ChainIndexer {
     const inserts: store.NewDeposit[] = [];
     const ctx = this.context();
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
-    await insertNew(tx, ctx, inserts);
+    const { settled } = await insertNew(tx, ctx, inserts, { head, required: this.required });
     for (const v of vanished) {
       if (matched.has(v.id)) continue;
       await store.failDeposit(tx, v.id, 'The block holding this deposit was replaced (chain reorganisation)');
@@ -177,8 +177,10 @@ export class ChainIndexer {
     const last = scan.blocks.at(-1)!;
     await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
 
+    // Deposits found already at depth were confirmed as they were inserted (`settled`).
     const confirmed = await store.confirmDeposits(tx, this.chain.id, head, to, this.required);
     await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
-    if (confirmed.length) for (const hook of this.onConfirmed) await hook(tx, confirmed);
+    const all = [...settled, ...confirmed];
+    if (all.length) for (const hook of this.onConfirmed) await hook(tx, all);
   }
 }

@@ -90,9 +90,36 @@ export async function recordTransfer(
   return id;
 }
 
-/** Inserts the new deposits in bulk and reports them (`deposit.processing`); returns the inserted ids. */
-export async function insertNew(tx: DbTx, ctx: RecordContext, inserts: store.NewDeposit[]): Promise<string[]> {
-  const ids = await store.insertDeposits(tx, inserts);
-  await ctx.webhooks.emitForTransactions(tx, ids, 'deposit.processing');
-  return ids;
+/** Deposits inserted per statement: bounds the rows (and their views) held at once. */
+const INSERT_CHUNK = 500;
+
+/**
+ * Inserts the new deposits in bulk and reports them (`deposit.processing`); returns the
+ * inserted ids, and among them those written straight as SUCCESS. With `depth` (the
+ * indexer), a deposit already at the confirmation depth when found (a backfill) is written
+ * confirmed in the same statement and reported `deposit.processing` then `deposit.success`,
+ * as if it had been confirmed a moment later. The events are built from the inserted rows.
+ */
+export async function insertNew(
+  tx: DbTx,
+  ctx: RecordContext,
+  inserts: store.NewDeposit[],
+  depth?: { head: bigint; required: number },
+): Promise<{ ids: string[]; settled: string[] }> {
+  const ids: string[] = [];
+  const settled: string[] = [];
+  for (let i = 0; i < inserts.length; i += INSERT_CHUNK) {
+    const rows = await store.insertDeposits(tx, inserts.slice(i, i + INSERT_CHUNK), depth);
+    const done = rows.filter((r) => r.status === 'SUCCESS');
+    // The processing event shows the deposit as it was when found: not yet confirmed.
+    await ctx.webhooks.emitForRows(
+      tx,
+      rows.map((r) => (r.status === 'SUCCESS' ? { ...r, status: 'PENDING', confirmed: false } : r)),
+      'deposit.processing',
+    );
+    await ctx.webhooks.emitForRows(tx, done, 'deposit.success');
+    for (const r of rows) ids.push(r.id);
+    for (const r of done) settled.push(r.id);
+  }
+  return { ids, settled };
 }

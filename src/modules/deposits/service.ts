@@ -75,7 +75,7 @@ export class DepositService {
         const id = await recordTransfer(tx, ctx, t, existing, matched, inserts);
         if (id && !inserts.some((d) => d.id === id)) found.push(id);
       }
-      found.push(...(await insertNew(tx, ctx, inserts)));
+      found.push(...(await insertNew(tx, ctx, inserts)).ids);
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { BlockRef } from '../../chains/types.js';
+import type { TransactionRow } from '../transactions/service.js';
 
 export interface Cursor {
   blockNumber: bigint;
@@ -193,15 +194,24 @@ export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise
   return rows;
 }
 
-/** Bulk insert; returns the ids actually inserted (a recorded (chain, hash, log index) is skipped). */
-export async function insertDeposits(db: DbConn, ds: NewDeposit[]): Promise<string[]> {
+/**
+ * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index)
+ * is skipped). With `depth`, each deposit starts with its confirmations so far and one
+ * already at `depth.required` is written straight as SUCCESS (a backfill): one write instead
+ * of an insert and two updates.
+ */
+export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<TransactionRow[]> {
   if (ds.length === 0) return [];
   const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
-  const { rows } = await sql<{ id: string }>`
+  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
+  const settled = (d: NewDeposit) => depth !== undefined && confirmations(d) >= depth.required;
+  const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
                               sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT', 'PENDING', 'mined', false, 0,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT',
+           CASE WHEN t.settled THEN 'SUCCESS' ELSE 'PENDING' END, CASE WHEN t.settled THEN 'confirmed' ELSE 'mined' END,
+           t.settled, t.confirmations,
            t.amount, t.amount, t.amount_usd, t.currency, CASE WHEN t.amount_usd IS NULL THEN NULL ELSE '1' END,
            CASE WHEN t.amount_usd IS NULL THEN NULL ELSE '1' END, t.hash, t.log_index, t.block_number, t.block_hash,
            t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
@@ -210,11 +220,12 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[]): Promise<stri
                   ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.currency)}::text[],
                   ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
                   ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
-                  ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[])
+                  ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
+                  ${col(settled)}::boolean[])
            AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, currency, hash, log_index, block_number,
-                block_hash, sender, recipient, token, network)
+                block_hash, sender, recipient, token, network, confirmations, settled)
       LEFT JOIN addresses a ON a.id = t.address_id
     ON CONFLICT (chain_id, hash, log_index) WHERE type = 'DEPOSIT' DO NOTHING
-    RETURNING id`.execute(db);
-  return rows.map((r) => r.id);
+    RETURNING *`.execute(db);
+  return rows;
 }

@@ -83,6 +83,18 @@ export class TransactionService {
   /** Many Transactions in the order of `ids`, with a constant number of queries. */
   async loadMany(ids: string[], db: DbConn = this.db): Promise<TransactionView[]> {
     const rows = await store.findTransactionsByIds(db, ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return this.presentMany(
+      ids.flatMap((id) => byId.get(id) ?? []),
+      db,
+    );
+  }
+
+  /**
+   * Many rows the caller already holds (e.g. RETURNING of the statement that wrote them), in
+   * their order, with a constant number of queries: no re-read and re-parse of the rows.
+   */
+  async presentMany(rows: TransactionRow[], db: DbConn = this.db): Promise<TransactionView[]> {
     const [wallets, addresses] = await Promise.all([
       this.wallets.rowsByIds([...new Set(rows.map((r) => r.wallet_id))], db),
       this.addresses.rowsByIds([...new Set(rows.flatMap((r) => (r.address_id ? [r.address_id] : [])))], db),
@@ -91,12 +103,9 @@ export class TransactionService {
     // backfill range is thousands of rows of a few wallets).
     const walletViewById = new Map(wallets.map((w) => [w.id, this.wallets.present(w)]));
     const addressById = new Map(addresses.map((a) => [a.id, a]));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      if (!row) return [];
-      return [this.presentWith(row, walletViewById.get(row.wallet_id)!, row.address_id ? addressById.get(row.address_id) : undefined)];
-    });
+    return rows.map((row) =>
+      this.presentWith(row, walletViewById.get(row.wallet_id)!, row.address_id ? addressById.get(row.address_id) : undefined),
+    );
   }
 
   async present(row: TransactionRow, db: DbConn = this.db): Promise<TransactionView> {

@@ -12,7 +12,7 @@ import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { ApiKeyService, AuthContext } from '../apikeys/service.js';
-import type { TransactionService } from '../transactions/service.js';
+import type { TransactionRow, TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import { DeliveryRunner } from './delivery.js';
 import { MAX_ATTEMPTS } from './schedule.js';
@@ -77,46 +77,36 @@ export class WebhookService {
    */
   async emitForTransactions(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
     // In chunks: each payload is a full Transaction; only one chunk is in memory at a time.
-    for (let i = 0; i < transactionIds.length; i += EMIT_CHUNK) await this.emitChunk(tx, transactionIds.slice(i, i + EMIT_CHUNK), name);
-  }
-
-  private async emitChunk(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
-    // A batch holds at most BATCH_MAX: split the chunk where a batch fills up.
-    for (let i = 0; i < transactionIds.length;) {
-      const state = tx.isTransaction ? this.#batches.get(tx) : undefined;
-      const room = state && state.size < BATCH_MAX ? BATCH_MAX - state.size : BATCH_MAX;
-      const part = transactionIds.slice(i, i + room);
-      const rows = await this.eventRows(tx, part);
-      if (rows.count > 0)
-        await store.insertEventsWithDeliveries(tx, {
-          name,
-          rows: rows.json,
-          maxAttempts: MAX_ATTEMPTS,
-          now: this.clock.now(),
-          job: this.plan(tx, rows.count),
-        });
-      i += part.length;
+    for (let i = 0; i < transactionIds.length; i += EMIT_CHUNK) {
+      await this.emitViews(tx, await this.transactions.loadMany(transactionIds.slice(i, i + EMIT_CHUNK), tx), name);
     }
   }
 
   /**
-   * The event rows of some transactions, already encoded: the Transaction views (and the
-   * database rows they came from) are garbage by the time the insert is awaited, so a big
-   * range does not carry them into V8's old generation.
+   * Records `name` for transaction rows the caller just wrote (RETURNING): the same
+   * Transactions `emitForTransactions` would re-read, without the round trip and re-parse.
    */
-  private async eventRows(tx: DbConn, transactionIds: string[]): Promise<{ json: Buffer; count: number }> {
-    const views = await this.transactions.loadMany(transactionIds, tx);
-    const json = store.encodeEventRows(
-      views.map((data) => ({
-        event_id: uuidv7(),
-        delivery_id: uuidv7(),
-        wallet_id: data.wallet.id,
-        transaction_id: data.id,
-        reference: data.reference,
-        data,
-      })),
-    );
-    return { json, count: views.length };
+  async emitForRows(tx: DbConn, rows: TransactionRow[], name: string): Promise<void> {
+    for (let i = 0; i < rows.length; i += EMIT_CHUNK) {
+      await this.emitViews(tx, await this.transactions.presentMany(rows.slice(i, i + EMIT_CHUNK), tx), name);
+    }
+  }
+
+  private async emitViews(tx: DbConn, views: TransactionView[], name: string): Promise<void> {
+    // A batch holds at most BATCH_MAX: split where a batch fills up.
+    for (let i = 0; i < views.length;) {
+      const state = tx.isTransaction ? this.#batches.get(tx) : undefined;
+      const room = state && state.size < BATCH_MAX ? BATCH_MAX - state.size : BATCH_MAX;
+      const part = views.slice(i, i + room);
+      await store.insertEventsWithDeliveries(tx, {
+        name,
+        rows: encodeRows(part),
+        maxAttempts: MAX_ATTEMPTS,
+        now: this.clock.now(),
+        job: this.plan(tx, part.length),
+      });
+      i += part.length;
+    }
   }
 
   /** Must run inside the transaction of the state change it reports. */
@@ -294,4 +284,21 @@ export class WebhookService {
       updatedAt: r.updated_at.toISOString(),
     }));
   }
+}
+
+/**
+ * The event rows of some Transactions, already encoded: the views are garbage by the time
+ * the insert is awaited, so a big range does not carry them into V8's old generation.
+ */
+function encodeRows(views: TransactionView[]): store.EncodedEventRows {
+  return store.encodeEventRows(
+    views.map((data) => ({
+      event_id: uuidv7(),
+      delivery_id: uuidv7(),
+      wallet_id: data.wallet.id,
+      transaction_id: data.id,
+      reference: data.reference,
+      data,
+    })),
+  );
 }
