@@ -84,12 +84,14 @@ export interface WithdrawalRun {
   ratio: number;
   /** Database transactions that created the accepted withdrawals (group commit), and their mean size. */
   batches: number;
+  /** Each creating transaction: its size and when it wrote (ms after the first send). */
+  timeline: { n: number; atMs: number }[];
   meanBatch: number;
   queriesPerWithdrawal: number;
   commitsPerWithdrawal: number;
   statements: ReturnType<typeof topStatements>;
   /** Percent of one core: node = the API process (and the client thread), worker = the worker process. */
-  cpu: { node: number; worker: number; postgres: number; anvil: number; foreign: number };
+  cpu: { node: number; worker: number; postgres: number; anvil: number; foreign: number; serverLoopBusy: number };
   load1: number;
   profile?: ProfileSummary;
 }
@@ -140,7 +142,7 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
     {
       const w = await world.newWallet('Bench withdrawals (warm-up)');
       await fund(w.address);
-      const r = await postAll(world, w, usdc.id, Math.min(100, count), 'warm');
+      const r = await postAll(world, w, bodiesFor(usdc.id, Math.min(100, count), 'warm'));
       if (r.accepted === 0) throw new Error(`warm-up withdrawals refused: ${JSON.stringify(r.refused)}`);
       await waitSettled(world, w.id, r.accepted, 120_000);
     }
@@ -156,8 +158,9 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
         `         checks: not SUCCESS ${r.notSuccess}; nonce gaps db ${r.dbNonceGaps} chain ${r.chainNonceGaps}; not exactly once db ${r.dbNotExactlyOnce} chain ${r.chainNotExactlyOnce}; extra chain txs ${r.chainExtra}; wrong balances ${r.wrongBalances}${Object.keys(r.refused).length ? `; refused ${JSON.stringify(r.refused)}` : ''}`,
       );
       log(
-        `         acceptance: ${r.batches} creating transactions (mean ${fmt(r.meanBatch, 1)} withdrawals each); ${fmt(r.queriesPerWithdrawal, 1)} SQL statements and ${fmt(r.commitsPerWithdrawal, 2)} COMMITs per withdrawal; cpu% (of one core) api ${fmt(r.cpu.node, 0)} worker ${fmt(r.cpu.worker, 0)} pg ${fmt(r.cpu.postgres, 0)} anvil ${fmt(r.cpu.anvil, 0)} foreign ${fmt(r.cpu.foreign, 0)}`,
+        `         acceptance: ${r.batches} creating transactions (mean ${fmt(r.meanBatch, 1)} withdrawals each); ${fmt(r.queriesPerWithdrawal, 1)} SQL statements and ${fmt(r.commitsPerWithdrawal, 2)} COMMITs per withdrawal; cpu% (of one core) api ${fmt(r.cpu.node, 0)} (server loop busy ${fmt(r.cpu.serverLoopBusy, 0)}%) worker ${fmt(r.cpu.worker, 0)} pg ${fmt(r.cpu.postgres, 0)} anvil ${fmt(r.cpu.anvil, 0)} foreign ${fmt(r.cpu.foreign, 0)}`,
       );
+      log(`         batches (size @ ms after the first send): ${r.timeline.map((b) => `${b.n} @ ${fmt(b.atMs, 0)}`).join(', ')}`);
       if (run === 1) {
         log('         statements during acceptance by client-side time (per withdrawal: count x avg ms = ms):');
         for (const st of r.statements)
@@ -277,18 +280,21 @@ async function oneRun(
   const outbound = world.services.outbound;
   const enqueueMany = outbound.enqueueMany.bind(outbound);
   const sizes: number[] = [];
+  const writtenAt: number[] = []; // epoch ms of each batch's writes (inside its transaction)
   outbound.enqueueMany = (tx, reqs) => {
-    if (reqs.length > 0 && reqs[0]!.purpose === 'withdraw') sizes.push(reqs.length);
+    if (reqs.length > 0 && reqs[0]!.purpose === 'withdraw') {
+      sizes.push(reqs.length);
+      writtenAt.push(Date.now());
+    }
     return enqueueMany(tx, reqs);
   };
+  const bodies = bodiesFor(assetId, count, `r${run}`);
   const queries = countQueries();
   let posted!: Awaited<ReturnType<typeof postAll>>;
   let profile: ProfileSummary | undefined;
   const workerBefore = { ticks: ticksOf(workerPid), at: performance.now() };
   const { cpu } = await withCpu(async () => {
-    const p = await profiled(opts.cpuProfile === true && run === 1, 'withdrawals-accept', () =>
-      postAll(world, wallet, assetId, count, `r${run}`),
-    );
+    const p = await profiled(opts.cpuProfile === true && run === 1, 'withdrawals-accept', () => postAll(world, wallet, bodies));
     posted = p.result;
     profile = p.profile;
   });
@@ -360,11 +366,19 @@ async function oneRun(
     baselineMinedMs: baseline.minedMs,
     ratio: acceptedPerSecond / baseline.txPerSecond,
     batches: sizes.length,
+    timeline: sizes.map((n, i) => ({ n, atMs: writtenAt[i]! - posted.startedAt })),
     meanBatch: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
     queriesPerWithdrawal: q.total / Math.max(1, posted.accepted),
     commitsPerWithdrawal: q.commits / Math.max(1, posted.accepted),
     statements: topStatements(q, Math.max(1, posted.accepted), 10),
-    cpu: { node: cpu.node, worker: workerCpu, postgres: cpu.postgres, anvil: cpu.anvil, foreign: cpu.foreign },
+    cpu: {
+      node: cpu.node,
+      worker: workerCpu,
+      postgres: cpu.postgres,
+      anvil: cpu.anvil,
+      foreign: cpu.foreign,
+      serverLoopBusy: cpu.elu ?? NaN,
+    },
     load1: load1(),
     ...(profile ? { profile } : {}),
   };
@@ -436,13 +450,17 @@ async function stopWorkerProcess(proc: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Posts `n` withdrawals at once. */
-async function postAll(world: ExtraWorld, wallet: Wallet, assetId: string, n: number, tag: string) {
-  const url = `${world.baseUrl}/v1/wallets/${wallet.id}/withdraw`;
-  const headers = { 'content-type': 'application/json', 'x-api-key': wallet.apiKey };
-  const bodies = Array.from({ length: n }, (_, i) =>
+/** `n` request bodies to distinct fresh addresses (a curve multiplication each: made before anything is measured). */
+function bodiesFor(assetId: string, n: number, tag: string): string[] {
+  return Array.from({ length: n }, (_, i) =>
     JSON.stringify({ assetId, address: privateKeyToAccount(generatePrivateKey()).address, amount: AMOUNT, reference: `bench-${tag}-${i}` }),
   );
+}
+
+/** Posts the bodies at once. */
+async function postAll(world: ExtraWorld, wallet: Wallet, bodies: string[]) {
+  const url = `${world.baseUrl}/v1/wallets/${wallet.id}/withdraw`;
+  const headers = { 'content-type': 'application/json', 'x-api-key': wallet.apiKey };
   const client = new Worker(CLIENT, { eval: true, workerData: { url, headers, bodies } });
   const r = await new Promise<{ latencies: number[]; results: string[]; acceptMs: number; startedAt: number }>((resolve, reject) => {
     client.once('message', resolve);
