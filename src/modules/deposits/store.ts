@@ -174,6 +174,32 @@ export async function watchedChanges(db: DbConn, chainId: string, since: string 
   return { horizon, rows: rows.filter((r) => r.horizon === null) };
 }
 
+/** The oldest transaction still running: a full load's rows come from no older writer than this (see `watchedChanges`). */
+export async function watchHorizon(db: DbConn): Promise<string> {
+  const { rows } = await sql<{ horizon: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon`.execute(db);
+  return rows[0]!.horizon;
+}
+
+/** One page (by id) of the chain's live child and external addresses, for a full load in bounded memory. */
+export async function liveAddressesPage(
+  db: DbConn,
+  chainId: string,
+  afterId: string | null,
+  limit: number,
+): Promise<{ id: string; address: string; wallet_id: string }[]> {
+  const { rows } = await sql<{ id: string; address: string; wallet_id: string }>`
+    SELECT id, address, wallet_id FROM addresses
+     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
+     ORDER BY id LIMIT ${limit}`.execute(db);
+  return rows;
+}
+
+/** The chain's wallets (their master addresses). */
+export async function mastersOfChain(db: DbConn, chainId: string): Promise<{ id: string; address: string }[]> {
+  const { rows } = await sql<{ id: string; address: string }>`SELECT id, address FROM wallets WHERE chain_id = ${chainId}`.execute(db);
+  return rows;
+}
+
 /** Live owners of some addresses (after one wallet removed an address another may still watch). */
 export async function liveOwnersOf(db: DbConn, chainId: string, addresses: string[]): Promise<WatchedRow[]> {
   if (addresses.length === 0) return [];
