@@ -279,3 +279,55 @@ describe('what is settled', () => {
     );
   });
 });
+
+describe('what auto-settlements hold', () => {
+  it('the balance less what a PENDING auto-settlement from the master is about to send', async () => {
+    const w = h.wallets[ETH]!;
+    const b = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data.find(
+      (x: { isDefault: boolean }) => x.isDefault,
+    );
+    await noPendingWithdrawals();
+    const before = await eth.balanceOf('USDC', b.address);
+    const dest = randomAddress();
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}/auto-settlements`, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
+    const created = await h.api('POST', `/v1/wallets/${w.id}/auto-settlements/rules`, {
+      key: w.apiKey,
+      body: {
+        name: 'big deposits out',
+        source: { assets: ['USDC'], blockchain: ETH, minAmount: '10' },
+        destination: { asset: 'USDC', address: dest, blockchain: ETH },
+      },
+    });
+    expect(created.status).toBe(200);
+    try {
+      await h.stopWorker();
+      const taken = await eth.sendToken('USDC', w.address, '10');
+      await eth.sendToken('USDC', w.address, '3');
+      const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(ETH, 'testnet')!);
+      for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+      const { rows } = await sql<{ id: string }>`
+        SELECT s.id FROM auto_settlements s JOIN transactions t ON t.id = s.deposit_id
+         WHERE lower(t.hash) = lower(${taken.transactionHash})`.execute(h.database.db);
+      expect(rows).toHaveLength(1);
+      // Planned: its AUTO_SETTLEMENT leg is PENDING, nothing sent yet.
+      await h.services.autoSettlements.executor.run(rows[0]!.id);
+
+      clock.set(Date.UTC(2026, 0, 9, 0, 1, 0));
+      await h.services.settlements.tick();
+      const run = await h.services.settlements.findRun(b.id, 'DAILY:2026-01-08');
+      await h.services.settlements.run(run!.id);
+      const [t] = await transactions(h, ETH, (await h.services.settlements.findRun(b.id, 'DAILY:2026-01-08'))!.transaction_ids);
+      expect(t).toMatchObject({ type: 'WITHDRAW', amount: '3' });
+
+      await h.startWorker();
+      await eventually(
+        () => Promise.all([eth.balanceOf('USDC', b.address), eth.balanceOf('USDC', dest), eth.balanceOf('USDC', w.address)]),
+        ([toB, toDest, left]) => toB === before + 3n * USDC6 && toDest === 10n * USDC6 && left === 0n,
+        20_000,
+      );
+    } finally {
+      await h.startWorker();
+      await h.api('DELETE', `/v1/wallets/${w.id}/auto-settlements/rules/${created.body.data.id}`, { key: w.apiKey });
+    }
+  });
+});

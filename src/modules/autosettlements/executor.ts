@@ -5,11 +5,23 @@
  *   job auto_settle, stage queued: quote the swap (if any), plan gas, create the SWAP and
  *     AUTO_SETTLEMENT transactions, and either send the child address a gas top-up
  *     (stage topup) or enqueue the sends at once;
- *   top-up mined: enqueue the sends: [approve] + swap (stage sending), or the transfer
- *     (stage transfer);
- *   swap mined: stage swapped, job again: read what the swap delivered, swap.success, then
- *     the transfer of that output (stage transfer);
- *   transfer mined: auto-settlement.success (stage done).
+ *   top-up mined: enqueue the sends: [approve(0)] [approve] + swap (stage sending), or the
+ *     transfer (stage transfer);
+ *   swap mined and its block the chain's `confirmations` deep: stage swapped, job again:
+ *     read what the swap delivered, swap.success, then the transfer of that output (stage
+ *     transfer);
+ *   transfer mined and confirmed as deep: auto-settlement.success (stage done).
+ *
+ * Every leg is followed to its confirmations by the pipeline (onConfirmation): a receipt
+ * reorged away puts the row back to 'broadcast', the same signed bytes are sent again, and
+ * the leg is settled by whichever receipt becomes final. Nothing is decided on a receipt
+ * that a reorganisation can still take away: a swap's output is transferred only once the
+ * swap is final (else a swap re-mined reverted would leave the transfer paying its output
+ * out of the sender's other funds), and a transfer is reported only once final.
+ *
+ * One sender at a time: planning reads the sender's allowance and native balance, so it
+ * runs under the sender's advisory lock and waits (the job re-queued) while another
+ * settlement of the same sender is in flight (store.senderBusy).
  *
  * Every send goes through the outbound pipeline (nonces, stored raw transactions, fee
  * bumps, receipts); every step runs in the transaction that records the previous step's
@@ -20,10 +32,11 @@
 import type { DbConn } from '../../db/pool.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
-import type { OutboundRow } from '../outbound/service.js';
+import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { SwapService } from '../swaps/service.js';
+import type { WalletRow } from '../wallets/service.js';
 import { failureOf, Legs, minedOf } from './legs.js';
-import { APPROVE_GAS, planSettlement, type StoredPlan } from './planner.js';
+import { APPROVE_GAS, planSettlement, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import * as store from './store.js';
 
@@ -33,6 +46,9 @@ const PURPOSE = {
   swap: 'autosettle-swap',
   transfer: 'autosettle-transfer',
 } as const;
+/** How soon a settlement waiting for another of its sender looks again. */
+const SENDER_WAIT_MS = 2_000;
+
 export class AutoSettlementExecutor {
   readonly #legs: Legs;
 
@@ -49,6 +65,12 @@ export class AutoSettlementExecutor {
     });
     o.onSettled(PURPOSE.swap, (tx, row) => this.#swapSettled(tx, row));
     o.onSettled(PURPOSE.transfer, (tx, row) => this.#transferSettled(tx, row));
+    // Followed to their depth, so that a reorged top-up or approval is sent again (a later
+    // nonce of the same sender cannot be mined without it); nothing waits on their depth.
+    o.onConfirmation(PURPOSE.topup, async (_tx, row, change) => this.#logReorg(row, change));
+    o.onConfirmation(PURPOSE.approve, async (_tx, row, change) => this.#logReorg(row, change));
+    o.onConfirmation(PURPOSE.swap, (tx, row, change) => this.#swapConfirmed(tx, row, change));
+    o.onConfirmation(PURPOSE.transfer, (tx, row, change) => this.#transferConfirmed(tx, row, change));
     o.onSigned(PURPOSE.swap, (tx, row) => this.#signed(tx, row, 'swap'));
     o.onSigned(PURPOSE.transfer, (tx, row) => this.#signed(tx, row, 'transfer'));
   }
@@ -69,92 +91,116 @@ export class AutoSettlementExecutor {
   }
 
   async #start(s: store.SettlementRow): Promise<void> {
-    const { db, catalogue, wallets } = this.deps;
-    const chain = catalogue.chain(s.chain_id);
+    const { db, wallets } = this.deps;
     const wallet = await wallets.requireRow(s.wallet_id);
     const sender = wallets.deriver(wallet).address(s.from_index);
-    const assetIn = catalogue.asset(s.asset_in_id)!.row;
-    const assetOut = catalogue.asset(s.asset_out_id)!.row;
+    const fromChild = s.from_index !== 0;
+    const swapping = s.asset_in_id !== s.asset_out_id;
+
+    // A plain move from the master reads nothing of the sender's: its chain reads need no lock.
+    if (!fromChild && !swapping) {
+      const planned = await planSettlement(this.deps, this.swaps, s, sender);
+      await db.transaction().execute((tx) => this.#record(tx, s, wallet, sender, planned));
+      return;
+    }
+    await db.transaction().execute(async (tx) => {
+      await store.lockSender(tx, s.chain_id, sender);
+      const locked = await store.lockSettlement(tx, s.id);
+      if (!locked || locked.status !== 'pending' || locked.stage !== 'queued') return;
+      if (await store.senderBusy(tx, locked)) {
+        await store.enqueueJob(tx, s.id, SENDER_WAIT_MS);
+        return;
+      }
+      // The sender's allowance and balance, read while no other settlement of it can move them.
+      await this.#record(tx, locked, wallet, sender, await planSettlement(this.deps, this.swaps, locked, sender));
+    });
+  }
+
+  /** Writes the planned legs and starts the first send, in the caller's transaction. */
+  async #record(
+    tx: DbConn,
+    s: store.SettlementRow,
+    wallet: WalletRow,
+    sender: string,
+    { fees, plan, refusal, transferGas, topup }: Planned,
+  ): Promise<void> {
+    const chain = this.deps.catalogue.chain(s.chain_id);
+    const assetIn = this.deps.catalogue.asset(s.asset_in_id)!.row;
+    const assetOut = this.deps.catalogue.asset(s.asset_out_id)!.row;
     const rule = s.rule;
     const amountIn = BigInt(s.amount_in);
     const fromChild = s.from_index !== 0;
     const swapping = assetIn.id !== assetOut.id;
-
-    // Chain reads first, outside any lock.
-    const { fees, plan, refusal, transferGas, topup } = await planSettlement(this.deps, this.swaps, s, sender);
-
-    await db.transaction().execute(async (tx) => {
-      const locked = await store.lockSettlement(tx, s.id);
-      if (!locked || locked.status !== 'pending' || locked.stage !== 'queued') return;
-      const [deposit] = await store.deposits(tx, [s.deposit_id]);
-      const legBase = {
-        walletId: s.wallet_id,
-        addressId: fromChild ? (deposit?.address_id ?? null) : null,
-        chainId: s.chain_id,
-        network: chain.row.network,
-        sender,
-      };
-      const metadata = { settlementId: s.id, depositId: s.deposit_id, ruleId: s.rule_id, ruleName: rule.name, order: rule.order };
-      let swapId: string | null = null;
-      if (swapping) {
-        swapId = uuidv7();
-        await store.insertLeg(tx, {
-          ...legBase,
-          id: swapId,
-          assetId: assetIn.id,
-          reference: shortReference(),
-          type: 'SWAP',
-          amount: amountIn,
-          currency: assetIn.symbol,
-          toAmount: plan ? BigInt(plan.quote) : null,
-          toCurrency: assetOut.symbol,
-          recipient: sender,
-          token: assetIn.address,
-          reason: null,
-          metadata: { ...metadata, slippageTolerance: rule.slippage_tolerance, swap: plan && publicPlan(plan) },
-        });
-      }
-      const settleId = uuidv7();
+    const locked = await store.lockSettlement(tx, s.id);
+    if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
+    const [deposit] = await store.deposits(tx, [s.deposit_id]);
+    const legBase = {
+      walletId: s.wallet_id,
+      addressId: fromChild ? (deposit?.address_id ?? null) : null,
+      chainId: s.chain_id,
+      network: chain.row.network,
+      sender,
+    };
+    const metadata = { settlementId: s.id, depositId: s.deposit_id, ruleId: s.rule_id, ruleName: rule.name, order: rule.order };
+    let swapId: string | null = null;
+    if (swapping) {
+      swapId = uuidv7();
       await store.insertLeg(tx, {
         ...legBase,
-        id: settleId,
-        assetId: assetOut.id,
+        id: swapId,
+        assetId: assetIn.id,
         reference: shortReference(),
-        type: 'AUTO_SETTLEMENT',
-        amount: swapping ? BigInt(plan?.quote ?? '0') : amountIn,
-        currency: assetOut.symbol,
-        toAmount: null,
-        toCurrency: null,
-        recipient: rule.destination.address,
-        token: assetOut.is_native ? null : assetOut.address,
+        type: 'SWAP',
+        amount: amountIn,
+        currency: assetIn.symbol,
+        toAmount: plan ? BigInt(plan.quote) : null,
+        toCurrency: assetOut.symbol,
+        recipient: sender,
+        token: assetIn.address,
         reason: null,
-        metadata: swapId ? { ...metadata, swapTransactionId: swapId } : metadata,
+        metadata: { ...metadata, slippageTolerance: rule.slippage_tolerance, swap: plan && publicPlan(plan) },
       });
-      await store.updateSettlement(tx, s.id, {
-        swapTransactionId: swapId ?? undefined,
-        settleTransactionId: settleId,
-        ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
-        ...(fromChild ? { fees, transferGasLimit: transferGas } : {}),
-      } as Parameters<typeof store.updateSettlement>[2]);
-      const current = (await store.lockSettlement(tx, s.id))!;
-      if (refusal) {
-        await this.#legs.failAll(tx, current, refusal);
-        return;
-      }
-      if (topup > 0n) {
-        await this.deps.outbound.enqueue(tx, {
-          chainId: s.chain_id,
-          walletId: s.wallet_id,
-          wallet,
-          fromIndex: 0,
-          to: sender,
-          value: topup,
-          purpose: PURPOSE.topup,
-          ownerId: s.id,
-        });
-        await store.updateSettlement(tx, s.id, { stage: 'topup' });
-      } else await this.#send(tx, current);
+    }
+    const settleId = uuidv7();
+    await store.insertLeg(tx, {
+      ...legBase,
+      id: settleId,
+      assetId: assetOut.id,
+      reference: shortReference(),
+      type: 'AUTO_SETTLEMENT',
+      amount: swapping ? BigInt(plan?.quote ?? '0') : amountIn,
+      currency: assetOut.symbol,
+      toAmount: null,
+      toCurrency: null,
+      recipient: rule.destination.address,
+      token: assetOut.is_native ? null : assetOut.address,
+      reason: null,
+      metadata: swapId ? { ...metadata, swapTransactionId: swapId } : metadata,
     });
+    await store.updateSettlement(tx, s.id, {
+      swapTransactionId: swapId ?? undefined,
+      settleTransactionId: settleId,
+      ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
+      ...(fromChild ? { fees, transferGasLimit: transferGas } : {}),
+    } as Parameters<typeof store.updateSettlement>[2]);
+    const current = (await store.lockSettlement(tx, s.id))!;
+    if (refusal) {
+      await this.#legs.failAll(tx, current, refusal);
+      return;
+    }
+    if (topup > 0n) {
+      await this.deps.outbound.enqueue(tx, {
+        chainId: s.chain_id,
+        walletId: s.wallet_id,
+        wallet,
+        fromIndex: 0,
+        to: sender,
+        value: topup,
+        purpose: PURPOSE.topup,
+        ownerId: s.id,
+      });
+      await store.updateSettlement(tx, s.id, { stage: 'topup' });
+    } else await this.#send(tx, current);
   }
 
   /** Enqueues [approve +] swap, or the transfer, from the settlement's sender. */
@@ -169,10 +215,12 @@ export class AutoSettlementExecutor {
     const assetIn = this.deps.catalogue.asset(s.asset_in_id)!.row;
     const amountIn = BigInt(s.amount_in);
     const sender = await this.#sender(tx, s);
-    if (plan!.approve) {
+    // Decided at planning, under the sender's lock (planner.ts); same nonce order as listed.
+    const approvals = plan!.approve ? (plan!.resetApproval ? [0n, amountIn] : [amountIn]) : [];
+    for (const amount of approvals) {
       await this.deps.outbound.enqueue(tx, {
         ...this.#from(s),
-        ...provider.approveCall(assetIn.address, amountIn),
+        ...provider.approveCall(assetIn.address, amount),
         gasLimit: APPROVE_GAS,
         purpose: PURPOSE.approve,
         ownerId: s.id,
@@ -234,18 +282,34 @@ export class AutoSettlementExecutor {
     else await this.#legs.failAll(tx, s, failureOf(row, 'gas top-up'));
   }
 
+  /**
+   * The swap settled. With a receipt (mined or reverted) nothing is decided until the
+   * receipt is final (#swapConfirmed): a reorg may still take it away. Without one (dropped,
+   * voided) it can never be mined: the settlement fails now.
+   */
   async #swapSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.receipt) return;
+    const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
+    if (!s || s.status !== 'pending' || s.stage !== 'sending') return;
+    const reason = failureOf(row, 'swap');
+    await this.#legs.fail(tx, s.swap_transaction_id, 'SWAP', reason, null);
+    await this.#legs.failAll(tx, s, `${reason}; the funds stay with the sender`);
+  }
+
+  async #swapConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    this.#logReorg(row, change);
+    if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'sending') return;
     const mined = minedOf(row);
     if (row.stage !== 'mined' || !mined) {
       const reason = failureOf(row, 'swap');
-      await this.#legs.fail(tx, s.swap_transaction_id, 'SWAP', reason, mined);
+      await this.#legs.fail(tx, s.swap_transaction_id, 'SWAP', reason, mined, 'failed', change.depth);
       await this.#legs.failAll(tx, s, `${reason}; the funds stay with the sender`);
       return;
     }
     // What the swap delivered is read from its receipt's logs: a chain read, so in the job.
-    const plan = { ...(s.swap as unknown as StoredPlan), mined: stringsOf(mined) };
+    const plan = { ...(s.swap as unknown as StoredPlan), mined: stringsOf(mined), depth: change.depth };
     await store.updateSettlement(tx, s.id, { stage: 'swapped', swap: plan as unknown as Record<string, unknown> });
     await store.enqueueJob(tx, s.id);
   }
@@ -273,6 +337,7 @@ export class AutoSettlementExecutor {
           gasPrice: BigInt(m.gasPrice),
         },
         output,
+        plan.depth,
       );
       if (output === 0n) {
         await this.#legs.failAll(tx, locked, 'the swap delivered nothing');
@@ -283,18 +348,42 @@ export class AutoSettlementExecutor {
     });
   }
 
+  /** As #swapSettled: with a receipt, the outcome waits for #transferConfirmed. */
   async #transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.receipt) return;
+    const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
+    if (!s || s.status !== 'pending' || s.stage !== 'transfer') return;
+    await this.#transferFailed(tx, s, row, null);
+  }
+
+  async #transferConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    this.#logReorg(row, change);
+    if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'transfer') return;
     const mined = minedOf(row);
     if (row.stage === 'mined' && mined) {
       await store.updateSettlement(tx, s.id, { status: 'success', stage: 'done' });
-      await this.#legs.succeed(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', mined);
+      await this.#legs.succeed(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', mined, undefined, change.depth);
       return;
     }
+    await this.#transferFailed(tx, s, row, change.depth);
+  }
+
+  async #transferFailed(tx: DbConn, s: store.SettlementRow, row: OutboundRow, depth: number | null): Promise<void> {
     const reason = failureOf(row, 'transfer to the destination');
-    await this.#legs.fail(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', reason, mined);
+    await this.#legs.fail(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', reason, minedOf(row), 'failed', depth ?? undefined);
     await store.updateSettlement(tx, s.id, { status: 'failed', stage: 'failed', error: reason });
+  }
+
+  #logReorg(row: OutboundRow, change: Confirmation): void {
+    if (change.kind === 'depth') return;
+    this.deps.logger.warn(
+      { settlementId: row.ownerId, purpose: row.purpose, hash: row.hash, change: change.kind },
+      change.kind === 'reorged'
+        ? 'auto-settlement leg reorged away; the same bytes are sent again'
+        : 'auto-settlement leg re-mined in another block',
+    );
   }
 
   async #signed(tx: DbConn, row: OutboundRow, leg: 'swap' | 'transfer'): Promise<void> {

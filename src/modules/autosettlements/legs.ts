@@ -34,6 +34,7 @@ export class Legs {
     type: 'SWAP' | 'AUTO_SETTLEMENT',
     mined: store.LegOutcome['mined'],
     toAmount?: bigint,
+    confirmations?: number,
   ): Promise<void> {
     if (!legId) return;
     const moved = await store.settleLeg(tx, legId, {
@@ -42,6 +43,7 @@ export class Legs {
       reason: null,
       mined,
       ...(toAmount !== undefined ? { toAmount } : {}),
+      ...(confirmations !== undefined ? { confirmations } : {}),
     });
     if (moved) await this.webhooks.emitForTransaction(tx, legId, type === 'SWAP' ? SWAP_EVENTS.ok : SETTLE_EVENTS.ok);
   }
@@ -53,9 +55,16 @@ export class Legs {
     reason: string,
     mined: store.LegOutcome['mined'] = null,
     stage = 'failed',
+    confirmations?: number,
   ): Promise<void> {
     if (!legId) return;
-    const moved = await store.settleLeg(tx, legId, { status: 'FAILED', stage, reason, mined });
+    const moved = await store.settleLeg(tx, legId, {
+      status: 'FAILED',
+      stage,
+      reason,
+      mined,
+      ...(confirmations !== undefined ? { confirmations } : {}),
+    });
     if (moved) await this.webhooks.emitForTransaction(tx, legId, type === 'SWAP' ? SWAP_EVENTS.failed : SETTLE_EVENTS.failed);
   }
 

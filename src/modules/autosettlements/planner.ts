@@ -1,6 +1,8 @@
 /**
  * Planning a settlement: the chain reads made before anything is written (fees, the swap's
- * quote and route, the allowance, gas and the child's native balance), outside any lock.
+ * quote and route, the allowance, gas and the child's native balance). Run under the
+ * sender's lock, once no other settlement of the sender is in flight (store.senderBusy),
+ * so the allowance and the balance read are this settlement's to use.
  */
 import type { ModuleDeps } from '../deps.js';
 import type { FeeEstimate } from '../../chains/types.js';
@@ -24,9 +26,16 @@ export interface StoredPlan {
   referenceKind: string;
   deadline: string;
   approve: boolean;
+  /**
+   * approve(0) first: the allowance left is non-zero but short, and USDT-style tokens refuse
+   * to change a non-zero allowance to another non-zero value.
+   */
+  resetApproval?: boolean;
   gas: string;
   candidates: { path: string[]; amountOut: string }[];
   mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
+  /** Depth of the swap's block when it became final. */
+  depth?: number;
 }
 
 export interface Planned {
@@ -65,6 +74,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
     if (result.ok) {
       const allowance = await result.plan.provider.allowance(assetIn.address, sender);
       plan = storedPlan(result.plan, allowance < amountIn, BigInt(Math.floor(deps.clock.now().getTime() / 1000)) + SWAP_DEADLINE_SECONDS);
+      plan.resetApproval = allowance > 0n && allowance < amountIn;
     } else refusal = result.reason;
     if (result.plan) plan ??= storedPlan(result.plan, false, 0n);
   }
@@ -84,13 +94,18 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
           })) *
             GAS_MARGIN_PERCENT) /
           100n;
-    gas = transferGas + (plan ? BigInt(plan.gas) + (plan.approve ? APPROVE_GAS : 0n) : 0n);
+    gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
     const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
     const needed = gas * fees.maxFeePerGas + (assetIn.is_native ? amountIn : 0n);
     topup = needed > native! ? needed - native! : 0n;
   }
 
   return { fees, plan, refusal, transferGas, topup };
+}
+
+/** How many approve transactions the plan sends before its swap. */
+export function approvals(p: StoredPlan): bigint {
+  return p.approve ? (p.resetApproval ? 2n : 1n) : 0n;
 }
 
 function storedPlan(

@@ -83,6 +83,9 @@ export class AutoSettlementService {
       const out = assetBySymbol(chain, rule.destination.asset);
       // The rule was valid when written; an asset switched off since then leaves the deposit alone.
       if (!out) continue;
+      const amountIn = swept ? sweptShare(d) : BigInt(d.amount);
+      // A sweep that delivered nothing of it leaves nothing to settle.
+      if (amountIn <= 0n) continue;
       await store.insertSettlement(tx, {
         id: uuidv7(),
         depositId: d.id,
@@ -92,7 +95,7 @@ export class AutoSettlementService {
         fromIndex: swept || d.address_id === null ? 0 : d.derivation_index!,
         assetInId: d.asset_id!,
         assetOutId: out.id,
-        amountIn: BigInt(d.amount),
+        amountIn,
       });
     }
   }
@@ -280,6 +283,22 @@ export class AutoSettlementService {
     if (address.type !== 'INTERNAL') throw new NotFoundError('Address');
     return wallet;
   }
+}
+
+/**
+ * What of a swept deposit reached the master: a native sweep moves the balance less its own
+ * gas, so the deposits it carried share what it delivered in proportion to their amounts
+ * (rounded down: the shares never add up to more than arrived); a token sweep delivers at
+ * least the deposits. Never more than the deposit itself.
+ */
+function sweptShare(d: store.DepositRow): bigint {
+  const amount = BigInt(d.amount);
+  if (d.swept_total === null || d.sweep_deposits === null) return amount;
+  const total = BigInt(d.swept_total);
+  const carried = BigInt(d.sweep_deposits);
+  if (carried <= 0n) return amount;
+  const share = (total * amount) / carried;
+  return share < amount ? share : amount;
 }
 
 function present(r: StoredRule): RuleView {

@@ -144,13 +144,19 @@ export interface DepositRow {
   wallet_configurations: Record<string, unknown>;
   /** The address configuration's switch; null when the address has none stored. */
   address_switch: boolean | null;
+  /** Once swept: what the sweep delivered to the master in all, and the sum of the deposits it carried. */
+  swept_total: string | null;
+  sweep_deposits: string | null;
 }
 
 export async function deposits(db: DbConn, ids: string[]): Promise<DepositRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<DepositRow>`
     SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status,
-           a.type AS address_type, a.derivation_index, w.configurations AS wallet_configurations, c.is_active AS address_switch
+           a.type AS address_type, a.derivation_index, w.configurations AS wallet_configurations, c.is_active AS address_switch,
+           CASE WHEN t.asset_swept THEN t.asset_swept_response ->> 'sweptTotal' END AS swept_total,
+           CASE WHEN t.asset_swept AND t.sweep_id IS NOT NULL
+                THEN (SELECT sum(u.amount)::text FROM transactions u WHERE u.sweep_id = t.sweep_id) END AS sweep_deposits
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id
       LEFT JOIN addresses a ON a.id = t.address_id
       LEFT JOIN auto_settlement_configs c ON c.wallet_id = t.wallet_id AND c.address_id = t.address_id
@@ -213,10 +219,39 @@ export async function insertSettlement(db: DbConn, s: NewSettlement): Promise<bo
   return true;
 }
 
-/** The job key folds a re-queue of a live job into it. */
-export async function enqueueJob(db: DbConn, id: string): Promise<void> {
+/**
+ * The job key folds a re-queue of a live job into it (a job re-queuing itself while it runs
+ * gets a new job: graphile-worker frees the key of a locked job).
+ */
+export async function enqueueJob(db: DbConn, id: string, delayMs = 0): Promise<void> {
   await sql`SELECT graphile_worker.add_job('auto_settle', json_build_object('id', ${id}::text),
+                                           run_at := now() + make_interval(secs => ${delayMs / 1000}),
                                            job_key := ${`auto_settle:${id}`}, max_attempts := 25)`.execute(db);
+}
+
+/**
+ * Serialises the planning of settlements sent from one address (until the transaction
+ * ends): the allowance and native balance it reads must not be read by another settlement
+ * of the same sender at the same time (docs/settlement.md, "One sender at a time").
+ */
+export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${sender.toLowerCase()}`}, 0))`.execute(db);
+}
+
+/**
+ * Another settlement of the same sender whose moves are still in flight and would make this
+ * one's chain reads wrong: from a child, any planned pending one (its gas, its top-up, its
+ * allowance); from the master, one swapping the same input asset whose approve/swap is not
+ * yet confirmed (the allowance).
+ */
+export async function senderBusy(db: DbConn, s: SettlementRow): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM auto_settlements
+     WHERE status = 'pending' AND id <> ${s.id} AND chain_id = ${s.chain_id} AND wallet_id = ${s.wallet_id}
+       AND from_index = ${s.from_index} AND stage <> 'queued'
+       AND (from_index <> 0 OR (stage = 'sending' AND asset_in_id = ${s.asset_in_id} AND asset_out_id <> asset_in_id))
+     LIMIT 1`.execute(db);
+  return rows.length > 0;
 }
 
 export async function findSettlement(db: DbConn, id: string): Promise<SettlementRow | undefined> {
@@ -312,6 +347,8 @@ export interface LegOutcome {
   stage: string;
   reason: string | null;
   toAmount?: bigint;
+  /** Depth of the receipt's block when the leg settles (default 1). */
+  confirmations?: number;
   mined: { hash: string; blockNumber: bigint; blockHash: string; gasUsed: bigint; gasPrice: bigint } | null;
 }
 
@@ -321,7 +358,7 @@ export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<
   const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
   const { rows } = await sql<{ id: string }>`
     UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = coalesce(${o.reason}, reason),
-           confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
+           confirmed = ${m !== null}, confirmations = ${m ? (o.confirmations ?? 1) : null}, hash = coalesce(${m?.hash ?? null}, hash),
            block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
            gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
            gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),

@@ -188,7 +188,7 @@ export class SettlementService {
       .filter((a) => !a.is_native && (run.asset_ids === null || run.asset_ids.includes(a.id)))
       .sort((a, b) => a.symbol.localeCompare(b.symbol));
     if (assets.length === 0) return [];
-    const held = await this.#heldByPendingWithdrawals(wallet);
+    const held = await this.#heldByPending(wallet);
     const balances = await chain.adapter.getBalances(assets.map((a) => ({ owner: wallet.address, token: a.address })));
     return assets.flatMap((a, i) => {
       const available = (balances[i] ?? 0n) - (held.get(a.id) ?? 0n);
@@ -196,21 +196,31 @@ export class SettlementService {
     });
   }
 
-  async #heldByPendingWithdrawals(wallet: WalletRow): Promise<Map<string, bigint>> {
+  /**
+   * What the master has promised elsewhere: pending withdrawals, and the legs of pending
+   * auto-settlements sent from the master (the SWAP's input, the AUTO_SETTLEMENT's
+   * transfer). An auto-settlement's output is held from the quote on, before the swap
+   * delivers it: holding back too much only delays that part to the next period, holding
+   * back too little would send funds the auto-settlement is about to send.
+   */
+  async #heldByPending(wallet: WalletRow): Promise<Map<string, bigint>> {
     const held = new Map<string, bigint>();
-    for (let page = 1; ; page++) {
-      const { items, meta } = await this.deps.transactions.list(systemAuth(wallet), wallet.id, {
-        status: 'PENDING',
-        type: 'WITHDRAW',
-        page,
-        limit: 100,
-      });
-      for (const t of items) {
-        if (!t.asset || !t.amount || t.senderAddress?.toLowerCase() !== wallet.address.toLowerCase()) continue;
-        held.set(t.asset.id, (held.get(t.asset.id) ?? 0n) + parseAmount(t.amount, t.asset.decimals));
+    for (const type of HELD_TYPES) {
+      for (let page = 1; ; page++) {
+        const { items, meta } = await this.deps.transactions.list(systemAuth(wallet), wallet.id, {
+          status: 'PENDING',
+          type,
+          page,
+          limit: 100,
+        });
+        for (const t of items) {
+          if (!t.asset || !t.amount || t.senderAddress?.toLowerCase() !== wallet.address.toLowerCase()) continue;
+          held.set(t.asset.id, (held.get(t.asset.id) ?? 0n) + parseAmount(t.amount, t.asset.decimals));
+        }
+        if (page >= meta.totalPages) break;
       }
-      if (page >= meta.totalPages) return held;
     }
+    return held;
   }
 
   async #send(wallet: WalletRow, b: BeneficiaryRow, run: store.RunRow, plan: store.PlanItem[]): Promise<TransactionView[]> {
@@ -234,6 +244,9 @@ export class SettlementService {
     return Array.isArray(result) ? result : [result];
   }
 }
+
+/** Pending transactions sent from the master whose amounts are not the settlement's to move. */
+const HELD_TYPES = ['WITHDRAW', 'AUTO_SETTLEMENT', 'SWAP'] as const;
 
 /** Settlements act for the wallet itself, not for an API key. */
 const systemAuth = (wallet: WalletRow): AuthContext => ({ keyId: 'settlement', businessId: wallet.business_id, walletId: wallet.id });
