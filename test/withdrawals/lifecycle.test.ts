@@ -226,6 +226,18 @@ describe('retry', () => {
     expect((await eth.pub.getTransactionReceipt({ hash: failedRow.hash as Hash })).status).toBe('reverted');
     await waitForEvent(w, ETH, id, 'withdraw.failed');
 
+    // Not before the failed attempt is final: a reorg could still undo it (devnet: 2 confirmations).
+    const early = await txAction(w.h, ETH, 'retry', id);
+    expect(early.status, JSON.stringify(early.body)).toBe(409);
+    expect(JSON.stringify(early.body)).toContain('NOT_FINAL');
+    expect((await getTx(w.h, ETH, id)).status).toBe('FAILED');
+    await eth.mine();
+    await eventually(
+      () => getTx(w.h, ETH, id),
+      (t) => t.confirmations >= 2,
+      10_000,
+    );
+
     // Without the funds a retry is refused like a new withdrawal would be, and changes nothing.
     const refused = await txAction(w.h, ETH, 'retry', id);
     expect(refused.status).toBe(422);

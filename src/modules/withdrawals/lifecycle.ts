@@ -66,7 +66,10 @@ export class WithdrawalLifecycle {
       if (t.type !== 'WITHDRAW') throw new ConflictError('NOT_RETRYABLE', `A ${t.type} transaction cannot be retried`);
       if (t.status === 'SUCCESS') throw new ConflictError('ALREADY_MINED', 'This withdrawal was mined successfully; nothing to retry');
       if (t.status === 'CANCELLED') throw new ConflictError('ALREADY_CANCELLED', 'This withdrawal was cancelled; make a new one');
-      if (t.status === 'FAILED') return this.#resend(auth, t);
+      if (t.status === 'FAILED') {
+        this.#requireFinal(t);
+        return this.#resend(auth, t);
+      }
       const live = (await this.deps.outbound.liveOf(id))[0];
       if (!live) continue;
       if (live.purpose === CANCEL_PURPOSE) throw new ConflictError('CANCELLATION_PENDING', 'This withdrawal is being cancelled');
@@ -78,6 +81,21 @@ export class WithdrawalLifecycle {
       if (r.kind === 'unaffordable') throw unaffordable('replacement', r.needed, r.balance);
     }
     throw new ConflictError('TRY_AGAIN', 'The transaction changed state while it was being retried; try again');
+  }
+
+  /**
+   * A FAILED attempt that was mined (reverted) is retried only once its block is the
+   * chain's confirmations deep: a reorg could otherwise take it away, and its signed bytes
+   * (which must fill its nonce, confirm.ts) could then succeed after the retry paid too.
+   */
+  #requireFinal(t: TransactionRow): void {
+    if (t.block_number === null) return; // never mined (dropped or voided): nothing can come back
+    const need = Math.max(1, this.deps.catalogue.chain(t.chain_id).config.confirmations);
+    if ((t.confirmations ?? 0) >= need) return;
+    throw new ConflictError(
+      'NOT_FINAL',
+      `The failed attempt is ${t.confirmations ?? 0} of ${need} blocks deep; retry once it is final (a reorganisation could still undo it)`,
+    );
   }
 
   /** A PENDING withdrawal, or the 409 (404 when foreign) that its state gives. */
@@ -154,6 +172,8 @@ export class WithdrawalLifecycle {
   async #settled(tx: DbConn, row: OutboundRow): Promise<void> {
     const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
     if (!t || t.status !== 'PENDING') return;
+    // An earlier attempt (another nonce) never settles a retried withdrawal.
+    if (t.nonce !== null && BigInt(t.nonce) !== row.nonce) return;
     const ok = row.stage === 'mined';
     await store.settle(tx, t.id, {
       status: ok ? 'SUCCESS' : 'FAILED',

@@ -148,11 +148,12 @@ export interface LockedWithdrawal {
   sender_address: string | null;
   recipient_address: string | null;
   amount: string | null;
+  nonce: string | null;
 }
 
 export async function lockTransaction(db: DbConn, id: string): Promise<LockedWithdrawal | undefined> {
   const { rows } = await sql<LockedWithdrawal>`
-    SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount
+    SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce
       FROM transactions WHERE id = ${id} FOR UPDATE`.execute(db);
   return rows[0];
 }
