@@ -144,7 +144,9 @@ describe('token and native deposits', () => {
 
   it('a deposit already at the depth when found (backfill) is SUCCESS in one pass, reported processing then success', async () => {
     const w = h.wallets['devnet-eth']!;
-    const child = await newAddress('devnet-eth', { customerId: 'c-backfill' });
+    // Non-ASCII and a raw RS control character (the bodies' separator on the way to PostgreSQL) survive.
+    const metadata = { customerId: 'c-backfill', note: 'Zoë \u001e ✓' };
+    const child = await newAddress('devnet-eth', metadata);
     const receipt = await eth.sendToken('USDC', child.address, '7.000001');
     await eth.mine(CONFIRMATIONS + 1);
     await drain('devnet-eth');
@@ -167,7 +169,7 @@ describe('token and native deposits', () => {
       confirmed: true,
       confirmations: CONFIRMATIONS + 2,
       amount: '7.000001',
-      metadata: { customerId: 'c-backfill' },
+      metadata,
       amlScreening: {},
       address: { id: child.id, address: child.address },
     });

@@ -100,7 +100,7 @@ export class WebhookService {
       const part = views.slice(i, i + room);
       await store.insertEventsWithDeliveries(tx, {
         name,
-        rows: encodeRows(part),
+        rows: encodeRows(name, part),
         maxAttempts: MAX_ATTEMPTS,
         now: this.clock.now(),
         job: this.plan(tx, part.length),
@@ -290,8 +290,9 @@ export class WebhookService {
  * The event rows of some Transactions, already encoded: the views are garbage by the time
  * the insert is awaited, so a big range does not carry them into V8's old generation.
  */
-function encodeRows(views: TransactionView[]): store.EncodedEventRows {
+function encodeRows(name: string, views: TransactionView[]): store.EncodedEventRows {
   return store.encodeEventRows(
+    name,
     views.map((data) => ({
       event_id: uuidv7(),
       delivery_id: uuidv7(),
