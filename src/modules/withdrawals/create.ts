@@ -128,7 +128,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         ownerId: w.id,
       })),
     );
-    await store.insertWithdrawals(
+    const inserted = await store.insertWithdrawals(
       tx,
       writes.map((w, k) => ({
         ...hooks.row(w.job.s, w.item, w.id, w.gas * w.job.costs!.plan.fees.maxFeePerGas),
@@ -139,12 +139,17 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       const job = jobs[j]!;
       if (job.key) out[j] = { ok: true, value: { data: await hooks.respond(tx, ids, job.key, job.single) } };
     }
-    return { out, accepted };
+    return { out, accepted, inserted };
   });
-  // Committed: the others' responses, read together (each caller awaits its share).
+  // Committed: the others' responses, presented together from the rows as written (each
+  // caller awaits its share); only originals found by reference are read.
   const unkeyed = outcomes.accepted.filter((a) => !jobs[a.job]!.key);
   const all = [...new Set(unkeyed.flatMap((a) => a.ids))];
-  const views = deps.transactions.loadMany(all).then((list) => new Map(list.map((v) => [v.id, v])));
+  const written = new Map(outcomes.inserted.map((r) => [r.id, r]));
+  const views = Promise.all([
+    deps.transactions.presentMany(all.flatMap((id) => written.get(id) ?? [])),
+    deps.transactions.loadMany(all.filter((id) => !written.has(id))),
+  ]).then(([fresh, old]) => new Map([...fresh, ...old].map((v) => [v.id, v])));
   views.catch(() => undefined); // each caller sees the rejection itself
   for (const a of unkeyed) outcomes.out[a.job] = { ok: true, value: { ids: a.ids, views } };
   return outcomes.out as Outcome<CreateResult>[];

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { TransactionRow } from '../transactions/service.js';
 
 /**
  * Serialises every balance check and reservation of one sending address (all assets: gas
@@ -116,8 +117,9 @@ export async function insertWithdrawal(db: DbConn, w: NewWithdrawal): Promise<vo
 }
 
 /** Many withdrawals in one statement. */
-export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<void> {
-  if (list.length === 0) return;
+/** Inserts the rows and returns them as written (the responses are presented from them, not re-read). */
+export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<TransactionRow[]> {
+  if (list.length === 0) return [];
   const values = list.map((w) => {
     const s = w.signed;
     return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
@@ -129,12 +131,14 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
             ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`;
   });
-  await sql`
+  const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
                               token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
                               raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
-    VALUES ${sql.join(values)}`.execute(db);
+    VALUES ${sql.join(values)}
+    RETURNING *`.execute(db);
+  return rows;
 }
 
 export interface LockedWithdrawal {
