@@ -142,6 +142,9 @@ describe('stuck withdrawals', () => {
   });
 
   it('replaced, but the original is mined after all: settled as the original, once', async () => {
+    // The worker shares fee estimates for 1 s (FeeCache): one read before the previous
+    // test raised the base fee would be refused at once, and the original never seen broadcast.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await automine(false);
     try {
       const { id, to } = await send('12');
