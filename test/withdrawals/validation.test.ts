@@ -161,6 +161,25 @@ describe('bad input writes nothing and sends nothing', () => {
     await refused({ assetId: usdc.id, address: to, amount: '1' }, 422, { addressId: child.id }, 'INSUFFICIENT_BALANCE');
   });
 
+  it('funds a pending auto-settlement leg is about to send from the master are held back too', async () => {
+    const balance = await eth.balanceOf('USDC', master());
+    const chain = w.h.services.catalogue.findChain(ETH, 'testnet')!;
+    const legId = uuidv7();
+    // Stands in for an AUTO_SETTLEMENT transfer leg queued but not yet mined.
+    await sql`
+      INSERT INTO transactions (id, wallet_id, asset_id, chain_id, reference, type, status, stage, confirmed, amount, currency,
+                                sender_address, recipient_address, network, created_channel)
+      VALUES (${legId}, ${w.h.wallets[ETH]!.id}, ${usdc.id}, ${chain.id}, ${`leg-${legId}`}, 'AUTO_SETTLEMENT', 'PENDING', 'created',
+              false, ${(balance - 1_000_000n).toString()}, 'USDC', ${master()}, ${randomAddress()}, 'testnet', 'api')`.execute(
+      w.h.database.db,
+    );
+    try {
+      await refused({ assetId: usdc.id, address: randomAddress(), amount: '2' }, 422, {}, 'INSUFFICIENT_BALANCE');
+    } finally {
+      await sql`DELETE FROM transactions WHERE id = ${legId}`.execute(w.h.database.db);
+    }
+  });
+
   it('foreign wallets and addresses are 404s, exactly like unknown ones', async () => {
     const bscKey = w.h.wallets[BSC]!.apiKey;
     const before = await counts(w.h);

@@ -27,8 +27,17 @@ export interface Held {
 }
 
 /**
- * What the sender's withdrawals hold back from a balance read after `since`: every PENDING
- * one, and every one settled since then (funds.ts explains why).
+ * Transaction types whose row means "this sender pays `amount` of `asset_id`": withdrawals
+ * (settlement runs included) and auto-settlement legs (a swap spends its input; the
+ * transfer after it spends the quoted output, which errs on the side of holding too much
+ * while the swap is in flight). All of them must be held back, or a withdrawal could
+ * spend funds an auto-settlement is about to send.
+ */
+const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT')`;
+
+/**
+ * What the sender's spending transactions hold back from a balance read after `since`:
+ * every PENDING one, and every one settled since then (funds.ts explains why).
  */
 export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
   const { rows } = await sql<{
@@ -40,10 +49,10 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     updated_at: Date;
   }>`
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type = 'WITHDRAW' AND status = 'PENDING'
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status = 'PENDING'
     UNION ALL
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type = 'WITHDRAW' AND status <> 'PENDING'
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status <> 'PENDING'
        AND updated_at >= ${since}`.execute(db);
   return rows.map((r) => ({
     assetId: r.asset_id,
