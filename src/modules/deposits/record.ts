@@ -90,7 +90,10 @@ export async function recordTransfer(
   return id;
 }
 
-/** Deposits inserted per statement: bounds the rows (and their views) held at once. */
+/**
+ * Deposits inserted per statement (their rows and views are held for one chunk). 100 was
+ * measured too: peak RSS 327 MB instead of 366, but 598 transfers/s instead of 980.
+ */
 const INSERT_CHUNK = 500;
 
 /**
