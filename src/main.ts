@@ -106,8 +106,13 @@ async function start(config: AppConfig, logger: Logger, args: string[]): Promise
   if (stoppingSince !== null) return; // stopped while starting: no banner
 
   const lines = [`Stablecoin wallet service running (${roles.join(', ')})`];
-  if (runtime.baseUrl) lines.push(`  API:          ${runtime.baseUrl}/v1`, `  Docs:         ${runtime.baseUrl}/docs`);
-  if (runtime.credentials) lines.push(`  Credentials:  ${credentialsPath(config.dataDir)}`);
+  if (runtime.baseUrl)
+    lines.push(
+      `  API:          ${runtime.baseUrl}/v1`,
+      `  Docs:         ${runtime.baseUrl}/docs`,
+      `  Dashboard:    ${runtime.baseUrl}/dashboard`,
+    );
+  if (runtime.credentials) lines.push(`  Credentials:  ${credentialsPath(config.dataDir)} (API keys, dashboard login)`);
   if (config.embeddedDatabase) lines.push(`  Data:         ${config.dataDir} (embedded PostgreSQL and devnet state)`);
   lines.push('  Stop with Ctrl-C.');
   process.stdout.write(`\n${lines.join('\n')}\n\n`);

@@ -42,7 +42,7 @@ interface Service {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  banner: { api: string; docs: string; credentials: string };
+  banner: { api: string; docs: string; dashboard: string; credentials: string };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
     await new Promise((r) => setTimeout(r, 100));
   }
   const line = (label: string) => new RegExp(`^\\s*${label}:\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '';
-  service.banner = { api: line('API'), docs: line('Docs'), credentials: line('Credentials') };
+  service.banner = { api: line('API'), docs: line('Docs'), dashboard: line('Dashboard'), credentials: line('Credentials') };
   recordPids();
   return service;
 }
@@ -283,6 +283,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       expect(service.banner.api).toBe(`${creds.baseUrl}/v1`);
       expect(service.banner.docs).toBe(`${creds.baseUrl}/docs`);
       expect(service.banner.credentials).toBe(credFile);
+      expect(service.banner.dashboard).toBe(creds.dashboard.url);
       expect((await fetch(service.banner.docs, { redirect: 'follow' })).status).toBe(200);
 
       // Exactly the shape of DESIGN section 8, nothing more.
