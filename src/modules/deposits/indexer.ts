@@ -27,8 +27,24 @@ export type ConfirmedHook = (tx: DbTx, depositIds: string[]) => Promise<void>;
 
 class CursorMovedError extends Error {}
 
+/**
+ * The next range's scan, started while the current range is being recorded (RPC and
+ * decoding overlap the database transaction). It is used only when the next step asks for
+ * exactly this range with the same tokens and an unchanged watch set, and its first block
+ * still follows the cursor; otherwise it is dropped and the range read again. It never
+ * moves the cursor: that happens only in the recording transaction, in order.
+ */
+interface Prefetch {
+  from: bigint;
+  to: bigint;
+  tokens: string;
+  watchGeneration: number;
+  result: Promise<ScanResult | null>;
+}
+
 export class ChainIndexer {
   readonly watch: WatchSet;
+  #prefetch: Prefetch | null = null;
 
   constructor(
     private readonly db: Db,
@@ -62,12 +78,15 @@ export class ChainIndexer {
     }
     const from = cursor.blockNumber + 1n;
     const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
-    const scan = await adapter.scan(from, to, this.tokenAddresses(), this.watch.has);
+    const tokens = this.tokenAddresses();
+    const scan = (await this.takePrefetch(from, to, tokens, cursor.blockHash)) ?? (await adapter.scan(from, to, tokens, this.watch.has));
     if (cursor.blockHash !== null && scan.blocks[0]?.parentHash !== cursor.blockHash) {
       await this.rewind(cursor);
       return 'progress';
     }
     const vanished = await this.vanishedDeposits(from, to, scan);
+    // Catching up: read the next range while this one is written.
+    if (to < head) this.startPrefetch(to + 1n, head, tokens);
     try {
       await this.db.transaction().execute((tx) => this.record(tx, cursor, head, to, scan, vanished));
     } catch (err) {
@@ -75,6 +94,28 @@ export class ChainIndexer {
       throw err;
     }
     return 'progress';
+  }
+
+  private startPrefetch(from: bigint, head: bigint, tokens: string[]): void {
+    const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
+    const result = this.chain.adapter.scan(from, to, tokens, this.watch.has).catch((err: unknown) => {
+      // Not fatal: the next step reads the range itself (and reports a lasting failure).
+      this.logger.debug({ chain: this.chain.key, err: (err as Error).message }, 'prefetch of the next range failed');
+      return null;
+    });
+    this.#prefetch = { from, to, tokens: tokens.join(), watchGeneration: this.watch.generation, result };
+  }
+
+  /** The prefetched scan of exactly [from, to], if still valid (see Prefetch). */
+  private async takePrefetch(from: bigint, to: bigint, tokens: string[], parentHash: string | null): Promise<ScanResult | null> {
+    const p = this.#prefetch;
+    this.#prefetch = null;
+    if (!p || p.from !== from || p.to !== to || p.tokens !== tokens.join()) return null;
+    const scan = await p.result;
+    // The watch set changed since the prefetch began: a transfer to a new address may have been left out.
+    if (!scan || p.watchGeneration !== this.watch.generation) return null;
+    if (parentHash !== null && scan.blocks[0]?.parentHash !== parentHash) return null;
+    return scan;
   }
 
   private context(): RecordContext {

@@ -28,6 +28,15 @@ export class WatchSet {
    */
   #horizon: string | null = null;
   #lastFullLoad = 0;
+  #generation = 0;
+
+  /**
+   * Changes whenever a refresh may have changed the set (a full load, or any changed row),
+   * so a scan matched against an older set can be recognised.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
 
   constructor(
     private readonly db: Db,
@@ -73,6 +82,7 @@ export class WatchSet {
       owners.set(row.address.toLowerCase(), { walletId: wallet(row.id), addressId: null });
     }
     this.#owners = owners;
+    this.#generation++;
     this.#lastFullLoad = Date.now();
     return horizon;
   }
@@ -80,6 +90,7 @@ export class WatchSet {
   /** Applies the rows written since the last horizon; returns the new horizon. */
   private async applyChanges(): Promise<string> {
     const changes = await store.watchedChanges(this.db, this.chainId, this.#horizon);
+    if (changes.rows.length) this.#generation++;
     const removed: string[] = [];
     for (const row of changes.rows) {
       const key = row.address.toLowerCase();

@@ -77,9 +77,16 @@ export class WebhookService {
    */
   async emitForTransactions(tx: DbConn, transactionIds: string[], name: string): Promise<void> {
     // In chunks: each payload is a full Transaction; only one chunk is in memory at a time.
-    for (let i = 0; i < transactionIds.length; i += EMIT_CHUNK) {
-      await this.emitViews(tx, await this.transactions.loadMany(transactionIds.slice(i, i + EMIT_CHUNK), tx), name);
+    let inflight: Promise<void> = Promise.resolve();
+    try {
+      for (let i = 0; i < transactionIds.length; i += EMIT_CHUNK) {
+        inflight = this.emitViews(tx, await this.transactions.loadMany(transactionIds.slice(i, i + EMIT_CHUNK), tx), name, inflight);
+      }
+    } catch (err) {
+      await inflight; // a failed insert aborted the transaction first: report that
+      throw err;
     }
+    await inflight;
   }
 
   /**
@@ -87,26 +94,47 @@ export class WebhookService {
    * Transactions `emitForTransactions` would re-read, without the round trip and re-parse.
    */
   async emitForRows(tx: DbConn, rows: TransactionRow[], name: string): Promise<void> {
-    for (let i = 0; i < rows.length; i += EMIT_CHUNK) {
-      await this.emitViews(tx, await this.transactions.presentMany(rows.slice(i, i + EMIT_CHUNK), tx), name);
+    if (!rows.length) return;
+    // The lookups for all rows first: building a chunk's views then needs no statement queued
+    // behind the previous chunk's insert, so it overlaps that insert.
+    let inflight: Promise<void> = Promise.resolve();
+    try {
+      for (let i = 0; i < rows.length; i += EMIT_CHUNK) {
+        inflight = this.emitViews(tx, await this.transactions.presentMany(rows.slice(i, i + EMIT_CHUNK), tx), name, inflight);
+      }
+    } catch (err) {
+      await inflight; // a failed insert aborted the transaction first: report that
+      throw err;
     }
+    await inflight;
   }
 
-  private async emitViews(tx: DbConn, views: TransactionView[], name: string): Promise<void> {
+  /**
+   * Writes the events of `views` after `before` (the previous chunk's insert) settles, and
+   * returns without waiting for them: the caller builds the next chunk while PostgreSQL
+   * writes this one (node and the database then work at the same time instead of taking
+   * turns). The statements still run one after another, in order, on the transaction's
+   * connection; the caller awaits the last one before its transaction commits, and any
+   * failure still aborts the transaction.
+   */
+  private emitViews(tx: DbConn, views: TransactionView[], name: string, before: Promise<void>): Promise<void> {
+    // Encoded and planned now, in call order, so batch ids are handed out as without overlap.
     // A batch holds at most BATCH_MAX: split where a batch fills up.
+    const parts: Parameters<typeof store.insertEventsWithDeliveries>[1][] = [];
     for (let i = 0; i < views.length;) {
       const state = tx.isTransaction ? this.#batches.get(tx) : undefined;
       const room = state && state.size < BATCH_MAX ? BATCH_MAX - state.size : BATCH_MAX;
       const part = views.slice(i, i + room);
-      await store.insertEventsWithDeliveries(tx, {
-        name,
-        rows: encodeRows(name, part),
-        maxAttempts: MAX_ATTEMPTS,
-        now: this.clock.now(),
-        job: this.plan(tx, part.length),
-      });
+      parts.push({ name, rows: encodeRows(name, part), maxAttempts: MAX_ATTEMPTS, now: this.clock.now(), job: this.plan(tx, part.length) });
       i += part.length;
     }
+    const done = (async () => {
+      await before;
+      for (const p of parts) await store.insertEventsWithDeliveries(tx, p);
+    })();
+    // Awaited by the caller later; until then a failure must not count as unhandled.
+    done.catch(() => {});
+    return done;
   }
 
   /** Must run inside the transaction of the state change it reports. */
