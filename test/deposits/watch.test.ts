@@ -11,6 +11,7 @@ import { uuidv7 } from '../../src/lib/ids.js';
 import { WatchSet } from '../../src/modules/deposits/watch.js';
 import { watchedChanges } from '../../src/modules/deposits/store.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { eventually } from '../support/fixtures.js';
 
 let h: Harness;
 let chainId: string;
@@ -73,10 +74,18 @@ it('picks up a late-committing writer, follows removal and re-adding, and reads 
     expect(watch.has(late)).toBe(true);
     expect(watch.size).toBe(before + 2);
 
-    // Nothing written since: the incremental read returns no rows.
+    // Nothing written since: the incremental read returns no rows. The horizon is the
+    // oldest transaction running in the whole cluster, and other test files share it, so
+    // their open transactions may hold it below our writes for a moment: wait for them.
     await watch.refresh();
-    const horizon = (await watchedChanges(h.services.db, chainId, null)).horizon;
-    expect((await watchedChanges(h.services.db, chainId, horizon)).rows).toEqual([]);
+    await eventually(
+      async () => {
+        const horizon = (await watchedChanges(h.services.db, chainId, null)).horizon;
+        return (await watchedChanges(h.services.db, chainId, horizon)).rows;
+      },
+      (rows) => rows.length === 0,
+      20_000,
+    );
 
     // Removal (soft) and re-adding of the same row.
     await quick.query('UPDATE addresses SET deleted_at = now() WHERE id = $1', [earlyId]);
