@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
-import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
+import { ChainIndexer } from '../../src/modules/deposits/indexer.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -247,6 +248,30 @@ describe('reorgs', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: dep!.id, status: 'SUCCESS', block_number: String(again.blockNumber) });
     expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
+  });
+
+  it('a range read ahead while catching up is not used once a reorg has replaced it', async () => {
+    // Two-block ranges, so catching up reads the next range while it writes this one.
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.deposits.confirmedHooks, createLogger('silent'), {
+      batchBlocks: 2,
+      extraWindow: 64,
+    });
+    const child = await newAddress('devnet-eth');
+    for (let i = 0; i < 1000 && (await ix.step()) !== 'idle'; i++);
+    await eth.mine(2); // the first range
+    const snap = await eth.snapshot();
+    const receipt = await eth.sendToken('USDC', child.address, '9'); // first block of the second range
+    await eth.mine(CONFIRMATIONS + 4);
+    expect(await ix.step()).toBe('progress'); // writes the first range, reads the second ahead
+    await new Promise((r) => setTimeout(r, 500)); // let the read-ahead finish
+
+    // The second range is replaced; the block before it is not, so it still links to the cursor.
+    await eth.revert(snap);
+    await eth.sendFiller();
+    await eth.mine(CONFIRMATIONS + 6);
+    for (let i = 0; i < 1000 && (await ix.step()) !== 'idle'; i++);
+    expect(await depositsOf(receipt.transactionHash)).toEqual([]);
   });
 
   it('a reorg above a confirmed deposit leaves it untouched', async () => {

@@ -67,11 +67,15 @@ export class ChainIndexer {
     const adapter = this.chain.adapter;
     const head = await adapter.getBlockNumber();
     const cursor = (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
-    if (cursor.blockNumber >= head) return 'idle';
+    if (cursor.blockNumber >= head) {
+      this.#prefetch = null; // the node may report a lower head for a while: never use an old read later
+      return 'idle';
+    }
 
     if (cursor.blockHash !== null) {
       const current = await adapter.getBlock(cursor.blockNumber);
       if (!current || current.hash !== cursor.blockHash) {
+        this.#prefetch = null;
         await this.rewind(cursor);
         return 'progress';
       }
@@ -115,6 +119,11 @@ export class ChainIndexer {
     // The watch set changed since the prefetch began: a transfer to a new address may have been left out.
     if (!scan || p.watchGeneration !== this.watch.generation) return null;
     if (parentHash !== null && scan.blocks[0]?.parentHash !== parentHash) return null;
+    // The range was read before this step's head: a reorg since then may have replaced
+    // blocks inside it, and depths are counted from the newer head. The range links block
+    // to block, so its last block still being canonical proves all of it still is.
+    const last = scan.blocks.at(-1);
+    if (!last || (await this.chain.adapter.getBlock(last.number))?.hash !== last.hash) return null;
     return scan;
   }
 
