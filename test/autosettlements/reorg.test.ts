@@ -9,13 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { decodeFunctionData, encodeFunctionData, erc20Abi, maxUint256, parseAbi, type Address, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
+import { movePool } from './pool.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -181,24 +182,7 @@ describe('legs whose block is reorganised away', () => {
 
       // The other branch: someone trades the pool first, so our swap's bytes now revert.
       await eth.revert(snap);
-      const router = eth.config.swapRouter as Address;
-      const abi = parseAbi([
-        'function approve(address, uint256) returns (bool)',
-        'function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])',
-      ]);
-      const usdc = eth.token('USDC').address as Address;
-      const usdt = eth.token('USDT').address as Address;
-      await eth.pub.waitForTransactionReceipt({
-        hash: await eth.wallet.writeContract({ address: usdc, abi, functionName: 'approve', args: [router, maxUint256] }),
-      });
-      await eth.pub.waitForTransactionReceipt({
-        hash: await eth.wallet.writeContract({
-          address: router,
-          abi,
-          functionName: 'swapExactTokensForTokens',
-          args: [100_000n * USDC, 0n, [usdc, usdt], eth.faucet, BigInt(Math.floor(Date.now() / 1000) + 600)],
-        }),
-      });
+      await movePool(eth);
 
       await h.startWorker();
       const done = await finishedMining(id);

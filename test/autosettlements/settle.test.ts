@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { maxUint256, parseAbi, type Address } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
@@ -15,6 +14,7 @@ import { formatAmount } from '../../src/lib/money.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
+import { movePool } from './pool.js';
 import { eventually } from '../support/fixtures.js';
 
 let h: Harness;
@@ -298,24 +298,7 @@ describe('swap rules', () => {
       await h.services.autoSettlements.executor.run(queued!.id);
       expect((await settlementOf(deposit))[0]!.stage).toBe('sending');
       // ...when someone else trades the same way first.
-      const router = eth.config.swapRouter as Address;
-      const abi = parseAbi([
-        'function approve(address, uint256) returns (bool)',
-        'function swapExactTokensForTokens(uint256, uint256, address[], address, uint256) returns (uint256[])',
-      ]);
-      const usdc = eth.token('USDC').address as Address;
-      const usdt = eth.token('USDT').address as Address;
-      await eth.pub.waitForTransactionReceipt({
-        hash: await eth.wallet.writeContract({ address: usdc, abi, functionName: 'approve', args: [router, maxUint256] }),
-      });
-      await eth.pub.waitForTransactionReceipt({
-        hash: await eth.wallet.writeContract({
-          address: router,
-          abi,
-          functionName: 'swapExactTokensForTokens',
-          args: [100_000n * USDC, 0n, [usdc, usdt], eth.faucet, BigInt(Math.floor(Date.now() / 1000) + 600)],
-        }),
-      });
+      await movePool(eth);
       await h.startWorker();
       const s = await finished(deposit);
       expect(s.status).toBe('failed');

@@ -36,7 +36,7 @@ import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import { failureOf, Legs, minedOf } from './legs.js';
-import { APPROVE_GAS, planSettlement, type Planned, type StoredPlan } from './planner.js';
+import { APPROVE_GAS, planSettlement, publicPlan, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import * as store from './store.js';
 
@@ -391,28 +391,6 @@ export class AutoSettlementExecutor {
     const id = leg === 'swap' ? s?.swap_transaction_id : s?.settle_transaction_id;
     if (id) await store.recordLegSigned(tx, id, { hash: row.hash!, raw: row.raw!, nonce: row.nonce });
   }
-}
-
-/** What the SWAP transaction's metadata shows of the plan (base units as strings). */
-function publicPlan(p: StoredPlan): Record<string, unknown> {
-  return {
-    path: p.path,
-    quote: p.quote,
-    amountOutMin: p.amountOutMin,
-    reference: p.reference,
-    referenceKind: p.referenceKind,
-    routes: p.candidates,
-  };
-}
-
-function stringsOf(m: NonNullable<ReturnType<typeof minedOf>>): NonNullable<StoredPlan['mined']> {
-  return {
-    hash: m.hash,
-    blockNumber: m.blockNumber.toString(),
-    blockHash: m.blockHash,
-    gasUsed: m.gasUsed.toString(),
-    gasPrice: m.gasPrice.toString(),
-  };
 }
 
 export type { StoredRule };

@@ -8,6 +8,7 @@ import type { ModuleDeps } from '../deps.js';
 import type { FeeEstimate } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
+import type { minedOf } from './legs.js';
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
@@ -123,5 +124,27 @@ function storedPlan(
     approve,
     gas: p.route.gas.toString(),
     candidates: p.candidates,
+  };
+}
+
+/** What the SWAP transaction's metadata shows of the plan (base units as strings). */
+export function publicPlan(p: StoredPlan): Record<string, unknown> {
+  return {
+    path: p.path,
+    quote: p.quote,
+    amountOutMin: p.amountOutMin,
+    reference: p.reference,
+    referenceKind: p.referenceKind,
+    routes: p.candidates,
+  };
+}
+
+export function stringsOf(m: NonNullable<ReturnType<typeof minedOf>>): NonNullable<StoredPlan['mined']> {
+  return {
+    hash: m.hash,
+    blockNumber: m.blockNumber.toString(),
+    blockHash: m.blockHash,
+    gasUsed: m.gasUsed.toString(),
+    gasPrice: m.gasPrice.toString(),
   };
 }
