@@ -116,7 +116,12 @@ function events(transactionId: string) {
 /** Signs, broadcasts (the devnet mines it at once) and records the receipt of each row, in nonce order. */
 async function sendAndSettle(rows: { id: string }[]) {
   for (const r of rows) await h.services.outbound.send(r.id);
-  for (const r of rows) await h.services.outbound.track(r.id);
+  // Automine mines in the node's background: wait for each receipt before recording it.
+  for (const r of rows) {
+    const { hash } = (await h.services.outbound.get(r.id))!;
+    await eth.pub.waitForTransactionReceipt({ hash: hash as Hex, pollingInterval: 20 });
+    await h.services.outbound.track(r.id);
+  }
 }
 
 describe('approvals of swaps from one sender', () => {

@@ -235,6 +235,8 @@ describe('crash safety', () => {
       const fresh = restarted(w);
       await fresh.send(id);
       await fresh.send(id);
+      // Automine mines in the node's background: the receipt can lag the send by a moment.
+      await w.pub.waitForTransactionReceipt({ hash: signed.hash as Hash, pollingInterval: 20 });
       await fresh.track(id);
       const row = (await fresh.get(id))!;
       expect(row).toMatchObject({ stage: 'mined', hash: signed.hash, raw: signed.raw });
@@ -261,7 +263,8 @@ describe('crash safety', () => {
       await h.services.outbound.send(id); // signs and broadcasts; automine mines it; nobody records it
       expect(await stageOf(w, id)).toBe('broadcast');
       const row = (await h.services.outbound.get(id))!;
-      expect((await w.pub.getTransactionReceipt({ hash: row.hash as Hash })).status).toBe('success');
+      // Automine mines in the node's background: the receipt can lag the send by a moment.
+      expect((await w.pub.waitForTransactionReceipt({ hash: row.hash as Hash, pollingInterval: 20 })).status).toBe('success');
       // The queued jobs are lost with the "crashed" worker.
       await sql`DELETE FROM graphile_worker._private_jobs WHERE key IN (${`outbound_send:${id}`}, ${`outbound_track:${id}`})`.execute(
         h.database.db,
