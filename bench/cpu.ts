@@ -72,6 +72,8 @@ export interface CpuShare {
   postgres: number;
   anvil: number;
   loadgen: number;
+  /** Our other child processes (a benchmark's own worker or indexer process). */
+  other: number;
   /** Busy time of everything outside this process tree: the noise. */
   foreign: number;
   machine: number;
@@ -87,6 +89,7 @@ export function cpuShare(before: CpuSnapshot, after: CpuSnapshot, wallMs: number
     postgres: pct('postgres'),
     anvil: pct('anvil'),
     loadgen: pct('loadgen'),
+    other: pct('otherChildren'),
     foreign: Math.max(0, pct('machine') - mine),
     machine: pct('machine'),
   };

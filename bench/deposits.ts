@@ -23,8 +23,11 @@
  *    No worker runs meanwhile (the deliveries and sweep jobs the range creates wait in the
  *    queue), so the figure is the indexer's alone.
  */
-import { writeFileSync, readFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createPublicClient, createWalletClient, erc20Abi, http, maxUint256, type Abi, type Address, type Hex } from 'viem';
@@ -39,7 +42,8 @@ import { taskList } from '../src/jobs/tasks.js';
 import { ChainIndexer, type ConfirmedHook } from '../src/modules/deposits/indexer.js';
 import type { ChainHandle } from '../src/modules/catalogue/service.js';
 import { fmt, load1, sleep } from './stats.js';
-import { withCpu, type CpuShare } from './cpu.js';
+import { cpuShare, cpuSnapshot, withCpu, type CpuShare, type CpuSnapshot } from './cpu.js';
+import type { IndexerRunReport } from './backfill-indexer.js';
 import { nowMs, startBenchReceiver, type BenchReceiver } from './receiver.js';
 import {
   BENCH_SQL,
@@ -360,37 +364,23 @@ export interface BackfillOptions {
   /** Write a CPU profile of the first run and print its top entries. */
   cpuProfile: boolean;
   /**
-   * Afterwards, one diagnostic run (not in the figures) with TOAST compression switched off
-   * for the two big per-event columns (events.payload, webhook_deliveries.body), to measure
-   * what compressing ~4 KB per row costs the inserts.
+   * Afterwards, diagnostic runs (not in the figures), one per variant of `diagnosticVariants`
+   * (cumulative: each variant's statements are applied on top of the previous ones).
    */
   diagnose?: boolean;
   log: Log;
 }
 
-export interface BackfillRun {
+/** One run: what the indexer process reported, its range size, the row check and CPU shares. */
+export interface BackfillRun extends IndexerRunReport {
   batchBlocks: number;
-  ms: number;
   rate: number;
-  steps: number;
-  baselineRssMb: number;
-  peakRssMb: number;
-  /** The kernel's peak RSS (VmHWM) over the run, after resetting it; null when unavailable. */
-  hwmRssMb: number | null;
-  heapUsedPeakMb: number;
-  /** After the run and a full GC, MB: what stayed live (the indexer object is still referenced). */
-  afterGc: { rss: number; heapUsed: number };
-  /** process.memoryUsage() before indexing, MB. */
-  baseline: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
   check: BackfillCheck;
-  phasesMs: Record<string, number>;
-  calls: Record<string, number>;
-  queriesPerTransfer: number;
-  jobQueueQueriesPerTransfer: number;
-  /** The statements with the most client-side time, per transfer. */
-  statements: ReturnType<typeof topStatements>;
+  /** Over the indexer's stepping: `other` is the indexer process, `node` this (idle) bench process. */
   cpu: CpuShare;
   load1: number;
+  /** Percent of samples per state / wait event of the sessions in a transaction (see sampleSessions). */
+  recordingSession: Record<string, number>;
 }
 
 export interface BackfillCheck {
@@ -411,9 +401,32 @@ export interface BackfillReport {
     setup: Record<string, number>;
     watchSet: { size: number; ms: number; liveMb: number; peakMb: number };
     runs: BackfillRun[];
-    diagnosticNoToastCompression?: BackfillRun;
+    diagnostics?: { name: string; run: BackfillRun }[];
     profile?: ProfileSummary;
   };
+}
+
+/**
+ * The --diagnose variants: BENCH_BACKFILL_DIAG="name=statement;statement|name=statement"
+ * (schema or setting changes to measure, on the throw-away bench database), by default one:
+ * event bodies stored without TOAST compression.
+ */
+function diagnosticVariants(): { name: string; sql: string[] }[] {
+  const spec = process.env.BENCH_BACKFILL_DIAG;
+  if (!spec)
+    return [{ name: 'events.body STORAGE EXTERNAL (no compression)', sql: ['ALTER TABLE events ALTER COLUMN body SET STORAGE EXTERNAL'] }];
+  return spec.split('|').map((part) => {
+    const eq = part.indexOf('=');
+    if (eq < 1) throw new Error(`BENCH_BACKFILL_DIAG: "${part}" is not name=statement;statement`);
+    return {
+      name: part.slice(0, eq).trim(),
+      sql: part
+        .slice(eq + 1)
+        .split(';')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    };
+  });
 }
 
 function exposeGc(): () => void {
@@ -421,28 +434,12 @@ function exposeGc(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
-function resetPeakRss(): boolean {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function vmHwmMb(): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 export async function benchBackfill(opts: BackfillOptions): Promise<BackfillReport> {
   const { log } = opts;
   const gc = exposeGc();
-  const world = await startExtraWorld({ spec: benchChainSpec(1), blockTime: 0 });
+  // The indexer process opens the wallets with the same key-encryption key.
+  const kek = randomBytes(32);
+  const world = await startExtraWorld({ spec: benchChainSpec(1), blockTime: 0, kek });
   try {
     const { services } = world;
     const chain = chainHandle(world);
@@ -490,10 +487,9 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         await resetIndexing(world, wallet, chain.id, sent.cursorBefore);
         const profiling = opts.cpuProfile && bi === 0 && run === 1;
         const heapProfiling = process.env.BENCH_HEAP_PROF === '1' && bi === 0 && run === 1;
-        const { result: r, profile: p } = await profiled(profiling, 'backfill', () =>
-          heapSampled(heapProfiling, log, () => backfillRun(world, wallet, chain, batchBlocks, gc, expectedLower, expectedTotal)),
-        );
-        if (p) profile = p;
+        const r = await backfillRun(world, wallet, kek, batchBlocks, expectedLower, expectedTotal, { cpu: profiling, heap: heapProfiling });
+        if (r.profile) profile = r.profile;
+        for (const line of r.heapSites ?? []) log(line);
         runs.push(r);
         const ph = r.phasesMs;
         log(
@@ -504,8 +500,14 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
           `         where: watch-set load ${pct(ph.refresh!)}, RPC ${pct(ph.rpc!)} [scan ${pct(ph.scan!)}], vanished check ${pct(ph.vanished!)}, DB record ${pct(ph.record!)} [events ${pct(ph.emit!)} of which Transaction views ${pct(ph.load!)}; sweep hooks ${pct(ph.hooks!)}; deposits+blocks+confirm ${pct(ph.recordRest!)}], other ${pct(ph.other!)}`,
         );
         log(
-          `         SQL: ${fmt(r.queriesPerTransfer, 1)} statements per transfer (${fmt(r.jobQueueQueriesPerTransfer, 1)} job-queue); ${r.calls.emit} emit calls, ${r.calls.hooks} sweep-hook calls | cpu% node ${cpuPct(r.cpu.node)} pg ${cpuPct(r.cpu.postgres)} anvil ${cpuPct(r.cpu.anvil)} foreign ${cpuPct(r.cpu.foreign)}`,
+          `         SQL: ${fmt(r.queriesPerTransfer, 1)} statements per transfer (${fmt(r.jobQueueQueriesPerTransfer, 1)} job-queue); ${r.calls.emit} emit calls, ${r.calls.hooks} sweep-hook calls | cpu% indexer process ${cpuPct(r.cpu.other)} pg ${cpuPct(r.cpu.postgres)} anvil ${cpuPct(r.cpu.anvil)} foreign ${cpuPct(r.cpu.foreign)}`,
         );
+        log(
+          `         database sessions in a transaction, % of 5 ms samples: ${Object.entries(r.recordingSession)
+            .map(([k, v]) => `${k} ${fmt(v, 0)}`)
+            .join(', ')}`,
+        );
+        for (const g of r.idleGaps ?? []) log(`         transaction idle ${fmt(g.ms, 0)} ms in ${g.n} waits, then: ${g.before}`);
         if (!r.check.ok) log(`         CHECK FAILED: ${JSON.stringify(r.check)}`);
         if (bi === 0 && run === 1) {
           const b = r.baseline;
@@ -518,21 +520,27 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         }
       }
     }
-    if (profile) logProfile(log, 'CPU profile of the first backfill run (main thread)', profile);
+    if (profile) logProfile(log, 'CPU profile of the first backfill run (the indexer process, main thread)', profile);
 
-    let diagnostic: BackfillRun | undefined;
+    const diagnostics: { name: string; run: BackfillRun }[] = [];
     if (opts.diagnose) {
       const batchBlocks = opts.batchSizes[0]!;
-      await world.database.pool.query(`${BENCH_SQL}ALTER TABLE events ALTER COLUMN payload SET STORAGE EXTERNAL`);
-      await world.database.pool.query(`${BENCH_SQL}ALTER TABLE webhook_deliveries ALTER COLUMN body SET STORAGE EXTERNAL`);
-      await resetIndexing(world, wallet, chain.id, sent.cursorBefore);
-      diagnostic = await backfillRun(world, wallet, chain, batchBlocks, gc, expectedLower, expectedTotal);
-      const st = (prefix: string) => diagnostic!.statements.find((x) => x.statement.startsWith(prefix));
-      const ev = st('INSERT INTO events');
-      const de = st('INSERT INTO webhook_deliveries');
-      log(
-        `  diagnostic, batch ${batchBlocks}, events.payload and webhook_deliveries.body stored without TOAST compression (STORAGE EXTERNAL): ${fmt(diagnostic.rate, 0)} transfers/s (${fmt(diagnostic.ms / 1000, 2)} s), peak RSS ${fmt(diagnostic.peakRssMb, 0)} MB | INSERT events ${ev ? fmt(ev.avgMs, 0) : '?'} ms per call, INSERT deliveries ${de ? fmt(de.avgMs, 0) : '?'} ms per call | check ${diagnostic.check.ok ? 'OK' : 'FAILED'} | load ${diagnostic.load1.toFixed(2)}`,
-      );
+      for (const variant of diagnosticVariants()) {
+        for (const statement of variant.sql) await world.database.pool.query(`${BENCH_SQL}${statement}`);
+        await resetIndexing(world, wallet, chain.id, sent.cursorBefore);
+        const run = await backfillRun(world, wallet, kek, batchBlocks, expectedLower, expectedTotal, { cpu: false, heap: false });
+        diagnostics.push({ name: variant.name, run });
+        const ev = run.statements.find((x) => x.statement.startsWith('WITH m AS'));
+        const tx = run.statements.find((x) => x.statement.startsWith('INSERT INTO transactions'));
+        log(
+          `  diagnostic (cumulative), batch ${batchBlocks}, ${variant.name}: ${fmt(run.rate, 0)} transfers/s (${fmt(run.ms / 1000, 2)} s), peak RSS ${fmt(run.peakRssMb, 0)} MB | events+deliveries ${ev ? fmt(ev.avgMs, 1) : '?'} ms per call, INSERT transactions ${tx ? fmt(tx.avgMs, 1) : '?'} ms per call | cpu% indexer ${cpuPct(run.cpu.other)} pg ${cpuPct(run.cpu.postgres)} | check ${run.check.ok ? 'OK' : 'FAILED'} | load ${run.load1.toFixed(2)}`,
+        );
+        log(
+          `         database sessions in a transaction, % of samples: ${Object.entries(run.recordingSession)
+            .map(([k, v]) => `${k} ${fmt(v, 0)}`)
+            .join(', ')}`,
+        );
+      }
     }
 
     const main = runs.filter((r) => r.batchBlocks === opts.batchSizes[0]);
@@ -611,7 +619,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         setup,
         watchSet: watchProbe,
         runs,
-        ...(diagnostic ? { diagnosticNoToastCompression: diagnostic } : {}),
+        ...(diagnostics.length ? { diagnostics } : {}),
         ...(profile ? { profile } : {}),
       },
     };
@@ -772,135 +780,108 @@ async function resetIndexing(world: ExtraWorld, wallet: BenchWallet, chainId: st
   await q('VACUUM ANALYZE transactions, events, webhook_deliveries, webhook_attempts, chain_blocks, graphile_worker._private_jobs');
 }
 
+const INDEXER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'backfill-indexer.ts');
+
+/**
+ * One run: a fresh indexer process (bench/backfill-indexer.ts) indexes from the stored
+ * cursor until idle; then the rows are checked here. CPU shares cover exactly its stepping
+ * (between its 'start' and 'done' messages).
+ */
 async function backfillRun(
   world: ExtraWorld,
   wallet: BenchWallet,
-  chain: ChainHandle,
+  kek: Buffer,
   batchBlocks: number,
-  gc: () => void,
   expectedLower: string[],
   expectedTotal: bigint,
+  profiles: { cpu: boolean; heap: boolean },
 ): Promise<BackfillRun> {
-  const { services } = world;
-  const phases = { refresh: 0, rpc: 0, scan: 0, vanished: 0, record: 0, emit: 0, load: 0, hooks: 0 };
-  const calls = { emit: 0, hooks: 0 };
-  const timed = <A extends unknown[], R>(
-    fn: (...a: A) => Promise<R>,
-    self: unknown,
-    key: keyof typeof phases,
-    count?: keyof typeof calls,
-  ) =>
-    async function (...args: A): Promise<R> {
-      const t = performance.now();
-      try {
-        return await fn.apply(self, args);
-      } finally {
-        phases[key] += performance.now() - t;
-        if (count) calls[count]++;
+  const proc = spawn(process.execPath, ['--import', 'tsx', INDEXER_SCRIPT], {
+    env: {
+      ...process.env,
+      DATABASE_URL: world.databaseUrl,
+      KEK: kek.toString('hex'),
+      CHAINS: JSON.stringify([world.chain.config]),
+      BATCH_BLOCKS: String(batchBlocks),
+      TRANSFERS: String(expectedLower.length),
+      BENCH_CPU_PROF: profiles.cpu ? '1' : '0',
+      BENCH_HEAP_PROF: profiles.heap ? '1' : '0',
+    },
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()).length > 20_000 && (stderr = stderr.slice(-10_000)));
+  let before: CpuSnapshot | null = null;
+  let startedAt = 0;
+  const sessions = sampleSessions(world);
+  const { run, cpu } = await new Promise<{ run: IndexerRunReport; cpu: CpuShare }>((resolve, reject) => {
+    proc.on('message', (m: { type: string; run?: IndexerRunReport }) => {
+      if (m.type === 'start') {
+        before = cpuSnapshot();
+        startedAt = performance.now();
+        sessions.start();
+      } else if (m.type === 'done' && before) {
+        sessions.stop();
+        resolve({ run: m.run!, cpu: cpuShare(before, cpuSnapshot(), performance.now() - startedAt) });
       }
-    };
-  // The indexer is built like DepositService.indexer() builds it, with this run's range size
-  // and timed sweep hooks.
-  const hooks: ConfirmedHook[] = services.deposits.confirmedHooks.map((h) => timed(h, undefined, 'hooks', 'hooks'));
-  const ix = new ChainIndexer(services.db, chain, services.webhooks, hooks, world.logger, { batchBlocks, extraWindow: 64 });
-  const priv = ix as unknown as Record<'record' | 'vanishedDeposits', (...a: unknown[]) => Promise<unknown>>;
-  priv.record = timed(priv.record, ix, 'record');
-  priv.vanishedDeposits = timed(priv.vanishedDeposits, ix, 'vanished');
-  ix.watch.refresh = timed(ix.watch.refresh, ix.watch, 'refresh');
-  const adapter = chain.adapter as unknown as Record<'getBlockNumber' | 'getBlock' | 'scan', (...a: unknown[]) => Promise<unknown>>;
-  const original = { getBlockNumber: adapter.getBlockNumber, getBlock: adapter.getBlock, scan: adapter.scan };
-  adapter.getBlockNumber = timed(original.getBlockNumber, chain.adapter, 'rpc');
-  adapter.getBlock = timed(original.getBlock, chain.adapter, 'rpc');
-  const scanTimed = timed(original.scan, chain.adapter, 'scan');
-  adapter.scan = async (...a: unknown[]) => {
-    const t = performance.now();
-    try {
-      return await scanTimed(...a);
-    } finally {
-      phases.rpc += performance.now() - t;
-    }
-  };
-  // Event emission and Transaction views: the bulk methods where the service has them.
-  const restore: (() => void)[] = [];
-  // Every named method that exists (none calls another of its list: no time counted twice).
-  const wrap = (obj: object, names: string[], key: keyof typeof phases, count?: keyof typeof calls) => {
-    const o = obj as Record<string, unknown>;
-    for (const name of names.filter((n) => typeof o[n] === 'function')) {
-      o[name] = timed(o[name] as (...a: unknown[]) => Promise<unknown>, obj, key, count);
-      restore.push(() => delete o[name]); // the instance property shadowed the class method
-    }
-  };
-  // emitForRows: events built from rows just written (new deposits); emitForTransactions re-reads them.
-  wrap(services.webhooks, ['emitForTransactions', 'emitForRows'], 'emit', 'emit');
-  // presentMany builds the views (loadMany reads the rows, then calls it).
-  wrap(services.transactions, ['presentMany'], 'load');
-
-  try {
-    gc();
-    await sleep(200);
-    gc();
-    const mem = process.memoryUsage();
-    const baseline = mem.rss;
-    const hwmReset = resetPeakRss();
-    let peak = baseline;
-    let heapPeak = process.memoryUsage().heapUsed;
-    const sampler = setInterval(() => {
-      const m = process.memoryUsage();
-      if (m.rss > peak) peak = m.rss;
-      if (m.heapUsed > heapPeak) heapPeak = m.heapUsed;
-    }, 50);
-    const counter = countQueries();
-    let steps = 0;
-    const { result: ms, cpu } = await withCpu(async () => {
-      const t0 = performance.now();
-      while ((await ix.step()) === 'progress') steps++;
-      return performance.now() - t0;
     });
-    const counts = counter.stop();
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss);
-    const hwm = hwmReset ? vmHwmMb() : null;
-    gc();
-    const after = process.memoryUsage();
-    const check = await checkBackfill(world, wallet, expectedLower, expectedTotal);
-    const transfers = expectedLower.length;
-    const accounted = phases.refresh + phases.rpc + phases.vanished + phases.record;
-    return {
-      batchBlocks,
-      ms,
-      rate: (transfers * 1000) / ms,
-      steps,
-      baselineRssMb: baseline / MB,
-      peakRssMb: peak / MB,
-      hwmRssMb: hwm,
-      heapUsedPeakMb: heapPeak / MB,
-      afterGc: { rss: after.rss / MB, heapUsed: after.heapUsed / MB },
-      baseline: {
-        rss: mem.rss / MB,
-        heapTotal: mem.heapTotal / MB,
-        heapUsed: mem.heapUsed / MB,
-        external: mem.external / MB,
-        arrayBuffers: mem.arrayBuffers / MB,
-      },
-      check,
-      phasesMs: {
-        ...phases,
-        recordRest: phases.record - phases.emit - phases.hooks,
-        other: ms - accounted,
-      },
-      calls,
-      queriesPerTransfer: counts.total / transfers,
-      jobQueueQueriesPerTransfer: counts.jobQueue / transfers,
-      statements: topStatements(counts, transfers, 10),
-      cpu,
-      load1: load1(),
-    };
-  } finally {
-    delete (adapter as Partial<typeof adapter>).getBlockNumber;
-    delete (adapter as Partial<typeof adapter>).getBlock;
-    delete (adapter as Partial<typeof adapter>).scan;
-    for (const undo of restore) undo();
-  }
+    proc.once('exit', (code, signal) => reject(new Error(`indexer process exited (${code ?? signal}) before reporting: ${stderr}`)));
+  });
+  if (proc.exitCode === null && proc.signalCode === null) await new Promise((resolve) => proc.once('exit', resolve));
+  const check = await checkBackfill(world, wallet, expectedLower, expectedTotal);
+  return {
+    batchBlocks,
+    rate: (expectedLower.length * 1000) / run.ms,
+    ...run,
+    check,
+    cpu,
+    load1: load1(),
+    recordingSession: await sessions.result(),
+  };
+}
+
+/**
+ * What the indexer's recording session was doing, sampled every 5 ms from pg_stat_activity
+ * (the session in a transaction): share of samples per state and wait event. "idle in
+ * transaction / ClientRead" is the database waiting for the indexer process; "active" with
+ * no wait event is the database working; IO and WAL waits are the disk.
+ */
+function sampleSessions(world: ExtraWorld) {
+  const counts = new Map<string, number>();
+  let total = 0;
+  let running = false;
+  let loop: Promise<void> = Promise.resolve();
+  return {
+    start() {
+      running = true;
+      loop = (async () => {
+        const client = await world.database.pool.connect();
+        try {
+          while (running) {
+            const { rows } = await client.query<{ what: string }>(
+              `${BENCH_SQL}SELECT state || coalesce(' / ' || wait_event_type || ':' || wait_event, '') || CASE WHEN state = 'idle in transaction' THEN ' after: ' || left(regexp_replace(query, '\s+', ' ', 'g'), 50) ELSE '' END AS what FROM pg_stat_activity
+                WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
+                  AND query NOT LIKE '/*bench*/%' AND query NOT LIKE '%graphile_worker%LISTEN%'`,
+            );
+            for (const r of rows) counts.set(r.what, (counts.get(r.what) ?? 0) + 1);
+            total++;
+            await sleep(5);
+          }
+        } finally {
+          client.release();
+        }
+      })();
+    },
+    stop() {
+      running = false;
+    },
+    async result(): Promise<Record<string, number>> {
+      await loop;
+      const out: Record<string, number> = {};
+      for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1])) out[k] = Math.round((v / Math.max(1, total)) * 1000) / 10;
+      return out;
+    },
+  };
 }
 
 async function probeWatchSet(world: ExtraWorld, chain: ChainHandle, gc: () => void) {
@@ -973,46 +954,4 @@ export async function detectionFigures(opts: DetectionOptions): Promise<ExtraFig
 /** The backfill figures alone (for bench/run.ts): `benchBackfill(opts).figures`. */
 export async function backfillFigures(opts: BackfillOptions): Promise<ExtraFigure[]> {
   return (await benchBackfill(opts)).figures;
-}
-
-interface SamplingNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: SamplingNode[];
-}
-
-/**
- * BENCH_HEAP_PROF=1: where the first backfill run allocates (V8 sampling heap profiler,
- * counting objects the GC has already freed too), printed as the top allocation sites.
- */
-async function heapSampled<T>(enabled: boolean, log: Log, fn: () => Promise<T>): Promise<T> {
-  if (!enabled) return fn();
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 16_384,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  } as never);
-  try {
-    return await fn();
-  } finally {
-    const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: SamplingNode } };
-    session.disconnect();
-    const sites = new Map<string, number>();
-    const walk = (n: SamplingNode, stack: string[]) => {
-      const f = n.callFrame;
-      const url = f.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/main\//, '');
-      const here = `${f.functionName || '(anonymous)'} ${url}:${f.lineNumber + 1}`;
-      const path = [...stack, here].slice(-3);
-      if (n.selfSize) sites.set(path.join(' < '), (sites.get(path.join(' < ')) ?? 0) + n.selfSize);
-      for (const c of n.children) walk(c, path);
-    };
-    walk(profile.head, []);
-    const total = [...sites.values()].reduce((a, b) => a + b, 0);
-    log(`  allocation sampling of the first backfill run: ${fmt(total / MB, 0)} MB allocated in all; top sites (innermost last):`);
-    for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 25))
-      log(`    ${fmt(bytes / MB, 1).padStart(6)} MB  ${site}`);
-  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUuid, uuidv7 } from './ids.js';
+import { isUuid, shortReference, uuidv7 } from './ids.js';
 
 describe('uuidv7', () => {
   it('is a valid version-7 UUID', () => {
@@ -13,5 +13,16 @@ describe('uuidv7', () => {
     const ids = Array.from({ length: 10_000 }, () => uuidv7(1_800_000_000_000));
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
+  });
+});
+
+describe('random parts (drawn from a pooled CSPRNG buffer)', () => {
+  it('never repeat across pool refills: 20,000 ids of one millisecond differ in their random tail, references are distinct', () => {
+    const tails = Array.from({ length: 20_000 }, () => uuidv7(1_900_000_000_000).slice(19));
+    // The counter sits in bytes 6-7; bytes 8-15 (after the variant bits) are random.
+    expect(new Set(tails.map((t) => t.slice(1))).size).toBe(tails.length);
+    const refs = Array.from({ length: 20_000 }, () => shortReference());
+    expect(new Set(refs).size).toBe(refs.length);
+    for (const r of refs.slice(0, 100)) expect(r).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
 });

@@ -82,7 +82,11 @@ export function findAddressById(db: DbConn, id: string) {
 
 export function findAddressesByIds(db: DbConn, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([] as AddressRow[]);
-  return db.selectFrom('addresses').selectAll().where('id', 'in', ids).execute();
+  return db
+    .selectFrom('addresses')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+    .execute();
 }
 
 export function findByAddress(db: DbConn, walletId: string, address: string) {

@@ -106,12 +106,15 @@ export class AutoSettlementService {
    */
   async #rulesFor(tx: DbConn, depositIds: string[]): Promise<Map<string, { deposit: store.DepositRow; rule: StoredRule }>> {
     const taken = new Map<string, { deposit: store.DepositRow; rule: StoredRule }>();
+    const active = new Map<string, boolean>(); // per wallet, normalised once per call
     const candidates = (await store.deposits(tx, depositIds)).filter((d) => {
       // A zero-value transfer (anyone can send one) moves nothing and must never block the indexer.
       if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id || BigInt(d.amount) <= 0n) return false;
       // We hold no key for an external (watched) address: nothing can be moved from it.
       if (d.address_id !== null && (d.address_type !== 'INTERNAL' || d.derivation_index === null)) return false;
-      return normaliseConfigurations(d.wallet_configurations).autoSettlement.isActive;
+      let on = active.get(d.wallet_id);
+      if (on === undefined) active.set(d.wallet_id, (on = normaliseConfigurations(d.wallet_configurations).autoSettlement.isActive));
+      return on;
     });
     if (candidates.length === 0) return taken;
     const rules = await store.activeRulesOf(

@@ -224,14 +224,16 @@ export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise
  * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index)
  * is skipped). With `depth`, each deposit starts with its confirmations so far and one
  * already at `depth.required` is written straight as SUCCESS (a backfill): one write instead
- * of an insert and two updates.
+ * of an insert and two updates. The rows are built here from what was inserted; only what
+ * the database supplies (the id of each row written, its timestamp and its address's
+ * metadata) comes back, not ~55 columns per row to parse.
  */
 export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<TransactionRow[]> {
   if (ds.length === 0) return [];
   const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
   const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
   const settled = (d: NewDeposit) => depth !== undefined && confirmations(d) >= depth.required;
-  const { rows } = await sql<TransactionRow>`
+  const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
                               sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
@@ -252,6 +254,80 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
                 block_hash, sender, recipient, token, network, confirmations, settled)
       LEFT JOIN addresses a ON a.id = t.address_id
     ON CONFLICT (chain_id, hash, log_index) WHERE type = 'DEPOSIT' DO NOTHING
-    RETURNING *`.execute(db);
-  return rows;
+    RETURNING id, created_at, metadata`.execute(db);
+  const written = new Map(rows.map((r) => [r.id, r]));
+  return ds.flatMap((d) => {
+    const r = written.get(d.id);
+    return r ? [depositRow(d, settled(d), confirmations(d), r)] : [];
+  });
+}
+
+/**
+ * The row `insertDeposits` wrote for `d`, as SELECT * would read it. Typed as the whole
+ * TransactionRow: a column added to the table must be given its value here too (and
+ * test/deposits/rows.test.ts compares this with the stored row).
+ */
+function depositRow(
+  d: NewDeposit,
+  settled: boolean,
+  confirmations: number,
+  db: { created_at: Date; metadata: TransactionRow['metadata'] },
+): TransactionRow {
+  const rate = d.amountUsd === null ? null : '1';
+  return {
+    id: d.id,
+    wallet_id: d.walletId,
+    address_id: d.addressId,
+    asset_id: d.assetId,
+    chain_id: d.chainId,
+    reference: d.reference,
+    type: 'DEPOSIT',
+    status: settled ? 'SUCCESS' : 'PENDING',
+    stage: settled ? 'confirmed' : 'mined',
+    confirmed: settled,
+    confirmations,
+    amount: d.amount.toString(),
+    amount_paid: d.amount.toString(),
+    amount_usd: d.amountUsd,
+    currency: d.currency,
+    rate,
+    rate_usd: rate,
+    to_amount: null,
+    to_currency: null,
+    fee: null,
+    fee_hash: null,
+    fee_metadata: null,
+    gas_fee: null,
+    gas_price: null,
+    gas_used: null,
+    hash: d.hash,
+    log_index: d.logIndex,
+    block_hash: d.blockHash,
+    block_number: d.blockNumber.toString(),
+    sender_address: d.from,
+    recipient_address: d.to,
+    token_address: d.token,
+    note: null,
+    reason: null,
+    metadata: db.metadata,
+    network: d.network,
+    created_channel: 'BLOCKCHAIN',
+    signed_transaction: null,
+    aml_screening: {},
+    nonce: null,
+    raw_transaction: null,
+    max_fee_per_gas: null,
+    max_priority_fee_per_gas: null,
+    asset_swept: false,
+    asset_swept_amount: null,
+    asset_swept_at: null,
+    asset_swept_gas_fee: null,
+    asset_swept_hash: null,
+    asset_swept_recipient_address: null,
+    asset_swept_sender_address: null,
+    asset_swept_response: null,
+    response: null,
+    created_at: db.created_at,
+    updated_at: db.created_at,
+  };
 }

@@ -25,6 +25,8 @@ import { normaliseConfigurations } from '../wallets/configurations.js';
 import type { WebhookService } from '../webhooks/service.js';
 import * as store from './store.js';
 
+type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
+
 const NATIVE_TRANSFER_GAS = 21_000n;
 const GAS_MARGIN_PERCENT = 120n;
 
@@ -54,20 +56,24 @@ export class SweepService {
   /** Deposit-confirmed hook: queues sweeps where auto-sweep applies to the deposits. */
   readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
     const pairs: { addressId: string; assetId: string }[] = [];
+    const settings = new Map<string, AutoSweeping>();
     for (const d of await store.depositContexts(tx, depositIds)) {
-      if (this.#autoSweeps(d)) pairs.push({ addressId: d.address_id!, assetId: d.asset_id! });
+      if (this.#autoSweeps(d, settings)) pairs.push({ addressId: d.address_id!, assetId: d.asset_id! });
     }
     await store.enqueueSweepJobs(tx, pairs);
   };
 
   /** The deposits (of those given) that auto-sweep moves to the master; the rest stay where they landed. */
   async autoSwept(tx: DbConn, depositIds: string[]): Promise<Set<string>> {
-    return new Set((await store.depositContexts(tx, depositIds)).filter((d) => this.#autoSweeps(d)).map((d) => d.id));
+    const settings = new Map<string, AutoSweeping>();
+    return new Set((await store.depositContexts(tx, depositIds)).filter((d) => this.#autoSweeps(d, settings)).map((d) => d.id));
   }
 
-  #autoSweeps(d: store.DepositContext): boolean {
+  /** `settings`: each wallet's auto-sweep settings, normalised once per call (a range holds thousands of deposits of a few wallets). */
+  #autoSweeps(d: store.DepositContext, settings: Map<string, AutoSweeping>): boolean {
     if (!d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) return false;
-    const sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping;
+    let sweeping = settings.get(d.wallet_id);
+    if (!sweeping) settings.set(d.wallet_id, (sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping));
     if (!sweeping.isActive) return false;
     const asset = this.catalogue.asset(d.asset_id);
     return !!asset && BigInt(d.amount) >= thresholdUnits(sweeping.threshold, asset.row.decimals);

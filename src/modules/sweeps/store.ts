@@ -147,6 +147,7 @@ export async function enqueueSweepJob(db: DbConn, addressId: string, assetId: st
 
 export interface DepositContext {
   id: string;
+  wallet_id: string;
   address_id: string | null;
   asset_id: string | null;
   amount: string;
@@ -158,7 +159,7 @@ export interface DepositContext {
 /** What the auto-sweep decision needs about deposits, their addresses and wallets. */
 export async function depositContexts(db: DbConn, depositIds: string[]): Promise<DepositContext[]> {
   const { rows } = await sql<DepositContext>`
-    SELECT t.id, t.address_id, t.asset_id, t.amount, a.type AS address_type,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, a.type AS address_type,
            (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
      WHERE t.id = ANY(${depositIds}::uuid[])`.execute(db);

@@ -95,17 +95,32 @@ export class TransactionService {
    * their order, with a constant number of queries: no re-read and re-parse of the rows.
    */
   async presentMany(rows: TransactionRow[], db: DbConn = this.db): Promise<TransactionView[]> {
+    return rows.map(await this.presenterFor(rows, db));
+  }
+
+  /**
+   * Reads, in two queries on `db`, the wallets and addresses of rows to be presented (the
+   * rows themselves may not exist yet), and returns a function that presents such rows
+   * without a query. A row of another wallet or address is refused.
+   */
+  async presenterFor(
+    refs: Pick<TransactionRow, 'wallet_id' | 'address_id'>[],
+    db: DbConn = this.db,
+  ): Promise<(row: TransactionRow) => TransactionView> {
     const [wallets, addresses] = await Promise.all([
-      this.wallets.rowsByIds([...new Set(rows.map((r) => r.wallet_id))], db),
-      this.addresses.rowsByIds([...new Set(rows.flatMap((r) => (r.address_id ? [r.address_id] : [])))], db),
+      this.wallets.rowsByIds([...new Set(refs.map((r) => r.wallet_id))], db),
+      this.addresses.rowsByIds([...new Set(refs.flatMap((r) => (r.address_id ? [r.address_id] : [])))], db),
     ]);
     // One wallet view per wallet, shared by its rows: the same object, presented once (a
     // backfill range is thousands of rows of a few wallets).
     const walletViewById = new Map(wallets.map((w) => [w.id, this.wallets.present(w)]));
     const addressById = new Map(addresses.map((a) => [a.id, a]));
-    return rows.map((row) =>
-      this.presentWith(row, walletViewById.get(row.wallet_id)!, row.address_id ? addressById.get(row.address_id) : undefined),
-    );
+    return (row) => {
+      const wallet = walletViewById.get(row.wallet_id);
+      const address = row.address_id ? addressById.get(row.address_id) : undefined;
+      if (!wallet || (row.address_id && !address)) throw new Error(`transaction ${row.id}: its wallet or address was not read`);
+      return this.presentWith(row, wallet, address);
+    };
   }
 
   async present(row: TransactionRow, db: DbConn = this.db): Promise<TransactionView> {

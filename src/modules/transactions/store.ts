@@ -20,7 +20,11 @@ export type TransactionRow = NonNullable<Awaited<ReturnType<typeof findTransacti
 
 export function findTransactionsByIds(db: DbConn, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([] as TransactionRow[]);
-  return db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute();
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+    .execute();
 }
 
 export interface TransactionFilter {

@@ -68,7 +68,9 @@ export function findWallet(db: DbConn, id: string) {
 export type WalletRow = NonNullable<Awaited<ReturnType<typeof findWallet>>>;
 
 export function findWallets(db: DbConn, ids: string[]) {
-  return walletQuery(db).where('wallets.id', 'in', ids).execute();
+  return walletQuery(db)
+    .where('wallets.id', '=', sql<string>`any(${ids}::uuid[])`)
+    .execute();
 }
 
 export function listWallets(db: DbConn, businessId: string, offset: number, limit: number) {

@@ -30,6 +30,20 @@ export const BATCH_MAX = 500;
 /** How long the sweep leaves a batch's first attempts to its own job. */
 const SWEEP_BATCH_GRACE_MS = 2 * 60_000;
 
+/** One event of `emitStagesForRows`: its name, and the view a row sends with it (null: none). */
+export interface EventStage {
+  name: string;
+  view(v: TransactionView): TransactionView | null;
+}
+
+/** Event inserts queued in order on one transaction (`WebhookService.eventWriter`). */
+export interface EventWriter {
+  /** Presents `rows` a chunk at a time and queues each stage's events of the chunk. */
+  writeStages(rows: TransactionRow[], present: (row: TransactionRow) => TransactionView, stages: EventStage[]): Promise<void>;
+  /** Settles when every queued insert has; rejects with the first failure. */
+  finish(): Promise<void>;
+}
+
 interface BatchState {
   id: string;
   size: number;
@@ -94,23 +108,64 @@ export class WebhookService {
    * Transactions `emitForTransactions` would re-read, without the round trip and re-parse.
    */
   async emitForRows(tx: DbConn, rows: TransactionRow[], name: string): Promise<void> {
-    if (!rows.length) return;
-    // The lookups for all rows first: building a chunk's views then needs no statement queued
-    // behind the previous chunk's insert, so it overlaps that insert.
-    let inflight: Promise<void> = Promise.resolve();
-    try {
-      for (let i = 0; i < rows.length; i += EMIT_CHUNK) {
-        inflight = this.emitViews(tx, await this.transactions.presentMany(rows.slice(i, i + EMIT_CHUNK), tx), name, inflight);
-      }
-    } catch (err) {
-      await inflight; // a failed insert aborted the transaction first: report that
-      throw err;
-    }
-    await inflight;
+    await this.emitStagesForRows(tx, rows, [{ name, view: (v) => v }]);
   }
 
   /**
-   * Writes the events of `views` after `before` (the previous chunk's insert) settles, and
+   * Records several events for rows the caller just wrote, presenting each row once: per
+   * chunk of rows, each stage in order picks the rows it reports and the view it sends
+   * (null: no event of that name for the row).
+   */
+  async emitStagesForRows(tx: DbConn, rows: TransactionRow[], stages: EventStage[]): Promise<void> {
+    if (!rows.length) return;
+    const writer = this.eventWriter(tx);
+    try {
+      // The lookups before any insert is queued: none of them waits behind an insert.
+      await writer.writeStages(rows, await this.transactions.presenterFor(rows, tx), stages);
+    } catch (err) {
+      await writer.finish(); // a failed insert aborted the transaction first: report that
+      throw err;
+    }
+    await writer.finish();
+  }
+
+  /** See `TransactionService.presenterFor` (views of rows without a query per chunk). */
+  presenterFor(
+    refs: Pick<TransactionRow, 'wallet_id' | 'address_id'>[],
+    db: DbConn = this.db,
+  ): Promise<(row: TransactionRow) => TransactionView> {
+    return this.transactions.presenterFor(refs, db);
+  }
+
+  /**
+   * Queues event inserts on `tx` one after another, in call order, while the caller goes on
+   * (see `emitViews`). The caller must await `finish()` before its transaction commits.
+   */
+  eventWriter(tx: DbConn): EventWriter {
+    let inflight: Promise<void> = Promise.resolve();
+    const write = (views: TransactionView[], name: string) => {
+      if (views.length) inflight = this.emitViews(tx, views, name, inflight);
+    };
+    return {
+      async writeStages(rows, present, stages) {
+        for (let i = 0; i < rows.length; i += EMIT_CHUNK) {
+          // Let statements already queued (this chunk's, another insert) leave before building
+          // the next chunk: PostgreSQL runs them while this process builds.
+          await new Promise((resolve) => setImmediate(resolve));
+          const views = rows.slice(i, i + EMIT_CHUNK).map(present);
+          for (const stage of stages)
+            write(
+              views.flatMap((v) => stage.view(v) ?? []),
+              stage.name,
+            );
+        }
+      },
+      finish: () => inflight,
+    };
+  }
+
+  /**
+   * Writes the events of `views` after those queued before (`before`), and
    * returns without waiting for them: the caller builds the next chunk while PostgreSQL
    * writes this one (node and the database then work at the same time instead of taking
    * turns). The statements still run one after another, in order, on the transaction's
@@ -128,9 +183,14 @@ export class WebhookService {
       parts.push({ name, rows: encodeRows(name, part), maxAttempts: MAX_ATTEMPTS, now: this.clock.now(), job: this.plan(tx, part.length) });
       i += part.length;
     }
+    // In a transaction, queued now: its one connection runs statements in the order they
+    // were queued, each as soon as the previous one completes. Elsewhere (a pool) in turn.
+    const sent = tx.isTransaction ? parts.map((p) => store.insertEventsWithDeliveries(tx, p)) : null;
+    for (const s of sent ?? []) s.catch(() => {}); // awaited in order below
     const done = (async () => {
       await before;
-      for (const p of parts) await store.insertEventsWithDeliveries(tx, p);
+      if (sent) for (const s of sent) await s;
+      else for (const p of parts) await store.insertEventsWithDeliveries(tx, p);
     })();
     // Awaited by the caller later; until then a failure must not count as unhandled.
     done.catch(() => {});

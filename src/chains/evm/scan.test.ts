@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { getAddress } from 'viem';
+import { checksumLower } from './scan.js';
+
+describe('checksumLower', () => {
+  it('writes the EIP-55 form viem writes, for 5,000 random addresses and the edge cases', () => {
+    const samples = [
+      '0x0000000000000000000000000000000000000000',
+      '0xffffffffffffffffffffffffffffffffffffffff',
+      '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+      ...Array.from({ length: 5_000 }, () => `0x${randomBytes(20).toString('hex')}`),
+    ];
+    for (const lower of samples) expect(checksumLower(lower)).toBe(getAddress(lower));
+  });
+});

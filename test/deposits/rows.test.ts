@@ -1,0 +1,105 @@
+/**
+ * The indexer builds the rows of the deposits it inserts in memory (the insert returns only
+ * ids, timestamps and metadata), and their webhook bodies from those rows. This checks the
+ * built rows are exactly what the table then holds, column for column, and present the same.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { uuidv7, shortReference } from '../../src/lib/ids.js';
+import * as store from '../../src/modules/deposits/store.js';
+import type { TransactionRow } from '../../src/modules/transactions/service.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+// Columns the service does not read (no field of TransactionRow): written by other modules.
+const UNREAD_COLUMNS = ['sweep_id', 'reserved_fee'];
+
+beforeAll(async () => {
+  h = await startHarness({ worker: false });
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+function deposit(over: Partial<store.NewDeposit>): store.NewDeposit {
+  const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+  const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
+  return {
+    id: uuidv7(),
+    walletId: h.wallets['devnet-eth']!.id,
+    addressId: null,
+    assetId: usdc.id,
+    chainId: chain.id,
+    reference: shortReference(),
+    amount: 1_234_567n,
+    amountUsd: '1.234567',
+    currency: 'USDC',
+    hash: generatePrivateKey(), // any 32-byte hex
+    logIndex: 3,
+    blockNumber: 41n,
+    blockHash: generatePrivateKey(),
+    from: privateKeyToAccount(generatePrivateKey()).address,
+    to: h.wallets['devnet-eth']!.address,
+    token: usdc.address,
+    network: 'testnet',
+    ...over,
+  };
+}
+
+async function stored(ids: string[]): Promise<Record<string, unknown>[]> {
+  const { rows } = await sql<Record<string, unknown>>`SELECT * FROM transactions WHERE id = ANY(${ids}::uuid[]) ORDER BY id`.execute(
+    h.database.db,
+  );
+  return rows;
+}
+
+describe('deposit rows built by insertDeposits', () => {
+  it('equal the stored rows column for column (child with metadata, master, native; pending and written confirmed) and present the same', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const res = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: { metadata: { customer: 'c-42', tier: 2 } } });
+    expect(res.status).toBe(200);
+    const child = res.body.data as { id: string; address: string };
+    const native = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!;
+    const ds = [
+      deposit({ addressId: child.id, to: child.address, blockNumber: 40n }), // 3 confirmations at head 42: confirmed
+      deposit({ blockNumber: 42n }), // 1 confirmation: pending
+      deposit({
+        assetId: native.id,
+        token: null,
+        currency: native.symbol,
+        amountUsd: null,
+        logIndex: -1,
+        amount: 10n ** 18n,
+        blockNumber: 41n,
+      }),
+    ];
+    const built = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 42n, required: 3 }));
+    expect(built.map((r) => r.id)).toEqual(ds.map((d) => d.id));
+    expect(built.map((r) => [r.status, r.confirmations])).toEqual([
+      ['SUCCESS', 3],
+      ['PENDING', 1],
+      ['PENDING', 2],
+    ]);
+    const rows = await stored(ds.map((d) => d.id));
+    for (const row of rows) {
+      const mine = built.find((b) => b.id === row.id)!;
+      // Every column the table has is in the built row, with the same value.
+      expect(
+        Object.keys(row)
+          .filter((k) => !(k in mine))
+          .sort(),
+      ).toEqual([...UNREAD_COLUMNS].sort());
+      const { sweep_id: _s, reserved_fee: _r, ...readable } = row;
+      expect(mine).toEqual(readable);
+    }
+    expect(built[0]!.metadata).toEqual({ customer: 'c-42', tier: 2 });
+    const present = (rs: TransactionRow[]) => h.services.transactions.presentMany(rs);
+    expect(await present(built)).toEqual(await present(rows as unknown as TransactionRow[]));
+
+    // Inserted again (a replayed range): nothing written, nothing returned.
+    const again = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 50n, required: 3 }));
+    expect(again).toEqual([]);
+    expect(await stored(ds.map((d) => d.id))).toEqual(rows);
+  });
+});
