@@ -41,7 +41,7 @@ import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
 import { ChainIndexer, type ConfirmedHook } from '../src/modules/deposits/indexer.js';
 import type { ChainHandle } from '../src/modules/catalogue/service.js';
-import { fmt, load1, sleep } from './stats.js';
+import { cpuProbeMs, fmt, load1, sleep } from './stats.js';
 import { cpuShare, cpuSnapshot, withCpu, type CpuShare, type CpuSnapshot } from './cpu.js';
 import type { IndexerRunReport } from './backfill-indexer.js';
 import { nowMs, startBenchReceiver, type BenchReceiver } from './receiver.js';
@@ -381,6 +381,8 @@ export interface BackfillRun extends IndexerRunReport {
   load1: number;
   /** Percent of samples per state / wait event of the sessions in a transaction (see sampleSessions). */
   recordingSession: Record<string, number>;
+  /** bench/stats.ts cpuProbeMs just before the run: how fast the machine was. */
+  cpuProbeMs: number;
 }
 
 export interface BackfillCheck {
@@ -493,7 +495,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         runs.push(r);
         const ph = r.phasesMs;
         log(
-          `  batch ${batchBlocks} run ${run}${profiling ? ' (CPU-profiled)' : ''}: ${fmt(r.rate, 0)} transfers/s (${fmt(r.ms / 1000, 2)} s, ${r.steps} steps) | RSS baseline ${fmt(r.baselineRssMb, 0)} MB, peak ${fmt(r.peakRssMb, 0)} MB (VmHWM ${r.hwmRssMb === null ? 'n/a' : fmt(r.hwmRssMb, 0)} MB), heap used peak ${fmt(r.heapUsedPeakMb, 0)} MB (after GC: ${fmt(r.afterGc.heapUsed, 0)} MB) | check ${r.check.ok ? 'OK' : 'FAILED'} | load ${r.load1.toFixed(2)}`,
+          `  batch ${batchBlocks} run ${run}${profiling ? ' (CPU-profiled)' : ''}: ${fmt(r.rate, 0)} transfers/s (${fmt(r.ms / 1000, 2)} s, ${r.steps} steps) | RSS baseline ${fmt(r.baselineRssMb, 0)} MB, peak ${fmt(r.peakRssMb, 0)} MB (VmHWM ${r.hwmRssMb === null ? 'n/a' : fmt(r.hwmRssMb, 0)} MB), heap used peak ${fmt(r.heapUsedPeakMb, 0)} MB (after GC: ${fmt(r.afterGc.heapUsed, 0)} MB) | check ${r.check.ok ? 'OK' : 'FAILED'} | load ${r.load1.toFixed(2)}, cpu probe ${fmt(r.cpuProbeMs, 0)} ms`,
         );
         const pct = (v: number) => `${fmt(v / 1000, 2)} s (${fmt((v / r.ms) * 100, 0)}%)`;
         log(
@@ -533,7 +535,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         const ev = run.statements.find((x) => x.statement.startsWith('WITH m AS'));
         const tx = run.statements.find((x) => x.statement.startsWith('INSERT INTO transactions'));
         log(
-          `  diagnostic (cumulative), batch ${batchBlocks}, ${variant.name}: ${fmt(run.rate, 0)} transfers/s (${fmt(run.ms / 1000, 2)} s), peak RSS ${fmt(run.peakRssMb, 0)} MB | events+deliveries ${ev ? fmt(ev.avgMs, 1) : '?'} ms per call, INSERT transactions ${tx ? fmt(tx.avgMs, 1) : '?'} ms per call | cpu% indexer ${cpuPct(run.cpu.other)} pg ${cpuPct(run.cpu.postgres)} | check ${run.check.ok ? 'OK' : 'FAILED'} | load ${run.load1.toFixed(2)}`,
+          `  diagnostic (cumulative), batch ${batchBlocks}, ${variant.name}: ${fmt(run.rate, 0)} transfers/s (${fmt(run.ms / 1000, 2)} s), peak RSS ${fmt(run.peakRssMb, 0)} MB | events+deliveries ${ev ? fmt(ev.avgMs, 1) : '?'} ms per call, INSERT transactions ${tx ? fmt(tx.avgMs, 1) : '?'} ms per call | cpu% indexer ${cpuPct(run.cpu.other)} pg ${cpuPct(run.cpu.postgres)} | check ${run.check.ok ? 'OK' : 'FAILED'} | load ${run.load1.toFixed(2)}, cpu probe ${fmt(run.cpuProbeMs, 0)} ms`,
         );
         log(
           `         database sessions in a transaction, % of samples: ${Object.entries(run.recordingSession)
@@ -796,6 +798,7 @@ async function backfillRun(
   expectedTotal: bigint,
   profiles: { cpu: boolean; heap: boolean },
 ): Promise<BackfillRun> {
+  const probeMs = cpuProbeMs();
   const proc = spawn(process.execPath, ['--import', 'tsx', INDEXER_SCRIPT], {
     env: {
       ...process.env,
@@ -836,6 +839,7 @@ async function backfillRun(
     check,
     cpu,
     load1: load1(),
+    cpuProbeMs: probeMs,
     recordingSession: await sessions.result(),
   };
 }
@@ -859,7 +863,7 @@ function sampleSessions(world: ExtraWorld) {
         try {
           while (running) {
             const { rows } = await client.query<{ what: string }>(
-              `${BENCH_SQL}SELECT state || coalesce(' / ' || wait_event_type || ':' || wait_event, '') || CASE WHEN state = 'idle in transaction' THEN ' after: ' || left(regexp_replace(query, '\s+', ' ', 'g'), 50) ELSE '' END AS what FROM pg_stat_activity
+              `${BENCH_SQL}SELECT state || coalesce(' / ' || wait_event_type || ':' || wait_event, '') || CASE WHEN state = 'idle in transaction' OR wait_event_type = 'Lock' THEN ' at: ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 50) ELSE '' END AS what FROM pg_stat_activity
                 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
                   AND query NOT LIKE '/*bench*/%' AND query NOT LIKE '%graphile_worker%LISTEN%'`,
             );

@@ -38,6 +38,24 @@ export function load1(): number {
   return loadavg()[0]!;
 }
 
+/**
+ * How fast this machine's CPU is right now: milliseconds for a fixed integer loop (about
+ * 70 ms on a quiet core here). The host of these shared VMs is sometimes busy: the same
+ * loop, and every benchmark with it, then takes up to twice as long. Logged with each run.
+ */
+export function cpuProbeMs(): number {
+  let best = Infinity;
+  // Three rounds, the fastest counted: the first includes compiling the loop.
+  for (let round = 0; round < 3; round++) {
+    const t = performance.now();
+    let x = 0;
+    for (let i = 0; i < 100_000_000; i++) x = (x + i) | 0;
+    if (x === 42) console.log(''); // keeps the loop from being optimised away
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Runs `fn` repeatedly for about `ms` milliseconds; returns operations per second. */

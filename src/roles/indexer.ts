@@ -72,6 +72,8 @@ export async function startIndexer(opts: {
       } catch (err) {
         if (!stopping) log.warn({ chain: chain.key, err: (err as Error).message }, 'indexer lost its database session; standing down');
       } finally {
+        // A range still being written finishes before the lock goes to a standby.
+        await indexer.settle().catch((err: unknown) => log.warn({ chain: chain.key, err: (err as Error).message }, 'indexer range failed'));
         await client.end().catch(() => undefined); // closing the session releases the lock
       }
       await pause(5_000);

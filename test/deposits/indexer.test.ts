@@ -250,8 +250,8 @@ describe('reorgs', () => {
     expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
   });
 
-  it('a range read ahead while catching up is not used once a reorg has replaced it', async () => {
-    // Two-block ranges, so catching up reads the next range while it writes this one.
+  it('catching up, a reorg of the range after one still being written is not recorded', async () => {
+    // Two-block ranges, so catching up writes one range while it reads and writes the next.
     const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
     const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.deposits.confirmedHooks, createLogger('silent'), {
       batchBlocks: 2,
@@ -263,8 +263,8 @@ describe('reorgs', () => {
     const snap = await eth.snapshot();
     const receipt = await eth.sendToken('USDC', child.address, '9'); // first block of the second range
     await eth.mine(CONFIRMATIONS + 4);
-    expect(await ix.step()).toBe('progress'); // writes the first range, reads the second ahead
-    await new Promise((r) => setTimeout(r, 500)); // let the read-ahead finish
+    expect(await ix.step()).toBe('progress'); // the first range, still being written when step returns
+    await new Promise((r) => setTimeout(r, 500)); // let it commit
 
     // The second range is replaced; the block before it is not, so it still links to the cursor.
     await eth.revert(snap);
@@ -343,6 +343,54 @@ describe('exactly once', () => {
     await drain('devnet-eth');
     for (const r of receipts) expect(await depositsOf(r.transactionHash)).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);
     h.services.deposits.confirmedHooks.pop();
+  });
+
+  it('catching up with overlapping range transactions: when one fails, the next does not commit past it', async () => {
+    await drain('devnet-eth');
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    let armed = false;
+    const hooks = [
+      ...h.services.deposits.confirmedHooks,
+      async () => {
+        if (armed) {
+          armed = false;
+          throw new Error('simulated failure of a range');
+        }
+      },
+    ];
+    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, hooks, createLogger('silent'), {
+      batchBlocks: 2,
+      extraWindow: 64,
+    });
+    const child = await newAddress('devnet-eth');
+    const receipts = [];
+    for (let i = 1; i <= 8; i++) receipts.push(await eth.sendToken('USDC', child.address, String(i))); // a block each
+    await eth.mine(CONFIRMATIONS);
+    armed = true;
+    let failed: unknown = null;
+    for (let i = 0; i < 100 && !failed; i++) {
+      try {
+        if ((await ix.step()) === 'idle') break;
+      } catch (err) {
+        failed = err;
+      }
+    }
+    expect(String(failed)).toMatch(/simulated failure/);
+    await ix.settle();
+    // The cursor and the deposits agree: every deposit at or below it is recorded, none above.
+    const { rows } = await sql<{ block_number: string }>`SELECT block_number FROM chain_cursors WHERE chain_id = ${chain.id}`.execute(
+      h.database.db,
+    );
+    const cursor = BigInt(rows[0]!.block_number);
+    expect(cursor).toBeLessThan(receipts.at(-1)!.blockNumber);
+    for (const r of receipts) expect(await depositsOf(r.transactionHash)).toHaveLength(r.blockNumber <= cursor ? 1 : 0);
+    for (let i = 0; i < 100 && (await ix.step()) !== 'idle'; i++);
+    for (const r of receipts) {
+      const [dep, ...more] = await depositsOf(r.transactionHash);
+      expect(more).toEqual([]);
+      expect(dep).toMatchObject({ status: 'SUCCESS' });
+      expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
+    }
   });
 
   it('two indexers racing on one chain record each deposit once', async () => {

@@ -4,7 +4,8 @@
  * scans the range, and records everything the range implies in ONE database transaction
  * with the new cursor: new deposits, deposits that moved or vanished in a reorg,
  * confirmations and the events. A crash, a replay or a second indexer therefore never
- * records anything twice or skips a block.
+ * records anything twice or skips a block. Catching up, consecutive ranges are recorded
+ * by two overlapping transactions that still commit in order (see `step`).
  */
 import type { Db, DbTx } from '../../db/pool.js';
 import type { BlockRef, ScanResult } from '../../chains/types.js';
@@ -27,24 +28,23 @@ export type ConfirmedHook = (tx: DbTx, depositIds: string[]) => Promise<void>;
 
 class CursorMovedError extends Error {}
 
-/**
- * The next range's scan, started while the current range is being recorded (RPC and
- * decoding overlap the database transaction). It is used only when the next step asks for
- * exactly this range with the same tokens and an unchanged watch set, and its first block
- * still follows the cursor; otherwise it is dropped and the range read again. It never
- * moves the cursor: that happens only in the recording transaction, in order.
- */
-interface Prefetch {
-  from: bigint;
-  to: bigint;
-  tokens: string;
-  watchGeneration: number;
-  result: Promise<ScanResult | null>;
+/** A range's recording transaction (see `step`). */
+interface Recording {
+  /** The cursor once it commits. */
+  end: store.Cursor;
+  state: 'running' | 'committed' | 'failed';
+  /** True once committed; false when the cursor was not where it expected; rejects with any other failure. */
+  done: Promise<boolean>;
+}
+
+/** Waits for a recording; true when it committed. */
+async function settle(r: Recording | null): Promise<boolean> {
+  return r ? r.done : false;
 }
 
 export class ChainIndexer {
   readonly watch: WatchSet;
-  #prefetch: Prefetch | null = null;
+  #tail: Recording | null = null;
 
   constructor(
     private readonly db: Db,
@@ -61,70 +61,85 @@ export class ChainIndexer {
     return Math.max(1, this.chain.config.confirmations);
   }
 
-  /** One step; 'idle' when the cursor is at the head. */
+  /**
+   * One step; 'idle' when the cursor is at the head. While catching up, a step returns with
+   * its range's transaction still running (`#tail`): the next step's range, read meanwhile,
+   * is written by a second transaction at the same time, which takes the cursor only once
+   * this one has committed (see `record`), so the two ranges still commit in order.
+   */
   async step(): Promise<'idle' | 'progress'> {
     await this.watch.refresh();
     const adapter = this.chain.adapter;
     const head = await adapter.getBlockNumber();
-    const cursor = (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
+    const tail = this.#tail;
+    this.#tail = null;
+    const stored = async () => (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
+    // The range follows the one still being written, unless that one is known to have failed.
+    const cursor = tail && tail.state !== 'failed' ? tail.end : await stored();
     if (cursor.blockNumber >= head) {
-      this.#prefetch = null; // the node may report a lower head for a while: never use an old read later
-      return 'idle';
+      if (!tail) return 'idle';
+      await settle(tail);
+      return 'progress'; // the next step reads where it got to
     }
 
-    if (cursor.blockHash !== null) {
-      const current = await adapter.getBlock(cursor.blockNumber);
-      if (!current || current.hash !== cursor.blockHash) {
-        this.#prefetch = null;
-        await this.rewind(cursor);
-        return 'progress';
-      }
-    }
     const from = cursor.blockNumber + 1n;
     const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
     const tokens = this.tokenAddresses();
-    const scan = (await this.takePrefetch(from, to, tokens, cursor.blockHash)) ?? (await adapter.scan(from, to, tokens, this.watch.has));
-    if (cursor.blockHash !== null && scan.blocks[0]?.parentHash !== cursor.blockHash) {
-      await this.rewind(cursor);
-      return 'progress';
-    }
+    let scan: ScanResult | null = null;
+    if (cursor.blockHash !== null) {
+      const current = await adapter.getBlock(cursor.blockNumber);
+      if (current && current.hash === cursor.blockHash) {
+        scan = await adapter.scan(from, to, tokens, this.watch.has);
+        if (scan.blocks[0]?.parentHash !== cursor.blockHash) scan = null;
+      }
+      if (!scan) {
+        await settle(tail);
+        await this.rewind(await stored());
+        return 'progress';
+      }
+    } else scan = await adapter.scan(from, to, tokens, this.watch.has);
     const vanished = await this.vanishedDeposits(from, to, scan);
-    // Catching up: read the next range while this one is written.
-    if (to < head) this.startPrefetch(to + 1n, head, tokens);
+    const recording = this.startRecording(cursor, head, to, scan, vanished);
     try {
-      await this.db.transaction().execute((tx) => this.record(tx, cursor, head, to, scan, vanished));
+      await settle(tail);
     } catch (err) {
-      if (err instanceof CursorMovedError) return 'progress'; // another indexer got there first
+      await recording.done.catch(() => undefined); // it follows the failed one: it cannot commit
       throw err;
     }
+    if (to < head) this.#tail = recording;
+    else await settle(recording);
     return 'progress';
   }
 
-  private startPrefetch(from: bigint, head: bigint, tokens: string[]): void {
-    const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
-    const result = this.chain.adapter.scan(from, to, tokens, this.watch.has).catch((err: unknown) => {
-      // Not fatal: the next step reads the range itself (and reports a lasting failure).
-      this.logger.debug({ chain: this.chain.key, err: (err as Error).message }, 'prefetch of the next range failed');
-      return null;
-    });
-    this.#prefetch = { from, to, tokens: tokens.join(), watchGeneration: this.watch.generation, result };
+  /** Waits for the range still being written, if any (before standing down or stopping). */
+  async settle(): Promise<void> {
+    const tail = this.#tail;
+    this.#tail = null;
+    await settle(tail);
   }
 
-  /** The prefetched scan of exactly [from, to], if still valid (see Prefetch). */
-  private async takePrefetch(from: bigint, to: bigint, tokens: string[], parentHash: string | null): Promise<ScanResult | null> {
-    const p = this.#prefetch;
-    this.#prefetch = null;
-    if (!p || p.from !== from || p.to !== to || p.tokens !== tokens.join()) return null;
-    const scan = await p.result;
-    // The watch set changed since the prefetch began: a transfer to a new address may have been left out.
-    if (!scan || p.watchGeneration !== this.watch.generation) return null;
-    if (parentHash !== null && scan.blocks[0]?.parentHash !== parentHash) return null;
-    // The range was read before this step's head: a reorg since then may have replaced
-    // blocks inside it, and depths are counted from the newer head. The range links block
-    // to block, so its last block still being canonical proves all of it still is.
-    const last = scan.blocks.at(-1);
-    if (!last || (await this.chain.adapter.getBlock(last.number))?.hash !== last.hash) return null;
-    return scan;
+  /** Starts the transaction that records [cursor + 1, to]; it commits only if the cursor is still `cursor` then. */
+  private startRecording(cursor: store.Cursor, head: bigint, to: bigint, scan: ScanResult, vanished: store.DepositRow[]): Recording {
+    const recording: Recording = {
+      end: { blockNumber: to, blockHash: scan.blocks.at(-1)!.hash },
+      state: 'running',
+      done: this.db
+        .transaction()
+        .execute((tx) => this.record(tx, cursor, head, to, scan, vanished))
+        .then(
+          () => {
+            recording.state = 'committed';
+            return true;
+          },
+          (err: unknown) => {
+            recording.state = 'failed';
+            if (err instanceof CursorMovedError) return false; // another indexer, or the range before failed
+            throw err;
+          },
+        ),
+    };
+    recording.done.catch(() => undefined); // awaited by the next step; until then not "unhandled"
+    return recording;
   }
 
   private context(): RecordContext {
@@ -202,15 +217,22 @@ export class ChainIndexer {
     scan: ScanResult,
     vanished: store.DepositRow[],
   ): Promise<void> {
-    const locked = await store.lockCursor(tx, this.chain.id, cursor);
-    if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) throw new CursorMovedError();
-
+    // The cursor row is locked only once the new deposits are written: this transaction can
+    // then write them while the previous range's is still running, and waits for its commit
+    // here (a second indexer's likewise). Deposits already on record may be updated, which
+    // must follow the previous range's changes: the lock comes first then.
+    const lock = async () => {
+      const locked = await store.lockCursor(tx, this.chain.id, cursor);
+      if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) throw new CursorMovedError();
+    };
     const existing = await store.depositsOfHashes(tx, this.chain.id, [...new Set(scan.transfers.map((t) => t.txHash))]);
+    if (existing.length > 0) await lock();
     const matched = new Set<string>();
     const inserts: store.NewDeposit[] = [];
     const ctx = this.context();
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
     const { settled } = await insertNew(tx, ctx, inserts, { head, required: this.required });
+    if (existing.length === 0) await lock();
     for (const v of vanished) {
       if (matched.has(v.id)) continue;
       await store.failDeposit(tx, v.id, 'The block holding this deposit was replaced (chain reorganisation)');

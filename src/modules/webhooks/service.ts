@@ -25,6 +25,8 @@ export type WebhookLogEntry = Static<typeof WebhookLogEntrySchema>;
 export const TEST_EVENT = 'webhook.test';
 /** Transactions loaded and events written per statement (bounds memory on big ranges). */
 const EMIT_CHUNK = 100;
+/** Encoded event chunks queued on a transaction's connection at most (see eventWriter). */
+const QUEUED_CHUNKS = 2;
 /** Deliveries per batch job: a huge transaction still spreads over several workers. */
 export const BATCH_MAX = 500;
 /** How long the sweep leaves a batch's first attempts to its own job. */
@@ -143,21 +145,24 @@ export class WebhookService {
    */
   eventWriter(tx: DbConn): EventWriter {
     let inflight: Promise<void> = Promise.resolve();
-    const write = (views: TransactionView[], name: string) => {
-      if (views.length) inflight = this.emitViews(tx, views, name, inflight);
-    };
+    // One promise per chunk written and not yet known to be done.
+    const queued: Promise<void>[] = [];
     return {
-      async writeStages(rows, present, stages) {
+      writeStages: async (rows, present, stages) => {
         for (let i = 0; i < rows.length; i += EMIT_CHUNK) {
+          // At most QUEUED_CHUNKS encoded chunks wait for the connection (their bodies take
+          // ~0.4 MB each): building further ahead only holds memory, the database writes
+          // one statement at a time. A failed insert is thrown here.
+          while (queued.length >= QUEUED_CHUNKS) await queued.shift();
           // Let statements already queued (this chunk's, another insert) leave before building
           // the next chunk: PostgreSQL runs them while this process builds.
           await new Promise((resolve) => setImmediate(resolve));
           const views = rows.slice(i, i + EMIT_CHUNK).map(present);
-          for (const stage of stages)
-            write(
-              views.flatMap((v) => stage.view(v) ?? []),
-              stage.name,
-            );
+          for (const stage of stages) {
+            const picked = views.flatMap((v) => stage.view(v) ?? []);
+            if (picked.length) inflight = this.emitViews(tx, picked, stage.name, inflight);
+          }
+          queued.push(inflight);
         }
       },
       finish: () => inflight,

@@ -123,22 +123,26 @@ export interface EncodedEventRows {
 }
 
 export function encodeEventRows(name: string, rows: NewEventRow[]): EncodedEventRows {
-  const prefix = `{"event":${JSON.stringify(name)},"data":`;
-  const separator = Buffer.from(BODY_SEPARATOR);
-  const parts: Buffer[] = [];
-  const meta = rows.map((row, i) => {
-    if (i > 0) parts.push(separator);
-    parts.push(Buffer.from(`${prefix}${JSON.stringify(row.data)}}`));
-    return {
-      i: i + 1,
-      event_id: row.event_id,
-      delivery_id: row.delivery_id,
-      wallet_id: row.wallet_id,
-      transaction_id: row.transaction_id,
-      reference: row.reference,
-    };
+  // One JSON.stringify per body, of exactly { event, data }: no concatenation to flatten.
+  const texts = rows.map((row) => JSON.stringify({ event: name, data: row.data }));
+  // One buffer, each body written straight into it: no buffer per body, no second copy.
+  let size = Math.max(0, texts.length - 1) * BODY_SEPARATOR.length;
+  for (const t of texts) size += Buffer.byteLength(t);
+  const bodies = Buffer.allocUnsafe(size);
+  let at = 0;
+  texts.forEach((t, i) => {
+    if (i > 0) at += bodies.write(BODY_SEPARATOR, at, 'latin1');
+    at += bodies.write(t, at);
   });
-  return { meta: JSON.stringify(meta), bodies: Buffer.concat(parts), count: rows.length };
+  const meta = rows.map((row, i) => ({
+    i: i + 1,
+    event_id: row.event_id,
+    delivery_id: row.delivery_id,
+    wallet_id: row.wallet_id,
+    transaction_id: row.transaction_id,
+    reference: row.reference,
+  }));
+  return { meta: JSON.stringify(meta), bodies, count: rows.length };
 }
 
 /** A new delivery of an existing event (resend); `body` only for events written before bodies were kept on events. */
