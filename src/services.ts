@@ -106,7 +106,7 @@ export async function createServices(
   const contracts = new ContractService(moduleDeps);
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
-  const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps);
+  const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
   // Auto-settlement takes deposits that stay where they landed, or once swept to the master.
   deposits.confirmedHooks.push(autoSettlements.onDepositConfirmed);
   sweeps.sweptHooks.push(autoSettlements.onSwept);

@@ -315,3 +315,47 @@ describe('swap rules', () => {
     }
   });
 });
+
+describe('settlements from the master and withdrawals', () => {
+  it('a withdrawal accepted while a settlement from the master waits: the settlement is refused before anything is sent, the withdrawal is paid', async () => {
+    const master = wallet().address;
+    const dest = freshAddress();
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, { body: rule({ to: dest }) });
+    expect(created.status).toBe(200);
+    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    try {
+      await h.stopWorker(); // the settlement's job waits until the withdrawal is accepted
+      const receipt = await eth.sendToken('USDC', master, '5'); // straight to the master
+      await drain();
+      const deposit = await depositId(receipt.transactionHash);
+      expect(await settlementOf(deposit)).toMatchObject([{ status: 'pending', stage: 'queued' }]);
+      // All the master holds, the deposit included.
+      const all = await eth.balanceOf('USDC', master);
+      const to = freshAddress();
+      const res = await h.api('POST', `${base()}/withdraw`, { body: { assetId: usdc.id, address: to, amount: formatAmount(all, 6) } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      await h.startWorker();
+
+      const s = await finished(deposit);
+      expect(s).toMatchObject({ status: 'failed' });
+      expect(s.error).toMatch(/master address cannot pay this settlement now: Insufficient USDC/);
+      const settle = await transaction(s.settle_transaction_id!);
+      expect(settle).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED' });
+      expect((await eventOf(settle.id, 'auto-settlement.failed')).data.reason).toMatch(/cannot pay/);
+      // Nothing was sent for the settlement: no transaction to revert, no fee paid.
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
+      expect(Number(rows[0]!.n)).toBe(0);
+      const paid = await eventually(
+        () => transaction(res.body.data.id as string),
+        (t) => t.status !== 'PENDING',
+        30_000,
+      );
+      expect(paid).toMatchObject({ status: 'SUCCESS' });
+      expect(await eth.balanceOf('USDC', to)).toBe(all);
+      expect(await eth.balanceOf('USDC', dest)).toBe(0n);
+    } finally {
+      await h.startWorker();
+      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
+  });
+});

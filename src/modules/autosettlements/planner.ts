@@ -10,9 +10,9 @@ import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
 import type { minedOf } from './legs.js';
 
-const NATIVE_TRANSFER_GAS = 21_000n;
+export const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
-const TOKEN_TRANSFER_GAS = 100_000n;
+export const TOKEN_TRANSFER_GAS = 100_000n;
 export const APPROVE_GAS = 80_000n;
 const GAS_MARGIN_PERCENT = 120n;
 /** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */

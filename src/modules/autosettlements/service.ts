@@ -14,6 +14,7 @@ import type { ModuleDeps } from '../deps.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/configurations.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 import type { SweepService } from '../sweeps/service.js';
 import type { SwapService } from '../swaps/service.js';
 import { AutoSettlementExecutor } from './executor.js';
@@ -49,8 +50,9 @@ export class AutoSettlementService {
     private readonly deps: ModuleDeps,
     private readonly sweeps: SweepService,
     private readonly swaps: SwapService,
+    withdrawals: WithdrawalService,
   ) {
-    this.executor = new AutoSettlementExecutor(deps, swaps);
+    this.executor = new AutoSettlementExecutor(deps, swaps, withdrawals);
   }
 
   // ---- taking deposits ----------------------------------------------------------------

@@ -19,7 +19,9 @@ import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 
-import type { ChainHandle } from '../catalogue/service.js';
+import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import type { EnabledAsset } from '../assets/service.js';
+import type { FeeEstimate } from '../../chains/types.js';
 
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -184,6 +186,34 @@ export class WithdrawalService {
    */
   serialise<T>(s: Sender, fn: () => Promise<T>): Promise<T> {
     return this.#senders.solo(senderKey(s), fn);
+  }
+
+  /**
+   * For a move of the sender's funds made outside withdrawals (an auto-settlement leaving
+   * the master address), in the caller's transaction, before it writes the move: takes the
+   * sender's withdrawal lock, so withdrawals and the move are judged one after the other,
+   * and throws INSUFFICIENT_BALANCE unless the sender holds `amount` of the asset plus
+   * `gas` at `fees` after its pending withdrawals, swaps and settlements. The move's own
+   * Transactions (sender, amount, PENDING), written next in the same transaction, are then
+   * held back for the withdrawals that follow.
+   */
+  async reserveForMove(
+    tx: DbConn,
+    m: { chain: ChainHandle; sender: string; asset: AssetHandle; amount: bigint; to: string; gas: bigint; fees: FeeEstimate },
+  ): Promise<void> {
+    await store.lockSender(tx, m.chain.id, m.sender);
+    // checkFunds reads only the asset's row and the field name of an item.
+    const item: Item = {
+      asset: { asset: m.asset } as EnabledAsset,
+      to: m.to,
+      amount: m.amount,
+      reference: null,
+      note: null,
+      metadata: null,
+      field: 'amount',
+    };
+    const snap = await snapshot(tx, m.chain, m.sender, [item]);
+    await checkAgainstPending(tx, m.chain, m.sender, [item], { fees: m.fees, gas: [m.gas] }, snap);
   }
 
   /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
