@@ -97,9 +97,30 @@ describe('deposit rows built by insertDeposits', () => {
     const present = (rs: TransactionRow[]) => h.services.transactions.presentMany(rs);
     expect(await present(built)).toEqual(await present(rows as unknown as TransactionRow[]));
 
+    // Without a depth (the deposit finder): PENDING with no confirmations yet, as stored.
+    const found = [deposit({ addressId: child.id, to: child.address })];
+    const builtFound = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, found));
+    expect(builtFound).toMatchObject([{ status: 'PENDING', stage: 'mined', confirmed: false, confirmations: 0 }]);
+    const [storedFound] = await stored([found[0]!.id]);
+    const { sweep_id: _s2, reserved_fee: _r2, ...readableFound } = storedFound!;
+    expect(builtFound[0]).toEqual(readableFound);
+
     // Inserted again (a replayed range): nothing written, nothing returned.
     const again = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 50n, required: 3 }));
     expect(again).toEqual([]);
     expect(await stored(ds.map((d) => d.id))).toEqual(rows);
+  });
+
+  it('failDeposit fails a deposit only if still PENDING in the block it was read in (a range may have seen it before another moved it)', async () => {
+    const d = deposit({ blockNumber: 60n });
+    await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, [d], { head: 60n, required: 3 }));
+    const reason = 'The block holding this deposit was replaced (chain reorganisation)';
+    // Re-mined in another block since it was read: left alone.
+    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: generatePrivateKey() }, reason)).toBe(false);
+    expect(await stored([d.id])).toMatchObject([{ status: 'PENDING', reason: null }]);
+    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: d.blockHash }, reason)).toBe(true);
+    expect(await stored([d.id])).toMatchObject([{ status: 'FAILED', stage: 'reorged', reason }]);
+    // Already failed: nothing more (no second deposit.failed).
+    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: d.blockHash }, reason)).toBe(false);
   });
 });

@@ -63,22 +63,37 @@ export class ChainIndexer {
 
   /**
    * One step; 'idle' when the cursor is at the head. While catching up, a step returns with
-   * its range's transaction still running (`#tail`): the next step's range, read meanwhile,
-   * is written by a second transaction at the same time, which takes the cursor only once
-   * this one has committed (see `record`), so the two ranges still commit in order.
+   * its range's transaction still running (`#tail`): the next step reads the next range
+   * meanwhile and writes its new deposits in a second transaction, which then waits for the
+   * first to end and takes the cursor only if it committed (see `record`), so ranges still
+   * commit in order and one that fails is read again. Not to be called concurrently on one
+   * ChainIndexer (two indexers, each with its own, are safe).
    */
   async step(): Promise<'idle' | 'progress'> {
+    const tail = this.#tail;
+    this.#tail = null;
+    try {
+      return await this.#step(tail);
+    } catch (err) {
+      // Never leave a range running unseen; its own failure is the one to report.
+      const failure = await settle(tail).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      throw failure ?? err;
+    }
+  }
+
+  async #step(tail: Recording | null): Promise<'idle' | 'progress'> {
     await this.watch.refresh();
     const adapter = this.chain.adapter;
     const head = await adapter.getBlockNumber();
-    const tail = this.#tail;
-    this.#tail = null;
     const stored = async () => (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
     // The range follows the one still being written, unless that one is known to have failed.
     const cursor = tail && tail.state !== 'failed' ? tail.end : await stored();
     if (cursor.blockNumber >= head) {
       if (!tail) return 'idle';
-      await settle(tail);
+      await this.settleOne(tail);
       return 'progress'; // the next step reads where it got to
     }
 
@@ -93,21 +108,21 @@ export class ChainIndexer {
         if (scan.blocks[0]?.parentHash !== cursor.blockHash) scan = null;
       }
       if (!scan) {
-        await settle(tail);
+        await this.settleOne(tail);
         await this.rewind(await stored());
         return 'progress';
       }
     } else scan = await adapter.scan(from, to, tokens, this.watch.has);
     const vanished = await this.vanishedDeposits(from, to, scan);
-    const recording = this.startRecording(cursor, head, to, scan, vanished);
+    const recording = this.startRecording(cursor, head, to, scan, vanished, tail && tail.state !== 'failed' ? tail : null);
     try {
-      await settle(tail);
+      await this.settleOne(tail);
     } catch (err) {
       await recording.done.catch(() => undefined); // it follows the failed one: it cannot commit
       throw err;
     }
     if (to < head) this.#tail = recording;
-    else await settle(recording);
+    else await this.settleOne(recording);
     return 'progress';
   }
 
@@ -115,17 +130,36 @@ export class ChainIndexer {
   async settle(): Promise<void> {
     const tail = this.#tail;
     this.#tail = null;
-    await settle(tail);
+    await this.settleOne(tail);
   }
 
-  /** Starts the transaction that records [cursor + 1, to]; it commits only if the cursor is still `cursor` then. */
-  private startRecording(cursor: store.Cursor, head: bigint, to: bigint, scan: ScanResult, vanished: store.DepositRow[]): Recording {
+  /** Waits for a recording; one that found the cursor moved is noted (its range is read again). */
+  private async settleOne(r: Recording | null): Promise<void> {
+    if (r && !(await settle(r)))
+      this.logger.info(
+        { chain: this.chain.key, to: r.end.blockNumber.toString() },
+        'range not recorded: the cursor had moved (another indexer, or the range before failed); reading it again',
+      );
+  }
+
+  /**
+   * Starts the transaction that records [cursor + 1, to]; it commits only if the cursor is
+   * still `cursor` then. `after`: the previous range's recording, still running.
+   */
+  private startRecording(
+    cursor: store.Cursor,
+    head: bigint,
+    to: bigint,
+    scan: ScanResult,
+    vanished: store.DepositRow[],
+    after: Recording | null,
+  ): Recording {
     const recording: Recording = {
       end: { blockNumber: to, blockHash: scan.blocks.at(-1)!.hash },
       state: 'running',
       done: this.db
         .transaction()
-        .execute((tx) => this.record(tx, cursor, head, to, scan, vanished))
+        .execute((tx) => this.record(tx, cursor, head, to, scan, vanished, after))
         .then(
           () => {
             recording.state = 'committed';
@@ -216,27 +250,37 @@ export class ChainIndexer {
     to: bigint,
     scan: ScanResult,
     vanished: store.DepositRow[],
+    after: Recording | null,
   ): Promise<void> {
-    // The cursor row is locked only once the new deposits are written: this transaction can
-    // then write them while the previous range's is still running, and waits for its commit
-    // here (a second indexer's likewise). Deposits already on record may be updated, which
-    // must follow the previous range's changes: the lock comes first then.
+    // The cursor row is locked only once the new deposits are written, so this transaction
+    // writes them while the previous range's is still running; it then waits for that one
+    // to end and takes the cursor only if it committed. Deposits already on record may be
+    // updated, which must see the previous range's changes: then it waits and locks first,
+    // and reads them after the lock.
     const lock = async () => {
+      if (after) await after.done.catch(() => false);
       const locked = await store.lockCursor(tx, this.chain.id, cursor);
       if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) throw new CursorMovedError();
     };
-    const existing = await store.depositsOfHashes(tx, this.chain.id, [...new Set(scan.transfers.map((t) => t.txHash))]);
-    if (existing.length > 0) await lock();
+    const hashes = [...new Set(scan.transfers.map((t) => t.txHash))];
+    let existing = await store.depositsOfHashes(tx, this.chain.id, hashes);
+    const lockedFirst = existing.length > 0;
+    if (lockedFirst) {
+      await lock();
+      existing = await store.depositsOfHashes(tx, this.chain.id, hashes);
+    }
     const matched = new Set<string>();
     const inserts: store.NewDeposit[] = [];
     const ctx = this.context();
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
     const { settled } = await insertNew(tx, ctx, inserts, { head, required: this.required });
-    if (existing.length === 0) await lock();
+    if (!lockedFirst) await lock();
     for (const v of vanished) {
       if (matched.has(v.id)) continue;
-      await store.failDeposit(tx, v.id, 'The block holding this deposit was replaced (chain reorganisation)');
-      await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
+      // Read before the lock: failed only if still PENDING in the block it was read in (the
+      // previous range may have found it re-mined elsewhere meanwhile).
+      if (await store.failDeposit(tx, v, 'The block holding this deposit was replaced (chain reorganisation)'))
+        await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
     }
 
     const window = BigInt(this.required + this.opts.extraWindow);

@@ -124,18 +124,20 @@ export async function insertNew(
   const ids: string[] = [];
   const settled: string[] = [];
   if (inserts.length === 0) return { ids, settled };
-  // The views need the deposits' wallets and addresses: read at once, on another connection
-  // (committed rows: an address is watched only once its creation has committed), while the
-  // inserts run, and without queueing behind them.
-  const presenter = ctx.webhooks.presenterFor(inserts.map((d) => ({ wallet_id: d.walletId, address_id: d.addressId })));
+  // The views need the deposits' wallets and addresses: read first, on the transaction's own
+  // connection (a second one from the pool, held while this one is, could run the pool dry
+  // with several chains' ranges in flight), so no read waits behind an insert.
+  const present = await ctx.webhooks.presenterFor(
+    inserts.map((d) => ({ wallet_id: d.walletId, address_id: d.addressId })),
+    tx,
+  );
   // Every chunk's insert is queued now: PostgreSQL runs the next one while this process
   // builds the events of the previous one. A failure aborts the transaction; the rest fail too.
   const chunks: Promise<TransactionRow[]>[] = [];
   for (let i = 0; i < inserts.length; i += INSERT_CHUNK) chunks.push(store.insertDeposits(tx, inserts.slice(i, i + INSERT_CHUNK), depth));
-  for (const p of [presenter, ...chunks]) p.catch(() => {}); // awaited below; meanwhile not "unhandled"
+  for (const p of chunks) p.catch(() => {}); // awaited below; meanwhile not "unhandled"
   const writer = ctx.webhooks.eventWriter(tx);
   try {
-    const present = await presenter;
     for (const pending of chunks) {
       const rows = await pending;
       await writer.writeStages(rows, present, DEPOSIT_FOUND);

@@ -117,9 +117,12 @@ export async function relocateDeposit(
              WHERE id = ${id}`.execute(db);
 }
 
-export async function failDeposit(db: DbConn, id: string, reason: string): Promise<void> {
-  await sql`UPDATE transactions SET status = 'FAILED', stage = 'reorged', confirmed = false, reason = ${reason}, updated_at = now()
-             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
+/** Fails a deposit still PENDING in the block it was seen in; false when it has moved on since. */
+export async function failDeposit(db: DbConn, d: Pick<DepositRow, 'id' | 'block_hash'>, reason: string): Promise<boolean> {
+  const { rows } =
+    await sql`UPDATE transactions SET status = 'FAILED', stage = 'reorged', confirmed = false, reason = ${reason}, updated_at = now()
+             WHERE id = ${d.id} AND status = 'PENDING' AND block_hash = ${d.block_hash} RETURNING id`.execute(db);
+  return rows.length > 0;
 }
 
 /**
