@@ -124,10 +124,11 @@ export async function insertNew(
   const ids: string[] = [];
   const settled: string[] = [];
   if (inserts.length === 0) return { ids, settled };
-  // The views need the deposits' wallets and addresses: read first, on the transaction's own
+  // The views need the deposits' wallets and addresses: read on the transaction's own
   // connection (a second one from the pool, held while this one is, could run the pool dry
-  // with several chains' ranges in flight), so no read waits behind an insert.
-  const present = await ctx.webhooks.presenterFor(
+  // with several chains' ranges in flight), queued before the inserts, so the views are
+  // built while the inserts run.
+  const presenter = ctx.webhooks.presenterFor(
     inserts.map((d) => ({ wallet_id: d.walletId, address_id: d.addressId })),
     tx,
   );
@@ -135,9 +136,10 @@ export async function insertNew(
   // builds the events of the previous one. A failure aborts the transaction; the rest fail too.
   const chunks: Promise<TransactionRow[]>[] = [];
   for (let i = 0; i < inserts.length; i += INSERT_CHUNK) chunks.push(store.insertDeposits(tx, inserts.slice(i, i + INSERT_CHUNK), depth));
-  for (const p of chunks) p.catch(() => {}); // awaited below; meanwhile not "unhandled"
+  for (const p of [presenter, ...chunks]) p.catch(() => {}); // awaited below; meanwhile not "unhandled"
   const writer = ctx.webhooks.eventWriter(tx);
   try {
+    const present = await presenter;
     for (const pending of chunks) {
       const rows = await pending;
       await writer.writeStages(rows, present, DEPOSIT_FOUND);
