@@ -15,13 +15,11 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createDatabase } from '../src/db/pool.js';
-import { LocalKeyVault } from '../src/keys/vault.js';
-import { createServices } from '../src/services.js';
 import { createLogger } from '../src/lib/logger.js';
 import { ChainIndexer, type ConfirmedHook } from '../src/modules/deposits/indexer.js';
 import { countQueries, profiled, topStatements, type ProfileSummary } from './webhooks.js';
 import { heapSampled } from './heap-sampled.js';
+import { env, servicesFromEnv } from './child-services.js';
 
 const MB = 1024 * 1024;
 
@@ -94,12 +92,6 @@ function traceIdleGaps(): () => { before: string; ms: number; n: number }[] {
   };
 }
 
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
-
 function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
@@ -117,14 +109,7 @@ function vmHwmMb(): number | null {
 async function main(): Promise<void> {
   const gc = exposeGc();
   const logger = createLogger('silent');
-  const databaseUrl = env('DATABASE_URL');
-  const database = createDatabase(databaseUrl, logger);
-  const services = await createServices(
-    database.db,
-    new LocalKeyVault(Buffer.from(env('KEK'), 'hex')),
-    { chains: JSON.parse(env('CHAINS')), addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false } },
-    { logger, databaseUrl },
-  );
+  const { database, services } = await servicesFromEnv(logger);
   const chain = services.catalogue.chains()[0]!;
   const batchBlocks = Number(env('BATCH_BLOCKS'));
   const transfers = Number(env('TRANSFERS'));
@@ -171,10 +156,9 @@ async function main(): Promise<void> {
       o[name] = timed(o[name] as (...a: unknown[]) => Promise<unknown>, obj, key, count);
     }
   };
-  // emitStagesForRows: events built from rows just written (new deposits; emitForRows calls it); emitForTransactions re-reads them.
-  wrap(services.webhooks, ['emitForTransactions', 'emitStagesForRows'], 'emit', 'emit');
-  // presentMany builds the views (loadMany reads the rows, then calls it).
-  wrap(services.transactions, ['presentMany'], 'load');
+  // Events of confirmations and reorgs (the events of new deposits are written inside
+  // insertNew, overlapping its inserts: counted in the record phase).
+  wrap(services.webhooks, ['emitForTransactions'], 'emit', 'emit');
 
   gc();
   await new Promise((r) => setTimeout(r, 200));

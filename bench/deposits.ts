@@ -499,7 +499,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         );
         const pct = (v: number) => `${fmt(v / 1000, 2)} s (${fmt((v / r.ms) * 100, 0)}%)`;
         log(
-          `         where: watch-set load ${pct(ph.refresh!)}, RPC ${pct(ph.rpc!)} [scan ${pct(ph.scan!)}], vanished check ${pct(ph.vanished!)}, DB record ${pct(ph.record!)} [events ${pct(ph.emit!)} of which Transaction views ${pct(ph.load!)}; sweep hooks ${pct(ph.hooks!)}; deposits+blocks+confirm ${pct(ph.recordRest!)}], other ${pct(ph.other!)}`,
+          `         where: watch-set load ${pct(ph.refresh!)}, RPC ${pct(ph.rpc!)} [scan ${pct(ph.scan!)}], vanished check ${pct(ph.vanished!)}, DB record ${pct(ph.record!)} [events of confirmations ${pct(ph.emit!)}; sweep hooks ${pct(ph.hooks!)}; new deposits with their events, blocks, cursor ${pct(ph.recordRest!)}], other ${pct(ph.other!)} (two ranges overlap: phases can add up to more than the run)`,
         );
         log(
           `         SQL: ${fmt(r.queriesPerTransfer, 1)} statements per transfer (${fmt(r.jobQueueQueriesPerTransfer, 1)} job-queue); ${r.calls.emit} emit calls, ${r.calls.hooks} sweep-hook calls | cpu% indexer process ${cpuPct(r.cpu.other)} pg ${cpuPct(r.cpu.postgres)} anvil ${cpuPct(r.cpu.anvil)} foreign ${cpuPct(r.cpu.foreign)}`,

@@ -5,28 +5,13 @@
  * Environment: DATABASE_URL, KEK (hex, the world's), CHAINS (JSON of ChainConfig[]).
  * Prints "worker ready" once jobs are being taken; stops on SIGTERM.
  */
-import { createDatabase } from '../src/db/pool.js';
-import { LocalKeyVault } from '../src/keys/vault.js';
-import { createServices } from '../src/services.js';
 import { startWorker } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
 import { createLogger } from '../src/lib/logger.js';
-
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
+import { servicesFromEnv } from './child-services.js';
 
 const logger = createLogger('warn');
-const databaseUrl = env('DATABASE_URL');
-const database = createDatabase(databaseUrl, logger);
-const services = await createServices(
-  database.db,
-  new LocalKeyVault(Buffer.from(env('KEK'), 'hex')),
-  { chains: JSON.parse(env('CHAINS')), addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false } },
-  { logger, databaseUrl },
-);
+const { databaseUrl, database, services } = await servicesFromEnv(logger);
 const worker = await startWorker({
   connectionString: databaseUrl,
   logger,

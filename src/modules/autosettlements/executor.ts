@@ -37,17 +37,7 @@ import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { failureOf, Legs, minedOf } from './legs.js';
-import {
-  APPROVE_GAS,
-  NATIVE_TRANSFER_GAS,
-  TOKEN_TRANSFER_GAS,
-  approvals,
-  planSettlement,
-  publicPlan,
-  stringsOf,
-  type Planned,
-  type StoredPlan,
-} from './planner.js';
+import { APPROVE_GAS, planSettlement, publicPlan, reserveAtMaster, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import * as store from './store.js';
 
@@ -141,7 +131,7 @@ export class AutoSettlementExecutor {
     const locked = await store.lockSettlement(tx, s.id);
     if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
     // From the master, the money may also be wanted by a withdrawal accepted meanwhile.
-    const refusal = planned.refusal ?? (fromChild ? null : await this.#reserveAtMaster(tx, s, sender, planned));
+    const refusal = planned.refusal ?? (fromChild ? null : await reserveAtMaster(this.deps, this.withdrawals, tx, s, sender, planned));
     const [deposit] = await store.deposits(tx, [s.deposit_id]);
     const legBase = {
       walletId: s.wallet_id,
@@ -210,34 +200,6 @@ export class AutoSettlementExecutor {
       });
       await store.updateSettlement(tx, s.id, { stage: 'topup' });
     } else await this.#send(tx, current);
-  }
-
-  /**
-   * Holds the settlement's input at the master against withdrawals, under the master's
-   * withdrawal lock (see WithdrawalService.reserveForMove); the reason to refuse the
-   * settlement when pending withdrawals, swaps or settlements leave too little for it.
-   * Without this a withdrawal accepted meanwhile and this settlement could both be sent,
-   * and the second to be mined would fail on chain with its fee paid.
-   */
-  async #reserveAtMaster(tx: DbConn, s: store.SettlementRow, sender: string, { plan, fees }: Planned): Promise<string | null> {
-    const chain = this.deps.catalogue.chain(s.chain_id);
-    const asset = this.deps.catalogue.asset(s.asset_in_id)!;
-    const gas = plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
-    try {
-      await this.withdrawals.reserveForMove(tx, {
-        chain,
-        sender,
-        asset,
-        amount: BigInt(s.amount_in),
-        to: s.rule.destination.address,
-        gas,
-        fees,
-      });
-      return null;
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;
-      return `The master address cannot pay this settlement now: ${(err as Error).message}`;
-    }
   }
 
   /** Enqueues [approve +] swap, or the transfer, from the settlement's sender. */

@@ -4,15 +4,17 @@
  * sender's lock, once no other settlement of the sender is in flight (store.senderBusy),
  * so the allowance and the balance read are this settlement's to use.
  */
+import type { DbConn } from '../../db/pool.js';
 import type { ModuleDeps } from '../deps.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 import type { FeeEstimate } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
 import type { minedOf } from './legs.js';
 
-export const NATIVE_TRANSFER_GAS = 21_000n;
+const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
-export const TOKEN_TRANSFER_GAS = 100_000n;
+const TOKEN_TRANSFER_GAS = 100_000n;
 export const APPROVE_GAS = 80_000n;
 const GAS_MARGIN_PERCENT = 120n;
 /** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
@@ -147,4 +149,31 @@ export function stringsOf(m: NonNullable<ReturnType<typeof minedOf>>): NonNullab
     gasUsed: m.gasUsed.toString(),
     gasPrice: m.gasPrice.toString(),
   };
+}
+
+/**
+ * Holds a settlement's input at the master against withdrawals, in the transaction that
+ * records it, under the master's withdrawal lock (see WithdrawalService.reserveForMove);
+ * returns the reason to refuse the settlement when pending withdrawals, swaps or
+ * settlements leave too little for it. Without this a withdrawal accepted meanwhile and the
+ * settlement could both be sent, and the second to be mined would fail on chain, fee paid.
+ */
+export async function reserveAtMaster(
+  deps: ModuleDeps,
+  withdrawals: WithdrawalService,
+  tx: DbConn,
+  s: store.SettlementRow,
+  sender: string,
+  { plan, fees }: Planned,
+): Promise<string | null> {
+  const asset = deps.catalogue.asset(s.asset_in_id)!;
+  const gas = plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
+  try {
+    const chain = deps.catalogue.chain(s.chain_id);
+    await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, gas, fees });
+    return null;
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;
+    return `The master address cannot pay this settlement now: ${(err as Error).message}`;
+  }
 }

@@ -189,13 +189,11 @@ export class WithdrawalService {
   }
 
   /**
-   * For a move of the sender's funds made outside withdrawals (an auto-settlement leaving
-   * the master address), in the caller's transaction, before it writes the move: takes the
-   * sender's withdrawal lock, so withdrawals and the move are judged one after the other,
-   * and throws INSUFFICIENT_BALANCE unless the sender holds `amount` of the asset plus
-   * `gas` at `fees` after its pending withdrawals, swaps and settlements. The move's own
-   * Transactions (sender, amount, PENDING), written next in the same transaction, are then
-   * held back for the withdrawals that follow.
+   * Before a move of the sender's funds made outside withdrawals (an auto-settlement from the
+   * master) is written in `tx`: takes the sender's withdrawal lock (withdrawals and the move
+   * are judged in turn) and throws INSUFFICIENT_BALANCE unless the sender holds `amount` plus
+   * `gas` at `fees` after its pending withdrawals, swaps and settlements. The move's PENDING
+   * Transactions, written next in `tx`, are then held back for later withdrawals.
    */
   async reserveForMove(
     tx: DbConn,
