@@ -390,7 +390,12 @@ describe('dropped, reverted and voided transactions', () => {
         async () => (await h.services.outbound.get(bad.id))!,
         (r) => /waiting for earlier nonces/.test(r.error ?? ''),
       );
-      expect(await stageOf(w, first.id)).toBe('broadcast');
+      // The earlier nonce is in flight (its send job may still be between signing and
+      // broadcasting when the later one is judged): it gets broadcast; the later one waits.
+      await eventually(
+        () => stageOf(w, first.id),
+        (stage) => stage === 'broadcast',
+      );
       expect(await stageOf(w, bad.id)).toBe('created');
       await w.test.mine({ blocks: 1 });
       expect((await settledRow(w, first.id)).stage).toBe('mined');
