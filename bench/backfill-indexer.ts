@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const batchBlocks = Number(env('BATCH_BLOCKS'));
   const transfers = Number(env('TRANSFERS'));
 
-  const phases = { refresh: 0, rpc: 0, scan: 0, vanished: 0, record: 0, emit: 0, load: 0, hooks: 0 };
+  const phases = { refresh: 0, rpc: 0, scan: 0, vanished: 0, record: 0, emit: 0, hooks: 0 };
   const calls = { emit: 0, hooks: 0 };
   const timed = <A extends unknown[], R>(
     fn: (...a: A) => Promise<R>,

@@ -32,7 +32,7 @@ export const BATCH_MAX = 500;
 /** How long the sweep leaves a batch's first attempts to its own job. */
 const SWEEP_BATCH_GRACE_MS = 2 * 60_000;
 
-/** One event of `emitStagesForRows`: its name, and the view a row sends with it (null: none). */
+/** One event of `EventWriter.writeStages`: its name, and the view a row sends with it (null: none). */
 export interface EventStage {
   name: string;
   view(v: TransactionView): TransactionView | null;
@@ -103,32 +103,6 @@ export class WebhookService {
       throw err;
     }
     await inflight;
-  }
-
-  /**
-   * Records `name` for transaction rows the caller just wrote (RETURNING): the same
-   * Transactions `emitForTransactions` would re-read, without the round trip and re-parse.
-   */
-  async emitForRows(tx: DbConn, rows: TransactionRow[], name: string): Promise<void> {
-    await this.emitStagesForRows(tx, rows, [{ name, view: (v) => v }]);
-  }
-
-  /**
-   * Records several events for rows the caller just wrote, presenting each row once: per
-   * chunk of rows, each stage in order picks the rows it reports and the view it sends
-   * (null: no event of that name for the row).
-   */
-  async emitStagesForRows(tx: DbConn, rows: TransactionRow[], stages: EventStage[]): Promise<void> {
-    if (!rows.length) return;
-    const writer = this.eventWriter(tx);
-    try {
-      // The lookups before any insert is queued: none of them waits behind an insert.
-      await writer.writeStages(rows, await this.transactions.presenterFor(rows, tx), stages);
-    } catch (err) {
-      await writer.finish(); // a failed insert aborted the transaction first: report that
-      throw err;
-    }
-    await writer.finish();
   }
 
   /** See `TransactionService.presenterFor` (views of rows without a query per chunk). */
