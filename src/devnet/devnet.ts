@@ -11,6 +11,7 @@ import type { Logger } from '../lib/logger.js';
 import { startAnvil, type AnvilHandle } from './anvil.js';
 import { ANVIL_DEFAULT_PRIVATE_KEY, provisionDevnetChain, type DevnetTokenSpec } from './chain.js';
 import { provisionDevnetSwap } from './swap.js';
+import { startPoolWatchdog, type PoolWatchdog } from './pool-watchdog.js';
 
 export interface DevnetChainSpec {
   slug: string;
@@ -76,11 +77,17 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
   const specs = opts.specs ?? DEVNET_CHAINS;
   if (opts.dir) await mkdir(opts.dir, { recursive: true });
   const handles: AnvilHandle[] = [];
+  const watchdogs: PoolWatchdog[] = [];
   const chains: DevnetChain[] = [];
+  const stopAll = async () => {
+    for (const w of watchdogs) w.stop();
+    await Promise.all(handles.map((h) => h.stop()));
+  };
   try {
     for (const [i, spec] of specs.entries()) {
       const handle = await startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i);
       handles.push(handle);
+      watchdogs.push(startPoolWatchdog(handle.rpcUrl, opts.logger));
       const provisioned = await provisionDevnetChain({
         rpcUrl: handle.rpcUrl,
         chainId: spec.chainId,
@@ -100,15 +107,10 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
       });
     }
   } catch (err) {
-    await Promise.all(handles.map((h) => h.stop()));
+    await stopAll();
     throw err;
   }
-  return {
-    chains,
-    async stop() {
-      await Promise.all(handles.map((h) => h.stop()));
-    },
-  };
+  return { chains, stop: stopAll };
 }
 
 async function startChain(spec: DevnetChainSpec, opts: StartDevnetOptions, port: number): Promise<AnvilHandle> {

@@ -4,6 +4,8 @@
  * loopback port. Tests talk to it with fetch, exactly as a client would.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { request as httpRequest } from 'node:http';
 import pg from 'pg';
@@ -204,6 +206,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       worker = null;
     },
     async stop() {
+      // Diagnosis of a flaky run: TEST_LOG_DIR=/tmp/x npx vitest run <file> keeps every harness's log.
+      if (process.env.TEST_LOG_DIR) writeFileSync(join(process.env.TEST_LOG_DIR, `harness-${process.pid}-${Date.now()}.log`), captured);
       await worker?.stop();
       await app.close();
       services.close();

@@ -92,13 +92,62 @@ export async function getTx(h: Harness, slug: string, id: string): Promise<Recor
   return res.body.data;
 }
 
-/** Waits until the transaction leaves PENDING (or reaches `status`). */
-export function settledTx(h: Harness, slug: string, id: string, status?: string, timeoutMs = 30_000): Promise<Record<string, any>> {
-  return eventually(
-    () => getTx(h, slug, id),
-    (t) => (status ? t.status === status : t.status !== 'PENDING'),
-    timeoutMs,
-  );
+/**
+ * Waits until the transaction leaves PENDING (or reaches `status`). A wait in vain says
+ * where the pipeline stands (pipelineState), so a failure on CI explains itself.
+ */
+export async function settledTx(h: Harness, slug: string, id: string, status?: string, timeoutMs = 30_000): Promise<Record<string, any>> {
+  let last: Record<string, any> | undefined;
+  try {
+    return await eventually(
+      async () => (last = await getTx(h, slug, id)),
+      (t) => (status ? t.status === status : t.status !== 'PENDING'),
+      timeoutMs,
+    );
+  } catch (err) {
+    const seen = last ? `status ${last.status}, hash ${last.hash}, sender ${last.senderAddress}` : 'never read';
+    throw new Error(`transaction ${id} not ${status ?? 'settled'} within ${timeoutMs} ms (${seen}); ${await pipelineState(h)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** Unsettled outbound rows, queued jobs, busy database sessions and the nodes' view of the senders. */
+export async function pipelineState(h: Harness): Promise<string> {
+  const db = h.database.db;
+  try {
+    const rows = (
+      await sql<{ from_address: string; nonce: string }>`
+        SELECT from_address, nonce, stage, purpose, attempts, error, updated_at FROM outbound_txs
+         WHERE stage IN ('created', 'signed', 'broadcast') ORDER BY from_address, nonce LIMIT 12`.execute(db)
+    ).rows;
+    const jobs = (
+      await sql`SELECT task_identifier, attempts, last_error, run_at, locked_at, key FROM graphile_worker.jobs
+                 ORDER BY locked_at NULLS LAST, run_at LIMIT 12`.execute(db)
+    ).rows;
+    const sessions = (
+      await sql`SELECT pid, state, wait_event_type, wait_event, left(query, 160) AS query, now() - xact_start AS age
+                  FROM pg_stat_activity WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()`.execute(db)
+    ).rows;
+    const nodes: Record<string, unknown> = {};
+    for (const slug of Object.keys(h.wallets)) {
+      const c = chainOf(h, slug);
+      const senders = [...new Set(rows.map((r) => r.from_address))];
+      nodes[slug] = {
+        pool: await c.pub.request({ method: 'txpool_status' as never }).catch((e: Error) => e.message),
+        senders: await Promise.all(
+          senders.map(async (a) => ({
+            a,
+            latest: await c.pub.getTransactionCount({ address: a as Address }),
+            pending: await c.pub.getTransactionCount({ address: a as Address, blockTag: 'pending' }),
+          })),
+        ),
+      };
+    }
+    return `pipeline: ${JSON.stringify({ rows, jobs, sessions, nodes }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`;
+  } catch (err) {
+    return `pipeline state unreadable: ${(err as Error).message}`;
+  }
 }
 
 /** Every row a withdrawal request could write. */
