@@ -80,6 +80,24 @@ function fieldOf(context: string | undefined, instancePath: string, params: Reco
   return path || context || 'body';
 }
 
+/**
+ * PostgreSQL gave up on the request's transaction because of another one (a deadlock, a
+ * serialization failure, a lock it was told not to wait for). The transaction was rolled
+ * back, so nothing was written and the same request can simply be sent again: 503 with
+ * Retry-After, not 500. The lock orders in the stores are meant to make this rare.
+ */
+const CONCURRENCY_CODES = new Set(['40P01', '40001', '55P03']);
+
+export function fromDatabase(err: unknown): { status: number; code: string; message: string; details?: FieldIssue[] } | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !CONCURRENCY_CODES.has(code)) return null;
+  return {
+    status: 503,
+    code: 'CONCURRENT_UPDATE',
+    message: 'Another change to the same records was in progress; nothing was written. Send the request again.',
+  };
+}
+
 export function errorHandler(err: FastifyError | AppError | Error, req: FastifyRequest, reply: FastifyReply) {
   let body: ErrorBody;
   if (err instanceof AppError) {
@@ -88,8 +106,12 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
     if (err.details) body.details = err.details;
     if (status >= 500) req.log.error({ err }, 'request failed');
   } else {
-    const mapped = fromFastify(err as FastifyError);
+    const mapped = fromFastify(err as FastifyError) ?? fromDatabase(err);
     if (mapped) {
+      if (mapped.code === 'CONCURRENT_UPDATE') {
+        req.log.warn({ err }, 'request rolled back by a concurrent transaction');
+        void reply.header('retry-after', '1');
+      }
       body = { statusCode: mapped.status, message: mapped.message, error: mapped.code, requestId: req.id };
       if (mapped.details) body.details = mapped.details;
     } else {

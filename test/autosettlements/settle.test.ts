@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
@@ -357,5 +358,47 @@ describe('settlements from the master and withdrawals', () => {
       await h.startWorker();
       await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
     }
+  });
+});
+
+describe('deleting a rule', () => {
+  it('while a job holds one of its settlements and updates it twice: both finish, no deadlock, the settlement keeps its copy of the rule', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const created = await addressRule(child.id, rule({ to: freshAddress() }));
+    const receipt = await eth.sendToken('USDC', child.address, '4');
+    await drain();
+    const s = await finished(await depositId(receipt.transactionHash));
+
+    // A settlement job's shape: the settlement row locked and updated, then updated again
+    // (the second update re-checks the rule's key, since the row version is its own).
+    const job = new pg.Client({ connectionString: h.databaseUrl });
+    await job.connect();
+    try {
+      await job.query('BEGIN');
+      await job.query('UPDATE auto_settlements SET updated_at = now() WHERE id = $1', [s.id]);
+      const deleting = h.api('DELETE', `${base()}/addresses/${child.id}/auto-settlements/rules/${created.id}`);
+      // The delete is queued behind the job's lock before the job goes on.
+      await eventually(
+        async () =>
+          (
+            await job.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0].n,
+        (n) => n > 0,
+        10_000,
+      );
+      await job.query('UPDATE auto_settlements SET updated_at = now() WHERE id = $1', [s.id]);
+      await job.query('COMMIT');
+      const res = await deleting;
+      expect(res.status).toBe(200);
+      expect(res.body.data.id).toBe(created.id);
+    } finally {
+      await job.end();
+    }
+    const { rows } = await sql<{ rule_id: string | null; rule: { id: string } }>`
+      SELECT rule_id, rule FROM auto_settlements WHERE id = ${s.id}`.execute(h.database.db);
+    expect(rows[0]).toMatchObject({ rule_id: null, rule: { id: created.id } });
+    expect((await h.api('GET', `${base()}/addresses/${child.id}/auto-settlements/rules/${created.id}`)).status).toBe(404);
   });
 });

@@ -247,7 +247,7 @@ export class AutoSettlementService {
   async updateRule(auth: AuthContext, walletId: string, addressId: string | null, id: string, patch: RuleInput): Promise<RuleView> {
     const wallet = await this.#owner(auth, walletId, addressId);
     const updated = await this.deps.db.transaction().execute(async (tx) => {
-      const current = await store.lockRule(tx, walletId, addressId, id);
+      const current = await store.lockRule(tx, walletId, addressId, id, 'update');
       if (!current) throw new NotFoundError('Auto-settlement rule');
       const values = this.#check(wallet, {
         name: patch.name ?? current.name,
@@ -269,7 +269,10 @@ export class AutoSettlementService {
   async deleteRule(auth: AuthContext, walletId: string, addressId: string | null, id: string): Promise<RuleView> {
     await this.#owner(auth, walletId, addressId);
     const deleted = await this.deps.db.transaction().execute(async (tx) => {
-      const current = await store.lockRule(tx, walletId, addressId, id);
+      if (!(await store.findRule(tx, walletId, addressId, id))) throw new NotFoundError('Auto-settlement rule');
+      // Settlements first, the rule second: see detachSettlements.
+      await store.detachSettlements(tx, id);
+      const current = await store.lockRule(tx, walletId, addressId, id, 'delete');
       if (!current) throw new NotFoundError('Auto-settlement rule');
       await store.deleteRule(tx, id);
       return current;

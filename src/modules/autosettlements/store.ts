@@ -107,12 +107,34 @@ export async function insertRule(db: DbConn, id: string, walletId: string, addre
   return asRule(rows[0]!);
 }
 
-/** Row lock: two concurrent partial updates of one rule must both land. */
-export async function lockRule(db: DbConn, walletId: string, addressId: string | null, id: string): Promise<StoredRule | undefined> {
+/**
+ * Row lock: two concurrent partial updates of one rule must both land. An update takes the
+ * weaker NO KEY lock, which leaves the foreign-key checks of settlements naming the rule
+ * free to run; a delete needs the full one.
+ */
+export async function lockRule(
+  db: DbConn,
+  walletId: string,
+  addressId: string | null,
+  id: string,
+  mode: 'update' | 'delete',
+): Promise<StoredRule | undefined> {
+  const lock = mode === 'delete' ? sql`FOR UPDATE` : sql`FOR NO KEY UPDATE`;
   const { rows } = await sql<RuleRecord>`
     SELECT * FROM auto_settlement_rules
-     WHERE id = ${id} AND wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}::uuid FOR UPDATE`.execute(db);
+     WHERE id = ${id} AND wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}::uuid ${lock}`.execute(db);
   return rows[0] && asRule(rows[0]);
+}
+
+/**
+ * Unlinks a rule's settlements (each keeps its own copy of the rule), before the rule is
+ * locked for deletion. Order matters: a settlement job holds its settlement's row and may
+ * then check the rule's key (PostgreSQL re-checks a foreign key when a row updated earlier
+ * in the same transaction is updated again). Had the delete locked the rule first and then
+ * reached the settlement through ON DELETE SET NULL, the two would wait on each other.
+ */
+export async function detachSettlements(db: DbConn, ruleId: string): Promise<void> {
+  await sql`UPDATE auto_settlements SET rule_id = NULL WHERE rule_id = ${ruleId}`.execute(db);
 }
 
 export async function updateRule(db: DbConn, id: string, v: RuleValues): Promise<StoredRule> {

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { fromDatabase } from './errors.js';
+
+describe('fromDatabase', () => {
+  it('maps deadlocks, serialization failures and lock timeouts to a retryable 503', () => {
+    for (const code of ['40P01', '40001', '55P03']) {
+      expect(fromDatabase(Object.assign(new Error('x'), { code }))).toMatchObject({ status: 503, code: 'CONCURRENT_UPDATE' });
+    }
+  });
+  it('leaves every other error alone', () => {
+    for (const err of [new Error('x'), Object.assign(new Error('x'), { code: '23505' }), { code: 40001 }, null, undefined, 'text']) {
+      expect(fromDatabase(err)).toBeNull();
+    }
+  });
+});
