@@ -227,7 +227,16 @@ export class WithdrawalService {
   async #affordable(s: Sender, items: Item[]): Promise<{ plan: GasPlan; snap: Snapshot }> {
     const snap = await snapshot(this.deps.db, s.chain, s.address, items, this.clock);
     checkFunds(s.chain, items, snap.balances, [], null);
-    return { plan: await planGas(s.chain, s.address, items, this.fees), snap };
+    try {
+      return { plan: await planGas(s.chain, s.address, items, this.fees), snap };
+    } catch (err) {
+      // A token transfer's estimate reverts when the balance is short: funds spent (another
+      // withdrawal mined) between the balance read and the estimate. Say so, not "would fail".
+      if ((err as { code?: string }).code === 'TRANSFER_WOULD_FAIL') {
+        checkFunds(s.chain, items, (await snapshot(this.deps.db, s.chain, s.address, items)).balances, [], null);
+      }
+      throw err;
+    }
   }
 
   /**
