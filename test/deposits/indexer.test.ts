@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -507,6 +508,47 @@ describe('deposit finder', () => {
       (await h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { key: other.apiKey, body: { transactionHash: receipt.transactionHash } }))
         .status,
     ).toBe(404);
+  });
+});
+
+describe('the deposit finder beside the indexer', () => {
+  it('confirms only what it found: a pending deposit an indexer range holds does not make it wait', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const held = await eth.sendToken('USDC', (await newAddress('devnet-eth')).address, '1.5');
+    await drain('devnet-eth');
+    const [x] = await depositsOf(held.transactionHash);
+    expect(x).toMatchObject({ status: 'PENDING' });
+    const found = await eth.sendToken('USDC', (await newAddress('devnet-eth')).address, '2.5');
+
+    // An indexer range's shape: the pending deposit's row updated, its transaction still open.
+    const range = new pg.Client({ connectionString: h.databaseUrl });
+    await range.connect();
+    try {
+      await range.query('BEGIN');
+      await range.query('UPDATE transactions SET updated_at = now() WHERE id = $1', [x!.id]);
+      const waits = async () =>
+        (
+          await range.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0].n as number;
+      const request = h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: found.transactionHash } });
+      let answered = false;
+      void request.finally(() => (answered = true));
+      // Either the answer comes, or the request is seen waiting for the held row (the defect).
+      const blocked = await eventually(
+        async () => (answered ? false : (await waits()) > 0),
+        (b) => answered || b,
+        20_000,
+      );
+      expect(blocked, 'the finder waited for a deposit it did not find').toBe(false);
+      const res = await request;
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([expect.objectContaining({ amount: '2.5', status: 'PENDING' })]);
+    } finally {
+      await range.query('ROLLBACK');
+      await range.end();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { verifyWebhook } from '../../src/receiver/index.js';
@@ -255,5 +256,48 @@ describe('native deposits', () => {
     expect(await outboundRows(child.address, 'sweep-topup')).toEqual([]);
     const left = await eth.pub.getBalance({ address: child.address as `0x${string}` });
     expect(left).toBeLessThan(10n ** 15n); // dust: unused fee headroom only
+  });
+});
+
+describe('a sweep and a send from the same address at once', () => {
+  it('the sweep waiting for the nonce row does not block the foreign-key check of the other (no deadlock)', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    await eth.sendNative(child.address, '1'); // gas at hand: the sweep goes straight to the nonce row
+    const receipt = await eth.sendToken('USDC', child.address, '6');
+    await drain();
+    const d = await deposit(receipt.transactionHash);
+    const chainId = h.services.catalogue.findChain('devnet-eth', 'testnet')!.id;
+
+    // A withdrawal's shape: the address's nonce row held, then a row naming the address
+    // inserted (its foreign-key check takes KEY SHARE on the address).
+    const other = new pg.Client({ connectionString: h.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO nonces (chain_id, address, next_nonce) VALUES ($1, $2, 0)
+         ON CONFLICT (chain_id, address) DO UPDATE SET updated_at = now()`,
+        [chainId, child.address],
+      );
+      const sweeping = h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } });
+      await eventually(
+        async () =>
+          (
+            await other.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0].n,
+        (n) => n > 0,
+        10_000,
+      );
+      await other.query('SELECT 1 FROM addresses WHERE id = $1 FOR KEY SHARE', [child.id]);
+      await other.query('ROLLBACK');
+      const res = await sweeping;
+      expect(res.status).toBe(200);
+    } finally {
+      await other.end();
+    }
+    await sweptDeposit(receipt.transactionHash);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
   });
 });

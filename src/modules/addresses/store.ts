@@ -25,7 +25,8 @@ export async function reserveIndexes(db: DbConn, walletId: string, wanted: numbe
     .selectFrom('wallets')
     .select(['next_index', 'address_limit'])
     .where('id', '=', walletId)
-    .forUpdate()
+    // NO KEY: foreign-key checks of rows naming the wallet (deposits, withdrawals) pass.
+    .forNoKeyUpdate()
     .executeTakeFirst();
   if (!wallet) return null;
   const used = wallet.next_index - 1;
@@ -166,7 +167,7 @@ export async function updateAddress(db: DbConn, id: string, patch: AddressPatch)
 }
 
 export function lockAddress(db: DbConn, id: string) {
-  return db.selectFrom('addresses').select(['id', 'configurations']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db.selectFrom('addresses').select(['id', 'configurations']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
 /** Any row for this on-chain address in the wallet, removed ones included. */

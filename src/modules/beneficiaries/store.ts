@@ -44,7 +44,9 @@ export async function insert(db: DbConn, b: NewBeneficiary): Promise<Beneficiary
 /** The wallet's beneficiary (deleted ones included), locked when `forUpdate`. */
 export async function find(db: DbConn, walletId: string, id: string, forUpdate = false): Promise<BeneficiaryRow | undefined> {
   const { rows } = await sql<BeneficiaryRow>`
-    SELECT ${COLUMNS} FROM beneficiaries WHERE wallet_id = ${walletId} AND id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(db);
+    SELECT ${COLUMNS} FROM beneficiaries WHERE wallet_id = ${walletId} AND id = ${id} ${forUpdate ? sql`FOR NO KEY UPDATE` : sql``}`.execute(
+    db,
+  );
   return rows[0];
 }
 

@@ -80,7 +80,7 @@ export class DepositService {
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
         const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
-        const confirmed = await store.confirmDeposits(tx, chain.id, head, verified, Math.max(1, chain.config.confirmations));
+        const confirmed = await store.confirmDeposits(tx, chain.id, head, verified, Math.max(1, chain.config.confirmations), found);
         await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
         if (confirmed.length) for (const hook of this.confirmedHooks) await hook(tx, confirmed);
       }

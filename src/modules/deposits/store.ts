@@ -129,13 +129,23 @@ export async function failDeposit(db: DbConn, d: Pick<DepositRow, 'id' | 'block_
  * Recounts confirmations of the chain's pending deposits up to `verifiedTo` and returns
  * the ids that reached `required` (now SUCCESS).
  */
-export async function confirmDeposits(db: DbConn, chainId: string, head: bigint, verifiedTo: bigint, required: number): Promise<string[]> {
+export async function confirmDeposits(
+  db: DbConn,
+  chainId: string,
+  head: bigint,
+  verifiedTo: bigint,
+  required: number,
+  only?: string[],
+): Promise<string[]> {
+  // `only`: these deposits and no others (the deposit finder: it must not lock the chain's
+  // other pending deposits, which an indexer range may be updating in another order).
+  const these = only ? sql`AND id = ANY(${only}::uuid[])` : sql``;
   await sql`UPDATE transactions SET confirmations = (${head.toString()}::bigint - block_number + 1)::int, updated_at = now()
-             WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo}
+             WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
                AND confirmations IS DISTINCT FROM (${head.toString()}::bigint - block_number + 1)::int`.execute(db);
   const { rows } = await sql<{ id: string }>`
     UPDATE transactions SET status = 'SUCCESS', stage = 'confirmed', confirmed = true, updated_at = now()
-     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo}
+     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
        AND ${head.toString()}::bigint - block_number + 1 >= ${required}
      RETURNING id`.execute(db);
   return rows.map((r) => r.id);

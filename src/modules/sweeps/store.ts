@@ -26,13 +26,18 @@ export interface SweepableDeposit {
   sweep_id: string | null;
 }
 
-/** Serialises sweep planning per address (row lock). */
+/**
+ * Serialises sweep planning per address (row lock). NO KEY, as every row lock on a parent
+ * row here: a withdrawal from the address holds the address's nonce row and then inserts a
+ * Transaction naming the address (a foreign-key check, KEY SHARE); a full FOR UPDATE here,
+ * held while the sweep waits for that same nonce row, would deadlock with it.
+ */
 export async function lockAddress(
   db: DbConn,
   addressId: string,
 ): Promise<{ id: string; derivation_index: number | null; type: string; configurations: Record<string, unknown> } | undefined> {
   const { rows } = await sql<{ id: string; derivation_index: number | null; type: string; configurations: Record<string, unknown> }>`
-    SELECT id, derivation_index, type, configurations FROM addresses WHERE id = ${addressId} FOR UPDATE`.execute(db);
+    SELECT id, derivation_index, type, configurations FROM addresses WHERE id = ${addressId} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
 }
 

@@ -116,7 +116,7 @@ export async function updateWallet(db: DbConn, id: string, patch: WalletPatch): 
 }
 
 export async function lockWallet(db: DbConn, id: string) {
-  return db.selectFrom('wallets').select(['id', 'configurations']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db.selectFrom('wallets').select(['id', 'configurations']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
 export async function readSeedCiphertext(db: DbConn, id: string): Promise<Buffer | undefined> {
