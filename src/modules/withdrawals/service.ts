@@ -199,7 +199,6 @@ export class WithdrawalService {
     tx: DbConn,
     m: { chain: ChainHandle; sender: string; asset: AssetHandle; amount: bigint; to: string; gas: bigint; fees: FeeEstimate },
   ): Promise<void> {
-    await store.lockSender(tx, m.chain.id, m.sender);
     // checkFunds reads only the asset's row and the field name of an item.
     const item: Item = {
       asset: { asset: m.asset } as EnabledAsset,
@@ -210,7 +209,10 @@ export class WithdrawalService {
       metadata: null,
       field: 'amount',
     };
+    // The balances are read before the lock (funds.ts explains why that is safe), so the
+    // sender's withdrawals do not wait for a node's answer.
     const snap = await snapshot(tx, m.chain, m.sender, [item]);
+    await store.lockSender(tx, m.chain.id, m.sender);
     await checkAgainstPending(tx, m.chain, m.sender, [item], { fees: m.fees, gas: [m.gas] }, snap);
   }
 
