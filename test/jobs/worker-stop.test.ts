@@ -43,7 +43,11 @@ it('survives its connections being killed, and stop() leaves none open', async (
     WORKER_APPLICATION_NAME,
   ]);
   await admin.query(`SELECT graphile_worker.add_job('probe', json_build_object('n', 'after'))`);
-  await eventually(async () => ran, (r) => r.includes('after'), 20_000);
+  await eventually(
+    async () => ran,
+    (r) => r.includes('after'),
+    20_000,
+  );
 
   await worker.stop();
   expect(worker.pool.totalCount).toBe(0);
