@@ -9,6 +9,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress, parseEther, toHex, type Hex } from 'viem';
 import { HDKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { createDatabase } from '../../src/db/pool.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { AddressService } from '../../src/modules/addresses/service.js';
@@ -279,6 +280,41 @@ describe('POST /v1/wallets/{walletId}/addresses', () => {
 // ---------------------------------------------------------------------------------------
 // HD derivation
 // ---------------------------------------------------------------------------------------
+
+describe('beside a writer of rows naming the wallet', () => {
+  it('issuing an address and changing the wallet do not wait for a foreign-key share lock on the wallet (an indexer range holds one)', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const range = new pg.Client({ connectionString: h.databaseUrl });
+    await range.connect();
+    try {
+      // What inserting a deposit naming the wallet holds until its transaction ends.
+      await range.query('BEGIN');
+      await range.query('SELECT 1 FROM wallets WHERE id = $1 FOR KEY SHARE', [w.id]);
+      const waiting = async () =>
+        (
+          await range.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0]!.n;
+      for (const request of [
+        () => h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} }),
+        () => h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { description: 'under a share lock' } }),
+      ]) {
+        let answer: Awaited<ReturnType<typeof request>> | undefined;
+        const pending = request().then((r) => (answer = r));
+        // Either it answers, or it is seen waiting for the held lock (the defect).
+        for (let i = 0; i < 500 && !answer; i++) {
+          expect(await waiting(), 'the request waited for the share lock').toBe(0);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect((await pending).status).toBe(200);
+      }
+    } finally {
+      await range.query('ROLLBACK');
+      await range.end();
+    }
+  });
+});
 
 describe('HD derivation', () => {
   it("each address is viem's derivation of the wallet's mnemonic at its path; index 0 is the master address", async () => {

@@ -13,7 +13,7 @@ export async function recordSignedHash(db: DbConn, id: string, hash: string, non
 /** Locks a contract write's transaction for its settlement; undefined once it has left PENDING. */
 export async function lockPendingWrite(db: DbConn, id: string): Promise<{ id: string } | undefined> {
   const { rows } = await sql<{ id: string }>`
-    SELECT id FROM transactions WHERE id = ${id} AND type = 'CUSTOM_SMART_CONTRACT' AND status = 'PENDING' FOR UPDATE`.execute(db);
+    SELECT id FROM transactions WHERE id = ${id} AND type = 'CUSTOM_SMART_CONTRACT' AND status = 'PENDING' FOR NO KEY UPDATE`.execute(db);
   return rows[0];
 }
 

@@ -167,7 +167,7 @@ export interface LockedWithdrawal {
 export async function lockTransaction(db: DbConn, id: string): Promise<LockedWithdrawal | undefined> {
   const { rows } = await sql<LockedWithdrawal>`
     SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce
-      FROM transactions WHERE id = ${id} FOR UPDATE`.execute(db);
+      FROM transactions WHERE id = ${id} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
 }
 
