@@ -29,25 +29,53 @@ export function startPoolWatchdog(rpcUrl: string, logger: Logger, intervalMs = 1
   let suspects = new Set<string>();
   let running: Promise<number> | null = null;
 
+  const queuedOf = async (sender: string): Promise<Record<string, { hash: string }>> => {
+    const content = (await rpc.call('txpool_content', [])) as { queued?: PoolSection };
+    const section = content.queued ?? {};
+    const key = Object.keys(section).find((k) => k.toLowerCase() === sender.toLowerCase());
+    return key ? section[key]! : {};
+  };
+
   const repair = async (sender: string, queued: Record<string, { hash: string }>): Promise<number> => {
     const nonces = Object.keys(queued)
       .map((n) => BigInt(n))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const hashes = nonces.map((n) => queued[n.toString()]!.hash);
     const raws: string[] = [];
-    for (const n of nonces) {
-      const raw = await rpc.call('eth_getRawTransactionByHash', [queued[n.toString()]!.hash]);
-      if (typeof raw === 'string') raws.push(raw);
+    for (const hash of hashes) {
+      const raw = await rpc.call('eth_getRawTransactionByHash', [hash]);
+      // Without every transaction's bytes nothing is removed: a lost one would leave a real gap.
+      if (typeof raw !== 'string') return 0;
+      raws.push(raw);
     }
+    // anvil removes by sender only (a removal by hash leaves a queued transaction known).
+    // Anything the sender sent since the read above would be removed unsent: check again
+    // right before, and leave it to the next check if the set changed.
+    const now = Object.values(await queuedOf(sender)).map((t) => t.hash);
+    if (now.length !== hashes.length || now.some((h) => !hashes.includes(h))) return 0;
     await rpc.call('anvil_removePoolTransactions', [sender]);
-    for (const raw of raws) {
-      // In order, one at a time: each is ready when it arrives. One mined meanwhile is refused; fine.
-      await rpc.call('eth_sendRawTransaction', [raw]).catch(() => undefined);
+    let sent = 0;
+    for (const [i, raw] of raws.entries()) {
+      // In order, one at a time: each is ready when it arrives.
+      try {
+        await rpc.call('eth_sendRawTransaction', [raw]);
+        sent++;
+      } catch (err) {
+        // Mined meanwhile ("nonce too low") is fine; anything else is worth a line in the log.
+        const message = (err as Error).message;
+        if (!/nonce too low|already/i.test(message)) {
+          logger.warn(
+            { rpcUrl, sender, nonce: nonces[i]!.toString(), err: message },
+            'devnet: a queued transaction was not accepted again',
+          );
+        }
+      }
     }
     logger.warn(
-      { rpcUrl, sender, from: nonces[0]?.toString(), count: raws.length },
+      { rpcUrl, sender, from: nonces[0]?.toString(), count: raws.length, sent },
       'devnet: anvil left ready transactions queued (foundry-rs/foundry#10122); sent them again',
     );
-    return raws.length;
+    return sent;
   };
 
   const once = async (): Promise<number> => {
