@@ -35,3 +35,17 @@ export function createDatabase(connectionString: string, logger: Logger, max = 2
     },
   };
 }
+
+/**
+ * Runs a whole transaction again when PostgreSQL broke a deadlock by aborting it (nothing
+ * of it was written). For short transactions whose every step may simply be repeated.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== '40P01' || attempt >= attempts) throw err;
+    }
+  }
+}

@@ -7,7 +7,7 @@
  * settable with PATCH /v1/wallets/{id}) gates every rule of the wallet and its addresses;
  * an address configuration's `isActive` (default on) gates that address's own rules.
  */
-import type { DbConn } from '../../db/pool.js';
+import { retryOnDeadlock, type DbConn } from '../../db/pool.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
@@ -268,15 +268,20 @@ export class AutoSettlementService {
 
   async deleteRule(auth: AuthContext, walletId: string, addressId: string | null, id: string): Promise<RuleView> {
     await this.#owner(auth, walletId, addressId);
-    const deleted = await this.deps.db.transaction().execute(async (tx) => {
-      if (!(await store.findRule(tx, walletId, addressId, id))) throw new NotFoundError('Auto-settlement rule');
-      // Settlements first, the rule second: see detachSettlements.
-      await store.detachSettlements(tx, id);
-      const current = await store.lockRule(tx, walletId, addressId, id, 'delete');
-      if (!current) throw new NotFoundError('Auto-settlement rule');
-      await store.deleteRule(tx, id);
-      return current;
-    });
+    // Settlements first, the rule second (see detachSettlements). One inserted by a hook
+    // still running when the settlements were unlinked is reached by ON DELETE SET NULL
+    // after all, and its job may hold it: PostgreSQL then aborts one side, and this one is
+    // simply run again.
+    const deleted = await retryOnDeadlock(() =>
+      this.deps.db.transaction().execute(async (tx) => {
+        if (!(await store.findRule(tx, walletId, addressId, id))) throw new NotFoundError('Auto-settlement rule');
+        await store.detachSettlements(tx, id);
+        const current = await store.lockRule(tx, walletId, addressId, id, 'delete');
+        if (!current) throw new NotFoundError('Auto-settlement rule');
+        await store.deleteRule(tx, id);
+        return current;
+      }),
+    );
     return present(deleted);
   }
 

@@ -131,7 +131,9 @@ export async function lockRule(
  * locked for deletion. Order matters: a settlement job holds its settlement's row and may
  * then check the rule's key (PostgreSQL re-checks a foreign key when a row updated earlier
  * in the same transaction is updated again). Had the delete locked the rule first and then
- * reached the settlement through ON DELETE SET NULL, the two would wait on each other.
+ * reached the settlement through ON DELETE SET NULL, the two would wait on each other. A
+ * settlement not yet committed when this runs can still meet the delete that way; the
+ * caller retries on a deadlock.
  */
 export async function detachSettlements(db: DbConn, ruleId: string): Promise<void> {
   await sql`UPDATE auto_settlements SET rule_id = NULL WHERE rule_id = ${ruleId}`.execute(db);

@@ -235,7 +235,9 @@ export class WithdrawalService {
       // A token transfer's estimate reverts when the balance is short: funds spent (another
       // withdrawal mined) between the balance read and the estimate. Say so, not "would fail".
       if ((err as { code?: string }).code === 'TRANSFER_WOULD_FAIL') {
-        checkFunds(s.chain, items, (await snapshot(this.deps.db, s.chain, s.address, items)).balances, [], null);
+        // A failed second read leaves the refusal as it was.
+        const again = await snapshot(this.deps.db, s.chain, s.address, items).catch(() => null);
+        if (again) checkFunds(s.chain, items, again.balances, [], null);
       }
       throw err;
     }
