@@ -293,7 +293,7 @@ describe('beside a writer of rows naming the wallet', () => {
       const waiting = async () =>
         (
           await range.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`,
           )
         ).rows[0]!.n;
       for (const request of [

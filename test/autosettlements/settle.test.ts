@@ -380,11 +380,8 @@ describe('deleting a rule', () => {
       // The delete is queued behind the job's lock before the job goes on.
       await eventually(
         async () =>
-          (
-            await job.query(
-              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            )
-          ).rows[0].n,
+          (await job.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0]
+            .n,
         (n) => n > 0,
         10_000,
       );

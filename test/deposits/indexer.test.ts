@@ -527,11 +527,8 @@ describe('the deposit finder beside the indexer', () => {
       await range.query('BEGIN');
       await range.query('UPDATE transactions SET updated_at = now() WHERE id = $1', [x!.id]);
       const waits = async () =>
-        (
-          await range.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          )
-        ).rows[0].n as number;
+        (await range.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0]
+          .n as number;
       const request = h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: found.transactionHash } });
       let answered = false;
       void request.finally(() => (answered = true));

@@ -282,11 +282,8 @@ describe('a sweep and a send from the same address at once', () => {
       const sweeping = h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } });
       await eventually(
         async () =>
-          (
-            await other.query(
-              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            )
-          ).rows[0].n,
+          (await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0]
+            .n,
         (n) => n > 0,
         10_000,
       );

@@ -1,7 +1,7 @@
 /**
- * The worker's job-queue connections are ours: their errors are handled while it runs, and
- * stop() has closed every one of them when it returns, so PostgreSQL stopping right after
- * (npm start's Ctrl-C) finds nothing to terminate (a lost race crashed the process before).
+ * The worker's job-queue connections are ours, and stop() has closed every one of them
+ * when it returns, so PostgreSQL stopping right after (npm start's Ctrl-C) finds nothing
+ * to terminate (graphile-worker's own pool ended unawaited; a lost race crashed the process).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
@@ -30,24 +30,20 @@ const workerSessions = async () =>
     )
   ).rows[0]!.n;
 
-it('survives its connections being killed, and stop() leaves none open', async () => {
+it('stop() has closed every connection of the worker when it returns', async () => {
   const ran: string[] = [];
   const worker = await startWorker({
     connectionString: databaseUrl,
     logger: createLogger('silent'),
     taskList: { probe: async (payload) => void ran.push((payload as { n: string }).n) },
   });
-  await eventually(workerSessions, (n) => n > 0);
-  // PostgreSQL ending the sessions (a restart, an administrator): logged, not a crash.
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [
-    WORKER_APPLICATION_NAME,
-  ]);
-  await admin.query(`SELECT graphile_worker.add_job('probe', json_build_object('n', 'after'))`);
+  await admin.query(`SELECT graphile_worker.add_job('probe', json_build_object('n', 'one'))`);
   await eventually(
     async () => ran,
-    (r) => r.includes('after'),
+    (r) => r.includes('one'),
     20_000,
   );
+  expect(await workerSessions()).toBeGreaterThan(0);
 
   await worker.stop();
   expect(worker.pool.totalCount).toBe(0);
