@@ -14,6 +14,7 @@ import { createDatabase } from '../../src/db/pool.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { AddressService } from '../../src/modules/addresses/service.js';
 import { startHarness, type Harness, type TestWallet } from '../support/harness.js';
+import { blockedBy } from '../support/fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -290,12 +291,7 @@ describe('beside a writer of rows naming the wallet', () => {
       // What inserting a deposit naming the wallet holds until its transaction ends.
       await range.query('BEGIN');
       await range.query('SELECT 1 FROM wallets WHERE id = $1 FOR KEY SHARE', [w.id]);
-      const waiting = async () =>
-        (
-          await range.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`,
-          )
-        ).rows[0]!.n;
+      const waiting = () => blockedBy(range);
       for (const request of [
         () => h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} }),
         () => h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { description: 'under a share lock' } }),

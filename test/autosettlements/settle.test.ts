@@ -16,7 +16,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { movePool } from './pool.js';
-import { eventually } from '../support/fixtures.js';
+import { blockedBy, eventually } from '../support/fixtures.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -379,9 +379,7 @@ describe('deleting a rule', () => {
       const deleting = h.api('DELETE', `${base()}/addresses/${child.id}/auto-settlements/rules/${created.id}`);
       // The delete is queued behind the job's lock before the job goes on.
       await eventually(
-        async () =>
-          (await job.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0]
-            .n,
+        () => blockedBy(job),
         (n) => n > 0,
         10_000,
       );

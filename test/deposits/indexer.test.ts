@@ -8,7 +8,7 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
-import { eventually } from '../support/fixtures.js';
+import { blockedBy, eventually } from '../support/fixtures.js';
 
 const CONFIRMATIONS = 3;
 let h: Harness;
@@ -526,9 +526,7 @@ describe('the deposit finder beside the indexer', () => {
     try {
       await range.query('BEGIN');
       await range.query('UPDATE transactions SET updated_at = now() WHERE id = $1', [x!.id]);
-      const waits = async () =>
-        (await range.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0]
-          .n as number;
+      const waits = () => blockedBy(range);
       const request = h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: found.transactionHash } });
       let answered = false;
       void request.finally(() => (answered = true));

@@ -7,7 +7,7 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
-import { eventually } from '../support/fixtures.js';
+import { blockedBy, eventually } from '../support/fixtures.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -281,9 +281,7 @@ describe('a sweep and a send from the same address at once', () => {
       );
       const sweeping = h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } });
       await eventually(
-        async () =>
-          (await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)).rows[0]
-            .n,
+        () => blockedBy(other),
         (n) => n > 0,
         10_000,
       );

@@ -3,6 +3,7 @@
  * deposit and withdrawal pipelines the webhook tests do not need.
  */
 import { sql } from 'kysely';
+import type pg from 'pg';
 import { shortReference, uuidv7 } from '../../src/lib/ids.js';
 import { insertTransaction } from '../../src/modules/transactions/store.js';
 import type { Harness } from './harness.js';
@@ -88,4 +89,12 @@ export async function eventually<T>(read: () => Promise<T>, check: (v: T) => boo
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** How many sessions wait for a lock `holder`'s session holds (tests that hold rows on purpose). */
+export async function blockedBy(holder: pg.Client): Promise<number> {
+  const { rows } = await holder.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
+  );
+  return rows[0]!.n;
 }

@@ -107,11 +107,7 @@ export async function insertRule(db: DbConn, id: string, walletId: string, addre
   return asRule(rows[0]!);
 }
 
-/**
- * Row lock: two concurrent partial updates of one rule must both land. An update takes the
- * weaker NO KEY lock, which leaves the foreign-key checks of settlements naming the rule
- * free to run; a delete needs the full one.
- */
+/** Row lock (two partial updates must both land); NO KEY for an update: foreign-key checks pass. */
 export async function lockRule(
   db: DbConn,
   walletId: string,
@@ -127,13 +123,11 @@ export async function lockRule(
 }
 
 /**
- * Unlinks a rule's settlements (each keeps its own copy of the rule), before the rule is
- * locked for deletion. Order matters: a settlement job holds its settlement's row and may
- * then check the rule's key (PostgreSQL re-checks a foreign key when a row updated earlier
- * in the same transaction is updated again). Had the delete locked the rule first and then
- * reached the settlement through ON DELETE SET NULL, the two would wait on each other. A
- * settlement not yet committed when this runs can still meet the delete that way; the
- * caller retries on a deadlock.
+ * Unlinks a rule's settlements (each keeps its copy of the rule) before the rule is locked
+ * for deletion: a settlement job holds its row and may then check the rule's key (a row
+ * updated twice in one transaction is re-checked), so a delete reaching the settlement
+ * through ON DELETE SET NULL while holding the rule would deadlock with it. One not yet
+ * committed now can still meet the delete that way; the caller retries on a deadlock.
  */
 export async function detachSettlements(db: DbConn, ruleId: string): Promise<void> {
   await sql`UPDATE auto_settlements SET rule_id = NULL WHERE rule_id = ${ruleId}`.execute(db);

@@ -75,6 +75,34 @@ function refusal(err: unknown, item: Item): BusinessRuleError | null {
   ]);
 }
 
+/**
+ * The balances (read outside any lock, see the header), a cheap first check of the amounts
+ * against them, then gas estimates for every item.
+ */
+export async function affordable(
+  db: DbConn,
+  chain: ChainHandle,
+  sender: string,
+  items: Item[],
+  fees: FeeCache,
+  clock?: DbClock,
+): Promise<{ plan: GasPlan; snap: Snapshot }> {
+  const snap = await snapshot(db, chain, sender, items, clock);
+  checkFunds(chain, items, snap.balances, [], null);
+  try {
+    return { plan: await planGas(chain, sender, items, fees), snap };
+  } catch (err) {
+    // A token transfer's estimate reverts when the balance is short: funds spent (another
+    // withdrawal mined) between the balance read and the estimate. Say so, not "would fail";
+    // a failed second read leaves the refusal as it was.
+    if ((err as { code?: string }).code === 'TRANSFER_WOULD_FAIL') {
+      const again = await snapshot(db, chain, sender, items).catch(() => null);
+      if (again) checkFunds(chain, items, again.balances, [], null);
+    }
+    throw err;
+  }
+}
+
 /** Balances by token address (null: the native coin), read after the database time `at`. */
 export interface Snapshot {
   at: Date;

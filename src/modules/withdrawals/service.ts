@@ -29,18 +29,7 @@ import type { WalletRow } from '../wallets/service.js';
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
 import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import {
-  DbClock,
-  FeeCache,
-  callOf,
-  checkAgainstPending,
-  checkFunds,
-  feeOf,
-  planGas,
-  snapshot,
-  type GasPlan,
-  type Snapshot,
-} from './funds.js';
+import { DbClock, affordable, FeeCache, callOf, checkAgainstPending, feeOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
 import type { WithdrawBody } from './schemas.js';
@@ -222,25 +211,8 @@ export class WithdrawalService {
     if (refused) throw refused;
   }
 
-  /**
-   * The balances (read outside any lock, see funds.ts), a cheap first check of the amounts
-   * against them, then gas estimates for every item.
-   */
-  async #affordable(s: Sender, items: Item[]): Promise<{ plan: GasPlan; snap: Snapshot }> {
-    const snap = await snapshot(this.deps.db, s.chain, s.address, items, this.clock);
-    checkFunds(s.chain, items, snap.balances, [], null);
-    try {
-      return { plan: await planGas(s.chain, s.address, items, this.fees), snap };
-    } catch (err) {
-      // A token transfer's estimate reverts when the balance is short: funds spent (another
-      // withdrawal mined) between the balance read and the estimate. Say so, not "would fail".
-      if ((err as { code?: string }).code === 'TRANSFER_WOULD_FAIL') {
-        // A failed second read leaves the refusal as it was.
-        const again = await snapshot(this.deps.db, s.chain, s.address, items).catch(() => null);
-        if (again) checkFunds(s.chain, items, again.balances, [], null);
-      }
-      throw err;
-    }
+  #affordable(s: Sender, items: Item[]): Promise<{ plan: GasPlan; snap: Snapshot }> {
+    return affordable(this.deps.db, s.chain, s.address, items, this.fees, this.clock);
   }
 
   /**
