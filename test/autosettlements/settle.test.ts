@@ -16,7 +16,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { movePool } from './pool.js';
-import { blockedBy, eventually } from '../support/fixtures.js';
+import { eventually, untilBlocking } from '../support/fixtures.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -378,11 +378,7 @@ describe('deleting a rule', () => {
       await job.query('UPDATE auto_settlements SET updated_at = now() WHERE id = $1', [s.id]);
       const deleting = h.api('DELETE', `${base()}/addresses/${child.id}/auto-settlements/rules/${created.id}`);
       // The delete is queued behind the job's lock before the job goes on.
-      await eventually(
-        () => blockedBy(job),
-        (n) => n > 0,
-        10_000,
-      );
+      await untilBlocking(job);
       await job.query('UPDATE auto_settlements SET updated_at = now() WHERE id = $1', [s.id]);
       await job.query('COMMIT');
       const res = await deleting;

@@ -7,7 +7,7 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
-import { blockedBy, eventually } from '../support/fixtures.js';
+import { eventually, untilBlocking } from '../support/fixtures.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -280,11 +280,7 @@ describe('a sweep and a send from the same address at once', () => {
         [chainId, child.address],
       );
       const sweeping = h.api('POST', `/v1/wallets/${wallet().id}/transactions/sweep/assets`, { body: { transactionId: d.id } });
-      await eventually(
-        () => blockedBy(other),
-        (n) => n > 0,
-        10_000,
-      );
+      await untilBlocking(other);
       await other.query('SELECT 1 FROM addresses WHERE id = $1 FOR KEY SHARE', [child.id]);
       await other.query('ROLLBACK');
       const res = await sweeping;

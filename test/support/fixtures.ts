@@ -98,3 +98,12 @@ export async function blockedBy(holder: pg.Client): Promise<number> {
   );
   return rows[0]!.n;
 }
+
+/** Waits until some session is queued behind a lock `holder`'s session holds. */
+export async function untilBlocking(holder: pg.Client, timeoutMs = 10_000): Promise<void> {
+  await eventually(
+    () => blockedBy(holder),
+    (n) => n > 0,
+    timeoutMs,
+  );
+}
