@@ -136,9 +136,14 @@ export class Evm {
     energyLimit: number,
   ): Promise<EvmOutcome & { contractAddress?: string }> {
     const gas = gasFor(data, energyLimit);
-    const hash = await this.rpc<string>('eth_sendTransaction', [
-      { from, ...(to ? { to } : {}), data, gas: `0x${gas.toString(16)}`, maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' },
-    ]);
+    const tx = { from, ...(to ? { to } : {}), data, gas: `0x${gas.toString(16)}`, maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' };
+    const hash = await this.rpc<string>('eth_sendTransaction', [tx]).catch(async (err: Error) => {
+      // A very large block can lift anvil's base fee off zero; put it back and try once more.
+      if (!/base fee/i.test(err.message)) throw err;
+      await this.rpc('anvil_setNextBlockBaseFeePerGas', ['0x0']);
+      await this.mine();
+      return this.rpc<string>('eth_sendTransaction', [tx]);
+    });
     const receipt = await this.receipt(hash);
     const frame = await this.rpc<CallFrame>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
     const energy = Number(receipt.gasUsed) - (gas - Number(frame.gas));

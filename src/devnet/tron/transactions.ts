@@ -223,6 +223,9 @@ export function printTransaction(
  */
 export function signatureError(tx: Tx): string | undefined {
   if (tx.signatures.length === 0) return 'miss sig or contract';
+  // Owner (0) and the default active permission (2) both hold just the owner's key.
+  const permission = tx.rawData.contract[0]?.Permission_id ?? 0;
+  if (permission !== 0 && permission !== 2) return "permission isn't exit";
   if (tx.signatures.length > 1) return `Signature count is ${tx.signatures.length} more than key counts of permission : 1`;
   const sigHex = tx.signatures[0] as string;
   const sig = Buffer.from(sigHex, 'hex');

@@ -130,6 +130,10 @@ describe('broadcast checks', () => {
     expect(hexText((r as { message: string }).message)).toMatch(
       new RegExp(`^Validate signature error: [0-9a-f]{130} is signed by ${intruder.address} but it is not contained of permission\\.$`),
     );
+    // Only the owner key's permissions exist (owner 0, default active 2).
+    const p3 = await tw.transactionBuilder.sendTrx(intruder.address, 1_000_000, a.address, { permissionId: 3 });
+    const viaP3 = await tw.trx.sendRawTransaction(await tw.trx.sign(p3, a.privateKey));
+    expect(hexText((viaP3 as { message: string }).message)).toBe("Validate signature error: permission isn't exit");
     const unsigned = await tw.trx.sendRawTransaction({ ...tx, signature: [] } as never);
     expect(hexText((unsigned as { message: string }).message)).toBe('Validate signature error: miss sig or contract');
     expect(await balance(s, a.hex)).toBe(10_000_000);
