@@ -80,8 +80,8 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
       <button type="submit">Save</button>
     </form>
     <p class="muted small">
-      ${w.wallet.network === 'mainnet' ? 'Mainnet: HTTPS to a public address only.' : 'Testnet: http and local addresses are allowed.'}
-      Leave empty to stop deliveries.
+      ${w.wallet.network === 'mainnet' ? 'Mainnet: HTTPS only.' : 'Testnet: http is allowed.'} Private and local addresses only where the
+      operator allows them. Leave empty to stop deliveries.
     </p>
     <form method="post" action="${base}/test">
       ${csrf(csrfToken)}

@@ -9,7 +9,6 @@
 import type { Db } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { policyFor } from '../../lib/ssrf.js';
 import { signatureHeaders } from '../../lib/webhook-signature.js';
 import type { ApiKeyService } from '../apikeys/service.js';
 import { FINAL_ATTEMPT_GRACE_MS, RETRY_DELAYS_MS } from './schedule.js';
@@ -149,7 +148,7 @@ export class DeliveryRunner {
           row.url,
           row.body,
           signatureHeaders(row.body, { id: row.id, timestamp: Math.floor(startedAt.getTime() / 1000), apiKey: secret }),
-          policyFor(row.network),
+          row.network,
         )
       : { statusCode: null, response: null, error: 'the wallet has no live API key to sign with', ok: false, durationMs: 0 };
     const finishedAt = this.clock.now();
