@@ -101,7 +101,7 @@ export async function createServices(
   const balances = new BalanceService(wallets, addresses, walletAssets);
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
   const sender = new WebhookSender(webhookTargets, opts.sender);
-  const webhooks = new WebhookService(db, clock, wallets, apiKeys, transactions, sender, logger);
+  const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
   const signer = new LocalSigner((walletId) => wallets.openMnemonic(walletId));
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
