@@ -105,7 +105,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
         description:
           'Extension. Returns a new `whsec_` secret, shown only in this response. `webhook-signature` is keyed with it from the next attempt on; ' +
           'the previous secret (or, the first time, the API key) keeps signing beside it for `overlapSeconds` (default 86400), ' +
-          'so the header carries both signatures, space-separated. `x-service-signature` stays keyed with the API key.',
+          'so the header carries both signatures, space-separated. `x-service-signature` stays keyed with the API key. The body is optional.',
         params: WalletParams,
         body: RotateSecretBody,
         response: { 200: Envelope(NewWebhookSecretSchema) },
