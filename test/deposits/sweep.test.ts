@@ -67,7 +67,7 @@ async function sweepsOf(addressId: string) {
 function swept(transactionId: string) {
   return receiver.requests
     .filter((r) => r.body.includes(transactionId))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey, replay: false }))
     .filter((w) => w.data.id === transactionId && w.event.startsWith('deposit.swept'));
 }
 
