@@ -112,7 +112,7 @@ async function deposits(hash: string) {
 function webhooks(t: Tenant, hash: string) {
   return t.receiver.requests
     .filter((r) => r.body.toLowerCase().includes(hash.toLowerCase()))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: t.apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: t.apiKey, replay: false }))
     .map((w) => ({ event: w.event, data: w.data }));
 }
 

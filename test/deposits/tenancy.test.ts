@@ -93,7 +93,7 @@ async function history(t: Tenant, hash: string): Promise<Record<string, any>[]> 
 function webhooks(t: Tenant, hash: string): { event: string; data: Record<string, any> }[] {
   return t.receiver.requests
     .filter((r) => r.body.toLowerCase().includes(hash.toLowerCase()))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: t.apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: t.apiKey, replay: false }))
     .map((w) => ({ event: w.event, data: w.data }));
 }
 
