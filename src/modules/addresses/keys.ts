@@ -1,0 +1,107 @@
+/**
+ * Private keys of addresses: what is needed to export one (a child's, derived from the
+ * wallet's seed; an imported one, opened from the vault) and to import one for an outside
+ * address (`POST .../addresses/whitelist` with `privateKey`).
+ *
+ * An imported key is sealed by the key vault like the seeds: table `address_keys`, column
+ * `key_ciphertext`, associated data the address id (`address_keys.address_id`), so a
+ * ciphertext copied onto another row does not open. It is opened only to sign (the Signer
+ * asks by wallet and address) or to export, and wiped after use.
+ */
+import type { DbConn } from '../../db/pool.js';
+import { derivePrivateKey } from '../../keys/hd.js';
+import { evmAddressOfPrivateKey, parsePrivateKey } from '../../keys/imported.js';
+import type { KeyVault } from '../../keys/vault.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
+import * as store from './store.js';
+
+export interface KeyPolicy {
+  /** Whether keys may be exported (`showPrivateKey`), per network: ALLOW_KEY_EXPORT_*. */
+  export: { testnet: boolean; mainnet: boolean };
+  /** Where imported keys are sealed; without it nothing can be imported. */
+  vault?: KeyVault;
+  /** Whether keys may be imported on mainnet (ALLOW_KEY_IMPORT_MAINNET); testnet always may. */
+  importMainnet?: boolean;
+}
+
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}` as const;
+
+export class AddressKeys {
+  constructor(
+    private readonly db: DbConn,
+    private readonly wallets: WalletService,
+    private readonly policy: KeyPolicy,
+  ) {}
+
+  exportAllowed(network: string): boolean {
+    return network === 'mainnet' ? this.policy.export.mainnet : this.policy.export.testnet;
+  }
+
+  assertExportAllowed(network: string): void {
+    if (!this.exportAllowed(network)) throw new ForbiddenError(`Private key export is switched off for ${network} on this installation`);
+  }
+
+  /** Throws unless this address's key may leave now: export switched on, and a key held. */
+  assertExportable(chain: ChainHandle, row: store.AddressRow): void {
+    this.assertExportAllowed(chain.row.network);
+    if (!(row.type === 'INTERNAL' && row.derivation_index !== null) && !row.key_imported) {
+      throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
+    }
+  }
+
+  /** The key in hex; the caller has audited the export. */
+  async reveal(chain: ChainHandle, wallet: WalletRow, row: store.AddressRow): Promise<string> {
+    if (row.key_imported) {
+      const key = await this.openImported(wallet.id, row.address);
+      try {
+        return hex(key);
+      } finally {
+        key.fill(0);
+      }
+    }
+    const mnemonic = await this.wallets.openMnemonic(wallet.id);
+    return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index!);
+  }
+
+  /**
+   * Checks an imported key before anything is written: importing allowed on the wallet's
+   * network (403), and the key is the address's (400, naming the field, never the key).
+   * Returns its bytes: the caller seals them with `seal` and wipes them.
+   */
+  prepareImport(chain: ChainHandle, address: string, privateKey: string): Uint8Array {
+    if (!this.policy.vault) throw new ForbiddenError('Importing private keys is not available on this installation');
+    if (chain.row.network === 'mainnet' && !this.policy.importMainnet) {
+      throw new ForbiddenError('Importing private keys is switched off for mainnet on this installation');
+    }
+    const key = parsePrivateKey(privateKey);
+    if (!key) throw new ValidationError('privateKey is not a secp256k1 private key', [{ field: 'privateKey', message: 'not a valid key' }]);
+    if (evmAddressOfPrivateKey(key).toLowerCase() !== address.toLowerCase()) {
+      key.fill(0);
+      throw new ValidationError('privateKey is not the key of address', [
+        { field: 'privateKey', message: 'does not derive the given address' },
+      ]);
+    }
+    return key;
+  }
+
+  /** Seals the key for the address row and stores it, in the caller's transaction. */
+  async store(tx: DbConn, row: { id: string; wallet_id: string; chain_id: string; address: string }, key: Uint8Array): Promise<void> {
+    const ciphertext = await this.policy.vault!.seal(key, row.id);
+    await store.insertAddressKey(tx, {
+      addressId: row.id,
+      walletId: row.wallet_id,
+      chainId: row.chain_id,
+      address: row.address,
+      ciphertext,
+    });
+  }
+
+  /** The decrypted key the wallet imported for `address` (the Signer's source); wipe it after use. */
+  async openImported(walletId: string, address: string): Promise<Uint8Array> {
+    const row = await store.readAddressKey(this.db, walletId, address);
+    if (!row || !this.policy.vault) throw new NotFoundError('Imported key');
+    return new Uint8Array(await this.policy.vault.open(row.key_ciphertext, row.address_id));
+  }
+}
