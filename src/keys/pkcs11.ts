@@ -127,7 +127,7 @@ export class Pkcs11Token {
         { type: p.CKA_EXTRACTABLE },
       ]);
       const [keyType, sensitive, extractable] = attrs.map((a) => a.value as Buffer);
-      if (keyType!.readUIntLE(0, keyType!.length) !== p.CKK_AES) throw new MasterKeyError(`the key "${label}" is not an AES key`);
+      if (handleNumber(keyType!) !== p.CKK_AES) throw new MasterKeyError(`the key "${label}" is not an AES key`);
       if (sensitive![0] !== 1 || extractable![0] !== 0) {
         throw new MasterKeyError(
           `the key "${label}" can leave the token (CKA_SENSITIVE must be true, CKA_EXTRACTABLE false): create a new one with create-hsm-key`,
@@ -261,7 +261,8 @@ function findSlot(module: Pkcs11Js.PKCS11, settings: Pkcs11Settings): Handle {
   throw new MasterKeyError(`${what}: no such token in ${settings.module} (${slots.length} token(s) present)`);
 }
 
-function handleNumber(handle: Handle): number {
+/** A CK_ULONG (a handle, a slot id, a key type) as pkcs11js returns it: native-endian bytes. */
+function handleNumber(handle: Buffer): number {
   return handle.length >= 8 ? Number(handle.readBigUInt64LE(0)) : handle.readUInt32LE(0);
 }
 

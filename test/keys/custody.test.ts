@@ -121,7 +121,8 @@ describe.sequential('the master key checked at start', () => {
       expect(run.stdout).not.toContain('running');
     }
     expect(await snapshot()).toEqual(before);
-  });
+    // Two runs of the real CLI, each loading the service under tsx first (15-30 s here).
+  }, 180_000);
 
   it('the right key passes the check again, and a ring without it is refused', async () => {
     const db = h.database.db;
