@@ -95,6 +95,8 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
         // wallet; the default limit (100,000) would turn the last run into 422s.
         addressLimit: 10_000_000,
         keyExport: { testnet: true, mainnet: false },
+        // Receivers on loopback, as in the embedded devnet.
+        webhookAllowPrivateTargets: true,
       },
       { databaseUrl },
     );

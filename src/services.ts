@@ -31,6 +31,7 @@ import { OutboundService, type OutboundOptions } from './modules/outbound/servic
 import { LocalSigner, type Signer } from './keys/signer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { WebhookTargetPolicy } from './lib/ssrf.js';
 
 export interface Services {
   db: Db;
@@ -79,7 +80,7 @@ export interface ServiceOptions {
 export async function createServices(
   db: Db,
   vault: KeyVault,
-  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'>,
+  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> & Partial<Pick<AppConfig, 'webhookAllowPrivateTargets'>>,
   opts: ServiceOptions = {},
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;
@@ -89,13 +90,18 @@ export async function createServices(
   const apiKeys = new ApiKeyService(db, vault, changes);
   const audit = new AuditService(db);
   const businesses = new BusinessService(db, apiKeys);
-  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit }, changes);
+  // Webhook targets: checked when a URL is saved (wallets) and at every connection (sender).
+  const webhookTargets = new WebhookTargetPolicy({
+    allowPrivate: config.webhookAllowPrivateTargets ?? false,
+    ...(opts.sender?.resolveAll ? { resolveAll: opts.sender.resolveAll } : {}),
+  });
+  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit, webhookTargets }, changes);
   const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
   const walletAssets = new WalletAssetService(db, wallets, catalogue, changes);
   const balances = new BalanceService(wallets, addresses, walletAssets);
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
-  const sender = new WebhookSender(opts.sender);
-  const webhooks = new WebhookService(db, clock, wallets, apiKeys, transactions, sender, logger);
+  const sender = new WebhookSender(webhookTargets, opts.sender);
+  const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId));
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);

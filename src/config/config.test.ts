@@ -120,6 +120,21 @@ describe('loadConfig: devnets', () => {
   });
 });
 
+describe('loadConfig: WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  it('is on by default with the local devnet, off with configured chains, and follows the setting', () => {
+    expect(loadConfig({}).webhookAllowPrivateTargets).toBe(true);
+    expect(loadConfig({ RPC_BASE_MAINNET: RPC }).webhookAllowPrivateTargets).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://wallet@db/wallet', MASTER_KEY, RPC_BASE_MAINNET: RPC }).webhookAllowPrivateTargets).toBe(
+      false,
+    );
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhookAllowPrivateTargets).toBe(false);
+    expect(loadConfig({ RPC_BASE_MAINNET: RPC, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
+    expect(configError({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'sometimes' }).message).toMatch(
+      /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS\b/,
+    );
+  });
+});
+
 describe('loadConfig: every bad setting is a ConfigError naming it', () => {
   const cases: [string, NodeJS.ProcessEnv, string][] = [
     ['PORT not a number', { PORT: 'abc' }, 'PORT'],

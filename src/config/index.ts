@@ -41,6 +41,11 @@ export interface AppConfig {
   /** Indexer: pause between polls once at the chain head, and blocks per scanned range. */
   indexerPollMs: number;
   indexerBatchBlocks: number;
+  /**
+   * Whether webhook URLs may point at private, loopback, link-local and other special-purpose
+   * addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS). Default: only with the local devnet.
+   */
+  webhookAllowPrivateTargets: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -72,9 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
 
+  const devnet = devnetSetting(env, chains.length, databaseUrl);
   return {
     embeddedDatabase: !databaseUrl,
-    devnet: devnetSetting(env, chains.length, databaseUrl),
+    devnet,
     databaseUrl,
     chains,
     masterKey,
@@ -93,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
     indexerPollMs: intSetting(env, 'INDEXER_POLL_MS', 500, 50, 60_000),
     indexerBatchBlocks: intSetting(env, 'INDEXER_BATCH_BLOCKS', 100, 1, 5_000),
+    // A tenant reads the start of the target's answer in the delivery log: on a shared
+    // installation, private targets would expose the operator's internal services.
+    webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),
   };
 }
 

@@ -93,6 +93,12 @@ export async function dropDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
+/** Resolves `localhost` and nothing else: tests never reach a real DNS server. */
+const localhostOnly: NonNullable<SenderOptions['resolveAll']> = (host, callback) =>
+  host === 'localhost'
+    ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+    : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
+
 export interface HarnessOptions {
   specs?: DevnetChainSpec[];
   addressLimit?: number;
@@ -101,6 +107,12 @@ export interface HarnessOptions {
   /** Run a graphile-worker with the real task list (webhook delivery, ...). */
   worker?: boolean;
   sender?: SenderOptions;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS for this world. Default true: tests deliver to receivers on
+   * loopback, as the embedded devnet allows. Names resolve through `sender.resolveAll`, by
+   * default a table knowing only `localhost`, so no test sends a DNS query.
+   */
+  allowPrivateWebhookTargets?: boolean;
   /** Extra service options (outbound polling, indexer ranges, ...). */
   services?: Omit<ServiceOptions, 'clock' | 'logger' | 'sender'>;
 }
@@ -125,13 +137,14 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       chains: devnet.chains.map((c) => c.config),
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
+      webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,
     },
     {
       logger,
       databaseUrl,
       ...opts.services,
       ...(opts.clock ? { clock: opts.clock } : {}),
-      ...(opts.sender ? { sender: opts.sender } : {}),
+      sender: { resolveAll: localhostOnly, ...opts.sender },
     },
   );
   let worker: WorkerHandle | null = opts.worker

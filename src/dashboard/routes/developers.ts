@@ -105,6 +105,16 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     );
   });
 
+  app.post('/developers/:walletId/webhook-secret', async (req, reply) => {
+    const walletId = walletIdParam(req);
+    const session = sessionOf(req);
+    return attempt(req, reply, walletId, async () => {
+      // The same call as POST /v1/wallets/{id}/webhooks/secret: shown on this page only, once.
+      const created = await services.webhooks.secrets.rotate(session.auth, walletId);
+      return { webhookSecret: { walletId, secret: created.secret } };
+    });
+  });
+
   app.post('/developers/:walletId/test', async (req, reply) => {
     const walletId = walletIdParam(req);
     const session = sessionOf(req);

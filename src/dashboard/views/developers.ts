@@ -22,6 +22,8 @@ export interface DevelopersState {
   webhookDraft?: { walletId: string; value: string } | null;
   /** The wallet whose webhook URL was just saved. */
   saved?: string | null;
+  /** A webhook signing secret created by this very request: the one time it is shown. */
+  webhookSecret?: { walletId: string; secret: string } | null;
 }
 
 export function developersPage(frame: Frame, csrfToken: string, state: DevelopersState): Html {
@@ -30,7 +32,8 @@ export function developersPage(frame: Frame, csrfToken: string, state: Developer
     html`<h1>Developers</h1>
       <p class="muted">
         Each master wallet has its own API key (sent as <code>x-api-key</code>) and its own webhook URL. Webhooks are signed with the
-        wallet's API key.
+        wallet's API key (<code>x-service-signature</code>) and with its signing secret (<code>webhook-signature</code>), so a receiver can
+        verify them without the API key.
       </p>
       ${state.wallets.length === 0 ? html`<p class="card">No wallets yet. <a href="${PREFIX}/wallets">Create one</a>.</p>` : ''}
       ${state.wallets.map((w) => walletCard(w, csrfToken, state))}`,
@@ -80,9 +83,10 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
       <button type="submit">Save</button>
     </form>
     <p class="muted small">
-      ${w.wallet.network === 'mainnet' ? 'Mainnet: HTTPS to a public address only.' : 'Testnet: http and local addresses are allowed.'}
-      Leave empty to stop deliveries.
+      ${w.wallet.network === 'mainnet' ? 'Mainnet: HTTPS only.' : 'Testnet: http is allowed.'} Private and local addresses only where the
+      operator allows them. Leave empty to stop deliveries.
     </p>
+    ${webhookSecret(base, csrfToken, state.webhookSecret?.walletId === id ? state.webhookSecret.secret : null)}
     <form method="post" action="${base}/test">
       ${csrf(csrfToken)}
       <button type="submit" ${w.wallet.webhookUrl ? '' : html`disabled title="Set a webhook URL first"`}>Send test event</button>
@@ -126,6 +130,32 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
         : ''
     }
   </section>`;
+}
+
+/** The signing secret: created or rotated here, shown once (docs/webhooks.md). */
+function webhookSecret(base: string, csrfToken: string, issued: string | null): Html {
+  return html`<h3>Webhook signing secret</h3>
+    ${
+      issued
+        ? html`<div class="secret" data-testid="new-webhook-secret">
+            <p>
+              <strong>Copy this signing secret now. It is not shown again.</strong> A previous secret (or the API key) keeps signing beside
+              it for 24 hours.
+            </p>
+            <p class="copyrow">
+              <code class="key" id="whsec">${issued}</code><button type="button" class="copy" data-copy="whsec">Copy</button>
+            </p>
+          </div>`
+        : ''
+    }
+    <form
+      method="post"
+      action="${base}/webhook-secret"
+      data-confirm="Create a new signing secret? The current one keeps signing for 24 hours."
+    >
+      ${csrf(csrfToken)}
+      <button type="submit">New signing secret</button>
+    </form>`;
 }
 
 /** One delivery's outcome: status, HTTP code, timings, the receiver's answer. */

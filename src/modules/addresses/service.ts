@@ -81,6 +81,11 @@ export class AddressService {
       const existing = await store.findAnyByAddress(tx, walletId, address);
       if (existing && existing.deleted_at === null)
         throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
+      // One of the service's own addresses (another wallet's master or child address, this
+      // business's or another's): its deposits belong to the wallet holding its key, so it
+      // is never watched as external. One answer for all of them, naming no wallet.
+      if (await store.isServiceAddress(tx, chain.id, address))
+        throw new BusinessRuleError('ADDRESS_NOT_EXTERNAL', 'This address cannot be registered as an external address');
       if (existing) {
         await store.setDeleted(tx, existing.id, false, { name: input.name ?? null, metadata: input.metadata ?? null });
         return existing.id;

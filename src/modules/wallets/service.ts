@@ -11,7 +11,7 @@ import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../key
 import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
 import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { checkWebhookUrl, policyFor } from '../../lib/ssrf.js';
+import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
@@ -63,7 +63,8 @@ export class WalletService {
     private readonly vault: KeyVault,
     private readonly catalogue: CatalogueService,
     private readonly apiKeys: ApiKeyService,
-    private readonly defaults: { addressLimit: number },
+    /** webhookTargets: where webhook URLs may point (lib/ssrf.ts). */
+    private readonly defaults: { addressLimit: number; webhookTargets: WebhookTargetPolicy },
     private readonly changes: Changes,
   ) {
     this.#refs = changes.cache('wallets');
@@ -299,9 +300,10 @@ export class WalletService {
   ): Promise<WalletView> {
     const wallet = await this.require(auth, walletId);
     // Checked again at every connection (DNS may change); refusing here gives a clear error early.
-    const webhookUrl = patch.webhookUrl
-      ? checkWebhookUrl(patch.webhookUrl, policyFor(this.chainOf(wallet).row.network)).toString()
-      : patch.webhookUrl;
+    const webhookUrl =
+      typeof patch.webhookUrl === 'string'
+        ? (await this.defaults.webhookTargets.check(patch.webhookUrl, this.chainOf(wallet).row.network)).toString()
+        : patch.webhookUrl;
     await this.changes.transaction(async (tx) => {
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
