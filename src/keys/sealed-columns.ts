@@ -40,6 +40,14 @@ export const API_KEY: SealedColumn = {
   associatedData: (id) => id,
 };
 
-export const SEALED_COLUMNS: readonly SealedColumn[] = [WALLET_SEED, WALLET_XPUB, API_KEY];
+/** A wallet's whsec_ webhook signing secret (32 bytes; modules/webhooks/secrets.ts). The row id. */
+export const WEBHOOK_SECRET: SealedColumn = {
+  table: 'webhook_secrets',
+  idColumn: 'id',
+  column: 'secret_ciphertext',
+  associatedData: (id) => id,
+};
+
+export const SEALED_COLUMNS: readonly SealedColumn[] = [WALLET_SEED, WALLET_XPUB, API_KEY, WEBHOOK_SECRET];
 
 export const columnName = (c: SealedColumn) => `${c.table}.${c.column}`;

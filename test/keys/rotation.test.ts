@@ -33,6 +33,9 @@ beforeAll(async () => {
   for (let i = 0; i < 8; i++) {
     await h.services.wallets.createForBusiness(h.businessId, { blockchain: slug, network: chain.config.network, name: `extra ${i}` });
   }
+  // Webhook signing secrets are sealed too (one entry of the registry among the others).
+  const auth = { keyId: 'test', businessId: h.businessId, walletId: null };
+  for (const w of Object.values(h.wallets)) await h.services.webhooks.secrets.rotate(auth, w.id);
 });
 afterAll(async () => {
   await h?.stop();
@@ -52,6 +55,7 @@ describe.sequential('rotate-master-key', () => {
     const db = h.database.db;
     const cells = await sealedCells(db);
     expect(cells.length).toBeGreaterThan(25);
+    expect(cells.filter((c) => c.column === 'webhook_secrets.secret_ciphertext')).toHaveLength(Object.keys(h.wallets).length);
     expect(cells.every((c) => c.keyId === oldId())).toBe(true);
     const plainBefore = new Map<string, string>();
     const both = new KeyRing([new LocalMasterKey(newKey), new LocalMasterKey(oldKey())], () => newId);
@@ -115,7 +119,9 @@ describe.sequential('rotate-master-key', () => {
     // A third run has nothing to do.
     const third = await runCli(['rotate-master-key'], env());
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stdout).toContain('re-sealed now: wallets.seed_ciphertext: 0, wallets.account_xpub_sealed: 0, api_keys.key_ciphertext: 0');
+    expect(third.stdout).toContain(
+      're-sealed now: wallets.seed_ciphertext: 0, wallets.account_xpub_sealed: 0, api_keys.key_ciphertext: 0, webhook_secrets.secret_ciphertext: 0',
+    );
     // Three runs of the real CLI: each compiles and loads the whole service under tsx first
     // (15-30 s apiece on this shared machine).
   }, 240_000);
