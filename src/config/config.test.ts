@@ -85,6 +85,34 @@ describe('loadConfig: defaults', () => {
   });
 });
 
+describe('loadConfig: master keys', () => {
+  it('reads the key ring and the HSM settings; an HSM needs no MASTER_KEY with DATABASE_URL', () => {
+    const previous = [randomBytes(32), randomBytes(32)];
+    const local = loadConfig({ MASTER_KEY, MASTER_KEY_PREVIOUS: previous.map((k) => k.toString('base64')).join(', ') });
+    expect(local.keys).toMatchObject({ vault: 'local', previous, pkcs11: null, rotateBatchSize: 100, rotatePauseMs: 0 });
+    const pinFile = path.join(dir, 'pin');
+    writeFileSync(pinFile, '123456\n');
+    const hsm = loadConfig({
+      DATABASE_URL: 'postgres://wallet@db/wallet',
+      RPC_BASE_MAINNET: RPC,
+      KEY_VAULT: 'pkcs11',
+      PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so',
+      PKCS11_TOKEN_LABEL: 'wallet',
+      PKCS11_PIN_FILE: pinFile,
+      PKCS11_KEY_LABEL_PREVIOUS: 'old-a,old-b',
+    });
+    expect(hsm.masterKey).toBeNull();
+    expect(hsm.keys.pkcs11).toEqual({
+      module: '/usr/lib/softhsm/libsofthsm2.so',
+      tokenLabel: 'wallet',
+      slot: null,
+      pin: '123456',
+      keyLabel: 'wallet-master-key',
+      previousKeyLabels: ['old-a', 'old-b'],
+    });
+  });
+});
+
 describe('loadConfig: devnets', () => {
   it('an external database runs local devnets only when DEVNET=true says so', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://wallet@db/wallet', MASTER_KEY, DEVNET: 'true' });
@@ -133,6 +161,19 @@ describe('loadConfig: every bad setting is a ConfigError naming it', () => {
     ['DEVNET not a boolean', { DEVNET: 'maybe' }, 'DEVNET'],
     ['DEVNET together with configured chains', { DEVNET: 'true', RPC_ETHEREUM_MAINNET: 'https://eth.example/rpc' }, 'DEVNET'],
     ['DEVNET=false with nothing configured', { DEVNET: 'false' }, 'CHAINS_FILE'],
+    ['KEY_VAULT unknown', { KEY_VAULT: 'kms' }, 'KEY_VAULT'],
+    ['MASTER_KEY_PREVIOUS malformed', { MASTER_KEY, MASTER_KEY_PREVIOUS: 'abc' }, 'MASTER_KEY_PREVIOUS'],
+    ['MASTER_KEY_PREVIOUS repeating MASTER_KEY', { MASTER_KEY, MASTER_KEY_PREVIOUS: MASTER_KEY }, 'MASTER_KEY_PREVIOUS'],
+    ['KEY_VAULT=pkcs11 without a module', { KEY_VAULT: 'pkcs11' }, 'PKCS11_MODULE'],
+    ['KEY_VAULT=pkcs11 without a token', { KEY_VAULT: 'pkcs11', PKCS11_MODULE: '/x.so', PKCS11_PIN: '1' }, 'PKCS11_TOKEN_LABEL'],
+    ['KEY_VAULT=pkcs11 without a PIN', { KEY_VAULT: 'pkcs11', PKCS11_MODULE: '/x.so', PKCS11_TOKEN_LABEL: 't' }, 'PKCS11_PIN'],
+    ['KEY_VAULT=pkcs11 with MASTER_KEY', { KEY_VAULT: 'pkcs11', MASTER_KEY, PKCS11_MODULE: '/x.so' }, 'MASTER_KEY'],
+    [
+      'PKCS11_PIN_FILE missing',
+      { KEY_VAULT: 'pkcs11', PKCS11_MODULE: '/x.so', PKCS11_TOKEN_LABEL: 't', PKCS11_PIN_FILE: '/nonexistent/pin' },
+      'PKCS11_PIN_FILE',
+    ],
+    ['ROTATE_BATCH_SIZE zero', { ROTATE_BATCH_SIZE: '0' }, 'ROTATE_BATCH_SIZE'],
   ];
   for (const [label, env, setting] of cases) {
     it(label, () => {

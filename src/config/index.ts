@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMasterKey } from '../keys/vault.js';
+import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
 import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
 
 export type { ChainConfig } from './chains.js';
@@ -24,6 +24,8 @@ export interface AppConfig {
   databaseUrl: string | null;
   chains: ChainConfig[];
   masterKey: Buffer | null;
+  /** Master keys: the vault kind, MASTER_KEY_PREVIOUS, the HSM (config/keys.ts). */
+  keys: KeySettings;
   host: string;
   port: number;
   publicUrl: string | null;
@@ -56,14 +58,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// connection string');
   }
 
-  let masterKey: Buffer | null = null;
-  if (env.MASTER_KEY) {
-    try {
-      masterKey = parseMasterKey(env.MASTER_KEY);
-    } catch (err) {
-      throw new ConfigError('MASTER_KEY', (err as Error).message.replace(/^MASTER_KEY /, ''));
-    }
-  } else if (databaseUrl) {
+  let keys: KeySettings;
+  try {
+    keys = loadKeySettings(env);
+  } catch (err) {
+    if (err instanceof KeySettingError) throw new ConfigError(err.setting, err.problem);
+    throw err;
+  }
+  const masterKey = keys.masterKey;
+  if (!masterKey && keys.vault === 'local' && databaseUrl) {
     // With an external database the key file in DATA_DIR would be the only copy of the key
     // to every wallet: refuse rather than let production run on it by accident.
     throw new ConfigError('MASTER_KEY', 'is required when DATABASE_URL is set (32 bytes, base64; openssl rand -base64 32)');
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     chains,
     masterKey,
+    keys,
     host: env.HOST || '127.0.0.1',
     port,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') || null,

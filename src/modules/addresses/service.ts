@@ -40,7 +40,7 @@ export class AddressService {
       throw new BusinessRuleError('ADDRESSES_DISABLED', "Address creation is switched off in this wallet's configurations");
     }
     const chain = this.wallets.chainOf(wallet);
-    const deriver = this.wallets.deriver(wallet);
+    const deriver = await this.wallets.deriver(wallet);
     const row = await this.#allocator.allocate(
       {
         walletId,
@@ -240,8 +240,12 @@ export class AddressService {
       details: { address: row.address, derivationPath: row.derivation_path },
       ...(requestId ? { requestId } : {}),
     });
-    const mnemonic = await this.wallets.openMnemonic(wallet.id);
-    return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index);
+    const mnemonic = await this.wallets.openMnemonicBytes(wallet.id);
+    try {
+      return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index);
+    } finally {
+      mnemonic.fill(0);
+    }
   }
 
   private async requireRow(walletId: string, addressId: string): Promise<AddressRow> {
