@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMasterKey } from '../keys/vault.js';
 import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type { ChainConfig } from './chains.js';
 
@@ -39,6 +40,8 @@ export interface AppConfig {
   /** Indexer: pause between polls once at the chain head, and blocks per scanned range. */
   indexerPollMs: number;
   indexerBatchBlocks: number;
+  /** Which reverse proxies may name the client (TRUST_PROXY; Fastify's trustProxy). */
+  trustProxy: TrustProxy;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -69,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
 
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) throw new ConfigError('TRUST_PROXY', trustProxy.problem);
+
   return {
     embeddedDatabase: !databaseUrl,
     devnet: devnetSetting(env, chains.length, databaseUrl),
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
     indexerPollMs: intSetting(env, 'INDEXER_POLL_MS', 500, 50, 60_000),
     indexerBatchBlocks: intSetting(env, 'INDEXER_BATCH_BLOCKS', 100, 1, 5_000),
+    trustProxy,
   };
 }
 
