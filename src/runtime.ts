@@ -103,7 +103,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     let app: FastifyInstance | null = null;
     let listeningUrl: string | null = null;
     if (opts.roles.includes('api')) {
-      app = await buildApp({ services, logger });
+      app = await buildApp({ services, logger, trustProxy: config.trustProxy });
       const started = app;
       cleanups.push(() => started.close());
       await app.listen({ host: config.host, port: config.port });

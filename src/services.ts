@@ -109,7 +109,7 @@ export async function createServices(
   deposits.confirmedHooks.push(sweeps.onDepositConfirmed);
   const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound };
   const withdrawals = new WithdrawalService(moduleDeps);
-  const contracts = new ContractService(moduleDeps);
+  const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
 import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type { ChainConfig } from './chains.js';
 
@@ -46,6 +47,8 @@ export interface AppConfig {
    * addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS). Default: only with the local devnet.
    */
   webhookAllowPrivateTargets: boolean;
+  /** Which reverse proxies may name the client (TRUST_PROXY; Fastify's trustProxy). */
+  trustProxy: TrustProxy;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -78,6 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
 
   const devnet = devnetSetting(env, chains.length, databaseUrl);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) throw new ConfigError('TRUST_PROXY', trustProxy.problem);
+
   return {
     embeddedDatabase: !databaseUrl,
     devnet,
@@ -102,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // A tenant reads the start of the target's answer in the delivery log: on a shared
     // installation, private targets would expose the operator's internal services.
     webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),
+    trustProxy,
   };
 }
 

@@ -50,6 +50,8 @@ export interface BuildAppOptions {
   bodyLimit?: number;
   registry?: Registry;
   version?: string;
+  /** Reverse proxies trusted to name the client (TRUST_PROXY, Fastify's trustProxy); default none. */
+  trustProxy?: boolean | number | string[];
 }
 
 const SHARED_SCHEMAS = [
@@ -78,6 +80,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.
+    trustProxy:
+      typeof opts.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (opts.trustProxy as number)
+        : (opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The spec reads GET .../balances filters from a JSON body, so GET must parse bodies.

@@ -115,6 +115,8 @@ export interface HarnessOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Extra service options (outbound polling, indexer ranges, ...). */
   services?: Omit<ServiceOptions, 'clock' | 'logger' | 'sender'>;
+  /** TRUST_PROXY for the HTTP server; default: no proxy trusted. */
+  trustProxy?: boolean | number | string[];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -150,7 +152,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
     : null;
-  const app = await buildApp({ services, logger });
+  const app = await buildApp({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

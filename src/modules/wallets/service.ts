@@ -12,7 +12,7 @@ import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
 import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
@@ -20,6 +20,8 @@ import {
   defaultWalletConfigurations,
   mergeConfigurations,
   normaliseConfigurations,
+  relaxesContractWrites,
+  type WalletConfigurations,
   type WalletConfigurationsPatch,
 } from './configurations.js';
 import type { WalletSchema } from './schemas.js';
@@ -308,10 +310,11 @@ export class WalletService {
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
       if (!locked) throw new NotFoundError('Wallet');
+      const current = normaliseConfigurations(locked.configurations);
       const configurations =
         patch.configurations === undefined
           ? undefined
-          : mergeConfigurations(normaliseConfigurations(locked.configurations), patch.configurations);
+          : mergeConfigurations(current, checkContractWrites(auth, this.chainOf(wallet), current, patch.configurations));
       await store.updateWallet(tx, walletId, { ...patch, configurations, webhookUrl });
       // Cached refs hold no updatable field; announced anyway, so a field added to WalletRef
       // later cannot go stale silently.
@@ -333,6 +336,33 @@ export class WalletService {
     });
     return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
   }
+}
+
+/**
+ * The allow-list in canonical form (each entry a valid address of the wallet's chain, no
+ * duplicates; 400 naming the entry otherwise); relaxing the setting needs a business key.
+ */
+function checkContractWrites(
+  auth: AuthContext,
+  chain: ChainHandle,
+  current: WalletConfigurations,
+  patch: WalletConfigurationsPatch,
+): WalletConfigurationsPatch {
+  const given = patch.contractWrites;
+  if (!given) return patch;
+  let allowedContracts = given.allowedContracts;
+  if (allowedContracts) {
+    const canonical = allowedContracts.map((a, i) => {
+      const c = chain.adapter.normalizeAddress(a);
+      if (c) return c;
+      const field = `configurations.contractWrites.allowedContracts.${i}`;
+      throw new ValidationError(`${field} is not a valid ${chain.key} address`, [{ field, message: 'not a valid address' }]);
+    });
+    allowedContracts = [...new Set(canonical)];
+  }
+  const next = { ...current.contractWrites, ...given, ...(allowedContracts ? { allowedContracts } : {}) };
+  if (relaxesContractWrites(current.contractWrites, next)) requireBusinessKey(auth, 'switch contract writes on or widen their allow-list');
+  return { ...patch, contractWrites: { ...given, ...(allowedContracts ? { allowedContracts } : {}) } };
 }
 
 function requireBusinessKey(auth: AuthContext, what: string): void {
