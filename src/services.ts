@@ -58,7 +58,8 @@ export interface Services {
   clock: Clock;
   /** Cache invalidation across processes (LISTEN/NOTIFY). */
   changes: Changes;
-  close(): void;
+  /** Stops background work; resolves once the last API-key usage times are written. */
+  close(): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -79,15 +80,15 @@ export interface ServiceOptions {
 export async function createServices(
   db: Db,
   vault: KeyVault,
-  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'>,
+  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> & Partial<Pick<AppConfig, 'apiLimits'>>,
   opts: ServiceOptions = {},
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger('silent');
   const catalogue = await CatalogueService.start(db, config.chains);
   const changes = await Changes.start(db, { connectionString: opts.databaseUrl, logger, ...opts.cache });
-  const apiKeys = new ApiKeyService(db, vault, changes);
   const audit = new AuditService(db);
+  const apiKeys = new ApiKeyService(db, vault, changes, { audit, logger, ...(config.apiLimits ? { limits: config.apiLimits } : {}) });
   const businesses = new BusinessService(db, apiKeys);
   const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit }, changes);
   const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
@@ -144,10 +145,12 @@ export async function createServices(
     clock,
     changes,
     close() {
+      const usage = apiKeys.close();
       changes.close();
       signer.clear();
       sender.close();
       catalogue.close();
+      return usage;
     },
   };
 }

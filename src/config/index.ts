@@ -39,6 +39,12 @@ export interface AppConfig {
   /** Indexer: pause between polls once at the chain head, and blocks per scanned range. */
   indexerPollMs: number;
   indexerBatchBlocks: number;
+  /**
+   * Request limits of the API, per instance (docs/configuration.md, "Request limits"):
+   * requests per second per API key (0 = none), and failed authentications per client
+   * address within a window before 429 (0 = none).
+   */
+  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -89,6 +95,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
     indexerPollMs: intSetting(env, 'INDEXER_POLL_MS', 500, 50, 60_000),
     indexerBatchBlocks: intSetting(env, 'INDEXER_BATCH_BLOCKS', 100, 1, 5_000),
+    apiLimits: {
+      keyRate: intSetting(env, 'API_KEY_RATE_LIMIT', 1_000, 0, 1_000_000),
+      authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
+      authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
+    },
   };
 }
 
