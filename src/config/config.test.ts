@@ -48,6 +48,7 @@ describe('loadConfig: defaults', () => {
       logLevel: 'info',
       keyExport: { testnet: true, mainnet: false },
       devnetPortBase: 8545,
+      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60 },
     });
   });
 
@@ -65,6 +66,9 @@ describe('loadConfig: defaults', () => {
       ALLOW_KEY_EXPORT_MAINNET: 'yes',
       DEVNET_BLOCK_TIME: '0',
       DEVNET_PORT: '0',
+      API_KEY_RATE_LIMIT: '0',
+      AUTH_FAILURE_LIMIT: '5',
+      AUTH_FAILURE_WINDOW: '300',
       RPC_BASE_MAINNET: RPC,
     });
     expect(config).toMatchObject({
@@ -80,6 +84,7 @@ describe('loadConfig: defaults', () => {
       keyExport: { testnet: false, mainnet: true },
       devnetBlockTime: 0,
       devnetPortBase: 0,
+      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300 },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
   });
@@ -118,6 +123,9 @@ describe('loadConfig: every bad setting is a ConfigError naming it', () => {
     ['DEVNET not a boolean', { DEVNET: 'maybe' }, 'DEVNET'],
     ['DEVNET together with configured chains', { DEVNET: 'true', RPC_ETHEREUM_MAINNET: 'https://eth.example/rpc' }, 'DEVNET'],
     ['DEVNET=false with nothing configured', { DEVNET: 'false' }, 'CHAINS_FILE'],
+    ['API_KEY_RATE_LIMIT negative', { API_KEY_RATE_LIMIT: '-5' }, 'API_KEY_RATE_LIMIT'],
+    ['AUTH_FAILURE_LIMIT not a number', { AUTH_FAILURE_LIMIT: 'lots' }, 'AUTH_FAILURE_LIMIT'],
+    ['AUTH_FAILURE_WINDOW of zero seconds', { AUTH_FAILURE_WINDOW: '0' }, 'AUTH_FAILURE_WINDOW'],
   ];
   for (const [label, env, setting] of cases) {
     it(label, () => {
