@@ -5,8 +5,10 @@
  *
  * - The instance is the benchmark world (world.ts: embedded PostgreSQL with fsync on,
  *   anvil, the real service graph and app) with the default limits on failed
- *   authentications (20 per address per 60 s); the per-key rate is raised so it never
- *   refuses the legitimate client, which is measured at full speed.
+ *   authentications (20 per address per 60 s, refusals held 1 s); the per-key rate is
+ *   raised so it never refuses the legitimate client, which is measured at full speed.
+ *   `--diagnose` measures a second world whose refusals are sent at once
+ *   (AUTH_FAILURE_DELAY_MS=0), reported but not in the target.
  * - Legitimate client: autocannon in a worker thread (loadgen.ts), 50 connections,
  *   `GET /v1/wallets/{walletId}` with the wallet's key from 127.0.0.1 (key lookup and a
  *   wallet read in PostgreSQL per request).
@@ -36,6 +38,7 @@ export interface AuthFloodOptions {
   runs: number;
   /** Seconds per measured run. */
   duration: number;
+  diagnose?: boolean;
   log: (line: string) => void;
 }
 
@@ -82,9 +85,26 @@ function startFlood(url: string, seconds: number): Flood {
 
 const codes = (r: Result) => Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
 
+const LIMITS = { keyRate: 1_000_000, authFailures: 20, authFailureWindowS: 60 };
+
 export async function benchAuthFlood(opts: AuthFloodOptions): Promise<AuthFloodReport> {
+  const main = await measure(opts, LIMITS, '');
+  if (!opts.diagnose) return main;
+  opts.log('\n  diagnostic: the same with refusals sent at once (AUTH_FAILURE_DELAY_MS=0)');
+  const at = await measure(opts, { ...LIMITS, authFailureDelayMs: 0 }, ' (refusals not held, diagnostic)');
+  return {
+    figures: [...main.figures, ...at.figures.map((f) => ({ ...f, target: '-', pass: null }))],
+    details: { ...main.details, refusalsNotHeld: at.details },
+  };
+}
+
+async function measure(
+  opts: AuthFloodOptions,
+  limits: typeof LIMITS & { authFailureDelayMs?: number },
+  label: string,
+): Promise<AuthFloodReport> {
   const { log } = opts;
-  const world = await startWorld({ apiLimits: { keyRate: 1_000_000, authFailures: 20, authFailureWindowS: 60 } });
+  const world = await startWorld({ apiLimits: limits });
   floodWorlds.add(world);
   try {
     const legit: LoadSpec = {

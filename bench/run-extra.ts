@@ -30,7 +30,8 @@
  *   BENCH_WD_BLOCK_TIME      anvil block time in seconds (default 1; 0 = automine)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
- *   --diagnose               extra runs, reported but not in the figures: webhook throughput
+ *   --diagnose               extra runs, reported but not in the targets: the auth flood with
+ *                            refusals sent at once; webhook throughput
  *                            with concurrency 50 and a 60-connection pool, with synchronous_commit
  *                            off, and both; a backfill run without TOAST compression of the
  *                            two big per-event columns
@@ -229,7 +230,7 @@ async function main(): Promise<void> {
     log(
       `\n== auth (issue 11): a legitimate client alone, then under a random-key flood from another address, ${settings.authDuration} s x ${runs} ==`,
     );
-    const r = await benchAuthFlood({ runs, duration: settings.authDuration, log });
+    const r = await benchAuthFlood({ runs, duration: settings.authDuration, diagnose, log });
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();

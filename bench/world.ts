@@ -48,7 +48,10 @@ export interface World {
 }
 
 export async function startWorld(
-  opts: { logger?: Logger; apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number } } = {},
+  opts: {
+    logger?: Logger;
+    apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
+  } = {},
 ): Promise<World> {
   // 'warn': the app logs one line per request at info; that would measure pino, not us.
   const logger = opts.logger ?? createLogger(process.env.BENCH_LOG_LEVEL ?? 'warn');

@@ -6,7 +6,7 @@ import type { Db } from './db/pool.js';
 import { Changes, type ChangesOptions } from './db/changes.js';
 import type { KeyVault } from './keys/vault.js';
 import type { AppConfig } from './config/index.js';
-import { ApiKeyService } from './modules/apikeys/service.js';
+import { ApiKeyService, type ApiKeyLimits } from './modules/apikeys/service.js';
 import { AuditService } from './modules/audit/service.js';
 import { BusinessService } from './modules/businesses/service.js';
 import { CatalogueService } from './modules/catalogue/service.js';
@@ -80,7 +80,7 @@ export interface ServiceOptions {
 export async function createServices(
   db: Db,
   vault: KeyVault,
-  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> & Partial<Pick<AppConfig, 'apiLimits'>>,
+  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> & { apiLimits?: ApiKeyLimits },
   opts: ServiceOptions = {},
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;

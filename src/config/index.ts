@@ -42,9 +42,9 @@ export interface AppConfig {
   /**
    * Request limits of the API, per instance (docs/configuration.md, "Request limits"):
    * requests per second per API key (0 = none), and failed authentications per client
-   * address within a window before 429 (0 = none).
+   * address within a window before 429 (0 = none), and how long such a 429 is held back.
    */
-  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number };
+  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -99,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       keyRate: intSetting(env, 'API_KEY_RATE_LIMIT', 1_000, 0, 1_000_000),
       authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
       authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
+      authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
     },
   };
 }

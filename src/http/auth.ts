@@ -7,7 +7,11 @@
  * - failed authentications per client address (`AUTH_FAILURE_LIMIT` per
  *   `AUTH_FAILURE_WINDOW`): past it, the address's requests are refused before their key is
  *   hashed or looked up, except a key that authenticated in this process lately (another
- *   client behind the same proxy keeps working; its key is still checked);
+ *   client behind the same proxy keeps working; its key is still checked). Each such
+ *   refusal is held for `AUTH_FAILURE_DELAY_MS` before it is sent (at most MAX_HELD at
+ *   once, the rest at once): a client that waits for its answers, as a guessing loop
+ *   does, then sends a request per connection per delay instead of as many as the
+ *   instance can refuse, and leaves the instance to its other clients;
  * - requests per second per key (`API_KEY_RATE_LIMIT`, or the key's own `rateLimit`).
  * Both answer 429 with `Retry-After` and the IETF draft `RateLimit-*` headers; successful
  * requests carry the key's `RateLimit-*` headers too.
@@ -22,11 +26,14 @@ import { ErrorBody } from '../lib/schema.js';
 const LIMITER_ENTRIES = 10_000;
 const KEY_WINDOW_MS = 1_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+/** Refusals held back at once; beyond this they are sent without waiting (bounded memory). */
+const MAX_HELD = 1_000;
 
 interface Counted {
   max: number;
   remaining: number;
   timeWindow: number;
+  ttl: number;
   ttlInSeconds: number;
 }
 
@@ -45,7 +52,22 @@ function refuse(reply: FastifyReply, c: Counted, code: string, what: string): ne
 }
 
 export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService): Promise<void> {
-  const { keyRate, authFailures, authFailureWindowS } = apiKeys.limits;
+  const { keyRate, authFailures, authFailureWindowS, authFailureDelayMs = 1_000 } = apiKeys.limits;
+  let held = 0;
+  /** Refuses an address over its failure limit, after holding the answer back a while. */
+  const refuseFailures = async (reply: FastifyReply, c: Counted): Promise<never> => {
+    if (authFailureDelayMs > 0 && held < MAX_HELD) {
+      held++;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, authFailureDelayMs));
+      } finally {
+        held--;
+      }
+      const ttl = Math.max(0, c.ttl - authFailureDelayMs);
+      c = { ...c, ttl, ttlInSeconds: Math.ceil(ttl / 1000) };
+    }
+    return refuse(reply, c, 'AUTH_RATE_LIMITED', 'Too many failed authentications from this address');
+  };
   // global: false: nothing is counted by itself; the hook below decides what counts.
   await app.register(rateLimit, { global: false, enableDraftSpec: true });
   // `cache` (entries of the LRU store) is passed through to the store; the types omit it.
@@ -67,16 +89,12 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService):
     const key = Array.isArray(header) ? undefined : header;
     if (failures) {
       const seen = await failures(req, { increment: false });
-      if (!seen.isAllowed && seen.isExceeded && !apiKeys.vouches(key)) {
-        refuse(reply, seen, 'AUTH_RATE_LIMITED', 'Too many failed authentications from this address');
-      }
+      if (!seen.isAllowed && seen.isExceeded && !apiKeys.vouches(key)) await refuseFailures(reply, seen);
     }
     const auth = await apiKeys.authenticate(key);
     if (!auth) {
       const counted = failures ? await failures(req) : null;
-      if (counted && !counted.isAllowed && counted.isExceeded) {
-        refuse(reply, counted, 'AUTH_RATE_LIMITED', 'Too many failed authentications from this address');
-      }
+      if (counted && !counted.isAllowed && counted.isExceeded) await refuseFailures(reply, counted);
       throw new UnauthorizedError(key ? 'Invalid API key' : 'Missing x-api-key header');
     }
     req.auth = auth;

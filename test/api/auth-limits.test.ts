@@ -12,11 +12,14 @@ import { startHarness, type Harness } from '../support/harness.js';
 const FAILURES = 5;
 const WINDOW_S = 60;
 const KEY_RATE = 3;
+const HOLD_MS = 300;
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ apiLimits: { keyRate: KEY_RATE, authFailures: FAILURES, authFailureWindowS: WINDOW_S } });
+  h = await startHarness({
+    apiLimits: { keyRate: KEY_RATE, authFailures: FAILURES, authFailureWindowS: WINDOW_S, authFailureDelayMs: HOLD_MS },
+  });
 });
 afterAll(async () => {
   await h?.stop();
@@ -76,8 +79,11 @@ describe('failed authentication, per client address', () => {
       const res = await from('127.0.0.2', 'GET', `/v1/wallets/${wallet.id}`, guess(i));
       expect(res.status).toBe(401);
     }
+    const sent = performance.now();
     const refused = await from('127.0.0.2', 'GET', `/v1/wallets/${wallet.id}`, guess('next'));
     expect(refused.status).toBe(429);
+    // Held back before it is sent, so a client that waits for answers slows down.
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(HOLD_MS - 5);
     expect(refused.body).toMatchObject({ statusCode: 429, error: 'AUTH_RATE_LIMITED', requestId: expect.any(String) });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -95,7 +101,10 @@ describe('failed authentication, per client address', () => {
   it('refuses the limited address before any lookup: no database query, whatever the key', async () => {
     const wallet = h.wallets['devnet-eth']!;
     const queries = await queriesDuring(async () => {
-      for (let i = 0; i < 20; i++) expect((await from('127.0.0.2', 'GET', `/v1/wallets/${wallet.id}`, guess(`x${i}`))).status).toBe(429);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => from('127.0.0.2', 'GET', `/v1/wallets/${wallet.id}`, guess(`x${i}`))),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(429));
     });
     expect(queries).toBe(0);
     // A real key this process has not seen lately is refused too: it cannot be told apart

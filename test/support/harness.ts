@@ -98,7 +98,7 @@ export interface HarnessOptions {
   addressLimit?: number;
   keyExport?: { testnet: boolean; mainnet: boolean };
   /** API request limits (default: none, as before they existed; the service's own default is DEFAULT_API_KEY_LIMITS). */
-  apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number };
+  apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
   clock?: Clock;
   /** Run a graphile-worker with the real task list (webhook delivery, ...). */
   worker?: boolean;

@@ -59,9 +59,11 @@ export interface ApiKeyLimits {
   /** Failed authentications per client address and window before 429; 0 = unlimited. */
   authFailures: number;
   authFailureWindowS: number;
+  /** How long a refusal for failed authentications is held before it is sent (default 1 s). */
+  authFailureDelayMs?: number;
 }
 
-export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = { keyRate: 1000, authFailures: 20, authFailureWindowS: 60 };
+export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 };
 
 /** A business key as it is listed: never the key, its hash or its sealed copy. */
 export interface ApiKeyView {
