@@ -148,7 +148,7 @@ async function measure(
     return {
       figures: [
         figure(
-          'auth: legitimate client alone',
+          `auth: legitimate client alone${label}`,
           'req/s',
           alone.map((r) => r.rate200),
           '-',
@@ -156,7 +156,7 @@ async function measure(
           0,
         ),
         figure(
-          'auth: legitimate client under a random-key flood',
+          `auth: legitimate client under a random-key flood${label}`,
           'req/s',
           flooded.map((r) => r.rate200),
           '-',
@@ -164,16 +164,16 @@ async function measure(
           0,
         ),
         figure(
-          'auth: flood requests answered',
+          `auth: flood requests answered${label}`,
           'req/s',
           floods.map((f) => f.rate as number),
           '-',
           undefined,
           0,
         ),
-        figure('auth: ratio flooded / alone', '', ratios, '>= 0.80', (m) => m >= 0.8, 3),
+        figure(`auth: ratio flooded / alone${label}`, '', ratios, '>= 0.80', (m) => m >= 0.8, 3),
         {
-          name: 'auth: legitimate non-2xx + errors (all runs)',
+          name: `auth: legitimate non-2xx + errors (all runs)${label}`,
           unit: '',
           median: non2xx,
           runs: [non2xx],
@@ -188,7 +188,7 @@ async function measure(
         flooded,
         floods,
         ratios,
-        settings: { connections: CONNECTIONS, durationS: opts.duration, floodAddress: FLOOD_ADDRESS },
+        settings: { connections: CONNECTIONS, durationS: opts.duration, floodAddress: FLOOD_ADDRESS, limits },
       },
     };
   } finally {
