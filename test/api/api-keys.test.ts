@@ -115,6 +115,16 @@ describe('managing business keys', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the routes, the key view without secrets, and the 403 and 429 answers', async () => {
+    const doc = (await h.api('GET', '/openapi.json', { key: null })).body;
+    expect(Object.keys(doc.paths['/v1/api-keys']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/v1/api-keys/{keyId}']).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(doc.components.schemas.ApiKey.properties)).not.toContain('apiKey');
+    for (const status of ['403', '429']) expect(doc.paths['/v1/api-keys'].post.responses[status]).toBeDefined();
+  });
+});
+
 describe('scopes', () => {
   it('READ_ONLY: GETs work; every POST, PATCH and DELETE is 403 KEY_READ_ONLY, and so is key export', async () => {
     const ro = await createKey({ name: 'dashboards', scopes: ['READ_ONLY'] });
