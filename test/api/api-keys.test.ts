@@ -115,6 +115,14 @@ describe('managing business keys', () => {
   });
 });
 
+describe('the embedded default credentials file', () => {
+  it('shows the newest business key without restrictions, never a restricted one made after it', async () => {
+    const full = await createKey({ name: 'full' });
+    await createKey({ name: 'newer but read-only', scopes: ['READ_ONLY'] });
+    expect(await h.services.apiKeys.revealBusinessKey(h.businessId)).toBe(full.apiKey);
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents the routes, the key view without secrets, and the 403 and 429 answers', async () => {
     const doc = (await h.api('GET', '/openapi.json', { key: null })).body;

@@ -229,7 +229,7 @@ export class ApiKeyService {
     return (await this.vault.open(row.key_ciphertext, row.id)).toString('utf8');
   }
 
-  /** The business's newest live key in clear (the embedded default's credentials file). */
+  /** The business's newest live key without restrictions, in clear (the embedded default's credentials file). */
   async revealBusinessKey(businessId: string): Promise<string | null> {
     const row = await store.findLiveBusinessKey(this.db, businessId);
     if (!row) return null;

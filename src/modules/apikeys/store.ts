@@ -70,6 +70,7 @@ export function findLiveWalletKey(db: DbConn, walletId: string) {
     .executeTakeFirst();
 }
 
+/** The newest live business key without restrictions (what the credentials file shows). */
 export function findLiveBusinessKey(db: DbConn, businessId: string) {
   return db
     .selectFrom('api_keys')
@@ -77,6 +78,7 @@ export function findLiveBusinessKey(db: DbConn, businessId: string) {
     .where('business_id', '=', businessId)
     .where('wallet_id', 'is', null)
     .where('revoked_at', 'is', null)
+    .where(sql<boolean>`cardinality(scopes) = 0`)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
 }
