@@ -57,6 +57,8 @@ async function main(argv: string[]): Promise<void> {
       return createBusiness(config, logger, rest.join(' ').trim());
     case 'dashboard-user':
       return dashboardUser(config, logger, rest);
+    case 'api-key':
+      return (await import('./cli/api-keys.js')).apiKeyCommand(config, logger, rest);
     default:
       process.stderr.write(
         `unknown command "${command}"; use start [api|worker|indexer], migrate, create-business <name> or dashboard-user\n`,

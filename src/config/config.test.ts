@@ -48,6 +48,7 @@ describe('loadConfig: defaults', () => {
       logLevel: 'info',
       keyExport: { testnet: true, mainnet: false },
       devnetPortBase: 8545,
+      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 },
     });
   });
 
@@ -65,6 +66,10 @@ describe('loadConfig: defaults', () => {
       ALLOW_KEY_EXPORT_MAINNET: 'yes',
       DEVNET_BLOCK_TIME: '0',
       DEVNET_PORT: '0',
+      API_KEY_RATE_LIMIT: '0',
+      AUTH_FAILURE_LIMIT: '5',
+      AUTH_FAILURE_WINDOW: '300',
+      AUTH_FAILURE_DELAY_MS: '0',
       RPC_BASE_MAINNET: RPC,
     });
     expect(config).toMatchObject({
@@ -80,6 +85,7 @@ describe('loadConfig: defaults', () => {
       keyExport: { testnet: false, mainnet: true },
       devnetBlockTime: 0,
       devnetPortBase: 0,
+      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300, authFailureDelayMs: 0 },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
   });
@@ -174,6 +180,10 @@ describe('loadConfig: every bad setting is a ConfigError naming it', () => {
       'PKCS11_PIN_FILE',
     ],
     ['ROTATE_BATCH_SIZE zero', { ROTATE_BATCH_SIZE: '0' }, 'ROTATE_BATCH_SIZE'],
+    ['API_KEY_RATE_LIMIT negative', { API_KEY_RATE_LIMIT: '-5' }, 'API_KEY_RATE_LIMIT'],
+    ['AUTH_FAILURE_LIMIT not a number', { AUTH_FAILURE_LIMIT: 'lots' }, 'AUTH_FAILURE_LIMIT'],
+    ['AUTH_FAILURE_WINDOW of zero seconds', { AUTH_FAILURE_WINDOW: '0' }, 'AUTH_FAILURE_WINDOW'],
+    ['AUTH_FAILURE_DELAY_MS above 10 s', { AUTH_FAILURE_DELAY_MS: '60000' }, 'AUTH_FAILURE_DELAY_MS'],
   ];
   for (const [label, env, setting] of cases) {
     it(label, () => {

@@ -49,6 +49,12 @@ export interface AppConfig {
   webhookAllowPrivateTargets: boolean;
   /** Which reverse proxies may name the client (TRUST_PROXY; Fastify's trustProxy). */
   trustProxy: TrustProxy;
+  /**
+   * Request limits of the API, per instance (docs/configuration.md, "Request limits"):
+   * requests per second per API key (0 = none), and failed authentications per client
+   * address within a window before 429 (0 = none), and how long such a 429 is held back.
+   */
+  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -109,6 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // installation, private targets would expose the operator's internal services.
     webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),
     trustProxy,
+    apiLimits: {
+      keyRate: intSetting(env, 'API_KEY_RATE_LIMIT', 1_000, 0, 1_000_000),
+      authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
+      authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
+      authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
+    },
   };
 }
 

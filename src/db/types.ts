@@ -89,6 +89,10 @@ export interface ApiKeysTable {
   key_ciphertext: Buffer;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  name: Generated<string>;
+  scopes: Generated<string[]>;
+  rate_limit: number | null;
+  last_used_at: Timestamp | null;
 }
 
 export interface WalletAssetsTable {

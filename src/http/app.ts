@@ -36,6 +36,8 @@ import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
 import { settlementRoutes } from '../modules/settlements/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
+import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
@@ -65,6 +67,7 @@ const SHARED_SCHEMAS = [
   TransactionSchema,
   WebhookLogEntrySchema,
   BeneficiarySchema,
+  ApiKeySchema,
   ErrorBody,
 ];
 
@@ -120,7 +123,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installOps(app, opts.services);
 
   await app.register(async (v1) => {
-    installAuth(v1, opts.services.apiKeys);
+    await installAuth(v1, opts.services.apiKeys);
     const s = opts.services;
     await v1.register(catalogueRoutes, { catalogue: s.catalogue });
     await v1.register(walletRoutes, { wallets: s.wallets });
@@ -137,6 +140,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(autoSettlementRoutes, { service: s.autoSettlements });
     await v1.register(beneficiaryRoutes, { beneficiaries: s.beneficiaries });
     await v1.register(settlementRoutes, { settlements: s.settlements });
+    await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
   });
 
   // The operator's dashboard: server-rendered pages with their own session auth (not x-api-key).

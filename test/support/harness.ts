@@ -103,6 +103,8 @@ export interface HarnessOptions {
   specs?: DevnetChainSpec[];
   addressLimit?: number;
   keyExport?: { testnet: boolean; mainnet: boolean };
+  /** API request limits (default: none, as before they existed; the service's own default is DEFAULT_API_KEY_LIMITS). */
+  apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
   clock?: Clock;
   /** Run a graphile-worker with the real task list (webhook delivery, ...). */
   worker?: boolean;
@@ -140,6 +142,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
       webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,
+      apiLimits: opts.apiLimits ?? { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
     },
     {
       logger,
@@ -225,7 +228,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (process.env.TEST_LOG_DIR) writeFileSync(join(process.env.TEST_LOG_DIR, `harness-${process.pid}-${Date.now()}.log`), captured);
       await worker?.stop();
       await app.close();
-      services.close();
+      await services.close();
       await database.close();
       await devnet.stop();
       await dropDatabase(databaseUrl);

@@ -5,7 +5,7 @@ import { derivePrivateKey } from '../../keys/hd.js';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import type { AuthContext } from '../apikeys/service.js';
+import { assertMayExportKeys, type AuthContext } from '../apikeys/service.js';
 import type { AuditService } from '../audit/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
@@ -223,6 +223,7 @@ export class AddressService {
 
   /** Derives the key only now; the export is on the audit trail before the key leaves. */
   private async exportKey(auth: AuthContext, wallet: WalletRow, row: AddressRow, requestId?: string): Promise<string> {
+    assertMayExportKeys(auth);
     const chain = this.catalogue.chain(row.chain_id);
     if (!this.exportAllowed(chain.row.network)) {
       throw new ForbiddenError(`Private key export is switched off for ${chain.row.network} on this installation`);
