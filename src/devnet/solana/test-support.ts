@@ -48,6 +48,7 @@ export async function ata(owner: Address, mint: Address): Promise<Address> {
 export interface Built {
   wire: ReturnType<typeof getBase64EncodedWireTransaction>;
   signature: Signature;
+  blockhash: string;
   lastValidBlockHeight: bigint;
 }
 
@@ -69,6 +70,7 @@ export async function build(
   return {
     wire: getBase64EncodedWireTransaction(signed),
     signature: getSignatureFromTransaction(signed),
+    blockhash: lifetime.blockhash,
     lastValidBlockHeight: lifetime.lastValidBlockHeight,
   };
 }
