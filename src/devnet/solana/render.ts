@@ -3,7 +3,8 @@
 import { invalidParams, RPC, RpcError } from './errors.js';
 import type { TxRecord } from './ledger.js';
 import { renderTokenBalances, type Config } from './rpc-common.js';
-import { accountKeys, decodeTransactionBytes, toBase58, toBase64, writableKeys, type DecodedTransaction } from './wire.js';
+import { parseInstruction } from './parsed.js';
+import { accountKeys, decodeTransactionBytes, fromBase58, toBase58, toBase64, writableKeys, type DecodedTransaction } from './wire.js';
 
 export type TxEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
 
@@ -55,6 +56,13 @@ function parsedAccountKeys(d: DecodedTransaction, tx: TxRecord) {
   }));
 }
 
+/** Parsed where the stand-in knows the program, else the partially decoded form. */
+function jsonParsedInstruction(keys: string[], programIdIndex: number, accounts: number[], data: Uint8Array, stackHeight: number | null) {
+  const programId = keys[programIdIndex] ?? '';
+  const addresses = accounts.map((i) => keys[i] ?? '');
+  return parseInstruction(programId, addresses, data, stackHeight) ?? { accounts: addresses, data: toBase58(data), programId, stackHeight };
+}
+
 function renderTransaction(tx: TxRecord, encoding: TxEncoding) {
   const d = decoded(tx);
   if (encoding === 'base64') return [toBase64(tx.raw), 'base64'];
@@ -64,11 +72,9 @@ function renderTransaction(tx: TxRecord, encoding: TxEncoding) {
     accountKeys: encoding === 'jsonParsed' ? parsedAccountKeys(d, tx) : d.staticAccounts,
     header: d.header,
     recentBlockhash: d.recentBlockhash,
-    // jsonParsed renders every instruction in the partially decoded form (program and
-    // account addresses, raw data); the stand-in does not name instruction types.
     instructions: d.instructions.map((ix) =>
       encoding === 'jsonParsed'
-        ? { accounts: ix.accounts.map((i) => keys[i]), data: toBase58(ix.data), programId: keys[ix.programIdIndex], stackHeight: null }
+        ? jsonParsedInstruction(keys, ix.programIdIndex, ix.accounts, ix.data, null)
         : { accounts: ix.accounts, data: toBase58(ix.data), programIdIndex: ix.programIdIndex, stackHeight: null },
     ),
   };
@@ -86,9 +92,7 @@ function renderMeta(tx: TxRecord, encoding: TxEncoding, maxVersion: number | und
     innerInstructions: m.innerInstructions.map((group) => ({
       index: group.index,
       instructions: group.instructions.map((ix) =>
-        encoding === 'jsonParsed'
-          ? { accounts: ix.accounts.map((i) => keys[i]), data: ix.data, programId: keys[ix.programIdIndex], stackHeight: ix.stackHeight }
-          : ix,
+        encoding === 'jsonParsed' ? jsonParsedInstruction(keys, ix.programIdIndex, ix.accounts, fromBase58(ix.data), ix.stackHeight) : ix,
       ),
     })),
     logMessages: m.logMessages,

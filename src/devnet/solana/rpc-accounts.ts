@@ -130,7 +130,7 @@ const getTokenAccountBalance: Method = (params, ctx) => {
 
 const getMinimumBalanceForRentExemption: Method = (params, ctx: MethodContext) => {
   const size = u64(params[0] ?? 0, 'data length');
-  configAt(params, 1);
+  commitmentOf(configAt(params, 1));
   return ctx.ledger.svm.minimumBalanceForRentExemption(size);
 };
 

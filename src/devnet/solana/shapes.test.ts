@@ -140,6 +140,22 @@ describe('documented response shapes', () => {
       numReadonlyUnsignedAccounts: 'number',
     });
     expectShape(tx.transaction.message.instructions[0], { programIdIndex: 'number', accounts: 'array', data: 'string' });
+    // jsonParsed: parsed instructions and account keys with signer/writable/source
+    const parsed = (
+      await rawCall(w.standIn.url, 'getTransaction', [
+        sig,
+        { commitment: 'confirmed', encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 },
+      ])
+    ).result;
+    expectShape(parsed.transaction.message.accountKeys[0], { pubkey: 'string', signer: 'boolean', writable: 'boolean', source: 'string' });
+    expect(parsed.transaction.message.instructions[0]).toMatchObject({
+      program: 'spl-token',
+      programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      parsed: {
+        type: 'transferChecked',
+        info: { source: senderAta, mint: w.usdc, tokenAmount: { amount: '1500000', decimals: 6, uiAmountString: '1.5' } },
+      },
+    });
     // base64 encoding: [data, "base64"]
     const b64 = (
       await rawCall(w.standIn.url, 'getTransaction', [
