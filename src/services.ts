@@ -82,7 +82,9 @@ export async function createServices(
   db: Db,
   vault: KeyVault,
   config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> &
-    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets'>> & { apiLimits?: ApiKeyLimits },
+    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets' | 'keyImportMainnet' | 'webhookCompatSignatureHeader'>> & {
+      apiLimits?: ApiKeyLimits;
+    },
   opts: ServiceOptions = {},
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;
@@ -98,11 +100,14 @@ export async function createServices(
     ...(opts.sender?.resolveAll ? { resolveAll: opts.sender.resolveAll } : {}),
   });
   const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit, webhookTargets }, changes);
-  const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
+  const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport, {
+    vault,
+    importMainnet: config.keyImportMainnet ?? false,
+  });
   const walletAssets = new WalletAssetService(db, wallets, catalogue, changes);
   const balances = new BalanceService(wallets, addresses, walletAssets);
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
-  const sender = new WebhookSender(webhookTargets, opts.sender);
+  const sender = new WebhookSender(webhookTargets, { compatSignatureHeader: config.webhookCompatSignatureHeader ?? true, ...opts.sender });
   const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId));

@@ -36,6 +36,10 @@ export interface AppConfig {
   addressLimit: number;
   /** Whether `showPrivateKey=true` may export keys, per network. */
   keyExport: { testnet: boolean; mainnet: boolean };
+  /** ALLOW_KEY_IMPORT_MAINNET: whether `privateKey` may be imported on mainnet (`POST .../addresses/whitelist`). */
+  keyImportMainnet: boolean;
+  /** WEBHOOK_COMPAT_SIGNATURE_HEADER: send the signature under `x-blockradar-signature` too. */
+  webhookCompatSignatureHeader: boolean;
   /** Seconds between devnet blocks; 0 = mine on each transaction. */
   devnetBlockTime: number;
   devnetPortBase: number;
@@ -107,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       testnet: boolSetting(env, 'ALLOW_KEY_EXPORT_TESTNET', true),
       mainnet: boolSetting(env, 'ALLOW_KEY_EXPORT_MAINNET', false),
     },
+    keyImportMainnet: boolSetting(env, 'ALLOW_KEY_IMPORT_MAINNET', false),
+    webhookCompatSignatureHeader: boolSetting(env, 'WEBHOOK_COMPAT_SIGNATURE_HEADER', true),
     devnetBlockTime: intSetting(env, 'DEVNET_BLOCK_TIME', 1, 0, 60),
     devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
     indexerPollMs: intSetting(env, 'INDEXER_POLL_MS', 500, 50, 60_000),

@@ -117,8 +117,20 @@ export interface AddressesTable {
   is_active: Generated<boolean>;
   configurations: Json<Record<string, unknown>>;
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The service holds a key a client imported for this (EXTERNAL) address (migration 019). */
+  key_imported: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** Keys imported for outside addresses, sealed (migration 019; keys/sealed-columns.ts ADDRESS_KEY). */
+export interface AddressKeysTable {
+  address_id: string;
+  wallet_id: string;
+  chain_id: string;
+  address: string;
+  key_ciphertext: Buffer;
+  created_at: Timestamp;
 }
 
 export interface TransactionsTable {
@@ -212,4 +224,5 @@ export interface Database {
   transactions: TransactionsTable;
   audit_log: AuditLogTable;
   master_keys: MasterKeysTable;
+  address_keys: AddressKeysTable;
 }

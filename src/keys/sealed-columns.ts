@@ -48,6 +48,17 @@ export const WEBHOOK_SECRET: SealedColumn = {
   associatedData: (id) => id,
 };
 
-export const SEALED_COLUMNS: readonly SealedColumn[] = [WALLET_SEED, WALLET_XPUB, API_KEY, WEBHOOK_SECRET];
+/**
+ * A private key a client imported for an outside address (`POST .../addresses/whitelist`
+ * with `privateKey`; modules/addresses/keys.ts): 32 bytes. The address row's id.
+ */
+export const ADDRESS_KEY: SealedColumn = {
+  table: 'address_keys',
+  idColumn: 'address_id',
+  column: 'key_ciphertext',
+  associatedData: (id) => `address-key:${id}`,
+};
+
+export const SEALED_COLUMNS: readonly SealedColumn[] = [WALLET_SEED, WALLET_XPUB, API_KEY, WEBHOOK_SECRET, ADDRESS_KEY];
 
 export const columnName = (c: SealedColumn) => `${c.table}.${c.column}`;

@@ -3,7 +3,9 @@
  * beyond this file and Node's crypto).
  *
  * - `x-service-signature`: lowercase hex HMAC-SHA512 of the exact body bytes, keyed with
- *   the wallet's API key (the spec's scheme).
+ *   the wallet's API key (the spec's scheme). The sender repeats the same value under
+ *   `x-blockradar-signature` (COMPAT_SIGNATURE_HEADER), the name receivers written for the
+ *   described service read, unless the operator switches it off.
  * - Standard Webhooks: `webhook-id`, `webhook-timestamp` (Unix seconds) and
  *   `webhook-signature` = space-separated `v1,` + base64 HMAC-SHA256 of
  *   `${id}.${timestamp}.${body}`, one per signing key. The key is the wallet's webhook
@@ -18,6 +20,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export type SignedBody = string | Uint8Array;
 
 export const SECRET_PREFIX = 'whsec_';
+/** The header name of the HMAC-SHA512 that receivers written for the described service read. */
+export const COMPAT_SIGNATURE_HEADER = 'x-blockradar-signature';
 /** Bytes of a generated signing secret. */
 export const SECRET_BYTES = 32;
 

@@ -11,7 +11,7 @@
  * and `webhook-timestamp`) was not accepted before (replay guard). Throws
  * WebhookVerificationError otherwise.
  */
-import { parseWebhookSecret, safeEqual, serviceSignature, standardSignature } from '../lib/webhook-signature.js';
+import { COMPAT_SIGNATURE_HEADER, parseWebhookSecret, safeEqual, serviceSignature, standardSignature } from '../lib/webhook-signature.js';
 import { MemoryReplayStore, type ReplayStore, type SyncReplayStore } from './replay.js';
 
 export { MemoryReplayStore, type ReplayStore, type SyncReplayStore } from './replay.js';
@@ -47,8 +47,10 @@ export interface VerifyOptions<S extends ReplayStore = SyncReplayStore> {
    */
   secret?: string | string[];
   /**
-   * The wallet's API key: `x-service-signature` must match. Without `secret`, it must also
-   * key `webhook-signature` (wallets that have no signing secret yet).
+   * The wallet's API key: `x-service-signature` must match (or `x-blockradar-signature`, the
+   * same value under the described service's name, when only that one is there; when both
+   * are there, both must match). Without `secret`, it must also key `webhook-signature`
+   * (wallets that have no signing secret yet).
    */
   apiKey?: string;
   /** Oldest accepted timestamp, seconds before now; default 300. */
@@ -118,8 +120,13 @@ function checkSigned(opts: VerifyOptions<ReplayStore>): Checked {
   if (now - timestamp > tolerance) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is too old');
   if (timestamp - now > future) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is in the future');
 
-  if (opts.apiKey !== undefined && !safeEqual(header('x-service-signature').toLowerCase(), serviceSignature(body, opts.apiKey))) {
-    throw new WebhookVerificationError('signature', 'x-service-signature does not match');
+  if (opts.apiKey !== undefined) {
+    const expected = serviceSignature(body, opts.apiKey);
+    const present = ['x-service-signature', COMPAT_SIGNATURE_HEADER].filter((name) => optionalHeader(opts.headers, name) !== undefined);
+    if (present.length === 0) throw new WebhookVerificationError('header', `missing x-service-signature header`);
+    for (const name of present) {
+      if (!safeEqual(header(name).toLowerCase(), expected)) throw new WebhookVerificationError('signature', `${name} does not match`);
+    }
   }
   const keys: (string | Uint8Array)[] =
     opts.secret === undefined ? [opts.apiKey!] : (Array.isArray(opts.secret) ? opts.secret : [opts.secret]).map(parseWebhookSecret);
@@ -141,6 +148,11 @@ function checkSigned(opts: VerifyOptions<ReplayStore>): Checked {
     expiresAtMs: (timestamp + tolerance + 1) * 1000,
     nowMs,
   };
+}
+
+function optionalHeader(headers: VerifyOptions['headers'], name: string): string | undefined {
+  const value = headers instanceof Headers ? headers.get(name) : findHeader(headers, name);
+  return value ? value : undefined;
 }
 
 function parse<T>(checked: Checked): VerifiedWebhook<T> {

@@ -4,39 +4,45 @@
  * address (`POST .../addresses/whitelist` with `privateKey`).
  *
  * An imported key is sealed by the key vault like the seeds: table `address_keys`, column
- * `key_ciphertext`, associated data the address id (`address_keys.address_id`), so a
- * ciphertext copied onto another row does not open. It is opened only to sign (the Signer
- * asks by wallet and address) or to export, and wiped after use.
+ * `key_ciphertext`, registered in keys/sealed-columns.ts (ADDRESS_KEY) so that
+ * rotate-master-key re-seals it; its associated data names the address row, so a
+ * ciphertext copied onto another row does not open. It is opened only to sign or to
+ * export, and wiped after use.
  */
 import type { DbConn } from '../../db/pool.js';
 import { derivePrivateKey } from '../../keys/hd.js';
 import { evmAddressOfPrivateKey, parsePrivateKey } from '../../keys/imported.js';
+import { ADDRESS_KEY } from '../../keys/sealed-columns.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import * as store from './store.js';
 
-export interface KeyPolicy {
-  /** Whether keys may be exported (`showPrivateKey`), per network: ALLOW_KEY_EXPORT_*. */
-  export: { testnet: boolean; mainnet: boolean };
+export interface KeyImportPolicy {
   /** Where imported keys are sealed; without it nothing can be imported. */
   vault?: KeyVault;
   /** Whether keys may be imported on mainnet (ALLOW_KEY_IMPORT_MAINNET); testnet always may. */
   importMainnet?: boolean;
 }
 
-const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}` as const;
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+
+/** Whether the service holds this address's key: a derived child, or an imported key. */
+export function holdsKey(row: store.AddressRow): boolean {
+  return (row.type === 'INTERNAL' && row.derivation_index !== null) || row.key_imported;
+}
 
 export class AddressKeys {
   constructor(
     private readonly db: DbConn,
     private readonly wallets: WalletService,
-    private readonly policy: KeyPolicy,
+    private readonly exportSwitch: { testnet: boolean; mainnet: boolean },
+    private readonly policy: KeyImportPolicy,
   ) {}
 
   exportAllowed(network: string): boolean {
-    return network === 'mainnet' ? this.policy.export.mainnet : this.policy.export.testnet;
+    return network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet;
   }
 
   assertExportAllowed(network: string): void {
@@ -44,14 +50,12 @@ export class AddressKeys {
   }
 
   /** Throws unless this address's key may leave now: export switched on, and a key held. */
-  assertExportable(chain: ChainHandle, row: store.AddressRow): void {
-    this.assertExportAllowed(chain.row.network);
-    if (!(row.type === 'INTERNAL' && row.derivation_index !== null) && !row.key_imported) {
-      throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
-    }
+  assertExportable(network: string, row: store.AddressRow): void {
+    this.assertExportAllowed(network);
+    if (!holdsKey(row)) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
   }
 
-  /** The key in hex; the caller has audited the export. */
+  /** The key in hex; the caller has checked and audited the export. */
   async reveal(chain: ChainHandle, wallet: WalletRow, row: store.AddressRow): Promise<string> {
     if (row.key_imported) {
       const key = await this.openImported(wallet.id, row.address);
@@ -61,14 +65,18 @@ export class AddressKeys {
         key.fill(0);
       }
     }
-    const mnemonic = await this.wallets.openMnemonic(wallet.id);
-    return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index!);
+    const mnemonic = await this.wallets.openMnemonicBytes(wallet.id);
+    try {
+      return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index!);
+    } finally {
+      mnemonic.fill(0);
+    }
   }
 
   /**
    * Checks an imported key before anything is written: importing allowed on the wallet's
    * network (403), and the key is the address's (400, naming the field, never the key).
-   * Returns its bytes: the caller seals them with `seal` and wipes them.
+   * Returns its bytes: the caller seals them with `store` and wipes them.
    */
   prepareImport(chain: ChainHandle, address: string, privateKey: string): Uint8Array {
     if (!this.policy.vault) throw new ForbiddenError('Importing private keys is not available on this installation');
@@ -88,7 +96,7 @@ export class AddressKeys {
 
   /** Seals the key for the address row and stores it, in the caller's transaction. */
   async store(tx: DbConn, row: { id: string; wallet_id: string; chain_id: string; address: string }, key: Uint8Array): Promise<void> {
-    const ciphertext = await this.policy.vault!.seal(key, row.id);
+    const ciphertext = await this.policy.vault!.seal(key, ADDRESS_KEY.associatedData(row.id));
     await store.insertAddressKey(tx, {
       addressId: row.id,
       walletId: row.wallet_id,
@@ -98,10 +106,10 @@ export class AddressKeys {
     });
   }
 
-  /** The decrypted key the wallet imported for `address` (the Signer's source); wipe it after use. */
+  /** The decrypted key the wallet imported for `address` (the signer's source); wipe it after use. */
   async openImported(walletId: string, address: string): Promise<Uint8Array> {
     const row = await store.readAddressKey(this.db, walletId, address);
     if (!row || !this.policy.vault) throw new NotFoundError('Imported key');
-    return new Uint8Array(await this.policy.vault.open(row.key_ciphertext, row.address_id));
+    return this.policy.vault.open(row.key_ciphertext, ADDRESS_KEY.associatedData(row.address_id));
   }
 }

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, PageMeta, ok } from '../../lib/schema.js';
 import { WalletParams } from '../wallets/schemas.js';
-import type { AddressService } from './service.js';
+import type { FastifyReply } from 'fastify';
+import type { AddressService, AddressView } from './service.js';
 import {
   AddressParams,
   AddressSchema,
@@ -13,6 +14,12 @@ import {
   ListAddressesQuery,
   UpdateAddressBody,
 } from './schemas.js';
+
+/** An answer carrying a private key is never stored by a cache. */
+function keyed(reply: FastifyReply, view: AddressView): AddressView {
+  if (view.privateKey !== undefined) void reply.header('cache-control', 'no-store');
+  return view;
+}
 
 export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressService }> = async (app, { addresses }) => {
   app.get(
@@ -54,12 +61,14 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
       schema: {
         tags: ['Addresses'],
         summary: 'Create a child deposit address',
+        description:
+          'With `showPrivateKey: true` the new address comes with `privateKey` (where export is allowed and the API key may export keys: 403 otherwise, and nothing is created); the export is audited.',
         params: WalletParams,
         body: CreateAddressBody,
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },
     },
-    async (req) => ok(await addresses.create(req.auth, req.params.walletId, req.body), 'Address created successfully'),
+    async (req, reply) => ok(keyed(reply, await addresses.create(req.auth, req.params.walletId, req.body)), 'Address created successfully'),
   );
 
   app.get(
@@ -75,12 +84,15 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },
     },
-    async (req) =>
+    async (req, reply) =>
       ok(
-        await addresses.get(req.auth, req.params.walletId, req.params.addressId, {
-          showPrivateKey: req.query.showPrivateKey ?? false,
-          requestId: req.id,
-        }),
+        keyed(
+          reply,
+          await addresses.get(req.auth, req.params.walletId, req.params.addressId, {
+            showPrivateKey: req.query.showPrivateKey ?? false,
+            requestId: req.id,
+          }),
+        ),
         'Address fetched successfully',
       ),
   );
@@ -91,14 +103,18 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
       schema: {
         tags: ['Addresses'],
         summary: 'Update a child address',
-        description: 'Extension. Partial update of name, metadata, isActive and configurations.',
+        description:
+          'Partial update of name, metadata, isActive and configurations. `disableAutoSweep` and `enableGaslessWithdraw` may also come at the top level, as the described service documents (the same setting in both places with different values is a 400 naming both). `showPrivateKey: true` answers `privateKey` too (422 `NO_PRIVATE_KEY` for an address the service holds no key for; checked before anything is written).',
         params: AddressParams,
         body: UpdateAddressBody,
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },
     },
-    async (req) =>
-      ok(await addresses.update(req.auth, req.params.walletId, req.params.addressId, req.body), 'Address updated successfully'),
+    async (req, reply) =>
+      ok(
+        keyed(reply, await addresses.update(req.auth, req.params.walletId, req.params.addressId, req.body)),
+        'Address updated successfully',
+      ),
   );
 
   app.post(
@@ -108,13 +124,14 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
         tags: ['Addresses'],
         summary: 'Register an external address',
         description:
-          'Extension. An address the service holds no key for (type EXTERNAL): watched for deposits and counted in `externalAddressesCount`, never swept or exported. Every wallet registering the same outside address gets its own deposit records. 409 `ADDRESS_EXISTS` when already on this wallet; 422 `ADDRESS_NOT_EXTERNAL` for any master or child address of the service (whichever wallet holds it).',
+          "An outside address (type EXTERNAL): watched for deposits and counted in `externalAddressesCount`. Every wallet registering the same outside address gets its own deposit records. With `privateKey` (the address's key) the service holds the key from then on: sealed like the seeds, audited, swept like a child address (unless `disableAutoSweep`), exportable like one, and its deposits are credited to this wallet alone; refused on mainnet unless ALLOW_KEY_IMPORT_MAINNET (403). 409 `ADDRESS_EXISTS` when already on this wallet; 422 `ADDRESS_NOT_EXTERNAL` for any address the service already holds a key for (whichever wallet holds it).",
         params: WalletParams,
         body: WhitelistBody,
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },
     },
-    async (req) => ok(await addresses.whitelist(req.auth, req.params.walletId, req.body), 'Address whitelisted successfully'),
+    async (req, reply) =>
+      ok(keyed(reply, await addresses.whitelist(req.auth, req.params.walletId, req.body)), 'Address whitelisted successfully'),
   );
 
   app.delete(
@@ -123,7 +140,8 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
       schema: {
         tags: ['Addresses'],
         summary: 'Remove an external address',
-        description: 'Extension. Stops watching it; its recorded deposits remain. Internal addresses cannot be removed (422).',
+        description:
+          'Extension. Stops watching it; its recorded deposits remain. An imported key is forgotten with it (audited); 409 `KEY_IN_USE` while a transaction from the address is in flight. Internal addresses cannot be removed (422).',
         params: AddressParams,
         response: { 200: Envelope(Type.Ref(AddressSchema)) },
       },

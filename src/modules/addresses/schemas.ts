@@ -54,12 +54,18 @@ const Metadata = Type.Object(
   { additionalProperties: true, maxProperties: 50, description: 'key/value data attached to the address and its transactions' },
 );
 
+const ShowPrivateKey = Type.Boolean({
+  description:
+    'answer the private key too (`privateKey`): only where export is allowed (ALLOW_KEY_EXPORT_*) and the API key may export keys; audited',
+});
+
 export const CreateAddressBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
     metadata: Type.Optional(Metadata),
     disableAutoSweep: Type.Optional(Type.Boolean()),
     enableGaslessWithdraw: Type.Optional(Type.Boolean()),
+    showPrivateKey: Type.Optional(ShowPrivateKey),
   },
   { additionalProperties: false },
 );
@@ -69,6 +75,9 @@ export const UpdateAddressBody = Type.Object(
     name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
     metadata: Type.Optional(Nullable(Metadata)),
     isActive: Type.Optional(Type.Boolean()),
+    disableAutoSweep: Type.Optional(Type.Boolean({ description: 'same as configurations.disableAutoSweep (compatibility)' })),
+    enableGaslessWithdraw: Type.Optional(Type.Boolean({ description: 'same as configurations.enableGaslessWithdraw (compatibility)' })),
+    showPrivateKey: Type.Optional(ShowPrivateKey),
     configurations: Type.Optional(
       Type.Object(
         { disableAutoSweep: Type.Optional(Type.Boolean()), enableGaslessWithdraw: Type.Optional(Type.Boolean()) },
@@ -93,6 +102,19 @@ export const WhitelistBody = Type.Object(
     }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
     metadata: Type.Optional(Metadata),
+    disableAutoSweep: Type.Optional(
+      Type.Boolean({ description: 'default: true without privateKey (nothing to sweep with), false with it' }),
+    ),
+    enableGaslessWithdraw: Type.Optional(Type.Boolean()),
+    privateKey: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 130,
+        description:
+          "the address's secp256k1 private key (hex, 0x optional): the service holds it from then on (sealed, audited) and can sweep the address. Refused on mainnet unless ALLOW_KEY_IMPORT_MAINNET",
+      }),
+    ),
+    showPrivateKey: Type.Optional(ShowPrivateKey),
   },
   { additionalProperties: false },
 );

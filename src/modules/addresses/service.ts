@@ -1,8 +1,7 @@
 /** Child deposit addresses: issuance, listing with analytics, updates, key export. */
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
-import { derivePrivateKey } from '../../keys/hd.js';
-import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { assertMayExportKeys, type AuthContext } from '../apikeys/service.js';
@@ -11,6 +10,8 @@ import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/configurations.js';
 import { AddressAllocator } from './allocator.js';
+import { AddressKeys, holdsKey, type KeyImportPolicy } from './keys.js';
+import { mergeTopLevelSettings } from './settings.js';
 import type { AddressSchema, AnalyticsSchema, CreateAddressBody, UpdateAddressBody, WhitelistBody } from './schemas.js';
 import * as store from './store.js';
 
@@ -22,15 +23,18 @@ const NO_AML = { message: 'No AML provider configured', provider: 'none', status
 
 export class AddressService {
   readonly #allocator: AddressAllocator;
+  readonly keys: AddressKeys;
 
   constructor(
     private readonly db: Db,
     private readonly wallets: WalletService,
     private readonly catalogue: CatalogueService,
     private readonly audit: AuditService,
-    private readonly keyExport: { testnet: boolean; mainnet: boolean },
+    keyExport: { testnet: boolean; mainnet: boolean },
+    keyImport: KeyImportPolicy = {},
   ) {
     this.#allocator = new AddressAllocator(db);
+    this.keys = new AddressKeys(db, wallets, keyExport, keyImport);
   }
 
   async create(auth: AuthContext, walletId: string, input: Static<typeof CreateAddressBody>): Promise<AddressView> {
@@ -40,6 +44,11 @@ export class AddressService {
       throw new BusinessRuleError('ADDRESSES_DISABLED', "Address creation is switched off in this wallet's configurations");
     }
     const chain = this.wallets.chainOf(wallet);
+    // showPrivateKey: refused before anything is written when the key could not leave.
+    if (input.showPrivateKey) {
+      assertMayExportKeys(auth);
+      this.keys.assertExportAllowed(chain.row.network);
+    }
     const deriver = await this.wallets.deriver(wallet);
     const row = await this.#allocator.allocate(
       {
@@ -58,12 +67,14 @@ export class AddressService {
         },
       },
     );
-    return this.present(row);
+    return this.withKey(auth, wallet, row, input.showPrivateKey);
   }
 
   /**
-   * Registers an external address: watched for deposits, counted in the analytics, never
-   * swept or exported (no key). Re-adding a removed one brings it back.
+   * Registers an external address: watched for deposits and counted in the analytics. With
+   * `privateKey` (the address's key) the service holds its key from then on: sealed like
+   * the seeds, audited, swept like a child address unless told otherwise, credited to this
+   * wallet alone. Re-adding a removed one brings it back.
    */
   async whitelist(auth: AuthContext, walletId: string, input: Static<typeof WhitelistBody>): Promise<AddressView> {
     const wallet = await this.wallets.require(auth, walletId);
@@ -74,48 +85,112 @@ export class AddressService {
         { field: 'address', message: 'invalid address or EIP-55 checksum' },
       ]);
     }
-    if (address.toLowerCase() === wallet.address.toLowerCase()) {
-      throw new ConflictError('ADDRESS_EXISTS', "This is the wallet's own master address");
+    if (input.showPrivateKey) {
+      assertMayExportKeys(auth);
+      this.keys.assertExportAllowed(chain.row.network);
+      if (input.privateKey === undefined) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
     }
-    const id = await this.db.transaction().execute(async (tx) => {
-      const existing = await store.findAnyByAddress(tx, walletId, address);
-      if (existing && existing.deleted_at === null)
-        throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
-      // One of the service's own addresses (another wallet's master or child address, this
-      // business's or another's): its deposits belong to the wallet holding its key, so it
-      // is never watched as external. One answer for all of them, naming no wallet.
-      if (await store.isServiceAddress(tx, chain.id, address))
-        throw new BusinessRuleError('ADDRESS_NOT_EXTERNAL', 'This address cannot be registered as an external address');
-      if (existing) {
-        await store.setDeleted(tx, existing.id, false, { name: input.name ?? null, metadata: input.metadata ?? null });
-        return existing.id;
+    // Checked (403, 400) before anything is written; wiped once sealed.
+    const key = input.privateKey === undefined ? null : this.keys.prepareImport(chain, address, input.privateKey);
+    try {
+      if (address.toLowerCase() === wallet.address.toLowerCase()) {
+        throw new ConflictError('ADDRESS_EXISTS', "This is the wallet's own master address");
       }
-      const newId = uuidv7();
-      await store.insertAddresses(tx, [
-        {
-          id: newId,
-          walletId,
-          chainId: chain.id,
-          index: null,
-          address,
-          name: input.name ?? null,
-          metadata: input.metadata ?? null,
-          type: 'EXTERNAL',
-          derivationPath: null,
-          configurations: { aml: NO_AML, disableAutoSweep: true, enableGaslessWithdraw: false },
-        },
-      ]);
-      return newId;
-    });
-    return this.present(await this.requireRow(walletId, id));
+      const configurations = {
+        aml: NO_AML,
+        // An address whose key the service holds is swept like a child address by default.
+        disableAutoSweep: input.disableAutoSweep ?? key === null,
+        enableGaslessWithdraw: input.enableGaslessWithdraw ?? false,
+      };
+      const id = await this.db.transaction().execute(async (tx) => {
+        const existing = await store.findAnyByAddress(tx, walletId, address);
+        if (existing && existing.deleted_at === null)
+          throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
+        // One of the service's own addresses (a master or child address, or one whose key a
+        // wallet imported; this business's or another's): its deposits belong to the wallet
+        // holding its key, so it is never registered again. One answer for all of them,
+        // naming no wallet.
+        if (await store.isServiceAddress(tx, chain.id, address)) throw notExternal();
+        let rowId: string;
+        if (existing) {
+          await store.setDeleted(tx, existing.id, false, { name: input.name ?? null, metadata: input.metadata ?? null });
+          await store.updateAddress(tx, existing.id, { configurations: { ...existing.configurations, ...configurations } });
+          rowId = existing.id;
+        } else {
+          rowId = uuidv7();
+          await store.insertAddresses(tx, [
+            {
+              id: rowId,
+              walletId,
+              chainId: chain.id,
+              index: null,
+              address,
+              name: input.name ?? null,
+              metadata: input.metadata ?? null,
+              type: 'EXTERNAL',
+              derivationPath: null,
+              configurations,
+            },
+          ]);
+        }
+        if (key) {
+          // Two wallets importing one key at once: the unique index keeps one holder.
+          await this.keys.store(tx, { id: rowId, wallet_id: walletId, chain_id: chain.id, address }, key).catch((err: unknown) => {
+            throw isOneHolderViolation(err) ? notExternal() : err;
+          });
+          await this.audit.record(
+            {
+              businessId: wallet.business_id,
+              walletId,
+              actor: `api-key:${auth.keyId}`,
+              action: 'address.private_key_imported',
+              targetType: 'address',
+              targetId: rowId,
+              details: { address },
+            },
+            tx,
+          );
+        }
+        return rowId;
+      });
+      return this.withKey(auth, wallet, await this.requireRow(walletId, id), input.showPrivateKey);
+    } finally {
+      key?.fill(0);
+    }
   }
 
-  /** Removes an external address (softly: its deposits keep pointing at it). */
+  /**
+   * Removes an external address (softly: its deposits keep pointing at it). An imported key
+   * is forgotten with it (audited), unless a transaction from the address is still in
+   * flight (409 KEY_IN_USE: it may need to be signed again).
+   */
   async removeWhitelisted(auth: AuthContext, walletId: string, addressId: string): Promise<AddressView> {
-    await this.wallets.require(auth, walletId);
+    const wallet = await this.wallets.require(auth, walletId);
     const row = await this.requireRow(walletId, addressId);
     if (row.type !== 'EXTERNAL') throw new BusinessRuleError('NOT_EXTERNAL', 'Only external (whitelisted) addresses can be removed');
-    await store.setDeleted(this.db, addressId, true);
+    await this.db.transaction().execute(async (tx) => {
+      if (!(await store.lockAddress(tx, addressId))) throw new NotFoundError('Address');
+      if (row.key_imported) {
+        if ((await store.pendingOutboundFrom(tx, walletId, row.address)) > 0) {
+          throw new ConflictError('KEY_IN_USE', 'A transaction from this address is still in flight; remove it once it is final');
+        }
+        if (await store.deleteAddressKey(tx, addressId)) {
+          await this.audit.record(
+            {
+              businessId: wallet.business_id,
+              walletId,
+              actor: `api-key:${auth.keyId}`,
+              action: 'address.private_key_deleted',
+              targetType: 'address',
+              targetId: addressId,
+              details: { address: row.address },
+            },
+            tx,
+          );
+        }
+      }
+      await store.setDeleted(tx, addressId, true);
+    });
     const removed = await store.findAddressById(this.db, addressId);
     return this.present(removed!);
   }
@@ -155,9 +230,7 @@ export class AddressService {
   ): Promise<AddressView> {
     const wallet = await this.wallets.require(auth, walletId);
     const row = await this.requireRow(walletId, addressId);
-    const view = this.present(row);
-    if (!opts.showPrivateKey) return view;
-    return { ...view, privateKey: await this.exportKey(auth, wallet, row, opts.requestId) };
+    return this.withKey(auth, wallet, row, opts.showPrivateKey, opts.requestId);
   }
 
   /** The address row of a wallet the caller reaches (for other modules). */
@@ -166,16 +239,28 @@ export class AddressService {
     return { wallet, address: await this.requireRow(walletId, addressId) };
   }
 
-  async update(auth: AuthContext, walletId: string, addressId: string, patch: Static<typeof UpdateAddressBody>): Promise<AddressView> {
+  /**
+   * Partial update. The settings may come at the top level (as the described service's
+   * clients send them) or in `configurations`; `showPrivateKey: true` answers the key too,
+   * checked before anything is written.
+   */
+  async update(auth: AuthContext, walletId: string, addressId: string, body: Static<typeof UpdateAddressBody>): Promise<AddressView> {
+    const { showPrivateKey, ...patch } = mergeTopLevelSettings(body);
     const wallet = await this.wallets.require(auth, walletId);
-    await this.requireRow(walletId, addressId);
-    await this.db.transaction().execute(async (tx) => {
-      const locked = await store.lockAddress(tx, addressId);
-      if (!locked) throw new NotFoundError('Address');
-      const configurations = patch.configurations ? { ...locked.configurations, ...patch.configurations } : undefined;
-      await store.updateAddress(tx, addressId, { ...patch, configurations });
-    });
-    return this.present(await this.requireRow(walletId, addressId));
+    const current = await this.requireRow(walletId, addressId);
+    if (showPrivateKey) {
+      assertMayExportKeys(auth);
+      this.keys.assertExportable(this.catalogue.chain(current.chain_id).row.network, current);
+    }
+    if (Object.keys(patch).length > 0) {
+      await this.db.transaction().execute(async (tx) => {
+        const locked = await store.lockAddress(tx, addressId);
+        if (!locked) throw new NotFoundError('Address');
+        const configurations = patch.configurations ? { ...locked.configurations, ...patch.configurations } : undefined;
+        await store.updateAddress(tx, addressId, { ...patch, configurations });
+      });
+    }
+    return this.withKey(auth, wallet, await this.requireRow(walletId, addressId), showPrivateKey);
   }
 
   rowsByIds(ids: string[], db: DbConn = this.db): Promise<AddressRow[]> {
@@ -209,7 +294,7 @@ export class AddressService {
         aml: conf.aml ?? NO_AML,
         disableAutoSweep: conf.disableAutoSweep ?? false,
         enableGaslessWithdraw: conf.enableGaslessWithdraw ?? false,
-        showPrivateKey: row.type === 'INTERNAL' && this.exportAllowed(chain.row.network),
+        showPrivateKey: holdsKey(row) && this.keys.exportAllowed(chain.row.network),
         isActive: row.is_active,
       },
       createdAt: row.created_at.toISOString(),
@@ -217,20 +302,13 @@ export class AddressService {
     };
   }
 
-  private exportAllowed(network: string): boolean {
-    return network === 'mainnet' ? this.keyExport.mainnet : this.keyExport.testnet;
-  }
-
-  /** Derives the key only now; the export is on the audit trail before the key leaves. */
-  private async exportKey(auth: AuthContext, wallet: WalletRow, row: AddressRow, requestId?: string): Promise<string> {
+  /** The view, with the key when asked: checked, and on the audit trail before the key leaves. */
+  private async withKey(auth: AuthContext, wallet: WalletRow, row: AddressRow, show?: boolean, requestId?: string): Promise<AddressView> {
+    const view = this.present(row);
+    if (!show) return view;
     assertMayExportKeys(auth);
     const chain = this.catalogue.chain(row.chain_id);
-    if (!this.exportAllowed(chain.row.network)) {
-      throw new ForbiddenError(`Private key export is switched off for ${chain.row.network} on this installation`);
-    }
-    if (row.type !== 'INTERNAL' || row.derivation_index === null) {
-      throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
-    }
+    this.keys.assertExportable(chain.row.network, row);
     await this.audit.record({
       businessId: wallet.business_id,
       walletId: wallet.id,
@@ -238,15 +316,10 @@ export class AddressService {
       action: 'address.private_key_exported',
       targetType: 'address',
       targetId: row.id,
-      details: { address: row.address, derivationPath: row.derivation_path },
+      details: { address: row.address, derivationPath: row.derivation_path, imported: row.key_imported },
       ...(requestId ? { requestId } : {}),
     });
-    const mnemonic = await this.wallets.openMnemonicBytes(wallet.id);
-    try {
-      return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index);
-    } finally {
-      mnemonic.fill(0);
-    }
+    return { ...view, privateKey: await this.keys.reveal(chain, wallet, row) };
   }
 
   private async requireRow(walletId: string, addressId: string): Promise<AddressRow> {
@@ -254,4 +327,11 @@ export class AddressService {
     if (!row) throw new NotFoundError('Address');
     return row;
   }
+}
+
+const notExternal = () => new BusinessRuleError('ADDRESS_NOT_EXTERNAL', 'This address cannot be registered as an external address');
+
+function isOneHolderViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e.code === '23505' && e.constraint === 'address_keys_one_holder';
 }

@@ -201,14 +201,56 @@ export async function setDeleted(
 
 /**
  * Whether the service holds the key of this address on the chain: some wallet's master
- * address, or a child address of any wallet (whichever tenant's).
+ * address, a child address of any wallet, or one whose key a wallet imported (whichever
+ * tenant's).
  */
 export async function isServiceAddress(db: DbConn, chainId: string, address: string): Promise<boolean> {
   const lower = address.toLowerCase();
   const { rows } = await sql<{ held: boolean }>`
     SELECT EXISTS (SELECT 1 FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ${lower})
-        OR EXISTS (SELECT 1 FROM addresses WHERE chain_id = ${chainId} AND lower(address) = ${lower} AND type = 'INTERNAL') AS held`.execute(
+        OR EXISTS (SELECT 1 FROM addresses WHERE chain_id = ${chainId} AND lower(address) = ${lower} AND type = 'INTERNAL')
+        OR EXISTS (SELECT 1 FROM address_keys WHERE chain_id = ${chainId} AND lower(address) = ${lower}) AS held`.execute(db);
+  return rows[0]!.held;
+}
+
+/** A sealed key imported for an address (keys.ts); one holder per address and chain (unique index). */
+export async function insertAddressKey(
+  db: DbConn,
+  k: { addressId: string; walletId: string; chainId: string; address: string; ciphertext: Buffer },
+): Promise<void> {
+  await db
+    .insertInto('address_keys')
+    .values({ address_id: k.addressId, wallet_id: k.walletId, chain_id: k.chainId, address: k.address, key_ciphertext: k.ciphertext })
+    .execute();
+  await db
+    .updateTable('addresses')
+    .set({ key_imported: true, updated_at: sql`now()` })
+    .where('id', '=', k.addressId)
+    .execute();
+}
+
+export function readAddressKey(db: DbConn, walletId: string, address: string) {
+  return db
+    .selectFrom('address_keys')
+    .select(['address_id', 'address', 'key_ciphertext'])
+    .where('wallet_id', '=', walletId)
+    .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Forgets an imported key (the address is removed with it). */
+export async function deleteAddressKey(db: DbConn, addressId: string): Promise<boolean> {
+  const res = await db.deleteFrom('address_keys').where('address_id', '=', addressId).executeTakeFirst();
+  await db.updateTable('addresses').set({ key_imported: false }).where('id', '=', addressId).execute();
+  return Number(res.numDeletedRows) > 0;
+}
+
+/** Outbound transactions from the address not yet final (its key must stay while they may be re-signed). */
+export async function pendingOutboundFrom(db: DbConn, walletId: string, address: string): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    SELECT count(*) AS n FROM outbound_txs
+     WHERE wallet_id = ${walletId} AND lower(from_address) = ${address.toLowerCase()} AND stage NOT IN ('mined', 'failed', 'dropped', 'replaced')`.execute(
     db,
   );
-  return rows[0]!.held;
+  return Number(rows[0]!.n);
 }

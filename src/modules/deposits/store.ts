@@ -176,13 +176,13 @@ export async function watchedChanges(db: DbConn, chainId: string, since: string 
       ? await sql<WatchedRow & { horizon: string | null }>`
           ${horizonRow}
           UNION ALL
-          SELECT address, wallet_id, id, type = 'INTERNAL', false, NULL FROM addresses WHERE chain_id = ${chainId} AND deleted_at IS NULL
+          SELECT address, wallet_id, id, (type = 'INTERNAL' OR key_imported), false, NULL FROM addresses WHERE chain_id = ${chainId} AND deleted_at IS NULL
           UNION ALL
           SELECT address, id, NULL, true, false, NULL FROM wallets WHERE chain_id = ${chainId}`.execute(db)
       : await sql<WatchedRow & { horizon: string | null }>`
           ${horizonRow}
           UNION ALL
-          SELECT address, wallet_id, id, type = 'INTERNAL', deleted_at IS NOT NULL, NULL FROM addresses
+          SELECT address, wallet_id, id, (type = 'INTERNAL' OR key_imported), deleted_at IS NOT NULL, NULL FROM addresses
            WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8
           UNION ALL
           SELECT address, id, NULL, true, false, NULL FROM wallets WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8`.execute(db);
@@ -204,7 +204,7 @@ export async function liveAddressesPage(
   limit: number,
 ): Promise<{ id: string; address: string; wallet_id: string; internal: boolean }[]> {
   const { rows } = await sql<{ id: string; address: string; wallet_id: string; internal: boolean }>`
-    SELECT id, address, wallet_id, type = 'INTERNAL' AS internal FROM addresses
+    SELECT id, address, wallet_id, (type = 'INTERNAL' OR key_imported) AS internal FROM addresses
      WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
      ORDER BY id LIMIT ${limit}`.execute(db);
   return rows;
@@ -221,7 +221,7 @@ export async function watchersOf(db: DbConn, chainId: string, addresses: string[
   if (addresses.length === 0) return [];
   const lower = addresses.map((a) => a.toLowerCase());
   const { rows } = await sql<WatchedRow>`
-    SELECT address, wallet_id, id AS address_id, type = 'INTERNAL' AS internal, false AS removed FROM addresses
+    SELECT address, wallet_id, id AS address_id, (type = 'INTERNAL' OR key_imported) AS internal, false AS removed FROM addresses
      WHERE chain_id = ${chainId} AND deleted_at IS NULL AND lower(address) = ANY(${lower}::text[])
     UNION ALL
     SELECT address, id, NULL, true, false FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ANY(${lower}::text[])`.execute(db);

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { WebhookTargetPolicy, type LookupAll } from '../../lib/ssrf.js';
+import { COMPAT_SIGNATURE_HEADER } from '../../lib/webhook-signature.js';
 import { ATTEMPT_TIMEOUT_MS } from './schedule.js';
 
 export const RESPONSE_LOG_LIMIT = 1024;
@@ -24,11 +25,17 @@ export interface SenderOptions {
   /** Resolver for save- and connect-time checks (injectable so tests can simulate DNS). */
   resolveAll?: LookupAll;
   timeoutMs?: number;
+  /**
+   * Repeat `x-service-signature` under `x-blockradar-signature` (WEBHOOK_COMPAT_SIGNATURE_HEADER,
+   * default on), for receivers written for the described service.
+   */
+  compatSignatureHeader?: boolean;
 }
 
 export class WebhookSender {
   readonly #agents: { http: http.Agent; https: https.Agent };
   readonly #timeoutMs: number;
+  readonly #compatHeader: boolean;
 
   constructor(
     private readonly targets: WebhookTargetPolicy,
@@ -40,6 +47,7 @@ export class WebhookSender {
       https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
     };
     this.#timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.#compatHeader = opts.compatSignatureHeader ?? true;
   }
 
   /** `network` of the wallet: mainnet deliveries are HTTPS only. */
@@ -77,6 +85,7 @@ export class WebhookSender {
             'content-type': 'application/json',
             'content-length': String(Buffer.byteLength(body)),
             'user-agent': 'stablecoin-wallet-service-webhooks/1.0',
+            ...(this.#compatHeader && headers['x-service-signature'] ? { [COMPAT_SIGNATURE_HEADER]: headers['x-service-signature'] } : {}),
             ...headers,
           },
           // Names are resolved and checked here; IP literals were judged above.
