@@ -15,6 +15,7 @@ import { openCustody } from '../../src/modules/custody/service.js';
 import { KeyRing, LocalMasterKey, sealedKeyId } from '../../src/keys/vault.js';
 import { derivePrivateKey } from '../../src/keys/hd.js';
 import { EVM_ACCOUNT_PATH } from '../../src/keys/signer.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { cleanEnv, localKeys, runCli, sealedCells, sleep, spawnCli, unreadable } from './support.js';
 
 const logger = createLogger('silent');
@@ -23,6 +24,9 @@ const oldKey = () => h.kek;
 const newKey = randomBytes(32);
 const oldId = () => new LocalMasterKey(h.kek).id;
 const newId = new LocalMasterKey(newKey).id;
+/** A key imported for an outside address (address_keys.key_ciphertext, issue 12). */
+const imported = generatePrivateKey();
+let importedAddressId = '';
 
 beforeAll(async () => {
   h = await startHarness();
@@ -36,6 +40,13 @@ beforeAll(async () => {
   // Webhook signing secrets are sealed too (one entry of the registry among the others).
   const auth = { keyId: 'test', businessId: h.businessId, walletId: null };
   for (const w of Object.values(h.wallets)) await h.services.webhooks.secrets.rotate(auth, w.id);
+  // An imported address key is sealed too.
+  const wallet = Object.values(h.wallets)[0]!;
+  const view = await h.services.addresses.whitelist(auth, wallet.id, {
+    address: privateKeyToAccount(imported).address,
+    privateKey: imported,
+  });
+  importedAddressId = view.id;
 });
 afterAll(async () => {
   await h?.stop();
@@ -56,6 +67,7 @@ describe.sequential('rotate-master-key', () => {
     const cells = await sealedCells(db);
     expect(cells.length).toBeGreaterThan(25);
     expect(cells.filter((c) => c.column === 'webhook_secrets.secret_ciphertext')).toHaveLength(Object.keys(h.wallets).length);
+    expect(cells.filter((c) => c.column === 'address_keys.key_ciphertext')).toHaveLength(1);
     expect(cells.every((c) => c.keyId === oldId())).toBe(true);
     const plainBefore = new Map<string, string>();
     const both = new KeyRing([new LocalMasterKey(newKey), new LocalMasterKey(oldKey())], () => newId);
@@ -120,7 +132,7 @@ describe.sequential('rotate-master-key', () => {
     const third = await runCli(['rotate-master-key'], env());
     expect(third.code, third.stderr).toBe(0);
     expect(third.stdout).toContain(
-      're-sealed now: wallets.seed_ciphertext: 0, wallets.account_xpub_sealed: 0, api_keys.key_ciphertext: 0, webhook_secrets.secret_ciphertext: 0',
+      're-sealed now: wallets.seed_ciphertext: 0, wallets.account_xpub_sealed: 0, api_keys.key_ciphertext: 0, webhook_secrets.secret_ciphertext: 0, address_keys.key_ciphertext: 0',
     );
     // Three runs of the real CLI: each compiles and loads the whole service under tsx first
     // (15-30 s apiece on this shared machine).
@@ -141,6 +153,8 @@ describe.sequential('rotate-master-key', () => {
       const mnemonic = await services.wallets.openMnemonic(wallet.id);
       const index = Number(address.derivationPath!.split('/').at(-1));
       expect(exported.privateKey).toBe(derivePrivateKey(mnemonic, EVM_ACCOUNT_PATH, index));
+      const importedView = await services.addresses.get(auth, wallet.id, importedAddressId, { showPrivateKey: true });
+      expect(importedView.privateKey).toBe(imported);
       expect((await services.wallets.deriver({ id: wallet.id })).address(0)).toBe(wallet.address);
       const chainId = h.devnet.chains.find((c) => c.config.blockchain.slug === wallet.slug)!.config.chainId;
       const tx = { to: wallet.address, value: 1n, nonce: 0, gas: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n };
