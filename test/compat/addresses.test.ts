@@ -364,6 +364,46 @@ describe('POST /v1/wallets/{walletId}/addresses/whitelist with settings and priv
   });
 });
 
+describe('API-key scopes', () => {
+  async function scopedKey(scopes: string[]) {
+    const res = await h.api('POST', '/v1/api-keys', { key: h.businessKey, body: { name: scopes.join('+'), scopes } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.apiKey as string;
+  }
+
+  it('NO_KEY_EXPORT: showPrivateKey on create, PATCH and whitelist is 403 KEY_EXPORT_NOT_ALLOWED and writes nothing; importing without it works', async () => {
+    const key = await scopedKey(['NO_KEY_EXPORT']);
+    const a = await child();
+    const k = newKey();
+    const before = await snapshot();
+    for (const [method, p, body] of [
+      ['POST', path(w()), { showPrivateKey: true }],
+      ['PATCH', `${path(w())}/${a.id}`, { name: 'x', showPrivateKey: true }],
+      ['POST', `${path(w())}/whitelist`, { ...k, showPrivateKey: true }],
+    ] as const) {
+      const res = await h.api(method, p, { key, body });
+      expect(res.status, `${method} ${p}`).toBe(403);
+      expect(res.body.error).toBe('KEY_EXPORT_NOT_ALLOWED');
+      expect(JSON.stringify(res.body)).not.toContain(k.privateKey.slice(2));
+    }
+    expect(await snapshot()).toBe(before);
+    expect((await addressRow(a.id)).name).toBeNull();
+    // Putting a key in is no export.
+    const imported = await h.api('POST', `${path(w())}/whitelist`, { key, body: k });
+    expect(imported.status).toBe(200);
+    expect(imported.body.data.privateKey).toBeUndefined();
+  });
+
+  it('READ_ONLY: importing a key is 403 KEY_READ_ONLY and writes nothing', async () => {
+    const key = await scopedKey(['READ_ONLY']);
+    const before = await snapshot();
+    const res = await h.api('POST', `${path(w())}/whitelist`, { key, body: newKey() });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('KEY_READ_ONLY');
+    expect(await snapshot()).toBe(before);
+  });
+});
+
 describe('deposits to an imported address', () => {
   it('are credited to the importing wallet alone and swept to the master on chain with the imported key', async () => {
     const { privateKey, address } = newKey();
