@@ -12,6 +12,7 @@ import { BusinessService } from './modules/businesses/service.js';
 import { CatalogueService } from './modules/catalogue/service.js';
 import { WalletService } from './modules/wallets/service.js';
 import { AddressService } from './modules/addresses/service.js';
+import { walletDetails } from './modules/wallets/details.js';
 import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';
@@ -124,6 +125,7 @@ export async function createServices(
   deposits.confirmedHooks.push(autoSettlements.onDepositConfirmed);
   sweeps.sweptHooks.push(autoSettlements.onSwept);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
+  wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
   const settlements = new SettlementService({ db, clock, logger, wallets, walletAssets, transactions, withdrawals, beneficiaries });
   // INSTANT settlement once a deposit is at the master: straight there, or by a sweep.

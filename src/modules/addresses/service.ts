@@ -208,18 +208,13 @@ export class AddressService {
       store.analytics(this.db, walletId),
     ]);
     const items = rows.map((r) => this.present(r));
-    return {
-      items,
-      meta: pageMeta(q.page, q.limit, items.length, total),
-      analytics: {
-        activeAddressesCount: counts.active,
-        addressLimit: wallet.address_limit,
-        addressesCount: counts.total,
-        externalAddressesCount: counts.external,
-        inactiveAddressesCount: counts.inactive,
-        internalAddressesCount: counts.internal,
-      },
-    };
+    return { items, meta: pageMeta(q.page, q.limit, items.length, total), analytics: presentAnalytics(wallet, counts) };
+  }
+
+  /** The address analytics of the list, alone (the wallet's `analytics`). */
+  async analytics(auth: AuthContext, walletId: string): Promise<AddressAnalytics> {
+    const wallet = await this.wallets.require(auth, walletId);
+    return presentAnalytics(wallet, await store.analytics(this.db, walletId));
   }
 
   async get(
@@ -327,6 +322,17 @@ export class AddressService {
     if (!row) throw new NotFoundError('Address');
     return row;
   }
+}
+
+function presentAnalytics(wallet: WalletRow, counts: Awaited<ReturnType<typeof store.analytics>>): AddressAnalytics {
+  return {
+    activeAddressesCount: counts.active,
+    addressLimit: wallet.address_limit,
+    addressesCount: counts.total,
+    externalAddressesCount: counts.external,
+    inactiveAddressesCount: counts.inactive,
+    internalAddressesCount: counts.internal,
+  };
 }
 
 const notExternal = () => new BusinessRuleError('ADDRESS_NOT_EXTERNAL', 'This address cannot be registered as an external address');

@@ -88,6 +88,24 @@ export class WalletAssetService {
   }
 
   /** One enabled asset by wallet-asset id or catalogue id, or null when it is not enabled (cached, as `enabledCached`). */
+  /**
+   * The chain's native coin as a wallet asset, enabled or not (`GET .../balance` without
+   * `assetId`, as the described service answers): the wallet's entry when it has one, else
+   * the catalogue coin shaped as a wallet asset (its id, `isActive: false`). Null when the
+   * chain's catalogue has no active native coin.
+   */
+  async nativeEntry(wallet: Pick<WalletRef, 'id' | 'chain_id'>): Promise<{ asset: AssetHandle; view: WalletAssetView } | null> {
+    const enabled = (await this.enabledCached(wallet)).find((e) => e.asset.row.is_native);
+    if (enabled) return enabled;
+    const row = this.catalogue.chain(wallet.chain_id).assets.find((a) => a.is_native && a.is_active);
+    const asset = row ? this.catalogue.asset(row.id) : undefined;
+    if (!asset) return null;
+    const own = await store.findWalletAsset(this.db, wallet.id, asset.row.id);
+    if (own) return { asset, view: present(own, asset) };
+    const at = asset.row.created_at.toISOString();
+    return { asset, view: { id: asset.row.id, asset: asset.view, isActive: false, createdAt: at, updatedAt: at } };
+  }
+
   async findEnabled(wallet: Pick<WalletRef, 'id'>, id: string): Promise<EnabledAsset | null> {
     return (await this.enabledCached(wallet)).find((e) => e.walletAsset.id === id || e.asset.row.id === id) ?? null;
   }

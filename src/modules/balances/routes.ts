@@ -45,16 +45,13 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<{ balances: BalanceService
       schema: {
         tags: ['Balances'],
         summary: 'Balance of one asset of the master address',
-        description: 'Extension.',
+        description: "Extension. Without `assetId`: the chain's native coin (as the described service answers).",
         params: WalletParams,
         querystring: AssetIdQuery,
         response: { 200: one },
       },
     },
-    async (req) => {
-      const [entry] = await balances.ofWallet(req.auth, req.params.walletId, { assetId: req.query.assetId });
-      return ok(entry!, 'Balance fetched successfully');
-    },
+    async (req) => ok(await balances.one(req.auth, req.params.walletId, req.query.assetId), 'Balance fetched successfully'),
   );
 
   app.get(
@@ -77,15 +74,13 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<{ balances: BalanceService
       schema: {
         tags: ['Balances'],
         summary: 'Balance of one asset of a child address',
-        description: 'Extension.',
+        description: "Extension. Without `assetId`: the chain's native coin (as the described service answers).",
         params: AddressParams,
         querystring: AssetIdQuery,
         response: { 200: one },
       },
     },
-    async (req) => {
-      const [entry] = await balances.ofAddress(req.auth, req.params.walletId, req.params.addressId, req.query.assetId);
-      return ok(entry!, 'Balance fetched successfully');
-    },
+    async (req) =>
+      ok(await balances.one(req.auth, req.params.walletId, req.query.assetId, req.params.addressId), 'Balance fetched successfully'),
   );
 };

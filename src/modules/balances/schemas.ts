@@ -24,4 +24,9 @@ export const BalanceFilter = Type.Object(
   { additionalProperties: false },
 );
 
-export const AssetIdQuery = Type.Object({ assetId: Uuid('wallet asset id or catalogue asset id') }, { additionalProperties: false });
+export const AssetIdQuery = Type.Object(
+  {
+    assetId: Type.Optional(Uuid("wallet asset id or catalogue asset id (default: the chain's native coin, enabled on the wallet or not)")),
+  },
+  { additionalProperties: false },
+);

@@ -24,6 +24,27 @@ export class BalanceService {
     private readonly walletAssets: WalletAssetService,
   ) {}
 
+  /**
+   * One entry: the asset `assetId` names, or without it the chain's native coin (enabled on
+   * the wallet or not), as the described service answers `GET .../balance`.
+   */
+  async one(auth: AuthContext, walletId: string, assetId: string | undefined, addressId?: string): Promise<BalanceView> {
+    if (assetId !== undefined) {
+      const [entry] = addressId
+        ? await this.ofAddress(auth, walletId, addressId, assetId)
+        : await this.ofWallet(auth, walletId, { assetId });
+      return entry!;
+    }
+    const { wallet, owner } = addressId
+      ? await this.addresses.require(auth, walletId, addressId).then(({ wallet, address }) => ({ wallet, owner: address.address }))
+      : await this.wallets.requireRef(auth, walletId).then((wallet) => ({ wallet, owner: wallet.address }));
+    const native = await this.walletAssets.nativeEntry(wallet);
+    if (!native) throw new NotFoundError('Asset');
+    const [amount] = await this.wallets.chainOf(wallet).adapter.getBalances([{ owner, token: null }]);
+    const balance = formatAmount(amount ?? 0n, native.asset.row.decimals);
+    return { asset: native.view, balance, convertedBalance: native.asset.row.currency ? balance : null };
+  }
+
   /** Balances of the master address, or of `address` when given (one of the wallet's). */
   async ofWallet(auth: AuthContext, walletId: string, filter: { address?: string; assetId?: string }): Promise<BalanceView[]> {
     const wallet = await this.wallets.requireRef(auth, walletId);

@@ -3,7 +3,7 @@
  */
 import type { Db } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
-import { BusinessRuleError } from '../../lib/errors.js';
+import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { ChainHandle } from '../catalogue/service.js';
@@ -45,6 +45,34 @@ export class DepositService {
     const ids = await this.findFor(walletId, hash);
     if (ids.length === 0)
       throw new BusinessRuleError('NO_DEPOSIT_FOUND', 'This transaction made no deposit of an enabled asset to this wallet');
+    return Promise.all(ids.map((id) => this.transactions.get(auth, walletId, id)));
+  }
+
+  /**
+   * The deposit finder by block (`{ blockNumber }`, as the described service's clients send
+   * it): records the deposits to this wallet made in that block, as the indexer would have
+   * (the same crediting rule), and returns them; [] when there are none. Idempotent.
+   */
+  async rescanBlock(auth: AuthContext, walletId: string, blockNumber: bigint): Promise<TransactionView[]> {
+    await this.wallets.require(auth, walletId);
+    const wallet = await this.wallets.requireRow(walletId);
+    const chain = this.wallets.chainOf(wallet);
+    const head = await chain.adapter.getBlockNumber();
+    if (blockNumber > head) throw new BusinessRuleError('BLOCK_NOT_FOUND', `Block ${blockNumber} is beyond the chain's head (${head})`);
+    const tokens = chain.assets.filter((a) => !a.is_native).map((a) => a.address);
+    // Every transfer of the block, then the wallet's share of them by the watch set's rule
+    // (one query for the block's recipients, not the wallet's whole address list).
+    const { transfers } = await chain.adapter.scan(blockNumber, blockNumber, tokens, () => true);
+    const recipients = [...new Set(transfers.map((t) => t.to.toLowerCase()))];
+    const watchers = new Map<string, Watcher[]>();
+    for (const row of await store.watchersOf(this.db, chain.id, recipients)) {
+      const key = row.address.toLowerCase();
+      watchers.set(key, [...(watchers.get(key) ?? []), { walletId: row.wallet_id, addressId: row.address_id, internal: row.internal }]);
+    }
+    const ours = (to: string) => credited(watchers.get(to.toLowerCase()) ?? []).some((w) => w.walletId === walletId);
+    const hashes = [...new Set(transfers.filter((t) => ours(t.to)).map((t) => t.txHash))];
+    const ids: string[] = [];
+    for (const hash of hashes) for (const id of await this.findFor(walletId, hash)) if (!ids.includes(id)) ids.push(id);
     return Promise.all(ids.map((id) => this.transactions.get(auth, walletId, id)));
   }
 
@@ -106,4 +134,17 @@ export class DepositService {
       return found;
     });
   }
+}
+
+/** `rescan/blocks` takes exactly one of `transactionHash` and `blockNumber` (a 400 naming both otherwise). */
+export function rescanTarget(body: { transactionHash?: string; blockNumber?: number | string }): { hash: string } | { block: bigint } {
+  const given = (body.transactionHash !== undefined ? 1 : 0) + (body.blockNumber !== undefined ? 1 : 0);
+  if (given !== 1) {
+    const message = given === 0 ? 'one of transactionHash and blockNumber is required' : 'give transactionHash or blockNumber, not both';
+    throw new ValidationError(message, [
+      { field: 'transactionHash', message },
+      { field: 'blockNumber', message },
+    ]);
+  }
+  return body.transactionHash !== undefined ? { hash: body.transactionHash } : { block: BigInt(body.blockNumber!) };
 }

@@ -34,6 +34,11 @@ export class TransactionService {
     return row;
   }
 
+  /** The wallet's transactions counted by type and status (wallet analytics); the caller has checked access. */
+  countsOf(walletId: string): Promise<{ type: string; status: string; n: number }[]> {
+    return store.countByTypeAndStatus(this.db, walletId);
+  }
+
   async get(auth: AuthContext, walletId: string, id: string): Promise<TransactionView> {
     return this.present(await this.require(auth, walletId, id));
   }

@@ -65,3 +65,10 @@ export async function countTransactions(db: DbConn, f: TransactionFilter): Promi
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The wallet's transactions counted by type and status (wallet analytics; index of migration 019). */
+export async function countByTypeAndStatus(db: DbConn, walletId: string): Promise<{ type: string; status: string; n: number }[]> {
+  const { rows } = await sql<{ type: string; status: string; n: string }>`
+    SELECT type, status, count(*) AS n FROM transactions WHERE wallet_id = ${walletId} GROUP BY type, status`.execute(db);
+  return rows.map((r) => ({ type: r.type, status: r.status, n: Number(r.n) }));
+}

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, PagedEnvelope, PageQuery, ok } from '../../lib/schema.js';
 import type { WalletService } from './service.js';
+import { WalletDetailSchema } from './details.js';
 import { CreateWalletBody, RegeneratedKeySchema, UpdateWalletBody, WalletParams, WalletSchema, WalletWithKeySchema } from './schemas.js';
 
 export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }> = async (app, { wallets }) => {
@@ -45,8 +46,9 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
       schema: {
         tags: ['Wallets'],
         summary: 'Get a master wallet',
+        description: 'With `assets` (the wallet assets) and `analytics` (address counts, transactions by type and status).',
         params: WalletParams,
-        response: { 200: Envelope(Type.Ref(WalletSchema)) },
+        response: { 200: Envelope(WalletDetailSchema) },
       },
     },
     async (req) => ok(await wallets.get(req.auth, req.params.walletId), 'Wallet fetched successfully'),
@@ -58,10 +60,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
       schema: {
         tags: ['Wallets'],
         summary: 'Update a master wallet',
-        description: 'Partial update of name, description, isActive and configurations (deep-merged).',
+        description:
+          'Partial update of name, description, isActive and configurations (deep-merged). Answers the wallet as GET does (with `assets` and `analytics`).',
         params: WalletParams,
         body: UpdateWalletBody,
-        response: { 200: Envelope(Type.Ref(WalletSchema)) },
+        response: { 200: Envelope(WalletDetailSchema) },
       },
     },
     async (req) => ok(await wallets.update(req.auth, req.params.walletId, req.body), 'Wallet updated successfully'),

@@ -3,7 +3,7 @@ import { Nullable, Timestamp, Uuid } from '../../lib/schema.js';
 import { BlockchainSchema } from '../catalogue/schemas.js';
 import { WalletConfigurationsPatch, WalletConfigurationsSchema } from './configurations.js';
 
-const walletProps = {
+export const walletProps = {
   id: Uuid(),
   name: Type.String(),
   description: Type.String(),

@@ -59,6 +59,7 @@ export class WalletService {
   readonly #derivers = new Map<string, Promise<AddressDeriver>>();
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
+  #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -274,9 +275,14 @@ export class WalletService {
     return views;
   }
 
+  /** What GET and PATCH of one wallet add (details.ts: its assets and analytics); set by services.ts. */
+  useDetails(source: (auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>): void {
+    this.#details = source;
+  }
+
   async get(auth: AuthContext, walletId: string): Promise<WalletView> {
     const [view] = await this.#withRules([this.present(await this.require(auth, walletId))]);
-    return view!;
+    return this.#details ? { ...view!, ...(await this.#details(auth, walletId)) } : view!;
   }
 
   async list(auth: AuthContext, page: number, limit: number): Promise<{ items: WalletView[]; meta: PageMeta }> {

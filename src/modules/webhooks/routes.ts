@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, PagedEnvelope, ok } from '../../lib/schema.js';
+import type { FastifyRequest } from 'fastify';
+import { Envelope, PagedEnvelope, aliasSchema, ok } from '../../lib/schema.js';
+import { TransactionSchema } from '../transactions/schemas.js';
 import { WalletParams } from '../wallets/schemas.js';
 import type { WebhookService } from './service.js';
 import {
@@ -12,6 +14,12 @@ import {
   WebhookLogEntrySchema,
   WebhookSecretStatusSchema,
 } from './schemas.js';
+
+/** The path forms carry no body: none, or `{}`. */
+const EmptyBody = Type.Object({}, { additionalProperties: false });
+const noBody = async (req: FastifyRequest) => {
+  req.body ??= {};
+};
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
   const entry = Type.Ref(WebhookLogEntrySchema);
@@ -32,40 +40,53 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
       ok(await webhooks.listForTransaction(req.auth, req.params.walletId, req.params.transactionsId), 'Webhook logs fetched successfully'),
   );
 
-  app.post(
-    '/v1/wallets/:walletId/transactions/webhooks/resend',
-    {
-      schema: {
-        tags: ['Webhooks'],
-        summary: "Resend a transaction's latest event",
-        description:
-          'Creates a new delivery (a new log entry) of the latest event of the transaction and returns it. The receiver may process an already completed transaction again.',
-        params: WalletParams,
-        body: ResendBody,
-        response: { 200: Envelope(entry) },
-      },
+  // Resend answers the Transaction (as the described service documents), the new delivery
+  // beside it in `webhookLog`. The path form takes the transaction from the path.
+  const resendSchema = {
+    tags: ['Webhooks'],
+    summary: "Resend a transaction's latest event",
+    description:
+      'Creates a new delivery (a new log entry) of the latest event of the transaction. Answers the Transaction in `data` and the new delivery in `webhookLog`. The receiver may process an already completed transaction again.',
+    params: WalletParams,
+    body: ResendBody,
+    response: {
+      200: Type.Object({ data: Type.Ref(TransactionSchema), webhookLog: entry, message: Type.String(), statusCode: Type.Literal(200) }),
     },
-    async (req) => ok(await webhooks.resend(req.auth, req.params.walletId, req.body.id), 'Webhook resent successfully'),
+  };
+  const resend = async (auth: FastifyRequest['auth'], walletId: string, transactionId: string) => {
+    const { transaction, webhookLog } = await webhooks.resendTransaction(auth, walletId, transactionId);
+    return ok(transaction, 'Webhook resent successfully', { webhookLog });
+  };
+  app.post('/v1/wallets/:walletId/transactions/webhooks/resend', { schema: resendSchema }, async (req) =>
+    resend(req.auth, req.params.walletId, req.body.id),
+  );
+  app.post(
+    '/v1/wallets/:walletId/transactions/:transactionsId/resend-webhook',
+    {
+      preValidation: noBody,
+      schema: aliasSchema(
+        { ...resendSchema, params: TransactionWebhooksParams, body: EmptyBody },
+        'POST /v1/wallets/{walletId}/transactions/webhooks/resend',
+      ),
+    },
+    async (req) => resend(req.auth, req.params.walletId, req.params.transactionsId),
   );
 
-  app.get(
-    '/v1/wallets/:walletId/webhooks',
-    {
-      schema: {
-        tags: ['Webhooks'],
-        summary: 'Every webhook delivery of a wallet',
-        description: 'Extension. Newest first, paginated.',
-        params: WalletParams,
-        querystring: WalletWebhooksQuery,
-        response: { 200: PagedEnvelope(entry) },
-      },
-    },
-    async (req) => {
-      const { page = 1, limit = 100 } = req.query;
-      const { items, meta } = await webhooks.listForWallet(req.auth, req.params.walletId, page, limit);
-      return ok(items, 'Webhook logs fetched successfully', { meta });
-    },
-  );
+  const logSchema = {
+    tags: ['Webhooks'],
+    summary: 'Every webhook delivery of a wallet',
+    description: 'Extension. Newest first, paginated.',
+    params: WalletParams,
+    querystring: WalletWebhooksQuery,
+    response: { 200: PagedEnvelope(entry) },
+  };
+  const walletLog = async (req: FastifyRequest<{ Params: { walletId: string }; Querystring: { page?: number; limit?: number } }>) => {
+    const { page = 1, limit = 100 } = req.query;
+    const { items, meta } = await webhooks.listForWallet(req.auth, req.params.walletId, page, limit);
+    return ok(items, 'Webhook logs fetched successfully', { meta });
+  };
+  app.get('/v1/wallets/:walletId/webhooks', { schema: logSchema }, walletLog);
+  app.get('/v1/wallets/:walletId/webhook-logs', { schema: aliasSchema(logSchema, 'GET /v1/wallets/{walletId}/webhooks') }, walletLog);
 
   app.post(
     '/v1/wallets/:walletId/webhooks/test',

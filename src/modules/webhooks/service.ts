@@ -277,6 +277,19 @@ export class WebhookService {
     return this.one(walletId, id);
   }
 
+  /**
+   * `resend` as the described service answers it: the Transaction, with the new delivery
+   * (its log entry) beside it.
+   */
+  async resendTransaction(
+    auth: AuthContext,
+    walletId: string,
+    transactionId: string,
+  ): Promise<{ transaction: TransactionView; webhookLog: WebhookLogEntry }> {
+    const webhookLog = await this.resend(auth, walletId, transactionId);
+    return { transaction: await this.transactions.get(auth, walletId, transactionId), webhookLog };
+  }
+
   /** Sends a signed `webhook.test` event through the real pipeline. */
   async sendTest(auth: AuthContext, walletId: string): Promise<WebhookLogEntry> {
     const wallet = await this.wallets.require(auth, walletId);

@@ -4,8 +4,9 @@ import { Envelope, ok } from '../../lib/schema.js';
 import { WalletParams } from '../wallets/schemas.js';
 import { AddressParams } from '../addresses/schemas.js';
 import { TransactionSchema } from '../transactions/schemas.js';
+import { lifecycleRoutes } from './lifecycle-routes.js';
 import type { WithdrawalService } from './service.js';
-import { IdempotencyHeaders, NetworkFeeSchema, TransactionIdBody, WithdrawBody } from './schemas.js';
+import { IdempotencyHeaders, NetworkFeeSchema, WithdrawBody } from './schemas.js';
 
 const BODY_HELP =
   'Single: top-level `assetId`, `address`, `amount` (plus optional `reference`, `note`, `metadata`). Batch: `assets` items `{ id, amount, address, reference?, note?, metadata? }` instead; every item is checked before anything is created and one bad item rejects the request; `data` is then an array in request order. A `reference` already used on the wallet returns the original transaction (409 if it names a different payment).';
@@ -129,39 +130,6 @@ export const withdrawalsRoutes: FastifyPluginAsyncTypebox<{ service: WithdrawalS
       ),
   );
 
-  app.post(
-    '/v1/wallets/:walletId/transactions/cancel',
-    {
-      schema: {
-        tags: ['Transactions'],
-        summary: 'Cancel a pending withdrawal',
-        description:
-          'Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first). 409 when mined, failed or already cancelled.',
-        params: WalletParams,
-        body: TransactionIdBody,
-        response: { 200: Envelope(tx) },
-      },
-    },
-    async (req) => {
-      const r = await service.lifecycle.cancel(req.auth, req.params.walletId, req.body.id);
-      return ok(r.transaction, r.pending ? 'Transaction cancellation submitted successfully' : 'Transaction cancelled successfully');
-    },
-  );
-
-  app.post(
-    '/v1/wallets/:walletId/transactions/retry',
-    {
-      schema: {
-        tags: ['Transactions'],
-        summary: 'Retry a failed or stuck withdrawal',
-        description:
-          'FAILED: sent again with a new nonce and fees raised by at least 10%, after the balance check of a new withdrawal; PENDING and broadcast: replaced now with the same nonce and fees raised by at least 10%. The transaction is PENDING again. 409 when mined or cancelled.',
-        params: WalletParams,
-        body: TransactionIdBody,
-        response: { 200: Envelope(tx) },
-      },
-    },
-    async (req) =>
-      ok((await service.lifecycle.retry(req.auth, req.params.walletId, req.body.id)).transaction, 'Transaction retried successfully'),
-  );
+  // Cancel and retry, in the body form and the path form (lifecycle-routes.ts).
+  lifecycleRoutes(app, service);
 };
