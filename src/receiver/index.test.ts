@@ -58,6 +58,18 @@ describe('verifyWebhook', () => {
   });
 });
 
+describe("x-blockradar-signature (the described service's name for the HMAC-SHA512)", () => {
+  const { 'x-service-signature': hmac, ...rest } = headers;
+  it('is read when x-service-signature is absent', () => {
+    expect(verifyWebhook({ body, headers: { ...rest, 'x-blockradar-signature': hmac }, apiKey, now, replay: fresh() }).id).toBe('msg_1');
+  });
+  it('must match too when both are present; neither is a missing header', () => {
+    const forged = { ...headers, 'x-blockradar-signature': '0'.repeat(128) };
+    expect(() => verifyWebhook({ body, headers: forged, apiKey, now, replay: fresh() })).toThrow(/x-blockradar-signature does not match/);
+    expect(failure(() => verifyWebhook({ body, headers: rest, apiKey, now, replay: fresh() })).reason).toBe('header');
+  });
+});
+
 describe('raw bytes are what is verified', () => {
   it('a body with a 0xff byte does not verify against other bytes that decode to the same text', () => {
     // 0xff and 0xfe are both invalid UTF-8: decoded first, both became U+FFFD and matched.

@@ -202,7 +202,8 @@ it('rows written before migration 006 (payload on the event, body on the deliver
   // Resend picks the latest event (the legacy one) and sends the same data.
   const res = await h.api('POST', `/v1/wallets/${wallet().id}/transactions/webhooks/resend`, { key: wallet().apiKey, body: { id: tx.id } });
   expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ event: 'deposit.swept.success', payload: legacyData });
-  expect(await h.services.webhooks.deliver(res.body.data.id)).toBe('sent');
+  expect(res.body.data).toMatchObject({ id: tx.id });
+  expect(res.body.webhookLog).toMatchObject({ event: 'deposit.swept.success', payload: legacyData });
+  expect(await h.services.webhooks.deliver(res.body.webhookLog.id)).toBe('sent');
   expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.swept.success', data: legacyData });
 });
