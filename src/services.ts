@@ -111,7 +111,9 @@ export async function createServices(
   const sender = new WebhookSender(webhookTargets, { compatSignatureHeader: config.webhookCompatSignatureHeader ?? true, ...opts.sender });
   const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
-  const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId));
+  const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId), {
+    openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
+  });
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, logger);
   deposits.confirmedHooks.push(sweeps.onDepositConfirmed);

@@ -42,7 +42,8 @@ export interface SignedTx {
 }
 
 export interface Signer {
-  signTransaction(walletId: string, index: number, chainId: number, tx: UnsignedTx): Promise<SignedTx>;
+  /** `index` null: the key the wallet imported for `tx.from` (an outside address made sweepable). */
+  signTransaction(walletId: string, index: number | null, chainId: number, tx: UnsignedTx): Promise<SignedTx>;
   /**
    * EIP-712 signature of validated typed data (chains' prepareTypedData). `from`, when
    * given, is the address the key must have, as in UnsignedTx.
@@ -68,6 +69,8 @@ export interface LocalSignerOptions {
   /** How often expired entries are dropped and wiped (default: min(ttlMs, 30 s)). */
   sweepMs?: number;
   now?: () => number;
+  /** The key a wallet imported for an address (fresh bytes: zeroed here after signing). */
+  openImported?: (walletId: string, address: string) => Promise<Uint8Array>;
 }
 
 /** A child's private key, in a buffer of its own that is zeroed when the entry goes. */
@@ -120,6 +123,7 @@ export class LocalSigner implements Signer {
   readonly #maxWallets: number;
   readonly #sweepMs: number;
   readonly #now: () => number;
+  readonly #openImported: LocalSignerOptions['openImported'];
   #sweeper: NodeJS.Timeout | null = null;
 
   constructor(openMnemonic: OpenMnemonic, opts: LocalSignerOptions = {}) {
@@ -129,10 +133,14 @@ export class LocalSigner implements Signer {
     this.#maxWallets = opts.maxWallets ?? 256;
     this.#sweepMs = opts.sweepMs ?? Math.min(this.#ttlMs, 30_000);
     this.#now = opts.now ?? Date.now;
+    this.#openImported = opts.openImported;
   }
 
-  async signTransaction(walletId: string, index: number, chainId: number, tx: UnsignedTx): Promise<SignedTx> {
-    if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
+  async signTransaction(walletId: string, index: number | null, chainId: number, tx: UnsignedTx): Promise<SignedTx> {
+    if (index !== null && (!Number.isInteger(index) || index < 0 || index >= 0x80000000))
+      throw new Error('non-hardened index out of range');
+    if (index === null && (tx.from === undefined || !this.#openImported))
+      throw new Error('an imported key is named by its address (tx.from)');
     if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) throw new Error('nonce out of range');
     const unsigned: TransactionSerializableEIP1559 = {
       type: 'eip1559',
@@ -145,13 +153,14 @@ export class LocalSigner implements Signer {
       maxFeePerGas: tx.maxFeePerGas,
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
     };
-    const raw = await this.#withChildKey(walletId, index, (key) => {
+    const sign = (key: ChildKey) => {
       if (tx.from !== undefined && getAddress(tx.from) !== key.address) {
         throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${tx.from}`);
       }
       const { r, s, recovery } = secp256k1.sign(hexToBytes(keccak256(serializeTransaction(unsigned))), key.privateKey, { lowS: true });
       return serializeTransaction(unsigned, { r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
-    });
+    };
+    const raw = index === null ? await this.#withImportedKey(walletId, tx.from!, sign) : await this.#withChildKey(walletId, index, sign);
     return { raw, hash: keccak256(raw) };
   }
 
@@ -175,6 +184,16 @@ export class LocalSigner implements Signer {
     });
     const { r, s, v } = parseSignature(signature);
     return { signature, r, s, v: Number(v) };
+  }
+
+  /** An imported key is opened for one signature and wiped at once (never cached). */
+  async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T): Promise<T> {
+    const privateKey = await this.#openImported!(walletId, address);
+    try {
+      return use({ privateKey, address: evmAddressOfPublicKey(secp256k1.getPublicKey(privateKey, false)) as Address });
+    } finally {
+      privateKey.fill(0);
+    }
   }
 
   /** Drops and wipes every cached key (e.g. on shutdown); the sweeper stops with it. */

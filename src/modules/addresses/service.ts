@@ -171,7 +171,7 @@ export class AddressService {
     await this.db.transaction().execute(async (tx) => {
       if (!(await store.lockAddress(tx, addressId))) throw new NotFoundError('Address');
       if (row.key_imported) {
-        if ((await store.pendingOutboundFrom(tx, walletId, row.address)) > 0) {
+        if ((await store.pendingOutboundFrom(tx, walletId, addressId, row.address)) > 0) {
           throw new ConflictError('KEY_IN_USE', 'A transaction from this address is still in flight; remove it once it is final');
         }
         if (await store.deleteAddressKey(tx, addressId)) {

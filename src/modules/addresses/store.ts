@@ -245,12 +245,16 @@ export async function deleteAddressKey(db: DbConn, addressId: string): Promise<b
   return Number(res.numDeletedRows) > 0;
 }
 
-/** Outbound transactions from the address not yet final (its key must stay while they may be re-signed). */
-export async function pendingOutboundFrom(db: DbConn, walletId: string, address: string): Promise<number> {
+/**
+ * What is still in flight from the address: outbound transactions not yet final (they may
+ * be signed again) and sweeps under way (their transfer is signed once the top-up lands).
+ * Its imported key must stay while any is.
+ */
+export async function pendingOutboundFrom(db: DbConn, walletId: string, addressId: string, address: string): Promise<number> {
   const { rows } = await sql<{ n: string }>`
-    SELECT count(*) AS n FROM outbound_txs
-     WHERE wallet_id = ${walletId} AND lower(from_address) = ${address.toLowerCase()} AND stage NOT IN ('mined', 'failed', 'dropped', 'replaced')`.execute(
-    db,
-  );
+    SELECT (SELECT count(*) FROM outbound_txs
+             WHERE wallet_id = ${walletId} AND lower(from_address) = ${address.toLowerCase()}
+               AND stage NOT IN ('mined', 'failed', 'dropped', 'replaced'))
+         + (SELECT count(*) FROM sweeps WHERE address_id = ${addressId} AND status = 'pending') AS n`.execute(db);
   return Number(rows[0]!.n);
 }

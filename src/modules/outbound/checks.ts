@@ -13,7 +13,9 @@ const DATA_RE = /^0x(?:[0-9a-fA-F]{2})*$/;
 /** What an enqueue request may carry; everything a caller got wrong is refused before a nonce is taken. */
 export interface EnqueueFields {
   to: string;
-  fromIndex: number;
+  /** null: an imported key's address (`fromAddress`). */
+  fromIndex: number | null;
+  fromAddress?: string;
   value: bigint;
   data?: string;
   gasLimit?: bigint;
@@ -28,7 +30,10 @@ export function validate(
 ): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'> {
   const to = chain.adapter.normalizeAddress(req.to);
   if (!to) throw new ValidationError(`'${req.to}' is not a valid ${chain.key} address`);
-  if (!Number.isInteger(req.fromIndex) || req.fromIndex < 0 || req.fromIndex >= 0x80000000) {
+  if (req.fromIndex === null) {
+    if (!req.fromAddress || !chain.adapter.normalizeAddress(req.fromAddress))
+      throw new ValidationError('fromAddress is required without fromIndex');
+  } else if (!Number.isInteger(req.fromIndex) || req.fromIndex < 0 || req.fromIndex >= 0x80000000) {
     throw new ValidationError('fromIndex must be an integer from 0 to 2^31-1');
   }
   if (typeof req.value !== 'bigint' || req.value < 0n) throw new ValidationError('value must be a non-negative bigint');

@@ -69,8 +69,12 @@ export interface EnqueueRequest {
   walletId: string;
   /** The wallet's row when the caller has it at hand: saves reading it again. */
   wallet?: WalletRow;
-  /** Derivation index of the sender: 0 is the master address, 1..n its children. */
-  fromIndex: number;
+  /**
+   * Derivation index of the sender: 0 is the master address, 1..n its children; null for an
+   * address whose key the wallet imported, named by `fromAddress`.
+   */
+  fromIndex: number | null;
+  fromAddress?: string;
   to: string;
   value: bigint;
   data?: string;
@@ -201,7 +205,8 @@ export class OutboundService {
       if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
       const senderKey = `${wallet.id}:${req.fromIndex}`;
       let from = senders.get(senderKey);
-      if (from === undefined) senders.set(senderKey, (from = (await this.wallets.deriver(wallet)).address(req.fromIndex)));
+      if (req.fromIndex === null) from = chain.adapter.normalizeAddress(req.fromAddress!)!;
+      else if (from === undefined) senders.set(senderKey, (from = (await this.wallets.deriver(wallet)).address(req.fromIndex)));
       planned.push({ chain, from, req, checked });
     }
     // Senders in order of first appearance; each takes its nonces in one statement.

@@ -9,7 +9,8 @@ export interface OutboundRow {
   chainId: string;
   walletId: string;
   fromAddress: string;
-  fromIndex: number;
+  /** null: an address whose key the wallet imported (signed with that key, by address). */
+  fromIndex: number | null;
   nonce: bigint;
   to: string;
   value: bigint;
@@ -43,7 +44,7 @@ interface DbRow {
   chain_id: string;
   wallet_id: string;
   from_address: string;
-  from_index: number;
+  from_index: number | null;
   nonce: string;
   to_address: string;
   value: string;
@@ -177,7 +178,8 @@ export interface NewOutbound {
   chainId: string;
   walletId: string;
   fromAddress: string;
-  fromIndex: number;
+  /** null: an address whose key the wallet imported (signed with that key, by address). */
+  fromIndex: number | null;
   nonce: bigint;
   to: string;
   value: bigint;

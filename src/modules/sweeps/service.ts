@@ -79,7 +79,7 @@ export class SweepService {
 
   /** `settings`: each wallet's auto-sweep settings, normalised once per call (a range holds thousands of deposits of a few wallets). */
   #autoSweeps(d: store.DepositContext, settings: Map<string, AutoSweeping>): boolean {
-    if (!d.address_id || !d.asset_id || d.address_type !== 'INTERNAL' || d.disable_auto_sweep) return false;
+    if (!d.address_id || !d.asset_id || !(d.address_type === 'INTERNAL' || d.key_imported) || d.disable_auto_sweep) return false;
     let sweeping = settings.get(d.wallet_id);
     if (!sweeping) settings.set(d.wallet_id, (sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping));
     if (!sweeping.isActive) return false;
@@ -96,7 +96,8 @@ export class SweepService {
   async sweepAddress(addressId: string, assetId: string, opts: { manual?: boolean } = {}): Promise<SweepResult> {
     const address = await this.addresses.findRow(addressId);
     const asset = this.catalogue.asset(assetId);
-    if (!address || !asset || address.derivation_index === null) return 'nothing';
+    // A child address, or one whose key the wallet imported (signed by address).
+    if (!address || !asset || (address.derivation_index === null && !address.key_imported)) return 'nothing';
     const wallet = await this.wallets.requireRow(address.wallet_id);
     const chain = this.catalogue.chain(address.chain_id);
     const adapter = chain.adapter;
@@ -251,7 +252,8 @@ export class SweepService {
     if (d.type !== 'DEPOSIT') throw new BusinessRuleError('NOT_A_DEPOSIT', 'Only deposits are swept');
     if (!d.address_id || !d.asset_id) throw new BusinessRuleError('NOT_SWEEPABLE', 'This deposit is already on the master address');
     const address = await this.addresses.findRow(d.address_id);
-    if (address?.type !== 'INTERNAL') throw new BusinessRuleError('NOT_SWEEPABLE', 'The service holds no key for an external address');
+    if (address?.type !== 'INTERNAL' && !address?.key_imported)
+      throw new BusinessRuleError('NOT_SWEEPABLE', 'The service holds no key for an external address');
     if (d.asset_swept) throw new ConflictError('ALREADY_SWEPT', 'This deposit has already been swept');
     if (d.status !== 'SUCCESS') throw new ConflictError('DEPOSIT_NOT_CONFIRMED', 'Only confirmed deposits are swept');
     if (d.sweep_id && d.sweep_status === 'pending') return this.transactions.get(auth, walletId, transactionId);
@@ -269,7 +271,8 @@ export class SweepService {
     const sent = await this.outbound.enqueue(tx, {
       chainId: chain.id,
       walletId: wallet.id,
-      fromIndex: address.derivation_index!,
+      fromIndex: address.derivation_index,
+      fromAddress: address.address,
       to: asset.row.is_native ? wallet.address : asset.row.address,
       value: asset.row.is_native ? amount : 0n,
       ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),

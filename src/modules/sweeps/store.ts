@@ -178,6 +178,8 @@ export interface DepositContext {
   asset_id: string | null;
   amount: string;
   address_type: string | null;
+  /** The wallet imported the address's key (it is swept like a child address). */
+  key_imported: boolean | null;
   disable_auto_sweep: boolean | null;
   wallet_configurations: Record<string, unknown>;
 }
@@ -185,7 +187,7 @@ export interface DepositContext {
 /** What the auto-sweep decision needs about deposits, their addresses and wallets. */
 export async function depositContexts(db: DbConn, depositIds: string[]): Promise<DepositContext[]> {
   const { rows } = await sql<DepositContext>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, a.type AS address_type,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, a.type AS address_type, a.key_imported,
            (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
      WHERE t.id = ANY(${depositIds}::uuid[])`.execute(db);
