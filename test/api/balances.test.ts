@@ -406,9 +406,13 @@ describe('balance extensions', () => {
     expect(bscOne.body.data.balance).toBe('0.000000000000000007');
   });
 
-  it('missing or malformed assetId is 400; an asset of another chain is 404', async () => {
+  it('malformed assetId or an unknown parameter is 400; an asset of another chain is 404; none is the native coin', async () => {
     for (const path of [`/v1/wallets/${eth().id}/balance`, `/v1/wallets/${eth().id}/addresses/${ethChild.id}/balance`]) {
-      for (const q of ['', '?assetId=nope', `?asset_id=${ethAssets.USDC!.assetId}`]) {
+      // Without assetId: the native coin's entry (issue 12 item 4; test/compat/wallet.test.ts).
+      const none = await h.api('GET', path);
+      expect(none.status, path).toBe(200);
+      expect(none.body.data.asset.asset.isNative).toBe(true);
+      for (const q of ['?assetId=nope', `?asset_id=${ethAssets.USDC!.assetId}`]) {
         const res = await h.api('GET', `${path}${q}`);
         expect(res.status, path + q).toBe(400);
         expect(res.body.error).toBe('VALIDATION_ERROR');
