@@ -53,10 +53,14 @@ describe('keys in URLs', () => {
     }
     // A key that is not shaped like ours (a client's own token) is redacted by the parameter name alone.
     await h.api('GET', `/v1/blockchains?token=opaque-client-token-123`, { key: w.apiKey });
+    // A percent-encoded name ("%6Bey" is "key") is caught by the request serializer, which decodes names.
+    await h.api('GET', `/v1/blockchains?%6Bey=opaque-client-token-456`, { key: w.apiKey });
     const logs = h.logs();
     expect(logs).toContain(`/v1/wallets/${w.id}?x-api-key=[redacted]`);
     expect(logs).not.toContain(w.apiKey);
     expect(logs).not.toContain(encodeURIComponent(w.apiKey));
     expect(logs).not.toContain('opaque-client-token-123');
+    expect(logs).not.toContain('opaque-client-token-456');
+    expect(logs).toContain('/v1/blockchains?%6Bey=[redacted]');
   });
 });
