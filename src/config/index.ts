@@ -44,6 +44,20 @@ export interface AppConfig {
    * addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS). Default: only with the local devnet.
    */
   webhookAllowPrivateTargets: boolean;
+  /** Where USD rates come from besides the chains' price feeds, and how long one is reused. */
+  rates: RateSettings;
+}
+
+export interface RateSettings {
+  /**
+   * RATES_PEG_FALLBACK: quote a USD stablecoin that has no price feed configured at its peg
+   * (1 USD). Off by default: without it such an asset has no rate rather than an assumed one.
+   */
+  pegFallback: boolean;
+  /** RATES_CACHE_MS: how long a feed's answer is reused before the feed is read again. */
+  cacheMs: number;
+  /** RATES_STALENESS_GRACE_SECONDS: slack over a feed's heartbeat for the next round to land. */
+  graceSeconds: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -98,6 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     // A tenant reads the start of the target's answer in the delivery log: on a shared
     // installation, private targets would expose the operator's internal services.
     webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),
+    rates: {
+      pegFallback: boolSetting(env, 'RATES_PEG_FALLBACK', false),
+      cacheMs: intSetting(env, 'RATES_CACHE_MS', 5_000, 0, 60_000),
+      graceSeconds: intSetting(env, 'RATES_STALENESS_GRACE_SECONDS', 600, 0, 86_400),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import type {
   ContractCallInput,
   EncodedContractCall,
   FeeEstimate,
+  PriceFeedRound,
   Receipt,
   ScanResult,
   TransferEvent,
@@ -21,6 +22,7 @@ import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
+import * as priceFeed from './price-feed.js';
 
 const multicallAbi = [
   {
@@ -166,6 +168,14 @@ export class EvmAdapter implements ChainAdapter {
 
   encodeTokenTransfer(to: string, amount: bigint): string {
     return send.encodeTokenTransfer(to, amount);
+  }
+
+  readTokenDecimals(token: string): Promise<number | null> {
+    return this.rpc(() => priceFeed.readTokenDecimals(this.client, token));
+  }
+
+  readPriceFeed(feed: string): Promise<PriceFeedRound | null> {
+    return this.rpc(() => priceFeed.readPriceFeed(this.client, feed));
   }
 
   /** Runs an RPC call, turning transport failures into a retryable domain error. */

@@ -19,3 +19,9 @@ export const WalletAssetParams = Type.Object({
 });
 
 export const UpdateWalletAssetBody = Type.Object({ isActive: Type.Boolean() }, { additionalProperties: false });
+
+/** `POST /v1/wallets/{walletId}/assets`, as the described service has it. */
+export const AddWalletAssetBody = Type.Object(
+  { assetId: Uuid("a catalogue asset's id (GET /v1/assets), or the wallet asset's id") },
+  { additionalProperties: false },
+);

@@ -17,6 +17,7 @@ import type { DbConn } from '../../db/pool.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
+import { rateText, usdValue } from '../rates/quote.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
@@ -125,6 +126,8 @@ export class WithdrawalService {
   async networkFee(auth: AuthContext, req: Omit<WithdrawRequest, 'idempotencyKey'>): Promise<{ balance: string; fee: string }> {
     const s = await this.sender(auth, req.walletId, req.addressId);
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
+    // amountUSD and rateUSD are recorded at creation, from quotes read now (never fails).
+    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
     const { plan, snap } = await this.#affordable(s, items);
     const native = snap.balances.get(null) ?? 0n;
     const fee = items.reduce((sum, _item, i) => sum + feeOf(plan, i), 0n);
@@ -349,6 +352,7 @@ export class WithdrawalService {
     signed: store.NewWithdrawal['signed'],
   ): store.NewWithdrawal {
     const a = item.asset.asset.row;
+    const quote = this.deps.rates?.cached(a.id) ?? null;
     return {
       id,
       walletId: s.wallet.id,
@@ -358,7 +362,8 @@ export class WithdrawalService {
       reference: item.reference ?? shortReference(),
       type,
       amount: item.amount,
-      amountUsd: a.currency === 'USD' ? formatAmount(item.amount, a.decimals) : null,
+      amountUsd: quote ? usdValue(item.amount, a.decimals, quote) : null,
+      rateUsd: quote ? rateText(quote) : null,
       currency: a.symbol,
       sender: s.address,
       recipient: item.to,
