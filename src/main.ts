@@ -17,6 +17,7 @@ import { credentialsPath } from './devnet/seed.js';
 import { DashboardService } from './dashboard/service.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './dashboard/passwords.js';
 import { AppError } from './lib/errors.js';
+import { keyCommands } from './cli/rotate-master-key.js';
 
 async function main(argv: string[]): Promise<void> {
   let [command = 'start', ...rest] = argv;
@@ -36,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');
     return;
   }
+  if (Object.hasOwn(keyCommands, command)) return keyCommands[command]!(rest); // rotate-master-key, create-hsm-key: src/cli/rotate-master-key.ts
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -55,6 +57,8 @@ async function main(argv: string[]): Promise<void> {
       return createBusiness(config, logger, rest.join(' ').trim());
     case 'dashboard-user':
       return dashboardUser(config, logger, rest);
+    case 'api-key':
+      return (await import('./cli/api-keys.js')).apiKeyCommand(config, logger, rest);
     default:
       process.stderr.write(
         `unknown command "${command}"; use start [api|worker|indexer], migrate, create-business <name> or dashboard-user\n`,
@@ -192,6 +196,12 @@ async function readStdin(): Promise<string> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  // A refusal the operator must fix (a wrong or lost master key) carries its exit code: message only.
+  const exitCode = (err as { exitCode?: unknown } | null)?.exitCode;
+  if (typeof exitCode === 'number' && err instanceof Error) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(exitCode);
+  }
   process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -103,6 +103,8 @@ export interface HarnessOptions {
   specs?: DevnetChainSpec[];
   addressLimit?: number;
   keyExport?: { testnet: boolean; mainnet: boolean };
+  /** API request limits (default: none, as before they existed; the service's own default is DEFAULT_API_KEY_LIMITS). */
+  apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
   clock?: Clock;
   /** Run a graphile-worker with the real task list (webhook delivery, ...). */
   worker?: boolean;
@@ -115,6 +117,8 @@ export interface HarnessOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Extra service options (outbound polling, indexer ranges, ...). */
   services?: Omit<ServiceOptions, 'clock' | 'logger' | 'sender'>;
+  /** TRUST_PROXY for the HTTP server; default: no proxy trusted. */
+  trustProxy?: boolean | number | string[];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -138,6 +142,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
       webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,
+      apiLimits: opts.apiLimits ?? { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
     },
     {
       logger,
@@ -150,7 +155,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
     : null;
-  const app = await buildApp({ services, logger });
+  const app = await buildApp({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -223,7 +228,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (process.env.TEST_LOG_DIR) writeFileSync(join(process.env.TEST_LOG_DIR, `harness-${process.pid}-${Date.now()}.log`), captured);
       await worker?.stop();
       await app.close();
-      services.close();
+      await services.close();
       await database.close();
       await devnet.stop();
       await dropDatabase(databaseUrl);

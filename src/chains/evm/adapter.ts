@@ -11,6 +11,7 @@ import type {
   PriceFeedRound,
   Receipt,
   ScanResult,
+  TokenCall,
   TransferEvent,
   TypedDataInput,
   TypedDataPayload,
@@ -23,6 +24,7 @@ import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
+import { describeTokenCall } from './token-calls.js';
 
 const multicallAbi = [
   {
@@ -210,6 +212,25 @@ export class EvmAdapter implements ChainAdapter {
 
   simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
     return this.contractRpc(() => contracts.simulateCall(this.client, call, from, field));
+  }
+
+  describeTokenCall(data: string): TokenCall | null {
+    return describeTokenCall(data);
+  }
+
+  getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
+    return this.rpc(() =>
+      Promise.all(
+        queries.map((q) =>
+          this.client.readContract({
+            address: q.token as Address,
+            abi: erc20Abi,
+            functionName: 'allowance',
+            args: [q.owner as Address, q.spender as Address],
+          }),
+        ),
+      ),
+    );
   }
 
   prepareTypedData(input: TypedDataInput): TypedDataPayload {
