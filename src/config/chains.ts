@@ -119,7 +119,17 @@ export type ChainEntry = Static<typeof ChainEntry>;
 /** Throws an Error whose message names the offending field of the file. */
 export function parseChainsFile(raw: unknown, source: string): ChainsFile {
   if (Value.Check(ChainsFileSchema, raw)) return raw;
-  const first = Value.Errors(ChainsFileSchema, raw).First();
+  let first = Value.Errors(ChainsFileSchema, raw).First();
+  // A union (a price feed or null) names its own path only: report the alternative that got
+  // furthest into the value instead (priceFeeds.USDT.address rather than priceFeeds.USDT).
+  while (first?.errors.length) {
+    const deepest = first.errors
+      .map((e) => e.First())
+      .filter((e) => e !== undefined)
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (!deepest || deepest.path.length <= first.path.length) break;
+    first = deepest;
+  }
   const where = first?.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : '(root)';
   throw new Error(`${source}: ${where}: ${first?.message ?? 'invalid'}`);
 }

@@ -48,7 +48,7 @@ async function rates(h: Harness, query: string, key?: string, path = '/v1/assets
   const res = await h.api('GET', `${path}${query}`, key === undefined ? {} : { key });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).toMatchObject({ statusCode: 200, message: 'Rates retrieved successfully' });
-  return res.body.data as Record<string, Record<string, number | null>>;
+  return res.body.data as Record<string, Record<string, string | null>>;
 }
 
 interface Entry {
@@ -113,14 +113,18 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
   it("answers `GET /v1/assets/rates?assets=USDT,USDC&currency=USD` in the described service's shape", async () => {
     const res = await h.api('GET', '/v1/assets/rates?assets=USDT,USDC&currency=USD');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { USDT: { USD: 1 }, USDC: { USD: 1 } }, message: 'Rates retrieved successfully', statusCode: 200 });
+    expect(res.body).toEqual({
+      data: { USDT: { USD: '1' }, USDC: { USD: '1' } },
+      message: 'Rates retrieved successfully',
+      statusCode: 200,
+    });
   });
 
   it('follows the feed: a new price is the new rate, and convertedBalance is the balance at that rate', async () => {
     await feeds.setPrice('devnet-eth', 'USDT', '0.9997');
-    expect(await rates(h, '?assets=USDT,USDC&currency=USD', eth().apiKey)).toEqual({ USDT: { USD: 0.9997 }, USDC: { USD: 1 } });
+    expect(await rates(h, '?assets=USDT,USDC&currency=USD', eth().apiKey)).toEqual({ USDT: { USD: '0.9997' }, USDC: { USD: '1' } });
     // A wallet key is answered from its own chain's feed first: devnet-bsc's USDT still says 1.
-    expect(await rates(h, '?assets=USDT&currency=USD', bsc().apiKey)).toEqual({ USDT: { USD: 1 } });
+    expect(await rates(h, '?assets=USDT&currency=USD', bsc().apiKey)).toEqual({ USDT: { USD: '1' } });
 
     await chainOf(h, 'devnet-eth').sendToken('USDT', eth().address, '10.5');
     let b = await balances(h, 'devnet-eth');
@@ -129,7 +133,7 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
     await feeds.setPrice('devnet-eth', 'USDT', '1.0002');
     b = await balances(h, 'devnet-eth');
     expect(b.USDT).toMatchObject({ balance: '10.5', convertedBalance: '10.5021' });
-    expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: 1.0002 } });
+    expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: '1.0002' } });
   });
 
   it('records amountUSD and rateUSD at the rate of the moment, for deposits and withdrawals', async () => {
@@ -167,7 +171,7 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
     const old = nowS() - BigInt(DEVNET_FEED_HEARTBEAT) - 600n - 60n; // past heartbeat + the default grace
     await feeds.postRound('devnet-eth', 'USDT', { answer: 99_990_000n, startedAt: old, updatedAt: old });
     expect((await balances(h, 'devnet-eth')).USDT!.convertedBalance).toBeNull();
-    expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: 1.0001 } });
+    expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: '1.0001' } });
 
     // A deposit found meanwhile records no USD value rather than a stale one.
     const child = await newChild('devnet-eth');
@@ -176,11 +180,11 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
     expect(await depositOf('devnet-eth', sent.transactionHash)).toMatchObject({ amountUSD: null, rateUSD: null, rate: null });
 
     await feeds.postRound('devnet-bsc', 'USDT', { startedAt: old, updatedAt: old });
-    expect(await rates(h, '?assets=USDT,USDC', eth().apiKey)).toEqual({ USDT: { USD: null }, USDC: { USD: 1 } });
+    expect(await rates(h, '?assets=USDT,USDC', eth().apiKey)).toEqual({ USDT: { USD: null }, USDC: { USD: '1' } });
     expect(await rates(h, '?assets=USDT', bsc().apiKey)).toEqual({ USDT: { USD: null } });
 
     await feeds.setPrice('devnet-eth', 'USDT', '1');
-    expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: 1 } });
+    expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: '1' } });
     expect((await balances(h, 'devnet-eth')).USDT!.convertedBalance).toBe((await balances(h, 'devnet-eth')).USDT!.balance);
   });
 
@@ -201,7 +205,7 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
       expect(await usdc(), String(answer)).toBeNull();
     }
     await feeds.setPrice('devnet-eth', 'USDC', '0.9999');
-    expect(await usdc()).toBe(0.9999);
+    expect(await usdc()).toBe('0.9999');
     await feeds.setPrice('devnet-bsc', 'USDC', '1');
   });
 
@@ -217,8 +221,8 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
     const all = await rates(h, '', eth().apiKey);
     expect(Object.keys(all)).toEqual(['BNB', 'DAI', 'ETH', 'USDC', 'USDT']);
     // Native coins have no feed on the devnet: no rate rather than an invented one.
-    expect(all).toMatchObject({ BNB: { USD: null }, ETH: { USD: null }, DAI: { USD: null }, USDT: { USD: 1 } });
-    expect(await rates(h, '?assets=usdt,Usdc,USDT&currency=usd', eth().apiKey)).toEqual({ USDT: { USD: 1 }, USDC: { USD: 0.9999 } });
+    expect(all).toMatchObject({ BNB: { USD: null }, ETH: { USD: null }, DAI: { USD: null }, USDT: { USD: '1' } });
+    expect(await rates(h, '?assets=usdt,Usdc,USDT&currency=usd', eth().apiKey)).toEqual({ USDT: { USD: '1' }, USDC: { USD: '0.9999' } });
     expect(await rates(h, '?assets=USDT,USDC&currency=USD', eth().apiKey, '/v1/rates')).toEqual(
       await rates(h, '?assets=USDT,USDC&currency=USD', eth().apiKey),
     );
@@ -271,18 +275,18 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
     // A feed that reverts (its latest round has no data) answers nothing either.
     await feeds.postRound('devnet-bsc', 'USDC', { answer: 0n, startedAt: 0n, updatedAt: 0n, answeredInRound: 0n });
     expect(await adapter.readPriceFeed(feed)).toBeNull();
-    expect(await rates(h, '?assets=USDC', bsc().apiKey)).toEqual({ USDC: { USD: 0.9999 } }); // devnet-eth's feed stands in
+    expect(await rates(h, '?assets=USDC', bsc().apiKey)).toEqual({ USDC: { USD: '0.9999' } }); // devnet-eth's feed stands in
     await feeds.setPrice('devnet-bsc', 'USDC', '1');
-    expect(await rates(h, '?assets=USDC', bsc().apiKey)).toEqual({ USDC: { USD: 1 } });
+    expect(await rates(h, '?assets=USDC', bsc().apiKey)).toEqual({ USDC: { USD: '1' } });
   });
 
   // Last: it stops this world's chains.
   it('chains that cannot be reached: a rate read earlier serves until its own limit; a symbol with none is a 503 CHAIN_UNAVAILABLE', async () => {
-    expect(await rates(h, '?assets=USDC', eth().apiKey)).toEqual({ USDC: { USD: 0.9999 } });
+    expect(await rates(h, '?assets=USDC', eth().apiKey)).toEqual({ USDC: { USD: '0.9999' } });
     for (const slug of ['devnet-eth', 'devnet-bsc']) await feeds.postRound(slug, 'USDT', { answer: 0n });
     expect(await rates(h, '?assets=USDT', eth().apiKey)).toEqual({ USDT: { USD: null } });
     await h.devnet.stop();
-    expect(await rates(h, '?assets=USDC', eth().apiKey)).toEqual({ USDC: { USD: 0.9999 } });
+    expect(await rates(h, '?assets=USDC', eth().apiKey)).toEqual({ USDC: { USD: '0.9999' } });
     const res = await h.api('GET', '/v1/assets/rates?assets=USDT&currency=USD');
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ statusCode: 503, error: 'CHAIN_UNAVAILABLE' });
@@ -309,7 +313,7 @@ describe('RATES_PEG_FALLBACK on, and the cache', () => {
 
   it('quotes a feedless USD stablecoin at its peg; an asset with a feed still by its feed', async () => {
     await feeds.setPrice('devnet-eth', 'USDT', '0.9998');
-    expect(await rates(h, '?assets=PYUSD,USDT&currency=USD')).toEqual({ PYUSD: { USD: 1 }, USDT: { USD: 0.9998 } });
+    expect(await rates(h, '?assets=PYUSD,USDT&currency=USD')).toEqual({ PYUSD: { USD: '1' }, USDT: { USD: '0.9998' } });
     await chainOf(h, 'devnet-eth').sendToken('PYUSD', w().address, '7.123456');
     const pyusd = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'PYUSD')!;
     expect((await balances(h, 'devnet-eth', `?asset_id=${pyusd.id}`)).PYUSD).toMatchObject({
@@ -320,16 +324,16 @@ describe('RATES_PEG_FALLBACK on, and the cache', () => {
 
   it('reuses a feed read for RATES_CACHE_MS rather than reading the feed on every request', async () => {
     await feeds.setPrice('devnet-eth', 'USDT', '0.5');
-    expect(await rates(h, '?assets=USDT')).toEqual({ USDT: { USD: 0.9998 } });
+    expect(await rates(h, '?assets=USDT')).toEqual({ USDT: { USD: '0.9998' } });
   });
 
   it('never serves a cached rate past its staleness limit, and the peg never stands in for a stale feed', async () => {
     // A round that reaches its limit (heartbeat, grace 0) four seconds from now.
     const updatedAt = nowS() - BigInt(DEVNET_FEED_HEARTBEAT) + 4n;
     await feeds.postRound('devnet-eth', 'USDC', { answer: 100_010_000n, startedAt: updatedAt, updatedAt });
-    expect(await rates(h, '?assets=USDC')).toEqual({ USDC: { USD: 1.0001 } });
+    expect(await rates(h, '?assets=USDC')).toEqual({ USDC: { USD: '1.0001' } });
     const limit = Number(updatedAt + BigInt(DEVNET_FEED_HEARTBEAT)) * 1000;
     await sleep(Math.max(0, limit - Date.now()) + 1_100);
-    expect(await rates(h, '?assets=USDC,PYUSD')).toEqual({ USDC: { USD: null }, PYUSD: { USD: 1 } });
+    expect(await rates(h, '?assets=USDC,PYUSD')).toEqual({ USDC: { USD: null }, PYUSD: { USD: '1' } });
   });
 });

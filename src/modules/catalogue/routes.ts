@@ -11,7 +11,7 @@ const AssetListQuery = Type.Object(
     blockchainId: Type.Optional(Uuid("a blockchain's id (GET /v1/blockchains)")),
     ...PageQuery,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ network: 'testnet', symbol: 'USDT', page: 1, limit: 20 }] },
 );
 
 export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueService }> = async (app, { catalogue }) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceFeedRound } from '../../chains/types.js';
-import { judgeRound, PEG_QUOTE, rateNumber, rateText, usdValue, type UsdQuote } from './quote.js';
+import { judgeRound, PEG_QUOTE, rateText, usdValue, type UsdQuote } from './quote.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const nowS = NOW / 1000;
@@ -74,19 +74,14 @@ describe('usdValue', () => {
   });
 });
 
-describe('rateText and rateNumber', () => {
-  it('give the feed answer with its own precision, as text and as a JSON number with the same digits', () => {
+describe('rateText', () => {
+  it('gives the feed answer with its own precision, every digit, as a decimal string', () => {
     expect(rateText(quote(100_000_000n, 8))).toBe('1');
     expect(rateText(quote(99_970_000n, 8))).toBe('0.9997');
+    expect(rateText(quote(250_012_345_678n, 8))).toBe('2500.12345678');
     expect(rateText(PEG_QUOTE)).toBe('1');
-    expect(JSON.stringify(rateNumber(quote(99_970_000n, 8)))).toBe('0.9997');
-    expect(JSON.stringify(rateNumber(quote(250_012_345_678n, 8)))).toBe('2500.12345678');
-    expect(JSON.stringify(rateNumber(PEG_QUOTE))).toBe('1');
-  });
-
-  it('cut an 18-decimal answer down to 15 significant digits, so the JSON text is exact', () => {
-    expect(JSON.stringify(rateNumber(quote(999_712_345_678_901_234n, 18)))).toBe('0.999712345678901');
-    expect(JSON.stringify(rateNumber(quote(1_234_567_890_123_456_789n, 18)))).toBe('1.23456789012345');
-    expect(JSON.stringify(rateNumber(quote(1_234_567n, 18)))).toBe('1.234567e-12');
+    // 18 decimals: nothing is cut (a JSON number would have lost the last digits).
+    expect(rateText(quote(999_712_345_678_901_234n, 18))).toBe('0.999712345678901234');
+    expect(rateText(quote(1_234_567n, 18))).toBe('0.000000000001234567');
   });
 });

@@ -75,22 +75,3 @@ export function usdValue(amount: bigint, decimals: number, quote: UsdQuote): str
 export function rateText(quote: UsdQuote): string {
   return formatAmount(quote.rate, quote.decimals);
 }
-
-/**
- * The rate as a JSON number, for the rates endpoint (the described service answers numbers
- * there). Built from the decimal text, not from arithmetic on floats; cut (down) to 15
- * significant digits, which any IEEE-754 double holds exactly as written, so the JSON text
- * a client parses is this decimal. Chainlink's USD feeds have 8 decimals and fit as they are.
- */
-export function rateNumber(quote: UsdQuote): number {
-  let text = rateText(quote);
-  const digits = text.replace('.', '').replace(/^0+/, '');
-  if (digits.length > 15) {
-    const dot = text.indexOf('.');
-    const whole = dot < 0 ? text : text.slice(0, dot);
-    const leading = whole === '0' ? text.slice(dot + 1).match(/^0*/)![0].length : 0;
-    const keepFraction = whole === '0' ? leading + 15 : Math.max(0, 15 - whole.length);
-    text = dot < 0 ? text : `${whole}.${text.slice(dot + 1, dot + 1 + keepFraction)}`;
-  }
-  return Number(text);
-}

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, Nullable, aliasSchema, ok } from '../../lib/schema.js';
 import { ValidationError } from '../../lib/errors.js';
-import { rateNumber } from './quote.js';
+import { rateText } from './quote.js';
 import type { RateService } from './service.js';
 
 const RatesQuery = Type.Object(
@@ -18,13 +18,14 @@ const RatesQuery = Type.Object(
       Type.String({ minLength: 1, maxLength: 8, description: 'the quote currency; `USD` (the default) is the one supported' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ assets: 'USDT,USDC', currency: 'USD' }] },
 );
 
 const RatesEnvelope = Envelope(
-  Type.Record(Type.String(), Type.Record(Type.String(), Nullable(Type.Number())), {
+  Type.Record(Type.String(), Type.Record(Type.String(), Nullable(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' }))), {
     description:
-      'symbol -> { currency -> rate }: a number (from the price feed, exact to 15 significant digits), or null when no usable rate exists (no source, a stale or refused feed)',
+      'symbol -> { currency -> rate }: a decimal string with every digit the price feed gives (never a float), or null when no usable rate exists (no source, a stale or refused feed)',
+    examples: [{ USDT: { USD: '0.9997' }, USDC: { USD: '1' } }],
   }),
 );
 
@@ -45,9 +46,9 @@ export const rateRoutes: FastifyPluginAsyncTypebox<{ rates: RateService }> = asy
     if (symbols?.length === 0)
       throw new ValidationError('assets names no symbol', [{ field: 'assets', message: 'comma-separated symbols, e.g. USDT,USDC' }]);
     const quotes = await rates.symbolRates(req.auth, symbols, req.query.currency ?? 'USD');
-    const data: Record<string, Record<string, number | null>> = {};
+    const data: Record<string, Record<string, string | null>> = {};
     for (const [symbol, byCurrency] of Object.entries(quotes)) {
-      data[symbol] = Object.fromEntries(Object.entries(byCurrency).map(([c, q]) => [c, q ? rateNumber(q) : null]));
+      data[symbol] = Object.fromEntries(Object.entries(byCurrency).map(([c, q]) => [c, q ? rateText(q) : null]));
     }
     return ok(data, 'Rates retrieved successfully');
   };

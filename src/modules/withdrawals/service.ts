@@ -129,8 +129,6 @@ export class WithdrawalService {
   async networkFee(auth: AuthContext, req: Omit<WithdrawRequest, 'idempotencyKey'>): Promise<{ balance: string; fee: string }> {
     const s = await this.sender(auth, req.walletId, req.addressId);
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
-    // amountUSD and rateUSD are recorded at creation, from quotes read now (never fails).
-    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
     const { plan, snap } = await this.#affordable(s, items);
     const native = snap.balances.get(null) ?? 0n;
     const fee = items.reduce((sum, _item, i) => sum + feeOf(plan, i), 0n);
@@ -258,6 +256,8 @@ export class WithdrawalService {
       if (stored) return stored.response as WithdrawResult;
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
+    // amountUSD and rateUSD are recorded at creation from quotes read now, outside the transaction (never fails).
+    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
     if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
     for (let attempt = 0; ; attempt++) {
