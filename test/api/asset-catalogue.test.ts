@@ -219,6 +219,12 @@ describe('DELETE /v1/wallets/{walletId}/assets/{assetId}', () => {
     const asked = await h.api('GET', `/v1/wallets/${bsc().id}/balances?asset_id=${usdt.id}`, { key: bsc().apiKey });
     expect(asked.status).toBe(422);
     expect(asked.body.error).toBe('ASSET_NOT_ENABLED');
+    const withdraw = await h.api('POST', `/v1/wallets/${bsc().id}/withdraw`, {
+      key: bsc().apiKey,
+      body: { assetId: usdt.id, address: child.address, amount: '1' },
+    });
+    expect(withdraw.status).toBe(422);
+    expect(withdraw.body).toMatchObject({ error: 'ASSET_NOT_ENABLED', details: [{ field: 'assetId' }] });
     // Deleting again is the same answer (by the wallet asset's id this time).
     const again = await h.api('DELETE', `/v1/wallets/${bsc().id}/assets/${walletAsset.id}`, { key: bsc().apiKey });
     expect(again.body.data).toMatchObject({ id: walletAsset.id, isActive: false });
