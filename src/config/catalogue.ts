@@ -61,7 +61,7 @@ export interface CatalogueNetwork {
   assets: CatalogueAsset[];
   /**
    * USD price feeds of these assets, by symbol; absent where none is shipped (see the
-   * comment on CHAINLINK_USD in catalogue-chains.ts for where they come from).
+   * comment on chainlinkUsd in catalogue-chains.ts for where they come from).
    */
   priceFeeds?: Partial<Record<CatalogueAsset['symbol'], CataloguePriceFeed>>;
 }
