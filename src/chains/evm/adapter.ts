@@ -1,6 +1,7 @@
-import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
+import { parseEvmAddress } from './address.js';
 import type {
   BalanceQuery,
   BlockRef,
@@ -80,10 +81,9 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   normalizeAddress(address: string): string | null {
-    // strict: a mixed-case address must carry a valid EIP-55 checksum (a typo guard);
-    // all-lowercase and all-uppercase forms carry none and are accepted.
-    if (!isAddress(address, { strict: true })) return null;
-    return getAddress(address);
+    // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and
+    // all-upper case forms carry none and are accepted (address.ts).
+    return parseEvmAddress(address);
   }
 
   /** Concurrent balance reads share multicalls (see BalanceBatcher). */
