@@ -16,6 +16,7 @@ import type {
   TransferEvent,
   TypedDataInput,
   TypedDataPayload,
+  MessagePayload,
 } from '../types.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
@@ -25,6 +26,7 @@ import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
+import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
 
 const multicallAbi = [
@@ -235,6 +237,10 @@ export class EvmAdapter implements ChainAdapter {
 
   prepareTypedData(input: TypedDataInput): TypedDataPayload {
     return prepareTypedData(input);
+  }
+
+  prepareMessage(message: string, field?: string): MessagePayload {
+    return prepareMessage(message, field);
   }
 
   /** Like `rpc`, but the client's mistakes and reverts (AppErrors: 400, 422) pass through as they are. */
