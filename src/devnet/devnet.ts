@@ -27,6 +27,7 @@ export interface DevnetChainSpec {
   /**
    * First USD price of each token's devnet price feed (a decimal string), by symbol; a
    * token not named gets a feed answering 1, null gets no feed at all (no rate source).
+   * The native coin gets a feed only when its symbol is named here (tests of its USD value).
    */
   usdPrices?: Record<string, string | null>;
 }
@@ -111,10 +112,13 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
       const feeds = await provisionDevnetFeeds({
         rpcUrl: handle.rpcUrl,
         chainId: spec.chainId,
-        feeds: spec.tokens.flatMap((t) => {
-          const price = spec.usdPrices?.[t.symbol];
-          return price === null ? [] : [{ symbol: t.symbol, price: price ?? '1' }];
-        }),
+        feeds: [
+          ...spec.tokens.flatMap((t) => {
+            const price = spec.usdPrices?.[t.symbol];
+            return price === null ? [] : [{ symbol: t.symbol, price: price ?? '1' }];
+          }),
+          ...(spec.usdPrices?.[spec.symbol] ? [{ symbol: spec.symbol, price: spec.usdPrices[spec.symbol]! }] : []),
+        ],
       });
       chains.push({
         config: {

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { parseUnits } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { DEVNET_FEED_HEARTBEAT, readDevnetFeed, setDevnetFeedPrice, setDevnetFeedRound, type FeedRound } from '../../src/devnet/feeds.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
@@ -302,7 +303,8 @@ describe('RATES_PEG_FALLBACK on, and the cache', () => {
     const spec = {
       ...DEVNET_CHAINS[0]!,
       tokens: [...DEVNET_CHAINS[0]!.tokens, { symbol: 'PYUSD', name: 'PayPal USD (devnet)', decimals: 6 }],
-      usdPrices: { PYUSD: null },
+      // A feed for the native coin too: nativeBalanceInUSD comes from it.
+      usdPrices: { PYUSD: null, ETH: '2500.12345678' },
     };
     h = await startHarness({ specs: [spec], services: { rates: { pegFallback: true, cacheMs: 60_000, graceSeconds: 0 } } });
     feeds = feedTools(h);
@@ -320,6 +322,23 @@ describe('RATES_PEG_FALLBACK on, and the cache', () => {
       balance: '7.123456',
       convertedBalance: '7.123456',
     });
+  });
+
+  it("a native coin with a feed: its rate, and the network fee's nativeBalanceInUSD at that rate (never the peg)", async () => {
+    expect(await rates(h, '?assets=ETH&currency=USD')).toEqual({ ETH: { USD: '2500.12345678' } });
+    // The catalogue id, without a balance read (that would cache the USDC quote the next tests rely on).
+    const usdt = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDT')!.id;
+    await chainOf(h, 'devnet-eth').sendToken('USDT', w().address, '1');
+    const res = await h.api('POST', `/v1/wallets/${w().id}/withdraw/network-fee`, {
+      key: w().apiKey,
+      body: { assetId: usdt, address: chainOf(h, 'devnet-eth').faucet, amount: '0.5' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { nativeBalance, nativeBalanceInUSD } = res.body.data as { nativeBalance: string; nativeBalanceInUSD: string };
+    // Integer arithmetic: wei x 250012345678 / 10^8, shown with 18 decimals at most, rounded down.
+    const wei = parseUnits(nativeBalance, 18);
+    expect(wei).toBeGreaterThan(0n);
+    expect(parseUnits(nativeBalanceInUSD, 18)).toBe((wei * 250_012_345_678n) / 100_000_000n);
   });
 
   it('reuses a feed read for RATES_CACHE_MS rather than reading the feed on every request', async () => {

@@ -134,7 +134,13 @@ export class WithdrawalService {
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
     const { plan, snap } = await this.#affordable(s, items, req.body);
     const native = snap.balances.get(null) ?? 0n;
-    return networkFeeAnswer(plan, items.length, native, s.chain.config.blockchain.nativeDecimals, req.body.assets !== undefined);
+    const decimals = s.chain.config.blockchain.nativeDecimals;
+    // nativeBalanceInUSD: the same rate source as convertedBalance (a feed for the native coin, if configured).
+    const coin = s.chain.assets.find((a) => a.is_native);
+    const handle = coin ? this.deps.catalogue.asset(coin.id) : undefined;
+    const quote = handle ? ((await this.deps.rates?.usd(handle)) ?? null) : null;
+    const usd = quote ? usdValue(native, decimals, quote) : null;
+    return networkFeeAnswer(plan, items.length, native, decimals, req.body.assets !== undefined, usd);
   }
 
   /**
