@@ -4,7 +4,11 @@
  * (and its SQL) rather than stopping at the schema. A stale example only costs depth: the
  * fuzz test also checks that most routes answered 200 at least once.
  */
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { FRESH, OUTSIDE, type Examples } from '../support/fuzz-requests.js';
+
+const importedKey = generatePrivateKey();
+const IMPORTED = { privateKey: importedKey, address: privateKeyToAccount(importedKey).address };
 
 export interface ExampleWorld {
   slug: string;
@@ -82,12 +86,20 @@ export function fuzzExamples(w: ExampleWorld): Examples {
       },
     ],
     'GET /v1/wallets/{walletId}/addresses': [{ query: { type: 'INTERNAL', isActive: 'true', page: '1' } }],
-    'POST /v1/wallets/{walletId}/addresses': [{ body: { name: 'child', metadata, disableAutoSweep: false } }],
+    'POST /v1/wallets/{walletId}/addresses': [
+      { body: { name: 'child', metadata, disableAutoSweep: false } },
+      { body: { name: 'with key', showPrivateKey: true, enableGaslessWithdraw: false } },
+    ],
     'GET /v1/wallets/{walletId}/addresses/{addressId}': [{ query: { showPrivateKey: 'true' } }],
     'PATCH /v1/wallets/{walletId}/addresses/{addressId}': [
       { body: { name: 'renamed', metadata, isActive: true, configurations: { disableAutoSweep: true } } },
+      { body: { disableAutoSweep: true, enableGaslessWithdraw: false, showPrivateKey: true } },
     ],
-    'POST /v1/wallets/{walletId}/addresses/whitelist': [{ body: { address: OUTSIDE, name: 'outside', metadata } }],
+    'POST /v1/wallets/{walletId}/addresses/whitelist': [
+      { body: { address: OUTSIDE, name: 'outside', metadata, disableAutoSweep: true, enableGaslessWithdraw: false } },
+      // An imported key (generated for this run) with its address.
+      { body: { address: IMPORTED.address, privateKey: IMPORTED.privateKey, showPrivateKey: true } },
+    ],
     'PATCH /v1/wallets/{walletId}/assets/{assetId}': [{ body: { isActive: true } }],
     'POST /v1/wallets/{walletId}/assets': [{ body: { assetId: w.tokenAssetId } }],
     'GET /v1/assets': [{ query: { network: w.network, symbol: w.symbols[0]!, page: '1', limit: '10' } }],
@@ -97,17 +109,20 @@ export function fuzzExamples(w: ExampleWorld): Examples {
       { body: { address: w.master, asset_id: w.tokenAssetId } },
       { query: { address: w.master.toLowerCase() } },
     ],
-    'GET /v1/wallets/{walletId}/balance': [{ query: { assetId: w.tokenAssetId } }],
-    'GET /v1/wallets/{walletId}/addresses/{addressId}/balance': [{ query: { assetId: w.tokenAssetId } }],
+    'GET /v1/wallets/{walletId}/balance': [{ query: { assetId: w.tokenAssetId } }, { query: {} }],
+    'GET /v1/wallets/{walletId}/addresses/{addressId}/balance': [{ query: { assetId: w.tokenAssetId } }, { query: {} }],
     'POST /v1/wallets/{walletId}/transactions/webhooks/resend': [{ body: { id: w.depositId } }],
     'GET /v1/wallets/{walletId}/webhooks': [{ query: { page: '1', limit: '3' } }],
+    'GET /v1/wallets/{walletId}/webhook-logs': [{ query: { page: '1', limit: '3' } }],
     'GET /v1/wallets/{walletId}/addresses/{addressId}/transactions': [{ query: txQuery }],
     'GET /v1/wallets/{walletId}/transactions': [
       { query: txQuery },
       { query: { startDate: '2020-01-01T00:00:00.000Z', endDate: '2099-01-01T00:00:00Z' } },
     ],
-    'POST /v1/wallets/{walletId}/rescan/blocks': [{ body: { transactionHash: `0x${'ab'.repeat(32)}` } }],
+    'POST /v1/wallets/{walletId}/rescan/blocks': [{ body: { transactionHash: `0x${'ab'.repeat(32)}` } }, { body: { blockNumber: 1 } }],
+    'POST /v1/wallets/{walletId}/deposit-finder': [{ body: { blockNumber: '1' } }],
     'POST /v1/wallets/{walletId}/transactions/sweep/assets': [{ body: { transactionId: w.depositId } }],
+    'POST /v1/wallets/{walletId}/sweep/assets': [{ body: { transactionId: w.depositId } }],
     'POST /v1/wallets/{walletId}/withdraw': [{ body: withdrawal }, { body: batch }, { body: { ...withdrawal, gasLimit: '60000' } }],
     'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw': [{ body: withdrawal }],
     'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign': [{ body: withdrawal }],
