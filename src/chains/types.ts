@@ -52,6 +52,23 @@ export interface Receipt {
   effectiveGasPrice: bigint;
 }
 
+/**
+ * The latest round of a price feed, as the feed reports it (Chainlink's AggregatorV3:
+ * latestRoundData() and decimals()). Judging it (stale, carried over, non-positive) is the
+ * caller's business.
+ */
+export interface PriceFeedRound {
+  roundId: bigint;
+  /** The price in units of 10^-decimals. */
+  answer: bigint;
+  decimals: number;
+  /** Unix seconds. */
+  startedAt: number;
+  /** Unix seconds; 0 for a round that never completed. */
+  updatedAt: number;
+  answeredInRound: bigint;
+}
+
 export interface ChainAdapter {
   readonly config: ChainConfig;
   /** Canonical form of an address (EIP-55 on EVM), or null when it is not valid here. */
@@ -83,6 +100,12 @@ export interface ChainAdapter {
 
   close(): void;
 
+  // Token metadata and prices (enabling assets, rates).
+  /** decimals() of a token contract; null when the address does not answer it (no contract, a revert). */
+  readTokenDecimals(token: string): Promise<number | null>;
+  /** The latest round of a USD price feed; null when the address does not answer as a feed. */
+  readPriceFeed(feed: string): Promise<PriceFeedRound | null>;
+
   // Contracts and typed data (smart-contract calls, EIP-712 signing).
   /** Validates the call against its ABI and encodes it; a ValidationError names `field`. */
   encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall;
@@ -104,6 +127,11 @@ export interface ChainAdapter {
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
+  /**
+   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; text,
+   * or bytes as 0x-prefixed hex) and hashes it. Absent on families without one.
+   */
+  prepareMessage?(message: string, field?: string): MessagePayload;
 }
 
 // ---- contracts and typed data (additions for smart-contract calls and EIP-712 signing) --
@@ -140,6 +168,14 @@ export interface EncodedContractCall {
   /** Canonical signature, e.g. `transfer(address,uint256)`. */
   signature: string;
   stateMutability: string;
+}
+
+/** A personal message after validation: what is signed, and its digest. */
+export interface MessagePayload {
+  kind: 'text' | 'bytes';
+  /** As given: the text, or the bytes as 0x-prefixed hex. */
+  message: string;
+  digest: string;
 }
 
 /** Typed data as a client sends it (EIP-712 / eth_signTypedData_v4). */

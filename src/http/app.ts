@@ -33,6 +33,7 @@ import { autoSettlementRoutes } from '../modules/autosettlements/routes.js';
 import { beneficiaryRoutes } from '../modules/beneficiaries/routes.js';
 import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
 import { settlementRoutes } from '../modules/settlements/routes.js';
+import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
@@ -98,6 +99,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
+    // API answers are one tenant's data and some carry secrets (a new or regenerated API
+    // key, an exported private key): no cache may keep any of them. Every /v1 answer, so
+    // a new secret-bearing route cannot forget it.
+    if (req.url.startsWith('/v1/') || req.url === '/v1') void reply.header('cache-control', 'no-store');
   });
 
   await app.register(swagger, {
@@ -139,6 +144,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(autoSettlementRoutes, { service: s.autoSettlements });
     await v1.register(beneficiaryRoutes, { beneficiaries: s.beneficiaries });
     await v1.register(settlementRoutes, { settlements: s.settlements });
+    await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
   });
 
