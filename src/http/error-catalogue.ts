@@ -53,6 +53,11 @@ export const ERROR_CATALOGUE = {
   },
   ASSET_NOT_AVAILABLE: { status: 422, meaning: "The asset is not in the chain's catalogue." },
   ASSET_NOT_ENABLED: { status: 422, meaning: 'The asset is not enabled on this wallet.' },
+  ASSET_CHAIN_MISMATCH: { status: 422, meaning: 'The asset is on another chain than the wallet.' },
+  ASSET_DECIMALS_MISMATCH: {
+    status: 422,
+    meaning: "The token contract's decimals on chain differ from the catalogue's; the operator must fix the chains file first.",
+  },
   WALLET_INACTIVE: { status: 422, meaning: 'The wallet is deactivated; reactivate it first.' },
 
   // Addresses and beneficiaries.
@@ -105,6 +110,7 @@ export const ERROR_CATALOGUE = {
     status: 422,
     meaning: 'The sending address holds too little of the native coin for the gas the calls may need.',
   },
+  NOT_SUPPORTED: { status: 422, meaning: 'The operation is not available on this chain (e.g. message signing).' },
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
   SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },
 
