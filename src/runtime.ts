@@ -15,7 +15,7 @@ import { openCustody } from './modules/custody/service.js';
 import { createServices, type Services } from './services.js';
 import { startDevnet, type Devnet } from './devnet/devnet.js';
 import { seedDemo, type Credentials } from './devnet/seed.js';
-import { buildApp } from './http/app.js';
+import { buildServer } from './server.js';
 import { startWorker, type WorkerHandle } from './roles/worker.js';
 import { taskList } from './jobs/tasks.js';
 import { startIndexer, type IndexerHandle } from './roles/indexer.js';
@@ -103,7 +103,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     let app: FastifyInstance | null = null;
     let listeningUrl: string | null = null;
     if (opts.roles.includes('api')) {
-      app = await buildApp({ services, logger, trustProxy: config.trustProxy });
+      app = await buildServer({ services, logger, trustProxy: config.trustProxy });
       const started = app;
       cleanups.push(() => started.close());
       await app.listen({ host: config.host, port: config.port });
