@@ -64,8 +64,16 @@ export const ERROR_CATALOGUE = {
   ADDRESSES_DISABLED: { status: 422, meaning: "Address creation is switched off in the wallet's configurations." },
   ADDRESS_LIMIT_REACHED: { status: 422, meaning: 'The wallet has used every derivation index it may issue.' },
   ADDRESS_EXISTS: { status: 409, meaning: "The address is the wallet's own master address." },
-  ADDRESS_NOT_EXTERNAL: { status: 422, meaning: 'The address belongs to the wallet, so it cannot be registered as external.' },
+  ADDRESS_NOT_EXTERNAL: {
+    status: 422,
+    meaning:
+      'The service already holds the key of this address (a master, child or imported address of some wallet), so it cannot be registered as external.',
+  },
   NOT_EXTERNAL: { status: 422, meaning: 'Only external (whitelisted) addresses can be removed.' },
+  KEY_IN_USE: {
+    status: 409,
+    meaning: 'A sweep or transaction from the address is in flight; its imported key stays until it is final, then remove the address.',
+  },
   BENEFICIARY_EXISTS: { status: 409, meaning: 'The address already is a beneficiary of this wallet; update it, or delete it first.' },
   OWN_ADDRESS: { status: 422, meaning: "A beneficiary cannot be one of the wallet's own child addresses." },
   SAME_ADDRESS: { status: 422, meaning: "The address is the wallet's own master address." },
@@ -92,6 +100,7 @@ export const ERROR_CATALOGUE = {
   // Deposits, sweeps and webhooks.
   TRANSACTION_NOT_FOUND: { status: 422, meaning: 'No successful transaction with this hash is known to the chain.' },
   NO_DEPOSIT_FOUND: { status: 422, meaning: 'The transaction made no deposit of an enabled asset to this wallet.' },
+  BLOCK_NOT_FOUND: { status: 422, meaning: "The block number is beyond the chain's head." },
   NOT_A_DEPOSIT: { status: 422, meaning: 'Only deposits are swept.' },
   NOT_SWEEPABLE: { status: 422, meaning: 'The deposit is already on the master address.' },
   ALREADY_SWEPT: { status: 409, meaning: 'The deposit has already been swept.' },
