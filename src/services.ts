@@ -12,7 +12,7 @@ import { BusinessService } from './modules/businesses/service.js';
 import { CatalogueService } from './modules/catalogue/service.js';
 import { WalletService } from './modules/wallets/service.js';
 import { AddressService } from './modules/addresses/service.js';
-import { walletDetails } from './modules/wallets/details.js';
+import { walletDetails } from './modules/walletdetails/service.js';
 import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';

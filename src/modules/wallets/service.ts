@@ -36,6 +36,9 @@ export { normaliseConfigurations };
  * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address
  * issuance could change.
  */
+/** The transaction types and statuses the wallet's analytics count (details.ts). */
+export { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './details.js';
+
 export type WalletRef = Readonly<Pick<WalletRow, 'id' | 'business_id' | 'chain_id' | 'address'>>;
 /** Published when a wallet row changes; every process drops its cached copy. */
 export const WALLET_CHANGED = 'wallet';
