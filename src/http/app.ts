@@ -40,7 +40,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
-import { installOps } from './ops.js';
+import { installOps, type OpsOptions } from './ops.js';
 import type { Registry } from 'prom-client';
 
 export interface BuildAppOptions {
@@ -50,6 +50,8 @@ export interface BuildAppOptions {
   bodyLimit?: number;
   registry?: Registry;
   version?: string;
+  /** What /readyz adds for the roles this process runs (runtime.ts). */
+  roleChecks?: OpsOptions['roleChecks'];
 }
 
 const SHARED_SCHEMAS = [
@@ -110,7 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   installMetrics(app, opts.registry ?? createRegistry());
-  installOps(app, opts.services);
+  installOps(app, { services: opts.services, roleChecks: opts.roleChecks });
 
   await app.register(async (v1) => {
     installAuth(v1, opts.services.apiKeys);
