@@ -30,7 +30,7 @@ export class JobRescue {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(opts: JobRescueOptions) {
-    this.#opts = { intervalMs: 5_000, graceSeconds: 10, ...opts };
+    this.#opts = { intervalMs: 3_000, graceSeconds: 3, ...opts };
   }
 
   start(): void {

@@ -78,7 +78,12 @@ export async function startWorker(opts: {
     const events: WorkerEvents = new EventEmitter();
     const ids: string[] = [];
     const dead = new Set<string>();
-    events.on('worker:create', ({ worker }) => ids.push(worker.workerId));
+    // Locked as each worker is made, usually before its first job is fetched; the rescue's
+    // grace period covers a job fetched first.
+    events.on('worker:create', ({ worker }) => {
+      ids.push(worker.workerId);
+      void rescue.add([worker.workerId]);
+    });
     events.on('worker:fatalError', ({ worker, error }) => {
       dead.add(worker.workerId);
       log.warn({ workerId: worker.workerId, err: (error as Error)?.message }, 'job-queue worker lost its job to a database error');
@@ -108,7 +113,6 @@ export async function startWorker(opts: {
       log.warn({ err: (err as Error)?.message }, 'job-queue runner stopped on an error');
       scheduleRestart();
     });
-    await rescue.add(ids);
     return { runner, ids, dead };
   }
 
@@ -124,7 +128,7 @@ export async function startWorker(opts: {
     for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
       try {
         current = await startRunner();
-        log.info({ workers: current.ids.length }, 'job-queue worker pool restarted');
+        log.info({ workerIds: current.ids }, 'job-queue worker pool restarted');
         return;
       } catch (err) {
         log.warn({ err: (err as Error).message, retryInMs: delay }, 'could not restart the job-queue worker pool; retrying');
@@ -178,7 +182,7 @@ export async function startWorker(opts: {
     timer.unref();
     return timer;
   });
-  log.info({ tasks: Object.keys(opts.taskList), workers: first.ids.length }, 'worker started');
+  log.info({ tasks: Object.keys(opts.taskList), workerIds: first.ids }, 'worker started');
   const live = () => current ?? first;
   return {
     pool,
