@@ -98,13 +98,20 @@ export class JobRescue {
         connectionTimeoutMillis: 10_000,
         keepAlive: true,
       });
-      client.on('error', (err) => this.#warn('job rescue connection error', err));
-      client.on('end', () => {
+      // A connection error does not always end the client with an 'end' event, and pg never
+      // queries on that client again: forget it either way.
+      const lost = () => {
         if (this.#client !== client) return;
         this.#client = null;
+        void client.end().catch(() => undefined);
         // Locks went with the session: take them again as soon as the database answers.
         if (!this.#stopped) setTimeout(() => void this.#relock(), 1_000).unref();
+      };
+      client.on('error', (err) => {
+        this.#warn('job rescue connection error', err);
+        lost();
       });
+      client.on('end', lost);
       try {
         await client.connect();
         await store.lockWorkerIds(client, [...this.#ids]);
