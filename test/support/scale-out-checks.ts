@@ -152,14 +152,17 @@ async function pipelineState(cluster: Cluster): Promise<string> {
     `SELECT id, task_identifier, attempts, left(last_error, 160) AS last_error, run_at, locked_by, key
        FROM graphile_worker.jobs ORDER BY run_at LIMIT 15`,
   );
-  const warnings = cluster.procs
-    .filter((p) => p.role === 'worker')
-    .flatMap((p) =>
-      p.proc
-        .logs()
-        .filter((l) => l.level >= 40)
-        .map((l) => `${p.proc.pid}: ${l.msg} ${String(l.err ?? '').slice(0, 120)}`),
-    )
-    .slice(-40);
-  return JSON.stringify({ rows, jobs, warnings });
+  const workers = Object.fromEntries(
+    cluster.procs
+      .filter((p) => p.role === 'worker')
+      .map((p) => [
+        `${p.proc.pid}${p.proc.exit() ? ' (exited)' : ''}`,
+        p.proc
+          .logs()
+          .filter((l) => l.level >= 40 || /restart|worker started/.test(l.msg))
+          .slice(-25)
+          .map((l) => `${new Date(l.time ?? 0).toISOString().slice(11, 23)} ${l.msg} ${String(l.err ?? '').slice(0, 100)}`),
+      ]),
+  );
+  return JSON.stringify({ rows, jobs, workers }, null, 1);
 }
