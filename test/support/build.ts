@@ -27,8 +27,8 @@ function newestInput(): number {
 
 const fresh = () => existsSync(STAMP) && existsSync(BUILT_CLI) && statSync(STAMP).mtimeMs >= newestInput();
 
-export async function ensureBuilt(): Promise<void> {
-  if (fresh()) return;
+/** Runs `task` holding the build lock (no two builds, and no test reading dist/ mid-build). */
+export async function withBuildLock<T>(task: () => Promise<T>): Promise<T> {
   let lock: Awaited<ReturnType<typeof lockDataDir>> | undefined;
   while (!lock) {
     try {
@@ -39,6 +39,15 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
+    return await task();
+  } finally {
+    await lock.release();
+  }
+}
+
+export async function ensureBuilt(): Promise<void> {
+  if (fresh()) return;
+  await withBuildLock(async () => {
     if (fresh()) return; // built by the holder we waited for
     const started = Date.now();
     const output = await new Promise<string>((resolve, reject) => {
@@ -52,7 +61,5 @@ export async function ensureBuilt(): Promise<void> {
     writeFileSync(STAMP, output);
     // Dated from the build's start: a source saved during the build is newer than the stamp.
     utimesSync(STAMP, started / 1000, started / 1000);
-  } finally {
-    await lock.release();
-  }
+  });
 }
