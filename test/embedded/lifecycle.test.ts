@@ -517,9 +517,19 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const wallets = await api(again, 'GET', '/v1/wallets', again.business.apiKey);
     expect(wallets.body.data).toHaveLength(2);
 
-    const exit = await pressCtrlC(service);
-    expect(exit).toEqual({ code: 0, signal: null });
+    // This time a supervisor stops `npm start`: SIGTERM to npm alone, which passes it on.
+    const postgresPid = readPid(path.join(dataDir, 'postgres', 'postmaster.pid'));
+    const anvilPids = anvilPidFiles().map(readPid);
+    process.kill(service.pid, 'SIGTERM');
+    const exit = await Promise.race([
+      service.exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`still running ${STOP_TIMEOUT_MS} ms after SIGTERM to npm`)), STOP_TIMEOUT_MS).unref(),
+      ),
+    ]);
+    expect(exit, service.stderr()).toEqual({ code: 0, signal: null });
     expect(errorLogs(service.stdout())).toEqual([]);
+    await waitUntil('postgres and anvil to exit', () => [postgresPid, ...anvilPids].every((pid) => !isAlive(pid)), 5_000);
   });
 
   it('a start after a SIGKILLed run reclaims its orphaned PostgreSQL and anvil', { timeout: 2 * START_TIMEOUT_MS + 60_000 }, async () => {
