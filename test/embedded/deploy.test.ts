@@ -20,7 +20,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/config/index.js';
-import { ensureBuilt } from '../support/build.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import { bannerUrl, builtCli, killAll, ROOT, runToEnd, terminate, waitForBanner } from '../support/cli.js';
 import { startInstallation, type Installation } from '../support/installation.js';
 
@@ -34,8 +34,9 @@ type Doc = Record<string, any>;
 let inst: Installation;
 let docs: { file: string; doc: Doc }[];
 
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
+
 beforeAll(async () => {
-  await ensureBuilt();
   inst = await startInstallation({ specs: undefined });
   docs = readdirSync(K8S)
     .filter((f) => f.endsWith('.yaml'))

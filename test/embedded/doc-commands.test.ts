@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, withBuildLock } from '../support/build.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt, withBuildLock } from '../support/build.js';
 import { BUILT_CLI, builtCli, killAll, ROOT, runToEnd, spawnProc, terminate, waitForBanner } from '../support/cli.js';
 import { cliArgs, extractCommands, longRunning } from '../support/doc-commands.js';
 import { startInstallation, type Installation } from '../support/installation.js';
@@ -28,8 +28,9 @@ const placeholders = (): Record<string, string> => ({
   '<business id or name>': businessId,
 });
 
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
+
 beforeAll(async () => {
-  await ensureBuilt();
   inst = await startInstallation();
   // What `npm install -g` / `npm link` make of package.json's bin entry.
   bin = mkdtempSync(path.join(os.tmpdir(), 'wallet-bin-'));

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
-import { ensureBuilt } from '../support/build.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import {
   bannerUrl,
   builtCli,
@@ -50,8 +50,9 @@ async function getJson(url: string): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
+
 beforeAll(async () => {
-  await ensureBuilt();
   inst = await startInstallation();
 });
 

@@ -7,13 +7,12 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
-import { ensureBuilt } from '../support/build.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import { killAll } from '../support/cli.js';
 import { runScaleOut } from '../support/scale-out.js';
 
-beforeAll(async () => {
-  await ensureBuilt();
-});
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
+
 afterAll(async () => {
   await killAll();
 });

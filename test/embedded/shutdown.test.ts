@@ -14,7 +14,7 @@ import type { Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
-import { ensureBuilt } from '../support/build.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import {
   bannerUrl,
   builtCli,
@@ -32,8 +32,9 @@ import { startInstallation, type Installation } from '../support/installation.js
 let inst: Installation;
 let businessKey: string;
 
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
+
 beforeAll(async () => {
-  await ensureBuilt();
   inst = await startInstallation({ specs: [DEVNET_CHAINS[0]!] });
   const created = await runToEnd(builtCli(['create-business', 'Shutdown Test'], inst.env({ LOG_LEVEL: 'warn' })));
   expect(created.code, created.stderr).toBe(0);

@@ -9,6 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataDirInUseError, lockDataDir } from '../../src/lib/data-dir-lock.js';
 
+/**
+ * For the hook that builds: a full tsc build of src/ takes minutes on a loaded 2-core machine
+ * (a fresh clone's first test file that needs dist/ pays it, the others wait for it).
+ */
+export const BUILD_TIMEOUT_MS = 600_000;
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUILT_CLI = path.join(ROOT, 'dist', 'main.js');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
