@@ -18,10 +18,12 @@ import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import {
   bannerUrl,
   builtCli,
+  descendants,
   errorLogs,
   exitOf,
   killAll,
   runToEnd,
+  spawnProc,
   terminate,
   waitForBanner,
   waitUntil,
@@ -58,12 +60,11 @@ async function holdLock(sql: string, params: unknown[] = []): Promise<{ pid: num
   await client.query('BEGIN');
   await client.query(sql, params);
   const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  let released: Promise<void> | undefined;
   return {
     pid: rows[0]!.pid,
-    release: async () => {
-      await client.query('COMMIT');
-      await client.end();
-    },
+    // Idempotent, so a finally block can release whatever the test body got to.
+    release: () => (released ??= client.query('COMMIT').then(() => client.end())),
   };
 }
 
@@ -177,6 +178,50 @@ describe.sequential('api', () => {
     } finally {
       await lock.release();
       agent.destroy();
+    }
+  });
+});
+
+describe.sequential('npm start', () => {
+  /** `npm start -- api` (npm execs one node process) and that node process's pid. */
+  async function npmStartApi(): Promise<{ npm: Proc; service: number; base: string }> {
+    const npm = spawnProc('npm', ['start', '--', 'api'], { env: inst.env({ HEALTH_PORT: undefined }) });
+    const banner = await waitForBanner(npm, 120_000);
+    const [service] = descendants(npm.pid);
+    return { npm, service: service!, base: bannerUrl(banner, 'API')!.replace(/\/v1$/, '') };
+  }
+
+  it("a Ctrl-C's copy relayed by npm seconds later does not force exit; a third signal does", { timeout: 180_000 }, async () => {
+    const walletId = (await inst.query<{ id: string }>('SELECT id::text FROM wallets LIMIT 1'))[0]!.id;
+    for (const third of [false, true]) {
+      const { npm, service, base } = await npmStartApi();
+      const agent = new http.Agent({ keepAlive: true });
+      const lock = await holdLock('SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
+      try {
+        const inFlight = request(agent, `${base}/v1/wallets/${walletId}`, 'PATCH', { name: 'npm' }).catch((err: Error) => err);
+        await waitUntil('the PATCH to wait for the lock', async () => (await blockedBy(lock.pid)) > 0, 20_000, npm.describe);
+        // The terminal's copy reaches the service at once; npm's relay of the same press
+        // comes 3 s later (under load it did, and used to force exit 130).
+        process.kill(service, 'SIGINT');
+        await waitUntil('the stop to begin', () => npm.logs().some((l) => l.msg === 'shutting down'), 10_000, npm.describe);
+        await new Promise((r) => setTimeout(r, 3_000));
+        process.kill(npm.pid, 'SIGINT');
+        await new Promise((r) => setTimeout(r, 1_000));
+        if (third) {
+          process.kill(service, 'SIGINT'); // a second press: now it is forced
+          expect(await runToEnd(npm, 20_000)).toMatchObject({ code: 130 });
+          expect(npm.stderr()).toContain('forced exit');
+          continue;
+        }
+        expect(npm.exit(), npm.describe()).toBeUndefined(); // still finishing the request
+        await lock.release();
+        expect(await inFlight).toMatchObject({ status: 200 });
+        expect(await exitOf(npm)).toEqual({ code: 0, signal: null });
+        expect(npm.stderr()).not.toContain('forced exit');
+      } finally {
+        await lock.release();
+        agent.destroy();
+      }
     }
   });
 });
