@@ -36,6 +36,8 @@ declare module 'autocannon' {
     duration?: number;
     workers?: number;
     timeout?: number;
+    /** Replace `[<id>]` in the request with a fresh id per request. */
+    idReplacement?: boolean;
   }
   function autocannon(opts: Options): Promise<Result> & { stop(): void };
   export default autocannon;

@@ -21,7 +21,12 @@ export async function servicesFromEnv(logger: Logger): Promise<{ databaseUrl: st
   const services = await createServices(
     database.db,
     new LocalKeyVault(Buffer.from(env('KEK'), 'hex')),
-    { chains: JSON.parse(env('CHAINS')), addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false } },
+    {
+      chains: JSON.parse(env('CHAINS')),
+      addressLimit: 1_000_000,
+      keyExport: { testnet: true, mainnet: false },
+      webhookAllowPrivateTargets: true,
+    },
     { logger, databaseUrl },
   );
   return { databaseUrl, database, services };

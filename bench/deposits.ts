@@ -34,7 +34,7 @@ import { createPublicClient, createWalletClient, erc20Abi, http, maxUint256, typ
 import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../src/devnet/chain.js';
 import { loadArtifact } from '../src/devnet/compile.js';
-import { AddressDeriver, derivationBackend } from '../src/keys/hd.js';
+import { derivationBackend } from '../src/keys/hd.js';
 import { uuidv7 } from '../src/lib/ids.js';
 import { startIndexer, type IndexerHandle } from '../src/roles/indexer.js';
 import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
@@ -650,7 +650,7 @@ async function insertChildAddresses(
   const row = await services.wallets.requireRow(wallet.id);
   const chain = services.wallets.chainOf(row);
   const accountPath = chain.config.blockchain.derivationPath;
-  const deriver = new AddressDeriver(row.account_xpub);
+  const deriver = await services.wallets.deriver(row);
   const configurations = JSON.stringify({ aml: { status: 'NOT_SCREENED' }, disableAutoSweep: false, enableGaslessWithdraw: false });
   const sample = await services.addresses.create(wallet.auth, wallet.id, {});
   // The allocator's own row for index 1: reuse its configurations shape, then continue from 2.

@@ -1,9 +1,9 @@
 /**
- * The issue-3 (webhooks), issue-4 (deposits) and issue-5 (withdrawals) benchmarks, each on
- * worlds of its own (see startExtraWorld in webhooks.ts: embedded PostgreSQL with fsync on,
- * an anvil devnet, the real service graph and app).
+ * The issue-3 (webhooks), issue-4 (deposits), issue-5 (withdrawals) and issue-11 (auth
+ * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
+ * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -28,7 +28,10 @@
  *   withdrawals:
  *   BENCH_WITHDRAWALS        withdrawals posted at once per run (default 500)
  *   BENCH_WD_BLOCK_TIME      anvil block time in seconds (default 1; 0 = automine)
- *   --diagnose               extra runs, reported but not in the figures: webhook throughput
+ *   auth (auth-flood.ts):
+ *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
+ *   --diagnose               extra runs, reported but not in the targets: the auth flood with
+ *                            refusals sent at once; webhook throughput
  *                            with concurrency 50 and a 60-connection pool, with synchronous_commit
  *                            off, and both; a backfill run without TOAST compression of the
  *                            two big per-event columns
@@ -46,6 +49,7 @@ import { fmt, load1 } from './stats.js';
 import { activeWorlds, benchWebhooks, type ExtraFigure, type WebhookBenchReport } from './webhooks.js';
 import { benchBackfill, benchDetection, type BackfillReport, type DetectionReport } from './deposits.js';
 import { benchWithdrawals } from './withdrawals.js';
+import { benchAuthFlood, floodWorlds } from './auth-flood.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -57,9 +61,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals'];
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth'];
 if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|all] [--diagnose]');
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -81,6 +85,7 @@ const settings = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   withdrawals: env('BENCH_WITHDRAWALS', 500),
   withdrawalBlockTime: env('BENCH_WD_BLOCK_TIME', 1),
+  authDuration: env('BENCH_AUTH_DURATION', 10),
 };
 if (settings.batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('BENCH_BATCHES must be positive integers');
 
@@ -119,7 +124,7 @@ async function main(): Promise<void> {
   const command = `tsx bench/run-extra.ts ${which}${diagnose ? ' --diagnose' : ''}`;
   const loadBefore = loadavg();
   const started = Date.now();
-  log(`issue-3/4/5 benchmarks: ${command} (BENCH_RUNS=${runs})`);
+  log(`issue-3/4/5/11 benchmarks: ${command} (BENCH_RUNS=${runs})`);
   log(`code: ${code}`);
   log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${loadStr(loadBefore)}`);
   if (load1() > 1) log('note: the 1-minute load is above 1 on 2 cores: other work (e.g. tests) is competing; figures are pessimistic');
@@ -221,6 +226,16 @@ async function main(): Promise<void> {
     loads.withdrawals = loadavg();
   }
 
+  if (which === 'auth' || which === 'all') {
+    log(
+      `\n== auth (issue 11): a legitimate client alone, then under a random-key flood from another address, ${settings.authDuration} s x ${runs} ==`,
+    );
+    const r = await benchAuthFlood({ runs, duration: settings.authDuration, diagnose, log });
+    figures.push(...r.figures);
+    details.auth = r.details;
+    loads.auth = loadavg();
+  }
+
   const loadAfter = loadavg();
   const minutes = (Date.now() - started) / 60_000;
   log(
@@ -279,7 +294,7 @@ async function main(): Promise<void> {
 let stopping: Promise<unknown> | null = null;
 const onSignal = (signal: NodeJS.Signals) => {
   log(`\n${signal}: tearing down`);
-  stopping ??= Promise.allSettled([...activeWorlds].map((w) => w.stop()));
+  stopping ??= Promise.allSettled([...activeWorlds, ...floodWorlds].map((w) => w.stop()));
   void stopping.finally(() => process.exit(130));
 };
 process.once('SIGINT', onSignal);
@@ -287,6 +302,6 @@ process.once('SIGTERM', onSignal);
 
 main().catch(async (err) => {
   console.error(err);
-  await Promise.allSettled([...activeWorlds].map((w) => w.stop()));
+  await Promise.allSettled([...activeWorlds, ...floodWorlds].map((w) => w.stop()));
   process.exitCode = 2;
 });

@@ -282,7 +282,7 @@ export async function startExtraWorld(opts: {
     const services = await createServices(
       database.db,
       new LocalKeyVault(opts.kek ?? randomBytes(32)),
-      { chains: [chain.config], addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false } },
+      { chains: [chain.config], addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false }, webhookAllowPrivateTargets: true },
       // databaseUrl: the in-memory caches (API keys, wallets) are on, as in production.
       { databaseUrl, ...opts.services, logger },
     );

@@ -47,7 +47,12 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export async function startWorld(opts: { logger?: Logger } = {}): Promise<World> {
+export async function startWorld(
+  opts: {
+    logger?: Logger;
+    apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
+  } = {},
+): Promise<World> {
   // 'warn': the app logs one line per request at info; that would measure pino, not us.
   const logger = opts.logger ?? createLogger(process.env.BENCH_LOG_LEVEL ?? 'warn');
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -95,6 +100,11 @@ export async function startWorld(opts: { logger?: Logger } = {}): Promise<World>
         // wallet; the default limit (100,000) would turn the last run into 422s.
         addressLimit: 10_000_000,
         keyExport: { testnet: true, mainnet: false },
+        // Receivers on loopback, as in the embedded devnet.
+        webhookAllowPrivateTargets: true,
+        // One key drives every run at full speed: its per-key limit counts every request
+        // (its cost is measured) but is set beyond what this machine can send.
+        apiLimits: opts.apiLimits ?? { keyRate: 1_000_000, authFailures: 20, authFailureWindowS: 60 },
       },
       { databaseUrl },
     );

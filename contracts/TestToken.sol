@@ -47,6 +47,21 @@ contract TestToken {
         return true;
     }
 
+    // As USDC (FiatToken) has them: an allowance changed relative to its current value.
+    function increaseAllowance(address spender, uint256 increment) external returns (bool) {
+        _approve(msg.sender, spender, allowance[msg.sender][spender] + increment);
+        return true;
+    }
+
+    function decreaseAllowance(address spender, uint256 decrement) external returns (bool) {
+        uint256 current = allowance[msg.sender][spender];
+        if (current < decrement) revert ERC20InsufficientAllowance(spender, current, decrement);
+        unchecked {
+            _approve(msg.sender, spender, current - decrement);
+        }
+        return true;
+    }
+
     function transferFrom(address from, address to, uint256 value) external returns (bool) {
         uint256 allowed = allowance[from][msg.sender];
         // An allowance of type(uint256).max means "unlimited" by wide convention; leaving it

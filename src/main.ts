@@ -8,6 +8,9 @@
  *   migrate                          apply database migrations and exit
  *   create-business "<name>"         create a business, print its business API key once
  *   dashboard-user --email … --business …   create a dashboard user or reset its password
+ *   api-key create|list|revoke …     a business's API keys
+ *   rotate-master-key [--status]     re-seal every secret under the newest master key
+ *   create-hsm-key [--label …]       create the master key inside the HSM
  *   help                             list the commands
  *
  * Each command lives in src/cli/; this table is the only place that names them.
@@ -17,6 +20,7 @@ import { startCommand } from './cli/start.js';
 import { migrateCommand } from './cli/migrate.js';
 import { createBusinessCommand } from './cli/create-business.js';
 import { dashboardUserCommand } from './cli/dashboard-user.js';
+import { apiKeyCmd, createHsmKeyCmd, rotateMasterKeyCmd } from './cli/more-commands.js';
 import { ALL_ROLES } from './runtime.js';
 
 const COMMANDS: CommandTable = {
@@ -24,6 +28,9 @@ const COMMANDS: CommandTable = {
   migrate: migrateCommand,
   'create-business': createBusinessCommand,
   'dashboard-user': dashboardUserCommand,
+  'api-key': apiKeyCmd,
+  'rotate-master-key': rotateMasterKeyCmd,
+  'create-hsm-key': createHsmKeyCmd,
 };
 
 await runCli(COMMANDS, process.argv.slice(2), ALL_ROLES);

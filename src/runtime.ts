@@ -14,7 +14,7 @@ import { lockDataDir } from './lib/data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createDatabase, type Database$ } from './db/pool.js';
-import { LocalKeyVault, loadOrCreateKeyFile } from './keys/vault.js';
+import { openCustody } from './modules/custody/service.js';
 import { createServices, type Services } from './services.js';
 import type { Devnet } from './devnet/devnet.js';
 import type { Credentials } from './devnet/seed.js';
@@ -47,7 +47,7 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-const EMBEDDED_DATABASE = 'wallet';
+export const EMBEDDED_DATABASE = 'wallet';
 
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = opts;
@@ -81,15 +81,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (!databaseUrl) throw new Error('no database configured');
     await migrate(databaseUrl, logger);
 
-    let kek = config.masterKey;
-    if (!kek) {
-      const keyFile = await loadOrCreateKeyFile(config.dataDir);
-      kek = keyFile.key;
-      logger.warn(
-        { file: keyFile.file },
-        'MASTER_KEY not set: wallet seeds are encrypted with a key file in the data directory (fine for a demo, not for real money)',
-      );
-    }
+    const database: Database$ = createDatabase(databaseUrl, logger);
+    // A job released at the shutdown timeout may still hold a connection: do not wait for it.
+    cleanups.push(async () => {
+      if (!(await settlesWithin(database.close(), 5_000))) logger.warn('database connections still busy at exit; closing anyway');
+    });
+    // The master key(s) against the database's record, before anything is written: a wrong
+    // or lost key stops the start (MasterKeyError, exit code 2). See modules/custody.
+    const custody = await openCustody({
+      db: database.db,
+      keys: config.keys,
+      keyFileDir: config.embeddedDatabase ? config.dataDir : null,
+      logger,
+    });
+    cleanups.push(() => custody.close());
 
     let chains = config.chains;
     let devnet: Devnet | null = null;
@@ -107,14 +112,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       chains = devnet.chains.map((c) => c.config);
     }
 
-    const database: Database$ = createDatabase(databaseUrl, logger);
-    // A job released at the shutdown timeout may still hold a connection: do not wait for it.
-    cleanups.push(async () => {
-      if (!(await settlesWithin(database.close(), 5_000))) logger.warn('database connections still busy at exit; closing anyway');
-    });
     const services = await createServices(
       database.db,
-      new LocalKeyVault(kek),
+      custody.vault,
       { ...config, chains },
       {
         logger,
@@ -139,7 +139,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     let app: FastifyInstance | null = null;
     let listeningUrl: string | null = null;
     if (opts.roles.includes('api')) {
-      app = await buildApp({ services, logger, roleChecks });
+      app = await buildApp({ services, logger, roleChecks, trustProxy: config.trustProxy });
       const started = app;
       roleStops.push(() => drain(started, config.shutdownTimeoutMs));
       await app.listen({ host: config.host, port: config.port });
@@ -226,7 +226,7 @@ function portOf(app: FastifyInstance): number {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {

@@ -6,7 +6,7 @@ import type { Db } from './db/pool.js';
 import { Changes, type ChangesOptions } from './db/changes.js';
 import type { KeyVault } from './keys/vault.js';
 import type { AppConfig } from './config/index.js';
-import { ApiKeyService } from './modules/apikeys/service.js';
+import { ApiKeyService, type ApiKeyLimits } from './modules/apikeys/service.js';
 import { AuditService } from './modules/audit/service.js';
 import { BusinessService } from './modules/businesses/service.js';
 import { CatalogueService } from './modules/catalogue/service.js';
@@ -31,6 +31,7 @@ import { OutboundService, type OutboundOptions } from './modules/outbound/servic
 import { LocalSigner, type Signer } from './keys/signer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { WebhookTargetPolicy } from './lib/ssrf.js';
 
 export interface Services {
   db: Db;
@@ -58,7 +59,8 @@ export interface Services {
   clock: Clock;
   /** Cache invalidation across processes (LISTEN/NOTIFY). */
   changes: Changes;
-  close(): void;
+  /** Stops background work; resolves once the last API-key usage times are written. */
+  close(): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -79,31 +81,37 @@ export interface ServiceOptions {
 export async function createServices(
   db: Db,
   vault: KeyVault,
-  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'>,
+  config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> &
+    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets'>> & { apiLimits?: ApiKeyLimits },
   opts: ServiceOptions = {},
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger('silent');
   const catalogue = await CatalogueService.start(db, config.chains);
   const changes = await Changes.start(db, { connectionString: opts.databaseUrl, logger, ...opts.cache });
-  const apiKeys = new ApiKeyService(db, vault, changes);
   const audit = new AuditService(db);
+  const apiKeys = new ApiKeyService(db, vault, changes, { audit, logger, ...(config.apiLimits ? { limits: config.apiLimits } : {}) });
   const businesses = new BusinessService(db, apiKeys);
-  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit }, changes);
+  // Webhook targets: checked when a URL is saved (wallets) and at every connection (sender).
+  const webhookTargets = new WebhookTargetPolicy({
+    allowPrivate: config.webhookAllowPrivateTargets ?? false,
+    ...(opts.sender?.resolveAll ? { resolveAll: opts.sender.resolveAll } : {}),
+  });
+  const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit, webhookTargets }, changes);
   const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
   const walletAssets = new WalletAssetService(db, wallets, catalogue, changes);
   const balances = new BalanceService(wallets, addresses, walletAssets);
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
-  const sender = new WebhookSender(opts.sender);
-  const webhooks = new WebhookService(db, clock, wallets, apiKeys, transactions, sender, logger);
+  const sender = new WebhookSender(webhookTargets, opts.sender);
+  const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
-  const signer = new LocalSigner((walletId) => wallets.openMnemonic(walletId));
+  const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId));
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, logger);
   deposits.confirmedHooks.push(sweeps.onDepositConfirmed);
   const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound };
   const withdrawals = new WithdrawalService(moduleDeps);
-  const contracts = new ContractService(moduleDeps);
+  const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
@@ -144,10 +152,12 @@ export async function createServices(
     clock,
     changes,
     close() {
+      const usage = apiKeys.close();
       changes.close();
       signer.clear();
       sender.close();
       catalogue.close();
+      return usage;
     },
   };
 }

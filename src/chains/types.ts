@@ -94,6 +94,14 @@ export interface ChainAdapter {
   readContract(call: ContractCallInput, from: string, field: string): Promise<string>;
   /** Runs the call as `from` without sending it and estimates its gas; reverts as readContract. */
   simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }>;
+  /**
+   * What encoded calldata does to a token's holdings, judged by its 4-byte selector alone
+   * (never by the ABI a client sent, which may lie): null when it is none of the
+   * recognised token functions.
+   */
+  describeTokenCall(data: string): TokenCall | null;
+  /** ERC-20 allowances `owner` granted `spender` on `token`, in query order. */
+  getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
 }
@@ -108,7 +116,21 @@ export interface ContractCallInput {
   /** Arguments in ABI order; integers as decimal strings (or safe-integer numbers). */
   parameters: unknown[];
   abi: unknown[];
+  /** Native coin sent with the call, in base units (payable functions only); default 0. */
+  value?: bigint;
 }
+
+/**
+ * A token call recognised by its selector: `transfer` (and ERC-677 `transferAndCall`)
+ * moves the caller's tokens; `transferFrom` moves `from`'s; `approve` sets and
+ * `increaseAllowance` raises what `spender` may pull from the caller. `malformed`: a
+ * recognised selector whose arguments cannot be decoded as that function's.
+ */
+export type TokenCall =
+  | { kind: 'transfer'; to: string; amount: bigint }
+  | { kind: 'transferFrom'; from: string; to: string; amount: bigint }
+  | { kind: 'approve' | 'increaseAllowance'; spender: string; amount: bigint }
+  | { kind: 'malformed'; signature: string };
 
 /** A validated call, ready to send: the contract in canonical form and the calldata. */
 export interface EncodedContractCall {

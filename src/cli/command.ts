@@ -65,6 +65,12 @@ export async function runCli(table: CommandTable, argv: string[], roles: readonl
       process.stderr.write(`refusing to start: ${err.message}\n`);
       process.exit(1);
     }
+    // A refusal the operator must fix (a wrong or lost master key) carries its exit code: message only.
+    const exitCode = (err as { exitCode?: unknown } | null)?.exitCode;
+    if (typeof exitCode === 'number' && err instanceof Error) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(exitCode);
+    }
     process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   }

@@ -48,6 +48,7 @@ describe('loadConfig: defaults', () => {
       logLevel: 'info',
       keyExport: { testnet: true, mainnet: false },
       devnetPortBase: 8545,
+      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 },
     });
   });
 
@@ -65,6 +66,10 @@ describe('loadConfig: defaults', () => {
       ALLOW_KEY_EXPORT_MAINNET: 'yes',
       DEVNET_BLOCK_TIME: '0',
       DEVNET_PORT: '0',
+      API_KEY_RATE_LIMIT: '0',
+      AUTH_FAILURE_LIMIT: '5',
+      AUTH_FAILURE_WINDOW: '300',
+      AUTH_FAILURE_DELAY_MS: '0',
       RPC_BASE_MAINNET: RPC,
     });
     expect(config).toMatchObject({
@@ -80,8 +85,37 @@ describe('loadConfig: defaults', () => {
       keyExport: { testnet: false, mainnet: true },
       devnetBlockTime: 0,
       devnetPortBase: 0,
+      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300, authFailureDelayMs: 0 },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
+  });
+});
+
+describe('loadConfig: master keys', () => {
+  it('reads the key ring and the HSM settings; an HSM needs no MASTER_KEY with DATABASE_URL', () => {
+    const previous = [randomBytes(32), randomBytes(32)];
+    const local = loadConfig({ MASTER_KEY, MASTER_KEY_PREVIOUS: previous.map((k) => k.toString('base64')).join(', ') });
+    expect(local.keys).toMatchObject({ vault: 'local', previous, pkcs11: null, rotateBatchSize: 100, rotatePauseMs: 0 });
+    const pinFile = path.join(dir, 'pin');
+    writeFileSync(pinFile, '123456\n');
+    const hsm = loadConfig({
+      DATABASE_URL: 'postgres://wallet@db/wallet',
+      RPC_BASE_MAINNET: RPC,
+      KEY_VAULT: 'pkcs11',
+      PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so',
+      PKCS11_TOKEN_LABEL: 'wallet',
+      PKCS11_PIN_FILE: pinFile,
+      PKCS11_KEY_LABEL_PREVIOUS: 'old-a,old-b',
+    });
+    expect(hsm.masterKey).toBeNull();
+    expect(hsm.keys.pkcs11).toEqual({
+      module: '/usr/lib/softhsm/libsofthsm2.so',
+      tokenLabel: 'wallet',
+      slot: null,
+      pin: '123456',
+      keyLabel: 'wallet-master-key',
+      previousKeyLabels: ['old-a', 'old-b'],
+    });
   });
 });
 
@@ -89,6 +123,21 @@ describe('loadConfig: devnets', () => {
   it('an external database runs local devnets only when DEVNET=true says so', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://wallet@db/wallet', MASTER_KEY, DEVNET: 'true' });
     expect(config).toMatchObject({ embeddedDatabase: false, devnet: true, chains: [] });
+  });
+});
+
+describe('loadConfig: WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  it('is on by default with the local devnet, off with configured chains, and follows the setting', () => {
+    expect(loadConfig({}).webhookAllowPrivateTargets).toBe(true);
+    expect(loadConfig({ RPC_BASE_MAINNET: RPC }).webhookAllowPrivateTargets).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://wallet@db/wallet', MASTER_KEY, RPC_BASE_MAINNET: RPC }).webhookAllowPrivateTargets).toBe(
+      false,
+    );
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhookAllowPrivateTargets).toBe(false);
+    expect(loadConfig({ RPC_BASE_MAINNET: RPC, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
+    expect(configError({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'sometimes' }).message).toMatch(
+      /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS\b/,
+    );
   });
 });
 
@@ -118,6 +167,23 @@ describe('loadConfig: every bad setting is a ConfigError naming it', () => {
     ['DEVNET not a boolean', { DEVNET: 'maybe' }, 'DEVNET'],
     ['DEVNET together with configured chains', { DEVNET: 'true', RPC_ETHEREUM_MAINNET: 'https://eth.example/rpc' }, 'DEVNET'],
     ['DEVNET=false with nothing configured', { DEVNET: 'false' }, 'CHAINS_FILE'],
+    ['KEY_VAULT unknown', { KEY_VAULT: 'kms' }, 'KEY_VAULT'],
+    ['MASTER_KEY_PREVIOUS malformed', { MASTER_KEY, MASTER_KEY_PREVIOUS: 'abc' }, 'MASTER_KEY_PREVIOUS'],
+    ['MASTER_KEY_PREVIOUS repeating MASTER_KEY', { MASTER_KEY, MASTER_KEY_PREVIOUS: MASTER_KEY }, 'MASTER_KEY_PREVIOUS'],
+    ['KEY_VAULT=pkcs11 without a module', { KEY_VAULT: 'pkcs11' }, 'PKCS11_MODULE'],
+    ['KEY_VAULT=pkcs11 without a token', { KEY_VAULT: 'pkcs11', PKCS11_MODULE: '/x.so', PKCS11_PIN: '1' }, 'PKCS11_TOKEN_LABEL'],
+    ['KEY_VAULT=pkcs11 without a PIN', { KEY_VAULT: 'pkcs11', PKCS11_MODULE: '/x.so', PKCS11_TOKEN_LABEL: 't' }, 'PKCS11_PIN'],
+    ['KEY_VAULT=pkcs11 with MASTER_KEY', { KEY_VAULT: 'pkcs11', MASTER_KEY, PKCS11_MODULE: '/x.so' }, 'MASTER_KEY'],
+    [
+      'PKCS11_PIN_FILE missing',
+      { KEY_VAULT: 'pkcs11', PKCS11_MODULE: '/x.so', PKCS11_TOKEN_LABEL: 't', PKCS11_PIN_FILE: '/nonexistent/pin' },
+      'PKCS11_PIN_FILE',
+    ],
+    ['ROTATE_BATCH_SIZE zero', { ROTATE_BATCH_SIZE: '0' }, 'ROTATE_BATCH_SIZE'],
+    ['API_KEY_RATE_LIMIT negative', { API_KEY_RATE_LIMIT: '-5' }, 'API_KEY_RATE_LIMIT'],
+    ['AUTH_FAILURE_LIMIT not a number', { AUTH_FAILURE_LIMIT: 'lots' }, 'AUTH_FAILURE_LIMIT'],
+    ['AUTH_FAILURE_WINDOW of zero seconds', { AUTH_FAILURE_WINDOW: '0' }, 'AUTH_FAILURE_WINDOW'],
+    ['AUTH_FAILURE_DELAY_MS above 10 s', { AUTH_FAILURE_DELAY_MS: '60000' }, 'AUTH_FAILURE_DELAY_MS'],
   ];
   for (const [label, env, setting] of cases) {
     it(label, () => {

@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMasterKey } from '../keys/vault.js';
+import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
 import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type { ChainConfig } from './chains.js';
 
@@ -24,6 +25,8 @@ export interface AppConfig {
   databaseUrl: string | null;
   chains: ChainConfig[];
   masterKey: Buffer | null;
+  /** Master keys: the vault kind, MASTER_KEY_PREVIOUS, the HSM (config/keys.ts). */
+  keys: KeySettings;
   host: string;
   port: number;
   publicUrl: string | null;
@@ -43,6 +46,19 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Port of the probe server (/healthz, /readyz) for processes without the API; null = none. */
   healthPort: number | null;
+  /**
+   * Whether webhook URLs may point at private, loopback, link-local and other special-purpose
+   * addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS). Default: only with the local devnet.
+   */
+  webhookAllowPrivateTargets: boolean;
+  /** Which reverse proxies may name the client (TRUST_PROXY; Fastify's trustProxy). */
+  trustProxy: TrustProxy;
+  /**
+   * Request limits of the API, per instance (docs/configuration.md, "Request limits"):
+   * requests per second per API key (0 = none), and failed authentications per client
+   * address within a window before 429 (0 = none), and how long such a 429 is held back.
+   */
+  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -55,14 +71,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// connection string');
   }
 
-  let masterKey: Buffer | null = null;
-  if (env.MASTER_KEY) {
-    try {
-      masterKey = parseMasterKey(env.MASTER_KEY);
-    } catch (err) {
-      throw new ConfigError('MASTER_KEY', (err as Error).message.replace(/^MASTER_KEY /, ''));
-    }
-  } else if (databaseUrl) {
+  let keys: KeySettings;
+  try {
+    keys = loadKeySettings(env);
+  } catch (err) {
+    if (err instanceof KeySettingError) throw new ConfigError(err.setting, err.problem);
+    throw err;
+  }
+  const masterKey = keys.masterKey;
+  if (!masterKey && keys.vault === 'local' && databaseUrl) {
     // With an external database the key file in DATA_DIR would be the only copy of the key
     // to every wallet: refuse rather than let production run on it by accident.
     throw new ConfigError('MASTER_KEY', 'is required when DATABASE_URL is set (32 bytes, base64; openssl rand -base64 32)');
@@ -73,12 +90,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
 
+  const devnet = devnetSetting(env, chains.length, databaseUrl);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) throw new ConfigError('TRUST_PROXY', trustProxy.problem);
+
   return {
     embeddedDatabase: !databaseUrl,
-    devnet: devnetSetting(env, chains.length, databaseUrl),
+    devnet,
     databaseUrl,
     chains,
     masterKey,
+    keys,
     host: env.HOST || '127.0.0.1',
     port,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') || null,
@@ -95,6 +117,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     indexerBatchBlocks: intSetting(env, 'INDEXER_BATCH_BLOCKS', 100, 1, 5_000),
     shutdownTimeoutMs: intSetting(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
     healthPort: env.HEALTH_PORT ? intSetting(env, 'HEALTH_PORT', 0, 0, 65_535) : null,
+    // A tenant reads the start of the target's answer in the delivery log: on a shared
+    // installation, private targets would expose the operator's internal services.
+    webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),
+    trustProxy,
+    apiLimits: {
+      keyRate: intSetting(env, 'API_KEY_RATE_LIMIT', 1_000, 0, 1_000_000),
+      authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
+      authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
+      authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
+    },
   };
 }
 

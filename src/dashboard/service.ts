@@ -1,6 +1,6 @@
 /**
- * Dashboard accounts: users (one business each), password checks with a throttle on
- * failures, and sessions. A session acts with its business's authority, the same
+ * Dashboard accounts: users (one business each), password checks with a progressive delay
+ * on failures (throttle.ts), and sessions. A session acts with its business's authority, the same
  * AuthContext a business API key gives, so every page goes through the API's own rules.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -11,18 +11,19 @@ import { AppError, ValidationError } from '../lib/errors.js';
 import type { AuthContext } from '../modules/apikeys/service.js';
 import { decoyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import * as store from './store.js';
+import { ACCOUNT, accountKey, CLIENT, clientKey, PRUNE_AFTER_MS, PRUNE_CHUNK } from './throttle.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** Failed logins allowed per window: per email (guessing one account) and per client (spraying). */
-export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILURES_PER_EMAIL = 5;
-export const MAX_FAILURES_PER_IP = 20;
 
 export class TooManyAttemptsError extends AppError {
-  constructor() {
-    super('RATE_LIMITED', 'Too many failed sign-in attempts. Wait 15 minutes and try again.', { retryable: true });
+  constructor(readonly retryAfterSeconds: number) {
+    const wait = retryAfterSeconds === 1 ? '1 second' : `${retryAfterSeconds} seconds`;
+    super('RATE_LIMITED', `Too many failed sign-in attempts. Try again in ${wait}.`, { retryable: true });
   }
 }
+
+/** Rolls back a claim when the second key turned out not to be due. */
+class NotDue extends Error {}
 
 export interface Session {
   userId: string;
@@ -70,32 +71,61 @@ export class DashboardService {
 
   /**
    * Checks a password and opens a session. Wrong email and wrong password give the same
-   * answer in the same time; after too many failures the account (or client) is refused
-   * for the rest of the window, even with the right password.
+   * answer in the same time. Before the account's or the client's next check is due
+   * (throttle.ts) the attempt is refused at once with the wait, and nothing is written.
    */
   async login(email: string, password: string, ip: string): Promise<{ sessionId: string; session: Session } | null> {
     const emailLower = email.trim().toLowerCase().slice(0, 254);
     const now = this.clock.now();
-    // Every attempt counts as a failure until its password proves right (see recordAttempt).
-    const failures = await store.recordAttempt(this.db, emailLower, ip, new Date(now.getTime() - FAILURE_WINDOW_MS));
-    if (failures.email > MAX_FAILURES_PER_EMAIL || failures.ip > MAX_FAILURES_PER_IP) throw new TooManyAttemptsError();
+    const keys = [accountKey(emailLower), clientKey(ip)] as const;
+    await this.claim(keys, now);
     const user = emailLower ? await store.findUserByEmail(this.db, emailLower) : undefined;
     const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
     const ok = await verifyPassword(candidate, user?.password_hash ?? (await decoyHash()));
     if (!user || !ok) return null;
-    await store.clearFailures(this.db, emailLower);
     const sessionId = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
-    await store.insertSession(this.db, {
-      idHash: sessionHash(sessionId),
-      userId: user.id,
-      csrfToken,
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    await this.db.transaction().execute(async (tx) => {
+      await store.clearThrottle(tx, keys[0]);
+      await store.forgetFailure(tx, keys[1]);
+      await store.insertSession(tx, {
+        idHash: sessionHash(sessionId),
+        userId: user.id,
+        csrfToken,
+        expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      });
     });
     // Housekeeping rides on logins: rare enough to be free, frequent enough to keep tables small.
     await store.deleteExpiredSessions(this.db);
-    await store.deleteOldFailures(this.db, new Date(now.getTime() - FAILURE_WINDOW_MS));
     return { sessionId, session: toSession({ user_id: user.id, email: user.email, business_id: user.business_id, csrf_token: csrfToken }) };
+  }
+
+  /**
+   * Counts the attempt as a failure of the account and of the client (both or neither),
+   * or throws TooManyAttemptsError when either is not due, having written nothing. Recording
+   * an attempt also prunes rows quiet for a day, so the table stays bounded.
+   */
+  private async claim(keys: readonly [string, string], now: Date): Promise<void> {
+    await this.refuseIfNotDue(keys, now);
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        // Always the account first: concurrent claims lock the rows in one order.
+        if (!(await store.claimCheck(tx, keys[0], ACCOUNT, now))) throw new NotDue();
+        if (!(await store.claimCheck(tx, keys[1], CLIENT, now))) throw new NotDue();
+        await store.pruneThrottle(tx, new Date(now.getTime() - PRUNE_AFTER_MS), PRUNE_CHUNK);
+      });
+    } catch (err) {
+      if (!(err instanceof NotDue)) throw err;
+      // A concurrent attempt claimed the check first: refuse with its wait.
+      await this.refuseIfNotDue(keys, now);
+      throw new TooManyAttemptsError(1);
+    }
+  }
+
+  private async refuseIfNotDue(keys: readonly [string, string], now: Date): Promise<void> {
+    const next = await store.nextAttempts(this.db, [...keys]);
+    const wait = Math.max(0, ...next.map((at) => at.getTime() - now.getTime()));
+    if (wait > 0) throw new TooManyAttemptsError(Math.ceil(wait / 1000));
   }
 
   async session(sessionId: string | undefined): Promise<Session | null> {

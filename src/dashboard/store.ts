@@ -1,6 +1,7 @@
-/** SQL of the dashboard's own tables (migration 010). */
+/** SQL of the dashboard's own tables (migrations 010 and 017). */
 import { sql, type Generated } from 'kysely';
 import type { DbConn } from '../db/pool.js';
+import { delaySeconds, type ThrottleRule } from './throttle.js';
 
 type DashboardTables = {
   dashboard_users: {
@@ -18,11 +19,11 @@ type DashboardTables = {
     created_at: Generated<Date>;
     expires_at: Date;
   };
-  dashboard_login_failures: {
-    id: Generated<string>;
-    email_lower: string;
-    ip: string;
-    at: Generated<Date>;
+  dashboard_login_throttle: {
+    key: string;
+    failures: number;
+    last_failure_at: Date;
+    next_attempt_at: Date;
   };
 };
 
@@ -96,27 +97,53 @@ export async function deleteExpiredSessions(db: DbConn): Promise<void> {
     .execute();
 }
 
+/** The earliest time of the next password check for each key that has one. */
+export async function nextAttempts(db: DbConn, keys: string[]): Promise<Date[]> {
+  const rows = await t(db).selectFrom('dashboard_login_throttle').select('next_attempt_at').where('key', 'in', keys).execute();
+  return rows.map((r) => r.next_attempt_at);
+}
+
 /**
- * Records a sign-in attempt as a failure before its password is checked, and returns the
- * failures in the window including this one. Counting after recording means concurrent
- * attempts see each other: N parallel guesses cannot all read "0 failures so far".
+ * Records an attempt as a failure before its password is checked, and pushes the key's
+ * next check out by the rule's delay, in one statement: only when the key's next check is
+ * due (`next_attempt_at <= now`), so concurrent attempts see each other and at most one
+ * of them gets past a delay. False, with nothing changed, when the key is not due.
  */
-export async function recordAttempt(db: DbConn, emailLower: string, ip: string, since: Date): Promise<{ email: number; ip: number }> {
-  // The inserted row is invisible to the counts of its own statement: hence the + 1.
-  const { rows } = await sql<{ email: string; ip: string }>`
-    WITH attempt AS (
-      INSERT INTO dashboard_login_failures (email_lower, ip) VALUES (${emailLower}, ${ip})
-    )
-    SELECT
-      (SELECT count(*) FROM dashboard_login_failures WHERE email_lower = ${emailLower} AND at > ${since}) + 1 AS email,
-      (SELECT count(*) FROM dashboard_login_failures WHERE ip = ${ip} AND at > ${since}) + 1 AS ip`.execute(db);
-  return { email: Number(rows[0]!.email), ip: Number(rows[0]!.ip) };
+export async function claimCheck(db: DbConn, key: string, rule: ThrottleRule, now: Date): Promise<boolean> {
+  const nowTs = sql`${now.toISOString()}::timestamptz`;
+  const previous =
+    rule.leakSeconds !== null
+      ? sql`greatest(0, t.failures - floor(extract(epoch FROM ${nowTs} - t.last_failure_at) / ${rule.leakSeconds})::int)`
+      : rule.resetSeconds !== null
+        ? sql`CASE WHEN t.last_failure_at < ${nowTs} - make_interval(secs => ${rule.resetSeconds}) THEN 0 ELSE t.failures END`
+        : sql`t.failures`;
+  const n = sql`(${previous} + 1)`;
+  const delay = sql`CASE WHEN ${n} <= ${rule.free} THEN 0
+                         ELSE least(${rule.capSeconds}::float8, power(2, least(${n} - ${rule.free} - 1, 30))) END`;
+  const { rows } = await sql<{ failures: number }>`
+    INSERT INTO dashboard_login_throttle AS t (key, failures, last_failure_at, next_attempt_at)
+    VALUES (${key}, 1, ${nowTs}, ${nowTs} + make_interval(secs => ${delaySeconds(rule, 1)}))
+    ON CONFLICT (key) DO UPDATE SET failures = ${n}, last_failure_at = ${nowTs}, next_attempt_at = ${nowTs} + make_interval(secs => ${delay})
+     WHERE t.next_attempt_at <= ${nowTs}
+    RETURNING t.failures`.execute(db);
+  return rows.length > 0;
 }
 
-export async function clearFailures(db: DbConn, emailLower: string): Promise<void> {
-  await t(db).deleteFrom('dashboard_login_failures').where('email_lower', '=', emailLower).execute();
+/** A right password: the account starts again from no failures. */
+export async function clearThrottle(db: DbConn, key: string): Promise<void> {
+  await t(db).deleteFrom('dashboard_login_throttle').where('key', '=', key).execute();
 }
 
-export async function deleteOldFailures(db: DbConn, before: Date): Promise<void> {
-  await t(db).deleteFrom('dashboard_login_failures').where('at', '<', before).execute();
+/** A right password: the attempt counted against the client address was no failure. */
+export async function forgetFailure(db: DbConn, key: string): Promise<void> {
+  await sql`UPDATE dashboard_login_throttle SET failures = greatest(failures - 1, 0) WHERE key = ${key}`.execute(db);
+}
+
+/** Deletes up to `limit` rows without a failure since `before` (their delays long over). */
+export async function pruneThrottle(db: DbConn, before: Date, limit: number): Promise<number> {
+  const r = await sql`
+    DELETE FROM dashboard_login_throttle WHERE key IN (
+      SELECT key FROM dashboard_login_throttle WHERE last_failure_at < ${before.toISOString()}::timestamptz
+       ORDER BY last_failure_at LIMIT ${limit})`.execute(db);
+  return Number(r.numAffectedRows ?? 0n);
 }

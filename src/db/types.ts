@@ -66,7 +66,9 @@ export interface WalletsTable {
   description: Generated<string>;
   address: string;
   derivation_path: string;
-  account_xpub: string;
+  /** Legacy clear xpub: NULL once sealed at start (016_key_custody.sql). */
+  account_xpub: string | null;
+  account_xpub_sealed: Buffer | null;
   seed_ciphertext: Buffer;
   next_index: Generated<number>;
   address_limit: number;
@@ -87,6 +89,10 @@ export interface ApiKeysTable {
   key_ciphertext: Buffer;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  name: Generated<string>;
+  scopes: Generated<string[]>;
+  rate_limit: number | null;
+  last_used_at: Timestamp | null;
 }
 
 export interface WalletAssetsTable {
@@ -185,6 +191,15 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+export interface MasterKeysTable {
+  id: string;
+  kind: 'local' | 'pkcs11';
+  state: 'active' | 'retiring' | 'retired';
+  created_at: Timestamp;
+  activated_at: Date | null;
+  retired_at: Date | null;
+}
+
 export interface Database {
   blockchains: BlockchainsTable;
   chains: ChainsTable;
@@ -196,4 +211,5 @@ export interface Database {
   addresses: AddressesTable;
   transactions: TransactionsTable;
   audit_log: AuditLogTable;
+  master_keys: MasterKeysTable;
 }

@@ -36,6 +36,8 @@ import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
 import { settlementRoutes } from '../modules/settlements/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
+import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
@@ -52,6 +54,8 @@ export interface BuildAppOptions {
   version?: string;
   /** What /readyz adds for the roles this process runs (runtime.ts). */
   roleChecks?: OpsOptions['roleChecks'];
+  /** Reverse proxies trusted to name the client (TRUST_PROXY, Fastify's trustProxy); default none. */
+  trustProxy?: boolean | number | string[];
 }
 
 const SHARED_SCHEMAS = [
@@ -65,6 +69,7 @@ const SHARED_SCHEMAS = [
   TransactionSchema,
   WebhookLogEntrySchema,
   BeneficiarySchema,
+  ApiKeySchema,
   ErrorBody,
 ];
 
@@ -80,6 +85,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.
+    trustProxy:
+      typeof opts.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (opts.trustProxy as number)
+        : (opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The spec reads GET .../balances filters from a JSON body, so GET must parse bodies.
@@ -115,7 +125,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installOps(app, { services: opts.services, roleChecks: opts.roleChecks });
 
   await app.register(async (v1) => {
-    installAuth(v1, opts.services.apiKeys);
+    await installAuth(v1, opts.services.apiKeys);
     const s = opts.services;
     await v1.register(catalogueRoutes, { catalogue: s.catalogue });
     await v1.register(walletRoutes, { wallets: s.wallets });
@@ -132,6 +142,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(autoSettlementRoutes, { service: s.autoSettlements });
     await v1.register(beneficiaryRoutes, { beneficiaries: s.beneficiaries });
     await v1.register(settlementRoutes, { settlements: s.settlements });
+    await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
   });
 
   // The operator's dashboard: server-rendered pages with their own session auth (not x-api-key).

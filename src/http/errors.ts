@@ -3,7 +3,15 @@
  * section 4: `{ statusCode, message, error, details?, requestId }`.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, BusinessRuleError, ConflictError, UpstreamError, type FieldIssue } from '../lib/errors.js';
+import {
+  AppError,
+  BusinessRuleError,
+  ConflictError,
+  ForbiddenError,
+  RateLimitedError,
+  UpstreamError,
+  type FieldIssue,
+} from '../lib/errors.js';
 
 const STATUS_BY_CODE: Record<string, number> = {
   VALIDATION_ERROR: 400,
@@ -32,6 +40,8 @@ export interface ErrorBody {
 export function statusOf(err: AppError): number {
   const known = STATUS_BY_CODE[err.code];
   if (known) return known;
+  if (err instanceof ForbiddenError) return 403;
+  if (err instanceof RateLimitedError) return 429;
   if (err instanceof ConflictError) return 409;
   if (err instanceof BusinessRuleError) return 422;
   if (err instanceof UpstreamError) return 503;

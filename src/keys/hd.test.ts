@@ -1,5 +1,6 @@
 import { HDKey } from '@scure/bip32';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { bytesToHex, hexToBytes } from 'viem';
 import { randomBytes } from 'node:crypto';
@@ -7,10 +8,13 @@ import {
   accountFromMnemonic,
   AddressDeriver,
   derivationBackend,
+  deriveFromMnemonic,
   derivePrivateKey,
   evmAddressOfPublicKey,
   generateMnemonic,
   isValidMnemonic,
+  seedFromMnemonic,
+  wipeNode,
 } from './hd.ts';
 
 const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
@@ -107,5 +111,47 @@ describe('mnemonics', () => {
     expect(isValidMnemonic(DEV_MNEMONIC)).toBe(true);
     expect(isValidMnemonic(DEV_MNEMONIC.replace(/junk$/, 'test'))).toBe(false);
     expect(isValidMnemonic('not a mnemonic at all')).toBe(false);
+  });
+});
+
+describe('wiping what derivation leaves behind', () => {
+  it('seedFromMnemonic equals BIP39 (scure) for a string and for bytes', () => {
+    const mnemonic = generateMnemonic();
+    expect(Buffer.from(seedFromMnemonic(mnemonic))).toEqual(Buffer.from(mnemonicToSeedSync(mnemonic)));
+    expect(Buffer.from(seedFromMnemonic(Buffer.from(mnemonic)))).toEqual(Buffer.from(mnemonicToSeedSync(mnemonic)));
+  });
+
+  it('deriveFromMnemonic zeroes the seed and every intermediate node; only the node asked for keeps its key', () => {
+    const made: HDKey[] = [];
+    const seeds: Buffer[] = [];
+    const deriveChild = HDKey.prototype.deriveChild;
+    const fromMasterSeed = HDKey.fromMasterSeed;
+    const spyChild = vi.spyOn(HDKey.prototype, 'deriveChild').mockImplementation(function (this: HDKey, index: number) {
+      const child = deriveChild.call(this, index);
+      made.push(child);
+      return child;
+    });
+    const spyMaster = vi.spyOn(HDKey, 'fromMasterSeed').mockImplementation((seed, versions) => {
+      seeds.push(seed as Buffer);
+      const node = fromMasterSeed(seed, versions);
+      made.unshift(node);
+      return node;
+    });
+    try {
+      const node = deriveFromMnemonic(generateMnemonic(), "m/44'/60'/0'/0");
+      expect(made).toHaveLength(5); // master, 44', 60', 0', 0
+      expect(made.at(-1)).toBe(node);
+      expect(node.privateKey).toBeTruthy();
+      for (const n of made.slice(0, -1)) {
+        expect(n.privateKey).toBeNull();
+        expect(n.chainCode!.every((x) => x === 0)).toBe(true);
+      }
+      expect(seeds[0]!.every((x) => x === 0)).toBe(true);
+      wipeNode(node);
+      expect(node.privateKey).toBeNull();
+    } finally {
+      spyChild.mockRestore();
+      spyMaster.mockRestore();
+    }
   });
 });

@@ -1,12 +1,15 @@
 /**
  * HD keys (BIP32/39/44). A wallet's account node (m/44'/60'/0'/0 on EVM chains) is derived
- * once at creation; its extended *public* key is stored, so child addresses are derived
- * without decrypting the seed. Private keys are derived only to sign or export.
+ * once at creation; its extended public key is stored sealed (a clear xpub plus one
+ * exported child key gives the account's private key: docs/architecture.md, "Key custody")
+ * and opened once per process, so child addresses are derived without the seed. Private
+ * keys are derived only to sign or export; seeds and every intermediate node are zeroed
+ * as soon as the derivation is done.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, pbkdf2Sync } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { HDKey } from '@scure/bip32';
-import { generateMnemonic as bip39Generate, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
+import { generateMnemonic as bip39Generate, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
@@ -22,14 +25,75 @@ export function isValidMnemonic(mnemonic: string): boolean {
 }
 
 export interface AccountNode {
-  /** Extended public key of the account node; safe to store in clear. */
+  /** Extended public key of the account node: stored sealed, never in clear (hd.ts header). */
   xpub: string;
   accountPath: string;
 }
 
-export function accountFromMnemonic(mnemonic: string, accountPath: string): AccountNode {
-  const node = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(accountPath);
-  return { xpub: node.publicExtendedKey, accountPath };
+/**
+ * BIP39 seed of a mnemonic given as bytes (the vault's plaintext), in a buffer of its own:
+ * PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic" (no passphrase), as @scure/bip39 does,
+ * but without turning the secret into a string. Node's PBKDF2 output is not pooled.
+ */
+export function seedFromMnemonic(mnemonic: string | Uint8Array): Buffer {
+  let bytes: Uint8Array;
+  if (typeof mnemonic === 'string') bytes = Buffer.from(mnemonic.normalize('NFKD'), 'utf8');
+  else if (mnemonic.every((b) => b < 0x80))
+    bytes = mnemonic; // ASCII: NFKD leaves it as it is
+  else bytes = Buffer.from(Buffer.from(mnemonic).toString('utf8').normalize('NFKD'), 'utf8');
+  try {
+    return pbkdf2Sync(bytes, 'mnemonic', 2048, 64, 'sha512');
+  } finally {
+    if (bytes !== mnemonic) bytes.fill(0);
+  }
+}
+
+/** The private node at `path` from a seed; every intermediate node is zeroed on the way. */
+export function deriveFromSeed(seed: Uint8Array, path: string): HDKey {
+  let node = HDKey.fromMasterSeed(seed);
+  for (const index of parsePath(path)) {
+    const child = node.deriveChild(index);
+    wipeNode(node);
+    node = child;
+  }
+  return node;
+}
+
+/** The private node at `path` of a mnemonic; the seed is zeroed before this returns. */
+export function deriveFromMnemonic(mnemonic: string | Uint8Array, path: string): HDKey {
+  const seed = seedFromMnemonic(mnemonic);
+  try {
+    return deriveFromSeed(seed, path);
+  } finally {
+    seed.fill(0);
+  }
+}
+
+/** Zeroes a node's private key and chain code (what the library keeps in byte arrays). */
+export function wipeNode(node: HDKey): void {
+  node.wipePrivateData();
+  node.chainCode?.fill(0);
+}
+
+function parsePath(path: string): number[] {
+  if (!/^m(\/\d+'?)*$/.test(path)) throw new Error(`invalid derivation path ${path}`);
+  return path
+    .split('/')
+    .slice(1)
+    .map((part) => {
+      const n = Number.parseInt(part, 10);
+      if (n >= HARDENED_OFFSET) throw new Error(`invalid derivation path ${path}`);
+      return part.endsWith("'") ? n + HARDENED_OFFSET : n;
+    });
+}
+
+export function accountFromMnemonic(mnemonic: string | Uint8Array, accountPath: string): AccountNode {
+  const node = deriveFromMnemonic(mnemonic, accountPath);
+  try {
+    return { xpub: node.publicExtendedKey, accountPath };
+  } finally {
+    wipeNode(node);
+  }
 }
 
 /** EVM address of an uncompressed or compressed secp256k1 public key. */
@@ -85,11 +149,24 @@ export class AddressDeriver {
     // such an index, and refusing it here is the safe equivalent.
     return evmAddressOfPublicKey(nativeTweakAdd(this.#publicKey, new Uint8Array(tweak), false));
   }
+
+  /** Zeroes the chain code (with a child's private key it gives the account's): when dropped. */
+  wipe(): void {
+    this.#chainCode.fill(0);
+    this.#account.chainCode?.fill(0);
+  }
 }
 
-/** Private key (hex, 0x-prefixed) of `accountPath/index`, from the decrypted mnemonic. */
-export function derivePrivateKey(mnemonic: string, accountPath: string, index: number): `0x${string}` {
-  const child = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(`${accountPath}/${index}`);
-  if (!child.privateKey) throw new Error('derivation produced no private key');
-  return `0x${bytesToHex(child.privateKey)}`;
+/**
+ * Private key (hex, 0x-prefixed) of `accountPath/index`, from the decrypted mnemonic: the
+ * export's answer (a string, as the API returns it). Seed and nodes are zeroed.
+ */
+export function derivePrivateKey(mnemonic: string | Uint8Array, accountPath: string, index: number): `0x${string}` {
+  const child = deriveFromMnemonic(mnemonic, `${accountPath}/${index}`);
+  try {
+    if (!child.privateKey) throw new Error('derivation produced no private key');
+    return `0x${bytesToHex(child.privateKey)}`;
+  } finally {
+    wipeNode(child);
+  }
 }

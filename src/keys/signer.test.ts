@@ -103,4 +103,70 @@ describe('LocalSigner', () => {
     await expect(signer.signTransaction('w', 2, 1, { ...tx, from: from.toLowerCase() })).resolves.toHaveProperty('hash');
     await expect(signer.signTransaction('w', 3, 1, { ...tx, from })).rejects.toThrow(/is not the sender/);
   });
+
+  it('a sweep drops an expired entry and zeroes its keys (node, chain code, children)', async () => {
+    let now = 1_000_000;
+    const signer = new LocalSigner(counting({ w: generateMnemonic() }).open, { ttlMs: 60_000, now: () => now });
+    await signer.signTransaction('w', 0, 1, tx);
+    await signer.signTransaction('w', 5, 1, tx);
+    const held = signer.cachedSecrets('w')!;
+    expect(held.length).toBe(4); // account key, chain code, two children
+    expect(held.every((b) => b.some((x) => x !== 0))).toBe(true);
+    now += 59_999;
+    signer.sweep();
+    expect(signer.cachedSecrets('w')).toBeDefined();
+    expect(held.every((b) => b.some((x) => x !== 0))).toBe(true); // not yet expired: kept
+    now += 1;
+    signer.sweep();
+    expect(signer.cachedSecrets('w')).toBeUndefined();
+    expect(held.every((b) => b.every((x) => x === 0))).toBe(true);
+    expect(signer.sweeping).toBe(false);
+    // Used again, it derives afresh.
+    await expect(signer.signTransaction('w', 0, 1, tx)).resolves.toHaveProperty('raw');
+    signer.clear();
+  });
+
+  it("the sweeper runs by itself on an unref'd timer while the cache holds something", async () => {
+    const signer = new LocalSigner(counting({ w: generateMnemonic() }).open, { ttlMs: 300, sweepMs: 20 });
+    await signer.signTransaction('w', 0, 1, tx);
+    const held = signer.cachedSecrets('w')!;
+    expect(held.length).toBe(3);
+    expect(signer.sweeping).toBe(true);
+    for (const deadline = Date.now() + 5_000; signer.cachedSecrets('w') !== undefined; await new Promise((r) => setTimeout(r, 10))) {
+      if (Date.now() > deadline) throw new Error('the sweeper never dropped the expired entry');
+    }
+    expect(held.every((b) => b.every((x) => x === 0))).toBe(true);
+    expect(signer.sweeping).toBe(false);
+  });
+
+  it('an evicted entry and a cleared cache are zeroed too; clear() stops the sweeper', async () => {
+    const signer = new LocalSigner(counting({ a: generateMnemonic(), b: generateMnemonic() }).open, { maxWallets: 1 });
+    await signer.signTransaction('a', 1, 1, tx);
+    const a = signer.cachedSecrets('a')!;
+    await signer.signTransaction('b', 1, 1, tx); // evicts a
+    expect(a.every((buf) => buf.every((x) => x === 0))).toBe(true);
+    const b = signer.cachedSecrets('b')!;
+    expect(signer.sweeping).toBe(true);
+    signer.clear();
+    expect(b.every((buf) => buf.every((x) => x === 0))).toBe(true);
+    expect(signer.sweeping).toBe(false);
+  });
+
+  it('zeroes the decrypted mnemonic it was handed once the account node is derived', async () => {
+    const handed: Buffer[] = [];
+    const mnemonic = generateMnemonic();
+    const signer = new LocalSigner(async () => {
+      const bytes = Buffer.alloc(Buffer.byteLength(mnemonic));
+      bytes.write(mnemonic);
+      handed.push(bytes);
+      return bytes;
+    });
+    const { raw } = await signer.signTransaction('w', 3, 1, tx);
+    expect(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerializedEIP1559 })).toBe(
+      mnemonicToAccount(mnemonic, { addressIndex: 3 }).address,
+    );
+    expect(handed).toHaveLength(1);
+    expect(handed[0]!.every((x) => x === 0)).toBe(true);
+    signer.clear();
+  });
 });

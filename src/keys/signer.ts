@@ -3,11 +3,24 @@
  * KMS or HSM signer can replace the local one without touching them. The local signer
  * decrypts the wallet's mnemonic, derives from it and signs in this process.
  */
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
-import { getAddress, hashTypedData, keccak256, parseSignature, toHex, type Address, type Hex, type TypedDataDefinition } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { HDKey } from '@scure/bip32';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import {
+  getAddress,
+  hashTypedData,
+  hexToBytes,
+  keccak256,
+  numberToHex,
+  parseSignature,
+  serializeSignature,
+  serializeTransaction,
+  type Address,
+  type Hex,
+  type TransactionSerializableEIP1559,
+  type TypedDataDefinition,
+} from 'viem';
 import type { TypedDataPayload } from '../chains/types.js';
+import { deriveFromMnemonic, evmAddressOfPublicKey, wipeNode } from './hd.js';
 
 /** An EIP-1559 (type 2) transaction ready to sign. */
 export interface UnsignedTx {
@@ -52,15 +65,29 @@ export interface LocalSignerOptions {
   ttlMs?: number;
   /** Wallets whose account node is kept at once; the least recently used goes first. */
   maxWallets?: number;
+  /** How often expired entries are dropped and wiped (default: min(ttlMs, 30 s)). */
+  sweepMs?: number;
   now?: () => number;
+}
+
+/** A child's private key, in a buffer of its own that is zeroed when the entry goes. */
+interface ChildKey {
+  privateKey: Uint8Array;
+  address: Address;
 }
 
 interface CacheEntry {
   node: Promise<HDKey>;
+  /** The node once derived, so that dropping the entry can wipe it at once. */
+  resolved: HDKey | null;
   expiresAt: number;
-  /** Accounts of the children signed with lately (least recently used first), gone with the entry. */
-  children: Map<number, PrivateKeyAccount>;
+  /** Keys of the children signed with lately (least recently used first), gone with the entry. */
+  children: Map<number, ChildKey>;
+  wiped: boolean;
 }
+
+/** The vault's plaintext: bytes (zeroed here once derived from) or, from older callers, a string. */
+export type OpenMnemonic = (walletId: string) => Promise<Uint8Array | string>;
 
 /** Children kept per wallet: a master address and the child addresses of a sweep burst. */
 const MAX_CHILDREN = 64;
@@ -73,36 +100,41 @@ export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
  * while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
  * of one wallet in a burst, so the cache turns N PBKDF2 runs into one. The TTL is absolute
  * (not refreshed on use) and the cache is small, bounding how long and how many decrypted
- * keys sit in memory; JavaScript cannot promise to erase them, so less time is the defence.
- * The accounts of the children it signed with lately stay with the node, under the same
- * TTL and at most MAX_CHILDREN per wallet: a child's key and address cost two elliptic-curve
- * multiplications, more than the signature itself, and a burst of withdrawals signs from
- * one address again and again.
+ * keys sit in memory. The keys of the children it signed with lately stay with the node,
+ * under the same TTL and at most MAX_CHILDREN per wallet: a child's key and address cost
+ * two elliptic-curve multiplications, more than the signature itself.
+ *
+ * What leaves the cache is wiped: a sweeper (an unref'd timer, running only while the cache
+ * holds something) drops expired entries, and every dropped entry (expired, evicted or
+ * cleared) has its node's private key and chain code and its children's keys zeroed. The
+ * seed and the intermediate nodes are zeroed as soon as the account node is derived.
+ * Signing is synchronous once the node is there, so no signature can be using a key that
+ * a sweep zeroes. What JavaScript cannot wipe (the bigints inside the curve library) is
+ * left to the garbage collector; less time in memory is the defence there.
  */
 export class LocalSigner implements Signer {
-  readonly #open: (walletId: string) => Promise<string>;
+  readonly #open: OpenMnemonic;
   readonly #cache = new Map<string, CacheEntry>();
   readonly #accountPath: string;
   readonly #ttlMs: number;
   readonly #maxWallets: number;
+  readonly #sweepMs: number;
   readonly #now: () => number;
+  #sweeper: NodeJS.Timeout | null = null;
 
-  constructor(openMnemonic: (walletId: string) => Promise<string>, opts: LocalSignerOptions = {}) {
+  constructor(openMnemonic: OpenMnemonic, opts: LocalSignerOptions = {}) {
     this.#open = openMnemonic;
     this.#accountPath = opts.accountPath ?? EVM_ACCOUNT_PATH;
     this.#ttlMs = opts.ttlMs ?? 5 * 60_000;
     this.#maxWallets = opts.maxWallets ?? 256;
+    this.#sweepMs = opts.sweepMs ?? Math.min(this.#ttlMs, 30_000);
     this.#now = opts.now ?? Date.now;
   }
 
   async signTransaction(walletId: string, index: number, chainId: number, tx: UnsignedTx): Promise<SignedTx> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
     if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) throw new Error('nonce out of range');
-    const account = await this.#account(walletId, index);
-    if (tx.from !== undefined && getAddress(tx.from) !== account.address) {
-      throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${tx.from}`);
-    }
-    const raw = await account.signTransaction({
+    const unsigned: TransactionSerializableEIP1559 = {
       type: 'eip1559',
       chainId,
       to: tx.to as Address,
@@ -112,16 +144,19 @@ export class LocalSigner implements Signer {
       gas: tx.gas,
       maxFeePerGas: tx.maxFeePerGas,
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+    };
+    const raw = await this.#withChildKey(walletId, index, (key) => {
+      if (tx.from !== undefined && getAddress(tx.from) !== key.address) {
+        throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${tx.from}`);
+      }
+      const { r, s, recovery } = secp256k1.sign(hexToBytes(keccak256(serializeTransaction(unsigned))), key.privateKey, { lowS: true });
+      return serializeTransaction(unsigned, { r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
     });
     return { raw, hash: keccak256(raw) };
   }
 
   async signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
-    const account = await this.#account(walletId, index);
-    if (from !== undefined && getAddress(from) !== account.address) {
-      throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
-    }
     // The digest is hashed again here, from the same payload, and must equal the one the
     // caller recorded: what is signed is exactly what the transaction row says was signed.
     const digest = hashTypedData({
@@ -131,34 +166,88 @@ export class LocalSigner implements Signer {
       message: data.message,
     } as unknown as TypedDataDefinition);
     if (digest !== data.digest) throw new Error('typed data digest mismatch: the payload changed after validation');
-    const signature = await account.sign({ hash: digest });
+    const signature = await this.#withChildKey(walletId, index, (key) => {
+      if (from !== undefined && getAddress(from) !== key.address) {
+        throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
+      }
+      const { r, s, recovery } = secp256k1.sign(hexToBytes(digest), key.privateKey, { lowS: true });
+      return serializeSignature({ r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
+    });
     const { r, s, v } = parseSignature(signature);
     return { signature, r, s, v: Number(v) };
   }
 
-  /** Drops every cached key (e.g. on shutdown). */
+  /** Drops and wipes every cached key (e.g. on shutdown); the sweeper stops with it. */
   clear(): void {
+    for (const entry of this.#cache.values()) discard(entry);
     this.#cache.clear();
+    this.#stopSweeper();
   }
 
-  /** The child's account, from the wallet's entry or derived (and kept there). */
-  async #account(walletId: string, index: number): Promise<PrivateKeyAccount> {
-    const entry = this.#entry(walletId);
-    const hit = entry.children.get(index);
-    if (hit) {
-      entry.children.delete(index);
-      entry.children.set(index, hit); // re-inserted: Map order is the LRU order
-      return hit;
+  /** Drops and wipes the expired entries (the sweeper's work; callable directly). */
+  sweep(): void {
+    const now = this.#now();
+    for (const [walletId, entry] of this.#cache) {
+      if (entry.expiresAt > now) continue;
+      this.#cache.delete(walletId);
+      discard(entry);
     }
-    const child = (await entry.node).deriveChild(index);
-    try {
-      if (!child.privateKey) throw new Error('derivation produced no private key');
-      const account = privateKeyToAccount(toHex(child.privateKey));
-      entry.children.set(index, account);
-      while (entry.children.size > MAX_CHILDREN) entry.children.delete(entry.children.keys().next().value!);
-      return account;
-    } finally {
-      child.wipePrivateData();
+    if (this.#cache.size === 0) this.#stopSweeper();
+  }
+
+  /** Whether the sweeper's timer is running (for tests). */
+  get sweeping(): boolean {
+    return this.#sweeper !== null;
+  }
+
+  /**
+   * The key material cached for a wallet, by reference (for tests and diagnostics: they
+   * check that what leaves the cache is zeroed). Undefined when nothing is cached.
+   */
+  cachedSecrets(walletId: string): Uint8Array[] | undefined {
+    const entry = this.#cache.get(walletId);
+    if (!entry) return undefined;
+    const out: Uint8Array[] = [];
+    if (entry.resolved?.privateKey) out.push(entry.resolved.privateKey);
+    if (entry.resolved?.chainCode) out.push(entry.resolved.chainCode);
+    for (const child of entry.children.values()) out.push(child.privateKey);
+    return out;
+  }
+
+  /**
+   * Runs `use` with the child's key, synchronously right after it is found or derived, so
+   * that no sweep can zero the key while it is in use.
+   */
+  async #withChildKey<T>(walletId: string, index: number, use: (key: ChildKey) => T): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const entry = this.#entry(walletId);
+      const node = await entry.node;
+      // Dropped while its derivation was under way (swept, evicted, cleared): derive again.
+      if (entry.wiped) {
+        if (attempt < 3) continue;
+        throw new Error('the signing key was dropped from memory repeatedly while in use');
+      }
+      const hit = entry.children.get(index);
+      if (hit) {
+        entry.children.delete(index);
+        entry.children.set(index, hit); // re-inserted: Map order is the LRU order
+        return use(hit);
+      }
+      const child = node.deriveChild(index);
+      let key: ChildKey;
+      try {
+        if (!child.privateKey || !child.publicKey) throw new Error('derivation produced no private key');
+        key = { privateKey: Uint8Array.from(child.privateKey), address: evmAddressOfPublicKey(child.publicKey) as Address };
+      } finally {
+        wipeNode(child);
+      }
+      entry.children.set(index, key);
+      while (entry.children.size > MAX_CHILDREN) {
+        const oldest = entry.children.keys().next().value!;
+        entry.children.get(oldest)!.privateKey.fill(0);
+        entry.children.delete(oldest);
+      }
+      return use(key);
     }
   }
 
@@ -170,20 +259,57 @@ export class LocalSigner implements Signer {
       this.#cache.set(walletId, hit); // re-inserted: Map order is the LRU order
       return hit;
     }
+    if (hit) discard(hit);
     // The promise is cached, so concurrent first signatures of a wallet share one derivation.
-    // The node itself is not wiped on eviction: a signature in flight may still be using it.
-    const node = this.#open(walletId).then((mnemonic) => HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(this.#accountPath));
-    const entry: CacheEntry = { node, expiresAt: now + this.#ttlMs, children: new Map() };
+    const entry: CacheEntry = {
+      node: undefined as unknown as Promise<HDKey>,
+      resolved: null,
+      expiresAt: now + this.#ttlMs,
+      children: new Map(),
+      wiped: false,
+    };
+    entry.node = this.#open(walletId).then((mnemonic) => {
+      try {
+        const node = deriveFromMnemonic(mnemonic, this.#accountPath);
+        if (entry.wiped) wipeNode(node);
+        else entry.resolved = node;
+        return node;
+      } finally {
+        if (typeof mnemonic !== 'string') mnemonic.fill(0);
+      }
+    });
     this.#cache.set(walletId, entry);
     // A failure (wallet missing, vault unavailable) is not remembered.
-    node.catch(() => {
+    entry.node.catch(() => {
       if (this.#cache.get(walletId) === entry) this.#cache.delete(walletId);
     });
     while (this.#cache.size > this.#maxWallets) {
-      const oldest = this.#cache.keys().next().value;
-      if (oldest === undefined) break;
+      const [oldest, evicted] = this.#cache.entries().next().value!;
       this.#cache.delete(oldest);
+      discard(evicted);
     }
+    this.#startSweeper();
     return entry;
   }
+
+  #startSweeper(): void {
+    if (this.#sweeper) return;
+    this.#sweeper = setInterval(() => this.sweep(), this.#sweepMs);
+    // Never what keeps a process alive.
+    this.#sweeper.unref();
+  }
+
+  #stopSweeper(): void {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = null;
+  }
+}
+
+/** Zeroes an entry's keys; a node still being derived is zeroed as soon as it exists. */
+function discard(entry: CacheEntry): void {
+  entry.wiped = true;
+  if (entry.resolved) wipeNode(entry.resolved);
+  entry.resolved = null;
+  for (const child of entry.children.values()) child.privateKey.fill(0);
+  entry.children.clear();
 }

@@ -1,9 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LocalKeyVault, loadOrCreateKeyFile, parseMasterKey } from './vault.ts';
+import {
+  KeyRing,
+  LocalKeyVault,
+  LocalMasterKey,
+  MasterKeyError,
+  loadOrCreateKeyFile,
+  parseMasterKey,
+  sealedHeader,
+  sealedKeyId,
+} from './vault.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'wallet-vault-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -113,5 +122,59 @@ describe('loadOrCreateKeyFile', () => {
     writeFileSync(file, 'not a key\n', { mode: 0o600 });
     await expect(loadOrCreateKeyFile(dir)).rejects.toThrow(/MASTER_KEY/);
     expect(readFileSync(file, 'utf8')).toBe('not a key\n');
+  });
+});
+
+describe('key ids and the key ring', () => {
+  const oldKey = randomBytes(32);
+  const newKey = randomBytes(32);
+  const oldId = new LocalMasterKey(oldKey).id;
+  const newId = new LocalMasterKey(newKey).id;
+
+  it('a sealed value names the key that sealed it; the id is derived from the key (a key check value)', async () => {
+    expect(oldId).toMatch(/^[0-9a-f]{16}$/);
+    expect(new LocalMasterKey(Buffer.from(oldKey)).id).toBe(oldId);
+    expect(newId).not.toBe(oldId);
+    const sealed = await new LocalKeyVault(oldKey).seal(SECRET, WALLET);
+    expect(sealed[0]).toBe(2);
+    expect(sealedKeyId(sealed)).toBe(oldId);
+    expect(sealed.subarray(0, 9)).toEqual(sealedHeader(oldId));
+  });
+
+  it('a ring opens values of its old and new keys, and seals with the key it is told is active', async () => {
+    let active = oldId;
+    const ring = new KeyRing([new LocalMasterKey(newKey), new LocalMasterKey(oldKey)], () => active);
+    const underOld = await ring.seal(SECRET, WALLET);
+    active = newId;
+    const underNew = await ring.seal(SECRET, WALLET);
+    expect([sealedKeyId(underOld), sealedKeyId(underNew)]).toEqual([oldId, newId]);
+    expect(await ring.open(underOld, WALLET)).toEqual(SECRET);
+    expect(await ring.open(underNew, WALLET)).toEqual(SECRET);
+    // A process without the old key cannot, and says which key it lacks.
+    await expect(new LocalKeyVault(newKey).open(underOld, WALLET)).rejects.toThrow(new RegExp(`master key ${oldId}`));
+    active = new LocalMasterKey(randomBytes(32)).id;
+    await expect(ring.seal(SECRET, WALLET)).rejects.toBeInstanceOf(MasterKeyError);
+  });
+
+  it('opens values sealed before key ids (v1) with whichever local key sealed them', async () => {
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', oldKey, nonce);
+    cipher.setAAD(Buffer.from(WALLET, 'utf8'));
+    const body = Buffer.concat([cipher.update(SECRET), cipher.final()]);
+    const v1 = Buffer.concat([Buffer.from([1]), nonce, cipher.getAuthTag(), body]);
+    expect(sealedKeyId(v1)).toBe('legacy');
+    const ring = new KeyRing([new LocalMasterKey(newKey), new LocalMasterKey(oldKey)], () => newId);
+    expect(await ring.open(v1, WALLET)).toEqual(SECRET);
+    await expect(ring.open(v1, OTHER_WALLET)).rejects.toThrow(/no configured master key/);
+    await expect(new LocalKeyVault(newKey).open(v1, WALLET)).rejects.toThrow(/no configured master key/);
+  });
+
+  it('hands plaintext back in a buffer of its own, never a slice of the shared pool', async () => {
+    const vault = new LocalKeyVault(oldKey);
+    const plain = await vault.open(await vault.seal(SECRET, WALLET), WALLET);
+    expect(plain).toEqual(SECRET);
+    expect(plain.buffer.byteLength).toBe(plain.length);
+    const key = parseMasterKey(oldKey.toString('base64'));
+    expect(key.buffer.byteLength).toBe(32);
   });
 });

@@ -41,10 +41,21 @@ export class UnauthorizedError extends AppError {
   }
 }
 
-/** The key is valid but its scope does not allow the operation (403). */
+/** The key is valid but its kind or its scopes do not allow the operation (403). */
 export class ForbiddenError extends AppError {
-  constructor(message: string) {
-    super('FORBIDDEN', message);
+  constructor(message: string, code = 'FORBIDDEN') {
+    super(code, message);
+  }
+}
+
+/** Too many requests, or too many failed authentications, in the current window (429). */
+export class RateLimitedError extends AppError {
+  /** Whole seconds until the window resets (the Retry-After header). */
+  readonly retryAfterS: number;
+
+  constructor(code: string, message: string, retryAfterS: number) {
+    super(code, message, { retryable: true });
+    this.retryAfterS = retryAfterS;
   }
 }
 

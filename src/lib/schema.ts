@@ -58,3 +58,14 @@ export const ok = <T, E extends object = {}>(data: T, message: string, extra?: E
   statusCode: 200 as const,
   ...(extra ?? ({} as E)),
 });
+
+/**
+ * The route schema of an alias path: the same request and response as the canonical route,
+ * marked deprecated in the OpenAPI document and pointing at the canonical path. Clients of
+ * the service the spec describes use several spellings for some paths; each spelling gets
+ * the canonical route's handler (register both with the same handler).
+ */
+export function aliasSchema<S extends { summary?: string; description?: string }>(schema: S, canonical: string): S & { deprecated: true } {
+  const note = `Alias of \`${canonical}\` (same request, same answer), kept for clients written for the described service.`;
+  return { ...schema, deprecated: true, description: schema.description ? `${note} ${schema.description}` : note };
+}

@@ -1,15 +1,14 @@
 /**
- * A small bounded in-process cache for read-mostly rows (API keys, wallets, wallet assets)
- * with the guarantees invalidation needs:
+ * A small bounded in-process cache for read-mostly rows (wallets, wallet assets) and for
+ * unknown API keys, with the guarantees invalidation needs:
  *
  * - Entries expire after `ttlMs`: a safety net should an invalidation ever be missed.
  * - At most `maxEntries` entries (the oldest insertion goes first), so no input can grow
- *   memory without bound. Only values a loader found are stored: a miss (an unknown API
- *   key, a missing wallet) is never cached, so guessing keys costs the guesser a database
- *   lookup each time and the cache nothing.
+ *   memory without bound. `getOrLoad` stores only values its loader found (a missing
+ *   wallet is not cached); a cache of misses (unknown API keys) stores them with `set`.
  * - A generation counter: every invalidation bumps it, and a load that started before an
- *   invalidation is not stored after it. Without this, a read that began before a key was
- *   revoked could put the revoked key back into the cache after the flush.
+ *   invalidation is not stored after it. Without this, a read that began before a change
+ *   could put the old value back into the cache after the flush.
  * - Concurrent misses for one key share a single load, but never across an invalidation:
  *   a request that arrives after a flush starts a fresh load.
  * - It can be switched off (while its invalidation feed is down): then every read loads.

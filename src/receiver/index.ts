@@ -2,30 +2,61 @@
  * Receiver kit: verify a webhook from the wallet service in your own receiver.
  *
  *   import { verifyWebhook } from 'stablecoin-wallet-service/receiver';
- *   const { event, data } = verifyWebhook({ body: rawBody, headers: req.headers, apiKey });
+ *   const { event, data } = verifyWebhook({ body: rawBody, headers: req.headers, secret: process.env.WEBHOOK_SECRET });
  *
- * Pass the raw body exactly as received (not re-serialised JSON). Both signatures are
- * checked, and the timestamp must be within `toleranceSeconds` of now, which rejects
- * replays of old deliveries. Throws WebhookVerificationError otherwise.
+ * Pass the raw body exactly as received (a Buffer, Uint8Array or ArrayBuffer is hashed as
+ * bytes; a string as its UTF-8 bytes), never re-serialised JSON. Checked, in order: the
+ * headers are present; `webhook-timestamp` is at most `toleranceSeconds` old and at most
+ * `futureToleranceSeconds` ahead; the signatures; and that this attempt (its `webhook-id`
+ * and `webhook-timestamp`) was not accepted before (replay guard). Throws
+ * WebhookVerificationError otherwise.
  */
-import { safeEqual, serviceSignature, standardSignature } from '../lib/webhook-signature.js';
+import { parseWebhookSecret, safeEqual, serviceSignature, standardSignature } from '../lib/webhook-signature.js';
+import { MemoryReplayStore, type ReplayStore, type SyncReplayStore } from './replay.js';
+
+export { MemoryReplayStore, type ReplayStore, type SyncReplayStore } from './replay.js';
+
+export type VerificationFailure = 'header' | 'timestamp' | 'signature' | 'replay' | 'body';
 
 export class WebhookVerificationError extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly reason: VerificationFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebhookVerificationError';
   }
 }
 
-export interface VerifyOptions {
+/** Default past window (Standard Webhooks' 5 minutes). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+/** Default future window: clock skew only; the service stamps each attempt when it starts. */
+export const DEFAULT_FUTURE_TOLERANCE_SECONDS = 60;
+
+/** The store used when `replay` is not given: one per process. */
+export const defaultReplayStore = new MemoryReplayStore();
+
+export interface VerifyOptions<S extends ReplayStore = SyncReplayStore> {
   /** The raw request body. */
-  body: string | Buffer;
-  /** Request headers (any letter case; Node's IncomingHttpHeaders or a plain object). */
+  body: string | Uint8Array | ArrayBuffer;
+  /** Request headers (any letter case; Node's IncomingHttpHeaders, a plain object or Headers). */
   headers: Record<string, string | string[] | undefined> | Headers;
-  /** The wallet's API key: the signing secret. */
-  apiKey: string;
-  /** Accepted clock difference; default 300 s. */
+  /**
+   * The wallet's webhook signing secret (`whsec_…`), or several while you move from one to
+   * the next: `webhook-signature` must carry a signature made with one of them.
+   */
+  secret?: string | string[];
+  /**
+   * The wallet's API key: `x-service-signature` must match. Without `secret`, it must also
+   * key `webhook-signature` (wallets that have no signing secret yet).
+   */
+  apiKey?: string;
+  /** Oldest accepted timestamp, seconds before now; default 300. */
   toleranceSeconds?: number;
+  /** Newest accepted timestamp, seconds after now; default 60. */
+  futureToleranceSeconds?: number;
+  /** Where accepted attempts are remembered; default `defaultReplayStore`; false: no guard. */
+  replay?: S | false;
   /** Current time in ms (for tests). */
   now?: number;
 }
@@ -37,45 +68,109 @@ export interface VerifiedWebhook<T = unknown> {
   data: T;
 }
 
-export function verifyWebhook<T = unknown>(opts: VerifyOptions): VerifiedWebhook<T> {
+interface Checked {
+  id: string;
+  timestamp: number;
+  text: string;
+  replayKey: string;
+  expiresAtMs: number;
+  nowMs: number;
+}
+
+/** Verifies with a synchronous replay store (the default in-memory one). */
+export function verifyWebhook<T = unknown>(opts: VerifyOptions<SyncReplayStore>): VerifiedWebhook<T> {
+  const checked = checkSigned(opts);
+  const store = opts.replay === undefined ? defaultReplayStore : opts.replay;
+  if (store) {
+    const first = store.claim(checked.replayKey, checked.expiresAtMs, checked.nowMs) as boolean | Promise<boolean>;
+    if (typeof first !== 'boolean') throw new TypeError('this replay store is asynchronous: use verifyWebhookAsync');
+    if (!first) throw replayError();
+  }
+  return parse<T>(checked);
+}
+
+/** Verifies with any replay store, for example one shared by several receiver processes. */
+export async function verifyWebhookAsync<T = unknown>(opts: VerifyOptions<ReplayStore>): Promise<VerifiedWebhook<T>> {
+  const checked = checkSigned(opts);
+  const store = opts.replay === undefined ? defaultReplayStore : opts.replay;
+  if (store && !(await store.claim(checked.replayKey, checked.expiresAtMs, checked.nowMs))) throw replayError();
+  return parse<T>(checked);
+}
+
+const replayError = () => new WebhookVerificationError('replay', 'this delivery attempt was already received (replay)');
+
+function checkSigned(opts: VerifyOptions<ReplayStore>): Checked {
+  if (opts.secret === undefined && opts.apiKey === undefined) throw new TypeError('verifyWebhook needs `secret` or `apiKey`');
   const header = (name: string): string => {
     const value = opts.headers instanceof Headers ? opts.headers.get(name) : findHeader(opts.headers, name);
-    if (!value) throw new WebhookVerificationError(`missing ${name} header`);
+    if (!value) throw new WebhookVerificationError('header', `missing ${name} header`);
     return value;
   };
-  const body = typeof opts.body === 'string' ? opts.body : opts.body.toString('utf8');
+  const body = bodyBytes(opts.body);
   const id = header('webhook-id');
-  const timestamp = Number(header('webhook-timestamp'));
-  if (!Number.isInteger(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a Unix time in seconds');
-  const tolerance = opts.toleranceSeconds ?? 300;
-  const now = Math.floor((opts.now ?? Date.now()) / 1000);
-  if (Math.abs(now - timestamp) > tolerance) throw new WebhookVerificationError('webhook-timestamp is outside the tolerance window');
+  const rawTimestamp = header('webhook-timestamp');
+  const timestamp = Number(rawTimestamp);
+  if (!/^\d{1,12}$/.test(rawTimestamp)) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is not a Unix time in seconds');
+  const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const future = opts.futureToleranceSeconds ?? DEFAULT_FUTURE_TOLERANCE_SECONDS;
+  const nowMs = opts.now ?? Date.now();
+  const now = Math.floor(nowMs / 1000);
+  if (now - timestamp > tolerance) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is too old');
+  if (timestamp - now > future) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is in the future');
 
-  if (!safeEqual(header('x-service-signature').toLowerCase(), serviceSignature(body, opts.apiKey))) {
-    throw new WebhookVerificationError('x-service-signature does not match');
+  if (opts.apiKey !== undefined && !safeEqual(header('x-service-signature').toLowerCase(), serviceSignature(body, opts.apiKey))) {
+    throw new WebhookVerificationError('signature', 'x-service-signature does not match');
   }
-  const expected = standardSignature(id, timestamp, body, opts.apiKey);
-  // The header may list several space-separated signatures (key rotation); one must match.
-  if (
-    !header('webhook-signature')
-      .split(' ')
-      .some((candidate) => safeEqual(candidate, expected))
-  ) {
-    throw new WebhookVerificationError('webhook-signature does not match');
-  }
+  const keys: (string | Uint8Array)[] =
+    opts.secret === undefined ? [opts.apiKey!] : (Array.isArray(opts.secret) ? opts.secret : [opts.secret]).map(parseWebhookSecret);
+  // The header lists one signature per key the service signs with (two during a rotation).
+  const offered = header('webhook-signature').split(' ');
+  const matched = keys.some((key) => {
+    const expected = standardSignature(id, timestamp, body, key);
+    return offered.some((candidate) => safeEqual(candidate, expected));
+  });
+  if (!matched) throw new WebhookVerificationError('signature', 'webhook-signature does not match');
+  return {
+    id,
+    timestamp,
+    text: typeof body === 'string' ? body : utf8(body),
+    // Retries of a delivery keep its webhook-id but carry a new timestamp (and signature):
+    // the pair names one attempt, so a replay is refused and a retry is not.
+    replayKey: `${id}.${timestamp}`,
+    // Until the timestamp check would refuse the attempt by itself.
+    expiresAtMs: (timestamp + tolerance + 1) * 1000,
+    nowMs,
+  };
+}
+
+function parse<T>(checked: Checked): VerifiedWebhook<T> {
   let parsed: { event?: unknown; data?: unknown };
   try {
-    parsed = JSON.parse(body) as { event?: unknown; data?: unknown };
+    parsed = JSON.parse(checked.text) as { event?: unknown; data?: unknown };
   } catch {
-    throw new WebhookVerificationError('body is not JSON');
+    throw new WebhookVerificationError('body', 'body is not JSON');
   }
-  if (typeof parsed.event !== 'string') throw new WebhookVerificationError('body has no event');
-  return { id, timestamp, event: parsed.event, data: parsed.data as T };
+  if (typeof parsed?.event !== 'string') throw new WebhookVerificationError('body', 'body has no event');
+  return { id: checked.id, timestamp: checked.timestamp, event: parsed.event, data: parsed.data as T };
+}
+
+function bodyBytes(body: VerifyOptions['body']): string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError('body must be the raw request body: a string, Buffer, Uint8Array or ArrayBuffer');
+}
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new WebhookVerificationError('body', 'body is not UTF-8');
+  }
 }
 
 function findHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value.join(' ') : value;
   }
   return undefined;
 }

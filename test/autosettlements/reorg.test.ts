@@ -109,7 +109,7 @@ async function leg(id: string) {
 function events(transactionId: string) {
   return receiver.requests
     .filter((r) => r.body.includes(transactionId))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey, replay: false }))
     .filter((w) => w.data.id === transactionId)
     .map((w) => ({ event: w.event as string, data: w.data }));
 }

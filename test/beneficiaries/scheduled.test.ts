@@ -96,7 +96,13 @@ describe('DAILY settlement on the fake clock', () => {
       async () =>
         receiver.requests
           .map((r) =>
-            verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: w.apiKey, now: clock.now().getTime() }),
+            verifyWebhook<Record<string, any>>({
+              body: r.body,
+              headers: r.headers,
+              apiKey: w.apiKey,
+              now: clock.now().getTime(),
+              replay: false,
+            }),
           )
           .filter((e) => run!.transaction_ids.includes(e.data.id)),
       (list) => list.length === 2,

@@ -48,7 +48,7 @@ async function transaction(slug: string, id: string) {
 function eventsOf(slug: string, id: string) {
   return receiver.requests
     .filter((r) => r.body.includes(id))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: h.wallets[slug]!.apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: h.wallets[slug]!.apiKey, replay: false }))
     .filter((e) => e.data.id === id);
 }
 

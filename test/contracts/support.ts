@@ -23,6 +23,25 @@ export const ABI = {
     ['bool'],
     'nonpayable',
   ),
+  transferFrom: fn(
+    'transferFrom',
+    [
+      ['from', 'address'],
+      ['to', 'address'],
+      ['value', 'uint256'],
+    ],
+    ['bool'],
+    'nonpayable',
+  ),
+  increaseAllowance: fn(
+    'increaseAllowance',
+    [
+      ['spender', 'address'],
+      ['increment', 'uint256'],
+    ],
+    ['bool'],
+    'nonpayable',
+  ),
   approve: fn(
     'approve',
     [

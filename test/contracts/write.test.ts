@@ -43,7 +43,7 @@ async function settled(slug: string, id: string) {
 function events(slug: string, id: string) {
   return receiver.requests
     .filter((r) => r.body.includes(id))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: h.wallets[slug]!.apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: h.wallets[slug]!.apiKey, replay: false }))
     .filter((e) => e.data.id === id);
 }
 
@@ -120,11 +120,19 @@ describe('contract writes from the master address', () => {
     const chain = chainOf(h, 'devnet-eth');
     const w = h.wallets['devnet-eth']!;
     const usdc = chain.token('USDC').address;
-    const all = (await chain.balanceOf('USDC', w.address)).toString();
-    // Each simulates against the current state; the second finds nothing left once the first is mined.
-    const res = await post('devnet-eth', 'write', {
-      calls: [call(usdc, 'transfer', [stranger(), all]), call(usdc, 'transfer', [stranger(), all])],
+    // Two calls spending the same allowance of someone else's tokens: not the wallet's funds,
+    // so no reservation stops the second (two full-balance transfers of the wallet's own
+    // tokens would: see rules.test.ts). Each simulates against the current state; the second
+    // finds the allowance used up once the first is mined.
+    const approval = await chain.wallet.writeContract({
+      address: usdc as Address,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [w.address as Address, 1_000_000n],
     });
+    await chain.pub.waitForTransactionReceipt({ hash: approval, pollingInterval: 50 });
+    const pull = () => call(usdc, 'transferFrom', [chain.faucet, stranger(), '1000000']);
+    const res = await post('devnet-eth', 'write', { calls: [pull(), pull()] });
     expect(res.status).toBe(200);
     const [first, second] = res.body.data;
     expect((await settled('devnet-eth', first.id)).status).toBe('SUCCESS');

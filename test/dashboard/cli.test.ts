@@ -20,6 +20,8 @@ const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 let url: string;
 let database: Database$;
+// One installation, one master key: the first start records it and refuses any other.
+const masterKey = randomBytes(32).toString('base64');
 
 function cli(args: string[], env: Record<string, string>, stdin?: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -29,7 +31,7 @@ function cli(args: string[], env: Record<string, string>, stdin?: string) {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         DATABASE_URL: url,
-        MASTER_KEY: randomBytes(32).toString('base64'),
+        MASTER_KEY: masterKey,
         // A chain must be configured; nothing here talks to it.
         RPC_ETHEREUM_TESTNET: 'http://127.0.0.1:9/rpc',
         LOG_LEVEL: 'warn',

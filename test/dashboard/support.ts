@@ -55,14 +55,15 @@ export class DashClient {
   }
 
   /** Reads the CSRF token from `pagePath`, then posts the form with it. */
-  async submit(pagePath: string, action: string, form: Record<string, string> = {}): Promise<Page> {
-    const page = await this.get(pagePath);
+  async submit(pagePath: string, action: string, form: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Page> {
+    const page = await this.request('GET', pagePath, undefined, headers);
     const token = csrfOf(page.text);
-    return this.request('POST', action, { _csrf: token, ...form });
+    return this.request('POST', action, { _csrf: token, ...form }, headers);
   }
 
-  async login(email: string, password: string): Promise<Page> {
-    return this.submit('/dashboard/login', '/dashboard/login', { email, password });
+  /** `headers`: e.g. X-Forwarded-For, to sign in "from" another address behind a trusted proxy. */
+  async login(email: string, password: string, headers: Record<string, string> = {}): Promise<Page> {
+    return this.submit('/dashboard/login', '/dashboard/login', { email, password }, headers);
   }
 }
 

@@ -67,7 +67,7 @@ async function sweepsOf(addressId: string) {
 function swept(transactionId: string) {
   return receiver.requests
     .filter((r) => r.body.includes(transactionId))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey, replay: false }))
     .filter((w) => w.data.id === transactionId && w.event.startsWith('deposit.swept'));
 }
 
@@ -138,6 +138,29 @@ describe('auto-sweep of token deposits', () => {
     await sweptDeposit(receipt.transactionHash);
     expect(await outboundRows(child.address, 'sweep-topup')).toHaveLength(1);
     expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+  });
+});
+
+describe('a deposit whose funds an earlier sweep took along', () => {
+  it('is marked swept by that sweep when it is confirmed (not failed, not left unswept)', async () => {
+    const child = await newAddress();
+    await h.stopWorker();
+    const first = await eth.sendToken('USDC', child.address, '3');
+    await drain(); // the first is confirmed and its sweep queued
+    const second = await eth.sendToken('USDC', child.address, '4'); // mined, not yet seen by the indexer
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+    await h.startWorker(); // the sweep moves the whole balance: both deposits' funds
+    const a = await sweptDeposit(first.transactionHash);
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 7n * USDC);
+    await drain(); // the second is confirmed; its sweep finds nothing left at the address
+    const b = await sweptDeposit(second.transactionHash);
+    expect(b).toMatchObject({ assetSwept: true, assetSweptAmount: '4', assetSweptHash: a.assetSweptHash });
+    await eventually(
+      async () => swept(b.id).map((e) => e.event),
+      (events) => events.length > 0,
+    );
+    expect(swept(b.id).map((e) => e.event)).toEqual(['deposit.swept.success']);
+    expect(await sweepsOf(child.id)).toEqual([{ status: 'success' }]);
   });
 });
 
@@ -290,5 +313,84 @@ describe('a sweep and a send from the same address at once', () => {
     }
     await sweptDeposit(receipt.transactionHash);
     expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+  });
+});
+
+describe('a deposit withdrawn from the child before its sweep runs', () => {
+  /** A child with gas of its own and a 5 USDC deposit, and a withdrawal of it all from the child through the API. */
+  async function depositThenWithdraw(beforeWithdrawal: () => Promise<unknown> = async () => undefined) {
+    const child = await newAddress();
+    // Gas for the withdrawal from the child, set outright: a native transfer would be a deposit (native is enabled above).
+    await eth.rpc('anvil_setBalance', [child.address, '0xde0b6b3a7640000']);
+    const receipt = await eth.sendToken('USDC', child.address, '5');
+    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts');
+    await beforeWithdrawal();
+    const out = await h.api('POST', `/v1/wallets/${wallet().id}/addresses/${child.id}/withdraw`, {
+      body: { assetId: usdc.id, address: privateKeyToAccount(generatePrivateKey()).address, amount: '5' },
+    });
+    expect(out.status).toBe(200);
+    return { child, receipt, assetId: usdc.id, withdrawalId: out.body.data.id as string };
+  }
+
+  /** The sweep ended failed with one deposit.swept.failed, the job did not stay queued for a retry, and nothing was sent. */
+  async function expectEndedOnce(child: { id: string; address: string }, hash: string, assetId: string, reason: RegExp) {
+    const d = await deposit(hash);
+    const events = await eventually(
+      async () => swept(d.id),
+      (list) => list.length > 0,
+      20_000,
+    );
+    expect(events.map((e) => e.event)).toEqual(['deposit.swept.failed']);
+    const failed = await deposit(hash);
+    expect(failed).toMatchObject({ status: 'SUCCESS', assetSwept: false });
+    expect(failed.assetSweptResponse.error).toMatch(reason);
+    expect(events[0]!.data.assetSweptResponse.error).toBe(failed.assetSweptResponse.error);
+    expect(await sweepsOf(child.id)).toEqual([{ status: 'failed' }]);
+    const { rows } = await sql<{
+      n: string;
+    }>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${`sweep:${child.id}:${assetId}`}`.execute(h.database.db);
+    expect(rows[0]!.n).toBe('0');
+    expect(await outboundRows(child.address, 'sweep-topup')).toEqual([]);
+    expect(
+      (
+        await sql`SELECT 1 FROM outbound_txs WHERE purpose = 'sweep' AND lower(from_address) = lower(${child.address})`.execute(
+          h.database.db,
+        )
+      ).rows,
+    ).toEqual([]);
+    // Another sweep job for the address (the next deposit's) does not report it again.
+    expect(await h.services.sweeps.sweepAddress(child.id, assetId)).toBe('nothing');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(swept(d.id)).toHaveLength(1);
+  }
+
+  it('mined before the sweep: the sweep ends with deposit.swept.failed and the reason, once, and is not retried', async () => {
+    const { child, receipt, assetId, withdrawalId } = await depositThenWithdraw();
+    await eventually(
+      async () => (await h.api('GET', `/v1/wallets/${wallet().id}/transactions/${withdrawalId}`)).body.data.status,
+      (s) => s === 'SUCCESS',
+      20_000,
+    );
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+    await drain(); // the deposit is confirmed now, and its sweep queued
+    await expectEndedOnce(child, receipt.transactionHash, assetId, /no longer holds this asset/);
+  });
+
+  it('still pending when the sweep runs (its gas estimate reverts): the same, not retried', async () => {
+    try {
+      const { child, receipt, assetId, withdrawalId } = await depositThenWithdraw(() => eth.rpc('evm_setAutomine', [false]));
+      await eventually(
+        async () =>
+          (await sql<{ stage: string }>`SELECT stage FROM outbound_txs WHERE owner_id = ${withdrawalId}`.execute(h.database.db)).rows[0]
+            ?.stage,
+        (stage) => stage === 'broadcast',
+      );
+      await drain(); // the deposit is confirmed (its block was mined before automine went off); the sweep runs now
+      await expectEndedOnce(child, receipt.transactionHash, assetId, /would fail on chain/);
+    } finally {
+      await eth.rpc('evm_setAutomine', [true]);
+      await eth.mine(1);
+    }
   });
 });

@@ -93,7 +93,7 @@ it('picks up a late-committing writer, follows removal and re-adding, and reads 
     expect(watch.has(early)).toBe(false);
     await quick.query('UPDATE addresses SET deleted_at = NULL WHERE id = $1', [earlyId]);
     await watch.refresh();
-    expect(watch.get(early)).toEqual({ walletId, addressId: earlyId });
+    expect(watch.owners(early)).toEqual([{ walletId, addressId: earlyId, internal: true }]);
   } finally {
     await slow.end();
     await quick.end();

@@ -18,7 +18,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
-import { derivePrivateKey } from '../../src/keys/hd.js';
+import { AddressDeriver, derivePrivateKey } from '../../src/keys/hd.js';
 import { EVM_ACCOUNT_PATH, LocalSigner } from '../../src/keys/signer.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { ChainHandle } from '../../src/modules/catalogue/service.js';
@@ -35,6 +35,8 @@ export interface World {
   chain: ChainHandle;
   walletId: string;
   walletRow: WalletRow;
+  /** The wallet's address deriver (its sealed xpub, opened once). */
+  deriver: AddressDeriver;
   usdc: Address;
   pub: PublicClient;
   test: TestClient;
@@ -57,6 +59,7 @@ export async function makeWorld(h: Harness, purposes: string[]): Promise<World> 
     chain,
     walletId: h.wallets[SLUG]!.id,
     walletRow: await h.services.wallets.requireRow(h.wallets[SLUG]!.id),
+    deriver: await h.services.wallets.deriver({ id: h.wallets[SLUG]!.id }),
     usdc: chain.assets.find((a) => a.symbol === 'USDC')!.address as Address,
     pub: createPublicClient({ chain: viemChain, transport, pollingInterval: 50 }),
     test: createTestClient({ chain: viemChain, transport, mode: 'anvil' }),
@@ -87,7 +90,7 @@ export async function enqueue(
 }
 
 export function addressOf(w: World, index: number): Address {
-  return w.h.services.wallets.deriver(w.walletRow).address(index) as Address;
+  return w.deriver.address(index) as Address;
 }
 
 /** The private key of index i, for tests that must act as someone using the key outside the pipeline. */

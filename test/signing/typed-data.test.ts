@@ -93,7 +93,12 @@ describe('typed-data signing', () => {
         async () => receiver.requests.filter((r) => r.body.includes(t.id)),
         (r) => r.length === 1,
       );
-      const hook = verifyWebhook<Record<string, any>>({ body: events[0]!.body, headers: events[0]!.headers, apiKey: w.apiKey });
+      const hook = verifyWebhook<Record<string, any>>({
+        body: events[0]!.body,
+        headers: events[0]!.headers,
+        apiKey: w.apiKey,
+        replay: false,
+      });
       expect(hook.event).toBe('signed.success');
       expect(hook.data).toMatchObject({ id: t.id, type: 'SIGNED', signedTransaction: sig });
     });

@@ -93,16 +93,32 @@ export async function dropDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
+/** Resolves `localhost` and nothing else: tests never reach a real DNS server. */
+const localhostOnly: NonNullable<SenderOptions['resolveAll']> = (host, callback) =>
+  host === 'localhost'
+    ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+    : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
+
 export interface HarnessOptions {
   specs?: DevnetChainSpec[];
   addressLimit?: number;
   keyExport?: { testnet: boolean; mainnet: boolean };
+  /** API request limits (default: none, as before they existed; the service's own default is DEFAULT_API_KEY_LIMITS). */
+  apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
   clock?: Clock;
   /** Run a graphile-worker with the real task list (webhook delivery, ...). */
   worker?: boolean;
   sender?: SenderOptions;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS for this world. Default true: tests deliver to receivers on
+   * loopback, as the embedded devnet allows. Names resolve through `sender.resolveAll`, by
+   * default a table knowing only `localhost`, so no test sends a DNS query.
+   */
+  allowPrivateWebhookTargets?: boolean;
   /** Extra service options (outbound polling, indexer ranges, ...). */
   services?: Omit<ServiceOptions, 'clock' | 'logger' | 'sender'>;
+  /** TRUST_PROXY for the HTTP server; default: no proxy trusted. */
+  trustProxy?: boolean | number | string[];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -125,19 +141,21 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       chains: devnet.chains.map((c) => c.config),
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
+      webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,
+      apiLimits: opts.apiLimits ?? { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
     },
     {
       logger,
       databaseUrl,
       ...opts.services,
       ...(opts.clock ? { clock: opts.clock } : {}),
-      ...(opts.sender ? { sender: opts.sender } : {}),
+      sender: { resolveAll: localhostOnly, ...opts.sender },
     },
   );
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
     : null;
-  const app = await buildApp({ services, logger });
+  const app = await buildApp({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -210,7 +228,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (process.env.TEST_LOG_DIR) writeFileSync(join(process.env.TEST_LOG_DIR, `harness-${process.pid}-${Date.now()}.log`), captured);
       await worker?.stop();
       await app.close();
-      services.close();
+      await services.close();
       await database.close();
       await devnet.stop();
       await dropDatabase(databaseUrl);

@@ -22,7 +22,12 @@ const database = createDatabase(env('DATABASE_URL'), logger);
 const services = await createServices(
   database.db,
   new LocalKeyVault(Buffer.from(env('KEK'), 'hex')),
-  { chains: JSON.parse(env('CHAINS')), addressLimit: 1000, keyExport: { testnet: false, mainnet: false } },
+  {
+    chains: JSON.parse(env('CHAINS')),
+    addressLimit: 1000,
+    keyExport: { testnet: false, mainnet: false },
+    webhookAllowPrivateTargets: true,
+  },
   { clock: new FileClock(env('CLOCK_FILE')), logger },
 );
 await startWorker({ connectionString: env('DATABASE_URL'), logger, taskList: taskList(services) });

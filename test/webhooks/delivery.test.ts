@@ -75,7 +75,7 @@ describe('delivery and signatures', () => {
     );
     expect(() =>
       verifyWebhook({ body: req.body, headers: req.headers, apiKey: eth().apiKey, now: clock.now().getTime() + 10 * MIN }),
-    ).toThrow(/tolerance/);
+    ).toThrow(/too old/);
 
     const entry = await eventually(
       () => h.services.webhooks.one(eth().id, res.body.data.id),

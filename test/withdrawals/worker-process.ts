@@ -25,7 +25,12 @@ const database = createDatabase(env('DATABASE_URL'), logger);
 const services = await createServices(
   database.db,
   new LocalKeyVault(Buffer.from(env('KEK'), 'hex')),
-  { chains: JSON.parse(env('CHAINS')), addressLimit: 1000, keyExport: { testnet: false, mainnet: false } },
+  {
+    chains: JSON.parse(env('CHAINS')),
+    addressLimit: 1000,
+    keyExport: { testnet: false, mainnet: false },
+    webhookAllowPrivateTargets: true,
+  },
   // The safety net re-queues jobs a killed worker held (they stay locked for hours otherwise).
   { logger, outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200, stuckAfterMs: 1_000 } },
 );

@@ -165,7 +165,7 @@ export function eventsOf(w: World, slug: string, transactionId: string): { event
   const apiKey = w.h.wallets[slug]!.apiKey;
   return w.receiver.requests
     .filter((r) => r.body.includes(transactionId))
-    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey }))
+    .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey, replay: false }))
     .filter((e) => e.data.id === transactionId)
     .map((e) => ({ event: e.event, data: e.data }));
 }

@@ -10,6 +10,7 @@ import type {
   FeeEstimate,
   Receipt,
   ScanResult,
+  TokenCall,
   TransferEvent,
   TypedDataInput,
   TypedDataPayload,
@@ -21,6 +22,7 @@ import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
+import { describeTokenCall } from './token-calls.js';
 
 const multicallAbi = [
   {
@@ -200,6 +202,25 @@ export class EvmAdapter implements ChainAdapter {
 
   simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
     return this.contractRpc(() => contracts.simulateCall(this.client, call, from, field));
+  }
+
+  describeTokenCall(data: string): TokenCall | null {
+    return describeTokenCall(data);
+  }
+
+  getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
+    return this.rpc(() =>
+      Promise.all(
+        queries.map((q) =>
+          this.client.readContract({
+            address: q.token as Address,
+            abi: erc20Abi,
+            functionName: 'allowance',
+            args: [q.owner as Address, q.spender as Address],
+          }),
+        ),
+      ),
+    );
   }
 
   prepareTypedData(input: TypedDataInput): TypedDataPayload {

@@ -32,6 +32,7 @@ type Param = { name?: string; type: string; components?: Param[] };
 
 interface ResolvedCall extends EncodedContractCall {
   item: AbiFunction;
+  value: bigint;
   args: unknown[];
   /** The function plus every error the client's ABI declares plus well-known ones, to decode reverts. */
   abi: Abi;
@@ -175,6 +176,10 @@ export function resolveCall(call: ContractCallInput, field: string): ResolvedCal
     ]);
   }
   const { f: item, args } = ok[0]!;
+  const value = call.value ?? 0n;
+  if (value > 0n && stateMutability(item as unknown as Record<string, unknown>) !== 'payable') {
+    invalid([{ field: `${field}.value`, message: `${safeSignature(item)} is not payable: it cannot receive native coin` }]);
+  }
   let data: Hex;
   try {
     data = encodeFunctionData({ abi: [item], functionName: item.name, args });
@@ -190,6 +195,7 @@ export function resolveCall(call: ContractCallInput, field: string): ResolvedCal
     stateMutability: stateMutability(item as unknown as Record<string, unknown>),
     item,
     args,
+    value,
     abi: [item, ...errors, ...KNOWN_ERRORS],
   };
 }
@@ -216,7 +222,7 @@ export async function simulateCall(client: PublicClient, call: ContractCallInput
   const r = resolveCall(call, field);
   await ethCall(client, r, from, field);
   try {
-    return { gas: await client.estimateGas({ account: from as Address, to: r.to as Address, data: r.data as Hex, value: 0n }) };
+    return { gas: await client.estimateGas({ account: from as Address, to: r.to as Address, data: r.data as Hex, value: r.value }) };
   } catch (err) {
     throw callFailure(err, r, from, field);
   }
@@ -226,7 +232,7 @@ export async function simulateCall(client: PublicClient, call: ContractCallInput
 async function ethCall(client: PublicClient, r: ResolvedCall, from: string, field: string): Promise<Hex> {
   const [code, result] = await Promise.allSettled([
     client.getCode({ address: r.to as Address }),
-    client.call({ account: from as Address, to: r.to as Address, data: r.data as Hex }),
+    client.call({ account: from as Address, to: r.to as Address, data: r.data as Hex, value: r.value }),
   ]);
   if (code.status === 'rejected') throw code.reason;
   if (!code.value || code.value === '0x') throw notAContract(r, field);

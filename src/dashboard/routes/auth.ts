@@ -52,7 +52,10 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     try {
       opened = await ctx.accounts.login(email, form.password ?? '', clientIp(req));
     } catch (err) {
-      if (err instanceof TooManyAttemptsError) return renderLogin(req, reply, { next, email, error: err.message }, statusOf(err));
+      if (err instanceof TooManyAttemptsError) {
+        void reply.header('retry-after', String(err.retryAfterSeconds));
+        return renderLogin(req, reply, { next, email, error: err.message }, statusOf(err));
+      }
       throw err;
     }
     if (!opened) return renderLogin(req, reply, { next, email, error: 'Wrong email or password.' }, 401);

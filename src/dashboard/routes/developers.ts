@@ -1,15 +1,17 @@
-/** Developers page: API keys, webhook URL, test event. Everything goes through the API's services. */
+/** Developers page: business and wallet API keys, webhook URL, test event. Everything goes through the API's services. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { UpdateWalletBody } from '../../modules/wallets/schemas.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
 import { check } from '../validate.js';
-import { developersPage, type DevelopersState } from '../views/developers.js';
+import { BUSINESS_KEYS, developersPage, type DevelopersState } from '../views/developers.js';
+import { CreateApiKeyBody } from '../../modules/apikeys/schemas.js';
+import type { ApiKeyScope } from '../../modules/apikeys/service.js';
 import { formOf, PREFIX, redirect, sendPage } from '../web.js';
 import { UUID_PATTERN } from '../../lib/ids.js';
 import { statusOf } from '../../http/errors.js';
-import { walletIdParam } from './params.js';
+import { apiKeyIdParam, walletIdParam } from './params.js';
 
 /** How long a "send test event" request waits for the worker's first attempt. */
 const TEST_WAIT_MS = 8_000;
@@ -22,13 +24,18 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const session = sessionOf(req);
     const { items } = await services.wallets.list(session.auth, 1, 100);
     const wallets = await Promise.all(
-      items.map(async (wallet) => ({
-        wallet,
-        keyPrefix: await services.apiKeys.walletKeyPrefix(wallet.id),
-        recent: (await services.webhooks.listForWallet(session.auth, wallet.id, 1, 5)).items,
-      })),
+      items.map(async (wallet) => {
+        const key = await services.apiKeys.walletKeyInfo(wallet.id);
+        return {
+          wallet,
+          keyPrefix: key?.prefix ?? null,
+          keyLastUsedAt: key?.lastUsedAt ?? null,
+          recent: (await services.webhooks.listForWallet(session.auth, wallet.id, 1, 5)).items,
+        };
+      }),
     );
-    return sendPage(reply, developersPage(frameOf(session), session.csrfToken, { ...state, wallets }), status);
+    const businessKeys = (await services.apiKeys.listBusinessKeys(session.auth, { page: 1, limit: 100 })).items;
+    return sendPage(reply, developersPage(frameOf(session), session.csrfToken, { ...state, wallets, businessKeys }), status);
   }
 
   /**
@@ -45,7 +52,8 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
   ) {
     try {
       const outcome = await work();
-      if (outcome instanceof URLSearchParams) return redirect(reply, `${PREFIX}/developers?${outcome.toString()}#wallet-${walletId}`);
+      const anchor = walletId === BUSINESS_KEYS ? BUSINESS_KEYS : `wallet-${walletId}`;
+      if (outcome instanceof URLSearchParams) return redirect(reply, `${PREFIX}/developers?${outcome.toString()}#${anchor}`);
       return await render(req, reply, outcome);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -65,6 +73,10 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const session = sessionOf(req);
     const q = req.query as Record<string, unknown>;
     const walletId = typeof q.wallet === 'string' && UUID.test(q.wallet) ? q.wallet : null;
+    if (typeof q.revoked === 'string' && UUID.test(q.revoked)) {
+      const revokedKey = await services.apiKeys.getBusinessKey(session.auth, q.revoked).catch(() => null);
+      return render(req, reply, { revokedKey });
+    }
     if (!walletId) return render(req, reply);
     await services.wallets.get(session.auth, walletId);
     const state: Omit<DevelopersState, 'wallets'> = {};
@@ -74,6 +86,34 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
       if (entry) state.test = { walletId, entry };
     }
     return render(req, reply, state);
+  });
+
+  // The business's own keys: the same calls as POST and DELETE /v1/api-keys.
+  app.post('/developers/api-keys', async (req, reply) => {
+    const session = sessionOf(req);
+    const form = formOf(req);
+    return attempt(req, reply, BUSINESS_KEYS, async () => {
+      const scopes: ApiKeyScope[] = [];
+      if (form.readOnly) scopes.push('READ_ONLY');
+      if (form.noKeyExport) scopes.push('NO_KEY_EXPORT');
+      const name = (form.name ?? '').trim();
+      const rate = (form.rateLimit ?? '').trim();
+      const body = check(
+        CreateApiKeyBody,
+        { ...(name ? { name } : {}), scopes, ...(rate ? { rateLimit: /^\d+$/.test(rate) ? Number(rate) : rate } : {}) },
+        'body',
+      );
+      return { issuedBusinessKey: await services.apiKeys.createBusinessKey(session.auth, body) };
+    });
+  });
+
+  app.post('/developers/api-keys/:keyId/revoke', async (req, reply) => {
+    const keyId = apiKeyIdParam(req);
+    const session = sessionOf(req);
+    return attempt(req, reply, BUSINESS_KEYS, async () => {
+      await services.apiKeys.revokeBusinessKey(session.auth, keyId);
+      return new URLSearchParams({ revoked: keyId });
+    });
   });
 
   app.post('/developers/:walletId/key', async (req, reply) => {
@@ -103,6 +143,16 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
       },
       raw,
     );
+  });
+
+  app.post('/developers/:walletId/webhook-secret', async (req, reply) => {
+    const walletId = walletIdParam(req);
+    const session = sessionOf(req);
+    return attempt(req, reply, walletId, async () => {
+      // The same call as POST /v1/wallets/{id}/webhooks/secret: shown on this page only, once.
+      const created = await services.webhooks.secrets.rotate(session.auth, walletId);
+      return { webhookSecret: { walletId, secret: created.secret } };
+    });
   });
 
   app.post('/developers/:walletId/test', async (req, reply) => {

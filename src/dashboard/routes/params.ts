@@ -14,3 +14,4 @@ function param(req: FastifyRequest, name: string, what: string): string {
 export const walletIdParam = (req: FastifyRequest) => param(req, 'walletId', 'Wallet');
 export const transactionIdParam = (req: FastifyRequest) => param(req, 'transactionId', 'Transaction');
 export const assetIdParam = (req: FastifyRequest) => param(req, 'assetId', 'Asset');
+export const apiKeyIdParam = (req: FastifyRequest) => param(req, 'keyId', 'API key');

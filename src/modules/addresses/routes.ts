@@ -108,7 +108,7 @@ export const addressRoutes: FastifyPluginAsyncTypebox<{ addresses: AddressServic
         tags: ['Addresses'],
         summary: 'Register an external address',
         description:
-          'Extension. An address the service holds no key for (type EXTERNAL): watched for deposits and counted in `externalAddressesCount`, never swept or exported. 409 when already registered.',
+          'Extension. An address the service holds no key for (type EXTERNAL): watched for deposits and counted in `externalAddressesCount`, never swept or exported. Every wallet registering the same outside address gets its own deposit records. 409 `ADDRESS_EXISTS` when already on this wallet; 422 `ADDRESS_NOT_EXTERNAL` for any master or child address of the service (whichever wallet holds it).',
         params: WalletParams,
         body: WhitelistBody,
         response: { 200: Envelope(Type.Ref(AddressSchema)) },

@@ -5,7 +5,7 @@ import { derivePrivateKey } from '../../keys/hd.js';
 import { BusinessRuleError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import type { AuthContext } from '../apikeys/service.js';
+import { assertMayExportKeys, type AuthContext } from '../apikeys/service.js';
 import type { AuditService } from '../audit/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
@@ -40,7 +40,7 @@ export class AddressService {
       throw new BusinessRuleError('ADDRESSES_DISABLED', "Address creation is switched off in this wallet's configurations");
     }
     const chain = this.wallets.chainOf(wallet);
-    const deriver = this.wallets.deriver(wallet);
+    const deriver = await this.wallets.deriver(wallet);
     const row = await this.#allocator.allocate(
       {
         walletId,
@@ -81,6 +81,11 @@ export class AddressService {
       const existing = await store.findAnyByAddress(tx, walletId, address);
       if (existing && existing.deleted_at === null)
         throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
+      // One of the service's own addresses (another wallet's master or child address, this
+      // business's or another's): its deposits belong to the wallet holding its key, so it
+      // is never watched as external. One answer for all of them, naming no wallet.
+      if (await store.isServiceAddress(tx, chain.id, address))
+        throw new BusinessRuleError('ADDRESS_NOT_EXTERNAL', 'This address cannot be registered as an external address');
       if (existing) {
         await store.setDeleted(tx, existing.id, false, { name: input.name ?? null, metadata: input.metadata ?? null });
         return existing.id;
@@ -218,6 +223,7 @@ export class AddressService {
 
   /** Derives the key only now; the export is on the audit trail before the key leaves. */
   private async exportKey(auth: AuthContext, wallet: WalletRow, row: AddressRow, requestId?: string): Promise<string> {
+    assertMayExportKeys(auth);
     const chain = this.catalogue.chain(row.chain_id);
     if (!this.exportAllowed(chain.row.network)) {
       throw new ForbiddenError(`Private key export is switched off for ${chain.row.network} on this installation`);
@@ -235,8 +241,12 @@ export class AddressService {
       details: { address: row.address, derivationPath: row.derivation_path },
       ...(requestId ? { requestId } : {}),
     });
-    const mnemonic = await this.wallets.openMnemonic(wallet.id);
-    return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index);
+    const mnemonic = await this.wallets.openMnemonicBytes(wallet.id);
+    try {
+      return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index);
+    } finally {
+      mnemonic.fill(0);
+    }
   }
 
   private async requireRow(walletId: string, addressId: string): Promise<AddressRow> {

@@ -198,3 +198,17 @@ export async function setDeleted(
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * Whether the service holds the key of this address on the chain: some wallet's master
+ * address, or a child address of any wallet (whichever tenant's).
+ */
+export async function isServiceAddress(db: DbConn, chainId: string, address: string): Promise<boolean> {
+  const lower = address.toLowerCase();
+  const { rows } = await sql<{ held: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ${lower})
+        OR EXISTS (SELECT 1 FROM addresses WHERE chain_id = ${chainId} AND lower(address) = ${lower} AND type = 'INTERNAL') AS held`.execute(
+    db,
+  );
+  return rows[0]!.held;
+}

@@ -2,26 +2,48 @@
  * API keys: long random strings shown once. Stored as a SHA-256 hash (lookup) and an
  * AES-256-GCM copy, because a wallet's key is also the HMAC secret of its webhooks.
  *
- * Authentication results are cached in memory for a few seconds (every request
- * authenticates), keyed by the key's hash. Revoking a key publishes an `apikeys` change in
- * the revoking transaction, which empties this cache in every process (db/changes.ts), so
- * an old key stops working at once. Unknown keys are never cached.
+ * Authentication reads the database for every request: nothing caches that a key is
+ * good, so a revoked key is refused by the next request that reaches any process, with
+ * no window (docs/architecture.md, "Caching"). It stays cheap because the lookups of the
+ * requests that arrive together go in one query (BatchLoader): each request's lookup is
+ * a query that started after the request arrived, so it sees every revocation committed
+ * before that.
+ *
+ * What is cached is the opposite: that a key is unknown (`apiKeysUnknown`), so a client
+ * repeating a bad key costs no database round trip after the first. That cache is bounded
+ * (a flood of distinct random keys only evicts its own entries), switched off while the
+ * change listener is down, and emptied in every process when any key is created (an
+ * `apikeys` change, published in the creating transaction), so a new key is never refused
+ * for having been tried before it existed.
  */
 import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DbConn, Db } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
-import type { TtlCache } from '../../lib/ttl-cache.js';
+import { TtlCache } from '../../lib/ttl-cache.js';
+import { BatchLoader } from '../../lib/batch-loader.js';
 import type { KeyVault } from '../../keys/vault.js';
+import type { Logger } from '../../lib/logger.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { pageMeta, type PageMeta } from '../../lib/schema.js';
+import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import type { AuditService } from '../audit/service.js';
+import { API_KEY_SCOPES, assertMayManageKeys, type ApiKeyScope } from './scopes.js';
+import { UsageRecorder } from './usage.js';
 import * as store from './store.js';
+
+export { assertMayExportKeys, assertMayWrite, isReadOnly, type ApiKeyScope } from './scopes.js';
 
 /** Who is calling: a wallet key reaches one wallet, a business key all of its wallets. */
 export interface AuthContext {
   keyId: string;
   businessId: string;
-  /** null for a business-level key. */
+  /** null for a business-level key (and a dashboard session). */
   walletId: string | null;
+  /** Restrictions of this key (scopes.ts); absent or empty: none. */
+  scopes?: readonly ApiKeyScope[];
+  /** This key's own request rate (per second and instance); null or absent: the default. */
+  rateLimit?: number | null;
 }
 
 export interface IssuedKey {
@@ -30,8 +52,47 @@ export interface IssuedKey {
   prefix: string;
 }
 
+/** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW). */
+export interface ApiKeyLimits {
+  /** Requests per second per key and instance, unless the key has its own; 0 = unlimited. */
+  keyRate: number;
+  /** Failed authentications per client address and window before 429; 0 = unlimited. */
+  authFailures: number;
+  authFailureWindowS: number;
+  /** How long a refusal for failed authentications is held before it is sent (default 1 s). */
+  authFailureDelayMs?: number;
+}
+
+export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 };
+
+/** A business key as it is listed: never the key, its hash or its sealed copy. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  rateLimit: number | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface NewBusinessKey {
+  name?: string;
+  scopes?: readonly ApiKeyScope[];
+  rateLimit?: number | null;
+}
+
+export interface ApiKeyServiceOptions {
+  limits?: ApiKeyLimits;
+  audit?: AuditService;
+  logger?: Logger;
+  /** How often "last used" is written (default 30 s). */
+  usageFlushMs?: number;
+}
+
 const PREFIX_LENGTH = 12;
-/** Published when any key is revoked; every process drops its cached authentications. */
+/** Published when a key is created or revoked: every process empties its unknown-key cache. */
 export const API_KEYS_CHANGED = 'apikeys';
 
 // One-shot crypto.hash (Node >= 20.12) is several times cheaper than a Hash object, and
@@ -47,63 +108,118 @@ export function hashKey(apiKey: string): Buffer {
   return Buffer.from(keyDigest(apiKey), 'base64');
 }
 
+/** Real keys are ~51 characters; refusing absurd lengths early keeps hashing cheap. */
+const plausible = (apiKey: string | undefined): apiKey is string => !!apiKey && apiKey.length >= 16 && apiKey.length <= 256;
+
 export class ApiKeyService {
-  /** Key hash (base64) -> who it authenticates. */
-  readonly #auth: TtlCache<string, AuthContext>;
+  readonly limits: ApiKeyLimits;
+  /** Key hash (base64) -> true: keys found to be unknown (or revoked). */
+  readonly #unknown: TtlCache<string, true>;
+  /**
+   * Key hashes that authenticated in this process lately. Never used to authenticate: only
+   * to let such a key through while its client address is refused for failed attempts
+   * (another client behind the same proxy), and it is checked in the database even then.
+   */
+  readonly #vouched = new TtlCache<string, true>({ ttlMs: 10 * 60_000, maxEntries: 10_000 });
+  readonly #lookups: BatchLoader<string, store.LiveKeyRow>;
+  readonly #usage: UsageRecorder;
+  readonly #audit: AuditService | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly vault: KeyVault,
     private readonly changes: Changes,
+    opts: ApiKeyServiceOptions = {},
   ) {
-    this.#auth = changes.cache('apiKeys');
-    changes.on(API_KEYS_CHANGED, () => this.#auth.clear());
+    this.limits = opts.limits ?? DEFAULT_API_KEY_LIMITS;
+    this.#audit = opts.audit;
+    this.#unknown = changes.cache('apiKeysUnknown');
+    changes.on(API_KEYS_CHANGED, () => this.#unknown.clear());
+    this.#lookups = new BatchLoader(async (digests) => {
+      const rows = await store.findLiveKeysByHashes(
+        this.db,
+        digests.map((d) => Buffer.from(d, 'base64')),
+      );
+      return new Map(rows.map((r) => [r.key_hash.toString('base64'), r]));
+    });
+    this.#usage = new UsageRecorder((uses) => store.recordLastUse(this.db, uses), {
+      flushMs: opts.usageFlushMs ?? 30_000,
+      ...(opts.logger ? { logger: opts.logger } : {}),
+    });
   }
 
   /**
    * Issues a wallet's key, revoking any live one in the same transaction. Run it in
-   * `changes.transaction` (as WalletService does) so the revocation applies locally at COMMIT.
+   * `changes.transaction` (as WalletService does) so the change applies locally at COMMIT.
    */
   async issueWalletKey(tx: DbConn, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
-    if ((await store.revokeWalletKeys(tx, walletId)) > 0) await this.changes.publish(tx, API_KEYS_CHANGED);
-    return this.issue(tx, businessId, walletId, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
+    await store.revokeWalletKeys(tx, walletId);
+    return this.issue(tx, { businessId, walletId }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
   }
 
-  async issueBusinessKey(tx: DbConn, businessId: string): Promise<IssuedKey> {
-    return this.issue(tx, businessId, null, 'sk_biz_');
+  async issueBusinessKey(tx: DbConn, businessId: string, opts: NewBusinessKey = {}): Promise<IssuedKey> {
+    return this.issue(tx, { businessId, walletId: null, ...opts }, 'sk_biz_');
   }
 
-  private async issue(tx: DbConn, businessId: string, walletId: string | null, kind: string): Promise<IssuedKey> {
+  /** A new secret: 32 random bytes after the kind's prefix. */
+  protected newSecret(kind: string): string {
+    return `${kind}${randomBytes(32).toString('base64url')}`;
+  }
+
+  private async issue(tx: DbConn, key: Omit<store.NewApiKey, 'id' | 'prefix' | 'hash' | 'ciphertext'>, kind: string): Promise<IssuedKey> {
     const id = uuidv7();
-    const apiKey = `${kind}${randomBytes(32).toString('base64url')}`;
+    const apiKey = this.newSecret(kind);
     const prefix = apiKey.slice(0, PREFIX_LENGTH);
     await store.insertKey(tx, {
+      ...key,
       id,
-      businessId,
-      walletId,
       prefix,
       hash: hashKey(apiKey),
       ciphertext: await this.vault.seal(Buffer.from(apiKey, 'utf8'), id),
     });
+    // The new key may have been tried (and cached as unknown) somewhere before it existed.
+    await this.changes.publish(tx, API_KEYS_CHANGED);
     return { id, apiKey, prefix };
   }
 
   async authenticate(apiKey: string | undefined): Promise<AuthContext | null> {
-    // Real keys are ~51 characters; refusing absurd lengths early keeps hashing cheap.
-    if (!apiKey || apiKey.length < 16 || apiKey.length > 256) return null;
+    if (!plausible(apiKey)) return null;
     const digest = keyDigest(apiKey);
-    // Keyed by the hash, never the key itself: no key in clear sits in memory for the
-    // TTL. A map hit means SHA-256 equality, which a guesser cannot steer byte by byte.
-    return (await this.#auth.getOrLoad(digest, () => this.#lookup(Buffer.from(digest, 'base64')))) ?? null;
+    // Keyed by the hash, never the key: no key in clear sits in memory.
+    if (this.#unknown.get(digest)) return null;
+    const generation = this.#unknown.generation;
+    const row = await this.#lookups.load(digest);
+    // The lookup is by hash; the explicit constant-time comparison keeps the check itself
+    // independent of how the database and the map compare bytes.
+    const hash = Buffer.from(digest, 'base64');
+    if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) {
+      // Not stored if a key was created meanwhile (the generation moved on).
+      this.#unknown.set(digest, true, generation);
+      return null;
+    }
+    this.#vouched.set(digest, true);
+    this.#usage.touch(row.id);
+    return Object.freeze({
+      keyId: row.id,
+      businessId: row.business_id,
+      walletId: row.wallet_id,
+      scopes: Object.freeze(row.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s))),
+      rateLimit: row.rate_limit,
+    });
   }
 
-  async #lookup(hash: Buffer): Promise<AuthContext | undefined> {
-    const row = await store.findLiveKeyByHash(this.db, hash);
-    // The lookup is by hash; the explicit constant-time comparison keeps the check itself
-    // independent of how the database compares bytes.
-    if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) return undefined;
-    // Shared by every request the cache serves: frozen, so none can alter another's.
-    return Object.freeze({ keyId: row.id, businessId: row.business_id, walletId: row.wallet_id });
+  /** Whether this key authenticated in this process lately (see #vouched). */
+  vouches(apiKey: string | undefined): boolean {
+    return plausible(apiKey) && this.#vouched.get(keyDigest(apiKey)) === true;
+  }
+
+  /** Writes the "last used" times noted so far (they are also written every 30 s). */
+  flushUsage(): Promise<void> {
+    return this.#usage.flush();
+  }
+
+  close(): Promise<void> {
+    return this.#usage.close();
   }
 
   /** The wallet's live key in clear (the webhook signing secret), or null when it has none. */
@@ -113,7 +229,7 @@ export class ApiKeyService {
     return (await this.vault.open(row.key_ciphertext, row.id)).toString('utf8');
   }
 
-  /** The business's newest live key in clear (the embedded default's credentials file). */
+  /** The business's newest live key without restrictions, in clear (the embedded default's credentials file). */
   async revealBusinessKey(businessId: string): Promise<string | null> {
     const row = await store.findLiveBusinessKey(this.db, businessId);
     if (!row) return null;
@@ -123,4 +239,99 @@ export class ApiKeyService {
   async walletKeyPrefix(walletId: string): Promise<string | null> {
     return (await store.findLiveWalletKey(this.db, walletId))?.prefix ?? null;
   }
+
+  /** The wallet's live key as the dashboard shows it: prefix and last use. */
+  async walletKeyInfo(walletId: string): Promise<{ prefix: string; lastUsedAt: string | null } | null> {
+    const row = await store.findLiveWalletKey(this.db, walletId);
+    return row ? { prefix: row.prefix, lastUsedAt: row.last_used_at?.toISOString() ?? null } : null;
+  }
+
+  /** A new business key (several may be live at once); the key is in this answer only. */
+  async createBusinessKey(auth: AuthContext, input: NewBusinessKey): Promise<ApiKeyView & { apiKey: string }> {
+    assertMayManageKeys(auth);
+    const scopes = [...new Set(input.scopes ?? [])];
+    const issued = await this.changes.transaction(async (tx) => {
+      const key = await this.issueBusinessKey(tx, auth.businessId, { ...input, scopes });
+      await this.#audit?.record(
+        {
+          businessId: auth.businessId,
+          walletId: null,
+          actor: actorOf(auth),
+          action: 'api_key.created',
+          targetType: 'api_key',
+          targetId: key.id,
+          details: { prefix: key.prefix, scopes, rateLimit: input.rateLimit ?? null },
+        },
+        tx,
+      );
+      return key;
+    });
+    return { ...(await this.getBusinessKey(auth, issued.id)), apiKey: issued.apiKey };
+  }
+
+  async listBusinessKeys(
+    auth: AuthContext,
+    q: { page: number; limit: number; includeRevoked?: boolean },
+  ): Promise<{ items: ApiKeyView[]; meta: PageMeta }> {
+    requireBusiness(auth);
+    const { rows, total } = await store.listBusinessKeys(this.db, auth.businessId, {
+      includeRevoked: q.includeRevoked ?? false,
+      offset: (q.page - 1) * q.limit,
+      limit: q.limit,
+    });
+    return { items: rows.map(present), meta: pageMeta(q.page, q.limit, rows.length, total) };
+  }
+
+  async getBusinessKey(auth: AuthContext, id: string): Promise<ApiKeyView> {
+    requireBusiness(auth);
+    const row = await store.findBusinessKey(this.db, auth.businessId, id);
+    if (!row) throw new NotFoundError('API key');
+    return present(row);
+  }
+
+  /**
+   * Revokes a business key: refused from the next request on, in every process, since
+   * no process caches a good key (the module comment). Revoking a revoked key changes nothing.
+   */
+  async revokeBusinessKey(auth: AuthContext, id: string): Promise<ApiKeyView> {
+    assertMayManageKeys(auth);
+    const row = await this.db.transaction().execute(async (tx) => {
+      const revoked = await store.revokeBusinessKey(tx, auth.businessId, id);
+      if (!revoked) throw new NotFoundError('API key');
+      await this.#audit?.record(
+        {
+          businessId: auth.businessId,
+          walletId: null,
+          actor: actorOf(auth),
+          action: 'api_key.revoked',
+          targetType: 'api_key',
+          targetId: id,
+          details: { prefix: revoked.prefix },
+        },
+        tx,
+      );
+      return revoked;
+    });
+    return present(row);
+  }
+}
+
+function requireBusiness(auth: AuthContext): void {
+  if (auth.walletId !== null) throw new ForbiddenError('A wallet API key cannot list API keys; use a business API key');
+}
+
+/** Who did it, for the audit trail: a key, or a dashboard user or the CLI (their own ids). */
+const actorOf = (auth: AuthContext) => (auth.keyId.includes(':') ? auth.keyId : `api-key:${auth.keyId}`);
+
+function present(row: NonNullable<store.BusinessKeyRow>): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s)),
+    rateLimit: row.rate_limit,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
 }

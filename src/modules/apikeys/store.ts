@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { ApiKeyScope } from './scopes.js';
 
 export interface NewApiKey {
   id: string;
@@ -8,6 +9,9 @@ export interface NewApiKey {
   prefix: string;
   hash: Buffer;
   ciphertext: Buffer;
+  name?: string;
+  scopes?: readonly ApiKeyScope[];
+  rateLimit?: number | null;
 }
 
 export async function insertKey(db: DbConn, key: NewApiKey): Promise<void> {
@@ -20,6 +24,9 @@ export async function insertKey(db: DbConn, key: NewApiKey): Promise<void> {
       prefix: key.prefix,
       key_hash: key.hash,
       key_ciphertext: key.ciphertext,
+      name: key.name ?? '',
+      scopes: [...(key.scopes ?? [])],
+      rate_limit: key.rateLimit ?? null,
     })
     .execute();
 }
@@ -35,24 +42,35 @@ export async function revokeWalletKeys(db: DbConn, walletId: string): Promise<nu
   return Number(result.numUpdatedRows);
 }
 
-export function findLiveKeyByHash(db: DbConn, hash: Buffer) {
+export interface LiveKeyRow {
+  id: string;
+  business_id: string;
+  wallet_id: string | null;
+  key_hash: Buffer;
+  scopes: string[];
+  rate_limit: number | null;
+}
+
+/** The live keys among these hashes: one round trip for a whole batch of requests. */
+export function findLiveKeysByHashes(db: DbConn, hashes: Buffer[]): Promise<LiveKeyRow[]> {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'business_id', 'wallet_id', 'key_hash', 'prefix'])
-    .where('key_hash', '=', hash)
+    .select(['id', 'business_id', 'wallet_id', 'key_hash', 'scopes', 'rate_limit'])
+    .where(sql<boolean>`key_hash = ANY(${hashes}::bytea[])`)
     .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+    .execute();
 }
 
 export function findLiveWalletKey(db: DbConn, walletId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'prefix', 'key_ciphertext', 'created_at'])
+    .select(['id', 'prefix', 'key_ciphertext', 'created_at', 'last_used_at'])
     .where('wallet_id', '=', walletId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
 }
 
+/** The newest live business key without restrictions (what the credentials file shows). */
 export function findLiveBusinessKey(db: DbConn, businessId: string) {
   return db
     .selectFrom('api_keys')
@@ -60,6 +78,59 @@ export function findLiveBusinessKey(db: DbConn, businessId: string) {
     .where('business_id', '=', businessId)
     .where('wallet_id', 'is', null)
     .where('revoked_at', 'is', null)
+    .where(sql<boolean>`cardinality(scopes) = 0`)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
+}
+
+/** What may be shown of a business key: never the key, its hash or its sealed copy. */
+const LISTED = ['id', 'name', 'prefix', 'scopes', 'rate_limit', 'created_at', 'last_used_at', 'revoked_at'] as const;
+export type BusinessKeyRow = Awaited<ReturnType<typeof findBusinessKey>> & {};
+
+export function findBusinessKey(db: DbConn, businessId: string, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(LISTED)
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .where('wallet_id', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listBusinessKeys(
+  db: DbConn,
+  businessId: string,
+  opts: { includeRevoked: boolean; offset: number; limit: number },
+): Promise<{ rows: NonNullable<BusinessKeyRow>[]; total: number }> {
+  let base = db.selectFrom('api_keys').where('business_id', '=', businessId).where('wallet_id', 'is', null);
+  if (!opts.includeRevoked) base = base.where('revoked_at', 'is', null);
+  const [rows, count] = await Promise.all([
+    base.select(LISTED).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(opts.offset).limit(opts.limit).execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Revokes one business key; the row as it is now, or undefined when it is not the business's. */
+export function revokeBusinessKey(db: DbConn, businessId: string, id: string) {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql`coalesce(revoked_at, now())` })
+    .where('id', '=', id)
+    .where('business_id', '=', businessId)
+    .where('wallet_id', 'is', null)
+    .returning(LISTED)
+    .executeTakeFirst();
+}
+
+/**
+ * Records when keys were last used: one statement for every key seen since the last flush.
+ * A value never moves backwards (another process may have written a later one).
+ */
+export async function recordLastUse(db: DbConn, uses: { id: string; at: Date }[]): Promise<void> {
+  if (uses.length === 0) return;
+  await sql`
+    UPDATE api_keys AS k SET last_used_at = u.at
+      FROM unnest(${uses.map((u) => u.id)}::uuid[], ${uses.map((u) => u.at.toISOString())}::timestamptz[]) AS u(id, at)
+     WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`.execute(db);
 }

@@ -95,7 +95,7 @@ export class AutoSettlementExecutor {
   async #start(s: store.SettlementRow): Promise<void> {
     const { db, wallets } = this.deps;
     const wallet = await wallets.requireRow(s.wallet_id);
-    const sender = wallets.deriver(wallet).address(s.from_index);
+    const sender = (await wallets.deriver(wallet)).address(s.from_index);
     const fromChild = s.from_index !== 0;
     const swapping = s.asset_in_id !== s.asset_out_id;
 
@@ -271,7 +271,7 @@ export class AutoSettlementExecutor {
 
   async #sender(tx: DbConn, s: store.SettlementRow): Promise<string> {
     const wallet = await this.deps.wallets.requireRow(s.wallet_id, tx);
-    return this.deps.wallets.deriver(wallet).address(s.from_index);
+    return (await this.deps.wallets.deriver(wallet)).address(s.from_index);
   }
 
   async #topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {

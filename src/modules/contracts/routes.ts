@@ -40,7 +40,7 @@ export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractServi
         schema: {
           tags: TAGS,
           summary: `Execute contract functions from ${who} and broadcast`,
-          description: `Each call is simulated first; a revert is a 422 and nothing is written. Returns a PENDING CUSTOM_SMART_CONTRACT Transaction per call (an array for several, sent in call order); \`custom-smart-contract.success\` or \`.failed\` follows. 422 \`INSUFFICIENT_FUNDS_FOR_GAS\`, \`WALLET_INACTIVE\`.${child} ${ERRORS}`,
+          description: `Each call is simulated first; a revert is a 422 and nothing is written. Returns a PENDING CUSTOM_SMART_CONTRACT Transaction per call (an array for several, sent in call order); \`custom-smart-contract.success\` or \`.failed\` follows. A call that moves the wallet's funds (native \`value\`; a catalogue token's transfer, transferFrom from a wallet address, approve, increaseAllowance, judged by selector) obeys the withdrawal rules. 422 \`INSUFFICIENT_FUNDS_FOR_GAS\`, \`INSUFFICIENT_BALANCE\`, \`NOT_WHITELISTED\`, \`CONTRACT_WRITES_DISABLED\`, \`CONTRACT_NOT_ALLOWED\`, \`WALLET_INACTIVE\`.${child} ${ERRORS}`,
           params,
           body: ContractCallsBody,
           response: { 200: Envelope(TransactionOrList) },
@@ -79,7 +79,7 @@ export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractServi
       schema: {
         tags: TAGS,
         summary: 'Sign contract calls from a child address without broadcasting',
-        description: `Returns a SIGNED Transaction per call whose \`signedTransaction\` is a raw EIP-1559 transaction. The nonce is the address's next one and is not reserved: if the service sends from this address before the raw transaction is broadcast, only one of them can be mined. ${ERRORS}`,
+        description: `Returns a SIGNED Transaction per call whose \`signedTransaction\` is a raw EIP-1559 transaction. The wallet's contract-write setting, the whitelist and the balance check apply as for write (nothing is reserved). The nonce is the address's next one and is not reserved: if the service sends from this address before the raw transaction is broadcast, only one of them can be mined. ${ERRORS}`,
         params: AddressParams,
         body: ContractCallsBody,
         response: { 200: Envelope(TransactionOrList) },

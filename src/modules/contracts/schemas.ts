@@ -36,6 +36,14 @@ export const ContractCall = Type.Object(
       description: 'arguments in ABI order; integers as decimal strings (numbers up to 2^53 also accepted), tuples as objects or arrays',
     }),
     abi: Type.Array(AbiEntry, { minItems: 1, maxItems: 2000, description: 'ABI entries; must contain the method' }),
+    value: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "extension: native coin sent with the call, a decimal string in the coin's units (payable functions only; default 0). It moves the wallet's funds: whitelist and balance rules apply.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

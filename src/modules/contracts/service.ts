@@ -9,18 +9,26 @@
  * other. Simulation runs each call against the current state: a call that only succeeds
  * after an earlier call of the same request (approve, then transferFrom) is refused; send
  * such calls in separate requests.
+ *
+ * Writes obey the wallet's contract-write setting and, when they move the wallet's funds,
+ * the withdrawal rules (rules.ts): the whitelist, and the balance reservation under the
+ * paying addresses' withdrawal locks, in the transaction that records them. Every write
+ * reserves its gas like a withdrawal.
  */
 import type { ModuleDeps } from '../deps.js';
+import type { DbConn } from '../../db/pool.js';
 
 import type { EncodedContractCall, FeeEstimate } from '../../chains/types.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { formatAmount } from '../../lib/money.js';
+import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
+import type { PreparedMoves, WithdrawalService } from '../withdrawals/service.js';
 
 import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type Actor, type SignedCall } from './records.js';
+import { checkPolicy, movesOf, tokenCall, type CallMoves } from './rules.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
 
@@ -34,13 +42,24 @@ const GAS_MARGIN_PERCENT = 120n;
 
 interface Plan {
   encoded: EncodedContractCall[];
+  /** Native value per call, base units. */
+  values: bigint[];
   gas: bigint[];
   fees: FeeEstimate;
   balance: bigint;
 }
 
+/** A write's plan with what it moves, checked against the balances before any lock. */
+interface Checked extends Plan {
+  moves: CallMoves;
+  prepared: PreparedMoves;
+}
+
 export class ContractService {
-  constructor(readonly deps: ContractServiceDeps) {
+  constructor(
+    readonly deps: ContractServiceDeps,
+    private readonly withdrawals: WithdrawalService,
+  ) {
     deps.outbound.onSettled(CONTRACT_PURPOSE, (tx, row) => settleWrite(tx, row, deps.webhooks));
     deps.outbound.onSigned(CONTRACT_PURPOSE, async (tx, row) => {
       if (row.ownerId && row.hash) await store.recordSignedHash(tx, row.ownerId, row.hash, row.nonce);
@@ -50,8 +69,9 @@ export class ContractService {
   /** One value as text per call; one call gives the value alone (DESIGN section 4). */
   async read(auth: AuthContext, walletId: string, addressId: string | undefined, calls: ContractCalls): Promise<string | string[]> {
     const actor = await this.actor(auth, walletId, addressId, false);
-    for (const [i, call] of calls.entries()) actor.chain.adapter.encodeContractCall(call, `calls.${i}`);
-    const values = await inOrder(calls.map((call, i) => actor.chain.adapter.readContract(call, actor.address, `calls.${i}`)));
+    const inputs = withValues(actor, calls);
+    for (const [i, call] of inputs.entries()) actor.chain.adapter.encodeContractCall(call, `calls.${i}`);
+    const values = await inOrder(inputs.map((call, i) => actor.chain.adapter.readContract(call, actor.address, `calls.${i}`)));
     return calls.length === 1 ? values[0]! : values;
   }
 
@@ -63,7 +83,7 @@ export class ContractService {
     calls: ContractCalls,
   ): Promise<{ balance: string; fee: string }> {
     const actor = await this.actor(auth, walletId, addressId, false);
-    const plan = await this.plan(actor, calls);
+    const plan = await this.plan(actor, calls, false);
     const decimals = actor.chain.config.blockchain.nativeDecimals;
     const gas = plan.gas.reduce((a, b) => a + b, 0n);
     return { balance: formatAmount(plan.balance, decimals), fee: formatAmount(gas * plan.fees.maxFeePerGas, decimals) };
@@ -77,9 +97,10 @@ export class ContractService {
     calls: ContractCalls,
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
-    const plan = await this.plan(actor, calls);
-    requireGasFunds(actor, plan);
+    const plan = await this.checked(actor, calls);
     const ids = await this.deps.db.transaction().execute(async (tx) => {
+      // The locks, the whitelist and the reservations first: a refusal writes nothing.
+      await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
       const made: string[] = [];
       for (const [i, call] of calls.entries()) {
         const id = uuidv7();
@@ -88,12 +109,13 @@ export class ContractService {
           walletId: actor.wallet.id,
           fromIndex: actor.index!,
           to: plan.encoded[i]!.to,
-          value: 0n,
+          value: plan.values[i]!,
           data: plan.encoded[i]!.data,
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });
         await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce);
+        await this.record(tx, actor, id, plan, i, withMargin(plan.gas[i]!) * plan.fees.maxFeePerGas);
         made.push(id);
       }
       return made;
@@ -114,8 +136,8 @@ export class ContractService {
     calls: ContractCalls,
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
-    const plan = await this.plan(actor, calls);
-    requireGasFunds(actor, plan);
+    const plan = await this.checked(actor, calls);
+    await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
     const [pending, ours] = await Promise.all([
       adapter.getNonce(actor.address, 'pending'),
@@ -129,7 +151,7 @@ export class ContractService {
       const s = await this.deps.signer.signTransaction(actor.wallet.id, actor.index!, actor.chain.config.chainId, {
         from: actor.address,
         to: encoded.to,
-        value: 0n,
+        value: plan.values[i]!,
         data: encoded.data,
         nonce,
         gas,
@@ -141,14 +163,36 @@ export class ContractService {
     await this.deps.db.transaction().execute(async (tx) => {
       for (const [i, call] of calls.entries()) {
         await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps.webhooks);
+        await this.record(tx, actor, ids[i]!, plan, i, null);
       }
     });
     return this.views(ids);
   }
 
+  /**
+   * plan, then the rules: the wallet's contract-write setting, the gas check, what the calls
+   * move (400 for a recognised selector with undecodable arguments), and a first check of
+   * the moves against balances, allowances and holds (withdrawals/moves.ts). The authoritative
+   * check is repeated under the locks (write) or without them (write/sign).
+   */
+  private async checked(actor: Actor, calls: ContractCalls): Promise<Checked> {
+    const plan = await this.plan(actor, calls);
+    requireGasFunds(actor, plan);
+    const moves = await movesOf(this.deps, actor, plan.encoded, plan.values, plan.gas.map(withMargin));
+    const prepared = await ruled(this.withdrawals.prepareMoves(actor.chain, plan.fees, moves.owners));
+    return { ...plan, moves, prepared };
+  }
+
+  /** What call `i` moves (contract_moves), the spenders it grants allowances to, and the gas it reserves. */
+  private async record(tx: DbConn, actor: Actor, id: string, plan: Checked, i: number, reservedFee: bigint | null): Promise<void> {
+    await store.recordMoves(tx, actor.chain.id, id, plan.moves.moves[i]!, reservedFee === null);
+    if (reservedFee !== null) await store.reserveFee(tx, id, reservedFee);
+  }
+
   /** Validates every call (400s first), then simulates each as the sender and reads fees and balance. */
-  private async plan(actor: Actor, calls: ContractCalls): Promise<Plan> {
+  private async plan(actor: Actor, given: ContractCalls, writes = true): Promise<Plan> {
     const { adapter } = actor.chain;
+    const calls = withValues(actor, given);
     const encoded = calls.map((call, i) => {
       const e = adapter.encodeContractCall(call, `calls.${i}`);
       if (e.stateMutability === 'view' || e.stateMutability === 'pure') {
@@ -158,12 +202,16 @@ export class ContractService {
       }
       return e;
     });
+    if (writes) {
+      checkPolicy(this.deps, actor, encoded);
+      encoded.forEach((e, i) => tokenCall(actor, e, i));
+    }
     const [sims, fees, balances] = await Promise.all([
       inOrder(calls.map((call, i) => adapter.simulateContractCall(call, actor.address, `calls.${i}`))),
       adapter.estimateFees(),
       adapter.getBalances([{ owner: actor.address, token: null }]),
     ]);
-    return { encoded, gas: sims.map((s) => s.gas), fees, balance: balances[0]! };
+    return { encoded, values: calls.map((c) => c.value), gas: sims.map((s) => s.gas), fees, balance: balances[0]! };
   }
 
   /** The acting address; foreign wallets and addresses are 404s. Writing needs the key and an active wallet. */
@@ -194,7 +242,16 @@ function withMargin(gas: bigint): bigint {
   return (gas * GAS_MARGIN_PERCENT + 99n) / 100n;
 }
 
-/** A node refuses a transaction whose sender cannot pay gas limit x max fee; refused here first, with numbers. */
+/** The calls with their native value in base units (`value` is a decimal string in the coin's units). */
+function withValues(actor: Actor, calls: ContractCalls): (Omit<ContractCalls[number], 'value'> & { value: bigint })[] {
+  const decimals = actor.chain.config.blockchain.nativeDecimals;
+  return calls.map((call, i) => ({
+    ...call,
+    value: call.value === undefined ? 0n : parseAmount(call.value, decimals, `calls.${i}.value`),
+  }));
+}
+
+/** A node refuses a transaction whose sender cannot pay gas limit x max fee (plus value); refused here first, with numbers. */
 function requireGasFunds(actor: Actor, plan: Plan): void {
   const needed = plan.gas.reduce((sum, g) => sum + withMargin(g) * plan.fees.maxFeePerGas, 0n);
   if (plan.balance >= needed) return;
@@ -204,6 +261,20 @@ function requireGasFunds(actor: Actor, plan: Plan): void {
     'INSUFFICIENT_FUNDS_FOR_GAS',
     `${actor.address} holds ${formatAmount(plan.balance, d)} ${symbol} but may need up to ${formatAmount(needed, d)} ${symbol} for gas`,
   );
+}
+
+/**
+ * The withdrawal rules name a withdrawal's fields (`amount`, `address`); a contract call's
+ * amount and recipient are inside its parameters (or its value), so the call is named.
+ */
+async function ruled<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    if (!(err instanceof BusinessRuleError) || !err.details) throw err;
+    const details = err.details.map((d) => ({ ...d, field: d.field.replace(/^(calls\.\d+)\.(amount|address)$/, '$1') }));
+    throw new BusinessRuleError(err.code, err.message, details);
+  }
 }
 
 /** Awaits all; on failure throws the error of the first failing call in call order (not the first to fail in time). */

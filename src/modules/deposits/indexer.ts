@@ -45,6 +45,8 @@ async function settle(r: Recording | null): Promise<boolean> {
 export class ChainIndexer {
   readonly watch: WatchSet;
   #tail: Recording | null = null;
+  /** When the queued repairs are to be tried (see `repairs`); never again once they ran. */
+  #repairsDue = 0;
 
   constructor(
     private readonly db: Db,
@@ -53,6 +55,8 @@ export class ChainIndexer {
     private readonly onConfirmed: ConfirmedHook[],
     private readonly logger: Logger,
     private readonly opts: IndexerOptions = { batchBlocks: 100, extraWindow: 64 },
+    /** Work queued for the chain's indexer once (deposit repairs of migration 012). */
+    private readonly repairs?: () => Promise<void>,
   ) {
     this.watch = new WatchSet(db, chain.id);
   }
@@ -85,6 +89,7 @@ export class ChainIndexer {
   }
 
   async #step(tail: Recording | null): Promise<'idle' | 'progress'> {
+    if (!tail && this.repairs && Date.now() >= this.#repairsDue) await this.runRepairs(this.repairs);
     await this.watch.refresh();
     const adapter = this.chain.adapter;
     const head = await adapter.getBlockNumber();
@@ -124,6 +129,17 @@ export class ChainIndexer {
     if (to < head) this.#tail = recording;
     else await this.settleOne(recording);
     return 'progress';
+  }
+
+  /** Queued repairs run once; one that fails is logged and tried again a minute later, never holding up the ranges. */
+  private async runRepairs(repairs: () => Promise<void>): Promise<void> {
+    this.#repairsDue = Infinity;
+    try {
+      await repairs();
+    } catch (err) {
+      this.#repairsDue = Date.now() + 60_000;
+      this.logger.error({ chain: this.chain.key, err }, 'deposit repairs failed; trying again in a minute');
+    }
   }
 
   /** Waits for the range still being written, if any (before standing down or stopping). */
@@ -181,7 +197,7 @@ export class ChainIndexer {
       chain: this.chain,
       webhooks: this.webhooks,
       logger: this.logger,
-      owner: (address) => this.watch.get(address),
+      owners: (address) => this.watch.owners(address),
       isEnabled: (walletId, assetId) => this.watch.isEnabled(walletId, assetId),
     };
   }

@@ -1,7 +1,9 @@
 /**
- * Recording one transfer to a watched address as a deposit, shared by the indexer and the
- * deposit finder. A transfer already on record (same chain transaction) is matched, and
- * relocated when a reorg moved it to another block; only a new one is inserted.
+ * Recording one transfer to a watched address as deposits, shared by the indexer and the
+ * deposit finder: one record per wallet credited with it (the key holder of one of the
+ * service's addresses; every wallet watching an outside address). A transfer already on
+ * record for that wallet (same chain transaction) is matched, and relocated when a reorg
+ * moved it to another block; only a new one is inserted.
  */
 import type { DbTx } from '../../db/pool.js';
 import type { TransferEvent } from '../../chains/types.js';
@@ -18,14 +20,15 @@ export interface RecordContext {
   chain: ChainHandle;
   webhooks: WebhookService;
   logger: Logger;
-  owner(address: string): Owner | undefined;
+  /** The wallets credited with a transfer to `address` (see watch.ts `credited`). */
+  owners(address: string): readonly Owner[];
   isEnabled(walletId: string, assetId: string): boolean;
 }
 
 /**
- * Matches a transfer against what is on record. A new deposit is appended to `inserts`
- * (the caller inserts them in bulk with `insertNew`); its planned id is returned, as is the
- * id of a deposit already on record.
+ * Matches a transfer against what is on record, for each wallet credited with it. A new
+ * deposit is appended to `inserts` (the caller inserts them in bulk with `insertNew`); the
+ * planned ids are returned, as are the ids of deposits already on record.
  */
 export async function recordTransfer(
   tx: DbTx,
@@ -34,15 +37,37 @@ export async function recordTransfer(
   existing: store.DepositRow[],
   matched: Set<string>,
   inserts: store.NewDeposit[],
-): Promise<string | null> {
-  const owner = ctx.owner(t.to);
-  if (!owner) return null;
-  // Our own movements (gas top-ups, sweeps to the master) are not deposits.
-  if (ctx.owner(t.from)?.walletId === owner.walletId) return null;
+): Promise<string[]> {
+  const owners = ctx.owners(t.to);
+  if (owners.length === 0) return [];
+  const senders = ctx.owners(t.from);
   const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
-  if (!asset || !ctx.isEnabled(owner.walletId, asset.id)) return null;
+  if (!asset) return [];
+  const ids: string[] = [];
+  for (const owner of owners) {
+    // Our own movements (gas top-ups, sweeps to the master) are not deposits.
+    if (senders.some((s) => s.walletId === owner.walletId)) continue;
+    if (!ctx.isEnabled(owner.walletId, asset.id)) continue;
+    const id = await recordFor(tx, ctx, t, owner, asset, existing, matched, inserts);
+    ids.push(id);
+  }
+  return ids;
+}
 
-  const same = existing.filter((e) => e.hash.toLowerCase() === t.txHash.toLowerCase() && !matched.has(e.id));
+async function recordFor(
+  tx: DbTx,
+  ctx: RecordContext,
+  t: TransferEvent,
+  owner: Owner,
+  asset: ChainHandle['assets'][number],
+  existing: store.DepositRow[],
+  matched: Set<string>,
+  inserts: store.NewDeposit[],
+): Promise<string> {
+  // Only this wallet's records: another wallet watching the same address has its own.
+  const same = existing.filter(
+    (e) => e.wallet_id === owner.walletId && e.hash.toLowerCase() === t.txHash.toLowerCase() && !matched.has(e.id),
+  );
   const found =
     same.find((e) => e.log_index === t.logIndex) ??
     same.find(

@@ -12,8 +12,9 @@ import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { ChainIndexer, type ConfirmedHook, type IndexerOptions } from './indexer.js';
 import { insertNew, recordTransfer } from './record.js';
+import { runRepairs } from './repair.js';
 import * as store from './store.js';
-import type { Owner } from './watch.js';
+import { credited, type Owner, type Watcher } from './watch.js';
 
 export class DepositService {
   /** Run in the transaction that confirms a deposit (auto-sweep registers here). */
@@ -30,7 +31,9 @@ export class DepositService {
   ) {}
 
   indexer(chain: ChainHandle): ChainIndexer {
-    return new ChainIndexer(this.db, chain, this.webhooks, this.confirmedHooks, this.logger, this.indexerOptions);
+    // The indexer works through the chain's queued repairs (migration 012) before its first range.
+    const repairs = () => runRepairs(this.db, chain.id, this.webhooks, this.logger, (walletId, hash) => this.findFor(walletId, hash));
+    return new ChainIndexer(this.db, chain, this.webhooks, this.confirmedHooks, this.logger, this.indexerOptions, repairs);
   }
 
   /**
@@ -38,28 +41,44 @@ export class DepositService {
    * if the indexer has not already. Idempotent: asking twice returns the same records.
    */
   async rescan(auth: AuthContext, walletId: string, hash: string): Promise<TransactionView[]> {
-    const wallet = await this.wallets.require(auth, walletId);
+    await this.wallets.require(auth, walletId);
+    const ids = await this.findFor(walletId, hash);
+    if (ids.length === 0)
+      throw new BusinessRuleError('NO_DEPOSIT_FOUND', 'This transaction made no deposit of an enabled asset to this wallet');
+    return Promise.all(ids.map((id) => this.transactions.get(auth, walletId, id)));
+  }
+
+  /** The deposit finder's work, without access checks: the ids of the wallet's deposits in the transaction. */
+  private async findFor(walletId: string, hash: string): Promise<string[]> {
+    const wallet = await this.wallets.requireRow(walletId);
     const chain = this.wallets.chainOf(wallet);
     const tokens = chain.assets.filter((a) => !a.is_native).map((a) => a.address);
     const transfers = await chain.adapter.transfersOfTransaction(hash, tokens, () => true);
     if (transfers.length === 0) {
       throw new BusinessRuleError('TRANSACTION_NOT_FOUND', 'No successful transaction with this hash is known to the chain');
     }
-    const owners = new Map<string, Owner>();
-    for (const t of [...transfers.map((x) => x.to), ...transfers.map((x) => x.from)]) {
-      const key = t.toLowerCase();
-      if (owners.has(key)) continue;
-      if (key === wallet.address.toLowerCase()) owners.set(key, { walletId, addressId: null });
-      else {
-        const row = await this.addresses.findByAddress(walletId, t);
-        if (row && row.deleted_at === null) owners.set(key, { walletId, addressId: row.id });
-      }
+    // The same rule as the indexer's watch set: a wallet is credited with a transfer to an
+    // address it watches only where the watch set would credit it (an address the service
+    // holds a key for is its key holder's, whatever another wallet registered).
+    const addresses = [...new Set(transfers.flatMap((x) => [x.to.toLowerCase(), x.from.toLowerCase()]))];
+    const watchers = new Map<string, Watcher[]>();
+    for (const row of await store.watchersOf(this.db, chain.id, addresses)) {
+      const key = row.address.toLowerCase();
+      const list = watchers.get(key) ?? [];
+      list.push({ walletId: row.wallet_id, addressId: row.address_id, internal: row.internal });
+      watchers.set(key, list);
     }
+    const owners = new Map<string, Owner[]>();
+    for (const [key, list] of watchers)
+      owners.set(
+        key,
+        credited(list).filter((w) => w.walletId === walletId),
+      );
     const enabled = new Set(
       (await store.enabledAssetsOfChain(this.db, chain.id)).filter((e) => e.wallet_id === walletId).map((e) => e.asset_id),
     );
     const head = await chain.adapter.getBlockNumber();
-    const ids = await this.db.transaction().execute(async (tx) => {
+    return this.db.transaction().execute(async (tx) => {
       const existing = await store.depositsOfHashes(tx, chain.id, [hash]);
       const matched = new Set<string>();
       const found: string[] = [];
@@ -67,13 +86,13 @@ export class DepositService {
         chain,
         webhooks: this.webhooks,
         logger: this.logger,
-        owner: (a: string) => owners.get(a.toLowerCase()),
+        owners: (a: string) => owners.get(a.toLowerCase()) ?? [],
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
       };
       const inserts: store.NewDeposit[] = [];
       for (const t of transfers) {
-        const id = await recordTransfer(tx, ctx, t, existing, matched, inserts);
-        if (id && !inserts.some((d) => d.id === id)) found.push(id);
+        for (const id of await recordTransfer(tx, ctx, t, existing, matched, inserts))
+          if (!inserts.some((d) => d.id === id)) found.push(id);
       }
       found.push(...(await insertNew(tx, ctx, inserts)).ids);
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
@@ -86,8 +105,5 @@ export class DepositService {
       }
       return found;
     });
-    if (ids.length === 0)
-      throw new BusinessRuleError('NO_DEPOSIT_FOUND', 'This transaction made no deposit of an enabled asset to this wallet');
-    return Promise.all(ids.map((id) => this.transactions.get(auth, walletId, id)));
   }
 }

@@ -155,6 +155,8 @@ export interface WatchedRow {
   address: string;
   wallet_id: string;
   address_id: string | null;
+  /** A master or child address: the service holds its key. */
+  internal: boolean;
   /** A removed (external) address: no longer watched for this wallet. */
   removed: boolean;
 }
@@ -167,22 +169,23 @@ export interface WatchedRow {
  * `since = horizon` and misses nothing, however late a transaction commits.
  */
 export async function watchedChanges(db: DbConn, chainId: string, since: string | null): Promise<{ horizon: string; rows: WatchedRow[] }> {
-  const horizonRow = sql`SELECT NULL::text AS address, NULL::uuid AS wallet_id, NULL::uuid AS address_id, false AS removed,
+  const horizonRow = sql`SELECT NULL::text AS address, NULL::uuid AS wallet_id, NULL::uuid AS address_id, false AS internal, false AS removed,
                                 pg_snapshot_xmin(pg_current_snapshot())::text AS horizon`;
   const { rows } =
     since === null
       ? await sql<WatchedRow & { horizon: string | null }>`
           ${horizonRow}
           UNION ALL
-          SELECT address, wallet_id, id, false, NULL FROM addresses WHERE chain_id = ${chainId} AND deleted_at IS NULL
+          SELECT address, wallet_id, id, type = 'INTERNAL', false, NULL FROM addresses WHERE chain_id = ${chainId} AND deleted_at IS NULL
           UNION ALL
-          SELECT address, id, NULL, false, NULL FROM wallets WHERE chain_id = ${chainId}`.execute(db)
+          SELECT address, id, NULL, true, false, NULL FROM wallets WHERE chain_id = ${chainId}`.execute(db)
       : await sql<WatchedRow & { horizon: string | null }>`
           ${horizonRow}
           UNION ALL
-          SELECT address, wallet_id, id, deleted_at IS NOT NULL, NULL FROM addresses WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8
+          SELECT address, wallet_id, id, type = 'INTERNAL', deleted_at IS NOT NULL, NULL FROM addresses
+           WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8
           UNION ALL
-          SELECT address, id, NULL, false, NULL FROM wallets WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8`.execute(db);
+          SELECT address, id, NULL, true, false, NULL FROM wallets WHERE chain_id = ${chainId} AND watch_xid >= ${since}::xid8`.execute(db);
   const horizon = rows.find((r) => r.horizon !== null)!.horizon!;
   return { horizon, rows: rows.filter((r) => r.horizon === null) };
 }
@@ -199,9 +202,9 @@ export async function liveAddressesPage(
   chainId: string,
   afterId: string | null,
   limit: number,
-): Promise<{ id: string; address: string; wallet_id: string }[]> {
-  const { rows } = await sql<{ id: string; address: string; wallet_id: string }>`
-    SELECT id, address, wallet_id FROM addresses
+): Promise<{ id: string; address: string; wallet_id: string; internal: boolean }[]> {
+  const { rows } = await sql<{ id: string; address: string; wallet_id: string; internal: boolean }>`
+    SELECT id, address, wallet_id, type = 'INTERNAL' AS internal FROM addresses
      WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
      ORDER BY id LIMIT ${limit}`.execute(db);
   return rows;
@@ -213,16 +216,15 @@ export async function mastersOfChain(db: DbConn, chainId: string): Promise<{ id:
   return rows;
 }
 
-/** Live owners of some addresses (after one wallet removed an address another may still watch). */
-export async function liveOwnersOf(db: DbConn, chainId: string, addresses: string[]): Promise<WatchedRow[]> {
+/** Every wallet watching some addresses of the chain (the deposit finder's view of the watch set). */
+export async function watchersOf(db: DbConn, chainId: string, addresses: string[]): Promise<WatchedRow[]> {
   if (addresses.length === 0) return [];
+  const lower = addresses.map((a) => a.toLowerCase());
   const { rows } = await sql<WatchedRow>`
-    SELECT address, wallet_id, id AS address_id, false AS removed FROM addresses
-     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND lower(address) = ANY(${addresses.map((a) => a.toLowerCase())}::text[])
+    SELECT address, wallet_id, id AS address_id, type = 'INTERNAL' AS internal, false AS removed FROM addresses
+     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND lower(address) = ANY(${lower}::text[])
     UNION ALL
-    SELECT address, id, NULL, false FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ANY(${addresses.map((a) => a.toLowerCase())}::text[])`.execute(
-    db,
-  );
+    SELECT address, id, NULL, true, false FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ANY(${lower}::text[])`.execute(db);
   return rows;
 }
 
@@ -234,8 +236,8 @@ export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise
 }
 
 /**
- * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index)
- * is skipped). With `depth`, each deposit starts with its confirmations so far and one
+ * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index,
+ * wallet) is skipped: each wallet watching the recipient has its own record of a transfer). With `depth`, each deposit starts with its confirmations so far and one
  * already at `depth.required` is written straight as SUCCESS (a backfill): one write instead
  * of an insert and two updates. The rows are built here from what was inserted; only what
  * the database supplies (the id of each row written, its timestamp and its address's
@@ -266,7 +268,7 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
            AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, currency, hash, log_index, block_number,
                 block_hash, sender, recipient, token, network, confirmations, settled)
       LEFT JOIN addresses a ON a.id = t.address_id
-    ON CONFLICT (chain_id, hash, log_index) WHERE type = 'DEPOSIT' DO NOTHING
+    ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
     RETURNING id, created_at, metadata`.execute(db);
   const written = new Map(rows.map((r) => [r.id, r]));
   return ds.flatMap((d) => {
@@ -343,4 +345,26 @@ function depositRow(
     created_at: db.created_at,
     updated_at: db.created_at,
   };
+}
+
+export interface DepositRepair {
+  id: string;
+  transaction_id: string;
+  owner_wallet_id: string;
+  hash: string;
+}
+
+/** The chain's deposits recorded for the wrong wallet that are not repaired yet (migration 012). */
+export async function dueRepairs(db: DbConn, chainId: string): Promise<DepositRepair[]> {
+  const { rows } = await sql<DepositRepair>`
+    SELECT id, transaction_id, owner_wallet_id, hash FROM deposit_repairs
+     WHERE chain_id = ${chainId} AND done_at IS NULL ORDER BY created_at, id`.execute(db);
+  return rows;
+}
+
+/** Closes a repair; false when another process closed it first. */
+export async function closeRepair(db: DbConn, id: string, note: string): Promise<boolean> {
+  const { rows } =
+    await sql`UPDATE deposit_repairs SET done_at = now(), note = ${note} WHERE id = ${id} AND done_at IS NULL RETURNING id`.execute(db);
+  return rows.length > 0;
 }

@@ -6,10 +6,34 @@
 import type { Db } from '../../db/pool.js';
 import * as store from './store.js';
 
+/** A wallet credited with deposits to an address: `addressId` null for its master address. */
 export interface Owner {
   walletId: string;
   addressId: string | null;
 }
+
+/** A wallet watching an address, and whether the service holds the address's key (master or child). */
+export interface Watcher extends Owner {
+  internal: boolean;
+}
+
+/**
+ * The wallets credited with a transfer to an address its watchers watch. An address the
+ * service holds a key for is the key holder's alone, whoever else registered it as external
+ * (a registration written before that was refused, or racing a new child address); an
+ * outside address is credited to every wallet watching it, each with its own record. Two
+ * key holders of one address cannot happen (keys are random); the master would win.
+ */
+export function credited(watchers: readonly Watcher[]): Watcher[] {
+  let holder: Watcher | undefined;
+  for (const w of watchers) if (w.internal && (!holder || (holder.addressId !== null && w.addressId === null))) holder = w;
+  return holder ? [holder] : [...watchers];
+}
+
+/** One watcher (the usual case, kept unboxed: 100,000 addresses) or several. */
+type Entry = Watcher | Watcher[];
+
+const same = (a: Watcher, b: Watcher) => a.addressId === b.addressId && a.walletId === b.walletId;
 
 // A full load now and then, as a safety net (e.g. rows written before migration 006,
 // which carry no writer transaction id).
@@ -18,7 +42,7 @@ const FULL_RELOAD_MS = 5 * 60_000;
 const FULL_LOAD_PAGE = 10_000;
 
 export class WatchSet {
-  #owners = new Map<string, Owner>();
+  #owners = new Map<string, Entry>();
   #enabled = new Map<string, Set<string>>();
   /**
    * The oldest transaction still running at the last refresh: rows written by older ones
@@ -67,19 +91,18 @@ export class WatchSet {
    */
   private async fullLoad(): Promise<string> {
     const horizon = await store.watchHorizon(this.db);
-    const owners = new Map<string, Owner>();
+    const owners = new Map<string, Entry>();
     // One string per wallet id instead of one per row.
     const walletIds = new Map<string, string>();
     const wallet = (id: string) => walletIds.get(id) ?? (walletIds.set(id, id), id);
     for (let after: string | null = null; ;) {
       const page = await store.liveAddressesPage(this.db, this.chainId, after, FULL_LOAD_PAGE);
-      for (const row of page) owners.set(row.address.toLowerCase(), { walletId: wallet(row.wallet_id), addressId: row.id });
+      for (const row of page) add(owners, row.address, { walletId: wallet(row.wallet_id), addressId: row.id, internal: row.internal });
       if (page.length < FULL_LOAD_PAGE) break;
       after = page.at(-1)!.id;
     }
-    // Masters last: a master address wins over a child row with the same address, as before.
     for (const row of await store.mastersOfChain(this.db, this.chainId)) {
-      owners.set(row.address.toLowerCase(), { walletId: wallet(row.id), addressId: null });
+      add(owners, row.address, { walletId: wallet(row.id), addressId: null, internal: true });
     }
     this.#owners = owners;
     this.#generation++;
@@ -91,26 +114,22 @@ export class WatchSet {
   private async applyChanges(): Promise<string> {
     const changes = await store.watchedChanges(this.db, this.chainId, this.#horizon);
     if (changes.rows.length) this.#generation++;
-    const removed: string[] = [];
     for (const row of changes.rows) {
-      const key = row.address.toLowerCase();
-      if (!row.removed) this.#owners.set(key, { walletId: row.wallet_id, addressId: row.address_id });
-      else if (this.#owners.get(key)?.addressId === row.address_id) {
-        this.#owners.delete(key);
-        removed.push(key);
-      }
-    }
-    // Another wallet may still watch an address one wallet removed.
-    for (const row of await store.liveOwnersOf(this.db, this.chainId, removed)) {
-      this.#owners.set(row.address.toLowerCase(), { walletId: row.wallet_id, addressId: row.address_id });
+      const watcher = { walletId: row.wallet_id, addressId: row.address_id, internal: row.internal };
+      // Every watcher is kept, so one wallet's removal leaves the others' as they were.
+      if (row.removed) remove(this.#owners, row.address, watcher);
+      else add(this.#owners, row.address, watcher);
     }
     return changes.horizon;
   }
 
   readonly has = (address: string): boolean => this.#owners.has(address.toLowerCase());
 
-  get(address: string): Owner | undefined {
-    return this.#owners.get(address.toLowerCase());
+  /** The wallets a transfer to `address` is credited to (see `credited`); empty when unwatched. */
+  owners(address: string): Watcher[] {
+    const entry = this.#owners.get(address.toLowerCase());
+    if (!entry) return [];
+    return Array.isArray(entry) ? credited(entry) : [entry];
   }
 
   isEnabled(walletId: string, assetId: string): boolean {
@@ -120,4 +139,26 @@ export class WatchSet {
   get size(): number {
     return this.#owners.size;
   }
+}
+
+/** Adds (or replaces) one wallet's watch of an address. */
+function add(map: Map<string, Entry>, address: string, w: Watcher): void {
+  const key = address.toLowerCase();
+  const entry = map.get(key);
+  if (!entry) map.set(key, w);
+  else if (!Array.isArray(entry)) map.set(key, same(entry, w) ? w : [entry, w]);
+  else {
+    const i = entry.findIndex((e) => same(e, w));
+    if (i >= 0) entry[i] = w;
+    else entry.push(w);
+  }
+}
+
+function remove(map: Map<string, Entry>, address: string, w: Watcher): void {
+  const key = address.toLowerCase();
+  const entry = map.get(key);
+  if (!entry) return;
+  const rest = (Array.isArray(entry) ? entry : [entry]).filter((e) => !same(e, w));
+  if (rest.length === 0) map.delete(key);
+  else map.set(key, rest.length === 1 ? rest[0]! : rest);
 }

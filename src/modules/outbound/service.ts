@@ -201,7 +201,7 @@ export class OutboundService {
       if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
       const senderKey = `${wallet.id}:${req.fromIndex}`;
       let from = senders.get(senderKey);
-      if (from === undefined) senders.set(senderKey, (from = this.wallets.deriver(wallet).address(req.fromIndex)));
+      if (from === undefined) senders.set(senderKey, (from = (await this.wallets.deriver(wallet)).address(req.fromIndex)));
       planned.push({ chain, from, req, checked });
     }
     // Senders in order of first appearance; each takes its nonces in one statement.

@@ -12,7 +12,7 @@
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
-import { BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { AppError, BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -30,7 +30,15 @@ type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 const NATIVE_TRANSFER_GAS = 21_000n;
 const GAS_MARGIN_PERCENT = 120n;
 
-export type SweepResult = 'started' | 'in-flight' | 'nothing';
+/** Why a sweep ended before it started (deposit.swept.failed's `assetSweptResponse.error`). */
+const GONE = 'The address no longer holds this asset: it was moved before the sweep ran (e.g. withdrawn from the address)';
+const GONE_PENDING =
+  'The sweep transfer would fail on chain: the balance is being moved by another transaction (e.g. a withdrawal from the address) or the token refuses it';
+const GONE_NATIVE =
+  "The address's balance no longer covers the sweep's network fee: it was moved before the sweep ran (e.g. withdrawn from the address)";
+
+/** `failed`: the funds were gone, the deposits' sweep ended failed at once. */
+export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed';
 
 /** Run in the transaction that completes a sweep, with the deposits it moved to the master. */
 export type SweptHook = (tx: DbConn, depositIds: string[]) => Promise<void>;
@@ -79,8 +87,13 @@ export class SweepService {
     return !!asset && BigInt(d.amount) >= thresholdUnits(sweeping.threshold, asset.row.decimals);
   }
 
-  /** Starts a sweep of the address's balance of the asset, unless one is in flight. */
-  async sweepAddress(addressId: string, assetId: string): Promise<SweepResult> {
+  /**
+   * Starts a sweep of the address's balance of the asset, unless one is in flight. When the
+   * balance is gone (moved before the sweep ran, e.g. withdrawn from the address) the
+   * deposits' sweep ends at once as failed, with `deposit.swept.failed` and the reason,
+   * instead of an error the job queue would retry; `manual` (the API) only reports it.
+   */
+  async sweepAddress(addressId: string, assetId: string, opts: { manual?: boolean } = {}): Promise<SweepResult> {
     const address = await this.addresses.findRow(addressId);
     const asset = this.catalogue.asset(assetId);
     if (!address || !asset || address.derivation_index === null) return 'nothing';
@@ -95,19 +108,32 @@ export class SweepService {
       { owner: address.address, token: null },
     ]);
     const fees = await adapter.estimateFees();
-    const gasLimit = native
-      ? NATIVE_TRANSFER_GAS
-      : ((await adapter.estimateGas({
-          from: address.address,
-          to: asset.row.address,
-          value: 0n,
-          data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
-        })) *
-          GAS_MARGIN_PERCENT) /
-        100n;
+    let gone: string | null = null;
+    let gasLimit = NATIVE_TRANSFER_GAS;
+    if (!native && tokenBalance! === 0n) gone = GONE;
+    else if (!native) {
+      try {
+        gasLimit =
+          ((await adapter.estimateGas({
+            from: address.address,
+            to: asset.row.address,
+            value: 0n,
+            data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
+          })) *
+            GAS_MARGIN_PERCENT) /
+          100n;
+      } catch (err) {
+        // The node says the transfer cannot succeed (it reverts: the balance is being moved by
+        // a pending transaction, or the token refuses the address). Asking again will not
+        // change that; anything else (the node unreachable) is thrown and the job retried.
+        if (!(err instanceof AppError) || err.code !== 'CHAIN_REJECTED' || err.retryable) throw err;
+        gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
+      }
+    }
     const gasCost = gasLimit * fees.maxFeePerGas;
     const amount = native ? nativeBalance! - gasCost : tokenBalance!;
     const topup = !native && gasCost > nativeBalance! ? gasCost - nativeBalance! : 0n;
+    if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);
@@ -115,9 +141,11 @@ export class SweepService {
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);
       if (deposits.length === 0) return 'nothing';
-      if (amount <= 0n) {
-        this.logger.warn({ addressId, assetId }, 'nothing to sweep: the balance does not cover the deposits (moved elsewhere?)');
-        return 'nothing';
+      if (gone) {
+        this.logger.warn({ addressId, assetId, reason: gone }, 'nothing to sweep');
+        return opts.manual
+          ? 'nothing'
+          : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, gone);
       }
       const sweepId = uuidv7();
       await store.insertSweep(tx, {
@@ -126,6 +154,7 @@ export class SweepService {
         addressId,
         chainId: chain.id,
         assetId,
+        status: 'pending',
         stage: topup > 0n ? 'topup' : 'transfer',
         amount,
         gasLimit,
@@ -155,6 +184,65 @@ export class SweepService {
     });
   }
 
+  /**
+   * Deposits whose funds are no longer at the address. Those an earlier sweep already carried
+   * to the master (it moved the whole balance, theirs included, before they were confirmed)
+   * are marked swept by it. The others get a sweep that ends failed at once, with the reason,
+   * reported once: deposits already reported (their last sweep failed) are not reported again
+   * until a sweep is tried for them anew (the next deposit's, or the API's).
+   */
+  private async endUnswept(
+    tx: DbConn,
+    at: { walletId: string; addressId: string; chainId: string; assetId: string },
+    deposits: store.SweepableDeposit[],
+    reason: string,
+  ): Promise<SweepResult> {
+    const carrier = await store.carrierSweep(tx, at.addressId, at.assetId);
+    let surplus = carrier ? BigInt(carrier.surplus) : 0n;
+    const carried: store.SweepableDeposit[] = [];
+    const unreported: store.SweepableDeposit[] = [];
+    for (const d of deposits) {
+      if (BigInt(d.amount) <= surplus) {
+        surplus -= BigInt(d.amount);
+        carried.push(d);
+      } else if (d.sweep_id === null) unreported.push(d);
+    }
+    if (carrier && carried.length) {
+      const sweep = (await store.lockSweep(tx, carrier.id))!;
+      await store.attachDeposits(
+        tx,
+        sweep.id,
+        carried.map((d) => d.id),
+      );
+      await this.markSwept(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!, carried);
+      for (const hook of this.sweptHooks)
+        await hook(
+          tx,
+          carried.map((d) => d.id),
+        );
+    }
+    if (unreported.length === 0) return 'nothing';
+    const sweepId = uuidv7();
+    await store.insertSweep(tx, {
+      ...at,
+      id: sweepId,
+      status: 'failed',
+      stage: 'failed',
+      amount: unreported.reduce((sum, d) => sum + BigInt(d.amount), 0n),
+      gasLimit: 0n,
+      maxFeePerGas: 0n,
+      maxPriorityFeePerGas: 0n,
+      error: reason,
+    });
+    await store.attachDeposits(
+      tx,
+      sweepId,
+      unreported.map((d) => d.id),
+    );
+    await this.reportFailure(tx, sweepId, reason);
+    return 'failed';
+  }
+
   /** POST .../transactions/sweep/assets: sweeps a confirmed deposit now. */
   async manualSweep(auth: AuthContext, walletId: string, transactionId: string): Promise<TransactionView> {
     await this.wallets.require(auth, walletId);
@@ -167,7 +255,7 @@ export class SweepService {
     if (d.asset_swept) throw new ConflictError('ALREADY_SWEPT', 'This deposit has already been swept');
     if (d.status !== 'SUCCESS') throw new ConflictError('DEPOSIT_NOT_CONFIRMED', 'Only confirmed deposits are swept');
     if (d.sweep_id && d.sweep_status === 'pending') return this.transactions.get(auth, walletId, transactionId);
-    const result = await this.sweepAddress(d.address_id, d.asset_id);
+    const result = await this.sweepAddress(d.address_id, d.asset_id, { manual: true });
     if (result === 'nothing') throw new BusinessRuleError('NOTHING_TO_SWEEP', 'The address holds none of this asset to sweep');
     return this.transactions.get(auth, walletId, transactionId);
   }
@@ -209,28 +297,9 @@ export class SweepService {
       await this.fail(tx, sweep, `sweep transaction ${row.stage}${row.error ? `: ${row.error}` : ''}`);
       return;
     }
-    const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
-    const topup = sweep.topup_outbound_id ? await this.outbound.get(sweep.topup_outbound_id, tx) : undefined;
-    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
     await store.finishSweep(tx, sweep.id, true, null);
     const swept = await store.depositsOfSweep(tx, sweep.id);
-    for (const d of swept) {
-      await store.markSwept(tx, d.id, {
-        amount: d.amount,
-        gasFee: fee(row) + fee(topup),
-        hash: row.hash!,
-        from: row.fromAddress,
-        to: wallet.address,
-        response: {
-          status: row.receipt.status,
-          blockNumber: Number(row.receipt.blockNumber),
-          gasUsed: row.receipt.gasUsed.toString(),
-          sweptTotal: sweep.amount,
-          topupHash: topup?.hash ?? null,
-        },
-      });
-      await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');
-    }
+    await this.markSwept(tx, sweep, row, swept);
     for (const hook of this.sweptHooks)
       await hook(
         tx,
@@ -241,10 +310,38 @@ export class SweepService {
       await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
   }
 
+  /** Marks deposits moved to the master by `sweep` (its transfer `row`, mined) as swept, with their events. */
+  private async markSwept(tx: DbConn, sweep: store.SweepRow, row: OutboundRow, deposits: { id: string; amount: string }[]): Promise<void> {
+    const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
+    const topup = sweep.topup_outbound_id ? await this.outbound.get(sweep.topup_outbound_id, tx) : undefined;
+    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    for (const d of deposits) {
+      await store.markSwept(tx, d.id, {
+        amount: d.amount,
+        gasFee: fee(row) + fee(topup),
+        hash: row.hash!,
+        from: row.fromAddress,
+        to: wallet.address,
+        response: {
+          status: row.receipt!.status,
+          blockNumber: Number(row.receipt!.blockNumber),
+          gasUsed: row.receipt!.gasUsed.toString(),
+          sweptTotal: sweep.amount,
+          topupHash: topup?.hash ?? null,
+        },
+      });
+      await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');
+    }
+  }
+
   private async fail(tx: DbConn, sweep: store.SweepRow, reason: string): Promise<void> {
     this.logger.warn({ sweepId: sweep.id, reason }, 'sweep failed');
     await store.finishSweep(tx, sweep.id, false, reason);
-    for (const d of await store.depositsOfSweep(tx, sweep.id)) {
+    await this.reportFailure(tx, sweep.id, reason);
+  }
+
+  private async reportFailure(tx: DbConn, sweepId: string, reason: string): Promise<void> {
+    for (const d of await store.depositsOfSweep(tx, sweepId)) {
       await store.recordSweepFailure(tx, d.id, { error: reason });
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.failed');
     }

@@ -66,16 +66,37 @@ export async function insertSweep(
     addressId: string;
     chainId: string;
     assetId: string;
-    stage: 'topup' | 'transfer';
+    /** `failed`: a sweep that ended before it started (the funds were gone), with its `error`. */
+    status: 'pending' | 'failed';
+    stage: 'topup' | 'transfer' | 'failed';
     amount: bigint;
     gasLimit: bigint;
     maxFeePerGas: bigint;
     maxPriorityFeePerGas: bigint;
+    error?: string;
   },
 ): Promise<void> {
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas)
-            VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, 'pending', ${s.stage}, ${s.amount.toString()},
-                    ${s.gasLimit.toString()}, ${s.maxFeePerGas.toString()}, ${s.maxPriorityFeePerGas.toString()})`.execute(db);
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, error)
+            VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
+                    ${s.gasLimit.toString()}, ${s.maxFeePerGas.toString()}, ${s.maxPriorityFeePerGas.toString()}, ${s.error ?? null})`.execute(
+    db,
+  );
+}
+
+/**
+ * The address's latest successful sweep of the asset and what its sweeps moved beyond the
+ * deposits they are recorded for (a sweep moves the whole balance, so deposits mined but not
+ * yet confirmed when it was planned went along): null when nothing is left over.
+ */
+export async function carrierSweep(db: DbConn, addressId: string, assetId: string): Promise<{ id: string; surplus: string } | null> {
+  const { rows } = await sql<{ id: string | null; surplus: string }>`
+    SELECT (SELECT id FROM sweeps WHERE address_id = ${addressId} AND asset_id = ${assetId} AND status = 'success'
+             ORDER BY created_at DESC, id DESC LIMIT 1) AS id,
+           (SELECT coalesce(sum(amount), 0) FROM sweeps WHERE address_id = ${addressId} AND asset_id = ${assetId} AND status = 'success')
+           - (SELECT coalesce(sum(t.amount), 0) FROM transactions t JOIN sweeps s ON s.id = t.sweep_id
+               WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success') AS surplus`.execute(db);
+  const row = rows[0]!;
+  return row.id !== null && BigInt(row.surplus) > 0n ? { id: row.id, surplus: row.surplus } : null;
 }
 
 export async function attachDeposits(db: DbConn, sweepId: string, depositIds: string[]): Promise<void> {

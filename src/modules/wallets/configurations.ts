@@ -6,6 +6,14 @@ import { Type, type Static } from '@sinclair/typebox';
 
 const RuleList = Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 100 });
 
+/** Allow-list of contract addresses; the schema bounds it, the wallet's chain validates each entry. */
+export const MAX_ALLOWED_CONTRACTS = 100;
+const ContractList = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: MAX_ALLOWED_CONTRACTS });
+const CONTRACT_WRITES = {
+  description:
+    'extension: contract writes (contracts/write and contracts/write/sign) on/off, and an allow-list of the contracts they may call (empty: any). A wallet API key may only restrict this; relaxing it needs the business API key.',
+};
+
 export const WalletConfigurationsSchema = Type.Object(
   {
     addresses: Type.Object({
@@ -17,6 +25,7 @@ export const WalletConfigurationsSchema = Type.Object(
     withdrawal: Type.Object({
       gasless: Type.Object({ isActive: Type.Boolean(), operator: Type.String(), threshold: Type.Number({ minimum: 0 }) }),
     }),
+    contractWrites: Type.Object({ isActive: Type.Boolean(), allowedContracts: Type.Array(Type.String()) }, CONTRACT_WRITES),
   },
   { $id: 'WalletConfigurations' },
 );
@@ -60,6 +69,12 @@ export const WalletConfigurationsPatch = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    contractWrites: Type.Optional(
+      Type.Object(
+        { isActive: Type.Optional(Type.Boolean()), allowedContracts: Type.Optional(ContractList) },
+        { additionalProperties: false, ...CONTRACT_WRITES },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -71,6 +86,8 @@ export function defaultWalletConfigurations(): WalletConfigurations {
     autoSettlement: { isActive: false, rules: [] },
     autoSweeping: { isActive: true, threshold: 0 },
     withdrawal: { gasless: { isActive: false, operator: '', threshold: 0 } },
+    // Today's behaviour by default: any contract may be called.
+    contractWrites: { isActive: true, allowedContracts: [] },
   };
 }
 
@@ -92,4 +109,19 @@ export function normaliseConfigurations(stored: unknown): WalletConfigurations {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Whether `next` allows contract writes that `current` refused: switched on again, the
+ * allow-list removed, or a contract added to it. Only a business key may do that.
+ */
+export function relaxesContractWrites(
+  current: WalletConfigurations['contractWrites'],
+  next: WalletConfigurations['contractWrites'],
+): boolean {
+  if (next.isActive && !current.isActive) return true;
+  if (current.allowedContracts.length === 0) return false;
+  if (next.allowedContracts.length === 0) return true;
+  const before = new Set(current.allowedContracts.map((a) => a.toLowerCase()));
+  return next.allowedContracts.some((a) => !before.has(a.toLowerCase()));
 }

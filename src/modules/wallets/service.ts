@@ -8,9 +8,11 @@ import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../keys/hd.js';
+import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
+import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { checkWebhookUrl, policyFor } from '../../lib/ssrf.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
@@ -18,6 +20,8 @@ import {
   defaultWalletConfigurations,
   mergeConfigurations,
   normaliseConfigurations,
+  relaxesContractWrites,
+  type WalletConfigurations,
   type WalletConfigurationsPatch,
 } from './configurations.js';
 import type { WalletSchema } from './schemas.js';
@@ -43,9 +47,16 @@ export interface CreateWalletInput {
   assets?: string[];
 }
 
+/** Wallets whose opened account xpub a process keeps (the least recently used goes first). */
+const MAX_DERIVERS = 10_000;
+
 export class WalletService {
-  /** Parsed account nodes, so deriving a child address costs one point operation. */
-  readonly #derivers = new Map<string, AddressDeriver>();
+  /**
+   * Opened account xpubs, parsed: deriving a child address costs one point operation and
+   * no decryption. The xpub is sealed in the database (a clear xpub plus one exported
+   * child key gives the account's private key), so it exists in clear only here.
+   */
+  readonly #derivers = new Map<string, Promise<AddressDeriver>>();
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
 
@@ -54,7 +65,8 @@ export class WalletService {
     private readonly vault: KeyVault,
     private readonly catalogue: CatalogueService,
     private readonly apiKeys: ApiKeyService,
-    private readonly defaults: { addressLimit: number },
+    /** webhookTargets: where webhook URLs may point (lib/ssrf.ts). */
+    private readonly defaults: { addressLimit: number; webhookTargets: WebhookTargetPolicy },
     private readonly changes: Changes,
   ) {
     this.#refs = changes.cache('wallets');
@@ -77,11 +89,22 @@ export class WalletService {
     }
     const assets = pickAssets(chain, input.assets);
     const id = uuidv7();
-    const mnemonic = generateMnemonic();
     const accountPath = chain.config.blockchain.derivationPath;
-    const account = accountFromMnemonic(mnemonic, accountPath);
-    const address = new AddressDeriver(account.xpub).address(0);
-    const seedCiphertext = await this.vault.seal(Buffer.from(mnemonic, 'utf8'), id);
+    // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
+    const mnemonic = secretFromString(generateMnemonic());
+    let xpub: Buffer | undefined;
+    let address: string;
+    let seedCiphertext: Buffer;
+    let accountXpubSealed: Buffer;
+    try {
+      const account = accountFromMnemonic(mnemonic, accountPath);
+      address = new AddressDeriver(account.xpub).address(0);
+      xpub = secretFromString(account.xpub);
+      seedCiphertext = await this.vault.seal(mnemonic, WALLET_SEED.associatedData(id));
+      accountXpubSealed = await this.vault.seal(xpub, WALLET_XPUB.associatedData(id));
+    } finally {
+      wipe(mnemonic, xpub);
+    }
 
     const apiKey = await this.db.transaction().execute(async (tx) => {
       await store.insertWallet(tx, {
@@ -92,7 +115,7 @@ export class WalletService {
         description: input.description ?? '',
         address,
         derivationPath: `${accountPath}/0`,
-        accountXpub: account.xpub,
+        accountXpubSealed,
         seedCiphertext,
         addressLimit: this.defaults.addressLimit,
         configurations: defaultWalletConfigurations(),
@@ -151,20 +174,61 @@ export class WalletService {
     return this.catalogue.chain(wallet.chain_id);
   }
 
-  deriver(wallet: WalletRow): AddressDeriver {
-    let deriver = this.#derivers.get(wallet.id);
-    if (!deriver) {
-      deriver = new AddressDeriver(wallet.account_xpub);
-      this.#derivers.set(wallet.id, deriver);
+  /** The wallet's address deriver: its account xpub, opened once per process and kept. */
+  deriver(wallet: Pick<WalletRow, 'id'>): Promise<AddressDeriver> {
+    const hit = this.#derivers.get(wallet.id);
+    if (hit) {
+      this.#derivers.delete(wallet.id);
+      this.#derivers.set(wallet.id, hit); // re-inserted: Map order is the LRU order
+      return hit;
     }
-    return deriver;
+    const opening = this.#openDeriver(wallet.id);
+    this.#derivers.set(wallet.id, opening);
+    // A failure (vault unavailable) is not remembered.
+    opening.catch(() => {
+      if (this.#derivers.get(wallet.id) === opening) this.#derivers.delete(wallet.id);
+    });
+    while (this.#derivers.size > MAX_DERIVERS) {
+      const oldest = this.#derivers.keys().next().value!;
+      void this.#derivers.get(oldest)!.then(
+        (d) => d.wipe(),
+        () => undefined,
+      );
+      this.#derivers.delete(oldest);
+    }
+    return opening;
   }
 
-  /** The wallet's mnemonic in clear. Callers sign or export with it and drop it at once. */
-  async openMnemonic(walletId: string): Promise<string> {
+  async #openDeriver(walletId: string): Promise<AddressDeriver> {
+    const row = await store.readAccountXpub(this.db, walletId);
+    if (!row) throw new NotFoundError('Wallet');
+    if (!row.account_xpub_sealed) return new AddressDeriver(row.account_xpub!); // not upgraded yet (custody seals it at start)
+    const plain = await this.vault.open(row.account_xpub_sealed, WALLET_XPUB.associatedData(walletId));
+    try {
+      return new AddressDeriver(plain.toString('utf8'));
+    } finally {
+      plain.fill(0);
+    }
+  }
+
+  /**
+   * The wallet's mnemonic as UTF-8 bytes in a buffer of its own: the caller derives from it
+   * and zeroes it at once (the signer does).
+   */
+  async openMnemonicBytes(walletId: string): Promise<Buffer> {
     const sealed = await store.readSeedCiphertext(this.db, walletId);
     if (!sealed) throw new NotFoundError('Wallet');
-    return (await this.vault.open(sealed, walletId)).toString('utf8');
+    return this.vault.open(sealed, WALLET_SEED.associatedData(walletId));
+  }
+
+  /** The wallet's mnemonic as a string (tests, tools): prefer openMnemonicBytes, which can be wiped. */
+  async openMnemonic(walletId: string): Promise<string> {
+    const plain = await this.openMnemonicBytes(walletId);
+    try {
+      return plain.toString('utf8');
+    } finally {
+      plain.fill(0);
+    }
   }
 
   present(row: WalletRow): WalletView {
@@ -238,17 +302,19 @@ export class WalletService {
   ): Promise<WalletView> {
     const wallet = await this.require(auth, walletId);
     // Checked again at every connection (DNS may change); refusing here gives a clear error early.
-    const webhookUrl = patch.webhookUrl
-      ? checkWebhookUrl(patch.webhookUrl, policyFor(this.chainOf(wallet).row.network)).toString()
-      : patch.webhookUrl;
+    const webhookUrl =
+      typeof patch.webhookUrl === 'string'
+        ? (await this.defaults.webhookTargets.check(patch.webhookUrl, this.chainOf(wallet).row.network)).toString()
+        : patch.webhookUrl;
     await this.changes.transaction(async (tx) => {
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
       if (!locked) throw new NotFoundError('Wallet');
+      const current = normaliseConfigurations(locked.configurations);
       const configurations =
         patch.configurations === undefined
           ? undefined
-          : mergeConfigurations(normaliseConfigurations(locked.configurations), patch.configurations);
+          : mergeConfigurations(current, checkContractWrites(auth, this.chainOf(wallet), current, patch.configurations));
       await store.updateWallet(tx, walletId, { ...patch, configurations, webhookUrl });
       // Cached refs hold no updatable field; announced anyway, so a field added to WalletRef
       // later cannot go stale silently.
@@ -261,7 +327,8 @@ export class WalletService {
     requireBusinessKey(auth, "regenerate a wallet's API key");
     const wallet = await this.require(auth, walletId);
     const network = this.chainOf(wallet).row.network;
-    // changes.transaction: the old key's cached authentication goes at COMMIT, before we answer.
+    // changes.transaction: the new key's creation reaches every process's unknown-key cache
+    // before we answer (the old key needs nothing: no process caches a good key).
     const issued = await this.changes.transaction(async (tx) => {
       // Concurrent regenerations queue on the wallet row: otherwise the second cannot see the
       // first's new key to revoke it and fails on the one-live-key index (a 500).
@@ -270,6 +337,33 @@ export class WalletService {
     });
     return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
   }
+}
+
+/**
+ * The allow-list in canonical form (each entry a valid address of the wallet's chain, no
+ * duplicates; 400 naming the entry otherwise); relaxing the setting needs a business key.
+ */
+function checkContractWrites(
+  auth: AuthContext,
+  chain: ChainHandle,
+  current: WalletConfigurations,
+  patch: WalletConfigurationsPatch,
+): WalletConfigurationsPatch {
+  const given = patch.contractWrites;
+  if (!given) return patch;
+  let allowedContracts = given.allowedContracts;
+  if (allowedContracts) {
+    const canonical = allowedContracts.map((a, i) => {
+      const c = chain.adapter.normalizeAddress(a);
+      if (c) return c;
+      const field = `configurations.contractWrites.allowedContracts.${i}`;
+      throw new ValidationError(`${field} is not a valid ${chain.key} address`, [{ field, message: 'not a valid address' }]);
+    });
+    allowedContracts = [...new Set(canonical)];
+  }
+  const next = { ...current.contractWrites, ...given, ...(allowedContracts ? { allowedContracts } : {}) };
+  if (relaxesContractWrites(current.contractWrites, next)) requireBusinessKey(auth, 'switch contract writes on or widen their allow-list');
+  return { ...patch, contractWrites: { ...given, ...(allowedContracts ? { allowedContracts } : {}) } };
 }
 
 function requireBusinessKey(auth: AuthContext, what: string): void {

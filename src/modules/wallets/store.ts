@@ -9,7 +9,8 @@ export interface NewWallet {
   description: string;
   address: string;
   derivationPath: string;
-  accountXpub: string;
+  /** The account xpub, sealed (keys/sealed-columns.ts WALLET_XPUB); never stored in clear. */
+  accountXpubSealed: Buffer;
   seedCiphertext: Buffer;
   addressLimit: number;
   configurations: Record<string, unknown>;
@@ -26,7 +27,7 @@ export async function insertWallet(db: DbConn, w: NewWallet): Promise<void> {
       description: w.description,
       address: w.address,
       derivation_path: w.derivationPath,
-      account_xpub: w.accountXpub,
+      account_xpub_sealed: w.accountXpubSealed,
       seed_ciphertext: w.seedCiphertext,
       address_limit: w.addressLimit,
       configurations: JSON.stringify(w.configurations),
@@ -43,7 +44,6 @@ const walletColumns = [
   'wallets.description',
   'wallets.address',
   'wallets.derivation_path',
-  'wallets.account_xpub',
   'wallets.next_index',
   'wallets.address_limit',
   'wallets.is_active',
@@ -117,6 +117,11 @@ export async function updateWallet(db: DbConn, id: string, patch: WalletPatch): 
 
 export async function lockWallet(db: DbConn, id: string) {
   return db.selectFrom('wallets').select(['id', 'configurations']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+}
+
+/** The account xpub: sealed, or in clear on a row not yet upgraded (016_key_custody.sql). */
+export function readAccountXpub(db: DbConn, id: string) {
+  return db.selectFrom('wallets').select(['account_xpub', 'account_xpub_sealed']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function readSeedCiphertext(db: DbConn, id: string): Promise<Buffer | undefined> {

@@ -9,9 +9,9 @@
 import type { Db } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { policyFor } from '../../lib/ssrf.js';
 import { signatureHeaders } from '../../lib/webhook-signature.js';
 import type { ApiKeyService } from '../apikeys/service.js';
+import type { WebhookSecretService } from './secrets.js';
 import { FINAL_ATTEMPT_GRACE_MS, RETRY_DELAYS_MS } from './schedule.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import * as store from './store.js';
@@ -58,6 +58,7 @@ export class DeliveryRunner {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly apiKeys: ApiKeyService,
+    private readonly secrets: WebhookSecretService,
     private readonly sender: WebhookSender,
     private readonly logger: Logger,
   ) {}
@@ -143,13 +144,17 @@ export class DeliveryRunner {
   private async attemptOnce(row: store.ClaimedAttempt): Promise<void> {
     // The attempt starts now (service clock): the signature carries this instant.
     const startedAt = this.clock.now();
-    const secret = row.key_id ? await this.secret(row.wallet_id, row.key_id) : null;
-    const result: SendResult = secret
+    const [apiKey, secrets] = await Promise.all([
+      row.key_id ? this.secret(row.wallet_id, row.key_id) : null,
+      this.secrets.keys(row.secret_ids),
+    ]);
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const result: SendResult = apiKey
       ? await this.sender.send(
           row.url,
           row.body,
-          signatureHeaders(row.body, { id: row.id, timestamp: Math.floor(startedAt.getTime() / 1000), apiKey: secret }),
-          policyFor(row.network),
+          signatureHeaders(row.body, { id: row.id, timestamp, apiKey, secrets, apiKeyStandard: row.api_key_signs }),
+          row.network,
         )
       : { statusCode: null, response: null, error: 'the wallet has no live API key to sign with', ok: false, durationMs: 0 };
     const finishedAt = this.clock.now();

@@ -3,7 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, PagedEnvelope, ok } from '../../lib/schema.js';
 import { WalletParams } from '../wallets/schemas.js';
 import type { WebhookService } from './service.js';
-import { ResendBody, TransactionWebhooksParams, WalletWebhooksQuery, WebhookLogEntrySchema } from './schemas.js';
+import {
+  NewWebhookSecretSchema,
+  ResendBody,
+  RotateSecretBody,
+  TransactionWebhooksParams,
+  WalletWebhooksQuery,
+  WebhookLogEntrySchema,
+  WebhookSecretStatusSchema,
+} from './schemas.js';
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
   const entry = Type.Ref(WebhookLogEntrySchema);
@@ -72,5 +80,45 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
       },
     },
     async (req) => ok(await webhooks.sendTest(req.auth, req.params.walletId), 'Test event queued'),
+  );
+
+  app.get(
+    '/v1/wallets/:walletId/webhooks/secret',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: "The wallet's webhook signing secret: whether it exists and what signs now",
+        description: 'Extension. Never returns the secret itself. Without a secret, `webhook-signature` is keyed with the API key.',
+        params: WalletParams,
+        response: { 200: Envelope(WebhookSecretStatusSchema) },
+      },
+    },
+    async (req) => ok(await webhooks.secrets.status(req.auth, req.params.walletId), 'Webhook secret status fetched successfully'),
+  );
+
+  app.post(
+    '/v1/wallets/:walletId/webhooks/secret',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Create or rotate the webhook signing secret',
+        description:
+          'Extension. Returns a new `whsec_` secret, shown only in this response. `webhook-signature` is keyed with it from the next attempt on; ' +
+          'the previous secret (or, the first time, the API key) keeps signing beside it for `overlapSeconds` (default 86400), ' +
+          'so the header carries both signatures, space-separated. `x-service-signature` stays keyed with the API key. The body is optional.',
+        params: WalletParams,
+        body: RotateSecretBody,
+        response: { 200: Envelope(NewWebhookSecretSchema) },
+      },
+      // The body is optional: no body means the defaults.
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
+    },
+    async (req, reply) => {
+      const created = await webhooks.secrets.rotate(req.auth, req.params.walletId, req.body.overlapSeconds);
+      void reply.header('cache-control', 'no-store');
+      return ok(created, 'Webhook secret created; it is not shown again');
+    },
   );
 };

@@ -1,12 +1,12 @@
 /**
  * One HTTP attempt of a webhook delivery. Only a 200 acknowledges; redirects are never
- * followed (a redirect is a failed attempt, and cannot lead to a private address); for
- * mainnet wallets every address the connection uses is checked at connect time.
+ * followed (a redirect is a failed attempt, and cannot lead to a private address). The
+ * target policy (lib/ssrf.ts) is applied before any byte is sent: to the URL, and to every
+ * address the name resolves to, the connection then going to a checked address.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { ForbiddenTargetError, guardedLookup, isForbiddenAddress, systemLookupAll, type DeliveryPolicy } from '../../lib/ssrf.js';
+import { WebhookTargetPolicy, type LookupAll } from '../../lib/ssrf.js';
 import { ATTEMPT_TIMEOUT_MS } from './schedule.js';
 
 export const RESPONSE_LOG_LIMIT = 1024;
@@ -21,27 +21,29 @@ export interface SendResult {
 }
 
 export interface SenderOptions {
-  /** Resolver used for the connect-time check (injectable so tests can simulate DNS). */
-  resolveAll?: typeof systemLookupAll;
+  /** Resolver for save- and connect-time checks (injectable so tests can simulate DNS). */
+  resolveAll?: LookupAll;
   timeoutMs?: number;
 }
 
 export class WebhookSender {
   readonly #agents: { http: http.Agent; https: https.Agent };
-  readonly #lookupGuarded: ReturnType<typeof guardedLookup>;
   readonly #timeoutMs: number;
 
-  constructor(opts: SenderOptions = {}) {
+  constructor(
+    private readonly targets: WebhookTargetPolicy,
+    opts: SenderOptions = {},
+  ) {
     // Keep-alive: a busy receiver is not paid a TCP (and TLS) handshake per delivery.
     this.#agents = {
       http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
       https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
     };
-    this.#lookupGuarded = guardedLookup(opts.resolveAll ?? systemLookupAll);
     this.#timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   }
 
-  send(url: string, body: string, headers: Record<string, string>, policy: DeliveryPolicy): Promise<SendResult> {
+  /** `network` of the wallet: mainnet deliveries are HTTPS only. */
+  send(url: string, body: string, headers: Record<string, string>, network: string): Promise<SendResult> {
     const started = performance.now();
     const done = (r: Omit<SendResult, 'durationMs' | 'ok'>): SendResult => ({
       ...r,
@@ -54,14 +56,9 @@ export class WebhookSender {
     } catch {
       return Promise.resolve(done({ statusCode: null, response: null, error: 'invalid URL' }));
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (policy === 'public') {
-      if (target.protocol !== 'https:')
-        return Promise.resolve(done({ statusCode: null, response: null, error: 'refused: mainnet webhooks must use HTTPS' }));
-      // IP literals never reach `lookup`, so they are checked here.
-      if (isIP(host) && isForbiddenAddress(host))
-        return Promise.resolve(done({ statusCode: null, response: null, error: new ForbiddenTargetError(host, host).message }));
-    }
+    // Saved URLs are checked again: the setting or the rules may have changed since.
+    const refusal = this.targets.refusal(target, network);
+    if (refusal) return Promise.resolve(done({ statusCode: null, response: null, error: refusal }));
     const secure = target.protocol === 'https:';
     return new Promise((resolve) => {
       let settled = false;
@@ -82,7 +79,8 @@ export class WebhookSender {
             'user-agent': 'stablecoin-wallet-service-webhooks/1.0',
             ...headers,
           },
-          ...(policy === 'public' ? { lookup: this.#lookupGuarded as never } : {}),
+          // Names are resolved and checked here; IP literals were judged above.
+          lookup: this.targets.lookup as never,
         },
         (res) => {
           let text = '';

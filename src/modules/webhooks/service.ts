@@ -8,6 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import type { KeyVault } from '../../keys/vault.js';
 import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
@@ -18,6 +19,7 @@ import { DeliveryRunner } from './delivery.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import type { WebhookLogEntrySchema } from './schemas.js';
 import type { WebhookSender } from './sender.js';
+import { WebhookSecretService } from './secrets.js';
 import * as store from './store.js';
 
 export type WebhookLogEntry = Static<typeof WebhookLogEntrySchema>;
@@ -53,19 +55,23 @@ interface BatchState {
 
 export class WebhookService {
   readonly runner: DeliveryRunner;
+  /** Per-wallet signing secrets of the Standard Webhooks signature. */
+  readonly secrets: WebhookSecretService;
   /** The open batch of each live transaction (gone with the transaction object). */
   readonly #batches = new WeakMap<object, BatchState>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    vault: KeyVault,
     private readonly wallets: WalletService,
     apiKeys: ApiKeyService,
     private readonly transactions: TransactionService,
     sender: WebhookSender,
     logger: Logger,
   ) {
-    this.runner = new DeliveryRunner(db, clock, apiKeys, sender, logger);
+    this.secrets = new WebhookSecretService(db, clock, vault, wallets);
+    this.runner = new DeliveryRunner(db, clock, apiKeys, this.secrets, sender, logger);
   }
 
   /**

@@ -201,6 +201,10 @@ export interface ClaimedAttempt {
   network: string;
   /** The wallet's live API key row (the signing secret), null when it has none. */
   key_id: string | null;
+  /** The wallet's webhook signing secrets that sign now, newest first (migration 015). */
+  secret_ids: string[];
+  /** Whether the API key also keys webhook-signature (no secret yet, or the first overlap). */
+  api_key_signs: boolean;
 }
 
 /**
@@ -232,12 +236,19 @@ export async function claimAttempts(
       INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at)
       SELECT gen_random_uuid(), id, attempt, ${c.now} FROM claimed
     )
-    SELECT c.id, c.wallet_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id
+    SELECT c.id, c.wallet_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id,
+           ws.secret_ids, ws.api_key_signs
       FROM claimed c
       JOIN events e ON e.id = c.event_id
       JOIN wallets w ON w.id = c.wallet_id
       JOIN chains ch ON ch.id = w.chain_id
-      LEFT JOIN api_keys k ON k.wallet_id = c.wallet_id AND k.revoked_at IS NULL`.execute(db);
+      LEFT JOIN api_keys k ON k.wallet_id = c.wallet_id AND k.revoked_at IS NULL
+      CROSS JOIN LATERAL (
+        SELECT coalesce(array_agg(s.id::text ORDER BY s.created_at DESC, s.id DESC)
+                          FILTER (WHERE s.retires_at IS NULL OR s.retires_at > ${c.now}), '{}') AS secret_ids,
+               (count(*) = 0 OR coalesce(bool_or(s.api_key_signs_until > ${c.now}), false)) AS api_key_signs
+          FROM webhook_secrets s WHERE s.wallet_id = c.wallet_id
+      ) ws`.execute(db);
   return rows;
 }
 

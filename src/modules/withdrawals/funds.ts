@@ -13,6 +13,14 @@
  * still PENDING): safe, but it could refuse a request that fits. So when the quick check
  * fails, the pending withdrawals' receipts are looked up, the balances read again, and
  * those mined are no longer held back (reservations first, receipts second, balances last).
+ *
+ * Allowances. An allowance granted by a contract write (approve, increaseAllowance) lets
+ * its spender pull that much at any time, so it is held back for as long as it stands: the
+ * sender's spenders are listed (store.spenders, at time P) and their allowances read on
+ * chain before the balances. T is taken at or before P, so an approve committed after P is
+ * PENDING or settled since T under the lock, and held by its row; one committed before P
+ * is in the list. Allowances are read before balances: a spender pulling in between
+ * lowers the allowance read before the balance, which only holds back more, never less.
  */
 import type { FeeEstimate } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
@@ -88,7 +96,7 @@ export async function affordable(
   clock?: DbClock,
 ): Promise<{ plan: GasPlan; snap: Snapshot }> {
   const snap = await snapshot(db, chain, sender, items, clock);
-  checkFunds(chain, items, snap.balances, [], null);
+  checkFunds(chain, items, snap.balances, snap.allowances, null);
   try {
     return { plan: await planGas(chain, sender, items, fees), snap };
   } catch (err) {
@@ -97,30 +105,59 @@ export async function affordable(
     // a failed second read leaves the refusal as it was.
     if ((err as { code?: string }).code === 'TRANSFER_WOULD_FAIL') {
       const again = await snapshot(db, chain, sender, items).catch(() => null);
-      if (again) checkFunds(chain, items, again.balances, [], null);
+      if (again) checkFunds(chain, items, again.balances, again.allowances, null);
     }
     throw err;
   }
 }
 
-/** Balances by token address (null: the native coin), read after the database time `at`. */
+/**
+ * Balances by token address (null: the native coin), read after the database time `at`,
+ * and the standing allowances the sender granted through contract writes (as holds).
+ */
 export interface Snapshot {
   at: Date;
   balances: Map<string | null, bigint>;
+  allowances: Allowance[];
+}
+
+/** A standing allowance as a hold on its token. */
+export interface Allowance extends Reserved {
+  spender: string;
 }
 
 export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, items: Item[], clock?: DbClock): Promise<Snapshot> {
-  const at = clock ? await clock.now(db) : await store.databaseNow(db);
-  return { at, balances: await readBalances(chain, sender, items) };
+  const [now, listed] = await Promise.all([
+    clock ? clock.now(db) : null,
+    clock ? clock.spenders(db, chain.id, sender) : store.spenders(db, chain.id, sender),
+  ]);
+  const at = now && now < listed.at ? now : listed.at;
+  const tokens = new Map(
+    items.filter((i) => !i.asset.asset.row.is_native).map((i) => [i.asset.asset.row.address.toLowerCase(), i.asset.asset.row.id]),
+  );
+  const pairs = listed.pairs.filter((p) => tokens.has(p.token.toLowerCase()));
+  // Allowances first, balances second (see the header).
+  const amounts = pairs.length > 0 ? await chain.adapter.getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
+  const allowances = pairs.map((p, i) => ({
+    assetId: tokens.get(p.token.toLowerCase())!,
+    amount: amounts[i]!,
+    fees: 0n,
+    spender: p.spender,
+  }));
+  return { at, balances: await readBalances(chain, sender, items), allowances: allowances.filter((a) => a.amount > 0n) };
 }
+
+type Spenders = Awaited<ReturnType<typeof store.spenders>>;
 
 /**
  * The database's time for snapshots, shared by concurrent requests: one query per
  * `maxAgeMs` instead of one per request. Any time read before a balance read is a valid
- * T (see the header); an earlier one only holds back more, never less.
+ * T (see the header); an earlier one only holds back more, never less. Likewise each
+ * sender's list of spenders, with the time it was read (T is never later than that).
  */
 export class DbClock {
   #last: { at: number; value: Promise<Date> } | null = null;
+  readonly #spenders = new Map<string, { at: number; value: Promise<Spenders> }>();
 
   constructor(private readonly maxAgeMs = 250) {}
 
@@ -130,6 +167,19 @@ export class DbClock {
     const entry = { at: Date.now(), value: store.databaseNow(db) };
     this.#last = entry;
     entry.value.catch(() => this.#last === entry && (this.#last = null));
+    return entry.value;
+  }
+
+  spenders(db: DbConn, chainId: string, owner: string): Promise<Spenders> {
+    const key = `${chainId}:${owner}`;
+    const cached = this.#spenders.get(key);
+    if (cached && Date.now() - cached.at < this.maxAgeMs) return cached.value;
+    if (this.#spenders.size >= 1_000) {
+      for (const [k, e] of this.#spenders) if (Date.now() - e.at >= this.maxAgeMs) this.#spenders.delete(k);
+    }
+    const entry = { at: Date.now(), value: store.spenders(db, chainId, owner) };
+    this.#spenders.set(key, entry);
+    entry.value.catch(() => this.#spenders.get(key) === entry && this.#spenders.delete(key));
     return entry.value;
   }
 }
@@ -172,12 +222,13 @@ export async function checkHeld(
 ): Promise<void> {
   const mine = held.filter((h) => h.pending || h.settledAt! >= snap.at);
   try {
-    checkFunds(chain, items, snap.balances, [...mine, ...extra], plan);
+    checkFunds(chain, items, snap.balances, [...mine, ...extra, ...snap.allowances], plan);
     return;
   } catch (err) {
-    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !mine.some((h) => h.hash)) throw err;
+    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !mine.some((h) => h.hash && !h.standing)) throw err;
   }
-  const pending = mine.filter((h) => h.pending);
+  // Allowances granted by contract writes stay held: a balance read does not show them.
+  const pending = mine.filter((h) => h.pending && !h.standing);
   const isMined = (hash: string) => {
     let found = mined.get(hash);
     if (!found) mined.set(hash, (found = chain.adapter.getReceipt(hash).then((r) => r !== null)));
@@ -185,7 +236,8 @@ export async function checkHeld(
   };
   const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
   const balances = await readBalances(chain, sender, items);
-  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...extra], plan);
+  const standing = mine.filter((h) => h.standing);
+  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...snap.allowances], plan);
 }
 
 export interface Reserved {
@@ -237,7 +289,7 @@ export function checkFunds(
 
 function insufficient(what: string, decimals: number, available: bigint, held: bigint, need: bigint, item: Item): BusinessRuleError {
   const fmt = (v: bigint) => formatAmount(v < 0n ? 0n : v, decimals);
-  const heldText = held > 0n ? ` after ${fmt(held)} held for pending withdrawals` : '';
+  const heldText = held > 0n ? ` after ${fmt(held)} held for pending withdrawals, contract writes and allowances` : '';
   return new BusinessRuleError(
     'INSUFFICIENT_BALANCE',
     `Insufficient ${what}: ${fmt(available)} available${heldText}, ${fmt(need)} needed`,

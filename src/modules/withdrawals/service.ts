@@ -32,6 +32,9 @@ import { createBatch, notWhitelisted, original, type CreateJob, type CreateResul
 import { DbClock, affordable, FeeCache, callOf, checkAgainstPending, feeOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
+import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
+
+export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
 import type { WithdrawBody } from './schemas.js';
 import * as store from './store.js';
 import { checkItems, type Item } from './validate.js';
@@ -203,6 +206,19 @@ export class WithdrawalService {
     const snap = await snapshot(tx, m.chain, m.sender, [item]);
     await store.lockSender(tx, m.chain.id, m.sender);
     await checkAgainstPending(tx, m.chain, m.sender, [item], { fees: m.fees, gas: [m.gas] }, snap);
+  }
+
+  /** Moves of the wallet's funds by contract writes, under the withdrawal rules: see moves.ts. */
+  prepareMoves(chain: ChainHandle, fees: FeeEstimate, owners: OwnerSpends[]): Promise<PreparedMoves> {
+    return prepareMoves(this.deps.db, chain, fees, owners, this.clock);
+  }
+
+  reserveMoves(tx: DbConn, walletId: string, prepared: PreparedMoves): Promise<void> {
+    return reserveMoves(tx, walletId, prepared);
+  }
+
+  checkMoves(walletId: string, prepared: PreparedMoves): Promise<void> {
+    return checkMoves(this.deps.db, walletId, prepared);
   }
 
   /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */

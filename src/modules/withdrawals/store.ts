@@ -24,6 +24,11 @@ export interface Held {
   pending: boolean;
   /** When it left PENDING (null while pending). */
   settledAt: Date | null;
+  /**
+   * An allowance granted by a contract write (approve): mining it leaves the balance as it
+   * was, so unlike a spend it is not seen in a balance read after it was mined.
+   */
+  standing: boolean;
 }
 
 /**
@@ -31,13 +36,16 @@ export interface Held {
  * (settlement runs included) and auto-settlement legs (a swap spends its input; the
  * transfer after it spends the quoted output, which errs on the side of holding too much
  * while the swap is in flight). All of them must be held back, or a withdrawal could
- * spend funds an auto-settlement is about to send.
+ * spend funds an auto-settlement is about to send. Contract writes hold their gas here
+ * (reserved_fee; amount and asset are null) and what they move in contract_moves.
  */
-const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT')`;
+const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTRACT')`;
 
 /**
  * What the sender's spending transactions hold back from a balance read after `since`:
- * every PENDING one, and every one settled since then (funds.ts explains why).
+ * every PENDING one, and every one settled since then (funds.ts explains why); plus what
+ * contract writes move out of the sender's address (the sender of a transferFrom may be
+ * another address), by the same rule.
  */
 export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
   const { rows } = await sql<{
@@ -47,13 +55,18 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     hash: string | null;
     status: string;
     updated_at: Date;
+    standing: boolean;
   }>`
-    SELECT asset_id, amount, reserved_fee, hash, status, updated_at FROM transactions
+    SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false AS standing FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status = 'PENDING'
     UNION ALL
-    SELECT asset_id, amount, reserved_fee, hash, status, updated_at FROM transactions
+    SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status <> 'PENDING'
-       AND updated_at >= ${since}`.execute(db);
+       AND updated_at >= ${since}
+    UNION ALL
+    SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance'
+      FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
+     WHERE m.chain_id = ${chainId} AND m.owner_address = ${sender} AND (m.settled_at IS NULL OR m.settled_at >= ${since})`.execute(db);
   return rows.map((r) => ({
     assetId: r.asset_id,
     amount: BigInt(r.amount ?? 0),
@@ -61,7 +74,28 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     hash: r.hash,
     pending: r.status === 'PENDING',
     settledAt: r.status === 'PENDING' ? null : r.updated_at,
+    standing: r.standing,
   }));
+}
+
+/**
+ * The spenders the owner granted allowances of a token through contract writes, and the
+ * time the list was read (statement_timestamp: at or before the snapshot the list was read
+ * in, so it serves as a balance snapshot's time; funds.ts).
+ */
+export async function spenders(
+  db: DbConn,
+  chainId: string,
+  owner: string,
+): Promise<{ at: Date; pairs: { token: string; spender: string }[] }> {
+  const { rows } = await sql<{ at: Date; token: string | null; spender: string | null }>`
+    SELECT statement_timestamp() AS at, s.token_address AS token, s.spender
+      FROM (SELECT 1) one
+      LEFT JOIN contract_spenders s ON s.chain_id = ${chainId} AND s.owner_address = ${owner}`.execute(db);
+  return {
+    at: rows[0]!.at,
+    pairs: rows.flatMap((r) => (r.token && r.spender ? [{ token: r.token, spender: r.spender }] : [])),
+  };
 }
 
 /** Addresses (lower case) of the wallet's active whitelisted beneficiaries. */

@@ -1,0 +1,119 @@
+/**
+ * Moves of a wallet's funds made outside withdrawals (contract writes), judged by the
+ * withdrawal rules: the wallet's beneficiary whitelist, and the balance reservation of
+ * funds.ts under each paying address's withdrawal lock, so withdrawals and these moves
+ * can never together spend more than an address holds.
+ *
+ * A request may take funds from more than one address (a child pulling from the master
+ * with transferFrom): each address is checked against its own balance and holds, and the
+ * locks are taken in address order, so two such requests cannot deadlock.
+ */
+import type { FeeEstimate } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
+import type { EnabledAsset } from '../assets/service.js';
+import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import { notWhitelisted } from './create.js';
+import { checkFunds, checkHeld, snapshot, type DbClock, type GasPlan, type Snapshot } from './funds.js';
+import * as store from './store.js';
+import type { Item } from './validate.js';
+
+/** One thing leaving an address: an asset amount (may be 0) and the gas it pays for. */
+export interface Spend {
+  asset: AssetHandle;
+  amount: bigint;
+  /** Where it goes (a recipient, a spender, a contract receiving native coin). */
+  to: string;
+  /** Gas limit this address pays for it; 0 when another address sends the transaction. */
+  gas: bigint;
+  /** Whether `to` must be a whitelisted beneficiary. */
+  beneficiary: boolean;
+  /** The request field the spend comes from, for error details. */
+  field: string;
+}
+
+export interface OwnerSpends {
+  owner: string;
+  spends: Spend[];
+  /**
+   * Allowances this request itself uses (transferFrom by the spender), by spender (lower
+   * case) and token asset id: that much of the standing allowance is no longer held, since
+   * the request's own hold replaces it.
+   */
+  consumes?: { spender: string; assetId: string; amount: bigint }[];
+}
+
+export interface PreparedMoves {
+  chain: ChainHandle;
+  fees: FeeEstimate;
+  owners: { spends: OwnerSpends; items: Item[]; plan: GasPlan; snap: Snapshot }[];
+}
+
+const itemOf = (s: Spend): Item => ({
+  // checkFunds reads only the asset's row and the item's field.
+  asset: { asset: s.asset } as EnabledAsset,
+  to: s.to,
+  amount: s.amount,
+  reference: null,
+  note: null,
+  metadata: null,
+  field: s.field,
+});
+
+/** Balances and allowances of every paying address (before any lock), and a first check against them. */
+export async function prepareMoves(
+  db: DbConn,
+  chain: ChainHandle,
+  fees: FeeEstimate,
+  owners: OwnerSpends[],
+  clock?: DbClock,
+): Promise<PreparedMoves> {
+  const prepared = await Promise.all(
+    owners.map(async (o) => {
+      const items = o.spends.map(itemOf);
+      const snap = await snapshot(db, chain, o.owner, items, clock);
+      return { spends: o, items, plan: { fees, gas: o.spends.map((s) => s.gas) }, snap: consume(snap, o) };
+    }),
+  );
+  for (const p of prepared) checkFunds(chain, p.items, p.snap.balances, p.snap.allowances, p.plan);
+  return { chain, fees, owners: prepared };
+}
+
+/**
+ * In the transaction that will record the moves (their PENDING rows then hold them for
+ * later requests): takes every paying address's withdrawal lock, then throws NOT_WHITELISTED
+ * or INSUFFICIENT_BALANCE unless the moves fit beside everything already held.
+ */
+export async function reserveMoves(tx: DbConn, walletId: string, p: PreparedMoves): Promise<void> {
+  const owners = [...p.owners].sort((a, b) => cmp(a.spends.owner.toLowerCase(), b.spends.owner.toLowerCase()));
+  for (const o of owners) await store.lockSender(tx, p.chain.id, o.spends.owner);
+  await checkMoves(tx, walletId, p, owners);
+}
+
+/**
+ * The same checks without a lock, for sign-only requests: they reserve nothing (the service
+ * never learns whether the transaction is broadcast) but must not spend what is held.
+ */
+export async function checkMoves(db: DbConn, walletId: string, p: PreparedMoves, owners = p.owners): Promise<void> {
+  const beneficiaries = owners.flatMap((o) => o.items.filter((_item, i) => o.spends.spends[i]!.beneficiary));
+  const refused = notWhitelisted(await store.whitelist(db, walletId), beneficiaries);
+  if (refused) throw refused;
+  const mined = new Map<string, Promise<boolean>>();
+  for (const o of owners) {
+    const held = await store.heldBack(db, p.chain.id, o.spends.owner, o.snap.at);
+    await checkHeld(p.chain, o.spends.owner, o.items, o.plan, o.snap, held, [], mined);
+  }
+}
+
+/** The snapshot with the allowances the request uses lowered by what it takes from them. */
+function consume(snap: Snapshot, o: OwnerSpends): Snapshot {
+  if (!o.consumes?.length) return snap;
+  const allowances = snap.allowances.map((a) => {
+    const used = o
+      .consumes!.filter((c) => c.spender === a.spender.toLowerCase() && c.assetId === a.assetId)
+      .reduce((sum, c) => sum + c.amount, 0n);
+    return { ...a, amount: a.amount > used ? a.amount - used : 0n };
+  });
+  return { ...snap, allowances };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
