@@ -20,12 +20,15 @@ const PASSWORD = 'a long test passphrase';
 let inst: Installation;
 let bin: string;
 let businessId: string;
+let keyId: string;
 
 /** Values for the placeholders the docs use. */
 const placeholders = (): Record<string, string> => ({
   '<email>': 'ops@example.com',
   '<business id>': businessId,
   '<business id or name>': businessId,
+  '<key id>': keyId,
+  '<role>': 'worker',
 });
 
 beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
@@ -39,6 +42,12 @@ beforeAll(async () => {
   const created = await runToEnd(builtCli(['create-business', 'Doc Business'], inst.env({ LOG_LEVEL: 'warn' })));
   expect(created.code, created.stderr).toBe(0);
   businessId = /"id": "([0-9a-f-]{36})"/.exec(created.stdout)![1]!;
+  // A key for `api-key revoke <key id>` to revoke.
+  const key = await runToEnd(
+    builtCli(['api-key', 'create', '--business', businessId, '--name', 'to revoke'], inst.env({ LOG_LEVEL: 'warn' })),
+  );
+  expect(key.code, key.stderr).toBe(0);
+  keyId = /"id": "([0-9a-f-]{36})"/.exec(key.stdout)![1]!;
 });
 afterAll(async () => {
   await killAll();

@@ -1,8 +1,8 @@
 /**
  * The service's CLI commands as README.md and docs/*.md show them: lines of sh/bash code
  * blocks (a `# or: …` comment line counts as an alternative command) and inline code spans
- * that run the CLI (`npm start …`, `npm run migrate`, `npm run build`, `node dist/main.js …`,
- * `wallet-service …`). Installing (`npm install`, `npm ci`) and `npm test` parts of a line
+ * (also those running over a line break) that run the CLI (`npm start …`, `npm run migrate`,
+ * `npm run build`, `node dist/main.js …`, `wallet-service …`). Installing (`npm install`, `npm ci`) and `npm test` parts of a line
  * are left out: the test runs in an installed checkout.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -31,6 +31,7 @@ export function extractCommands(root: string): DocCommand[] {
     const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
     let fence: string | null = null;
     let pending = '';
+    let open: string | null = null; // an inline code span not yet closed on its line
     for (const [i, raw] of lines.entries()) {
       const where = `${file}:${i + 1}`;
       const opening = /^\s*```\s*([\w-]*)\s*$/.exec(raw);
@@ -56,7 +57,19 @@ export function extractCommands(root: string): DocCommand[] {
         add(out, alternative ? alternative[1]! : line.replace(/\s+#\s.*$/, ''), where);
         continue;
       }
-      for (const [, span] of raw.matchAll(/`([^`]+)`/g)) add(out, span!, where);
+      // A code span may run on over a line break (Markdown joins it with a space).
+      const text: string = open === null ? raw : `${open} ${raw}`;
+      if (!raw.trim()) {
+        open = null;
+        continue;
+      }
+      let end = 0;
+      for (const m of text.matchAll(/`([^`]+)`/g)) {
+        add(out, m[1]!, where);
+        end = m.index + m[0].length;
+      }
+      const rest: string = text.slice(end);
+      open = rest.includes('`') ? rest.slice(rest.indexOf('`')) : null;
     }
   }
   return out;
