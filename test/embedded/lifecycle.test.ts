@@ -431,8 +431,8 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       const credentials = readFileSync(path.join(dataDir, 'credentials.json'), 'utf8');
       const before = readdirSync(dataDir).sort();
 
-      // The same command again, and a one-off command that would start the database too.
-      for (const args of [[], ['create-business', 'Second Business']]) {
+      // The same command again, and one-off commands that would start the database too.
+      for (const args of [[], ['create-business', 'Second Business'], ['rotate-master-key', '--status']]) {
         const second = spawnNpmStart({}, args);
         let out = '';
         second.stdout!.on('data', (d) => (out += d));
