@@ -12,7 +12,6 @@
  *   lines run the same way; the Dockerfile's entry point is the CLI and copies what exists.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -73,7 +72,8 @@ function runnableEnv(names: Record<string, string>): NodeJS.ProcessEnv {
   const swapped: Record<string, string> = {
     ...names,
     ...(names.DATABASE_URL ? { DATABASE_URL: inst.databaseUrl } : {}),
-    ...(names.MASTER_KEY ? { MASTER_KEY: randomBytes(32).toString('base64') } : {}),
+    // Every process on one database holds its master key (a start with another is refused).
+    ...(names.MASTER_KEY ? { MASTER_KEY: inst.masterKey } : {}),
     ...(names.CHAINS_FILE ? { CHAINS_FILE: inst.chainsFile } : {}),
     ...(names.PORT ? { PORT: '0' } : {}),
     ...(names.HEALTH_PORT ? { HEALTH_PORT: '0' } : {}),
