@@ -109,6 +109,8 @@ export async function startCluster(opts: {
       HEALTH_PORT: '0',
       LOG_LEVEL: 'info',
       INDEXER_POLL_MS: '200',
+      // The receiver is on loopback: production refuses such targets unless told otherwise.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     };
     const migrated = await runToEnd(builtCli(['migrate'], env));
     if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
