@@ -104,6 +104,11 @@ export interface ChainAdapter {
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
+  /**
+   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; text,
+   * or bytes as 0x-prefixed hex) and hashes it. Absent on families without one.
+   */
+  prepareMessage?(message: string, field?: string): MessagePayload;
 }
 
 // ---- contracts and typed data (additions for smart-contract calls and EIP-712 signing) --
@@ -140,6 +145,14 @@ export interface EncodedContractCall {
   /** Canonical signature, e.g. `transfer(address,uint256)`. */
   signature: string;
   stateMutability: string;
+}
+
+/** A personal message after validation: what is signed, and its digest. */
+export interface MessagePayload {
+  kind: 'text' | 'bytes';
+  /** As given: the text, or the bytes as 0x-prefixed hex. */
+  message: string;
+  digest: string;
 }
 
 /** Typed data as a client sends it (EIP-712 / eth_signTypedData_v4). */

@@ -101,6 +101,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
+    // API answers are one tenant's data and some carry secrets (a new or regenerated API
+    // key, an exported private key): no cache may keep any of them. Every /v1 answer, so
+    // a new secret-bearing route cannot forget it.
+    if (req.url.startsWith('/v1/') || req.url === '/v1') void reply.header('cache-control', 'no-store');
   });
 
   await app.register(swagger, {

@@ -1,5 +1,8 @@
 /**
- * Request validation. Bodies are validated strictly (no type coercion: "5" is not 5 and
+ * Request validation. Every string (keys included) of every parsed body, query string and
+ * path parameter first passes one rule (lib/safe-text.ts: no NUL, no unpaired surrogate, no
+ * non-finite number, bounded nesting), for every route, the dashboard's forms included.
+ * Bodies are validated strictly (no type coercion: "5" is not 5 and
  * `true` is not "true" when money is involved; unknown fields are refused, so a typo
  * like "ammount" is an error, not a silently ignored field). Query strings and path
  * parameters are text by nature, so there types are coerced.
@@ -7,6 +10,8 @@
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { ValidationError } from '../lib/errors.js';
+import { unsafeInputIssue } from '../lib/safe-text.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -31,4 +36,11 @@ export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema
     coercing.addSchema(schema);
   }
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  // Before the schemas, so the message names the bad text rather than a pattern it fails.
+  // A callback hook: no promise per request.
+  app.addHook('preValidation', (req, _reply, done) => {
+    const issue =
+      unsafeInputIssue(req.params, 'params') ?? unsafeInputIssue(req.query, 'querystring') ?? unsafeInputIssue(req.body, 'body');
+    done(issue ? new ValidationError(`${issue.field} ${issue.message}`, [issue]) : undefined);
+  });
 }

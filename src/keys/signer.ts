@@ -19,7 +19,8 @@ import {
   type TransactionSerializableEIP1559,
   type TypedDataDefinition,
 } from 'viem';
-import type { TypedDataPayload } from '../chains/types.js';
+import type { MessagePayload, TypedDataPayload } from '../chains/types.js';
+import { messageDigest } from '../chains/evm/message.js';
 import { deriveFromMnemonic, evmAddressOfPublicKey, wipeNode } from './hd.js';
 
 /** An EIP-1559 (type 2) transaction ready to sign. */
@@ -48,6 +49,8 @@ export interface Signer {
    * given, is the address the key must have, as in UnsignedTx.
    */
   signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature>;
+  /** EIP-191 personal-message signature of a validated message (chains' prepareMessage); `from` as above. */
+  signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature>;
 }
 
 /** An EIP-712 signature: 65 bytes r || s || v, and its parts (v is 27 or 28). */
@@ -166,6 +169,11 @@ export class LocalSigner implements Signer {
       message: data.message,
     } as unknown as TypedDataDefinition);
     if (digest !== data.digest) throw new Error('typed data digest mismatch: the payload changed after validation');
+    return this.#signDigest(walletId, index, digest, from);
+  }
+
+  /** Signs a digest computed here from a validated payload (never one a caller hands in). */
+  async #signDigest(walletId: string, index: number, digest: Hex, from?: string): Promise<TypedDataSignature> {
     const signature = await this.#withChildKey(walletId, index, (key) => {
       if (from !== undefined && getAddress(from) !== key.address) {
         throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
@@ -175,6 +183,14 @@ export class LocalSigner implements Signer {
     });
     const { r, s, v } = parseSignature(signature);
     return { signature, r, s, v: Number(v) };
+  }
+
+  async signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature> {
+    if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
+    // As for typed data: the digest signed is recomputed from the message the row records.
+    const digest = messageDigest(data);
+    if (digest !== data.digest) throw new Error('message digest mismatch: the payload changed after validation');
+    return this.#signDigest(walletId, index, digest as Hex, from);
   }
 
   /** Drops and wipes every cached key (e.g. on shutdown); the sweeper stops with it. */

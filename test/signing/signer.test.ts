@@ -4,6 +4,7 @@ import { recoverTypedDataAddress, type TypedDataDefinition } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { prepareTypedData } from '../../src/chains/evm/typed-data.js';
 import { LocalSigner } from '../../src/keys/signer.js';
+import { prepareMessage } from '../../src/chains/evm/message.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const input = {
@@ -41,5 +42,24 @@ describe('LocalSigner.signTypedData', () => {
     await expect(signer.signTypedData('w', 0, payload, other)).rejects.toThrow('is not the signer');
     const tampered = { ...payload, message: { ...payload.message, value: 2_000_000n } };
     await expect(signer.signTypedData('w', 0, tampered)).rejects.toThrow('digest mismatch');
+  });
+});
+
+describe('LocalSigner.signMessage (EIP-191)', () => {
+  const signer = new LocalSigner(async () => MNEMONIC);
+
+  it("signs text and bytes with the key of the index exactly as viem's signMessage, and checks the digest", async () => {
+    for (const index of [0, 2]) {
+      const account = mnemonicToAccount(MNEMONIC, { addressIndex: index });
+      const text = await signer.signMessage('w', index, prepareMessage('hello'), account.address);
+      expect(text.signature).toBe(await account.signMessage({ message: 'hello' }));
+      const bytes = await signer.signMessage('w', index, prepareMessage('0x68656c6c6f'));
+      expect(bytes.signature).toBe(text.signature);
+    }
+    const payload = prepareMessage('pay 1 USDC');
+    await expect(signer.signMessage('w', 0, { ...payload, message: 'pay 1000 USDC' })).rejects.toThrow('digest mismatch');
+    await expect(signer.signMessage('w', 0, payload, mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address)).rejects.toThrow(
+      'is not the signer',
+    );
   });
 });

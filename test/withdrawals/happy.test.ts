@@ -224,7 +224,13 @@ describe('network fee', () => {
     const body = { assetId: usdc.id, address: randomAddress(), amount: '1' };
     const res = await withdraw(w.h, ETH, body, { fee: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toEqual({ balance: expect.stringMatching(/^\d+(\.\d+)?$/), fee: expect.stringMatching(/^0\.\d+$/) });
+    expect(res.body.data).toEqual({
+      networkFee: expect.stringMatching(/^0\.\d+$/),
+      nativeBalance: expect.stringMatching(/^\d+(\.\d+)?$/),
+      nativeBalanceInUSD: null,
+      balance: res.body.data.nativeBalance,
+      fee: res.body.data.networkFee,
+    });
     expect(parseEther(res.body.data.balance)).toBe(await eth.pub.getBalance({ address: master(ETH) }));
 
     const child = await newChild(w.h, ETH);

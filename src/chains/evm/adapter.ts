@@ -1,6 +1,7 @@
-import { createPublicClient, erc20Abi, getAddress, http, isAddress, webSocket, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
+import { parseEvmAddress } from './address.js';
 import type {
   BalanceQuery,
   BlockRef,
@@ -14,6 +15,7 @@ import type {
   TransferEvent,
   TypedDataInput,
   TypedDataPayload,
+  MessagePayload,
 } from '../types.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
@@ -22,6 +24,7 @@ import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
+import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
 
 const multicallAbi = [
@@ -78,10 +81,9 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   normalizeAddress(address: string): string | null {
-    // strict: a mixed-case address must carry a valid EIP-55 checksum (a typo guard);
-    // all-lowercase and all-uppercase forms carry none and are accepted.
-    if (!isAddress(address, { strict: true })) return null;
-    return getAddress(address);
+    // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and
+    // all-upper case forms carry none and are accepted (address.ts).
+    return parseEvmAddress(address);
   }
 
   /** Concurrent balance reads share multicalls (see BalanceBatcher). */
@@ -225,6 +227,10 @@ export class EvmAdapter implements ChainAdapter {
 
   prepareTypedData(input: TypedDataInput): TypedDataPayload {
     return prepareTypedData(input);
+  }
+
+  prepareMessage(message: string, field?: string): MessagePayload {
+    return prepareMessage(message, field);
   }
 
   /** Like `rpc`, but the client's mistakes and reverts (AppErrors: 400, 422) pass through as they are. */

@@ -12,9 +12,7 @@ import {
   ContractFunctionRevertedError,
   decodeFunctionResult,
   encodeFunctionData,
-  getAddress,
   getContractError,
-  isAddress,
   parseAbi,
   RpcRequestError,
   toFunctionSignature,
@@ -27,6 +25,7 @@ import {
 import { BusinessRuleError, ValidationError, type FieldIssue } from '../../lib/errors.js';
 import type { ContractCallInput, EncodedContractCall } from '../types.js';
 import { ARRAY_SUFFIX, baseOf, elementary, scalar, type Report } from './typed-data.js';
+import { parseEvmAddress } from './address.js';
 
 type Param = { name?: string; type: string; components?: Param[] };
 
@@ -143,7 +142,8 @@ function invalid(issues: FieldIssue[]): never {
 export function resolveCall(call: ContractCallInput, field: string): ResolvedCall {
   const issues: FieldIssue[] = [];
   const report: Report = (f, message) => void (issues.length < MAX_ISSUES && issues.push({ field: f, message }));
-  if (!isAddress(call.address, { strict: true })) report(`${field}.address`, 'is not a valid address (or its EIP-55 checksum is wrong)');
+  const to = parseEvmAddress(call.address);
+  if (!to) report(`${field}.address`, 'is not a valid address (or its EIP-55 checksum is wrong)');
   if (!Array.isArray(call.abi)) report(`${field}.abi`, 'must be an array of ABI entries');
   else checkAbi(call.abi, `${field}.abi`, report);
   if (issues.length) invalid(issues);
@@ -188,7 +188,7 @@ export function resolveCall(call: ContractCallInput, field: string): ResolvedCal
   }
   const errors = (call.abi as Record<string, unknown>[]).filter((e) => e.type === 'error') as unknown as Abi;
   return {
-    to: getAddress(call.address),
+    to: to!,
     data,
     functionName: item.name,
     signature: safeSignature(item),

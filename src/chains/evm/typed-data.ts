@@ -6,9 +6,10 @@
  * checked here first, with field paths for the 400's details, and viem hashes only input
  * that is known to be complete and well typed.
  */
-import { hashTypedData, isAddress, type TypedDataDefinition } from 'viem';
+import { hashTypedData, type TypedDataDefinition } from 'viem';
 import { ValidationError, type FieldIssue } from '../../lib/errors.js';
 import type { TypedDataInput, TypedDataPayload } from '../types.js';
+import { parseEvmAddress } from './address.js';
 
 type Member = { name: string; type: string };
 type Types = Record<string, Member[]>;
@@ -96,7 +97,7 @@ function parseTypes(raw: Record<string, unknown>, report: Report): Types {
 
 /** The domain's own type: the client's EIP712Domain when given (it must describe the domain exactly), else the standard one. */
 function domainMembers(domain: TypedDataInput['domain'], types: Types, report: Report): Member[] {
-  if (!isAddress(domain.verifyingContract, { strict: true })) {
+  if (!parseEvmAddress(domain.verifyingContract)) {
     report('domain.verifyingContract', 'is not a valid address (or its EIP-55 checksum is wrong)');
   }
   if (domain.salt !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(domain.salt)) report('domain.salt', 'must be 32 bytes as 0x-prefixed hex');
@@ -187,8 +188,8 @@ export function scalar(k: Kind, type: string, value: unknown, at: string, report
       return value;
     }
     case 'address':
-      if (typeof value === 'string' && isAddress(value, { strict: true })) return value;
-      return report(at, 'must be a valid address (mixed case needs a correct EIP-55 checksum)');
+      // Checksummed: viem's encoders refuse an all-upper-case address.
+      return parseEvmAddress(value) ?? report(at, 'must be a valid address (mixed case needs a correct EIP-55 checksum)');
     case 'bool':
       return typeof value === 'boolean' ? value : report(at, 'must be true or false');
     case 'string':
@@ -217,7 +218,8 @@ export function prepareTypedData(input: TypedDataInput): TypedDataPayload {
     name: input.domain.name,
     version: input.domain.version,
     chainId: input.domain.chainId,
-    verifyingContract: input.domain.verifyingContract,
+    // Checksummed (the same 20 bytes): viem's encoder refuses an all-upper-case address.
+    verifyingContract: parseEvmAddress(input.domain.verifyingContract)!,
     ...(input.domain.salt !== undefined ? { salt: input.domain.salt } : {}),
   };
   const types: Types = { ...parsed, [DOMAIN_TYPE]: domainType };

@@ -60,7 +60,11 @@ export class BalanceService {
     });
   }
 
-  private async ownAddress(wallet: WalletRef, address: string): Promise<string> {
+  private async ownAddress(wallet: WalletRef, input: string): Promise<string> {
+    // Parsed as every address a client sends is (any single letter case; mixed case must
+    // carry a valid EIP-55 checksum); one that does not parse is none of the wallet's.
+    const address = this.wallets.chainOf(wallet).adapter.normalizeAddress(input);
+    if (!address) throw new NotFoundError('Address');
     if (address.toLowerCase() === wallet.address.toLowerCase()) return wallet.address;
     const row = await this.addresses.findByAddress(wallet.id, address);
     if (!row) throw new NotFoundError('Address');

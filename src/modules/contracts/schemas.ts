@@ -48,11 +48,31 @@ export const ContractCall = Type.Object(
   { additionalProperties: false },
 );
 
+export type ContractCalls = Static<typeof ContractCall>[];
+
+/**
+ * `calls` (1 to 20), or one call given by its fields at the top level, as the described
+ * service's documentation shows them (`address`, `method`, `parameters`, `abi`, and the
+ * `value` extension). Both at once is a 400 (body.ts).
+ */
 export const ContractCallsBody = Type.Object(
-  { calls: Type.Array(ContractCall, { minItems: 1, maxItems: MAX_CALLS }) },
-  { additionalProperties: false },
+  {
+    calls: Type.Optional(
+      Type.Array(ContractCall, { minItems: 1, maxItems: MAX_CALLS, description: 'the calls, in order; or give one call at the top level' }),
+    ),
+    address: Type.Optional(ContractCall.properties.address),
+    method: Type.Optional(ContractCall.properties.method),
+    parameters: Type.Optional(ContractCall.properties.parameters),
+    abi: Type.Optional(ContractCall.properties.abi),
+    value: ContractCall.properties.value,
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Either `calls: [...]` or a single call as top-level `address`, `method`, `parameters`, `abi` (and `value`); a single call answers as a one-element `calls`.',
+  },
 );
-export type ContractCalls = Static<typeof ContractCallsBody>['calls'];
+export type ContractCallsRequest = Static<typeof ContractCallsBody>;
 
 export const ReadResult = Type.Union([Type.String(), Type.Array(Type.String())], {
   description: 'one call: the value as a string; several: an array in call order',

@@ -132,7 +132,7 @@ export class ContractService {
   async writeSign(
     auth: AuthContext,
     walletId: string,
-    addressId: string,
+    addressId: string | undefined,
     calls: ContractCalls,
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);

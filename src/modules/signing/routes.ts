@@ -1,25 +1,57 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ok } from '../../lib/schema.js';
+import { Envelope, aliasSchema, ok } from '../../lib/schema.js';
 import { WalletParams } from '../wallets/schemas.js';
+import { AddressParams } from '../addresses/schemas.js';
 import { TransactionSchema } from '../transactions/schemas.js';
 import type { SigningService } from './service.js';
-import { TypedDataBody } from './schemas.js';
+import { MessageBody, TypedDataBody } from './schemas.js';
+
+const TAGS = ['Signing'];
 
 export const signingRoutes: FastifyPluginAsyncTypebox<{ service: SigningService }> = async (app, { service }) => {
+  const typedData = {
+    tags: TAGS,
+    summary: 'Sign EIP-712 typed data with the master key',
+    description:
+      'Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred.',
+    params: WalletParams,
+    body: TypedDataBody,
+    response: { 200: Envelope(Type.Ref(TransactionSchema)) },
+  };
+  app.post('/v1/wallets/:walletId/signing/typed-data', { schema: typedData }, async (req) =>
+    ok(await service.signTypedData(req.auth, req.params.walletId, req.body), 'Typed data signed successfully'),
+  );
+  // The described service's other spelling: one handler, marked as an alias.
   app.post(
-    '/v1/wallets/:walletId/signing/typed-data',
-    {
-      schema: {
-        tags: ['Signing'],
-        summary: 'Sign EIP-712 typed data with the master key',
-        description:
-          'Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred.',
-        params: WalletParams,
-        body: TypedDataBody,
-        response: { 200: Envelope(Type.Ref(TransactionSchema)) },
-      },
-    },
+    '/v1/wallets/:walletId/sign/typed-data',
+    { schema: aliasSchema(typedData, '/v1/wallets/{walletId}/signing/typed-data') },
     async (req) => ok(await service.signTypedData(req.auth, req.params.walletId, req.body), 'Typed data signed successfully'),
   );
+
+  // Personal messages (EIP-191), by the master or by a child address; `sign/message` is an alias.
+  for (const scope of ['wallet', 'address'] as const) {
+    const child = scope === 'address';
+    const base = child ? '/v1/wallets/:walletId/addresses/:addressId' : '/v1/wallets/:walletId';
+    const schema = {
+      tags: TAGS,
+      summary: child ? 'Sign a message with a child address key (EIP-191)' : 'Sign a message with the master key (EIP-191)',
+      description: `\`message\`: text, or bytes as 0x-prefixed hex. Signed as EIP-191 personal_sign (what \`personal_sign\` and viem's \`signMessage\` produce), by the ${child ? 'child address (INTERNAL addresses only: 422 `NO_PRIVATE_KEY` otherwise)' : 'master address'}. Returns a SIGNED Transaction (SUCCESS, confirmed) whose \`signedTransaction\` is \`{ r, s, signature, v }\`; \`signed.success\` is emitted. 400 for an empty message or odd-length hex (nothing written); 422 \`NOT_SUPPORTED\` on chains without personal messages.`,
+      params: child ? AddressParams : WalletParams,
+      body: MessageBody,
+      response: { 200: Envelope(Type.Ref(TransactionSchema)) },
+    };
+    const handler = async (req: {
+      auth: Parameters<SigningService['signMessage']>[0];
+      params: { walletId: string; addressId?: string };
+      body: { message: string };
+    }) =>
+      ok(
+        await service.signMessage(req.auth, req.params.walletId, req.params.addressId ?? null, req.body.message),
+        'Message signed successfully',
+      );
+    app.post(`${base}/signing/message`, { schema }, handler);
+    const canonical = `${base}/signing/message`.replace(/:(\w+)/g, '{$1}');
+    app.post(`${base}/sign/message`, { schema: aliasSchema(schema, canonical) }, handler);
+  }
 };

@@ -35,3 +35,16 @@ export const TypedDataBody = Type.Object(
   { additionalProperties: false },
 );
 export type TypedDataRequest = Static<typeof TypedDataBody>;
+
+export const MessageBody = Type.Object(
+  {
+    message: Type.String({
+      minLength: 1,
+      maxLength: 10_000,
+      description: 'text to sign, or bytes as 0x-prefixed hex (an even number of digits); signed as EIP-191 personal_sign',
+      examples: ['Sign in to Example at 2026-01-01T00:00:00Z', '0x48656c6c6f'],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type MessageRequest = Static<typeof MessageBody>;

@@ -21,6 +21,44 @@ export type SigningServiceDeps = ModuleDeps;
 export class SigningService {
   constructor(readonly deps: SigningServiceDeps) {}
 
+  /**
+   * A personal message (EIP-191 personal_sign) signed by the master or a child address:
+   * recorded as a SIGNED Transaction with its `signed.success` event, like typed data.
+   */
+  async signMessage(auth: AuthContext, walletId: string, addressId: string | null, message: string): Promise<TransactionView> {
+    const { signer, db, webhooks, transactions } = this.deps;
+    const who = await signerOf(this.deps, auth, walletId, addressId);
+    const prepare = who.chain.adapter.prepareMessage?.bind(who.chain.adapter);
+    if (!prepare) {
+      throw new BusinessRuleError('NOT_SUPPORTED', `Message signing is not available on ${who.chain.config.blockchain.name}`);
+    }
+    const payload = prepare(message, 'message');
+    const signature = await signer.signMessage(who.wallet.id, who.index, payload, who.address);
+    const id = uuidv7();
+    await db.transaction().execute(async (tx) => {
+      await insertTransaction(tx, {
+        id,
+        wallet_id: who.wallet.id,
+        address_id: who.addressId,
+        chain_id: who.chain.id,
+        reference: shortReference(),
+        type: 'SIGNED',
+        status: 'SUCCESS',
+        stage: 'signed',
+        confirmed: true,
+        network: who.chain.row.network,
+        created_channel: 'API',
+        sender_address: who.address,
+        signed_transaction: JSON.stringify(signature),
+        reason: `EIP-191 personal message (${payload.kind === 'bytes' ? `${(payload.message.length - 2) / 2} bytes` : `${payload.message.length} characters`})`,
+        // What was signed, for the audit trail: the message itself and its digest.
+        response: JSON.stringify({ kind: 'EIP-191', encoding: payload.kind, message: payload.message, digest: payload.digest }),
+      });
+      await webhooks.emitForTransaction(tx, id, 'signed.success');
+    });
+    return transactions.load(id);
+  }
+
   async signTypedData(auth: AuthContext, walletId: string, body: TypedDataRequest): Promise<TransactionView> {
     const { wallets, signer, db, webhooks, transactions } = this.deps;
     const wallet = await wallets.require(auth, walletId);
@@ -52,6 +90,19 @@ export class SigningService {
     });
     return transactions.load(id);
   }
+}
+
+/** The signer of a message: the master address (index 0) or a child address the service holds the key of. */
+async function signerOf(deps: SigningServiceDeps, auth: AuthContext, walletId: string, addressId: string | null) {
+  const wallet = await deps.wallets.require(auth, walletId);
+  if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+  const chain = deps.wallets.chainOf(wallet);
+  if (addressId === null) return { wallet, chain, address: wallet.address, index: 0, addressId: null };
+  const { address } = await deps.addresses.require(auth, walletId, addressId);
+  if (address.type !== 'INTERNAL' || address.derivation_index === null) {
+    throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address: it cannot sign for it');
+  }
+  return { wallet, chain, address: address.address, index: address.derivation_index, addressId };
 }
 
 function describe(p: TypedDataPayload): string {

@@ -124,6 +124,9 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         wallet: w.job.s.wallet,
         fromIndex: w.job.s.index,
         ...callOf(w.job.s.chain, w.item),
+        // The client's gasLimit / gasPrice (gas-options.ts); otherwise estimated when signed.
+        ...(w.job.costs!.plan.fixed?.gas ? { gasLimit: w.gas } : {}),
+        ...(w.job.costs!.plan.fixed?.fees ? w.job.costs!.plan.fees : {}),
         purpose: 'withdraw',
         ownerId: w.id,
       })),

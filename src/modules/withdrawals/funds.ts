@@ -28,6 +28,7 @@ import { BusinessRuleError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import { FeeCache } from '../outbound/fees.js';
+import { feesOf, gasLimitOf, type GasOptions } from './gas-options.js';
 
 export { FeeCache };
 import * as store from './store.js';
@@ -37,8 +38,10 @@ const GAS_MARGIN_PERCENT = 120n;
 
 export interface GasPlan {
   fees: FeeEstimate;
-  /** Gas limit per item (estimate plus margin), in item order. */
+  /** Gas limit per item (estimate plus margin, or the client's gasLimit), in item order. */
   gas: bigint[];
+  /** The client chose the gas limit or the fee cap (gas-options.ts): transactions are signed with them. */
+  fixed?: { gas: boolean; fees: boolean };
 }
 
 export const feeOf = (plan: GasPlan, i: number): bigint => plan.gas[i]! * plan.fees.maxFeePerGas;
@@ -50,22 +53,27 @@ export function callOf(chain: ChainHandle, item: Item): { to: string; value: big
     : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
 }
 
-/** Reads the chain's fees and estimates every item's gas (in parallel). */
-export async function planGas(chain: ChainHandle, sender: string, items: Item[], fees: FeeCache): Promise<GasPlan> {
+/** Reads the chain's fees and estimates every item's gas (in parallel), under the client's gas options. */
+export async function planGas(chain: ChainHandle, sender: string, items: Item[], fees: FeeCache, opts: GasOptions = {}): Promise<GasPlan> {
   const [estimate, gas] = await Promise.all([
     fees.get(chain),
     Promise.all(
       items.map(async (item) => {
         try {
           const estimate = await chain.adapter.estimateGas({ from: sender, ...callOf(chain, item) });
-          return (estimate * GAS_MARGIN_PERCENT + 99n) / 100n;
+          return { estimate, margined: (estimate * GAS_MARGIN_PERCENT + 99n) / 100n };
         } catch (err) {
           throw refusal(err, item) ?? err;
         }
       }),
     ),
   ]);
-  return { fees: estimate, gas };
+  const fixed = { gas: opts.gasLimit !== undefined, fees: opts.gasPrice !== undefined };
+  return {
+    fees: feesOf(opts, estimate),
+    gas: gas.map((g, i) => gasLimitOf(opts, g.estimate, g.margined, items[i]!)),
+    ...(fixed.gas || fixed.fees ? { fixed } : {}),
+  };
 }
 
 /** A node's "no" to an estimate, as a business rule on the item; null for transport errors. */
@@ -94,11 +102,12 @@ export async function affordable(
   items: Item[],
   fees: FeeCache,
   clock?: DbClock,
+  opts: GasOptions = {},
 ): Promise<{ plan: GasPlan; snap: Snapshot }> {
   const snap = await snapshot(db, chain, sender, items, clock);
   checkFunds(chain, items, snap.balances, snap.allowances, null);
   try {
-    return { plan: await planGas(chain, sender, items, fees), snap };
+    return { plan: await planGas(chain, sender, items, fees, opts), snap };
   } catch (err) {
     // A token transfer's estimate reverts when the balance is short: funds spent (another
     // withdrawal mined) between the balance read and the estimate. Say so, not "would fail";

@@ -1,12 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ok } from '../../lib/schema.js';
+import { Envelope, aliasSchema, ok } from '../../lib/schema.js';
+import type { AuthContext } from '../apikeys/service.js';
 import { WalletParams } from '../wallets/schemas.js';
 import { AddressParams } from '../addresses/schemas.js';
 import { TransactionSchema } from '../transactions/schemas.js';
 import type { WithdrawalService } from './service.js';
 import { IdempotencyHeaders, NetworkFeeSchema, TransactionIdBody, WithdrawBody } from './schemas.js';
 
+/** `/v1/wallets/:walletId/...` as the OpenAPI document writes it (`{walletId}`). */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+const GAS_HELP =
+  '`gasLimit` (gas) and `gasPrice` (wei per gas, the fee cap) are honoured within safety: a gas limit below the network estimate, or a fee cap below the current network fee, is a 400; `nonce`/`nounce` are refused (400): the service manages nonces.';
 const BODY_HELP =
   'Single: top-level `assetId`, `address`, `amount` (plus optional `reference`, `note`, `metadata`). Batch: `assets` items `{ id, amount, address, reference?, note?, metadata? }` instead; every item is checked before anything is created and one bad item rejects the request; `data` is then an array in request order. A `reference` already used on the wallet returns the original transaction (409 if it names a different payment).';
 
@@ -21,7 +27,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncTypebox<{ service: WithdrawalS
       schema: {
         tags,
         summary: 'Withdraw from the master wallet and broadcast',
-        description: `${BODY_HELP} Returns PENDING WITHDRAW transactions; \`withdraw.success\` or \`withdraw.failed\` follows.`,
+        description: `${BODY_HELP} ${GAS_HELP} Returns PENDING WITHDRAW transactions; \`withdraw.success\` or \`withdraw.failed\` follows.`,
         params: WalletParams,
         headers: IdempotencyHeaders,
         body: WithdrawBody,
@@ -46,7 +52,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncTypebox<{ service: WithdrawalS
       schema: {
         tags,
         summary: 'Withdraw from a child address and broadcast',
-        description: `${BODY_HELP} The child address pays the network fee in the native coin.`,
+        description: `${BODY_HELP} ${GAS_HELP} The child address pays the network fee in the native coin.`,
         params: AddressParams,
         headers: IdempotencyHeaders,
         body: WithdrawBody,
@@ -65,39 +71,50 @@ export const withdrawalsRoutes: FastifyPluginAsyncTypebox<{ service: WithdrawalS
       ),
   );
 
-  app.post(
-    '/v1/wallets/:walletId/addresses/:addressId/withdraw/sign',
-    {
-      schema: {
-        tags,
-        summary: 'Sign a withdrawal from a child address without broadcasting it',
-        description: `${BODY_HELP} Returns SUCCESS SIGNED transactions whose \`signedTransaction\` is the raw signed transaction; it uses the address's next nonce without reserving it.`,
-        params: AddressParams,
-        headers: IdempotencyHeaders,
-        body: WithdrawBody,
-        response: { 200: result },
-      },
-    },
-    async (req) =>
+  // Sign-only, from the master (the child's twin) and from a child address; `/sign-only`
+  // is the described service's other spelling of each (an alias, one handler).
+  for (const scope of ['wallet', 'address'] as const) {
+    const child = scope === 'address';
+    const path = child ? '/v1/wallets/:walletId/addresses/:addressId/withdraw/sign' : '/v1/wallets/:walletId/withdraw/sign';
+    const schema = {
+      tags,
+      summary: child
+        ? 'Sign a withdrawal from a child address without broadcasting it'
+        : 'Sign a withdrawal from the master address without broadcasting it',
+      description: `${BODY_HELP} ${GAS_HELP} Returns SUCCESS SIGNED transactions whose \`signedTransaction\` is the raw signed transaction; it uses the ${child ? "address's" : "master address's"} next nonce without reserving it; \`signed.success\` follows.`,
+      params: child ? AddressParams : WalletParams,
+      headers: IdempotencyHeaders,
+      body: WithdrawBody,
+      response: { 200: result },
+    };
+    const handler = async (req: {
+      auth: AuthContext;
+      params: { walletId: string; addressId?: string };
+      headers: { 'idempotency-key'?: string };
+      body: WithdrawBody;
+    }) =>
       ok(
         await service.sign(req.auth, {
           walletId: req.params.walletId,
-          addressId: req.params.addressId,
+          addressId: req.params.addressId ?? null,
           body: req.body,
           idempotencyKey: req.headers['idempotency-key'],
         }),
         'Transaction signed successfully',
-      ),
-  );
+      );
+    app.post(path, { schema }, handler);
+    app.post(`${path}-only`, { schema: aliasSchema(schema, openApiPath(path)) }, handler);
+  }
 
   const fee = Envelope(NetworkFeeSchema);
+  const FEE_HELP = `Extension. Same body as the withdrawal (${GAS_HELP}) \`networkFee\` (gas limit x fee cap, summed) and \`nativeBalance\` in the native coin; \`nativeBalanceInUSD\` is null while no rate source prices the native coin. A batch (\`assets\`) adds \`fees\` per item in request order and \`totalNetworkFee\`. \`fee\` and \`balance\` are deprecated aliases of \`networkFee\` and \`nativeBalance\`, kept for one version.`;
   app.post(
     '/v1/wallets/:walletId/withdraw/network-fee',
     {
       schema: {
         tags,
         summary: 'Estimate the network fee of a master-wallet withdrawal',
-        description: 'Extension. Same body as the withdrawal; `fee` (gas limit x fee cap) and `balance` in the native coin.',
+        description: FEE_HELP,
         params: WalletParams,
         body: WithdrawBody,
         response: { 200: fee },
@@ -116,7 +133,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncTypebox<{ service: WithdrawalS
       schema: {
         tags,
         summary: 'Estimate the network fee of a child-address withdrawal',
-        description: 'Extension. Same body as the withdrawal; `fee` (gas limit x fee cap) and `balance` in the native coin.',
+        description: FEE_HELP,
         params: AddressParams,
         body: WithdrawBody,
         response: { 200: fee },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { JsonObject, Uuid } from '../../lib/schema.js';
+import { JsonObject, Nullable, Uuid } from '../../lib/schema.js';
 
 // A uint256 has 78 digits and an asset at most 77 decimals; anything longer is refused by
 // the amount rules anyway, this only keeps absurd inputs out of the parser.
@@ -7,6 +7,13 @@ const Amount = Type.String({ maxLength: 160, description: 'decimal string in the
 const Destination = Type.String({ maxLength: 128, description: 'destination address (EIP-55 checksum when mixed case)' });
 const Reference = Type.String({ minLength: 1, maxLength: 100, description: 'client reference, unique per wallet' });
 const Note = Type.String({ maxLength: 1000, description: 'internal remark, not visible on chain' });
+
+/** A positive whole number, as a decimal string or a JSON integer (clients send both). */
+const Whole = (description: string, example: string) =>
+  Type.Union([Type.String({ pattern: '^[0-9]{1,30}$' }), Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })], {
+    description,
+    examples: [example],
+  });
 
 export const WithdrawItem = Type.Object(
   {
@@ -30,6 +37,22 @@ export const WithdrawBody = Type.Object(
     note: Type.Optional(Note),
     metadata: Type.Optional(JsonObject),
     assets: Type.Optional(Type.Array(WithdrawItem, { minItems: 1, maxItems: 100, description: 'batch withdrawal' })),
+    gasLimit: Type.Optional(
+      Whole(
+        "gas limit of each transaction, as sent by the described service's clients: used as given when the network's estimate fits under it (below it: 400); at most 30000000",
+        '100000',
+      ),
+    ),
+    gasPrice: Type.Optional(
+      Whole(
+        'fee cap in wei per gas (maxFeePerGas; the tip is the estimate, at most the cap); below the current network fee: 400',
+        '30000000000',
+      ),
+    ),
+    nonce: Type.Optional(Type.Unknown({ description: 'refused (400): the service manages nonces' })),
+    nounce: Type.Optional(
+      Type.Unknown({ description: "the described service's spelling of nonce; refused (400): the service manages nonces" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,8 +70,16 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 export const NetworkFeeSchema = Type.Object({
-  balance: Type.String({ description: "the sender's native balance, in the native coin" }),
-  fee: Type.String({ description: 'estimated network fee (gas limit x fee cap), in the native coin' }),
+  networkFee: Type.String({ description: 'estimated network fee (gas limit x fee cap) of the whole request, in the native coin' }),
+  nativeBalance: Type.String({ description: "the sender's native balance, in the native coin" }),
+  nativeBalanceInUSD: Nullable(
+    Type.String({ description: 'the native balance in USD; null while no configured rate source prices the native coin' }),
+  ),
+  estimatedArrivalTime: Type.Optional(Type.Integer({ description: 'seconds until confirmed, when the chain has a known block time' })),
+  fees: Type.Optional(Type.Array(Type.String(), { description: 'batch only: the fee of each item, in request order' })),
+  totalNetworkFee: Type.Optional(Type.String({ description: 'batch only: the sum of fees (same as networkFee)' })),
+  fee: Type.String({ deprecated: true, description: 'deprecated alias of networkFee, kept for one version' }),
+  balance: Type.String({ deprecated: true, description: 'deprecated alias of nativeBalance, kept for one version' }),
 });
 
 export const TransactionIdBody = Type.Object({ id: Uuid('transaction id') }, { additionalProperties: false });

@@ -29,7 +29,9 @@ import type { WalletRow } from '../wallets/service.js';
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
 import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import { DbClock, affordable, FeeCache, callOf, checkAgainstPending, feeOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { DbClock, affordable, FeeCache, callOf, checkAgainstPending, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { gasOptions } from './gas-options.js';
+import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
 import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
@@ -102,12 +104,12 @@ export class WithdrawalService {
       let fresh = items.map((_item, i) => i);
       let costs: { plan: GasPlan; snap: Snapshot } | null;
       try {
-        costs = await this.#affordable(s, items);
+        costs = await this.#affordable(s, items, req.body);
       } catch (err) {
         if (!(err instanceof BusinessRuleError) || !items.some((i) => i.reference)) throw err;
         fresh = await this.#fresh(s, items, 'WITHDRAW');
         if (fresh.length === items.length) throw err;
-        costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh)) : null;
+        costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       }
       return this.#create(s, items, fresh, costs, key, !req.body.assets);
     });
@@ -117,22 +119,21 @@ export class WithdrawalService {
   sign(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
     return this.#idempotent(auth, req, 'sign', async (s, items, key) => {
       const fresh = await this.#fresh(s, items, 'SIGNED');
-      const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh)) : null;
+      const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
       if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), costs.plan, costs.snap);
       return this.#signOnly(s, items, fresh, costs?.plan ?? null, key, !req.body.assets);
     });
   }
 
-  /** POST .../withdraw/network-fee: what the same request would cost in gas, and the sender's native balance. */
-  async networkFee(auth: AuthContext, req: Omit<WithdrawRequest, 'idempotencyKey'>): Promise<{ balance: string; fee: string }> {
+  /** POST .../withdraw/network-fee: what the same request would cost in gas, and the sender's native balance (network-fee.ts). */
+  async networkFee(auth: AuthContext, req: Omit<WithdrawRequest, 'idempotencyKey'>): Promise<NetworkFeeAnswer> {
+    gasOptions(req.body);
     const s = await this.sender(auth, req.walletId, req.addressId);
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
-    const { plan, snap } = await this.#affordable(s, items);
+    const { plan, snap } = await this.#affordable(s, items, req.body);
     const native = snap.balances.get(null) ?? 0n;
-    const fee = items.reduce((sum, _item, i) => sum + feeOf(plan, i), 0n);
-    const decimals = s.chain.config.blockchain.nativeDecimals;
-    return { balance: formatAmount(native, decimals), fee: formatAmount(fee, decimals) };
+    return networkFeeAnswer(plan, items.length, native, s.chain.config.blockchain.nativeDecimals, req.body.assets !== undefined);
   }
 
   /**
@@ -227,8 +228,9 @@ export class WithdrawalService {
     if (refused) throw refused;
   }
 
-  #affordable(s: Sender, items: Item[]): Promise<{ plan: GasPlan; snap: Snapshot }> {
-    return affordable(this.deps.db, s.chain, s.address, items, this.fees, this.clock);
+  /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
+  #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
+    return affordable(this.deps.db, s.chain, s.address, items, this.fees, this.clock, gasOptions(body));
   }
 
   /**
@@ -242,6 +244,7 @@ export class WithdrawalService {
     op: 'withdraw' | 'sign',
     run: (s: Sender, items: Item[], key: IdempotencyKey | null) => Promise<WithdrawResult>,
   ): Promise<WithdrawResult> {
+    gasOptions(req.body); // a nonce or a bad gas field: 400 before anything is read
     const s = await this.sender(auth, req.walletId, req.addressId);
     const key = req.idempotencyKey
       ? {

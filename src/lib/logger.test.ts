@@ -1,0 +1,200 @@
+/**
+ * Logs objects that carry secrets (nested, in arrays, in errors and their causes, in
+ * messages and URLs) through the real logger and checks that none survives, while
+ * everything else is written as it was.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { HDKey } from '@scure/bip32';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english';
+import { createLogger } from './logger.js';
+import { CENSOR, redactLine } from './redact.js';
+
+function capture() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { logger: createLogger('debug', sink), text: () => lines.join(''), lines };
+}
+
+const hex32 = () => randomBytes(32).toString('hex');
+const apiKey = () => `sk_test_${randomBytes(32).toString('base64url')}`;
+const mnemonic = (words: 12 | 15 | 18 | 21 | 24) => generateMnemonic(wordlist, (words / 3) * 32);
+const xprv = () => HDKey.fromMasterSeed(randomBytes(32)).privateExtendedKey;
+const tprv = () => HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).privateExtendedKey;
+
+describe('the logger redacts secrets', () => {
+  it('by name at any depth: data.address.privateKey, res.body.data.apiKey, seed, xprv, secret, password, headers', () => {
+    const { logger, text } = capture();
+    const secrets = {
+      pk: `0x${hex32()}`,
+      key: apiKey(),
+      seed: hex32(),
+      x: xprv(),
+      s: hex32(),
+      pw: 'correct horse battery staple',
+      h: apiKey(),
+    };
+    logger.info({ data: { address: { id: 'a1', privateKey: secrets.pk } } }, 'export');
+    logger.info({ res: { body: { data: { apiKey: secrets.key, id: 'w1' } } } }, 'created');
+    logger.info({ wallet: { nested: { deeper: { seed: secrets.seed, xprv: secrets.x, webhookSecret: secrets.s } } } });
+    logger.info({ user: { password: secrets.pw }, req: { headers: { 'x-api-key': secrets.h } } });
+    logger.info({ seed: Buffer.from(secrets.seed, 'hex') }, 'a Buffer named seed');
+    const out = text();
+    for (const v of Object.values(secrets)) expect(out).not.toContain(v);
+    expect(out).not.toContain(JSON.stringify([...Buffer.from(secrets.seed, 'hex')]).slice(1, 30));
+    expect(out).toContain(CENSOR);
+    // The rest of each object is kept.
+    expect(out).toContain('"id":"a1"');
+    expect(out).toContain('"id":"w1"');
+  });
+
+  it('in arrays, errors (message, stack, own properties, causes) and messages', () => {
+    const { logger, text } = capture();
+    const secrets = { a: apiKey(), b: apiKey(), m: mnemonic(24), c: apiKey(), x: tprv(), k: hex32() };
+    logger.info({ keys: [{ privateKey: `0x${secrets.k}` }, { apiKey: secrets.a }] }, 'array');
+    const err = Object.assign(new Error(`upstream refused key ${secrets.b}`), {
+      mnemonic: secrets.m,
+      config: { headers: { authorization: `Bearer ${secrets.c}` } },
+    });
+    (err as Error & { cause?: unknown }).cause = new Error(`derivation failed for ${secrets.x}`);
+    logger.error({ err }, 'request failed');
+    logger.warn(`could not restore wallet from "${mnemonic(12)}"`);
+    const out = text();
+    for (const v of Object.values(secrets)) expect(out).not.toContain(v);
+    expect(out).toContain('upstream refused key');
+    expect(out).toContain('"type":"Error"');
+    for (const line of out.trim().split('\n')) JSON.parse(line); // still JSON
+  });
+
+  it('by shape under any name: API keys, 12 to 24 word mnemonics, xprv and tprv, and 32-byte hex in a key-named field', () => {
+    const { logger, text } = capture();
+    const shaped = [
+      apiKey(),
+      `sk_live_${randomBytes(32).toString('base64url')}`,
+      `sk_biz_${randomBytes(32).toString('base64url')}`,
+      xprv(),
+      tprv(),
+    ];
+    const phrases = [mnemonic(12), mnemonic(15), mnemonic(18), mnemonic(21), mnemonic(24)];
+    const hexKeys = [hex32(), `0x${hex32()}`];
+    logger.info({
+      note: `copied ${shaped[0]} into the ticket`,
+      list: shaped.slice(1),
+      words: phrases,
+      multiline: phrases[0]!.replace(/ /g, '\n'),
+    });
+    logger.info({ signingKey: hexKeys[0], sk: hexKeys[1] });
+    const out = text();
+    for (const v of [...shaped, ...phrases, ...hexKeys]) expect(out).not.toContain(v);
+    for (const p of phrases) expect(out).not.toContain(p.split(' ').slice(0, 12).join(' '));
+    expect(out).toContain('copied [redacted] into the ticket');
+  });
+
+  it('secret query parameters in logged URLs, any case: x-api-key, apiKey, key, token', async () => {
+    const { logger, text } = capture();
+    const keys = [apiKey(), apiKey(), 'opaque-token-without-a-prefix', 'another-opaque-value'];
+    const urls = [
+      `/v1/wallets?x-api-key=${keys[0]}`,
+      `/v1/wallets?page=1&ApiKey=${keys[1]}`,
+      `/v1/wallets?TOKEN=${keys[2]}&limit=2`,
+      `/v1/wallets?%6Bey=${keys[3]}`,
+    ];
+    for (const url of urls) logger.info({ req: { method: 'GET', url, ip: '127.0.0.1' } }, 'incoming request');
+    logger.info({ link: `http://127.0.0.1/x?key=${keys[3]}` }, `GET /v1/x?token=${keys[2]}`);
+    const out = text();
+    for (const k of keys) expect(out).not.toContain(k);
+    expect(out).toContain('page=1&ApiKey=[redacted]');
+    expect(out).toContain('&limit=2');
+  });
+});
+
+describe('the logger keeps what is not a secret', () => {
+  it('transaction hashes, ids, prefixes, big integers and ordinary prose pass unchanged', () => {
+    const { logger, lines } = capture();
+    const hash = `0x${hex32()}`;
+    logger.info(
+      {
+        txHash: hash,
+        hash,
+        apiKeyId: 'k-1',
+        keyPrefix: 'sk_test_abc',
+        amount: 123456789012345678901234567890n,
+        token: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      },
+      'the quick brown fox jumps over the lazy dog and then keeps running far away',
+    );
+    logger.info({ showPrivateKey: true, password: null }, 'flags');
+    expect(lines[1]).toContain('"showPrivateKey":true,"password":null');
+    const line = lines[0]!;
+    expect(line).toContain(hash);
+    expect(line).toContain('"apiKeyId":"k-1"');
+    expect(line).toContain('"keyPrefix":"sk_test_abc"');
+    expect(line).toContain('123456789012345678901234567890');
+    expect(line).toContain('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
+    expect(line).toContain('the quick brown fox');
+  });
+
+  it('eleven BIP39 words are prose, twelve are a mnemonic', () => {
+    const words = mnemonic(12).split(' ');
+    expect(redactLine(JSON.stringify({ msg: words.slice(0, 11).join(' ') }))).toContain(words.slice(0, 11).join(' '));
+    expect(redactLine(JSON.stringify({ msg: `xyzzy: ${words.join(' ')} <-` }))).toBe(JSON.stringify({ msg: 'xyzzy: [redacted] <-' }));
+  });
+
+  it('a line with nothing suspect is returned as the same string (the hot path)', () => {
+    const line = '{"level":30,"time":1,"reqId":"r1","res":{"statusCode":200},"responseTime":1.2,"msg":"request completed"}\n';
+    expect(redactLine(line)).toBe(line);
+  });
+});
+
+describe('redactLine on odd input', () => {
+  it('handles escaped quotes and backslashes, odd property names and text that is not JSON', () => {
+    const key = apiKey();
+    const line = `${JSON.stringify({ 'we"ird\\name': 'x', msg: `say "hi" \\ ${key}`, 'private"Key': 'a secret' })}\n`;
+    const out = redactLine(line);
+    expect(out).not.toContain(key);
+    expect(JSON.parse(out)).toEqual({ 'we"ird\\name': 'x', msg: 'say "hi" \\ [redacted]', 'private"Key': '[redacted]' });
+    expect(redactLine(`not json: ${key}\n`)).toBe('not json: [redacted]\n');
+  });
+});
+
+describe('redactLine, property-based', () => {
+  it('always writes valid JSON, keeps lines without secrets, and removes a secret planted anywhere', () => {
+    const key = apiKey();
+    const phrase = mnemonic(12);
+    const plain = fc
+      .jsonValue({ maxDepth: 4 })
+      .filter(
+        (v) => !/key|secret|seed|prv|priv|mnemonic|pass|pwd|token|auth|cookie|session|kek|sig|sk_|whsec_/i.test(JSON.stringify(v) ?? ''),
+      );
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        plain,
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 5 }),
+        fc.constantFrom('apiKey', 'note', 'seed', 'x'),
+        (value, clean, path, name) => {
+          // Anything: still one JSON value after redaction.
+          const any = `${JSON.stringify({ value })}\n`;
+          expect(() => JSON.parse(redactLine(any))).not.toThrow();
+          // Nothing suspect: the same line.
+          const untouched = `${JSON.stringify({ clean })}\n`;
+          expect(JSON.parse(redactLine(untouched))).toEqual(JSON.parse(untouched));
+          // A secret at the end of a random path, by name or by shape: gone.
+          const planted = path.reduceRight<unknown>((inner, k) => ({ [k]: inner, other: value }), { [name]: `${key} ${phrase}` });
+          const out = redactLine(`${JSON.stringify({ planted })}\n`);
+          expect(out).not.toContain(key);
+          expect(out).not.toContain(phrase);
+        },
+      ),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The gas fields that clients of the described service send with a withdrawal or a network-fee
+ * request: `gasLimit` (gas units) and `gasPrice` (wei per gas), and `nonce` (also misspelt
+ * `nounce` in its documentation).
+ *
+ * - `gasLimit` becomes each transaction's gas limit, as given, provided the node's estimate
+ *   fits under it: a limit below the estimate would only burn gas on a failed transaction,
+ *   so it is a 400 (docs/withdrawals.md). Above the estimate it is the client's headroom,
+ *   held back (limit x fee cap) like any reservation.
+ * - `gasPrice` becomes the fee cap (`maxFeePerGas`; the tip is the estimate's, at most the
+ *   cap): no gas unit costs more than it. A cap under the network's current base fee (with
+ *   the same 20% headroom the service's own estimate has) could not be mined now: a 400.
+ * - `nonce`/`nounce`: refused. Nonces are allocated by the service per sender, without gaps
+ *   (DESIGN section 7); a nonce chosen by a client would collide with them.
+ */
+import { ValidationError } from '../../lib/errors.js';
+import type { FeeEstimate } from '../../chains/types.js';
+
+export interface GasOptions {
+  gasLimit?: bigint;
+  gasPrice?: bigint;
+}
+
+/** Far above any single transfer, and under every supported chain's block gas limit. */
+export const MAX_GAS_LIMIT = 30_000_000n;
+
+interface GasFields {
+  gasLimit?: string | number | undefined;
+  gasPrice?: string | number | undefined;
+  nonce?: unknown;
+  nounce?: unknown;
+}
+
+const bad = (field: string, message: string) => new ValidationError(`${field} ${message}`, [{ field, message }]);
+
+/** The request's gas options; a 400 for `nonce`/`nounce` and for values out of range. */
+export function gasOptions(body: GasFields): GasOptions {
+  for (const field of ['nonce', 'nounce'] as const) {
+    if (body[field] !== undefined) {
+      throw bad(field, 'is not accepted: the service manages nonces (one per sender, in order, without gaps); remove it');
+    }
+  }
+  const out: GasOptions = {};
+  if (body.gasLimit !== undefined) {
+    const gas = whole(body.gasLimit, 'gasLimit');
+    if (gas > MAX_GAS_LIMIT) throw bad('gasLimit', `must be at most ${MAX_GAS_LIMIT} gas`);
+    out.gasLimit = gas;
+  }
+  if (body.gasPrice !== undefined) out.gasPrice = whole(body.gasPrice, 'gasPrice');
+  return out;
+}
+
+/** A positive whole number given as a JSON integer or a decimal string. */
+function whole(value: string | number, field: string): bigint {
+  const text = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : value;
+  if (!/^[0-9]{1,30}$/.test(text)) throw bad(field, 'must be a whole number (a decimal string or a safe JSON integer)');
+  const n = BigInt(text);
+  if (n === 0n) throw bad(field, 'must be greater than 0');
+  return n;
+}
+
+/** The gas limit of one transaction: the client's, when the estimate fits under it. */
+export function gasLimitOf(opts: GasOptions, estimate: bigint, margined: bigint, item: { field: string }): bigint {
+  if (opts.gasLimit === undefined) return margined;
+  if (opts.gasLimit < estimate) {
+    const which = item.field ? ` of ${item.field}` : '';
+    throw new ValidationError(`gasLimit ${opts.gasLimit} is below the network's estimate of ${estimate} gas${which}`, [
+      { field: 'gasLimit', message: `below the estimate (${estimate} gas)` },
+    ]);
+  }
+  return opts.gasLimit;
+}
+
+/** The fees to sign with: the estimate, or the client's cap when it covers the current base fee. */
+export function feesOf(opts: GasOptions, estimate: FeeEstimate): FeeEstimate {
+  if (opts.gasPrice === undefined) return estimate;
+  // The estimate's cap is the base fee with headroom plus the tip: without the tip, what a
+  // transaction must offer to stay includable for the next blocks.
+  const floor = estimate.maxFeePerGas - estimate.maxPriorityFeePerGas;
+  if (opts.gasPrice < floor) {
+    throw new ValidationError(`gasPrice ${opts.gasPrice} wei is below the network's current fee of ${floor} wei per gas`, [
+      { field: 'gasPrice', message: `below the current network fee (${floor} wei)` },
+    ]);
+  }
+  const tip = estimate.maxPriorityFeePerGas < opts.gasPrice ? estimate.maxPriorityFeePerGas : opts.gasPrice;
+  return { maxFeePerGas: opts.gasPrice, maxPriorityFeePerGas: tip };
+}
+
+export const fixedGas = (opts: GasOptions) => opts.gasLimit !== undefined;
+export const fixedFees = (opts: GasOptions) => opts.gasPrice !== undefined;
