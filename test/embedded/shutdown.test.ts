@@ -8,6 +8,8 @@
  * - indexer: commits its range and releases its lock, exits 0; forced out mid-range, the
  *   range is rolled back and the next indexer records it.
  * A second signal forces exit (128 + signal number). SIGTERM and SIGINT both stop a role.
+ * Under `npm start` one Ctrl-C arrives twice (the terminal's and npm's relay, seconds apart
+ * under load): that never forces exit; a third signal does (src/cli/signals.ts).
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
