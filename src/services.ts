@@ -25,6 +25,8 @@ import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
+import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
+import type { RateSettings } from './config/index.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
 import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
@@ -54,6 +56,7 @@ export interface Services {
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
+  rates: RateService;
   signer: Signer;
   outbound: OutboundService;
   clock: Clock;
@@ -76,13 +79,15 @@ export interface ServiceOptions {
   databaseUrl?: string;
   /** Cache lifetime and size (db/changes.ts defaults: 5 s, 10,000 entries per cache). */
   cache?: Pick<ChangesOptions, 'ttlMs' | 'maxEntries'>;
+  /** Over `config.rates` (tests: the peg setting, no cache). */
+  rates?: Partial<RateSettings>;
 }
 
 export async function createServices(
   db: Db,
   vault: KeyVault,
   config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> &
-    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets'>> & { apiLimits?: ApiKeyLimits },
+    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets' | 'rates'>> & { apiLimits?: ApiKeyLimits },
   opts: ServiceOptions = {},
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;
@@ -100,16 +105,18 @@ export async function createServices(
   const wallets = new WalletService(db, vault, catalogue, apiKeys, { addressLimit: config.addressLimit, webhookTargets }, changes);
   const addresses = new AddressService(db, wallets, catalogue, audit, config.keyExport);
   const walletAssets = new WalletAssetService(db, wallets, catalogue, changes);
-  const balances = new BalanceService(wallets, addresses, walletAssets);
+  const rates = new RateService(catalogue, wallets, logger, { ...DEFAULT_RATE_SETTINGS, ...config.rates, ...opts.rates });
+  const balances = new BalanceService(wallets, addresses, walletAssets, rates);
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
   const sender = new WebhookSender(webhookTargets, opts.sender);
   const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
+  deposits.useRates(rates);
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId));
   const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, logger);
   deposits.confirmedHooks.push(sweeps.onDepositConfirmed);
-  const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound };
+  const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound, rates };
   const withdrawals = new WithdrawalService(moduleDeps);
   const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
@@ -147,6 +154,7 @@ export async function createServices(
     autoSettlements,
     beneficiaries,
     settlements,
+    rates,
     signer,
     outbound,
     clock,

@@ -52,6 +52,23 @@ export interface Receipt {
   effectiveGasPrice: bigint;
 }
 
+/**
+ * The latest round of a price feed, as the feed reports it (Chainlink's AggregatorV3:
+ * latestRoundData() and decimals()). Judging it (stale, carried over, non-positive) is the
+ * caller's business.
+ */
+export interface PriceFeedRound {
+  roundId: bigint;
+  /** The price in units of 10^-decimals. */
+  answer: bigint;
+  decimals: number;
+  /** Unix seconds. */
+  startedAt: number;
+  /** Unix seconds; 0 for a round that never completed. */
+  updatedAt: number;
+  answeredInRound: bigint;
+}
+
 export interface ChainAdapter {
   readonly config: ChainConfig;
   /** Canonical form of an address (EIP-55 on EVM), or null when it is not valid here. */
@@ -82,6 +99,12 @@ export interface ChainAdapter {
   encodeTokenTransfer(to: string, amount: bigint): string;
 
   close(): void;
+
+  // Token metadata and prices (enabling assets, rates).
+  /** decimals() of a token contract; null when the address does not answer it (no contract, a revert). */
+  readTokenDecimals(token: string): Promise<number | null>;
+  /** The latest round of a USD price feed; null when the address does not answer as a feed. */
+  readPriceFeed(feed: string): Promise<PriceFeedRound | null>;
 
   // Contracts and typed data (smart-contract calls, EIP-712 signing).
   /** Validates the call against its ABI and encodes it; a ValidationError names `field`. */

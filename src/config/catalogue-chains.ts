@@ -29,6 +29,24 @@ const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
  */
 const EVM_DERIVATION_PATH = "m/44'/60'/0'/0";
 
+/**
+ * Chainlink USD price feeds (AggregatorV3 proxies, 8 decimals) of the mainnet stablecoins,
+ * the source of rates (docs/api.md "Rates"). Addresses are Chainlink's own list: the feed
+ * data Chainlink publishes with its docs (docs.chain.link/data-feeds/price-feeds/addresses,
+ * as packaged in Chainlink Labs' @chainlink/mcp-server 0.0.1-alpha.17, data/feeds, generated
+ * 2025-11-03). Where that list has one USDT / USD or USDC / USD proxy on a chain, it is
+ * taken as is. Ethereum and Base list several per pair (the others are SVR proxies
+ * dedicated to Aave); the standard proxies kept here are the ones public integrations have
+ * read for years (Ethereum) or that update on their own schedule rather than in step with an
+ * SVR twin (Base USDC). Base's catalogue has no canonical USDT, so no USDT feed. Testnets get
+ * none: their tokens are test tokens; an operator can add a feed in the chains file.
+ *
+ * Heartbeat: Chainlink runs its USD stablecoin feeds on a 24 h heartbeat. Should a chain's
+ * feed publish another one, set `heartbeat` in the chains file: a shorter real heartbeat
+ * only makes this limit lenient, a longer one makes rates missing, never stale.
+ */
+const chainlinkUsd = (address: `0x${string}`) => ({ address, heartbeat: 86_400 });
+
 const TRUST_WALLET_LOGO = (dir: string): string =>
   `https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/${dir}/info/logo.png`;
 
@@ -58,6 +76,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Tether USD', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 },
           { symbol: 'USDC', name: 'USD Coin', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0x3E7d1eAB13ad0104d2750B8863b489D65364e32D'),
+          USDC: chainlinkUsd('0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6'),
+        },
       },
       testnet: {
         chainId: 11155111,
@@ -99,6 +121,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Binance-Peg BSC-USD (Tether USD)', address: '0x55d398326f99059fF775485246999027B3197955', decimals: 18 },
           { symbol: 'USDC', name: 'Binance-Peg USD Coin', address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0xB97Ad0E74fa7d920791E90258A6E2085088b4320'),
+          USDC: chainlinkUsd('0x51597f405303C4377E36123cBc172b13269EA163'),
+        },
       },
       testnet: {
         chainId: 97,
@@ -147,6 +173,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Tether USD (USDT0)', address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
           { symbol: 'USDC', name: 'USD Coin', address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0x0A6513e40db6EB1b165753AD52E80663aeA50545'),
+          USDC: chainlinkUsd('0xfE4A8cc5b5B2366C1B58Bea3858e81843581b2F7'),
+        },
       },
       testnet: {
         chainId: 80002,
@@ -187,6 +217,7 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
         // Bridge copy of Ethereum USDT, not a Tether deployment, so USDT is
         // left out.
         assets: [{ symbol: 'USDC', name: 'USD Coin', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 }],
+        priceFeeds: { USDC: chainlinkUsd('0x7e860098F58bBFC8648a4311b374B1D669a2bc6B') },
       },
       testnet: {
         chainId: 84532,
@@ -226,6 +257,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Tether USD (USDT0)', address: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6 },
           { symbol: 'USDC', name: 'USD Coin', address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0x3f3f5dF88dC9F13eac63DF89EC16ef6e7E25DdE7'),
+          USDC: chainlinkUsd('0x50834F3163758fcC1Df9973b6e91f0F0F0434aD3'),
+        },
       },
       testnet: {
         chainId: 421614,
@@ -267,6 +302,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Tether USD (USDT0)', address: '0x01bFF41798a0BcF287b996046Ca68b395DbC1071', decimals: 6 },
           { symbol: 'USDC', name: 'USD Coin', address: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', decimals: 6 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0xECef79E109e997bCA29c1c0897ec9d7b03647F5E'),
+          USDC: chainlinkUsd('0x16a9FA2FDa030272Ce99B29CF780dFA30361E0f3'),
+        },
       },
       testnet: {
         chainId: 11155420,
@@ -307,6 +346,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Tether USD', address: '0x9702230A8Ea53601f5cD2dc00fDBc13d4dF4A8c7', decimals: 6 },
           { symbol: 'USDC', name: 'USD Coin', address: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E', decimals: 6 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0xEBE676ee90Fe1112671f19b6B7459bC678B67e8a'),
+          USDC: chainlinkUsd('0xF096872672F44d6EBA71458D74fe67F9a77a23B9'),
+        },
       },
       testnet: {
         chainId: 43113,
@@ -351,6 +394,10 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
           { symbol: 'USDT', name: 'Tether USD', address: '0x48065fbBE25f71C9282ddf5e1cD6D6A887483D5e', decimals: 6 },
           { symbol: 'USDC', name: 'USD Coin', address: '0xcebA9300f2b948710d2653dD7B07f33A8B32118C', decimals: 6 },
         ],
+        priceFeeds: {
+          USDT: chainlinkUsd('0x5e37AF40A7A344ec9b03CCD34a250F3dA9a20B02'),
+          USDC: chainlinkUsd('0xc7A353BaE210aed958a1A2928b654938EC59DaB2'),
+        },
       },
       testnet: {
         // Celo Sepolia replaced Alfajores (chain 44787), which was deprecated

@@ -39,6 +39,15 @@ export interface CatalogueAsset {
   decimals: number;
 }
 
+/**
+ * A price feed answering an asset's price in USD: an AggregatorV3Interface contract (a
+ * Chainlink proxy). `heartbeat` is the most seconds the feed lets pass between rounds.
+ */
+export interface CataloguePriceFeed {
+  address: `0x${string}`;
+  heartbeat: number;
+}
+
 export interface CatalogueNetwork {
   chainId: number;
   /** Human-readable network name, e.g. 'Ethereum Mainnet', 'Sepolia'. */
@@ -50,6 +59,11 @@ export interface CatalogueNetwork {
   explorerUrl: string;
   /** Canonical USDT/USDC only; [] where no canonical token exists (typical for testnets). */
   assets: CatalogueAsset[];
+  /**
+   * USD price feeds of these assets, by symbol; absent where none is shipped (see the
+   * comment on chainlinkUsd in catalogue-chains.ts for where they come from).
+   */
+  priceFeeds?: Partial<Record<CatalogueAsset['symbol'], CataloguePriceFeed>>;
 }
 
 export interface CatalogueChain {

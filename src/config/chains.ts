@@ -33,6 +33,15 @@ export interface ChainAssetConfig {
   currency: string | null;
 }
 
+/**
+ * A USD price feed of one asset: an AggregatorV3Interface contract (a Chainlink proxy).
+ * A round older than `heartbeat` seconds (plus RATES_STALENESS_GRACE_SECONDS) is not used.
+ */
+export interface PriceFeedConfig {
+  address: string;
+  heartbeat: number;
+}
+
 export interface ChainConfig {
   blockchain: BlockchainInfo;
   network: NetworkName;
@@ -51,6 +60,8 @@ export interface ChainConfig {
    * null = no swaps on this chain. Catalogue chains default to a well-known router.
    */
   swapRouter?: string | null;
+  /** USD price feeds by asset symbol (the source of rates); absent or {} = none on this chain. */
+  priceFeeds?: Record<string, PriceFeedConfig>;
 }
 
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
@@ -64,6 +75,14 @@ const AssetEntry = Type.Object(
     address: Address,
     decimals: Type.Integer({ minimum: 0, maximum: 36 }),
     currency: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const PriceFeedEntry = Type.Object(
+  {
+    address: Address,
+    /** Seconds: a round older than this is not used (the feed's published heartbeat). */
+    heartbeat: Type.Integer({ minimum: 1, maximum: 31_536_000 }),
   },
   { additionalProperties: false },
 );
@@ -85,6 +104,11 @@ const ChainEntry = Type.Object(
     logoUrl: Type.Optional(Type.String()),
     /** Replaces the catalogue's token list for this chain when given. */
     assets: Type.Optional(Type.Array(AssetEntry)),
+    /**
+     * USD price feeds by asset symbol, over the catalogue's (which apply only while its
+     * asset list does); null switches a catalogue feed off.
+     */
+    priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
   },
   { additionalProperties: false },
 );
@@ -95,7 +119,17 @@ export type ChainEntry = Static<typeof ChainEntry>;
 /** Throws an Error whose message names the offending field of the file. */
 export function parseChainsFile(raw: unknown, source: string): ChainsFile {
   if (Value.Check(ChainsFileSchema, raw)) return raw;
-  const first = Value.Errors(ChainsFileSchema, raw).First();
+  let first = Value.Errors(ChainsFileSchema, raw).First();
+  // A union (a price feed or null) names its own path only: report the alternative that got
+  // furthest into the value instead (priceFeeds.USDT.address rather than priceFeeds.USDT).
+  while (first?.errors.length) {
+    const deepest = first.errors
+      .map((e) => e.First())
+      .filter((e) => e !== undefined)
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (!deepest || deepest.path.length <= first.path.length) break;
+    first = deepest;
+  }
   const where = first?.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : '(root)';
   throw new Error(`${source}: ${where}: ${first?.message ?? 'invalid'}`);
 }
@@ -122,6 +156,10 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
       }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
   const standard = entry.tokenStandard ?? known?.tokenStandard ?? 'ERC20';
+  const assets: ChainAssetConfig[] = [
+    { symbol, name, address: NATIVE_ADDRESS, decimals: known?.nativeDecimals ?? 18, isNative: true, standard: null, currency: null },
+    ...tokens.map((t) => ({ ...t, isNative: false, standard })),
+  ];
   return {
     blockchain: {
       slug: entry.blockchain,
@@ -141,11 +179,35 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     startBlock: entry.startBlock ?? null,
     multicall3: entry.multicall3 === undefined ? (net?.multicall3 ?? null) : entry.multicall3,
     swapRouter: entry.swapRouter === undefined ? defaultSwapRouter(entry.blockchain, entry.network) : entry.swapRouter,
-    assets: [
-      { symbol, name, address: NATIVE_ADDRESS, decimals: known?.nativeDecimals ?? 18, isNative: true, standard: null, currency: null },
-      ...tokens.map((t) => ({ ...t, isNative: false, standard })),
-    ],
+    assets,
+    priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
   };
+}
+
+/**
+ * The catalogue's feeds belong to the catalogue's tokens: a file that lists its own assets
+ * (maybe a bridged copy under the same symbol) starts from none. Each key must name one
+ * asset of the chain, or a typo would silently leave an asset without its rate.
+ */
+function resolvePriceFeeds(
+  entry: ChainEntry,
+  catalogue: Partial<Record<string, PriceFeedConfig>> | undefined,
+  assets: ChainAssetConfig[],
+  source: string,
+): Record<string, PriceFeedConfig> {
+  const feeds: Record<string, PriceFeedConfig> = {};
+  if (!entry.assets) for (const [symbol, feed] of Object.entries(catalogue ?? {})) if (feed) feeds[symbol] = { ...feed };
+  for (const [symbol, feed] of Object.entries(entry.priceFeeds ?? {})) {
+    const matching = assets.filter((a) => a.symbol === symbol).length;
+    if (matching !== 1) {
+      throw new Error(
+        `${source}: priceFeeds.${symbol}: ${matching === 0 ? 'no asset with this symbol on' : 'several assets share this symbol on'} ${entry.blockchain} (${entry.network})`,
+      );
+    }
+    if (feed === null) delete feeds[symbol];
+    else feeds[symbol] = { address: feed.address, heartbeat: feed.heartbeat };
+  }
+  return feeds;
 }
 
 function guessCurrency(symbol: string): string | null {

@@ -381,3 +381,78 @@ describe('loadConfig: chains resolved against the catalogue', () => {
     expect(config.chains[0]!.assets.map((a) => a.symbol)).toEqual(['ETH']);
   });
 });
+
+describe('loadConfig: price feeds and rate settings', () => {
+  const FEED = `0x${'f'.repeat(40)}`;
+
+  it('catalogue chains bring the Chainlink USD feeds of their stablecoins; testnets and native coins none', () => {
+    const [eth] = loadConfig({ RPC_ETHEREUM_MAINNET: RPC }).chains;
+    expect(eth!.priceFeeds).toEqual({
+      USDT: { address: '0x3E7d1eAB13ad0104d2750B8863b489D65364e32D', heartbeat: 86_400 },
+      USDC: { address: '0x8fFfFfd4AfB6115b954Bd326cbe7B4BA576818f6', heartbeat: 86_400 },
+    });
+    expect(loadConfig({ RPC_ETHEREUM_TESTNET: RPC }).chains[0]!.priceFeeds).toEqual({});
+  });
+
+  it('the chains file adds, replaces and switches off feeds by symbol (the native coin included)', () => {
+    const [chain] = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          {
+            blockchain: 'ethereum',
+            network: 'mainnet',
+            rpcUrl: RPC,
+            priceFeeds: { ETH: { address: FEED, heartbeat: 3600 }, USDT: null, USDC: { address: FEED, heartbeat: 90_000 } },
+          },
+        ],
+      }),
+    }).chains;
+    expect(chain!.priceFeeds).toEqual({ ETH: { address: FEED, heartbeat: 3600 }, USDC: { address: FEED, heartbeat: 90_000 } });
+  });
+
+  it("a file with its own asset list starts without the catalogue's feeds", () => {
+    const [chain] = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          {
+            blockchain: 'ethereum',
+            network: 'mainnet',
+            rpcUrl: RPC,
+            assets: [{ symbol: 'USDC', address: `0x${'2'.repeat(40)}`, decimals: 6 }],
+          },
+        ],
+      }),
+    }).chains;
+    expect(chain!.priceFeeds).toEqual({});
+  });
+
+  it('a feed for a symbol the chain does not have, or without a heartbeat, is a ConfigError naming it', () => {
+    const eth = { blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC };
+    const unknown = configError({
+      CHAINS_FILE: chainsFile({ chains: [{ ...eth, priceFeeds: { DAI: { address: FEED, heartbeat: 60 } } }] }),
+    });
+    expect(unknown.message).toMatch(/^Invalid configuration: CHAINS_FILE\b.*priceFeeds\.DAI: no asset with this symbol/);
+    const noHeartbeat = configError({ CHAINS_FILE: chainsFile({ chains: [{ ...eth, priceFeeds: { USDT: { address: FEED } } }] }) });
+    expect(noHeartbeat.message).toMatch(/chains\.0\.priceFeeds\.USDT/);
+    const badAddress = configError({
+      CHAINS_FILE: chainsFile({ chains: [{ ...eth, priceFeeds: { USDT: { address: '0x12', heartbeat: 60 } } }] }),
+    });
+    expect(badAddress.message).toMatch(/chains\.0\.priceFeeds\.USDT\.address/);
+  });
+
+  it('RATES_* settings: defaults (no peg), values, and bad values named', () => {
+    expect(loadConfig({}).rates).toEqual({ pegFallback: false, cacheMs: 5_000, graceSeconds: 600 });
+    expect(loadConfig({ RATES_PEG_FALLBACK: 'true', RATES_CACHE_MS: '0', RATES_STALENESS_GRACE_SECONDS: '30' }).rates).toEqual({
+      pegFallback: true,
+      cacheMs: 0,
+      graceSeconds: 30,
+    });
+    for (const [name, value] of [
+      ['RATES_PEG_FALLBACK', 'sometimes'],
+      ['RATES_CACHE_MS', '60001'],
+      ['RATES_STALENESS_GRACE_SECONDS', '-5'],
+    ] as const) {
+      expect(configError({ [name]: value }).message).toMatch(new RegExp(`^Invalid configuration: ${name}\\b`));
+    }
+  });
+});

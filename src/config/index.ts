@@ -59,6 +59,20 @@ export interface AppConfig {
    * address within a window before 429 (0 = none), and how long such a 429 is held back.
    */
   apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number };
+  /** Where USD rates come from besides the chains' price feeds, and how long one is reused. */
+  rates: RateSettings;
+}
+
+export interface RateSettings {
+  /**
+   * RATES_PEG_FALLBACK: quote a USD stablecoin that has no price feed configured at its peg
+   * (1 USD). Off by default: without it such an asset has no rate rather than an assumed one.
+   */
+  pegFallback: boolean;
+  /** RATES_CACHE_MS: how long a feed's answer is reused before the feed is read again. */
+  cacheMs: number;
+  /** RATES_STALENESS_GRACE_SECONDS: slack over a feed's heartbeat for the next round to land. */
+  graceSeconds: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -126,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
       authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
       authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
+    },
+    rates: {
+      pegFallback: boolSetting(env, 'RATES_PEG_FALLBACK', false),
+      cacheMs: intSetting(env, 'RATES_CACHE_MS', 5_000, 0, 60_000),
+      graceSeconds: intSetting(env, 'RATES_STALENESS_GRACE_SECONDS', 600, 0, 86_400),
     },
   };
 }

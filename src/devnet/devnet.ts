@@ -12,6 +12,7 @@ import { startAnvil, type AnvilHandle } from './anvil.js';
 import { ANVIL_DEFAULT_PRIVATE_KEY, provisionDevnetChain, type DevnetTokenSpec } from './chain.js';
 import { provisionDevnetSwap } from './swap.js';
 import { startPoolWatchdog, type PoolWatchdog } from './pool-watchdog.js';
+import { DEVNET_FEED_HEARTBEAT, provisionDevnetFeeds } from './feeds.js';
 
 export interface DevnetChainSpec {
   slug: string;
@@ -23,6 +24,12 @@ export interface DevnetChainSpec {
   tokens: DevnetTokenSpec[];
   /** Devnets pose as testnets; tests use 'mainnet' to exercise mainnet-only rules. */
   network?: 'mainnet' | 'testnet';
+  /**
+   * First USD price of each token's devnet price feed (a decimal string), by symbol; a
+   * token not named gets a feed answering 1, null gets no feed at all (no rate source).
+   * The native coin gets a feed only when its symbol is named here (tests of its USD value).
+   */
+  usdPrices?: Record<string, string | null>;
 }
 
 export const DEVNET_CHAINS: DevnetChainSpec[] = [
@@ -101,8 +108,24 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
         tokens: provisioned.assets,
         faucetPrivateKey: ANVIL_DEFAULT_PRIVATE_KEY,
       });
+      // USD price feeds (contracts/DevnetPriceFeed.sol), so rates come from a real contract.
+      const feeds = await provisionDevnetFeeds({
+        rpcUrl: handle.rpcUrl,
+        chainId: spec.chainId,
+        feeds: [
+          ...spec.tokens.flatMap((t) => {
+            const price = spec.usdPrices?.[t.symbol];
+            return price === null ? [] : [{ symbol: t.symbol, price: price ?? '1' }];
+          }),
+          ...(spec.usdPrices?.[spec.symbol] ? [{ symbol: spec.symbol, price: spec.usdPrices[spec.symbol]! }] : []),
+        ],
+      });
       chains.push({
-        config: { ...toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets), swapRouter: swap.router },
+        config: {
+          ...toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets),
+          swapRouter: swap.router,
+          priceFeeds: Object.fromEntries(feeds.map((f) => [f.symbol, { address: f.address, heartbeat: DEVNET_FEED_HEARTBEAT }])),
+        },
         faucet: provisioned.faucet,
       });
     }

@@ -89,6 +89,10 @@ export function fuzzExamples(w: ExampleWorld): Examples {
     ],
     'POST /v1/wallets/{walletId}/addresses/whitelist': [{ body: { address: OUTSIDE, name: 'outside', metadata } }],
     'PATCH /v1/wallets/{walletId}/assets/{assetId}': [{ body: { isActive: true } }],
+    'POST /v1/wallets/{walletId}/assets': [{ body: { assetId: w.tokenAssetId } }],
+    'GET /v1/assets': [{ query: { network: w.network, symbol: w.symbols[0]!, page: '1', limit: '10' } }],
+    'GET /v1/assets/rates': [{ query: { assets: w.symbols.join(','), currency: 'USD' } }],
+    'GET /v1/rates': [{ query: { assets: w.symbols.join(','), currency: 'USD' } }],
     'GET /v1/wallets/{walletId}/balances': [
       { body: { address: w.master, asset_id: w.tokenAssetId } },
       { query: { address: w.master.toLowerCase() } },

@@ -136,3 +136,25 @@ describe('EVM catalogue', () => {
     }
   });
 });
+
+describe('EVM catalogue: price feeds', () => {
+  it('ships USD feeds only for mainnet assets it lists, as checksummed addresses with a 24 h heartbeat', () => {
+    let count = 0;
+    for (const { chain, network, data } of allNetworks) {
+      for (const [symbol, feed] of Object.entries(data.priceFeeds ?? {})) {
+        count++;
+        expect(network, `${chain.slug} ${symbol}`).toBe('mainnet');
+        expect(
+          data.assets.some((a) => a.symbol === symbol),
+          `${chain.slug} ${symbol}`,
+        ).toBe(true);
+        expect(getAddress(feed!.address)).toBe(feed!.address);
+        expect(feed!.heartbeat).toBe(86_400);
+      }
+    }
+    // USDT and USDC on every mainnet, but Base (no canonical USDT in the catalogue).
+    expect(count).toBe(15);
+    const addresses = allNetworks.flatMap(({ data }) => Object.values(data.priceFeeds ?? {}).map((f) => f!.address.toLowerCase()));
+    expect(new Set(addresses).size).toBe(addresses.length);
+  });
+});

@@ -9,6 +9,7 @@ import type {
   ContractCallInput,
   EncodedContractCall,
   FeeEstimate,
+  PriceFeedRound,
   Receipt,
   ScanResult,
   TokenCall,
@@ -24,6 +25,7 @@ import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
+import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
 
@@ -170,6 +172,14 @@ export class EvmAdapter implements ChainAdapter {
 
   encodeTokenTransfer(to: string, amount: bigint): string {
     return send.encodeTokenTransfer(to, amount);
+  }
+
+  readTokenDecimals(token: string): Promise<number | null> {
+    return this.rpc(() => priceFeed.readTokenDecimals(this.client, token));
+  }
+
+  readPriceFeed(feed: string): Promise<PriceFeedRound | null> {
+    return this.rpc(() => priceFeed.readPriceFeed(this.client, feed));
   }
 
   /** Runs an RPC call, turning transport failures into a retryable domain error. */

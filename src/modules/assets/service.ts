@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AssetHandle, CatalogueService } from '../catalogue/service.js';
@@ -45,13 +45,39 @@ export class WalletAssetService {
     });
   }
 
-  async setActive(auth: AuthContext, walletId: string, assetId: string, isActive: boolean): Promise<WalletAssetView> {
+  /**
+   * Enables or disables an asset on a wallet: `PATCH .../assets/{assetId}` `{ isActive }`,
+   * `POST .../assets` `{ assetId }` and `DELETE .../assets/{assetId}` all come here. Disabling
+   * keeps the wallet asset (inactive) and its history; the indexer and balances leave it
+   * out from the COMMIT on. Enabling reads the token's decimals() on chain first.
+   *
+   * `from`: where the id came from. In a path (PATCH, DELETE) an asset of another chain is
+   * as unknown to this wallet as a made-up id (404); named in a body (POST), it is a known
+   * catalogue asset (GET /v1/assets lists them all) that this wallet cannot hold (422).
+   */
+  async setActive(
+    auth: AuthContext,
+    walletId: string,
+    assetId: string,
+    isActive: boolean,
+    from: 'path' | 'body' = 'path',
+  ): Promise<WalletAssetView> {
     const wallet = await this.wallets.require(auth, walletId);
     const existing = await store.findWalletAsset(this.db, walletId, assetId);
     const catalogueId = existing?.asset_id ?? assetId;
     const asset = this.catalogue.asset(catalogueId);
-    // An asset of another chain is as unknown to this wallet as a made-up id.
-    if (!asset || asset.chain.id !== wallet.chain_id || (!existing && !asset.row.is_active)) throw new NotFoundError('Asset');
+    if (!asset || (!existing && !asset.row.is_active)) throw new NotFoundError('Asset');
+    if (asset.chain.id !== wallet.chain_id) {
+      if (from === 'path') throw new NotFoundError('Asset');
+      const chain = `${asset.chain.row.blockchain_name} (${asset.chain.row.network})`;
+      const own = this.catalogue.chain(wallet.chain_id).row;
+      throw new BusinessRuleError(
+        'ASSET_CHAIN_MISMATCH',
+        `Asset ${asset.row.symbol} ${asset.row.id} is on ${chain}; this wallet is on ${own.blockchain_name} (${own.network})`,
+        [{ field: 'assetId', message: `an asset of ${chain}, not of the wallet's chain` }],
+      );
+    }
+    if (isActive) await this.#checkDecimals(asset);
     // changes.transaction: balance reads in every process stop (or start) showing it at COMMIT.
     const row = await this.changes.transaction(async (tx) => {
       const upserted = await store.upsertWalletAsset(tx, existing?.id ?? uuidv7(), walletId, catalogueId, isActive);
@@ -59,6 +85,23 @@ export class WalletAssetService {
       return upserted;
     });
     return present(row, asset);
+  }
+
+  /**
+   * The token on chain must agree with the catalogue on decimals(), or every amount of it
+   * would be off by powers of ten (a wrong address or decimals in the chains file). A chain
+   * that cannot be reached is a 503 (CHAIN_UNAVAILABLE), as for other chain reads.
+   */
+  async #checkDecimals(asset: AssetHandle): Promise<void> {
+    if (asset.row.is_native) return;
+    const onChain = await asset.chain.adapter.readTokenDecimals(asset.row.address);
+    if (onChain === asset.row.decimals) return;
+    const what = onChain === null ? 'does not answer decimals()' : `reports ${onChain} decimals`;
+    throw new BusinessRuleError(
+      'ASSET_DECIMALS_MISMATCH',
+      `The ${asset.row.symbol} contract ${asset.row.address} ${what} on chain, but the catalogue says ${asset.row.decimals}; fix the chains file before enabling it`,
+      [{ field: 'assetId', message: `decimals(): ${onChain ?? 'no answer'} on chain, ${asset.row.decimals} in the catalogue` }],
+    );
   }
 
   /** Active wallet assets whose catalogue asset is active too: what balances cover. Read fresh. */

@@ -7,7 +7,10 @@ export const BalanceSchema = Type.Object(
     asset: Type.Ref(WalletAssetSchema),
     balance: Type.String({ description: 'decimal string in the asset unit' }),
     convertedBalance: Nullable(
-      Type.String({ description: 'value in the asset currency (USD for stablecoins); null where no rate is known' }),
+      Type.String({
+        description:
+          "value in USD at the asset's rate (its price feed; the peg only where RATES_PEG_FALLBACK allows), rounded down to the asset's decimals; null where no usable rate exists",
+      }),
     ),
   },
   { $id: 'Balance' },

@@ -13,6 +13,8 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
 import type { WalletRef, WalletService } from '../wallets/service.js';
+import type { RateService } from '../rates/service.js';
+import { usdValue } from '../rates/quote.js';
 import type { BalanceSchema } from './schemas.js';
 
 export type BalanceView = Static<typeof BalanceSchema>;
@@ -22,6 +24,7 @@ export class BalanceService {
     private readonly wallets: WalletService,
     private readonly addresses: AddressService,
     private readonly walletAssets: WalletAssetService,
+    private readonly rates?: RateService,
   ) {}
 
   /** Balances of the master address, or of `address` when given (one of the wallet's). */
@@ -51,12 +54,17 @@ export class BalanceService {
       assets = await this.walletAssets.enabledCached(wallet);
     }
     const chain = this.wallets.chainOf(wallet);
-    const amounts = await chain.adapter.getBalances(
-      assets.map((a) => ({ owner, token: a.asset.row.is_native ? null : a.asset.row.address })),
-    );
+    // convertedBalance: the USD value at the rate source's quote (rates/service.ts; cached
+    // for a few seconds, so a balance read seldom waits on a feed); null without a rate.
+    const [amounts, quotes] = await Promise.all([
+      chain.adapter.getBalances(assets.map((a) => ({ owner, token: a.asset.row.is_native ? null : a.asset.row.address }))),
+      Promise.all(assets.map((a) => this.rates?.usd(a.asset) ?? null)),
+    ]);
     return assets.map((a, i) => {
-      const balance = formatAmount(amounts[i] ?? 0n, a.asset.row.decimals);
-      return { asset: a.view, balance, convertedBalance: a.asset.row.currency ? balance : null };
+      const units = amounts[i] ?? 0n;
+      const quote = quotes[i];
+      const convertedBalance = quote ? usdValue(units, a.asset.row.decimals, quote) : null;
+      return { asset: a.view, balance: formatAmount(units, a.asset.row.decimals), convertedBalance };
     });
   }
 

@@ -1,8 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ok } from '../../lib/schema.js';
+import { Envelope, PagedEnvelope, PageQuery, Uuid, ok } from '../../lib/schema.js';
 import type { CatalogueService } from './service.js';
-import { BlockchainSchema } from './schemas.js';
+import { AssetSchema, BlockchainSchema } from './schemas.js';
+
+const AssetListQuery = Type.Object(
+  {
+    network: Type.Optional(Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')])),
+    symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'any letter case' })),
+    blockchainId: Type.Optional(Uuid("a blockchain's id (GET /v1/blockchains)")),
+    ...PageQuery,
+  },
+  { additionalProperties: false, examples: [{ network: 'testnet', symbol: 'USDT', page: 1, limit: 20 }] },
+);
 
 export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueService }> = async (app, { catalogue }) => {
   app.get(
@@ -16,5 +26,24 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueSe
       },
     },
     async () => ok(await catalogue.listBlockchains(), 'Blockchains fetched successfully'),
+  );
+
+  app.get(
+    '/v1/assets',
+    {
+      schema: {
+        tags: ['Blockchains'],
+        summary: 'List supported assets',
+        description:
+          'The assets this installation supports on its configured chains (the ids that `POST /v1/wallets/{walletId}/assets` enables). Filters `network`, `symbol`, `blockchainId`; paginated.',
+        querystring: AssetListQuery,
+        response: { 200: PagedEnvelope(Type.Ref(AssetSchema)) },
+      },
+    },
+    async (req) => {
+      const { page = 1, limit = 100, ...filter } = req.query;
+      const { items, meta } = catalogue.listAssets(filter, page, limit);
+      return ok(items, 'Assets fetched successfully', { meta });
+    },
   );
 };

@@ -5,6 +5,8 @@
  */
 import type { Db } from '../../db/pool.js';
 import type { ChainConfig } from '../../config/index.js';
+import type { PriceFeedConfig } from '../../config/chains.js';
+import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { EVM_CATALOGUE } from '../../config/catalogue.js';
 import { ChainRegistry, chainKey, type ChainAdapter } from '../../chains/registry.js';
 import { NotFoundError } from '../../lib/errors.js';
@@ -24,6 +26,16 @@ export interface AssetHandle {
   row: store.AssetRow;
   chain: ChainHandle;
   view: AssetView;
+  /** The asset's USD price feed (the chain's configuration, by symbol); null when none. */
+  priceFeed: PriceFeedConfig | null;
+}
+
+/** Filters of `GET /v1/assets`, as the described service names them. */
+export interface AssetFilter {
+  network?: string;
+  /** Any letter case. */
+  symbol?: string;
+  blockchainId?: string;
 }
 
 export class CatalogueService {
@@ -81,7 +93,9 @@ export class CatalogueService {
       const chain = this.#chains.get(row.chain_id);
       if (!chain) continue;
       if (row.is_active) chain.assets.push(row);
-      this.#assets.set(row.id, { row, chain, view: presentAsset(row, chain.row) });
+      // A row the configuration no longer lists keeps its history, not a symbol's feed.
+      const priceFeed = (row.is_active && chain.config.priceFeeds?.[row.symbol]) || null;
+      this.#assets.set(row.id, { row, chain, view: presentAsset(row, chain.row), priceFeed });
     }
   }
 
@@ -106,6 +120,33 @@ export class CatalogueService {
 
   asset(id: string): AssetHandle | undefined {
     return this.#assets.get(id);
+  }
+
+  /** Active assets of the configured chains, blockchain by blockchain (native coin first). */
+  activeAssets(): AssetHandle[] {
+    return [...this.#assets.values()]
+      .filter((a) => a.row.is_active)
+      .sort(
+        (a, b) =>
+          a.chain.row.blockchain_name.localeCompare(b.chain.row.blockchain_name) ||
+          a.chain.row.network.localeCompare(b.chain.row.network) ||
+          Number(b.row.is_native) - Number(a.row.is_native) ||
+          a.row.symbol.localeCompare(b.row.symbol) ||
+          a.row.id.localeCompare(b.row.id),
+      );
+  }
+
+  /** `GET /v1/assets`: the shared catalogue, filtered and paginated (it is held in memory). */
+  listAssets(filter: AssetFilter, page: number, limit: number): { items: AssetView[]; meta: PageMeta } {
+    const symbol = filter.symbol?.toUpperCase();
+    const all = this.activeAssets().filter(
+      (a) =>
+        (!filter.network || a.chain.row.network === filter.network) &&
+        (!symbol || a.row.symbol.toUpperCase() === symbol) &&
+        (!filter.blockchainId || a.chain.row.blockchain_id === filter.blockchainId),
+    );
+    const items = all.slice((page - 1) * limit, page * limit).map((a) => a.view);
+    return { items, meta: pageMeta(page, limit, items.length, all.length) };
   }
 
   blockchainView(chain: ChainHandle): BlockchainView {

@@ -12,6 +12,7 @@ import type { BlockRef, ScanResult } from '../../chains/types.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { WebhookService } from '../webhooks/service.js';
+import type { RateService } from '../rates/service.js';
 import * as store from './store.js';
 import { WatchSet } from './watch.js';
 import { insertNew, recordTransfer, type RecordContext } from './record.js';
@@ -57,6 +58,8 @@ export class ChainIndexer {
     private readonly opts: IndexerOptions = { batchBlocks: 100, extraWindow: 64 },
     /** Work queued for the chain's indexer once (deposit repairs of migration 012). */
     private readonly repairs?: () => Promise<void>,
+    /** USD quotes of new deposits (amountUSD, rateUSD), read before the range's transaction. */
+    private readonly rates?: RateService,
   ) {
     this.watch = new WatchSet(db, chain.id);
   }
@@ -119,6 +122,8 @@ export class ChainIndexer {
       }
     } else scan = await adapter.scan(from, to, tokens, this.watch.has);
     const vanished = await this.vanishedDeposits(from, to, scan);
+    // Never fails: a feed that cannot be read leaves amountUSD null, it does not hold up deposits.
+    await this.rates?.prefetch(this.assetIdsOf(scan));
     const recording = this.startRecording(cursor, head, to, scan, vanished, tail && tail.state !== 'failed' ? tail : null);
     try {
       await this.settleOne(tail);
@@ -199,7 +204,17 @@ export class ChainIndexer {
       logger: this.logger,
       owners: (address) => this.watch.owners(address),
       isEnabled: (walletId, assetId) => this.watch.isEnabled(walletId, assetId),
+      usd: (assetId) => this.rates?.cached(assetId) ?? null,
     };
+  }
+
+  private assetIdsOf(scan: ScanResult): string[] {
+    const ids = new Set<string>();
+    for (const t of scan.transfers) {
+      const asset = this.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+      if (asset) ids.add(asset.id);
+    }
+    return [...ids];
   }
 
   private tokenAddresses(): string[] {

@@ -8,13 +8,13 @@
 import type { DbTx } from '../../db/pool.js';
 import type { TransferEvent } from '../../chains/types.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatAmount } from '../../lib/money.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { EventStage, WebhookService } from '../webhooks/service.js';
 import type { TransactionRow } from '../transactions/service.js';
 import * as store from './store.js';
 import type { Owner } from './watch.js';
+import { rateText, usdValue, type UsdQuote } from '../rates/quote.js';
 
 export interface RecordContext {
   chain: ChainHandle;
@@ -23,6 +23,11 @@ export interface RecordContext {
   /** The wallets credited with a transfer to `address` (see watch.ts `credited`). */
   owners(address: string): readonly Owner[];
   isEnabled(walletId: string, assetId: string): boolean;
+  /**
+   * The asset's USD quote at recording time (rates/service.ts `cached`, read before the
+   * transaction): `amountUSD` and `rateUSD` are what the deposit was worth when it was found.
+   */
+  usd?(assetId: string): UsdQuote | null;
 }
 
 /**
@@ -94,6 +99,7 @@ async function recordFor(
     return found.id;
   }
   const id = uuidv7();
+  const quote = ctx.usd?.(asset.id) ?? null;
   inserts.push({
     id,
     walletId: owner.walletId,
@@ -102,7 +108,8 @@ async function recordFor(
     chainId: ctx.chain.id,
     reference: shortReference(),
     amount: t.amount,
-    amountUsd: asset.currency === 'USD' ? formatAmount(t.amount, asset.decimals) : null,
+    amountUsd: quote ? usdValue(t.amount, asset.decimals, quote) : null,
+    rateUsd: quote ? rateText(quote) : null,
     currency: asset.symbol,
     hash: t.txHash,
     logIndex: t.logIndex,

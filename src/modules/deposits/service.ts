@@ -10,6 +10,7 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
+import type { RateService } from '../rates/service.js';
 import { ChainIndexer, type ConfirmedHook, type IndexerOptions } from './indexer.js';
 import { insertNew, recordTransfer } from './record.js';
 import { runRepairs } from './repair.js';
@@ -19,6 +20,8 @@ import { credited, type Owner, type Watcher } from './watch.js';
 export class DepositService {
   /** Run in the transaction that confirms a deposit (auto-sweep registers here). */
   readonly confirmedHooks: ConfirmedHook[] = [];
+  /** USD quotes for new deposits' amountUSD and rateUSD (services.ts); none: left null. */
+  #rates: RateService | undefined;
 
   constructor(
     private readonly db: Db,
@@ -30,10 +33,14 @@ export class DepositService {
     private readonly indexerOptions?: IndexerOptions,
   ) {}
 
+  useRates(rates: RateService): void {
+    this.#rates = rates;
+  }
+
   indexer(chain: ChainHandle): ChainIndexer {
     // The indexer works through the chain's queued repairs (migration 012) before its first range.
     const repairs = () => runRepairs(this.db, chain.id, this.webhooks, this.logger, (walletId, hash) => this.findFor(walletId, hash));
-    return new ChainIndexer(this.db, chain, this.webhooks, this.confirmedHooks, this.logger, this.indexerOptions, repairs);
+    return new ChainIndexer(this.db, chain, this.webhooks, this.confirmedHooks, this.logger, this.indexerOptions, repairs, this.#rates);
   }
 
   /**
@@ -78,6 +85,7 @@ export class DepositService {
       (await store.enabledAssetsOfChain(this.db, chain.id)).filter((e) => e.wallet_id === walletId).map((e) => e.asset_id),
     );
     const head = await chain.adapter.getBlockNumber();
+    await this.#rates?.prefetch([...enabled]);
     return this.db.transaction().execute(async (tx) => {
       const existing = await store.depositsOfHashes(tx, chain.id, [hash]);
       const matched = new Set<string>();
@@ -88,6 +96,7 @@ export class DepositService {
         logger: this.logger,
         owners: (a: string) => owners.get(a.toLowerCase()) ?? [],
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
+        usd: (asset: string) => this.#rates?.cached(asset) ?? null,
       };
       const inserts: store.NewDeposit[] = [];
       for (const t of transfers) {

@@ -95,6 +95,8 @@ export interface NewDeposit {
   reference: string;
   amount: bigint;
   amountUsd: string | null;
+  /** The rate `amountUsd` was computed at (rate and rateUSD); none without it. */
+  rateUsd?: string | null;
   currency: string;
   hash: string;
   logIndex: number;
@@ -255,17 +257,17 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
     SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT',
            CASE WHEN t.settled THEN 'SUCCESS' ELSE 'PENDING' END, CASE WHEN t.settled THEN 'confirmed' ELSE 'mined' END,
            t.settled, t.confirmations,
-           t.amount, t.amount, t.amount_usd, t.currency, CASE WHEN t.amount_usd IS NULL THEN NULL ELSE '1' END,
-           CASE WHEN t.amount_usd IS NULL THEN NULL ELSE '1' END, t.hash, t.log_index, t.block_number, t.block_hash,
+           t.amount, t.amount, t.amount_usd, t.currency, t.rate_usd, t.rate_usd, t.hash, t.log_index, t.block_number, t.block_hash,
            t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
       FROM unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.walletId)}::uuid[], ${col((d) => d.addressId)}::uuid[],
                   ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
-                  ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.currency)}::text[],
+                  ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.rateUsd ?? null)}::text[],
+                  ${col((d) => d.currency)}::text[],
                   ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
                   ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
                   ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
                   ${col(settled)}::boolean[])
-           AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, currency, hash, log_index, block_number,
+           AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
                 block_hash, sender, recipient, token, network, confirmations, settled)
       LEFT JOIN addresses a ON a.id = t.address_id
     ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
@@ -288,7 +290,7 @@ function depositRow(
   confirmations: number,
   db: { created_at: Date; metadata: TransactionRow['metadata'] },
 ): TransactionRow {
-  const rate = d.amountUsd === null ? null : '1';
+  const rate = d.rateUsd ?? null;
   return {
     id: d.id,
     wallet_id: d.walletId,

@@ -20,7 +20,15 @@ export interface NetworkFeeAnswer {
   balance: string;
 }
 
-export function networkFeeAnswer(plan: GasPlan, count: number, native: bigint, decimals: number, batch: boolean): NetworkFeeAnswer {
+export function networkFeeAnswer(
+  plan: GasPlan,
+  count: number,
+  native: bigint,
+  decimals: number,
+  batch: boolean,
+  /** The native balance in USD at the rate source's quote (rates/service.ts); null without one. */
+  nativeUsd: string | null = null,
+): NetworkFeeAnswer {
   const each = Array.from({ length: count }, (_x, i) => feeOf(plan, i));
   const total = formatAmount(
     each.reduce((a, b) => a + b, 0n),
@@ -30,7 +38,7 @@ export function networkFeeAnswer(plan: GasPlan, count: number, native: bigint, d
   return {
     networkFee: total,
     nativeBalance: balance,
-    nativeBalanceInUSD: null,
+    nativeBalanceInUSD: nativeUsd,
     ...(batch ? { fees: each.map((f) => formatAmount(f, decimals)), totalNetworkFee: total } : {}),
     fee: total,
     balance,

@@ -17,6 +17,7 @@ import type { DbConn } from '../../db/pool.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
+import { rateText, usdValue } from '../rates/quote.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
@@ -133,7 +134,13 @@ export class WithdrawalService {
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
     const { plan, snap } = await this.#affordable(s, items, req.body);
     const native = snap.balances.get(null) ?? 0n;
-    return networkFeeAnswer(plan, items.length, native, s.chain.config.blockchain.nativeDecimals, req.body.assets !== undefined);
+    const decimals = s.chain.config.blockchain.nativeDecimals;
+    // nativeBalanceInUSD: the same rate source as convertedBalance (a feed for the native coin, if configured).
+    const coin = s.chain.assets.find((a) => a.is_native);
+    const handle = coin ? this.deps.catalogue.asset(coin.id) : undefined;
+    const quote = handle ? ((await this.deps.rates?.usd(handle)) ?? null) : null;
+    const usd = quote ? usdValue(native, decimals, quote) : null;
+    return networkFeeAnswer(plan, items.length, native, decimals, req.body.assets !== undefined, usd);
   }
 
   /**
@@ -258,6 +265,8 @@ export class WithdrawalService {
       if (stored) return stored.response as WithdrawResult;
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
+    // amountUSD and rateUSD are recorded at creation from quotes read now, outside the transaction (never fails).
+    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
     if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
     for (let attempt = 0; ; attempt++) {
@@ -368,6 +377,7 @@ export class WithdrawalService {
     signed: store.NewWithdrawal['signed'],
   ): store.NewWithdrawal {
     const a = item.asset.asset.row;
+    const quote = this.deps.rates?.cached(a.id) ?? null;
     return {
       id,
       walletId: s.wallet.id,
@@ -377,7 +387,8 @@ export class WithdrawalService {
       reference: item.reference ?? shortReference(),
       type,
       amount: item.amount,
-      amountUsd: a.currency === 'USD' ? formatAmount(item.amount, a.decimals) : null,
+      amountUsd: quote ? usdValue(item.amount, a.decimals, quote) : null,
+      rateUsd: quote ? rateText(quote) : null,
       currency: a.symbol,
       sender: s.address,
       recipient: item.to,

@@ -142,6 +142,8 @@ export interface NewWithdrawal {
   type: 'WITHDRAW' | 'SIGNED';
   amount: bigint;
   amountUsd: string | null;
+  /** The rate `amountUsd` was computed at (rate and rateUSD); none without it. */
+  rateUsd?: string | null;
   currency: string;
   sender: string;
   recipient: string;
@@ -167,8 +169,8 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
     const s = w.signed;
     return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
             ${s ? 'SUCCESS' : 'PENDING'}, ${s ? 'signed' : 'created'}, ${s !== null},
-            ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.amountUsd === null ? null : '1'},
-            ${w.amountUsd === null ? null : '1'}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
+            ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.rateUsd ?? null},
+            ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
