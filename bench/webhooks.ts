@@ -36,7 +36,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createDatabase, type Database$ } from '../src/db/pool.js';
 import { LocalKeyVault } from '../src/keys/vault.js';
 import { createServices, type ServiceOptions, type Services } from '../src/services.js';
-import { buildApp } from '../src/http/app.js';
+import { buildServer } from '../src/server.js';
 import { startDevnet, type Devnet, type DevnetChain, type DevnetChainSpec } from '../src/devnet/devnet.js';
 import { createLogger, type Logger } from '../src/lib/logger.js';
 import { shortReference, uuidv7 } from '../src/lib/ids.js';
@@ -288,7 +288,7 @@ export async function startExtraWorld(opts: {
     );
     cleanups.push(async () => services.close());
 
-    const app = await buildApp({ services, logger });
+    const app = await buildServer({ services, logger });
     cleanups.push(() => app.close());
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();

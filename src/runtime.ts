@@ -18,7 +18,7 @@ import { openCustody } from './modules/custody/service.js';
 import { createServices, type Services } from './services.js';
 import type { Devnet } from './devnet/devnet.js';
 import type { Credentials } from './devnet/seed.js';
-import { buildApp } from './http/app.js';
+import { buildServer } from './server.js';
 import { startHealthServer } from './http/health-server.js';
 import type { Checks } from './http/ops.js';
 import { startWorker, type WorkerHandle } from './roles/worker.js';
@@ -139,7 +139,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     let app: FastifyInstance | null = null;
     let listeningUrl: string | null = null;
     if (opts.roles.includes('api')) {
-      app = await buildApp({ services, logger, roleChecks, trustProxy: config.trustProxy });
+      app = await buildServer({ services, logger, roleChecks, trustProxy: config.trustProxy });
       const started = app;
       roleStops.push(() => drain(started, config.shutdownTimeoutMs));
       await app.listen({ host: config.host, port: config.port });

@@ -1,9 +1,18 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { EvmAdapter } from './evm/adapter.js';
-import type { ChainAdapter } from './types.js';
+import { createSwapProvider } from './evm/swap-v2.js';
+import type { ChainAdapter, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
+
+/**
+ * The DEX router of a chain, in the seam's terms, or null when the chain has none
+ * configured (or its family has no swap implementation yet).
+ */
+export function swapProviderFor(adapter: ChainAdapter): SwapProvider | null {
+  return createSwapProvider(adapter);
+}
 
 export function chainKey(slug: string, network: string): string {
   return `${slug}:${network}`;

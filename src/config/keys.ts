@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMasterKey } from '../keys/vault.js';
 
 export class KeySettingError extends Error {
   constructor(
@@ -111,6 +110,20 @@ function loadPkcs11(env: NodeJS.ProcessEnv): Pkcs11Settings {
     throw new KeySettingError('PKCS11_KEY_LABEL_PREVIOUS', 'repeats PKCS11_KEY_LABEL: list only the older keys');
   }
   return { module, tokenLabel, slot: slotRaw ? Number(slotRaw) : null, pin, keyLabel, previousKeyLabels };
+}
+
+/** MASTER_KEY is 32 bytes in base64; anything else is refused with a clear message. */
+export function parseMasterKey(value: string, setting = 'MASTER_KEY'): Buffer {
+  const text = value.trim();
+  // Decoded into a buffer of its own (Buffer.alloc never uses the shared pool, see
+  // keys/secret-bytes.ts): Buffer.from(text, 'base64') would use the shared pool.
+  const key = Buffer.alloc(Buffer.byteLength(text, 'base64'));
+  key.write(text, 'base64');
+  if (key.length !== 32 || key.toString('base64') !== text) {
+    key.fill(0);
+    throw new Error(`${setting} must be exactly 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)`);
+  }
+  return key;
 }
 
 function keySetting(value: string, setting: string): Buffer {

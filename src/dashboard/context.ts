@@ -1,5 +1,6 @@
 /** What every dashboard route gets: the services, the accounts, and the caller's session. */
 import type { FastifyRequest } from 'fastify';
+import type { AppError } from '../lib/errors.js';
 import type { Services } from '../services.js';
 import type { DashboardService, Session } from './service.js';
 import type { Frame } from './views/layout.js';
@@ -7,6 +8,8 @@ import type { Frame } from './views/layout.js';
 export interface Ctx {
   services: Services;
   accounts: DashboardService;
+  /** The HTTP status of a domain error (the error catalogue's), given by src/server.ts. */
+  statusOf: (err: AppError) => number;
 }
 
 const sessions = new WeakMap<FastifyRequest, Session>();

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
-import { statusOf } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { attachSession, frameOf, maybeSessionOf, type Ctx } from './context.js';
 import { html } from './html.js';
@@ -25,8 +24,15 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 
 const PUBLIC = new Set([`${PREFIX}/login`]);
 
-export async function dashboardPlugin(app: FastifyInstance, opts: { services: Services }): Promise<void> {
-  const ctx: Ctx = { services: opts.services, accounts: new DashboardService(opts.services.db, opts.services.clock) };
+export async function dashboardPlugin(
+  app: FastifyInstance,
+  opts: { services: Services; statusOf: (err: AppError) => number },
+): Promise<void> {
+  const ctx: Ctx = {
+    services: opts.services,
+    accounts: new DashboardService(opts.services.db, opts.services.clock),
+    statusOf: opts.statusOf,
+  };
 
   // Pages are not part of the API: keep them out of the OpenAPI document.
   app.addHook('onRoute', (route) => {
@@ -75,7 +81,7 @@ export async function dashboardPlugin(app: FastifyInstance, opts: { services: Se
     let status: number;
     let message: string;
     if (err instanceof AppError) {
-      status = statusOf(err);
+      status = ctx.statusOf(err);
       message = err.message;
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;

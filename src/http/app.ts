@@ -30,7 +30,6 @@ import { withdrawalsRoutes } from '../modules/withdrawals/routes.js';
 import { contractsRoutes } from '../modules/contracts/routes.js';
 import { signingRoutes } from '../modules/signing/routes.js';
 import { autoSettlementRoutes } from '../modules/autosettlements/routes.js';
-import { dashboardPlugin } from '../dashboard/plugin.js';
 import { beneficiaryRoutes } from '../modules/beneficiaries/routes.js';
 import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
 import { settlementRoutes } from '../modules/settlements/routes.js';
@@ -151,9 +150,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
   });
 
-  // The operator's dashboard: server-rendered pages with their own session auth (not x-api-key).
-  await app.register(dashboardPlugin, { prefix: '/dashboard', services: opts.services });
-
+  // The operator's dashboard is registered beside the API by src/server.ts (buildServer).
   return app;
 }
 

@@ -44,7 +44,7 @@ function limitHeaders(reply: FastifyReply, c: Counted): void {
   void reply.header('ratelimit-policy', `${c.max};w=${Math.max(1, Math.round(c.timeWindow / 1000))}`);
 }
 
-function refuse(reply: FastifyReply, c: Counted, code: string, what: string): never {
+function refuse(reply: FastifyReply, c: Counted, code: 'RATE_LIMITED' | 'AUTH_RATE_LIMITED', what: string): never {
   const retryAfter = Math.max(1, c.ttlInSeconds);
   limitHeaders(reply, { ...c, remaining: 0, ttlInSeconds: retryAfter });
   void reply.header('retry-after', retryAfter);

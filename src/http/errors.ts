@@ -1,6 +1,7 @@
 /**
  * The one place that turns errors into HTTP statuses and the error body of DESIGN
- * section 4: `{ statusCode, message, error, details?, requestId }`.
+ * section 4: `{ statusCode, message, error, details?, requestId }`. Statuses come from the
+ * error catalogue (error-catalogue.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -12,22 +13,7 @@ import {
   UpstreamError,
   type FieldIssue,
 } from '../lib/errors.js';
-
-const STATUS_BY_CODE: Record<string, number> = {
-  VALIDATION_ERROR: 400,
-  MALFORMED_JSON: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  ROUTE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  // A node refused a transaction as made (it would revert, a nonce is taken, ...).
-  CHAIN_REJECTED: 422,
-  INTERNAL_ERROR: 500,
-};
+import { catalogueEntry, ERROR_CATALOGUE as C } from './error-catalogue.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -38,8 +24,9 @@ export interface ErrorBody {
 }
 
 export function statusOf(err: AppError): number {
-  const known = STATUS_BY_CODE[err.code];
-  if (known) return known;
+  const known = catalogueEntry(err.code);
+  if (known) return known.status;
+  // A code missing from the catalogue (test/errors/catalogue.test.ts forbids it): the class decides.
   if (err instanceof ForbiddenError) return 403;
   if (err instanceof RateLimitedError) return 429;
   if (err instanceof ConflictError) return 409;
@@ -57,7 +44,7 @@ function fromFastify(err: FastifyError): { status: number; code: string; message
     }));
     const first = details[0];
     return {
-      status: 400,
+      status: C.VALIDATION_ERROR.status,
       code: 'VALIDATION_ERROR',
       message: first ? `${first.field} ${first.message}` : 'Invalid request',
       details,
@@ -65,15 +52,19 @@ function fromFastify(err: FastifyError): { status: number; code: string; message
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' };
+      return { status: C.PAYLOAD_TOO_LARGE.status, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send JSON with Content-Type: application/json' };
+      return {
+        status: C.UNSUPPORTED_MEDIA_TYPE.status,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Send JSON with Content-Type: application/json',
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, code: 'MALFORMED_JSON', message: err.message };
+      return { status: C.MALFORMED_JSON.status, code: 'MALFORMED_JSON', message: err.message };
   }
   if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return { status: 400, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' };
+    return { status: C.MALFORMED_JSON.status, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' };
   }
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     return { status: err.statusCode, code: (err.code ?? 'BAD_REQUEST').replace(/^FST_ERR_/, ''), message: err.message };
@@ -102,7 +93,7 @@ export function fromDatabase(err: unknown): { status: number; code: string; mess
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !CONCURRENCY_CODES.has(code)) return null;
   return {
-    status: 503,
+    status: C.CONCURRENT_UPDATE.status,
     code: 'CONCURRENT_UPDATE',
     message: 'Another change to the same records was in progress; nothing was written. Send the request again.',
   };
@@ -126,7 +117,7 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
       if (mapped.details) body.details = mapped.details;
     } else {
       req.log.error({ err }, 'unexpected error');
-      body = { statusCode: 500, message: 'Internal server error', error: 'INTERNAL_ERROR', requestId: req.id };
+      body = { statusCode: C.INTERNAL_ERROR.status, message: 'Internal server error', error: 'INTERNAL_ERROR', requestId: req.id };
     }
   }
   if (body.statusCode === 401) void reply.header('www-authenticate', 'ApiKey header="x-api-key"');
@@ -135,10 +126,10 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
 
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
   const body: ErrorBody = {
-    statusCode: 404,
+    statusCode: C.ROUTE_NOT_FOUND.status,
     message: `Route ${req.method} ${req.url.split('?')[0]} not found`,
     error: 'ROUTE_NOT_FOUND',
     requestId: req.id,
   };
-  return reply.status(404).send(body);
+  return reply.status(body.statusCode).send(body);
 }

@@ -1,15 +1,17 @@
 /**
- * The worker's task list. Each task is a thin shell over a module service, so the logic
- * stays testable without the queue.
+ * The worker's task list: one entry per job of the catalogue (catalogue.ts), each a thin
+ * shell over a module service (so the logic stays testable without the queue) that runs
+ * on the payload after the catalogue's schema checked it.
  */
 import type { TaskList } from 'graphile-worker';
 import type { Services } from '../services.js';
+import { task, type JobName } from './catalogue.js';
 
 /**
  * Scheduled work, as graphile-worker crontab lines: each time slot runs once across all
  * workers (graphile-worker records the last run of each line in the database).
  */
-export const CRONTAB: { task: string; line: string }[] = [
+export const CRONTAB: { task: JobName; line: string }[] = [
   // Scheduled settlements: a run for each period that has closed (UTC), once per beneficiary and period.
   { task: 'settlements_tick', line: '* * * * * settlements_tick ?max=1' },
   // Idempotency-Keys older than 24 hours are forgotten (hourly; a missed hour is not replayed).
@@ -19,55 +21,43 @@ export const CRONTAB: { task: string; line: string }[] = [
 ];
 
 export function taskList(services: Services): TaskList {
-  return {
-    settlement_run: async (payload) => {
-      const { runId } = payload as { runId?: unknown };
-      if (typeof runId !== 'string') return;
+  const tasks: { [N in JobName]: (payload: unknown) => Promise<void> } = {
+    settlement_run: task('settlement_run', async ({ runId }) => {
       await services.settlements.run(runId);
-    },
-    settlements_tick: async () => {
+    }),
+    // Never return what a service returns: graphile-worker reads a returned array as batch results.
+    settlements_tick: task('settlements_tick', async () => {
       await services.settlements.tick();
-    },
-    deliver_webhook: async (payload) => {
+    }),
+    deliver_webhook: task('deliver_webhook', async (p) => {
       // One delivery (retries, the sweep) or a batch (every delivery one transaction wrote).
-      const { deliveryId, batch } = (payload ?? {}) as { deliveryId?: unknown; batch?: unknown };
-      if (typeof batch === 'string') await services.webhooks.deliverBatch(batch);
-      else if (typeof deliveryId === 'string') await services.webhooks.deliver(deliveryId);
-      // anything else is a malformed job: nothing to retry
-    },
-    sweep_address: async (payload) => {
-      const { addressId, assetId } = payload as { addressId?: unknown; assetId?: unknown };
-      if (typeof addressId !== 'string' || typeof assetId !== 'string') return;
+      if ('batch' in p) await services.webhooks.deliverBatch(p.batch);
+      else await services.webhooks.deliver(p.deliveryId);
+    }),
+    sweep_address: task('sweep_address', async ({ addressId, assetId }) => {
       await services.sweeps.sweepAddress(addressId, assetId);
-    },
-    webhooks_sweep: async () => {
+    }),
+    webhooks_sweep: task('webhooks_sweep', async () => {
       await services.webhooks.sweep();
-    },
-    auto_settle: async (payload) => {
-      const { id } = payload as { id?: unknown };
-      if (typeof id !== 'string') return;
+    }),
+    auto_settle: task('auto_settle', async ({ id }) => {
       await services.autoSettlements.executor.run(id);
-    },
-    auto_settle_resume: async () => {
+    }),
+    auto_settle_resume: task('auto_settle_resume', async () => {
       await services.autoSettlements.executor.resumeStalled();
-    },
-    outbound_send: async (payload) => {
-      const { id } = payload as { id?: unknown };
-      if (typeof id !== 'string') return;
+    }),
+    outbound_send: task('outbound_send', async ({ id }) => {
       await services.outbound.send(id);
-    },
-    idempotency_prune: async () => {
+    }),
+    idempotency_prune: task('idempotency_prune', async () => {
       await services.withdrawals.pruneIdempotencyKeys();
-    },
-    outbound_track: async (payload) => {
-      const { id, poll } = payload as { id?: unknown; poll?: unknown };
-      if (typeof id !== 'string') return;
-      await services.outbound.track(id, typeof poll === 'number' && Number.isInteger(poll) && poll >= 0 ? poll : 0);
-    },
-    outbound_confirm: async (payload) => {
-      const { id, poll } = payload as { id?: unknown; poll?: unknown };
-      if (typeof id !== 'string') return;
-      await services.outbound.confirm(id, typeof poll === 'number' && Number.isInteger(poll) && poll >= 0 ? poll : 0);
-    },
+    }),
+    outbound_track: task('outbound_track', async ({ id, poll }) => {
+      await services.outbound.track(id, poll ?? 0);
+    }),
+    outbound_confirm: task('outbound_confirm', async ({ id, poll }) => {
+      await services.outbound.confirm(id, poll ?? 0);
+    }),
   };
+  return tasks;
 }

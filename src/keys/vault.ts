@@ -14,7 +14,10 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { secretBuffer } from './secret-bytes.js';
+import { parseMasterKey } from '../config/keys.js';
+
+// Parsing the setting is config's; the vault reads key files with the same rule.
+export { parseMasterKey };
 
 /** Where secrets are sealed. A cloud KMS can implement the same two calls. */
 export interface KeyVault {
@@ -184,19 +187,6 @@ export class LocalKeyVault extends KeyRing {
     const key = new LocalMasterKey(kek);
     super([key], () => key.id);
   }
-}
-
-/** MASTER_KEY is 32 bytes in base64; anything else is refused with a clear message. */
-export function parseMasterKey(value: string, setting = 'MASTER_KEY'): Buffer {
-  const text = value.trim();
-  // Decoded into a buffer of its own: Buffer.from(text, 'base64') would use the shared pool.
-  const key = secretBuffer(Buffer.byteLength(text, 'base64'));
-  key.write(text, 'base64');
-  if (key.length !== 32 || key.toString('base64') !== text) {
-    key.fill(0);
-    throw new Error(`${setting} must be exactly 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)`);
-  }
-  return key;
 }
 
 export function keyFilePath(dataDir: string): string {

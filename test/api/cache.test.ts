@@ -14,7 +14,7 @@ import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { Changes } from '../../src/db/changes.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type Services } from '../../src/services.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildServer } from '../../src/server.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
     },
     { logger, databaseUrl: h.databaseUrl, cache: { maxEntries: MAX_ENTRIES } },
   );
-  const app = await buildApp({ services, logger });
+  const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   b = { database, services, app, baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type Services } from '../../src/services.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildServer } from '../../src/server.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
     { chains: h.devnet.chains.map((c) => c.config), addressLimit: 100_000, keyExport: { testnet: true, mainnet: false } },
     { logger, databaseUrl: slow.toString() },
   );
-  const app = await buildApp({ services, logger });
+  const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
   b = { database, services, app, baseUrl: `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}` };
 });

@@ -12,7 +12,7 @@ import { loadArtifact } from '../../src/devnet/compile.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { EvmAdapter } from '../../src/chains/evm/adapter.js';
 import { createSwapProvider } from '../../src/chains/evm/swap-v2.js';
-import type { SwapProvider } from '../../src/chains/evm/swap.js';
+import type { SwapProvider } from '../../src/chains/types.js';
 import { amountOut, chooseRoute } from '../../src/modules/swaps/quote.js';
 import { SWAP_ROUTERS } from '../../src/config/swap-routers.js';
 

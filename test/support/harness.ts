@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildServer } from '../../src/server.js';
 import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Clock } from '../../src/lib/clock.js';
@@ -155,7 +155,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
     : null;
-  const app = await buildApp({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
+  const app = await buildServer({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import type { ChainAdapter } from '../types.js';
 import { EvmAdapter } from './adapter.js';
-import type { SwapCall, SwapProvider, SwapQuote } from './swap.js';
+import type { SwapCall, SwapProvider, SwapQuote } from '../types.js';
 
 const routerAbi = parseAbi([
   'function factory() view returns (address)',

@@ -1,7 +1,6 @@
 /** Addresses (with analytics) and transactions (filters, pagination, detail, resend). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ValidationError } from '../../lib/errors.js';
-import { statusOf } from '../../http/errors.js';
 import { CreateAddressBody, ListAddressesQuery } from '../../modules/addresses/schemas.js';
 import { TransactionListQuery } from '../../modules/transactions/schemas.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
@@ -45,7 +44,7 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
       return redirect(reply, `${PREFIX}/wallets/${walletId}/addresses`);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
-      return renderAddresses(req, reply, err.message, statusOf(err));
+      return renderAddresses(req, reply, err.message, ctx.statusOf(err));
     }
   });
 
@@ -71,7 +70,7 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
       if (!(err instanceof ValidationError)) throw err;
       const meta = { currentPage: 1, itemCount: 0, itemsPerPage: 0, totalItems: 0, totalPages: 0 };
       const page = transactionsPage(frameOf(session, { error: err.message }), { wallet, items: [], meta, query, addressLabel });
-      return sendPage(reply, page, statusOf(err));
+      return sendPage(reply, page, ctx.statusOf(err));
     }
   });
 
@@ -110,7 +109,7 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
       return redirect(reply, `${PREFIX}/wallets/${walletId}/transactions/${transactionId}?resent=1`);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
-      return renderTransaction(req, reply, null, err.message, statusOf(err));
+      return renderTransaction(req, reply, null, err.message, ctx.statusOf(err));
     }
   });
 }

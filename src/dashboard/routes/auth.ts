@@ -1,7 +1,6 @@
 /** Sign in and sign out. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { statusOf } from '../../http/errors.js';
 import { SESSION_TTL_MS, TooManyAttemptsError } from '../service.js';
 import type { Ctx } from '../context.js';
 import { loginPage } from '../views/login.js';
@@ -54,7 +53,7 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     } catch (err) {
       if (err instanceof TooManyAttemptsError) {
         void reply.header('retry-after', String(err.retryAfterSeconds));
-        return renderLogin(req, reply, { next, email, error: err.message }, statusOf(err));
+        return renderLogin(req, reply, { next, email, error: err.message }, ctx.statusOf(err));
       }
       throw err;
     }

@@ -10,7 +10,6 @@ import { CreateApiKeyBody } from '../../modules/apikeys/schemas.js';
 import type { ApiKeyScope } from '../../modules/apikeys/service.js';
 import { formOf, PREFIX, redirect, sendPage } from '../web.js';
 import { UUID_PATTERN } from '../../lib/ids.js';
-import { statusOf } from '../../http/errors.js';
 import { apiKeyIdParam, walletIdParam } from './params.js';
 
 /** How long a "send test event" request waits for the worker's first attempt. */
@@ -63,7 +62,7 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
         failed: { walletId, message: err.message },
         ...(draft !== undefined ? { webhookDraft: { walletId, value: draft } } : {}),
       };
-      return render(req, reply, state, statusOf(err));
+      return render(req, reply, state, ctx.statusOf(err));
     }
   }
 

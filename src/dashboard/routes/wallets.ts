@@ -1,7 +1,6 @@
 /** Wallet pages: list with balances, creation, assets on/off, auto-sweep settings. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ValidationError } from '../../lib/errors.js';
-import { statusOf } from '../../http/errors.js';
 import { CreateWalletBody, UpdateWalletBody } from '../../modules/wallets/schemas.js';
 import { UpdateWalletAssetBody } from '../../modules/assets/schemas.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
@@ -58,7 +57,7 @@ export function walletRoutes(app: FastifyInstance, ctx: Ctx): void {
       return await renderList(req, reply, { created });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return renderList(req, reply, { draft: form }, statusOf(err), err.message);
+      return renderList(req, reply, { draft: form }, ctx.statusOf(err), err.message);
     }
   });
 
@@ -139,7 +138,7 @@ export function walletRoutes(app: FastifyInstance, ctx: Ctx): void {
       return redirect(reply, back);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
-      return renderWallet(req, reply, { form, message: err.message }, statusOf(err));
+      return renderWallet(req, reply, { form, message: err.message }, ctx.statusOf(err));
     }
   }
 }

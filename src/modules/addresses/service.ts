@@ -9,7 +9,7 @@ import { assertMayExportKeys, type AuthContext } from '../apikeys/service.js';
 import type { AuditService } from '../audit/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
-import { normaliseConfigurations } from '../wallets/configurations.js';
+import { normaliseConfigurations } from '../wallets/service.js';
 import { AddressAllocator } from './allocator.js';
 import type { AddressSchema, AnalyticsSchema, CreateAddressBody, UpdateAddressBody, WhitelistBody } from './schemas.js';
 import * as store from './store.js';

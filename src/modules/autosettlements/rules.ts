@@ -4,9 +4,10 @@
  * decide the same way, and so it is unit-tested without a database.
  */
 import { parseAmount } from '../../lib/money.js';
+import type { Order } from '../swaps/types.js';
 
-export const ORDERS = ['FASTEST', 'CHEAPEST', 'RECOMMENDED', 'NO_SLIPPAGE'] as const;
-export type Order = (typeof ORDERS)[number];
+// The route orders belong to swaps (they choose a route); rules store one.
+export { ORDERS, type Order } from '../swaps/types.js';
 
 export interface RuleSource {
   assets: string[];

@@ -13,7 +13,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { WalletRow } from '../wallets/service.js';
-import { normaliseConfigurations } from '../wallets/configurations.js';
+import { normaliseConfigurations } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { SweepService } from '../sweeps/service.js';
 import type { SwapService } from '../swaps/service.js';

@@ -14,7 +14,7 @@ import type { AddressService } from '../addresses/service.js';
 import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
 import type { WalletRef, WalletService } from '../wallets/service.js';
 import type { RateService } from '../rates/service.js';
-import { usdValue } from '../rates/quote.js';
+import { usdValue } from '../rates/service.js';
 import type { BalanceSchema } from './schemas.js';
 
 export type BalanceView = Static<typeof BalanceSchema>;

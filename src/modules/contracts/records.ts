@@ -9,7 +9,7 @@ import { shortReference } from '../../lib/ids.js';
 import type { EncodedContractCall } from '../../chains/types.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { OutboundRow } from '../outbound/service.js';
-import { insertTransaction, type NewTransaction } from '../transactions/store.js';
+import { insertTransaction, type NewTransaction } from '../transactions/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { ContractCalls } from './schemas.js';

@@ -14,7 +14,7 @@ import type { EventStage, WebhookService } from '../webhooks/service.js';
 import type { TransactionRow } from '../transactions/service.js';
 import * as store from './store.js';
 import type { Owner } from './watch.js';
-import { rateText, usdValue, type UsdQuote } from '../rates/quote.js';
+import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
 
 export interface RecordContext {
   chain: ChainHandle;

@@ -62,6 +62,8 @@ export type { SettledHandler, SignedHandler } from './core.js';
 export type { Confirmation, ConfirmationHandler } from './confirm.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 export { bumpFees } from './checks.js';
+// The fee estimate cache, shared for a second; withdrawals price their plans with one too.
+export { FeeCache } from './fees.js';
 
 export interface EnqueueRequest {
   /** chains.id of the chain to send on; the wallet must live on it. */

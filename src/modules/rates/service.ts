@@ -15,6 +15,8 @@ import type { WalletService } from '../wallets/service.js';
 import { judgeRound, PEG_QUOTE, type Lookup, type UsdQuote } from './quote.js';
 
 export type { UsdQuote } from './quote.js';
+// Other modules value amounts in USD through these (the house rules: only through service.ts).
+export { rateText, usdValue } from './quote.js';
 
 export const DEFAULT_RATE_SETTINGS: RateSettings = { pegFallback: false, cacheMs: 5_000, graceSeconds: 600 };
 

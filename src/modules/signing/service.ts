@@ -12,7 +12,7 @@ import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
-import { insertTransaction } from '../transactions/store.js';
+import { insertTransaction } from '../transactions/service.js';
 
 import type { TypedDataRequest } from './schemas.js';
 

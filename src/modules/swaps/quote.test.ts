@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SwapQuote } from '../../chains/evm/swap.js';
+import type { SwapQuote } from '../../chains/types.js';
 import { amountOut, chooseRoute, minimumOut, parValue, slippageMillionths } from './quote.js';
 
 const q = (path: string[], out: bigint, gas = 160_000n): SwapQuote => ({ path, amountOut: out, midAmountOut: out, gas });

@@ -13,8 +13,8 @@
  * exact quote: the swap executes at the quoted amount or reverts.
  */
 import { parseAmount } from '../../lib/money.js';
-import type { SwapQuote } from '../../chains/evm/swap.js';
-import type { Order } from '../autosettlements/rules.js';
+import type { SwapQuote } from '../../chains/types.js';
+import type { Order } from './types.js';
 
 /** Uniswap V2's getAmountOut: 0.3% fee on the input, x * y = k. */
 export function amountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {

@@ -3,10 +3,10 @@
  * plan of a swap (route, reference, minimum output) per quote.ts's rules.
  */
 import type { Logger } from '../../lib/logger.js';
-import type { SwapProvider, SwapQuote } from '../../chains/evm/swap.js';
-import { createSwapProvider } from '../../chains/evm/swap-v2.js';
+import type { SwapProvider, SwapQuote } from '../../chains/types.js';
+import { swapProviderFor } from '../../chains/registry.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import type { Order } from '../autosettlements/rules.js';
+import type { Order } from './types.js';
 import { chooseRoute, minimumOut, parValue } from './quote.js';
 
 export interface SwapAsset {
@@ -39,7 +39,7 @@ export class SwapService {
   ) {}
 
   provider(chainId: string): SwapProvider | null {
-    if (!this.#providers.has(chainId)) this.#providers.set(chainId, createSwapProvider(this.catalogue.chain(chainId).adapter));
+    if (!this.#providers.has(chainId)) this.#providers.set(chainId, swapProviderFor(this.catalogue.chain(chainId).adapter));
     return this.#providers.get(chainId)!;
   }
 

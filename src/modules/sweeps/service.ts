@@ -21,7 +21,7 @@ import type { CatalogueService } from '../catalogue/service.js';
 import type { OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
-import { normaliseConfigurations } from '../wallets/configurations.js';
+import { normaliseConfigurations } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import * as store from './store.js';
 

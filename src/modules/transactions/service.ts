@@ -17,6 +17,15 @@ import * as store from './store.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
 export type TransactionRow = store.TransactionRow;
+export type NewTransaction = store.NewTransaction;
+
+/**
+ * Inserts a Transaction row in the caller's database transaction: the door other modules
+ * (contract calls, typed-data signatures) use instead of this module's store.
+ */
+export function insertTransaction(db: DbConn, row: NewTransaction): Promise<void> {
+  return store.insertTransaction(db, row);
+}
 
 export class TransactionService {
   constructor(

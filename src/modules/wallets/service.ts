@@ -29,6 +29,8 @@ import * as store from './store.js';
 
 export type WalletView = Static<typeof WalletSchema>;
 export type WalletRow = store.WalletRow;
+// Other modules read a wallet's stored configurations through this (the house rules).
+export { normaliseConfigurations };
 /**
  * What never changes once a wallet exists: enough to check access and read balances.
  * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address

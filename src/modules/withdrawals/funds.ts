@@ -27,7 +27,7 @@ import type { DbConn } from '../../db/pool.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
-import { FeeCache } from '../outbound/fees.js';
+import { FeeCache } from '../outbound/service.js';
 import { feesOf, gasLimitOf, type GasOptions } from './gas-options.js';
 
 export { FeeCache };

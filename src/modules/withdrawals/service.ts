@@ -17,7 +17,7 @@ import type { DbConn } from '../../db/pool.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
-import { rateText, usdValue } from '../rates/quote.js';
+import { rateText, usdValue } from '../rates/service.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';

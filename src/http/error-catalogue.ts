@@ -1,0 +1,144 @@
+/**
+ * Every error code a client can receive in `error`, with its HTTP status and what it
+ * means: the one table http/errors.ts answers from and docs/api.md renders (between the
+ * error-catalogue markers; `npm run docs:errors` rewrites it). test/errors/catalogue.test.ts
+ * reads the source and fails when a code raised anywhere is missing here, when an entry is
+ * raised nowhere, when a status disagrees with the error class that carries the code, or
+ * when docs/api.md is stale.
+ */
+
+export interface ErrorEntry {
+  status: number;
+  /** One line for an API client: when this happens and what to do. */
+  meaning: string;
+}
+
+export const ERROR_CATALOGUE = {
+  // The request itself (http/ and the validators).
+  VALIDATION_ERROR: { status: 400, meaning: 'A field is missing, of the wrong type, unknown or out of range; `details` names each field.' },
+  MALFORMED_JSON: { status: 400, meaning: 'The body is not valid JSON.' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the accepted limit (256 KiB).' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not sent as `application/json`.' },
+  ROUTE_NOT_FOUND: { status: 404, meaning: 'No route has this method and path.' },
+  INTERNAL_ERROR: {
+    status: 500,
+    meaning: 'An unexpected failure; it is logged with the requestId. Nothing a client sends should cause it.',
+  },
+  CONCURRENT_UPDATE: {
+    status: 503,
+    meaning:
+      'The database rolled the request back because of a concurrent change to the same records; nothing was written, send it again (`Retry-After: 1`).',
+  },
+
+  // Who is asking.
+  UNAUTHORIZED: { status: 401, meaning: 'No `x-api-key`, or not a live key.' },
+  FORBIDDEN: { status: 403, meaning: "The key's kind may not do this (a wallet key managing keys; key export switched off)." },
+  KEY_READ_ONLY: { status: 403, meaning: 'A read-only key sent something other than GET.' },
+  KEY_EXPORT_NOT_ALLOWED: { status: 403, meaning: 'The key may not export private keys.' },
+  KEY_RESTRICTED: { status: 403, meaning: 'Only a business key without restrictions may create or revoke API keys.' },
+  RATE_LIMITED: {
+    status: 429,
+    meaning: "The key's request rate (or the dashboard's sign-in attempts) ran out; retry after `Retry-After` seconds.",
+  },
+  AUTH_RATE_LIMITED: {
+    status: 429,
+    meaning: 'Too many failed authentications from this client address; retry after `Retry-After` seconds.',
+  },
+
+  // Resources.
+  NOT_FOUND: { status: 404, meaning: 'Unknown resource, or one of another wallet or business (indistinguishable on purpose).' },
+  CHAIN_NOT_AVAILABLE: {
+    status: 422,
+    meaning: 'The blockchain and network are not configured on this installation (GET /v1/blockchains lists them).',
+  },
+  ASSET_NOT_AVAILABLE: { status: 422, meaning: "The asset is not in the chain's catalogue." },
+  ASSET_NOT_ENABLED: { status: 422, meaning: 'The asset is not enabled on this wallet.' },
+  ASSET_CHAIN_MISMATCH: { status: 422, meaning: 'The asset is on another chain than the wallet.' },
+  ASSET_DECIMALS_MISMATCH: {
+    status: 422,
+    meaning: "The token contract's decimals on chain differ from the catalogue's; the operator must fix the chains file first.",
+  },
+  WALLET_INACTIVE: { status: 422, meaning: 'The wallet is deactivated; reactivate it first.' },
+
+  // Addresses and beneficiaries.
+  ADDRESSES_DISABLED: { status: 422, meaning: "Address creation is switched off in the wallet's configurations." },
+  ADDRESS_LIMIT_REACHED: { status: 422, meaning: 'The wallet has used every derivation index it may issue.' },
+  ADDRESS_EXISTS: { status: 409, meaning: "The address is the wallet's own master address." },
+  ADDRESS_NOT_EXTERNAL: { status: 422, meaning: 'The address belongs to the wallet, so it cannot be registered as external.' },
+  NOT_EXTERNAL: { status: 422, meaning: 'Only external (whitelisted) addresses can be removed.' },
+  BENEFICIARY_EXISTS: { status: 409, meaning: 'The address already is a beneficiary of this wallet; update it, or delete it first.' },
+  OWN_ADDRESS: { status: 422, meaning: "A beneficiary cannot be one of the wallet's own child addresses." },
+  SAME_ADDRESS: { status: 422, meaning: "The address is the wallet's own master address." },
+
+  // Withdrawals.
+  INSUFFICIENT_BALANCE: {
+    status: 422,
+    meaning: 'The sender holds too little of the asset (or of the native coin for network fees), pending withdrawals counted.',
+  },
+  NOT_WHITELISTED: { status: 422, meaning: 'The wallet only pays whitelisted beneficiaries and the recipient is not one.' },
+  TRANSFER_WOULD_FAIL: { status: 422, meaning: 'The chain refuses the transfer as made (it would revert); nothing was sent.' },
+  REFERENCE_IN_USE: { status: 409, meaning: 'The reference is already used by another transaction of this wallet.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The Idempotency-Key was already used with a different request; use a new key.' },
+  NOT_YET_SENT: { status: 409, meaning: 'The withdrawal is queued and not signed yet; there is nothing to speed up.' },
+  NOT_RETRYABLE: { status: 409, meaning: 'Only withdrawals can be retried.' },
+  NOT_CANCELLABLE: { status: 409, meaning: 'The transaction is not a withdrawal, or it failed and nothing is pending.' },
+  NOT_FINAL: { status: 409, meaning: 'The failed attempt is not deep enough to be final yet; retry later.' },
+  ALREADY_MINED: { status: 409, meaning: 'The withdrawal was mined; it cannot be retried, cancelled or sped up.' },
+  ALREADY_CANCELLED: { status: 409, meaning: 'The withdrawal was cancelled; make a new one.' },
+  CANCELLATION_PENDING: { status: 409, meaning: 'The withdrawal is being cancelled.' },
+  TRY_AGAIN: { status: 409, meaning: 'The transaction changed state during the operation; send the request again.' },
+  CHAIN_REJECTED: { status: 422, meaning: 'A node refused the transaction as made (it would revert, a nonce is taken, ...).' },
+
+  // Deposits, sweeps and webhooks.
+  TRANSACTION_NOT_FOUND: { status: 422, meaning: 'No successful transaction with this hash is known to the chain.' },
+  NO_DEPOSIT_FOUND: { status: 422, meaning: 'The transaction made no deposit of an enabled asset to this wallet.' },
+  NOT_A_DEPOSIT: { status: 422, meaning: 'Only deposits are swept.' },
+  NOT_SWEEPABLE: { status: 422, meaning: 'The deposit is already on the master address.' },
+  ALREADY_SWEPT: { status: 409, meaning: 'The deposit has already been swept.' },
+  DEPOSIT_NOT_CONFIRMED: { status: 409, meaning: 'Only confirmed deposits are swept.' },
+  NOTHING_TO_SWEEP: { status: 422, meaning: 'The address holds none of this asset.' },
+  NO_EVENT: { status: 422, meaning: 'The transaction has no webhook event to resend yet.' },
+  WEBHOOK_URL_NOT_SET: { status: 422, meaning: "Set the wallet's webhookUrl first." },
+
+  // Contract calls, signing, auto-settlement.
+  CONTRACT_WRITES_DISABLED: { status: 422, meaning: "Contract writes are switched off in the wallet's configurations." },
+  CONTRACT_NOT_ALLOWED: { status: 422, meaning: "The contract is not in the wallet's contract allow-list." },
+  NOT_A_CONTRACT: { status: 422, meaning: 'There is no contract code at the address.' },
+  CONTRACT_REVERTED: { status: 422, meaning: 'The call reverts; `details` carries the decoded reason.' },
+  CONTRACT_CALL_FAILED: { status: 422, meaning: "The contract's answer does not match the ABI given, or the call failed." },
+  INSUFFICIENT_FUNDS_FOR_GAS: {
+    status: 422,
+    meaning: 'The sending address holds too little of the native coin for the gas the calls may need.',
+  },
+  NOT_SUPPORTED: { status: 422, meaning: 'The operation is not available on this chain (e.g. message signing).' },
+  NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
+  SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },
+
+  // A dependency.
+  CHAIN_UNAVAILABLE: { status: 503, meaning: "A chain's RPC endpoint failed; safe to retry." },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function catalogueEntry(code: string): ErrorEntry | undefined {
+  return Object.hasOwn(ERROR_CATALOGUE, code) ? ERROR_CATALOGUE[code as ErrorCode] : undefined;
+}
+
+export const ERROR_TABLE_START = '<!-- error-catalogue:start (generated from src/http/error-catalogue.ts; npm run docs:errors) -->';
+export const ERROR_TABLE_END = '<!-- error-catalogue:end -->';
+
+/** The catalogue as a Markdown table, by status then code. */
+export function renderErrorTable(): string {
+  const rows = Object.entries(ERROR_CATALOGUE as Record<string, ErrorEntry>)
+    .sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b))
+    .map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.meaning.replace(/\|/g, '\\|')} |`);
+  return ['| Status | Code | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** `doc` with the text between the markers replaced by the current table. */
+export function withErrorTable(doc: string): string {
+  const start = doc.indexOf(ERROR_TABLE_START);
+  const end = doc.indexOf(ERROR_TABLE_END);
+  if (start < 0 || end < start) throw new Error('docs/api.md lacks the error-catalogue markers');
+  return `${doc.slice(0, start + ERROR_TABLE_START.length)}\n${renderErrorTable()}\n${doc.slice(end)}`;
+}

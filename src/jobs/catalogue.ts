@@ -1,0 +1,74 @@
+/**
+ * The job catalogue: every task the worker runs, by name, with the TypeBox schema of its
+ * payload. tasks.ts runs each task through `task()`, which checks the payload first: a job
+ * whose payload does not match fails with a JobPayloadError naming the task and the
+ * fields (graphile-worker records it as the job's last_error), instead of running on
+ * guessed values. The enqueuers (graphile_worker.add_job in the stores' SQL, the crontab
+ * below) use these names and shapes; test/jobs/catalogue.test.ts reads every add_job in
+ * the source and checks its name and json_build_object keys against this catalogue.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+
+const Id = Type.String({ minLength: 1 });
+/** Scheduled tasks (crontab, interval loops) take no payload of ours (graphile-worker adds `_cron`). */
+const None = Type.Object({});
+/** Which confirmation poll this is (0, 1, ...): spaces the polls out. */
+const Poll = Type.Optional(Type.Integer({ minimum: 0 }));
+
+export const JOBS = {
+  /** One run of a scheduled settlement (settlements/store.ts queues them per wallet). */
+  settlement_run: Type.Object({ runId: Id }),
+  /** Scheduled (every minute): queues a run for each settlement period that has closed. */
+  settlements_tick: None,
+  /** One webhook delivery (retries, the sweep) or a batch (every delivery one transaction wrote). */
+  deliver_webhook: Type.Union([Type.Object({ batch: Id }), Type.Object({ deliveryId: Id })]),
+  /** Sweeps one asset of one child address to the master (sweeps/store.ts). */
+  sweep_address: Type.Object({ addressId: Id, assetId: Id }),
+  /** Re-queues webhook deliveries whose job was lost. */
+  webhooks_sweep: None,
+  /** Executes one auto-settlement (autosettlements/store.ts). */
+  auto_settle: Type.Object({ id: Id }),
+  /** Scheduled (every 5 minutes): re-queues auto-settlements whose job ran out of attempts. */
+  auto_settle_resume: None,
+  /** Signs and broadcasts one outbound row (outbound/store.ts). */
+  outbound_send: Type.Object({ id: Id }),
+  /** Scheduled (hourly): forgets Idempotency-Keys older than 24 hours. */
+  idempotency_prune: None,
+  /** Looks for the receipt of a broadcast outbound row. */
+  outbound_track: Type.Object({ id: Id, poll: Poll }),
+  /** Counts confirmations of a mined outbound row until it is final. */
+  outbound_confirm: Type.Object({ id: Id, poll: Poll }),
+} satisfies Record<string, TSchema>;
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
+
+/** A job's payload does not match its task's schema: the job fails, nothing runs. */
+export class JobPayloadError extends Error {
+  constructor(
+    readonly task: JobName,
+    readonly problems: string[],
+  ) {
+    super(`Job ${task}: malformed payload (${problems.join('; ')})`);
+    this.name = 'JobPayloadError';
+  }
+}
+
+const checkers = Object.fromEntries(Object.entries(JOBS).map(([name, schema]) => [name, TypeCompiler.Compile(schema)])) as {
+  [N in JobName]: ReturnType<typeof TypeCompiler.Compile<(typeof JOBS)[N]>>;
+};
+
+/** The payload, typed, or a JobPayloadError saying what is wrong with it. */
+export function parsePayload<N extends JobName>(name: N, payload: unknown): JobPayload<N> {
+  const checker = checkers[name];
+  const value = payload ?? {};
+  if (checker.Check(value)) return value as JobPayload<N>;
+  const problems = [...checker.Errors(value)].slice(0, 5).map((e) => `${e.path || '/'} ${e.message}`);
+  throw new JobPayloadError(name, problems.length ? problems : ['does not match']);
+}
+
+/** A task that runs `run` on the checked payload (the shape graphile-worker's TaskList takes). */
+export function task<N extends JobName>(name: N, run: (payload: JobPayload<N>) => Promise<void>): (payload: unknown) => Promise<void> {
+  return async (payload) => run(parsePayload(name, payload));
+}
