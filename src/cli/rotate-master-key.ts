@@ -18,6 +18,7 @@ import { createLogger, type Logger } from '../lib/logger.js';
 import { migrate } from '../db/migrate.js';
 import { createDatabase } from '../db/pool.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
+import { lockDataDir } from '../lib/data-dir-lock.js';
 import { EMBEDDED_DATABASE, ensureDatabase } from '../runtime.js';
 import { openCustody } from '../modules/custody/service.js';
 import { custodyStatus, rotateMasterKey } from '../modules/custody/rotation.js';
@@ -47,10 +48,18 @@ function settings(env: NodeJS.ProcessEnv): KeySettings {
 /** The database: DATABASE_URL, or the embedded default's (the service must be stopped). */
 async function database(env: NodeJS.ProcessEnv, logger: Logger): Promise<{ url: string; embedded: boolean; stop(): Promise<void> }> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, embedded: false, stop: async () => undefined };
-  const server = await startEmbeddedPostgres({ dir: path.resolve(env.DATA_DIR || '.data'), logger });
+  // The running service owns the data directory: refuse (DataDirInUseError) rather than
+  // stop its PostgreSQL as "left over" (docs/configuration.md, "The data directory lock").
+  const lock = await lockDataDir(path.resolve(env.DATA_DIR || '.data'));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
-  await ensureDatabase(server.url(), EMBEDDED_DATABASE);
-  return { url: server.url(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
+  try {
+    const server = await startEmbeddedPostgres({ dir: path.resolve(env.DATA_DIR || '.data'), logger });
+    await ensureDatabase(server.url(), EMBEDDED_DATABASE);
+    return { url: server.url(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop().finally(() => lock.release()) };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 }
 
 export async function rotateMasterKeyCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {

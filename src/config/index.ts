@@ -46,6 +46,10 @@ export interface AppConfig {
   /** Indexer: pause between polls once at the chain head, and blocks per scanned range. */
   indexerPollMs: number;
   indexerBatchBlocks: number;
+  /** How long a stop lets HTTP requests and jobs finish before closing and releasing them. */
+  shutdownTimeoutMs: number;
+  /** Port of the probe server (/healthz, /readyz) for processes without the API; null = none. */
+  healthPort: number | null;
   /**
    * Whether webhook URLs may point at private, loopback, link-local and other special-purpose
    * addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS). Default: only with the local devnet.
@@ -131,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     devnetPortBase: intSetting(env, 'DEVNET_PORT', 8545, 0, 65_534),
     indexerPollMs: intSetting(env, 'INDEXER_POLL_MS', 500, 50, 60_000),
     indexerBatchBlocks: intSetting(env, 'INDEXER_BATCH_BLOCKS', 100, 1, 5_000),
+    shutdownTimeoutMs: intSetting(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
+    healthPort: env.HEALTH_PORT ? intSetting(env, 'HEALTH_PORT', 0, 0, 65_535) : null,
     // A tenant reads the start of the target's answer in the delivery log: on a shared
     // installation, private targets would expose the operator's internal services.
     webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),

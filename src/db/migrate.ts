@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import pg from 'pg';
 import { Logger as JobLogger, runMigrations as runJobQueueMigrations } from 'graphile-worker';
+import { sql } from 'kysely';
 import type { Logger } from '../lib/logger.js';
+import type { Db } from './pool.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any constant works; it only has to be the same for every process applying migrations.
@@ -25,7 +27,7 @@ export async function migrate(connectionString: string, logger?: Logger): Promis
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
     const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+    const files = await migrationFiles();
     for (const file of files) {
       if (done.has(file)) continue;
       const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
@@ -49,4 +51,24 @@ export async function migrate(connectionString: string, logger?: Logger): Promis
     await client.end();
   }
   return applied;
+}
+
+/** The migration files this version ships, in order. */
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+}
+
+/**
+ * Migrations this version ships that the database has not applied (readiness). Migrations
+ * the database has and this version does not know are fine: a newer version ran first.
+ */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const applied = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db).then(
+    (r) => new Set(r.rows.map((row) => row.name)),
+    (err: { code?: string }) => {
+      if (err.code === '42P01') return new Set<string>(); // no schema_migrations: nothing applied
+      throw err;
+    },
+  );
+  return (await migrationFiles()).filter((f) => !applied.has(f));
 }

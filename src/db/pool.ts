@@ -21,8 +21,13 @@ export interface Database$ {
 
 export function createDatabase(connectionString: string, logger: Logger, max = 20): Database$ {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection (database restart) must not crash the process.
+  // A client losing its connection (database restart) must not crash the process. The pool
+  // reports idle clients' errors; a checked-out client has no listener of the pool's (pg-pool
+  // removes it while the client is lent), and one that lost its connection between two
+  // queries of a transaction crashed an API process when PostgreSQL restarted. Its next
+  // query fails and the pool discards it.
   pool.on('error', (err) => logger.warn({ err: err.message }, 'idle PostgreSQL client error'));
+  pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err: err.message }, 'PostgreSQL client error')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

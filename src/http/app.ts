@@ -42,7 +42,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
-import { installOps } from './ops.js';
+import { installOps, type OpsOptions } from './ops.js';
 import type { Registry } from 'prom-client';
 
 export interface BuildAppOptions {
@@ -52,6 +52,8 @@ export interface BuildAppOptions {
   bodyLimit?: number;
   registry?: Registry;
   version?: string;
+  /** What /readyz adds for the roles this process runs (runtime.ts). */
+  roleChecks?: OpsOptions['roleChecks'];
   /** Reverse proxies trusted to name the client (TRUST_PROXY, Fastify's trustProxy); default none. */
   trustProxy?: boolean | number | string[];
 }
@@ -124,7 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   installMetrics(app, opts.registry ?? createRegistry());
-  installOps(app, opts.services);
+  installOps(app, { services: opts.services, roleChecks: opts.roleChecks });
 
   await app.register(async (v1) => {
     await installAuth(v1, opts.services.apiKeys);

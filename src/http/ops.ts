@@ -1,15 +1,36 @@
-/** Liveness and readiness for orchestrators and load balancers. */
+/**
+ * Liveness and readiness, as Kubernetes probes expect them:
+ * - `GET /healthz`: 200 while the process runs and its event loop answers. It never looks
+ *   at the database or the chains (a liveness probe that did would restart every replica
+ *   during a database outage, which restarting cannot fix).
+ * - `GET /readyz`: 200 when this process can do its work: PostgreSQL answers, every
+ *   migration this version ships is applied, every configured chain's RPC answers, and the
+ *   roles it runs are up (the job-queue workers); 503 with the failing checks otherwise,
+ *   and from the moment a stop begins. Each check has 3 s.
+ * Served by the API, and by the probe server (HEALTH_PORT) of processes without it.
+ */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { pendingMigrations } from '../db/migrate.js';
 import type { Services } from '../services.js';
+
+/** Check name -> 'ok' or what is wrong. */
+export type Checks = Record<string, string>;
+
+export interface OpsOptions {
+  services: Services;
+  /** The checks of the roles this process runs, and what they report (the indexer's state). */
+  roleChecks?: () => { checks: Checks; info: Record<string, unknown> };
+}
 
 const CHECK_TIMEOUT_MS = 3_000;
 
-export function installOps(app: FastifyInstance, services: Services): void {
+export function installOps(app: FastifyInstance, opts: OpsOptions): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const checks: Record<string, string> = {};
+    const { services } = opts;
+    const checks: Checks = {};
     const run = async (name: string, check: () => Promise<unknown>) => {
       try {
         await withTimeout(check(), CHECK_TIMEOUT_MS);
@@ -20,10 +41,16 @@ export function installOps(app: FastifyInstance, services: Services): void {
     };
     await Promise.all([
       run('database', () => sql`select 1`.execute(services.db)),
+      run('migrations', async () => {
+        const pending = await pendingMigrations(services.db);
+        if (pending.length) throw new Error(`not applied: ${pending.join(', ')} (run migrate)`);
+      }),
       ...services.catalogue.chains().map((c) => run(`rpc:${c.key}`, () => c.adapter.getBlockNumber())),
     ]);
+    const roles = opts.roleChecks?.() ?? { checks: {}, info: {} };
+    Object.assign(checks, roles.checks);
     const ready = Object.values(checks).every((v) => v === 'ok');
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, ...roles.info });
   });
 }
 

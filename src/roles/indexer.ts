@@ -11,7 +11,11 @@ import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 import type { ChainIndexer } from '../modules/deposits/indexer.js';
 
+export type IndexerState = 'connecting' | 'active' | 'standby';
+
 export interface IndexerHandle {
+  /** Per chain key: whether this process follows the chain or stands by. */
+  states(): Record<string, IndexerState>;
   stop(): Promise<void>;
 }
 
@@ -25,9 +29,13 @@ export async function startIndexer(opts: {
   logger: Logger;
   /** Pause between polls once at the head. */
   pollMs?: number;
+  /** How often a standby tries to take the lock (the takeover gap after a holder died). */
+  standbyPollMs?: number;
 }): Promise<IndexerHandle> {
   const log = opts.logger.child({ role: 'indexer' });
+  const standbyPollMs = opts.standbyPollMs ?? 1_000;
   let stopping = false;
+  const states = new Map<string, IndexerState>(opts.indexers.map((i) => [i.chain.key, 'connecting']));
   const loops = opts.indexers.map((indexer) => followChain(indexer));
 
   const sleepers = new Set<() => void>();
@@ -75,8 +83,9 @@ export async function startIndexer(opts: {
         // A range still being written finishes before the lock goes to a standby.
         await indexer.settle().catch((err: unknown) => log.warn({ chain: chain.key, err: (err as Error).message }, 'indexer range failed'));
         await client.end().catch(() => undefined); // closing the session releases the lock
+        states.set(chain.key, 'connecting');
       }
-      await pause(5_000);
+      await pause(2_000);
     }
   }
 
@@ -93,11 +102,12 @@ export async function startIndexer(opts: {
           chain.id,
         ]);
         leader = rows[0]?.ok === true;
+        states.set(chain.key, leader ? 'active' : 'standby');
         if (leader) log.info({ chain: chain.key }, 'indexer active for chain');
         else if (!announcedStandby) log.info({ chain: chain.key }, 'indexer on standby for chain');
         announcedStandby = !leader;
         if (!leader) {
-          await pause(5_000);
+          await pause(standbyPollMs);
           continue;
         }
       } else {
@@ -117,6 +127,7 @@ export async function startIndexer(opts: {
   }
 
   return {
+    states: () => Object.fromEntries(states),
     async stop() {
       stopping = true;
       for (const wake of [...sleepers]) wake();

@@ -1,11 +1,13 @@
 /**
- * The embedded default as a person runs it: the real CLI (`tsx src/main.ts start`, what
- * `npm start` runs) as a child process with an empty data directory, then Ctrl-C, a
- * second start on the same directory, and a run killed with SIGKILL that the next start
- * recovers from. The tests share one data directory and run in order.
+ * The embedded default as a person runs it: `npm start` in a terminal (npm runs one node
+ * process, `node --import tsx src/main.ts`) with an empty data directory; a second start
+ * refused while the first runs; Ctrl-C (SIGINT to the whole foreground process group: npm
+ * relays it too, so the service gets it twice, sometimes seconds apart under load); a start
+ * on the same directory after a clean stop; and a run killed with SIGKILL that the next
+ * start recovers from. The tests share one data directory and run in order.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -17,7 +19,6 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -37,7 +38,7 @@ interface Credentials {
 
 interface Service {
   child: ChildProcess;
-  /** The tsx process; it is also the id of the process group the CLI was started in. */
+  /** The npm process; it is also the id of the process group `npm start` runs in. */
   pid: number;
   stdout: () => string;
   stderr: () => string;
@@ -106,14 +107,24 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Nothing from the outer environment may configure the service: it must be the default.
   const ours =
-    /^(DATABASE_URL|MASTER_KEY|CHAINS_FILE|PUBLIC_URL|HOST|PORT|DATA_DIR|LOG_LEVEL|ADDRESS_LIMIT|ALLOW_KEY_EXPORT_.*|DEVNET_.*|RPC_.*)$/;
+    /^(DATABASE_URL|MASTER_KEY|CHAINS_FILE|PUBLIC_URL|HOST|PORT|HEALTH_PORT|DATA_DIR|LOG_LEVEL|ADDRESS_LIMIT|SHUTDOWN_TIMEOUT_MS|ALLOW_KEY_EXPORT_.*|DEVNET|DEVNET_.*|RPC_.*)$/;
   for (const [k, v] of Object.entries(process.env)) if (!ours.test(k)) env[k] = v;
   return { ...env, DATA_DIR: dataDir, PORT: '0', DEVNET_PORT: '0', DEVNET_BLOCK_TIME: '0', LOG_LEVEL: 'warn', ...extra };
 }
 
+/** `npm start [-- args]` in a process group of its own, as a terminal runs it in the foreground. */
+function spawnNpmStart(extraEnv: Record<string, string> = {}, args: string[] = []): ChildProcess {
+  return spawn('npm', ['start', ...(args.length ? ['--', ...args] : [])], {
+    cwd: ROOT,
+    env: serviceEnv(extraEnv),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
   // detached: a process group of its own, so a Ctrl-C can be sent to it as a terminal would.
-  const child = spawn(process.execPath, [TSX_CLI, 'src/main.ts', 'start'], {
+  const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: serviceEnv(extraEnv),
     detached: true,
@@ -401,6 +412,54 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     },
   );
 
+  it('npm runs the service as one node process: no shell or loader process between them', async () => {
+    const service = started.at(-1)!;
+    const children = allPids().filter((pid) => procStat(pid)?.ppid === service.pid && isAlive(pid));
+    expect(children).toHaveLength(1);
+    expect(cmdline(children[0]!).trim()).toMatch(/^(\S*\/)?node --import tsx src\/main\.ts$/);
+  });
+
+  it(
+    'a second start on the same data directory refuses, naming the running process, and touches nothing',
+    { timeout: 120_000 },
+    async () => {
+      const service = started.at(-1)!;
+      const [servicePid] = allPids().filter((pid) => procStat(pid)?.ppid === service.pid && isAlive(pid));
+      const postmasterFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+      const postmaster = readFileSync(postmasterFile, 'utf8');
+      const anvilPids = anvilPidFiles().map(readPid).sort();
+      const credentials = readFileSync(path.join(dataDir, 'credentials.json'), 'utf8');
+      const before = readdirSync(dataDir).sort();
+
+      // The same command again, and one-off commands that would start the database too.
+      for (const args of [[], ['create-business', 'Second Business'], ['rotate-master-key', '--status']]) {
+        const second = spawnNpmStart({}, args);
+        let out = '';
+        second.stdout!.on('data', (d) => (out += d));
+        second.stderr!.on('data', (d) => (out += d));
+        const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+        expect(code, out).toBe(1);
+        expect(out).toContain(
+          `refusing to start: ${realpathSync(dataDir)} is in use by another instance of the service (pid ${servicePid}:`,
+        );
+        expect(out).toContain('src/main.ts');
+        expect(out).not.toContain('Stop with Ctrl-C.');
+      }
+
+      // Nothing was touched: the same PostgreSQL and anvil processes, files and data.
+      expect(readFileSync(postmasterFile, 'utf8')).toBe(postmaster);
+      expect(anvilPidFiles().map(readPid).sort()).toEqual(anvilPids);
+      for (const pid of [readPid(postmasterFile), ...anvilPids]) expect(isAlive(pid), `pid ${pid}`).toBe(true);
+      expect(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8')).toBe(credentials);
+      expect(readdirSync(dataDir).sort()).toEqual(before);
+      const creds = readCredentials();
+      const wallet = creds.wallets[0]!;
+      expect((await api(creds, 'GET', `/v1/wallets/${wallet.id}`, wallet.apiKey)).status).toBe(200);
+      const businesses = await api(creds, 'GET', '/v1/wallets', creds.business.apiKey);
+      expect(businesses.status).toBe(200);
+    },
+  );
+
   it('Ctrl-C stops the service, PostgreSQL and anvil cleanly', { timeout: STOP_TIMEOUT_MS + 20_000 }, async () => {
     const service = started.at(-1)!;
     const postmasterFile = path.join(dataDir, 'postgres', 'postmaster.pid');
@@ -458,9 +517,19 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const wallets = await api(again, 'GET', '/v1/wallets', again.business.apiKey);
     expect(wallets.body.data).toHaveLength(2);
 
-    const exit = await pressCtrlC(service);
-    expect(exit).toEqual({ code: 0, signal: null });
+    // This time a supervisor stops `npm start`: SIGTERM to npm alone, which passes it on.
+    const postgresPid = readPid(path.join(dataDir, 'postgres', 'postmaster.pid'));
+    const anvilPids = anvilPidFiles().map(readPid);
+    process.kill(service.pid, 'SIGTERM');
+    const exit = await Promise.race([
+      service.exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`still running ${STOP_TIMEOUT_MS} ms after SIGTERM to npm`)), STOP_TIMEOUT_MS).unref(),
+      ),
+    ]);
+    expect(exit, service.stderr()).toEqual({ code: 0, signal: null });
     expect(errorLogs(service.stdout())).toEqual([]);
+    await waitUntil('postgres and anvil to exit', () => [postgresPid, ...anvilPids].every((pid) => !isAlive(pid)), 5_000);
   });
 
   it('a start after a SIGKILLed run reclaims its orphaned PostgreSQL and anvil', { timeout: 2 * START_TIMEOUT_MS + 60_000 }, async () => {
@@ -476,8 +545,8 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const anvilPids = anvilPidFiles().map(readPid);
     expect(anvilPids).toHaveLength(2);
 
-    // SIGKILL the node processes only (tsx and the node it runs), as the OOM killer or
-    // `kill -9` would: no shutdown code runs, the database and the devnets are orphaned.
+    // SIGKILL npm and the service's node process, as the OOM killer or `kill -9` would: no
+    // shutdown code runs, the database and the devnets are orphaned.
     const nodePids = [...allPids().filter((pid) => procStat(pid)?.ppid === killed.pid), killed.pid];
     expect(nodePids.length).toBeGreaterThanOrEqual(2);
     for (const pid of nodePids) process.kill(pid, 'SIGKILL');

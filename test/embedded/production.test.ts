@@ -1,297 +1,73 @@
 /**
- * The service as an operator runs it in production, through the real CLI (`tsx src/main.ts`,
- * what `npm run migrate` and `npm start` run) as child processes: an external PostgreSQL
- * (a fresh database on the test cluster), MASTER_KEY from the environment, and a chains file
- * that describes the in-process devnet chains as custom chains, the way an operator
- * configures a private EVM chain. Then each role alone, two indexers electing one active per
- * chain, and the misconfigurations that must stop the service before anything starts.
+ * The service as an operator runs it in production: the built CLI (`npm run build`, then
+ * `node dist/main.js <command>` with plain node, no wrapper) as child processes, against an
+ * external PostgreSQL, MASTER_KEY from the environment, and a chains file describing the
+ * in-process devnet chains as custom chains (test/support/installation.ts). Then each role
+ * alone with its probes, two indexers electing one active per chain, and the
+ * misconfigurations that must stop the service before anything starts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startDevnet, type Devnet, type DevnetChain } from '../../src/devnet/devnet.js';
 import { devnetChain } from '../../src/devnet/chain.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createDatabaseFromTemplate, dropDatabase } from '../support/harness.js';
+import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
+import {
+  bannerUrl,
+  builtCli,
+  cmdline,
+  descendants,
+  errorLogs,
+  killAll,
+  runToEnd,
+  terminate,
+  waitForBanner,
+  waitUntil,
+  type Proc,
+} from '../support/cli.js';
+import { startInstallation, type Installation } from '../support/installation.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 20_000;
 const CATALOGUE_SLUGS = ['ethereum', 'bsc', 'polygon', 'base', 'arbitrum', 'optimism', 'avalanche', 'celo'];
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
+let inst: Installation;
+let emptyDatabaseUrl: string | undefined;
 
-interface Proc {
-  child: ChildProcess;
-  /** The tsx process; with `detached` it also leads the process group of the CLI. */
-  pid: number;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<Exit>;
-  /** The JSON (pino) log lines printed on stdout so far. */
-  logs: () => { level: number; msg: string; [k: string]: unknown }[];
-}
-
-// ---------------------------------------------------------------------------------------
-// processes
-
-const procs: Proc[] = [];
-
-function procStat(pid: number): { state: string; ppid: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0]!, ppid: Number(fields[1]) };
-  } catch {
-    return null;
-  }
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
-/** Every live process below `root` (children, grandchildren...). */
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = procStat(Number(name));
-    if (stat && stat.state !== 'Z') parent.set(Number(name), stat.ppid);
-  }
-  const out: number[] = [];
-  const walk = (pid: number) => {
-    for (const [child, ppid] of parent) {
-      if (ppid === pid) {
-        out.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(root);
-  return out;
-}
-
-async function waitUntil(what: string, check: () => boolean, ms: number, context: () => string = () => ''): Promise<void> {
-  for (const deadline = Date.now() + ms; !check(); await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}\n${context()}`);
-  }
-}
-
-function spawnCli(args: string[], env: NodeJS.ProcessEnv): Proc {
-  // detached: a process group of its own, so afterAll can take down tsx and its node child together.
-  const child = spawn(process.execPath, [TSX_CLI, 'src/main.ts', ...args], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const proc: Proc = {
-    child,
-    pid: child.pid!,
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-    logs: () =>
-      out
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { level: number; msg: string }),
-  };
-  procs.push(proc);
-  return proc;
-}
-
-const describeProc = (p: Proc) => `stdout:\n${p.stdout()}\nstderr:\n${p.stderr()}`;
-
-/** A command that runs to completion (migrate, create-business, a refused start). */
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<Exit & { stdout: string; stderr: string }> {
-  const proc = spawnCli(args, env);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`"${args.join(' ')}" still running after ${START_TIMEOUT_MS} ms\n${describeProc(proc)}`)),
-      START_TIMEOUT_MS,
-    );
-  });
-  try {
-    const exit = await Promise.race([proc.exited, timeout]);
-    return { ...exit, stdout: proc.stdout(), stderr: proc.stderr() };
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const prodEnv = (extra: Record<string, string | undefined> = {}) => inst.env(extra);
+const runCli = (args: string[], env: NodeJS.ProcessEnv) => runToEnd(builtCli(args, env));
+const adminQuery = <T extends Record<string, unknown>>(url: string, sql: string, params: unknown[] = []) => inst.query<T>(sql, params, url);
+const chainOf = (slug: string) => inst.chainOf(slug);
 
 /** `start <role>` up to its "running" banner. */
 async function startRole(role: string, env: NodeJS.ProcessEnv): Promise<Proc & { banner: string }> {
-  const proc = spawnCli(['start', role], env);
-  let exit: Exit | undefined;
-  void proc.exited.then((e) => (exit = e));
-  await waitUntil(
-    `the ${role} banner`,
-    () => {
-      if (exit) throw new Error(`start ${role} exited during start (${JSON.stringify(exit)})\n${describeProc(proc)}`);
-      return proc.stdout().includes('Stop with Ctrl-C.');
-    },
-    START_TIMEOUT_MS,
-    () => describeProc(proc),
-  );
-  const banner = proc.stdout().slice(proc.stdout().indexOf('Stablecoin wallet service running'));
-  return Object.assign(proc, { banner: banner.slice(0, banner.indexOf('Stop with Ctrl-C.')) });
+  const proc = builtCli(['start', role], env);
+  return Object.assign(proc, { banner: await waitForBanner(proc) });
 }
 
-/**
- * What an orchestrator does: SIGTERM to the process it started (tsx relays it to the
- * service). Resolves with the exit once the whole process tree below it is gone too.
- */
-async function terminate(proc: Proc): Promise<Exit> {
-  const tree = descendants(proc.pid);
-  process.kill(proc.pid, 'SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`still running ${STOP_TIMEOUT_MS} ms after SIGTERM\n${describeProc(proc)}`)),
-      STOP_TIMEOUT_MS,
-    );
-  });
-  try {
-    const exit = await Promise.race([proc.exited, timeout]);
-    const alive = (pid: number) => !['Z', undefined].includes(procStat(pid)?.state);
-    await waitUntil(
-      'the processes below the CLI to exit',
-      () => !tree.some(alive),
-      5_000,
-      () =>
-        tree
-          .filter(alive)
-          .map((pid) => `${pid}: ${cmdline(pid)}`)
-          .join('\n'),
-    );
-    return exit;
-  } finally {
-    clearTimeout(timer);
-  }
+async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
 }
 
-/** Levels 50 (error) and 60 (fatal) among a process's JSON log lines. */
-const errorLogs = (p: Proc) =>
-  p
-    .logs()
-    .filter((l) => l.level >= 50)
-    .map((l) => l.msg);
-
-// ---------------------------------------------------------------------------------------
-// the installation
-
-const logger = createLogger('warn');
-let devnet: Devnet | undefined;
-let databaseUrl: string | undefined;
-let emptyDatabaseUrl: string | undefined;
-let tmp: string | undefined;
-let dataDir: string;
-let chainsFile: string;
-const masterKey = randomBytes(32).toString('base64');
-
-/** The outer environment minus everything that configures the service. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const ours =
-    /^(DATABASE_URL|MASTER_KEY|CHAINS_FILE|PUBLIC_URL|HOST|PORT|DATA_DIR|LOG_LEVEL|ADDRESS_LIMIT|ALLOW_KEY_EXPORT_.*|DEVNET|DEVNET_.*|RPC_.*)$/;
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!ours.test(k)) env[k] = v;
-  return env;
-}
-
-/** The README's production settings. */
-function prodEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...cleanEnv(),
-    DATABASE_URL: databaseUrl,
-    MASTER_KEY: masterKey,
-    CHAINS_FILE: chainsFile,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'info',
-  };
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  return env;
-}
-
-const chainOf = (slug: string): DevnetChain => devnet!.chains.find((c) => c.config.blockchain.slug === slug)!;
-
-async function adminQuery<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'wallet-production-'));
-  dataDir = path.join(tmp, 'data');
-  await mkdir(dataDir);
-  databaseUrl = await createDatabaseFromTemplate();
-  devnet = await startDevnet({ portBase: 0, blockTime: 0, logger });
-
-  // Exactly what an operator writes for private EVM chains: none of these slugs is in the
-  // built-in catalogue, so chain id, name, symbol and the token list come from the file.
-  // The first names its Multicall3, the second leaves it out (balances read call by call).
-  chainsFile = path.join(tmp, 'chains.json');
-  const chains = devnet.chains.map((c, i) => ({
-    blockchain: c.config.blockchain.slug,
-    network: 'testnet',
-    rpcUrl: c.config.rpcUrl,
-    chainId: c.config.chainId,
-    name: c.config.blockchain.name,
-    symbol: c.config.blockchain.symbol,
-    tokenStandard: c.config.blockchain.tokenStandard,
-    confirmations: 1,
-    ...(i === 0 ? { multicall3: c.config.multicall3 } : {}),
-    assets: c.config.assets.filter((a) => !a.isNative).map((a) => ({ symbol: a.symbol, address: a.address, decimals: a.decimals })),
-  }));
-  await writeFile(chainsFile, JSON.stringify({ chains }, null, 2));
+  inst = await startInstallation();
 });
 
 afterAll(async () => {
   // Whatever happened above: no CLI process survives, then the devnet, databases and files go.
-  for (const p of procs) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-    try {
-      process.kill(-p.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  await Promise.all(procs.map((p) => Promise.race([p.exited, new Promise((r) => setTimeout(r, 5_000))])));
-  await devnet?.stop().catch(() => undefined);
-  for (const url of [databaseUrl, emptyDatabaseUrl]) if (url) await dropDatabase(url).catch(() => undefined);
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await killAll();
+  if (emptyDatabaseUrl)
+    await inst
+      ?.query(
+        `DROP DATABASE IF EXISTS ${emptyDatabaseUrl.slice(emptyDatabaseUrl.lastIndexOf('/') + 1)} WITH (FORCE)`,
+        [],
+        inject('pgAdminUrl'),
+      )
+      .catch(() => undefined);
+  await inst?.stop();
 });
 
 describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) through the CLI', () => {
@@ -340,7 +116,7 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
     expect(printed.apiKey).toMatch(/^sk_biz_[A-Za-z0-9_-]{20,}$/);
     businessKey = printed.apiKey;
     businessId = printed.business.id;
-    const rows = await adminQuery<{ id: string; name: string }>(databaseUrl!, 'SELECT id::text, name FROM businesses');
+    const rows = await adminQuery<{ id: string; name: string }>(inst.databaseUrl, 'SELECT id::text, name FROM businesses');
     expect(rows).toEqual([{ id: businessId, name: 'Acme Payments' }]);
   });
 
@@ -362,9 +138,16 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
       return { status: res.status, body: text ? JSON.parse(text) : null };
     };
 
+    // Probes: alive, and ready with the database, the migrations and both chains checked.
+    expect(await call('GET', '/healthz', null)).toEqual({ status: 200, body: { status: 'ok' } });
     const ready = await call('GET', '/readyz', null);
     expect(ready.status, JSON.stringify(ready.body)).toBe(200);
-    expect(Object.keys(ready.body.checks).sort()).toEqual(['database', 'rpc:devnet-bsc:testnet', 'rpc:devnet-eth:testnet']);
+    expect(ready.body.checks).toEqual({
+      database: 'ok',
+      migrations: 'ok',
+      'rpc:devnet-bsc:testnet': 'ok',
+      'rpc:devnet-eth:testnet': 'ok',
+    });
 
     // The catalogue: the two custom chains active, the built-in ones known but inactive.
     const blockchains = await call('GET', '/v1/blockchains', businessKey);
@@ -444,16 +227,17 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
 
     // API role only: no embedded PostgreSQL or anvil below it, nothing written to DATA_DIR,
     // and neither the worker nor the indexer started.
-    const below = descendants(service.pid).map((pid) => `${pid}: ${cmdline(pid)}`);
-    expect(below.length).toBeGreaterThanOrEqual(1); // the node process tsx runs
-    expect(below.filter((line) => /postgres|anvil/.test(line))).toEqual([]);
-    expect(readdirSync(dataDir)).toEqual([]);
-    expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
-    expect(existsSync(path.join(dataDir, 'credentials.json'))).toBe(false);
+    // One process, no wrapper: the pid the supervisor started is node running the built CLI,
+    // with nothing below it.
+    expect(cmdline(service.pid).trim()).toBe(`${process.execPath} ${path.resolve('dist/main.js')} start api`);
+    expect(descendants(service.pid).map((pid) => `${pid}: ${cmdline(pid)}`)).toEqual([]);
+    expect(readdirSync(inst.dataDir)).toEqual([]);
+    expect(existsSync(path.join(inst.dataDir, 'postgres'))).toBe(false);
+    expect(existsSync(path.join(inst.dataDir, 'credentials.json'))).toBe(false);
     expect(service.logs().filter((l) => l.role === 'worker' || l.role === 'indexer')).toEqual([]);
 
     const exit = await terminate(service);
-    expect(exit, describeProc(service)).toEqual({ code: 0, signal: null });
+    expect(exit, service.describe()).toEqual({ code: 0, signal: null });
     expect(errorLogs(service)).toEqual([]);
     // No API key reaches the logs.
     for (const key of seenKeys) expect(service.stdout() + service.stderr()).not.toContain(key);
@@ -462,30 +246,39 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
   it('start worker: runs the jobs queued in this database and stops cleanly on SIGTERM', async () => {
     // A job queued while no worker runs stays queued (the API role does not run jobs)...
     const [job] = await adminQuery<{ id: string }>(
-      databaseUrl!,
+      inst.databaseUrl,
       "SELECT id::text FROM graphile_worker.add_job('webhooks_sweep', '{}'::json)",
     );
     const pending = async () =>
       Number(
-        (await adminQuery<{ n: string }>(databaseUrl!, 'SELECT count(*)::text AS n FROM graphile_worker.jobs WHERE id = $1', [job!.id]))[0]!
-          .n,
+        (
+          await adminQuery<{ n: string }>(inst.databaseUrl, 'SELECT count(*)::text AS n FROM graphile_worker.jobs WHERE id = $1', [job!.id])
+        )[0]!.n,
       );
     expect(await pending()).toBe(1);
 
-    const worker = await startRole('worker', prodEnv());
+    const worker = await startRole('worker', prodEnv({ HEALTH_PORT: '0' }));
     expect(worker.banner).toContain('running (worker)');
     expect(worker.banner).not.toMatch(/API:/);
+    // No API, so its probes are on HEALTH_PORT: ready once the job-queue workers run.
+    const health = bannerUrl(worker.banner, 'Health')!.replace(/\/healthz$/, '');
+    expect(health).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await getJson(`${health}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });
+    const ready = await getJson(`${health}/readyz`);
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    expect(ready.body.checks).toMatchObject({ database: 'ok', migrations: 'ok', worker: 'ok', 'rpc:devnet-eth:testnet': 'ok' });
+    expect((await fetch(`${health}/v1/blockchains`)).status).toBe(404); // probes only
     expect(worker.logs().some((l) => l.msg === 'worker started' && l.role === 'worker')).toBe(true);
     // ...until the worker process takes it and completes it (completed jobs are deleted).
     let left = 1;
     for (const deadline = Date.now() + 15_000; left > 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
       left = await pending();
     }
-    expect(left, describeProc(worker)).toBe(0);
+    expect(left, worker.describe()).toBe(0);
     expect(worker.logs().some((l) => l.role === 'worker' && l.msg.includes(`Completed task ${job!.id} (webhooks_sweep`))).toBe(true);
 
     const exit = await terminate(worker);
-    expect(exit, describeProc(worker)).toEqual({ code: 0, signal: null });
+    expect(exit, worker.describe()).toEqual({ code: 0, signal: null });
     expect(errorLogs(worker)).toEqual([]);
   });
 
@@ -493,7 +286,7 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
   const indexerLocks = async () =>
     (
       await adminQuery<{ pid: number }>(
-        databaseUrl!,
+        inst.databaseUrl,
         `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 467 AND granted
            AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY pid`,
       )
@@ -516,35 +309,43 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
       const ACTIVE = 'indexer active for chain';
       const STANDBY = 'indexer on standby for chain';
 
-      const a = await startRole('indexer', prodEnv());
+      const a = await startRole('indexer', prodEnv({ HEALTH_PORT: '0' }));
       expect(a.banner).toContain('running (indexer)');
       await waitUntil(
         'the first indexer to be active on both chains',
         () => says(a, ACTIVE).length === 2,
         15_000,
-        () => describeProc(a),
+        () => a.describe(),
       );
       expect(says(a, ACTIVE)).toEqual(keys);
 
-      const b = await startRole('indexer', prodEnv());
+      const b = await startRole('indexer', prodEnv({ HEALTH_PORT: '0' }));
       await waitUntil(
         'the second indexer to stand by on both chains',
         () => says(b, STANDBY).length === 2,
         15_000,
-        () => describeProc(b),
+        () => b.describe(),
       );
       expect(says(b, STANDBY)).toEqual(keys);
       expect(says(b, ACTIVE)).toEqual([]);
       expect(says(a, STANDBY)).toEqual([]);
+      // Both are ready (a standby is doing its job); each says which chains it follows.
+      const readyz = async (p: typeof a) => getJson(`${bannerUrl(p.banner, 'Health')!.replace(/\/healthz$/, '')}/readyz`);
+      const readyA = await readyz(a);
+      const readyB = await readyz(b);
+      expect(readyA.status, JSON.stringify(readyA.body)).toBe(200);
+      expect(readyB.status, JSON.stringify(readyB.body)).toBe(200);
+      expect(readyA.body.indexer).toEqual({ 'devnet-eth:testnet': 'active', 'devnet-bsc:testnet': 'active' });
+      expect(readyB.body.indexer).toEqual({ 'devnet-eth:testnet': 'standby', 'devnet-bsc:testnet': 'standby' });
 
       const exitA = await terminate(a);
-      expect(exitA, describeProc(a)).toEqual({ code: 0, signal: null });
-      // The standby polls the lock every 5 s: well within 15 s it is active on both chains.
+      expect(exitA, a.describe()).toEqual({ code: 0, signal: null });
+      // The standby polls the lock every second: well within 15 s it is active on both chains.
       await waitUntil(
         'the standby to take over both chains',
         () => says(b, ACTIVE).length === 2,
         15_000,
-        () => describeProc(b),
+        () => b.describe(),
       );
       expect(says(b, ACTIVE)).toEqual(keys);
 
@@ -555,7 +356,7 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
       const holders = await indexerLocks();
       expect(holders).toHaveLength(2);
       const linesBefore = b.logs().length;
-      await adminQuery(databaseUrl!, 'SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [holders]);
+      await adminQuery(inst.databaseUrl, 'SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [holders]);
       const since = () => b.logs().slice(linesBefore);
       await waitUntil(
         'the indexer to stand down and take both locks again on new sessions',
@@ -567,14 +368,14 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
           return keys.every(activeAgain);
         },
         30_000,
-        () => describeProc(b),
+        () => b.describe(),
       );
       const relocked = await indexerLocks();
       expect(relocked).toHaveLength(2);
       for (const pid of relocked) expect(holders).not.toContain(pid);
 
       const exitB = await terminate(b);
-      expect(exitB, describeProc(b)).toEqual({ code: 0, signal: null });
+      expect(exitB, b.describe()).toEqual({ code: 0, signal: null });
       expect(errorLogs(a)).toEqual([]);
       expect(errorLogs(b)).toEqual([]);
       // Both released their lock sessions: nothing of theirs is left holding an indexer lock.
@@ -601,8 +402,8 @@ describe.sequential('production (external PostgreSQL, MASTER_KEY, CHAINS_FILE) t
     expect(unknownRole.stdout).not.toContain('running');
 
     // None of them seeded anything (a forgotten chains file must never bring up the demo).
-    const businesses = await adminQuery<{ name: string }>(databaseUrl!, 'SELECT name FROM businesses');
+    const businesses = await adminQuery<{ name: string }>(inst.databaseUrl, 'SELECT name FROM businesses');
     expect(businesses).toEqual([{ name: 'Acme Payments' }]);
-    expect(readdirSync(dataDir)).toEqual([]);
+    expect(readdirSync(inst.dataDir)).toEqual([]);
   });
 });

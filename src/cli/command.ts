@@ -1,0 +1,108 @@
+/**
+ * What every CLI command shares: the command shape main.ts's table holds, the dispatcher,
+ * and the helpers one-off commands use (configuration, a runtime without roles).
+ */
+import { ConfigError, loadConfig, type AppConfig } from '../config/index.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { DataDirInUseError } from '../lib/data-dir-lock.js';
+import { startRuntime, type Runtime } from '../runtime.js';
+
+export interface Command {
+  /** Arguments after the command name, for `help` (e.g. `<business name>`). */
+  usage: string;
+  /** One line for `help`. */
+  summary: string;
+  /**
+   * Runs the command. A returned number is the exit code; a command that returns nothing
+   * and leaves work running (`start`) keeps the process alive until it stops itself.
+   */
+  run(args: string[]): Promise<number | void>;
+}
+
+export type CommandTable = Record<string, Command>;
+
+/** Wrong usage or refused input: the message goes to stderr and the exit code is 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The program's name in messages: what the operator typed is unknowable, so the bin name. */
+export const PROGRAM = 'wallet-service';
+
+export function helpText(table: CommandTable): string {
+  const lines = Object.entries(table).map(([name, c]) => `  ${`${name} ${c.usage}`.trim()}\n      ${c.summary}`);
+  return `usage: ${PROGRAM} <command> [arguments]\n\ncommands:\n${lines.join('\n')}\n\nWith no command: start (every role). api, worker and indexer alone mean start <role>.\n`;
+}
+
+/**
+ * Dispatches argv to the command table. `api`, `worker` and `indexer` alone mean
+ * `start <role>`; no command at all means `start`.
+ */
+export async function runCli(table: CommandTable, argv: string[], roles: readonly string[]): Promise<void> {
+  let [name = 'start', ...rest] = argv;
+  if (roles.includes(name)) {
+    rest = [name, ...rest];
+    name = 'start';
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(helpText(table));
+    return;
+  }
+  const command = Object.hasOwn(table, name) ? table[name] : undefined;
+  try {
+    if (!command) throw new UsageError(`unknown command "${name}"\n\n${helpText(table)}`);
+    const code = await command.run(rest);
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    if (err instanceof DataDirInUseError) {
+      process.stderr.write(`refusing to start: ${err.message}\n`);
+      process.exit(1);
+    }
+    // A refusal the operator must fix (a wrong or lost master key) carries its exit code: message only.
+    const exitCode = (err as { exitCode?: unknown } | null)?.exitCode;
+    if (typeof exitCode === 'number' && err instanceof Error) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(exitCode);
+    }
+    process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  }
+}
+
+/** The configuration, or a ConfigError that runCli reports (exit code 2). */
+export function configAndLogger(): { config: AppConfig; logger: Logger } {
+  const config = loadConfig();
+  return { config, logger: createLogger(config.logLevel) };
+}
+
+/**
+ * Runs a one-off task on a runtime without roles (the embedded default starts its database
+ * and devnets for it), then stops that runtime whatever happened.
+ */
+export async function withRuntime<T>(config: AppConfig, logger: Logger, task: (runtime: Runtime) => Promise<T>): Promise<T> {
+  // The embedded PostgreSQL and anvil run in process groups of their own, so a signal's
+  // default action (die without running 'exit' hooks) would leave them running: exit
+  // through the hooks that stop them.
+  const onSignal = () => process.exit(130);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
+  const runtime = await startRuntime({ config, roles: [], logger });
+  try {
+    return await task(runtime);
+  } finally {
+    await runtime.stop();
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, onSignal);
+  }
+}
+
+/** `--name value` from an argument list. */
+export function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
