@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { ADDRESS_KEY } from '../../src/keys/sealed-columns.js';
@@ -16,7 +17,7 @@ import { AddressService } from '../../src/modules/addresses/service.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { startHarness, type Harness, type TestWallet } from '../support/harness.js';
 import { chainOf, type TestChain } from '../support/chain.js';
-import { eventually } from '../support/fixtures.js';
+import { blockedBy, eventually } from '../support/fixtures.js';
 
 let h: Harness;
 let eth: TestChain;
@@ -481,6 +482,57 @@ describe('deposits to an imported address', () => {
       30_000,
     );
     expect(await eth.balanceOf('USDC', address)).toBe(0n);
+  });
+
+  it('a sweep that read the address before its removal committed starts nothing once it gets the row: no sweep, no top-up', async () => {
+    const { privateKey, address } = newKey();
+    const res = await h.api('POST', `${path(w())}/whitelist`, { body: { address, privateKey, disableAutoSweep: true } });
+    const receipt = await eth.sendToken('USDC', address, '2');
+    await drain();
+    const deposit = await h.database.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('hash', '=', receipt.transactionHash)
+      .executeTakeFirstOrThrow();
+    // Our session holds the address row, so the removal queues for it first; the sweep then
+    // reads the address (key still there), makes its chain reads and queues behind both.
+    const holder = new pg.Client({ connectionString: h.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM addresses WHERE id = $1 FOR UPDATE', [res.body.data.id]);
+      const removal = h.api('DELETE', `${path(w())}/whitelist/${res.body.data.id}`);
+      await eventually(
+        () => blockedBy(holder),
+        (n) => n >= 1,
+      );
+      const sweep = h.api('POST', `/v1/wallets/${w().id}/transactions/sweep/assets`, { body: { transactionId: deposit.id } });
+      // The second waiter queues on the first's tuple lock, not on ours: count lock waits.
+      const waiting = async () =>
+        (
+          await holder.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+          )
+        ).rows[0]!.n;
+      await eventually(waiting, (n) => n >= 2);
+      await holder.query('ROLLBACK');
+      expect((await removal).status).toBe(200);
+      const swept = await sweep;
+      expect(swept.status, JSON.stringify(swept.body)).toBe(422);
+      expect(swept.body.error).toBe('NOTHING_TO_SWEEP');
+    } finally {
+      await holder.end();
+    }
+    expect(await keyRows(address)).toHaveLength(0);
+    const sweeps = await h.database.db.selectFrom('sweeps').select('id').where('address_id', '=', res.body.data.id).execute();
+    expect(sweeps).toHaveLength(0);
+    const topups = await h.database.db
+      .selectFrom('outbound_txs')
+      .select('id')
+      .where(sql`lower(to_address)`, '=', address.toLowerCase())
+      .execute();
+    expect(topups).toHaveLength(0);
+    expect(await eth.balanceOf('USDC', address)).toBe(2n * USDC);
   });
 });
 

@@ -36,6 +36,7 @@ const GONE_PENDING =
   'The sweep transfer would fail on chain: the balance is being moved by another transaction (e.g. a withdrawal from the address) or the token refuses it';
 const GONE_NATIVE =
   "The address's balance no longer covers the sweep's network fee: it was moved before the sweep ran (e.g. withdrawn from the address)";
+const KEY_GONE = 'The service no longer holds the key of this address: it was removed from the wallet before the sweep ran';
 
 /** `failed`: the funds were gone, the deposits' sweep ended failed at once. */
 export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed';
@@ -142,6 +143,16 @@ export class SweepService {
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);
       if (deposits.length === 0) return 'nothing';
+      // The key is checked again under the row lock that removing an imported address takes:
+      // the read above was made before the chain reads, and the wallet may have removed the
+      // address (and forgotten its key) since. Without a key nothing could sign the sweep; a
+      // top-up sent now would pay an address the service no longer holds.
+      if (locked.derivation_index === null && !locked.key_imported) {
+        this.logger.warn({ addressId, assetId }, 'the key of the address is gone; nothing to sweep');
+        return opts.manual
+          ? 'nothing'
+          : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, KEY_GONE);
+      }
       if (gone) {
         this.logger.warn({ addressId, assetId, reason: gone }, 'nothing to sweep');
         return opts.manual

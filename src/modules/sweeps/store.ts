@@ -32,13 +32,19 @@ export interface SweepableDeposit {
  * Transaction naming the address (a foreign-key check, KEY SHARE); a full FOR UPDATE here,
  * held while the sweep waits for that same nonce row, would deadlock with it.
  */
-export async function lockAddress(
-  db: DbConn,
-  addressId: string,
-): Promise<{ id: string; derivation_index: number | null; type: string; configurations: Record<string, unknown> } | undefined> {
-  const { rows } = await sql<{ id: string; derivation_index: number | null; type: string; configurations: Record<string, unknown> }>`
-    SELECT id, derivation_index, type, configurations FROM addresses WHERE id = ${addressId} FOR NO KEY UPDATE`.execute(db);
+export async function lockAddress(db: DbConn, addressId: string): Promise<LockedAddress | undefined> {
+  const { rows } = await sql<LockedAddress>`
+    SELECT id, derivation_index, key_imported, type, configurations FROM addresses WHERE id = ${addressId} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
+}
+
+/** The address as the sweep sees it under its row lock (its key may have gone meanwhile). */
+export interface LockedAddress {
+  id: string;
+  derivation_index: number | null;
+  key_imported: boolean;
+  type: string;
+  configurations: Record<string, unknown>;
 }
 
 export async function activeSweep(db: DbConn, addressId: string, assetId: string): Promise<SweepRow | undefined> {
