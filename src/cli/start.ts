@@ -5,6 +5,7 @@
 import { ALL_ROLES, startRuntime, type Role, type Runtime } from '../runtime.js';
 import { configAndLogger, UsageError, type Command } from './command.js';
 import { stopOnSignals } from './signals.js';
+import { tolerateDatabaseOutages } from './rejections.js';
 
 /** Beyond the configured shutdown timeout, time for the database and devnets to stop. */
 const STOP_MARGIN_MS = 15_000;
@@ -31,6 +32,7 @@ export const startCommand: Command = {
         await runtime?.stop();
       },
     });
+    tolerateDatabaseOutages(logger);
     running = startRuntime({ config, roles, logger });
     const runtime = await running;
     if (signals.stopping()) return; // stopped while starting: no banner
