@@ -12,6 +12,7 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { eventually } from '../support/fixtures.js';
+import { mail } from './eip712-example.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -122,25 +123,7 @@ describe('message signing (EIP-191)', () => {
 
 describe('typed-data alias', () => {
   it('POST /sign/typed-data answers as /signing/typed-data: the same signature, recoverable to the master', async () => {
-    const body = {
-      domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
-      types: {
-        Person: [
-          { name: 'name', type: 'string' },
-          { name: 'wallet', type: 'address' },
-        ],
-        Mail: [
-          { name: 'from', type: 'Person' },
-          { name: 'to', type: 'Person' },
-          { name: 'contents', type: 'string' },
-        ],
-      },
-      message: {
-        from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-        to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-        contents: 'Hello, Bob!',
-      },
-    };
+    const body = mail();
     const alias = await post('/sign/typed-data', body);
     expect(alias.status, JSON.stringify(alias.body)).toBe(200);
     expect(alias.body).toMatchObject({ statusCode: 200, message: 'Typed data signed successfully' });

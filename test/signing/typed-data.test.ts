@@ -8,6 +8,7 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { eventually } from '../support/fixtures.js';
+import { CONTRACT, mail } from './eip712-example.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -23,31 +24,6 @@ afterAll(async () => {
   await receiver?.close();
   await h?.stop();
 });
-
-const CONTRACT = '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC';
-
-/** The example of EIP-712 itself. */
-function mail() {
-  return {
-    domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: CONTRACT },
-    types: {
-      Person: [
-        { name: 'name', type: 'string' },
-        { name: 'wallet', type: 'address' },
-      ],
-      Mail: [
-        { name: 'from', type: 'Person' },
-        { name: 'to', type: 'Person' },
-        { name: 'contents', type: 'string' },
-      ],
-    },
-    message: {
-      from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-      to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-      contents: 'Hello, Bob!',
-    },
-  };
-}
 
 async function masterKey(slug: string) {
   const mnemonic = await h.services.wallets.openMnemonic(h.wallets[slug]!.id);

@@ -1,0 +1,24 @@
+/** The example of EIP-712 itself, shared by the typed-data tests. */
+export const CONTRACT = '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC';
+
+export function mail() {
+  return {
+    domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: CONTRACT },
+    types: {
+      Person: [
+        { name: 'name', type: 'string' },
+        { name: 'wallet', type: 'address' },
+      ],
+      Mail: [
+        { name: 'from', type: 'Person' },
+        { name: 'to', type: 'Person' },
+        { name: 'contents', type: 'string' },
+      ],
+    },
+    message: {
+      from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+      to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+      contents: 'Hello, Bob!',
+    },
+  };
+}
