@@ -4,6 +4,84 @@
  */
 import type { ChainConfig } from '../config/index.js';
 
+// ---- addresses and keys (one codec and one key derivation per family) ---------------------
+
+/** The chain families the service knows; chains/families.ts maps each to its codec and keys. */
+export type ChainFamilyName = 'evm' | 'tron' | 'solana';
+
+/**
+ * A family's addresses: the one parser of what clients send and the one formatter of what
+ * we derive. `normalize` never throws (bad input is a null the caller turns into a 4xx).
+ */
+export interface AddressCodec {
+  readonly family: ChainFamilyName;
+  /**
+   * The canonical form of an address (EVM: EIP-55; Tron: base58check `T…`; Solana: base58),
+   * or null when it is not a valid address of the family. Accepts the other spellings
+   * clients send: on EVM all-lower or all-upper case hex; on Tron hex with the 0x41 prefix
+   * (`41…`, `0x41…`) or the 20-byte EVM-style hex (`0x…`) the TVM and its logs use.
+   */
+  normalize(input: unknown): string | null;
+  /**
+   * The canonical address of a public key (secp256k1: 33 or 65 bytes; ed25519: 32 bytes).
+   * Throws on a malformed key: keys are our own data, never client input.
+   */
+  fromPublicKey(publicKey: Uint8Array): string;
+  /** Whether two spellings name the same account (false when either is invalid). */
+  equals(a: string, b: string): boolean;
+}
+
+/** Turns child indexes into addresses without the seed (bip32 families, from the account xpub). */
+export interface ChildAddressDeriver {
+  /** The canonical address of child `index` (0 <= index < 2^31). */
+  address(index: number): string;
+  /** Zeroes the chain code (with one child private key it gives the account's): when dropped. */
+  wipe(): void;
+}
+
+/**
+ * How a family derives keys from a wallet's BIP-39 seed.
+ *
+ * - `bip32` (EVM, Tron; secp256k1): the account node is hardened, children are not. The
+ *   wallet stores the account's extended public key (sealed), and `openAccount` derives any
+ *   child's public key and address from it: issuing an address never opens the seed.
+ * - `slip10` (Solana; ed25519): every level is hardened (ed25519 has no public child
+ *   derivation), so a child's public key needs the seed. The service derives Solana
+ *   addresses at issuance time, in the batch that reserves their indexes: it opens the
+ *   wallet's mnemonic through the vault once per batch, derives the batch's public keys with
+ *   `publicKeysFromSeed` (the m/44'/501' node once, then two levels per address), zeroes the
+ *   seed and every node before the batch commits, and stores the addresses. No seed or
+ *   private node stays open between batches; signing derives the child's key again.
+ */
+export interface KeyDerivation {
+  readonly family: ChainFamilyName;
+  readonly curve: 'secp256k1' | 'ed25519';
+  readonly scheme: 'bip32' | 'slip10';
+  /**
+   * The wallet's account path: the node whose xpub a bip32 wallet stores (m/44'/60'/0'/0,
+   * m/44'/195'/0'/0); on slip10 the common hardened prefix of every child (m/44'/501').
+   */
+  readonly accountPath: string;
+  /** The full path of child `index`: `accountPath/i` on bip32; m/44'/501'/i'/0' on Solana. */
+  childPath(index: number): string;
+  /** Where children's public keys come from: the stored account xpub, or the seed (above). */
+  readonly childKeysFrom: 'account-xpub' | 'seed';
+  /** The account node's extended public key (bip32 only; stored sealed on the wallet). */
+  accountXpub?(seed: Uint8Array): string;
+  /** Opens a stored account xpub to derive children without the seed (bip32 only). */
+  openAccount?(xpub: string): ChildAddressDeriver;
+  /**
+   * Public keys of children from the seed, in `indexes` order (every family; the only way on
+   * slip10). Every private node on the way is zeroed; the seed stays the caller's to zero.
+   */
+  publicKeysFromSeed(seed: Uint8Array, indexes: readonly number[]): Uint8Array[];
+  /**
+   * The 32-byte private key of child `index` (secp256k1 scalar; ed25519 RFC 8032 seed), to
+   * sign or export. The caller zeroes it; intermediate nodes are zeroed here.
+   */
+  privateKeyFromSeed(seed: Uint8Array, index: number): Uint8Array;
+}
+
 export interface BalanceQuery {
   owner: string;
   /** Token contract address, or null for the chain's native coin. */
