@@ -135,11 +135,19 @@ export class AddressDeriver {
   }
 
   address(index: number): string {
+    return evmAddressOfPublicKey(this.publicKey(index));
+  }
+
+  /**
+   * The secp256k1 public key of child `index`: uncompressed (65 bytes) on the libsecp256k1
+   * path, compressed (33) on the fallback; address formatters take either.
+   */
+  publicKey(index: number): Uint8Array {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
     if (!nativeTweakAdd) {
       const child = this.#account.deriveChild(index);
       if (!child.publicKey) throw new Error('derivation produced no public key');
-      return evmAddressOfPublicKey(child.publicKey);
+      return child.publicKey;
     }
     const data = Buffer.alloc(37);
     data.set(this.#publicKey, 0);
@@ -147,7 +155,7 @@ export class AddressDeriver {
     const tweak = createHmac('sha512', this.#chainCode).update(data).digest().subarray(0, 32);
     // An out-of-range tweak (probability ~2^-127) makes the addon throw; BIP32 says to skip
     // such an index, and refusing it here is the safe equivalent.
-    return evmAddressOfPublicKey(nativeTweakAdd(this.#publicKey, new Uint8Array(tweak), false));
+    return nativeTweakAdd(this.#publicKey, new Uint8Array(tweak), false);
   }
 
   /** Zeroes the chain code (with a child's private key it gives the account's): when dropped. */
@@ -168,5 +176,48 @@ export function derivePrivateKey(mnemonic: string | Uint8Array, accountPath: str
     return `0x${bytesToHex(child.privateKey)}`;
   } finally {
     wipeNode(child);
+  }
+}
+
+/**
+ * Public keys (compressed, 33 bytes) of `accountPath/i` for each index, from a seed: the
+ * account node is derived once; it, every child node and every intermediate are zeroed.
+ */
+export function publicKeysFromSeed(seed: Uint8Array, accountPath: string, indexes: readonly number[]): Uint8Array[] {
+  const account = deriveFromSeed(seed, accountPath);
+  try {
+    return indexes.map((index) => {
+      if (!Number.isInteger(index) || index < 0 || index >= HARDENED_OFFSET) throw new Error('non-hardened index out of range');
+      const child = account.deriveChild(index);
+      try {
+        if (!child.publicKey) throw new Error('derivation produced no public key');
+        return Uint8Array.from(child.publicKey);
+      } finally {
+        wipeNode(child);
+      }
+    });
+  } finally {
+    wipeNode(account);
+  }
+}
+
+/** The 32-byte private key at `path` of a seed, in a buffer of its own (the caller zeroes it). */
+export function privateKeyFromSeed(seed: Uint8Array, path: string): Uint8Array {
+  const node = deriveFromSeed(seed, path);
+  try {
+    if (!node.privateKey) throw new Error('derivation produced no private key');
+    return Uint8Array.from(node.privateKey);
+  } finally {
+    wipeNode(node);
+  }
+}
+
+/** The extended public key of the node at `accountPath` of a seed; the node is zeroed. */
+export function accountXpubFromSeed(seed: Uint8Array, accountPath: string): string {
+  const node = deriveFromSeed(seed, accountPath);
+  try {
+    return node.publicExtendedKey;
+  } finally {
+    wipeNode(node);
   }
 }
