@@ -1,10 +1,21 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { EvmAdapter } from './evm/adapter.js';
+import { familyOf, type ChainFamily } from './families.js';
 import { createSwapProvider } from './evm/swap-v2.js';
 import type { ChainAdapter, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
+export { derivationFor, familyOf, type ChainFamily } from './families.js';
+
+/**
+ * The family of a configured chain: its address codec and key derivation (families.ts).
+ * Every chain configured today is EVM; the catalogue names the family when Tron and Solana
+ * chains land (issues 15, 16).
+ */
+export function familyOfChain(_chain: ChainConfig): ChainFamily {
+  return familyOf('evm');
+}
 
 /**
  * The DEX router of a chain, in the seam's terms, or null when the chain has none

@@ -1,7 +1,7 @@
 import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
-import { parseEvmAddress } from './address.js';
+import { evmCodec } from './codec.js';
 import type {
   BalanceQuery,
   BlockRef,
@@ -84,8 +84,8 @@ export class EvmAdapter implements ChainAdapter {
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and
-    // all-upper case forms carry none and are accepted (address.ts).
-    return parseEvmAddress(address);
+    // all-upper case forms carry none and are accepted (the family's codec, codec.ts).
+    return evmCodec.normalize(address);
   }
 
   /** Concurrent balance reads share multicalls (see BalanceBatcher). */
