@@ -80,6 +80,12 @@ describe('tronCodec', () => {
       { address: USDT },
     ];
     for (const input of bad) expect(tronCodec.normalize(input), String(input)).toBeNull();
+    // Prefixes 0x40 and 0x42 also spell 34-character `T…` strings: only the decoded prefix tells.
+    for (const prefix of [0x42, 0x40]) {
+      const lookalike = withPrefix(prefix, new Uint8Array(20).fill(0xff));
+      expect(lookalike).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+      expect(tronCodec.normalize(lookalike), lookalike).toBeNull();
+    }
     expect(tronAddressBytes(flipped)).toBeNull();
     expect(tronHex('nope')).toBeNull();
     expect(tronEvmHex(42)).toBeNull();
