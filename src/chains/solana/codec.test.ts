@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
+import { getAddressDecoder, isAddress } from '@solana/kit';
 import { solanaCodec } from './codec.js';
 
 // Well-known mainnet accounts: the System program, the SPL Token program, the USDC mint.
@@ -23,7 +24,7 @@ describe('solanaCodec', () => {
     for (let i = 0; i < 20; i++) {
       const publicKey = ed25519.getPublicKey(randomBytes(32));
       const address = solanaCodec.fromPublicKey(publicKey);
-      expect(address).toBe(base58.encode(publicKey));
+      expect(address).toBe(getAddressDecoder().decode(publicKey)); // @solana/kit's spelling
       expect(solanaCodec.normalize(address)).toBe(address);
     }
     expect(() => solanaCodec.fromPublicKey(new Uint8Array(33))).toThrow();
@@ -51,6 +52,26 @@ describe('solanaCodec', () => {
       [],
     ]) {
       expect(solanaCodec.normalize(bad), String(bad).slice(0, 60)).toBeNull();
+    }
+  });
+
+  it("agrees with @solana/kit's isAddress on valid, mangled and random strings", () => {
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0OIl ';
+    const inputs: string[] = [...KNOWN];
+    for (let i = 0; i < 300; i++) {
+      const address = base58.encode(randomBytes(32));
+      inputs.push(address, address.slice(1), `1${address}`, address + 'z', address.replace(/./, '0'));
+      const length = 28 + (i % 20);
+      inputs.push(Array.from(randomBytes(length), (b) => alphabet[b % alphabet.length]).join(''));
+    }
+    for (const input of inputs) {
+      let kit: boolean;
+      try {
+        kit = isAddress(input);
+      } catch {
+        kit = false;
+      }
+      expect(solanaCodec.normalize(input) !== null, input).toBe(kit);
     }
   });
 });
