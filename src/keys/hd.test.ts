@@ -11,7 +11,10 @@ import {
   deriveFromMnemonic,
   derivePrivateKey,
   evmAddressOfPublicKey,
+  accountXpubFromSeed,
   generateMnemonic,
+  privateKeyFromSeed,
+  publicKeysFromSeed,
   isValidMnemonic,
   seedFromMnemonic,
   wipeNode,
@@ -149,6 +152,42 @@ describe('wiping what derivation leaves behind', () => {
       expect(seeds[0]!.every((x) => x === 0)).toBe(true);
       wipeNode(node);
       expect(node.privateKey).toBeNull();
+    } finally {
+      spyChild.mockRestore();
+      spyMaster.mockRestore();
+    }
+  });
+
+  it('the seed helpers (public keys, a private key, the account xpub) leave every node they made wiped', () => {
+    const made: HDKey[] = [];
+    const deriveChild = HDKey.prototype.deriveChild;
+    const fromMasterSeed = HDKey.fromMasterSeed;
+    const spyChild = vi.spyOn(HDKey.prototype, 'deriveChild').mockImplementation(function (this: HDKey, index: number) {
+      const child = deriveChild.call(this, index);
+      made.push(child);
+      return child;
+    });
+    const spyMaster = vi.spyOn(HDKey, 'fromMasterSeed').mockImplementation((seed, versions) => {
+      const node = fromMasterSeed(seed, versions);
+      made.push(node);
+      return node;
+    });
+    try {
+      const seed = seedFromMnemonic(DEV_MNEMONIC);
+      const keys = publicKeysFromSeed(seed, EVM_ACCOUNT_PATH, [0, 1]);
+      expect(keys.map((k) => evmAddressOfPublicKey(k))).toEqual([
+        '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      ]);
+      const key = privateKeyFromSeed(seed, `${EVM_ACCOUNT_PATH}/0`);
+      expect(bytesToHex(key)).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+      expect(accountXpubFromSeed(seed, EVM_ACCOUNT_PATH)).toBe(accountFromMnemonic(DEV_MNEMONIC, EVM_ACCOUNT_PATH).xpub);
+      expect(made.length).toBeGreaterThan(10);
+      for (const n of made) {
+        expect(n.privateKey).toBeNull();
+        expect(n.chainCode!.every((x) => x === 0)).toBe(true);
+      }
+      expect(() => publicKeysFromSeed(seed, EVM_ACCOUNT_PATH, [0x80000000])).toThrow(/out of range/);
     } finally {
       spyChild.mockRestore();
       spyMaster.mockRestore();
