@@ -185,8 +185,8 @@ describe('move rules', () => {
     await drain();
     const deposit = await depositId(receipt.transactionHash);
     const s = await finished(deposit);
-    // The hook again (a replayed confirmation), and the job again (a restarted worker).
-    await h.services.db.transaction().execute((tx) => h.services.autoSettlements.onDepositConfirmed(tx, [deposit]));
+    // The deposit's job again (a replayed confirmation), and the settlement's job again (a restarted worker).
+    await h.services.autoSettlements.takeConfirmed([deposit]);
     await h.services.autoSettlements.executor.run(s.id);
     // A zero-value transfer (anyone can send one) is a deposit no rule takes; it also mines a block.
     await eth.sendToken('USDC', child.address, '0');
