@@ -150,4 +150,45 @@ describe('deposit.confirmed runs its treasury work as jobs', () => {
     expect(topups.rows[0]!.n).toBe(1);
     expect((await webhookEvents(depositId)).filter((e) => e.startsWith('deposit.swept'))).toEqual(['deposit.swept.success']);
   });
+
+  it('the settle_deposits job run twice at once creates one INSTANT run and pays once', async () => {
+    const w = wallet();
+    const to = `0x${'ab'.repeat(19)}${Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0')}`;
+    const created = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+      body: { name: 'Instant', address: to, settlementFrequency: 'INSTANT' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const beneficiaryId = created.body.data.id as string;
+    await h.stopWorker();
+    let depositId: string;
+    try {
+      const hash = (await eth.sendToken('USDC', w.address, '6')).transactionHash; // straight to the master
+      await drain();
+      depositId = (await deposit(hash))!.id;
+      // The queued job's work, twice at once, while the worker that will also run it is away.
+      await Promise.all([h.services.settlements.instantConfirmed([depositId]), h.services.settlements.instantConfirmed([depositId])]);
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM settlement_runs WHERE period LIKE ${`deposit:${depositId}%`}`.execute(h.database.db);
+      expect(rows[0]!.n).toBe(1);
+    } finally {
+      await h.startWorker();
+    }
+    const run = await eventually(
+      () => h.services.settlements.findRun(beneficiaryId, `deposit:${depositId}`),
+      (r) => r !== undefined && r.status !== 'pending',
+      30_000,
+    );
+    expect(run).toMatchObject({ status: 'done' });
+    expect(run!.transaction_ids).toHaveLength(1);
+    await eventually(
+      () => eth.balanceOf('USDC', to),
+      (v) => v > 0n,
+      30_000,
+    );
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM settlement_runs WHERE period LIKE ${`deposit:${depositId}%`}`.execute(h.database.db);
+    expect(rows[0]!.n).toBe(1);
+  });
 });
