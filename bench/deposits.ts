@@ -39,7 +39,7 @@ import { uuidv7 } from '../src/lib/ids.js';
 import { startIndexer, type IndexerHandle } from '../src/roles/indexer.js';
 import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
-import { ChainIndexer, type ConfirmedHook } from '../src/modules/deposits/indexer.js';
+import { ChainIndexer } from '../src/modules/deposits/indexer.js';
 import type { ChainHandle } from '../src/modules/catalogue/service.js';
 import { cpuProbeMs, fmt, load1, sleep } from './stats.js';
 import { cpuShare, cpuSnapshot, withCpu, type CpuShare, type CpuSnapshot } from './cpu.js';
@@ -889,7 +889,7 @@ function sampleSessions(world: ExtraWorld) {
 }
 
 async function probeWatchSet(world: ExtraWorld, chain: ChainHandle, gc: () => void) {
-  const ix = new ChainIndexer(world.services.db, chain, world.services.webhooks, [], world.logger);
+  const ix = new ChainIndexer(world.services.db, chain, world.services.webhooks, world.services.events, world.logger);
   gc();
   const before = process.memoryUsage().heapUsed;
   let peak = before;

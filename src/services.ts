@@ -35,6 +35,8 @@ import { LocalSigner, type Signer } from './keys/signer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { WebhookTargetPolicy } from './lib/ssrf.js';
+import { Events } from './events.js';
+import { subscriptions } from './subscriptions.js';
 
 export interface Services {
   db: Db;
@@ -60,6 +62,8 @@ export interface Services {
   rates: RateService;
   signer: Signer;
   outbound: OutboundService;
+  /** The event registry; its subscribers are in subscriptions.ts. */
+  events: Events;
   clock: Clock;
   /** Cache invalidation across processes (LISTEN/NOTIFY). */
   changes: Changes;
@@ -116,32 +120,39 @@ export async function createServices(
   const transactions = new TransactionService(db, catalogue, wallets, addresses);
   const sender = new WebhookSender(webhookTargets, { compatSignatureHeader: config.webhookCompatSignatureHeader ?? true, ...opts.sender });
   const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
-  const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, logger, opts.indexer);
+  // Modules emit into the registry; who listens is wired once, below (subscriptions.ts).
+  const events = new Events();
+  const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, events, logger, opts.indexer);
   deposits.useRates(rates);
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId), {
     openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
   });
-  const outbound = new OutboundService(db, catalogue, wallets, signer, logger, opts.outbound);
-  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, logger);
-  deposits.confirmedHooks.push(sweeps.onDepositConfirmed);
+  const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);
+  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, events, logger);
   const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound, rates };
   const withdrawals = new WithdrawalService(moduleDeps);
   const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
-  // Auto-settlement takes deposits that stay where they landed, or once swept to the master.
-  deposits.confirmedHooks.push(autoSettlements.onDepositConfirmed);
-  sweeps.sweptHooks.push(autoSettlements.onSwept);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
-  const settlements = new SettlementService({ db, clock, logger, wallets, walletAssets, transactions, withdrawals, beneficiaries });
-  // INSTANT settlement once a deposit is at the master: straight there, or by a sweep.
-  deposits.confirmedHooks.push(settlements.onDepositConfirmed);
-  sweeps.sweptHooks.push(settlements.onSwept);
-  // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's.
-  settlements.skipDepositsWhere((tx, depositId) => autoSettlements.handles(tx, depositId));
+  // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's (autoSettlements).
+  const settlements = new SettlementService({
+    db,
+    clock,
+    logger,
+    wallets,
+    walletAssets,
+    transactions,
+    withdrawals,
+    beneficiaries,
+    autoSettlements,
+  });
+  // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
+  // confirmed and sweeps completed (the treasury work that follows runs as jobs).
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }));
   return {
     db,
     catalogue,
@@ -166,6 +177,7 @@ export async function createServices(
     rates,
     signer,
     outbound,
+    events,
     clock,
     changes,
     close() {

@@ -55,11 +55,25 @@ describe('job catalogue', () => {
     expect(jobs.length).toBeGreaterThanOrEqual(10);
     const names = new Set(jobs.map((j) => j.name));
     expect(names).toEqual(
-      new Set(['settlement_run', 'outbound_send', 'outbound_track', 'outbound_confirm', 'auto_settle', 'deliver_webhook', 'sweep_address']),
+      new Set([
+        'settlement_run',
+        'outbound_send',
+        'outbound_track',
+        'outbound_confirm',
+        'auto_settle',
+        'deliver_webhook',
+        'sweep_address',
+        // The work that follows deposit.confirmed and sweep.completed (src/subscriptions.ts).
+        'sweep_deposits',
+        'auto_settle_deposits',
+        'auto_settle_swept',
+        'settle_deposits',
+        'settle_swept',
+      ]),
     );
     const wrong = jobs.flatMap((j) => {
       if (!(j.name in JOBS)) return [`${j.where}: ${j.name} is not in the catalogue`];
-      const sample = Object.fromEntries(j.keys.map((k) => [k, k === 'poll' ? 0 : 'x']));
+      const sample = Object.fromEntries(j.keys.map((k) => [k, k === 'poll' ? 0 : k.endsWith('Ids') ? ['x'] : 'x']));
       try {
         parsePayload(j.name as JobName, sample);
         return [];

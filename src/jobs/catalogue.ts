@@ -13,6 +13,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 const Id = Type.String({ minLength: 1 });
 /** Scheduled tasks (crontab, interval loops) take no payload of ours (graphile-worker adds `_cron`). */
 const None = Type.Object({});
+/** The deposits an event named (the indexer confirms a whole range at once). */
+const DepositIds = Type.Array(Id, { minItems: 1 });
 /** Which confirmation poll this is (0, 1, ...): spaces the polls out. */
 const Poll = Type.Optional(Type.Integer({ minimum: 0 }));
 
@@ -39,6 +41,18 @@ export const JOBS = {
   outbound_track: Type.Object({ id: Id, poll: Poll }),
   /** Counts confirmations of a mined outbound row until it is final. */
   outbound_confirm: Type.Object({ id: Id, poll: Poll }),
+  // The work that follows deposit.confirmed and sweep.completed (src/subscriptions.ts),
+  // queued in the transaction that confirmed the deposits or completed the sweep.
+  /** Queues sweep_address where auto-sweep applies to confirmed deposits (sweeps/store.ts). */
+  sweep_deposits: Type.Object({ depositIds: DepositIds }),
+  /** Auto-settlement of confirmed deposits that stay where they landed (autosettlements/store.ts). */
+  auto_settle_deposits: Type.Object({ depositIds: DepositIds }),
+  /** Auto-settlement of deposits a sweep moved to the master (autosettlements/store.ts). */
+  auto_settle_swept: Type.Object({ depositIds: DepositIds }),
+  /** INSTANT settlement runs for confirmed deposits made to the master (settlements/store.ts). */
+  settle_deposits: Type.Object({ depositIds: DepositIds }),
+  /** INSTANT settlement runs for deposits a sweep moved to the master (settlements/store.ts). */
+  settle_swept: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;

@@ -58,6 +58,22 @@ export function taskList(services: Services): TaskList {
     outbound_confirm: task('outbound_confirm', async ({ id, poll }) => {
       await services.outbound.confirm(id, poll ?? 0);
     }),
+    // Queued by the subscribers of deposit.confirmed and sweep.completed (subscriptions.ts).
+    sweep_deposits: task('sweep_deposits', async ({ depositIds }) => {
+      await services.sweeps.sweepConfirmed(depositIds);
+    }),
+    auto_settle_deposits: task('auto_settle_deposits', async ({ depositIds }) => {
+      await services.autoSettlements.takeConfirmed(depositIds);
+    }),
+    auto_settle_swept: task('auto_settle_swept', async ({ depositIds }) => {
+      await services.autoSettlements.takeSwept(depositIds);
+    }),
+    settle_deposits: task('settle_deposits', async ({ depositIds }) => {
+      await services.settlements.instantConfirmed(depositIds);
+    }),
+    settle_swept: task('settle_swept', async ({ depositIds }) => {
+      await services.settlements.instantSwept(depositIds);
+    }),
   };
   return tasks;
 }

@@ -69,6 +69,11 @@ async function depositToMaster(amount: string) {
   const receipt = await eth.sendToken('USDC', master(), amount);
   await eth.mine(2);
   for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+  // The confirmation queued job auto_settle_deposits; the worker may be stopped, so its work
+  // is done here too (run twice, it takes the deposit once).
+  const deposits = await sql<{ id: string }>`
+    SELECT id FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${receipt.transactionHash})`.execute(h.database.db);
+  await h.services.autoSettlements.takeConfirmed(deposits.rows.map((d) => d.id));
   const { rows } = await sql<{ id: string }>`
     SELECT s.id FROM auto_settlements s JOIN transactions t ON t.id = s.deposit_id
      WHERE t.type = 'DEPOSIT' AND lower(t.hash) = lower(${receipt.transactionHash})`.execute(h.database.db);

@@ -185,8 +185,8 @@ describe('move rules', () => {
     await drain();
     const deposit = await depositId(receipt.transactionHash);
     const s = await finished(deposit);
-    // The hook again (a replayed confirmation), and the job again (a restarted worker).
-    await h.services.db.transaction().execute((tx) => h.services.autoSettlements.onDepositConfirmed(tx, [deposit]));
+    // The deposit's job again (a replayed confirmation), and the settlement's job again (a restarted worker).
+    await h.services.autoSettlements.takeConfirmed([deposit]);
     await h.services.autoSettlements.executor.run(s.id);
     // A zero-value transfer (anyone can send one) is a deposit no rule takes; it also mines a block.
     await eth.sendToken('USDC', child.address, '0');
@@ -294,6 +294,8 @@ describe('swap rules', () => {
       const receipt = await eth.sendToken('USDC', wallet().address, '30');
       await drain();
       const deposit = await depositId(receipt.transactionHash);
+      // The worker is stopped: do the job the confirmation queued (auto_settle_deposits) here.
+      await h.services.autoSettlements.takeConfirmed([deposit]);
       const [queued] = await settlementOf(deposit);
       // Planned at the current price (exact quote as the bound), queued in the pipeline, not yet sent...
       await h.services.autoSettlements.executor.run(queued!.id);
@@ -329,6 +331,8 @@ describe('settlements from the master and withdrawals', () => {
       const receipt = await eth.sendToken('USDC', master, '5'); // straight to the master
       await drain();
       const deposit = await depositId(receipt.transactionHash);
+      // The worker is stopped: do the job the confirmation queued (auto_settle_deposits) here.
+      await h.services.autoSettlements.takeConfirmed([deposit]);
       expect(await settlementOf(deposit)).toMatchObject([{ status: 'pending', stage: 'queued' }]);
       // All the master holds, the deposit included.
       const all = await eth.balanceOf('USDC', master);

@@ -311,6 +311,10 @@ describe('what auto-settlements hold', () => {
       await eth.sendToken('USDC', w.address, '3');
       const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(ETH, 'testnet')!);
       for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+      // The worker is stopped: do the job the confirmation queued (auto_settle_deposits) here.
+      const deposits = await sql<{ id: string }>`
+        SELECT id FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${taken.transactionHash})`.execute(h.database.db);
+      await h.services.autoSettlements.takeConfirmed(deposits.rows.map((d) => d.id));
       const { rows } = await sql<{ id: string }>`
         SELECT s.id FROM auto_settlements s JOIN transactions t ON t.id = s.deposit_id
          WHERE lower(t.hash) = lower(${taken.transactionHash})`.execute(h.database.db);

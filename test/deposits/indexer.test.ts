@@ -254,7 +254,7 @@ describe('reorgs', () => {
   it('catching up, a reorg of the range after one still being written is not recorded', async () => {
     // Two-block ranges, so catching up writes one range while it reads and writes the next.
     const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
-    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.deposits.confirmedHooks, createLogger('silent'), {
+    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.events, createLogger('silent'), {
       batchBlocks: 2,
       extraWindow: 64,
     });
@@ -330,7 +330,7 @@ describe('exactly once', () => {
       h.database.db,
     );
     let armed = true;
-    h.services.deposits.confirmedHooks.push(async () => {
+    const unobserve = h.services.events.observe('deposit.confirmed', async () => {
       if (armed) {
         armed = false;
         throw new Error('simulated crash while recording');
@@ -344,23 +344,20 @@ describe('exactly once', () => {
     for (const r of receipts) expect(await depositsOf(r.transactionHash)).toEqual([]);
     await drain('devnet-eth');
     for (const r of receipts) expect(await depositsOf(r.transactionHash)).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);
-    h.services.deposits.confirmedHooks.pop();
+    unobserve();
   });
 
   it('catching up with overlapping range transactions: when one fails, the next does not commit past it', async () => {
     await drain('devnet-eth');
     const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
     let armed = false;
-    const hooks = [
-      ...h.services.deposits.confirmedHooks,
-      async () => {
-        if (armed) {
-          armed = false;
-          throw new Error('simulated failure of a range');
-        }
-      },
-    ];
-    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, hooks, createLogger('silent'), {
+    const unobserve = h.services.events.observe('deposit.confirmed', async () => {
+      if (armed) {
+        armed = false;
+        throw new Error('simulated failure of a range');
+      }
+    });
+    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.events, createLogger('silent'), {
       batchBlocks: 2,
       extraWindow: 64,
     });
@@ -393,13 +390,14 @@ describe('exactly once', () => {
       expect(dep).toMatchObject({ status: 'SUCCESS' });
       expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
     }
+    unobserve();
   });
 
   it('two indexers racing on one chain record each deposit once', async () => {
     const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
     // Two-block ranges: each indexer also overlaps its own ranges while catching up.
     const make = () =>
-      new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.deposits.confirmedHooks, createLogger('silent'), {
+      new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.events, createLogger('silent'), {
         batchBlocks: 2,
         extraWindow: 64,
       });

@@ -1,7 +1,8 @@
 /**
  * What the outbound tests share: viem clients on the devnet (the faucet pays), enqueue in a
- * transaction of its own, a recorder of completion-handler calls, and a "restarted"
- * OutboundService on the same database.
+ * transaction of its own, a recorder of completion-handler calls (an observer of
+ * outbound.settled for the test's purposes, which no production subscriber has), and a
+ * "restarted" OutboundService on the same database.
  */
 import { sql } from 'kysely';
 import {
@@ -68,7 +69,9 @@ export async function makeWorld(h: Harness, purposes: string[]): Promise<World> 
     record: (_purpose, row) => settled.push(row),
     purposes,
   };
-  for (const p of purposes) h.services.outbound.onSettled(p, async (_tx, row) => world.record(p, row));
+  h.services.events.observe('outbound.settled', async (_tx, { row }) => {
+    if (purposes.includes(row.purpose)) world.record(row.purpose, row);
+  });
   return world;
 }
 
@@ -76,9 +79,16 @@ export async function makeWorld(h: Harness, purposes: string[]): Promise<World> 
 export function restarted(w: World, opts: OutboundOptions = {}): OutboundService {
   const { h } = w;
   const signer = new LocalSigner((id) => h.services.wallets.openMnemonic(id));
-  const s = new OutboundService(h.database.db, h.services.catalogue, h.services.wallets, signer, createLogger('silent'), opts);
-  for (const p of w.purposes) s.onSettled(p, async (_tx, row) => w.record(p, row));
-  return s;
+  // The same registry: the world's observer records what this instance settles too.
+  return new OutboundService(
+    h.database.db,
+    h.services.catalogue,
+    h.services.wallets,
+    signer,
+    h.services.events,
+    createLogger('silent'),
+    opts,
+  );
 }
 
 export async function enqueue(

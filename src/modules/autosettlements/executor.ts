@@ -1,6 +1,6 @@
 /**
- * Runs settlements (docs/settlement.md). A settlement is created with its job in the
- * transaction that confirms (or sweeps) its deposit; from there:
+ * Runs settlements (docs/settlement.md). A settlement is created with its job by the job
+ * that the confirmation (or sweep) of its deposit queued (src/subscriptions.ts); from there:
  *
  *   job auto_settle, stage queued: quote the swap (if any), plan gas, create the SWAP and
  *     AUTO_SETTLEMENT transactions, and either send the child address a gas top-up
@@ -12,7 +12,7 @@
  *     transfer);
  *   transfer mined and confirmed as deep: auto-settlement.success (stage done).
  *
- * Every leg is followed to its confirmations by the pipeline (onConfirmation): a receipt
+ * Every leg is followed to its confirmations by the pipeline (outbound.confirmed): a receipt
  * reorged away puts the row back to 'broadcast', the same signed bytes are sent again, and
  * the leg is settled by whichever receipt becomes final. Nothing is decided on a receipt
  * that a reorganisation can still take away: a swap's output is transferred only once the
@@ -30,6 +30,7 @@
  * swap.failed / auto-settlement.failed; what was not moved stays where it was.
  */
 import type { DbConn } from '../../db/pool.js';
+import type { Purpose } from '../../events.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
 import type { Confirmation, OutboundRow } from '../outbound/service.js';
@@ -46,7 +47,7 @@ const PURPOSE = {
   approve: 'autosettle-approve',
   swap: 'autosettle-swap',
   transfer: 'autosettle-transfer',
-} as const;
+} as const satisfies Record<string, Purpose>;
 /** How soon a settlement waiting for another of its sender looks again. */
 const SENDER_WAIT_MS = 2_000;
 
@@ -59,22 +60,20 @@ export class AutoSettlementExecutor {
     private readonly withdrawals: WithdrawalService,
   ) {
     this.#legs = new Legs(deps.webhooks);
-    const o = deps.outbound;
-    o.onSettled(PURPOSE.topup, (tx, row) => this.#topupSettled(tx, row));
-    o.onSettled(PURPOSE.approve, async (_tx, row) => {
-      // Nothing to do: a failed approval makes the swap behind it fail, and that settles the settlement.
-      if (row.stage !== 'mined') deps.logger.warn({ settlementId: row.ownerId, stage: row.stage }, 'auto-settlement approval not mined');
-    });
-    o.onSettled(PURPOSE.swap, (tx, row) => this.#swapSettled(tx, row));
-    o.onSettled(PURPOSE.transfer, (tx, row) => this.#transferSettled(tx, row));
-    // Followed to their depth, so that a reorged top-up or approval is sent again (a later
-    // nonce of the same sender cannot be mined without it); nothing waits on their depth.
-    o.onConfirmation(PURPOSE.topup, async (_tx, row, change) => this.#logReorg(row, change));
-    o.onConfirmation(PURPOSE.approve, async (_tx, row, change) => this.#logReorg(row, change));
-    o.onConfirmation(PURPOSE.swap, (tx, row, change) => this.#swapConfirmed(tx, row, change));
-    o.onConfirmation(PURPOSE.transfer, (tx, row, change) => this.#transferConfirmed(tx, row, change));
-    o.onSigned(PURPOSE.swap, (tx, row) => this.#signed(tx, row, 'swap'));
-    o.onSigned(PURPOSE.transfer, (tx, row) => this.#signed(tx, row, 'transfer'));
+  }
+
+  // ---- outbound events of the four legs (subscribed in src/subscriptions.ts) ----------
+  // Every leg is followed to its depth, so that a reorged top-up or approval is sent again
+  // (a later nonce of the same sender cannot be mined without it); nothing waits on their depth.
+
+  /** outbound.settled of an approval: nothing to do, a failed approval makes the swap behind it fail. */
+  async approveSettled(_tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.stage !== 'mined') this.deps.logger.warn({ settlementId: row.ownerId, stage: row.stage }, 'auto-settlement approval not mined');
+  }
+
+  /** outbound.confirmed of a top-up or an approval: only logged. */
+  async legConfirmed(_tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    this.#logReorg(row, change);
   }
 
   /** Job `auto_settle`: advances a settlement waiting for work outside the pipeline. */
@@ -274,7 +273,8 @@ export class AutoSettlementExecutor {
     return (await this.deps.wallets.deriver(wallet)).address(s.from_index);
   }
 
-  async #topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** outbound.settled of a top-up. */
+  async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'topup') return;
     if (row.stage === 'mined') await this.#send(tx, s);
@@ -283,10 +283,10 @@ export class AutoSettlementExecutor {
 
   /**
    * The swap settled. With a receipt (mined or reverted) nothing is decided until the
-   * receipt is final (#swapConfirmed): a reorg may still take it away. Without one (dropped,
+   * receipt is final (swapConfirmed): a reorg may still take it away. Without one (dropped,
    * voided) it can never be mined: the settlement fails now.
    */
-  async #swapSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+  async swapSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     if (row.receipt) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'sending') return;
@@ -295,7 +295,8 @@ export class AutoSettlementExecutor {
     await this.#legs.failAll(tx, s, `${reason}; the funds stay with the sender`);
   }
 
-  async #swapConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+  /** outbound.confirmed of a swap: at its final depth the swap's outcome is decided. */
+  async swapConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
     this.#logReorg(row, change);
     if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
@@ -347,15 +348,16 @@ export class AutoSettlementExecutor {
     });
   }
 
-  /** As #swapSettled: with a receipt, the outcome waits for #transferConfirmed. */
-  async #transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** As swapSettled: with a receipt, the outcome waits for transferConfirmed. */
+  async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     if (row.receipt) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'transfer') return;
     await this.#transferFailed(tx, s, row, null);
   }
 
-  async #transferConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+  /** outbound.confirmed of the transfer: at its final depth the settlement is done (or failed). */
+  async transferConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
     this.#logReorg(row, change);
     if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
@@ -385,7 +387,8 @@ export class AutoSettlementExecutor {
     );
   }
 
-  async #signed(tx: DbConn, row: OutboundRow, leg: 'swap' | 'transfer'): Promise<void> {
+  /** outbound.signed of a swap or transfer: the leg's transaction holds the signed hash. */
+  async signed(tx: DbConn, row: OutboundRow, leg: 'swap' | 'transfer'): Promise<void> {
     const s = row.ownerId ? await store.findSettlement(tx, row.ownerId) : undefined;
     const id = leg === 'swap' ? s?.swap_transaction_id : s?.settle_transaction_id;
     if (id) await store.recordLegSigned(tx, id, { hash: row.hash!, raw: row.raw!, nonce: row.nonce });

@@ -1,7 +1,8 @@
 /**
  * Auto-settlement: rules (wallet and address level) that move, or swap and move, what a
  * wallet receives, and the configuration switches. Execution lives in executor.ts; this
- * file holds the API side, `handles()` and the hooks that take deposits.
+ * file holds the API side, `handles()` and the jobs that take deposits (queued on
+ * deposit.confirmed and sweep.completed, src/subscriptions.ts).
  *
  * Switches: the wallet's `configurations.autoSettlement.isActive` (default off, also
  * settable with PATCH /v1/wallets/{id}) gates every rule of the wallet and its addresses;
@@ -58,26 +59,41 @@ export class AutoSettlementService {
   // ---- taking deposits ----------------------------------------------------------------
 
   /**
-   * Does an active rule take this deposit? Read in the caller's transaction, so the
-   * answer is the one the hooks act on. (Settlement beneficiaries skip such deposits.)
+   * Does an active rule take this deposit? Read in the caller's transaction. Settlement
+   * beneficiaries skip such deposits (SettlementService depends on this, services.ts).
    */
   async handles(tx: DbConn, depositId: string): Promise<boolean> {
     return (await this.#rulesFor(tx, [depositId])).size > 0;
   }
 
-  /** Deposit confirmed: settles the deposits that stay where they landed (no auto-sweep). */
-  readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
-    const taken = await this.#rulesFor(tx, depositIds);
-    if (taken.size === 0) return;
-    const swept = await this.sweeps.autoSwept(tx, [...taken.keys()]);
-    for (const id of swept) taken.delete(id);
-    await this.#take(tx, taken, false);
-  };
+  /** deposit.confirmed (src/subscriptions.ts): queues job auto_settle_deposits in the confirming transaction. */
+  queueConfirmed(tx: DbConn, depositIds: string[]): Promise<void> {
+    return store.enqueueTakeConfirmed(tx, depositIds);
+  }
 
-  /** Sweep completed: the deposits are on the master now, and are settled from there. */
-  readonly onSwept = async (tx: DbConn, depositIds: string[]): Promise<void> => {
-    await this.#take(tx, await this.#rulesFor(tx, depositIds), true);
-  };
+  /** sweep.completed: queues job auto_settle_swept in the sweep's transaction. */
+  queueSwept(tx: DbConn, depositIds: string[]): Promise<void> {
+    return store.enqueueTakeSwept(tx, depositIds);
+  }
+
+  /**
+   * Job auto_settle_deposits: settles the confirmed deposits that stay where they landed (no
+   * auto-sweep). Run twice, it takes each deposit once (one settlement per deposit, unique).
+   */
+  async takeConfirmed(depositIds: string[]): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const taken = await this.#rulesFor(tx, depositIds);
+      if (taken.size === 0) return;
+      const swept = await this.sweeps.autoSwept(tx, [...taken.keys()]);
+      for (const id of swept) taken.delete(id);
+      await this.#take(tx, taken, false);
+    });
+  }
+
+  /** Job auto_settle_swept: the deposits are on the master now, and are settled from there. */
+  async takeSwept(depositIds: string[]): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => this.#take(tx, await this.#rulesFor(tx, depositIds), true));
+  }
 
   async #take(tx: DbConn, taken: Map<string, { deposit: store.DepositRow; rule: StoredRule }>, swept: boolean): Promise<void> {
     for (const { deposit: d, rule } of taken.values()) {

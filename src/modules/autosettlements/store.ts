@@ -237,6 +237,20 @@ export async function insertSettlement(db: DbConn, s: NewSettlement): Promise<bo
   return true;
 }
 
+/** Job auto_settle_deposits: the confirmed deposits a rule may take where they landed (AutoSettlementService.takeConfirmed). */
+export async function enqueueTakeConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
+  if (depositIds.length === 0) return;
+  await sql`SELECT graphile_worker.add_job('auto_settle_deposits', json_build_object('depositIds', ${depositIds}::text[]),
+                                           max_attempts := 25)`.execute(db);
+}
+
+/** Job auto_settle_swept: deposits a sweep moved to the master (AutoSettlementService.takeSwept). */
+export async function enqueueTakeSwept(db: DbConn, depositIds: string[]): Promise<void> {
+  if (depositIds.length === 0) return;
+  await sql`SELECT graphile_worker.add_job('auto_settle_swept', json_build_object('depositIds', ${depositIds}::text[]),
+                                           max_attempts := 25)`.execute(db);
+}
+
 /**
  * The job key folds a re-queue of a live job into it (a job re-queuing itself while it runs
  * gets a new job: graphile-worker frees the key of a locked job).

@@ -5,6 +5,7 @@
  * that records the receipt, so the row, its event and the receipt commit together).
  */
 import type { DbConn } from '../../db/pool.js';
+import type { Purpose } from '../../events.js';
 import { shortReference } from '../../lib/ids.js';
 import type { EncodedContractCall } from '../../chains/types.js';
 import type { ChainHandle } from '../catalogue/service.js';
@@ -15,7 +16,7 @@ import type { WalletRow } from '../wallets/service.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
 
-export const CONTRACT_PURPOSE = 'contract';
+export const CONTRACT_PURPOSE = 'contract' satisfies Purpose;
 
 /** Who acts: the master address (index 0) or a child address of the wallet. */
 export interface Actor {

@@ -25,6 +25,7 @@ import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
+import type { OutboundRow } from '../outbound/service.js';
 import type { PreparedMoves, WithdrawalService } from '../withdrawals/service.js';
 
 import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type Actor, type SignedCall } from './records.js';
@@ -59,11 +60,16 @@ export class ContractService {
   constructor(
     readonly deps: ContractServiceDeps,
     private readonly withdrawals: WithdrawalService,
-  ) {
-    deps.outbound.onSettled(CONTRACT_PURPOSE, (tx, row) => settleWrite(tx, row, deps.webhooks));
-    deps.outbound.onSigned(CONTRACT_PURPOSE, async (tx, row) => {
-      if (row.ownerId && row.hash) await store.recordSignedHash(tx, row.ownerId, row.hash, row.nonce);
-    });
+  ) {}
+
+  /** outbound.settled of 'contract' (src/subscriptions.ts): see records.ts, settleWrite. */
+  writeSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    return settleWrite(tx, row, this.deps.webhooks);
+  }
+
+  /** outbound.signed of 'contract': the write holds its signed hash and nonce. */
+  async writeSigned(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.ownerId && row.hash) await store.recordSignedHash(tx, row.ownerId, row.hash, row.nonce);
   }
 
   /** One value as text per call; one call gives the value alone (DESIGN section 4). */

@@ -10,6 +10,7 @@
 import type { Db, DbTx } from '../../db/pool.js';
 import type { BlockRef, ScanResult } from '../../chains/types.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Events } from '../../events.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
@@ -23,9 +24,6 @@ export interface IndexerOptions {
   /** Block hashes kept beyond the confirmation depth, to find the ancestor of a reorg. */
   extraWindow: number;
 }
-
-/** Called in the transaction that confirms deposits (sweeps hook in here). */
-export type ConfirmedHook = (tx: DbTx, depositIds: string[]) => Promise<void>;
 
 class CursorMovedError extends Error {}
 
@@ -53,7 +51,8 @@ export class ChainIndexer {
     private readonly db: Db,
     readonly chain: ChainHandle,
     private readonly webhooks: WebhookService,
-    private readonly onConfirmed: ConfirmedHook[],
+    /** deposit.confirmed is emitted in the range's transaction; its subscribers only queue jobs (src/subscriptions.ts). */
+    private readonly events: Events,
     private readonly logger: Logger,
     private readonly opts: IndexerOptions = { batchBlocks: 100, extraWindow: 64 },
     /** Work queued for the chain's indexer once (deposit repairs of migration 012). */
@@ -328,6 +327,6 @@ export class ChainIndexer {
     const confirmed = await store.confirmDeposits(tx, this.chain.id, head, to, this.required);
     await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
     const all = [...settled, ...confirmed];
-    if (all.length) for (const hook of this.onConfirmed) await hook(tx, all);
+    if (all.length) await this.events.emit('deposit.confirmed', tx, { depositIds: all });
   }
 }

@@ -3,6 +3,7 @@
  */
 import type { Db } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Events } from '../../events.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
@@ -11,15 +12,13 @@ import type { TransactionService, TransactionView } from '../transactions/servic
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
-import { ChainIndexer, type ConfirmedHook, type IndexerOptions } from './indexer.js';
+import { ChainIndexer, type IndexerOptions } from './indexer.js';
 import { insertNew, recordTransfer } from './record.js';
 import { runRepairs } from './repair.js';
 import * as store from './store.js';
 import { credited, type Owner, type Watcher } from './watch.js';
 
 export class DepositService {
-  /** Run in the transaction that confirms a deposit (auto-sweep registers here). */
-  readonly confirmedHooks: ConfirmedHook[] = [];
   /** USD quotes for new deposits' amountUSD and rateUSD (services.ts); none: left null. */
   #rates: RateService | undefined;
 
@@ -29,6 +28,8 @@ export class DepositService {
     private readonly addresses: AddressService,
     private readonly transactions: TransactionService,
     private readonly webhooks: WebhookService,
+    /** deposit.confirmed is emitted in the transaction that confirms deposits (src/subscriptions.ts). */
+    private readonly events: Events,
     private readonly logger: Logger,
     private readonly indexerOptions?: IndexerOptions,
   ) {}
@@ -40,7 +41,7 @@ export class DepositService {
   indexer(chain: ChainHandle): ChainIndexer {
     // The indexer works through the chain's queued repairs (migration 012) before its first range.
     const repairs = () => runRepairs(this.db, chain.id, this.webhooks, this.logger, (walletId, hash) => this.findFor(walletId, hash));
-    return new ChainIndexer(this.db, chain, this.webhooks, this.confirmedHooks, this.logger, this.indexerOptions, repairs, this.#rates);
+    return new ChainIndexer(this.db, chain, this.webhooks, this.events, this.logger, this.indexerOptions, repairs, this.#rates);
   }
 
   /**
@@ -138,7 +139,7 @@ export class DepositService {
         const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
         const confirmed = await store.confirmDeposits(tx, chain.id, head, verified, Math.max(1, chain.config.confirmations), found);
         await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
-        if (confirmed.length) for (const hook of this.confirmedHooks) await hook(tx, confirmed);
+        if (confirmed.length) await this.events.emit('deposit.confirmed', tx, { depositIds: confirmed });
       }
       return found;
     });

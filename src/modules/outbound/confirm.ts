@@ -2,7 +2,7 @@
  * After a row is settled with a receipt: following it until its block is the chain's
  * `confirmations` deep, and undoing the settlement when a reorg takes the block away.
  *
- * Only purposes that register a confirmation handler (OutboundService.onConfirmation) are
+ * Only purposes with an `outbound.confirmed` subscriber (src/subscriptions.ts) are
  * followed: their owners must be able to go back to pending. The job `outbound_confirm` is
  * queued in the settling transaction (outbox), then polls with the tracker's backoff:
  *
@@ -36,22 +36,20 @@ export type Confirmation =
   /** Its block was replaced and it is not (or not with the same outcome) in the chain: `row` is at 'broadcast' again. */
   | { kind: 'reorged'; reason: string };
 
-export type ConfirmationHandler = (tx: DbConn, row: OutboundRow, change: Confirmation) => Promise<void>;
-
 /** Depth at which a receipt is final: the chain's configured confirmations (at least 1). */
 export const requiredDepth = (core: Core, row: OutboundRow): number => Math.max(1, core.catalogue.chain(row.chainId).config.confirmations);
 
 /** Queues the first check of a row just settled with a receipt, in the settling transaction. */
 export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
-  if (!row.receipt || !core.confirmationHandlers.has(row.purpose)) return;
+  if (!row.receipt || !core.events.followsConfirmations(row.purpose)) return;
   await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
 }
 
 /** Job `outbound_confirm`: one check (see the header); queues the next one unless final or reorged. */
 export async function confirm(core: Core, id: string, poll: number): Promise<void> {
   const row = await store.findOutbound(core.db, id);
-  const handler = row && core.confirmationHandlers.get(row.purpose);
-  if (!row?.receipt || !row.hash || !handler || (row.stage !== 'mined' && row.stage !== 'failed')) return;
+  if (!row?.receipt || !row.hash || !core.events.followsConfirmations(row.purpose) || (row.stage !== 'mined' && row.stage !== 'failed'))
+    return;
   const adapter = core.catalogue.chain(row.chainId).adapter;
   const need = requiredDepth(core, row);
   const recorded = row.receipt;
@@ -68,7 +66,7 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     const final = depth >= need;
     await core.db.transaction().execute(async (tx) => {
       const locked = await store.lockSettledIn(tx, id, recorded.blockHash);
-      if (locked) await handler(tx, locked, { kind: 'depth', depth, final });
+      if (locked) await core.events.emit('outbound.confirmed', tx, { row: locked, change: { kind: 'depth', depth, final } });
     });
     if (!final) await next();
     return;
@@ -92,11 +90,11 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     if (moved) {
       const depth = depthOf(receipt);
       const updated = await store.moveReceipt(tx, id, receipt);
-      await handler(tx, updated, { kind: 'moved', depth, final: depth >= need });
+      await core.events.emit('outbound.confirmed', tx, { row: updated, change: { kind: 'moved', depth, final: depth >= need } });
       if (depth < need) await store.enqueueConfirmJob(tx, id, 0, core.opts.firstTrackDelayMs);
     } else {
       const back = await store.unsettle(tx, id, reason);
-      await handler(tx, back, { kind: 'reorged', reason });
+      await core.events.emit('outbound.confirmed', tx, { row: back, change: { kind: 'reorged', reason } });
       // The tracker re-broadcasts the stored bytes and settles the row again (with the new receipt, if any).
       await store.enqueueTrackJob(tx, id, 0, 0);
     }

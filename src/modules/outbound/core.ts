@@ -5,17 +5,15 @@
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Receipt } from '../../chains/types.js';
+import type { Events, Purpose } from '../../events.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import { TRANSFER_GAS, logFields, messageOf, rejectionOf } from './checks.js';
-import { queueConfirmation, type ConfirmationHandler } from './confirm.js';
+import { queueConfirmation } from './confirm.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
-
-export type SettledHandler = (tx: DbConn, row: OutboundRow) => Promise<void>;
-export type SignedHandler = (tx: DbConn, row: OutboundRow) => Promise<void>;
 
 export interface CoreOptions {
   firstTrackDelayMs: number;
@@ -33,20 +31,18 @@ export interface Core {
   signer: Signer;
   logger: Logger;
   opts: CoreOptions;
-  settledHandlers: Map<string, SettledHandler>;
-  signedHandlers: Map<string, SignedHandler>;
-  /** Purposes whose settled rows are followed to their confirmation depth (confirm.ts). */
-  confirmationHandlers: Map<string, ConfirmationHandler>;
+  /** The event registry: outbound.signed / settled / confirmed go to the purpose's subscriber (src/subscriptions.ts). */
+  events: Events;
 }
 
-export const FILLER_PURPOSE = 'nonce-filler';
+export const FILLER_PURPOSE: Purpose = 'nonce-filler';
 
 /** 'fee-too-low': the node refused our fee cap (below its base fee); a replacement is due now. */
 export type BroadcastOutcome = 'accepted' | 'refused' | 'fee-too-low' | 'settled';
 
-/** Runs the purpose's signed hook inside the transaction that stores the signature. */
+/** Emits outbound.signed inside the transaction that stores the signature. */
 export async function signedHook(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
-  await core.signedHandlers.get(row.purpose)?.(tx, row);
+  await core.events.emit('outbound.signed', tx, { row });
 }
 
 export async function broadcast(core: Core, row: OutboundRow): Promise<BroadcastOutcome> {
@@ -123,7 +119,7 @@ export function settleReceipt(
 }
 
 /**
- * Moves a row to a terminal stage and runs its purpose's handler in one transaction. The
+ * Moves a row to a terminal stage and emits outbound.settled in one transaction. The
  * row lock and the stage condition make this happen once, whoever else tries. The handler
  * is the settled row's (an earlier version mined instead of a cancellation is settled as
  * that version, by its own purpose).
@@ -137,7 +133,7 @@ export async function settle(
   const settled = await core.db.transaction().execute(async (tx) => {
     if (!(await store.lockUnsettled(tx, id, from))) return undefined;
     const row = await apply(tx);
-    await core.settledHandlers.get(row.purpose)?.(tx, row);
+    await core.events.emit('outbound.settled', tx, { row });
     await queueConfirmation(core, tx, row);
     return row;
   });

@@ -35,31 +35,21 @@ import type { Db, DbConn } from '../../db/pool.js';
 import type { FeeEstimate } from '../../chains/types.js';
 import type { Signer, SignedTx } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Events } from '../../events.js';
 import { ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { logFields, messageOf, rejectionOf, safeNonce, validate } from './checks.js';
-import {
-  broadcast,
-  fillNonce,
-  minedVersion,
-  settle,
-  settleReceipt,
-  signedHook,
-  type Core,
-  type SettledHandler,
-  type SignedHandler,
-} from './core.js';
+import { broadcast, fillNonce, minedVersion, settle, settleReceipt, signedHook, type Core } from './core.js';
 import { FeeCache } from './fees.js';
-import { confirm, type ConfirmationHandler } from './confirm.js';
+import { confirm } from './confirm.js';
 import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
 export type { OutboundRow, Stage } from './store.js';
-export type { SettledHandler, SignedHandler } from './core.js';
-export type { Confirmation, ConfirmationHandler } from './confirm.js';
+export type { Confirmation } from './confirm.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 export { bumpFees } from './checks.js';
 // The fee estimate cache, shared for a second; withdrawals price their plans with one too.
@@ -88,7 +78,11 @@ export interface EnqueueRequest {
    */
   maxFeePerGas?: bigint;
   maxPriorityFeePerGas?: bigint;
-  /** Selects the completion handler: 'topup', 'sweep', 'withdraw', 'contract', ... */
+  /**
+   * Selects the subscribers of outbound.signed / settled / confirmed (src/subscriptions.ts):
+   * one of events.ts's `Purpose` (a string here only so that the pipeline's own tests can
+   * send rows nobody subscribes to; src/events.test.ts checks every purpose the source sends).
+   */
   purpose: string;
   /** What the transaction belongs to (a sweep, a transaction). */
   ownerId?: string;
@@ -119,6 +113,7 @@ export class OutboundService {
     private readonly catalogue: CatalogueService,
     private readonly wallets: WalletService,
     private readonly signer: Signer,
+    events: Events,
     private readonly logger: Logger,
     opts: OutboundOptions = {},
   ) {
@@ -127,9 +122,7 @@ export class OutboundService {
       catalogue,
       signer,
       logger,
-      settledHandlers: new Map(),
-      signedHandlers: new Map(),
-      confirmationHandlers: new Map(),
+      events,
       opts: {
         firstTrackDelayMs: opts.firstTrackDelayMs ?? 1_000,
         maxTrackDelayMs: opts.maxTrackDelayMs ?? 15_000,
@@ -142,38 +135,9 @@ export class OutboundService {
     };
   }
 
-  /**
-   * Registers the completion handler of a purpose (one per purpose). It runs inside the
-   * database transaction that settles the row; throwing rolls the settlement back and it is
-   * retried. `row.stage` tells the outcome: 'mined' succeeded; 'failed' reverted on chain
-   * (the fee was paid); 'dropped' never reached the chain (its nonce was used by another
-   * transaction); 'replaced' was voided before signing because it would revert.
-   */
-  onSettled(purpose: string, handler: SettledHandler): void {
-    if (this.#core.settledHandlers.has(purpose)) throw new Error(`a completion handler for '${purpose}' is already registered`);
-    this.#core.settledHandlers.set(purpose, handler);
-  }
-
-  /**
-   * Follows the purpose's rows after they settle with a receipt until the block is the
-   * chain's `confirmations` deep; the handler runs in the transaction of each change (the
-   * depth, a receipt moved to another block, or the row back at 'broadcast' after a reorg,
-   * to be settled again by the completion handler): see confirm.ts.
-   */
-  onConfirmation(purpose: string, handler: ConfirmationHandler): void {
-    if (this.#core.confirmationHandlers.has(purpose)) throw new Error(`a confirmation handler for '${purpose}' is already registered`);
-    this.#core.confirmationHandlers.set(purpose, handler);
-  }
-
   /** Job `outbound_confirm`: see confirm.ts. */
   confirm(id: string, poll = 0): Promise<void> {
     return confirm(this.#core, id, poll);
-  }
-
-  /** Runs inside the transaction that stores a row's signature (replacements included), before any broadcast. */
-  onSigned(purpose: string, handler: SignedHandler): void {
-    if (this.#core.signedHandlers.has(purpose)) throw new Error(`a signed handler for '${purpose}' is already registered`);
-    this.#core.signedHandlers.set(purpose, handler);
   }
 
   /**

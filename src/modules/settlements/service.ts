@@ -22,6 +22,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
+import type { AutoSettlementService } from '../autosettlements/service.js';
 import type { WalletAssetService } from '../assets/service.js';
 import type { BeneficiaryRow, BeneficiaryService } from '../beneficiaries/service.js';
 import type { TransactionService, TransactionView } from '../transactions/service.js';
@@ -32,9 +33,6 @@ import * as store from './store.js';
 
 export type { RunRow } from './store.js';
 
-/** "Does an active auto-settlement rule take this deposit?" (the auto-settlement service answers). */
-export type DepositPredicate = (tx: DbConn, depositId: string) => Promise<boolean>;
-
 export interface SettlementDeps {
   db: Db;
   clock: Clock;
@@ -44,6 +42,8 @@ export interface SettlementDeps {
   transactions: TransactionService;
   withdrawals: WithdrawalService;
   beneficiaries: BeneficiaryService;
+  /** Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's. */
+  autoSettlements: Pick<AutoSettlementService, 'handles'>;
 }
 
 export interface RunView {
@@ -61,20 +61,30 @@ export interface RunView {
 const STALE_RUN_SECONDS = 300;
 
 export class SettlementService {
-  #takenByAutoSettlement: DepositPredicate | null = null;
-
   constructor(private readonly deps: SettlementDeps) {}
 
-  /** Deposits an auto-settlement rule takes are left to it (wired in services.ts when that module exists). */
-  skipDepositsWhere(predicate: DepositPredicate): void {
-    this.#takenByAutoSettlement = predicate;
+  /** deposit.confirmed (src/subscriptions.ts): queues job settle_deposits in the confirming transaction. */
+  queueConfirmed(tx: DbConn, depositIds: string[]): Promise<void> {
+    return store.enqueueInstantConfirmed(tx, depositIds);
   }
 
-  /** deposits.confirmedHooks: deposits made straight to the master address. */
-  readonly onDepositConfirmed = (tx: DbConn, depositIds: string[]): Promise<void> => this.#instant(tx, depositIds, true);
+  /** sweep.completed: queues job settle_swept in the sweep's transaction. */
+  queueSwept(tx: DbConn, depositIds: string[]): Promise<void> {
+    return store.enqueueInstantSwept(tx, depositIds);
+  }
 
-  /** sweeps.sweptHooks: deposits a sweep has just moved to the master address. */
-  readonly onSwept = (tx: DbConn, depositIds: string[]): Promise<void> => this.#instant(tx, depositIds, false);
+  /**
+   * Job settle_deposits: INSTANT runs for deposits made straight to the master address. Run
+   * twice, it creates each run once (unique beneficiary and period `deposit:<id>`).
+   */
+  async instantConfirmed(depositIds: string[]): Promise<void> {
+    await this.deps.db.transaction().execute((tx) => this.#instant(tx, depositIds, true));
+  }
+
+  /** Job settle_swept: INSTANT runs for deposits a sweep has just moved to the master address. */
+  async instantSwept(depositIds: string[]): Promise<void> {
+    await this.deps.db.transaction().execute((tx) => this.#instant(tx, depositIds, false));
+  }
 
   /** INSTANT: one run per deposit that reached the master, covering that deposit's asset. */
   async #instant(tx: DbConn, depositIds: string[], masterOnly: boolean): Promise<void> {
@@ -83,7 +93,7 @@ export class SettlementService {
     const runs: store.NewRun[] = [];
     const beneficiaryOf = new Map<string, BeneficiaryRow | undefined>();
     for (const d of deposits) {
-      if (this.#takenByAutoSettlement && (await this.#takenByAutoSettlement(tx, d.id))) continue;
+      if (await this.deps.autoSettlements.handles(tx, d.id)) continue;
       if (!beneficiaryOf.has(d.wallet_id)) beneficiaryOf.set(d.wallet_id, await this.deps.beneficiaries.settlementOf(d.wallet_id, tx));
       const b = beneficiaryOf.get(d.wallet_id);
       // Another settlement beneficiary (the default, or an older one) may win with a schedule.

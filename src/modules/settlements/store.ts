@@ -57,6 +57,20 @@ export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> 
   return rows.map((r) => r.id);
 }
 
+/** Job settle_deposits: confirmed deposits that may start INSTANT runs (SettlementService.instantConfirmed). */
+export async function enqueueInstantConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
+  if (depositIds.length === 0) return;
+  await sql`SELECT graphile_worker.add_job('settle_deposits', json_build_object('depositIds', ${depositIds}::text[]),
+                                           max_attempts := 25)`.execute(db);
+}
+
+/** Job settle_swept: swept deposits that may start INSTANT runs (SettlementService.instantSwept). */
+export async function enqueueInstantSwept(db: DbConn, depositIds: string[]): Promise<void> {
+  if (depositIds.length === 0) return;
+  await sql`SELECT graphile_worker.add_job('settle_swept', json_build_object('depositIds', ${depositIds}::text[]),
+                                           max_attempts := 25)`.execute(db);
+}
+
 export async function findRun(db: DbConn, id: string): Promise<RunRow | undefined> {
   const { rows } = await sql<RunRow>`SELECT * FROM settlement_runs WHERE id = ${id}`.execute(db);
   return rows[0];

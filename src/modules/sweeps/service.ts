@@ -5,13 +5,14 @@
  * at the child: the master first sends just enough native coin (the transfer's gas limit at
  * the fee cap, less what the child already holds), then the child sends the token with
  * exactly those fees. Both go through the outbound pipeline (nonces, stored raw
- * transactions, receipts), and the sweep advances in its completion handlers, inside the
- * database transaction that records each receipt. One sweep per address and asset is in
+ * transactions, receipts), and the sweep advances in its outbound.settled subscribers,
+ * inside the database transaction that records each receipt. One sweep per address and asset is in
  * flight at a time (unique index), so concurrent deposits and restarts share one top-up;
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Events, Purpose } from '../../events.js';
 import { AppError, BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -41,13 +42,7 @@ const KEY_GONE = 'The service no longer holds the key of this address: it was re
 /** `failed`: the funds were gone, the deposits' sweep ended failed at once. */
 export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed';
 
-/** Run in the transaction that completes a sweep, with the deposits it moved to the master. */
-export type SweptHook = (tx: DbConn, depositIds: string[]) => Promise<void>;
-
 export class SweepService {
-  /** Treasury features (auto-settlement, settlement beneficiaries) act once funds reach the master. */
-  readonly sweptHooks: SweptHook[] = [];
-
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
@@ -56,21 +51,29 @@ export class SweepService {
     private readonly outbound: OutboundService,
     private readonly transactions: TransactionService,
     private readonly webhooks: WebhookService,
+    /** sweep.completed is emitted here: treasury features act once funds reach the master (src/subscriptions.ts). */
+    private readonly events: Events,
     private readonly logger: Logger,
-  ) {
-    outbound.onSettled('sweep-topup', (tx, row) => this.topupSettled(tx, row));
-    outbound.onSettled('sweep', (tx, row) => this.transferSettled(tx, row));
+  ) {}
+
+  /** deposit.confirmed (src/subscriptions.ts): queues job sweep_deposits in the confirming transaction. */
+  queueConfirmed(tx: DbConn, depositIds: string[]): Promise<void> {
+    return store.enqueueSweepDeposits(tx, depositIds);
   }
 
-  /** Deposit-confirmed hook: queues sweeps where auto-sweep applies to the deposits. */
-  readonly onDepositConfirmed = async (tx: DbConn, depositIds: string[]): Promise<void> => {
+  /**
+   * Job sweep_deposits: queues a sweep_address job where auto-sweep applies to the deposits.
+   * Run twice, each address and asset is still swept once: the job key folds a queued
+   * sweep_address into one, and a sweep in flight (unique) or done leaves nothing to start.
+   */
+  async sweepConfirmed(depositIds: string[]): Promise<void> {
     const pairs: { addressId: string; assetId: string }[] = [];
     const settings = new Map<string, AutoSweeping>();
-    for (const d of await store.depositContexts(tx, depositIds)) {
+    for (const d of await store.depositContexts(this.db, depositIds)) {
       if (this.#autoSweeps(d, settings)) pairs.push({ addressId: d.address_id!, assetId: d.asset_id! });
     }
-    await store.enqueueSweepJobs(tx, pairs);
-  };
+    await store.enqueueSweepJobs(this.db, pairs);
+  }
 
   /** The deposits (of those given) that auto-sweep moves to the master; the rest stay where they landed. */
   async autoSwept(tx: DbConn, depositIds: string[]): Promise<Set<string>> {
@@ -185,7 +188,7 @@ export class SweepService {
           fromIndex: 0,
           to: address.address,
           value: topup,
-          purpose: 'sweep-topup',
+          purpose: 'sweep-topup' satisfies Purpose,
           ownerId: sweepId,
         });
         await store.setOutbound(tx, sweepId, 'topup', sent.id);
@@ -227,11 +230,7 @@ export class SweepService {
         carried.map((d) => d.id),
       );
       await this.markSwept(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!, carried);
-      for (const hook of this.sweptHooks)
-        await hook(
-          tx,
-          carried.map((d) => d.id),
-        );
+      await this.events.emit('sweep.completed', tx, { sweepId: sweep.id, depositIds: carried.map((d) => d.id) });
     }
     if (unreported.length === 0) return 'nothing';
     const sweepId = uuidv7();
@@ -291,20 +290,22 @@ export class SweepService {
       // Exactly the fees the top-up paid for: the child holds no more than that.
       maxFeePerGas: BigInt(sweep.max_fee_per_gas),
       maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas),
-      purpose: 'sweep',
+      purpose: 'sweep' satisfies Purpose,
       ownerId: sweep.id,
     });
     await store.setOutbound(tx, sweep.id, 'transfer', sent.id);
   }
 
-  private async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the transfer follows, or the sweep fails. */
+  async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
     if (!sweep || sweep.status !== 'pending') return;
     if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
     else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
   }
 
-  private async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** outbound.settled of 'sweep': the deposits are swept (sweep.completed), or the sweep fails. */
+  async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
     if (!sweep || sweep.status !== 'pending') return;
     if (row.stage !== 'mined' || !row.receipt) {
@@ -314,11 +315,7 @@ export class SweepService {
     await store.finishSweep(tx, sweep.id, true, null);
     const swept = await store.depositsOfSweep(tx, sweep.id);
     await this.markSwept(tx, sweep, row, swept);
-    for (const hook of this.sweptHooks)
-      await hook(
-        tx,
-        swept.map((d) => d.id),
-      );
+    await this.events.emit('sweep.completed', tx, { sweepId: sweep.id, depositIds: swept.map((d) => d.id) });
     // Deposits confirmed while this sweep was in flight wait for the next one.
     if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).length)
       await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);

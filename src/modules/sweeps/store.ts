@@ -177,6 +177,13 @@ export async function enqueueSweepJob(db: DbConn, addressId: string, assetId: st
                                            job_key := ${`sweep:${addressId}:${assetId}`}, max_attempts := 25)`.execute(db);
 }
 
+/** Job sweep_deposits: confirmed deposits auto-sweep may apply to (SweepService.sweepConfirmed). */
+export async function enqueueSweepDeposits(db: DbConn, depositIds: string[]): Promise<void> {
+  if (depositIds.length === 0) return;
+  await sql`SELECT graphile_worker.add_job('sweep_deposits', json_build_object('depositIds', ${depositIds}::text[]),
+                                           max_attempts := 25)`.execute(db);
+}
+
 export interface DepositContext {
   id: string;
   wallet_id: string;

@@ -19,6 +19,7 @@
  * retries each request alone.
  */
 import type { DbConn } from '../../db/pool.js';
+import type { Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
@@ -127,7 +128,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         // The client's gasLimit / gasPrice (gas-options.ts); otherwise estimated when signed.
         ...(w.job.costs!.plan.fixed?.gas ? { gasLimit: w.gas } : {}),
         ...(w.job.costs!.plan.fixed?.fees ? w.job.costs!.plan.fees : {}),
-        purpose: 'withdraw',
+        purpose: 'withdraw' satisfies Purpose,
         ownerId: w.id,
       })),
     );

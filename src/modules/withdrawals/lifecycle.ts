@@ -16,6 +16,7 @@
  */
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
+import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { bumpFees, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import type { TransactionRow, TransactionView } from '../transactions/service.js';
@@ -24,7 +25,7 @@ import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 
-export const CANCEL_PURPOSE = 'withdraw-cancel';
+export const CANCEL_PURPOSE = 'withdraw-cancel' satisfies Purpose;
 const ATTEMPTS = 5;
 
 export interface LifecycleResult {
@@ -37,12 +38,7 @@ export class WithdrawalLifecycle {
   constructor(
     private readonly deps: WithdrawalServiceDeps,
     private readonly service: WithdrawalService,
-  ) {
-    deps.outbound.onSigned('withdraw', (tx, row) => this.#signed(tx, row));
-    deps.outbound.onSettled('withdraw', (tx, row) => this.#settled(tx, row));
-    deps.outbound.onSettled(CANCEL_PURPOSE, (tx, row) => this.#cancelSettled(tx, row));
-    deps.outbound.onConfirmation('withdraw', (tx, row, change) => this.#confirmation(tx, row, change));
-  }
+  ) {}
 
   async cancel(auth: AuthContext, walletId: string, id: string): Promise<LifecycleResult> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -145,7 +141,7 @@ export class WithdrawalLifecycle {
           ...callOf(s.chain, item),
           maxFeePerGas: fees.maxFeePerGas,
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          purpose: 'withdraw',
+          purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
         });
         await store.reopen(tx, t.id, feeOf(bumped, 0), sent.nonce);
@@ -158,7 +154,8 @@ export class WithdrawalLifecycle {
     return { transaction: await this.deps.transactions.load(id), pending };
   }
 
-  async #signed(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** outbound.signed of 'withdraw' (src/subscriptions.ts): the withdrawal holds the signed hash. */
+  async signed(tx: DbConn, row: OutboundRow): Promise<void> {
     if (!row.ownerId) return;
     await store.recordSigned(tx, row.ownerId, {
       hash: row.hash!,
@@ -169,7 +166,8 @@ export class WithdrawalLifecycle {
     });
   }
 
-  async #settled(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** outbound.settled of 'withdraw': SUCCESS or FAILED, with its webhook. */
+  async settled(tx: DbConn, row: OutboundRow): Promise<void> {
     const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
     if (!t || t.status !== 'PENDING') return;
     // An earlier attempt (another nonce) never settles a retried withdrawal.
@@ -187,10 +185,10 @@ export class WithdrawalLifecycle {
   /**
    * After settlement: the depth of the receipt's block, a move to another block, or a reorg
    * that took it away (PENDING again while the same signed bytes are re-sent; settled
-   * again by #settled, with `withdraw.success` or `withdraw.failed`, when mined again).
-   * Only for the attempt whose hash the withdrawal holds.
+   * again by settled(), with `withdraw.success` or `withdraw.failed`, when mined again).
+   * Only for the attempt whose hash the withdrawal holds. outbound.confirmed of 'withdraw'.
    */
-  async #confirmation(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+  async confirmation(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
     const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
     if (!t || !row.hash) return;
     if (change.kind === 'depth') await store.setConfirmations(tx, t.id, row.hash, change.depth);
@@ -198,8 +196,8 @@ export class WithdrawalLifecycle {
     else await store.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
   }
 
-  /** The 0-value self-transfer took the nonce: the withdrawal can never be mined now. */
-  async #cancelSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+  /** outbound.settled of the cancel purpose: the 0-value self-transfer took the nonce, the withdrawal can never be mined now. */
+  async cancelSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
     if (!t || t.status !== 'PENDING') return;
     const took = row.stage === 'mined' || row.stage === 'failed';

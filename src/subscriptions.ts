@@ -1,0 +1,89 @@
+/**
+ * Every subscriber of the event registry (src/events.ts), in one place: services.ts wires
+ * this once the services exist. To follow a flow, find the event here, then the handler.
+ *
+ * Outbound events run in the pipeline's transaction (settled: exactly once per row). The
+ * tables are exhaustive over `Purpose`: `null` says nobody listens.
+ *
+ * deposit.confirmed and sweep.completed only queue jobs, in the transaction that confirms
+ * the deposits (the indexer's) or completes the sweep; src/jobs/tasks.ts runs them:
+ *
+ *   deposit.confirmed -> sweep_deposits        (auto-sweep: queues sweep_address jobs)
+ *                     -> auto_settle_deposits  (auto-settlement of deposits that stay where they landed)
+ *                     -> settle_deposits       (INSTANT settlement of deposits made to the master)
+ *   sweep.completed   -> auto_settle_swept     (auto-settlement from the master)
+ *                     -> settle_swept          (INSTANT settlement of what the sweep brought)
+ *
+ * So a bug or a slow chain read in treasury code can neither stall indexing nor roll a
+ * range (or a sweep's receipt) back: the job fails and is retried alone. Each job is
+ * idempotent: one sweep in flight per address and asset (unique, job key), one
+ * auto-settlement per deposit (unique deposit_id), one INSTANT run per deposit (unique
+ * beneficiary and period `deposit:<id>`).
+ */
+import type { Subscribers } from './events.js';
+import type { AutoSettlementService } from './modules/autosettlements/service.js';
+import type { ContractService } from './modules/contracts/service.js';
+import type { SettlementService } from './modules/settlements/service.js';
+import type { SweepService } from './modules/sweeps/service.js';
+import type { WithdrawalService } from './modules/withdrawals/service.js';
+
+export interface Subscribing {
+  withdrawals: WithdrawalService;
+  contracts: ContractService;
+  sweeps: SweepService;
+  autoSettlements: AutoSettlementService;
+  settlements: SettlementService;
+}
+
+export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }: Subscribing): Subscribers {
+  const withdrawal = withdrawals.lifecycle;
+  const legs = autoSettlements.executor;
+  return {
+    'outbound.signed': {
+      withdraw: (tx, { row }) => withdrawal.signed(tx, row),
+      'withdraw-cancel': null,
+      'sweep-topup': null,
+      sweep: null,
+      contract: (tx, { row }) => contracts.writeSigned(tx, row),
+      'autosettle-topup': null,
+      'autosettle-approve': null,
+      'autosettle-swap': (tx, { row }) => legs.signed(tx, row, 'swap'),
+      'autosettle-transfer': (tx, { row }) => legs.signed(tx, row, 'transfer'),
+      'nonce-filler': null,
+    },
+    'outbound.settled': {
+      withdraw: (tx, { row }) => withdrawal.settled(tx, row),
+      'withdraw-cancel': (tx, { row }) => withdrawal.cancelSettled(tx, row),
+      'sweep-topup': (tx, { row }) => sweeps.topupSettled(tx, row),
+      sweep: (tx, { row }) => sweeps.transferSettled(tx, row),
+      contract: (tx, { row }) => contracts.writeSettled(tx, row),
+      'autosettle-topup': (tx, { row }) => legs.topupSettled(tx, row),
+      'autosettle-approve': (tx, { row }) => legs.approveSettled(tx, row),
+      'autosettle-swap': (tx, { row }) => legs.swapSettled(tx, row),
+      'autosettle-transfer': (tx, { row }) => legs.transferSettled(tx, row),
+      'nonce-filler': null,
+    },
+    // A purpose listed here is followed to the chain's confirmation depth (outbound/confirm.ts).
+    'outbound.confirmed': {
+      withdraw: (tx, { row, change }) => withdrawal.confirmation(tx, row, change),
+      'withdraw-cancel': null,
+      'sweep-topup': null,
+      sweep: null,
+      contract: null,
+      'autosettle-topup': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
+      'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
+      'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
+      'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
+      'nonce-filler': null,
+    },
+    'deposit.confirmed': [
+      (tx, { depositIds }) => sweeps.queueConfirmed(tx, depositIds),
+      (tx, { depositIds }) => autoSettlements.queueConfirmed(tx, depositIds),
+      (tx, { depositIds }) => settlements.queueConfirmed(tx, depositIds),
+    ],
+    'sweep.completed': [
+      (tx, { depositIds }) => autoSettlements.queueSwept(tx, depositIds),
+      (tx, { depositIds }) => settlements.queueSwept(tx, depositIds),
+    ],
+  };
+}
