@@ -88,10 +88,8 @@ export interface ChainAdapter {
   /** Transfers made by one mined transaction (the deposit finder); [] when not mined. */
   transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]>;
 
-  // Sending (sweeps, withdrawals).
-  getNonce(address: string, blockTag: 'pending' | 'latest'): Promise<number>;
-  estimateFees(): Promise<FeeEstimate>;
-  estimateGas(tx: { from: string; to: string; value: bigint; data?: string }): Promise<bigint>;
+  // Sending (sweeps, withdrawals): the family's side of the outbound lifecycle.
+  readonly sender: Sender;
   /** Sends a signed raw transaction; returns its hash. Resending a known one is not an error. */
   broadcast(raw: string): Promise<string>;
   getReceipt(hash: string): Promise<Receipt | null>;
@@ -236,4 +234,58 @@ export interface SwapProvider {
   swapCall(p: { path: string[]; amountIn: bigint; amountOutMin: bigint; recipient: string; deadline: bigint }): SwapCall;
   /** Units of `tokenOut` the mined transaction `hash` transferred to `recipient`; null when unknown. */
   outputOf(hash: string, tokenOut: string, recipient: string): Promise<bigint | null>;
+}
+
+// ---- sending: a family's side of the outbound lifecycle ---------------------------------
+
+/*
+ * The outbound pipeline (modules/outbound) owns what every family shares: stages
+ * (created -> signed -> broadcast -> mined | failed | dropped | replaced), its jobs, settling
+ * once, confirmation depth and reorgs. What differs per family is here: how a sender's
+ * transactions are ordered, what a fee is and how it is quoted, the limit of a call, the
+ * rule for replacing a stuck transaction, the call that voids an ordering slot, and how to
+ * find which signed version of a transaction landed. Refusals are typed (chains/errors.ts).
+ */
+
+/**
+ * How a family orders one sender's transactions:
+ * - 'nonce': a counter per sender, each number used once and in order (EVM). The pipeline
+ *   allocates numbers gap-free in the caller's database transaction; a stuck transaction is
+ *   replaced under the same number with higher fees; a slot that must not carry its call is
+ *   filled with `voidCall`.
+ * - 'expiry': no counter; a transaction is valid until a deadline (Tron's expiration,
+ *   Solana's blockhash) and one that expired unmined is rebuilt and signed again.
+ */
+export type Ordering = 'nonce' | 'expiry';
+
+/** A call's limit: what the node estimated, and that with the family's safety margin (what is signed). */
+export interface CallLimit {
+  estimate: bigint;
+  limit: bigint;
+}
+
+export interface Sender {
+  readonly ordering: Ordering;
+  /** The smallest limit a call can have (EVM: 21,000 gas, a plain transfer). */
+  readonly minLimit: bigint;
+  /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
+  nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
+  /**
+   * The fee quote, shared for a second by every caller on this chain (fees move once per
+   * block); `fresh` reads the node anyway (a replacement must clear the current fees).
+   */
+  quoteFees(opts?: { fresh?: boolean }): Promise<FeeEstimate>;
+  /** The call's limit; a call that would revert is a ChainRejectedError with reason 'reverted'. */
+  estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit>;
+  /** Fees of a replacement under the same ordering slot: the family's bump over `previous`, and at least `current`. */
+  replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate;
+  /** The most a transaction can cost its sender in the native coin: value plus limit at the fee cap. */
+  maxCost(value: bigint, limit: bigint, fees: FeeEstimate): bigint;
+  /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer). */
+  voidCall(from: string): { to: string; value: bigint; data: null; limit: bigint };
+  /**
+   * Which of a transaction's signed versions (hashes, in the order given) landed, with its
+   * receipt; null while none has. Looks in that order and stops at the first found.
+   */
+  findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null>;
 }

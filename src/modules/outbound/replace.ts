@@ -8,7 +8,7 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { TRANSFER_GAS, bumpFees, logFields, safeNonce } from './checks.js';
+import { logFields, safeNonce } from './checks.js';
 import { broadcast, fillNonce, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -39,13 +39,15 @@ export type CancelResult =
 /** Signs the replacement, then swaps it in under the original's row lock. */
 export async function replaceSigned(core: Core, row: OutboundRow, spec: ReplacementSpec, why: string): Promise<ReplaceResult> {
   const chain = core.catalogue.chain(row.chainId);
-  const fees = bumpFees(
+  const { sender } = chain.adapter;
+  // A bump must clear the current fees: the quote is read afresh, not from the cache.
+  const fees = sender.replacementFees(
     { maxFeePerGas: row.maxFeePerGas!, maxPriorityFeePerGas: row.maxPriorityFeePerGas! },
-    await chain.adapter.estimateFees(),
+    await sender.quoteFees({ fresh: true }),
   );
   // A replacement the sender cannot pay for is refused by every node, while the original
   // (no longer re-broadcast once replaced) might have been mined: keep the original then.
-  const needed = spec.value + spec.gasLimit * fees.maxFeePerGas;
+  const needed = sender.maxCost(spec.value, spec.gasLimit, fees);
   const [balance = 0n] = await chain.adapter.getBalances([{ owner: row.fromAddress, token: null }]);
   if (balance < needed) return { kind: 'unaffordable', needed, balance };
 
@@ -126,7 +128,7 @@ export async function cancel(
   if (row.stage === 'created') {
     const voided = await core.db.transaction().execute(async (tx) => {
       if (!(await store.lockUnsettled(tx, id, ['created']))) return undefined;
-      const replaced = await fillNonce(tx, row, 'cancelled before signing');
+      const replaced = await fillNonce(core, tx, row, 'cancelled before signing');
       await opts.onVoided(tx, replaced);
       return replaced;
     });
@@ -139,10 +141,11 @@ export async function cancel(
     await settleReceipt(core, row, found);
     return { kind: 'settled' };
   }
+  const call = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
   return replaceSigned(
     core,
     row,
-    { purpose: opts.purpose, to: row.fromAddress, value: 0n, data: null, gasLimit: TRANSFER_GAS },
+    { purpose: opts.purpose, to: call.to, value: call.value, data: call.data, gasLimit: call.limit },
     'cancelled',
   );
 }

@@ -51,7 +51,6 @@ import {
   type SettledHandler,
   type SignedHandler,
 } from './core.js';
-import { FeeCache } from './fees.js';
 import { confirm, type ConfirmationHandler } from './confirm.js';
 import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
@@ -61,9 +60,6 @@ export type { OutboundRow, Stage } from './store.js';
 export type { SettledHandler, SignedHandler } from './core.js';
 export type { Confirmation, ConfirmationHandler } from './confirm.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
-export { bumpFees } from './checks.js';
-// The fee estimate cache, shared for a second; withdrawals price their plans with one too.
-export { FeeCache } from './fees.js';
 
 export interface EnqueueRequest {
   /** chains.id of the chain to send on; the wallet must live on it. */
@@ -98,8 +94,6 @@ export interface OutboundOptions {
   /** First receipt check after signing; doubles per poll up to maxTrackDelayMs. */
   firstTrackDelayMs?: number;
   maxTrackDelayMs?: number;
-  /** Gas limit = estimate x this / 100, when the caller gives none. */
-  gasMarginPercent?: bigint;
   /** The safety net re-queues unfinished rows without progress for this long. */
   stuckAfterMs?: number;
   /** How long "nonce used by another transaction" must persist before the row is dropped. */
@@ -112,7 +106,6 @@ export interface OutboundOptions {
 
 export class OutboundService {
   readonly #core: Core;
-  readonly #fees = new FeeCache();
 
   constructor(
     private readonly db: Db,
@@ -133,7 +126,6 @@ export class OutboundService {
       opts: {
         firstTrackDelayMs: opts.firstTrackDelayMs ?? 1_000,
         maxTrackDelayMs: opts.maxTrackDelayMs ?? 15_000,
-        gasMarginPercent: opts.gasMarginPercent ?? 120n,
         stuckAfterMs: opts.stuckAfterMs ?? 30_000,
         conflictGraceMs: opts.conflictGraceMs ?? 5 * 60_000,
         waitRetryMs: opts.waitRetryMs ?? 5_000,
@@ -220,7 +212,7 @@ export class OutboundService {
       // The common case is one statement; only a sender's first send reads the chain's count.
       const first =
         (await store.takeNonces(tx, p.chain.id, p.from, count)) ??
-        (await store.allocateNonces(tx, p.chain.id, p.from, BigInt(await p.chain.adapter.getNonce(p.from, 'pending')), count));
+        (await store.allocateNonces(tx, p.chain.id, p.from, await p.chain.adapter.sender.nonceOf(p.from, 'pending'), count));
       next.set(k, first);
     }
     const rows: store.NewOutbound[] = planned.map((p) => {
@@ -283,13 +275,13 @@ export class OutboundService {
     let gas = row.gasLimit;
     if (gas === null) {
       try {
-        const estimate = await chain.adapter.estimateGas({
+        const { limit } = await chain.adapter.sender.estimateLimit({
           from: row.fromAddress,
           to: row.to,
           value: row.value,
           ...(row.data ? { data: row.data } : {}),
         });
-        gas = (estimate * this.#core.opts.gasMarginPercent + 99n) / 100n;
+        gas = limit;
       } catch (err) {
         if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
         await store.recordError(this.db, id, messageOf(err));
@@ -302,7 +294,7 @@ export class OutboundService {
       fees =
         row.maxFeePerGas !== null && row.maxPriorityFeePerGas !== null
           ? { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas }
-          : await this.#fees.get(chain);
+          : await chain.adapter.sender.quoteFees();
       signed = await this.signer.signTransaction(row.walletId, row.fromIndex, chain.config.chainId, {
         from: row.fromAddress,
         to: row.to,
@@ -400,14 +392,14 @@ export class OutboundService {
    * transactions are not blocked behind a transaction that would only burn gas.
    */
   async #voidIfReverting(row: OutboundRow, chain: ChainHandle, reason: string): Promise<OutboundRow | undefined> {
-    const mined = BigInt(await chain.adapter.getNonce(row.fromAddress, 'latest'));
+    const mined = await chain.adapter.sender.nonceOf(row.fromAddress, 'latest');
     if (mined < row.nonce) {
       await store.recordError(this.db, row.id, `would revert (${reason}); waiting for earlier nonces to be mined before deciding`);
       await store.enqueueSendJob(this.db, row.id, this.#core.opts.waitRetryMs);
       return row;
     }
     const voided = await settle(this.#core, row.id, ['created'], (tx) =>
-      fillNonce(tx, row, `voided before signing, the transaction would revert: ${reason}`),
+      fillNonce(this.#core, tx, row, `voided before signing, the transaction would revert: ${reason}`),
     );
     if (voided)
       this.logger.warn({ ...logFields(row), fillerId: voided.replacedBy, err: reason }, 'outbound transaction voided; nonce filled');

@@ -17,7 +17,7 @@
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { bumpFees, type Confirmation, type OutboundRow } from '../outbound/service.js';
+import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { TransactionRow, TransactionView } from '../transactions/service.js';
 import { callOf, checkAgainstPending, feeOf, planGas, snapshot } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
@@ -124,10 +124,13 @@ export class WithdrawalLifecycle {
     };
     await this.service.checkWhitelist(s.wallet.id, [item]);
     const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
-    const plan = await planGas(s.chain, s.address, [item], this.service.fees);
+    const plan = await planGas(s.chain, s.address, [item]);
     const last = (await this.deps.outbound.ofOwner(t.id)).filter((r) => r.maxFeePerGas !== null && r.maxPriorityFeePerGas !== null).pop();
     const fees = last
-      ? bumpFees({ maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! }, plan.fees)
+      ? s.chain.adapter.sender.replacementFees(
+          { maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! },
+          plan.fees,
+        )
       : plan.fees;
     const bumped = { fees, gas: plan.gas };
 
