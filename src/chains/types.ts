@@ -264,10 +264,36 @@ export interface CallLimit {
   limit: bigint;
 }
 
+/**
+ * A family's own fields of one outbound transaction (EVM: gasLimit, maxFeePerGas,
+ * maxPriorityFeePerGas), opaque above the seam and JSON-safe: the pipeline stores them as
+ * outbound_txs.network_data and hands them back. Integers are decimal strings.
+ */
+export type NetworkData = Readonly<Record<string, string>>;
+
+/** What a transaction does, the same in every family. */
+export interface TxIntent {
+  from: string;
+  to: string;
+  value: bigint;
+  /** Call data (0x hex), or null for a plain transfer. */
+  data: string | null;
+}
+
+/** One key, lent by the signer for one signature (keys/signer.ts withKey); the family decides what is signed. */
+export interface SigningKey {
+  /** secp256k1 over a 32-byte digest, low-s, with its recovery bit. */
+  signDigest(digest: Uint8Array): { r: bigint; s: bigint; recovery: number };
+}
+
+/** A signed transaction: its bytes as the node takes them (hex), and its hash as the chain will know it. */
+export interface SignedTransaction {
+  raw: string;
+  hash: string;
+}
+
 export interface Sender {
   readonly ordering: Ordering;
-  /** The smallest limit a call can have (EVM: 21,000 gas, a plain transfer). */
-  readonly minLimit: bigint;
   /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
   nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
   /**
@@ -279,10 +305,25 @@ export interface Sender {
   estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit>;
   /** Fees of a replacement under the same ordering slot: the family's bump over `previous`, and at least `current`. */
   replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate;
-  /** The most a transaction can cost its sender in the native coin: value plus limit at the fee cap. */
-  maxCost(value: bigint, limit: bigint, fees: FeeEstimate): bigint;
-  /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer). */
-  voidCall(from: string): { to: string; value: bigint; data: null; limit: bigint };
+  /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
+  voidCall(from: string): TxIntent & { network: NetworkData };
+
+  // The lifecycle's steps on one transaction, over its opaque network data.
+  /** The fields a caller fixed (EVM: a gas limit, both fee caps), checked; a ValidationError names what is wrong. */
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData;
+  /**
+   * Completes the network data before signing: what the caller fixed stays, the rest is
+   * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').
+   */
+  prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData>;
+  /** Signs with the lent key; `nonce` is the ordering slot ('nonce' families). */
+  sign(intent: TxIntent, nonce: bigint, network: NetworkData, key: SigningKey): SignedTransaction;
+  /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
+  replacementNetwork(network: NetworkData): Promise<NetworkData>;
+  /** The most a transaction can cost its sender in the native coin. */
+  costOf(value: bigint, network: NetworkData): bigint;
+  /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
+  feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
   /**
    * Which of a transaction's signed versions (hashes, in the order given) landed, with its
    * receipt; null while none has. Looks in that order and stops at the first found.

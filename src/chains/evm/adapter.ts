@@ -59,6 +59,7 @@ export class EvmAdapter implements ChainAdapter {
 
   constructor(config: ChainConfig) {
     this.config = config;
+    this.sender = new EvmSender(this, { chainId: config.chainId });
     const ws = /^wss?:/.test(config.rpcUrl);
     this.#balanceRpc = ws ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
     this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 }));
@@ -85,7 +86,7 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   /** The family's side of the outbound lifecycle; its node calls go through this adapter (errors mapped). */
-  readonly sender = new EvmSender(this);
+  readonly sender: EvmSender;
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and

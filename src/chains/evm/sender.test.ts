@@ -57,10 +57,32 @@ describe('EVM sender', () => {
     expect(await s.findLanded(['0x9'])).toBeNull();
   });
 
-  it('voids a nonce with a 0-value self-transfer of 21,000 gas; max cost is value + limit x cap', () => {
+  it('voids a nonce with a 0-value self-transfer of 21,000 gas; the cost is value + limit x cap', () => {
     const s = new EvmSender(node().n);
-    expect(s.voidCall('0xabc')).toEqual({ to: '0xabc', value: 0n, data: null, limit: 21_000n });
-    expect(s.maxCost(5n, 21_000n, fees(3n, 1n))).toBe(63_005n);
+    expect(s.voidCall('0xabc')).toEqual({ from: '0xabc', to: '0xabc', value: 0n, data: null, network: { gasLimit: '21000' } });
+    expect(s.costOf(5n, { gasLimit: '21000', maxFeePerGas: '3', maxPriorityFeePerGas: '1' })).toBe(63_005n);
     expect(s.ordering).toBe('nonce');
+  });
+
+  it('prepares what the caller did not fix, keeps what it did, and refuses a limit below a transfer or a tip above the cap', async () => {
+    const { n, calls } = node();
+    const s = new EvmSender(n, { feeCacheMs: 0 });
+    const intent = { from: '0x1', to: '0x2', value: 1n, data: null };
+    expect(await s.prepare(intent, {})).toEqual({ gasLimit: '60000', maxFeePerGas: '100', maxPriorityFeePerGas: '2' });
+    const fixed = s.fixedNetwork({ limit: 30_000n, fees: fees(7n, 1n) });
+    expect(await s.prepare(intent, fixed)).toEqual({ gasLimit: '30000', maxFeePerGas: '7', maxPriorityFeePerGas: '1' });
+    expect(calls.fees).toBe(1);
+    expect(() => s.fixedNetwork({ limit: 20_999n })).toThrow(/at least 21000/);
+    expect(() => s.fixedNetwork({ fees: fees(1n, 2n) })).toThrow(/between 0 and maxFeePerGas/);
+  });
+
+  it('a replacement keeps the limit and bumps the fees against a fresh quote', async () => {
+    const { n, calls } = node();
+    const s = new EvmSender(n, { feeCacheMs: 60_000 });
+    await s.quoteFees();
+    const next = await s.replacementNetwork({ gasLimit: '50000', maxFeePerGas: '100', maxPriorityFeePerGas: '10' });
+    expect(next).toEqual({ gasLimit: '50000', maxFeePerGas: '110', maxPriorityFeePerGas: '11' });
+    expect(calls.fees).toBe(2);
+    await expect(s.replacementNetwork({ gasLimit: '50000' })).rejects.toThrow(/prepared/);
   });
 });

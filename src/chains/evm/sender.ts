@@ -4,7 +4,17 @@
  * rule, the 0-value self-transfer that fills or cancels a nonce, and finding which signed
  * version of a nonce was mined.
  */
-import type { CallLimit, FeeEstimate, Receipt, Sender } from '../types.js';
+import {
+  hexToBytes,
+  keccak256,
+  numberToHex,
+  serializeTransaction,
+  type Address,
+  type Hex,
+  type TransactionSerializableEIP1559,
+} from 'viem';
+import { ValidationError } from '../../lib/errors.js';
+import type { CallLimit, FeeEstimate, NetworkData, Receipt, Sender, SignedTransaction, SigningKey, TxIntent } from '../types.js';
 
 /** Gas of a plain native transfer; the least any transaction uses. */
 export const TRANSFER_GAS = 21_000n;
@@ -37,12 +47,11 @@ export interface EvmNode {
 
 export class EvmSender implements Sender {
   readonly ordering = 'nonce' as const;
-  readonly minLimit = TRANSFER_GAS;
   #fees: { at: number; fees: Promise<FeeEstimate> } | null = null;
 
   constructor(
     private readonly node: EvmNode,
-    private readonly opts: { feeCacheMs?: number; gasMarginPercent?: bigint } = {},
+    private readonly opts: { chainId?: number; feeCacheMs?: number; gasMarginPercent?: bigint } = {},
   ) {}
 
   async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
@@ -73,12 +82,67 @@ export class EvmSender implements Sender {
     return bumpFees(previous, current);
   }
 
-  maxCost(value: bigint, limit: bigint, fees: FeeEstimate): bigint {
-    return value + limit * fees.maxFeePerGas;
+  voidCall(from: string): TxIntent & { network: NetworkData } {
+    return { from, to: from, value: 0n, data: null, network: { gasLimit: TRANSFER_GAS.toString() } };
   }
 
-  voidCall(from: string) {
-    return { to: from, value: 0n, data: null, limit: TRANSFER_GAS };
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData {
+    if (given.limit !== undefined && given.limit < TRANSFER_GAS) throw new ValidationError(`gasLimit must be at least ${TRANSFER_GAS}`);
+    const fees = given.fees;
+    if (fees && (fees.maxPriorityFeePerGas < 0n || fees.maxFeePerGas < fees.maxPriorityFeePerGas)) {
+      throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
+    }
+    return {
+      ...(given.limit !== undefined ? { gasLimit: given.limit.toString() } : {}),
+      ...(fees ? { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() } : {}),
+    };
+  }
+
+  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+    const fixed = evmNetwork(given);
+    const gasLimit =
+      fixed.gasLimit ??
+      (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
+        .limit;
+    const fees = fixed.fees ?? (await this.quoteFees());
+    return this.fixedNetwork({ limit: gasLimit, fees });
+  }
+
+  sign(intent: TxIntent, nonce: bigint, network: NetworkData, key: SigningKey): SignedTransaction {
+    if (this.opts.chainId === undefined) throw new Error('this sender was built without a chain id: it cannot sign');
+    if (nonce < 0n || nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
+    const n = evmNetwork(network);
+    if (n.gasLimit === null || n.fees === null) throw new Error('network data is not prepared (gas limit and fees)');
+    const unsigned: TransactionSerializableEIP1559 = {
+      type: 'eip1559',
+      chainId: this.opts.chainId,
+      to: intent.to as Address,
+      value: intent.value,
+      ...(intent.data ? { data: intent.data as Hex } : {}),
+      nonce: Number(nonce),
+      gas: n.gasLimit,
+      ...n.fees,
+    };
+    const { r, s, recovery } = key.signDigest(hexToBytes(keccak256(serializeTransaction(unsigned))));
+    const raw = serializeTransaction(unsigned, { r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
+    return { raw, hash: keccak256(raw) };
+  }
+
+  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
+    const n = evmNetwork(network);
+    if (n.gasLimit === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
+    // A bump must clear the current fees: the quote is read afresh, not from the cache.
+    return this.fixedNetwork({ limit: n.gasLimit, fees: bumpFees(n.fees, await this.quoteFees({ fresh: true })) });
+  }
+
+  costOf(value: bigint, network: NetworkData): bigint {
+    const n = evmNetwork(network);
+    return value + (n.gasLimit ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
+  }
+
+  feeFields(network: NetworkData) {
+    const n = evmNetwork(network);
+    return { gasLimit: n.gasLimit, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
@@ -91,3 +155,14 @@ export class EvmSender implements Sender {
 }
 
 export const withMargin = (gas: bigint, percent: bigint = GAS_MARGIN_PERCENT): bigint => (gas * percent + 99n) / 100n;
+
+/** The EVM fields of stored network data (decimal strings; absent means not chosen yet). */
+function evmNetwork(network: NetworkData): { gasLimit: bigint | null; fees: FeeEstimate | null } {
+  const big = (v: string | undefined) => (v === undefined ? null : BigInt(v));
+  const maxFeePerGas = big(network.maxFeePerGas);
+  const maxPriorityFeePerGas = big(network.maxPriorityFeePerGas);
+  return {
+    gasLimit: big(network.gasLimit),
+    fees: maxFeePerGas !== null && maxPriorityFeePerGas !== null ? { maxFeePerGas, maxPriorityFeePerGas } : null,
+  };
+}

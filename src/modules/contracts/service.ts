@@ -60,7 +60,7 @@ export class ContractService {
     readonly deps: ContractServiceDeps,
     private readonly withdrawals: WithdrawalService,
   ) {
-    deps.outbound.onSettled(CONTRACT_PURPOSE, (tx, row) => settleWrite(tx, row, deps.webhooks));
+    deps.outbound.onSettled(CONTRACT_PURPOSE, (tx, row) => settleWrite(tx, row, deps.webhooks, deps.outbound.feeFields(row)));
     deps.outbound.onSigned(CONTRACT_PURPOSE, async (tx, row) => {
       if (row.ownerId && row.hash) await store.recordSignedHash(tx, row.ownerId, row.hash, row.nonce);
     });

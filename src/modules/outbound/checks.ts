@@ -22,10 +22,7 @@ export interface EnqueueFields {
   purpose: string;
 }
 
-export function validate(
-  chain: ChainHandle,
-  req: EnqueueFields,
-): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'> {
+export function validate(chain: ChainHandle, req: EnqueueFields): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'network'> {
   const to = chain.adapter.normalizeAddress(req.to);
   if (!to) throw new ValidationError(`'${req.to}' is not a valid ${chain.key} address`);
   if (req.fromIndex === null) {
@@ -36,24 +33,17 @@ export function validate(
   }
   if (typeof req.value !== 'bigint' || req.value < 0n) throw new ValidationError('value must be a non-negative bigint');
   if (req.data !== undefined && !DATA_RE.test(req.data)) throw new ValidationError('data must be 0x-prefixed hex bytes');
-  const { minLimit } = chain.adapter.sender;
-  if (req.gasLimit !== undefined && req.gasLimit < minLimit) throw new ValidationError(`gasLimit must be at least ${minLimit}`);
   const fees = [req.maxFeePerGas, req.maxPriorityFeePerGas];
   if (fees.filter((f) => f === undefined).length === 1) throw new ValidationError('give both fee fields or neither');
-  if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined) {
-    if (req.maxPriorityFeePerGas < 0n || req.maxFeePerGas < req.maxPriorityFeePerGas) {
-      throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
-    }
-  }
+  // The family checks what it means by a limit and a fee (chains/<family>/sender.ts).
+  const network = chain.adapter.sender.fixedNetwork({
+    ...(req.gasLimit !== undefined ? { limit: req.gasLimit } : {}),
+    ...(req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined
+      ? { fees: { maxFeePerGas: req.maxFeePerGas, maxPriorityFeePerGas: req.maxPriorityFeePerGas } }
+      : {}),
+  });
   if (!req.purpose) throw new ValidationError('purpose is required');
-  return {
-    to,
-    value: req.value,
-    data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null,
-    gasLimit: req.gasLimit ?? null,
-    maxFeePerGas: req.maxFeePerGas ?? null,
-    maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? null,
-  };
+  return { to, value: req.value, data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null, network };
 }
 
 /** Why a node refused, as the seam's typed kind (chains/errors.ts); null for any other failure. */
@@ -61,11 +51,6 @@ export { rejectionReason as rejectionOf } from '../../chains/errors.js';
 
 export function messageOf(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-}
-
-export function safeNonce(nonce: bigint): number {
-  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
-  return Number(nonce);
 }
 
 export function logFields(row: OutboundRow) {

@@ -161,9 +161,7 @@ export async function fillNonce(core: Core, tx: DbConn, row: OutboundRow, reason
     to: filler.to,
     value: filler.value,
     data: filler.data,
-    gasLimit: filler.limit,
-    maxFeePerGas: null,
-    maxPriorityFeePerGas: null,
+    network: filler.network,
     purpose: FILLER_PURPOSE,
     ownerId: row.id,
   });

@@ -32,14 +32,14 @@
  * transaction is mined and reverts; the owner sees it failed and may retry).
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { FeeEstimate } from '../../chains/types.js';
-import type { Signer, SignedTx } from '../../keys/signer.js';
+import type { NetworkData, SignedTransaction } from '../../chains/types.js';
+import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import { ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
-import { logFields, messageOf, rejectionOf, safeNonce, validate } from './checks.js';
+import { logFields, messageOf, rejectionOf, validate } from './checks.js';
 import {
   broadcast,
   fillNonce,
@@ -252,6 +252,11 @@ export class OutboundService {
     return store.liveOfOwner(db, ownerId);
   }
 
+  /** The fee fields a row's network data carries (EVM: gas limit and fee caps; null where absent), for records that show them. */
+  feeFields(row: OutboundRow): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } {
+    return this.catalogue.chain(row.chainId).adapter.sender.feeFields(row.network);
+  }
+
   /** The sender's next nonce as the pipeline sees it (not reserved), or null before its first send. */
   peekNonce(chainId: string, address: string, db: DbConn = this.db): Promise<bigint | null> {
     return store.peekNonce(db, chainId, address);
@@ -272,45 +277,29 @@ export class OutboundService {
     if (!row || row.stage !== 'created') return row;
     const chain = this.catalogue.chain(row.chainId);
 
-    let gas = row.gasLimit;
-    if (gas === null) {
-      try {
-        const { limit } = await chain.adapter.sender.estimateLimit({
-          from: row.fromAddress,
-          to: row.to,
-          value: row.value,
-          ...(row.data ? { data: row.data } : {}),
-        });
-        gas = limit;
-      } catch (err) {
-        if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
-        await store.recordError(this.db, id, messageOf(err));
-        throw err;
-      }
-    }
-    let fees: FeeEstimate;
-    let signed: SignedTx;
+    const { sender } = chain.adapter;
+    const intent = { from: row.fromAddress, to: row.to, value: row.value, data: row.data };
+    let network: NetworkData;
+    let signed: SignedTransaction;
     try {
-      fees =
-        row.maxFeePerGas !== null && row.maxPriorityFeePerGas !== null
-          ? { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas }
-          : await chain.adapter.sender.quoteFees();
-      signed = await this.signer.signTransaction(row.walletId, row.fromIndex, chain.config.chainId, {
-        from: row.fromAddress,
-        to: row.to,
-        value: row.value,
-        ...(row.data ? { data: row.data } : {}),
-        nonce: safeNonce(row.nonce),
-        gas,
-        ...fees,
-      });
+      // The family completes what the caller did not fix (EVM: the gas limit with its margin, the fee quote).
+      network = await sender.prepare(intent, row.network);
+    } catch (err) {
+      if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
+      await store.recordError(this.db, id, messageOf(err));
+      throw err;
+    }
+    try {
+      signed = await this.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) =>
+        sender.sign(intent, row.nonce, network, key),
+      );
     } catch (err) {
       // Transient (RPC, vault) or not, the row keeps its nonce and is retried: see the header.
       await store.recordError(this.db, id, messageOf(err));
       throw err;
     }
     return this.db.transaction().execute(async (tx) => {
-      const stored = await store.markSigned(tx, id, { ...signed, gasLimit: gas, ...fees });
+      const stored = await store.markSigned(tx, id, { ...signed, network });
       // Another worker signed (or voided) it first: its result stands, this signature is discarded unsent.
       if (!stored) return store.findOutbound(tx, id);
       await signedHook(this.#core, tx, stored);

@@ -125,7 +125,10 @@ export class WithdrawalLifecycle {
     await this.service.checkWhitelist(s.wallet.id, [item]);
     const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
     const plan = await planGas(s.chain, s.address, [item]);
-    const last = (await this.deps.outbound.ofOwner(t.id)).filter((r) => r.maxFeePerGas !== null && r.maxPriorityFeePerGas !== null).pop();
+    const last = (await this.deps.outbound.ofOwner(t.id))
+      .map((r) => this.deps.outbound.feeFields(r))
+      .filter((f) => f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null)
+      .pop();
     const fees = last
       ? s.chain.adapter.sender.replacementFees(
           { maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! },
@@ -167,8 +170,7 @@ export class WithdrawalLifecycle {
       hash: row.hash!,
       raw: row.raw!,
       nonce: row.nonce,
-      maxFeePerGas: row.maxFeePerGas!,
-      maxPriorityFeePerGas: row.maxPriorityFeePerGas!,
+      ...feesOf(this.deps.outbound.feeFields(row)),
     });
   }
 
@@ -249,4 +251,9 @@ function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRu
     'INSUFFICIENT_BALANCE',
     `The sender cannot pay the network fee of the ${what}: needs up to ${needed} wei, holds ${balance} wei`,
   );
+}
+
+/** A signed row always carries both fee caps (its family prepared them before signing). */
+function feesOf(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
+  return { maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
 }
