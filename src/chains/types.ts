@@ -166,10 +166,8 @@ export interface ChainAdapter {
   /** Transfers made by one mined transaction (the deposit finder); [] when not mined. */
   transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]>;
 
-  // Sending (sweeps, withdrawals).
-  getNonce(address: string, blockTag: 'pending' | 'latest'): Promise<number>;
-  estimateFees(): Promise<FeeEstimate>;
-  estimateGas(tx: { from: string; to: string; value: bigint; data?: string }): Promise<bigint>;
+  // Sending (sweeps, withdrawals): the family's side of the outbound lifecycle.
+  readonly sender: Sender;
   /** Sends a signed raw transaction; returns its hash. Resending a known one is not an error. */
   broadcast(raw: string): Promise<string>;
   getReceipt(hash: string): Promise<Receipt | null>;
@@ -314,4 +312,99 @@ export interface SwapProvider {
   swapCall(p: { path: string[]; amountIn: bigint; amountOutMin: bigint; recipient: string; deadline: bigint }): SwapCall;
   /** Units of `tokenOut` the mined transaction `hash` transferred to `recipient`; null when unknown. */
   outputOf(hash: string, tokenOut: string, recipient: string): Promise<bigint | null>;
+}
+
+// ---- sending: a family's side of the outbound lifecycle ---------------------------------
+
+/*
+ * The outbound pipeline (modules/outbound) owns what every family shares: stages
+ * (created -> signed -> broadcast -> mined | failed | dropped | replaced), its jobs, settling
+ * once, confirmation depth and reorgs. What differs per family is here: how a sender's
+ * transactions are ordered, what a fee is and how it is quoted, the limit of a call, the
+ * rule for replacing a stuck transaction, the call that voids an ordering slot, and how to
+ * find which signed version of a transaction landed. Refusals are typed (chains/errors.ts).
+ */
+
+/**
+ * How a family orders one sender's transactions:
+ * - 'nonce': a counter per sender, each number used once and in order (EVM). The pipeline
+ *   allocates numbers gap-free in the caller's database transaction; a stuck transaction is
+ *   replaced under the same number with higher fees; a slot that must not carry its call is
+ *   filled with `voidCall`.
+ * - 'expiry': no counter; a transaction is valid until a deadline (Tron's expiration,
+ *   Solana's blockhash) and one that expired unmined is rebuilt and signed again.
+ */
+export type Ordering = 'nonce' | 'expiry';
+
+/** A call's limit: what the node estimated, and that with the family's safety margin (what is signed). */
+export interface CallLimit {
+  estimate: bigint;
+  limit: bigint;
+}
+
+/**
+ * A family's own fields of one outbound transaction (EVM: gasLimit, maxFeePerGas,
+ * maxPriorityFeePerGas), opaque above the seam and JSON-safe: the pipeline stores them as
+ * outbound_txs.network_data and hands them back. Integers are decimal strings.
+ */
+export type NetworkData = Readonly<Record<string, string>>;
+
+/** What a transaction does, the same in every family. */
+export interface TxIntent {
+  from: string;
+  to: string;
+  value: bigint;
+  /** Call data (0x hex), or null for a plain transfer. */
+  data: string | null;
+}
+
+/** One key, lent by the signer for one signature (keys/signer.ts withKey); the family decides what is signed. */
+export interface SigningKey {
+  /** secp256k1 over a 32-byte digest, low-s, with its recovery bit. */
+  signDigest(digest: Uint8Array): { r: bigint; s: bigint; recovery: number };
+}
+
+/** A signed transaction: its bytes as the node takes them (hex), and its hash as the chain will know it. */
+export interface SignedTransaction {
+  raw: string;
+  hash: string;
+}
+
+export interface Sender {
+  readonly ordering: Ordering;
+  /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
+  nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
+  /**
+   * The fee quote, shared for a second by every caller on this chain (fees move once per
+   * block); `fresh` reads the node anyway (a replacement must clear the current fees).
+   */
+  quoteFees(opts?: { fresh?: boolean }): Promise<FeeEstimate>;
+  /** The call's limit; a call that would revert is a ChainRejectedError with reason 'reverted'. */
+  estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit>;
+  /** Fees of a replacement under the same ordering slot: the family's bump over `previous`, and at least `current`. */
+  replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate;
+  /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
+  voidCall(from: string): TxIntent & { network: NetworkData };
+
+  // The lifecycle's steps on one transaction, over its opaque network data.
+  /** The fields a caller fixed (EVM: a gas limit, both fee caps), checked; a ValidationError names what is wrong. */
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData;
+  /**
+   * Completes the network data before signing: what the caller fixed stays, the rest is
+   * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').
+   */
+  prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData>;
+  /** Signs with the lent key; `nonce` is the ordering slot ('nonce' families). */
+  sign(intent: TxIntent, nonce: bigint, network: NetworkData, key: SigningKey): SignedTransaction;
+  /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
+  replacementNetwork(network: NetworkData): Promise<NetworkData>;
+  /** The most a transaction can cost its sender in the native coin. */
+  costOf(value: bigint, network: NetworkData): bigint;
+  /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
+  feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
+  /**
+   * Which of a transaction's signed versions (hashes, in the order given) landed, with its
+   * receipt; null while none has. Looks in that order and stops at the first found.
+   */
+  findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null>;
 }

@@ -295,12 +295,10 @@ export interface OutboundTxs {
   error: string | null;
   from_address: string;
   from_index: number | null;
-  gas_limit: NumericColumn | null;
   gas_used: NumericColumn | null;
   hash: string | null;
   id: string;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
+  network_data: Generated<JsonColumn>;
   nonce: Int8Column;
   owner_id: string | null;
   purpose: string;

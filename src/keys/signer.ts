@@ -19,7 +19,7 @@ import {
   type TransactionSerializableEIP1559,
   type TypedDataDefinition,
 } from 'viem';
-import type { MessagePayload, TypedDataPayload } from '../chains/types.js';
+import type { MessagePayload, SigningKey, TypedDataPayload } from '../chains/types.js';
 import { messageDigest } from '../chains/evm/message.js';
 import { deriveFromMnemonic, evmAddressOfPublicKey, wipeNode } from './hd.js';
 
@@ -43,6 +43,13 @@ export interface SignedTx {
 }
 
 export interface Signer {
+  /**
+   * Lends the key of (wallet, index) to `use` for one synchronous use: the chain family
+   * decides what is signed (chains/types.ts, Sender.sign), the key never leaves the signer.
+   * `index` null: the key the wallet imported for `from`. `from`, when given, is the
+   * address the key must have (a guard against a wrong path or index).
+   */
+  withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T>;
   /** `index` null: the key the wallet imported for `tx.from` (an outside address made sweepable). */
   signTransaction(walletId: string, index: number | null, chainId: number, tx: UnsignedTx): Promise<SignedTx>;
   /**
@@ -165,6 +172,32 @@ export class LocalSigner implements Signer {
     };
     const raw = index === null ? await this.#withImportedKey(walletId, tx.from!, sign) : await this.#withChildKey(walletId, index, sign);
     return { raw, hash: keccak256(raw) };
+  }
+
+  async withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T> {
+    if (index !== null && (!Number.isInteger(index) || index < 0 || index >= 0x80000000))
+      throw new Error('non-hardened index out of range');
+    if (index === null && (from === undefined || !this.#openImported)) throw new Error('an imported key is named by its address (from)');
+    const lend = (key: ChildKey) => {
+      if (from !== undefined && getAddress(from) !== key.address) {
+        throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${from}`);
+      }
+      let open = true;
+      try {
+        return use({
+          signDigest(digest: Uint8Array) {
+            // Lent for the synchronous call only: a kept reference cannot sign later, after a sweep zeroed the key.
+            if (!open) throw new Error('a lent key was used after its turn');
+            if (digest.length !== 32) throw new Error('a digest is 32 bytes');
+            const { r, s, recovery } = secp256k1.sign(digest, key.privateKey, { lowS: true });
+            return { r, s, recovery };
+          },
+        });
+      } finally {
+        open = false;
+      }
+    };
+    return index === null ? this.#withImportedKey(walletId, from!, lend) : this.#withChildKey(walletId, index, lend);
   }
 
   async signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature> {

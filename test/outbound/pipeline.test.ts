@@ -72,12 +72,15 @@ describe('sending', () => {
       expect(BigInt(tx.nonce)).toBe(row.nonce);
       expect(tx.from.toLowerCase()).toBe(master.toLowerCase());
       const parsed = parseTransaction(row.raw as TransactionSerializedEIP1559);
-      expect({ gas: parsed.gas, maxFeePerGas: parsed.maxFeePerGas }).toEqual({ gas: row.gasLimit, maxFeePerGas: row.maxFeePerGas });
+      expect({ gas: parsed.gas, maxFeePerGas: parsed.maxFeePerGas }).toEqual({
+        gas: BigInt(row.network.gasLimit!),
+        maxFeePerGas: BigInt(row.network.maxFeePerGas!),
+      });
       expect(row.broadcastAt).not.toBeNull();
       expect(row.error).toBeNull();
     }
     // Estimated gas carries a 20% margin: a plain transfer gets 25,200.
-    expect(rows[0]!.gasLimit).toBe(25_200n);
+    expect(BigInt(rows[0]!.network.gasLimit!)).toBe(25_200n);
 
     expect(await w.pub.getBalance({ address: recipient })).toBe(parseEther('0.123'));
     expect(await usdcOf(w, recipient)).toBe(12_500_000n);

@@ -87,7 +87,7 @@ describe('EVM sending', () => {
 
   it('a different transaction for a used nonce, missing funds and a fee cap below the base fee are refused as such', async () => {
     const fees = await adapter.estimateFees();
-    expect(await rejection(adapter.broadcast(await sign(0, 3n, fees)))).toMatchObject({ code: 'CHAIN_REJECTED', reason: 'nonce-too-low' });
+    expect(await rejection(adapter.broadcast(await sign(0, 3n, fees)))).toMatchObject({ code: 'CHAIN_REJECTED', reason: 'nonce-used' });
     const poor = privateKeyToAccount(generatePrivateKey());
     expect(await rejection(adapter.broadcast(await sign(0, 1n, fees, poor)))).toMatchObject({
       code: 'CHAIN_REJECTED',

@@ -191,7 +191,8 @@ export async function outboundOf(h: Harness, transactionId: string) {
     max_fee_per_gas: string | null;
     max_priority_fee_per_gas: string | null;
     replaced_by: string | null;
-  }>`SELECT id, stage, purpose, nonce, hash, to_address, value, max_fee_per_gas, max_priority_fee_per_gas, replaced_by
+  }>`SELECT id, stage, purpose, nonce, hash, to_address, value, network_data->>'maxFeePerGas' AS max_fee_per_gas,
+            network_data->>'maxPriorityFeePerGas' AS max_priority_fee_per_gas, replaced_by
        FROM outbound_txs WHERE owner_id = ${transactionId} ORDER BY created_at, id`.execute(h.database.db);
   return rows;
 }

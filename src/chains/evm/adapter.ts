@@ -1,6 +1,7 @@
 import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
+import { ChainRejectedError } from '../errors.js';
 import { evmCodec } from './codec.js';
 import type {
   BalanceQuery,
@@ -23,6 +24,7 @@ import { BalanceBatcher } from '../balance-batcher.js';
 import { decodeBalanceResults, encodeBalanceCalls } from './multicall-balances.js';
 import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
+import { EvmSender } from './sender.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
@@ -57,6 +59,7 @@ export class EvmAdapter implements ChainAdapter {
 
   constructor(config: ChainConfig) {
     this.config = config;
+    this.sender = new EvmSender(this, { chainId: config.chainId });
     const ws = /^wss?:/.test(config.rpcUrl);
     this.#balanceRpc = ws ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
     this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 }));
@@ -81,6 +84,9 @@ export class EvmAdapter implements ChainAdapter {
       },
     });
   }
+
+  /** The family's side of the outbound lifecycle; its node calls go through this adapter (errors mapped). */
+  readonly sender: EvmSender;
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and
@@ -187,7 +193,7 @@ export class EvmAdapter implements ChainAdapter {
     try {
       return await call();
     } catch (err) {
-      if (err instanceof UpstreamError || (err as { code?: string }).code === 'CHAIN_REJECTED') throw err;
+      if (err instanceof UpstreamError || err instanceof ChainRejectedError) throw err;
       throw rpcError(this.config, err);
     }
   }

@@ -7,7 +7,7 @@
  * imported"), or with "nonce too low" once it is mined; those are successes for us. The
  * same "nonce too low" also means that *another* transaction used the nonce, so the hash
  * is looked up before deciding. Anything else the node refuses is a ChainRejectedError
- * (code CHAIN_REJECTED); transport failures are rethrown as they are, and the adapter turns
+ * (chains/errors.ts, code CHAIN_REJECTED) of the matching kind; transport failures are rethrown as they are, and the adapter turns
  * them into retryable CHAIN_UNAVAILABLE errors.
  */
 import {
@@ -22,25 +22,8 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem';
-import { AppError } from '../../lib/errors.js';
+import { ChainRejectedError, type RejectionReason } from '../errors.js';
 import type { FeeEstimate, Receipt } from '../types.js';
-
-/**
- * Why a node refused. The outbound pipeline acts on `reverted` (the transaction can never
- * succeed) and `nonce-too-low` (another transaction used the nonce); the rest are waited out.
- */
-export type RejectionReason =
-  'nonce-too-low' | 'replacement-underpriced' | 'insufficient-funds' | 'fee-too-low' | 'reverted' | 'invalid' | 'other';
-
-export class ChainRejectedError extends AppError {
-  readonly reason: RejectionReason;
-  constructor(reason: RejectionReason, message: string, cause?: unknown) {
-    // Funds can arrive and fees can fall; a revert or a used nonce will not change.
-    const retryable = reason === 'insufficient-funds' || reason === 'fee-too-low' || reason === 'replacement-underpriced';
-    super('CHAIN_REJECTED', message, { retryable, cause });
-    this.reason = reason;
-  }
-}
 
 export async function getNonce(client: PublicClient, address: string, blockTag: 'pending' | 'latest'): Promise<number> {
   return client.getTransactionCount({ address: address as Address, blockTag });
@@ -64,7 +47,7 @@ export async function estimateGas(client: PublicClient, tx: { from: string; to: 
     if (!answeredByNode(err)) throw err;
     const message = nodeMessage(err);
     const reverted = err instanceof BaseError && err.walk((e) => e instanceof ExecutionRevertedError) !== null;
-    throw new ChainRejectedError(reverted ? 'reverted' : classify(message), `gas estimation refused: ${message}`, err);
+    throw new ChainRejectedError(reverted ? 'reverted' : classify(message), 'gas estimation refused', { nodeMessage: message, cause: err });
   }
 }
 
@@ -83,8 +66,8 @@ export async function broadcastRaw(client: PublicClient, raw: string): Promise<s
     const reason = classify(message);
     // Our own transaction, pending or mined, is answered like this by some nodes: only the
     // hash tells it apart from a different transaction holding the same nonce.
-    if ((reason === 'nonce-too-low' || reason === 'replacement-underpriced') && (await isKnown(client, hash))) return hash;
-    throw new ChainRejectedError(reason, `transaction ${hash} rejected: ${message}`, err);
+    if ((reason === 'nonce-used' || reason === 'replacement-underpriced') && (await isKnown(client, hash))) return hash;
+    throw new ChainRejectedError(reason, `transaction ${hash} rejected`, { nodeMessage: message, cause: err });
   }
 }
 
@@ -141,13 +124,14 @@ function nodeMessage(err: unknown): string {
   return (rpc?.details || (err as BaseError).shortMessage || String(err)).slice(0, 500);
 }
 
+/** A node's words onto the seam's kinds (chains/errors.ts); geth, erigon, nethermind and anvil wordings. */
 function classify(message: string): RejectionReason {
   const m = message.toLowerCase();
-  if (/nonce too low|nonce is too low|oldnonce|nonce has already been used|nonce already used/.test(m)) return 'nonce-too-low';
+  if (/nonce too low|nonce is too low|oldnonce|nonce has already been used|nonce already used/.test(m)) return 'nonce-used';
   if (/replacement transaction underpriced|replacement fee too low|replacementnotallowed/.test(m)) return 'replacement-underpriced';
   if (/insufficient funds|insufficient balance|sender balance/.test(m)) return 'insufficient-funds';
   if (/base fee|fee cap|feecap|underpriced|fee too low|gas price too low|below minimum/.test(m)) return 'fee-too-low';
   if (/execution reverted|revert/.test(m)) return 'reverted';
   if (/intrinsic gas|chain id|invalid sender|decode|rlp|exceeds block gas limit|oversized/.test(m)) return 'invalid';
-  return 'other';
+  return 'refused';
 }

@@ -16,7 +16,6 @@ const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
 const TOKEN_TRANSFER_GAS = 100_000n;
 export const APPROVE_GAS = 80_000n;
-const GAS_MARGIN_PERCENT = 120n;
 /** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
 const SWAP_DEADLINE_SECONDS = 3_600n;
 
@@ -62,7 +61,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   const amountIn = BigInt(s.amount_in);
   const fromChild = s.from_index !== 0;
   const swapping = assetIn.id !== assetOut.id;
-  const fees = await adapter.estimateFees();
+  const fees = await adapter.sender.quoteFees({ fresh: true });
   let plan: StoredPlan | null = null;
   let refusal: string | null = null;
   if (swapping) {
@@ -89,14 +88,14 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       ? NATIVE_TRANSFER_GAS
       : swapping
         ? TOKEN_TRANSFER_GAS
-        : ((await adapter.estimateGas({
-            from: sender,
-            to: assetIn.address,
-            value: 0n,
-            data: adapter.encodeTokenTransfer(rule.destination.address, amountIn),
-          })) *
-            GAS_MARGIN_PERCENT) /
-          100n;
+        : (
+            await adapter.sender.estimateLimit({
+              from: sender,
+              to: assetIn.address,
+              value: 0n,
+              data: adapter.encodeTokenTransfer(rule.destination.address, amountIn),
+            })
+          ).limit;
     gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
     const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
     const needed = gas * fees.maxFeePerGas + (assetIn.is_native ? amountIn : 0n);

@@ -103,7 +103,12 @@ export async function insertSignedWrite(
  * voided before signing because it would revert: FAILED. Runs once per row; a transaction
  * already settled is left alone.
  */
-export async function settleWrite(tx: DbConn, row: OutboundRow, webhooks: WebhookService): Promise<void> {
+export async function settleWrite(
+  tx: DbConn,
+  row: OutboundRow,
+  webhooks: WebhookService,
+  fees: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
+): Promise<void> {
   if (!row.ownerId || !(await store.lockPendingWrite(tx, row.ownerId))) return;
   const r = row.receipt;
   const ok = row.stage === 'mined' && r?.status === 'success';
@@ -118,8 +123,8 @@ export async function settleWrite(tx: DbConn, row: OutboundRow, webhooks: Webhoo
     gasUsed: r?.gasUsed ?? null,
     gasPrice: r?.effectiveGasPrice ?? null,
     fee,
-    maxFeePerGas: row.maxFeePerGas,
-    maxPriorityFeePerGas: row.maxPriorityFeePerGas,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     response: {
       outcome: ok ? 'success' : r ? 'reverted' : row.stage,
       hash: row.hash,

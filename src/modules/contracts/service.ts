@@ -64,7 +64,7 @@ export class ContractService {
 
   /** outbound.settled of 'contract' (src/subscriptions.ts): see records.ts, settleWrite. */
   writeSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    return settleWrite(tx, row, this.deps.webhooks);
+    return settleWrite(tx, row, this.deps.webhooks, this.deps.outbound.feeFields(row));
   }
 
   /** outbound.signed of 'contract': the write holds its signed hash and nonce. */
@@ -146,10 +146,10 @@ export class ContractService {
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
     const [pending, ours] = await Promise.all([
-      adapter.getNonce(actor.address, 'pending'),
+      adapter.sender.nonceOf(actor.address, 'pending'),
       this.deps.outbound.peekNonce(actor.chain.id, actor.address),
     ]);
-    const first = Math.max(pending, Number(ours ?? 0n));
+    const first = Math.max(Number(pending), Number(ours ?? 0n));
     const signed: SignedCall[] = [];
     for (const [i, encoded] of plan.encoded.entries()) {
       const gas = withMargin(plan.gas[i]!);
@@ -214,7 +214,7 @@ export class ContractService {
     }
     const [sims, fees, balances] = await Promise.all([
       inOrder(calls.map((call, i) => adapter.simulateContractCall(call, actor.address, `calls.${i}`))),
-      adapter.estimateFees(),
+      adapter.sender.quoteFees({ fresh: true }),
       adapter.getBalances([{ owner: actor.address, token: null }]),
     ]);
     return { encoded, values: calls.map((c) => c.value), gas: sims.map((s) => s.gas), fees, balance: balances[0]! };

@@ -1,13 +1,11 @@
 /**
- * Pure helpers of the outbound pipeline: request checks, fee bumps, error reading.
+ * Pure helpers of the outbound pipeline: request checks, error reading, log fields.
  */
-import type { FeeEstimate } from '../../chains/types.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
-export const TRANSFER_GAS = 21_000n;
 const DATA_RE = /^0x(?:[0-9a-fA-F]{2})*$/;
 
 /** What an enqueue request may carry; everything a caller got wrong is refused before a nonce is taken. */
@@ -24,10 +22,7 @@ export interface EnqueueFields {
   purpose: string;
 }
 
-export function validate(
-  chain: ChainHandle,
-  req: EnqueueFields,
-): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'> {
+export function validate(chain: ChainHandle, req: EnqueueFields): Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'network'> {
   const to = chain.adapter.normalizeAddress(req.to);
   if (!to) throw new ValidationError(`'${req.to}' is not a valid ${chain.key} address`);
   if (req.fromIndex === null) {
@@ -38,53 +33,24 @@ export function validate(
   }
   if (typeof req.value !== 'bigint' || req.value < 0n) throw new ValidationError('value must be a non-negative bigint');
   if (req.data !== undefined && !DATA_RE.test(req.data)) throw new ValidationError('data must be 0x-prefixed hex bytes');
-  if (req.gasLimit !== undefined && req.gasLimit < TRANSFER_GAS) throw new ValidationError(`gasLimit must be at least ${TRANSFER_GAS}`);
   const fees = [req.maxFeePerGas, req.maxPriorityFeePerGas];
   if (fees.filter((f) => f === undefined).length === 1) throw new ValidationError('give both fee fields or neither');
-  if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined) {
-    if (req.maxPriorityFeePerGas < 0n || req.maxFeePerGas < req.maxPriorityFeePerGas) {
-      throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
-    }
-  }
+  // The family checks what it means by a limit and a fee (chains/<family>/sender.ts).
+  const network = chain.adapter.sender.fixedNetwork({
+    ...(req.gasLimit !== undefined ? { limit: req.gasLimit } : {}),
+    ...(req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined
+      ? { fees: { maxFeePerGas: req.maxFeePerGas, maxPriorityFeePerGas: req.maxPriorityFeePerGas } }
+      : {}),
+  });
   if (!req.purpose) throw new ValidationError('purpose is required');
-  return {
-    to,
-    value: req.value,
-    data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null,
-    gasLimit: req.gasLimit ?? null,
-    maxFeePerGas: req.maxFeePerGas ?? null,
-    maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? null,
-  };
+  return { to, value: req.value, data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null, network };
 }
 
-/**
- * Fees of a replacement: each field at least 10% above the original's (rounded up; nodes
- * refuse a same-nonce replacement below that, geth's default price bump) and at least the
- * chain's current estimate, so a transaction stuck behind a risen base fee gets unstuck.
- */
-export const BUMP_PERCENT = 110n;
-
-export function bumpFees(old: FeeEstimate, estimate: FeeEstimate): FeeEstimate {
-  const up = (v: bigint) => (v * BUMP_PERCENT + 99n) / 100n;
-  const max = (...vs: bigint[]) => vs.reduce((a, b) => (a > b ? a : b));
-  const maxPriorityFeePerGas = max(up(old.maxPriorityFeePerGas), estimate.maxPriorityFeePerGas);
-  const maxFeePerGas = max(up(old.maxFeePerGas), estimate.maxFeePerGas, maxPriorityFeePerGas);
-  return { maxFeePerGas, maxPriorityFeePerGas };
-}
-
-/** The adapter's CHAIN_REJECTED errors carry why the node refused (chains/evm/send.ts). */
-export function rejectionOf(err: unknown): string | null {
-  const e = err as { code?: unknown; reason?: unknown };
-  return e.code === 'CHAIN_REJECTED' && typeof e.reason === 'string' ? e.reason : null;
-}
+/** Why a node refused, as the seam's typed kind (chains/errors.ts); null for any other failure. */
+export { rejectionReason as rejectionOf } from '../../chains/errors.js';
 
 export function messageOf(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-}
-
-export function safeNonce(nonce: bigint): number {
-  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
-  return Number(nonce);
 }
 
 export function logFields(row: OutboundRow) {

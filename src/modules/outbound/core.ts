@@ -10,7 +10,7 @@ import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
-import { TRANSFER_GAS, logFields, messageOf, rejectionOf } from './checks.js';
+import { logFields, messageOf, rejectionOf } from './checks.js';
 import { queueConfirmation } from './confirm.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -18,7 +18,6 @@ import type { OutboundRow } from './store.js';
 export interface CoreOptions {
   firstTrackDelayMs: number;
   maxTrackDelayMs: number;
-  gasMarginPercent: bigint;
   stuckAfterMs: number;
   conflictGraceMs: number;
   waitRetryMs: number;
@@ -56,7 +55,7 @@ export async function broadcast(core: Core, row: OutboundRow): Promise<Broadcast
   } catch (err) {
     const message = messageOf(err);
     const reason = rejectionOf(err);
-    if (reason === 'nonce-too-low') return nonceConflict(core, row, chain, message);
+    if (reason === 'nonce-used') return nonceConflict(core, row, chain, message);
     await store.recordBroadcastFailure(core.db, row.id, message, false);
     core.logger.warn({ ...logFields(row), err: message }, 'outbound broadcast refused; will retry');
     return reason === 'fee-too-low' ? 'fee-too-low' : 'refused';
@@ -77,7 +76,7 @@ async function nonceConflict(core: Core, row: OutboundRow, chain: ChainHandle, m
     await settleReceipt(core, row, found);
     return 'settled';
   }
-  const mined = BigInt(await chain.adapter.getNonce(row.fromAddress, 'latest'));
+  const mined = await chain.adapter.sender.nonceOf(row.fromAddress, 'latest');
   if (mined <= row.nonce) return 'refused';
   core.logger.warn({ ...logFields(row), err: error }, 'outbound transaction dropped: its nonce was used elsewhere');
   await settle(core, row.id, ['signed', 'broadcast'], async (tx) => {
@@ -93,16 +92,14 @@ async function nonceConflict(core: Core, row: OutboundRow, chain: ChainHandle, m
  * transaction it replaced (a node may have mined the original after all).
  */
 export async function minedVersion(core: Core, live: OutboundRow): Promise<{ version: OutboundRow; receipt: Receipt } | null> {
-  const adapter = core.catalogue.chain(live.chainId).adapter;
-  const own = live.hash ? await adapter.getReceipt(live.hash) : null;
-  if (own) return { version: live, receipt: own };
+  const { sender } = core.catalogue.chain(live.chainId).adapter;
+  const own = live.hash ? await sender.findLanded([live.hash]) : null;
+  if (own) return { version: live, receipt: own.receipt };
   // Most rows never replaced anything: one indexed lookup finds that out.
   const versions = (await store.family(core.db, live.id)).slice(1);
-  for (const version of versions) {
-    const receipt = await adapter.getReceipt(version.hash!);
-    if (receipt) return { version, receipt };
-  }
-  return null;
+  if (versions.length === 0) return null;
+  const found = await sender.findLanded(versions.map((v) => v.hash!));
+  return found ? { version: versions[found.index]!, receipt: found.receipt } : null;
 }
 
 /** Settles the live row's family with the receipt of whichever version was mined. */
@@ -142,10 +139,12 @@ export async function settle(
 }
 
 /**
- * Voids a row that was never signed and gives its nonce to a 0-value self-transfer, in
- * the caller's transaction (the row must be locked there), so later nonces are not blocked.
+ * Voids a row that was never signed and gives its nonce to the family's void call (EVM: a
+ * 0-value self-transfer), in the caller's transaction (the row must be locked there), so
+ * later nonces are not blocked.
  */
-export async function fillNonce(tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
+export async function fillNonce(core: Core, tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
+  const filler = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
   const fillerId = uuidv7();
   const replaced = await store.markReplaced(tx, row.id, fillerId, reason);
   await store.insertOutbound(tx, {
@@ -155,12 +154,10 @@ export async function fillNonce(tx: DbConn, row: OutboundRow, reason: string): P
     fromAddress: row.fromAddress,
     fromIndex: row.fromIndex,
     nonce: row.nonce,
-    to: row.fromAddress,
-    value: 0n,
-    data: null,
-    gasLimit: TRANSFER_GAS,
-    maxFeePerGas: null,
-    maxPriorityFeePerGas: null,
+    to: filler.to,
+    value: filler.value,
+    data: filler.data,
+    network: filler.network,
     purpose: FILLER_PURPOSE,
     ownerId: row.id,
   });

@@ -6,9 +6,10 @@
  * signature, but stays in the replacement's family: whichever version is mined settles
  * the owner, once (core.ts, minedVersion / settleReceipt).
  */
+import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { TRANSFER_GAS, bumpFees, logFields, safeNonce } from './checks.js';
+import { logFields } from './checks.js';
 import { broadcast, fillNonce, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -18,7 +19,8 @@ export interface ReplacementSpec {
   to: string;
   value: bigint;
   data: string | null;
-  gasLimit: bigint;
+  /** Network fields that differ from the original's (a cancellation's plain-transfer limit); fees are bumped regardless. */
+  network?: NetworkData;
 }
 
 export type ReplaceResult =
@@ -39,25 +41,19 @@ export type CancelResult =
 /** Signs the replacement, then swaps it in under the original's row lock. */
 export async function replaceSigned(core: Core, row: OutboundRow, spec: ReplacementSpec, why: string): Promise<ReplaceResult> {
   const chain = core.catalogue.chain(row.chainId);
-  const fees = bumpFees(
-    { maxFeePerGas: row.maxFeePerGas!, maxPriorityFeePerGas: row.maxPriorityFeePerGas! },
-    await chain.adapter.estimateFees(),
-  );
+  const { sender } = chain.adapter;
+  // The family's bump rule over the original, against a fresh quote (EVM: +10%, at least the current fees).
+  const network = { ...(await sender.replacementNetwork(row.network)), ...spec.network };
   // A replacement the sender cannot pay for is refused by every node, while the original
   // (no longer re-broadcast once replaced) might have been mined: keep the original then.
-  const needed = spec.value + spec.gasLimit * fees.maxFeePerGas;
+  const needed = sender.costOf(spec.value, network);
   const [balance = 0n] = await chain.adapter.getBalances([{ owner: row.fromAddress, token: null }]);
   if (balance < needed) return { kind: 'unaffordable', needed, balance };
 
-  const signed = await core.signer.signTransaction(row.walletId, row.fromIndex, chain.config.chainId, {
-    from: row.fromAddress,
-    to: spec.to,
-    value: spec.value,
-    ...(spec.data ? { data: spec.data } : {}),
-    nonce: safeNonce(row.nonce),
-    gas: spec.gasLimit,
-    ...fees,
-  });
+  const intent = { from: row.fromAddress, to: spec.to, value: spec.value, data: spec.data };
+  const signed = await core.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) =>
+    sender.sign(intent, row.nonce, network, key),
+  );
   const id = uuidv7();
   const stored = await core.db.transaction().execute(async (tx): Promise<OutboundRow | undefined> => {
     // Settled or replaced meanwhile: this signature is discarded unsent, as in signAndStore.
@@ -73,13 +69,11 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
       to: spec.to,
       value: spec.value,
       data: spec.data,
-      gasLimit: spec.gasLimit,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      network,
       purpose: spec.purpose,
       ownerId: row.ownerId,
     });
-    const s = (await store.markSigned(tx, id, { ...signed, gasLimit: spec.gasLimit, ...fees }))!;
+    const s = (await store.markSigned(tx, id, { ...signed, network }))!;
     await signedHook(core, tx, s);
     // Stored before any broadcast, with its status check, as every signed row.
     await store.enqueueTrackJob(tx, id, 0, core.opts.firstTrackDelayMs);
@@ -87,17 +81,14 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
     return s;
   });
   if (!stored) return { kind: 'raced' };
-  core.logger.info(
-    { ...logFields(stored), replaces: row.hash, maxFeePerGas: fees.maxFeePerGas.toString(), why },
-    'outbound transaction replaced',
-  );
+  core.logger.info({ ...logFields(stored), replaces: row.hash, network, why }, 'outbound transaction replaced');
   await broadcast(core, stored); // the send job would too; this saves its latency
   return { kind: 'replaced', row: stored };
 }
 
 /** The same call again with bumped fees. */
 export function speedUp(core: Core, row: OutboundRow, why: string): Promise<ReplaceResult> {
-  return replaceSigned(core, row, { purpose: row.purpose, to: row.to, value: row.value, data: row.data, gasLimit: row.gasLimit! }, why);
+  return replaceSigned(core, row, { purpose: row.purpose, to: row.to, value: row.value, data: row.data }, why);
 }
 
 /**
@@ -126,7 +117,7 @@ export async function cancel(
   if (row.stage === 'created') {
     const voided = await core.db.transaction().execute(async (tx) => {
       if (!(await store.lockUnsettled(tx, id, ['created']))) return undefined;
-      const replaced = await fillNonce(tx, row, 'cancelled before signing');
+      const replaced = await fillNonce(core, tx, row, 'cancelled before signing');
       await opts.onVoided(tx, replaced);
       return replaced;
     });
@@ -139,10 +130,11 @@ export async function cancel(
     await settleReceipt(core, row, found);
     return { kind: 'settled' };
   }
+  const call = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
   return replaceSigned(
     core,
     row,
-    { purpose: opts.purpose, to: row.fromAddress, value: 0n, data: null, gasLimit: TRANSFER_GAS },
+    { purpose: opts.purpose, to: call.to, value: call.value, data: call.data, network: call.network },
     'cancelled',
   );
 }

@@ -32,17 +32,16 @@
  * transaction is mined and reverts; the owner sees it failed and may retry).
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { FeeEstimate } from '../../chains/types.js';
-import type { Signer, SignedTx } from '../../keys/signer.js';
+import type { NetworkData, SignedTransaction } from '../../chains/types.js';
+import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
 import { ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
-import { logFields, messageOf, rejectionOf, safeNonce, validate } from './checks.js';
+import { logFields, messageOf, rejectionOf, validate } from './checks.js';
 import { broadcast, fillNonce, minedVersion, settle, settleReceipt, signedHook, type Core } from './core.js';
-import { FeeCache } from './fees.js';
 import { confirm } from './confirm.js';
 import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
@@ -51,9 +50,6 @@ import type { OutboundRow } from './store.js';
 export type { OutboundRow, Stage } from './store.js';
 export type { Confirmation } from './confirm.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
-export { bumpFees } from './checks.js';
-// The fee estimate cache, shared for a second; withdrawals price their plans with one too.
-export { FeeCache } from './fees.js';
 
 export interface EnqueueRequest {
   /** chains.id of the chain to send on; the wallet must live on it. */
@@ -92,8 +88,6 @@ export interface OutboundOptions {
   /** First receipt check after signing; doubles per poll up to maxTrackDelayMs. */
   firstTrackDelayMs?: number;
   maxTrackDelayMs?: number;
-  /** Gas limit = estimate x this / 100, when the caller gives none. */
-  gasMarginPercent?: bigint;
   /** The safety net re-queues unfinished rows without progress for this long. */
   stuckAfterMs?: number;
   /** How long "nonce used by another transaction" must persist before the row is dropped. */
@@ -106,7 +100,6 @@ export interface OutboundOptions {
 
 export class OutboundService {
   readonly #core: Core;
-  readonly #fees = new FeeCache();
 
   constructor(
     private readonly db: Db,
@@ -126,7 +119,6 @@ export class OutboundService {
       opts: {
         firstTrackDelayMs: opts.firstTrackDelayMs ?? 1_000,
         maxTrackDelayMs: opts.maxTrackDelayMs ?? 15_000,
-        gasMarginPercent: opts.gasMarginPercent ?? 120n,
         stuckAfterMs: opts.stuckAfterMs ?? 30_000,
         conflictGraceMs: opts.conflictGraceMs ?? 5 * 60_000,
         waitRetryMs: opts.waitRetryMs ?? 5_000,
@@ -184,7 +176,7 @@ export class OutboundService {
       // The common case is one statement; only a sender's first send reads the chain's count.
       const first =
         (await store.takeNonces(tx, p.chain.id, p.from, count)) ??
-        (await store.allocateNonces(tx, p.chain.id, p.from, BigInt(await p.chain.adapter.getNonce(p.from, 'pending')), count));
+        (await store.allocateNonces(tx, p.chain.id, p.from, await p.chain.adapter.sender.nonceOf(p.from, 'pending'), count));
       next.set(k, first);
     }
     const rows: store.NewOutbound[] = planned.map((p) => {
@@ -224,6 +216,11 @@ export class OutboundService {
     return store.liveOfOwner(db, ownerId);
   }
 
+  /** The fee fields a row's network data carries (EVM: gas limit and fee caps; null where absent), for records that show them. */
+  feeFields(row: OutboundRow): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } {
+    return this.catalogue.chain(row.chainId).adapter.sender.feeFields(row.network);
+  }
+
   /** The sender's next nonce as the pipeline sees it (not reserved), or null before its first send. */
   peekNonce(chainId: string, address: string, db: DbConn = this.db): Promise<bigint | null> {
     return store.peekNonce(db, chainId, address);
@@ -244,45 +241,29 @@ export class OutboundService {
     if (!row || row.stage !== 'created') return row;
     const chain = this.catalogue.chain(row.chainId);
 
-    let gas = row.gasLimit;
-    if (gas === null) {
-      try {
-        const estimate = await chain.adapter.estimateGas({
-          from: row.fromAddress,
-          to: row.to,
-          value: row.value,
-          ...(row.data ? { data: row.data } : {}),
-        });
-        gas = (estimate * this.#core.opts.gasMarginPercent + 99n) / 100n;
-      } catch (err) {
-        if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
-        await store.recordError(this.db, id, messageOf(err));
-        throw err;
-      }
-    }
-    let fees: FeeEstimate;
-    let signed: SignedTx;
+    const { sender } = chain.adapter;
+    const intent = { from: row.fromAddress, to: row.to, value: row.value, data: row.data };
+    let network: NetworkData;
+    let signed: SignedTransaction;
     try {
-      fees =
-        row.maxFeePerGas !== null && row.maxPriorityFeePerGas !== null
-          ? { maxFeePerGas: row.maxFeePerGas, maxPriorityFeePerGas: row.maxPriorityFeePerGas }
-          : await this.#fees.get(chain);
-      signed = await this.signer.signTransaction(row.walletId, row.fromIndex, chain.config.chainId, {
-        from: row.fromAddress,
-        to: row.to,
-        value: row.value,
-        ...(row.data ? { data: row.data } : {}),
-        nonce: safeNonce(row.nonce),
-        gas,
-        ...fees,
-      });
+      // The family completes what the caller did not fix (EVM: the gas limit with its margin, the fee quote).
+      network = await sender.prepare(intent, row.network);
+    } catch (err) {
+      if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
+      await store.recordError(this.db, id, messageOf(err));
+      throw err;
+    }
+    try {
+      signed = await this.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) =>
+        sender.sign(intent, row.nonce, network, key),
+      );
     } catch (err) {
       // Transient (RPC, vault) or not, the row keeps its nonce and is retried: see the header.
       await store.recordError(this.db, id, messageOf(err));
       throw err;
     }
     return this.db.transaction().execute(async (tx) => {
-      const stored = await store.markSigned(tx, id, { ...signed, gasLimit: gas, ...fees });
+      const stored = await store.markSigned(tx, id, { ...signed, network });
       // Another worker signed (or voided) it first: its result stands, this signature is discarded unsent.
       if (!stored) return store.findOutbound(tx, id);
       await signedHook(this.#core, tx, stored);
@@ -364,14 +345,14 @@ export class OutboundService {
    * transactions are not blocked behind a transaction that would only burn gas.
    */
   async #voidIfReverting(row: OutboundRow, chain: ChainHandle, reason: string): Promise<OutboundRow | undefined> {
-    const mined = BigInt(await chain.adapter.getNonce(row.fromAddress, 'latest'));
+    const mined = await chain.adapter.sender.nonceOf(row.fromAddress, 'latest');
     if (mined < row.nonce) {
       await store.recordError(this.db, row.id, `would revert (${reason}); waiting for earlier nonces to be mined before deciding`);
       await store.enqueueSendJob(this.db, row.id, this.#core.opts.waitRetryMs);
       return row;
     }
     const voided = await settle(this.#core, row.id, ['created'], (tx) =>
-      fillNonce(tx, row, `voided before signing, the transaction would revert: ${reason}`),
+      fillNonce(this.#core, tx, row, `voided before signing, the transaction would revert: ${reason}`),
     );
     if (voided)
       this.logger.warn({ ...logFields(row), fillerId: voided.replacedBy, err: reason }, 'outbound transaction voided; nonce filled');

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 
 export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
@@ -15,9 +16,8 @@ export interface OutboundRow {
   to: string;
   value: bigint;
   data: string | null;
-  gasLimit: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
+  /** The family's own fields (EVM: gas limit and fee caps): what the caller fixed, completed when signed. */
+  network: NetworkData;
   raw: string | null;
   hash: string | null;
   stage: Stage;
@@ -49,9 +49,7 @@ interface DbRow {
   to_address: string;
   value: string;
   data: string | null;
-  gas_limit: string | null;
-  max_fee_per_gas: string | null;
-  max_priority_fee_per_gas: string | null;
+  network_data: NetworkData;
   raw: string | null;
   hash: string | null;
   stage: Stage;
@@ -84,9 +82,7 @@ function toRow(r: DbRow): OutboundRow {
     to: r.to_address,
     value: BigInt(r.value),
     data: r.data,
-    gasLimit: big(r.gas_limit),
-    maxFeePerGas: big(r.max_fee_per_gas),
-    maxPriorityFeePerGas: big(r.max_priority_fee_per_gas),
+    network: r.network_data,
     raw: r.raw,
     hash: r.hash,
     stage: r.stage,
@@ -184,9 +180,7 @@ export interface NewOutbound {
   to: string;
   value: bigint;
   data: string | null;
-  gasLimit: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
+  network: NetworkData;
   purpose: string;
   ownerId: string | null;
 }
@@ -200,10 +194,10 @@ export async function insertOutbounds(db: DbConn, list: NewOutbound[]): Promise<
   if (list.length === 0) return;
   const values = list.map(
     (r) => sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
-                ${r.gasLimit}, ${r.maxFeePerGas}, ${r.maxPriorityFeePerGas}, 'created', ${r.purpose}, ${r.ownerId})`,
+                ${JSON.stringify(r.network)}::jsonb, 'created', ${r.purpose}, ${r.ownerId})`,
   );
   await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, to_address, value, data,
-                                      gas_limit, max_fee_per_gas, max_priority_fee_per_gas, stage, purpose, owner_id)
+                                      network_data, stage, purpose, owner_id)
             VALUES ${sql.join(values)}`.execute(db);
 }
 
@@ -221,11 +215,11 @@ export async function outboundOfOwner(db: DbConn, ownerId: string): Promise<Outb
 export async function markSigned(
   db: DbConn,
   id: string,
-  s: { raw: string; hash: string; gasLimit: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+  s: { raw: string; hash: string; network: NetworkData },
 ): Promise<OutboundRow | undefined> {
   const { rows } = await sql<DbRow>`
-    UPDATE outbound_txs SET stage = 'signed', raw = ${s.raw}, hash = ${s.hash}, gas_limit = ${s.gasLimit},
-           max_fee_per_gas = ${s.maxFeePerGas}, max_priority_fee_per_gas = ${s.maxPriorityFeePerGas}, error = NULL, updated_at = now()
+    UPDATE outbound_txs SET stage = 'signed', raw = ${s.raw}, hash = ${s.hash}, network_data = ${JSON.stringify(s.network)}::jsonb,
+           error = NULL, updated_at = now()
      WHERE id = ${id} AND stage = 'created'
     RETURNING *`.execute(db);
   return one(rows);

@@ -10,10 +10,11 @@
  * flight at a time (unique index), so concurrent deposits and restarts share one top-up;
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
+import { ChainRejectedError } from '../../chains/errors.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
-import { AppError, BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -29,7 +30,6 @@ import * as store from './store.js';
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
 const NATIVE_TRANSFER_GAS = 21_000n;
-const GAS_MARGIN_PERCENT = 120n;
 
 /** Why a sweep ended before it started (deposit.swept.failed's `assetSweptResponse.error`). */
 const GONE = 'The address no longer holds this asset: it was moved before the sweep ran (e.g. withdrawn from the address)';
@@ -112,26 +112,25 @@ export class SweepService {
       { owner: address.address, token: native ? null : asset.row.address },
       { owner: address.address, token: null },
     ]);
-    const fees = await adapter.estimateFees();
+    const fees = await adapter.sender.quoteFees({ fresh: true });
     let gone: string | null = null;
     let gasLimit = NATIVE_TRANSFER_GAS;
     if (!native && tokenBalance! === 0n) gone = GONE;
     else if (!native) {
       try {
-        gasLimit =
-          ((await adapter.estimateGas({
+        gasLimit = (
+          await adapter.sender.estimateLimit({
             from: address.address,
             to: asset.row.address,
             value: 0n,
             data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
-          })) *
-            GAS_MARGIN_PERCENT) /
-          100n;
+          })
+        ).limit;
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
         // a pending transaction, or the token refuses the address). Asking again will not
         // change that; anything else (the node unreachable) is thrown and the job retried.
-        if (!(err instanceof AppError) || err.code !== 'CHAIN_REJECTED' || err.retryable) throw err;
+        if (!(err instanceof ChainRejectedError) || err.retryable) throw err;
         gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
       }
     }

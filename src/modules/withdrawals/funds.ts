@@ -24,17 +24,14 @@
  */
 import type { FeeEstimate } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
+import { ChainRejectedError } from '../../chains/errors.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
-import { FeeCache } from '../outbound/service.js';
 import { feesOf, gasLimitOf, type GasOptions } from './gas-options.js';
 
-export { FeeCache };
 import * as store from './store.js';
 import type { Item } from './validate.js';
-
-const GAS_MARGIN_PERCENT = 120n;
 
 export interface GasPlan {
   fees: FeeEstimate;
@@ -54,14 +51,15 @@ export function callOf(chain: ChainHandle, item: Item): { to: string; value: big
 }
 
 /** Reads the chain's fees and estimates every item's gas (in parallel), under the client's gas options. */
-export async function planGas(chain: ChainHandle, sender: string, items: Item[], fees: FeeCache, opts: GasOptions = {}): Promise<GasPlan> {
+export async function planGas(chain: ChainHandle, sender: string, items: Item[], opts: GasOptions = {}): Promise<GasPlan> {
   const [estimate, gas] = await Promise.all([
-    fees.get(chain),
+    // The family's fee quote, shared for a second across requests (chains/evm/sender.ts).
+    chain.adapter.sender.quoteFees(),
     Promise.all(
       items.map(async (item) => {
         try {
-          const estimate = await chain.adapter.estimateGas({ from: sender, ...callOf(chain, item) });
-          return { estimate, margined: (estimate * GAS_MARGIN_PERCENT + 99n) / 100n };
+          const { estimate, limit } = await chain.adapter.sender.estimateLimit({ from: sender, ...callOf(chain, item) });
+          return { estimate, margined: limit };
         } catch (err) {
           throw refusal(err, item) ?? err;
         }
@@ -78,15 +76,14 @@ export async function planGas(chain: ChainHandle, sender: string, items: Item[],
 
 /** A node's "no" to an estimate, as a business rule on the item; null for transport errors. */
 function refusal(err: unknown, item: Item): BusinessRuleError | null {
-  const e = err as { code?: unknown; reason?: unknown; message?: string };
-  if (e.code !== 'CHAIN_REJECTED') return null;
+  if (!(err instanceof ChainRejectedError)) return null;
   const field = item.field ? `${item.field}.amount` : 'amount';
-  if (e.reason === 'insufficient-funds') {
+  if (err.reason === 'insufficient-funds') {
     return new BusinessRuleError('INSUFFICIENT_BALANCE', 'The sender cannot pay this amount and its network fee', [
       { field, message: 'insufficient balance' },
     ]);
   }
-  return new BusinessRuleError('TRANSFER_WOULD_FAIL', `The chain refuses this transfer: ${e.message ?? 'rejected'}`, [
+  return new BusinessRuleError('TRANSFER_WOULD_FAIL', `The chain refuses this transfer: ${err.message}`, [
     { field, message: 'the transfer would fail on chain' },
   ]);
 }
@@ -100,14 +97,13 @@ export async function affordable(
   chain: ChainHandle,
   sender: string,
   items: Item[],
-  fees: FeeCache,
   clock?: DbClock,
   opts: GasOptions = {},
 ): Promise<{ plan: GasPlan; snap: Snapshot }> {
   const snap = await snapshot(db, chain, sender, items, clock);
   checkFunds(chain, items, snap.balances, snap.allowances, null);
   try {
-    return { plan: await planGas(chain, sender, items, fees, opts), snap };
+    return { plan: await planGas(chain, sender, items, opts), snap };
   } catch (err) {
     // A token transfer's estimate reverts when the balance is short: funds spent (another
     // withdrawal mined) between the balance read and the estimate. Say so, not "would fail";

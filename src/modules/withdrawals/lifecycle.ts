@@ -18,7 +18,7 @@ import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { bumpFees, type Confirmation, type OutboundRow } from '../outbound/service.js';
+import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { TransactionRow, TransactionView } from '../transactions/service.js';
 import { callOf, checkAgainstPending, feeOf, planGas, snapshot } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
@@ -120,10 +120,16 @@ export class WithdrawalLifecycle {
     };
     await this.service.checkWhitelist(s.wallet.id, [item]);
     const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
-    const plan = await planGas(s.chain, s.address, [item], this.service.fees);
-    const last = (await this.deps.outbound.ofOwner(t.id)).filter((r) => r.maxFeePerGas !== null && r.maxPriorityFeePerGas !== null).pop();
+    const plan = await planGas(s.chain, s.address, [item]);
+    const last = (await this.deps.outbound.ofOwner(t.id))
+      .map((r) => this.deps.outbound.feeFields(r))
+      .filter((f) => f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null)
+      .pop();
     const fees = last
-      ? bumpFees({ maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! }, plan.fees)
+      ? s.chain.adapter.sender.replacementFees(
+          { maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! },
+          plan.fees,
+        )
       : plan.fees;
     const bumped = { fees, gas: plan.gas };
 
@@ -161,8 +167,7 @@ export class WithdrawalLifecycle {
       hash: row.hash!,
       raw: row.raw!,
       nonce: row.nonce,
-      maxFeePerGas: row.maxFeePerGas!,
-      maxPriorityFeePerGas: row.maxPriorityFeePerGas!,
+      ...feesOf(this.deps.outbound.feeFields(row)),
     });
   }
 
@@ -244,4 +249,9 @@ function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRu
     'INSUFFICIENT_BALANCE',
     `The sender cannot pay the network fee of the ${what}: needs up to ${needed} wei, holds ${balance} wei`,
   );
+}
+
+/** A signed row always carries both fee caps (its family prepared them before signing). */
+function feesOf(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
+  return { maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
 }

@@ -30,7 +30,7 @@ import type { WalletRow } from '../wallets/service.js';
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
 import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import { DbClock, affordable, FeeCache, callOf, checkAgainstPending, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { DbClock, affordable, callOf, checkAgainstPending, snapshot, type GasPlan, type Snapshot } from './funds.js';
 import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
@@ -79,7 +79,6 @@ export type WithdrawResult = TransactionView | TransactionView[];
 export class WithdrawalService {
   readonly lifecycle: WithdrawalLifecycle;
   readonly #senders: GroupQueue<CreateJob, CreateResult>;
-  readonly fees = new FeeCache();
   readonly clock = new DbClock();
   /** Concurrent requests to one wallet share its read (never one that began before they asked). */
   readonly #walletReads = new FreshCoalescer<WalletRow>();
@@ -237,7 +236,7 @@ export class WithdrawalService {
 
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
   #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
-    return affordable(this.deps.db, s.chain, s.address, items, this.fees, this.clock, gasOptions(body));
+    return affordable(this.deps.db, s.chain, s.address, items, this.clock, gasOptions(body));
   }
 
   /**
@@ -312,7 +311,7 @@ export class WithdrawalService {
     if (plan) {
       // The sender's next nonce, not reserved: a signed transaction that is never broadcast
       // must not leave a hole that blocks the pipeline's sends (docs/withdrawals.md).
-      const chainNonce = BigInt(await s.chain.adapter.getNonce(s.address, 'pending'));
+      const chainNonce = await s.chain.adapter.sender.nonceOf(s.address, 'pending');
       const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
       let nonce = chainNonce > ours ? chainNonce : ours;
       for (const [k, i] of fresh.entries()) {

@@ -1,0 +1,168 @@
+/**
+ * The EVM family's side of the outbound lifecycle (chains/types.ts, Sender): nonces, gas
+ * limits with a margin, EIP-1559 fee quotes (one cache per chain), the replacement bump
+ * rule, the 0-value self-transfer that fills or cancels a nonce, and finding which signed
+ * version of a nonce was mined.
+ */
+import {
+  hexToBytes,
+  keccak256,
+  numberToHex,
+  serializeTransaction,
+  type Address,
+  type Hex,
+  type TransactionSerializableEIP1559,
+} from 'viem';
+import { ValidationError } from '../../lib/errors.js';
+import type { CallLimit, FeeEstimate, NetworkData, Receipt, Sender, SignedTransaction, SigningKey, TxIntent } from '../types.js';
+
+/** Gas of a plain native transfer; the least any transaction uses. */
+export const TRANSFER_GAS = 21_000n;
+
+/** Gas limit = the node's estimate x this / 100 (rounded up): estimates move with state. */
+export const GAS_MARGIN_PERCENT = 120n;
+
+/**
+ * Fees of a replacement: each field at least 10% above the original's (rounded up; nodes
+ * refuse a same-nonce replacement below that, geth's default price bump) and at least the
+ * chain's current estimate, so a transaction stuck behind a risen base fee gets unstuck.
+ */
+export const BUMP_PERCENT = 110n;
+
+export function bumpFees(old: FeeEstimate, estimate: FeeEstimate): FeeEstimate {
+  const up = (v: bigint) => (v * BUMP_PERCENT + 99n) / 100n;
+  const max = (...vs: bigint[]) => vs.reduce((a, b) => (a > b ? a : b));
+  const maxPriorityFeePerGas = max(up(old.maxPriorityFeePerGas), estimate.maxPriorityFeePerGas);
+  const maxFeePerGas = max(up(old.maxFeePerGas), estimate.maxFeePerGas, maxPriorityFeePerGas);
+  return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+/** What the sender needs of the node (the adapter's RPC calls, transport errors already mapped). */
+export interface EvmNode {
+  getNonce(address: string, blockTag: 'pending' | 'latest'): Promise<number>;
+  estimateFees(): Promise<FeeEstimate>;
+  estimateGas(tx: { from: string; to: string; value: bigint; data?: string }): Promise<bigint>;
+  getReceipt(hash: string): Promise<Receipt | null>;
+}
+
+export class EvmSender implements Sender {
+  readonly ordering = 'nonce' as const;
+  #fees: { at: number; fees: Promise<FeeEstimate> } | null = null;
+
+  constructor(
+    private readonly node: EvmNode,
+    private readonly opts: { chainId?: number; feeCacheMs?: number; gasMarginPercent?: bigint } = {},
+  ) {}
+
+  async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
+    return BigInt(await this.node.getNonce(address, which));
+  }
+
+  /**
+   * Fees move once per block, and a burst of withdrawals (or of sends in the worker) would
+   * otherwise make two RPC calls each for the same answer. A failure is not remembered.
+   */
+  quoteFees(opts: { fresh?: boolean } = {}): Promise<FeeEstimate> {
+    const hit = this.#fees;
+    if (!opts.fresh && hit && Date.now() - hit.at < (this.opts.feeCacheMs ?? 1_000)) return hit.fees;
+    const entry = { at: Date.now(), fees: this.node.estimateFees() };
+    this.#fees = entry;
+    entry.fees.catch(() => {
+      if (this.#fees === entry) this.#fees = null;
+    });
+    return entry.fees;
+  }
+
+  async estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit> {
+    const estimate = await this.node.estimateGas(call);
+    return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
+  }
+
+  replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate {
+    return bumpFees(previous, current);
+  }
+
+  voidCall(from: string): TxIntent & { network: NetworkData } {
+    return { from, to: from, value: 0n, data: null, network: { gasLimit: TRANSFER_GAS.toString() } };
+  }
+
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData {
+    if (given.limit !== undefined && given.limit < TRANSFER_GAS) throw new ValidationError(`gasLimit must be at least ${TRANSFER_GAS}`);
+    const fees = given.fees;
+    if (fees && (fees.maxPriorityFeePerGas < 0n || fees.maxFeePerGas < fees.maxPriorityFeePerGas)) {
+      throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
+    }
+    return {
+      ...(given.limit !== undefined ? { gasLimit: given.limit.toString() } : {}),
+      ...(fees ? { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() } : {}),
+    };
+  }
+
+  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+    const fixed = evmNetwork(given);
+    const gasLimit =
+      fixed.gasLimit ??
+      (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
+        .limit;
+    const fees = fixed.fees ?? (await this.quoteFees());
+    return this.fixedNetwork({ limit: gasLimit, fees });
+  }
+
+  sign(intent: TxIntent, nonce: bigint, network: NetworkData, key: SigningKey): SignedTransaction {
+    if (this.opts.chainId === undefined) throw new Error('this sender was built without a chain id: it cannot sign');
+    if (nonce < 0n || nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
+    const n = evmNetwork(network);
+    if (n.gasLimit === null || n.fees === null) throw new Error('network data is not prepared (gas limit and fees)');
+    const unsigned: TransactionSerializableEIP1559 = {
+      type: 'eip1559',
+      chainId: this.opts.chainId,
+      to: intent.to as Address,
+      value: intent.value,
+      ...(intent.data ? { data: intent.data as Hex } : {}),
+      nonce: Number(nonce),
+      gas: n.gasLimit,
+      ...n.fees,
+    };
+    const { r, s, recovery } = key.signDigest(hexToBytes(keccak256(serializeTransaction(unsigned))));
+    const raw = serializeTransaction(unsigned, { r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
+    return { raw, hash: keccak256(raw) };
+  }
+
+  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
+    const n = evmNetwork(network);
+    if (n.gasLimit === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
+    // A bump must clear the current fees: the quote is read afresh, not from the cache.
+    return this.fixedNetwork({ limit: n.gasLimit, fees: bumpFees(n.fees, await this.quoteFees({ fresh: true })) });
+  }
+
+  costOf(value: bigint, network: NetworkData): bigint {
+    const n = evmNetwork(network);
+    return value + (n.gasLimit ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
+  }
+
+  feeFields(network: NetworkData) {
+    const n = evmNetwork(network);
+    return { gasLimit: n.gasLimit, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
+  }
+
+  async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
+    for (const [index, hash] of hashes.entries()) {
+      const receipt = await this.node.getReceipt(hash);
+      if (receipt) return { index, receipt };
+    }
+    return null;
+  }
+}
+
+export const withMargin = (gas: bigint, percent: bigint = GAS_MARGIN_PERCENT): bigint => (gas * percent + 99n) / 100n;
+
+/** The EVM fields of stored network data (decimal strings; absent means not chosen yet). */
+function evmNetwork(network: NetworkData): { gasLimit: bigint | null; fees: FeeEstimate | null } {
+  const big = (v: string | undefined) => (v === undefined ? null : BigInt(v));
+  const maxFeePerGas = big(network.maxFeePerGas);
+  const maxPriorityFeePerGas = big(network.maxPriorityFeePerGas);
+  return {
+    gasLimit: big(network.gasLimit),
+    fees: maxFeePerGas !== null && maxPriorityFeePerGas !== null ? { maxFeePerGas, maxPriorityFeePerGas } : null,
+  };
+}
