@@ -1,5 +1,6 @@
 /**
- * Transactions: presentation of the spec's Transaction (with asset, blockchain, wallet and
+ * Transactions: the owner of the table (the writes, lifecycle.ts's moves, are inherited from
+ * writes.ts), presentation of the spec's Transaction (with asset, blockchain, wallet and
  * address) and lookups. Amounts are stored in base units and shown in the asset's units;
  * gas figures: `gasUsed` in gas, `gasPrice` in wei, `gasFee` and `fee` in the native coin.
  */
