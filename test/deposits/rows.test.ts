@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { uuidv7, shortReference } from '../../src/lib/ids.js';
-import * as store from '../../src/modules/deposits/store.js';
+import * as store from '../../src/modules/transactions/store.js';
+import type { NewDeposit } from '../../src/modules/transactions/service.js';
 import type { TransactionRow } from '../../src/modules/transactions/service.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -22,7 +23,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-function deposit(over: Partial<store.NewDeposit>): store.NewDeposit {
+function deposit(over: Partial<NewDeposit>): NewDeposit {
   const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
   const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
   return {

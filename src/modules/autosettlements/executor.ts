@@ -59,7 +59,7 @@ export class AutoSettlementExecutor {
     private readonly swaps: SwapService,
     private readonly withdrawals: WithdrawalService,
   ) {
-    this.#legs = new Legs(deps.webhooks);
+    this.#legs = new Legs(deps.webhooks, deps.transactions);
   }
 
   // ---- outbound events of the four legs (subscribed in src/subscriptions.ts) ----------
@@ -143,7 +143,7 @@ export class AutoSettlementExecutor {
     let swapId: string | null = null;
     if (swapping) {
       swapId = uuidv7();
-      await store.insertLeg(tx, {
+      await this.deps.transactions.createLeg(tx, {
         ...legBase,
         id: swapId,
         assetId: assetIn.id,
@@ -160,7 +160,7 @@ export class AutoSettlementExecutor {
       });
     }
     const settleId = uuidv7();
-    await store.insertLeg(tx, {
+    await this.deps.transactions.createLeg(tx, {
       ...legBase,
       id: settleId,
       assetId: assetOut.id,
@@ -343,7 +343,7 @@ export class AutoSettlementExecutor {
         await this.#legs.failAll(tx, locked, 'the swap delivered nothing');
         return;
       }
-      await store.setLegAmount(tx, locked.settle_transaction_id!, output);
+      await this.deps.transactions.setLegAmount(tx, locked.settle_transaction_id!, output);
       await this.#enqueueTransfer(tx, locked, output);
     });
   }
@@ -391,7 +391,7 @@ export class AutoSettlementExecutor {
   async signed(tx: DbConn, row: OutboundRow, leg: 'swap' | 'transfer'): Promise<void> {
     const s = row.ownerId ? await store.findSettlement(tx, row.ownerId) : undefined;
     const id = leg === 'swap' ? s?.swap_transaction_id : s?.settle_transaction_id;
-    if (id) await store.recordLegSigned(tx, id, { hash: row.hash!, raw: row.raw!, nonce: row.nonce });
+    if (id) await this.deps.transactions.recordSigned(tx, id, { hash: row.hash!, raw: row.raw!, nonce: row.nonce });
   }
 }
 

@@ -5,13 +5,14 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import type { OutboundRow } from '../outbound/service.js';
+import type { FailedStage, Mined, TransactionWrites } from '../transactions/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import * as store from './store.js';
 
 export const SWAP_EVENTS = { ok: 'swap.success', failed: 'swap.failed' } as const;
 export const SETTLE_EVENTS = { ok: 'auto-settlement.success', failed: 'auto-settlement.failed' } as const;
 
-export function minedOf(row: OutboundRow): store.LegOutcome['mined'] {
+export function minedOf(row: OutboundRow): Mined | null {
   const r = row.receipt;
   return r
     ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }
@@ -26,18 +27,21 @@ export function failureOf(row: OutboundRow, what: string): string {
 }
 
 export class Legs {
-  constructor(private readonly webhooks: WebhookService) {}
+  constructor(
+    private readonly webhooks: WebhookService,
+    private readonly transactions: TransactionWrites,
+  ) {}
 
   async succeed(
     tx: DbConn,
     legId: string | null,
     type: 'SWAP' | 'AUTO_SETTLEMENT',
-    mined: store.LegOutcome['mined'],
+    mined: Mined | null,
     toAmount?: bigint,
     confirmations?: number,
   ): Promise<void> {
     if (!legId) return;
-    const moved = await store.settleLeg(tx, legId, {
+    const moved = await this.transactions.settleLeg(tx, legId, {
       status: 'SUCCESS',
       stage: 'mined',
       reason: null,
@@ -53,12 +57,12 @@ export class Legs {
     legId: string | null,
     type: 'SWAP' | 'AUTO_SETTLEMENT',
     reason: string,
-    mined: store.LegOutcome['mined'] = null,
-    stage = 'failed',
+    mined: Mined | null = null,
+    stage: FailedStage = 'failed',
     confirmations?: number,
   ): Promise<void> {
     if (!legId) return;
-    const moved = await store.settleLeg(tx, legId, {
+    const moved = await this.transactions.settleLeg(tx, legId, {
       status: 'FAILED',
       stage,
       reason,

@@ -10,8 +10,8 @@ import { shortReference } from '../../lib/ids.js';
 import type { EncodedContractCall } from '../../chains/types.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { OutboundRow } from '../outbound/service.js';
-import { insertTransaction, type NewTransaction } from '../transactions/service.js';
-import type { WebhookService } from '../webhooks/service.js';
+import { sendEnd, type TransactionFields } from '../transactions/service.js';
+import type { ModuleDeps } from '../deps.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
@@ -28,7 +28,7 @@ export interface Actor {
   addressId: string | null;
 }
 
-function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): NewTransaction {
+function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): TransactionFields {
   return {
     id,
     wallet_id: actor.wallet.id,
@@ -36,7 +36,6 @@ function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded:
     chain_id: actor.chain.id,
     reference: shortReference(),
     type: 'CUSTOM_SMART_CONTRACT',
-    status: 'PENDING',
     network: actor.chain.row.network,
     created_channel: 'API',
     sender_address: actor.address,
@@ -53,8 +52,15 @@ export async function insertPendingWrite(
   call: ContractCalls[number],
   encoded: EncodedContractCall,
   nonce: bigint,
+  deps: Pick<ModuleDeps, 'transactions'>,
 ): Promise<void> {
-  await insertTransaction(tx, { ...baseRow(actor, id, call, encoded), stage: 'created', confirmed: false, nonce });
+  await deps.transactions.create(tx, {
+    ...baseRow(actor, id, call, encoded),
+    status: 'PENDING',
+    stage: 'created',
+    confirmed: false,
+    nonce,
+  });
 }
 
 export interface SignedCall {
@@ -73,9 +79,9 @@ export async function insertSignedWrite(
   call: ContractCalls[number],
   encoded: EncodedContractCall,
   s: SignedCall,
-  webhooks: WebhookService,
+  deps: Pick<ModuleDeps, 'webhooks' | 'transactions'>,
 ): Promise<void> {
-  await insertTransaction(tx, {
+  await deps.transactions.create(tx, {
     ...baseRow(actor, id, call, encoded),
     type: 'SIGNED',
     status: 'SUCCESS',
@@ -94,7 +100,7 @@ export async function insertSignedWrite(
       maxPriorityFeePerGas: s.maxPriorityFeePerGas.toString(),
     }),
   });
-  await webhooks.emitForTransaction(tx, id, 'signed.success');
+  await deps.webhooks.emitForTransaction(tx, id, 'signed.success');
 }
 
 /**
@@ -106,16 +112,16 @@ export async function insertSignedWrite(
 export async function settleWrite(
   tx: DbConn,
   row: OutboundRow,
-  webhooks: WebhookService,
+  deps: Pick<ModuleDeps, 'webhooks' | 'transactions'>,
   fees: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
 ): Promise<void> {
   if (!row.ownerId || !(await store.lockPendingWrite(tx, row.ownerId))) return;
   const r = row.receipt;
   const ok = row.stage === 'mined' && r?.status === 'success';
   const fee = r ? r.gasUsed * r.effectiveGasPrice : null;
-  await store.settleWrite(tx, row.ownerId, {
-    status: ok ? 'SUCCESS' : 'FAILED',
-    stage: row.stage,
+  await store.settleMoves(tx, row.ownerId);
+  await deps.transactions.settleContractCall(tx, row.ownerId, {
+    ...sendEnd(ok, row.stage),
     confirmed: r !== null,
     hash: r ? row.hash : null,
     blockNumber: r?.blockNumber ?? null,
@@ -134,5 +140,5 @@ export async function settleWrite(
       error: ok ? null : row.error,
     },
   });
-  await webhooks.emitForTransaction(tx, row.ownerId, ok ? 'custom-smart-contract.success' : 'custom-smart-contract.failed');
+  await deps.webhooks.emitForTransaction(tx, row.ownerId, ok ? 'custom-smart-contract.success' : 'custom-smart-contract.failed');
 }

@@ -64,12 +64,13 @@ export class ContractService {
 
   /** outbound.settled of 'contract' (src/subscriptions.ts): see records.ts, settleWrite. */
   writeSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    return settleWrite(tx, row, this.deps.webhooks, this.deps.outbound.feeFields(row));
+    return settleWrite(tx, row, this.deps, this.deps.outbound.feeFields(row));
   }
 
   /** outbound.signed of 'contract': the write holds its signed hash and nonce. */
   async writeSigned(tx: DbConn, row: OutboundRow): Promise<void> {
-    if (row.ownerId && row.hash) await store.recordSignedHash(tx, row.ownerId, row.hash, row.nonce);
+    if (row.ownerId && row.hash)
+      await this.deps.transactions.recordSigned(tx, row.ownerId, { hash: row.hash, nonce: row.nonce }, 'CUSTOM_SMART_CONTRACT');
   }
 
   /** One value as text per call; one call gives the value alone (DESIGN section 4). */
@@ -120,7 +121,7 @@ export class ContractService {
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });
-        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce);
+        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce, this.deps);
         await this.record(tx, actor, id, plan, i, withMargin(plan.gas[i]!) * plan.fees.maxFeePerGas);
         made.push(id);
       }
@@ -168,7 +169,7 @@ export class ContractService {
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {
       for (const [i, call] of calls.entries()) {
-        await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps.webhooks);
+        await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps);
         await this.record(tx, actor, ids[i]!, plan, i, null);
       }
     });
@@ -192,7 +193,7 @@ export class ContractService {
   /** What call `i` moves (contract_moves), the spenders it grants allowances to, and the gas it reserves. */
   private async record(tx: DbConn, actor: Actor, id: string, plan: Checked, i: number, reservedFee: bigint | null): Promise<void> {
     await store.recordMoves(tx, actor.chain.id, id, plan.moves.moves[i]!, reservedFee === null);
-    if (reservedFee !== null) await store.reserveFee(tx, id, reservedFee);
+    if (reservedFee !== null) await this.deps.transactions.reserveFee(tx, id, reservedFee);
   }
 
   /** Validates every call (400s first), then simulates each as the sender and reads fees and balance. */

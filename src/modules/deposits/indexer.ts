@@ -12,6 +12,7 @@ import type { BlockRef, ScanResult } from '../../chains/types.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
 import type { ChainHandle } from '../catalogue/service.js';
+import { TransactionWrites } from '../transactions/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
 import * as store from './store.js';
@@ -59,6 +60,8 @@ export class ChainIndexer {
     private readonly repairs?: () => Promise<void>,
     /** USD quotes of new deposits (amountUSD, rateUSD), read before the range's transaction. */
     private readonly rates?: RateService,
+    /** The writes of the transactions table (stateless: any instance, the TransactionService's included, is the same). */
+    private readonly transactions: TransactionWrites = new TransactionWrites(),
   ) {
     this.watch = new WatchSet(db, chain.id);
   }
@@ -200,6 +203,7 @@ export class ChainIndexer {
     return {
       chain: this.chain,
       webhooks: this.webhooks,
+      transactions: this.transactions,
       logger: this.logger,
       owners: (address) => this.watch.owners(address),
       isEnabled: (walletId, assetId) => this.watch.isEnabled(walletId, assetId),
@@ -309,7 +313,7 @@ export class ChainIndexer {
       if (matched.has(v.id)) continue;
       // Read before the lock: failed only if still PENDING in the block it was read in (the
       // previous range may have found it re-mined elsewhere meanwhile).
-      if (await store.failDeposit(tx, v, 'The block holding this deposit was replaced (chain reorganisation)'))
+      if (await this.transactions.failDeposit(tx, v, 'The block holding this deposit was replaced (chain reorganisation)'))
         await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
     }
 
@@ -324,7 +328,7 @@ export class ChainIndexer {
     await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
 
     // Deposits found already at depth were confirmed as they were inserted (`settled`).
-    const confirmed = await store.confirmDeposits(tx, this.chain.id, head, to, this.required);
+    const confirmed = await this.transactions.confirmDeposits(tx, this.chain.id, head, to, this.required);
     await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
     const all = [...settled, ...confirmed];
     if (all.length) await this.events.emit('deposit.confirmed', tx, { depositIds: all });

@@ -11,7 +11,7 @@ import type { Logger } from '../../lib/logger.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { EventStage, WebhookService } from '../webhooks/service.js';
-import type { TransactionRow } from '../transactions/service.js';
+import type { TransactionRow, TransactionWrites } from '../transactions/service.js';
 import * as store from './store.js';
 import type { Owner } from './watch.js';
 import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
@@ -19,6 +19,7 @@ import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
 export interface RecordContext {
   chain: ChainHandle;
   webhooks: WebhookService;
+  transactions: TransactionWrites;
   logger: Logger;
   /** The wallets credited with a transfer to `address` (see watch.ts `credited`). */
   owners(address: string): readonly Owner[];
@@ -93,7 +94,7 @@ async function recordFor(
       return found.id;
     }
     if (moved || found.status === 'FAILED') {
-      await store.relocateDeposit(tx, found.id, t);
+      await ctx.transactions.relocateDeposit(tx, found.id, t);
       if (found.status === 'FAILED') await ctx.webhooks.emitForTransaction(tx, found.id, 'deposit.processing');
     }
     return found.id;
@@ -167,7 +168,8 @@ export async function insertNew(
   // Every chunk's insert is queued now: PostgreSQL runs the next one while this process
   // builds the events of the previous one. A failure aborts the transaction; the rest fail too.
   const chunks: Promise<TransactionRow[]>[] = [];
-  for (let i = 0; i < inserts.length; i += INSERT_CHUNK) chunks.push(store.insertDeposits(tx, inserts.slice(i, i + INSERT_CHUNK), depth));
+  for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+    chunks.push(ctx.transactions.recordDeposits(tx, inserts.slice(i, i + INSERT_CHUNK), depth));
   for (const p of [presenter, ...chunks]) p.catch(() => {}); // awaited below; meanwhile not "unhandled"
   const writer = ctx.webhooks.eventWriter(tx);
   try {

@@ -122,6 +122,7 @@ export class DepositService {
       const ctx = {
         chain,
         webhooks: this.webhooks,
+        transactions: this.transactions,
         logger: this.logger,
         owners: (a: string) => owners.get(a.toLowerCase()) ?? [],
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
@@ -137,7 +138,14 @@ export class DepositService {
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
         const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
-        const confirmed = await store.confirmDeposits(tx, chain.id, head, verified, Math.max(1, chain.config.confirmations), found);
+        const confirmed = await this.transactions.confirmDeposits(
+          tx,
+          chain.id,
+          head,
+          verified,
+          Math.max(1, chain.config.confirmations),
+          found,
+        );
         await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
         if (confirmed.length) await this.events.emit('deposit.confirmed', tx, { depositIds: confirmed });
       }

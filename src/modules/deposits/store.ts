@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { BlockRef } from '../../chains/types.js';
-import type { TransactionRow } from '../transactions/service.js';
+export type { NewDeposit } from '../transactions/service.js';
 
 export interface Cursor {
   blockNumber: bigint;
@@ -86,73 +86,6 @@ export async function pendingDepositsBetween(db: DbConn, chainId: string, from: 
   return rows;
 }
 
-export interface NewDeposit {
-  id: string;
-  walletId: string;
-  addressId: string | null;
-  assetId: string;
-  chainId: string;
-  reference: string;
-  amount: bigint;
-  amountUsd: string | null;
-  /** The rate `amountUsd` was computed at (rate and rateUSD); none without it. */
-  rateUsd?: string | null;
-  currency: string;
-  hash: string;
-  logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
-  from: string;
-  to: string;
-  token: string | null;
-  network: string;
-}
-
-/** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
-export async function relocateDeposit(
-  db: DbConn,
-  id: string,
-  loc: { logIndex: number; blockNumber: bigint; blockHash: string },
-): Promise<void> {
-  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.blockNumber.toString()}, block_hash = ${loc.blockHash},
-                   status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
-             WHERE id = ${id}`.execute(db);
-}
-
-/** Fails a deposit still PENDING in the block it was seen in; false when it has moved on since. */
-export async function failDeposit(db: DbConn, d: Pick<DepositRow, 'id' | 'block_hash'>, reason: string): Promise<boolean> {
-  const { rows } =
-    await sql`UPDATE transactions SET status = 'FAILED', stage = 'reorged', confirmed = false, reason = ${reason}, updated_at = now()
-             WHERE id = ${d.id} AND status = 'PENDING' AND block_hash = ${d.block_hash} RETURNING id`.execute(db);
-  return rows.length > 0;
-}
-
-/**
- * Recounts confirmations of the chain's pending deposits up to `verifiedTo` and returns
- * the ids that reached `required` (now SUCCESS).
- */
-export async function confirmDeposits(
-  db: DbConn,
-  chainId: string,
-  head: bigint,
-  verifiedTo: bigint,
-  required: number,
-  only?: string[],
-): Promise<string[]> {
-  // `only`: these deposits and no others (the deposit finder: it must not lock the chain's
-  // other pending deposits, which an indexer range may be updating in another order).
-  const these = only ? sql`AND id = ANY(${only}::uuid[])` : sql``;
-  await sql`UPDATE transactions SET confirmations = (${head.toString()}::bigint - block_number + 1)::int, updated_at = now()
-             WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
-               AND confirmations IS DISTINCT FROM (${head.toString()}::bigint - block_number + 1)::int`.execute(db);
-  const { rows } = await sql<{ id: string }>`
-    UPDATE transactions SET status = 'SUCCESS', stage = 'confirmed', confirmed = true, updated_at = now()
-     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
-       AND ${head.toString()}::bigint - block_number + 1 >= ${required}
-     RETURNING id`.execute(db);
-  return rows.map((r) => r.id);
-}
-
 export interface WatchedRow {
   address: string;
   wallet_id: string;
@@ -235,118 +168,6 @@ export async function enabledAssetsOfChain(db: DbConn, chainId: string): Promise
     SELECT wa.wallet_id, wa.asset_id FROM wallet_assets wa JOIN wallets w ON w.id = wa.wallet_id
      WHERE w.chain_id = ${chainId} AND wa.is_active`.execute(db);
   return rows;
-}
-
-/**
- * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index,
- * wallet) is skipped: each wallet watching the recipient has its own record of a transfer). With `depth`, each deposit starts with its confirmations so far and one
- * already at `depth.required` is written straight as SUCCESS (a backfill): one write instead
- * of an insert and two updates. The rows are built here from what was inserted; only what
- * the database supplies (the id of each row written, its timestamp and its address's
- * metadata) comes back, not ~55 columns per row to parse.
- */
-export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<TransactionRow[]> {
-  if (ds.length === 0) return [];
-  const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
-  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
-  const settled = (d: NewDeposit) => depth !== undefined && confirmations(d) >= depth.required;
-  const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
-    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
-                              amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
-                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT',
-           CASE WHEN t.settled THEN 'SUCCESS' ELSE 'PENDING' END, CASE WHEN t.settled THEN 'confirmed' ELSE 'mined' END,
-           t.settled, t.confirmations,
-           t.amount, t.amount, t.amount_usd, t.currency, t.rate_usd, t.rate_usd, t.hash, t.log_index, t.block_number, t.block_hash,
-           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
-      FROM unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.walletId)}::uuid[], ${col((d) => d.addressId)}::uuid[],
-                  ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
-                  ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.rateUsd ?? null)}::text[],
-                  ${col((d) => d.currency)}::text[],
-                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
-                  ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
-                  ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
-                  ${col(settled)}::boolean[])
-           AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
-                block_hash, sender, recipient, token, network, confirmations, settled)
-      LEFT JOIN addresses a ON a.id = t.address_id
-    ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
-    RETURNING id, created_at, metadata`.execute(db);
-  const written = new Map(rows.map((r) => [r.id, r]));
-  return ds.flatMap((d) => {
-    const r = written.get(d.id);
-    return r ? [depositRow(d, settled(d), confirmations(d), r)] : [];
-  });
-}
-
-/**
- * The row `insertDeposits` wrote for `d`, as SELECT * would read it. Typed as the whole
- * TransactionRow: a column added to the table must be given its value here too (and
- * test/deposits/rows.test.ts compares this with the stored row).
- */
-function depositRow(
-  d: NewDeposit,
-  settled: boolean,
-  confirmations: number,
-  db: { created_at: Date; metadata: TransactionRow['metadata'] },
-): TransactionRow {
-  const rate = d.rateUsd ?? null;
-  return {
-    id: d.id,
-    wallet_id: d.walletId,
-    address_id: d.addressId,
-    asset_id: d.assetId,
-    chain_id: d.chainId,
-    reference: d.reference,
-    type: 'DEPOSIT',
-    status: settled ? 'SUCCESS' : 'PENDING',
-    stage: settled ? 'confirmed' : 'mined',
-    confirmed: settled,
-    confirmations,
-    amount: d.amount.toString(),
-    amount_paid: d.amount.toString(),
-    amount_usd: d.amountUsd,
-    currency: d.currency,
-    rate,
-    rate_usd: rate,
-    to_amount: null,
-    to_currency: null,
-    fee: null,
-    fee_hash: null,
-    fee_metadata: null,
-    gas_fee: null,
-    gas_price: null,
-    gas_used: null,
-    hash: d.hash,
-    log_index: d.logIndex,
-    block_hash: d.blockHash,
-    block_number: d.blockNumber.toString(),
-    sender_address: d.from,
-    recipient_address: d.to,
-    token_address: d.token,
-    note: null,
-    reason: null,
-    metadata: db.metadata,
-    network: d.network,
-    created_channel: 'BLOCKCHAIN',
-    signed_transaction: null,
-    aml_screening: {},
-    nonce: null,
-    raw_transaction: null,
-    max_fee_per_gas: null,
-    max_priority_fee_per_gas: null,
-    asset_swept: false,
-    asset_swept_amount: null,
-    asset_swept_at: null,
-    asset_swept_gas_fee: null,
-    asset_swept_hash: null,
-    asset_swept_recipient_address: null,
-    asset_swept_sender_address: null,
-    asset_swept_response: null,
-    response: null,
-    created_at: db.created_at,
-    updated_at: db.created_at,
-  };
 }
 
 export interface DepositRepair {

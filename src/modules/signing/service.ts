@@ -12,7 +12,6 @@ import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
-import { insertTransaction } from '../transactions/service.js';
 
 import type { TypedDataRequest } from './schemas.js';
 
@@ -36,7 +35,7 @@ export class SigningService {
     const signature = await signer.signMessage(who.wallet.id, who.index, payload, who.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
-      await insertTransaction(tx, {
+      await transactions.create(tx, {
         id,
         wallet_id: who.wallet.id,
         address_id: who.addressId,
@@ -68,7 +67,7 @@ export class SigningService {
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
-      await insertTransaction(tx, {
+      await transactions.create(tx, {
         id,
         wallet_id: wallet.id,
         chain_id: chain.id,

@@ -175,7 +175,7 @@ export class SweepService {
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
-      await store.attachDeposits(
+      await this.transactions.attachToSweep(
         tx,
         sweepId,
         deposits.map((d) => d.id),
@@ -223,7 +223,7 @@ export class SweepService {
     }
     if (carrier && carried.length) {
       const sweep = (await store.lockSweep(tx, carrier.id))!;
-      await store.attachDeposits(
+      await this.transactions.attachToSweep(
         tx,
         sweep.id,
         carried.map((d) => d.id),
@@ -244,7 +244,7 @@ export class SweepService {
       maxPriorityFeePerGas: 0n,
       error: reason,
     });
-    await store.attachDeposits(
+    await this.transactions.attachToSweep(
       tx,
       sweepId,
       unreported.map((d) => d.id),
@@ -326,7 +326,7 @@ export class SweepService {
     const topup = sweep.topup_outbound_id ? await this.outbound.get(sweep.topup_outbound_id, tx) : undefined;
     const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
     for (const d of deposits) {
-      await store.markSwept(tx, d.id, {
+      await this.transactions.markSwept(tx, d.id, {
         amount: d.amount,
         gasFee: fee(row) + fee(topup),
         hash: row.hash!,
@@ -352,7 +352,7 @@ export class SweepService {
 
   private async reportFailure(tx: DbConn, sweepId: string, reason: string): Promise<void> {
     for (const d of await store.depositsOfSweep(tx, sweepId)) {
-      await store.recordSweepFailure(tx, d.id, { error: reason });
+      await this.transactions.recordSweepFailure(tx, d.id, { error: reason });
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.failed');
     }
   }

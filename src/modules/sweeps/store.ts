@@ -105,10 +105,6 @@ export async function carrierSweep(db: DbConn, addressId: string, assetId: strin
   return row.id !== null && BigInt(row.surplus) > 0n ? { id: row.id, surplus: row.surplus } : null;
 }
 
-export async function attachDeposits(db: DbConn, sweepId: string, depositIds: string[]): Promise<void> {
-  await sql`UPDATE transactions SET sweep_id = ${sweepId}, updated_at = now() WHERE id = ANY(${depositIds}::uuid[])`.execute(db);
-}
-
 export async function setOutbound(db: DbConn, sweepId: string, field: 'topup' | 'transfer', outboundId: string): Promise<void> {
   if (field === 'topup')
     await sql`UPDATE sweeps SET topup_outbound_id = ${outboundId}, updated_at = now() WHERE id = ${sweepId}`.execute(db);
@@ -135,24 +131,6 @@ export async function depositsOfSweep(db: DbConn, sweepId: string): Promise<{ id
     amount: string;
   }>`SELECT id, amount FROM transactions WHERE sweep_id = ${sweepId} ORDER BY created_at`.execute(db);
   return rows;
-}
-
-export async function markSwept(
-  db: DbConn,
-  depositId: string,
-  s: { amount: string; gasFee: bigint; hash: string; from: string; to: string; response: unknown },
-): Promise<void> {
-  await sql`UPDATE transactions SET asset_swept = true, asset_swept_amount = ${s.amount}, asset_swept_at = now(),
-                   asset_swept_gas_fee = ${s.gasFee.toString()}, asset_swept_hash = ${s.hash},
-                   asset_swept_sender_address = ${s.from}, asset_swept_recipient_address = ${s.to},
-                   asset_swept_response = ${JSON.stringify(s.response)}::jsonb, updated_at = now()
-             WHERE id = ${depositId}`.execute(db);
-}
-
-export async function recordSweepFailure(db: DbConn, depositId: string, response: unknown): Promise<void> {
-  await sql`UPDATE transactions SET asset_swept_response = ${JSON.stringify(response)}::jsonb, updated_at = now() WHERE id = ${depositId}`.execute(
-    db,
-  );
 }
 
 export async function depositForSweep(db: DbConn, walletId: string, id: string) {

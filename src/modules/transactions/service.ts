@@ -1,5 +1,6 @@
 /**
- * Transactions: presentation of the spec's Transaction (with asset, blockchain, wallet and
+ * Transactions: the owner of the table (the writes, lifecycle.ts's moves, are inherited from
+ * writes.ts), presentation of the spec's Transaction (with asset, blockchain, wallet and
  * address) and lookups. Amounts are stored in base units and shown in the asset's units;
  * gas figures: `gasUsed` in gas, `gasPrice` in wei, `gasFee` and `fee` in the native coin.
  */
@@ -14,26 +15,27 @@ import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
+import { TransactionWrites } from './writes.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
 export type TransactionRow = store.TransactionRow;
-export type NewTransaction = store.NewTransaction;
+export { TransactionWrites, type NewTransaction, type TransactionFields } from './writes.js';
+export type * from './types.js';
+export { sendEnd, stateIn, type FailedStage, type SendEnd, type TransactionState, type TransactionStatus } from './lifecycle.js';
 
 /**
- * Inserts a Transaction row in the caller's database transaction: the door other modules
- * (contract calls, typed-data signatures) use instead of this module's store.
+ * Reads and presentation here; the writes (the transition API, every move a row makes, in
+ * the caller's database transaction) are inherited from TransactionWrites (writes.ts).
  */
-export function insertTransaction(db: DbConn, row: NewTransaction): Promise<void> {
-  return store.insertTransaction(db, row);
-}
-
-export class TransactionService {
+export class TransactionService extends TransactionWrites {
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
     private readonly wallets: WalletService,
     private readonly addresses: AddressService,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The caller's transaction; a foreign one looks exactly like a missing one. */
   async require(auth: AuthContext, walletId: string, id: string): Promise<TransactionRow> {

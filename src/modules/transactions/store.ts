@@ -1,6 +1,24 @@
+/**
+ * Every SQL statement that reads or writes the `transactions` table (test/architecture checks
+ * that no other file writes it). Other modules reach these through TransactionService; the
+ * moves they make are described in lifecycle.ts.
+ */
 import { sql, type Insertable } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { TransactionsTable } from '../../db/types.js';
+import { depositRow } from './rows.js';
+import type {
+  ContractCallOutcome,
+  DepositLocation,
+  LegOutcome,
+  Mined,
+  NewDeposit,
+  NewLeg,
+  NewWithdrawal,
+  Signed,
+  Swept,
+  WithdrawalOutcome,
+} from './types.js';
 
 export type NewTransaction = Insertable<TransactionsTable>;
 
@@ -76,4 +94,272 @@ export async function countByTypeAndStatus(db: DbConn, walletId: string): Promis
   const { rows } = await sql<{ type: string; status: string; n: string }>`
     SELECT type, status, count(*) AS n FROM transactions WHERE wallet_id = ${walletId} GROUP BY type, status`.execute(db);
   return rows.map((r) => ({ type: r.type, status: r.status, n: Number(r.n) }));
+}
+
+// ---- deposits (flow 'deposit') ------------------------------------------------------
+
+/**
+ * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index,
+ * wallet) is skipped: each wallet watching the recipient has its own record of a transfer). With `depth`, each deposit starts with its confirmations so far and one
+ * already at `depth.required` is written straight as SUCCESS (a backfill): one write instead
+ * of an insert and two updates. The rows are built here from what was inserted; only what
+ * the database supplies (the id of each row written, its timestamp and its address's
+ * metadata) comes back, not ~55 columns per row to parse.
+ */
+export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<TransactionRow[]> {
+  if (ds.length === 0) return [];
+  const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
+  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
+  const settled = (d: NewDeposit) => depth !== undefined && confirmations(d) >= depth.required;
+  const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
+                              amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
+                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT',
+           CASE WHEN t.settled THEN 'SUCCESS' ELSE 'PENDING' END, CASE WHEN t.settled THEN 'confirmed' ELSE 'mined' END,
+           t.settled, t.confirmations,
+           t.amount, t.amount, t.amount_usd, t.currency, t.rate_usd, t.rate_usd, t.hash, t.log_index, t.block_number, t.block_hash,
+           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
+      FROM unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.walletId)}::uuid[], ${col((d) => d.addressId)}::uuid[],
+                  ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
+                  ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.rateUsd ?? null)}::text[],
+                  ${col((d) => d.currency)}::text[],
+                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
+                  ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
+                  ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
+                  ${col(settled)}::boolean[])
+           AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
+                block_hash, sender, recipient, token, network, confirmations, settled)
+      LEFT JOIN addresses a ON a.id = t.address_id
+    ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
+    RETURNING id, created_at, metadata`.execute(db);
+  const written = new Map(rows.map((r) => [r.id, r]));
+  return ds.flatMap((d) => {
+    const r = written.get(d.id);
+    return r ? [depositRow(d, settled(d), confirmations(d), r)] : [];
+  });
+}
+
+/** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
+export async function relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
+  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.blockNumber.toString()}, block_hash = ${loc.blockHash},
+                   status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+/** Fails a deposit still PENDING in the block it was seen in; false when it has moved on since. */
+export async function failDeposit(db: DbConn, d: { id: string; block_hash: string }, reason: string): Promise<boolean> {
+  const { rows } =
+    await sql`UPDATE transactions SET status = 'FAILED', stage = 'reorged', confirmed = false, reason = ${reason}, updated_at = now()
+             WHERE id = ${d.id} AND status = 'PENDING' AND block_hash = ${d.block_hash} RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
+/**
+ * Recounts confirmations of the chain's pending deposits up to `verifiedTo` and returns
+ * the ids that reached `required` (now SUCCESS).
+ */
+export async function confirmDeposits(
+  db: DbConn,
+  chainId: string,
+  head: bigint,
+  verifiedTo: bigint,
+  required: number,
+  only?: string[],
+): Promise<string[]> {
+  // `only`: these deposits and no others (the deposit finder: it must not lock the chain's
+  // other pending deposits, which an indexer range may be updating in another order).
+  const these = only ? sql`AND id = ANY(${only}::uuid[])` : sql``;
+  await sql`UPDATE transactions SET confirmations = (${head.toString()}::bigint - block_number + 1)::int, updated_at = now()
+             WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
+               AND confirmations IS DISTINCT FROM (${head.toString()}::bigint - block_number + 1)::int`.execute(db);
+  const { rows } = await sql<{ id: string }>`
+    UPDATE transactions SET status = 'SUCCESS', stage = 'confirmed', confirmed = true, updated_at = now()
+     WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
+       AND ${head.toString()}::bigint - block_number + 1 >= ${required}
+     RETURNING id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+// ---- withdrawals and sign-only withdrawals ----------------------------------------------
+
+export async function insertWithdrawal(db: DbConn, w: NewWithdrawal): Promise<void> {
+  await insertWithdrawals(db, [w]);
+}
+
+/** Many withdrawals in one statement; returns the rows as written (the responses are presented from them, not re-read). */
+export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<TransactionRow[]> {
+  if (list.length === 0) return [];
+  const values = list.map((w) => {
+    const s = w.signed;
+    return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
+            ${s ? 'SUCCESS' : 'PENDING'}, ${s ? 'signed' : 'created'}, ${s !== null},
+            ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.rateUsd ?? null},
+            ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
+            ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
+            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
+            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`;
+  });
+  const { rows } = await sql<TransactionRow>`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
+                              amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
+                              token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
+                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
+    VALUES ${sql.join(values)}
+    RETURNING *`.execute(db);
+  return rows;
+}
+
+/**
+ * The version about to be broadcast: its hash is the one to look up while it is pending; only
+ * while PENDING (and only for `onlyType` when given). What else is kept of it depends on the
+ * flow: the signed bytes and fees (withdrawals), the bytes (settlement legs), neither
+ * (contract writes).
+ */
+export async function recordSigned(db: DbConn, id: string, s: Signed, onlyType?: string): Promise<void> {
+  await db
+    .updateTable('transactions')
+    .set({
+      hash: s.hash,
+      ...(s.raw !== undefined ? { raw_transaction: s.raw } : {}),
+      nonce: s.nonce.toString(),
+      stage: 'signed',
+      ...(s.fees
+        ? { max_fee_per_gas: s.fees.maxFeePerGas.toString(), max_priority_fee_per_gas: s.fees.maxPriorityFeePerGas.toString() }
+        : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .$if(onlyType !== undefined, (q) => q.where('type', '=', onlyType!))
+    .where('status', '=', 'PENDING')
+    .execute();
+}
+
+/** The withdrawal (its caller holds the row lock and saw it PENDING) ends; the outcome's reason replaces any earlier one. */
+export async function settleWithdrawal(db: DbConn, id: string, o: WithdrawalOutcome): Promise<void> {
+  const m = o.mined;
+  const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
+  await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = ${o.reason},
+                   confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
+                   block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+                   gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
+                   gas_fee = ${fee}, fee = ${fee}, updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+/**
+ * After settlement (outbound confirm.ts), for the attempt whose hash the withdrawal holds.
+ * Depth and moved-block updates leave updated_at alone: the outcome and its effect on the
+ * sender's balance are unchanged, and updated_at of a settled withdrawal is what the
+ * balance check reads as "settled since" (heldBack).
+ */
+export async function setConfirmations(db: DbConn, id: string, hash: string, depth: number): Promise<void> {
+  await sql`UPDATE transactions SET confirmations = ${depth}
+             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED') AND confirmations IS DISTINCT FROM ${depth}`.execute(
+    db,
+  );
+}
+
+export async function moveBlock(db: DbConn, id: string, m: Mined, depth: number): Promise<void> {
+  const fee = (m.gasUsed * m.gasPrice).toString();
+  await sql`UPDATE transactions SET block_number = ${m.blockNumber.toString()}, block_hash = ${m.blockHash},
+                   gas_used = ${m.gasUsed.toString()}, gas_price = ${m.gasPrice.toString()}, gas_fee = ${fee}, fee = ${fee},
+                   confirmations = ${depth}
+             WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
+}
+
+/**
+ * The block that held the withdrawal was reorged away: PENDING again (its reservation
+ * counts again), the same signed transaction being re-sent; the chain data of the lost
+ * block cleared. True when the withdrawal was changed.
+ */
+export async function reopenAfterReorg(db: DbConn, id: string, hash: string, reason: string): Promise<boolean> {
+  const r = await sql`UPDATE transactions SET status = 'PENDING', stage = 'broadcast', confirmed = false, confirmations = NULL,
+                   block_number = NULL, block_hash = NULL, gas_used = NULL, gas_price = NULL, gas_fee = NULL, fee = NULL,
+                   reason = ${reason}, updated_at = now()
+             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
+  return Number(r.numAffectedRows ?? 0n) > 0;
+}
+
+/** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared. */
+export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
+  await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
+                   reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
+                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce.toString()}, reason = NULL,
+                   updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+// ---- settlement legs (SWAP, AUTO_SETTLEMENT) -------------------------------------------
+
+export async function insertLeg(db: DbConn, l: NewLeg): Promise<void> {
+  await sql`
+    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
+                              amount, amount_paid, currency, to_amount, to_currency, sender_address, recipient_address,
+                              token_address, reason, metadata, network, created_channel, aml_screening)
+    VALUES (${l.id}, ${l.walletId}, ${l.addressId}, ${l.assetId}, ${l.chainId}, ${l.reference}, ${l.type}, 'PENDING', 'created', false,
+            ${l.amount.toString()}, ${l.amount.toString()}, ${l.currency}, ${l.toAmount?.toString() ?? null}, ${l.toCurrency},
+            ${l.sender}, ${l.recipient}, ${l.token}, ${l.reason}, ${JSON.stringify(l.metadata)}::jsonb, ${l.network},
+            'AUTO_SETTLEMENT', '{}'::jsonb)`.execute(db);
+}
+
+/** Only a PENDING leg moves: a replayed completion finds it settled and changes nothing (false). */
+export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<boolean> {
+  const m = o.mined;
+  const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
+  const { rows } = await sql<{ id: string }>`
+    UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = coalesce(${o.reason}, reason),
+           confirmed = ${m !== null}, confirmations = ${m ? (o.confirmations ?? 1) : null}, hash = coalesce(${m?.hash ?? null}, hash),
+           block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+           gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
+           gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),
+           updated_at = now()
+     WHERE id = ${id} AND status = 'PENDING' RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
+/** The AUTO_SETTLEMENT leg's amount once the swap has delivered its output. */
+export async function setLegAmount(db: DbConn, id: string, amount: bigint): Promise<void> {
+  await sql`UPDATE transactions SET amount = ${amount.toString()}, amount_paid = ${amount.toString()}, updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
+}
+
+// ---- contract writes (CUSTOM_SMART_CONTRACT) --------------------------------------------
+
+/** The gas a broadcast write may spend (gas limit x fee cap at acceptance), held from the sender's native balance. */
+export async function reserveFee(db: DbConn, id: string, fee: bigint): Promise<void> {
+  await sql`UPDATE transactions SET reserved_fee = ${fee.toString()} WHERE id = ${id}`.execute(db);
+}
+
+const text = (v: bigint | null) => (v === null ? null : v.toString());
+
+/** The write (its caller holds the row lock and saw it PENDING) ends, with the receipt's figures. */
+export async function settleContractCall(db: DbConn, id: string, o: ContractCallOutcome): Promise<void> {
+  await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, confirmed = ${o.confirmed}, hash = ${o.hash},
+                   block_number = ${text(o.blockNumber)}, block_hash = ${o.blockHash}, gas_used = ${text(o.gasUsed)},
+                   gas_price = ${text(o.gasPrice)}, gas_fee = ${text(o.fee)}, fee = ${text(o.fee)},
+                   max_fee_per_gas = ${text(o.maxFeePerGas)}, max_priority_fee_per_gas = ${text(o.maxPriorityFeePerGas)},
+                   response = ${JSON.stringify(o.response)}::jsonb, updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+// ---- sweeps of deposits -----------------------------------------------------------------
+
+export async function attachDeposits(db: DbConn, sweepId: string, depositIds: string[]): Promise<void> {
+  await sql`UPDATE transactions SET sweep_id = ${sweepId}, updated_at = now() WHERE id = ANY(${depositIds}::uuid[])`.execute(db);
+}
+
+export async function markSwept(db: DbConn, depositId: string, s: Swept): Promise<void> {
+  await sql`UPDATE transactions SET asset_swept = true, asset_swept_amount = ${s.amount}, asset_swept_at = now(),
+                   asset_swept_gas_fee = ${s.gasFee.toString()}, asset_swept_hash = ${s.hash},
+                   asset_swept_sender_address = ${s.from}, asset_swept_recipient_address = ${s.to},
+                   asset_swept_response = ${JSON.stringify(s.response)}::jsonb, updated_at = now()
+             WHERE id = ${depositId}`.execute(db);
+}
+
+export async function recordSweepFailure(db: DbConn, depositId: string, response: unknown): Promise<void> {
+  await sql`UPDATE transactions SET asset_swept_response = ${JSON.stringify(response)}::jsonb, updated_at = now() WHERE id = ${depositId}`.execute(
+    db,
+  );
 }

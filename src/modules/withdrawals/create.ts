@@ -132,7 +132,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         ownerId: w.id,
       })),
     );
-    const inserted = await store.insertWithdrawals(
+    const inserted = await deps.transactions.createWithdrawals(
       tx,
       writes.map((w, k) => ({
         ...hooks.row(w.job.s, w.item, w.id, w.gas * w.job.costs!.plan.fees.maxFeePerGas),

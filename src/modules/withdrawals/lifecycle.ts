@@ -19,7 +19,7 @@ import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { Confirmation, OutboundRow } from '../outbound/service.js';
-import type { TransactionRow, TransactionView } from '../transactions/service.js';
+import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
 import { callOf, checkAgainstPending, feeOf, planGas, snapshot } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
 import * as store from './store.js';
@@ -150,7 +150,7 @@ export class WithdrawalLifecycle {
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
         });
-        await store.reopen(tx, t.id, feeOf(bumped, 0), sent.nonce);
+        await this.deps.transactions.retryWithdrawal(tx, t.id, feeOf(bumped, 0), sent.nonce);
       }),
     );
     return this.#result(t.id, true);
@@ -163,11 +163,11 @@ export class WithdrawalLifecycle {
   /** outbound.signed of 'withdraw' (src/subscriptions.ts): the withdrawal holds the signed hash. */
   async signed(tx: DbConn, row: OutboundRow): Promise<void> {
     if (!row.ownerId) return;
-    await store.recordSigned(tx, row.ownerId, {
+    await this.deps.transactions.recordSigned(tx, row.ownerId, {
       hash: row.hash!,
       raw: row.raw!,
       nonce: row.nonce,
-      ...feesOf(this.deps.outbound.feeFields(row)),
+      fees: feesOf(this.deps.outbound.feeFields(row)),
     });
   }
 
@@ -178,9 +178,8 @@ export class WithdrawalLifecycle {
     // An earlier attempt (another nonce) never settles a retried withdrawal.
     if (t.nonce !== null && BigInt(t.nonce) !== row.nonce) return;
     const ok = row.stage === 'mined';
-    await store.settle(tx, t.id, {
-      status: ok ? 'SUCCESS' : 'FAILED',
-      stage: row.stage === 'replaced' ? 'failed' : row.stage,
+    await this.deps.transactions.settleWithdrawal(tx, t.id, {
+      ...sendEnd(ok, row.stage === 'replaced' ? 'failed' : row.stage),
       reason: ok ? null : failureReason(row),
       mined: minedOf(row),
     });
@@ -196,9 +195,9 @@ export class WithdrawalLifecycle {
   async confirmation(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
     const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
     if (!t || !row.hash) return;
-    if (change.kind === 'depth') await store.setConfirmations(tx, t.id, row.hash, change.depth);
-    else if (change.kind === 'moved') await store.moveBlock(tx, t.id, minedOf(row)!, change.depth);
-    else await store.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
+    if (change.kind === 'depth') await this.deps.transactions.setConfirmations(tx, t.id, row.hash, change.depth);
+    else if (change.kind === 'moved') await this.deps.transactions.moveBlock(tx, t.id, minedOf(row)!, change.depth);
+    else await this.deps.transactions.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
   }
 
   /** outbound.settled of the cancel purpose: the 0-value self-transfer took the nonce, the withdrawal can never be mined now. */
@@ -206,9 +205,8 @@ export class WithdrawalLifecycle {
     const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
     if (!t || t.status !== 'PENDING') return;
     const took = row.stage === 'mined' || row.stage === 'failed';
-    await store.settle(tx, t.id, {
-      status: took ? 'CANCELLED' : 'FAILED',
-      stage: took ? 'cancelled' : row.stage,
+    await this.deps.transactions.settleWithdrawal(tx, t.id, {
+      ...(took ? { status: 'CANCELLED', stage: 'cancelled' } : sendEnd(false, row.stage)),
       reason: took
         ? `cancelled: nonce ${row.nonce} was taken by the 0-value self-transfer ${row.hash}`
         : `the cancellation did not get its nonce mined: ${row.error ?? row.stage}`,
@@ -221,7 +219,7 @@ export class WithdrawalLifecycle {
     const t = await store.lockTransaction(tx, id);
     // Rolls the voiding back too: a live row always belongs to a PENDING withdrawal.
     if (t?.status !== 'PENDING') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
-    await store.settle(tx, id, {
+    await this.deps.transactions.settleWithdrawal(tx, id, {
       status: 'CANCELLED',
       stage: 'cancelled',
       reason: `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
@@ -231,7 +229,7 @@ export class WithdrawalLifecycle {
   }
 }
 
-function minedOf(row: OutboundRow): store.Outcome['mined'] {
+function minedOf(row: OutboundRow): Mined | null {
   const r = row.receipt;
   return r
     ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }

@@ -336,7 +336,7 @@ export class WithdrawalService {
         if (existing[i]) continue;
         // A twin with the same reference may commit first: the unique key refuses this one and the request is retried.
         const sig = signed.get(i)!;
-        await store.insertWithdrawal(tx, { ...this.#row(s, item, id, 'SIGNED', null, sig), nonce: sig.nonce });
+        await this.deps.transactions.createWithdrawal(tx, { ...this.#row(s, item, id, 'SIGNED', null, sig), nonce: sig.nonce });
         await webhooks.emitForTransaction(tx, id, 'signed.success');
       }
       return this.#respond(tx, ids, key, single);

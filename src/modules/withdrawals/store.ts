@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
-import type { TransactionRow } from '../transactions/service.js';
+export type { NewWithdrawal } from '../transactions/service.js';
 
 /**
  * Serialises every balance check and reservation of one sending address (all assets: gas
@@ -132,60 +132,6 @@ export async function findByReferences(db: DbConn, walletId: string, references:
   return new Map(rows.map((r) => [r.reference, r]));
 }
 
-export interface NewWithdrawal {
-  id: string;
-  walletId: string;
-  addressId: string | null;
-  assetId: string;
-  chainId: string;
-  reference: string;
-  type: 'WITHDRAW' | 'SIGNED';
-  amount: bigint;
-  amountUsd: string | null;
-  /** The rate `amountUsd` was computed at (rate and rateUSD); none without it. */
-  rateUsd?: string | null;
-  currency: string;
-  sender: string;
-  recipient: string;
-  token: string | null;
-  note: string | null;
-  metadata: Record<string, unknown> | null;
-  network: string;
-  reservedFee: bigint | null;
-  nonce: bigint | null;
-  /** Sign-only: the signed transaction, never broadcast by us. */
-  signed: { raw: string; hash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null;
-}
-
-export async function insertWithdrawal(db: DbConn, w: NewWithdrawal): Promise<void> {
-  await insertWithdrawals(db, [w]);
-}
-
-/** Many withdrawals in one statement. */
-/** Inserts the rows and returns them as written (the responses are presented from them, not re-read). */
-export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<TransactionRow[]> {
-  if (list.length === 0) return [];
-  const values = list.map((w) => {
-    const s = w.signed;
-    return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
-            ${s ? 'SUCCESS' : 'PENDING'}, ${s ? 'signed' : 'created'}, ${s !== null},
-            ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.rateUsd ?? null},
-            ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
-            ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
-            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
-            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
-            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`;
-  });
-  const { rows } = await sql<TransactionRow>`
-    INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
-                              amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
-                              token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
-                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
-    VALUES ${sql.join(values)}
-    RETURNING *`.execute(db);
-  return rows;
-}
-
 export interface LockedWithdrawal {
   id: string;
   wallet_id: string;
@@ -205,80 +151,6 @@ export async function lockTransaction(db: DbConn, id: string): Promise<LockedWit
     SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce
       FROM transactions WHERE id = ${id} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
-}
-
-/** The version about to be broadcast: its hash is the one to look up while it is pending. */
-export async function recordSigned(
-  db: DbConn,
-  id: string,
-  s: { hash: string; raw: string; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-): Promise<void> {
-  await sql`UPDATE transactions SET hash = ${s.hash}, raw_transaction = ${s.raw}, nonce = ${s.nonce.toString()}, stage = 'signed',
-                   max_fee_per_gas = ${s.maxFeePerGas.toString()}, max_priority_fee_per_gas = ${s.maxPriorityFeePerGas.toString()},
-                   updated_at = now()
-             WHERE id = ${id} AND status = 'PENDING'`.execute(db);
-}
-
-export interface Outcome {
-  status: 'SUCCESS' | 'FAILED' | 'CANCELLED';
-  stage: string;
-  reason: string | null;
-  /** The on-chain transaction that settled it (absent when nothing was mined). */
-  mined: { hash: string; blockNumber: bigint; blockHash: string; gasUsed: bigint; gasPrice: bigint } | null;
-}
-
-export async function settle(db: DbConn, id: string, o: Outcome): Promise<void> {
-  const m = o.mined;
-  const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
-  await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = ${o.reason},
-                   confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
-                   block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
-                   gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
-                   gas_fee = ${fee}, fee = ${fee}, updated_at = now()
-             WHERE id = ${id}`.execute(db);
-}
-
-/**
- * After settlement (outbound confirm.ts), for the attempt whose hash the withdrawal holds.
- * Depth and moved-block updates leave updated_at alone: the outcome and its effect on the
- * sender's balance are unchanged, and updated_at of a settled withdrawal is what the
- * balance check reads as "settled since" (heldBack).
- */
-export async function setConfirmations(db: DbConn, id: string, hash: string, depth: number): Promise<void> {
-  await sql`UPDATE transactions SET confirmations = ${depth}
-             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED') AND confirmations IS DISTINCT FROM ${depth}`.execute(
-    db,
-  );
-}
-
-export async function moveBlock(db: DbConn, id: string, m: NonNullable<Outcome['mined']>, depth: number): Promise<void> {
-  const fee = (m.gasUsed * m.gasPrice).toString();
-  await sql`UPDATE transactions SET block_number = ${m.blockNumber.toString()}, block_hash = ${m.blockHash},
-                   gas_used = ${m.gasUsed.toString()}, gas_price = ${m.gasPrice.toString()}, gas_fee = ${fee}, fee = ${fee},
-                   confirmations = ${depth}
-             WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
-}
-
-/**
- * The block that held the withdrawal was reorged away: PENDING again (its reservation
- * counts again), the same signed transaction being re-sent; the chain data of the lost
- * block cleared. True when the withdrawal was changed.
- */
-export async function reopenAfterReorg(db: DbConn, id: string, hash: string, reason: string): Promise<boolean> {
-  const r = await sql`UPDATE transactions SET status = 'PENDING', stage = 'broadcast', confirmed = false, confirmations = NULL,
-                   block_number = NULL, block_hash = NULL, gas_used = NULL, gas_price = NULL, gas_fee = NULL, fee = NULL,
-                   reason = ${reason}, updated_at = now()
-             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
-  return Number(r.numAffectedRows ?? 0n) > 0;
-}
-
-/** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared. */
-export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
-  await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
-                   reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce.toString()}, reason = NULL,
-                   updated_at = now()
-             WHERE id = ${id}`.execute(db);
 }
 
 // ---- idempotency keys ----------------------------------------------------------------

@@ -1,0 +1,141 @@
+/**
+ * What the transition API (TransactionService) takes: the rows other modules create and the
+ * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
+ */
+import type { SendEnd } from './lifecycle.js';
+
+/** A transfer in, as the indexer or the deposit finder found it. */
+export interface NewDeposit {
+  id: string;
+  walletId: string;
+  addressId: string | null;
+  assetId: string;
+  chainId: string;
+  reference: string;
+  amount: bigint;
+  amountUsd: string | null;
+  /** The rate `amountUsd` was computed at (rate and rateUSD); none without it. */
+  rateUsd?: string | null;
+  currency: string;
+  hash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  from: string;
+  to: string;
+  token: string | null;
+  network: string;
+}
+
+/** Where a deposit's transfer was found (again). */
+export interface DepositLocation {
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+/** A withdrawal (type WITHDRAW), or a sign-only one (type SIGNED, `signed` set). */
+export interface NewWithdrawal {
+  id: string;
+  walletId: string;
+  addressId: string | null;
+  assetId: string;
+  chainId: string;
+  reference: string;
+  type: 'WITHDRAW' | 'SIGNED';
+  amount: bigint;
+  amountUsd: string | null;
+  /** The rate `amountUsd` was computed at (rate and rateUSD); none without it. */
+  rateUsd?: string | null;
+  currency: string;
+  sender: string;
+  recipient: string;
+  token: string | null;
+  note: string | null;
+  metadata: Record<string, unknown> | null;
+  network: string;
+  reservedFee: bigint | null;
+  nonce: bigint | null;
+  /** Sign-only: the signed transaction, never broadcast by us. */
+  signed: { raw: string; hash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null;
+}
+
+/** A settlement's SWAP or AUTO_SETTLEMENT transaction. */
+export interface NewLeg {
+  id: string;
+  walletId: string;
+  addressId: string | null;
+  assetId: string;
+  chainId: string;
+  reference: string;
+  type: 'SWAP' | 'AUTO_SETTLEMENT';
+  amount: bigint;
+  currency: string;
+  toAmount: bigint | null;
+  toCurrency: string | null;
+  sender: string;
+  recipient: string;
+  token: string | null;
+  network: string;
+  reason: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** A signed version of a sent transaction: the hash to follow, and what the flow keeps of it. */
+export interface Signed {
+  hash: string;
+  nonce: bigint;
+  /** The signed bytes (withdrawals, settlement legs). */
+  raw?: string;
+  /** The fees it was signed with (withdrawals). */
+  fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+}
+
+/** The receipt that settled a sent transaction. */
+export interface Mined {
+  hash: string;
+  blockNumber: bigint;
+  blockHash: string;
+  gasUsed: bigint;
+  gasPrice: bigint;
+}
+
+/** How a withdrawal ended (its own send, or its cancellation). */
+export type WithdrawalOutcome = (SendEnd | { status: 'CANCELLED'; stage: 'cancelled' }) & {
+  reason: string | null;
+  /** The on-chain transaction that settled it (absent when nothing was mined). */
+  mined: Mined | null;
+};
+
+/** How a settlement leg ended. */
+export type LegOutcome = SendEnd & {
+  reason: string | null;
+  toAmount?: bigint;
+  /** Depth of the receipt's block when the leg settles (default 1). */
+  confirmations?: number;
+  mined: Mined | null;
+};
+
+/** How a contract write ended, with the receipt's figures and the response shown to clients. */
+export type ContractCallOutcome = SendEnd & {
+  confirmed: boolean;
+  hash: string | null;
+  blockNumber: bigint | null;
+  blockHash: string | null;
+  gasUsed: bigint | null;
+  gasPrice: bigint | null;
+  fee: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  response: unknown;
+};
+
+/** A deposit carried to the master by a sweep. */
+export interface Swept {
+  amount: string;
+  gasFee: bigint;
+  hash: string;
+  from: string;
+  to: string;
+  response: unknown;
+}

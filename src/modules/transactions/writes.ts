@@ -1,0 +1,151 @@
+/**
+ * The transition API: every write of the `transactions` table, as the moves of lifecycle.ts
+ * (named in each method's comment). Each takes the caller's connection, so the move commits
+ * with the caller's other writes (its outbound row, its events) or not at all. The store's
+ * WHERE clauses make a move happen once (a replay finds the row moved on); where a move has
+ * none, its caller holds the row lock and has checked the state (said below).
+ */
+import type { Insertable } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+import type { TransactionsTable } from '../../db/types.js';
+import type { TransactionType } from './lifecycle.js';
+import * as store from './store.js';
+import type {
+  ContractCallOutcome,
+  DepositLocation,
+  LegOutcome,
+  Mined,
+  NewDeposit,
+  NewLeg,
+  NewWithdrawal,
+  Signed,
+  Swept,
+  WithdrawalOutcome,
+} from './types.js';
+
+/** A row's columns but its state. */
+export type TransactionFields = Omit<Insertable<TransactionsTable>, 'status' | 'stage'>;
+/** A row created by `create`: accepted for sending (sendCreated) or signed for the client (signatureCreated). */
+export type NewTransaction = TransactionFields &
+  ({ status: 'PENDING'; stage: 'created' } | { status: 'SUCCESS'; stage: 'signed'; confirmed: true });
+
+export class TransactionWrites {
+  // ---- created ----------------------------------------------------------------------
+
+  /** One row (contract calls, signatures): sendCreated or signatureCreated. */
+  async create(db: DbConn, row: NewTransaction): Promise<void> {
+    await store.insertTransaction(db, row);
+  }
+
+  /** Withdrawals accepted (sendCreated) or signed only (signatureCreated), in one statement; the rows as written. */
+  createWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<store.TransactionRow[]> {
+    return store.insertWithdrawals(db, list);
+  }
+
+  createWithdrawal(db: DbConn, w: NewWithdrawal): Promise<void> {
+    return store.insertWithdrawal(db, w);
+  }
+
+  /** A settlement's SWAP or AUTO_SETTLEMENT leg: sendCreated. */
+  createLeg(db: DbConn, leg: NewLeg): Promise<void> {
+    return store.insertLeg(db, leg);
+  }
+
+  /**
+   * depositFound, in bulk: the rows inserted (a deposit already on record for its wallet is
+   * skipped), built in memory. With `depth`, one already at `depth.required` is written SUCCESS.
+   */
+  recordDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<store.TransactionRow[]> {
+    return store.insertDeposits(db, ds, depth);
+  }
+
+  // ---- deposits ---------------------------------------------------------------------
+
+  /** depositRelocated: found in another block (its caller matched it, PENDING or FAILED, in the range's transaction). */
+  relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
+    return store.relocateDeposit(db, id, loc);
+  }
+
+  /** depositReorged, only if still PENDING in the block it was read in; false when it has moved on. */
+  failDeposit(db: DbConn, d: { id: string; block_hash: string }, reason: string): Promise<boolean> {
+    return store.failDeposit(db, d, reason);
+  }
+
+  /**
+   * depositConfirmed: recounts the chain's PENDING deposits up to `verifiedTo` (only `only`
+   * when given) and returns the ids that reached `required` (now SUCCESS).
+   */
+  confirmDeposits(db: DbConn, chainId: string, head: bigint, verifiedTo: bigint, required: number, only?: string[]): Promise<string[]> {
+    return store.confirmDeposits(db, chainId, head, verifiedTo, required, only);
+  }
+
+  /** depositSwept: the deposits are carried by this sweep (its caller holds the address's lock). */
+  attachToSweep(db: DbConn, sweepId: string, depositIds: string[]): Promise<void> {
+    return store.attachDeposits(db, sweepId, depositIds);
+  }
+
+  /** depositSwept: the sweep's transfer was mined. */
+  markSwept(db: DbConn, depositId: string, s: Swept): Promise<void> {
+    return store.markSwept(db, depositId, s);
+  }
+
+  /** depositSwept: the sweep failed; the reason is kept in asset_swept_response. */
+  recordSweepFailure(db: DbConn, depositId: string, response: unknown): Promise<void> {
+    return store.recordSweepFailure(db, depositId, response);
+  }
+
+  // ---- sends (withdrawals, contract writes, settlement legs) ---------------------------
+
+  /** sendSigned, only while PENDING (and of type `only` when given). */
+  recordSigned(db: DbConn, id: string, s: Signed, only?: TransactionType): Promise<void> {
+    return store.recordSigned(db, id, s, only);
+  }
+
+  /** sendSettled or withdrawalCancelled; the caller holds the row lock and saw it PENDING. */
+  settleWithdrawal(db: DbConn, id: string, o: WithdrawalOutcome): Promise<void> {
+    return store.settleWithdrawal(db, id, o);
+  }
+
+  /** sendSettled, only if PENDING: a replayed completion changes nothing (false). */
+  settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<boolean> {
+    return store.settleLeg(db, id, o);
+  }
+
+  /** sendSettled; the caller holds the row lock and saw it PENDING. */
+  settleContractCall(db: DbConn, id: string, o: ContractCallOutcome): Promise<void> {
+    return store.settleContractCall(db, id, o);
+  }
+
+  /**
+   * withdrawalDepth, for the attempt whose hash the withdrawal holds. Leaves updated_at
+   * alone: a settled withdrawal's updated_at is what the balance check reads as "settled since".
+   */
+  setConfirmations(db: DbConn, id: string, hash: string, depth: number): Promise<void> {
+    return store.setConfirmations(db, id, hash, depth);
+  }
+
+  /** withdrawalDepth: the receipt moved to another block (updated_at left alone, as above). */
+  moveBlock(db: DbConn, id: string, m: Mined, depth: number): Promise<void> {
+    return store.moveBlock(db, id, m, depth);
+  }
+
+  /** withdrawalReorged, for the attempt whose hash it holds; true when the withdrawal was changed. */
+  reopenAfterReorg(db: DbConn, id: string, hash: string, reason: string): Promise<boolean> {
+    return store.reopenAfterReorg(db, id, hash, reason);
+  }
+
+  /** withdrawalRetried: reserving anew, the last attempt's chain data cleared (the caller locked it and saw it FAILED). */
+  retryWithdrawal(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
+    return store.reopen(db, id, reservedFee, nonce);
+  }
+
+  /** legAmount: the AUTO_SETTLEMENT leg's amount once the swap has delivered; only while PENDING. */
+  setLegAmount(db: DbConn, id: string, amount: bigint): Promise<void> {
+    return store.setLegAmount(db, id, amount);
+  }
+
+  /** feeReserved: the gas a broadcast contract write may spend, held from the sender's native balance. */
+  reserveFee(db: DbConn, id: string, fee: bigint): Promise<void> {
+    return store.reserveFee(db, id, fee);
+  }
+}

@@ -1,0 +1,1 @@
+export const outsideModules = 'UPDATE transactions SET reason = $1';
