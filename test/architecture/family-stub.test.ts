@@ -14,6 +14,8 @@ import { verifyWebhook } from '../../src/receiver/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { eventually } from '../support/fixtures.js';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { privateKeyToAddress } from 'viem/accounts';
 import { LedgerAdapter, LedgerChain, TRANSFER_UNITS, decode, ledgerChainConfig } from '../support/ledger-family.js';
 import { randomAddress } from '../withdrawals/world.js';
 
@@ -172,5 +174,38 @@ describe('a withdrawal on a test double family (ledger)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await successEvents(pending.id, 1)).length).toBe(1);
     expect(events[0]!.data).toMatchObject({ status: 'SUCCESS', hash: replacement.hash });
+  });
+});
+
+describe('a deposit on the test double family', () => {
+  it('the indexer reads the ledger (getBlock, scan) and records a native deposit to a child address once, SUCCESS', async () => {
+    const res = await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const child = res.body.data as { id: string; address: string };
+    // Someone outside pays the child: a ledger transaction signed with their own key.
+    const privateKey = secp256k1.utils.randomPrivateKey();
+    const payer = privateKeyToAddress(`0x${Buffer.from(privateKey).toString('hex')}`);
+    ledger.credit(payer, parseEther('1'));
+    const adapter = h.services.catalogue.findChain(slug, 'testnet')!.adapter;
+    const intent = { from: payer, to: child.address, value: parseEther('0.3'), data: null };
+    const network = await adapter.sender.prepare(intent, {});
+    const signed = adapter.sender.sign(intent, 0n, network, {
+      signDigest: (digest) => {
+        const sig = secp256k1.sign(digest, privateKey, { lowS: true });
+        return { r: sig.r, s: sig.s, recovery: sig.recovery };
+      },
+    });
+    expect(await adapter.broadcast(signed.raw)).toBe(signed.hash);
+
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(slug, 'testnet')!);
+    const read = async () => {
+      await indexer.step();
+      const { rows } = await sql<{ status: string; amount: string; recipient_address: string }>`
+        SELECT status, amount, recipient_address FROM transactions WHERE type = 'DEPOSIT' AND hash = ${signed.hash}`.execute(h.database.db);
+      return rows;
+    };
+    const rows = await eventually(read, (r) => r[0]?.status === 'SUCCESS', 30_000);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ amount: parseEther('0.3').toString(), recipient_address: child.address });
   });
 });
