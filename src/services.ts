@@ -29,6 +29,7 @@ import { SettlementService } from './modules/settlements/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
 import type { RateSettings } from './config/index.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
+import type { AdapterFor } from './chains/registry.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
 import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
 import { LocalSigner, type Signer } from './keys/signer.js';
@@ -86,6 +87,8 @@ export interface ServiceOptions {
   cache?: Pick<ChangesOptions, 'ttlMs' | 'maxEntries'>;
   /** Over `config.rates` (tests: the peg setting, no cache). */
   rates?: Partial<RateSettings>;
+  /** A chain's adapter instead of the EVM one (tests: a test double family); undefined keeps the default. */
+  adapterFor?: AdapterFor;
 }
 
 export async function createServices(
@@ -99,7 +102,7 @@ export async function createServices(
 ): Promise<Services> {
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger('silent');
-  const catalogue = await CatalogueService.start(db, config.chains);
+  const catalogue = await CatalogueService.start(db, config.chains, opts.adapterFor);
   const changes = await Changes.start(db, { connectionString: opts.databaseUrl, logger, ...opts.cache });
   const audit = new AuditService(db);
   const apiKeys = new ApiKeyService(db, vault, changes, { audit, logger, ...(config.apiLimits ? { limits: config.apiLimits } : {}) });

@@ -25,6 +25,9 @@ export function swapProviderFor(adapter: ChainAdapter): SwapProvider | null {
   return createSwapProvider(adapter);
 }
 
+/** Picks the adapter of one configured chain; undefined leaves the default (EVM). */
+export type AdapterFor = (chain: ChainConfig) => ChainAdapter | undefined;
+
 export function chainKey(slug: string, network: string): string {
   return `${slug}:${network}`;
 }
@@ -33,10 +36,14 @@ export function chainKey(slug: string, network: string): string {
 export class ChainRegistry {
   readonly #byKey = new Map<string, ChainAdapter>();
 
-  constructor(chains: ChainConfig[]) {
+  /**
+   * `adapterFor` may supply a chain's adapter (tests: a test double family, see
+   * test/support/ledger-family.ts); undefined from it, or no `adapterFor`, gives the EVM one.
+   */
+  constructor(chains: ChainConfig[], adapterFor?: AdapterFor) {
     for (const chain of chains) {
       // Every chain configured today is EVM; the adapter is chosen here when others land.
-      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), new EvmAdapter(chain));
+      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), adapterFor?.(chain) ?? new EvmAdapter(chain));
     }
   }
 

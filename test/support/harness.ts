@@ -18,6 +18,7 @@ import { buildServer } from '../../src/server.js';
 import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Clock } from '../../src/lib/clock.js';
+import type { ChainConfig } from '../../src/config/index.js';
 import type { SenderOptions } from '../../src/modules/webhooks/sender.js';
 import { startWorker, type WorkerHandle } from '../../src/roles/worker.js';
 import { taskList } from '../../src/jobs/tasks.js';
@@ -119,6 +120,11 @@ export interface HarnessOptions {
   services?: Omit<ServiceOptions, 'clock' | 'logger' | 'sender'>;
   /** TRUST_PROXY for the HTTP server; default: no proxy trusted. */
   trustProxy?: boolean | number | string[];
+  /**
+   * Chains configured after the devnets (default none), e.g. a test double family's, whose
+   * adapter `services.adapterFor` supplies. The harness makes no wallet on them.
+   */
+  extraChains?: ChainConfig[];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -138,7 +144,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     database.db,
     new LocalKeyVault(kek),
     {
-      chains: devnet.chains.map((c) => c.config),
+      chains: [...devnet.chains.map((c) => c.config), ...(opts.extraChains ?? [])],
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
       webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,

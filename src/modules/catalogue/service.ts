@@ -8,7 +8,7 @@ import type { ChainConfig } from '../../config/index.js';
 import type { PriceFeedConfig } from '../../config/chains.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { EVM_CATALOGUE } from '../../config/catalogue.js';
-import { ChainRegistry, chainKey, type ChainAdapter } from '../../chains/registry.js';
+import { ChainRegistry, chainKey, type AdapterFor, type ChainAdapter } from '../../chains/registry.js';
 import { NotFoundError } from '../../lib/errors.js';
 import * as store from './store.js';
 import { presentAsset, presentBlockchain, presentChainBlockchain, type AssetView, type BlockchainView } from './present.js';
@@ -51,8 +51,8 @@ export class CatalogueService {
     this.registry = registry;
   }
 
-  /** Writes the configured chains into the database and loads the catalogue. */
-  static async start(db: Db, chains: ChainConfig[]): Promise<CatalogueService> {
+  /** Writes the configured chains into the database and loads the catalogue; `adapterFor`: see ChainRegistry. */
+  static async start(db: Db, chains: ChainConfig[], adapterFor?: AdapterFor): Promise<CatalogueService> {
     await db.transaction().execute(async (tx) => {
       const configured = new Set(chains.map((c) => c.blockchain.slug));
       for (const known of EVM_CATALOGUE) {
@@ -73,7 +73,7 @@ export class CatalogueService {
       }
       await store.deactivateChainsExcept(tx, keep);
     });
-    const service = new CatalogueService(db, new ChainRegistry(chains));
+    const service = new CatalogueService(db, new ChainRegistry(chains, adapterFor));
     await service.load(chains);
     return service;
   }

@@ -1,0 +1,298 @@
+/**
+ * TEST DOUBLE of a chain family: "ledger", an in-memory chain that implements the seam
+ * (src/chains/types.ts: ChainAdapter and its Sender) honestly, with nothing of EVM's wire
+ * format, so a test can show that the pipeline runs on any family that keeps the seam's
+ * promises. It is not a mock of our code: it is a small blockchain of its own.
+ *
+ * - State: native balances per address; a nonce per sender (each used once, in order).
+ * - Transactions: a JSON payload (chain id, from, to, value, nonce, units, fee cap, tip)
+ *   signed with the key the signer lends (SigningKey, secp256k1 over sha256 of the
+ *   payload); raw = hex of the JSON of { payload, signature }; hash = sha256 of raw.
+ * - Fees: every transfer uses TRANSFER_UNITS units; a unit costs min(feeCap, baseFee + tip);
+ *   the sender must hold value + units x feeCap to be accepted (as EVM nodes ask).
+ * - Broadcast recovers the signer from the signature and refuses, with typed
+ *   ChainRejectedError reasons: 'invalid' (malformed, another chain, a bad signature, call
+ *   data), 'nonce-used', 'fee-too-low' (fee cap under the base fee), 'replacement-underpriced'
+ *   (same nonce, less than +10% on both fee fields), 'insufficient-funds'.
+ * - Blocks: one every `blockMs` (empty ones too), or `mine()` on demand; a pool transaction
+ *   whose fee cap is under the current base fee waits. Receipts carry units and price.
+ * - Reading: getBlock / getBlockNumber agree; scan returns native transfers to watched
+ *   addresses, so the deposit indexer can run on it.
+ * - Contracts, typed data, messages, allowances, token decimals and price feeds throw
+ *   "not supported by this family".
+ *
+ * The chain (state, pool, blocks, the transaction format) is in ledger-chain.ts; this file is
+ * the family: its adapter and sender. Addresses are 0x (EIP-55) as on EVM, so wallets derive
+ * as today: wallet derivation is not behind the seam yet.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { getAddress, isAddress } from 'viem';
+import type { ChainConfig } from '../../src/config/index.js';
+import { NATIVE_ADDRESS } from '../../src/config/chains.js';
+import { ChainRejectedError } from '../../src/chains/errors.js';
+import { ValidationError } from '../../src/lib/errors.js';
+import type {
+  BalanceQuery,
+  BlockRef,
+  CallLimit,
+  ChainAdapter,
+  FeeEstimate,
+  NetworkData,
+  Receipt,
+  ScanResult,
+  Sender,
+  SignedTransaction,
+  SigningKey,
+  TransferEvent,
+  TxIntent,
+} from '../../src/chains/types.js';
+import { BUMP_PERCENT, LedgerChain, TRANSFER_UNITS, hex, sha256, type LedgerPayload, type LedgerTx } from './ledger-chain.js';
+
+export { LedgerChain, TRANSFER_UNITS, decode } from './ledger-chain.js';
+
+const notSupported = (what: string) => new Error(`${what} is not supported by this family (the ledger test double)`);
+
+/** The ledger's side of the outbound lifecycle. Its network data: units, feeCap, tip (decimal strings). */
+export class LedgerSender implements Sender {
+  readonly ordering = 'nonce' as const;
+
+  constructor(private readonly chain: LedgerChain) {}
+
+  async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
+    return this.chain.nonceOf(address, which);
+  }
+
+  /** The cap leaves room for the base fee to double, as EVM wallets quote. */
+  async quoteFees(): Promise<FeeEstimate> {
+    const tip = 1n;
+    return { maxFeePerGas: this.chain.baseFee * 2n + tip, maxPriorityFeePerGas: tip };
+  }
+
+  async estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit> {
+    if (call.data && call.data !== '0x') throw new ChainRejectedError('reverted', 'contract calls are not supported by this family');
+    if (this.chain.balanceOf(call.from) < call.value)
+      throw new ChainRejectedError('insufficient-funds', `${call.from} holds less than ${call.value}`);
+    // Deterministic: a transfer always uses the same units, so no margin.
+    return { estimate: TRANSFER_UNITS, limit: TRANSFER_UNITS };
+  }
+
+  replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate {
+    const up = (v: bigint) => (v * BUMP_PERCENT + 99n) / 100n;
+    const max = (a: bigint, b: bigint) => (a > b ? a : b);
+    const maxPriorityFeePerGas = max(up(previous.maxPriorityFeePerGas), current.maxPriorityFeePerGas);
+    return { maxPriorityFeePerGas, maxFeePerGas: max(max(up(previous.maxFeePerGas), current.maxFeePerGas), maxPriorityFeePerGas) };
+  }
+
+  voidCall(from: string): TxIntent & { network: NetworkData } {
+    return { from, to: from, value: 0n, data: null, network: { units: TRANSFER_UNITS.toString() } };
+  }
+
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData {
+    if (given.limit !== undefined && given.limit < TRANSFER_UNITS)
+      throw new ValidationError(`the limit must be at least ${TRANSFER_UNITS} units`);
+    if (given.fees && (given.fees.maxPriorityFeePerGas < 0n || given.fees.maxFeePerGas < given.fees.maxPriorityFeePerGas)) {
+      throw new ValidationError('the tip must be between 0 and the fee cap');
+    }
+    return {
+      ...(given.limit !== undefined ? { units: given.limit.toString() } : {}),
+      ...(given.fees ? { feeCap: given.fees.maxFeePerGas.toString(), tip: given.fees.maxPriorityFeePerGas.toString() } : {}),
+    };
+  }
+
+  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+    const n = ledgerNetwork(given);
+    const limit =
+      n.units ??
+      (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
+        .limit;
+    return this.fixedNetwork({ limit, fees: n.fees ?? (await this.quoteFees()) });
+  }
+
+  sign(intent: TxIntent, nonce: bigint, network: NetworkData, signingKey: SigningKey): SignedTransaction {
+    if (intent.data) throw notSupported('call data');
+    const n = ledgerNetwork(network);
+    if (n.units === null || n.fees === null) throw new Error('network data is not prepared (units and fees)');
+    const payload: LedgerPayload = {
+      chainId: this.chain.chainId,
+      from: intent.from,
+      to: intent.to,
+      value: intent.value.toString(),
+      nonce: nonce.toString(),
+      units: n.units.toString(),
+      feeCap: n.fees.maxFeePerGas.toString(),
+      tip: n.fees.maxPriorityFeePerGas.toString(),
+    };
+    const { r, s, recovery } = signingKey.signDigest(sha256(JSON.stringify(payload)));
+    const signature = hex(new secp256k1.Signature(r, s).toCompactRawBytes()) + recovery.toString(16).padStart(2, '0');
+    const raw = hex(Buffer.from(JSON.stringify({ payload, signature }), 'utf8'));
+    return { raw, hash: hex(sha256(Buffer.from(raw.slice(2), 'hex'))) };
+  }
+
+  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
+    const n = ledgerNetwork(network);
+    if (n.units === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
+    return this.fixedNetwork({ limit: n.units, fees: this.replacementFees(n.fees, await this.quoteFees()) });
+  }
+
+  costOf(value: bigint, network: NetworkData): bigint {
+    const n = ledgerNetwork(network);
+    return value + (n.units ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
+  }
+
+  feeFields(network: NetworkData) {
+    const n = ledgerNetwork(network);
+    return { gasLimit: n.units, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
+  }
+
+  async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
+    for (const [index, hash] of hashes.entries()) {
+      const receipt = this.chain.receipt(hash);
+      if (receipt) return { index, receipt };
+    }
+    return null;
+  }
+}
+
+function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeEstimate | null } {
+  const big = (v: string | undefined) => (v === undefined ? null : BigInt(v));
+  const [feeCap, tip] = [big(network.feeCap), big(network.tip)];
+  return { units: big(network.units), fees: feeCap !== null && tip !== null ? { maxFeePerGas: feeCap, maxPriorityFeePerGas: tip } : null };
+}
+
+/** The ledger family's adapter: the seam over one LedgerChain. */
+export class LedgerAdapter implements ChainAdapter {
+  readonly sender: LedgerSender;
+
+  constructor(
+    readonly config: ChainConfig,
+    readonly chain: LedgerChain,
+  ) {
+    this.sender = new LedgerSender(chain);
+  }
+
+  normalizeAddress(address: string): string | null {
+    return isAddress(address, { strict: true }) ? getAddress(address) : null;
+  }
+
+  async getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
+    return queries.map((q) => {
+      if (q.token !== null) throw notSupported('tokens');
+      return this.chain.balanceOf(q.owner);
+    });
+  }
+
+  async getBlockNumber(): Promise<bigint> {
+    return this.chain.head().number;
+  }
+
+  async getBlock(number: bigint): Promise<BlockRef | null> {
+    const b = this.chain.block(number);
+    return b ? { number: b.number, hash: b.hash, parentHash: b.parentHash, timestamp: b.timestamp } : null;
+  }
+
+  async scan(from: bigint, to: bigint, _tokens: string[], isWatched: (address: string) => boolean): Promise<ScanResult> {
+    const blocks: BlockRef[] = [];
+    const transfers: TransferEvent[] = [];
+    for (let n = from; n <= to; n++) {
+      const b = this.chain.block(n);
+      if (!b) break;
+      blocks.push({ number: b.number, hash: b.hash, parentHash: b.parentHash, timestamp: b.timestamp });
+      for (const tx of b.txs.map((t) => t.tx)) if (tx.value > 0n && isWatched(tx.to)) transfers.push(this.#transfer(tx, b));
+    }
+    return { blocks, transfers };
+  }
+
+  async transfersOfTransaction(hash: string, _tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]> {
+    const tx = this.chain.minedTransaction(hash);
+    const receipt = this.chain.receipt(hash);
+    if (!tx || !receipt || tx.value === 0n || !isWatched(tx.to)) return [];
+    return [this.#transfer(tx, this.chain.block(receipt.blockNumber)!)];
+  }
+
+  #transfer(tx: LedgerTx, b: BlockRef): TransferEvent {
+    return {
+      token: null,
+      from: tx.from,
+      to: tx.to,
+      amount: tx.value,
+      txHash: tx.hash,
+      logIndex: -1,
+      blockNumber: b.number,
+      blockHash: b.hash,
+    };
+  }
+
+  async broadcast(raw: string): Promise<string> {
+    return this.chain.submit(raw);
+  }
+
+  async getReceipt(hash: string): Promise<Receipt | null> {
+    return this.chain.receipt(hash);
+  }
+
+  encodeTokenTransfer(): string {
+    throw notSupported('tokens');
+  }
+
+  close(): void {
+    this.chain.stop();
+  }
+
+  readTokenDecimals(): Promise<number | null> {
+    return Promise.reject(notSupported('token metadata'));
+  }
+
+  readPriceFeed(): Promise<never> {
+    return Promise.reject(notSupported('price feeds'));
+  }
+
+  encodeContractCall(): never {
+    throw notSupported('contract calls');
+  }
+
+  readContract(): Promise<string> {
+    return Promise.reject(notSupported('contract calls'));
+  }
+
+  simulateContractCall(): Promise<{ gas: bigint }> {
+    return Promise.reject(notSupported('contract calls'));
+  }
+
+  describeTokenCall(): null {
+    return null;
+  }
+
+  getAllowances(): Promise<bigint[]> {
+    return Promise.reject(notSupported('allowances'));
+  }
+
+  prepareTypedData(): never {
+    throw notSupported('typed data');
+  }
+}
+
+/** The configuration of a ledger chain: a native coin only (18 decimals), 0x addresses. */
+export function ledgerChainConfig(opts: { chainId: number; slug?: string; confirmations?: number }): ChainConfig {
+  const slug = opts.slug ?? 'ledger-double';
+  return {
+    blockchain: {
+      slug,
+      name: 'Ledger (test double family)',
+      symbol: 'LDG',
+      nativeDecimals: 18,
+      derivationPath: "m/44'/60'/0'/0",
+      tokenStandard: null,
+      isEvmCompatible: false,
+      isL2: false,
+      logoUrl: '',
+    },
+    network: 'testnet',
+    chainId: opts.chainId,
+    // Never dialled: the adapter is in memory. A loopback URL keeps the config valid.
+    rpcUrl: 'http://127.0.0.1:9/ledger-double',
+    confirmations: opts.confirmations ?? 2,
+    startBlock: 0,
+    multicall3: null,
+    assets: [{ symbol: 'LDG', name: 'Ledger coin', address: NATIVE_ADDRESS, decimals: 18, isNative: true, standard: null, currency: null }],
+  };
+}
