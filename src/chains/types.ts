@@ -370,6 +370,13 @@ export interface SignedTransaction {
   hash: string;
 }
 
+/** The family's answer to "fund a child's fee" for one transaction (Sender.childFeeFunding). */
+export type ChildFeeFunding =
+  /** The child can pay, or someone else pays: nothing to send first. */
+  | { kind: 'none' }
+  /** The master sends `amount` of the native coin to the child first (an EVM gas top-up). */
+  | { kind: 'transfer'; amount: bigint };
+
 export interface Sender {
   readonly ordering: Ordering;
   /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
@@ -400,6 +407,13 @@ export interface Sender {
   replacementNetwork(network: NetworkData): Promise<NetworkData>;
   /** The most a transaction can cost its sender in the native coin. */
   costOf(value: bigint, network: NetworkData): bigint;
+  /**
+   * How a child address's transaction gets its fee paid ("fund a child's fee"), given what
+   * the child holds in the native coin: EVM: the child pays, so the master first sends what it
+   * lacks (`transfer`); Solana: the master signs as fee payer (`none`: nothing to send); Tron:
+   * resources delegated or TRX sent (issue 15).
+   */
+  childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding;
   /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
   feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
   /**

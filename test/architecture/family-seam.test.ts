@@ -50,6 +50,7 @@ const SENDER_MEMBERS = [
   'sign',
   'replacementNetwork',
   'costOf',
+  'childFeeFunding',
   'feeFields',
   'findLanded',
 ] as const;

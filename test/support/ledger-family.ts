@@ -36,6 +36,7 @@ import type {
   BlockRef,
   CallLimit,
   ChainAdapter,
+  ChildFeeFunding,
   FeeEstimate,
   NetworkData,
   Receipt,
@@ -137,6 +138,12 @@ export class LedgerSender implements Sender {
   costOf(value: bigint, network: NetworkData): bigint {
     const n = ledgerNetwork(network);
     return value + (n.units ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
+  }
+
+  /** On the ledger, as on EVM, a sender pays its own fee: the master tops a child up with what it lacks. */
+  childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
+    const needed = this.costOf(p.value, p.network);
+    return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
   }
 
   feeFields(network: NetworkData) {

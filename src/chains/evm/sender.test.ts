@@ -86,3 +86,15 @@ describe('EVM sender', () => {
     await expect(s.replacementNetwork({ gasLimit: '50000' })).rejects.toThrow(/prepared/);
   });
 });
+
+describe('funding a child fee (EVM: the child pays)', () => {
+  const network = { gasLimit: '65000', maxFeePerGas: '10', maxPriorityFeePerGas: '1' };
+  const s = new EvmSender(node().n);
+  it('tops the child up with exactly what it lacks of value + limit x cap', () => {
+    expect(s.childFeeFunding({ nativeBalance: 0n, value: 0n, network })).toEqual({ kind: 'transfer', amount: 650_000n });
+    expect(s.childFeeFunding({ nativeBalance: 150_000n, value: 7n, network })).toEqual({ kind: 'transfer', amount: 500_007n });
+  });
+  it('sends nothing when the child holds enough', () => {
+    expect(s.childFeeFunding({ nativeBalance: 650_000n, value: 0n, network })).toEqual({ kind: 'none' });
+  });
+});

@@ -14,7 +14,17 @@ import {
   type TransactionSerializableEIP1559,
 } from 'viem';
 import { ValidationError } from '../../lib/errors.js';
-import type { CallLimit, FeeEstimate, NetworkData, Receipt, Sender, SignedTransaction, SigningKey, TxIntent } from '../types.js';
+import type {
+  CallLimit,
+  ChildFeeFunding,
+  FeeEstimate,
+  NetworkData,
+  Receipt,
+  Sender,
+  SignedTransaction,
+  SigningKey,
+  TxIntent,
+} from '../types.js';
 
 /** Gas of a plain native transfer; the least any transaction uses. */
 export const TRANSFER_GAS = 21_000n;
@@ -138,6 +148,12 @@ export class EvmSender implements Sender {
   costOf(value: bigint, network: NetworkData): bigint {
     const n = evmNetwork(network);
     return value + (n.gasLimit ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
+  }
+
+  /** The child pays its own gas: whatever it lacks of value + limit x cap is topped up first. */
+  childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
+    const needed = this.costOf(p.value, p.network);
+    return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
   }
 
   feeFields(network: NetworkData) {

@@ -98,8 +98,12 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
           ).limit;
     gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
     const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
-    const needed = gas * fees.maxFeePerGas + (assetIn.is_native ? amountIn : 0n);
-    topup = needed > native! ? needed - native! : 0n;
+    const funding = adapter.sender.childFeeFunding({
+      nativeBalance: native!,
+      value: assetIn.is_native ? amountIn : 0n,
+      network: adapter.sender.fixedNetwork({ limit: gas, fees }),
+    });
+    topup = funding.kind === 'transfer' ? funding.amount : 0n;
   }
 
   return { fees, plan, refusal, transferGas, topup };

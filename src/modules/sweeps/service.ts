@@ -134,9 +134,11 @@ export class SweepService {
         gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
       }
     }
-    const gasCost = gasLimit * fees.maxFeePerGas;
-    const amount = native ? nativeBalance! - gasCost : tokenBalance!;
-    const topup = !native && gasCost > nativeBalance! ? gasCost - nativeBalance! : 0n;
+    const network = adapter.sender.fixedNetwork({ limit: gasLimit, fees });
+    const amount = native ? nativeBalance! - adapter.sender.costOf(0n, network) : tokenBalance!;
+    // A token sweep's fee: the family says whether the master must send the child something first.
+    const funding = native ? null : adapter.sender.childFeeFunding({ nativeBalance: nativeBalance!, value: 0n, network });
+    const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
 
     return this.db.transaction().execute(async (tx) => {
