@@ -377,6 +377,31 @@ export type ChildFeeFunding =
   /** The master sends `amount` of the native coin to the child first (an EVM gas top-up). */
   | { kind: 'transfer'; amount: bigint };
 
+/** Options of Sender.quote. */
+export interface QuoteOptions {
+  /** Read the node's fees now instead of the shared quote. */
+  fresh?: boolean;
+  /** What the call uses as a simulation already estimated it: the family adds its margin, the node is not asked. */
+  estimate?: bigint;
+  /** The network data of an earlier attempt (a retry): the fees are the family's bump over it (at least the quote's), and fixed. */
+  above?: NetworkData;
+}
+
+/** What one transaction would cost its sender (Sender.quote). */
+export interface FeeQuote {
+  /** Complete: what would be signed now, the caller's fixed fields kept. */
+  network: NetworkData;
+  /**
+   * What must be signed as it is when the pipeline prepares the transaction later: the
+   * caller's fields (completed: a fee cap's tip) and a retry's fees; the rest is quoted again then.
+   */
+  fixed: NetworkData;
+  /** The most the transaction can cost its sender in the native coin, excluding its value. */
+  fee: bigint;
+  /** The limit estimated here (by the node, or from `estimate`), with the margin; absent when `given` fixed it. */
+  limit?: CallLimit;
+}
+
 export interface Sender {
   readonly ordering: Ordering;
   /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
@@ -386,6 +411,19 @@ export interface Sender {
    * block); `fresh` reads the node anyway (a replacement must clear the current fees).
    */
   quoteFees(opts?: { fresh?: boolean }): Promise<FeeEstimate>;
+  /**
+   * What one transaction would cost, as the family prices it (modules add value + fee and
+   * hand `fixed` to the pipeline): `given` fields are kept (a fee cap given alone gets its
+   * tip here, and a cap under the network's current fee is a ValidationError naming
+   * gasPrice), the limit is estimated with the family's margin (from `opts.estimate`
+   * without a node call), the fees come from the shared quote (read now when `fresh`).
+   * A call that would revert is a ChainRejectedError with reason 'reverted'.
+   */
+  quote(intent: TxIntent, given?: NetworkData, opts?: QuoteOptions): Promise<FeeQuote>;
+  /** Several intents priced with one read of the fees (read now when `fresh`), in order. */
+  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts?: { fresh?: boolean }): Promise<FeeQuote[]>;
+  /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
+  requote(quote: FeeQuote, given: NetworkData): FeeQuote;
   /** The call's limit; a call that would revert is a ChainRejectedError with reason 'reverted'. */
   estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit>;
   /** Fees of a replacement under the same ordering slot: the family's bump over `previous`, and at least `current`. */
@@ -394,8 +432,11 @@ export interface Sender {
   voidCall(from: string): TxIntent & { network: NetworkData };
 
   // The lifecycle's steps on one transaction, over its opaque network data.
-  /** The fields a caller fixed (EVM: a gas limit, both fee caps), checked; a ValidationError names what is wrong. */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData;
+  /**
+   * The fields a caller fixed (EVM: a gas limit, both fee caps, or `feeCap` alone: the API's
+   * gasPrice, its tip chosen by quote or prepare), checked; a ValidationError names what is wrong.
+   */
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData;
   /**
    * Completes the network data before signing: what the caller fixed stays, the rest is
    * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').

@@ -38,7 +38,9 @@ import type {
   ChainAdapter,
   ChildFeeFunding,
   FeeEstimate,
+  FeeQuote,
   NetworkData,
+  QuoteOptions,
   Receipt,
   ScanResult,
   Sender,
@@ -69,6 +71,55 @@ export class LedgerSender implements Sender {
     return { maxFeePerGas: this.chain.baseFee * 2n + tip, maxPriorityFeePerGas: tip };
   }
 
+  /** Limit x cap, as on EVM; the ledger's estimate needs no margin, and a cap alone takes the quote's tip (at most the cap). */
+  quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
+    return this.#quote(intent, given, opts.estimate, this.quoteFees(), opts.above);
+  }
+
+  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[]): Promise<FeeQuote[]> {
+    const fees = this.quoteFees();
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
+  }
+
+  requote(quote: FeeQuote, given: NetworkData): FeeQuote {
+    const base = ledgerNetwork(quote.network);
+    const more = ledgerNetwork(given);
+    const limit = more.units ?? base.units!;
+    const fees = more.fees ?? base.fees!;
+    const fixed = { ...quote.fixed, ...this.fixedNetwork({ ...(more.units !== null ? { limit } : {}), ...(more.fees ? { fees } : {}) }) };
+    return { network: this.fixedNetwork({ limit, fees }), fixed, fee: limit * fees.maxFeePerGas };
+  }
+
+  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData) {
+    const n = ledgerNetwork(given);
+    const limit =
+      n.units !== null
+        ? null
+        : estimate !== undefined
+          ? { estimate, limit: estimate }
+          : await this.estimateLimit({
+              from: intent.from,
+              to: intent.to,
+              value: intent.value,
+              ...(intent.data ? { data: intent.data } : {}),
+            });
+    const current = await quoted;
+    const previous = above ? ledgerNetwork(above).fees : null;
+    const capped =
+      n.cap !== null
+        ? { maxFeePerGas: n.cap, maxPriorityFeePerGas: n.cap < current.maxPriorityFeePerGas ? n.cap : current.maxPriorityFeePerGas }
+        : null;
+    const pinned = n.fees ?? capped ?? (previous ? this.replacementFees(previous, current) : null);
+    const fees = pinned ?? current;
+    const units = n.units ?? limit!.limit;
+    return {
+      network: this.fixedNetwork({ limit: units, fees }),
+      fixed: this.fixedNetwork({ ...(n.units !== null ? { limit: units } : {}), ...(pinned ? { fees: pinned } : {}) }),
+      fee: units * fees.maxFeePerGas,
+      ...(limit ? { limit } : {}),
+    };
+  }
+
   async estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit> {
     if (call.data && call.data !== '0x') throw new ChainRejectedError('reverted', 'contract calls are not supported by this family');
     if (this.chain.balanceOf(call.from) < call.value)
@@ -88,7 +139,7 @@ export class LedgerSender implements Sender {
     return { from, to: from, value: 0n, data: null, network: { units: TRANSFER_UNITS.toString() } };
   }
 
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData {
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
     if (given.limit !== undefined && given.limit < TRANSFER_UNITS)
       throw new ValidationError(`the limit must be at least ${TRANSFER_UNITS} units`);
     if (given.fees && (given.fees.maxPriorityFeePerGas < 0n || given.fees.maxFeePerGas < given.fees.maxPriorityFeePerGas)) {
@@ -97,6 +148,7 @@ export class LedgerSender implements Sender {
     return {
       ...(given.limit !== undefined ? { units: given.limit.toString() } : {}),
       ...(given.fees ? { feeCap: given.fees.maxFeePerGas.toString(), tip: given.fees.maxPriorityFeePerGas.toString() } : {}),
+      ...(given.feeCap !== undefined && !given.fees ? { feeCap: given.feeCap.toString() } : {}),
     };
   }
 
@@ -160,10 +212,14 @@ export class LedgerSender implements Sender {
   }
 }
 
-function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeEstimate | null } {
+function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeEstimate | null; cap: bigint | null } {
   const big = (v: string | undefined) => (v === undefined ? null : BigInt(v));
   const [feeCap, tip] = [big(network.feeCap), big(network.tip)];
-  return { units: big(network.units), fees: feeCap !== null && tip !== null ? { maxFeePerGas: feeCap, maxPriorityFeePerGas: tip } : null };
+  return {
+    units: big(network.units),
+    fees: feeCap !== null && tip !== null ? { maxFeePerGas: feeCap, maxPriorityFeePerGas: tip } : null,
+    cap: tip === null ? feeCap : null,
+  };
 }
 
 /** The ledger family's adapter: the seam over one LedgerChain. */

@@ -98,3 +98,94 @@ describe('funding a child fee (EVM: the child pays)', () => {
     expect(s.childFeeFunding({ nativeBalance: 650_000n, value: 0n, network })).toEqual({ kind: 'none' });
   });
 });
+
+describe('the fee quote (Sender.quote): what a transaction can cost its sender', () => {
+  const intent = { from: '0x1', to: '0x2', value: 7n, data: null };
+
+  it('estimates the limit with the 20% margin (rounded up) and prices it at the cap: fee = limit x maxFeePerGas', async () => {
+    const { n } = node({ estimateGas: async () => 21_001n });
+    const q = await new EvmSender(n).quote(intent);
+    expect(q.network).toEqual({ gasLimit: '25202', maxFeePerGas: '100', maxPriorityFeePerGas: '2' });
+    expect(q.fee).toBe(25_202n * 100n);
+    expect(q.limit).toEqual({ estimate: 21_001n, limit: 25_202n });
+    // Nothing fixed: the pipeline quotes again when it prepares the transaction.
+    expect(q.fixed).toEqual({});
+  });
+
+  it("keeps the caller's fields: a given limit is not estimated, given fees are not quoted", async () => {
+    const { n, calls } = node({ estimateGas: async () => Promise.reject(new Error('not asked')) });
+    const s = new EvmSender(n, { feeCacheMs: 0 });
+    const given = s.fixedNetwork({ limit: 30_000n, fees: fees(7n, 1n) });
+    const q = await s.quote(intent, given);
+    expect(q).toEqual({ network: given, fixed: given, fee: 210_000n });
+    const limitOnly = await s.quote(intent, s.fixedNetwork({ limit: 30_000n }));
+    expect(limitOnly).toEqual({
+      network: { gasLimit: '30000', maxFeePerGas: '100', maxPriorityFeePerGas: '2' },
+      fixed: { gasLimit: '30000' },
+      fee: 3_000_000n,
+    });
+    expect(calls.fees).toBe(2);
+  });
+
+  it("a fee cap alone (the API's gasPrice) takes the quote's tip, at most the cap; under the current fee it is refused", async () => {
+    const s = new EvmSender(node().n);
+    const q = await s.quote(intent, s.fixedNetwork({ feeCap: 99n }));
+    expect(q.network).toEqual({ gasLimit: '60000', maxFeePerGas: '99', maxPriorityFeePerGas: '2' });
+    expect(q.fixed).toEqual({ maxFeePerGas: '99', maxPriorityFeePerGas: '2' });
+    expect(q.fee).toBe(60_000n * 99n);
+    const low = await new EvmSender(node({ estimateFees: async () => fees(100n, 100n) }).n).quote(intent, s.fixedNetwork({ feeCap: 5n }));
+    expect(low.fixed).toEqual({ maxFeePerGas: '5', maxPriorityFeePerGas: '5' });
+    // The quote's cap without its tip (98 wei) is what a transaction must offer now.
+    await expect(s.quote(intent, s.fixedNetwork({ feeCap: 97n }))).rejects.toThrow(
+      /gasPrice 97 wei is below the network's current fee of 98 wei/,
+    );
+  });
+
+  it('a simulated estimate gets the margin without asking the node; quoteAll reads the fees once; fresh reads them anew', async () => {
+    const { n, calls } = node({ estimateGas: async () => Promise.reject(new Error('not asked')) });
+    const s = new EvmSender(n, { feeCacheMs: 60_000 });
+    const q = await s.quote(intent, {}, { estimate: 50_000n });
+    expect(q.network.gasLimit).toBe('60000');
+    expect(q.limit).toEqual({ estimate: 50_000n, limit: 60_000n });
+    expect(calls.fees).toBe(1);
+    await s.quote(intent, {}, { estimate: 50_000n });
+    expect(calls.fees).toBe(1);
+    await s.quote(intent, {}, { estimate: 50_000n, fresh: true });
+    expect(calls.fees).toBe(2);
+    const all = await s.quoteAll(
+      [
+        { intent, estimate: 100_000n },
+        { intent, estimate: 21_000n },
+      ],
+      { fresh: true },
+    );
+    expect(all.map((a) => a.fee)).toEqual([120_000n * 100n, 25_200n * 100n]);
+    expect(calls.fees).toBe(3);
+  });
+
+  it("a retry's fees are the bump over the earlier attempt (at least the quote's), and fixed", async () => {
+    const s = new EvmSender(node().n);
+    const q = await s.quote(intent, {}, { above: { gasLimit: '90000', maxFeePerGas: '100', maxPriorityFeePerGas: '10' } });
+    expect(q.network).toEqual({ gasLimit: '60000', maxFeePerGas: '110', maxPriorityFeePerGas: '11' });
+    expect(q.fixed).toEqual({ maxFeePerGas: '110', maxPriorityFeePerGas: '11' });
+    expect(q.fee).toBe(60_000n * 110n);
+  });
+
+  it('requote fixes more fields over a quote at its fees, without a node call', async () => {
+    const { n, calls } = node();
+    const s = new EvmSender(n);
+    const q = await s.quote(intent, s.fixedNetwork({ feeCap: 100n }));
+    const r = s.requote(q, s.fixedNetwork({ limit: 70_000n }));
+    expect(r).toEqual({
+      network: { gasLimit: '70000', maxFeePerGas: '100', maxPriorityFeePerGas: '2' },
+      fixed: { gasLimit: '70000', maxFeePerGas: '100', maxPriorityFeePerGas: '2' },
+      fee: 7_000_000n,
+    });
+    expect(calls.fees).toBe(1);
+  });
+
+  it('a call that would revert is refused as the estimate refuses it', async () => {
+    const s = new EvmSender(node({ estimateGas: async () => Promise.reject(new Error('execution reverted')) }).n);
+    await expect(s.quote(intent)).rejects.toThrow('execution reverted');
+  });
+});

@@ -18,7 +18,9 @@ import type {
   CallLimit,
   ChildFeeFunding,
   FeeEstimate,
+  FeeQuote,
   NetworkData,
+  QuoteOptions,
   Receipt,
   Sender,
   SignedTransaction,
@@ -83,6 +85,55 @@ export class EvmSender implements Sender {
     return entry.fees;
   }
 
+  quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
+    return this.#quote(intent, given, opts.estimate, this.quoteFees(opts), opts.above);
+  }
+
+  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts: { fresh?: boolean } = {}): Promise<FeeQuote[]> {
+    const fees = this.quoteFees(opts);
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
+  }
+
+  requote(quote: FeeQuote, given: NetworkData): FeeQuote {
+    const base = evmNetwork(quote.network);
+    const more = evmNetwork(given);
+    if (base.gasLimit === null || base.fees === null) throw new Error('a quote carries a complete network');
+    const limit = more.gasLimit ?? base.gasLimit;
+    const fees = more.fees ?? base.fees;
+    const network = this.fixedNetwork({ limit, fees });
+    const fixed = {
+      ...quote.fixed,
+      ...this.fixedNetwork({ ...(more.gasLimit !== null ? { limit } : {}), ...(more.fees ? { fees } : {}) }),
+    };
+    return { network, fixed, fee: limit * fees.maxFeePerGas, ...(more.gasLimit === null && quote.limit ? { limit: quote.limit } : {}) };
+  }
+
+  /**
+   * The limit (given, or estimated with the margin) and the fees (given; a given cap with the
+   * quote's tip; a retry's bump; or the quote), and fee = limit x cap: no gas unit costs more.
+   */
+  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData) {
+    const fixed = evmNetwork(given);
+    const margin = this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT;
+    const estimated: Promise<CallLimit | null> | CallLimit | null =
+      fixed.gasLimit !== null
+        ? null
+        : estimate !== undefined
+          ? { estimate, limit: withMargin(estimate, margin) }
+          : this.estimateLimit(callOf(intent));
+    const [limit, current] = await Promise.all([estimated, quoted]);
+    const previous = above ? evmNetwork(above).fees : null;
+    const pinned = fixed.fees ?? (fixed.cap !== null ? capped(fixed.cap, current) : previous ? bumpFees(previous, current) : null);
+    const fees = pinned ?? current;
+    const gasLimit = fixed.gasLimit ?? limit!.limit;
+    return {
+      network: this.fixedNetwork({ limit: gasLimit, fees }),
+      fixed: this.fixedNetwork({ ...(fixed.gasLimit !== null ? { limit: gasLimit } : {}), ...(pinned ? { fees: pinned } : {}) }),
+      fee: gasLimit * fees.maxFeePerGas,
+      ...(limit ? { limit } : {}),
+    };
+  }
+
   async estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit> {
     const estimate = await this.node.estimateGas(call);
     return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
@@ -96,25 +147,26 @@ export class EvmSender implements Sender {
     return { from, to: from, value: 0n, data: null, network: { gasLimit: TRANSFER_GAS.toString() } };
   }
 
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate }): NetworkData {
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
     if (given.limit !== undefined && given.limit < TRANSFER_GAS) throw new ValidationError(`gasLimit must be at least ${TRANSFER_GAS}`);
     const fees = given.fees;
     if (fees && (fees.maxPriorityFeePerGas < 0n || fees.maxFeePerGas < fees.maxPriorityFeePerGas)) {
       throw new ValidationError('maxPriorityFeePerGas must be between 0 and maxFeePerGas');
     }
+    if (given.feeCap !== undefined && (fees || given.feeCap <= 0n))
+      throw new ValidationError('gasPrice must be greater than 0, without fee fields');
     return {
       ...(given.limit !== undefined ? { gasLimit: given.limit.toString() } : {}),
       ...(fees ? { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() } : {}),
+      // A cap alone (the API's gasPrice): the tip is chosen against the quote when priced.
+      ...(given.feeCap !== undefined ? { maxFeePerGas: given.feeCap.toString() } : {}),
     };
   }
 
   async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
     const fixed = evmNetwork(given);
-    const gasLimit =
-      fixed.gasLimit ??
-      (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
-        .limit;
-    const fees = fixed.fees ?? (await this.quoteFees());
+    const gasLimit = fixed.gasLimit ?? (await this.estimateLimit(callOf(intent))).limit;
+    const fees = fixed.fees ?? (fixed.cap !== null ? capped(fixed.cap, await this.quoteFees()) : await this.quoteFees());
     return this.fixedNetwork({ limit: gasLimit, fees });
   }
 
@@ -172,13 +224,36 @@ export class EvmSender implements Sender {
 
 export const withMargin = (gas: bigint, percent: bigint = GAS_MARGIN_PERCENT): bigint => (gas * percent + 99n) / 100n;
 
-/** The EVM fields of stored network data (decimal strings; absent means not chosen yet). */
-function evmNetwork(network: NetworkData): { gasLimit: bigint | null; fees: FeeEstimate | null } {
+/**
+ * The fees of a client's fee cap (the API's gasPrice): the cap, and the quote's tip at most
+ * the cap. The quote's cap is the base fee with headroom plus the tip: without the tip, what
+ * a transaction must offer to stay includable for the next blocks; a cap under it is refused.
+ */
+export function capped(cap: bigint, quote: FeeEstimate): FeeEstimate {
+  const floor = quote.maxFeePerGas - quote.maxPriorityFeePerGas;
+  if (cap < floor) {
+    throw new ValidationError(`gasPrice ${cap} wei is below the network's current fee of ${floor} wei per gas`, [
+      { field: 'gasPrice', message: `below the current network fee (${floor} wei)` },
+    ]);
+  }
+  return { maxFeePerGas: cap, maxPriorityFeePerGas: quote.maxPriorityFeePerGas < cap ? quote.maxPriorityFeePerGas : cap };
+}
+
+const callOf = (intent: TxIntent) => ({
+  from: intent.from,
+  to: intent.to,
+  value: intent.value,
+  ...(intent.data ? { data: intent.data } : {}),
+});
+
+/** The EVM fields of stored network data (decimal strings; absent means not chosen yet; a cap alone is a client's gasPrice). */
+function evmNetwork(network: NetworkData): { gasLimit: bigint | null; fees: FeeEstimate | null; cap: bigint | null } {
   const big = (v: string | undefined) => (v === undefined ? null : BigInt(v));
   const maxFeePerGas = big(network.maxFeePerGas);
   const maxPriorityFeePerGas = big(network.maxPriorityFeePerGas);
   return {
     gasLimit: big(network.gasLimit),
     fees: maxFeePerGas !== null && maxPriorityFeePerGas !== null ? { maxFeePerGas, maxPriorityFeePerGas } : null,
+    cap: maxPriorityFeePerGas === null ? maxFeePerGas : null,
   };
 }
