@@ -383,8 +383,12 @@ export interface QuoteOptions {
   fresh?: boolean;
   /** What the call uses as a simulation already estimated it: the family adds its margin, the node is not asked. */
   estimate?: bigint;
-  /** The network data of an earlier attempt (a retry): the fees are the family's bump over it (at least the quote's), and fixed. */
-  above?: NetworkData;
+  /**
+   * The network data of earlier attempts of the same transfer, oldest first (a retry): the
+   * fees are fixed, the family's bump over the latest one that carries fees (at least the
+   * quote's), or the quote when none does.
+   */
+  above?: NetworkData[];
 }
 
 /** What one transaction would cost its sender (Sender.quote). */

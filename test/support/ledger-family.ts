@@ -90,7 +90,7 @@ export class LedgerSender implements Sender {
     return { network: this.fixedNetwork({ limit, fees }), fixed, fee: limit * fees.maxFeePerGas };
   }
 
-  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData) {
+  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData[]) {
     const n = ledgerNetwork(given);
     const limit =
       n.units !== null
@@ -104,12 +104,15 @@ export class LedgerSender implements Sender {
               ...(intent.data ? { data: intent.data } : {}),
             });
     const current = await quoted;
-    const previous = above ? ledgerNetwork(above).fees : null;
+    const previous = above
+      ?.map((a) => ledgerNetwork(a).fees)
+      .filter((f) => f !== null)
+      .pop();
     const capped =
       n.cap !== null
         ? { maxFeePerGas: n.cap, maxPriorityFeePerGas: n.cap < current.maxPriorityFeePerGas ? n.cap : current.maxPriorityFeePerGas }
         : null;
-    const pinned = n.fees ?? capped ?? (previous ? this.replacementFees(previous, current) : null);
+    const pinned = n.fees ?? capped ?? (above ? (previous ? this.replacementFees(previous, current) : current) : null);
     const fees = pinned ?? current;
     const units = n.units ?? limit!.limit;
     return {

@@ -163,12 +163,23 @@ describe('the fee quote (Sender.quote): what a transaction can cost its sender',
     expect(calls.fees).toBe(3);
   });
 
-  it("a retry's fees are the bump over the earlier attempt (at least the quote's), and fixed", async () => {
+  it("a retry's fees are the bump over the latest earlier attempt that carries fees (at least the quote's), and fixed", async () => {
     const s = new EvmSender(node().n);
-    const q = await s.quote(intent, {}, { above: { gasLimit: '90000', maxFeePerGas: '100', maxPriorityFeePerGas: '10' } });
+    const q = await s.quote(
+      intent,
+      {},
+      {
+        above: [{ gasLimit: '90000', maxFeePerGas: '100', maxPriorityFeePerGas: '10' }, { gasLimit: '90000' }],
+      },
+    );
     expect(q.network).toEqual({ gasLimit: '60000', maxFeePerGas: '110', maxPriorityFeePerGas: '11' });
     expect(q.fixed).toEqual({ maxFeePerGas: '110', maxPriorityFeePerGas: '11' });
     expect(q.fee).toBe(60_000n * 110n);
+    // None had fees: the quote's, fixed all the same.
+    expect((await s.quote(intent, {}, { above: [{ gasLimit: '90000' }] })).fixed).toEqual({
+      maxFeePerGas: '100',
+      maxPriorityFeePerGas: '2',
+    });
   });
 
   it('requote fixes more fields over a quote at its fees, without a node call', async () => {

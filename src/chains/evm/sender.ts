@@ -112,7 +112,7 @@ export class EvmSender implements Sender {
    * The limit (given, or estimated with the margin) and the fees (given; a given cap with the
    * quote's tip; a retry's bump; or the quote), and fee = limit x cap: no gas unit costs more.
    */
-  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData) {
+  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData[]) {
     const fixed = evmNetwork(given);
     const margin = this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT;
     const estimated: Promise<CallLimit | null> | CallLimit | null =
@@ -122,8 +122,13 @@ export class EvmSender implements Sender {
           ? { estimate, limit: withMargin(estimate, margin) }
           : this.estimateLimit(callOf(intent));
     const [limit, current] = await Promise.all([estimated, quoted]);
-    const previous = above ? evmNetwork(above).fees : null;
-    const pinned = fixed.fees ?? (fixed.cap !== null ? capped(fixed.cap, current) : previous ? bumpFees(previous, current) : null);
+    // A retry's fees are fixed: the bump over the latest earlier attempt that had fees, or the quote.
+    const previous = above
+      ?.map((n) => evmNetwork(n).fees)
+      .filter((f) => f !== null)
+      .pop();
+    const retry = above ? (previous ? bumpFees(previous, current) : current) : null;
+    const pinned = fixed.fees ?? (fixed.cap !== null ? capped(fixed.cap, current) : retry);
     const fees = pinned ?? current;
     const gasLimit = fixed.gasLimit ?? limit!.limit;
     return {

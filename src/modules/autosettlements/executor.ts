@@ -119,7 +119,7 @@ export class AutoSettlementExecutor {
 
   /** Writes the planned legs and starts the first send, in the caller's transaction. */
   async #record(tx: DbConn, s: store.SettlementRow, wallet: WalletRow, sender: string, planned: Planned): Promise<void> {
-    const { fees, plan, transferGas, topup } = planned;
+    const { quote, plan, transferGas, topup } = planned;
     const chain = this.deps.catalogue.chain(s.chain_id);
     const assetIn = this.deps.catalogue.asset(s.asset_in_id)!.row;
     const assetOut = this.deps.catalogue.asset(s.asset_out_id)!.row;
@@ -179,7 +179,8 @@ export class AutoSettlementExecutor {
       swapTransactionId: swapId ?? undefined,
       settleTransactionId: settleId,
       ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
-      ...(fromChild ? { fees, transferGasLimit: transferGas } : {}),
+      // A child signs its legs with the quote's fees (the settlement row keeps the caps it shows).
+      ...(fromChild ? { fees: feeCaps(chain.adapter.sender.feeFields(quote.network)), transferGasLimit: transferGas } : {}),
     } as Parameters<typeof store.updateSettlement>[2]);
     const current = (await store.lockSettlement(tx, s.id))!;
     if (refusal) {
@@ -396,3 +397,8 @@ export class AutoSettlementExecutor {
 }
 
 export type { StoredRule };
+
+/** The fee caps of a prepared network (Sender.feeFields), both present, as the settlement row keeps them. */
+function feeCaps(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
+  return { maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
+}

@@ -7,7 +7,7 @@
 import type { DbConn } from '../../db/pool.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
-import type { FeeEstimate } from '../../chains/types.js';
+import type { FeeQuote, Sender } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
 import type { minedOf } from './legs.js';
@@ -41,7 +41,11 @@ export interface StoredPlan {
 }
 
 export interface Planned {
-  fees: FeeEstimate;
+  /**
+   * The family's fee quote read (fresh) at planning: every leg is priced at its fees
+   * (Sender.requote), and a child's legs are signed with them (its top-up paid for that).
+   */
+  quote: FeeQuote;
   /** The swap's plan (also kept when refused, for the record); null for a plain move. */
   plan: StoredPlan | null;
   /** Why the swap cannot be made (the pool cannot meet the slippage bound, no route). */
@@ -61,7 +65,10 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   const amountIn = BigInt(s.amount_in);
   const fromChild = s.from_index !== 0;
   const swapping = assetIn.id !== assetOut.id;
-  const fees = await adapter.sender.quoteFees({ fresh: true });
+  const family = adapter.sender;
+  // The fees now, priced on the call that fills a slot (its limit is fixed: nothing is estimated).
+  const slot = family.voidCall(sender);
+  const quote = await family.quote(slot, slot.network, { fresh: true });
   let plan: StoredPlan | null = null;
   let refusal: string | null = null;
   if (swapping) {
@@ -71,7 +78,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       amountIn,
       order: rule.order,
       slippage: rule.slippage_tolerance,
-      gasPrice: fees.maxFeePerGas,
+      gasFee: (gas) => priced(family, quote, gas).fee,
     });
     if (result.ok) {
       const allowance = await result.plan.provider.allowance(assetIn.address, sender);
@@ -89,24 +96,29 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       : swapping
         ? TOKEN_TRANSFER_GAS
         : (
-            await adapter.sender.estimateLimit({
+            await family.quote({
               from: sender,
               to: assetIn.address,
               value: 0n,
               data: adapter.encodeTokenTransfer(rule.destination.address, amountIn),
             })
-          ).limit;
+          ).limit!.limit;
     gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
     const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
-    const funding = adapter.sender.childFeeFunding({
+    const funding = family.childFeeFunding({
       nativeBalance: native!,
       value: assetIn.is_native ? amountIn : 0n,
-      network: adapter.sender.fixedNetwork({ limit: gas, fees }),
+      network: priced(family, quote, gas).network,
     });
     topup = funding.kind === 'transfer' ? funding.amount : 0n;
   }
 
-  return { fees, plan, refusal, transferGas, topup };
+  return { quote, plan, refusal, transferGas, topup };
+}
+
+/** The settlement's quote at another limit (the gas of a leg, or of all the legs a child sends). */
+function priced(family: Sender, quote: FeeQuote, gas: bigint): FeeQuote {
+  return family.requote(quote, family.fixedNetwork({ limit: gas }));
 }
 
 /** How many approve transactions the plan sends before its swap. */
@@ -167,13 +179,14 @@ export async function reserveAtMaster(
   tx: DbConn,
   s: store.SettlementRow,
   sender: string,
-  { plan, fees }: Planned,
+  { plan, quote }: Planned,
 ): Promise<string | null> {
   const asset = deps.catalogue.asset(s.asset_in_id)!;
   const gas = plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
   try {
     const chain = deps.catalogue.chain(s.chain_id);
-    await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, gas, fees });
+    const fee = priced(chain.adapter.sender, quote, gas).fee;
+    await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee });
     return null;
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;

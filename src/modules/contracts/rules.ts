@@ -52,15 +52,15 @@ export function checkPolicy(deps: ContractServiceDeps, actor: Actor, encoded: En
 }
 
 /**
- * What each call moves and what every paying address spends (gas and value for the actor,
- * tokens for their owners). `gas` is each call's gas limit.
+ * What each call moves and what every paying address spends (network fee and value for the
+ * actor, tokens for their owners). `fees` is each call's fee as the family quoted it.
  */
 export async function movesOf(
   deps: ContractServiceDeps,
   actor: Actor,
   encoded: EncodedContractCall[],
   values: bigint[],
-  gas: bigint[],
+  fees: bigint[],
 ): Promise<CallMoves> {
   const { chain } = actor;
   const nativeRow = chain.assets.find((a) => a.is_native);
@@ -81,9 +81,9 @@ export async function movesOf(
         { field: `${field}.value`, message: 'native value is not supported here' },
       ]);
     }
-    // The actor always pays the call's gas, and its value if any.
+    // The actor always pays the call's network fee, and its value if any.
     const native = nativeRow ? deps.catalogue.asset(nativeRow.id)! : null;
-    if (native) spend(actor.address, { asset: native, amount: value, to: e.to, gas: gas[i]!, beneficiary: value > 0n, field });
+    if (native) spend(actor.address, { asset: native, amount: value, to: e.to, fee: fees[i]!, beneficiary: value > 0n, field });
     if (value > 0n)
       mine.push({ owner: actor.address, assetId: native!.row.id, amount: value, kind: 'transfer', beneficiary: e.to, token: null });
 
@@ -93,7 +93,7 @@ export async function movesOf(
       const token = deps.catalogue.asset(found.assetId)!;
       const move = (owner: string, amount: bigint, to: string, kind: Move['kind']) => {
         mine.push({ owner, assetId: token.row.id, amount, kind, beneficiary: to, token: token.row.address });
-        return spend(owner, { asset: token, amount, to, gas: 0n, beneficiary: true, field });
+        return spend(owner, { asset: token, amount, to, fee: 0n, beneficiary: true, field });
       };
       if (call.kind === 'transfer' && call.amount > 0n) {
         move(actor.address, call.amount, call.to, 'transfer');

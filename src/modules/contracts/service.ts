@@ -18,7 +18,7 @@
 import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
-import type { EncodedContractCall, FeeEstimate } from '../../chains/types.js';
+import type { EncodedContractCall, FeeQuote, TxIntent } from '../../chains/types.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -35,18 +35,15 @@ import * as store from './store.js';
 
 export type ContractServiceDeps = ModuleDeps;
 
-/**
- * Gas limit = estimate x 120%, as the outbound pipeline signs by default: the funds check
- * and sign-only use the same headroom, so what a node checks (limit x max fee) is covered.
- */
-const GAS_MARGIN_PERCENT = 120n;
-
 interface Plan {
   encoded: EncodedContractCall[];
   /** Native value per call, base units. */
   values: bigint[];
-  gas: bigint[];
-  fees: FeeEstimate;
+  /**
+   * The family's quote of each call over its simulated figure (writes: with the family's
+   * margin, as the outbound pipeline signs by default, so what a node checks is covered).
+   */
+  quotes: FeeQuote[];
   balance: bigint;
 }
 
@@ -82,7 +79,7 @@ export class ContractService {
     return calls.length === 1 ? values[0]! : values;
   }
 
-  /** The sender's native balance and the estimated fee (gas estimate x max fee per gas, summed over the calls). */
+  /** The sender's native balance and the estimated fee (each call priced at its simulated figure, no margin; summed). */
   async networkFee(
     auth: AuthContext,
     walletId: string,
@@ -92,8 +89,8 @@ export class ContractService {
     const actor = await this.actor(auth, walletId, addressId, false);
     const plan = await this.plan(actor, calls, false);
     const decimals = actor.chain.config.blockchain.nativeDecimals;
-    const gas = plan.gas.reduce((a, b) => a + b, 0n);
-    return { balance: formatAmount(plan.balance, decimals), fee: formatAmount(gas * plan.fees.maxFeePerGas, decimals) };
+    const fee = plan.quotes.reduce((sum, q) => sum + q.fee, 0n);
+    return { balance: formatAmount(plan.balance, decimals), fee: formatAmount(fee, decimals) };
   }
 
   /** PENDING CUSTOM_SMART_CONTRACT Transactions, one per call, sent in call order (consecutive nonces). */
@@ -122,7 +119,7 @@ export class ContractService {
           ownerId: id,
         });
         await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce, this.deps);
-        await this.record(tx, actor, id, plan, i, withMargin(plan.gas[i]!) * plan.fees.maxFeePerGas);
+        await this.record(tx, actor, id, plan, i, plan.quotes[i]!.fee);
         made.push(id);
       }
       return made;
@@ -153,18 +150,20 @@ export class ContractService {
     const first = Math.max(Number(pending), Number(ours ?? 0n));
     const signed: SignedCall[] = [];
     for (const [i, encoded] of plan.encoded.entries()) {
-      const gas = withMargin(plan.gas[i]!);
       const nonce = first + i;
-      const s = await this.deps.signer.signTransaction(actor.wallet.id, actor.index!, actor.chain.config.chainId, {
-        from: actor.address,
-        to: encoded.to,
-        value: plan.values[i]!,
-        data: encoded.data,
+      // What the family quoted is what is signed; the record shows its fee fields.
+      const network = plan.quotes[i]!.network;
+      const s = await this.deps.signer.withKey(actor.wallet.id, actor.index!, actor.address, (key) =>
+        adapter.sender.sign(intentOf(actor, encoded, plan.values[i]!), BigInt(nonce), network, key),
+      );
+      const shown = adapter.sender.feeFields(network);
+      signed.push({
+        ...s,
         nonce,
-        gas,
-        ...plan.fees,
+        gas: shown.gasLimit!,
+        maxFeePerGas: shown.maxFeePerGas!,
+        maxPriorityFeePerGas: shown.maxPriorityFeePerGas!,
       });
-      signed.push({ ...s, nonce, gas, ...plan.fees });
     }
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {
@@ -185,8 +184,14 @@ export class ContractService {
   private async checked(actor: Actor, calls: ContractCalls): Promise<Checked> {
     const plan = await this.plan(actor, calls);
     requireGasFunds(actor, plan);
-    const moves = await movesOf(this.deps, actor, plan.encoded, plan.values, plan.gas.map(withMargin));
-    const prepared = await ruled(this.withdrawals.prepareMoves(actor.chain, plan.fees, moves.owners));
+    const moves = await movesOf(
+      this.deps,
+      actor,
+      plan.encoded,
+      plan.values,
+      plan.quotes.map((q) => q.fee),
+    );
+    const prepared = await ruled(this.withdrawals.prepareMoves(actor.chain, moves.owners));
     return { ...plan, moves, prepared };
   }
 
@@ -213,12 +218,20 @@ export class ContractService {
       checkPolicy(this.deps, actor, encoded);
       encoded.forEach((e, i) => tokenCall(actor, e, i));
     }
-    const [sims, fees, balances] = await Promise.all([
+    const [sims, balances] = await Promise.all([
       inOrder(calls.map((call, i) => adapter.simulateContractCall(call, actor.address, `calls.${i}`))),
-      adapter.sender.quoteFees({ fresh: true }),
       adapter.getBalances([{ owner: actor.address, token: null }]),
     ]);
-    return { encoded, values: calls.map((c) => c.value), gas: sims.map((s) => s.gas), fees, balance: balances[0]! };
+    // One fresh read of the fees for every call. A write's limit is the simulated figure with
+    // the family's margin; the network-fee endpoint prices the figure itself.
+    const quotes = await adapter.sender.quoteAll(
+      sims.map((sim, i) => ({
+        intent: intentOf(actor, encoded[i]!, calls[i]!.value),
+        ...(writes ? { estimate: sim.gas } : { given: adapter.sender.fixedNetwork({ limit: sim.gas }) }),
+      })),
+      { fresh: true },
+    );
+    return { encoded, values: calls.map((c) => c.value), quotes, balance: balances[0]! };
   }
 
   /** The acting address; foreign wallets and addresses are 404s. Writing needs the key and an active wallet. */
@@ -245,8 +258,9 @@ export class ContractService {
   }
 }
 
-function withMargin(gas: bigint): bigint {
-  return (gas * GAS_MARGIN_PERCENT + 99n) / 100n;
+/** A call as the family sees the transaction that sends it. */
+function intentOf(actor: Actor, encoded: EncodedContractCall, value: bigint): TxIntent {
+  return { from: actor.address, to: encoded.to, value, data: encoded.data };
 }
 
 /** The calls with their native value in base units (`value` is a decimal string in the coin's units). */
@@ -258,9 +272,9 @@ function withValues(actor: Actor, calls: ContractCalls): (Omit<ContractCalls[num
   }));
 }
 
-/** A node refuses a transaction whose sender cannot pay gas limit x max fee (plus value); refused here first, with numbers. */
+/** A node refuses a transaction whose sender cannot pay its most fee (plus value); refused here first, with numbers. */
 function requireGasFunds(actor: Actor, plan: Plan): void {
-  const needed = plan.gas.reduce((sum, g) => sum + withMargin(g) * plan.fees.maxFeePerGas, 0n);
+  const needed = plan.quotes.reduce((sum, q) => sum + q.fee, 0n);
   if (plan.balance >= needed) return;
   const d = actor.chain.config.blockchain.nativeDecimals;
   const symbol = actor.chain.config.blockchain.symbol;

@@ -1,6 +1,7 @@
 /**
  * Pure helpers of the outbound pipeline: request checks, error reading, log fields.
  */
+import type { NetworkData } from '../../chains/types.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type * as store from './store.js';
@@ -19,6 +20,8 @@ export interface EnqueueFields {
   gasLimit?: bigint;
   maxFeePerGas?: bigint;
   maxPriorityFeePerGas?: bigint;
+  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit and the fee fields win over them. */
+  network?: NetworkData;
   purpose: string;
 }
 
@@ -36,12 +39,15 @@ export function validate(chain: ChainHandle, req: EnqueueFields): Pick<store.New
   const fees = [req.maxFeePerGas, req.maxPriorityFeePerGas];
   if (fees.filter((f) => f === undefined).length === 1) throw new ValidationError('give both fee fields or neither');
   // The family checks what it means by a limit and a fee (chains/<family>/sender.ts).
-  const network = chain.adapter.sender.fixedNetwork({
-    ...(req.gasLimit !== undefined ? { limit: req.gasLimit } : {}),
-    ...(req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined
-      ? { fees: { maxFeePerGas: req.maxFeePerGas, maxPriorityFeePerGas: req.maxPriorityFeePerGas } }
-      : {}),
-  });
+  const network = {
+    ...req.network,
+    ...chain.adapter.sender.fixedNetwork({
+      ...(req.gasLimit !== undefined ? { limit: req.gasLimit } : {}),
+      ...(req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined
+        ? { fees: { maxFeePerGas: req.maxFeePerGas, maxPriorityFeePerGas: req.maxPriorityFeePerGas } }
+        : {}),
+    }),
+  };
   if (!req.purpose) throw new ValidationError('purpose is required');
   return { to, value: req.value, data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null, network };
 }

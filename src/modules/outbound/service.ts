@@ -74,6 +74,8 @@ export interface EnqueueRequest {
    */
   maxFeePerGas?: bigint;
   maxPriorityFeePerGas?: bigint;
+  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit and the fee fields above win over them. */
+  network?: NetworkData;
   /**
    * Selects the subscribers of outbound.signed / settled / confirmed (src/subscriptions.ts):
    * one of events.ts's `Purpose` (a string here only so that the pipeline's own tests can

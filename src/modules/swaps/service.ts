@@ -49,17 +49,18 @@ export class SwapService {
 
   /**
    * Quotes `amountIn` of `from` into `to`, picks the route by `order` and sets the minimum
-   * output. `gasPrice` (wei) values gas for CHEAPEST. A failure says why nothing can be sent.
+   * output. `gasFee` (what that much gas costs in the native coin, at the caller's fee
+   * quote) values gas for CHEAPEST. A failure says why nothing can be sent.
    */
   async plan(
     chainId: string,
-    p: { from: SwapAsset; to: SwapAsset; amountIn: bigint; order: Order; slippage: string; gasPrice: bigint },
+    p: { from: SwapAsset; to: SwapAsset; amountIn: bigint; order: Order; slippage: string; gasFee: (gas: bigint) => bigint },
   ): Promise<PlanResult> {
     const provider = this.provider(chainId);
     if (!provider) return { ok: false, reason: 'no swap router is configured for this chain' };
     const quotes = await provider.quote(p.from.address, p.to.address, p.amountIn);
     const gasValue = new Map<SwapQuote, bigint | null>();
-    if (p.order === 'CHEAPEST') for (const q of quotes) gasValue.set(q, await provider.nativeValueIn(p.to.address, q.gas * p.gasPrice));
+    if (p.order === 'CHEAPEST') for (const q of quotes) gasValue.set(q, await provider.nativeValueIn(p.to.address, p.gasFee(q.gas)));
     const route = chooseRoute(quotes, p.order, (q) => gasValue.get(q) ?? null);
     const candidates = quotes.map((q) => ({ path: q.path, amountOut: q.amountOut.toString() }));
     if (!route || route.amountOut === 0n) return { ok: false, reason: `no pool can swap ${p.from.symbol} into ${p.to.symbol}` };

@@ -11,6 +11,7 @@
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import { ChainRejectedError } from '../../chains/errors.js';
+import type { FeeQuote } from '../../chains/types.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
@@ -112,20 +113,19 @@ export class SweepService {
       { owner: address.address, token: native ? null : asset.row.address },
       { owner: address.address, token: null },
     ]);
-    const fees = await adapter.sender.quoteFees({ fresh: true });
+    // The family's quote, read fresh: a native sweep moves everything but its fee at a plain
+    // transfer's limit; a token sweep's transfer is estimated (with the family's margin).
+    const transfer = native
+      ? { from: address.address, to: wallet.address, value: 0n, data: null }
+      : { from: address.address, to: asset.row.address, value: 0n, data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!) };
     let gone: string | null = null;
-    let gasLimit = NATIVE_TRANSFER_GAS;
+    let quote: FeeQuote | null = null;
     if (!native && tokenBalance! === 0n) gone = GONE;
-    else if (!native) {
+    else {
       try {
-        gasLimit = (
-          await adapter.sender.estimateLimit({
-            from: address.address,
-            to: asset.row.address,
-            value: 0n,
-            data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
-          })
-        ).limit;
+        quote = await adapter.sender.quote(transfer, native ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {}, {
+          fresh: true,
+        });
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
         // a pending transaction, or the token refuses the address). Asking again will not
@@ -134,10 +134,10 @@ export class SweepService {
         gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
       }
     }
-    const network = adapter.sender.fixedNetwork({ limit: gasLimit, fees });
-    const amount = native ? nativeBalance! - adapter.sender.costOf(0n, network) : tokenBalance!;
+    const amount = native ? nativeBalance! - (quote?.fee ?? 0n) : tokenBalance!;
     // A token sweep's fee: the family says whether the master must send the child something first.
-    const funding = native ? null : adapter.sender.childFeeFunding({ nativeBalance: nativeBalance!, value: 0n, network });
+    const funding =
+      native || !quote ? null : adapter.sender.childFeeFunding({ nativeBalance: nativeBalance!, value: 0n, network: quote.network });
     const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
 
@@ -173,9 +173,8 @@ export class SweepService {
         status: 'pending',
         stage: topup > 0n ? 'topup' : 'transfer',
         amount,
-        gasLimit,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        // The fee fields the sweep row shows, and signs with (enqueueTransfer).
+        ...shownFees(adapter.sender.feeFields(quote!.network)),
       });
       await this.transactions.attachToSweep(
         tx,
@@ -366,4 +365,9 @@ export function thresholdUnits(threshold: number, decimals: number): bigint {
   // toFixed gives a plain decimal (never an exponent) for any threshold the schema allows.
   const text = threshold.toFixed(Math.min(decimals, 20)).replace(/\.?0+$/, '');
   return parseAmount(text === '' ? '0' : text, decimals, 'threshold');
+}
+
+/** A prepared transaction's fee fields (Sender.feeFields), all present, as the sweep row keeps them. */
+function shownFees(f: { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
+  return { gasLimit: f.gasLimit!, maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
 }

@@ -24,6 +24,7 @@ import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
 import { callOf, checkHeld, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import type { FeeQuote } from '../../chains/types.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
@@ -35,7 +36,7 @@ export interface CreateJob {
   items: Item[];
   /** Indexes of the items whose reference was new before the lock. */
   fresh: number[];
-  /** Gas and balances of the fresh items (null when none is fresh). */
+  /** The family's quotes and the balances of the fresh items (null when none is fresh). */
   costs: { plan: GasPlan; snap: Snapshot } | null;
   key: IdempotencyKey | null;
   single: boolean;
@@ -83,7 +84,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const reserved: Reserved[] = [];
     const mined = new Map<string, Promise<boolean>>();
     const accepted: Accepted[] = [];
-    const writes: { id: string; item: Item; gas: bigint; job: CreateJob }[] = [];
+    const writes: { id: string; item: Item; quote: FeeQuote; job: CreateJob }[] = [];
 
     for (const j of live) {
       const job = jobs[j]!;
@@ -93,18 +94,18 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
         // References are only ever added, so what is new now was new before and has its costs.
         const now = job.fresh.filter((i) => !existing[i]);
-        const gasOf = (i: number) => job.costs!.plan.gas[job.fresh.indexOf(i)]!;
+        const quoteOf = (i: number) => job.costs!.plan.quotes[job.fresh.indexOf(i)]!;
         if (now.length > 0) {
-          const plan = { fees: job.costs!.plan.fees, gas: now.map(gasOf) };
           const items = now.map((i) => job.items[i]!);
-          await checkHeld(job.s.chain, job.s.address, items, plan, job.costs!.snap, held, reserved, mined);
+          const fees = now.map((i) => quoteOf(i).fee);
+          await checkHeld(job.s.chain, job.s.address, items, fees, job.costs!.snap, held, reserved, mined);
         }
         const ids = job.items.map((_item, i) => existing[i] ?? uuidv7());
         for (const i of now) {
           const item = job.items[i]!;
-          const gas = gasOf(i);
-          reserved.push({ assetId: item.asset.asset.row.id, amount: item.amount, fees: gas * job.costs!.plan.fees.maxFeePerGas });
-          writes.push({ id: ids[i]!, item, gas, job });
+          const quote = quoteOf(i);
+          reserved.push({ assetId: item.asset.asset.row.id, amount: item.amount, fees: quote.fee });
+          writes.push({ id: ids[i]!, item, quote, job });
           // Later requests of the batch with this reference get this payment (or a 409).
           if (item.reference) found.set(item.reference, refOf(job.s, item, ids[i]!));
         }
@@ -125,9 +126,8 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         wallet: w.job.s.wallet,
         fromIndex: w.job.s.index,
         ...callOf(w.job.s.chain, w.item),
-        // The client's gasLimit / gasPrice (gas-options.ts); otherwise estimated when signed.
-        ...(w.job.costs!.plan.fixed?.gas ? { gasLimit: w.gas } : {}),
-        ...(w.job.costs!.plan.fixed?.fees ? w.job.costs!.plan.fees : {}),
+        // The client's gasLimit / gasPrice as the family translated them (gas-options.ts); the rest is quoted when signed.
+        network: w.quote.fixed,
         purpose: 'withdraw' satisfies Purpose,
         ownerId: w.id,
       })),
@@ -135,7 +135,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const inserted = await deps.transactions.createWithdrawals(
       tx,
       writes.map((w, k) => ({
-        ...hooks.row(w.job.s, w.item, w.id, w.gas * w.job.costs!.plan.fees.maxFeePerGas),
+        ...hooks.row(w.job.s, w.item, w.id, w.quote.fee),
         nonce: sent[k]!.nonce,
       })),
     );

@@ -1,5 +1,5 @@
 /**
- * Whether a sender can pay: gas estimates per item, on-chain balances, and the amounts and
+ * Whether a sender can pay: the family's fee quote per item, on-chain balances, and the amounts and
  * gas already reserved by the sender's PENDING withdrawals.
  *
  * Race-freedom without a chain call under the sender's lock (store.lockSender): balances
@@ -22,26 +22,28 @@
  * is in the list. Allowances are read before balances: a spender pulling in between
  * lowers the allowance read before the balance, which only holds back more, never less.
  */
-import type { FeeEstimate } from '../../chains/types.js';
+import type { FeeQuote, NetworkData, TxIntent } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
-import { feesOf, gasLimitOf, type GasOptions } from './gas-options.js';
+import { checkGasLimit, type GasOptions } from './gas-options.js';
 
 import * as store from './store.js';
 import type { Item } from './validate.js';
 
 export interface GasPlan {
-  fees: FeeEstimate;
-  /** Gas limit per item (estimate plus margin, or the client's gasLimit), in item order. */
-  gas: bigint[];
-  /** The client chose the gas limit or the fee cap (gas-options.ts): transactions are signed with them. */
-  fixed?: { gas: boolean; fees: boolean };
+  /**
+   * The family's quote of each item, in item order (chains/types.ts, FeeQuote): its fee, and
+   * in `fixed` what the client chose (gas-options.ts), signed as it is.
+   */
+  quotes: FeeQuote[];
 }
 
-export const feeOf = (plan: GasPlan, i: number): bigint => plan.gas[i]! * plan.fees.maxFeePerGas;
+/** The most item `i`'s transaction can cost its sender in the native coin, beside its value. */
+export const feeOf = (plan: GasPlan, i: number): bigint => plan.quotes[i]!.fee;
+export const feesOf = (plan: GasPlan): bigint[] => plan.quotes.map((q) => q.fee);
 
 /** What the outbound row of an item sends: the native coin itself, or a token transfer call. */
 export function callOf(chain: ChainHandle, item: Item): { to: string; value: bigint; data?: string } {
@@ -50,28 +52,40 @@ export function callOf(chain: ChainHandle, item: Item): { to: string; value: big
     : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
 }
 
-/** Reads the chain's fees and estimates every item's gas (in parallel), under the client's gas options. */
-export async function planGas(chain: ChainHandle, sender: string, items: Item[], opts: GasOptions = {}): Promise<GasPlan> {
-  const [estimate, gas] = await Promise.all([
-    // The family's fee quote, shared for a second across requests (chains/evm/sender.ts).
-    chain.adapter.sender.quoteFees(),
-    Promise.all(
-      items.map(async (item) => {
-        try {
-          const { estimate, limit } = await chain.adapter.sender.estimateLimit({ from: sender, ...callOf(chain, item) });
-          return { estimate, margined: limit };
-        } catch (err) {
-          throw refusal(err, item) ?? err;
-        }
-      }),
-    ),
-  ]);
-  const fixed = { gas: opts.gasLimit !== undefined, fees: opts.gasPrice !== undefined };
-  return {
-    fees: feesOf(opts, estimate),
-    gas: gas.map((g, i) => gasLimitOf(opts, g.estimate, g.margined, items[i]!)),
-    ...(fixed.gas || fixed.fees ? { fixed } : {}),
-  };
+/** The item's transaction as the family sees it. */
+export function intentOf(chain: ChainHandle, sender: string, item: Item): TxIntent {
+  const { data, ...call } = callOf(chain, item);
+  return { from: sender, ...call, data: data ?? null };
+}
+
+/**
+ * The family's quote of every item (in parallel, one shared fee quote), under the client's
+ * gas options; `retryOf`: the network data of an earlier attempt's rows (their fees are bumped).
+ */
+export async function planGas(
+  chain: ChainHandle,
+  sender: string,
+  items: Item[],
+  opts: GasOptions = {},
+  retryOf?: NetworkData[],
+): Promise<GasPlan> {
+  const family = chain.adapter.sender;
+  // The client's gasPrice is a fee cap the family completes against its quote (a 400 under the current fee).
+  const given = opts.gasPrice !== undefined ? family.fixedNetwork({ feeCap: opts.gasPrice }) : {};
+  const quotes = await Promise.all(
+    items.map(async (item) => {
+      try {
+        return await family.quote(intentOf(chain, sender, item), given, retryOf ? { above: retryOf } : {});
+      } catch (err) {
+        throw refusal(err, item) ?? err;
+      }
+    }),
+  );
+  if (opts.gasLimit === undefined) return { quotes };
+  // The client's gasLimit, once each estimate fits under it: the same fees, another limit.
+  const limit = opts.gasLimit;
+  for (const [i, q] of quotes.entries()) checkGasLimit(limit, q.limit!.estimate, items[i]!);
+  return { quotes: quotes.map((q) => family.requote(q, family.fixedNetwork({ limit }))) };
 }
 
 /** A node's "no" to an estimate, as a business rule on the item; null for transport errors. */
@@ -90,7 +104,7 @@ function refusal(err: unknown, item: Item): BusinessRuleError | null {
 
 /**
  * The balances (read outside any lock, see the header), a cheap first check of the amounts
- * against them, then gas estimates for every item.
+ * against them, then the family's quote of every item.
  */
 export async function affordable(
   db: DbConn,
@@ -202,11 +216,11 @@ export async function checkAgainstPending(
   chain: ChainHandle,
   sender: string,
   items: Item[],
-  plan: GasPlan,
+  fees: bigint[],
   snap: Snapshot,
 ): Promise<void> {
   const held = await store.heldBack(db, chain.id, sender, snap.at);
-  await checkHeld(chain, sender, items, plan, snap, held, []);
+  await checkHeld(chain, sender, items, fees, snap, held, []);
 }
 
 /**
@@ -219,7 +233,7 @@ export async function checkHeld(
   chain: ChainHandle,
   sender: string,
   items: Item[],
-  plan: GasPlan,
+  fees: bigint[],
   snap: Snapshot,
   held: store.Held[],
   extra: Reserved[],
@@ -227,7 +241,7 @@ export async function checkHeld(
 ): Promise<void> {
   const mine = held.filter((h) => h.pending || h.settledAt! >= snap.at);
   try {
-    checkFunds(chain, items, snap.balances, [...mine, ...extra, ...snap.allowances], plan);
+    checkFunds(chain, items, snap.balances, [...mine, ...extra, ...snap.allowances], fees);
     return;
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !mine.some((h) => h.hash && !h.standing)) throw err;
@@ -242,7 +256,7 @@ export async function checkHeld(
   const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
   const balances = await readBalances(chain, sender, items);
   const standing = mine.filter((h) => h.standing);
-  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...snap.allowances], plan);
+  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...snap.allowances], fees);
 }
 
 export interface Reserved {
@@ -254,20 +268,20 @@ export interface Reserved {
 /**
  * Throws INSUFFICIENT_BALANCE unless, for every asset, balance minus reservations covers the
  * items' amounts, and the native balance minus native reservations (amounts and gas) covers
- * native amounts plus every item's fee. `plan` null: amounts only (a cheap early check).
+ * native amounts plus every item's fee (`fees`, in item order). `fees` null: amounts only (a cheap early check).
  */
 export function checkFunds(
   chain: ChainHandle,
   items: Item[],
   balances: Map<string | null, bigint>,
   reserved: Reserved[],
-  plan: GasPlan | null,
+  fees: bigint[] | null,
 ): void {
   const native = chain.assets.find((a) => a.is_native);
   const reservedOf = (assetId: string) => reserved.filter((r) => r.assetId === assetId).reduce((s, r) => s + r.amount, 0n);
   const reservedFees = reserved.reduce((s, r) => s + r.fees, 0n);
 
-  let nativeNeed = plan ? items.reduce((s, _i, k) => s + feeOf(plan, k), 0n) : 0n;
+  let nativeNeed = fees ? fees.reduce((s, f) => s + f, 0n) : 0n;
   const tokenNeed = new Map<string, { need: bigint; item: Item }>();
   for (const item of items) {
     if (item.asset.asset.row.is_native) nativeNeed += item.amount;
@@ -286,7 +300,7 @@ export function checkFunds(
   const available = (balances.get(null) ?? 0n) - held;
   if (available < nativeNeed) {
     const symbol = chain.config.blockchain.symbol;
-    const what = plan ? `${symbol} (amounts plus network fees)` : symbol;
+    const what = fees ? `${symbol} (amounts plus network fees)` : symbol;
     const item = items.find((i) => i.asset.asset.row.is_native) ?? items[0]!;
     throw insufficient(what, chain.config.blockchain.nativeDecimals, available, held, nativeNeed, item);
   }

@@ -10,11 +10,11 @@
  * - `gasPrice` becomes the fee cap (`maxFeePerGas`; the tip is the estimate's, at most the
  *   cap): no gas unit costs more than it. A cap under the network's current base fee (with
  *   the same 20% headroom the service's own estimate has) could not be mined now: a 400.
+ *   The family translates it (Sender.fixedNetwork's feeCap, completed by Sender.quote).
  * - `nonce`/`nounce`: refused. Nonces are allocated by the service per sender, without gaps
  *   (DESIGN section 7); a nonce chosen by a client would collide with them.
  */
 import { ValidationError } from '../../lib/errors.js';
-import type { FeeEstimate } from '../../chains/types.js';
 
 export interface GasOptions {
   gasLimit?: bigint;
@@ -59,32 +59,15 @@ function whole(value: string | number, field: string): bigint {
   return n;
 }
 
-/** The gas limit of one transaction: the client's, when the estimate fits under it. */
-export function gasLimitOf(opts: GasOptions, estimate: bigint, margined: bigint, item: { field: string }): bigint {
-  if (opts.gasLimit === undefined) return margined;
-  if (opts.gasLimit < estimate) {
+/**
+ * Refuses the client's gas limit when the node's estimate of an item does not fit under it;
+ * above the estimate it is the client's headroom, and the limit of every transaction.
+ */
+export function checkGasLimit(gasLimit: bigint, estimate: bigint, item: { field: string }): void {
+  if (gasLimit < estimate) {
     const which = item.field ? ` of ${item.field}` : '';
-    throw new ValidationError(`gasLimit ${opts.gasLimit} is below the network's estimate of ${estimate} gas${which}`, [
+    throw new ValidationError(`gasLimit ${gasLimit} is below the network's estimate of ${estimate} gas${which}`, [
       { field: 'gasLimit', message: `below the estimate (${estimate} gas)` },
     ]);
   }
-  return opts.gasLimit;
 }
-
-/** The fees to sign with: the estimate, or the client's cap when it covers the current base fee. */
-export function feesOf(opts: GasOptions, estimate: FeeEstimate): FeeEstimate {
-  if (opts.gasPrice === undefined) return estimate;
-  // The estimate's cap is the base fee with headroom plus the tip: without the tip, what a
-  // transaction must offer to stay includable for the next blocks.
-  const floor = estimate.maxFeePerGas - estimate.maxPriorityFeePerGas;
-  if (opts.gasPrice < floor) {
-    throw new ValidationError(`gasPrice ${opts.gasPrice} wei is below the network's current fee of ${floor} wei per gas`, [
-      { field: 'gasPrice', message: `below the current network fee (${floor} wei)` },
-    ]);
-  }
-  const tip = estimate.maxPriorityFeePerGas < opts.gasPrice ? estimate.maxPriorityFeePerGas : opts.gasPrice;
-  return { maxFeePerGas: opts.gasPrice, maxPriorityFeePerGas: tip };
-}
-
-export const fixedGas = (opts: GasOptions) => opts.gasLimit !== undefined;
-export const fixedFees = (opts: GasOptions) => opts.gasPrice !== undefined;

@@ -20,7 +20,7 @@ import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
-import { callOf, checkAgainstPending, feeOf, planGas, snapshot } from './funds.js';
+import { callOf, checkAgainstPending, planGas, snapshot } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
@@ -120,37 +120,28 @@ export class WithdrawalLifecycle {
     };
     await this.service.checkWhitelist(s.wallet.id, [item]);
     const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
-    const plan = await planGas(s.chain, s.address, [item]);
-    const last = (await this.deps.outbound.ofOwner(t.id))
-      .map((r) => this.deps.outbound.feeFields(r))
-      .filter((f) => f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null)
-      .pop();
-    const fees = last
-      ? s.chain.adapter.sender.replacementFees(
-          { maxFeePerGas: last.maxFeePerGas!, maxPriorityFeePerGas: last.maxPriorityFeePerGas! },
-          plan.fees,
-        )
-      : plan.fees;
-    const bumped = { fees, gas: plan.gas };
+    // Fees above the last attempt's (the family's bump rule), and at least the current quote.
+    const earlier = (await this.deps.outbound.ofOwner(t.id)).map((r) => r.network);
+    const plan = await planGas(s.chain, s.address, [item], {}, earlier);
+    const quote = plan.quotes[0]!;
 
     await this.service.serialise(s, () =>
       this.deps.db.transaction().execute(async (tx) => {
         await store.lockSender(tx, s.chain.id, s.address);
         const locked = await store.lockTransaction(tx, t.id);
         if (locked?.status !== 'FAILED') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
-        await checkAgainstPending(tx, s.chain, s.address, [item], bumped, snap);
+        await checkAgainstPending(tx, s.chain, s.address, [item], [quote.fee], snap);
         const sent = await this.deps.outbound.enqueue(tx, {
           chainId: s.chain.id,
           walletId: s.wallet.id,
           wallet: s.wallet,
           fromIndex: s.index,
           ...callOf(s.chain, item),
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          network: quote.fixed,
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
         });
-        await this.deps.transactions.retryWithdrawal(tx, t.id, feeOf(bumped, 0), sent.nonce);
+        await this.deps.transactions.retryWithdrawal(tx, t.id, quote.fee, sent.nonce);
       }),
     );
     return this.#result(t.id, true);

@@ -8,23 +8,22 @@
  * with transferFrom): each address is checked against its own balance and holds, and the
  * locks are taken in address order, so two such requests cannot deadlock.
  */
-import type { FeeEstimate } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import { notWhitelisted } from './create.js';
-import { checkFunds, checkHeld, snapshot, type DbClock, type GasPlan, type Snapshot } from './funds.js';
+import { checkFunds, checkHeld, snapshot, type DbClock, type Snapshot } from './funds.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 
-/** One thing leaving an address: an asset amount (may be 0) and the gas it pays for. */
+/** One thing leaving an address: an asset amount (may be 0) and the network fee it pays. */
 export interface Spend {
   asset: AssetHandle;
   amount: bigint;
   /** Where it goes (a recipient, a spender, a contract receiving native coin). */
   to: string;
-  /** Gas limit this address pays for it; 0 when another address sends the transaction. */
-  gas: bigint;
+  /** The most this address pays in network fees for it (the family's quote); 0 when another address sends the transaction. */
+  fee: bigint;
   /** Whether `to` must be a whitelisted beneficiary. */
   beneficiary: boolean;
   /** The request field the spend comes from, for error details. */
@@ -44,8 +43,8 @@ export interface OwnerSpends {
 
 export interface PreparedMoves {
   chain: ChainHandle;
-  fees: FeeEstimate;
-  owners: { spends: OwnerSpends; items: Item[]; plan: GasPlan; snap: Snapshot }[];
+  /** Per paying address: its spends as items, and each one's fee in item order. */
+  owners: { spends: OwnerSpends; items: Item[]; fees: bigint[]; snap: Snapshot }[];
 }
 
 const itemOf = (s: Spend): Item => ({
@@ -60,22 +59,16 @@ const itemOf = (s: Spend): Item => ({
 });
 
 /** Balances and allowances of every paying address (before any lock), and a first check against them. */
-export async function prepareMoves(
-  db: DbConn,
-  chain: ChainHandle,
-  fees: FeeEstimate,
-  owners: OwnerSpends[],
-  clock?: DbClock,
-): Promise<PreparedMoves> {
+export async function prepareMoves(db: DbConn, chain: ChainHandle, owners: OwnerSpends[], clock?: DbClock): Promise<PreparedMoves> {
   const prepared = await Promise.all(
     owners.map(async (o) => {
       const items = o.spends.map(itemOf);
       const snap = await snapshot(db, chain, o.owner, items, clock);
-      return { spends: o, items, plan: { fees, gas: o.spends.map((s) => s.gas) }, snap: consume(snap, o) };
+      return { spends: o, items, fees: o.spends.map((s) => s.fee), snap: consume(snap, o) };
     }),
   );
-  for (const p of prepared) checkFunds(chain, p.items, p.snap.balances, p.snap.allowances, p.plan);
-  return { chain, fees, owners: prepared };
+  for (const p of prepared) checkFunds(chain, p.items, p.snap.balances, p.snap.allowances, p.fees);
+  return { chain, owners: prepared };
 }
 
 /**
@@ -100,7 +93,7 @@ export async function checkMoves(db: DbConn, walletId: string, p: PreparedMoves,
   const mined = new Map<string, Promise<boolean>>();
   for (const o of owners) {
     const held = await store.heldBack(db, p.chain.id, o.spends.owner, o.snap.at);
-    await checkHeld(p.chain, o.spends.owner, o.items, o.plan, o.snap, held, [], mined);
+    await checkHeld(p.chain, o.spends.owner, o.items, o.fees, o.snap, held, [], mined);
   }
 }
 

@@ -22,7 +22,6 @@ import type { AuthContext } from '../apikeys/service.js';
 
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { EnabledAsset } from '../assets/service.js';
-import type { FeeEstimate } from '../../chains/types.js';
 
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -30,7 +29,7 @@ import type { WalletRow } from '../wallets/service.js';
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
 import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import { DbClock, affordable, callOf, checkAgainstPending, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { DbClock, affordable, checkAgainstPending, feesOf, intentOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
 import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
@@ -121,7 +120,7 @@ export class WithdrawalService {
       const fresh = await this.#fresh(s, items, 'SIGNED');
       const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
-      if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), costs.plan, costs.snap);
+      if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), feesOf(costs.plan), costs.snap);
       return this.#signOnly(s, items, fresh, costs?.plan ?? null, key, !req.body.assets);
     });
   }
@@ -191,12 +190,12 @@ export class WithdrawalService {
    * Before a move of the sender's funds made outside withdrawals (an auto-settlement from the
    * master) is written in `tx`: takes the sender's withdrawal lock (withdrawals and the move
    * are judged in turn) and throws INSUFFICIENT_BALANCE unless the sender holds `amount` plus
-   * `gas` at `fees` after its pending withdrawals, swaps and settlements. The move's PENDING
+   * `fee` (the family's quote of the move) after its pending withdrawals, swaps and settlements. The move's PENDING
    * Transactions, written next in `tx`, are then held back for later withdrawals.
    */
   async reserveForMove(
     tx: DbConn,
-    m: { chain: ChainHandle; sender: string; asset: AssetHandle; amount: bigint; to: string; gas: bigint; fees: FeeEstimate },
+    m: { chain: ChainHandle; sender: string; asset: AssetHandle; amount: bigint; to: string; fee: bigint },
   ): Promise<void> {
     // checkFunds reads only the asset's row and the field name of an item.
     const item: Item = {
@@ -212,12 +211,12 @@ export class WithdrawalService {
     // sender's withdrawals do not wait for a node's answer.
     const snap = await snapshot(tx, m.chain, m.sender, [item]);
     await store.lockSender(tx, m.chain.id, m.sender);
-    await checkAgainstPending(tx, m.chain, m.sender, [item], { fees: m.fees, gas: [m.gas] }, snap);
+    await checkAgainstPending(tx, m.chain, m.sender, [item], [m.fee], snap);
   }
 
   /** Moves of the wallet's funds by contract writes, under the withdrawal rules: see moves.ts. */
-  prepareMoves(chain: ChainHandle, fees: FeeEstimate, owners: OwnerSpends[]): Promise<PreparedMoves> {
-    return prepareMoves(this.deps.db, chain, fees, owners, this.clock);
+  prepareMoves(chain: ChainHandle, owners: OwnerSpends[]): Promise<PreparedMoves> {
+    return prepareMoves(this.deps.db, chain, owners, this.clock);
   }
 
   reserveMoves(tx: DbConn, walletId: string, prepared: PreparedMoves): Promise<void> {
@@ -314,15 +313,17 @@ export class WithdrawalService {
       const chainNonce = await s.chain.adapter.sender.nonceOf(s.address, 'pending');
       const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
       let nonce = chainNonce > ours ? chainNonce : ours;
+      const family = s.chain.adapter.sender;
       for (const [k, i] of fresh.entries()) {
-        const tx = await signer.signTransaction(s.wallet.id, s.index, s.chain.config.chainId, {
-          from: s.address,
-          ...callOf(s.chain, items[i]!),
-          nonce: Number(nonce),
-          gas: plan.gas[k]!,
-          ...plan.fees,
-        });
-        signed.set(i, { ...tx, nonce, ...plan.fees });
+        // What the family quoted is what is signed (the quote's network data).
+        const network = plan.quotes[k]!.network;
+        const at = nonce;
+        const tx = await signer.withKey(s.wallet.id, s.index, s.address, (key) =>
+          family.sign(intentOf(s.chain, s.address, items[i]!), at, network, key),
+        );
+        // The fee caps the Transaction shows.
+        const shown = family.feeFields(network);
+        signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas!, maxPriorityFeePerGas: shown.maxPriorityFeePerGas! });
         nonce += 1n;
       }
     }
