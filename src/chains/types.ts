@@ -411,27 +411,19 @@ export interface Sender {
   /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
   nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
   /**
-   * The fee quote, shared for a second by every caller on this chain (fees move once per
-   * block); `fresh` reads the node anyway (a replacement must clear the current fees).
-   */
-  quoteFees(opts?: { fresh?: boolean }): Promise<FeeEstimate>;
-  /**
    * What one transaction would cost, as the family prices it (modules add value + fee and
    * hand `fixed` to the pipeline): `given` fields are kept (a fee cap given alone gets its
    * tip here, and a cap under the network's current fee is a ValidationError naming
    * gasPrice), the limit is estimated with the family's margin (from `opts.estimate`
-   * without a node call), the fees come from the shared quote (read now when `fresh`).
-   * A call that would revert is a ChainRejectedError with reason 'reverted'.
+   * without a node call), the fees come from a quote shared for a second by every caller
+   * on the chain (fees move once per block), read now when `fresh`. A call that would
+   * revert is a ChainRejectedError with reason 'reverted'.
    */
   quote(intent: TxIntent, given?: NetworkData, opts?: QuoteOptions): Promise<FeeQuote>;
   /** Several intents priced with one read of the fees (read now when `fresh`), in order. */
   quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts?: { fresh?: boolean }): Promise<FeeQuote[]>;
   /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
   requote(quote: FeeQuote, given: NetworkData): FeeQuote;
-  /** The call's limit; a call that would revert is a ChainRejectedError with reason 'reverted'. */
-  estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit>;
-  /** Fees of a replacement under the same ordering slot: the family's bump over `previous`, and at least `current`. */
-  replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate;
   /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
   voidCall(from: string): TxIntent & { network: NetworkData };
 

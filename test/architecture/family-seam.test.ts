@@ -14,7 +14,7 @@
  *   `simulateContractCall`, `describeTokenCall`, `getAllowances`, `prepareTypedData`,
  *   optional `prepareMessage`); a family without a feature throws a clear error there;
  * - its Sender, the family's side of the outbound lifecycle: `ordering`, `nonceOf`,
- *   `quoteFees`, `estimateLimit`, `replacementFees`, `voidCall`, `fixedNetwork`, `prepare`,
+ *   `quote`, `quoteAll`, `requote`, `voidCall`, `fixedNetwork`, `prepare`,
  *   `sign` (with the SigningKey the signer lends), `replacementNetwork`, `costOf`,
  *   `feeFields`, `findLanded`; its transaction fields live in opaque NetworkData.
  */
@@ -41,12 +41,9 @@ export type LedgerSenderIsASender = Satisfies<LedgerSender, Sender>;
 const SENDER_MEMBERS = [
   'ordering',
   'nonceOf',
-  'quoteFees',
   'quote',
   'quoteAll',
   'requote',
-  'estimateLimit',
-  'replacementFees',
   'voidCall',
   'fixedNetwork',
   'prepare',

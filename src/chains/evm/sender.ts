@@ -144,10 +144,6 @@ export class EvmSender implements Sender {
     return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
   }
 
-  replacementFees(previous: FeeEstimate, current: FeeEstimate): FeeEstimate {
-    return bumpFees(previous, current);
-  }
-
   voidCall(from: string): TxIntent & { network: NetworkData } {
     return { from, to: from, value: 0n, data: null, network: { gasLimit: TRANSFER_GAS.toString() } };
   }
