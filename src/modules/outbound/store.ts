@@ -12,7 +12,8 @@ export interface OutboundRow {
   fromAddress: string;
   /** null: an address whose key the wallet imported (signed with that key, by address). */
   fromIndex: number | null;
-  nonce: bigint;
+  /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
+  nonce: bigint | null;
   to: string;
   value: bigint;
   data: string | null;
@@ -45,7 +46,7 @@ interface DbRow {
   wallet_id: string;
   from_address: string;
   from_index: number | null;
-  nonce: string;
+  nonce: string | null;
   to_address: string;
   value: string;
   data: string | null;
@@ -78,7 +79,7 @@ function toRow(r: DbRow): OutboundRow {
     walletId: r.wallet_id,
     fromAddress: r.from_address,
     fromIndex: r.from_index,
-    nonce: BigInt(r.nonce),
+    nonce: big(r.nonce),
     to: r.to_address,
     value: BigInt(r.value),
     data: r.data,
@@ -176,7 +177,8 @@ export interface NewOutbound {
   fromAddress: string;
   /** null: an address whose key the wallet imported (signed with that key, by address). */
   fromIndex: number | null;
-  nonce: bigint;
+  /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
+  nonce: bigint | null;
   to: string;
   value: bigint;
   data: string | null;
@@ -284,7 +286,8 @@ export async function markDropped(db: DbConn, id: string, error: string): Promis
   return toRow(rows[0]!);
 }
 
-export async function markReplaced(db: DbConn, id: string, replacedBy: string, error: string): Promise<OutboundRow> {
+/** The row steps aside for `replacedBy` (a replacement, a nonce filler, a rebuild), or for nothing (voided on an 'expiry' family). */
+export async function markReplaced(db: DbConn, id: string, replacedBy: string | null, error: string): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${replacedBy}, error = ${error}, updated_at = now()
      WHERE id = ${id} RETURNING *`.execute(db);
@@ -332,6 +335,8 @@ export async function enqueueTrackJob(db: DbConn, id: string, poll: number, dela
 /**
  * A live row and the rows it replaced on chain (same nonce, signed earlier), newest first.
  * Any of them may be the one that gets mined: a node may still hold an earlier version.
+ * On 'expiry' families (no nonce) they are the expired versions a rebuild replaced: none can
+ * land any more, but looking costs little and covers a node that was wrong about expiry.
  * Rows voided before signing carry no hash and never reached a node: they are left out.
  */
 export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
@@ -340,7 +345,7 @@ export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
       SELECT o.*, 0 AS depth FROM outbound_txs o WHERE o.id = ${id}
       UNION
       SELECT o.*, fam.depth + 1 FROM outbound_txs o JOIN fam ON o.replaced_by = fam.id
-       WHERE o.stage = 'replaced' AND o.hash IS NOT NULL AND o.nonce = fam.nonce AND fam.depth < 100
+       WHERE o.stage = 'replaced' AND o.hash IS NOT NULL AND o.nonce IS NOT DISTINCT FROM fam.nonce AND fam.depth < 100
     )
     SELECT * FROM fam ORDER BY depth`.execute(db);
   return rows.map(toRow);
@@ -362,6 +367,19 @@ export async function settlePredecessor(
              WHERE id = ${liveId}`.execute(db);
   await sql`UPDATE outbound_txs SET replaced_by = NULL WHERE id = ${minedId}`.execute(db);
   return settleMined(db, minedId, r);
+}
+
+/** Whether the row's sender has unsettled rows created before it (the 'expiry' families' "earlier nonces"). */
+export async function hasEarlierLive(
+  db: DbConn,
+  row: { id: string; chainId: string; fromAddress: string; createdAt: Date },
+): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    SELECT 1 AS one FROM outbound_txs
+     WHERE chain_id = ${row.chainId} AND from_address = ${row.fromAddress} AND stage IN ('created', 'signed', 'broadcast')
+       AND (created_at, id) < (${row.createdAt}, ${row.id})
+     LIMIT 1`.execute(db);
+  return rows.length > 0;
 }
 
 /** Unfinished rows of an owner (normally one: the live version of its transaction). */
