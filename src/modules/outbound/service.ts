@@ -30,6 +30,11 @@
  * instead; whichever version is mined settles the owner, once. Cancellation is the same
  * move with a 0-value self-transfer. Still open: a gas limit too low to ever succeed (the
  * transaction is mined and reverts; the owner sees it failed and may retry).
+ *
+ * Families without nonces ('expiry' ordering: Tron, Solana). No nonce is taken (the row's
+ * nonce is null); a signed row whose deadline the chain's head has passed, with no version
+ * landed, is rebuilt: a new row with the same call is prepared (a fresh deadline) and signed
+ * again (replace.ts, rebuildExpired). Such a row is never sped up or cancelled once signed.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { NetworkData, SignedTransaction } from '../../chains/types.js';
