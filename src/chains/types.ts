@@ -436,10 +436,15 @@ export interface Sender {
   /**
    * Completes the network data before signing: what the caller fixed stays, the rest is
    * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').
+   * On 'expiry' families it always sets a fresh deadline (a reference block, a recent
+   * blockhash), whatever `given` holds: a rebuild after expiry prepares the old row's data again.
    */
   prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData>;
-  /** Signs with the lent key; `nonce` is the ordering slot ('nonce' families). */
-  sign(intent: TxIntent, nonce: bigint, network: NetworkData, key: SigningKey): SignedTransaction;
+  /**
+   * Signs with the lent key; `nonce` is the ordering slot on 'nonce' families (required
+   * there) and null on 'expiry' families (the deadline is in `network`).
+   */
+  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction;
   /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
   replacementNetwork(network: NetworkData): Promise<NetworkData>;
   /** The most a transaction can cost its sender in the native coin. */
@@ -458,4 +463,11 @@ export interface Sender {
    * receipt; null while none has. Looks in that order and stops at the first found.
    */
   findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null>;
+  /**
+   * Whether a signed transaction's deadline is behind the chain's head ('expiry' families),
+   * so that no node can include it any more: only then may the pipeline rebuild it. Always
+   * false on 'nonce' families (a nonce never expires). Asked before looking for a receipt,
+   * so a transaction that landed just in time is found, not rebuilt.
+   */
+  hasExpired(network: NetworkData): Promise<boolean>;
 }

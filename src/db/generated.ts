@@ -299,7 +299,7 @@ export interface OutboundTxs {
   hash: string | null;
   id: string;
   network_data: Generated<JsonColumn>;
-  nonce: Int8Column;
+  nonce: Int8Column | null;
   owner_id: string | null;
   purpose: string;
   raw: string | null;

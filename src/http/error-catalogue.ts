@@ -88,8 +88,15 @@ export const ERROR_CATALOGUE = {
   REFERENCE_IN_USE: { status: 409, meaning: 'The reference is already used by another transaction of this wallet.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The Idempotency-Key was already used with a different request; use a new key.' },
   NOT_YET_SENT: { status: 409, meaning: 'The withdrawal is queued and not signed yet; there is nothing to speed up.' },
-  NOT_RETRYABLE: { status: 409, meaning: 'Only withdrawals can be retried.' },
-  NOT_CANCELLABLE: { status: 409, meaning: 'The transaction is not a withdrawal, or it failed and nothing is pending.' },
+  NOT_RETRYABLE: {
+    status: 409,
+    meaning:
+      'Only withdrawals can be retried; on a chain without nonces (Tron, Solana) a sent one is rebuilt when it expires, not replaced.',
+  },
+  NOT_CANCELLABLE: {
+    status: 409,
+    meaning: 'The transaction is not a withdrawal, it failed and nothing is pending, or it was sent on a chain without nonces.',
+  },
   NOT_FINAL: { status: 409, meaning: 'The failed attempt is not deep enough to be final yet; retry later.' },
   ALREADY_MINED: { status: 409, meaning: 'The withdrawal was mined; it cannot be retried, cancelled or sped up.' },
   ALREADY_CANCELLED: { status: 409, meaning: 'The withdrawal was cancelled; make a new one.' },

@@ -16,7 +16,8 @@
  * - its Sender, the family's side of the outbound lifecycle: `ordering`, `nonceOf`,
  *   `quote`, `quoteAll`, `requote`, `voidCall`, `fixedNetwork`, `prepare`,
  *   `sign` (with the SigningKey the signer lends), `replacementNetwork`, `costOf`,
- *   `feeFields`, `findLanded`; its transaction fields live in opaque NetworkData.
+ *   `feeFields`, `findLanded`, `hasExpired` ('expiry' families); its transaction fields
+ *   live in opaque NetworkData.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChainAdapter, Sender } from '../../src/chains/types.js';
@@ -53,6 +54,7 @@ const SENDER_MEMBERS = [
   'childFeeFunding',
   'feeFields',
   'findLanded',
+  'hasExpired',
 ] as const;
 
 const ADAPTER_MEMBERS = [

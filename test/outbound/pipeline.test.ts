@@ -55,7 +55,7 @@ describe('sending', () => {
       ownerId: owner,
     });
     expect(native.from).toBe(master);
-    expect(token.nonce).toBe(native.nonce + 1n);
+    expect(token.nonce).toBe(native.nonce! + 1n);
 
     const rows = [await settledRow(w, native.id), await settledRow(w, token.id)];
     for (const row of rows) {
@@ -146,7 +146,7 @@ describe('nonces', () => {
     expect(ok).toHaveLength(100);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(10);
     const expected = Array.from({ length: 100 }, (_, i) => start + BigInt(i));
-    expect(ok.map((r) => r.nonce).sort((a, b) => (a < b ? -1 : 1))).toEqual(expected);
+    expect(ok.map((r) => r.nonce!).sort((a, b) => (a < b ? -1 : 1))).toEqual(expected);
 
     const rows = await Promise.all(ok.map((r) => settledRow(w, r.id, 60_000)));
     expect(rows.every((r) => r.stage === 'mined')).toBe(true);
@@ -207,10 +207,10 @@ describe('nonces', () => {
       expect(row.stage).toBe('dropped');
       expect(row.error).toMatch(/is used by another transaction/);
       expect(callsFor(mine.id)).toMatchObject([{ stage: 'dropped' }]);
-      expect(await nextNonceRow(w, sender)).toBe(mine.nonce + 2n);
+      expect(await nextNonceRow(w, sender)).toBe(mine.nonce! + 2n);
 
       const next = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 5n, purpose: 'conflict' });
-      expect(next.nonce).toBe(mine.nonce + 2n);
+      expect(next.nonce).toBe(mine.nonce! + 2n);
       await h.startWorker();
       expect((await settledRow(w, next.id)).stage).toBe('mined');
     } finally {
@@ -372,7 +372,7 @@ describe('dropped, reverted and voided transactions', () => {
     const filler = await settledRow(w, voided.replacedBy!);
     expect(filler).toMatchObject({ stage: 'mined', nonce: bad.nonce, to: master, value: 0n, purpose: 'nonce-filler', ownerId: bad.id });
     expect((await settledRow(w, after.id)).stage).toBe('mined');
-    expect(BigInt(await w.pub.getTransactionCount({ address: master }))).toBe(after.nonce + 1n);
+    expect(BigInt(await w.pub.getTransactionCount({ address: master }))).toBe(after.nonce! + 1n);
   });
 
   it('a reverting estimate is not judged while an earlier nonce of the sender is pending', async () => {

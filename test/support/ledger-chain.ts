@@ -3,6 +3,14 @@
  * Balances, nonces, a pool, blocks, receipts, and the transaction format (a JSON payload and
  * its secp256k1 signature over sha256; raw = hex of { payload, signature }; hash = sha256 of
  * raw). Refusals are the seam's typed ChainRejectedError reasons.
+ *
+ * Two orderings, chosen when the chain is made:
+ * - nonce (default): a nonce per sender, each used once and in order, replaceable in the
+ *   pool with +10% on both fee fields (as EVM);
+ * - expiry (`expiryBlocks`): no nonce; a transaction names the last block that may include it
+ *   (`validUntil`, as Solana's last valid block height or Tron's expiration); broadcast
+ *   refuses it ('expired') once the head has reached that block, and the pool forgets it
+ *   when a block past it is sealed. Duplicates (same hash) are known, never applied twice.
  */
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
@@ -21,7 +29,10 @@ export interface LedgerPayload {
   from: string;
   to: string;
   value: string;
-  nonce: string;
+  /** 'nonce' ordering only. */
+  nonce?: string;
+  /** 'expiry' ordering only: the last block that may include the transaction. */
+  validUntil?: string;
   units: string;
   feeCap: string;
   tip: string;
@@ -33,7 +44,10 @@ export interface LedgerTx {
   from: string;
   to: string;
   value: bigint;
-  nonce: bigint;
+  /** null on an expiry chain. */
+  nonce: bigint | null;
+  /** null on a nonce chain. */
+  validUntil: bigint | null;
   units: bigint;
   feeCap: bigint;
   tip: bigint;
@@ -50,21 +64,28 @@ const key = (address: string) => address.toLowerCase();
 /** The chain itself: what a node of it holds and does. */
 export class LedgerChain {
   readonly chainId: number;
+  /** Blocks a transaction stays valid after the head it was prepared at; null: nonce ordering. */
+  readonly expiryBlocks: bigint | null;
   baseFee: bigint;
   readonly #balances = new Map<string, bigint>();
   readonly #nonces = new Map<string, bigint>();
   /** Pool: by sender, by nonce. */
   readonly #pool = new Map<string, Map<bigint, LedgerTx>>();
+  /** Pool of an expiry chain: by hash, in arrival order. */
+  readonly #expiring = new Map<string, LedgerTx>();
   readonly #blocks: Block[] = [];
   readonly #receipts = new Map<string, { tx: LedgerTx; receipt: Receipt }>();
   #timer: NodeJS.Timeout | null = null;
   /** While false, blocks are still produced but carry no transaction (a congested chain). */
   including = true;
+  /** For tests: runs when the family is asked whether a transaction expired, before it reads the head. */
+  beforeExpiryCheck: (() => void) | null = null;
   /** Every broadcast the chain answered, in order (for tests: what was refused and why). */
   readonly broadcasts: { hash: string | null; outcome: string }[] = [];
 
-  constructor(opts: { chainId: number; baseFee?: bigint; blockMs?: number }) {
+  constructor(opts: { chainId: number; baseFee?: bigint; blockMs?: number; expiryBlocks?: number }) {
     this.chainId = opts.chainId;
+    this.expiryBlocks = opts.expiryBlocks === undefined ? null : BigInt(opts.expiryBlocks);
     this.baseFee = opts.baseFee ?? 10n;
     this.#blocks.push(this.#seal([], '0x' + '00'.repeat(32)));
     if (opts.blockMs) {
@@ -116,6 +137,7 @@ export class LedgerChain {
   }
 
   pooled(hash: string): boolean {
+    if (this.#expiring.has(key(hash))) return true;
     for (const byNonce of this.#pool.values()) for (const tx of byNonce.values()) if (tx.hash === key(hash)) return true;
     return false;
   }
@@ -135,6 +157,8 @@ export class LedgerChain {
   #submit(raw: string): string {
     const tx = decode(raw, this.chainId);
     if (this.#receipts.has(tx.hash) || this.pooled(tx.hash)) return tx.hash; // already known
+    if (this.expiryBlocks !== null) return this.#submitExpiring(tx);
+    if (tx.nonce === null) throw new ChainRejectedError('invalid', 'a transaction of this chain needs a nonce');
     const mined = this.#nonces.get(key(tx.from)) ?? 0n;
     if (tx.nonce < mined) throw new ChainRejectedError('nonce-used', `nonce ${tx.nonce} of ${tx.from} is used (next is ${mined})`);
     if (tx.feeCap < this.baseFee) throw new ChainRejectedError('fee-too-low', `fee cap ${tx.feeCap} is under the base fee ${this.baseFee}`);
@@ -151,25 +175,47 @@ export class LedgerChain {
     return tx.hash;
   }
 
+  #submitExpiring(tx: LedgerTx): string {
+    if (tx.validUntil === null) throw new ChainRejectedError('invalid', 'a transaction of this chain needs validUntil');
+    const head = this.head().number;
+    if (head >= tx.validUntil) throw new ChainRejectedError('expired', `valid until block ${tx.validUntil}; the head is ${head}`);
+    if (tx.feeCap < this.baseFee) throw new ChainRejectedError('fee-too-low', `fee cap ${tx.feeCap} is under the base fee ${this.baseFee}`);
+    if (this.balanceOf(tx.from) < tx.value + tx.units * tx.feeCap) {
+      throw new ChainRejectedError('insufficient-funds', `${tx.from} cannot pay ${tx.value} plus ${tx.units} units at ${tx.feeCap}`);
+    }
+    this.#expiring.set(tx.hash, tx);
+    return tx.hash;
+  }
+
+  /** Applies a transaction's transfer and fee; false (nothing changed) when the sender cannot pay. */
+  #apply(tx: LedgerTx, number: bigint, included: { tx: LedgerTx; receipt: Receipt }[]): boolean {
+    if (tx.feeCap < this.baseFee) return false; // waits for the base fee to fall, or a replacement
+    const price = tx.feeCap < this.baseFee + tx.tip ? tx.feeCap : this.baseFee + tx.tip;
+    const fee = TRANSFER_UNITS * price;
+    if (this.balanceOf(tx.from) < tx.value + fee) return false;
+    this.#balances.set(key(tx.from), this.balanceOf(tx.from) - tx.value - fee);
+    this.credit(tx.to, tx.value);
+    included.push({
+      tx,
+      receipt: { status: 'success', blockNumber: number, blockHash: '', gasUsed: TRANSFER_UNITS, effectiveGasPrice: price },
+    });
+    return true;
+  }
+
   /** Produces one block with every executable pool transaction (in nonce order per sender). */
   mine(): Block {
     const included: { tx: LedgerTx; receipt: Receipt }[] = [];
     const number = BigInt(this.#blocks.length);
+    for (const [hash, tx] of this.#expiring) {
+      // Past its last valid block: no block can include it any more.
+      if (number > tx.validUntil!) this.#expiring.delete(hash);
+      else if (this.including && this.#apply(tx, number, included)) this.#expiring.delete(hash);
+    }
     for (const [sender, byNonce] of this.including ? this.#pool : []) {
       for (let n = this.#nonces.get(sender) ?? 0n; byNonce.has(n); n++) {
-        const tx = byNonce.get(n)!;
-        if (tx.feeCap < this.baseFee) break; // waits for the base fee to fall, or a replacement
-        const price = tx.feeCap < this.baseFee + tx.tip ? tx.feeCap : this.baseFee + tx.tip;
-        const fee = TRANSFER_UNITS * price;
-        if (this.balanceOf(tx.from) < tx.value + fee) break;
-        this.#balances.set(sender, this.balanceOf(tx.from) - tx.value - fee);
-        this.credit(tx.to, tx.value);
+        if (!this.#apply(byNonce.get(n)!, number, included)) break;
         this.#nonces.set(sender, n + 1n);
         byNonce.delete(n);
-        included.push({
-          tx,
-          receipt: { status: 'success', blockNumber: number, blockHash: '', gasUsed: TRANSFER_UNITS, effectiveGasPrice: price },
-        });
       }
       // A transaction whose nonce got mined by another version is gone from the pool.
       for (const n of byNonce.keys()) if (n < (this.#nonces.get(sender) ?? 0n)) byNonce.delete(n);
@@ -218,7 +264,8 @@ export function decode(raw: string, chainId: number): LedgerTx {
     from: getAddress(payload.from),
     to: getAddress(payload.to),
     value: BigInt(payload.value),
-    nonce: BigInt(payload.nonce),
+    nonce: payload.nonce === undefined ? null : BigInt(payload.nonce),
+    validUntil: payload.validUntil === undefined ? null : BigInt(payload.validUntil),
     units: BigInt(payload.units),
     feeCap: BigInt(payload.feeCap),
     tip: BigInt(payload.tip),

@@ -4,7 +4,9 @@
  * format, so a test can show that the pipeline runs on any family that keeps the seam's
  * promises. It is not a mock of our code: it is a small blockchain of its own.
  *
- * - State: native balances per address; a nonce per sender (each used once, in order).
+ * - State: native balances per address; a nonce per sender (each used once, in order), or,
+ *   on a chain made with `expiryBlocks`, no nonce: each transaction carries the last block
+ *   that may include it (the seam's 'expiry' ordering, as Tron and Solana).
  * - Transactions: a JSON payload (chain id, from, to, value, nonce, units, fee cap, tip)
  *   signed with the key the signer lends (SigningKey, secp256k1 over sha256 of the
  *   payload); raw = hex of the JSON of { payload, signature }; hash = sha256 of raw.
@@ -57,11 +59,15 @@ const notSupported = (what: string) => new Error(`${what} is not supported by th
 
 /** The ledger's side of the outbound lifecycle. Its network data: units, feeCap, tip (decimal strings). */
 export class LedgerSender implements Sender {
-  readonly ordering = 'nonce' as const;
+  readonly ordering: 'nonce' | 'expiry';
 
-  constructor(private readonly chain: LedgerChain) {}
+  constructor(private readonly chain: LedgerChain) {
+    this.ordering = chain.expiryBlocks === null ? 'nonce' : 'expiry';
+  }
 
   async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
+    // The pipeline must never ask an expiry family for a nonce: this makes a test fail if it does.
+    if (this.ordering === 'expiry') throw new Error('an expiry chain has no nonces');
     return this.chain.nonceOf(address, which);
   }
 
@@ -161,19 +167,25 @@ export class LedgerSender implements Sender {
       n.units ??
       (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
         .limit;
-    return this.fixedNetwork({ limit, fees: n.fees ?? (await this.quoteFees()) });
+    const fixed = this.fixedNetwork({ limit, fees: n.fees ?? (await this.quoteFees()) });
+    // An expiry chain: a fresh deadline every time (a rebuild prepares the expired row's data again).
+    if (this.chain.expiryBlocks === null) return fixed;
+    return { ...fixed, validUntil: (this.chain.head().number + this.chain.expiryBlocks).toString() };
   }
 
-  sign(intent: TxIntent, nonce: bigint, network: NetworkData, signingKey: SigningKey): SignedTransaction {
+  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, signingKey: SigningKey): SignedTransaction {
     if (intent.data) throw notSupported('call data');
     const n = ledgerNetwork(network);
     if (n.units === null || n.fees === null) throw new Error('network data is not prepared (units and fees)');
+    const expiring = this.ordering === 'expiry';
+    if (expiring !== (nonce === null)) throw new Error(expiring ? 'an expiry chain takes no nonce' : 'a nonce is required');
+    if (expiring && network.validUntil === undefined) throw new Error('network data is not prepared (validUntil)');
     const payload: LedgerPayload = {
       chainId: this.chain.chainId,
       from: intent.from,
       to: intent.to,
       value: intent.value.toString(),
-      nonce: nonce.toString(),
+      ...(nonce === null ? { validUntil: network.validUntil! } : { nonce: nonce.toString() }),
       units: n.units.toString(),
       feeCap: n.fees.maxFeePerGas.toString(),
       tip: n.fees.maxPriorityFeePerGas.toString(),
@@ -212,6 +224,13 @@ export class LedgerSender implements Sender {
       if (receipt) return { index, receipt };
     }
     return null;
+  }
+
+  /** Past its last valid block once the head has reached it (the next block is beyond). */
+  async hasExpired(network: NetworkData): Promise<boolean> {
+    if (network.validUntil === undefined) return false;
+    this.chain.beforeExpiryCheck?.();
+    return this.chain.head().number >= BigInt(network.validUntil);
   }
 }
 

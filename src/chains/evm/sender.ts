@@ -171,8 +171,9 @@ export class EvmSender implements Sender {
     return this.fixedNetwork({ limit: gasLimit, fees });
   }
 
-  sign(intent: TxIntent, nonce: bigint, network: NetworkData, key: SigningKey): SignedTransaction {
+  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
     if (this.opts.chainId === undefined) throw new Error('this sender was built without a chain id: it cannot sign');
+    if (nonce === null) throw new Error('an EVM transaction needs a nonce');
     if (nonce < 0n || nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
     const n = evmNetwork(network);
     if (n.gasLimit === null || n.fees === null) throw new Error('network data is not prepared (gas limit and fees)');
@@ -220,6 +221,11 @@ export class EvmSender implements Sender {
       if (receipt) return { index, receipt };
     }
     return null;
+  }
+
+  /** A nonce never expires: a stuck EVM transaction is replaced, not rebuilt. */
+  async hasExpired(): Promise<boolean> {
+    return false;
   }
 }
 

@@ -51,7 +51,7 @@ export async function insertPendingWrite(
   id: string,
   call: ContractCalls[number],
   encoded: EncodedContractCall,
-  nonce: bigint,
+  nonce: bigint | null,
   deps: Pick<ModuleDeps, 'transactions'>,
 ): Promise<void> {
   await deps.transactions.create(tx, {

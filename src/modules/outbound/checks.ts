@@ -60,5 +60,5 @@ export function messageOf(err: unknown): string {
 }
 
 export function logFields(row: OutboundRow) {
-  return { outboundId: row.id, purpose: row.purpose, from: row.fromAddress, nonce: row.nonce.toString(), hash: row.hash };
+  return { outboundId: row.id, purpose: row.purpose, from: row.fromAddress, nonce: row.nonce?.toString() ?? null, hash: row.hash };
 }

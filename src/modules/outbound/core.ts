@@ -55,7 +55,7 @@ export async function broadcast(core: Core, row: OutboundRow): Promise<Broadcast
   } catch (err) {
     const message = messageOf(err);
     const reason = rejectionOf(err);
-    if (reason === 'nonce-used') return nonceConflict(core, row, chain, message);
+    if (reason === 'nonce-used' && row.nonce !== null) return nonceConflict(core, { ...row, nonce: row.nonce }, chain, message);
     await store.recordBroadcastFailure(core.db, row.id, message, false);
     core.logger.warn({ ...logFields(row), err: message }, 'outbound broadcast refused; will retry');
     return reason === 'fee-too-low' ? 'fee-too-low' : 'refused';
@@ -67,7 +67,12 @@ export async function broadcast(core: Core, row: OutboundRow): Promise<Broadcast
  * a grace period (a lagging node behind a load balancer can say so about a transaction
  * that did mine) and no version of ours has a receipt is the row dropped.
  */
-async function nonceConflict(core: Core, row: OutboundRow, chain: ChainHandle, message: string): Promise<BroadcastOutcome> {
+async function nonceConflict(
+  core: Core,
+  row: OutboundRow & { nonce: bigint },
+  chain: ChainHandle,
+  message: string,
+): Promise<BroadcastOutcome> {
   const error = `nonce ${row.nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
   const seen = await store.recordBroadcastFailure(core.db, row.id, error, true);
   if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'refused';
@@ -139,11 +144,12 @@ export async function settle(
 }
 
 /**
- * Voids a row that was never signed and gives its nonce to the family's void call (EVM: a
- * 0-value self-transfer), in the caller's transaction (the row must be locked there), so
- * later nonces are not blocked.
+ * Voids a row that was never signed, in the caller's transaction (the row must be locked
+ * there). On a 'nonce' family its nonce goes to the family's void call (EVM: a 0-value
+ * self-transfer), so later nonces are not blocked; an 'expiry' family has no slot to fill.
  */
-export async function fillNonce(core: Core, tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
+export async function voidUnsigned(core: Core, tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
+  if (row.nonce === null) return store.markReplaced(tx, row.id, null, reason);
   const filler = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
   const fillerId = uuidv7();
   const replaced = await store.markReplaced(tx, row.id, fillerId, reason);

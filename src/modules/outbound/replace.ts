@@ -5,12 +5,17 @@
  * 'replaced' (replaced_by) in the database transaction that stores the replacement's
  * signature, but stays in the replacement's family: whichever version is mined settles
  * the owner, once (core.ts, minedVersion / settleReceipt).
+ *
+ * Families with 'expiry' ordering (Tron, Solana) cannot replace a signed transaction: there
+ * is no slot to take. One that expired unmined is rebuilt instead (rebuildExpired): a new
+ * row with the same call, signed afresh with a new deadline, once the chain's head is past
+ * the old one and no version landed. Before that, a speed-up or a cancellation is refused.
  */
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { logFields } from './checks.js';
-import { broadcast, fillNonce, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
+import { broadcast, voidUnsigned, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
@@ -25,6 +30,8 @@ export interface ReplacementSpec {
 
 export type ReplaceResult =
   | { kind: 'replaced'; row: OutboundRow }
+  /** An 'expiry' family: a signed transaction stands until it lands or expires (then it is rebuilt). */
+  | { kind: 'not-replaceable' }
   /** The sender cannot pay the replacement's worst-case cost (value + gas x fee cap). */
   | { kind: 'unaffordable'; needed: bigint; balance: bigint }
   /** The row was settled or replaced by someone else meanwhile; read it again. */
@@ -32,7 +39,7 @@ export type ReplaceResult =
 
 export type CancelResult =
   | ReplaceResult
-  /** Never signed: voided, a 0-value self-transfer fills its nonce; `onVoided` ran in that transaction. */
+  /** Never signed: voided (on a 'nonce' family a 0-value self-transfer fills its nonce); `onVoided` ran in that transaction. */
   | { kind: 'voided'; row: OutboundRow }
   | { kind: 'already-cancelling'; row: OutboundRow }
   /** Mined, failed or dropped: nothing left to cancel. */
@@ -87,7 +94,8 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
 }
 
 /** The same call again with bumped fees. */
-export function speedUp(core: Core, row: OutboundRow, why: string): Promise<ReplaceResult> {
+export async function speedUp(core: Core, row: OutboundRow, why: string): Promise<ReplaceResult> {
+  if (row.nonce === null) return { kind: 'not-replaceable' };
   return replaceSigned(core, row, { purpose: row.purpose, to: row.to, value: row.value, data: row.data }, why);
 }
 
@@ -97,6 +105,7 @@ export function speedUp(core: Core, row: OutboundRow, why: string): Promise<Repl
  * Times are the database's; the two clocks only need to agree to well under that delay.
  */
 export function replacementDue(core: Core, row: OutboundRow, outcome: BroadcastOutcome, now = Date.now()): boolean {
+  if (row.nonce === null) return false; // an 'expiry' family: rebuilt once expired, never replaced
   if (outcome === 'fee-too-low') return true;
   return now - (row.broadcastAt ?? row.updatedAt).getTime() >= core.opts.replaceAfterMs;
 }
@@ -117,13 +126,14 @@ export async function cancel(
   if (row.stage === 'created') {
     const voided = await core.db.transaction().execute(async (tx) => {
       if (!(await store.lockUnsettled(tx, id, ['created']))) return undefined;
-      const replaced = await fillNonce(core, tx, row, 'cancelled before signing');
+      const replaced = await voidUnsigned(core, tx, row, 'cancelled before signing');
       await opts.onVoided(tx, replaced);
       return replaced;
     });
     return voided ? { kind: 'voided', row: voided } : { kind: 'raced' };
   }
   if (row.purpose === opts.purpose) return { kind: 'already-cancelling', row };
+  if (row.nonce === null) return { kind: 'not-replaceable' };
   // Mined but not yet recorded: settle it now rather than pay for a doomed cancellation.
   const found = await minedVersion(core, row);
   if (found) {
@@ -137,4 +147,37 @@ export async function cancel(
     { purpose: opts.purpose, to: call.to, value: call.value, data: call.data, network: call.network },
     'cancelled',
   );
+}
+
+/**
+ * An 'expiry' family's row whose deadline the chain's head has passed, with no version
+ * landed (the caller checked both, in that order): it steps aside as 'replaced' by a new
+ * created row with the same call and owner, which the send job prepares (a fresh deadline)
+ * and signs again. The old bytes can never be included any more, so the payment cannot
+ * happen twice; the owner learns the new hash from outbound.signed, as after a speed-up.
+ */
+export async function rebuildExpired(core: Core, row: OutboundRow): Promise<OutboundRow | undefined> {
+  const id = uuidv7();
+  const rebuilt = await core.db.transaction().execute(async (tx) => {
+    if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
+    await store.markReplaced(tx, row.id, id, `expired unmined (${row.hash}); rebuilt and signed again`);
+    await store.insertOutbound(tx, {
+      id,
+      chainId: row.chainId,
+      walletId: row.walletId,
+      fromAddress: row.fromAddress,
+      fromIndex: row.fromIndex,
+      nonce: null,
+      to: row.to,
+      value: row.value,
+      data: row.data,
+      network: row.network,
+      purpose: row.purpose,
+      ownerId: row.ownerId,
+    });
+    await store.enqueueSendJob(tx, id);
+    return store.findOutbound(tx, id);
+  });
+  if (rebuilt) core.logger.warn({ ...logFields(row), rebuiltAs: id }, 'outbound transaction expired unmined; rebuilt');
+  return rebuilt;
 }

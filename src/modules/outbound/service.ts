@@ -30,6 +30,11 @@
  * instead; whichever version is mined settles the owner, once. Cancellation is the same
  * move with a 0-value self-transfer. Still open: a gas limit too low to ever succeed (the
  * transaction is mined and reverts; the owner sees it failed and may retry).
+ *
+ * Families without nonces ('expiry' ordering: Tron, Solana). No nonce is taken (the row's
+ * nonce is null); a signed row whose deadline the chain's head has passed, with no version
+ * landed, is rebuilt: a new row with the same call is prepared (a fresh deadline) and signed
+ * again (replace.ts, rebuildExpired). Such a row is never sped up or cancelled once signed.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { NetworkData, SignedTransaction } from '../../chains/types.js';
@@ -41,9 +46,9 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { logFields, messageOf, rejectionOf, validate } from './checks.js';
-import { broadcast, fillNonce, minedVersion, settle, settleReceipt, signedHook, type Core } from './core.js';
+import { broadcast, voidUnsigned, minedVersion, settle, settleReceipt, signedHook, type Core } from './core.js';
 import { confirm } from './confirm.js';
-import { cancel, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
+import { cancel, rebuildExpired, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
@@ -140,7 +145,7 @@ export class OutboundService {
    * wait for it (and a caller enqueuing from several senders should lock them in one order).
    * The first send from an address reads the chain's nonce, an RPC call made before the lock.
    */
-  async enqueue(tx: DbConn, req: EnqueueRequest): Promise<{ id: string; nonce: bigint; from: string }> {
+  async enqueue(tx: DbConn, req: EnqueueRequest): Promise<{ id: string; nonce: bigint | null; from: string }> {
     return (await this.enqueueMany(tx, [req]))[0]!;
   }
 
@@ -149,7 +154,7 @@ export class OutboundService {
    * nonces in request order (one counter update), one insert, one job insert. Everything
    * is checked before the first write; results are in request order.
    */
-  async enqueueMany(tx: DbConn, reqs: EnqueueRequest[]): Promise<{ id: string; nonce: bigint; from: string }[]> {
+  async enqueueMany(tx: DbConn, reqs: EnqueueRequest[]): Promise<{ id: string; nonce: bigint | null; from: string }[]> {
     // On the bare pool each statement would commit alone: a crash between them would leak a nonce.
     if (!tx.isTransaction) throw new Error('OutboundService.enqueue must run inside a database transaction');
     const planned: { chain: ChainHandle; from: string; req: EnqueueRequest; checked: ReturnType<typeof validate> }[] = [];
@@ -169,11 +174,13 @@ export class OutboundService {
       else if (from === undefined) senders.set(senderKey, (from = (await this.wallets.deriver(wallet)).address(req.fromIndex)));
       planned.push({ chain, from, req, checked });
     }
-    // Senders in order of first appearance; each takes its nonces in one statement.
+    // Senders in order of first appearance; each takes its nonces in one statement. An
+    // 'expiry' family has none to take: its rows are ordered by nothing but their deadlines.
     const next = new Map<string, bigint>();
+    const ordered = (p: (typeof planned)[number]) => p.chain.adapter.sender.ordering === 'nonce';
     for (const p of planned) {
       const k = `${p.chain.id}:${p.from}`;
-      if (next.has(k)) continue;
+      if (next.has(k) || !ordered(p)) continue;
       const count = planned.filter((q) => q.chain.id === p.chain.id && q.from === p.from).length;
       // The common case is one statement; only a sender's first send reads the chain's count.
       const first =
@@ -183,8 +190,8 @@ export class OutboundService {
     }
     const rows: store.NewOutbound[] = planned.map((p) => {
       const k = `${p.chain.id}:${p.from}`;
-      const nonce = next.get(k)!;
-      next.set(k, nonce + 1n);
+      const nonce = ordered(p) ? next.get(k)! : null;
+      if (nonce !== null) next.set(k, nonce + 1n);
       return {
         id: uuidv7(),
         chainId: p.chain.id,
@@ -282,9 +289,16 @@ export class OutboundService {
   async track(id: string, poll = 0): Promise<void> {
     const row = await store.findOutbound(this.db, id);
     if (!row || (row.stage !== 'signed' && row.stage !== 'broadcast')) return;
+    // Expiry first, receipts second: a transaction that landed just before its deadline is
+    // found and settled; one found expired with no receipt after that never can land.
+    const expired = row.nonce === null && (await this.catalogue.chain(row.chainId).adapter.sender.hasExpired(row.network));
     const found = await minedVersion(this.#core, row);
     if (found) {
       await settleReceipt(this.#core, row, found);
+      return;
+    }
+    if (expired) {
+      await rebuildExpired(this.#core, row);
       return;
     }
     const outcome = await broadcast(this.#core, row);
@@ -344,20 +358,28 @@ export class OutboundService {
    * Gas estimation reverted. Judged only once every earlier nonce of the sender is mined
    * (before that, the estimate ran against a state the transaction will not run in); then
    * the row is voided and a 0-value self-transfer takes its nonce, so the sender's later
-   * transactions are not blocked behind a transaction that would only burn gas.
+   * transactions are not blocked behind a transaction that would only burn gas. On an
+   * 'expiry' family (no nonces) the same wait is for the sender's earlier unsettled rows,
+   * and a voided row leaves no slot to fill.
    */
   async #voidIfReverting(row: OutboundRow, chain: ChainHandle, reason: string): Promise<OutboundRow | undefined> {
-    const mined = await chain.adapter.sender.nonceOf(row.fromAddress, 'latest');
-    if (mined < row.nonce) {
+    const waiting =
+      row.nonce === null
+        ? await store.hasEarlierLive(this.db, row)
+        : (await chain.adapter.sender.nonceOf(row.fromAddress, 'latest')) < row.nonce;
+    if (waiting) {
       await store.recordError(this.db, row.id, `would revert (${reason}); waiting for earlier nonces to be mined before deciding`);
       await store.enqueueSendJob(this.db, row.id, this.#core.opts.waitRetryMs);
       return row;
     }
     const voided = await settle(this.#core, row.id, ['created'], (tx) =>
-      fillNonce(this.#core, tx, row, `voided before signing, the transaction would revert: ${reason}`),
+      voidUnsigned(this.#core, tx, row, `voided before signing, the transaction would revert: ${reason}`),
     );
     if (voided)
-      this.logger.warn({ ...logFields(row), fillerId: voided.replacedBy, err: reason }, 'outbound transaction voided; nonce filled');
+      this.logger.warn(
+        { ...logFields(row), fillerId: voided.replacedBy, err: reason },
+        voided.replacedBy ? 'outbound transaction voided; nonce filled' : 'outbound transaction voided',
+      );
     return voided ?? store.findOutbound(this.db, row.id);
   }
 }

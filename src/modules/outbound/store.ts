@@ -12,7 +12,8 @@ export interface OutboundRow {
   fromAddress: string;
   /** null: an address whose key the wallet imported (signed with that key, by address). */
   fromIndex: number | null;
-  nonce: bigint;
+  /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
+  nonce: bigint | null;
   to: string;
   value: bigint;
   data: string | null;
@@ -45,7 +46,7 @@ interface DbRow {
   wallet_id: string;
   from_address: string;
   from_index: number | null;
-  nonce: string;
+  nonce: string | null;
   to_address: string;
   value: string;
   data: string | null;
@@ -78,7 +79,7 @@ function toRow(r: DbRow): OutboundRow {
     walletId: r.wallet_id,
     fromAddress: r.from_address,
     fromIndex: r.from_index,
-    nonce: BigInt(r.nonce),
+    nonce: big(r.nonce),
     to: r.to_address,
     value: BigInt(r.value),
     data: r.data,
@@ -110,62 +111,9 @@ function toRow(r: DbRow): OutboundRow {
 
 const one = (rows: DbRow[]): OutboundRow | undefined => (rows[0] ? toRow(rows[0]) : undefined);
 
-// ---- nonces --------------------------------------------------------------------------
+// ---- nonces: nonce-store.ts (the 'nonce' families' counters) -----------------------
 
-export async function peekNonce(db: DbConn, chainId: string, address: string): Promise<bigint | null> {
-  const { rows } = await sql<{
-    next_nonce: string;
-  }>`SELECT next_nonce FROM nonces WHERE chain_id = ${chainId} AND address = ${address}`.execute(db);
-  return rows[0] ? BigInt(rows[0].next_nonce) : null;
-}
-
-/**
- * Takes the sender's next nonce. The upsert locks the counter row until the caller's
- * transaction ends, so concurrent allocations queue behind it and a rollback gives the
- * nonce back: gap- and duplicate-free across processes. `seed` (the chain's count, or 0
- * when the row already existed) only ever raises the counter, so a late or stale read of
- * the chain cannot move it backwards.
- */
-export async function allocateNonce(db: DbConn, chainId: string, address: string, seed: bigint): Promise<bigint> {
-  const { rows } = await sql<{ nonce: string }>`
-    INSERT INTO nonces (chain_id, address, next_nonce) VALUES (${chainId}, ${address}, ${seed + 1n})
-    ON CONFLICT (chain_id, address) DO UPDATE
-       SET next_nonce = GREATEST(nonces.next_nonce, EXCLUDED.next_nonce - 1) + 1, updated_at = now()
-    RETURNING next_nonce - 1 AS nonce`.execute(db);
-  return BigInt(rows[0]!.nonce);
-}
-
-/** Takes the next nonce of a sender the counter already knows (row lock as allocateNonce); null otherwise. */
-export async function takeNonce(db: DbConn, chainId: string, address: string): Promise<bigint | null> {
-  return takeNonces(db, chainId, address, 1);
-}
-
-/**
- * Takes `count` consecutive nonces in one statement (a batch of sends from one sender);
- * returns the first. Same row lock, gap- and duplicate-free, as takeNonce.
- */
-export async function takeNonces(db: DbConn, chainId: string, address: string, count: number): Promise<bigint | null> {
-  const { rows } = await sql<{ nonce: string }>`
-    UPDATE nonces SET next_nonce = next_nonce + ${count}, updated_at = now() WHERE chain_id = ${chainId} AND address = ${address}
-    RETURNING next_nonce - ${count} AS nonce`.execute(db);
-  return rows[0] ? BigInt(rows[0].nonce) : null;
-}
-
-/** allocateNonce for `count` consecutive nonces; returns the first. */
-export async function allocateNonces(db: DbConn, chainId: string, address: string, seed: bigint, count: number): Promise<bigint> {
-  const { rows } = await sql<{ nonce: string }>`
-    INSERT INTO nonces (chain_id, address, next_nonce) VALUES (${chainId}, ${address}, ${seed + BigInt(count)})
-    ON CONFLICT (chain_id, address) DO UPDATE
-       SET next_nonce = GREATEST(nonces.next_nonce, EXCLUDED.next_nonce - ${count}) + ${count}, updated_at = now()
-    RETURNING next_nonce - ${count} AS nonce`.execute(db);
-  return BigInt(rows[0]!.nonce);
-}
-
-/** Raises the counter to the chain's mined count when the key was used outside the pipeline. */
-export async function raiseNonce(db: DbConn, chainId: string, address: string, atLeast: bigint): Promise<void> {
-  await sql`UPDATE nonces SET next_nonce = ${atLeast}, updated_at = now()
-             WHERE chain_id = ${chainId} AND address = ${address} AND next_nonce < ${atLeast}`.execute(db);
-}
+export * from './nonce-store.js';
 
 // ---- rows ----------------------------------------------------------------------------
 
@@ -176,7 +124,8 @@ export interface NewOutbound {
   fromAddress: string;
   /** null: an address whose key the wallet imported (signed with that key, by address). */
   fromIndex: number | null;
-  nonce: bigint;
+  /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
+  nonce: bigint | null;
   to: string;
   value: bigint;
   data: string | null;
@@ -284,7 +233,8 @@ export async function markDropped(db: DbConn, id: string, error: string): Promis
   return toRow(rows[0]!);
 }
 
-export async function markReplaced(db: DbConn, id: string, replacedBy: string, error: string): Promise<OutboundRow> {
+/** The row steps aside for `replacedBy` (a replacement, a nonce filler, a rebuild), or for nothing (voided on an 'expiry' family). */
+export async function markReplaced(db: DbConn, id: string, replacedBy: string | null, error: string): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${replacedBy}, error = ${error}, updated_at = now()
      WHERE id = ${id} RETURNING *`.execute(db);
@@ -332,6 +282,8 @@ export async function enqueueTrackJob(db: DbConn, id: string, poll: number, dela
 /**
  * A live row and the rows it replaced on chain (same nonce, signed earlier), newest first.
  * Any of them may be the one that gets mined: a node may still hold an earlier version.
+ * On 'expiry' families (no nonce) they are the expired versions a rebuild replaced: none can
+ * land any more, but looking costs little and covers a node that was wrong about expiry.
  * Rows voided before signing carry no hash and never reached a node: they are left out.
  */
 export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
@@ -340,7 +292,7 @@ export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
       SELECT o.*, 0 AS depth FROM outbound_txs o WHERE o.id = ${id}
       UNION
       SELECT o.*, fam.depth + 1 FROM outbound_txs o JOIN fam ON o.replaced_by = fam.id
-       WHERE o.stage = 'replaced' AND o.hash IS NOT NULL AND o.nonce = fam.nonce AND fam.depth < 100
+       WHERE o.stage = 'replaced' AND o.hash IS NOT NULL AND o.nonce IS NOT DISTINCT FROM fam.nonce AND fam.depth < 100
     )
     SELECT * FROM fam ORDER BY depth`.execute(db);
   return rows.map(toRow);
@@ -362,6 +314,19 @@ export async function settlePredecessor(
              WHERE id = ${liveId}`.execute(db);
   await sql`UPDATE outbound_txs SET replaced_by = NULL WHERE id = ${minedId}`.execute(db);
   return settleMined(db, minedId, r);
+}
+
+/** Whether the row's sender has unsettled rows created before it (the 'expiry' families' "earlier nonces"). */
+export async function hasEarlierLive(
+  db: DbConn,
+  row: { id: string; chainId: string; fromAddress: string; createdAt: Date },
+): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`
+    SELECT 1 AS one FROM outbound_txs
+     WHERE chain_id = ${row.chainId} AND from_address = ${row.fromAddress} AND stage IN ('created', 'signed', 'broadcast')
+       AND (created_at, id) < (${row.createdAt}, ${row.id})
+     LIMIT 1`.execute(db);
+  return rows.length > 0;
 }
 
 /** Unfinished rows of an owner (normally one: the live version of its transaction). */

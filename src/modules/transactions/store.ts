@@ -223,7 +223,7 @@ export async function recordSigned(db: DbConn, id: string, s: Signed, onlyType?:
     .set({
       hash: s.hash,
       ...(s.raw !== undefined ? { raw_transaction: s.raw } : {}),
-      nonce: s.nonce.toString(),
+      nonce: s.nonce === null ? null : s.nonce.toString(),
       stage: 'signed',
       ...(s.fees
         ? { max_fee_per_gas: s.fees.maxFeePerGas.toString(), max_priority_fee_per_gas: s.fees.maxPriorityFeePerGas.toString() }
@@ -283,10 +283,10 @@ export async function reopenAfterReorg(db: DbConn, id: string, hash: string, rea
 }
 
 /** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared. */
-export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
+export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
   await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
                    reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce.toString()}, reason = NULL,
+                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce === null ? null : nonce.toString()}, reason = NULL,
                    updated_at = now()
              WHERE id = ${id}`.execute(db);
 }

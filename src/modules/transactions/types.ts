@@ -84,7 +84,8 @@ export interface NewLeg {
 /** A signed version of a sent transaction: the hash to follow, and what the flow keeps of it. */
 export interface Signed {
   hash: string;
-  nonce: bigint;
+  /** null on families without nonces ('expiry' ordering). */
+  nonce: bigint | null;
   /** The signed bytes (withdrawals, settlement legs). */
   raw?: string;
   /** The fees it was signed with (withdrawals). */

@@ -135,7 +135,7 @@ export class TransactionWrites {
   }
 
   /** withdrawalRetried: reserving anew, the last attempt's chain data cleared (the caller locked it and saw it FAILED). */
-  retryWithdrawal(db: DbConn, id: string, reservedFee: bigint, nonce: bigint): Promise<void> {
+  retryWithdrawal(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
     return store.reopen(db, id, reservedFee, nonce);
   }
 

@@ -23,7 +23,7 @@ export function lifecycleRoutes(app: FastifyInstance, service: WithdrawalService
       action: 'cancel',
       summary: 'Cancel a pending withdrawal',
       description:
-        'Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first). 409 when mined, failed or already cancelled.',
+        'Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).',
       run: async (auth: FastifyRequest['auth'], walletId: string, id: string) => {
         const r = await service.lifecycle.cancel(auth, walletId, id);
         return ok(r.transaction, r.pending ? 'Transaction cancellation submitted successfully' : 'Transaction cancelled successfully');
@@ -33,7 +33,7 @@ export function lifecycleRoutes(app: FastifyInstance, service: WithdrawalService
       action: 'retry',
       summary: 'Retry a failed or stuck withdrawal',
       description:
-        'FAILED: sent again with a new nonce and fees raised by at least 10%, after the balance check of a new withdrawal; PENDING and broadcast: replaced now with the same nonce and fees raised by at least 10%. The transaction is PENDING again. 409 when mined or cancelled.',
+        'FAILED: sent again with a new nonce and fees raised by at least 10%, after the balance check of a new withdrawal; PENDING and broadcast: replaced now with the same nonce and fees raised by at least 10%. The transaction is PENDING again. 409 when mined or cancelled; on a chain without nonces (Tron, Solana) a PENDING one is not replaced (409) but rebuilt and signed again automatically if it expires unmined.',
       run: async (auth: FastifyRequest['auth'], walletId: string, id: string) =>
         ok((await service.lifecycle.retry(auth, walletId, id)).transaction, 'Transaction retried successfully'),
     },

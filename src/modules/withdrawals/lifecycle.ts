@@ -52,6 +52,12 @@ export class WithdrawalLifecycle {
       if (r.kind === 'voided') return this.#result(id, false);
       if (r.kind === 'replaced' || r.kind === 'already-cancelling') return this.#result(id, true);
       if (r.kind === 'unaffordable') throw unaffordable('cancelling transaction', r.needed, r.balance);
+      if (r.kind === 'not-replaceable') {
+        throw new ConflictError(
+          'NOT_CANCELLABLE',
+          'This withdrawal is already signed and sent; on this chain a sent transaction cannot be cancelled, only left to land or expire',
+        );
+      }
     }
     throw new ConflictError('TRY_AGAIN', 'The transaction changed state while it was being cancelled; try again');
   }
@@ -75,6 +81,12 @@ export class WithdrawalLifecycle {
       }
       if (r.kind === 'replaced') return this.#result(id, true);
       if (r.kind === 'unaffordable') throw unaffordable('replacement', r.needed, r.balance);
+      if (r.kind === 'not-replaceable') {
+        throw new ConflictError(
+          'NOT_RETRYABLE',
+          'On this chain a sent transaction cannot be replaced; if it expires unmined it is rebuilt and sent again automatically',
+        );
+      }
     }
     throw new ConflictError('TRY_AGAIN', 'The transaction changed state while it was being retried; try again');
   }
@@ -213,7 +225,10 @@ export class WithdrawalLifecycle {
     await this.deps.transactions.settleWithdrawal(tx, id, {
       status: 'CANCELLED',
       stage: 'cancelled',
-      reason: `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
+      reason:
+        voided.nonce === null
+          ? 'cancelled before broadcast'
+          : `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
       mined: null,
     });
     await this.deps.webhooks.emitForTransaction(tx, id, 'withdraw.failed');
