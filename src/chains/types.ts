@@ -2,12 +2,15 @@
  * What modules know of a blockchain. Everything is in domain terms (addresses as strings,
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
-import type { ChainConfig } from '../config/index.js';
+import type { ChainConfig, ChainFamilyName } from '../config/index.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
-/** The chain families the service knows; chains/families.ts maps each to its codec and keys. */
-export type ChainFamilyName = 'evm' | 'tron' | 'solana';
+/**
+ * The chain families the service knows; chains/families.ts maps each to its codec and keys.
+ * Declared in config/ (a chain's configuration names its family: blockchain.family).
+ */
+export type { ChainFamilyName };
 
 /**
  * A family's addresses: the one parser of what clients send and the one formatter of what
