@@ -7,7 +7,10 @@ import type { Db, DbConn } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
-import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../keys/hd.js';
+import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
+import type { AddressCodec, ChildAddressDeriver, KeyDerivation } from '../../chains/types.js';
+import type { ChainConfig } from '../../config/index.js';
+import { generateMnemonic, seedFromMnemonic } from '../../keys/hd.js';
 import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
 import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -52,6 +55,28 @@ export interface CreateWalletInput {
   assets?: string[];
 }
 
+/** A wallet's keys: its chain family's derivation (at the chain's account path) and address codec. */
+export interface WalletKeys {
+  derivation: KeyDerivation;
+  codec: AddressCodec;
+}
+
+/** How a wallet's child addresses are issued (modules/addresses allocates the indexes). */
+export interface ChildAddresses {
+  /** The derivation path of child `index` (stored on the address row). */
+  path(index: number): string;
+  /**
+   * The addresses of `indexes`, in order: from the opened account xpub on bip32 families;
+   * on a seed family (Solana) from the seed, opened once for the whole call and zeroed.
+   */
+  addresses(indexes: readonly number[]): Promise<string[]>;
+}
+
+/** The keys of a configured chain's family. */
+export function keysOfChain(chain: ChainConfig): WalletKeys {
+  return { derivation: derivationOfChain(chain), codec: familyOfChain(chain).codec };
+}
+
 /** Wallets whose opened account xpub a process keeps (the least recently used goes first). */
 const MAX_DERIVERS = 10_000;
 
@@ -61,7 +86,7 @@ export class WalletService {
    * no decryption. The xpub is sealed in the database (a clear xpub plus one exported
    * child key gives the account's private key), so it exists in clear only here.
    */
-  readonly #derivers = new Map<string, Promise<AddressDeriver>>();
+  readonly #derivers = new Map<string, Promise<ChildAddressDeriver>>();
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
   #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
@@ -95,21 +120,36 @@ export class WalletService {
     }
     const assets = pickAssets(chain, input.assets);
     const id = uuidv7();
-    const accountPath = chain.config.blockchain.derivationPath;
+    const { derivation } = keysOfChain(chain.config);
+    if (derivation.childKeysFrom !== 'account-xpub') {
+      // A seed family's wallet stores no account xpub, which the wallets table still requires
+      // of every row (wallets_account_xpub_kept): its migration comes with Solana (issue 16).
+      // Issuing its addresses (childAddresses) is ready for it.
+      throw new BusinessRuleError('NOT_SUPPORTED', `Wallets on ${chain.config.blockchain.name} are not available yet`);
+    }
     // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
     const mnemonic = secretFromString(generateMnemonic());
     let xpub: Buffer | undefined;
+    let seed: Buffer | undefined;
     let address: string;
     let seedCiphertext: Buffer;
     let accountXpubSealed: Buffer;
     try {
-      const account = accountFromMnemonic(mnemonic, accountPath);
-      address = new AddressDeriver(account.xpub).address(0);
-      xpub = secretFromString(account.xpub);
+      seed = seedFromMnemonic(mnemonic);
+      // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
+      const xpubText = derivation.accountXpub!(seed);
+      xpub = secretFromString(xpubText);
+      const account = derivation.openAccount!(xpubText);
+      try {
+        address = account.address(0);
+      } finally {
+        account.wipe();
+      }
+      seed.fill(0);
       seedCiphertext = await this.vault.seal(mnemonic, WALLET_SEED.associatedData(id));
       accountXpubSealed = await this.vault.seal(xpub, WALLET_XPUB.associatedData(id));
     } finally {
-      wipe(mnemonic, xpub);
+      wipe(mnemonic, xpub, seed);
     }
 
     const apiKey = await this.db.transaction().execute(async (tx) => {
@@ -120,7 +160,7 @@ export class WalletService {
         name: input.name,
         description: input.description ?? '',
         address,
-        derivationPath: `${accountPath}/0`,
+        derivationPath: derivation.childPath(0),
         accountXpubSealed,
         seedCiphertext,
         addressLimit: this.defaults.addressLimit,
@@ -149,12 +189,48 @@ export class WalletService {
    */
   async requireRef(auth: AuthContext, walletId: string): Promise<WalletRef> {
     if (auth.walletId !== null && auth.walletId !== walletId) throw new NotFoundError('Wallet');
-    const ref = await this.#refs.getOrLoad(walletId, async () => {
+    const ref = await this.#ref(walletId);
+    if (!ref || ref.business_id !== auth.businessId) throw new NotFoundError('Wallet');
+    return ref;
+  }
+
+  #ref(walletId: string): Promise<WalletRef | undefined> {
+    return this.#refs.getOrLoad(walletId, async () => {
       const row = await store.findWallet(this.db, walletId);
       return row && Object.freeze({ id: row.id, business_id: row.business_id, chain_id: row.chain_id, address: row.address });
     });
-    if (!ref || ref.business_id !== auth.businessId) throw new NotFoundError('Wallet');
-    return ref;
+  }
+
+  /** The keys of a wallet's chain family (the signer's source; no access check: internal). */
+  async keysOf(walletId: string): Promise<WalletKeys> {
+    const ref = await this.#ref(walletId);
+    if (!ref) throw new NotFoundError('Wallet');
+    return keysOfChain(this.catalogue.chain(ref.chain_id).config);
+  }
+
+  /** How the wallet's child addresses are derived (address issuance). */
+  async childAddresses(wallet: Pick<WalletRow, 'id' | 'chain_id'>): Promise<ChildAddresses> {
+    const { derivation, codec } = keysOfChain(this.chainOf(wallet).config);
+    const path = (index: number) => derivation.childPath(index);
+    if (derivation.childKeysFrom === 'account-xpub') {
+      const deriver = await this.deriver(wallet);
+      return { path, addresses: async (indexes) => indexes.map((i) => deriver.address(i)) };
+    }
+    // A seed family (chains/types.ts, KeyDerivation): one vault opening per call, i.e. per
+    // issuance batch; nothing secret outlives the call.
+    return {
+      path,
+      addresses: async (indexes) => {
+        const mnemonic = await this.openMnemonicBytes(wallet.id);
+        let seed: Buffer | undefined;
+        try {
+          seed = seedFromMnemonic(mnemonic);
+          return derivation.publicKeysFromSeed(seed, indexes).map((key) => codec.fromPublicKey(key));
+        } finally {
+          wipe(mnemonic, seed);
+        }
+      },
+    };
   }
 
   /** The business's first wallet on a chain (the embedded default's demo wallets). */
@@ -180,8 +256,12 @@ export class WalletService {
     return this.catalogue.chain(wallet.chain_id);
   }
 
-  /** The wallet's address deriver: its account xpub, opened once per process and kept. */
-  deriver(wallet: Pick<WalletRow, 'id'>): Promise<AddressDeriver> {
+  /**
+   * The wallet's address deriver: its account xpub, opened once per process and kept
+   * (bip32 families). A seed family's wallet (Solana) has none: its addresses are the
+   * stored rows (issuance derives them from the seed, `childAddresses`).
+   */
+  deriver(wallet: Pick<WalletRow, 'id'>): Promise<ChildAddressDeriver> {
     const hit = this.#derivers.get(wallet.id);
     if (hit) {
       this.#derivers.delete(wallet.id);
@@ -205,13 +285,20 @@ export class WalletService {
     return opening;
   }
 
-  async #openDeriver(walletId: string): Promise<AddressDeriver> {
+  async #openDeriver(walletId: string): Promise<ChildAddressDeriver> {
     const row = await store.readAccountXpub(this.db, walletId);
     if (!row) throw new NotFoundError('Wallet');
-    if (!row.account_xpub_sealed) return new AddressDeriver(row.account_xpub!); // not upgraded yet (custody seals it at start)
+    const { derivation } = keysOfChain(this.catalogue.chain(row.chain_id).config);
+    if (derivation.childKeysFrom !== 'account-xpub') {
+      throw new BusinessRuleError(
+        'NOT_SUPPORTED',
+        `${derivation.family} wallets have no account xpub: their addresses are read from the stored rows (issue 16)`,
+      );
+    }
+    if (!row.account_xpub_sealed) return derivation.openAccount!(row.account_xpub!); // not upgraded yet (custody seals it at start)
     const plain = await this.vault.open(row.account_xpub_sealed, WALLET_XPUB.associatedData(walletId));
     try {
-      return new AddressDeriver(plain.toString('utf8'));
+      return derivation.openAccount!(plain.toString('utf8'));
     } finally {
       plain.fill(0);
     }
