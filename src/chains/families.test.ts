@@ -134,3 +134,29 @@ describe('Solana keys', () => {
     expect(() => derivation.publicKeysFromSeed(seed, [0, 0x80000000])).toThrow(/out of range/);
   });
 });
+
+describe("a family's signing account (the signer's per-wallet node)", () => {
+  it('gives each child the key and public key the seed derivation gives, and wipe zeroes the node', () => {
+    const seed = seedFromMnemonic(generateMnemonic());
+    for (const name of CHAIN_FAMILIES) {
+      const { derivation } = familyOf(name);
+      const account = derivation.openSigningAccount(seed);
+      const held = account.secrets();
+      expect(held).toHaveLength(2);
+      const publicKeys = derivation.publicKeysFromSeed(seed, [0, 3, 7]);
+      [0, 3, 7].forEach((index, i) => {
+        const child = account.child(index);
+        const fromSeed = derivation.privateKeyFromSeed(seed, index);
+        expect(bytesToHex(child.privateKey), `${name} ${index}`).toBe(bytesToHex(fromSeed));
+        expect(bytesToHex(child.publicKey), `${name} ${index}`).toBe(bytesToHex(publicKeys[i]!));
+        fromSeed.fill(0);
+        child.privateKey.fill(0);
+      });
+      expect(() => account.child(0x80000000)).toThrow(/out of range/);
+      expect(held.every((b) => b.some((x) => x !== 0))).toBe(true);
+      account.wipe();
+      expect(held.every((b) => b.every((x) => x === 0))).toBe(true);
+    }
+    seed.fill(0);
+  });
+});

@@ -43,6 +43,23 @@ export interface ChildAddressDeriver {
 }
 
 /**
+ * An account's private node, opened from the seed to sign with its children (the signer
+ * keeps one per wallet for a few minutes: keys/signer.ts). bip32: the account node;
+ * slip10: the hardened prefix every child shares (m/44'/501').
+ */
+export interface SigningAccount {
+  /**
+   * Child `index`'s 32-byte private key (in a buffer of its own: the caller zeroes it) and
+   * its public key (secp256k1: 33 bytes; ed25519: 32). Intermediate nodes are zeroed.
+   */
+  child(index: number): { privateKey: Uint8Array; publicKey: Uint8Array };
+  /** The node's private key and chain code, by reference (tests check that wipe zeroes them). */
+  secrets(): Uint8Array[];
+  /** Zeroes the node's private key and chain code. */
+  wipe(): void;
+}
+
+/**
  * How a family derives keys from a wallet's BIP-39 seed.
  *
  * - `bip32` (EVM, Tron; secp256k1): the account node is hardened, children are not. The
@@ -83,6 +100,8 @@ export interface KeyDerivation {
    * sign or export. The caller zeroes it; intermediate nodes are zeroed here.
    */
   privateKeyFromSeed(seed: Uint8Array, index: number): Uint8Array;
+  /** The account's private node (see SigningAccount); the seed stays the caller's to zero. */
+  openSigningAccount(seed: Uint8Array): SigningAccount;
 }
 
 export interface BalanceQuery {
