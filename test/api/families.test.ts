@@ -6,6 +6,7 @@
  * keys need no node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secp256k1 } from '@noble/curves/secp256k1';
 import { TronWeb } from 'tronweb';
 import { familyOf } from '../../src/chains/families.js';
 import { resolveChain } from '../../src/config/chains.js';
@@ -65,6 +66,17 @@ describe('a chain of the tron family', () => {
       expect(exported.status, JSON.stringify(exported.body)).toBe(200);
       expect(exported.body.data.privateKey).toBe(reference.privateKey.toLowerCase());
     }
+  });
+
+  it("the service's signer lends the child's key for its T… address, and refuses another", async () => {
+    const wallet = await createWallet('tron-double');
+    const [child, other] = await issue(wallet, 2);
+    const index = Number(child!.derivationPath.split('/').pop());
+    const digest = new Uint8Array(32).fill(7);
+    const sig = await h.services.signer.withKey(wallet.id, index, child!.address, (key) => key.signDigest(digest));
+    const recovered = new secp256k1.Signature(sig.r, sig.s).addRecoveryBit(sig.recovery).recoverPublicKey(digest).toRawBytes(false);
+    expect(familyOf('tron').codec.fromPublicKey(recovered)).toBe(child!.address);
+    await expect(h.services.signer.withKey(wallet.id, index, other!.address, () => 'signed')).rejects.toThrow(/is not the sender/);
   });
 });
 
