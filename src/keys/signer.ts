@@ -136,10 +136,9 @@ function assertKeyOf(key: ChildKey, expected: string | undefined, what: string):
 }
 
 /**
- * Keeps each wallet's *private* account node (m/44'/60'/0'/0 on EVM; the family's
- * SigningAccount) for a short while: turning a
- * mnemonic into a seed is PBKDF2 with 2048 rounds (~15 ms, measured 53-66 derivations/s),
- * while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
+ * Keeps each wallet's *private* account node (the family's SigningAccount: m/44'/60'/0'/0
+ * on EVM) for a short while: turning a mnemonic into a seed is PBKDF2 with 2048 rounds
+ * (~15 ms, measured 53-66 derivations/s), while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
  * of one wallet in a burst, so the cache turns N PBKDF2 runs into one. The TTL is absolute
  * (not refreshed on use) and the cache is small, bounding how long and how many decrypted
  * keys sit in memory. The keys of the children it signed with lately stay with the node,
