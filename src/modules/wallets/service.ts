@@ -7,9 +7,7 @@ import type { Db, DbConn } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
-import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
-import type { AddressCodec, ChildAddressDeriver, KeyDerivation } from '../../chains/types.js';
-import type { ChainConfig } from '../../config/index.js';
+import type { ChildAddressDeriver } from '../../chains/types.js';
 import { generateMnemonic, seedFromMnemonic } from '../../keys/hd.js';
 import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
 import { secretFromString, wipe } from '../../keys/secret-bytes.js';
@@ -27,6 +25,7 @@ import {
   type WalletConfigurations,
   type WalletConfigurationsPatch,
 } from './configurations.js';
+import { keysOfChain, WalletKeyring, type ChildAddresses, type WalletKeys } from './keys.js';
 import type { WalletSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -34,6 +33,8 @@ export type WalletView = Static<typeof WalletSchema>;
 export type WalletRow = store.WalletRow;
 // Other modules read a wallet's stored configurations through this (the house rules).
 export { normaliseConfigurations };
+// Wallet keys by the chain family (keys.ts), for the address module.
+export { keysOfChain, type ChildAddresses, type WalletKeys };
 /**
  * What never changes once a wallet exists: enough to check access and read balances.
  * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address
@@ -55,38 +56,8 @@ export interface CreateWalletInput {
   assets?: string[];
 }
 
-/** A wallet's keys: its chain family's derivation (at the chain's account path) and address codec. */
-export interface WalletKeys {
-  derivation: KeyDerivation;
-  codec: AddressCodec;
-}
-
-/** How a wallet's child addresses are issued (modules/addresses allocates the indexes). */
-export interface ChildAddresses {
-  /** The derivation path of child `index` (stored on the address row). */
-  path(index: number): string;
-  /**
-   * The addresses of `indexes`, in order: from the opened account xpub on bip32 families;
-   * on a seed family (Solana) from the seed, opened once for the whole call and zeroed.
-   */
-  addresses(indexes: readonly number[]): Promise<string[]>;
-}
-
-/** The keys of a configured chain's family. */
-export function keysOfChain(chain: ChainConfig): WalletKeys {
-  return { derivation: derivationOfChain(chain), codec: familyOfChain(chain).codec };
-}
-
-/** Wallets whose opened account xpub a process keeps (the least recently used goes first). */
-const MAX_DERIVERS = 10_000;
-
 export class WalletService {
-  /**
-   * Opened account xpubs, parsed: deriving a child address costs one point operation and
-   * no decryption. The xpub is sealed in the database (a clear xpub plus one exported
-   * child key gives the account's private key), so it exists in clear only here.
-   */
-  readonly #derivers = new Map<string, Promise<ChildAddressDeriver>>();
+  readonly #keys: WalletKeyring;
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
   #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
@@ -101,6 +72,7 @@ export class WalletService {
     private readonly changes: Changes,
   ) {
     this.#refs = changes.cache('wallets');
+    this.#keys = new WalletKeyring(db, vault, catalogue, (id) => this.openMnemonicBytes(id));
     changes.on(WALLET_CHANGED, (id) => this.#refs.delete(id));
   }
 
@@ -208,29 +180,9 @@ export class WalletService {
     return keysOfChain(this.catalogue.chain(ref.chain_id).config);
   }
 
-  /** How the wallet's child addresses are derived (address issuance). */
-  async childAddresses(wallet: Pick<WalletRow, 'id' | 'chain_id'>): Promise<ChildAddresses> {
-    const { derivation, codec } = keysOfChain(this.chainOf(wallet).config);
-    const path = (index: number) => derivation.childPath(index);
-    if (derivation.childKeysFrom === 'account-xpub') {
-      const deriver = await this.deriver(wallet);
-      return { path, addresses: async (indexes) => indexes.map((i) => deriver.address(i)) };
-    }
-    // A seed family (chains/types.ts, KeyDerivation): one vault opening per call, i.e. per
-    // issuance batch; nothing secret outlives the call.
-    return {
-      path,
-      addresses: async (indexes) => {
-        const mnemonic = await this.openMnemonicBytes(wallet.id);
-        let seed: Buffer | undefined;
-        try {
-          seed = seedFromMnemonic(mnemonic);
-          return derivation.publicKeysFromSeed(seed, indexes).map((key) => codec.fromPublicKey(key));
-        } finally {
-          wipe(mnemonic, seed);
-        }
-      },
-    };
+  /** How the wallet's child addresses are derived (address issuance; keys.ts). */
+  childAddresses(wallet: Pick<WalletRow, 'id' | 'chain_id'>): Promise<ChildAddresses> {
+    return this.#keys.childAddresses(wallet);
   }
 
   /** The business's first wallet on a chain (the embedded default's demo wallets). */
@@ -258,50 +210,10 @@ export class WalletService {
 
   /**
    * The wallet's address deriver: its account xpub, opened once per process and kept
-   * (bip32 families). A seed family's wallet (Solana) has none: its addresses are the
-   * stored rows (issuance derives them from the seed, `childAddresses`).
+   * (bip32 families; keys.ts). A seed family's wallet (Solana) has none.
    */
   deriver(wallet: Pick<WalletRow, 'id'>): Promise<ChildAddressDeriver> {
-    const hit = this.#derivers.get(wallet.id);
-    if (hit) {
-      this.#derivers.delete(wallet.id);
-      this.#derivers.set(wallet.id, hit); // re-inserted: Map order is the LRU order
-      return hit;
-    }
-    const opening = this.#openDeriver(wallet.id);
-    this.#derivers.set(wallet.id, opening);
-    // A failure (vault unavailable) is not remembered.
-    opening.catch(() => {
-      if (this.#derivers.get(wallet.id) === opening) this.#derivers.delete(wallet.id);
-    });
-    while (this.#derivers.size > MAX_DERIVERS) {
-      const oldest = this.#derivers.keys().next().value!;
-      void this.#derivers.get(oldest)!.then(
-        (d) => d.wipe(),
-        () => undefined,
-      );
-      this.#derivers.delete(oldest);
-    }
-    return opening;
-  }
-
-  async #openDeriver(walletId: string): Promise<ChildAddressDeriver> {
-    const row = await store.readAccountXpub(this.db, walletId);
-    if (!row) throw new NotFoundError('Wallet');
-    const { derivation } = keysOfChain(this.catalogue.chain(row.chain_id).config);
-    if (derivation.childKeysFrom !== 'account-xpub') {
-      throw new BusinessRuleError(
-        'NOT_SUPPORTED',
-        `${derivation.family} wallets have no account xpub: their addresses are read from the stored rows (issue 16)`,
-      );
-    }
-    if (!row.account_xpub_sealed) return derivation.openAccount!(row.account_xpub!); // not upgraded yet (custody seals it at start)
-    const plain = await this.vault.open(row.account_xpub_sealed, WALLET_XPUB.associatedData(walletId));
-    try {
-      return derivation.openAccount!(plain.toString('utf8'));
-    } finally {
-      plain.fill(0);
-    }
+    return this.#keys.deriver(wallet);
   }
 
   /**
