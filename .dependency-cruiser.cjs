@@ -26,9 +26,6 @@ module.exports = {
           '^src/chains/',
           '^src/devnet/',
           '\\.test\\.ts$',
-          // Exception (issue 14 item 1): the signer hashes EIP-191 messages with the EVM family's
-          // helper; signing per family moves behind the seam with the key derivation.
-          '^src/keys/signer\\.ts$',
         ],
       },
       to: { path: '^src/chains/[^/]+/' },

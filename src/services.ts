@@ -128,6 +128,7 @@ export async function createServices(
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, events, logger, opts.indexer);
   deposits.useRates(rates);
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId), {
+    keysOf: (walletId) => wallets.keysOf(walletId),
     openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);

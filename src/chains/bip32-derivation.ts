@@ -4,8 +4,8 @@
  * so addresses come from the stored account xpub without the seed (keys/hd.ts). Only the
  * coin type and the address format differ between the families.
  */
-import { AddressDeriver, accountXpubFromSeed, privateKeyFromSeed, publicKeysFromSeed } from '../keys/hd.js';
-import type { AddressCodec, ChainFamilyName, KeyDerivation } from './types.js';
+import { AddressDeriver, accountXpubFromSeed, deriveFromSeed, privateKeyFromSeed, publicKeysFromSeed, wipeNode } from '../keys/hd.js';
+import type { AddressCodec, ChainFamilyName, KeyDerivation, SigningAccount } from './types.js';
 
 const MAX_CHILD = 0x7fffffff;
 
@@ -34,6 +34,23 @@ export function bip32Derivation(family: ChainFamilyName, accountPath: string, co
     privateKeyFromSeed(seed, index) {
       checkIndex(index);
       return privateKeyFromSeed(seed, `${accountPath}/${index}`);
+    },
+    openSigningAccount(seed): SigningAccount {
+      const account = deriveFromSeed(seed, accountPath);
+      return {
+        child(index) {
+          checkIndex(index);
+          const node = account.deriveChild(index);
+          try {
+            if (!node.privateKey || !node.publicKey) throw new Error('derivation produced no private key');
+            return { privateKey: Uint8Array.from(node.privateKey), publicKey: Uint8Array.from(node.publicKey) };
+          } finally {
+            wipeNode(node);
+          }
+        },
+        secrets: () => [account.privateKey, account.chainCode].filter((b): b is Uint8Array => b !== null),
+        wipe: () => wipeNode(account),
+      };
     },
   };
 }

@@ -5,7 +5,9 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { mnemonicToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
 import { generateMnemonic, seedFromMnemonic } from '../keys/hd.js';
-import { CHAIN_FAMILIES, derivationFor, familyOf, isChainFamilyName } from './families.js';
+import { FAMILY_ACCOUNT_PATHS, type ChainConfig } from '../config/chains.js';
+import { CHAIN_FAMILIES, STANDARD_ACCOUNT_PATHS, derivationFor, familyOf, isChainFamilyName } from './families.js';
+import { derivationOfChain, familyOfChain } from './registry.js';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 /** The well-known development mnemonic (anvil's and hardhat's). */
@@ -42,6 +44,18 @@ describe('the family table', () => {
     expect(derivationFor('evm', "m/44'/61'/0'/0").childPath(1)).toBe("m/44'/61'/0'/0/1");
     expect(() => derivationFor('solana', "m/44'/501'/0'")).toThrow(/not supported/);
     expect(() => derivationFor('tron', 'nonsense')).toThrow(/invalid account path/);
+  });
+
+  it("a configured chain's family is its blockchain.family ('evm' when absent), at the configuration's default paths", () => {
+    expect(STANDARD_ACCOUNT_PATHS).toEqual(FAMILY_ACCOUNT_PATHS);
+    const chain = (family: ChainConfig['blockchain']['family'], derivationPath: string) =>
+      ({ blockchain: { family, derivationPath } }) as ChainConfig;
+    expect(familyOfChain(chain(undefined, "m/44'/60'/0'/0")).name).toBe('evm');
+    for (const name of CHAIN_FAMILIES) {
+      expect(familyOfChain(chain(name, FAMILY_ACCOUNT_PATHS[name]))).toBe(familyOf(name));
+      expect(derivationOfChain(chain(name, FAMILY_ACCOUNT_PATHS[name]))).toBe(familyOf(name).derivation);
+    }
+    expect(derivationOfChain(chain('tron', "m/44'/195'/1'/0")).childPath(2)).toBe("m/44'/195'/1'/0/2");
   });
 });
 
@@ -118,5 +132,31 @@ describe('Solana keys', () => {
     derivation.publicKeysFromSeed(seed, [0]);
     expect(bytesToHex(seed)).toBe('000102030405060708090a0b0c0d0e0f');
     expect(() => derivation.publicKeysFromSeed(seed, [0, 0x80000000])).toThrow(/out of range/);
+  });
+});
+
+describe("a family's signing account (the signer's per-wallet node)", () => {
+  it('gives each child the key and public key the seed derivation gives, and wipe zeroes the node', () => {
+    const seed = seedFromMnemonic(generateMnemonic());
+    for (const name of CHAIN_FAMILIES) {
+      const { derivation } = familyOf(name);
+      const account = derivation.openSigningAccount(seed);
+      const held = account.secrets();
+      expect(held).toHaveLength(2);
+      const publicKeys = derivation.publicKeysFromSeed(seed, [0, 3, 7]);
+      [0, 3, 7].forEach((index, i) => {
+        const child = account.child(index);
+        const fromSeed = derivation.privateKeyFromSeed(seed, index);
+        expect(bytesToHex(child.privateKey), `${name} ${index}`).toBe(bytesToHex(fromSeed));
+        expect(bytesToHex(child.publicKey), `${name} ${index}`).toBe(bytesToHex(publicKeys[i]!));
+        fromSeed.fill(0);
+        child.privateKey.fill(0);
+      });
+      expect(() => account.child(0x80000000)).toThrow(/out of range/);
+      expect(held.every((b) => b.some((x) => x !== 0))).toBe(true);
+      account.wipe();
+      expect(held.every((b) => b.every((x) => x === 0))).toBe(true);
+    }
+    seed.fill(0);
   });
 });

@@ -1,20 +1,24 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { EvmAdapter } from './evm/adapter.js';
-import { familyOf, type ChainFamily } from './families.js';
+import { derivationFor, familyOf, type ChainFamily } from './families.js';
 import { createSwapProvider } from './evm/swap-v2.js';
-import type { ChainAdapter, SwapProvider } from './types.js';
+import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
 export { derivationFor, familyOf, type ChainFamily } from './families.js';
 
 /**
- * The family of a configured chain: its address codec and key derivation (families.ts).
- * Every chain configured today is EVM; the catalogue names the family when Tron and Solana
- * chains land (issues 15, 16).
+ * The family of a configured chain (its `blockchain.family`, 'evm' when absent): its address
+ * codec and key derivation (families.ts).
  */
-export function familyOfChain(_chain: ChainConfig): ChainFamily {
-  return familyOf('evm');
+export function familyOfChain(chain: ChainConfig): ChainFamily {
+  return familyOf(chain.blockchain.family ?? 'evm');
+}
+
+/** The key derivation of a configured chain: its family's, at the chain's account path. */
+export function derivationOfChain(chain: ChainConfig): KeyDerivation {
+  return derivationFor(chain.blockchain.family ?? 'evm', chain.blockchain.derivationPath);
 }
 
 /**

@@ -2,12 +2,15 @@
  * What modules know of a blockchain. Everything is in domain terms (addresses as strings,
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
-import type { ChainConfig } from '../config/index.js';
+import type { ChainConfig, ChainFamilyName } from '../config/index.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
-/** The chain families the service knows; chains/families.ts maps each to its codec and keys. */
-export type ChainFamilyName = 'evm' | 'tron' | 'solana';
+/**
+ * The chain families the service knows; chains/families.ts maps each to its codec and keys.
+ * Declared in config/ (a chain's configuration names its family: blockchain.family).
+ */
+export type { ChainFamilyName };
 
 /**
  * A family's addresses: the one parser of what clients send and the one formatter of what
@@ -36,6 +39,23 @@ export interface ChildAddressDeriver {
   /** The canonical address of child `index` (0 <= index < 2^31). */
   address(index: number): string;
   /** Zeroes the chain code (with one child private key it gives the account's): when dropped. */
+  wipe(): void;
+}
+
+/**
+ * An account's private node, opened from the seed to sign with its children (the signer
+ * keeps one per wallet for a few minutes: keys/signer.ts). bip32: the account node;
+ * slip10: the hardened prefix every child shares (m/44'/501').
+ */
+export interface SigningAccount {
+  /**
+   * Child `index`'s 32-byte private key (in a buffer of its own: the caller zeroes it) and
+   * its public key (secp256k1: 33 bytes; ed25519: 32). Intermediate nodes are zeroed.
+   */
+  child(index: number): { privateKey: Uint8Array; publicKey: Uint8Array };
+  /** The node's private key and chain code, by reference (tests check that wipe zeroes them). */
+  secrets(): Uint8Array[];
+  /** Zeroes the node's private key and chain code. */
   wipe(): void;
 }
 
@@ -80,6 +100,8 @@ export interface KeyDerivation {
    * sign or export. The caller zeroes it; intermediate nodes are zeroed here.
    */
   privateKeyFromSeed(seed: Uint8Array, index: number): Uint8Array;
+  /** The account's private node (see SigningAccount); the seed stays the caller's to zero. */
+  openSigningAccount(seed: Uint8Array): SigningAccount;
 }
 
 export interface BalanceQuery {

@@ -10,11 +10,35 @@ import { defaultSwapRouter } from './swap-routers.js';
 
 export const NATIVE_ADDRESS = '0x0000000000000000000000000000000000000000';
 
+/**
+ * The chain families the service knows (chains/families.ts maps each to its address codec
+ * and key derivation). Declared here, below chains/, because a chain's configuration names
+ * its family and config/ imports nothing above it.
+ */
+export type ChainFamilyName = 'evm' | 'tron' | 'solana';
+
+/**
+ * Each family's standard account path (SLIP-44 coin types 60, 195, 501): where a chain of
+ * the family derives its keys unless its catalogue entry names another. chains/families.ts
+ * checks that its derivations agree (families.test.ts).
+ */
+export const FAMILY_ACCOUNT_PATHS: Readonly<Record<ChainFamilyName, string>> = Object.freeze({
+  evm: "m/44'/60'/0'/0",
+  tron: "m/44'/195'/0'/0",
+  solana: "m/44'/501'",
+});
+
 export interface BlockchainInfo {
   slug: string;
   name: string;
   symbol: string;
   nativeDecimals: number;
+  /**
+   * Whose addresses and keys the chain uses (chains/families.ts). Absent means 'evm': a
+   * configuration built by hand (tests, the devnets) need not say; loadConfig always does.
+   */
+  family?: ChainFamilyName;
+  /** The account path keys derive from (bip32: the account node whose xpub a wallet stores). */
   derivationPath: string;
   tokenStandard: string | null;
   isEvmCompatible: boolean;
@@ -90,6 +114,8 @@ const ChainEntry = Type.Object(
   {
     blockchain: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }),
     network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
+    /** The chain family of a custom chain (addresses and keys); catalogue chains are EVM. Default 'evm'. */
+    family: Type.Optional(Type.Union([Type.Literal('evm'), Type.Literal('tron'), Type.Literal('solana')])),
     rpcUrl: Type.String({ pattern: RPC_URL_PATTERN }),
     chainId: Type.Optional(Type.Integer({ minimum: 1 })),
     confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
@@ -139,6 +165,11 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   const net = known?.networks[entry.network];
   const missing = (field: string) =>
     new Error(`${source}: chain "${entry.blockchain}" is not in the built-in catalogue, so "${field}" is required`);
+  const family = entry.family ?? 'evm';
+  // The catalogue's chains are EVM chains: another family under one of their slugs is a mistake.
+  if (known && family !== 'evm') {
+    throw new Error(`${source}: chain "${entry.blockchain}" is an EVM chain of the built-in catalogue, so "family" cannot be "${family}"`);
+  }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
   const name = entry.name ?? known?.name;
@@ -166,9 +197,10 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
       name,
       symbol,
       nativeDecimals: known?.nativeDecimals ?? 18,
-      derivationPath: known?.derivationPath ?? "m/44'/60'/0'/0",
+      family,
+      derivationPath: known?.derivationPath ?? FAMILY_ACCOUNT_PATHS[family],
       tokenStandard: standard,
-      isEvmCompatible: true,
+      isEvmCompatible: family === 'evm',
       isL2: entry.isL2 ?? known?.isL2 ?? false,
       logoUrl: entry.logoUrl ?? known?.logoUrl ?? '',
     },

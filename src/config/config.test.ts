@@ -390,6 +390,41 @@ describe('loadConfig: chains resolved against the catalogue', () => {
   });
 });
 
+describe('loadConfig: a chain names its family', () => {
+  const custom = { network: 'testnet', rpcUrl: RPC, chainId: 2494104990, name: 'Tron Shasta', symbol: 'TRX' };
+
+  it("is 'evm' unless the file says otherwise, and a custom chain of another family derives at that family's path", () => {
+    const config = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          { blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC },
+          { blockchain: 'zksync', network: 'mainnet', rpcUrl: RPC, chainId: 324, name: 'zkSync Era', symbol: 'ETH' },
+          { blockchain: 'tron', family: 'tron', ...custom },
+          { blockchain: 'solana', family: 'solana', ...custom, chainId: 1, name: 'Solana Devnet', symbol: 'SOL' },
+        ],
+      }),
+    });
+    expect(
+      config.chains.map((c) => [c.blockchain.slug, c.blockchain.family, c.blockchain.derivationPath, c.blockchain.isEvmCompatible]),
+    ).toEqual([
+      ['ethereum', 'evm', "m/44'/60'/0'/0", true],
+      ['zksync', 'evm', "m/44'/60'/0'/0", true],
+      ['tron', 'tron', "m/44'/195'/0'/0", false],
+      ['solana', 'solana', "m/44'/501'", false],
+    ]);
+  });
+
+  it('refuses an unknown family, and another family under a catalogue (EVM) slug', () => {
+    expect(configError({ CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'tron', family: 'bitcoin', ...custom }] }) }).message).toMatch(
+      /CHAINS_FILE.*chains\.0\.family/,
+    );
+    expect(
+      configError({ CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC, family: 'tron' }] }) })
+        .message,
+    ).toMatch(/"ethereum" is an EVM chain of the built-in catalogue, so "family" cannot be "tron"/);
+  });
+});
+
 describe('loadConfig: price feeds and rate settings', () => {
   const FEED = `0x${'f'.repeat(40)}`;
 

@@ -5,7 +5,6 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { hexToBytes } from '@noble/hashes/utils';
-import { evmAddressOfPublicKey } from './hd.js';
 
 /** The 32 bytes of a hex secp256k1 private key (`0x` optional), or null when it is not one. */
 export function parsePrivateKey(text: string): Uint8Array | null {
@@ -16,7 +15,7 @@ export function parsePrivateKey(text: string): Uint8Array | null {
   return secp256k1.utils.isValidPrivateKey(bytes) ? bytes : null;
 }
 
-/** The EVM address (EIP-55) of a secp256k1 private key. */
-export function evmAddressOfPrivateKey(key: Uint8Array): string {
-  return evmAddressOfPublicKey(secp256k1.getPublicKey(key, false));
+/** The uncompressed (65-byte) secp256k1 public key of a private key: a family codec names its address. */
+export function publicKeyOfPrivateKey(key: Uint8Array): Uint8Array {
+  return secp256k1.getPublicKey(key, false);
 }

@@ -1,12 +1,12 @@
 /**
  * Signing. Modules ask a Signer for a signed EIP-1559 transaction by (wallet, index), so a
  * KMS or HSM signer can replace the local one without touching them. The local signer
- * decrypts the wallet's mnemonic, derives from it and signs in this process.
+ * decrypts the wallet's mnemonic, derives from it with the wallet's chain family's key
+ * derivation (chains/families.ts) and signs in this process.
  */
-import type { HDKey } from '@scure/bip32';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import {
-  getAddress,
+  hashMessage,
   hashTypedData,
   hexToBytes,
   keccak256,
@@ -19,9 +19,10 @@ import {
   type TransactionSerializableEIP1559,
   type TypedDataDefinition,
 } from 'viem';
-import type { MessagePayload, SigningKey, TypedDataPayload } from '../chains/types.js';
-import { messageDigest } from '../chains/evm/message.js';
-import { deriveFromMnemonic, evmAddressOfPublicKey, wipeNode } from './hd.js';
+import { derivationFor, familyOf } from '../chains/families.js';
+import type { AddressCodec, KeyDerivation, MessagePayload, SigningAccount, SigningKey, TypedDataPayload } from '../chains/types.js';
+import { BusinessRuleError } from '../lib/errors.js';
+import { seedFromMnemonic } from './hd.js';
 
 /** An EIP-1559 (type 2) transaction ready to sign. */
 export interface UnsignedTx {
@@ -69,8 +70,19 @@ export interface TypedDataSignature {
   v: number;
 }
 
+/** A wallet's keys: its chain family's derivation (at the chain's account path) and address codec. */
+export interface SignerWalletKeys {
+  derivation: KeyDerivation;
+  codec: AddressCodec;
+}
+
 export interface LocalSignerOptions {
-  /** Account node path; children are `accountPath/index`. */
+  /**
+   * The keys of a wallet's chain family (services.ts: WalletService.keysOf). Default: EVM at
+   * `accountPath`.
+   */
+  keysOf?: (walletId: string) => Promise<SignerWalletKeys>;
+  /** Without `keysOf`: the EVM account node path; children are `accountPath/index`. */
   accountPath?: string;
   /** How long a decrypted account node stays in memory. */
   ttlMs?: number;
@@ -86,13 +98,17 @@ export interface LocalSignerOptions {
 /** A child's private key, in a buffer of its own that is zeroed when the entry goes. */
 interface ChildKey {
   privateKey: Uint8Array;
-  address: Address;
+  /** Its address in the family's canonical form. */
+  address: string;
+  codec: AddressCodec;
 }
 
 interface CacheEntry {
-  node: Promise<HDKey>;
+  node: Promise<SigningAccount>;
   /** The node once derived, so that dropping the entry can wipe it at once. */
-  resolved: HDKey | null;
+  resolved: SigningAccount | null;
+  /** The family's codec (set with `resolved`): children's addresses, the sender guard. */
+  codec: AddressCodec | null;
   expiresAt: number;
   /** Keys of the children signed with lately (least recently used first), gone with the entry. */
   children: Map<number, ChildKey>;
@@ -107,10 +123,22 @@ const MAX_CHILDREN = 64;
 
 export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
 
+/** The key lent to a family is secp256k1 (SigningKey); ed25519 signing comes with Solana. */
+function assertSecp256k1(derivation: KeyDerivation): void {
+  if (derivation.curve !== 'secp256k1') {
+    throw new BusinessRuleError('NOT_SUPPORTED', `Signing with ${derivation.curve} keys (${derivation.family}) is not available yet`);
+  }
+}
+
+/** Throws unless the key is the one of `expected` (a guard against a wrong path, index or family). */
+function assertKeyOf(key: ChildKey, expected: string | undefined, what: string): void {
+  if (expected !== undefined && !key.codec.equals(expected, key.address)) throw new Error(`${what} ${expected}`);
+}
+
 /**
- * Keeps each wallet's *private* account node (m/44'/60'/0'/0) for a short while: turning a
- * mnemonic into a seed is PBKDF2 with 2048 rounds (~15 ms, measured 53-66 derivations/s),
- * while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
+ * Keeps each wallet's *private* account node (the family's SigningAccount: m/44'/60'/0'/0
+ * on EVM) for a short while: turning a mnemonic into a seed is PBKDF2 with 2048 rounds
+ * (~15 ms, measured 53-66 derivations/s), while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
  * of one wallet in a burst, so the cache turns N PBKDF2 runs into one. The TTL is absolute
  * (not refreshed on use) and the cache is small, bounding how long and how many decrypted
  * keys sit in memory. The keys of the children it signed with lately stay with the node,
@@ -128,7 +156,7 @@ export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
 export class LocalSigner implements Signer {
   readonly #open: OpenMnemonic;
   readonly #cache = new Map<string, CacheEntry>();
-  readonly #accountPath: string;
+  readonly #keysOf: (walletId: string) => Promise<SignerWalletKeys>;
   readonly #ttlMs: number;
   readonly #maxWallets: number;
   readonly #sweepMs: number;
@@ -138,7 +166,8 @@ export class LocalSigner implements Signer {
 
   constructor(openMnemonic: OpenMnemonic, opts: LocalSignerOptions = {}) {
     this.#open = openMnemonic;
-    this.#accountPath = opts.accountPath ?? EVM_ACCOUNT_PATH;
+    const evm: SignerWalletKeys = { derivation: derivationFor('evm', opts.accountPath ?? EVM_ACCOUNT_PATH), codec: familyOf('evm').codec };
+    this.#keysOf = opts.keysOf ?? (() => Promise.resolve(evm));
     this.#ttlMs = opts.ttlMs ?? 5 * 60_000;
     this.#maxWallets = opts.maxWallets ?? 256;
     this.#sweepMs = opts.sweepMs ?? Math.min(this.#ttlMs, 30_000);
@@ -164,9 +193,7 @@ export class LocalSigner implements Signer {
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
     };
     const sign = (key: ChildKey) => {
-      if (tx.from !== undefined && getAddress(tx.from) !== key.address) {
-        throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${tx.from}`);
-      }
+      assertKeyOf(key, tx.from, `the key of wallet ${walletId} index ${index} is not the sender`);
       const { r, s, recovery } = secp256k1.sign(hexToBytes(keccak256(serializeTransaction(unsigned))), key.privateKey, { lowS: true });
       return serializeTransaction(unsigned, { r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
     };
@@ -179,9 +206,7 @@ export class LocalSigner implements Signer {
       throw new Error('non-hardened index out of range');
     if (index === null && (from === undefined || !this.#openImported)) throw new Error('an imported key is named by its address (from)');
     const lend = (key: ChildKey) => {
-      if (from !== undefined && getAddress(from) !== key.address) {
-        throw new Error(`the key of wallet ${walletId} index ${index} is not the sender ${from}`);
-      }
+      assertKeyOf(key, from, `the key of wallet ${walletId} index ${index} is not the sender`);
       let open = true;
       try {
         return use({
@@ -217,9 +242,7 @@ export class LocalSigner implements Signer {
   /** Signs a digest computed here from a validated payload (never one a caller hands in). */
   async #signDigest(walletId: string, index: number, digest: Hex, from?: string): Promise<TypedDataSignature> {
     const signature = await this.#withChildKey(walletId, index, (key) => {
-      if (from !== undefined && getAddress(from) !== key.address) {
-        throw new Error(`the key of wallet ${walletId} index ${index} is not the signer ${from}`);
-      }
+      assertKeyOf(key, from, `the key of wallet ${walletId} index ${index} is not the signer`);
       const { r, s, recovery } = secp256k1.sign(hexToBytes(digest), key.privateKey, { lowS: true });
       return serializeSignature({ r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
     });
@@ -229,9 +252,11 @@ export class LocalSigner implements Signer {
 
   /** An imported key is opened for one signature and wiped at once (never cached). */
   async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T): Promise<T> {
+    const { derivation, codec } = await this.#keysOf(walletId);
+    assertSecp256k1(derivation);
     const privateKey = await this.#openImported!(walletId, address);
     try {
-      return use({ privateKey, address: evmAddressOfPublicKey(secp256k1.getPublicKey(privateKey, false)) as Address });
+      return use({ privateKey, address: codec.fromPublicKey(secp256k1.getPublicKey(privateKey, false)), codec });
     } finally {
       privateKey.fill(0);
     }
@@ -239,8 +264,9 @@ export class LocalSigner implements Signer {
 
   async signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
-    // As for typed data: the digest signed is recomputed from the message the row records.
-    const digest = messageDigest(data);
+    // As for typed data: the digest signed is recomputed from the message the row records
+    // (EIP-191, as chains/evm/message.ts's prepareMessage computed it).
+    const digest = data.kind === 'bytes' ? hashMessage({ raw: data.message as Hex }) : hashMessage(data.message);
     if (digest !== data.digest) throw new Error('message digest mismatch: the payload changed after validation');
     return this.#signDigest(walletId, index, digest as Hex, from);
   }
@@ -275,9 +301,7 @@ export class LocalSigner implements Signer {
   cachedSecrets(walletId: string): Uint8Array[] | undefined {
     const entry = this.#cache.get(walletId);
     if (!entry) return undefined;
-    const out: Uint8Array[] = [];
-    if (entry.resolved?.privateKey) out.push(entry.resolved.privateKey);
-    if (entry.resolved?.chainCode) out.push(entry.resolved.chainCode);
+    const out: Uint8Array[] = entry.resolved ? entry.resolved.secrets() : [];
     for (const child of entry.children.values()) out.push(child.privateKey);
     return out;
   }
@@ -301,13 +325,13 @@ export class LocalSigner implements Signer {
         entry.children.set(index, hit); // re-inserted: Map order is the LRU order
         return use(hit);
       }
-      const child = node.deriveChild(index);
+      const child = node.child(index);
       let key: ChildKey;
       try {
-        if (!child.privateKey || !child.publicKey) throw new Error('derivation produced no private key');
-        key = { privateKey: Uint8Array.from(child.privateKey), address: evmAddressOfPublicKey(child.publicKey) as Address };
-      } finally {
-        wipeNode(child);
+        key = { privateKey: child.privateKey, address: entry.codec!.fromPublicKey(child.publicKey), codec: entry.codec! };
+      } catch (err) {
+        child.privateKey.fill(0);
+        throw err;
       }
       entry.children.set(index, key);
       while (entry.children.size > MAX_CHILDREN) {
@@ -330,19 +354,28 @@ export class LocalSigner implements Signer {
     if (hit) discard(hit);
     // The promise is cached, so concurrent first signatures of a wallet share one derivation.
     const entry: CacheEntry = {
-      node: undefined as unknown as Promise<HDKey>,
+      node: undefined as unknown as Promise<SigningAccount>,
       resolved: null,
+      codec: null,
       expiresAt: now + this.#ttlMs,
       children: new Map(),
       wiped: false,
     };
-    entry.node = this.#open(walletId).then((mnemonic) => {
+    entry.node = this.#keysOf(walletId).then(async ({ derivation, codec }) => {
+      assertSecp256k1(derivation); // before the mnemonic is opened
+      const mnemonic = await this.#open(walletId);
+      let seed: Buffer | undefined;
       try {
-        const node = deriveFromMnemonic(mnemonic, this.#accountPath);
-        if (entry.wiped) wipeNode(node);
-        else entry.resolved = node;
+        seed = seedFromMnemonic(mnemonic);
+        const node = derivation.openSigningAccount(seed);
+        if (entry.wiped) node.wipe();
+        else {
+          entry.resolved = node;
+          entry.codec = codec;
+        }
         return node;
       } finally {
+        seed?.fill(0);
         if (typeof mnemonic !== 'string') mnemonic.fill(0);
       }
     });
@@ -376,7 +409,7 @@ export class LocalSigner implements Signer {
 /** Zeroes an entry's keys; a node still being derived is zeroed as soon as it exists. */
 function discard(entry: CacheEntry): void {
   entry.wiped = true;
-  if (entry.resolved) wipeNode(entry.resolved);
+  if (entry.resolved) entry.resolved.wipe();
   entry.resolved = null;
   for (const child of entry.children.values()) child.privateKey.fill(0);
   entry.children.clear();

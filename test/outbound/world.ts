@@ -19,7 +19,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
-import { AddressDeriver, derivePrivateKey } from '../../src/keys/hd.js';
+import type { ChildAddressDeriver } from '../../src/chains/types.js';
+import { derivePrivateKey } from '../../src/keys/hd.js';
 import { EVM_ACCOUNT_PATH, LocalSigner } from '../../src/keys/signer.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { ChainHandle } from '../../src/modules/catalogue/service.js';
@@ -37,7 +38,7 @@ export interface World {
   walletId: string;
   walletRow: WalletRow;
   /** The wallet's address deriver (its sealed xpub, opened once). */
-  deriver: AddressDeriver;
+  deriver: ChildAddressDeriver;
   usdc: Address;
   pub: PublicClient;
   test: TestClient;

@@ -47,4 +47,19 @@ export const solanaDerivation: KeyDerivation = {
     node.chainCode.fill(0);
     return node.privateKey;
   },
+  openSigningAccount(seed) {
+    const prefix = slip10FromSeed(seed, SOLANA_ACCOUNT_PATH);
+    return {
+      child(index) {
+        checkIndex(index);
+        const account = slip10Child(prefix, index);
+        const child = slip10Child(account, 0);
+        wipeSlip10(account);
+        child.chainCode.fill(0);
+        return { privateKey: child.privateKey, publicKey: ed25519PublicKey(child.privateKey) };
+      },
+      secrets: () => [prefix.privateKey, prefix.chainCode],
+      wipe: () => wipeSlip10(prefix),
+    };
+  },
 };

@@ -18,8 +18,13 @@ export interface AllocationRequest {
 interface WalletSlot {
   walletId: string;
   chainId: string;
-  accountPath: string;
-  derive(index: number): string;
+  /** The derivation path of child `index`. */
+  path(index: number): string;
+  /**
+   * The addresses of the batch's indexes, in order; called once per batch, after the
+   * indexes are reserved (a seed family opens the seed here, once per batch).
+   */
+  derive(indexes: readonly number[]): Promise<string[]>;
 }
 
 interface Pending {
@@ -65,20 +70,22 @@ export class AddressAllocator {
       const stored = await this.db.transaction().execute(async (tx) => {
         const reserved = await store.reserveIndexes(tx, slot.walletId, batch.length);
         if (!reserved) throw new NotFoundError('Wallet');
+        const indexes = Array.from({ length: reserved.granted }, (_, i) => reserved.first + i);
+        const addresses = indexes.length > 0 ? await slot.derive(indexes) : [];
         const rows: store.NewAddress[] = [];
         for (let i = 0; i < reserved.granted; i++) {
-          const index = reserved.first + i;
+          const index = indexes[i]!;
           const { request } = batch[i]!;
           rows.push({
             id: uuidv7(),
             walletId: slot.walletId,
             chainId: slot.chainId,
             index,
-            address: slot.derive(index),
+            address: addresses[i]!,
             name: request.name,
             metadata: request.metadata,
             type: 'INTERNAL',
-            derivationPath: `${slot.accountPath}/${index}`,
+            derivationPath: slot.path(index),
             configurations: request.configurations,
           });
         }

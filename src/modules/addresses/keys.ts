@@ -10,13 +10,14 @@
  * export, and wiped after use.
  */
 import type { DbConn } from '../../db/pool.js';
-import { derivePrivateKey } from '../../keys/hd.js';
-import { evmAddressOfPrivateKey, parsePrivateKey } from '../../keys/imported.js';
+import { seedFromMnemonic } from '../../keys/hd.js';
+import { parsePrivateKey, publicKeyOfPrivateKey } from '../../keys/imported.js';
+import { wipe } from '../../keys/secret-bytes.js';
 import { ADDRESS_KEY } from '../../keys/sealed-columns.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { ChainHandle } from '../catalogue/service.js';
-import type { WalletRow, WalletService } from '../wallets/service.js';
+import { keysOfChain, type WalletRow, type WalletService } from '../wallets/service.js';
 import * as store from './store.js';
 
 export interface KeyImportPolicy {
@@ -41,17 +42,24 @@ export class AddressKeys {
     private readonly policy: KeyImportPolicy,
   ) {}
 
-  exportAllowed(network: string): boolean {
-    return network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet;
+  /** Whether keys of this chain may leave: the network's switch, and a family whose keys export (secp256k1). */
+  exportAllowed(chain: ChainHandle): boolean {
+    const network = chain.row.network;
+    const switched = network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet;
+    return switched && keysOfChain(chain.config).derivation.curve === 'secp256k1';
   }
 
-  assertExportAllowed(network: string): void {
-    if (!this.exportAllowed(network)) throw new ForbiddenError(`Private key export is switched off for ${network} on this installation`);
+  assertExportAllowed(chain: ChainHandle): void {
+    const network = chain.row.network;
+    if (!(network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet)) {
+      throw new ForbiddenError(`Private key export is switched off for ${network} on this installation`);
+    }
+    assertSecp256k1(chain, 'Exporting');
   }
 
   /** Throws unless this address's key may leave now: export switched on, and a key held. */
-  assertExportable(network: string, row: store.AddressRow): void {
-    this.assertExportAllowed(network);
+  assertExportable(chain: ChainHandle, row: store.AddressRow): void {
+    this.assertExportAllowed(chain);
     if (!holdsKey(row)) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
   }
 
@@ -65,11 +73,17 @@ export class AddressKeys {
         key.fill(0);
       }
     }
+    // The child's key by the chain family's derivation (the path its row records).
+    const { derivation } = keysOfChain(chain.config);
     const mnemonic = await this.wallets.openMnemonicBytes(wallet.id);
+    let seed: Buffer | undefined;
+    let key: Uint8Array | undefined;
     try {
-      return derivePrivateKey(mnemonic, chain.config.blockchain.derivationPath, row.derivation_index!);
+      seed = seedFromMnemonic(mnemonic);
+      key = derivation.privateKeyFromSeed(seed, row.derivation_index!);
+      return hex(key);
     } finally {
-      mnemonic.fill(0);
+      wipe(mnemonic, seed, key);
     }
   }
 
@@ -83,9 +97,11 @@ export class AddressKeys {
     if (chain.row.network === 'mainnet' && !this.policy.importMainnet) {
       throw new ForbiddenError('Importing private keys is switched off for mainnet on this installation');
     }
+    assertSecp256k1(chain, 'Importing');
     const key = parsePrivateKey(privateKey);
     if (!key) throw new ValidationError('privateKey is not a secp256k1 private key', [{ field: 'privateKey', message: 'not a valid key' }]);
-    if (evmAddressOfPrivateKey(key).toLowerCase() !== address.toLowerCase()) {
+    const { codec } = keysOfChain(chain.config);
+    if (!codec.equals(codec.fromPublicKey(publicKeyOfPrivateKey(key)), address)) {
       key.fill(0);
       throw new ValidationError('privateKey is not the key of address', [
         { field: 'privateKey', message: 'does not derive the given address' },
@@ -111,5 +127,12 @@ export class AddressKeys {
     const row = await store.readAddressKey(this.db, walletId, address);
     if (!row || !this.policy.vault) throw new NotFoundError('Imported key');
     return this.policy.vault.open(row.key_ciphertext, ADDRESS_KEY.associatedData(row.address_id));
+  }
+}
+
+/** Keys other than secp256k1 (Solana's ed25519) are neither exported nor imported yet: issue 16 decides their format. */
+function assertSecp256k1(chain: ChainHandle, what: 'Exporting' | 'Importing'): void {
+  if (keysOfChain(chain.config).derivation.curve !== 'secp256k1') {
+    throw new BusinessRuleError('NOT_SUPPORTED', `${what} private keys is not available on ${chain.config.blockchain.name} yet`);
   }
 }

@@ -47,15 +47,15 @@ export class AddressService {
     // showPrivateKey: refused before anything is written when the key could not leave.
     if (input.showPrivateKey) {
       assertMayExportKeys(auth);
-      this.keys.assertExportAllowed(chain.row.network);
+      this.keys.assertExportAllowed(chain);
     }
-    const deriver = await this.wallets.deriver(wallet);
+    const children = await this.wallets.childAddresses(wallet);
     const row = await this.#allocator.allocate(
       {
         walletId,
         chainId: chain.id,
-        accountPath: chain.config.blockchain.derivationPath,
-        derive: (index) => deriver.address(index),
+        path: (index) => children.path(index),
+        derive: (indexes) => children.addresses(indexes),
       },
       {
         name: input.name ?? null,
@@ -87,7 +87,7 @@ export class AddressService {
     }
     if (input.showPrivateKey) {
       assertMayExportKeys(auth);
-      this.keys.assertExportAllowed(chain.row.network);
+      this.keys.assertExportAllowed(chain);
       if (input.privateKey === undefined) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
     }
     // Checked (403, 400) before anything is written; wiped once sealed.
@@ -245,7 +245,7 @@ export class AddressService {
     const current = await this.requireRow(walletId, addressId);
     if (showPrivateKey) {
       assertMayExportKeys(auth);
-      this.keys.assertExportable(this.catalogue.chain(current.chain_id).row.network, current);
+      this.keys.assertExportable(this.catalogue.chain(current.chain_id), current);
     }
     if (Object.keys(patch).length > 0) {
       await this.db.transaction().execute(async (tx) => {
@@ -289,7 +289,7 @@ export class AddressService {
         aml: conf.aml ?? NO_AML,
         disableAutoSweep: conf.disableAutoSweep ?? false,
         enableGaslessWithdraw: conf.enableGaslessWithdraw ?? false,
-        showPrivateKey: holdsKey(row) && this.keys.exportAllowed(chain.row.network),
+        showPrivateKey: holdsKey(row) && this.keys.exportAllowed(chain),
         isActive: row.is_active,
       },
       createdAt: row.created_at.toISOString(),
@@ -303,7 +303,7 @@ export class AddressService {
     if (!show) return view;
     assertMayExportKeys(auth);
     const chain = this.catalogue.chain(row.chain_id);
-    this.keys.assertExportable(chain.row.network, row);
+    this.keys.assertExportable(chain, row);
     await this.audit.record({
       businessId: wallet.business_id,
       walletId: wallet.id,

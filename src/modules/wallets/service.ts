@@ -7,7 +7,8 @@ import type { Db, DbConn } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
-import { accountFromMnemonic, AddressDeriver, generateMnemonic } from '../../keys/hd.js';
+import type { ChildAddressDeriver } from '../../chains/types.js';
+import { generateMnemonic, seedFromMnemonic } from '../../keys/hd.js';
 import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
 import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -24,6 +25,7 @@ import {
   type WalletConfigurations,
   type WalletConfigurationsPatch,
 } from './configurations.js';
+import { keysOfChain, WalletKeyring, type ChildAddresses, type WalletKeys } from './keys.js';
 import type { WalletSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -31,6 +33,8 @@ export type WalletView = Static<typeof WalletSchema>;
 export type WalletRow = store.WalletRow;
 // Other modules read a wallet's stored configurations through this (the house rules).
 export { normaliseConfigurations };
+// Wallet keys by the chain family (keys.ts), for the address module.
+export { keysOfChain, type ChildAddresses, type WalletKeys };
 /**
  * What never changes once a wallet exists: enough to check access and read balances.
  * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address
@@ -52,16 +56,8 @@ export interface CreateWalletInput {
   assets?: string[];
 }
 
-/** Wallets whose opened account xpub a process keeps (the least recently used goes first). */
-const MAX_DERIVERS = 10_000;
-
 export class WalletService {
-  /**
-   * Opened account xpubs, parsed: deriving a child address costs one point operation and
-   * no decryption. The xpub is sealed in the database (a clear xpub plus one exported
-   * child key gives the account's private key), so it exists in clear only here.
-   */
-  readonly #derivers = new Map<string, Promise<AddressDeriver>>();
+  readonly #keys: WalletKeyring;
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
   #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
@@ -76,6 +72,7 @@ export class WalletService {
     private readonly changes: Changes,
   ) {
     this.#refs = changes.cache('wallets');
+    this.#keys = new WalletKeyring(db, vault, catalogue, (id) => this.openMnemonicBytes(id));
     changes.on(WALLET_CHANGED, (id) => this.#refs.delete(id));
   }
 
@@ -95,21 +92,36 @@ export class WalletService {
     }
     const assets = pickAssets(chain, input.assets);
     const id = uuidv7();
-    const accountPath = chain.config.blockchain.derivationPath;
+    const { derivation } = keysOfChain(chain.config);
+    if (derivation.childKeysFrom !== 'account-xpub') {
+      // A seed family's wallet stores no account xpub, which the wallets table still requires
+      // of every row (wallets_account_xpub_kept): its migration comes with Solana (issue 16).
+      // Issuing its addresses (childAddresses) is ready for it.
+      throw new BusinessRuleError('NOT_SUPPORTED', `Wallets on ${chain.config.blockchain.name} are not available yet`);
+    }
     // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
     const mnemonic = secretFromString(generateMnemonic());
     let xpub: Buffer | undefined;
+    let seed: Buffer | undefined;
     let address: string;
     let seedCiphertext: Buffer;
     let accountXpubSealed: Buffer;
     try {
-      const account = accountFromMnemonic(mnemonic, accountPath);
-      address = new AddressDeriver(account.xpub).address(0);
-      xpub = secretFromString(account.xpub);
+      seed = seedFromMnemonic(mnemonic);
+      // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
+      const xpubText = derivation.accountXpub!(seed);
+      xpub = secretFromString(xpubText);
+      const account = derivation.openAccount!(xpubText);
+      try {
+        address = account.address(0);
+      } finally {
+        account.wipe();
+      }
+      seed.fill(0);
       seedCiphertext = await this.vault.seal(mnemonic, WALLET_SEED.associatedData(id));
       accountXpubSealed = await this.vault.seal(xpub, WALLET_XPUB.associatedData(id));
     } finally {
-      wipe(mnemonic, xpub);
+      wipe(mnemonic, xpub, seed);
     }
 
     const apiKey = await this.db.transaction().execute(async (tx) => {
@@ -120,7 +132,7 @@ export class WalletService {
         name: input.name,
         description: input.description ?? '',
         address,
-        derivationPath: `${accountPath}/0`,
+        derivationPath: derivation.childPath(0),
         accountXpubSealed,
         seedCiphertext,
         addressLimit: this.defaults.addressLimit,
@@ -149,12 +161,28 @@ export class WalletService {
    */
   async requireRef(auth: AuthContext, walletId: string): Promise<WalletRef> {
     if (auth.walletId !== null && auth.walletId !== walletId) throw new NotFoundError('Wallet');
-    const ref = await this.#refs.getOrLoad(walletId, async () => {
+    const ref = await this.#ref(walletId);
+    if (!ref || ref.business_id !== auth.businessId) throw new NotFoundError('Wallet');
+    return ref;
+  }
+
+  #ref(walletId: string): Promise<WalletRef | undefined> {
+    return this.#refs.getOrLoad(walletId, async () => {
       const row = await store.findWallet(this.db, walletId);
       return row && Object.freeze({ id: row.id, business_id: row.business_id, chain_id: row.chain_id, address: row.address });
     });
-    if (!ref || ref.business_id !== auth.businessId) throw new NotFoundError('Wallet');
-    return ref;
+  }
+
+  /** The keys of a wallet's chain family (the signer's source; no access check: internal). */
+  async keysOf(walletId: string): Promise<WalletKeys> {
+    const ref = await this.#ref(walletId);
+    if (!ref) throw new NotFoundError('Wallet');
+    return keysOfChain(this.catalogue.chain(ref.chain_id).config);
+  }
+
+  /** How the wallet's child addresses are derived (address issuance; keys.ts). */
+  childAddresses(wallet: Pick<WalletRow, 'id' | 'chain_id'>): Promise<ChildAddresses> {
+    return this.#keys.childAddresses(wallet);
   }
 
   /** The business's first wallet on a chain (the embedded default's demo wallets). */
@@ -180,41 +208,12 @@ export class WalletService {
     return this.catalogue.chain(wallet.chain_id);
   }
 
-  /** The wallet's address deriver: its account xpub, opened once per process and kept. */
-  deriver(wallet: Pick<WalletRow, 'id'>): Promise<AddressDeriver> {
-    const hit = this.#derivers.get(wallet.id);
-    if (hit) {
-      this.#derivers.delete(wallet.id);
-      this.#derivers.set(wallet.id, hit); // re-inserted: Map order is the LRU order
-      return hit;
-    }
-    const opening = this.#openDeriver(wallet.id);
-    this.#derivers.set(wallet.id, opening);
-    // A failure (vault unavailable) is not remembered.
-    opening.catch(() => {
-      if (this.#derivers.get(wallet.id) === opening) this.#derivers.delete(wallet.id);
-    });
-    while (this.#derivers.size > MAX_DERIVERS) {
-      const oldest = this.#derivers.keys().next().value!;
-      void this.#derivers.get(oldest)!.then(
-        (d) => d.wipe(),
-        () => undefined,
-      );
-      this.#derivers.delete(oldest);
-    }
-    return opening;
-  }
-
-  async #openDeriver(walletId: string): Promise<AddressDeriver> {
-    const row = await store.readAccountXpub(this.db, walletId);
-    if (!row) throw new NotFoundError('Wallet');
-    if (!row.account_xpub_sealed) return new AddressDeriver(row.account_xpub!); // not upgraded yet (custody seals it at start)
-    const plain = await this.vault.open(row.account_xpub_sealed, WALLET_XPUB.associatedData(walletId));
-    try {
-      return new AddressDeriver(plain.toString('utf8'));
-    } finally {
-      plain.fill(0);
-    }
+  /**
+   * The wallet's address deriver: its account xpub, opened once per process and kept
+   * (bip32 families; keys.ts). A seed family's wallet (Solana) has none.
+   */
+  deriver(wallet: Pick<WalletRow, 'id'>): Promise<ChildAddressDeriver> {
+    return this.#keys.deriver(wallet);
   }
 
   /**

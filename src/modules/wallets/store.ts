@@ -121,7 +121,7 @@ export async function lockWallet(db: DbConn, id: string) {
 
 /** The account xpub: sealed, or in clear on a row not yet upgraded (016_key_custody.sql). */
 export function readAccountXpub(db: DbConn, id: string) {
-  return db.selectFrom('wallets').select(['account_xpub', 'account_xpub_sealed']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('wallets').select(['chain_id', 'account_xpub', 'account_xpub_sealed']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function readSeedCiphertext(db: DbConn, id: string): Promise<Buffer | undefined> {

@@ -1,0 +1,131 @@
+/**
+ * A wallet's keys by its chain's family (chains/families.ts through chains/registry.ts): the
+ * opened account xpubs that issue bip32 children without the seed, and the seed path of a
+ * family whose children need it (Solana). WalletService creates one and delegates to it.
+ */
+import type { Db } from '../../db/pool.js';
+import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
+import type { AddressCodec, ChildAddressDeriver, KeyDerivation } from '../../chains/types.js';
+import type { ChainConfig } from '../../config/index.js';
+import { seedFromMnemonic } from '../../keys/hd.js';
+import { WALLET_XPUB } from '../../keys/sealed-columns.js';
+import { wipe } from '../../keys/secret-bytes.js';
+import type { KeyVault } from '../../keys/vault.js';
+import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
+import type { CatalogueService } from '../catalogue/service.js';
+import * as store from './store.js';
+
+/** A wallet's keys: its chain family's derivation (at the chain's account path) and address codec. */
+export interface WalletKeys {
+  derivation: KeyDerivation;
+  codec: AddressCodec;
+}
+
+/** How a wallet's child addresses are issued (modules/addresses allocates the indexes). */
+export interface ChildAddresses {
+  /** The derivation path of child `index` (stored on the address row). */
+  path(index: number): string;
+  /**
+   * The addresses of `indexes`, in order: from the opened account xpub on bip32 families;
+   * on a seed family (Solana) from the seed, opened once for the whole call and zeroed.
+   */
+  addresses(indexes: readonly number[]): Promise<string[]>;
+}
+
+/** The keys of a configured chain's family. */
+export function keysOfChain(chain: ChainConfig): WalletKeys {
+  return { derivation: derivationOfChain(chain), codec: familyOfChain(chain).codec };
+}
+
+/** Wallets whose opened account xpub a process keeps (the least recently used goes first). */
+const MAX_DERIVERS = 10_000;
+
+export class WalletKeyring {
+  /**
+   * Opened account xpubs, parsed: deriving a child address costs one point operation and
+   * no decryption. The xpub is sealed in the database (a clear xpub plus one exported
+   * child key gives the account's private key), so it exists in clear only here.
+   */
+  readonly #derivers = new Map<string, Promise<ChildAddressDeriver>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly vault: KeyVault,
+    private readonly catalogue: CatalogueService,
+    /** The wallet's mnemonic as bytes of their own (WalletService.openMnemonicBytes). */
+    private readonly openMnemonicBytes: (walletId: string) => Promise<Buffer>,
+  ) {}
+
+  /** How the wallet's child addresses are derived (address issuance). */
+  async childAddresses(wallet: { id: string; chain_id: string }): Promise<ChildAddresses> {
+    const { derivation, codec } = keysOfChain(this.catalogue.chain(wallet.chain_id).config);
+    const path = (index: number) => derivation.childPath(index);
+    if (derivation.childKeysFrom === 'account-xpub') {
+      const deriver = await this.deriver(wallet);
+      return { path, addresses: async (indexes) => indexes.map((i) => deriver.address(i)) };
+    }
+    // A seed family (chains/types.ts, KeyDerivation): one vault opening per call, i.e. per
+    // issuance batch; nothing secret outlives the call.
+    return {
+      path,
+      addresses: async (indexes) => {
+        const mnemonic = await this.openMnemonicBytes(wallet.id);
+        let seed: Buffer | undefined;
+        try {
+          seed = seedFromMnemonic(mnemonic);
+          return derivation.publicKeysFromSeed(seed, indexes).map((key) => codec.fromPublicKey(key));
+        } finally {
+          wipe(mnemonic, seed);
+        }
+      },
+    };
+  }
+
+  /**
+   * The wallet's address deriver: its account xpub, opened once per process and kept
+   * (bip32 families). A seed family's wallet (Solana) has none: its addresses are the
+   * stored rows (issuance derives them from the seed, `childAddresses`).
+   */
+  deriver(wallet: { id: string }): Promise<ChildAddressDeriver> {
+    const hit = this.#derivers.get(wallet.id);
+    if (hit) {
+      this.#derivers.delete(wallet.id);
+      this.#derivers.set(wallet.id, hit); // re-inserted: Map order is the LRU order
+      return hit;
+    }
+    const opening = this.#openDeriver(wallet.id);
+    this.#derivers.set(wallet.id, opening);
+    // A failure (vault unavailable) is not remembered.
+    opening.catch(() => {
+      if (this.#derivers.get(wallet.id) === opening) this.#derivers.delete(wallet.id);
+    });
+    while (this.#derivers.size > MAX_DERIVERS) {
+      const oldest = this.#derivers.keys().next().value!;
+      void this.#derivers.get(oldest)!.then(
+        (d) => d.wipe(),
+        () => undefined,
+      );
+      this.#derivers.delete(oldest);
+    }
+    return opening;
+  }
+
+  async #openDeriver(walletId: string): Promise<ChildAddressDeriver> {
+    const row = await store.readAccountXpub(this.db, walletId);
+    if (!row) throw new NotFoundError('Wallet');
+    const { derivation } = keysOfChain(this.catalogue.chain(row.chain_id).config);
+    if (derivation.childKeysFrom !== 'account-xpub') {
+      throw new BusinessRuleError(
+        'NOT_SUPPORTED',
+        `${derivation.family} wallets have no account xpub: their addresses are read from the stored rows (issue 16)`,
+      );
+    }
+    if (!row.account_xpub_sealed) return derivation.openAccount!(row.account_xpub!); // not upgraded yet (custody seals it at start)
+    const plain = await this.vault.open(row.account_xpub_sealed, WALLET_XPUB.associatedData(walletId));
+    try {
+      return derivation.openAccount!(plain.toString('utf8'));
+    } finally {
+      plain.fill(0);
+    }
+  }
+}
