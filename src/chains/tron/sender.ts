@@ -31,6 +31,7 @@ import type {
 } from '../types.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
+import { tronReceipt } from './receipt.js';
 import { bandwidthOf, callOf, checkRaw, encodeRaw, encodeSigned, readHeader, txIdOf, TronTxFormatError, type TronCall } from './tx.js';
 
 /** fee_limit = energy x price x this / 100 (rounded up): energy moves with state, as gas does. */
@@ -337,28 +338,6 @@ export class TronSender implements Sender {
     const ts = raw.timestamp ?? 0;
     return BigInt(ts as number | string) >= expiration;
   }
-}
-
-/**
- * A landed transaction's receipt (/wallet/gettransactioninfobyid, then its block's id), null
- * while it is in no block. gasUsed is the fee burned in sun and effectiveGasPrice 1, so
- * gasUsed x effectiveGasPrice is what it cost, as on EVM.
- */
-export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt | null> {
-  const info = await node.post<Json>('wallet/gettransactioninfobyid', { value: hash.replace(/^0x/, '') });
-  if (info.blockNumber === undefined) return null;
-  const blockNumber = BigInt(info.blockNumber as number | string);
-  const block = await node.post<Json>('wallet/getblockbynum', { num: Number(blockNumber) });
-  if (typeof block.blockID !== 'string') return null; // reorganised away between the two reads
-  const result = (info.receipt as { result?: string } | undefined)?.result;
-  const failed = info.result === 'FAILED' || (result !== undefined && result !== 'SUCCESS');
-  return {
-    status: failed ? 'reverted' : 'success',
-    blockNumber,
-    blockHash: block.blockID,
-    gasUsed: BigInt((info.fee as number | string | undefined) ?? 0),
-    effectiveGasPrice: 1n,
-  };
 }
 
 /** Network data of a call: the fee limit, bandwidth from the transaction's size, and the most it costs. */

@@ -162,6 +162,22 @@ describe('TronSender: TRC-20 transfers', () => {
     expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
   });
 
+  it('a call out of energy under its fee limit lands reverted, the limit burned', async () => {
+    const token = s.tokens[0]!.address;
+    const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
+    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const network = await sender.prepare(intent, sender.fixedNetwork({ limit: 100_000n })); // 1,000 energy
+    const signed = sender.sign(intent, null, network, keyOf(a));
+    expect((await broadcast(signed.raw)).result).toBe(true);
+    await s.control.produceBlocks(1);
+    const txInfo = await info(s, signed.hash);
+    const landed = await sender.findLanded([signed.hash]);
+    expect(landed?.receipt.status).toBe('reverted');
+    expect(landed?.receipt.gasUsed).toBe(BigInt(txInfo.fee));
+    expect(BigInt(txInfo.fee)).toBeGreaterThanOrEqual(100_000n);
+    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(BigInt(txInfo.fee));
+  });
+
   it('a call that would revert is ChainRejectedError(reverted); TRX with a call is refused', async () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000);
