@@ -32,7 +32,18 @@ import type {
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
 import { tronReceipt } from './receipt.js';
-import { bandwidthOf, callOf, checkRaw, encodeRaw, encodeSigned, readHeader, txIdOf, TronTxFormatError, type TronCall } from './tx.js';
+import {
+  bandwidthBound,
+  bandwidthOf,
+  callOf,
+  checkRaw,
+  encodeSigned,
+  varintLength,
+  readHeader,
+  txIdOf,
+  TronTxFormatError,
+  type TronCall,
+} from './tx.js';
 
 /** fee_limit = energy x price x this / 100 (rounded up): energy moves with state, as gas does. */
 export const ENERGY_MARGIN_PERCENT = 120n;
@@ -197,7 +208,8 @@ export class TronSender implements Sender {
 
   /**
    * What a caller fixed: `limit` is the fee limit in sun (the API's gasLimit on a Tron chain;
-   * ignored on TRX transfers, which have none). Fee caps mean nothing on Tron: refused.
+   * ignored on TRX transfers, which have none), at most feeLimitSun. Fee caps mean nothing on
+   * Tron: refused. A quote's `limit` (CallLimit) is in sun too: energy x price, and the fee limit.
    */
   fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
     if (given.fees !== undefined || given.feeCap !== undefined) {
@@ -205,9 +217,11 @@ export class TronSender implements Sender {
         { field: 'gasPrice', message: 'not supported on Tron' },
       ]);
     }
-    if (given.limit !== undefined && (given.limit <= 0n || given.limit > MAX_FEE_LIMIT_SUN)) {
-      throw new ValidationError(`gasLimit (the fee limit in sun on Tron) must be between 1 and ${MAX_FEE_LIMIT_SUN}`, [
-        { field: 'gasLimit', message: `between 1 and ${MAX_FEE_LIMIT_SUN} sun` },
+    // The operator's cap (feeLimitSun) binds a client's limit too.
+    const cap = this.opts.feeLimitSun ?? MAX_FEE_LIMIT_SUN;
+    if (given.limit !== undefined && (given.limit <= 0n || given.limit > cap)) {
+      throw new ValidationError(`gasLimit (the fee limit in sun on Tron) must be between 1 and ${cap}`, [
+        { field: 'gasLimit', message: `between 1 and ${cap} sun` },
       ]);
     }
     return given.limit !== undefined ? { feeLimit: given.limit.toString() } : {};
@@ -342,8 +356,7 @@ export class TronSender implements Sender {
 
 /** Network data of a call: the fee limit, bandwidth from the transaction's size, and the most it costs. */
 function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint; energy?: bigint }, rawLength?: number): NetworkData {
-  const length = rawLength ?? encodeRaw(call, SIZING_HEADER).length;
-  const bandwidth = bandwidthOf(length);
+  const bandwidth = rawLength !== undefined ? bandwidthOf(rawLength) : bandwidthBound(call);
   const feeLimit = call.kind === 'trigger' ? call.feeLimit : 0n;
   const fee = feeLimit + bandwidth * fees.transactionFee + extra.activation;
   return {
@@ -355,23 +368,6 @@ function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint
     bandwidthPrice: fees.transactionFee.toString(),
     fee: fee.toString(),
   };
-}
-
-/** A header as large as any the node writes (2 + 8 bytes of reference, ms times), to size a quote. */
-const SIZING_HEADER = {
-  refBlockBytes: 'ffff',
-  refBlockHash: 'ff'.repeat(8),
-  expiration: 2n ** 42n - 1n,
-  timestamp: 2n ** 42n - 1n,
-};
-
-function varintLength(v: bigint): bigint {
-  let n = 1n;
-  while (v > 0x7fn) {
-    v >>= 7n;
-    n++;
-  }
-  return n;
 }
 
 function checkIntent(intent: TxIntent): void {

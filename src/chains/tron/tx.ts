@@ -177,6 +177,24 @@ export function bandwidthOf(rawLength: number): bigint {
   return BigInt(signed.length + 64);
 }
 
+/** A header as large as any a node writes (2 + 8 bytes of reference, ms times to 2109). */
+const SIZING_HEADER: RawHeader = {
+  refBlockBytes: 'ffff',
+  refBlockHash: 'ff'.repeat(8),
+  expiration: 2n ** 42n - 1n,
+  timestamp: 2n ** 42n - 1n,
+};
+
+/** The most bandwidth `call` can use, before the node picks its header (to quote it). */
+export const bandwidthBound = (call: TronCall): bigint => bandwidthOf(encodeRaw(call, SIZING_HEADER).length);
+
+/** Bytes of `v` as a protobuf varint. */
+export function varintLength(v: bigint): bigint {
+  let n = 1n;
+  for (; v > 0x7fn; v >>= 7n) n++;
+  return n;
+}
+
 /** The TronCall of an intent (addresses in any accepted spelling); throws on what is not one. */
 export function callOf(intent: { from: string; to: string; value: bigint; data: string | null }, feeLimit: bigint): TronCall {
   const owner = tronAddressBytes(intent.from);

@@ -195,8 +195,11 @@ describe('TronSender: TRC-20 transfers', () => {
     const energy = BigInt((await sender.quote(intent)).network.energy!);
     const capped = await new TronSender(node, { feeLimitSun: energy * 100n + 1n }).quote(intent);
     expect(capped.fixed.feeLimit).toBe((energy * 100n + 1n).toString());
-    const err = await new TronSender(node, { feeLimitSun: energy * 100n - 1n }).quote(intent).catch((e: unknown) => e);
+    const low = new TronSender(node, { feeLimitSun: energy * 100n - 1n });
+    const err = await low.quote(intent).catch((e: unknown) => e);
     expect((err as ChainRejectedError).reason).toBe('refused');
+    // The cap binds a client's fee limit (the API's gasLimit) too.
+    expect(() => low.fixedNetwork({ limit: energy * 100n })).toThrow(/gasLimit/);
   });
 
   it('requote sets another fee limit without asking the node; fixedNetwork refuses fee caps', async () => {
