@@ -10,7 +10,8 @@
  *   `id_or_num`, of that block): `getnowblock` would carry every transaction of the block;
  * - deposits: per block `/wallet/getblockbynum` (TRX transfers) and
  *   `/wallet/gettransactioninfobyblocknum` (TRC-20 logs), scan.ts;
- * - balances: balances.ts; receipts: `/wallet/gettransactioninfobyid`;
+ * - balances: balances.ts; receipts and the deposit finder: `/wallet/gettransactioninfobyid`
+ *   and the block it names;
  * - broadcast: `/wallet/broadcasthex` (the signed Transaction's protobuf, as it was signed).
  */
 import type { ChainConfig } from '../../config/index.js';
@@ -59,28 +60,26 @@ export interface TronAdapterOptions {
 }
 
 /**
- * A Receipt (the seam's, EVM-shaped) with Tron's own figures. `gasUsed` is
- * `receipt.energy_usage_total` (energy the call used: staked, burned and the contract
- * owner's share), `effectiveGasPrice` the chain's energy price in sun (`getEnergyFee`), so
- * gasUsed x effectiveGasPrice is what that energy costs when burned. What the sender
- * really paid is `fee` (TransactionInfo.fee, sun: energy burned + bandwidth burned +
- * activation of a new account); a TRX transfer uses no energy (gasUsed 0).
+ * A Receipt (the seam's, EVM-shaped) with Tron's own figures. Tron burns fees rather than
+ * pricing gas: `gasUsed` is what the sender paid in sun (TransactionInfo.fee: energy burned
+ * + bandwidth burned + activation of a new account) and `effectiveGasPrice` is 1, so
+ * gasUsed x effectiveGasPrice is the transaction's cost in the native coin, as on EVM (the
+ * same mapping as the sender's findLanded, chains/tron/receipt.ts on the tronsend branch).
+ * Energy and bandwidth are in the extra fields.
  */
 export interface TronReceipt extends Receipt {
-  /** Sun the sender paid in all (TransactionInfo.fee). */
-  fee: bigint;
+  /** Energy the call used in all: staked, burned and the contract owner's share (receipt.energy_usage_total). */
+  energyUsed: bigint;
   /** Sun burned for energy (receipt.energy_fee). */
   energyFee: bigint;
-  /** Bandwidth bytes used (staked or free; receipt.net_usage), or 0 when they were burned. */
+  /** Bandwidth bytes taken from stake or the free allowance (receipt.net_usage); 0 when they were burned. */
   netUsage: bigint;
   /** Sun burned for bandwidth (receipt.net_fee). */
   netFee: bigint;
-  /** java-tron's contract result (receipt.result: SUCCESS, REVERT, OUT_OF_ENERGY, …); absent for system contracts. */
+  /** java-tron's contract result (receipt.result: SUCCESS, REVERT, OUT_OF_ENERGY, …); null for system contracts. */
   result: string | null;
 }
 
-/** How long the energy price read from the chain parameters is reused (it changes only by a proposal). */
-const ENERGY_PRICE_TTL_MS = 10 * 60_000;
 const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/;
 const notYet = (what: string) => new Error(`${what} is not supported on Tron yet (issue 15)`);
 
@@ -91,7 +90,6 @@ export class TronAdapter implements ChainAdapter {
   readonly sender: Sender;
   readonly #concurrency: number;
   readonly #multicall: string | null;
-  #energyPrice: { value: bigint; at: number } | null = null;
 
   constructor(config: ChainConfig, node: TronNode, opts: TronAdapterOptions = {}) {
     this.config = config;
@@ -190,16 +188,25 @@ export class TronAdapter implements ChainAdapter {
     const id = TXID.exec(hash)?.[1]?.toLowerCase();
     if (id === undefined) return Promise.resolve([]);
     return this.rpc(async () => {
-      const [info, tx] = await Promise.all([
-        this.node.post<TronTxInfoJson>('wallet/gettransactioninfobyid', { value: id }),
-        this.node.post<TronTxJson>('wallet/gettransactionbyid', { value: id, visible: false }),
-      ]);
-      if (!info.id || info.blockNumber === undefined || !tx.txID || info.result === 'FAILED') return [];
-      const block = await this.getBlock(int64(info.blockNumber));
-      if (block === null) return []; // reorganised away since
-      const trx = trxTransferOf(tx, block, isWatched);
-      return [...(trx ? [trx] : []), ...tokenTransfersOf(info, block, tokenKeys(tokens), isWatched)];
+      const landed = await this.landed(id);
+      if (landed === null || landed.info.result === 'FAILED') return [];
+      const trx = trxTransferOf(landed.tx, landed.block, isWatched);
+      return [...(trx ? [trx] : []), ...tokenTransfersOf(landed.info, landed.block, tokenKeys(tokens), isWatched)];
     });
+  }
+
+  /**
+   * A transaction in a block of the node's head chain: its info (`gettransactioninfobyid`,
+   * `{}` while unknown or pending), then the block the info names (`getblockbynum`), which
+   * must hold it: a block reorganised in between is not taken for the one it landed in.
+   */
+  private async landed(id: string): Promise<{ info: TronTxInfoJson; tx: TronTxJson; block: BlockRef } | null> {
+    const info = await this.node.post<TronTxInfoJson>('wallet/gettransactioninfobyid', { value: id });
+    if (!info.id || info.blockNumber === undefined) return null;
+    const block = await this.node.post<TronBlockJson>('wallet/getblockbynum', { num: Number(int64(info.blockNumber)), visible: false });
+    const ref = blockRefOf(block);
+    const tx = block.transactions?.find((t) => t.txID === id);
+    return ref && tx ? { info, tx, block: ref } : null;
   }
 
   // ---- sending -------------------------------------------------------------------------
@@ -230,20 +237,14 @@ export class TronAdapter implements ChainAdapter {
     });
   }
 
-  /**
-   * The receipt of a transaction in a block of the node's head chain (`gettransactioninfobyid`;
-   * null while it is unknown or pending), see TronReceipt. `blockHash` is read with one more
-   * call (the info names only the block's number): a reorg between the two reads can pair
-   * the number with the new block's id, which the pipeline then sees as a reorg and reads again.
-   */
+  /** The receipt of a transaction in a block of the node's head chain (see `landed`, TronReceipt); null while none. */
   getReceipt(hash: string): Promise<TronReceipt | null> {
     const id = TXID.exec(hash)?.[1]?.toLowerCase();
     if (id === undefined) return Promise.resolve(null);
     return this.rpc(async () => {
-      const info = await this.node.post<TronTxInfoJson>('wallet/gettransactioninfobyid', { value: id });
-      if (!info.id || info.blockNumber === undefined) return null;
-      const [block, energyPrice] = await Promise.all([this.getBlock(int64(info.blockNumber)), this.energyPrice()]);
-      if (block === null) return null;
+      const landed = await this.landed(id);
+      if (landed === null) return null;
+      const { info, block } = landed;
       const r = info.receipt ?? {};
       const result = r.result ?? null;
       const failed = info.result === 'FAILED' || (result !== null && result !== 'SUCCESS' && result !== 'DEFAULT');
@@ -251,9 +252,9 @@ export class TronAdapter implements ChainAdapter {
         status: failed ? 'reverted' : 'success',
         blockNumber: block.number,
         blockHash: block.hash,
-        gasUsed: int64(r.energy_usage_total),
-        effectiveGasPrice: energyPrice,
-        fee: int64(info.fee),
+        gasUsed: int64(info.fee),
+        effectiveGasPrice: 1n,
+        energyUsed: int64(r.energy_usage_total),
         energyFee: int64(r.energy_fee),
         netUsage: int64(r.net_usage),
         netFee: int64(r.net_fee),
@@ -327,18 +328,6 @@ export class TronAdapter implements ChainAdapter {
 
   private get name(): string {
     return `${this.config.blockchain.name} (${this.config.network})`;
-  }
-
-  /** The chain's energy price in sun (getchainparameters' getEnergyFee), cached (it changes by proposal only). */
-  private async energyPrice(): Promise<bigint> {
-    const cached = this.#energyPrice;
-    if (cached && Date.now() - cached.at < ENERGY_PRICE_TTL_MS) return cached.value;
-    const res = await this.node.post<{ chainParameter?: { key?: string; value?: unknown }[] }>('wallet/getchainparameters');
-    const entry = res.chainParameter?.find((p) => p.key === 'getEnergyFee');
-    if (!entry) throw new Error('getchainparameters has no getEnergyFee');
-    const value = int64(entry.value);
-    this.#energyPrice = { value, at: Date.now() };
-    return value;
   }
 
   /** Runs node calls, turning transport failures and unreadable answers into a retryable CHAIN_UNAVAILABLE. */

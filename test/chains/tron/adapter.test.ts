@@ -4,13 +4,13 @@
 // folder cycle for lint:deps.
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChainConfig } from '../../src/config/index.js';
-import { BusinessRuleError } from '../../src/lib/errors.js';
-import type { TronStandIn } from '../../src/devnet/tron/index.js';
-import { fundedWallet, info, newWallet, post, sendToken, startForTest, tronWeb, type Wallet } from '../../src/devnet/tron/testkit.js';
-import { ChainRejectedError } from '../../src/chains/errors.js';
-import { TronAdapter } from '../../src/chains/tron/adapter.js';
-import { TronNode } from '../../src/chains/tron/node.js';
+import type { ChainConfig } from '../../../src/config/index.js';
+import { BusinessRuleError } from '../../../src/lib/errors.js';
+import type { TronStandIn } from '../../../src/devnet/tron/index.js';
+import { fundedWallet, info, newWallet, post, sendToken, startForTest, tronWeb, type Wallet } from '../../../src/devnet/tron/testkit.js';
+import { ChainRejectedError } from '../../../src/chains/errors.js';
+import { TronAdapter } from '../../../src/chains/tron/adapter.js';
+import { TronNode } from '../../../src/chains/tron/node.js';
 
 /** The real client, counting the calls it makes (the count is what the scan promises). */
 class CountingNode extends TronNode {
@@ -138,6 +138,8 @@ describe('TronAdapter blocks', () => {
     expect(b!.number).toBe(head);
     expect(b!.timestamp).toBe(Math.floor(nodeHead.block_header.raw_data.timestamp / 1000));
     expect(await adapter.getBlock(head + 100n)).toBeNull();
+    // The genesis block: proto3 leaves its zero number out of the JSON.
+    expect(await adapter.getBlock(0n)).toMatchObject({ number: 0n, hash: (await post(s, 'wallet/getblockbynum', { num: 0 })).blockID });
   });
 });
 
@@ -219,7 +221,7 @@ describe('TronAdapter deposits', () => {
 });
 
 describe('TronAdapter receipts and broadcast', () => {
-  it('reads the receipt of a mined transaction (energy, energy price, fee), of a failed one, and null for an unknown txID', async () => {
+  it('reads the receipt of a mined transaction (its fee in sun, energy, bandwidth), of a failed one, and null for an unknown txID', async () => {
     const to = newWallet().address;
     const ok = (await sendToken(s, payer, usdt, to, 1n)).txid as string;
     // Fee limit under the call's energy (~30,000 energy at 100 sun): OUT_OF_ENERGY, fee kept.
@@ -233,18 +235,36 @@ describe('TronAdapter receipts and broadcast', () => {
       status: 'success',
       blockNumber: BigInt(mined!.number),
       blockHash: mined!.id,
-      gasUsed: BigInt(nodeInfo.receipt.energy_usage_total),
-      effectiveGasPrice: 100n,
-      fee: BigInt(nodeInfo.fee),
+      // What it cost, in sun: gasUsed x effectiveGasPrice, as on EVM.
+      gasUsed: BigInt(nodeInfo.fee),
+      effectiveGasPrice: 1n,
+      energyUsed: BigInt(nodeInfo.receipt.energy_usage_total),
       energyFee: BigInt(nodeInfo.receipt.energy_fee),
       result: 'SUCCESS',
     });
-    expect(receipt!.gasUsed).toBeGreaterThan(0n);
+    expect(receipt!.energyUsed).toBeGreaterThan(0n);
+    expect(receipt!.gasUsed).toBe(receipt!.energyFee + receipt!.netFee);
 
     const failed = await adapter.getReceipt(starved);
     expect(failed).toMatchObject({ status: 'reverted', result: 'OUT_OF_ENERGY', blockHash: mined!.id, energyFee: 1_000_000n });
-    expect(failed!.fee).toBe(failed!.energyFee + failed!.netFee); // the whole fee limit, and the bandwidth
+    expect(failed!.gasUsed).toBe(failed!.energyFee + failed!.netFee); // the whole fee limit, and the bandwidth
     expect(await adapter.getReceipt('cd'.repeat(32))).toBeNull();
+  });
+
+  it('forgets a transaction whose block was reorganised away (receipt, deposit finder, scan)', async () => {
+    const to = newWallet().address;
+    const txid = (await sendToken(s, payer, usdt, to, 77n)).txid as string;
+    const [mined] = await s.control.produceBlocks(1);
+    const n = BigInt(mined!.number);
+    expect((await adapter.getReceipt(txid))!.blockHash).toBe(mined!.id);
+    expect(await adapter.transfersOfTransaction(txid, [usdt], () => true)).toHaveLength(1);
+
+    await s.control.reorg(1); // the block is replaced; its transactions are dropped
+    expect(await adapter.getReceipt(txid)).toBeNull();
+    expect(await adapter.transfersOfTransaction(txid, [usdt], () => true)).toEqual([]);
+    const scan = await adapter.scan(n, n, [usdt], () => true);
+    expect(scan.blocks[0]!.hash).not.toBe(mined!.id);
+    expect(scan.transfers).toEqual([]);
   });
 
   it('broadcasts a signed transaction (its txID; again: still its txID) and maps refusals to reasons', async () => {
