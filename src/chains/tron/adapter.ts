@@ -86,7 +86,7 @@ const notYet = (what: string) => new Error(`${what} is not supported on Tron yet
 export class TronAdapter implements ChainAdapter {
   readonly config: ChainConfig;
   readonly node: TronNode;
-  /** The sending side; a placeholder until the Tron sender lands (sender-placeholder.ts). */
+  /** The sending side: TronSenderPlaceholder (below) until TronSender (./sender.js) is merged in. */
   readonly sender: Sender;
   readonly #concurrency: number;
   readonly #multicall: string | null;
