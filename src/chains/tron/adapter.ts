@@ -17,6 +17,7 @@
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
+import { TronSender } from './sender.js';
 import type {
   BalanceQuery,
   BlockRef,
@@ -86,8 +87,8 @@ const notYet = (what: string) => new Error(`${what} is not supported on Tron yet
 export class TronAdapter implements ChainAdapter {
   readonly config: ChainConfig;
   readonly node: TronNode;
-  /** The sending side: TronSenderPlaceholder (below) until TronSender (./sender.js) is merged in. */
-  readonly sender: Sender;
+  /** The sending side: the 'expiry' ordering, fees burned or from resources (chains/tron/sender.ts). */
+  readonly sender: TronSender;
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -98,7 +99,7 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
-    this.sender = new TronSenderPlaceholder(node, opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun });
+    this.sender = new TronSender(node, opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun });
   }
 
   normalizeAddress(address: string): string | null {
@@ -338,60 +339,5 @@ export class TronAdapter implements ChainAdapter {
       if (err instanceof AppError) throw err;
       throw new UpstreamError('CHAIN_UNAVAILABLE', `${this.name} node call failed: ${(err as Error).message}`, err);
     }
-  }
-}
-
-/**
- * Stands in for `TronSender` (chains/tron/sender.ts, being written beside this adapter) until
- * it lands: same constructor, every member refuses. The integrator replaces the class in the
- * constructor above with `new TronSender(node, opts)` from './sender.js'.
- */
-class TronSenderPlaceholder implements Sender {
-  readonly ordering = 'expiry' as const;
-  constructor(_node: TronNode, _opts: { feeLimitSun?: bigint }) {}
-  #no(member: string): never {
-    throw new Error(`Sending on Tron (Sender.${member}) is not yet available: the Tron sender has not landed (issue 15)`);
-  }
-  nonceOf(): never {
-    return this.#no('nonceOf');
-  }
-  quote(): never {
-    return this.#no('quote');
-  }
-  quoteAll(): never {
-    return this.#no('quoteAll');
-  }
-  requote(): never {
-    return this.#no('requote');
-  }
-  voidCall(_from: string): TxIntent & { network: NetworkData } {
-    return this.#no('voidCall');
-  }
-  fixedNetwork(): never {
-    return this.#no('fixedNetwork');
-  }
-  prepare(): never {
-    return this.#no('prepare');
-  }
-  sign(): never {
-    return this.#no('sign');
-  }
-  replacementNetwork(): never {
-    return this.#no('replacementNetwork');
-  }
-  costOf(): never {
-    return this.#no('costOf');
-  }
-  childFeeFunding(): never {
-    return this.#no('childFeeFunding');
-  }
-  feeFields(): never {
-    return this.#no('feeFields');
-  }
-  findLanded(): never {
-    return this.#no('findLanded');
-  }
-  hasExpired(): never {
-    return this.#no('hasExpired');
   }
 }
