@@ -23,6 +23,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChainAdapter, Sender } from '../../src/chains/types.js';
 import { EvmAdapter } from '../../src/chains/evm/adapter.js';
 import { EvmSender } from '../../src/chains/evm/sender.js';
+import { TronAdapter } from '../../src/chains/tron/adapter.js';
+import { TronSender } from '../../src/chains/tron/sender.js';
 import { LedgerAdapter, LedgerChain, LedgerSender, ledgerChainConfig } from '../support/ledger-family.js';
 
 /** Compiles only when A is assignable to B. */
@@ -38,6 +40,9 @@ export type EvmAdapterSenderIsASender = Satisfies<EvmAdapter['sender'], Sender>;
 // So does the test double (it is run through the lifecycle in family-stub.test.ts).
 export type LedgerAdapterIsAFamily = Satisfies<LedgerAdapter, ChainAdapter>;
 export type LedgerSenderIsASender = Satisfies<LedgerSender, Sender>;
+// So does Tron's (issue 15; not yet wired into the registry).
+export type TronAdapterIsAFamily = Satisfies<TronAdapter, ChainAdapter>;
+export type TronSenderIsASender = Satisfies<TronSender, Sender>;
 
 const SENDER_MEMBERS = [
   'ordering',

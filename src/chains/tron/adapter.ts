@@ -1,0 +1,343 @@
+/**
+ * The Tron family's ChainAdapter (chains/types.ts) over a java-tron HTTP API (TronNode): the
+ * read side (balances, blocks, deposits, receipts), broadcast, and the token calldata the
+ * sender signs. Addresses are base58check `T…` everywhere out of here (chains/tron/codec.ts);
+ * transaction ids are java-tron's txID (64 lower-case hex digits, no 0x). Every node call
+ * uses `visible: false` (addresses as 41-hex), the form every java-tron version answers.
+ *
+ * Which endpoints, and why (java-tron's HTTP API):
+ * - heads: `/wallet/getblock` with `detail: false` (the header of the latest block; with
+ *   `id_or_num`, of that block): `getnowblock` would carry every transaction of the block;
+ * - deposits: per block `/wallet/getblockbynum` (TRX transfers) and
+ *   `/wallet/gettransactioninfobyblocknum` (TRC-20 logs), scan.ts;
+ * - balances: balances.ts; receipts and the deposit finder: `/wallet/gettransactioninfobyid`
+ *   and the block it names;
+ * - broadcast: `/wallet/broadcasthex` (the signed Transaction's protobuf, as it was signed).
+ */
+import type { ChainConfig } from '../../config/index.js';
+import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
+import { ChainRejectedError } from '../errors.js';
+import { TronSender } from './sender.js';
+import type {
+  BalanceQuery,
+  BlockRef,
+  ChainAdapter,
+  ContractCallInput,
+  EncodedContractCall,
+  PriceFeedRound,
+  Receipt,
+  ScanResult,
+  Sender,
+  TokenCall,
+  TxIntent,
+  NetworkData,
+  TransferEvent,
+  TypedDataPayload,
+} from '../types.js';
+import { readBalances } from './balances.js';
+import { addressWord, constantCall, mapLimit, uintOutput, uintWord } from './calls.js';
+import { tronCodec } from './codec.js';
+import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
+import type { TronNode } from './node.js';
+import { txIdOfSigned } from './txid.js';
+import {
+  blockRefOf,
+  blockTransfers,
+  int64,
+  tokenKeys,
+  tokenTransfersOf,
+  TronChainMovedError,
+  trxTransferOf,
+  type TronBlockJson,
+  type TronTxInfoJson,
+  type TronTxJson,
+} from './scan.js';
+
+export interface TronAdapterOptions {
+  /** Node calls in flight for one balance read or one scan (constant calls, blocks). Default 8. */
+  concurrency?: number;
+  /** The fee limit the sender signs TRC-20 calls with, in sun (handed to the sender). */
+  feeLimitSun?: bigint;
+}
+
+/**
+ * A Receipt (the seam's, EVM-shaped) with Tron's own figures. Tron burns fees rather than
+ * pricing gas: `gasUsed` is what the sender paid in sun (TransactionInfo.fee: energy burned
+ * + bandwidth burned + activation of a new account) and `effectiveGasPrice` is 1, so
+ * gasUsed x effectiveGasPrice is the transaction's cost in the native coin, as on EVM (the
+ * same mapping as the sender's findLanded, chains/tron/receipt.ts on the tronsend branch).
+ * Energy and bandwidth are in the extra fields.
+ */
+export interface TronReceipt extends Receipt {
+  /** Energy the call used in all: staked, burned and the contract owner's share (receipt.energy_usage_total). */
+  energyUsed: bigint;
+  /** Sun burned for energy (receipt.energy_fee). */
+  energyFee: bigint;
+  /** Bandwidth bytes taken from stake or the free allowance (receipt.net_usage); 0 when they were burned. */
+  netUsage: bigint;
+  /** Sun burned for bandwidth (receipt.net_fee). */
+  netFee: bigint;
+  /** java-tron's contract result (receipt.result: SUCCESS, REVERT, OUT_OF_ENERGY, …); null for system contracts. */
+  result: string | null;
+}
+
+const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/;
+const notYet = (what: string) => new Error(`${what} is not supported on Tron yet (issue 15)`);
+
+export class TronAdapter implements ChainAdapter {
+  readonly config: ChainConfig;
+  readonly node: TronNode;
+  /** The sending side: the 'expiry' ordering, fees burned or from resources (chains/tron/sender.ts). */
+  readonly sender: TronSender;
+  readonly #concurrency: number;
+  readonly #multicall: string | null;
+
+  constructor(config: ChainConfig, node: TronNode, opts: TronAdapterOptions = {}) {
+    this.config = config;
+    this.node = node;
+    this.#concurrency = Math.max(1, opts.concurrency ?? 8);
+    const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
+    if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
+    this.#multicall = multicall;
+    this.sender = new TronSender(node, opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun });
+  }
+
+  normalizeAddress(address: string): string | null {
+    return tronCodec.normalize(address);
+  }
+
+  close(): void {
+    // TronNode holds no connection of its own (fetch's pool is the process's).
+  }
+
+  // ---- balances ----------------------------------------------------------------------
+
+  getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
+    return this.rpc(() => readBalances(this.node, queries, { multicall: this.#multicall, concurrency: this.#concurrency }));
+  }
+
+  // ---- blocks --------------------------------------------------------------------------
+
+  /**
+   * The head block's number (`/wallet/getblock`, the latest block), unsolidified: blocks up
+   * to it can still be replaced. Tron counts finality differently from EVM: a block is
+   * final once solidified (19 blocks behind the head on mainnet: 2/3 of the 27 super
+   * representatives built on it), so the deposit indexer should count a deposit's
+   * confirmations to `getSolidifiedBlockNumber()`, not to this head (issue 15 item 4), and
+   * read (and handle reorgs of) the range between the two as on EVM.
+   */
+  getBlockNumber(): Promise<bigint> {
+    return this.rpc(async () => this.headOf('wallet/getblock'));
+  }
+
+  /** The latest solidified block (`/walletsolidity/getblock`): irreversible; confirmations count to it. */
+  getSolidifiedBlockNumber(): Promise<bigint> {
+    return this.rpc(async () => this.headOf('walletsolidity/getblock'));
+  }
+
+  private async headOf(path: string): Promise<bigint> {
+    const ref = blockRefOf(await this.node.post<TronBlockJson>(path, { detail: false, visible: false }));
+    if (ref === null) throw new Error(`${path} answered no block`);
+    return ref.number;
+  }
+
+  /** The block's header (`/wallet/getblock` without its transactions); null when the node has no such block. */
+  getBlock(number: bigint): Promise<BlockRef | null> {
+    if (number < 0n) return Promise.resolve(null);
+    return this.rpc(async () =>
+      blockRefOf(await this.node.post<TronBlockJson>('wallet/getblock', { id_or_num: number.toString(), detail: false })),
+    );
+  }
+
+  // ---- deposits ------------------------------------------------------------------------
+
+  /**
+   * Two node calls per block whatever the number of watched addresses (scan.ts), at most
+   * `concurrency` blocks in flight. Blocks must chain (each one's parentHash is the previous
+   * one's id), else the chain moved while we read it: a retryable CHAIN_UNAVAILABLE.
+   */
+  scan(from: bigint, to: bigint, tokens: string[], isWatched: (address: string) => boolean): Promise<ScanResult> {
+    return this.rpc(async () => {
+      const keys = tokenKeys(tokens);
+      const numbers: bigint[] = [];
+      for (let n = from; n <= to; n++) numbers.push(n);
+      const perBlock = await mapLimit(numbers, this.#concurrency, async (n) => {
+        const [block, infos] = await Promise.all([
+          this.node.post<TronBlockJson>('wallet/getblockbynum', { num: Number(n), visible: false }),
+          this.node.post<TronTxInfoJson[] | Record<string, unknown>>('wallet/gettransactioninfobyblocknum', {
+            num: Number(n),
+            visible: false,
+          }),
+        ]);
+        if (!block.blockID) throw new TronChainMovedError(`block ${n} is not on the node (yet)`);
+        return blockTransfers(block, Array.isArray(infos) ? infos : [], keys, isWatched);
+      });
+      const blocks: BlockRef[] = [];
+      const transfers: TransferEvent[] = [];
+      for (const { ref, transfers: t } of perBlock) {
+        const prev = blocks.at(-1);
+        if (prev && ref.parentHash !== prev.hash) throw new TronChainMovedError(`block ${ref.number} does not follow ${prev.number}`);
+        blocks.push(ref);
+        transfers.push(...t);
+      }
+      return { blocks, transfers };
+    });
+  }
+
+  /** The deposit finder, by txID: the transfers one mined, successful transaction made to watched addresses; [] otherwise. */
+  transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]> {
+    const id = TXID.exec(hash)?.[1]?.toLowerCase();
+    if (id === undefined) return Promise.resolve([]);
+    return this.rpc(async () => {
+      const landed = await this.landed(id);
+      if (landed === null || landed.info.result === 'FAILED') return [];
+      const trx = trxTransferOf(landed.tx, landed.block, isWatched);
+      return [...(trx ? [trx] : []), ...tokenTransfersOf(landed.info, landed.block, tokenKeys(tokens), isWatched)];
+    });
+  }
+
+  /**
+   * A transaction in a block of the node's head chain: its info (`gettransactioninfobyid`,
+   * `{}` while unknown or pending), then the block the info names (`getblockbynum`), which
+   * must hold it: a block reorganised in between is not taken for the one it landed in.
+   */
+  private async landed(id: string): Promise<{ info: TronTxInfoJson; tx: TronTxJson; block: BlockRef } | null> {
+    const info = await this.node.post<TronTxInfoJson>('wallet/gettransactioninfobyid', { value: id });
+    if (!info.id || info.blockNumber === undefined) return null;
+    const block = await this.node.post<TronBlockJson>('wallet/getblockbynum', { num: Number(int64(info.blockNumber)), visible: false });
+    const ref = blockRefOf(block);
+    const tx = block.transactions?.find((t) => t.txID === id);
+    return ref && tx ? { info, tx, block: ref } : null;
+  }
+
+  // ---- sending -------------------------------------------------------------------------
+
+  /**
+   * Sends a signed transaction (the hex of the whole protocol.Transaction protobuf, with or
+   * without 0x) through `/wallet/broadcasthex`; returns its txID (sha256 of raw_data, computed
+   * here). A refusal is a ChainRejectedError (errors.ts); DUP_TRANSACTION_ERROR (the node has
+   * it already) is a success; the node's own trouble (SERVER_BUSY, …) is a retryable
+   * CHAIN_UNAVAILABLE.
+   */
+  broadcast(raw: string): Promise<string> {
+    return this.rpc(async () => {
+      const hex = raw.replace(/^0x/, '');
+      const txid = txIdOfSigned(hex);
+      const res = await this.node.post<{ result?: boolean; code?: string; message?: string; Error?: string }>('wallet/broadcasthex', {
+        transaction: hex,
+      });
+      if (res.result === true) return txid;
+      if (res.Error) throw new ChainRejectedError('invalid', `transaction ${txid} rejected`, { nodeMessage: res.Error });
+      const code = res.code ?? 'OTHER_ERROR';
+      const message = tronMessageText(res.message);
+      if (isTronTransient(code))
+        throw new UpstreamError('CHAIN_UNAVAILABLE', `${this.name} cannot take transactions now: ${code} ${message}`);
+      const rejection = tronRejection(code, message, txid);
+      if (rejection) throw rejection;
+      return txid;
+    });
+  }
+
+  /** The receipt of a transaction in a block of the node's head chain (see `landed`, TronReceipt); null while none. */
+  getReceipt(hash: string): Promise<TronReceipt | null> {
+    const id = TXID.exec(hash)?.[1]?.toLowerCase();
+    if (id === undefined) return Promise.resolve(null);
+    return this.rpc(async () => {
+      const landed = await this.landed(id);
+      if (landed === null) return null;
+      const { info, block } = landed;
+      const r = info.receipt ?? {};
+      const result = r.result ?? null;
+      const failed = info.result === 'FAILED' || (result !== null && result !== 'SUCCESS' && result !== 'DEFAULT');
+      return {
+        status: failed ? 'reverted' : 'success',
+        blockNumber: block.number,
+        blockHash: block.hash,
+        gasUsed: int64(info.fee),
+        effectiveGasPrice: 1n,
+        energyUsed: int64(r.energy_usage_total),
+        energyFee: int64(r.energy_fee),
+        netUsage: int64(r.net_usage),
+        netFee: int64(r.net_fee),
+        result,
+      };
+    });
+  }
+
+  /**
+   * Calldata of a TRC-20 `transfer(to, amount)`: selector a9059cbb, the recipient as the
+   * 20-byte ABI address (no 0x41 prefix) and the amount, as 0x-prefixed hex (the seam's
+   * TxIntent.data convention). java-tron's `data` / `parameter` fields take hex without 0x:
+   * the sender strips it when it builds the TriggerSmartContract.
+   */
+  encodeTokenTransfer(to: string, amount: bigint): string {
+    return `0xa9059cbb${addressWord(to)}${uintWord(amount)}`;
+  }
+
+  // ---- token metadata ------------------------------------------------------------------
+
+  /** decimals() of a TRC-20 contract by constant call; null when the address does not answer it. */
+  readTokenDecimals(token: string): Promise<number | null> {
+    return this.rpc(async () => {
+      const out = await constantCall(this.node, token, 'decimals()', '');
+      const value = out.ok ? uintOutput(out.output) : null;
+      return value !== null && value <= 255n ? Number(value) : null;
+    });
+  }
+
+  readPriceFeed(_feed: string): Promise<PriceFeedRound | null> {
+    return Promise.reject(notYet('Price feeds (readPriceFeed)'));
+  }
+
+  // ---- contracts and typed data --------------------------------------------------------
+
+  encodeContractCall(_call: ContractCallInput, _field: string): EncodedContractCall {
+    throw notYet('Contract calls (encodeContractCall)');
+  }
+
+  readContract(_call: ContractCallInput, _from: string, _field: string): Promise<string> {
+    return Promise.reject(notYet('Contract reads (readContract)'));
+  }
+
+  simulateContractCall(_call: ContractCallInput, _from: string, _field: string): Promise<{ gas: bigint }> {
+    return Promise.reject(notYet('Contract simulation (simulateContractCall)'));
+  }
+
+  /** No token call is recognised on Tron yet: contract writes are not supported (see encodeContractCall). */
+  describeTokenCall(_data: string): TokenCall | null {
+    return null;
+  }
+
+  /** allowance(owner, spender) of each token by constant call, in query order. */
+  getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
+    return this.rpc(() =>
+      mapLimit(queries, this.#concurrency, async (q) => {
+        const out = await constantCall(this.node, q.token, 'allowance(address,address)', addressWord(q.owner) + addressWord(q.spender));
+        const value = out.ok ? uintOutput(out.output) : null;
+        if (value === null) throw new Error(`allowance on ${q.token} failed: ${out.ok ? 'not one uint256' : out.why}`);
+        return value;
+      }),
+    );
+  }
+
+  /** EIP-712 typed data has no Tron counterpart the API signs: 422 NOT_SUPPORTED. */
+  prepareTypedData(): TypedDataPayload {
+    throw new BusinessRuleError('NOT_SUPPORTED', `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}`);
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  private get name(): string {
+    return `${this.config.blockchain.name} (${this.config.network})`;
+  }
+
+  /** Runs node calls, turning transport failures and unreadable answers into a retryable CHAIN_UNAVAILABLE. */
+  private async rpc<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new UpstreamError('CHAIN_UNAVAILABLE', `${this.name} node call failed: ${(err as Error).message}`, err);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * A Tron transaction's receipt in the seam's terms (chains/types.ts, Receipt), read from
+ * /wallet/gettransactioninfobyid and its block's id. Used by TronSender.findLanded; the
+ * adapter's getReceipt can answer with it too.
+ */
+import type { Receipt } from '../types.js';
+import type { TronNode } from './node.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * A landed transaction's receipt (/wallet/gettransactioninfobyid, then its block's id), null
+ * while it is in no block. gasUsed is the fee burned in sun and effectiveGasPrice 1, so
+ * gasUsed x effectiveGasPrice is what it cost, as on EVM.
+ */
+export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt | null> {
+  const id = hash.replace(/^0x/, '').toLowerCase();
+  const info = await node.post<Json>('wallet/gettransactioninfobyid', { value: id });
+  if (info.blockNumber === undefined) return null;
+  const blockNumber = BigInt(info.blockNumber as number | string);
+  const block = await node.post<Json>('wallet/getblockbynum', { num: Number(blockNumber) });
+  // Reorganised away between the two reads: that block is not the one it landed in.
+  const txs = (block.transactions ?? []) as { txID?: string }[];
+  if (typeof block.blockID !== 'string' || !txs.some((t) => t.txID === id)) return null;
+  const result = (info.receipt as { result?: string } | undefined)?.result;
+  const failed = info.result === 'FAILED' || (result !== undefined && result !== 'SUCCESS');
+  return {
+    status: failed ? 'reverted' : 'success',
+    blockNumber,
+    blockHash: block.blockID,
+    gasUsed: BigInt((info.fee as number | string | undefined) ?? 0),
+    effectiveGasPrice: 1n,
+  };
+}

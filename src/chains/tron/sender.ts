@@ -1,0 +1,410 @@
+/**
+ * The Tron family's side of the outbound lifecycle (chains/types.ts, Sender), ordering
+ * 'expiry': no nonce; a transaction references a recent block and is valid until its
+ * expiration (the node's head time + 60 s when it builds it), and one that expired unmined
+ * is built and signed again.
+ *
+ * Fees are burned, not bid: energy (TRC-20 calls) at getEnergyFee sun each, bounded by the
+ * transaction's fee_limit; bandwidth at getTransactionFee sun per byte; 1.1 TRX more when a
+ * TRX transfer activates its recipient. The quote is the most a transaction can cost
+ * (staked resources and the 600 free bytes a day only make it cheaper).
+ *
+ * Network data (decimal strings): `feeLimit` (sun, TRC-20 calls only), `fee` (the most it
+ * costs, sun), `energy`, `bandwidth` (bytes), `activation` (sun), `energyPrice`,
+ * `bandwidthPrice`; once prepared also `rawDataHex`, `txID`, `expiration`, `timestamp` (ms),
+ * `refBlockBytes`, `refBlockHash`.
+ */
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { ValidationError } from '../../lib/errors.js';
+import { ChainRejectedError } from '../errors.js';
+import type {
+  ChildFeeFunding,
+  FeeEstimate,
+  FeeQuote,
+  NetworkData,
+  QuoteOptions,
+  Receipt,
+  Sender,
+  SignedTransaction,
+  SigningKey,
+  TxIntent,
+} from '../types.js';
+import { tronHex } from './codec.js';
+import type { TronNode } from './node.js';
+import { tronReceipt } from './receipt.js';
+import {
+  bandwidthBound,
+  bandwidthOf,
+  callOf,
+  checkRaw,
+  encodeSigned,
+  varintLength,
+  readHeader,
+  txIdOf,
+  TronTxFormatError,
+  type TronCall,
+} from './tx.js';
+
+/** fee_limit = energy x price x this / 100 (rounded up): energy moves with state, as gas does. */
+export const ENERGY_MARGIN_PERCENT = 120n;
+
+/** java-tron's getMaxFeeLimit on mainnet (15,000 TRX): a node refuses a fee_limit above it. */
+export const MAX_FEE_LIMIT_SUN = 15_000_000_000n;
+
+/** Chain parameters change only by proposal: read at most this often. */
+const CHAIN_PARAMS_TTL_MS = 10 * 60_000;
+
+/** The fee figures of /wallet/getchainparameters, in sun. */
+export interface TronChainFees {
+  energyFee: bigint;
+  transactionFee: bigint;
+  createAccountFee: bigint;
+  createNewAccountFeeInSystemContract: bigint;
+}
+
+type Json = Record<string, unknown>;
+
+export class TronSender implements Sender {
+  readonly ordering = 'expiry' as const;
+  #params: { at: number; fees: Promise<TronChainFees> } | null = null;
+
+  constructor(
+    private readonly node: TronNode,
+    private readonly opts: { feeLimitSun?: bigint } = {},
+  ) {}
+
+  /** Tron has no nonces: the pipeline never asks an 'expiry' family for one. */
+  async nonceOf(): Promise<bigint> {
+    throw new Error('Tron transactions have no nonce (ordering expiry)');
+  }
+
+  /** The chain's fee parameters, cached (a failure is not remembered); `fresh` reads them now. */
+  chainFees(opts: { fresh?: boolean } = {}): Promise<TronChainFees> {
+    const hit = this.#params;
+    if (!opts.fresh && hit && Date.now() - hit.at < CHAIN_PARAMS_TTL_MS) return hit.fees;
+    const entry = { at: Date.now(), fees: this.#readChainFees() };
+    this.#params = entry;
+    entry.fees.catch(() => {
+      if (this.#params === entry) this.#params = null;
+    });
+    return entry.fees;
+  }
+
+  async #readChainFees(): Promise<TronChainFees> {
+    const res = await this.node.post<{ chainParameter?: { key: string; value?: number | string }[] }>('wallet/getchainparameters');
+    const all = new Map((res.chainParameter ?? []).map((p) => [p.key, BigInt(p.value ?? 0)]));
+    const get = (key: string) => {
+      const v = all.get(key);
+      if (v === undefined) throw new Error(`the Tron node's chain parameters lack ${key}`);
+      return v;
+    };
+    return {
+      energyFee: get('getEnergyFee'),
+      transactionFee: get('getTransactionFee'),
+      createAccountFee: get('getCreateAccountFee'),
+      createNewAccountFeeInSystemContract: get('getCreateNewAccountFeeInSystemContract'),
+    };
+  }
+
+  quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
+    return this.#quote(intent, given, opts.estimate, this.chainFees(opts), opts.above);
+  }
+
+  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts: { fresh?: boolean } = {}): Promise<FeeQuote[]> {
+    const fees = this.chainFees(opts);
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
+  }
+
+  /**
+   * A TRC-20 call: the fee limit given, a retry's (the highest of the latest earlier attempt
+   * and the quote), or energy x price with the margin, at most the configured cap; a TRX
+   * transfer has none. fee = fee limit + bandwidth x price + activation.
+   */
+  async #quote(
+    intent: TxIntent,
+    given: NetworkData,
+    estimate: bigint | undefined,
+    quoted: Promise<TronChainFees>,
+    above?: NetworkData[],
+  ): Promise<FeeQuote> {
+    checkIntent(intent);
+    const fees = await quoted;
+    const fixedLimit = big(given.feeLimit);
+    if (intent.data === null) {
+      const activation = await this.#activation(intent.to, fees);
+      const network = priced(callOf(intent, 0n), fees, { activation });
+      const fixed: NetworkData = {};
+      return { network, fixed, fee: BigInt(network.fee!), limit: { estimate: 0n, limit: 0n } };
+    }
+    let energy: bigint | null = null;
+    let feeLimit = fixedLimit;
+    if (feeLimit === null) {
+      energy = estimate ?? (await this.estimateEnergy(intent));
+      feeLimit = this.#feeLimitOf(energy, fees);
+      const previous = above
+        ?.map((n) => big(n.feeLimit))
+        .filter((v) => v !== null)
+        .pop();
+      if (previous !== undefined && previous > feeLimit) feeLimit = previous;
+    }
+    const network = priced(callOf(intent, feeLimit), fees, { activation: 0n, ...(energy !== null ? { energy } : {}) });
+    return {
+      network,
+      fixed: { feeLimit: feeLimit.toString() },
+      fee: BigInt(network.fee!),
+      ...(energy !== null ? { limit: { estimate: energy * fees.energyFee, limit: feeLimit } } : {}),
+    };
+  }
+
+  /** Energy x price with the margin; a call whose bare energy costs more than the cap is refused. */
+  #feeLimitOf(energy: bigint, fees: TronChainFees): bigint {
+    const cap = this.opts.feeLimitSun ?? MAX_FEE_LIMIT_SUN;
+    const bare = energy * fees.energyFee;
+    if (bare > cap) {
+      throw new ChainRejectedError('refused', `the call needs about ${bare} sun of energy, above this chain's fee limit of ${cap} sun`);
+    }
+    const limit = (bare * ENERGY_MARGIN_PERCENT + 99n) / 100n;
+    return limit > cap ? cap : limit;
+  }
+
+  /** The energy a call uses now (/wallet/triggerconstantcontract); a revert is ChainRejectedError('reverted'). */
+  async estimateEnergy(intent: TxIntent): Promise<bigint> {
+    const res = await this.node.post<Json>('wallet/triggerconstantcontract', triggerBody(intent));
+    const result = (res.result ?? {}) as { result?: boolean; code?: string; message?: string };
+    const nodeMessage = text(result.message);
+    // Nodes say a revert in several ways: ret FAILED, CONTRACT_EXE_ERROR, or the message alone.
+    const failed = ((res.transaction as Json | undefined)?.ret as { ret?: string }[] | undefined)?.[0]?.ret === 'FAILED';
+    const reverted = failed || result.code === 'CONTRACT_EXE_ERROR' || /REVERT/.test(nodeMessage ?? '');
+    if (result.result !== true || reverted) {
+      const reason = reverted || !result.code ? 'reverted' : 'refused';
+      throw new ChainRejectedError(reason, 'the Tron node says the call would fail', nodeMessage ? { nodeMessage } : {});
+    }
+    return BigInt((res.energy_used as number | string | undefined) ?? 0);
+  }
+
+  /** What a TRX transfer to `to` pays to create its account (0 when it exists). */
+  async #activation(to: string, fees: TronChainFees): Promise<bigint> {
+    const account = await this.node.post<Json>('wallet/getaccount', { address: tronHex(to), visible: false });
+    const exists = typeof account.address === 'string' || account.create_time !== undefined;
+    return exists ? 0n : fees.createNewAccountFeeInSystemContract + fees.createAccountFee;
+  }
+
+  requote(quote: FeeQuote, given: NetworkData): FeeQuote {
+    const limit = big(given.feeLimit);
+    const old = big(quote.network.feeLimit);
+    // A TRX transfer has no fee limit: nothing to change.
+    if (limit === null || old === null) return quote;
+    const bytes = BigInt(quote.network.bandwidth!) + varintLength(limit) - varintLength(old);
+    const bandwidthPrice = BigInt(quote.network.bandwidthPrice!);
+    const fee = limit + bytes * bandwidthPrice + BigInt(quote.network.activation ?? '0');
+    const network = { ...quote.network, feeLimit: limit.toString(), bandwidth: bytes.toString(), fee: fee.toString() };
+    return { network, fixed: { ...quote.fixed, feeLimit: limit.toString() }, fee };
+  }
+
+  /** Tron cannot fill or cancel a slot: a transfer to oneself is refused, and there is no slot. */
+  voidCall(): TxIntent & { network: NetworkData } {
+    throw new Error('Tron has no ordering slot to void (and refuses a transfer to oneself)');
+  }
+
+  /**
+   * What a caller fixed: `limit` is the fee limit in sun (the API's gasLimit on a Tron chain;
+   * ignored on TRX transfers, which have none), at most feeLimitSun. Fee caps mean nothing on
+   * Tron: refused. A quote's `limit` (CallLimit) is in sun too: energy x price, and the fee limit.
+   */
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
+    if (given.fees !== undefined || given.feeCap !== undefined) {
+      throw new ValidationError('gasPrice and fee caps have no meaning on Tron (energy and bandwidth are burned at the chain price)', [
+        { field: 'gasPrice', message: 'not supported on Tron' },
+      ]);
+    }
+    // The operator's cap (feeLimitSun) binds a client's limit too.
+    const cap = this.opts.feeLimitSun ?? MAX_FEE_LIMIT_SUN;
+    if (given.limit !== undefined && (given.limit <= 0n || given.limit > cap)) {
+      throw new ValidationError(`gasLimit (the fee limit in sun on Tron) must be between 1 and ${cap}`, [
+        { field: 'gasLimit', message: `between 1 and ${cap} sun` },
+      ]);
+    }
+    return given.limit !== undefined ? { feeLimit: given.limit.toString() } : {};
+  }
+
+  /**
+   * Builds the transaction through the node, always afresh (a new reference block and
+   * expiration), keeping the caller's fee limit, and checks the node's bytes are exactly what
+   * was asked before returning them.
+   */
+  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+    checkIntent(intent);
+    const fees = await this.chainFees();
+    let energy: bigint | null = null;
+    let feeLimit = 0n;
+    if (intent.data !== null) {
+      feeLimit = big(given.feeLimit) ?? this.#feeLimitOf((energy = await this.estimateEnergy(intent)), fees);
+    }
+    const call = callOf(intent, feeLimit);
+    const built = await this.#build(intent, feeLimit);
+    const raw = hexToBytes(built);
+    let header;
+    try {
+      header = checkRaw(raw, call);
+    } catch (err) {
+      if (err instanceof TronTxFormatError)
+        throw new Error(`the Tron node built another transaction than asked (${err.message}): not signed`);
+      throw err;
+    }
+    const activation = intent.data === null ? await this.#activation(intent.to, fees) : 0n;
+    return {
+      ...priced(call, fees, { activation, ...(energy !== null ? { energy } : {}) }, raw.length),
+      rawDataHex: built,
+      txID: txIdOf(raw),
+      expiration: header.expiration.toString(),
+      timestamp: header.timestamp.toString(),
+      refBlockBytes: header.refBlockBytes,
+      refBlockHash: header.refBlockHash,
+    };
+  }
+
+  /** The node's raw_data_hex of the transaction (createtransaction or triggersmartcontract). */
+  async #build(intent: TxIntent, feeLimit: bigint): Promise<string> {
+    let tx: Json | undefined;
+    if (intent.data === null) {
+      const amount = intent.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(intent.value) : intent.value;
+      const res = await this.node.post<Json>('wallet/createtransaction', {
+        owner_address: tronHex(intent.from),
+        to_address: tronHex(intent.to),
+        amount,
+        visible: false,
+      });
+      if (typeof res.Error === 'string') throw buildRefusal(res.Error);
+      tx = res;
+    } else {
+      const res = await this.node.post<Json>('wallet/triggersmartcontract', { ...triggerBody(intent), fee_limit: Number(feeLimit) });
+      const result = (res.result ?? {}) as { result?: boolean; message?: string };
+      if (result.result !== true) throw buildRefusal(text(result.message) ?? 'triggersmartcontract failed');
+      tx = res.transaction as Json | undefined;
+    }
+    const hex = tx?.raw_data_hex;
+    if (typeof hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(hex)) throw new Error('the Tron node answered without raw_data_hex');
+    return hex.toLowerCase();
+  }
+
+  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
+    if (nonce !== null) throw new Error('a Tron transaction takes no nonce');
+    if (!network.rawDataHex) throw new Error('network data is not prepared (rawDataHex)');
+    const raw = hexToBytes(network.rawDataHex);
+    // Whatever stored data says, only the intent's own transaction is signed.
+    const header = checkRaw(raw, callOf(intent, intent.data === null ? 0n : BigInt(network.feeLimit ?? '0')));
+    const txID = txIdOf(raw);
+    if ((network.txID !== undefined && network.txID !== txID) || network.expiration !== header.expiration.toString()) {
+      throw new Error('the network data does not describe its rawDataHex (txID or expiration)');
+    }
+    const { r, s, recovery } = key.signDigest(hexToBytes(txID));
+    const signature = new Uint8Array(65);
+    signature.set(hexToBytes(r.toString(16).padStart(64, '0')), 0);
+    signature.set(hexToBytes(s.toString(16).padStart(64, '0')), 32);
+    signature[64] = 27 + recovery; // as tronweb writes it; java-tron takes 27/28 or 0/1
+    return { raw: bytesToHex(encodeSigned(raw, signature)), hash: txID };
+  }
+
+  /** Tron transactions are not replaced: an expired one is rebuilt (ordering 'expiry'). */
+  async replacementNetwork(): Promise<NetworkData> {
+    throw new Error('a Tron transaction cannot be replaced; it is rebuilt once expired');
+  }
+
+  costOf(value: bigint, network: NetworkData): bigint {
+    return value + (big(network.fee) ?? 0n);
+  }
+
+  /**
+   * The child burns TRX for its energy and bandwidth: the master first sends what it lacks of
+   * value + fee (the transfer also activates a child that never held TRX). Delegating staked
+   * energy to the child instead is a later step.
+   */
+  childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
+    const needed = this.costOf(p.value, p.network);
+    return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
+  }
+
+  /** Tron has no EVM fee fields. */
+  feeFields(_network?: NetworkData): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
+    return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
+  }
+
+  async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
+    for (const [index, hash] of hashes.entries()) {
+      const receipt = await tronReceipt(this.node, hash);
+      if (receipt) return { index, receipt };
+    }
+    return null;
+  }
+
+  /**
+   * Whether the solidified head's time has reached the expiration: then no block can include
+   * the transaction, on any fork (the head alone could still be replaced by a fork whose
+   * blocks are older). Costs up to the solidification lag (about a minute) before a rebuild.
+   */
+  async hasExpired(network: NetworkData): Promise<boolean> {
+    const expiration = big(network.expiration) ?? (network.rawDataHex ? readHeader(hexToBytes(network.rawDataHex)).expiration : null);
+    if (expiration === null) throw new Error('network data without an expiration');
+    const block = await this.node.post<Json>('walletsolidity/getnowblock');
+    const raw = (block.block_header as Json | undefined)?.raw_data as Json | undefined;
+    if (raw === undefined) throw new Error('the Tron node answered getnowblock without a block header');
+    // proto3 leaves a zero out: the genesis block (java-tron's mainnet one has timestamp 0).
+    const ts = raw.timestamp ?? 0;
+    return BigInt(ts as number | string) >= expiration;
+  }
+}
+
+/** Network data of a call: the fee limit, bandwidth from the transaction's size, and the most it costs. */
+function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint; energy?: bigint }, rawLength?: number): NetworkData {
+  const bandwidth = rawLength !== undefined ? bandwidthOf(rawLength) : bandwidthBound(call);
+  const feeLimit = call.kind === 'trigger' ? call.feeLimit : 0n;
+  const fee = feeLimit + bandwidth * fees.transactionFee + extra.activation;
+  return {
+    ...(call.kind === 'trigger' ? { feeLimit: feeLimit.toString() } : {}),
+    ...(extra.energy !== undefined ? { energy: extra.energy.toString() } : {}),
+    bandwidth: bandwidth.toString(),
+    activation: extra.activation.toString(),
+    energyPrice: fees.energyFee.toString(),
+    bandwidthPrice: fees.transactionFee.toString(),
+    fee: fee.toString(),
+  };
+}
+
+function checkIntent(intent: TxIntent): void {
+  if (!tronHex(intent.from) || !tronHex(intent.to)) throw new ValidationError('not a Tron address');
+  if (intent.data !== null && intent.value !== 0n) {
+    throw new ValidationError('a Tron contract call sends no TRX here (call_value is not supported)');
+  }
+  if (intent.data === null && intent.value <= 0n) throw new ValidationError('a TRX transfer must move more than 0 sun');
+  if (intent.data === null && tronHex(intent.from) === tronHex(intent.to))
+    throw new ValidationError('Tron refuses a TRX transfer to oneself');
+  if (intent.data !== null && !/^0x([0-9a-fA-F]{2})*$/.test(intent.data)) throw new ValidationError('call data must be 0x hex');
+}
+
+function triggerBody(intent: TxIntent): Json {
+  return {
+    owner_address: tronHex(intent.from),
+    contract_address: tronHex(intent.to),
+    data: intent.data!.slice(2).toLowerCase(),
+    visible: false,
+  };
+}
+
+/** A node's refusal to build (java-tron's `Error` or a failed `result`), mapped onto the typed reasons. */
+function buildRefusal(message: string): ChainRejectedError {
+  const nodeMessage = text(message) ?? message;
+  const reason = /balance is not sufficient|not enough balance|insufficient/i.test(nodeMessage) ? 'insufficient-funds' : 'refused';
+  return new ChainRejectedError(reason, 'the Tron node refused to build the transaction', { nodeMessage });
+}
+
+/** java-tron writes messages as hex unless visible: text either way. */
+function text(message: unknown): string | undefined {
+  if (typeof message !== 'string' || message === '') return undefined;
+  if (/^([0-9a-fA-F]{2})+$/.test(message)) {
+    const decoded = Buffer.from(message, 'hex').toString('utf8');
+    if (/^[\x20-\x7e\s]*$/.test(decoded)) return decoded;
+  }
+  return message;
+}
+
+const big = (v: string | undefined): bigint | null => (v === undefined ? null : BigInt(v));

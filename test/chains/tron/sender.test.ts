@@ -1,0 +1,251 @@
+// TronSender (src/chains/tron/sender.ts) against the Tron node stand-in: quote, prepare
+// (built by the node, checked before signing), sign, broadcast with /wallet/broadcasthex,
+// and what the chain then says. Here rather than beside sender.ts: src/chains must not
+// import src/devnet (a folder cycle through devnet's dashboard seeding).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { encodeFunctionData, erc20Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TronStandIn } from '../../../src/devnet/tron/index.js';
+import { balance, fundedWallet, info, newWallet, startForTest, tokenBalance, type Wallet } from '../../../src/devnet/tron/testkit.js';
+import { ChainRejectedError } from '../../../src/chains/errors.js';
+import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
+import { tronEvmHex } from '../../../src/chains/tron/codec.js';
+import { TronNode } from '../../../src/chains/tron/node.js';
+import { TronSender } from '../../../src/chains/tron/sender.js';
+import { callOf, encodeRaw, readHeader } from '../../../src/chains/tron/tx.js';
+
+let s: TronStandIn;
+let node: TronNode;
+let sender: TronSender;
+beforeAll(async () => {
+  s = await startForTest();
+  node = new TronNode(s.url);
+  sender = new TronSender(node);
+});
+afterAll(async () => {
+  await s?.stop();
+});
+
+/** The signer's lent key, over a wallet's private key; counts its signatures. */
+function keyOf(w: Wallet): SigningKey & { signed: number } {
+  const key = {
+    signed: 0,
+    signDigest(digest: Uint8Array) {
+      key.signed++;
+      const sig = secp256k1.sign(digest, hexToBytes(w.privateKey));
+      return { r: sig.r, s: sig.s, recovery: sig.recovery };
+    },
+  };
+  return key;
+}
+
+const broadcast = (raw: string) => node.post<Record<string, unknown>>('wallet/broadcasthex', { transaction: raw });
+const tokenTransfer = (to: string, amount: bigint) =>
+  encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [tronEvmHex(to)!, amount] });
+
+describe('TronSender: TRX transfers', () => {
+  it('sends TRX to a new account: activation quoted, the txID the node knows, balances exact', async () => {
+    const a = await fundedWallet(s, 50_000_000);
+    const b = newWallet();
+    const intent: TxIntent = { from: a.address, to: b.address, value: 3_000_000n, data: null };
+    const quote = await sender.quote(intent);
+    expect(quote.network.activation).toBe('1100000');
+    expect(quote.fixed).toEqual({});
+    const network = await sender.prepare(intent, quote.fixed);
+    expect(network.feeLimit).toBeUndefined();
+    const signed = sender.sign(intent, null, network, keyOf(a));
+    expect(signed.hash).toBe(network.txID);
+    const before = BigInt(await balance(s, a.hex));
+    const res = await broadcast(signed.raw);
+    expect(res.result).toBe(true);
+    expect(res.txid).toBe(signed.hash);
+    await s.control.produceBlocks(1);
+    const txInfo = await info(s, signed.hash);
+    const fee = BigInt(txInfo.fee ?? 0);
+    expect(fee).toBe(1_100_000n); // 1 TRX creation fee + 0.1 TRX for the bytes
+    expect(BigInt(await balance(s, a.hex))).toBe(before - 3_000_000n - fee);
+    expect(BigInt(await balance(s, b.hex))).toBe(3_000_000n);
+    expect(quote.fee).toBeGreaterThanOrEqual(fee);
+    expect(sender.costOf(intent.value, network)).toBe(intent.value + BigInt(network.fee!));
+
+    // findLanded: the landed version among several hashes, with what it cost.
+    const other = bytesToHex(new Uint8Array(32).fill(9));
+    const landed = await sender.findLanded([other, signed.hash]);
+    expect(landed?.index).toBe(1);
+    expect(landed?.receipt).toMatchObject({
+      status: 'success',
+      blockNumber: BigInt(txInfo.blockNumber),
+      gasUsed: fee,
+      effectiveGasPrice: 1n,
+    });
+    expect(await sender.findLanded([other])).toBeNull();
+  });
+
+  it('refuses to sign a transaction other than the intent, before any signature', async () => {
+    const a = await fundedWallet(s, 10_000_000);
+    const intent: TxIntent = { from: a.address, to: newWallet().address, value: 1_000n, data: null };
+    const network = await sender.prepare(intent, {});
+    const header = readHeader(hexToBytes(network.rawDataHex!));
+    const key = keyOf(a);
+    for (const other of [
+      { ...intent, value: 1_000_000n },
+      { ...intent, to: newWallet().address },
+    ]) {
+      const tampered = bytesToHex(encodeRaw(callOf(other, 0n), header));
+      expect(() => sender.sign(intent, null, { ...network, rawDataHex: tampered }, key)).toThrow(/not the one asked for/);
+    }
+    // Stored data that lies about the deadline is refused too.
+    expect(() => sender.sign(intent, null, { ...network, expiration: '1' }, key)).toThrow(/expiration/);
+    expect(key.signed).toBe(0);
+  });
+
+  it('refuses what a node built with another amount (a node in the middle)', async () => {
+    // A "node" that forwards to the stand-in, but asks it for 1 TRX more than we asked for.
+    const proxy: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', async () => {
+        const json = JSON.parse(body || '{}');
+        if (req.url?.endsWith('createtransaction')) json.amount += 1_000_000;
+        const answer = await fetch(`${s.url}${req.url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        });
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const evil = new TronSender(new TronNode(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`));
+      const a = await fundedWallet(s, 10_000_000);
+      const intent: TxIntent = { from: a.address, to: newWallet().address, value: 1_000n, data: null };
+      await expect(evil.prepare(intent, {})).rejects.toThrow(/built another transaction than asked/);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
+describe('TronSender: TRC-20 transfers', () => {
+  it('quotes energy with the margin as the fee limit, sends, and the tokens move exactly', async () => {
+    const token = s.tokens[0]!.address;
+    const a = await fundedWallet(s, 20_000_000, { USDT: 5_000_000n });
+    const b = newWallet();
+    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(b.address, 1_234_567n) };
+    const quote = await sender.quote(intent);
+    const energy = BigInt(quote.network.energy!);
+    expect(energy).toBeGreaterThan(20_000n); // a zero-to-nonzero balance write
+    const feeLimit = (energy * 100n * 120n + 99n) / 100n;
+    expect(quote.fixed).toEqual({ feeLimit: feeLimit.toString() });
+    expect(quote.limit).toEqual({ estimate: energy * 100n, limit: feeLimit });
+    expect(quote.fee).toBe(feeLimit + BigInt(quote.network.bandwidth!) * 1000n);
+
+    const network = await sender.prepare(intent, quote.fixed);
+    expect(network.feeLimit).toBe(feeLimit.toString());
+    const signed = sender.sign(intent, null, network, keyOf(a));
+    const before = BigInt(await balance(s, a.hex));
+    const res = await broadcast(signed.raw);
+    expect(res.result).toBe(true);
+    expect(res.txid).toBe(signed.hash);
+    await s.control.produceBlocks(1);
+    const txInfo = await info(s, signed.hash);
+    const fee = BigInt(txInfo.fee ?? 0);
+    expect(fee).toBeGreaterThanOrEqual(energy * 100n); // no staked energy: all of it burned
+    expect(quote.fee).toBeGreaterThanOrEqual(fee);
+    expect(BigInt(await balance(s, a.hex))).toBe(before - fee);
+    expect(await tokenBalance(s, token, b.address)).toBe(1_234_567n);
+    expect(await tokenBalance(s, token, a.address)).toBe(5_000_000n - 1_234_567n);
+    expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
+  });
+
+  it('a call out of energy under its fee limit lands reverted, the limit burned', async () => {
+    const token = s.tokens[0]!.address;
+    const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
+    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const network = await sender.prepare(intent, sender.fixedNetwork({ limit: 100_000n })); // 1,000 energy
+    const signed = sender.sign(intent, null, network, keyOf(a));
+    expect((await broadcast(signed.raw)).result).toBe(true);
+    await s.control.produceBlocks(1);
+    const txInfo = await info(s, signed.hash);
+    const landed = await sender.findLanded([signed.hash]);
+    expect(landed?.receipt.status).toBe('reverted');
+    expect(landed?.receipt.gasUsed).toBe(BigInt(txInfo.fee));
+    expect(BigInt(txInfo.fee)).toBeGreaterThanOrEqual(100_000n);
+    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(BigInt(txInfo.fee));
+  });
+
+  it('a call that would revert is ChainRejectedError(reverted); TRX with a call is refused', async () => {
+    const token = s.tokens[0]!.address;
+    const a = await fundedWallet(s, 20_000_000);
+    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const err = await sender.quote(intent).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainRejectedError);
+    expect((err as ChainRejectedError).reason).toBe('reverted');
+    await expect(sender.quote({ ...intent, value: 1n })).rejects.toThrow(/sends no TRX/);
+  });
+
+  it('caps the fee limit at feeLimitSun, and refuses a call whose energy alone costs more', async () => {
+    const token = s.tokens[0]!.address;
+    const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
+    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const energy = BigInt((await sender.quote(intent)).network.energy!);
+    const capped = await new TronSender(node, { feeLimitSun: energy * 100n + 1n }).quote(intent);
+    expect(capped.fixed.feeLimit).toBe((energy * 100n + 1n).toString());
+    const low = new TronSender(node, { feeLimitSun: energy * 100n - 1n });
+    const err = await low.quote(intent).catch((e: unknown) => e);
+    expect((err as ChainRejectedError).reason).toBe('refused');
+    // The cap binds a client's fee limit (the API's gasLimit) too.
+    expect(() => low.fixedNetwork({ limit: energy * 100n })).toThrow(/gasLimit/);
+  });
+
+  it('requote sets another fee limit without asking the node; fixedNetwork refuses fee caps', async () => {
+    const token = s.tokens[0]!.address;
+    const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
+    const quote = await sender.quote({ from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) });
+    const again = sender.requote(quote, sender.fixedNetwork({ limit: 300_000_000n }));
+    expect(again.fixed.feeLimit).toBe('300000000');
+    // 300,000,000 (over 2^28) takes one varint byte more than a few million: one byte more of bandwidth.
+    expect(BigInt(again.network.bandwidth!)).toBe(BigInt(quote.network.bandwidth!) + 1n);
+    expect(again.fee).toBe(300_000_000n + BigInt(again.network.bandwidth!) * 1000n);
+    expect(() => sender.fixedNetwork({ feeCap: 1n })).toThrow(/gasPrice/);
+    expect(() => sender.fixedNetwork({ limit: 0n })).toThrow(/gasLimit/);
+    expect(sender.feeFields(quote.network)).toEqual({ gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null });
+    expect(sender.childFeeFunding({ nativeBalance: 1n, value: 0n, network: quote.network })).toEqual({
+      kind: 'transfer',
+      amount: quote.fee - 1n,
+    });
+    expect(sender.childFeeFunding({ nativeBalance: quote.fee, value: 0n, network: quote.network })).toEqual({ kind: 'none' });
+    await expect(sender.nonceOf()).rejects.toThrow(/no nonce/);
+    await expect(sender.replacementNetwork()).rejects.toThrow(/cannot be replaced/);
+    expect(() => sender.voidCall()).toThrow(/no ordering slot/);
+  });
+});
+
+describe('TronSender: expiry', () => {
+  it('is not expired at once; expired once the solidified head passes the expiration', async () => {
+    const a = await fundedWallet(s, 10_000_000);
+    const b = newWallet();
+    const intent: TxIntent = { from: a.address, to: b.address, value: 1_000n, data: null };
+    const first = await sender.prepare(intent, {});
+    expect(await sender.hasExpired(first)).toBe(false);
+    // prepare always builds afresh: another reference block or deadline, another txID.
+    await s.control.produceBlocks(1);
+    const second = await sender.prepare(intent, first);
+    expect(second.txID).not.toBe(first.txID);
+
+    await s.control.advanceTime(61_000);
+    await s.control.produceBlocks(1);
+    // The head is past the deadline, the solidified head not yet: a fork could still take it.
+    expect(await sender.hasExpired(first)).toBe(false);
+    await s.control.solidify();
+    expect(await sender.hasExpired(first)).toBe(true);
+    // The stand-in agrees: those bytes can no longer be included.
+    const res = await broadcast(sender.sign(intent, null, first, keyOf(a)).raw);
+    expect(res.code).toBe('TRANSACTION_EXPIRATION_ERROR');
+    expect(BigInt(await balance(s, b.hex))).toBe(0n);
+  });
+});
