@@ -347,10 +347,18 @@ describe('a deposit withdrawn from the child before its sweep runs', () => {
     expect(failed.assetSweptResponse.error).toMatch(reason);
     expect(events[0]!.data.assetSweptResponse.error).toBe(failed.assetSweptResponse.error);
     expect(await sweepsOf(child.id)).toEqual([{ status: 'failed' }]);
-    const { rows } = await sql<{
-      n: string;
-    }>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${`sweep:${child.id}:${assetId}`}`.execute(h.database.db);
-    expect(rows[0]!.n).toBe('0');
+    // The job's row goes when the worker completes it, just after the task's transaction (which
+    // sent the event) commits: on a loaded machine the test can look in between. Until it goes
+    // it must never have failed (a failed attempt, kept for a retry, records its error).
+    const jobs = async () =>
+      (
+        await sql<{ n: string; failed: string }>`
+          SELECT count(*) AS n, count(last_error) AS failed FROM graphile_worker.jobs WHERE key = ${`sweep:${child.id}:${assetId}`}`.execute(
+          h.database.db,
+        )
+      ).rows[0]!;
+    const left = await eventually(jobs, (j) => j.n === '0' || j.failed !== '0', 10_000);
+    expect(left).toEqual({ n: '0', failed: '0' });
     expect(await outboundRows(child.address, 'sweep-topup')).toEqual([]);
     expect(
       (
