@@ -242,7 +242,10 @@ function assertFamilyAddresses(entry: ChainEntry, family: ChainFamilyName, sourc
     ['multicall3', entry.multicall3],
     ['swapRouter', entry.swapRouter],
     ...(entry.assets ?? []).map((a, i): [string, string] => [`assets.${i}.address`, a.address]),
-    ...Object.entries(entry.priceFeeds ?? {}).map(([symbol, f]): [string, string | undefined] => [`priceFeeds.${symbol}.address`, f?.address]),
+    ...Object.entries(entry.priceFeeds ?? {}).map(([symbol, f]): [string, string | undefined] => [
+      `priceFeeds.${symbol}.address`,
+      f?.address,
+    ]),
   ];
   for (const [field, address] of fields) {
     if (typeof address === 'string' && !FAMILY_ADDRESS[family].test(address)) {

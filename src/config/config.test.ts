@@ -429,7 +429,15 @@ describe('loadConfig: a chain names its family', () => {
     const MULTICALL = 'TEazPvZwDjDtFeJupyo7QunvnrnUjPH8ED';
     const [tron] = loadConfig({
       CHAINS_FILE: chainsFile({
-        chains: [{ blockchain: 'tron', family: 'tron', ...custom, multicall3: MULTICALL, assets: [{ symbol: 'USDT', address: USDT, decimals: 6 }] }],
+        chains: [
+          {
+            blockchain: 'tron',
+            family: 'tron',
+            ...custom,
+            multicall3: MULTICALL,
+            assets: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
+          },
+        ],
       }),
     }).chains;
     expect(tron!.multicall3).toBe(MULTICALL);
@@ -442,7 +450,12 @@ describe('loadConfig: a chain names its family', () => {
     expect(configError({ CHAINS_FILE: chainsFile({ chains: [tronWithHex] }) }).message).toMatch(
       /chains\.tron\.assets\.0\.address: not an address of the tron family/,
     );
-    const evmWithTron = { blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC, assets: [{ symbol: 'USDT', address: USDT, decimals: 6 }] };
+    const evmWithTron = {
+      blockchain: 'ethereum',
+      network: 'mainnet',
+      rpcUrl: RPC,
+      assets: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
+    };
     expect(configError({ CHAINS_FILE: chainsFile({ chains: [evmWithTron] }) }).message).toMatch(
       /chains\.ethereum\.assets\.0\.address: not an address of the evm family/,
     );
