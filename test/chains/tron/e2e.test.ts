@@ -12,6 +12,7 @@ import { resolveChain } from '../../../src/config/chains.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { balance, fundedWallet, info, newWallet, sendToken, startForTest, tokenBalance } from '../../../src/devnet/tron/testkit.js';
+import type { TronAdapter } from '../../../src/chains/tron/adapter.js';
 import { tronHex as hex41 } from '../../../src/chains/tron/codec.js';
 import { verifyWebhook } from '../../../src/receiver/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
@@ -20,8 +21,9 @@ import { eventually } from '../../support/fixtures.js';
 
 const SLUG = 'tron-e2e';
 // Tron's blocks are final once solidified, 19 behind the head: the indexer counts confirmations
-// to the head today, so the chain asks for 19 of them (see docs/tron.md).
-const CONFIRMATIONS = 19;
+// to the head today (block depth, the head's block counting 1), so the chain asks for 20 of
+// them: a deposit is confirmed exactly when its block is solidified (see docs/tron.md).
+const CONFIRMATIONS = 20;
 
 let s: TronStandIn;
 let h: Harness;
@@ -90,6 +92,23 @@ async function withdraw(assetId: string, amount: string, to: string) {
   return res.body.data as Record<string, any>;
 }
 
+/** The network-fee estimate of a withdrawal body: the fee (sun) and the master's TRX balance. */
+async function quote(assetId: string, amount: string, to: string) {
+  const res = await h.api('POST', `/v1/wallets/${wallet.id}/withdraw/network-fee`, {
+    key: wallet.apiKey,
+    body: { assetId, address: to, amount },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const data = res.body.data as { fee: string; balance: string };
+  return { fee: sun(data.fee), balance: sun(data.balance) };
+}
+
+/** A 6-decimal string in base units, exactly. */
+function sun(decimal: string): bigint {
+  const [whole, frac = ''] = decimal.split('.');
+  return BigInt(whole!) * 1_000_000n + BigInt(frac.padEnd(6, '0'));
+}
+
 async function settled(id: string): Promise<Record<string, any>> {
   return eventually(
     async () => (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data,
@@ -128,6 +147,8 @@ describe('a Tron chain through the service', () => {
   it('a TRX withdrawal to a new (inactive) address: PENDING, SUCCESS, withdraw.success, exact balances, one transaction', async () => {
     const to = newWallet();
     const before = BigInt(await balance(s, tronHex(wallet.address)));
+    const estimate = await quote(trxId, '1.234567', to.address);
+    expect(estimate.balance).toBe(before);
     const pending = await withdraw(trxId, '1.234567', to.address);
     expect(pending).toMatchObject({ type: 'WITHDRAW', status: 'PENDING', amount: '1.234567', senderAddress: wallet.address });
 
@@ -139,6 +160,8 @@ describe('a Tron chain through the service', () => {
 
     const fee = BigInt((await info(s, done.hash)).fee ?? 0);
     expect(fee).toBeGreaterThan(0n); // activating the new account costs 1 TRX
+    expect(estimate.fee).toBeGreaterThanOrEqual(fee);
+    expect(sun(done.fee)).toBe(fee);
     expect(BigInt(await balance(s, to.hex))).toBe(1_234_567n);
     expect(BigInt(await balance(s, tronHex(wallet.address)))).toBe(before - 1_234_567n - fee);
 
@@ -150,6 +173,8 @@ describe('a Tron chain through the service', () => {
     const to = newWallet();
     const trxBefore = BigInt(await balance(s, tronHex(wallet.address)));
     const usdtBefore = await tokenBalance(s, usdt, wallet.address);
+    const estimate = await quote(usdtId, '12.5', to.address);
+    expect(estimate.balance).toBe(trxBefore);
     const pending = await withdraw(usdtId, '12.5', to.address);
     expect(pending).toMatchObject({ type: 'WITHDRAW', status: 'PENDING', amount: '12.5' });
 
@@ -162,6 +187,9 @@ describe('a Tron chain through the service', () => {
     expect(await tokenBalance(s, usdt, to.address)).toBe(12_500_000n);
     expect(await tokenBalance(s, usdt, wallet.address)).toBe(usdtBefore - 12_500_000n);
     expect(BigInt(await balance(s, tronHex(wallet.address)))).toBe(trxBefore - fee);
+    expect(fee).toBeGreaterThan(0n);
+    expect(estimate.fee).toBeGreaterThanOrEqual(fee);
+    expect(sun(done.fee)).toBe(fee);
 
     const [event] = await events(pending.id, 'withdraw.success');
     expect(event!.data).toMatchObject({ status: 'SUCCESS', hash: done.hash, amount: '12.5' });
@@ -181,11 +209,16 @@ describe('a Tron chain through the service', () => {
     const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
     const read = async () => {
       await indexer.step();
-      const { rows } = await sql<{ id: string; status: string; amount: string; recipient_address: string }>`
-        SELECT id, status, amount, recipient_address FROM transactions WHERE type = 'DEPOSIT' AND hash = ${txid}`.execute(h.database.db);
+      const { rows } = await sql<{ id: string; status: string; amount: string; recipient_address: string; block_number: string }>`
+        SELECT id, status, amount, recipient_address, block_number FROM transactions WHERE type = 'DEPOSIT' AND hash = ${txid}`.execute(
+        h.database.db,
+      );
       return rows;
     };
     const rows = await eventually(read, (r) => r[0]?.status === 'SUCCESS', 40_000);
+    // Confirmed only once its block is solidified (the stand-in's solidified head, read after).
+    const adapter = h.services.catalogue.findChain(SLUG, 'testnet')!.adapter as TronAdapter;
+    expect(await adapter.getSolidifiedBlockNumber()).toBeGreaterThanOrEqual(BigInt(rows[0]!.block_number));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ amount: '7654321', recipient_address: child.address });
 
