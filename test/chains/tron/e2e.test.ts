@@ -11,8 +11,18 @@ import { sql } from 'kysely';
 import { resolveChain } from '../../../src/config/chains.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { balance, fundedWallet, info, newWallet, sendToken, startForTest, tokenBalance } from '../../../src/devnet/tron/testkit.js';
-import type { TronAdapter } from '../../../src/chains/tron/adapter.js';
+import {
+  balance,
+  fundedWallet,
+  info,
+  newWallet,
+  sendToken,
+  sendTrx,
+  startForTest,
+  tokenBalance,
+} from '../../../src/devnet/tron/testkit.js';
+import { TronAdapter } from '../../../src/chains/tron/adapter.js';
+import { ChainRegistry } from '../../../src/chains/registry.js';
 import { tronHex as hex41 } from '../../../src/chains/tron/codec.js';
 import { verifyWebhook } from '../../../src/receiver/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
@@ -224,5 +234,39 @@ describe('a Tron chain through the service', () => {
 
     const [event] = await events(rows[0]!.id, 'deposit.success');
     expect(event!.data).toMatchObject({ status: 'SUCCESS', hash: txid, amount: '7.654321', type: 'DEPOSIT' });
+  });
+
+  it('a TRX deposit to a child address: one DEPOSIT row SUCCESS, exact to the sun', async () => {
+    const res = await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const child = res.body.data as { address: string };
+    const payer = await fundedWallet(s, 200_000_000);
+    const sent = await sendTrx(s, payer, child.address, 3_000_001);
+    expect(sent.result, JSON.stringify(sent)).toBe(true);
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+    const read = async () => {
+      await indexer.step();
+      const { rows } = await sql<{ status: string; amount: string; recipient_address: string; asset_id: string }>`
+        SELECT status, amount, recipient_address, asset_id FROM transactions WHERE type = 'DEPOSIT' AND hash = ${sent.txid}`.execute(
+        h.database.db,
+      );
+      return rows;
+    };
+    const rows = await eventually(read, (r) => r[0]?.status === 'SUCCESS', 40_000);
+    expect(rows).toEqual([{ status: 'SUCCESS', amount: '3000001', recipient_address: child.address, asset_id: trxId }]);
+  });
+});
+
+describe('the registry', () => {
+  it('builds a TronAdapter for a chain of the tron family, and refuses a token address whose checksum fails', () => {
+    const base = resolveChain(
+      { blockchain: 'tron-x', family: 'tron', network: 'testnet', rpcUrl: s.url, chainId: 990_202, name: 'Tron', symbol: 'TRX' },
+      'test',
+    );
+    expect(new ChainRegistry([base]).get('tron-x', 'testnet')).toBeInstanceOf(TronAdapter);
+    // The last character changed: the form is right, the checksum is not.
+    const typo = usdt.slice(0, -1) + (usdt.endsWith('a') ? 'b' : 'a');
+    const bad = { ...base, assets: [...base.assets, { ...base.assets[0]!, symbol: 'USDT', address: typo, isNative: false }] };
+    expect(() => new ChainRegistry([bad])).toThrow(/USDT of Tron: .* is not a Tron address/);
   });
 });
