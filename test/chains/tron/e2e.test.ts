@@ -257,6 +257,29 @@ describe('a Tron chain through the service', () => {
   });
 });
 
+describe('a child address withdrawal', () => {
+  it('USDT from a child that holds TRX for its fee: SUCCESS, exact balances', async () => {
+    const res = await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const child = res.body.data as { id: string; address: string };
+    await s.control.fund(child.address, { trx: 10_000_000, tokens: { USDT: 5_000_000n } });
+    await s.control.produceBlocks(1);
+    const to = newWallet();
+    const w = await h.api('POST', `/v1/wallets/${wallet.id}/addresses/${child.id}/withdraw`, {
+      key: wallet.apiKey,
+      body: { assetId: usdtId, address: to.address, amount: '2' },
+    });
+    expect(w.status, JSON.stringify(w.body)).toBe(200);
+    const done = await settled(w.body.data.id);
+    expect(done).toMatchObject({ status: 'SUCCESS' });
+    expect(await tokenBalance(s, usdt, to.address)).toBe(2_000_000n);
+    expect(await tokenBalance(s, usdt, child.address)).toBe(3_000_000n);
+    const fee = BigInt((await info(s, done.hash)).fee ?? 0);
+    expect(BigInt(await balance(s, tronHex(child.address)))).toBe(10_000_000n - fee);
+    expect(sun(done.fee)).toBe(fee);
+  });
+});
+
 describe('the registry', () => {
   it('builds a TronAdapter for a chain of the tron family, and refuses a token address whose checksum fails', () => {
     const base = resolveChain(
