@@ -3,6 +3,8 @@ import { NotFoundError } from '../lib/errors.js';
 import { EvmAdapter } from './evm/adapter.js';
 import { derivationFor, familyOf, type ChainFamily } from './families.js';
 import { createSwapProvider } from './evm/swap-v2.js';
+import { TronAdapter } from './tron/adapter.js';
+import { TronNode } from './tron/node.js';
 import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
@@ -36,6 +38,27 @@ export function chainKey(slug: string, network: string): string {
   return `${slug}:${network}`;
 }
 
+/**
+ * The adapter of a chain's family. A Tron chain's token addresses are checked through the
+ * family codec here (the chains file checked only their form: config/ knows no codec), so a
+ * base58 typo stops the start instead of reading balances of a contract nobody meant.
+ */
+function adapterOfFamily(chain: ChainConfig): ChainAdapter {
+  switch (chain.blockchain.family ?? 'evm') {
+    case 'tron': {
+      const codec = familyOfChain(chain).codec;
+      for (const asset of chain.assets) {
+        if (!asset.isNative && codec.normalize(asset.address) !== asset.address) {
+          throw new Error(`${asset.symbol} of ${chain.blockchain.name}: ${asset.address} is not a Tron address (base58check T…)`);
+        }
+      }
+      return new TronAdapter(chain, new TronNode(chain.rpcUrl));
+    }
+    default:
+      return new EvmAdapter(chain);
+  }
+}
+
 /** Adapters of the configured chains, by `slug:network`. */
 export class ChainRegistry {
   readonly #byKey = new Map<string, ChainAdapter>();
@@ -46,8 +69,7 @@ export class ChainRegistry {
    */
   constructor(chains: ChainConfig[], adapterFor?: AdapterFor) {
     for (const chain of chains) {
-      // Every chain configured today is EVM; the adapter is chosen here when others land.
-      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), adapterFor?.(chain) ?? new EvmAdapter(chain));
+      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), adapterFor?.(chain) ?? adapterOfFamily(chain));
     }
   }
 

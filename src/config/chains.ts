@@ -88,7 +88,22 @@ export interface ChainConfig {
   priceFeeds?: Record<string, PriceFeedConfig>;
 }
 
-const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+/** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * Addresses in a chains file: an EVM chain's 0x form, or a Tron chain's base58check T… form
+ * (its checksum is checked by the family codec when the chain's adapter is built,
+ * chains/registry.ts). resolveChain holds each chain to its own family's form.
+ */
+const Address = Type.String({ pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$' });
+/** The form a family's addresses take in a chains file (Solana's is not accepted yet). */
+const FAMILY_ADDRESS: Readonly<Record<ChainFamilyName, RegExp>> = {
+  evm: EVM_ADDRESS,
+  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+  solana: EVM_ADDRESS,
+};
+/** The native coin's decimals of a chain outside the catalogue, by family (TRX: 6; Solana keeps 18 until its adapter lands). */
+const FAMILY_NATIVE_DECIMALS: Readonly<Record<ChainFamilyName, number>> = { evm: 18, tron: 6, solana: 18 };
 /** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
 const RPC_URL_PATTERN = '^(https?|wss?)://[^\\s/?#]+[^\\s]*$';
 export const RPC_URL = new RegExp(RPC_URL_PATTERN);
@@ -170,8 +185,10 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   if (known && family !== 'evm') {
     throw new Error(`${source}: chain "${entry.blockchain}" is an EVM chain of the built-in catalogue, so "family" cannot be "${family}"`);
   }
+  assertFamilyAddresses(entry, family, source);
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
+  const nativeDecimals = known?.nativeDecimals ?? FAMILY_NATIVE_DECIMALS[family];
   const name = entry.name ?? known?.name;
   if (!name) throw missing('name');
   const symbol = entry.symbol ?? known?.symbol;
@@ -188,7 +205,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
   const standard = entry.tokenStandard ?? known?.tokenStandard ?? 'ERC20';
   const assets: ChainAssetConfig[] = [
-    { symbol, name, address: NATIVE_ADDRESS, decimals: known?.nativeDecimals ?? 18, isNative: true, standard: null, currency: null },
+    { symbol, name, address: NATIVE_ADDRESS, decimals: nativeDecimals, isNative: true, standard: null, currency: null },
     ...tokens.map((t) => ({ ...t, isNative: false, standard })),
   ];
   return {
@@ -196,7 +213,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
       slug: entry.blockchain,
       name,
       symbol,
-      nativeDecimals: known?.nativeDecimals ?? 18,
+      nativeDecimals,
       family,
       derivationPath: known?.derivationPath ?? FAMILY_ACCOUNT_PATHS[family],
       tokenStandard: standard,
@@ -214,6 +231,27 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
   };
+}
+
+/**
+ * Every address of an entry in its family's form: 0x on an EVM chain (as before), T… on a
+ * Tron chain. The message names the field, as parseChainsFile's do.
+ */
+function assertFamilyAddresses(entry: ChainEntry, family: ChainFamilyName, source: string): void {
+  const fields: [string, string | null | undefined][] = [
+    ['multicall3', entry.multicall3],
+    ['swapRouter', entry.swapRouter],
+    ...(entry.assets ?? []).map((a, i): [string, string] => [`assets.${i}.address`, a.address]),
+    ...Object.entries(entry.priceFeeds ?? {}).map(([symbol, f]): [string, string | undefined] => [
+      `priceFeeds.${symbol}.address`,
+      f?.address,
+    ]),
+  ];
+  for (const [field, address] of fields) {
+    if (typeof address === 'string' && !FAMILY_ADDRESS[family].test(address)) {
+      throw new Error(`${source}: chains.${entry.blockchain}.${field}: not an address of the ${family} family (${address})`);
+    }
+  }
 }
 
 /**

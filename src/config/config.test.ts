@@ -423,6 +423,46 @@ describe('loadConfig: a chain names its family', () => {
         .message,
     ).toMatch(/"ethereum" is an EVM chain of the built-in catalogue, so "family" cannot be "tron"/);
   });
+
+  it("takes a Tron chain's token and multicall addresses in T… form, TRX with 6 decimals; each family only its own form", () => {
+    const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    const MULTICALL = 'TEazPvZwDjDtFeJupyo7QunvnrnUjPH8ED';
+    const [tron] = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          {
+            blockchain: 'tron',
+            family: 'tron',
+            ...custom,
+            multicall3: MULTICALL,
+            assets: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
+          },
+        ],
+      }),
+    }).chains;
+    expect(tron!.multicall3).toBe(MULTICALL);
+    expect(tron!.assets.map((a) => [a.symbol, a.address, a.decimals, a.isNative])).toEqual([
+      ['TRX', NATIVE_ADDRESS, 6, true],
+      ['USDT', USDT, 6, false],
+    ]);
+    const hex = `0x${'a'.repeat(40)}`;
+    const tronWithHex = { blockchain: 'tron', family: 'tron', ...custom, assets: [{ symbol: 'USDT', address: hex, decimals: 6 }] };
+    expect(configError({ CHAINS_FILE: chainsFile({ chains: [tronWithHex] }) }).message).toMatch(
+      /chains\.tron\.assets\.0\.address: not an address of the tron family/,
+    );
+    const evmWithTron = {
+      blockchain: 'ethereum',
+      network: 'mainnet',
+      rpcUrl: RPC,
+      assets: [{ symbol: 'USDT', address: USDT, decimals: 6 }],
+    };
+    expect(configError({ CHAINS_FILE: chainsFile({ chains: [evmWithTron] }) }).message).toMatch(
+      /chains\.ethereum\.assets\.0\.address: not an address of the evm family/,
+    );
+    expect(
+      configError({ CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'tron', family: 'tron', ...custom, multicall3: 'T123' }] }) }).message,
+    ).toMatch(/chains\.0\.multicall3/);
+  });
 });
 
 describe('loadConfig: price feeds and rate settings', () => {

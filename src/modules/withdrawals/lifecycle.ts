@@ -170,7 +170,7 @@ export class WithdrawalLifecycle {
       hash: row.hash!,
       raw: row.raw!,
       nonce: row.nonce,
-      fees: feesOf(this.deps.outbound.feeFields(row)),
+      ...feesOf(this.deps.outbound.feeFields(row)),
     });
   }
 
@@ -256,6 +256,9 @@ function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRu
 }
 
 /** A signed row always carries both fee caps (its family prepared them before signing). */
+/** The fee caps a row was signed with, for the record; none on a family without them (Tron burns its fee). */
 function feesOf(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return { maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
+  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
+    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
+    : {};
 }
