@@ -62,3 +62,23 @@ export function messageOf(err: unknown): string {
 export function logFields(row: OutboundRow) {
   return { outboundId: row.id, purpose: row.purpose, from: row.fromAddress, nonce: row.nonce?.toString() ?? null, hash: row.hash };
 }
+
+/**
+ * A new row from the same sender and in the same ordering slot as `row`: a replacement, the
+ * filler of its nonce, or its rebuild after expiry (on 'expiry' families the slot is null).
+ */
+export function successorOf(
+  row: OutboundRow,
+  id: string,
+  next: Pick<store.NewOutbound, 'to' | 'value' | 'data' | 'network' | 'purpose' | 'ownerId'>,
+): store.NewOutbound {
+  return {
+    id,
+    chainId: row.chainId,
+    walletId: row.walletId,
+    fromAddress: row.fromAddress,
+    fromIndex: row.fromIndex,
+    nonce: row.nonce,
+    ...next,
+  };
+}

@@ -10,7 +10,7 @@ import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
-import { logFields, messageOf, rejectionOf } from './checks.js';
+import { logFields, messageOf, rejectionOf, successorOf } from './checks.js';
 import { queueConfirmation } from './confirm.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -153,20 +153,17 @@ export async function voidUnsigned(core: Core, tx: DbConn, row: OutboundRow, rea
   const filler = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
   const fillerId = uuidv7();
   const replaced = await store.markReplaced(tx, row.id, fillerId, reason);
-  await store.insertOutbound(tx, {
-    id: fillerId,
-    chainId: row.chainId,
-    walletId: row.walletId,
-    fromAddress: row.fromAddress,
-    fromIndex: row.fromIndex,
-    nonce: row.nonce,
-    to: filler.to,
-    value: filler.value,
-    data: filler.data,
-    network: filler.network,
-    purpose: FILLER_PURPOSE,
-    ownerId: row.id,
-  });
+  await store.insertOutbound(
+    tx,
+    successorOf(row, fillerId, {
+      to: filler.to,
+      value: filler.value,
+      data: filler.data,
+      network: filler.network,
+      purpose: FILLER_PURPOSE,
+      ownerId: row.id,
+    }),
+  );
   await store.enqueueSendJob(tx, fillerId);
   return replaced;
 }

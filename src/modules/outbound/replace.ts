@@ -14,7 +14,7 @@
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { logFields } from './checks.js';
+import { logFields, successorOf } from './checks.js';
 import { broadcast, voidUnsigned, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -66,20 +66,10 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
     // Settled or replaced meanwhile: this signature is discarded unsent, as in signAndStore.
     if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
     await store.markReplaced(tx, row.id, id, `${why}: replaced by ${signed.hash}`);
-    await store.insertOutbound(tx, {
-      id,
-      chainId: row.chainId,
-      walletId: row.walletId,
-      fromAddress: row.fromAddress,
-      fromIndex: row.fromIndex,
-      nonce: row.nonce,
-      to: spec.to,
-      value: spec.value,
-      data: spec.data,
-      network,
-      purpose: spec.purpose,
-      ownerId: row.ownerId,
-    });
+    await store.insertOutbound(
+      tx,
+      successorOf(row, id, { to: spec.to, value: spec.value, data: spec.data, network, purpose: spec.purpose, ownerId: row.ownerId }),
+    );
     const s = (await store.markSigned(tx, id, { ...signed, network }))!;
     await signedHook(core, tx, s);
     // Stored before any broadcast, with its status check, as every signed row.
@@ -161,20 +151,18 @@ export async function rebuildExpired(core: Core, row: OutboundRow): Promise<Outb
   const rebuilt = await core.db.transaction().execute(async (tx) => {
     if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
     await store.markReplaced(tx, row.id, id, `expired unmined (${row.hash}); rebuilt and signed again`);
-    await store.insertOutbound(tx, {
-      id,
-      chainId: row.chainId,
-      walletId: row.walletId,
-      fromAddress: row.fromAddress,
-      fromIndex: row.fromIndex,
-      nonce: null,
-      to: row.to,
-      value: row.value,
-      data: row.data,
-      network: row.network,
-      purpose: row.purpose,
-      ownerId: row.ownerId,
-    });
+    // The same call again; its family's prepare gives it a fresh deadline.
+    await store.insertOutbound(
+      tx,
+      successorOf(row, id, {
+        to: row.to,
+        value: row.value,
+        data: row.data,
+        network: row.network,
+        purpose: row.purpose,
+        ownerId: row.ownerId,
+      }),
+    );
     await store.enqueueSendJob(tx, id);
     return store.findOutbound(tx, id);
   });
