@@ -1,0 +1,98 @@
+/**
+ * Balances on Solana: an owner's SOL is its account's lamports; its balance of an SPL token is
+ * the amount in its associated token account (derived from owner, mint and the mint's token
+ * program, never stored). A deposit address is the owner: tokens sent to any other token
+ * account of the owner are not counted, as in every wallet that shows one account per mint.
+ *
+ * Every query's account is read in one getMultipleAccounts (up to 100 accounts a call: a
+ * node's limit), whatever mix of SOL and tokens is asked. The token program of each mint
+ * (SPL Token or Token-2022) is read once per process and remembered: a mint never changes owner.
+ */
+import type { Address } from '@solana/kit';
+import type { BalanceQuery } from '../types.js';
+import { u64, type SolanaNode } from './rpc.js';
+
+/** A node's cap on getMultipleAccounts. */
+const MAX_ACCOUNTS = 100;
+/** A token account's `amount`: a u64 at bytes 64..72 (after mint and owner), in SPL Token and Token-2022 alike. */
+const AMOUNT_OFFSET = 64;
+
+export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+
+export class SolanaBalances {
+  /** mint -> its token program, once known. */
+  readonly #programs = new Map<string, string>();
+
+  constructor(private readonly node: SolanaNode) {}
+
+  /** The token program that owns `mint`; throws when the account is no token mint. */
+  async programsOf(mints: string[]): Promise<Map<string, string>> {
+    const unknown = [...new Set(mints)].filter((m) => !this.#programs.has(m));
+    if (unknown.length) {
+      const rpc = await this.node.rpc();
+      for (let i = 0; i < unknown.length; i += MAX_ACCOUNTS) {
+        const chunk = unknown.slice(i, i + MAX_ACCOUNTS);
+        const { value } = await rpc
+          .getMultipleAccounts(chunk as Address[], { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
+          .send();
+        value.forEach((account, j) => {
+          const owner = account?.owner as string | undefined;
+          if (owner !== TOKEN_PROGRAM && owner !== TOKEN_2022_PROGRAM) throw new Error(`${chunk[j]} is not an SPL token mint`);
+          this.#programs.set(chunk[j]!, owner);
+        });
+      }
+    }
+    return new Map(mints.map((m) => [m, this.#programs.get(m)!]));
+  }
+
+  /** The associated token account of `owner` for `mint`. */
+  async tokenAccount(owner: string, mint: string): Promise<string> {
+    const program = (await this.programsOf([mint])).get(mint)!;
+    return associatedTokenAccount(owner, mint, program);
+  }
+
+  /** Same order as the queries; an account that does not exist holds 0. */
+  async getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
+    if (queries.length === 0) return [];
+    const programs = await this.programsOf(queries.flatMap((q) => (q.token === null ? [] : [q.token])));
+    const accounts = await Promise.all(
+      queries.map((q) => (q.token === null ? q.owner : associatedTokenAccount(q.owner, q.token, programs.get(q.token)!))),
+    );
+    const rpc = await this.node.rpc();
+    const out: bigint[] = [];
+    for (let i = 0; i < accounts.length; i += MAX_ACCOUNTS) {
+      const chunk = accounts.slice(i, i + MAX_ACCOUNTS);
+      const { value } = await rpc
+        .getMultipleAccounts(chunk as Address[], {
+          commitment: 'confirmed',
+          encoding: 'base64',
+          dataSlice: { offset: AMOUNT_OFFSET, length: 8 },
+        })
+        .send();
+      value.forEach((account, j) => {
+        const q = queries[i + j]!;
+        if (!account) out.push(0n);
+        else if (q.token === null) out.push(u64(account.lamports));
+        else out.push(readU64(Buffer.from(account.data[0], 'base64')));
+      });
+    }
+    return out;
+  }
+}
+
+/** The owner's associated token account (a program-derived address of owner, token program and mint). */
+export async function associatedTokenAccount(owner: string, mint: string, tokenProgram: string): Promise<string> {
+  const { findAssociatedTokenPda } = await import('@solana-program/token');
+  const [address] = await findAssociatedTokenPda({
+    owner: owner as Address,
+    mint: mint as Address,
+    tokenProgram: tokenProgram as Address,
+  });
+  return address;
+}
+
+function readU64(bytes: Buffer): bigint {
+  if (bytes.length !== 8) throw new Error('not a token account: no amount');
+  return bytes.readBigUInt64LE(0);
+}
