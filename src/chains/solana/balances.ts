@@ -6,7 +6,8 @@
  *
  * Every query's account is read in one getMultipleAccounts (up to 100 accounts a call: a
  * node's limit), whatever mix of SOL and tokens is asked. The token program of each mint
- * (SPL Token or Token-2022) is read once per process and remembered: a mint never changes owner.
+ * (SPL Token or Token-2022) and its decimals are read once per process and remembered: a
+ * mint never changes owner, and its decimals are fixed at creation.
  */
 import type { Address } from '@solana/kit';
 import type { BalanceQuery } from '../types.js';
@@ -16,48 +17,63 @@ import { u64, type SolanaNode } from './rpc.js';
 const MAX_ACCOUNTS = 100;
 /** A token account's `amount`: a u64 at bytes 64..72 (after mint and owner), in SPL Token and Token-2022 alike. */
 const AMOUNT_OFFSET = 64;
+/** A mint's `decimals`: a u8 after the optional mint authority (4 + 32 bytes) and the supply (8). */
+const DECIMALS_OFFSET = 44;
+
+/** What a transfer of a mint's tokens needs to know of it. */
+export interface MintInfo {
+  /** SPL Token or Token-2022. */
+  program: string;
+  decimals: number;
+}
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 
 export class SolanaBalances {
-  /** mint -> its token program, once known. */
-  readonly #programs = new Map<string, string>();
+  /** mint -> its token program and decimals, once known. */
+  readonly #mints = new Map<string, MintInfo>();
 
   constructor(private readonly node: SolanaNode) {}
 
-  /** The token program that owns `mint`; throws when the account is no token mint. */
-  async programsOf(mints: string[]): Promise<Map<string, string>> {
-    const unknown = [...new Set(mints)].filter((m) => !this.#programs.has(m));
+  /** Each mint's token program and decimals; throws when an account is no token mint. */
+  async mintsOf(mints: string[]): Promise<Map<string, MintInfo>> {
+    const unknown = [...new Set(mints)].filter((m) => !this.#mints.has(m));
     if (unknown.length) {
       const rpc = await this.node.rpc();
       for (let i = 0; i < unknown.length; i += MAX_ACCOUNTS) {
         const chunk = unknown.slice(i, i + MAX_ACCOUNTS);
         const { value } = await rpc
-          .getMultipleAccounts(chunk as Address[], { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
+          .getMultipleAccounts(chunk as Address[], {
+            commitment: 'confirmed',
+            encoding: 'base64',
+            dataSlice: { offset: DECIMALS_OFFSET, length: 1 },
+          })
           .send();
         value.forEach((account, j) => {
           const owner = account?.owner as string | undefined;
-          if (owner !== TOKEN_PROGRAM && owner !== TOKEN_2022_PROGRAM) throw new Error(`${chunk[j]} is not an SPL token mint`);
-          this.#programs.set(chunk[j]!, owner);
+          const decimals = account ? Buffer.from(account.data[0], 'base64') : Buffer.alloc(0);
+          if ((owner !== TOKEN_PROGRAM && owner !== TOKEN_2022_PROGRAM) || decimals.length !== 1)
+            throw new Error(`${chunk[j]} is not an SPL token mint`);
+          this.#mints.set(chunk[j]!, { program: owner, decimals: decimals[0]! });
         });
       }
     }
-    return new Map(mints.map((m) => [m, this.#programs.get(m)!]));
+    return new Map(mints.map((m) => [m, this.#mints.get(m)!]));
   }
 
   /** The associated token account of `owner` for `mint`. */
   async tokenAccount(owner: string, mint: string): Promise<string> {
-    const program = (await this.programsOf([mint])).get(mint)!;
+    const { program } = (await this.mintsOf([mint])).get(mint)!;
     return associatedTokenAccount(owner, mint, program);
   }
 
   /** Same order as the queries; an account that does not exist holds 0. */
   async getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
     if (queries.length === 0) return [];
-    const programs = await this.programsOf(queries.flatMap((q) => (q.token === null ? [] : [q.token])));
+    const mints = await this.mintsOf(queries.flatMap((q) => (q.token === null ? [] : [q.token])));
     const accounts = await Promise.all(
-      queries.map((q) => (q.token === null ? q.owner : associatedTokenAccount(q.owner, q.token, programs.get(q.token)!))),
+      queries.map((q) => (q.token === null ? q.owner : associatedTokenAccount(q.owner, q.token, mints.get(q.token)!.program))),
     );
     const rpc = await this.node.rpc();
     const out: bigint[] = [];

@@ -64,7 +64,7 @@ describe('balances', () => {
     const bob = await generateKeyPairSigner();
     slots(2);
     const balances = new SolanaBalances(node);
-    await balances.programsOf([w.usdc]); // the mint's program, once per process
+    expect((await balances.mintsOf([w.usdc])).get(w.usdc)).toEqual({ program: TOKEN_PROGRAM, decimals: 6 }); // once per process
     calls.length = 0;
     const got = await balances.getBalances([
       { owner: alice.address, token: null },

@@ -1,0 +1,113 @@
+/**
+ * Building and signing Solana transactions for the family's sender: SOL and SPL transfers
+ * with the master as fee payer (the owner of the moved funds, a child, only signs as owner:
+ * a child never needs SOL), the recipient's associated token account created on the way when
+ * missing (the fee payer pays its rent), the sender's emptied token account closed to give
+ * its rent back to the fee payer (a sweep, where the operator allows), and a compute budget.
+ *
+ * The message is compiled by @solana/kit; the signatures are made here with the keys the
+ * signer lends (ed25519 over the message bytes, @noble/curves) so a private key never
+ * becomes a WebCrypto key or leaves the signer's callback. A transaction's id is its fee
+ * payer's signature.
+ */
+import type { Address, Instruction } from '@solana/kit';
+import { base58 } from '@scure/base';
+import type { MintInfo } from './balances.js';
+import { associatedTokenAccount } from './balances.js';
+
+/** One transfer, as the family's sender builds it. */
+export interface SolanaTransferPlan {
+  feePayer: string;
+  /** The owner of the moved SOL or tokens (signs as owner; may be the fee payer). */
+  owner: string;
+  recipient: string;
+  amount: bigint;
+  /** The mint moved, with its program and decimals; null for SOL. */
+  mint: (MintInfo & { address: string }) | null;
+  /** Create the recipient's associated token account (idempotent: harmless if it exists by then). */
+  createRecipientAccount: boolean;
+  /** Close the owner's token account after the transfer, its rent to the fee payer (it must then hold nothing). */
+  closeSourceAccount: boolean;
+  /** Compute-unit limit and price (micro-lamports per unit); 0n price: no priority fee instruction. */
+  computeUnits: number;
+  microLamportsPerUnit: bigint;
+  lifetime: { blockhash: string; lastValidBlockHeight: bigint };
+}
+
+/** A compiled message and who must sign it, in the order of its signature slots. */
+export interface CompiledTransfer {
+  messageBytes: Uint8Array;
+  signers: string[];
+}
+
+export async function compileTransfer(plan: SolanaTransferPlan): Promise<CompiledTransfer> {
+  const kit = await import('@solana/kit');
+  const { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } = await import('@solana-program/compute-budget');
+  const { getTransferSolInstruction } = await import('@solana-program/system');
+  const token = await import('@solana-program/token');
+  // Signers that sign nothing: they only mark the accounts as signers; the signatures come from signCompiled.
+  const owner = kit.createNoopSigner(plan.owner as Address);
+  const feePayer = plan.feePayer === plan.owner ? owner : kit.createNoopSigner(plan.feePayer as Address);
+
+  const instructions: Instruction[] = [getSetComputeUnitLimitInstruction({ units: plan.computeUnits })];
+  if (plan.microLamportsPerUnit > 0n) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: plan.microLamportsPerUnit }));
+  if (plan.mint === null) {
+    instructions.push(getTransferSolInstruction({ source: owner, destination: plan.recipient as Address, amount: plan.amount }));
+  } else {
+    const m = plan.mint;
+    const programAddress = m.program as Address;
+    const source = (await associatedTokenAccount(plan.owner, m.address, m.program)) as Address;
+    const destination = (await associatedTokenAccount(plan.recipient, m.address, m.program)) as Address;
+    if (plan.createRecipientAccount)
+      instructions.push(
+        token.getCreateAssociatedTokenIdempotentInstruction({
+          payer: feePayer,
+          ata: destination,
+          owner: plan.recipient as Address,
+          mint: m.address as Address,
+          tokenProgram: programAddress,
+        }),
+      );
+    instructions.push(
+      token.getTransferCheckedInstruction(
+        { source, mint: m.address as Address, destination, authority: owner, amount: plan.amount, decimals: m.decimals },
+        { programAddress },
+      ),
+    );
+    if (plan.closeSourceAccount)
+      instructions.push(
+        token.getCloseAccountInstruction({ account: source, destination: plan.feePayer as Address, owner }, { programAddress }),
+      );
+  }
+  const message = kit.pipe(
+    kit.createTransactionMessage({ version: 0 }),
+    (msg) => kit.setTransactionMessageFeePayerSigner(feePayer, msg),
+    (msg) =>
+      kit.setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: plan.lifetime.blockhash as never, lastValidBlockHeight: plan.lifetime.lastValidBlockHeight },
+        msg,
+      ),
+    (msg) => kit.appendTransactionMessageInstructions(instructions, msg),
+  );
+  const compiled = kit.compileTransaction(message);
+  return { messageBytes: new Uint8Array(compiled.messageBytes), signers: Object.keys(compiled.signatures) };
+}
+
+/**
+ * The wire transaction (base64, as sendTransaction takes it) and its id (the fee payer's
+ * signature, base58). `sign` signs the message bytes as the named signer (ed25519, 64 bytes).
+ */
+export async function signCompiled(
+  compiled: CompiledTransfer,
+  sign: (signer: string, message: Uint8Array) => Uint8Array,
+): Promise<{ raw: string; hash: string }> {
+  const kit = await import('@solana/kit');
+  const signatures: Record<string, Uint8Array> = {};
+  for (const signer of compiled.signers) {
+    const signature = sign(signer, compiled.messageBytes);
+    if (signature.length !== 64) throw new Error('an ed25519 signature is 64 bytes');
+    signatures[signer] = signature;
+  }
+  const tx = { messageBytes: compiled.messageBytes, signatures } as unknown as Parameters<typeof kit.getBase64EncodedWireTransaction>[0];
+  return { raw: kit.getBase64EncodedWireTransaction(tx), hash: base58.encode(signatures[compiled.signers[0]!]!) };
+}
