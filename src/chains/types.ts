@@ -376,14 +376,25 @@ export interface TxIntent {
   from: string;
   to: string;
   value: bigint;
-  /** Call data (0x hex), or null for a plain transfer. */
+  /** Call data (0x hex; Solana: the family's own encoding, chains/solana/intent.ts), or null for a plain transfer. */
   data: string | null;
+  /**
+   * Who pays the fee when the family lets another account pay it (Solana: the master pays
+   * for its children, childFeeFunding 'none'); absent: `from` pays.
+   */
+  feePayer?: string;
 }
 
-/** One key, lent by the signer for one signature (keys/signer.ts withKey); the family decides what is signed. */
+/**
+ * One key, lent by the signer for one signature (keys/signer.ts withKey); the family decides
+ * what is signed. The signer lends the family's curve: secp256k1 keys sign digests, ed25519
+ * keys sign messages (the other method throws).
+ */
 export interface SigningKey {
   /** secp256k1 over a 32-byte digest, low-s, with its recovery bit. */
   signDigest(digest: Uint8Array): { r: bigint; s: bigint; recovery: number };
+  /** ed25519 (RFC 8032) over the message bytes: 64 bytes. Absent on keys that are not ed25519. */
+  signMessage?(message: Uint8Array): Uint8Array;
 }
 
 /** A signed transaction: its bytes as the node takes them (hex), and its hash as the chain will know it. */
@@ -464,9 +475,10 @@ export interface Sender {
   prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData>;
   /**
    * Signs with the lent key; `nonce` is the ordering slot on 'nonce' families (required
-   * there) and null on 'expiry' families (the deadline is in `network`).
+   * there) and null on 'expiry' families (the deadline is in `network`). `payerKey`: the
+   * key of `intent.feePayer` when it is another account than `from`.
    */
-  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction;
+  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey, payerKey?: SigningKey): SignedTransaction;
   /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
   replacementNetwork(network: NetworkData): Promise<NetworkData>;
   /** The most a transaction can cost its sender in the native coin. */

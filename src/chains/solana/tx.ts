@@ -96,18 +96,56 @@ export async function compileTransfer(plan: SolanaTransferPlan): Promise<Compile
 /**
  * The wire transaction (base64, as sendTransaction takes it) and its id (the fee payer's
  * signature, base58). `sign` signs the message bytes as the named signer (ed25519, 64 bytes).
+ * Synchronous (Sender.sign is): the wire format is written here, not by kit.
  */
-export async function signCompiled(
+export function signCompiled(
   compiled: CompiledTransfer,
   sign: (signer: string, message: Uint8Array) => Uint8Array,
-): Promise<{ raw: string; hash: string }> {
-  const kit = await import('@solana/kit');
-  const signatures: Record<string, Uint8Array> = {};
-  for (const signer of compiled.signers) {
+): { raw: string; hash: string } {
+  const signatures = compiled.signers.map((signer) => {
     const signature = sign(signer, compiled.messageBytes);
     if (signature.length !== 64) throw new Error('an ed25519 signature is 64 bytes');
-    signatures[signer] = signature;
+    return signature;
+  });
+  return { raw: Buffer.from(wireTransaction(compiled.messageBytes, signatures)).toString('base64'), hash: base58.encode(signatures[0]!) };
+}
+
+/** A compact-u16 (Solana's "shortvec") at `at`: its value and the offset after it. */
+function shortvec(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  for (let i = 0; i < 3; i++) {
+    const b = bytes[at + i];
+    if (b === undefined) throw new Error('truncated message');
+    value |= (b & 0x7f) << (7 * i);
+    if ((b & 0x80) === 0) return [value, at + i + 1];
   }
-  const tx = { messageBytes: compiled.messageBytes, signatures } as unknown as Parameters<typeof kit.getBase64EncodedWireTransaction>[0];
-  return { raw: kit.getBase64EncodedWireTransaction(tx), hash: base58.encode(signatures[compiled.signers[0]!]!) };
+  throw new Error('bad compact-u16');
+}
+
+/** The signers of a compiled message (legacy or v0), in signature order: the first is the fee payer. */
+export function signersOf(messageBytes: Uint8Array): string[] {
+  // A v0 message starts with 0x80 (the version prefix); a legacy one with its header.
+  let at = (messageBytes[0]! & 0x80) !== 0 ? 1 : 0;
+  const required = messageBytes[at]!;
+  at += 3; // numRequiredSignatures, numReadonlySigned, numReadonlyUnsigned
+  const [count, keysAt] = shortvec(messageBytes, at);
+  if (required > count) throw new Error('a message with more signers than accounts');
+  return Array.from({ length: required }, (_, i) => base58.encode(messageBytes.subarray(keysAt + 32 * i, keysAt + 32 * (i + 1))));
+}
+
+/** Every account key a compiled message names statically. */
+export function accountKeysOf(messageBytes: Uint8Array): string[] {
+  const at = ((messageBytes[0]! & 0x80) !== 0 ? 1 : 0) + 3;
+  const [count, keysAt] = shortvec(messageBytes, at);
+  return Array.from({ length: count }, (_, i) => base58.encode(messageBytes.subarray(keysAt + 32 * i, keysAt + 32 * (i + 1))));
+}
+
+/** The wire transaction: shortvec(number of signatures) || signatures || message. */
+export function wireTransaction(messageBytes: Uint8Array, signatures: Uint8Array[]): Uint8Array {
+  if (signatures.length > 127) throw new Error('too many signatures');
+  const out = new Uint8Array(1 + 64 * signatures.length + messageBytes.length);
+  out[0] = signatures.length;
+  signatures.forEach((s, i) => out.set(s, 1 + 64 * i));
+  out.set(messageBytes, 1 + 64 * signatures.length);
+  return out;
 }

@@ -41,7 +41,7 @@ async function plan(p: Partial<SolanaTransferPlan> & Pick<SolanaTransferPlan, 'f
 
 async function sendSigned(transfer: SolanaTransferPlan, keys: Keypair[]) {
   const compiled = await compileTransfer(transfer);
-  const signed = await signCompiled(compiled, (signer, message) => ed25519.sign(message, keys.find((k) => k.address === signer)!.secret));
+  const signed = signCompiled(compiled, (signer, message) => ed25519.sign(message, keys.find((k) => k.address === signer)!.secret));
   const sig = await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
   expect(sig).toBe(signed.hash);
   slots(2);
@@ -115,9 +115,7 @@ describe('Solana transfers built by the family', () => {
       await plan({ feePayer: master.address, owner: child.address, recipient: master.address, amount: 10n, createRecipientAccount: true }),
     );
     const wrong = keypair();
-    const signed = await signCompiled(compiled, (signer, message) =>
-      ed25519.sign(message, (signer === master.address ? master : wrong).secret),
-    );
+    const signed = signCompiled(compiled, (signer, message) => ed25519.sign(message, (signer === master.address ? master : wrong).secret));
     await expect(w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send()).rejects.toThrow(/signature verification/i);
     expect(await usdc(child.address)).toBe(10n);
   });

@@ -1,0 +1,332 @@
+/**
+ * The Solana family's side of the outbound lifecycle (chains/types.ts, Sender), ordering
+ * 'expiry': no nonce; a transaction names a recent blockhash and can land only in a block
+ * whose height is at most that blockhash's lastValidBlockHeight. One not seen by then is
+ * rebuilt, but only once the *finalized* block height is past it: then no fork can still
+ * include it (a confirmed block could be dropped with its fork).
+ *
+ * The master pays every fee (intent.feePayer; the owner of the moved funds, a child, signs as
+ * owner only), so a child never needs SOL (childFeeFunding answers 'none').
+ *
+ * The fee of a transaction: 5,000 lamports per signature, plus the priority fee
+ * ceil(compute-unit price x compute-unit limit / 10^6), plus the rent of the recipient's
+ * token account when the transfer creates it (paid by the fee payer, shown in the fee).
+ * The compute-unit limit is the simulation's units with a margin; the price is a recent
+ * prioritization fee of the accounts the transfer writes, at most the operator's cap.
+ *
+ * Network data (decimal strings): `units`, `microLamports`, `signatures`, `rent` (lamports of
+ * a created token account), `createAccount` ('1'/'0'), `fee` (lamports); once prepared also
+ * `message` (the compiled message, base64), `blockhash`, `lastValidBlockHeight`.
+ */
+import { base58 } from '@scure/base';
+import type { Address } from '@solana/kit';
+import { ValidationError } from '../../lib/errors.js';
+import { ChainRejectedError } from '../errors.js';
+import type {
+  ChildFeeFunding,
+  FeeEstimate,
+  FeeQuote,
+  NetworkData,
+  QuoteOptions,
+  Receipt,
+  Sender,
+  SignedTransaction,
+  SigningKey,
+  TxIntent,
+} from '../types.js';
+import type { SolanaBalances } from './balances.js';
+import { solanaCodec } from './codec.js';
+import { decodeSplTransfer } from './intent.js';
+import { u64, type SolanaNode } from './rpc.js';
+import { blockRef } from './scan.js';
+import { accountKeysOf, compileTransfer, signersOf, wireTransaction, type SolanaTransferPlan } from './tx.js';
+
+export const LAMPORTS_PER_SIGNATURE = 5_000n;
+/** Compute units = simulated x this / 100: state moves between the quote and the block. */
+export const UNITS_MARGIN_PERCENT = 120n;
+/** A transaction's compute budget cannot exceed this (the runtime's cap). */
+const MAX_UNITS = 1_400_000n;
+/** Bytes of an SPL token account (rent of a created one). */
+const TOKEN_ACCOUNT_BYTES = 165n;
+/** Any 32 bytes: simulateTransaction replaces it (replaceRecentBlockhash). */
+const PLACEHOLDER_BLOCKHASH = base58.encode(new Uint8Array(32).fill(1));
+
+export interface SolanaSenderOptions {
+  /** The most a transfer bids per compute unit (micro-lamports); default 1,000,000 (1 lamport a unit). */
+  maxMicroLamports?: bigint;
+}
+
+export class SolanaSender implements Sender {
+  readonly ordering = 'expiry' as const;
+  #rent: Promise<bigint> | null = null;
+
+  constructor(
+    private readonly node: SolanaNode,
+    private readonly balances: SolanaBalances,
+    private readonly opts: SolanaSenderOptions = {},
+  ) {}
+
+  async nonceOf(): Promise<bigint> {
+    throw new Error('Solana transactions have no nonce (ordering expiry)');
+  }
+
+  quote(intent: TxIntent, given: NetworkData = {}, _opts: QuoteOptions = {}): Promise<FeeQuote> {
+    return this.#quote(intent, given);
+  }
+
+  quoteAll(items: { intent: TxIntent; given?: NetworkData }[]): Promise<FeeQuote[]> {
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {})));
+  }
+
+  async #quote(intent: TxIntent, given: NetworkData): Promise<FeeQuote> {
+    const plan = await this.#plan(intent, given, { blockhash: PLACEHOLDER_BLOCKHASH, lastValidBlockHeight: 0n });
+    const network = await this.#priced(plan, given);
+    const fixed: NetworkData = given.units !== undefined ? { units: given.units } : {};
+    return { network, fixed, fee: BigInt(network.fee!), limit: { estimate: BigInt(network.simulated!), limit: BigInt(network.units!) } };
+  }
+
+  /** The transfer the intent asks for, with what the chain says now (the recipient's account, the mint). */
+  async #plan(intent: TxIntent, given: NetworkData, lifetime: SolanaTransferPlan['lifetime']): Promise<SolanaTransferPlan> {
+    const feePayer = checkIntent(intent);
+    const spl = decodeSplTransfer(intent.data);
+    const rpc = await this.node.rpc();
+    if (!spl) {
+      const recipient = await rpc
+        .getAccountInfo(intent.to as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
+        .send();
+      // A new account must be left rent-exempt: the runtime refuses a smaller first transfer.
+      if (!recipient.value && intent.value < (await this.#rentOf(0n))) {
+        throw new ChainRejectedError(
+          'refused',
+          `a SOL transfer to a new account must be at least ${await this.#rentOf(0n)} lamports (its rent-exempt minimum)`,
+        );
+      }
+    }
+    const mint = spl ? { address: intent.to, ...(await this.balances.mintsOf([intent.to])).get(intent.to)! } : null;
+    let createRecipientAccount = false;
+    if (spl) {
+      const account = await this.balances.tokenAccount(spl.to, intent.to);
+      const found = await rpc
+        .getAccountInfo(account as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
+        .send();
+      createRecipientAccount = found.value === null;
+    }
+    return {
+      feePayer,
+      owner: intent.from,
+      recipient: spl ? spl.to : intent.to,
+      amount: spl ? spl.amount : intent.value,
+      mint,
+      createRecipientAccount,
+      closeSourceAccount: given.closeSource === '1',
+      computeUnits: Number(MAX_UNITS),
+      microLamportsPerUnit: 0n,
+      lifetime,
+    };
+  }
+
+  /** Units (simulated, with the margin, unless given), price and fee of a plan. */
+  async #priced(plan: SolanaTransferPlan, given: NetworkData): Promise<NetworkData> {
+    const rpc = await this.node.rpc();
+    const simulated = await this.#simulate(plan);
+    const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
+    const written = [plan.feePayer, plan.owner, plan.recipient].filter((a, i, all) => all.indexOf(a) === i);
+    const recent = await rpc.getRecentPrioritizationFees(written as Address[]).send();
+    const cap = this.opts.maxMicroLamports ?? 1_000_000n;
+    const microLamports = big(given.microLamports) ?? min(percentile75(recent.map((r) => u64(r.prioritizationFee))), cap);
+    const signatures = plan.feePayer === plan.owner ? 1n : 2n;
+    const rent = plan.createRecipientAccount ? await this.#rentOf(TOKEN_ACCOUNT_BYTES) : 0n;
+    const fee = signatures * LAMPORTS_PER_SIGNATURE + (microLamports * units + 999_999n) / 1_000_000n + rent;
+    return {
+      units: units.toString(),
+      simulated: simulated.toString(),
+      microLamports: microLamports.toString(),
+      signatures: signatures.toString(),
+      rent: rent.toString(),
+      createAccount: plan.createRecipientAccount ? '1' : '0',
+      ...(plan.closeSourceAccount ? { closeSource: '1' } : {}),
+      fee: fee.toString(),
+    };
+  }
+
+  /** The compute units the transfer uses now; a failure is ChainRejectedError ('insufficient-funds' or 'reverted'). */
+  async #simulate(plan: SolanaTransferPlan): Promise<bigint> {
+    const compiled = await compileTransfer(plan);
+    const wire = Buffer.from(
+      wireTransaction(
+        compiled.messageBytes,
+        compiled.signers.map(() => new Uint8Array(64)),
+      ),
+    ).toString('base64');
+    const rpc = await this.node.rpc();
+    const { value } = await rpc
+      .simulateTransaction(wire as never, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
+      .send();
+    if (value.err !== null) {
+      const detail = JSON.stringify(value.err, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+      const poor = /InsufficientFunds|custom program error: 0x1\b|"Custom":1\b/.test(`${detail} ${(value.logs ?? []).join(' ')}`);
+      throw new ChainRejectedError(poor ? 'insufficient-funds' : 'reverted', 'the Solana node says the transfer would fail', {
+        nodeMessage: detail,
+      });
+    }
+    return u64(value.unitsConsumed ?? 0n);
+  }
+
+  #rentOf(bytes: bigint): Promise<bigint> {
+    if (bytes !== TOKEN_ACCOUNT_BYTES && bytes !== 0n) throw new Error('only token accounts and plain accounts are priced');
+    const read = async () => u64(await (await this.node.rpc()).getMinimumBalanceForRentExemption(bytes).send());
+    if (bytes === 0n) return read();
+    return (this.#rent ??= read().catch((err: unknown) => {
+      this.#rent = null;
+      throw err;
+    }));
+  }
+
+  requote(quote: FeeQuote, given: NetworkData): FeeQuote {
+    const units = big(given.units);
+    if (units === null) return quote;
+    const n = quote.network;
+    const fee =
+      BigInt(n.signatures!) * LAMPORTS_PER_SIGNATURE + (BigInt(n.microLamports!) * units + 999_999n) / 1_000_000n + BigInt(n.rent!);
+    return { network: { ...n, units: units.toString(), fee: fee.toString() }, fixed: { ...quote.fixed, units: units.toString() }, fee };
+  }
+
+  voidCall(): TxIntent & { network: NetworkData } {
+    throw new Error('Solana has no ordering slot to void');
+  }
+
+  /** `limit` is the compute-unit limit (the API's gasLimit on Solana); fee caps have no meaning here. */
+  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
+    if (given.fees !== undefined || given.feeCap !== undefined) {
+      throw new ValidationError('gasPrice and fee caps have no meaning on Solana (the fee is per signature plus a priority fee)', [
+        { field: 'gasPrice', message: 'not supported on Solana' },
+      ]);
+    }
+    if (given.limit !== undefined && (given.limit < 1_000n || given.limit > MAX_UNITS)) {
+      throw new ValidationError(`gasLimit (compute units on Solana) must be between 1000 and ${MAX_UNITS}`, [
+        { field: 'gasLimit', message: `between 1000 and ${MAX_UNITS} compute units` },
+      ]);
+    }
+    return given.limit !== undefined ? { units: given.limit.toString() } : {};
+  }
+
+  /** Always a fresh blockhash (a rebuild after expiry prepares the old data again); the fee priced anew unless fixed. */
+  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+    const rpc = await this.node.rpc();
+    const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const plan = await this.#plan(intent, given, {
+      blockhash: lifetime.blockhash,
+      lastValidBlockHeight: u64(lifetime.lastValidBlockHeight),
+    });
+    const network = await this.#priced(plan, given);
+    const compiled = await compileTransfer({
+      ...plan,
+      computeUnits: Number(network.units),
+      microLamportsPerUnit: BigInt(network.microLamports!),
+    });
+    return {
+      ...network,
+      message: Buffer.from(compiled.messageBytes).toString('base64'),
+      blockhash: lifetime.blockhash,
+      lastValidBlockHeight: u64(lifetime.lastValidBlockHeight).toString(),
+    };
+  }
+
+  /**
+   * Signs the prepared message: as the fee payer with `payerKey` (the master's key, lent when
+   * the intent names another fee payer) and as the owner with `key`. Only a message whose
+   * signers are exactly the intent's and that names its recipient (or mint) is signed.
+   */
+  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey, payerKey?: SigningKey): SignedTransaction {
+    if (nonce !== null) throw new Error('a Solana transaction takes no nonce');
+    if (!network.message) throw new Error('network data is not prepared (message)');
+    const feePayer = checkIntent(intent);
+    const message = Buffer.from(network.message, 'base64');
+    const signers = signersOf(message);
+    const expected = feePayer === intent.from ? [feePayer] : [feePayer, intent.from];
+    if (signers.join() !== expected.join()) throw new Error('the prepared message is signed by others than the intent names');
+    if (!accountKeysOf(message).includes(intent.to)) throw new Error('the prepared message does not name the intent');
+    if (feePayer !== intent.from && !payerKey) throw new Error("the fee payer's key is needed");
+    const signatures = signers.map((s) => {
+      const k = s === intent.from ? key : payerKey!;
+      if (!k.signMessage) throw new Error('a Solana transaction is signed with ed25519 keys');
+      return k.signMessage(message);
+    });
+    return { raw: Buffer.from(wireTransaction(message, signatures)).toString('base64'), hash: base58.encode(signatures[0]!) };
+  }
+
+  async replacementNetwork(): Promise<NetworkData> {
+    throw new Error('a Solana transaction cannot be replaced; it is rebuilt once its blockhash expired');
+  }
+
+  costOf(value: bigint, network: NetworkData): bigint {
+    return value + (big(network.fee) ?? 0n);
+  }
+
+  /** The master signs every child's transaction as fee payer: nothing to send the child first. */
+  childFeeFunding(): ChildFeeFunding {
+    return { kind: 'none' };
+  }
+
+  feeFields(): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
+    return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
+  }
+
+  /** One getSignatureStatuses for all versions; a version counts once confirmed (a processed one can still be dropped). */
+  async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
+    if (hashes.length === 0) return null;
+    const rpc = await this.node.rpc();
+    const { value } = await rpc.getSignatureStatuses(hashes as never, { searchTransactionHistory: true }).send();
+    for (const [index, status] of value.entries()) {
+      if (!status || status.confirmationStatus === 'processed') continue;
+      const slot = u64(status.slot);
+      const tx = await rpc
+        .getTransaction(hashes[index] as never, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .send();
+      const block = await blockRef(this.node, slot);
+      if (!tx || !block || block.number !== slot) continue; // dropped with its fork between the reads
+      return {
+        index,
+        receipt: {
+          status: status.err === null ? 'success' : 'reverted',
+          blockNumber: slot,
+          blockHash: block.hash,
+          gasUsed: u64(tx.meta?.fee ?? 0n),
+          effectiveGasPrice: 1n,
+        },
+      };
+    }
+    return null;
+  }
+
+  /** Whether the finalized block height is past the blockhash's last valid height: no fork can include it any more. */
+  async hasExpired(network: NetworkData): Promise<boolean> {
+    const last = big(network.lastValidBlockHeight);
+    if (last === null) throw new Error('network data without lastValidBlockHeight');
+    const height = u64(await (await this.node.rpc()).getBlockHeight({ commitment: 'finalized' }).send());
+    return height > last;
+  }
+}
+
+/** The fee payer of a valid intent (intent.feePayer, else its sender). */
+function checkIntent(intent: TxIntent & { feePayer?: string }): string {
+  const feePayer = intent.feePayer ?? intent.from;
+  if (!solanaCodec.normalize(intent.from) || !solanaCodec.normalize(intent.to) || !solanaCodec.normalize(feePayer))
+    throw new ValidationError('not a Solana address');
+  const spl = decodeSplTransfer(intent.data);
+  if (intent.data !== null && !spl) throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
+  if (spl && intent.value !== 0n) throw new ValidationError('an SPL transfer sends no SOL');
+  if (!spl && intent.value <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
+  if ((spl ? spl.to : intent.to) === intent.from) throw new ValidationError('a transfer to oneself moves nothing');
+  return feePayer;
+}
+
+/** The 75th percentile of recent prices (0 when none): enough to land in a busy block without paying the top bidder. */
+function percentile75(values: bigint[]): bigint {
+  if (values.length === 0) return 0n;
+  const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * 3) / 4))]!;
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+const big = (v: string | undefined): bigint | null => (v === undefined ? null : BigInt(v));

@@ -1,0 +1,148 @@
+/**
+ * The Solana family's Sender (chains/solana/sender.ts) against the validator stand-in:
+ * a quote (signatures, priority fee, the rent of a created token account), prepare with a
+ * fresh blockhash, signing by the master as fee payer and the child as owner, the landed
+ * version found with its fee, and expiry judged on the finalized block height.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base58 } from '@scure/base';
+import { ed25519 } from '@noble/curves/ed25519';
+import type { Address } from '@solana/kit';
+import { startWorld, type World } from '../../../src/devnet/solana/test-support.js';
+import { SolanaNode } from '../../../src/chains/solana/rpc.js';
+import { SolanaBalances } from '../../../src/chains/solana/balances.js';
+import { SolanaSender } from '../../../src/chains/solana/sender.js';
+import { encodeSplTransfer } from '../../../src/chains/solana/intent.js';
+import { ChainRejectedError } from '../../../src/chains/errors.js';
+import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
+
+let w: World;
+let balances: SolanaBalances;
+let sender: SolanaSender;
+
+beforeAll(async () => {
+  w = await startWorld();
+  const node = new SolanaNode(w.standIn.url);
+  balances = new SolanaBalances(node);
+  sender = new SolanaSender(node, balances);
+});
+afterAll(async () => {
+  await w?.standIn.stop();
+});
+
+const slots = (n = 1) => w.standIn.control.produceSlots(n);
+
+function keypair() {
+  const secret = ed25519.utils.randomPrivateKey();
+  const key: SigningKey = {
+    signDigest: () => {
+      throw new Error('not secp256k1');
+    },
+    signMessage: (message) => ed25519.sign(message, secret),
+  };
+  return { key, address: base58.encode(ed25519.getPublicKey(secret)) };
+}
+
+const sol = async (a: string) => (await w.rpc.getBalance(a as Address, { commitment: 'confirmed' }).send()).value;
+const usdc = async (owner: string) => (await balances.getBalances([{ owner, token: w.usdc }]))[0]!;
+
+describe('SolanaSender', () => {
+  it('a child with no SOL sends USDC, the master paying: quoted with the new account rent, landed once, exact balances', async () => {
+    const master = keypair();
+    const child = keypair();
+    const recipient = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    await w.standIn.control.mintTo(w.usdc, child.address, 3_000_000n);
+    slots(2);
+    const intent: TxIntent = {
+      from: child.address,
+      to: w.usdc,
+      value: 0n,
+      data: encodeSplTransfer(recipient.address, 1_750_000n),
+      feePayer: master.address,
+    };
+    const quote = await sender.quote(intent);
+    expect(quote.network.signatures).toBe('2');
+    expect(quote.network.createAccount).toBe('1');
+    expect(quote.network.rent).toBe('2039280');
+    const priority = (BigInt(quote.network.microLamports!) * BigInt(quote.network.units!) + 999_999n) / 1_000_000n;
+    expect(quote.fee).toBe(10_000n + priority + 2_039_280n);
+    expect(BigInt(quote.network.units!)).toBeGreaterThan(BigInt(quote.network.simulated!));
+
+    const network = await sender.prepare(intent, quote.fixed);
+    const signed = sender.sign(intent, null, network, child.key, master.key);
+    const masterBefore = await sol(master.address);
+    expect(await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send()).toBe(signed.hash);
+    slots(2);
+    const landed = await sender.findLanded(['1111111111111111111111111111111111111111111111111111111111111111', signed.hash]);
+    expect(landed?.index).toBe(1);
+    expect(landed?.receipt.status).toBe('success');
+    expect(landed!.receipt.gasUsed).toBe(10_000n + priority);
+    expect(await usdc(recipient.address)).toBe(1_750_000n);
+    expect(await usdc(child.address)).toBe(1_250_000n);
+    expect(await sol(child.address)).toBe(0n);
+    expect(await sol(master.address)).toBe(masterBefore - 10_000n - priority - 2_039_280n);
+    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(landed!.receipt.gasUsed + 2_039_280n);
+  });
+
+  it('refuses what cannot succeed: more tokens than the child holds (insufficient-funds), a dust SOL transfer to a new account', async () => {
+    const master = keypair();
+    const child = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    await w.standIn.control.mintTo(w.usdc, child.address, 5n);
+    slots(2);
+    const err = await sender
+      .quote({ from: child.address, to: w.usdc, value: 0n, data: encodeSplTransfer(master.address, 6n), feePayer: master.address })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainRejectedError);
+    expect((err as ChainRejectedError).reason).toBe('insufficient-funds');
+    await expect(sender.quote({ from: master.address, to: keypair().address, value: 1_000n, data: null })).rejects.toThrow(/rent-exempt/);
+  });
+
+  it('expires only once the finalized height passes the blockhash: never sent, found nowhere, then rebuilt with a new blockhash', async () => {
+    const master = keypair();
+    const recipient = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    slots(2);
+    const intent: TxIntent = { from: master.address, to: recipient.address, value: 2_000_000n, data: null };
+    const network = await sender.prepare(intent, {});
+    const lost = sender.sign(intent, null, network, master.key);
+    expect(network.signatures).toBe('1');
+    expect(await sender.hasExpired(network)).toBe(false);
+    // 150 blocks of validity, plus the 32 the finalized commitment lags behind.
+    slots(150);
+    expect(await sender.hasExpired(network)).toBe(false);
+    slots(40);
+    expect(await sender.hasExpired(network)).toBe(true);
+    expect(await sender.findLanded([lost.hash])).toBeNull();
+    // The lost version is refused now; a rebuilt one lands.
+    await expect(w.rpc.sendTransaction(lost.raw as never, { encoding: 'base64' }).send()).rejects.toThrow(/simulation failed/i);
+    expect(await sol(recipient.address)).toBe(0n);
+    const again = await sender.prepare(intent, network);
+    expect(again.blockhash).not.toBe(network.blockhash);
+    const signed = sender.sign(intent, null, again, master.key);
+    await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send();
+    slots(2);
+    expect((await sender.findLanded([lost.hash, signed.hash]))?.index).toBe(1);
+    expect(await sol(recipient.address)).toBe(2_000_000n);
+  });
+
+  it('signs only the prepared message of the intent: another sender, or a missing fee payer key, is refused', async () => {
+    const master = keypair();
+    const child = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    await w.standIn.control.mintTo(w.usdc, child.address, 5n);
+    slots(2);
+    const intent: TxIntent = {
+      from: child.address,
+      to: w.usdc,
+      value: 0n,
+      data: encodeSplTransfer(master.address, 5n),
+      feePayer: master.address,
+    };
+    const network = await sender.prepare(intent, {});
+    expect(() => sender.sign({ ...intent, feePayer: undefined }, null, network, child.key)).toThrow(/signed by others/);
+    expect(() => sender.sign(intent, null, network, child.key)).toThrow(/fee payer's key/);
+    expect(() => sender.sign(intent, 1n, network, child.key, master.key)).toThrow(/no nonce/);
+  });
+});
