@@ -164,7 +164,7 @@ export class SolanaSender implements Sender {
       .send();
     if (value.err !== null) {
       const detail = JSON.stringify(value.err, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-      const poor = /InsufficientFunds|custom program error: 0x1\b|"Custom":1\b/.test(`${detail} ${(value.logs ?? []).join(' ')}`);
+      const poor = /InsufficientFunds|custom program error: 0x1\b|"Custom":"?1"?[,}\]]/.test(`${detail} ${(value.logs ?? []).join(' ')}`);
       throw new ChainRejectedError(poor ? 'insufficient-funds' : 'reverted', 'the Solana node says the transfer would fail', {
         nodeMessage: detail,
       });

@@ -1,0 +1,236 @@
+/**
+ * The Solana family's ChainAdapter (chains/types.ts) over a node's JSON-RPC (@solana/kit,
+ * loaded on first use: rpc.ts). Addresses are base58 (codec.ts); a transaction's id is its
+ * first signature (base58); block numbers are slots (scan.ts: a slot without a block reads
+ * as the block before it). A deposit address is an owner: its SPL balances are those of its
+ * associated token accounts (balances.ts). Token "calldata" is the family's own encoding of
+ * an SPL transfer (intent.ts); Solana has no EVM contracts, allowances, typed data or price
+ * feeds here: those answer 422 NOT_SUPPORTED.
+ */
+import { base58 } from '@scure/base';
+import type { ChainConfig } from '../../config/index.js';
+import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
+import { ChainRejectedError } from '../errors.js';
+import type {
+  BalanceQuery,
+  BlockRef,
+  ChainAdapter,
+  EncodedContractCall,
+  MessagePayload,
+  PriceFeedRound,
+  Receipt,
+  ScanResult,
+  TokenCall,
+  TransferEvent,
+  TypedDataPayload,
+} from '../types.js';
+import { SolanaBalances } from './balances.js';
+import { solanaCodec } from './codec.js';
+import { describeSplCall, encodeSplTransfer } from './intent.js';
+import { u64, SolanaNode } from './rpc.js';
+import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
+import { SolanaSender, type SolanaSenderOptions } from './sender.js';
+
+/** A transaction id: a 64-byte ed25519 signature in base58 (87 or 88 characters). */
+const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
+
+export class SolanaAdapter implements ChainAdapter {
+  readonly config: ChainConfig;
+  readonly node: SolanaNode;
+  readonly balances: SolanaBalances;
+  readonly sender: SolanaSender;
+
+  constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
+    this.config = config;
+    this.node = node;
+    this.balances = new SolanaBalances(node);
+    this.sender = new SolanaSender(node, this.balances, opts);
+  }
+
+  normalizeAddress(address: string): string | null {
+    return solanaCodec.normalize(address);
+  }
+
+  close(): void {
+    // kit's client holds no connection of its own (fetch's pool is the process's).
+  }
+
+  getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
+    return this.rpc(() => this.balances.getBalances(queries));
+  }
+
+  /** The newest confirmed slot: history is served from `confirmed` on. */
+  getBlockNumber(): Promise<bigint> {
+    return this.rpc(async () => u64(await (await this.node.rpc()).getSlot({ commitment: 'confirmed' }).send()));
+  }
+
+  /** The newest finalized slot: blocks at or below it never change. */
+  getFinalizedSlot(): Promise<bigint> {
+    return this.rpc(async () => u64(await (await this.node.rpc()).getSlot({ commitment: 'finalized' }).send()));
+  }
+
+  getBlock(number: bigint): Promise<BlockRef | null> {
+    if (number < 0n) return Promise.resolve(null);
+    return this.rpc(() => blockRef(this.node, number));
+  }
+
+  scan(from: bigint, to: bigint, tokens: string[], isWatched: (address: string) => boolean): Promise<ScanResult> {
+    return this.rpc(() => scanSlots(this.node, from, to, tokens, isWatched));
+  }
+
+  transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]> {
+    if (!SIGNATURE.test(hash)) return Promise.resolve([]);
+    return this.rpc(() => transfersOfSignature(this.node, hash, tokens, isWatched));
+  }
+
+  /**
+   * Sends a signed transaction (base64 wire bytes) with preflight; returns its signature. A
+   * transaction the node already has is a success; the node's refusals are typed by the
+   * simulation's error (errors.ts reasons), its own trouble is a retryable CHAIN_UNAVAILABLE.
+   */
+  broadcast(raw: string): Promise<string> {
+    return this.rpc(async () => {
+      const rpc = await this.node.rpc();
+      const bytes = Buffer.from(raw, 'base64');
+      // The id is the first signature (after the shortvec count, 1 byte below 128 signatures).
+      const id = base58.encode(bytes.subarray(1, 65));
+      try {
+        await rpc.sendTransaction(raw as never, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+        return id;
+      } catch (err) {
+        const rejection = solanaRejection(err, id);
+        if (rejection === 'known') return id;
+        if (rejection) throw rejection;
+        throw err;
+      }
+    });
+  }
+
+  getReceipt(hash: string): Promise<Receipt | null> {
+    if (!SIGNATURE.test(hash)) return Promise.resolve(null);
+    return this.rpc(async () => (await this.sender.findLanded([hash]))?.receipt ?? null);
+  }
+
+  /** The family's encoding of an SPL transfer to the owner `to` (intent.ts); the intent's `to` is the mint. */
+  encodeTokenTransfer(to: string, amount: bigint): string {
+    return encodeSplTransfer(to, amount);
+  }
+
+  /** A mint's decimals; null when the address is no SPL mint. */
+  readTokenDecimals(token: string): Promise<number | null> {
+    if (solanaCodec.normalize(token) === null) return Promise.resolve(null);
+    return this.rpc(async () => {
+      try {
+        return (await this.balances.mintsOf([token])).get(token)!.decimals;
+      } catch (err) {
+        if ((err as Error).message.includes('not an SPL token mint')) return null;
+        throw err;
+      }
+    });
+  }
+
+  readPriceFeed(): Promise<PriceFeedRound | null> {
+    return Promise.reject(this.notSupported('Price feeds'));
+  }
+
+  encodeContractCall(): EncodedContractCall {
+    throw this.notSupported('Smart-contract calls');
+  }
+
+  readContract(): Promise<string> {
+    return Promise.reject(this.notSupported('Smart-contract calls'));
+  }
+
+  simulateContractCall(): Promise<{ gas: bigint }> {
+    return Promise.reject(this.notSupported('Smart-contract calls'));
+  }
+
+  describeTokenCall(data: string): TokenCall | null {
+    return describeSplCall(data);
+  }
+
+  /** SPL tokens have delegates, not ERC-20 allowances. */
+  getAllowances(): Promise<bigint[]> {
+    return Promise.reject(this.notSupported('Token allowances'));
+  }
+
+  prepareTypedData(): TypedDataPayload {
+    throw this.notSupported('Typed data (EIP-712) signing');
+  }
+
+  /**
+   * A message as Solana wallets sign it (signMessage): ed25519 over the bytes themselves, no
+   * prefix and no hash; text as UTF-8, or bytes as 0x hex. `digest` is what is signed (hex).
+   */
+  prepareMessage(message: string): MessagePayload {
+    const bytes = /^0x([0-9a-fA-F]{2})*$/.test(message) ? Buffer.from(message.slice(2), 'hex') : Buffer.from(message, 'utf8');
+    return { kind: message.startsWith('0x') ? 'bytes' : 'text', message, digest: `0x${bytes.toString('hex')}` };
+  }
+
+  private notSupported(what: string): BusinessRuleError {
+    return new BusinessRuleError('NOT_SUPPORTED', `${what} are not available on ${this.config.blockchain.name} (Solana)`);
+  }
+
+  private async rpc<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new UpstreamError(
+        'CHAIN_UNAVAILABLE',
+        `${this.config.blockchain.name} (${this.config.network}) node call failed: ${(err as Error).message}`,
+        err,
+      );
+    }
+  }
+}
+
+/** kit's codes for the transaction errors a node's simulation names (@solana/errors). */
+const TX_ERROR = {
+  insufficientFee: 7050005,
+  alreadyProcessed: 7050007,
+  blockhashNotFound: 7050008,
+  signature: 7050012,
+  insufficientRent: 7050031,
+};
+/** kit's instruction errors: 4615000 and up (a program failed: the transfer would revert). */
+const INSTRUCTION_ERRORS = [4615000, 4616000] as const;
+
+/**
+ * A node's refusal of sendTransaction as the lifecycle knows it: 'known' for a transaction
+ * the node has already processed; null when it is not a refusal (the network, the node's
+ * health). Read from the error codes kit decodes the simulation's error into (the error's
+ * cause chain), never from the node's wording.
+ */
+export function solanaRejection(err: unknown, id: string): ChainRejectedError | 'known' | null {
+  const codes = codesOf(err);
+  if (codes[0] === -32003 || codes.includes(TX_ERROR.signature))
+    return new ChainRejectedError('invalid', `transaction ${id}: signature verification failed`);
+  if (codes[0] !== -32002) return null;
+  if (codes.includes(TX_ERROR.alreadyProcessed)) return 'known';
+  const reason = codes.includes(TX_ERROR.blockhashNotFound)
+    ? 'expired'
+    : codes.includes(TX_ERROR.insufficientFee) || codes.includes(TX_ERROR.insufficientRent)
+      ? 'insufficient-funds'
+      : codes.some((c) => c >= INSTRUCTION_ERRORS[0] && c < INSTRUCTION_ERRORS[1])
+        ? 'reverted'
+        : 'refused';
+  const nodeMessage = messagesOf(err).join(': ').slice(0, 500);
+  return new ChainRejectedError(reason, `transaction ${id} rejected`, { nodeMessage });
+}
+
+/** The kit error codes along `err`'s cause chain, outermost first. */
+function codesOf(err: unknown): number[] {
+  const out: number[] = [];
+  for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { context?: { __code?: unknown } }).context?.__code;
+    if (typeof code === 'number') out.push(code);
+  }
+  return out;
+}
+
+function messagesOf(err: unknown): string[] {
+  const out: string[] = [];
+  for (let e: unknown = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) out.push(String((e as Error).message ?? ''));
+  return out;
+}
