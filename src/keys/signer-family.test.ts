@@ -1,16 +1,20 @@
 /**
  * The signer derives through the wallet's chain family (keysOf): a Tron wallet's child key is
  * the one tronweb derives at m/44'/195'/0'/0/i, the address guard speaks the family's format,
- * and an ed25519 family is refused before its mnemonic is opened.
+ * and an ed25519 family (Solana) lends ed25519 keys, two at once for a fee payer and an
+ * owner, while what only secp256k1 signs is refused before its mnemonic is opened.
  */
 import { describe, expect, it } from 'vitest';
+import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
+import { hashMessage } from 'viem';
+import { solanaDerivation } from '../chains/solana/derivation.js';
 import { sha256 } from '@noble/hashes/sha256';
 import { mnemonicToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
 import { familyOf } from '../chains/families.js';
 import { AppError } from '../lib/errors.js';
-import { generateMnemonic } from './hd.js';
+import { generateMnemonic, seedFromMnemonic } from './hd.js';
 import { LocalSigner, type SignerWalletKeys } from './signer.js';
 
 const keysOf = (family: 'tron' | 'solana') => async (): Promise<SignerWalletKeys> => familyOf(family);
@@ -64,12 +68,53 @@ describe('LocalSigner on a Tron wallet', () => {
 });
 
 describe('LocalSigner on an ed25519 family (Solana)', () => {
-  it('refuses with NOT_SUPPORTED (issue 16) before opening the mnemonic', async () => {
+  it('lends the fee payer and the owner at once: ed25519 signatures by the derived keys, one opening of the mnemonic', async () => {
+    const mnemonic = generateMnemonic();
+    const { calls, open } = opening(mnemonic);
+    const signer = new LocalSigner(open, { keysOf: keysOf('solana') });
+    const seed = seedFromMnemonic(mnemonic);
+    const [master, child] = solanaDerivation.publicKeysFromSeed(seed, [0, 3]);
+    const addresses = [master!, child!].map((k) => familyOf('solana').codec.fromPublicKey(k));
+    const message = new TextEncoder().encode('a Solana message');
+    const [a, b] = await signer.withKeys(
+      'w',
+      [
+        { index: 0, from: addresses[0] },
+        { index: 3, from: addresses[1] },
+      ],
+      ([payer, owner]) => [payer!.signMessage!(message), owner!.signMessage!(message)],
+    );
+    expect(ed25519.verify(a!, message, master!)).toBe(true);
+    expect(ed25519.verify(b!, message, child!)).toBe(true);
+    expect(calls).toEqual(['w']);
+    // A digest is not what an ed25519 key signs; a kept key cannot sign later; the address guard holds.
+    await expect(signer.withKey('w', 0, undefined, (key) => key.signDigest(digest))).rejects.toThrow(/signs messages/);
+    let kept: { signMessage?: (m: Uint8Array) => Uint8Array } | undefined;
+    await signer.withKey('w', 0, undefined, (key) => (kept = key));
+    expect(() => kept!.signMessage!(message)).toThrow(/after its turn/);
+    await expect(signer.withKeys('w', [{ index: 3, from: addresses[0] }], () => 'signed')).rejects.toThrow(/is not the sender/);
+    signer.clear();
+  });
+
+  it('refuses EVM transactions, typed data and EIP-191 messages with NOT_SUPPORTED before opening the mnemonic', async () => {
     const { calls, open } = opening(generateMnemonic());
     const signer = new LocalSigner(open, { keysOf: keysOf('solana') });
-    const refusal = await signer.withKey('w', 0, undefined, () => 'signed').catch((err: unknown) => err);
-    expect(refusal).toBeInstanceOf(AppError);
-    expect((refusal as AppError).code).toBe('NOT_SUPPORTED');
+    const tx = {
+      to: '0x0000000000000000000000000000000000000001',
+      value: 1n,
+      nonce: 0,
+      gas: 21_000n,
+      maxFeePerGas: 1n,
+      maxPriorityFeePerGas: 1n,
+    };
+    const refusals = [
+      await signer.signTransaction('w', 0, 1, tx).catch((err: unknown) => err),
+      await signer.signMessage('w', 0, { kind: 'text', message: 'hi', digest: hashMessage('hi') } as never).catch((err: unknown) => err),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(AppError);
+      expect((refusal as AppError).code).toBe('NOT_SUPPORTED');
+    }
     expect(calls).toEqual([]);
     expect(signer.cachedSecrets('w')).toBeUndefined();
   });

@@ -4,6 +4,7 @@
  * decrypts the wallet's mnemonic, derives from it with the wallet's chain family's key
  * derivation (chains/families.ts) and signs in this process.
  */
+import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import {
   hashMessage,
@@ -20,9 +21,11 @@ import {
   type TypedDataDefinition,
 } from 'viem';
 import { derivationFor, familyOf } from '../chains/families.js';
-import type { AddressCodec, KeyDerivation, MessagePayload, SigningAccount, SigningKey, TypedDataPayload } from '../chains/types.js';
+import type { KeyDerivation, MessagePayload, SigningKey, TypedDataPayload } from '../chains/types.js';
 import { BusinessRuleError } from '../lib/errors.js';
-import { seedFromMnemonic } from './hd.js';
+import { AccountKeyCache, type ChildKey, type OpenMnemonic, type SignerWalletKeys } from './account-cache.js';
+
+export type { OpenMnemonic, SignerWalletKeys } from './account-cache.js';
 
 /** An EIP-1559 (type 2) transaction ready to sign. */
 export interface UnsignedTx {
@@ -51,6 +54,11 @@ export interface Signer {
    * address the key must have (a guard against a wrong path or index).
    */
   withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T>;
+  /**
+   * Lends several keys of one wallet at once, in `picks` order, for one synchronous use (a
+   * transaction with two signers: Solana's fee payer and owner). An imported key is lent alone.
+   */
+  withKeys<T>(walletId: string, picks: KeyPick[], use: (keys: SigningKey[]) => T): Promise<T>;
   /** `index` null: the key the wallet imported for `tx.from` (an outside address made sweepable). */
   signTransaction(walletId: string, index: number | null, chainId: number, tx: UnsignedTx): Promise<SignedTx>;
   /**
@@ -62,18 +70,18 @@ export interface Signer {
   signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature>;
 }
 
+/** One key of withKeys: (index, or null for an imported key named by `from`) and the address it must have. */
+export interface KeyPick {
+  index: number | null;
+  from?: string;
+}
+
 /** An EIP-712 signature: 65 bytes r || s || v, and its parts (v is 27 or 28). */
 export interface TypedDataSignature {
   signature: string;
   r: string;
   s: string;
   v: number;
-}
-
-/** A wallet's keys: its chain family's derivation (at the chain's account path) and address codec. */
-export interface SignerWalletKeys {
-  derivation: KeyDerivation;
-  codec: AddressCodec;
 }
 
 export interface LocalSignerOptions {
@@ -95,39 +103,46 @@ export interface LocalSignerOptions {
   openImported?: (walletId: string, address: string) => Promise<Uint8Array>;
 }
 
-/** A child's private key, in a buffer of its own that is zeroed when the entry goes. */
-interface ChildKey {
-  privateKey: Uint8Array;
-  /** Its address in the family's canonical form. */
-  address: string;
-  codec: AddressCodec;
-}
-
-interface CacheEntry {
-  node: Promise<SigningAccount>;
-  /** The node once derived, so that dropping the entry can wipe it at once. */
-  resolved: SigningAccount | null;
-  /** The family's codec (set with `resolved`): children's addresses, the sender guard. */
-  codec: AddressCodec | null;
-  expiresAt: number;
-  /** Keys of the children signed with lately (least recently used first), gone with the entry. */
-  children: Map<number, ChildKey>;
-  wiped: boolean;
-}
-
-/** The vault's plaintext: bytes (zeroed here once derived from) or, from older callers, a string. */
-export type OpenMnemonic = (walletId: string) => Promise<Uint8Array | string>;
-
-/** Children kept per wallet: a master address and the child addresses of a sweep burst. */
-const MAX_CHILDREN = 64;
-
 export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
 
-/** The key lent to a family is secp256k1 (SigningKey); ed25519 signing comes with Solana. */
+/** Imported keys, EVM transactions, typed data and EIP-191 messages are secp256k1 only. */
 function assertSecp256k1(derivation: KeyDerivation): void {
   if (derivation.curve !== 'secp256k1') {
-    throw new BusinessRuleError('NOT_SUPPORTED', `Signing with ${derivation.curve} keys (${derivation.family}) is not available yet`);
+    throw new BusinessRuleError('NOT_SUPPORTED', `Signing with ${derivation.curve} keys (${derivation.family}) is not available here`);
   }
+}
+
+function assertSecp256k1Key(key: ChildKey): void {
+  if (key.curve !== 'secp256k1') throw new BusinessRuleError('NOT_SUPPORTED', `This signature needs a secp256k1 key, not ${key.curve}`);
+}
+
+/**
+ * A child's key lent for one synchronous call, signing as its curve does (chains/types.ts
+ * SigningKey): a kept reference cannot sign after `close`, when a sweep may zero the key.
+ */
+function lentKey(key: ChildKey): { key: SigningKey; close(): void } {
+  let open = true;
+  const check = () => {
+    if (!open) throw new Error('a lent key was used after its turn');
+  };
+  const lent: SigningKey = {
+    signDigest(digest: Uint8Array) {
+      check();
+      if (key.curve !== 'secp256k1') throw new Error(`an ${key.curve} key signs messages, not digests`);
+      if (digest.length !== 32) throw new Error('a digest is 32 bytes');
+      const { r, s, recovery } = secp256k1.sign(digest, key.privateKey, { lowS: true });
+      return { r, s, recovery };
+    },
+    ...(key.curve === 'ed25519'
+      ? {
+          signMessage(message: Uint8Array) {
+            check();
+            return ed25519.sign(message, key.privateKey);
+          },
+        }
+      : {}),
+  };
+  return { key: lent, close: () => (open = false) };
 }
 
 /** Throws unless the key is the one of `expected` (a guard against a wrong path, index or family). */
@@ -136,43 +151,46 @@ function assertKeyOf(key: ChildKey, expected: string | undefined, what: string):
 }
 
 /**
- * Keeps each wallet's *private* account node (the family's SigningAccount: m/44'/60'/0'/0
- * on EVM) for a short while: turning a mnemonic into a seed is PBKDF2 with 2048 rounds
- * (~15 ms, measured 53-66 derivations/s), while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
- * of one wallet in a burst, so the cache turns N PBKDF2 runs into one. The TTL is absolute
- * (not refreshed on use) and the cache is small, bounding how long and how many decrypted
- * keys sit in memory. The keys of the children it signed with lately stay with the node,
- * under the same TTL and at most MAX_CHILDREN per wallet: a child's key and address cost
- * two elliptic-curve multiplications, more than the signature itself.
- *
- * What leaves the cache is wiped: a sweeper (an unref'd timer, running only while the cache
- * holds something) drops expired entries, and every dropped entry (expired, evicted or
- * cleared) has its node's private key and chain code and its children's keys zeroed. The
- * seed and the intermediate nodes are zeroed as soon as the account node is derived.
- * Signing is synchronous once the node is there, so no signature can be using a key that
- * a sweep zeroes. What JavaScript cannot wipe (the bigints inside the curve library) is
- * left to the garbage collector; less time in memory is the defence there.
+ * Signs in this process with keys derived from the wallet's mnemonic (opened through the
+ * vault), kept open for a short while in an AccountKeyCache (keys/account-cache.ts: why and
+ * how long). Keys are lent for one synchronous call and never leave it.
  */
 export class LocalSigner implements Signer {
-  readonly #open: OpenMnemonic;
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #cache: AccountKeyCache;
   readonly #keysOf: (walletId: string) => Promise<SignerWalletKeys>;
-  readonly #ttlMs: number;
-  readonly #maxWallets: number;
-  readonly #sweepMs: number;
-  readonly #now: () => number;
   readonly #openImported: LocalSignerOptions['openImported'];
-  #sweeper: NodeJS.Timeout | null = null;
 
   constructor(openMnemonic: OpenMnemonic, opts: LocalSignerOptions = {}) {
-    this.#open = openMnemonic;
     const evm: SignerWalletKeys = { derivation: derivationFor('evm', opts.accountPath ?? EVM_ACCOUNT_PATH), codec: familyOf('evm').codec };
     this.#keysOf = opts.keysOf ?? (() => Promise.resolve(evm));
-    this.#ttlMs = opts.ttlMs ?? 5 * 60_000;
-    this.#maxWallets = opts.maxWallets ?? 256;
-    this.#sweepMs = opts.sweepMs ?? Math.min(this.#ttlMs, 30_000);
-    this.#now = opts.now ?? Date.now;
+    const ttlMs = opts.ttlMs ?? 5 * 60_000;
+    this.#cache = new AccountKeyCache(openMnemonic, this.#keysOf, {
+      ttlMs,
+      maxWallets: opts.maxWallets ?? 256,
+      sweepMs: opts.sweepMs ?? Math.min(ttlMs, 30_000),
+      now: opts.now ?? Date.now,
+    });
     this.#openImported = opts.openImported;
+  }
+
+  /** Drops and wipes every cached key (e.g. on shutdown). */
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  /** Drops and wipes the expired entries (the cache's sweeper does it on a timer). */
+  sweep(): void {
+    this.#cache.sweep();
+  }
+
+  /** Whether the cache's sweeper timer is running (for tests). */
+  get sweeping(): boolean {
+    return this.#cache.sweeping;
+  }
+
+  /** The key material cached for a wallet, by reference (tests check that what leaves is zeroed). */
+  cachedSecrets(walletId: string): Uint8Array[] | undefined {
+    return this.#cache.cachedSecrets(walletId);
   }
 
   async signTransaction(walletId: string, index: number | null, chainId: number, tx: UnsignedTx): Promise<SignedTx> {
@@ -192,37 +210,52 @@ export class LocalSigner implements Signer {
       maxFeePerGas: tx.maxFeePerGas,
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
     };
+    // An EVM transaction: refused for another curve before the mnemonic is opened.
+    assertSecp256k1((await this.#keysOf(walletId)).derivation);
     const sign = (key: ChildKey) => {
+      assertSecp256k1Key(key);
       assertKeyOf(key, tx.from, `the key of wallet ${walletId} index ${index} is not the sender`);
       const { r, s, recovery } = secp256k1.sign(hexToBytes(keccak256(serializeTransaction(unsigned))), key.privateKey, { lowS: true });
       return serializeTransaction(unsigned, { r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
     };
-    const raw = index === null ? await this.#withImportedKey(walletId, tx.from!, sign) : await this.#withChildKey(walletId, index, sign);
+    const raw =
+      index === null
+        ? await this.#withImportedKey(walletId, tx.from!, sign)
+        : await this.#cache.withChildKeys(walletId, [index], ([key]) => sign(key!));
     return { raw, hash: keccak256(raw) };
   }
 
-  async withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T> {
-    if (index !== null && (!Number.isInteger(index) || index < 0 || index >= 0x80000000))
-      throw new Error('non-hardened index out of range');
-    if (index === null && (from === undefined || !this.#openImported)) throw new Error('an imported key is named by its address (from)');
-    const lend = (key: ChildKey) => {
-      assertKeyOf(key, from, `the key of wallet ${walletId} index ${index} is not the sender`);
-      let open = true;
+  withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T> {
+    return this.withKeys(walletId, [{ index, from }], ([key]) => use(key!));
+  }
+
+  async withKeys<T>(walletId: string, picks: KeyPick[], use: (keys: SigningKey[]) => T): Promise<T> {
+    for (const { index, from } of picks) {
+      if (index !== null && (!Number.isInteger(index) || index < 0 || index >= 0x80000000))
+        throw new Error('non-hardened index out of range');
+      if (index === null && (from === undefined || !this.#openImported)) throw new Error('an imported key is named by its address (from)');
+    }
+    const lend = (keys: ChildKey[]) => {
+      keys.forEach((key, i) =>
+        assertKeyOf(key, picks[i]!.from, `the key of wallet ${walletId} index ${picks[i]!.index} is not the sender`),
+      );
+      const lent = keys.map(lentKey);
       try {
-        return use({
-          signDigest(digest: Uint8Array) {
-            // Lent for the synchronous call only: a kept reference cannot sign later, after a sweep zeroed the key.
-            if (!open) throw new Error('a lent key was used after its turn');
-            if (digest.length !== 32) throw new Error('a digest is 32 bytes');
-            const { r, s, recovery } = secp256k1.sign(digest, key.privateKey, { lowS: true });
-            return { r, s, recovery };
-          },
-        });
+        return use(lent.map((l) => l.key));
       } finally {
-        open = false;
+        for (const l of lent) l.close();
       }
     };
-    return index === null ? this.#withImportedKey(walletId, from!, lend) : this.#withChildKey(walletId, index, lend);
+    if (picks.some((p) => p.index === null)) {
+      // An imported key is opened for one signature: it is lent alone.
+      if (picks.length !== 1) throw new Error('an imported key is lent alone');
+      return this.#withImportedKey(walletId, picks[0]!.from!, (key) => lend([key]));
+    }
+    return this.#cache.withChildKeys(
+      walletId,
+      picks.map((p) => p.index!),
+      lend,
+    );
   }
 
   async signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature> {
@@ -241,9 +274,11 @@ export class LocalSigner implements Signer {
 
   /** Signs a digest computed here from a validated payload (never one a caller hands in). */
   async #signDigest(walletId: string, index: number, digest: Hex, from?: string): Promise<TypedDataSignature> {
-    const signature = await this.#withChildKey(walletId, index, (key) => {
-      assertKeyOf(key, from, `the key of wallet ${walletId} index ${index} is not the signer`);
-      const { r, s, recovery } = secp256k1.sign(hexToBytes(digest), key.privateKey, { lowS: true });
+    assertSecp256k1((await this.#keysOf(walletId)).derivation); // before the mnemonic is opened
+    const signature = await this.#cache.withChildKeys(walletId, [index], ([key]) => {
+      assertSecp256k1Key(key!);
+      assertKeyOf(key!, from, `the key of wallet ${walletId} index ${index} is not the signer`);
+      const { r, s, recovery } = secp256k1.sign(hexToBytes(digest), key!.privateKey, { lowS: true });
       return serializeSignature({ r: numberToHex(r, { size: 32 }), s: numberToHex(s, { size: 32 }), yParity: recovery });
     });
     const { r, s, v } = parseSignature(signature);
@@ -256,7 +291,7 @@ export class LocalSigner implements Signer {
     assertSecp256k1(derivation);
     const privateKey = await this.#openImported!(walletId, address);
     try {
-      return use({ privateKey, address: codec.fromPublicKey(secp256k1.getPublicKey(privateKey, false)), codec });
+      return use({ privateKey, address: codec.fromPublicKey(secp256k1.getPublicKey(privateKey, false)), codec, curve: 'secp256k1' });
     } finally {
       privateKey.fill(0);
     }
@@ -270,147 +305,4 @@ export class LocalSigner implements Signer {
     if (digest !== data.digest) throw new Error('message digest mismatch: the payload changed after validation');
     return this.#signDigest(walletId, index, digest as Hex, from);
   }
-
-  /** Drops and wipes every cached key (e.g. on shutdown); the sweeper stops with it. */
-  clear(): void {
-    for (const entry of this.#cache.values()) discard(entry);
-    this.#cache.clear();
-    this.#stopSweeper();
-  }
-
-  /** Drops and wipes the expired entries (the sweeper's work; callable directly). */
-  sweep(): void {
-    const now = this.#now();
-    for (const [walletId, entry] of this.#cache) {
-      if (entry.expiresAt > now) continue;
-      this.#cache.delete(walletId);
-      discard(entry);
-    }
-    if (this.#cache.size === 0) this.#stopSweeper();
-  }
-
-  /** Whether the sweeper's timer is running (for tests). */
-  get sweeping(): boolean {
-    return this.#sweeper !== null;
-  }
-
-  /**
-   * The key material cached for a wallet, by reference (for tests and diagnostics: they
-   * check that what leaves the cache is zeroed). Undefined when nothing is cached.
-   */
-  cachedSecrets(walletId: string): Uint8Array[] | undefined {
-    const entry = this.#cache.get(walletId);
-    if (!entry) return undefined;
-    const out: Uint8Array[] = entry.resolved ? entry.resolved.secrets() : [];
-    for (const child of entry.children.values()) out.push(child.privateKey);
-    return out;
-  }
-
-  /**
-   * Runs `use` with the child's key, synchronously right after it is found or derived, so
-   * that no sweep can zero the key while it is in use.
-   */
-  async #withChildKey<T>(walletId: string, index: number, use: (key: ChildKey) => T): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const entry = this.#entry(walletId);
-      const node = await entry.node;
-      // Dropped while its derivation was under way (swept, evicted, cleared): derive again.
-      if (entry.wiped) {
-        if (attempt < 3) continue;
-        throw new Error('the signing key was dropped from memory repeatedly while in use');
-      }
-      const hit = entry.children.get(index);
-      if (hit) {
-        entry.children.delete(index);
-        entry.children.set(index, hit); // re-inserted: Map order is the LRU order
-        return use(hit);
-      }
-      const child = node.child(index);
-      let key: ChildKey;
-      try {
-        key = { privateKey: child.privateKey, address: entry.codec!.fromPublicKey(child.publicKey), codec: entry.codec! };
-      } catch (err) {
-        child.privateKey.fill(0);
-        throw err;
-      }
-      entry.children.set(index, key);
-      while (entry.children.size > MAX_CHILDREN) {
-        const oldest = entry.children.keys().next().value!;
-        entry.children.get(oldest)!.privateKey.fill(0);
-        entry.children.delete(oldest);
-      }
-      return use(key);
-    }
-  }
-
-  #entry(walletId: string): CacheEntry {
-    const now = this.#now();
-    const hit = this.#cache.get(walletId);
-    this.#cache.delete(walletId);
-    if (hit && hit.expiresAt > now) {
-      this.#cache.set(walletId, hit); // re-inserted: Map order is the LRU order
-      return hit;
-    }
-    if (hit) discard(hit);
-    // The promise is cached, so concurrent first signatures of a wallet share one derivation.
-    const entry: CacheEntry = {
-      node: undefined as unknown as Promise<SigningAccount>,
-      resolved: null,
-      codec: null,
-      expiresAt: now + this.#ttlMs,
-      children: new Map(),
-      wiped: false,
-    };
-    entry.node = this.#keysOf(walletId).then(async ({ derivation, codec }) => {
-      assertSecp256k1(derivation); // before the mnemonic is opened
-      const mnemonic = await this.#open(walletId);
-      let seed: Buffer | undefined;
-      try {
-        seed = seedFromMnemonic(mnemonic);
-        const node = derivation.openSigningAccount(seed);
-        if (entry.wiped) node.wipe();
-        else {
-          entry.resolved = node;
-          entry.codec = codec;
-        }
-        return node;
-      } finally {
-        seed?.fill(0);
-        if (typeof mnemonic !== 'string') mnemonic.fill(0);
-      }
-    });
-    this.#cache.set(walletId, entry);
-    // A failure (wallet missing, vault unavailable) is not remembered.
-    entry.node.catch(() => {
-      if (this.#cache.get(walletId) === entry) this.#cache.delete(walletId);
-    });
-    while (this.#cache.size > this.#maxWallets) {
-      const [oldest, evicted] = this.#cache.entries().next().value!;
-      this.#cache.delete(oldest);
-      discard(evicted);
-    }
-    this.#startSweeper();
-    return entry;
-  }
-
-  #startSweeper(): void {
-    if (this.#sweeper) return;
-    this.#sweeper = setInterval(() => this.sweep(), this.#sweepMs);
-    // Never what keeps a process alive.
-    this.#sweeper.unref();
-  }
-
-  #stopSweeper(): void {
-    if (this.#sweeper) clearInterval(this.#sweeper);
-    this.#sweeper = null;
-  }
-}
-
-/** Zeroes an entry's keys; a node still being derived is zeroed as soon as it exists. */
-function discard(entry: CacheEntry): void {
-  entry.wiped = true;
-  if (entry.resolved) entry.resolved.wipe();
-  entry.resolved = null;
-  for (const child of entry.children.values()) child.privateKey.fill(0);
-  entry.children.clear();
 }
