@@ -3,6 +3,7 @@ import { NotFoundError } from '../lib/errors.js';
 import { EvmAdapter } from './evm/adapter.js';
 import { derivationFor, familyOf, type ChainFamily } from './families.js';
 import { createSwapProvider } from './evm/swap-v2.js';
+import { SolanaAdapter } from './solana/adapter.js';
 import { TronAdapter } from './tron/adapter.js';
 import { TronNode } from './tron/node.js';
 import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
@@ -53,6 +54,15 @@ function adapterOfFamily(chain: ChainConfig): ChainAdapter {
         }
       }
       return new TronAdapter(chain, new TronNode(chain.rpcUrl));
+    }
+    case 'solana': {
+      const codec = familyOfChain(chain).codec;
+      for (const asset of chain.assets) {
+        if (!asset.isNative && codec.normalize(asset.address) !== asset.address) {
+          throw new Error(`${asset.symbol} of ${chain.blockchain.name}: ${asset.address} is not a Solana mint address (base58)`);
+        }
+      }
+      return new SolanaAdapter(chain);
     }
     default:
       return new EvmAdapter(chain);

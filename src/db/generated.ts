@@ -420,6 +420,7 @@ export interface Wallets {
   address_limit: number;
   business_id: string;
   chain_id: string;
+  children_from_seed: Generated<boolean>;
   configurations: JsonColumn<Record<string, unknown>>;
   created_at: Generated<TimestampColumn>;
   derivation_path: string;

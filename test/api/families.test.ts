@@ -6,18 +6,15 @@
  * keys need no node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
+import { base58 } from '@scure/base';
 import { TronWeb } from 'tronweb';
 import { familyOf } from '../../src/chains/families.js';
 import { resolveChain } from '../../src/config/chains.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { sql } from 'kysely';
-import { generateMnemonic, seedFromMnemonic } from '../../src/keys/hd.js';
-import { WALLET_SEED } from '../../src/keys/sealed-columns.js';
-import { LocalKeyVault } from '../../src/keys/vault.js';
-import { uuidv7 } from '../../src/lib/ids.js';
-import { defaultWalletConfigurations } from '../../src/modules/wallets/configurations.js';
-import { insertWallet } from '../../src/modules/wallets/store.js';
+import { seedFromMnemonic } from '../../src/keys/hd.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const offline = { network: 'testnet' as const, rpcUrl: 'http://127.0.0.1:9/never-dialled', assets: [] };
@@ -81,51 +78,27 @@ describe('a chain of the tron family', () => {
 });
 
 describe('a chain of the solana family (keys from the seed)', () => {
-  it('refuses to create a wallet (422 NOT_SUPPORTED until issue 16) and writes nothing', async () => {
-    const count = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM wallets`.execute(h.database.db)).rows[0]!.n);
-    const before = await count();
-    const res = await h.api('POST', '/v1/wallets', {
-      key: h.businessKey,
-      body: { blockchain: 'solana-double', network: 'testnet', name: 's' },
-    });
-    expect(res.status).toBe(422);
-    expect(res.body.error).toBe('NOT_SUPPORTED');
-    expect(await count()).toBe(before);
+  it("creates a wallet whose master is the base58 key at m/44'/501'/0'/0', keeping no account xpub", async () => {
+    const wallet = await createWallet('solana-double');
+    expect(wallet.derivationPath).toBe("m/44'/501'/0'/0'");
+    const { codec, derivation } = familyOf('solana');
+    const seed = seedFromMnemonic(await h.services.wallets.openMnemonic(wallet.id));
+    expect(wallet.address).toBe(codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!));
+    seed.fill(0);
+    const row = await h.database.db
+      .selectFrom('wallets')
+      .select(['account_xpub', 'account_xpub_sealed', 'children_from_seed'])
+      .where('id', '=', wallet.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ account_xpub: null, account_xpub_sealed: null, children_from_seed: true });
+    await expect(h.services.wallets.deriver({ id: wallet.id })).rejects.toThrow(/no account xpub/);
   });
 
-  /**
-   * A Solana wallet as issue 16 will create it: no account xpub. The wallets table still
-   * requires one (wallets_account_xpub_kept, relaxed by issue 16's migration), so this
-   * file's own database drops that check and the row is written as the service would.
-   */
-  async function seedFamilyWallet(): Promise<{ id: string; apiKey: string; address: string; seed: Buffer }> {
-    await sql`ALTER TABLE wallets DROP CONSTRAINT IF EXISTS wallets_account_xpub_kept`.execute(h.database.db);
-    const { codec, derivation } = familyOf('solana');
-    const mnemonic = generateMnemonic();
-    const seed = seedFromMnemonic(mnemonic);
-    const id = uuidv7();
-    const address = codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!);
-    await insertWallet(h.database.db, {
-      id,
-      businessId: h.businessId,
-      chainId: h.services.catalogue.findChain('solana-double', 'testnet')!.id,
-      name: 'solana',
-      description: '',
-      address,
-      derivationPath: derivation.childPath(0),
-      accountXpubSealed: null as unknown as Buffer,
-      seedCiphertext: await new LocalKeyVault(h.kek).seal(Buffer.from(mnemonic), WALLET_SEED.associatedData(id)),
-      addressLimit: 1000,
-      configurations: defaultWalletConfigurations(),
-    });
-    const { apiKey } = await h.services.apiKeys.issueWalletKey(h.database.db, h.businessId, id, 'testnet');
-    return { id, apiKey, address, seed };
-  }
-
   it("issues base58 addresses at m/44'/501'/i'/0', derived from the seed in each issuance batch", async () => {
-    const wallet = await seedFamilyWallet();
+    const wallet = await createWallet('solana-double');
     const { codec, derivation } = familyOf('solana');
-    const expected = (index: number) => codec.fromPublicKey(derivation.publicKeysFromSeed(wallet.seed, [index])[0]!);
+    const seed = seedFromMnemonic(await h.services.wallets.openMnemonic(wallet.id));
+    const expected = (index: number) => codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [index])[0]!);
     const children = await issue(wallet, 5);
     for (const child of children) {
       const index = Number(/^m\/44'\/501'\/(\d+)'\/0'$/.exec(child.derivationPath)?.[1]);
@@ -133,21 +106,28 @@ describe('a chain of the solana family (keys from the seed)', () => {
       expect(child.address).toBe(expected(index));
     }
     expect(new Set([wallet.address, ...children.map((c) => c.address)]).size).toBe(6);
-    wallet.seed.fill(0);
+    seed.fill(0);
   });
 
-  it('refuses key export (422 NOT_SUPPORTED, issue 16) before anything is written, and has no account xpub', async () => {
-    const wallet = await seedFamilyWallet();
-    wallet.seed.fill(0);
-    const refused = await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { showPrivateKey: true } });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error).toBe('NOT_SUPPORTED');
-    const listed = await h.api('GET', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey });
-    expect(listed.body.analytics.addressesCount).toBe(0);
+  it('exports a child key as Solana wallets take it: base58 of the 64-byte secret key (seed || public key)', async () => {
+    const wallet = await createWallet('solana-double');
     const [child] = await issue(wallet, 1);
-    const get = await h.api('GET', `/v1/wallets/${wallet.id}/addresses/${child!.id}?showPrivateKey=true`, { key: wallet.apiKey });
-    expect(get.status).toBe(422);
-    expect(get.body.error).toBe('NOT_SUPPORTED');
-    await expect(h.services.wallets.deriver({ id: wallet.id })).rejects.toThrow(/no account xpub/);
+    const got = await h.api('GET', `/v1/wallets/${wallet.id}/addresses/${child!.id}?showPrivateKey=true`, { key: wallet.apiKey });
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    const secret = base58.decode(got.body.data.privateKey as string);
+    expect(secret.length).toBe(64);
+    expect(base58.encode(ed25519.getPublicKey(secret.subarray(0, 32)))).toBe(child!.address);
+    expect(base58.encode(secret.subarray(32))).toBe(child!.address);
+  });
+
+  it('a bip32 wallet row cannot lose its xpub, nor a seed wallet keep one (wallets_account_xpub_kept)', async () => {
+    const tronWallet = await createWallet('tron-double');
+    await expect(
+      sql`UPDATE wallets SET account_xpub = NULL, account_xpub_sealed = NULL WHERE id = ${tronWallet.id}`.execute(h.database.db),
+    ).rejects.toThrow(/wallets_account_xpub_kept/);
+    const solanaWallet = await createWallet('solana-double');
+    await expect(sql`UPDATE wallets SET account_xpub = 'xpub' WHERE id = ${solanaWallet.id}`.execute(h.database.db)).rejects.toThrow(
+      /wallets_account_xpub_kept/,
+    );
   });
 });

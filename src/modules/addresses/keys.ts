@@ -9,6 +9,8 @@
  * ciphertext copied onto another row does not open. It is opened only to sign or to
  * export, and wiped after use.
  */
+import { ed25519 } from '@noble/curves/ed25519';
+import { base58 } from '@scure/base';
 import type { DbConn } from '../../db/pool.js';
 import { seedFromMnemonic } from '../../keys/hd.js';
 import { parsePrivateKey, publicKeyOfPrivateKey } from '../../keys/imported.js';
@@ -42,19 +44,15 @@ export class AddressKeys {
     private readonly policy: KeyImportPolicy,
   ) {}
 
-  /** Whether keys of this chain may leave: the network's switch, and a family whose keys export (secp256k1). */
+  /** Whether keys of this chain may leave: the network's switch. */
   exportAllowed(chain: ChainHandle): boolean {
     const network = chain.row.network;
-    const switched = network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet;
-    return switched && keysOfChain(chain.config).derivation.curve === 'secp256k1';
+    return network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet;
   }
 
   assertExportAllowed(chain: ChainHandle): void {
     const network = chain.row.network;
-    if (!(network === 'mainnet' ? this.exportSwitch.mainnet : this.exportSwitch.testnet)) {
-      throw new ForbiddenError(`Private key export is switched off for ${network} on this installation`);
-    }
-    assertSecp256k1(chain, 'Exporting');
+    if (!this.exportAllowed(chain)) throw new ForbiddenError(`Private key export is switched off for ${network} on this installation`);
   }
 
   /** Throws unless this address's key may leave now: export switched on, and a key held. */
@@ -63,7 +61,11 @@ export class AddressKeys {
     if (!holdsKey(row)) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
   }
 
-  /** The key in hex; the caller has checked and audited the export. */
+  /**
+   * The key as the family's wallets take it: secp256k1 (EVM, Tron) in hex; ed25519 (Solana)
+   * as the 64-byte secret key (seed || public key) in base58, as solana-keygen and Phantom
+   * export it. The caller has checked and audited the export.
+   */
   async reveal(chain: ChainHandle, wallet: WalletRow, row: store.AddressRow): Promise<string> {
     if (row.key_imported) {
       const key = await this.openImported(wallet.id, row.address);
@@ -81,6 +83,14 @@ export class AddressKeys {
     try {
       seed = seedFromMnemonic(mnemonic);
       key = derivation.privateKeyFromSeed(seed, row.derivation_index!);
+      if (derivation.curve === 'ed25519') {
+        const secret = Buffer.concat([key, ed25519.getPublicKey(key)]);
+        try {
+          return base58.encode(secret);
+        } finally {
+          secret.fill(0);
+        }
+      }
       return hex(key);
     } finally {
       wipe(mnemonic, seed, key);

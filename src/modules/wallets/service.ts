@@ -92,34 +92,34 @@ export class WalletService {
     }
     const assets = pickAssets(chain, input.assets);
     const id = uuidv7();
-    const { derivation } = keysOfChain(chain.config);
-    if (derivation.childKeysFrom !== 'account-xpub') {
-      // A seed family's wallet stores no account xpub, which the wallets table still requires
-      // of every row (wallets_account_xpub_kept): its migration comes with Solana (issue 16).
-      // Issuing its addresses (childAddresses) is ready for it.
-      throw new BusinessRuleError('NOT_SUPPORTED', `Wallets on ${chain.config.blockchain.name} are not available yet`);
-    }
+    const { derivation, codec } = keysOfChain(chain.config);
+    const fromSeed = derivation.childKeysFrom === 'seed';
     // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
     const mnemonic = secretFromString(generateMnemonic());
     let xpub: Buffer | undefined;
     let seed: Buffer | undefined;
     let address: string;
     let seedCiphertext: Buffer;
-    let accountXpubSealed: Buffer;
+    let accountXpubSealed: Buffer | null = null;
     try {
       seed = seedFromMnemonic(mnemonic);
-      // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
-      const xpubText = derivation.accountXpub!(seed);
-      xpub = secretFromString(xpubText);
-      const account = derivation.openAccount!(xpubText);
-      try {
-        address = account.address(0);
-      } finally {
-        account.wipe();
+      if (fromSeed) {
+        // A seed family (Solana) keeps no xpub: its addresses come from the seed (issuance).
+        address = codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!);
+      } else {
+        // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
+        const xpubText = derivation.accountXpub!(seed);
+        xpub = secretFromString(xpubText);
+        const account = derivation.openAccount!(xpubText);
+        try {
+          address = account.address(0);
+        } finally {
+          account.wipe();
+        }
       }
       seed.fill(0);
       seedCiphertext = await this.vault.seal(mnemonic, WALLET_SEED.associatedData(id));
-      accountXpubSealed = await this.vault.seal(xpub, WALLET_XPUB.associatedData(id));
+      if (xpub) accountXpubSealed = await this.vault.seal(xpub, WALLET_XPUB.associatedData(id));
     } finally {
       wipe(mnemonic, xpub, seed);
     }
@@ -134,6 +134,7 @@ export class WalletService {
         address,
         derivationPath: derivation.childPath(0),
         accountXpubSealed,
+        childrenFromSeed: fromSeed,
         seedCiphertext,
         addressLimit: this.defaults.addressLimit,
         configurations: defaultWalletConfigurations(),

@@ -10,7 +10,10 @@ export interface NewWallet {
   address: string;
   derivationPath: string;
   /** The account xpub, sealed (keys/sealed-columns.ts WALLET_XPUB); never stored in clear. */
-  accountXpubSealed: Buffer;
+  /** Null on a seed family's wallet (childrenFromSeed). */
+  accountXpubSealed: Buffer | null;
+  /** A seed family (Solana): no account xpub, children derived from the seed at issuance. */
+  childrenFromSeed?: boolean;
   seedCiphertext: Buffer;
   addressLimit: number;
   configurations: Record<string, unknown>;
@@ -28,6 +31,7 @@ export async function insertWallet(db: DbConn, w: NewWallet): Promise<void> {
       address: w.address,
       derivation_path: w.derivationPath,
       account_xpub_sealed: w.accountXpubSealed,
+      children_from_seed: w.childrenFromSeed ?? false,
       seed_ciphertext: w.seedCiphertext,
       address_limit: w.addressLimit,
       configurations: JSON.stringify(w.configurations),
