@@ -379,8 +379,9 @@ export interface TxIntent {
   /** Call data (0x hex; Solana: the family's own encoding, chains/solana/intent.ts), or null for a plain transfer. */
   data: string | null;
   /**
-   * Who pays the fee when the family lets another account pay it (Solana: the master pays
-   * for its children, childFeeFunding 'none'); absent: `from` pays.
+   * Who pays the fee when the family lets another account pay it (Sender.sponsoredFees:
+   * Solana, where the master pays for its children, childFeeFunding 'none'); absent: `from`
+   * pays. Families where the sender always pays never receive it from the pipeline.
    */
   feePayer?: string;
 }
@@ -441,6 +442,11 @@ export interface FeeQuote {
 
 export interface Sender {
   readonly ordering: Ordering;
+  /**
+   * Whether a transaction may name another account as its fee payer (TxIntent.feePayer),
+   * which then signs too: Solana (the master pays for its children). Elsewhere the sender pays.
+   */
+  readonly sponsoredFees: boolean;
   /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
   nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
   /**

@@ -91,19 +91,20 @@ export interface ChainConfig {
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /**
- * Addresses in a chains file: an EVM chain's 0x form, or a Tron chain's base58check T… form
- * (its checksum is checked by the family codec when the chain's adapter is built,
- * chains/registry.ts). resolveChain holds each chain to its own family's form.
+ * Addresses in a chains file: an EVM chain's 0x form, a Tron chain's base58check T… form or a
+ * Solana chain's base58 form (a Tron checksum and a Solana key's 32 bytes are checked by the
+ * family codec when the chain's adapter is built, chains/registry.ts). resolveChain holds
+ * each chain to its own family's form.
  */
-const Address = Type.String({ pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$' });
-/** The form a family's addresses take in a chains file (Solana's is not accepted yet). */
+const Address = Type.String({ pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}|[1-9A-HJ-NP-Za-km-z]{32,44})$' });
+/** The form a family's addresses take in a chains file (Solana: a token's mint). */
 const FAMILY_ADDRESS: Readonly<Record<ChainFamilyName, RegExp>> = {
   evm: EVM_ADDRESS,
   tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-  solana: EVM_ADDRESS,
+  solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
 };
-/** The native coin's decimals of a chain outside the catalogue, by family (TRX: 6; Solana keeps 18 until its adapter lands). */
-const FAMILY_NATIVE_DECIMALS: Readonly<Record<ChainFamilyName, number>> = { evm: 18, tron: 6, solana: 18 };
+/** The native coin's decimals of a chain outside the catalogue, by family (TRX: 6; SOL: 9, lamports). */
+const FAMILY_NATIVE_DECIMALS: Readonly<Record<ChainFamilyName, number>> = { evm: 18, tron: 6, solana: 9 };
 /** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
 const RPC_URL_PATTERN = '^(https?|wss?)://[^\\s/?#]+[^\\s]*$';
 export const RPC_URL = new RegExp(RPC_URL_PATTERN);

@@ -293,6 +293,7 @@ export interface OutboundTxs {
   data: string | null;
   effective_gas_price: NumericColumn | null;
   error: string | null;
+  fee_payer: string | null;
   from_address: string;
   from_index: number | null;
   gas_used: NumericColumn | null;

@@ -46,6 +46,7 @@ export type TronSenderIsASender = Satisfies<TronSender, Sender>;
 
 const SENDER_MEMBERS = [
   'ordering',
+  'sponsoredFees',
   'nonceOf',
   'quote',
   'quoteAll',

@@ -60,6 +60,8 @@ const notSupported = (what: string) => new Error(`${what} is not supported by th
 /** The ledger's side of the outbound lifecycle. Its network data: units, feeCap, tip (decimal strings). */
 export class LedgerSender implements Sender {
   readonly ordering: 'nonce' | 'expiry';
+  /** The sender pays its own fee. */
+  readonly sponsoredFees = false;
 
   constructor(private readonly chain: LedgerChain) {
     this.ordering = chain.expiryBlocks === null ? 'nonce' : 'expiry';

@@ -59,6 +59,8 @@ export interface EvmNode {
 
 export class EvmSender implements Sender {
   readonly ordering = 'nonce' as const;
+  /** The sender pays its own fee. */
+  readonly sponsoredFees = false;
   #fees: { at: number; fees: Promise<FeeEstimate> } | null = null;
 
   constructor(

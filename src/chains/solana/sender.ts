@@ -58,6 +58,8 @@ export interface SolanaSenderOptions {
 
 export class SolanaSender implements Sender {
   readonly ordering = 'expiry' as const;
+  /** The master pays every fee and signs as fee payer (TxIntent.feePayer). */
+  readonly sponsoredFees = true;
   #rent: Promise<bigint> | null = null;
 
   constructor(

@@ -66,6 +66,8 @@ type Json = Record<string, unknown>;
 
 export class TronSender implements Sender {
   readonly ordering = 'expiry' as const;
+  /** The sender pays its own fee. */
+  readonly sponsoredFees = false;
   #params: { at: number; fees: Promise<TronChainFees> } | null = null;
 
   constructor(

@@ -8,3 +8,8 @@ ALTER TABLE wallets ADD CONSTRAINT wallets_account_xpub_kept CHECK (
   CASE WHEN children_from_seed THEN account_xpub IS NULL AND account_xpub_sealed IS NULL
        ELSE account_xpub IS NOT NULL OR account_xpub_sealed IS NOT NULL END
 );
+
+-- The account that pays an outbound transaction's fee when the family lets another account
+-- pay it (Solana: the wallet's master pays for its children and signs as fee payer); null:
+-- the sender pays, as on EVM and Tron.
+ALTER TABLE outbound_txs ADD COLUMN fee_payer text;

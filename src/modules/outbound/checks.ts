@@ -79,6 +79,7 @@ export function successorOf(
     fromAddress: row.fromAddress,
     fromIndex: row.fromIndex,
     nonce: row.nonce,
+    feePayer: row.feePayer,
     ...next,
   };
 }

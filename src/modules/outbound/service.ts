@@ -37,7 +37,7 @@
  * again (replace.ts, rebuildExpired). Such a row is never sped up or cancelled once signed.
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { NetworkData, SignedTransaction } from '../../chains/types.js';
+import type { NetworkData, SignedTransaction, TxIntent } from '../../chains/types.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
@@ -89,6 +89,12 @@ export interface EnqueueRequest {
   purpose: string;
   /** What the transaction belongs to (a sweep, a transaction). */
   ownerId?: string;
+  /**
+   * Who pays the fee, where the family lets another account pay it and sign as fee payer
+   * (Sender.sponsoredFees: Solana): the wallet's master address, whose key (index 0) signs
+   * too. Ignored by families where the sender always pays (EVM, Tron) and when it is the sender.
+   */
+  feePayer?: string;
 }
 
 export interface OutboundOptions {
@@ -171,7 +177,7 @@ export class OutboundService {
       const senderKey = `${wallet.id}:${req.fromIndex}`;
       let from = senders.get(senderKey);
       if (req.fromIndex === null) from = chain.adapter.normalizeAddress(req.fromAddress!)!;
-      else if (from === undefined) senders.set(senderKey, (from = (await this.wallets.deriver(wallet)).address(req.fromIndex)));
+      else if (from === undefined) senders.set(senderKey, (from = await this.wallets.addressOf(wallet, req.fromIndex, tx)));
       planned.push({ chain, from, req, checked });
     }
     // Senders in order of first appearance; each takes its nonces in one statement. An
@@ -199,6 +205,7 @@ export class OutboundService {
         fromAddress: p.from,
         fromIndex: p.req.fromIndex,
         nonce,
+        feePayer: feePayerOf(p.chain, p.from, p.req.feePayer),
         ...p.checked,
         purpose: p.req.purpose,
         ownerId: p.req.ownerId ?? null,
@@ -251,7 +258,7 @@ export class OutboundService {
     const chain = this.catalogue.chain(row.chainId);
 
     const { sender } = chain.adapter;
-    const intent = { from: row.fromAddress, to: row.to, value: row.value, data: row.data };
+    const intent = intentOfRow(row);
     let network: NetworkData;
     let signed: SignedTransaction;
     try {
@@ -263,9 +270,17 @@ export class OutboundService {
       throw err;
     }
     try {
-      signed = await this.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) =>
-        sender.sign(intent, row.nonce, network, key),
-      );
+      // A fee payer other than the sender (the master) signs too: both keys lent at once.
+      signed = row.feePayer
+        ? await this.signer.withKeys(
+            row.walletId,
+            [
+              { index: row.fromIndex, from: row.fromAddress },
+              { index: 0, from: row.feePayer },
+            ],
+            ([key, payer]) => sender.sign(intent, row.nonce, network, key!, payer!),
+          )
+        : await this.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) => sender.sign(intent, row.nonce, network, key));
     } catch (err) {
       // Transient (RPC, vault) or not, the row keeps its nonce and is retried: see the header.
       await store.recordError(this.db, id, messageOf(err));
@@ -382,4 +397,17 @@ export class OutboundService {
       );
     return voided ?? store.findOutbound(this.db, row.id);
   }
+}
+
+/** The fee payer a row records: another account than the sender, on a family that lets it pay; else null (the sender pays). */
+function feePayerOf(chain: ChainHandle, from: string, feePayer: string | undefined): string | null {
+  if (!feePayer || !chain.adapter.sender.sponsoredFees) return null;
+  const payer = chain.adapter.normalizeAddress(feePayer);
+  if (payer === null) throw new ValidationError(`feePayer ${feePayer} is not an address of ${chain.key}`);
+  return payer === from ? null : payer;
+}
+
+/** What a row sends, as the family signs it: its call, and its fee payer when not the sender. */
+export function intentOfRow(row: OutboundRow): TxIntent {
+  return { from: row.fromAddress, to: row.to, value: row.value, data: row.data, ...(row.feePayer ? { feePayer: row.feePayer } : {}) };
 }

@@ -19,6 +19,8 @@ export interface OutboundRow {
   data: string | null;
   /** The family's own fields (EVM: gas limit and fee caps): what the caller fixed, completed when signed. */
   network: NetworkData;
+  /** Who pays the fee and signs as fee payer, when not the sender (Solana: the wallet's master); null: the sender. */
+  feePayer: string | null;
   raw: string | null;
   hash: string | null;
   stage: Stage;
@@ -51,6 +53,7 @@ interface DbRow {
   value: string;
   data: string | null;
   network_data: NetworkData;
+  fee_payer: string | null;
   raw: string | null;
   hash: string | null;
   stage: Stage;
@@ -84,6 +87,7 @@ function toRow(r: DbRow): OutboundRow {
     value: BigInt(r.value),
     data: r.data,
     network: r.network_data,
+    feePayer: r.fee_payer,
     raw: r.raw,
     hash: r.hash,
     stage: r.stage,
@@ -130,6 +134,8 @@ export interface NewOutbound {
   value: bigint;
   data: string | null;
   network: NetworkData;
+  /** See OutboundRow.feePayer; absent: the sender pays. */
+  feePayer?: string | null;
   purpose: string;
   ownerId: string | null;
 }
@@ -143,10 +149,10 @@ export async function insertOutbounds(db: DbConn, list: NewOutbound[]): Promise<
   if (list.length === 0) return;
   const values = list.map(
     (r) => sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
-                ${JSON.stringify(r.network)}::jsonb, 'created', ${r.purpose}, ${r.ownerId})`,
+                ${JSON.stringify(r.network)}::jsonb, ${r.feePayer ?? null}, 'created', ${r.purpose}, ${r.ownerId})`,
   );
   await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, to_address, value, data,
-                                      network_data, stage, purpose, owner_id)
+                                      network_data, fee_payer, stage, purpose, owner_id)
             VALUES ${sql.join(values)}`.execute(db);
 }
 

@@ -56,6 +56,11 @@ export class WalletKeyring {
     private readonly openMnemonicBytes: (walletId: string) => Promise<Buffer>,
   ) {}
 
+  /** Whether the wallet's children come from the seed (a seed family: Solana), not an account xpub. */
+  childrenFromSeed(wallet: { chain_id: string }): boolean {
+    return keysOfChain(this.catalogue.chain(wallet.chain_id).config).derivation.childKeysFrom === 'seed';
+  }
+
   /** How the wallet's child addresses are derived (address issuance). */
   async childAddresses(wallet: { id: string; chain_id: string }): Promise<ChildAddresses> {
     const { derivation, codec } = keysOfChain(this.catalogue.chain(wallet.chain_id).config);

@@ -218,6 +218,20 @@ export class WalletService {
   }
 
   /**
+   * The address of the wallet's child `index` (0: the master): derived from the account xpub
+   * on bip32 families; on a seed family (Solana) the stored address (issuance derived it from
+   * the seed; signing derives the key again and checks it against this address).
+   */
+  async addressOf(wallet: Pick<WalletRow, 'id' | 'chain_id' | 'address'>, index: number, db: DbConn = this.db): Promise<string> {
+    if (this.#keys.childrenFromSeed(wallet)) {
+      const address = index === 0 ? wallet.address : await store.childAddress(db, wallet.id, index);
+      if (!address) throw new NotFoundError('Address');
+      return address;
+    }
+    return (await this.#keys.deriver(wallet)).address(index);
+  }
+
+  /**
    * The wallet's mnemonic as UTF-8 bytes in a buffer of its own: the caller derives from it
    * and zeroes it at once (the signer does).
    */

@@ -150,3 +150,14 @@ export function findBusinessWalletOnChain(db: DbConn, businessId: string, chainI
     .orderBy('wallets.created_at')
     .executeTakeFirst();
 }
+
+/** The stored address of a wallet's child by derivation index (a seed family's addresses are only stored). */
+export async function childAddress(db: DbConn, walletId: string, index: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('addresses')
+    .select('address')
+    .where('wallet_id', '=', walletId)
+    .where('derivation_index', '=', index)
+    .executeTakeFirst();
+  return row?.address;
+}
