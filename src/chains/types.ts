@@ -226,8 +226,9 @@ export interface ChainAdapter {
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
   /**
-   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; text,
-   * or bytes as 0x-prefixed hex) and hashes it. Absent on families without one.
+   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; Tron:
+   * TIP-191 signMessageV2; text, or bytes as 0x-prefixed hex) and hashes it. Absent on
+   * families without one.
    */
   prepareMessage?(message: string, field?: string): MessagePayload;
 }
@@ -270,6 +271,8 @@ export interface EncodedContractCall {
 
 /** A personal message after validation: what is signed, and its digest. */
 export interface MessagePayload {
+  /** How the digest is made (chains/messages.ts): EIP-191 personal_sign (EVM), TIP-191 signMessageV2 (Tron). */
+  standard: 'EIP-191' | 'TIP-191';
   kind: 'text' | 'bytes';
   /** As given: the text, or the bytes as 0x-prefixed hex. */
   message: string;
@@ -442,8 +445,15 @@ export interface Sender {
    * revert is a ChainRejectedError with reason 'reverted'.
    */
   quote(intent: TxIntent, given?: NetworkData, opts?: QuoteOptions): Promise<FeeQuote>;
-  /** Several intents priced with one read of the fees (read now when `fresh`), in order. */
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts?: { fresh?: boolean }): Promise<FeeQuote[]>;
+  /**
+   * Several intents priced with one read of the fees (read now when `fresh`), in order. An
+   * item's `exact`: its `estimate` is priced as it is, without the family's margin (a fee
+   * shown to a client, e.g. a contract call's network fee; never what is signed).
+   */
+  quoteAll(
+    items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[],
+    opts?: { fresh?: boolean },
+  ): Promise<FeeQuote[]>;
   /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
   requote(quote: FeeQuote, given: NetworkData): FeeQuote;
   /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */

@@ -24,6 +24,7 @@ import type {
   ChainAdapter,
   ContractCallInput,
   EncodedContractCall,
+  MessagePayload,
   PriceFeedRound,
   Receipt,
   ScanResult,
@@ -35,6 +36,8 @@ import type {
   TypedDataPayload,
 } from '../types.js';
 import { readBalances } from './balances.js';
+import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
+import { prepareTronMessage } from './message.js';
 import { addressWord, constantCall, mapLimit, uintOutput, uintWord } from './calls.js';
 import { tronCodec } from './codec.js';
 import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
@@ -291,21 +294,29 @@ export class TronAdapter implements ChainAdapter {
 
   // ---- contracts and typed data --------------------------------------------------------
 
-  encodeContractCall(_call: ContractCallInput, _field: string): EncodedContractCall {
-    throw notYet('Contract calls (encodeContractCall)');
+  /** Validates the call against its ABI and encodes it: the contract and `address` arguments in `T…` form (contracts.ts). */
+  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall {
+    return encodeTronCall(call, field);
   }
 
-  readContract(_call: ContractCallInput, _from: string, _field: string): Promise<string> {
-    return Promise.reject(notYet('Contract reads (readContract)'));
+  /** A constant call as `from`; the result as text, addresses in `T…` form. A revert is a 422 CONTRACT_REVERTED. */
+  readContract(call: ContractCallInput, from: string, field: string): Promise<string> {
+    return this.rpc(() => readTronCall(this.node, call, from, field));
   }
 
-  simulateContractCall(_call: ContractCallInput, _from: string, _field: string): Promise<{ gas: bigint }> {
-    return Promise.reject(notYet('Contract simulation (simulateContractCall)'));
+  /** The call run as `from` without sending it: `gas` is the energy it uses (what TronSender.quote prices). */
+  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
+    return this.rpc(() => simulateTronCall(this.node, call, from, field));
   }
 
-  /** No token call is recognised on Tron yet: contract writes are not supported (see encodeContractCall). */
-  describeTokenCall(_data: string): TokenCall | null {
-    return null;
+  /** TRC-20 calls recognised by selector, as on EVM, their addresses in `T…` form. */
+  describeTokenCall(data: string): TokenCall | null {
+    return describeTronTokenCall(data);
+  }
+
+  /** TIP-191, as tronweb's signMessageV2 (message.ts). */
+  prepareMessage(message: string, field?: string): MessagePayload {
+    return prepareTronMessage(message, field);
   }
 
   /** allowance(owner, spender) of each token by constant call, in query order. */
@@ -320,9 +331,15 @@ export class TronAdapter implements ChainAdapter {
     );
   }
 
-  /** EIP-712 typed data has no Tron counterpart the API signs: 422 NOT_SUPPORTED. */
+  /**
+   * EIP-712 typed data has no Tron counterpart the API signs (TIP-712 binds a Tron chain id and
+   * T… addresses that EIP-712 tooling does not): 422 TYPED_DATA_NOT_SUPPORTED, before any key is opened.
+   */
   prepareTypedData(): TypedDataPayload {
-    throw new BusinessRuleError('NOT_SUPPORTED', `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}`);
+    throw new BusinessRuleError(
+      'TYPED_DATA_NOT_SUPPORTED',
+      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}: sign a message (TIP-191) instead`,
+    );
   }
 
   // ---- internals -----------------------------------------------------------------------

@@ -110,9 +110,12 @@ export class TronSender implements Sender {
     return this.#quote(intent, given, opts.estimate, this.chainFees(opts), opts.above);
   }
 
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts: { fresh?: boolean } = {}): Promise<FeeQuote[]> {
+  quoteAll(
+    items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[],
+    opts: { fresh?: boolean } = {},
+  ): Promise<FeeQuote[]> {
     const fees = this.chainFees(opts);
-    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees, undefined, i.exact)));
   }
 
   /**
@@ -126,6 +129,7 @@ export class TronSender implements Sender {
     estimate: bigint | undefined,
     quoted: Promise<TronChainFees>,
     above?: NetworkData[],
+    exact = false,
   ): Promise<FeeQuote> {
     checkIntent(intent);
     const fees = await quoted;
@@ -140,7 +144,7 @@ export class TronSender implements Sender {
     let feeLimit = fixedLimit;
     if (feeLimit === null) {
       energy = estimate ?? (await this.estimateEnergy(intent));
-      feeLimit = this.#feeLimitOf(energy, fees);
+      feeLimit = this.#feeLimitOf(energy, fees, exact);
       const previous = above
         ?.map((n) => big(n.feeLimit))
         .filter((v) => v !== null)
@@ -156,14 +160,14 @@ export class TronSender implements Sender {
     };
   }
 
-  /** Energy x price with the margin; a call whose bare energy costs more than the cap is refused. */
-  #feeLimitOf(energy: bigint, fees: TronChainFees): bigint {
+  /** Energy x price with the margin (none when `exact`); a call whose bare energy costs more than the cap is refused. */
+  #feeLimitOf(energy: bigint, fees: TronChainFees, exact = false): bigint {
     const cap = this.opts.feeLimitSun ?? MAX_FEE_LIMIT_SUN;
     const bare = energy * fees.energyFee;
     if (bare > cap) {
       throw new ChainRejectedError('refused', `the call needs about ${bare} sun of energy, above this chain's fee limit of ${cap} sun`);
     }
-    const limit = (bare * ENERGY_MARGIN_PERCENT + 99n) / 100n;
+    const limit = exact ? bare : (bare * ENERGY_MARGIN_PERCENT + 99n) / 100n;
     return limit > cap ? cap : limit;
   }
 
