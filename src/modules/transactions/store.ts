@@ -198,8 +198,8 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
-            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
-            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`;
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s?.maxFeePerGas?.toString() ?? null},
+            ${s?.maxPriorityFeePerGas?.toString() ?? null}, '{}'::jsonb)`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
