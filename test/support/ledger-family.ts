@@ -82,7 +82,8 @@ export class LedgerSender implements Sender {
     return this.#quote(intent, given, opts.estimate, this.quoteFees(), opts.above);
   }
 
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[]): Promise<FeeQuote[]> {
+  /** `exact` changes nothing here: the ledger prices every estimate without a margin. */
+  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[]): Promise<FeeQuote[]> {
     const fees = this.quoteFees();
     return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
   }
