@@ -17,12 +17,16 @@ export interface ChainFamily {
   readonly codec: AddressCodec;
   /** The derivation at the family's standard account path. */
   readonly derivation: KeyDerivation;
+  /** The all-zero address in canonical form: no key controls it, funds sent there are lost. */
+  readonly zeroAddress: string;
 }
 
 const FAMILIES: Record<ChainFamilyName, ChainFamily> = {
-  evm: { name: 'evm', codec: evmCodec, derivation: evmDerivation() },
-  tron: { name: 'tron', codec: tronCodec, derivation: tronDerivation() },
-  solana: { name: 'solana', codec: solanaCodec, derivation: solanaDerivation },
+  evm: { name: 'evm', codec: evmCodec, derivation: evmDerivation(), zeroAddress: `0x${'0'.repeat(40)}` },
+  // 0x41 and 20 zero bytes.
+  tron: { name: 'tron', codec: tronCodec, derivation: tronDerivation(), zeroAddress: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' },
+  // 32 zero bytes (also the System Program's id).
+  solana: { name: 'solana', codec: solanaCodec, derivation: solanaDerivation, zeroAddress: '11111111111111111111111111111111' },
 };
 
 export const CHAIN_FAMILIES: readonly ChainFamilyName[] = ['evm', 'tron', 'solana'];

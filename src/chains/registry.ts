@@ -18,6 +18,11 @@ export function familyOfChain(chain: ChainConfig): ChainFamily {
   return familyOf(chain.blockchain.family ?? 'evm');
 }
 
+/** Whether a canonical address is its chain family's all-zero address (funds sent there are lost). */
+export function isZeroAddress(chain: ChainConfig, address: string): boolean {
+  return familyOfChain(chain).codec.equals(familyOfChain(chain).zeroAddress, address);
+}
+
 /** The key derivation of a configured chain: its family's, at the chain's account path. */
 export function derivationOfChain(chain: ChainConfig): KeyDerivation {
   return derivationFor(chain.blockchain.family ?? 'evm', chain.blockchain.derivationPath);

@@ -10,6 +10,7 @@
  * on POST and on PATCH, where the stored frequency counts; deleted beneficiaries are 404 to
  * PATCH and DELETE. Every write is audited in the transaction that makes it.
  */
+import { isZeroAddress } from '../../chains/registry.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -171,7 +172,7 @@ export class BeneficiaryService {
         { field: 'address', message: 'invalid address or EIP-55 checksum' },
       ]);
     }
-    if (/^0x0{40}$/i.test(address)) {
+    if (isZeroAddress(chain.config, address)) {
       throw new ValidationError('address is the zero address; funds sent there are lost', [
         { field: 'address', message: 'is the zero address' },
       ]);
