@@ -10,7 +10,7 @@
  * on POST and on PATCH, where the stored frequency counts; deleted beneficiaries are 404 to
  * PATCH and DELETE. Every write is audited in the transaction that makes it.
  */
-import { isZeroAddress } from '../../chains/registry.js';
+import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -168,7 +168,7 @@ export class BeneficiaryService {
     const chain = this.wallets.chainOf(wallet);
     const address = chain.adapter.normalizeAddress(input.trim());
     if (!address) {
-      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address (or its EIP-55 checksum is wrong)`, [
+      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`, [
         { field: 'address', message: 'invalid address or EIP-55 checksum' },
       ]);
     }
