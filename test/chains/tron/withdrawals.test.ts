@@ -159,6 +159,23 @@ describe('OUT_OF_ENERGY', () => {
     const [event] = await events(w, id!, 'withdraw.failed');
     expect(event!.data).toMatchObject({ status: 'FAILED', hash: done.hash });
     expect(event!.data.reason).toMatch(/OUT_OF_ENERGY/);
+
+    // Retried once its block is final: a new transaction whose fee limit fits the call now.
+    await w.s.control.solidify();
+    const retried = await eventually(
+      () => walletApi(w, 'POST', '/transactions/retry', { id: id! }),
+      (r) => r.status !== 409 || r.body.error !== 'NOT_FINAL',
+      20_000,
+    );
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    const again = await settled(w, id!);
+    expect(again).toMatchObject({ status: 'SUCCESS' });
+    expect(again.hash).not.toBe(done.hash);
+    const retryFee = await feeOf(again.hash);
+    expect(await usdtOf(to.address)).toBe(1_000_000n);
+    expect(await usdtOf(w.wallet.address)).toBe(usdtBefore - 1_000_000n);
+    expect(await trxOf(w.wallet.address)).toBe(trxBefore - fee - retryFee);
+    expect((await outboundRows(w, id!)).map((r) => r.stage)).toEqual(['failed', 'mined']);
   });
 });
 
