@@ -150,6 +150,11 @@ export interface Receipt {
   blockHash: string;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  /**
+   * Why the chain says a reverted transaction failed, when it says more than "reverted"
+   * (Tron: the contract result and message, e.g. OUT_OF_ENERGY); recorded as its reason.
+   */
+  failure?: string;
 }
 
 /**

@@ -105,7 +105,14 @@ export class TronAdapter implements ChainAdapter {
     this.sender = new TronSender(node, opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun });
   }
 
+  /**
+   * A client's address: base58check `T…`, or java-tron's hex (`41…`, `0x41…`). The codec's
+   * 20-byte `0x…` form (the TVM's) is refused here: from a client it is an EVM address
+   * given to a Tron chain by mistake, and a payment to it would be a payment to another
+   * account than the one the client meant.
+   */
   normalizeAddress(address: string): string | null {
+    if (/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
     return tronCodec.normalize(address);
   }
 

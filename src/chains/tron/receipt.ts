@@ -30,5 +30,16 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
     blockHash: block.blockID,
     gasUsed: BigInt((info.fee as number | string | undefined) ?? 0),
     effectiveGasPrice: 1n,
+    ...(failed ? { failure: failureOf(result, info.resMessage) } : {}),
   };
+}
+
+/** The contract result (OUT_OF_ENERGY, REVERT, ...) and the node's message, in words. */
+function failureOf(result: string | undefined, message: unknown): string {
+  const code = result ?? 'FAILED';
+  if (typeof message !== 'string' || message === '') return code;
+  // java-tron prints the message as hex unless asked for `visible` output.
+  const decoded = /^([0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, 'hex').toString('utf8') : message;
+  const words = /^[\x20-\x7e]*$/.test(decoded) ? decoded : message;
+  return `${code}: ${words.slice(0, 200)}`;
 }

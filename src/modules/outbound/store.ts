@@ -212,16 +212,26 @@ export async function lockUnsettled(db: DbConn, id: string, stages: Stage[]): Pr
   return one(rows);
 }
 
+/** A failed row's error when the chain gives no more detail than the revert itself. */
+export const REVERTED = 'execution reverted';
+
 export async function settleMined(
   db: DbConn,
   id: string,
-  r: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
+  r: {
+    status: 'success' | 'reverted';
+    blockNumber: bigint;
+    blockHash: string;
+    gasUsed: bigint;
+    effectiveGasPrice: bigint;
+    failure?: string;
+  },
 ): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = ${r.status === 'success' ? 'mined' : 'failed'}, status = ${r.status},
            block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
            effective_gas_price = ${r.effectiveGasPrice}, conflict_seen_at = NULL, updated_at = now(),
-           error = ${r.status === 'success' ? null : 'execution reverted'}
+           error = ${r.status === 'success' ? null : (r.failure ?? REVERTED)}
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
@@ -307,7 +317,14 @@ export async function settlePredecessor(
   db: DbConn,
   liveId: string,
   minedId: string,
-  r: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
+  r: {
+    status: 'success' | 'reverted';
+    blockNumber: bigint;
+    blockHash: string;
+    gasUsed: bigint;
+    effectiveGasPrice: bigint;
+    failure?: string;
+  },
 ): Promise<OutboundRow> {
   await sql`UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${minedId}, conflict_seen_at = NULL, updated_at = now(),
                    error = 'an earlier transaction with this nonce was mined instead'
