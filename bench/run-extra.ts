@@ -28,6 +28,11 @@
  *   withdrawals:
  *   BENCH_WITHDRAWALS        withdrawals posted at once per run (default 500)
  *   BENCH_WD_BLOCK_TIME      anvil block time in seconds (default 1; 0 = automine)
+ *   tron (tron-deposits.ts, issue 15):
+ *   BENCH_TRON_DEPOSITS      USDT deposits per run (default 10), spread over
+ *   BENCH_TRON_SPREAD_S      seconds (default 9)
+ *   BENCH_TRON_BLOCK_MS      the stand-in's block time (default 3000, mainnet's)
+ *   BENCH_TRON_ISSUANCE_S    seconds per issuance run, Tron then EVM (default 5)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
@@ -50,6 +55,7 @@ import { activeWorlds, benchWebhooks, type ExtraFigure, type WebhookBenchReport 
 import { benchBackfill, benchDetection, type BackfillReport, type DetectionReport } from './deposits.js';
 import { benchWithdrawals } from './withdrawals.js';
 import { benchAuthFlood, floodWorlds } from './auth-flood.js';
+import { benchTronDeposits } from './tron-deposits.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -61,9 +67,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth'];
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron'];
 if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]');
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -86,6 +92,10 @@ const settings = {
   withdrawals: env('BENCH_WITHDRAWALS', 500),
   withdrawalBlockTime: env('BENCH_WD_BLOCK_TIME', 1),
   authDuration: env('BENCH_AUTH_DURATION', 10),
+  tronDeposits: env('BENCH_TRON_DEPOSITS', 10),
+  tronSpreadS: env('BENCH_TRON_SPREAD_S', 9),
+  tronBlockMs: env('BENCH_TRON_BLOCK_MS', 3000),
+  tronIssuanceS: env('BENCH_TRON_ISSUANCE_S', 5),
 };
 if (settings.batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('BENCH_BATCHES must be positive integers');
 
@@ -234,6 +244,23 @@ async function main(): Promise<void> {
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();
+  }
+
+  if (which === 'tron' || which === 'all') {
+    log(`\n== tron (issue 15): deposit detection at solidification and address issuance vs EVM, ${runs} runs ==`);
+    const r = await benchTronDeposits({
+      runs,
+      depositsPerRun: settings.tronDeposits,
+      spreadSeconds: settings.tronSpreadS,
+      blockTimeMs: settings.tronBlockMs,
+      pollMs: settings.pollMs,
+      issuanceSeconds: settings.tronIssuanceS,
+      issuanceConnections: 8,
+      log,
+    });
+    figures.push(...r.figures);
+    details.tron = r.details;
+    loads.tron = loadavg();
   }
 
   const loadAfter = loadavg();

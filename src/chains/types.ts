@@ -181,6 +181,14 @@ export interface ChainAdapter {
   /** One round trip where the chain allows it (Multicall3). Same order as the queries. */
   getBalances(queries: BalanceQuery[]): Promise<bigint[]>;
   getBlockNumber(): Promise<bigint>;
+  /**
+   * The newest block that is final, given the head just read (`getBlockNumber`): deposits in
+   * it and below are confirmed. Families with probabilistic finality count depth (EVM:
+   * `head - confirmations + 1`, the head's block counting 1); a family whose node says
+   * which blocks are irreversible answers that (Tron: the solidified block, whatever the
+   * configured confirmations). Never above `head`.
+   */
+  finalizedHead(head: bigint): Promise<bigint>;
 
   // Reading the chain (deposits).
   getBlock(number: bigint): Promise<BlockRef | null>;

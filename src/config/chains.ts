@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
+import { CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
 import { defaultSwapRouter } from './swap-routers.js';
 
 export const NATIVE_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -180,10 +180,14 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   const net = known?.networks[entry.network];
   const missing = (field: string) =>
     new Error(`${source}: chain "${entry.blockchain}" is not in the built-in catalogue, so "${field}" is required`);
-  const family = entry.family ?? 'evm';
-  // The catalogue's chains are EVM chains: another family under one of their slugs is a mistake.
-  if (known && family !== 'evm') {
-    throw new Error(`${source}: chain "${entry.blockchain}" is an EVM chain of the built-in catalogue, so "family" cannot be "${family}"`);
+  const knownFamily = known?.family ?? 'evm';
+  const family = entry.family ?? (known ? knownFamily : 'evm');
+  // A catalogue chain is of its catalogue family: another family under its slug is a mistake.
+  if (known && family !== knownFamily) {
+    const article = knownFamily === 'evm' ? 'an EVM' : 'a Tron';
+    throw new Error(
+      `${source}: chain "${entry.blockchain}" is ${article} chain of the built-in catalogue, so "family" cannot be "${family}"`,
+    );
   }
   assertFamilyAddresses(entry, family, source);
   const chainId = entry.chainId ?? net?.chainId;
@@ -287,7 +291,7 @@ function guessCurrency(symbol: string): string | null {
 /** `RPC_ETHEREUM_MAINNET=https://...` switches a catalogue chain on without a file. */
 export function chainEntriesFromEnv(env: NodeJS.ProcessEnv): ChainEntry[] {
   const entries: ChainEntry[] = [];
-  for (const chain of EVM_CATALOGUE) {
+  for (const chain of CATALOGUE) {
     for (const network of ['mainnet', 'testnet'] as const) {
       const url = env[`RPC_${chain.slug.toUpperCase()}_${network.toUpperCase()}`];
       if (url) entries.push({ blockchain: chain.slug, network, rpcUrl: url });

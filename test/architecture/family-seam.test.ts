@@ -67,6 +67,7 @@ const ADAPTER_MEMBERS = [
   'normalizeAddress',
   'getBalances',
   'getBlockNumber',
+  'finalizedHead',
   'getBlock',
   'scan',
   'transfersOfTransaction',

@@ -271,6 +271,11 @@ export class LedgerAdapter implements ChainAdapter {
     return this.chain.head().number;
   }
 
+  /** As EVM: depth counting with the chain's confirmations. */
+  async finalizedHead(head: bigint): Promise<bigint> {
+    return head - BigInt(Math.max(1, this.config.confirmations)) + 1n;
+  }
+
   async getBlock(number: bigint): Promise<BlockRef | null> {
     const b = this.chain.block(number);
     return b ? { number: b.number, hash: b.hash, parentHash: b.parentHash, timestamp: b.timestamp } : null;

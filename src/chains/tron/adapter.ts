@@ -132,9 +132,9 @@ export class TronAdapter implements ChainAdapter {
    * The head block's number (`/wallet/getblock`, the latest block), unsolidified: blocks up
    * to it can still be replaced. Tron counts finality differently from EVM: a block is
    * final once solidified (19 blocks behind the head on mainnet: 2/3 of the 27 super
-   * representatives built on it), so the deposit indexer should count a deposit's
-   * confirmations to `getSolidifiedBlockNumber()`, not to this head (issue 15 item 4), and
-   * read (and handle reorgs of) the range between the two as on EVM.
+   * representatives built on it): the deposit indexer confirms deposits up to
+   * `finalizedHead` (the solidified block) and reads, and handles reorgs of, the range
+   * between the two as on EVM.
    */
   getBlockNumber(): Promise<bigint> {
     return this.rpc(async () => this.headOf('wallet/getblock'));
@@ -143,6 +143,16 @@ export class TronAdapter implements ChainAdapter {
   /** The latest solidified block (`/walletsolidity/getblock`): irreversible; confirmations count to it. */
   getSolidifiedBlockNumber(): Promise<bigint> {
     return this.rpc(async () => this.headOf('walletsolidity/getblock'));
+  }
+
+  /**
+   * Tron's blocks are final once solidified (2/3 of the super representatives built on
+   * them; 19 behind the head on mainnet): the node says which, so the configured
+   * `confirmations` play no part. Read after `head`, so capped by it.
+   */
+  async finalizedHead(head: bigint): Promise<bigint> {
+    const solid = await this.getSolidifiedBlockNumber();
+    return solid < head ? solid : head;
   }
 
   private async headOf(path: string): Promise<bigint> {
