@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { hexToBytes } from '@noble/hashes/utils';
-import { resolveChain } from '../../../src/config/chains.js';
+import { resolveChain, type ChainConfig } from '../../../src/config/chains.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { fundedWallet, post, sendToken, startForTest, tronWeb, type Wallet } from '../../../src/devnet/tron/testkit.js';
@@ -32,10 +32,12 @@ export interface SweepWorld {
   /** A wallet on the chain that lends energy (auto), and one on the chain that burns. */
   lending: TronWallet;
   burning: TronWallet;
+  /** Every chain of the harness (the devnet's and the two Tron chains), for a worker in another process. */
+  chains: ChainConfig[];
   stop(): Promise<void>;
 }
 
-export async function startSweepWorld(opts: { webhookUrl?: string; worker?: boolean; chainsOnly?: boolean } = {}): Promise<SweepWorld> {
+export async function startSweepWorld(opts: { webhookUrl?: string; worker?: boolean } = {}): Promise<SweepWorld> {
   const s = await startForTest({ blockTimeMs: 100 });
   const usdt = s.tokens[0]!.address;
   const chain = (slug: string, chainId: number, extra: { sweepFunding?: 'burn' }) =>
@@ -56,10 +58,11 @@ export async function startSweepWorld(opts: { webhookUrl?: string; worker?: bool
       },
       'test',
     );
+  const extraChains = [chain('tron-lend', 990_301, {}), chain('tron-burn', 990_302, { sweepFunding: 'burn' })];
   const h = await startHarness({
     specs: [DEVNET_CHAINS[0]!],
     worker: opts.worker ?? true,
-    extraChains: [chain('tron-lend', 990_301, {}), chain('tron-burn', 990_302, { sweepFunding: 'burn' })],
+    extraChains,
     services: { outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400 } },
   });
   const wallet = async (slug: string): Promise<TronWallet> => {
@@ -88,6 +91,7 @@ export async function startSweepWorld(opts: { webhookUrl?: string; worker?: bool
     payer,
     lending,
     burning,
+    chains: [...h.devnet.chains.map((c) => c.config), ...extraChains],
     async stop() {
       await h.stop();
       await s.stop();
