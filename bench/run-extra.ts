@@ -3,7 +3,7 @@
  * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
  * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron-sweeps|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -28,6 +28,9 @@
  *   withdrawals:
  *   BENCH_WITHDRAWALS        withdrawals posted at once per run (default 500)
  *   BENCH_WD_BLOCK_TIME      anvil block time in seconds (default 1; 0 = automine)
+ *   tron-sweeps (tron-sweeps.ts, issue 15: sweep cost with energy lent vs TRX burned):
+ *   BENCH_TRON_SWEEPS        rounds (default 5): a new child each way, two deposits to it
+ *   BENCH_TRON_BLOCK_MS      the Tron stand-in's block time (default 100)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
@@ -50,6 +53,7 @@ import { activeWorlds, benchWebhooks, type ExtraFigure, type WebhookBenchReport 
 import { benchBackfill, benchDetection, type BackfillReport, type DetectionReport } from './deposits.js';
 import { benchWithdrawals } from './withdrawals.js';
 import { benchAuthFlood, floodWorlds } from './auth-flood.js';
+import { benchTronSweeps } from './tron-sweeps.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -61,9 +65,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth'];
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron-sweeps'];
 if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]');
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron-sweeps|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -234,6 +238,14 @@ async function main(): Promise<void> {
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();
+  }
+
+  if (which === 'tron-sweeps' || which === 'all') {
+    log(`\n== tron-sweeps (issue 15): sweep cost per deposit, energy lent vs TRX burned ==`);
+    const r = await benchTronSweeps({ deposits: env('BENCH_TRON_SWEEPS', 5), blockMs: env('BENCH_TRON_BLOCK_MS', 100), log });
+    figures.push(...r.figures);
+    details.tronSweeps = r.details;
+    loads.tronSweeps = loadavg();
   }
 
   const loadAfter = loadavg();
