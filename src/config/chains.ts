@@ -89,7 +89,8 @@ export interface ChainConfig {
   /**
    * Tron chains only: how a child's TRC-20 sweep gets its energy. 'delegate': lent from the
    * master's staked TRX and taken back after; 'burn': TRX sent to the child to burn;
-   * 'auto' (absent): delegate when the master can lend enough now, else burn.
+   * 'auto' (absent): delegate when the master can lend enough now and that is the cheaper
+   * (the master's two transactions' bandwidth against the energy burned), else burn.
    */
   sweepFunding?: 'auto' | 'delegate' | 'burn';
 }

@@ -20,12 +20,14 @@ import { ChainRejectedError } from '../errors.js';
 import type { ChildFeeFunding, NetworkData } from '../types.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
-import type { ResourceOp } from './tx.js';
+import { bandwidthBound, type ResourceOp } from './tx.js';
 
 /** How a child's TRC-20 energy is paid (chains file `sweepFunding`, Tron chains only). */
 export type TronSweepFunding = 'auto' | 'delegate' | 'burn';
 
 const SUN_PER_TRX = 1_000_000n;
+/** Any 21-byte account, to size a resource operation's transaction (the size does not depend on it). */
+const ZERO = new Uint8Array(21).fill(0x41, 0, 1);
 /** java-tron's smallest delegation (DelegateResourceActuator: at least 1 TRX). */
 const MIN_DELEGATION_SUN = SUN_PER_TRX;
 
@@ -74,6 +76,19 @@ export async function planChildResources(
   const missing = wanted - (has > 0n ? has : 0n);
   const sun = missing > 0n ? stakeFor(missing, num(master.TotalEnergyLimit), num(master.TotalEnergyWeight)) : 0n;
   if (sun > 0n) {
+    // auto: lending costs the master two small transactions' bandwidth (burned when its own
+    // free and staked bytes do not cover them); burning costs the child's energy. The cheaper.
+    if (mode === 'auto') {
+      const opBytes = bandwidthBound({ kind: 'delegate', owner: ZERO, receiver: ZERO, resource: 'ENERGY', balance: sun });
+      let masterBytes = num(master.freeNetLimit) - num(master.freeNetUsed) + num(master.NetLimit) - num(master.NetUsed);
+      let lendCost = 0n;
+      for (let i = 0; i < 2; i++) {
+        if (masterBytes >= opBytes) masterBytes -= opBytes;
+        else lendCost += opBytes * bandwidthPrice;
+      }
+      const energy = p.network.energy !== undefined ? BigInt(p.network.energy) : wanted;
+      if (lendCost >= energy * energyPrice) return fallback();
+    }
     const max = await canLend(node, p.master, 'ENERGY');
     if (max < sun) {
       if (mode === 'delegate') {
