@@ -31,6 +31,7 @@
  *   tron-sweeps (tron-sweeps.ts, issue 15: sweep cost with energy lent vs TRX burned):
  *   BENCH_TRON_SWEEPS        rounds (default 5): a new child each way, two deposits to it
  *   BENCH_TRON_BLOCK_MS      the Tron stand-in's block time (default 100)
+ *   BENCH_TRON_BANDWIDTH_TRX TRX both masters stake for bandwidth (default 0)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
@@ -242,7 +243,12 @@ async function main(): Promise<void> {
 
   if (which === 'tron-sweeps' || which === 'all') {
     log(`\n== tron-sweeps (issue 15): sweep cost per deposit, energy lent vs TRX burned ==`);
-    const r = await benchTronSweeps({ deposits: env('BENCH_TRON_SWEEPS', 5), blockMs: env('BENCH_TRON_BLOCK_MS', 100), log });
+    const r = await benchTronSweeps({
+      deposits: env('BENCH_TRON_SWEEPS', 5),
+      blockMs: env('BENCH_TRON_BLOCK_MS', 100),
+      bandwidthTrx: env('BENCH_TRON_BANDWIDTH_TRX', 0),
+      log,
+    });
     figures.push(...r.figures);
     details.tronSweeps = r.details;
     loads.tronSweeps = loadavg();
