@@ -155,6 +155,13 @@ export interface Receipt {
    * (Tron: the contract result and message, e.g. OUT_OF_ENERGY); recorded as its reason.
    */
   failure?: string;
+  /**
+   * Resources the transaction used besides the fee it paid, on families that meter them
+   * apart (Tron: energy of a contract call, and bandwidth bytes, whether taken from stake,
+   * from the free allowance or burned). Absent on EVM (gasUsed says it all).
+   */
+  energyUsed?: bigint;
+  bandwidthUsed?: bigint;
 }
 
 /**
@@ -413,7 +420,18 @@ export type ChildFeeFunding =
   /** The child can pay, or someone else pays: nothing to send first. */
   | { kind: 'none' }
   /** The master sends `amount` of the native coin to the child first (an EVM gas top-up). */
-  | { kind: 'transfer'; amount: bigint };
+  | { kind: 'transfer'; amount: bigint }
+  /**
+   * The master lends the child resources from its own stake for the transaction (Tron:
+   * energy delegated from staked TRX), and takes them back once the transaction settled,
+   * whatever its outcome. In order: `transfer` of the native coin first when above 0
+   * (activating the child, bandwidth it lacks), then the master's transaction to the child
+   * with value 0 and network data `lend`, then the child's transaction signed with `network`
+   * (what was lent covers it), then the master's transaction to the child with value 0 and
+   * network data `giveBack`. `lend` and `giveBack` are opaque: the family built them and
+   * signs them (its prepare and sign read what they do from them).
+   */
+  | { kind: 'lend'; transfer: bigint; lend: NetworkData; giveBack: NetworkData; network: NetworkData };
 
 /** Options of Sender.quote. */
 export interface QuoteOptions {
@@ -501,6 +519,20 @@ export interface Sender {
    * resources delegated or TRX sent (issue 15).
    */
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding;
+  /**
+   * childFeeFunding with the chain read: a family that can lend a child resources (Tron:
+   * energy delegated from the master's staked TRX; bandwidth and activation it cannot lend)
+   * answers 'lend' when its operator allows it and the master can, else what
+   * childFeeFunding answers (EVM, Solana: that answer). `child` sends the transaction,
+   * `master` pays; `network` is the child's transaction's quote.
+   */
+  planChildFunding(p: {
+    child: string;
+    master: string;
+    nativeBalance: bigint;
+    value: bigint;
+    network: NetworkData;
+  }): Promise<ChildFeeFunding>;
   /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
   feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
   /**

@@ -86,6 +86,13 @@ export interface ChainConfig {
   swapRouter?: string | null;
   /** USD price feeds by asset symbol (the source of rates); absent or {} = none on this chain. */
   priceFeeds?: Record<string, PriceFeedConfig>;
+  /**
+   * Tron chains only: how a child's TRC-20 sweep gets its energy. 'delegate': lent from the
+   * master's staked TRX and taken back after; 'burn': TRX sent to the child to burn;
+   * 'auto' (absent): delegate when the master can lend enough now and that is the cheaper
+   * (the master's two transactions' bandwidth against the energy burned), else burn.
+   */
+  sweepFunding?: 'auto' | 'delegate' | 'burn';
 }
 
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
@@ -150,6 +157,8 @@ const ChainEntry = Type.Object(
      * asset list does); null switches a catalogue feed off.
      */
     priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
+    /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
+    sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
   },
   { additionalProperties: false },
 );
@@ -190,6 +199,9 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     );
   }
   assertFamilyAddresses(entry, family, source);
+  if (entry.sweepFunding !== undefined && family !== 'tron') {
+    throw new Error(`${source}: chains.${entry.blockchain}.sweepFunding: only Tron chains lend resources to their sweeps`);
+  }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
   const nativeDecimals = known?.nativeDecimals ?? FAMILY_NATIVE_DECIMALS[family];
@@ -234,6 +246,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     swapRouter: entry.swapRouter === undefined ? defaultSwapRouter(entry.blockchain, entry.network) : entry.swapRouter,
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
+    ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
   };
 }
 

@@ -57,6 +57,7 @@ const SENDER_MEMBERS = [
   'replacementNetwork',
   'costOf',
   'childFeeFunding',
+  'planChildFunding',
   'feeFields',
   'findLanded',
   'hasExpired',

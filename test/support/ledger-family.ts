@@ -214,6 +214,11 @@ export class LedgerSender implements Sender {
     return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
   }
 
+  /** Nothing to lend: the same answer as childFeeFunding. */
+  async planChildFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): Promise<ChildFeeFunding> {
+    return this.childFeeFunding(p);
+  }
+
   feeFields(network: NetworkData) {
     const n = ledgerNetwork(network);
     return { gasLimit: n.units, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };

@@ -102,7 +102,10 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
-    this.sender = new TronSender(node, opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun });
+    this.sender = new TronSender(node, {
+      ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),
+      ...(config.sweepFunding === undefined ? {} : { sweepFunding: config.sweepFunding }),
+    });
   }
 
   /**

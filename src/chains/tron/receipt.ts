@@ -5,6 +5,7 @@
  */
 import type { Receipt } from '../types.js';
 import type { TronNode } from './node.js';
+import { bandwidthOf } from './tx.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,9 +21,11 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
   const blockNumber = BigInt(info.blockNumber as number | string);
   const block = await node.post<Json>('wallet/getblockbynum', { num: Number(blockNumber) });
   // Reorganised away between the two reads: that block is not the one it landed in.
-  const txs = (block.transactions ?? []) as { txID?: string }[];
-  if (typeof block.blockID !== 'string' || !txs.some((t) => t.txID === id)) return null;
-  const result = (info.receipt as { result?: string } | undefined)?.result;
+  const txs = (block.transactions ?? []) as { txID?: string; raw_data_hex?: string }[];
+  const tx = txs.find((t) => t.txID === id);
+  if (typeof block.blockID !== 'string' || !tx) return null;
+  const receipt = (info.receipt ?? {}) as { result?: string; energy_usage_total?: number | string };
+  const result = receipt.result;
   const failed = info.result === 'FAILED' || (result !== undefined && result !== 'SUCCESS');
   return {
     status: failed ? 'reverted' : 'success',
@@ -31,6 +34,10 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
     gasUsed: BigInt((info.fee as number | string | undefined) ?? 0),
     effectiveGasPrice: 1n,
     ...(failed ? { failure: failureOf(result, info.resMessage) } : {}),
+    // Energy from stake, burned or paid by the contract's owner; bandwidth = the transaction's
+    // bytes (signed size + 64), whether from stake, the free allowance or burned.
+    energyUsed: BigInt(receipt.energy_usage_total ?? 0),
+    ...(typeof tx.raw_data_hex === 'string' ? { bandwidthUsed: bandwidthOf(tx.raw_data_hex.length / 2) } : {}),
   };
 }
 

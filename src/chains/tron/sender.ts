@@ -32,6 +32,7 @@ import type {
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
 import { tronReceipt } from './receipt.js';
+import { checkResourceOp, planChildResources, type TronSweepFunding } from './resources.js';
 import {
   bandwidthBound,
   bandwidthOf,
@@ -41,6 +42,7 @@ import {
   varintLength,
   readHeader,
   txIdOf,
+  resourceOpOf,
   TronTxFormatError,
   type TronCall,
 } from './tx.js';
@@ -70,7 +72,7 @@ export class TronSender implements Sender {
 
   constructor(
     private readonly node: TronNode,
-    private readonly opts: { feeLimitSun?: bigint } = {},
+    private readonly opts: { feeLimitSun?: bigint; sweepFunding?: TronSweepFunding } = {},
   ) {}
 
   /** Tron has no nonces: the pipeline never asks an 'expiry' family for one. */
@@ -171,8 +173,18 @@ export class TronSender implements Sender {
     return limit > cap ? cap : limit;
   }
 
-  /** The energy a call uses now (/wallet/triggerconstantcontract); a revert is ChainRejectedError('reverted'). */
+  /**
+   * The energy a call needs now; a revert is ChainRejectedError('reverted'). java-tron's
+   * /wallet/estimateenergy first: the energy limit under which the call succeeds, which can be
+   * above what it ends up using (a transfer of a whole token balance clears a storage slot and
+   * gets energy back only at the end, so triggerconstantcontract's figure is too low a limit
+   * for it). Nodes that do not offer it (vm.estimateEnergy off) answer without
+   * `energy_required`: then triggerconstantcontract's energy_used.
+   */
   async estimateEnergy(intent: TxIntent): Promise<bigint> {
+    const est = await this.node.post<Json>('wallet/estimateenergy', triggerBody(intent));
+    const required = est.energy_required as number | string | undefined;
+    if ((est.result as { result?: boolean } | undefined)?.result === true && required !== undefined) return BigInt(required);
     const res = await this.node.post<Json>('wallet/triggerconstantcontract', triggerBody(intent));
     const result = (res.result ?? {}) as { result?: boolean; code?: string; message?: string };
     const nodeMessage = text(result.message);
@@ -237,15 +249,17 @@ export class TronSender implements Sender {
    * was asked before returning them.
    */
   async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
-    checkIntent(intent);
+    checkIntent(intent, given);
     const fees = await this.chainFees();
     let energy: bigint | null = null;
     let feeLimit = 0n;
-    if (intent.data !== null) {
+    const resource = resourceOpOf(given);
+    if (resource !== null) await checkResourceOp(this.node, intent.from, intent.to, resource);
+    else if (intent.data !== null) {
       feeLimit = big(given.feeLimit) ?? this.#feeLimitOf((energy = await this.estimateEnergy(intent)), fees);
     }
-    const call = callOf(intent, feeLimit);
-    const built = await this.#build(intent, feeLimit);
+    const call = callOf(intent, feeLimit, given);
+    const built = await this.#build(intent, feeLimit, given);
     const raw = hexToBytes(built);
     let header;
     try {
@@ -255,8 +269,9 @@ export class TronSender implements Sender {
         throw new Error(`the Tron node built another transaction than asked (${err.message}): not signed`);
       throw err;
     }
-    const activation = intent.data === null ? await this.#activation(intent.to, fees) : 0n;
+    const activation = call.kind === 'transfer' ? await this.#activation(intent.to, fees) : 0n;
     return {
+      ...(resource !== null ? { resourceOp: given.resourceOp!, resource: given.resource!, resourceSun: given.resourceSun! } : {}),
       ...priced(call, fees, { activation, ...(energy !== null ? { energy } : {}) }, raw.length),
       rawDataHex: built,
       txID: txIdOf(raw),
@@ -267,10 +282,21 @@ export class TronSender implements Sender {
     };
   }
 
-  /** The node's raw_data_hex of the transaction (createtransaction or triggersmartcontract). */
-  async #build(intent: TxIntent, feeLimit: bigint): Promise<string> {
+  /** The node's raw_data_hex of the transaction (createtransaction, triggersmartcontract, (un)delegateresource). */
+  async #build(intent: TxIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
     let tx: Json | undefined;
-    if (intent.data === null) {
+    const resource = resourceOpOf(given);
+    if (resource !== null) {
+      const res = await this.node.post<Json>(`wallet/${resource.op}resource`, {
+        owner_address: tronHex(intent.from),
+        receiver_address: tronHex(intent.to),
+        balance: Number(resource.balance),
+        resource: resource.resource,
+        visible: false,
+      });
+      if (typeof res.Error === 'string') throw buildRefusal(res.Error);
+      tx = res;
+    } else if (intent.data === null) {
       const amount = intent.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(intent.value) : intent.value;
       const res = await this.node.post<Json>('wallet/createtransaction', {
         owner_address: tronHex(intent.from),
@@ -296,7 +322,7 @@ export class TronSender implements Sender {
     if (!network.rawDataHex) throw new Error('network data is not prepared (rawDataHex)');
     const raw = hexToBytes(network.rawDataHex);
     // Whatever stored data says, only the intent's own transaction is signed.
-    const header = checkRaw(raw, callOf(intent, intent.data === null ? 0n : BigInt(network.feeLimit ?? '0')));
+    const header = checkRaw(raw, callOf(intent, intent.data === null ? 0n : BigInt(network.feeLimit ?? '0'), network));
     const txID = txIdOf(raw);
     if ((network.txID !== undefined && network.txID !== txID) || network.expiration !== header.expiration.toString()) {
       throw new Error('the network data does not describe its rawDataHex (txID or expiration)');
@@ -326,6 +352,21 @@ export class TronSender implements Sender {
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
     const needed = this.costOf(p.value, p.network);
     return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
+  }
+
+  /**
+   * childFeeFunding with the chain read (resources.ts): energy lent from the master's stake
+   * when the operator's `sweepFunding` allows it and the stake can, activation and missing
+   * bandwidth as TRX; otherwise TRX to burn for everything (childFeeFunding).
+   */
+  planChildFunding(p: {
+    child: string;
+    master: string;
+    nativeBalance: bigint;
+    value: bigint;
+    network: NetworkData;
+  }): Promise<ChildFeeFunding> {
+    return planChildResources(this.node, this.opts.sweepFunding ?? 'auto', p, () => this.childFeeFunding(p));
   }
 
   /** Tron has no EVM fee fields. */
@@ -374,8 +415,10 @@ function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint
   };
 }
 
-function checkIntent(intent: TxIntent): void {
+function checkIntent(intent: TxIntent, network?: NetworkData): void {
   if (!tronHex(intent.from) || !tronHex(intent.to)) throw new ValidationError('not a Tron address');
+  // A lend or give-back (resources.ts): value 0, no data; callOf checks the rest.
+  if (network?.resourceOp !== undefined && intent.data === null && intent.value === 0n) return;
   if (intent.data !== null && intent.value !== 0n) {
     throw new ValidationError('a Tron contract call sends no TRX here (call_value is not supported)');
   }
