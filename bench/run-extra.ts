@@ -3,7 +3,7 @@
  * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
  * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron-sweeps|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -28,6 +28,15 @@
  *   withdrawals:
  *   BENCH_WITHDRAWALS        withdrawals posted at once per run (default 500)
  *   BENCH_WD_BLOCK_TIME      anvil block time in seconds (default 1; 0 = automine)
+ *   tron (tron-deposits.ts, issue 15):
+ *   BENCH_TRON_DEPOSITS      USDT deposits per run (default 10), spread over
+ *   BENCH_TRON_SPREAD_S      seconds (default 9)
+ *   BENCH_TRON_BLOCK_MS      the stand-in's block time (default 3000, mainnet's)
+ *   BENCH_TRON_ISSUANCE_S    seconds per issuance run, Tron then EVM (default 5)
+ *   tron-sweeps (tron-sweeps.ts, issue 15: sweep cost with energy lent vs TRX burned):
+ *   BENCH_TRON_SWEEPS        rounds (default 5): a new child each way, two deposits to it
+ *   (BENCH_TRON_BLOCK_MS     also sets the sweep part's block time; its default there: 100)
+ *   BENCH_TRON_BANDWIDTH_TRX TRX both masters stake for bandwidth (default 0)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
@@ -50,6 +59,8 @@ import { activeWorlds, benchWebhooks, type ExtraFigure, type WebhookBenchReport 
 import { benchBackfill, benchDetection, type BackfillReport, type DetectionReport } from './deposits.js';
 import { benchWithdrawals } from './withdrawals.js';
 import { benchAuthFlood, floodWorlds } from './auth-flood.js';
+import { benchTronDeposits } from './tron-deposits.js';
+import { benchTronSweeps } from './tron-sweeps.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -61,9 +72,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth'];
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron', 'tron-sweeps'];
 if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|all] [--diagnose]');
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -86,6 +97,10 @@ const settings = {
   withdrawals: env('BENCH_WITHDRAWALS', 500),
   withdrawalBlockTime: env('BENCH_WD_BLOCK_TIME', 1),
   authDuration: env('BENCH_AUTH_DURATION', 10),
+  tronDeposits: env('BENCH_TRON_DEPOSITS', 10),
+  tronSpreadS: env('BENCH_TRON_SPREAD_S', 9),
+  tronBlockMs: env('BENCH_TRON_BLOCK_MS', 3000),
+  tronIssuanceS: env('BENCH_TRON_ISSUANCE_S', 5),
 };
 if (settings.batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('BENCH_BATCHES must be positive integers');
 
@@ -234,6 +249,35 @@ async function main(): Promise<void> {
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();
+  }
+
+  if (which === 'tron' || which === 'all') {
+    log(`\n== tron (issue 15): deposit detection at solidification and address issuance vs EVM, ${runs} runs ==`);
+    const r = await benchTronDeposits({
+      runs,
+      depositsPerRun: settings.tronDeposits,
+      spreadSeconds: settings.tronSpreadS,
+      blockTimeMs: settings.tronBlockMs,
+      pollMs: settings.pollMs,
+      issuanceSeconds: settings.tronIssuanceS,
+      issuanceConnections: 8,
+      log,
+    });
+    figures.push(...r.figures);
+    details.tron = r.details;
+    loads.tron = loadavg();
+  }
+  if (which === 'tron-sweeps' || which === 'all') {
+    log(`\n== tron-sweeps (issue 15): sweep cost per deposit, energy lent vs TRX burned ==`);
+    const r = await benchTronSweeps({
+      deposits: env('BENCH_TRON_SWEEPS', 5),
+      blockMs: env('BENCH_TRON_BLOCK_MS', 100),
+      bandwidthTrx: env('BENCH_TRON_BANDWIDTH_TRX', 0),
+      log,
+    });
+    figures.push(...r.figures);
+    details.tronSweeps = r.details;
+    loads.tronSweeps = loadavg();
   }
 
   const loadAfter = loadavg();

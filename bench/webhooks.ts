@@ -44,6 +44,7 @@ import { signatureHeaders } from '../src/lib/webhook-signature.js';
 import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
 import type { AuthContext } from '../src/modules/apikeys/service.js';
+import type { ChainConfig } from '../src/config/index.js';
 import type { WebhookSender } from '../src/modules/webhooks/sender.js';
 import { fmt, load1, rateOf, sleep, summarize } from './stats.js';
 import { withCpu, type CpuShare } from './cpu.js';
@@ -247,6 +248,8 @@ export async function startExtraWorld(opts: {
   databaseSettings?: Record<string, string>;
   /** The key-encryption key (default: random), for a worker process that must open the same wallets. */
   kek?: Buffer;
+  /** More chains served beside the devnet's (e.g. a Tron stand-in's, bench/tron-deposits.ts). */
+  extraChains?: ChainConfig[];
 }): Promise<ExtraWorld> {
   const logger = createLogger('silent');
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -282,7 +285,12 @@ export async function startExtraWorld(opts: {
     const services = await createServices(
       database.db,
       new LocalKeyVault(opts.kek ?? randomBytes(32)),
-      { chains: [chain.config], addressLimit: 1_000_000, keyExport: { testnet: true, mainnet: false }, webhookAllowPrivateTargets: true },
+      {
+        chains: [chain.config, ...(opts.extraChains ?? [])],
+        addressLimit: 1_000_000,
+        keyExport: { testnet: true, mainnet: false },
+        webhookAllowPrivateTargets: true,
+      },
       // databaseUrl: the in-memory caches (API keys, wallets) are on, as in production.
       { databaseUrl, ...opts.services, logger },
     );

@@ -26,6 +26,8 @@ export const PURPOSES = [
   'withdraw-cancel',
   'sweep-topup',
   'sweep',
+  'sweep-lend',
+  'sweep-give-back',
   'contract',
   'autosettle-topup',
   'autosettle-approve',

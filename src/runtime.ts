@@ -106,6 +106,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         portBase: config.devnetPortBase,
         blockTime: config.devnetBlockTime,
         logger,
+        tron: true,
       });
       const started = devnet;
       cleanups.push(() => started.stop());

@@ -17,12 +17,36 @@ export interface ChainFamily {
   readonly codec: AddressCodec;
   /** The derivation at the family's standard account path. */
   readonly derivation: KeyDerivation;
+  /** The all-zero address in canonical form: no key controls it, funds sent there are lost. */
+  readonly zeroAddress: string;
+  /** What an address of the family looks like, for a client whose address was refused. */
+  readonly addressForm: string;
 }
 
 const FAMILIES: Record<ChainFamilyName, ChainFamily> = {
-  evm: { name: 'evm', codec: evmCodec, derivation: evmDerivation() },
-  tron: { name: 'tron', codec: tronCodec, derivation: tronDerivation() },
-  solana: { name: 'solana', codec: solanaCodec, derivation: solanaDerivation },
+  evm: {
+    name: 'evm',
+    codec: evmCodec,
+    derivation: evmDerivation(),
+    zeroAddress: `0x${'0'.repeat(40)}`,
+    addressForm: '0x and 40 hex digits; mixed case must carry a valid EIP-55 checksum',
+  },
+  // 0x41 and 20 zero bytes.
+  tron: {
+    name: 'tron',
+    codec: tronCodec,
+    derivation: tronDerivation(),
+    zeroAddress: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
+    addressForm: "base58check T… with a valid checksum, or java-tron's hex 41…; an Ethereum 0x address is not a Tron address",
+  },
+  // 32 zero bytes (also the System Program's id).
+  solana: {
+    name: 'solana',
+    codec: solanaCodec,
+    derivation: solanaDerivation,
+    zeroAddress: '11111111111111111111111111111111',
+    addressForm: 'base58, 32 bytes',
+  },
 };
 
 export const CHAIN_FAMILIES: readonly ChainFamilyName[] = ['evm', 'tron', 'solana'];

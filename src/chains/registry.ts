@@ -19,6 +19,16 @@ export function familyOfChain(chain: ChainConfig): ChainFamily {
   return familyOf(chain.blockchain.family ?? 'evm');
 }
 
+/** What an address of the chain looks like, for the error a refused one gets. */
+export function addressFormOf(chain: ChainConfig): string {
+  return familyOfChain(chain).addressForm;
+}
+
+/** Whether a canonical address is its chain family's all-zero address (funds sent there are lost). */
+export function isZeroAddress(chain: ChainConfig, address: string): boolean {
+  return familyOfChain(chain).codec.equals(familyOfChain(chain).zeroAddress, address);
+}
+
 /** The key derivation of a configured chain: its family's, at the chain's account path. */
 export function derivationOfChain(chain: ChainConfig): KeyDerivation {
   return derivationFor(chain.blockchain.family ?? 'evm', chain.blockchain.derivationPath);

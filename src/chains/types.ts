@@ -150,6 +150,18 @@ export interface Receipt {
   blockHash: string;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  /**
+   * Why the chain says a reverted transaction failed, when it says more than "reverted"
+   * (Tron: the contract result and message, e.g. OUT_OF_ENERGY); recorded as its reason.
+   */
+  failure?: string;
+  /**
+   * Resources the transaction used besides the fee it paid, on families that meter them
+   * apart (Tron: energy of a contract call, and bandwidth bytes, whether taken from stake,
+   * from the free allowance or burned). Absent on EVM (gasUsed says it all).
+   */
+  energyUsed?: bigint;
+  bandwidthUsed?: bigint;
 }
 
 /**
@@ -176,6 +188,14 @@ export interface ChainAdapter {
   /** One round trip where the chain allows it (Multicall3). Same order as the queries. */
   getBalances(queries: BalanceQuery[]): Promise<bigint[]>;
   getBlockNumber(): Promise<bigint>;
+  /**
+   * The newest block that is final, given the head just read (`getBlockNumber`): deposits in
+   * it and below are confirmed. Families with probabilistic finality count depth (EVM:
+   * `head - confirmations + 1`, the head's block counting 1); a family whose node says
+   * which blocks are irreversible answers that (Tron: the solidified block, whatever the
+   * configured confirmations). Never above `head`.
+   */
+  finalizedHead(head: bigint): Promise<bigint>;
 
   // Reading the chain (deposits).
   getBlock(number: bigint): Promise<BlockRef | null>;
@@ -226,8 +246,9 @@ export interface ChainAdapter {
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
   /**
-   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; text,
-   * or bytes as 0x-prefixed hex) and hashes it. Absent on families without one.
+   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; Tron:
+   * TIP-191 signMessageV2; text, or bytes as 0x-prefixed hex) and hashes it. Absent on
+   * families without one.
    */
   prepareMessage?(message: string, field?: string): MessagePayload;
 }
@@ -270,6 +291,8 @@ export interface EncodedContractCall {
 
 /** A personal message after validation: what is signed, and its digest. */
 export interface MessagePayload {
+  /** How the digest is made (chains/messages.ts): EIP-191 personal_sign (EVM), TIP-191 signMessageV2 (Tron). */
+  standard: 'EIP-191' | 'TIP-191';
   kind: 'text' | 'bytes';
   /** As given: the text, or the bytes as 0x-prefixed hex. */
   message: string;
@@ -409,7 +432,18 @@ export type ChildFeeFunding =
   /** The child can pay, or someone else pays: nothing to send first. */
   | { kind: 'none' }
   /** The master sends `amount` of the native coin to the child first (an EVM gas top-up). */
-  | { kind: 'transfer'; amount: bigint };
+  | { kind: 'transfer'; amount: bigint }
+  /**
+   * The master lends the child resources from its own stake for the transaction (Tron:
+   * energy delegated from staked TRX), and takes them back once the transaction settled,
+   * whatever its outcome. In order: `transfer` of the native coin first when above 0
+   * (activating the child, bandwidth it lacks), then the master's transaction to the child
+   * with value 0 and network data `lend`, then the child's transaction signed with `network`
+   * (what was lent covers it), then the master's transaction to the child with value 0 and
+   * network data `giveBack`. `lend` and `giveBack` are opaque: the family built them and
+   * signs them (its prepare and sign read what they do from them).
+   */
+  | { kind: 'lend'; transfer: bigint; lend: NetworkData; giveBack: NetworkData; network: NetworkData };
 
 /** Options of Sender.quote. */
 export interface QuoteOptions {
@@ -459,8 +493,15 @@ export interface Sender {
    * revert is a ChainRejectedError with reason 'reverted'.
    */
   quote(intent: TxIntent, given?: NetworkData, opts?: QuoteOptions): Promise<FeeQuote>;
-  /** Several intents priced with one read of the fees (read now when `fresh`), in order. */
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts?: { fresh?: boolean }): Promise<FeeQuote[]>;
+  /**
+   * Several intents priced with one read of the fees (read now when `fresh`), in order. An
+   * item's `exact`: its `estimate` is priced as it is, without the family's margin (a fee
+   * shown to a client, e.g. a contract call's network fee; never what is signed).
+   */
+  quoteAll(
+    items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[],
+    opts?: { fresh?: boolean },
+  ): Promise<FeeQuote[]>;
   /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
   requote(quote: FeeQuote, given: NetworkData): FeeQuote;
   /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
@@ -496,6 +537,20 @@ export interface Sender {
    * resources delegated or TRX sent (issue 15).
    */
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding;
+  /**
+   * childFeeFunding with the chain read: a family that can lend a child resources (Tron:
+   * energy delegated from the master's staked TRX; bandwidth and activation it cannot lend)
+   * answers 'lend' when its operator allows it and the master can, else what
+   * childFeeFunding answers (EVM, Solana: that answer). `child` sends the transaction,
+   * `master` pays; `network` is the child's transaction's quote.
+   */
+  planChildFunding(p: {
+    child: string;
+    master: string;
+    nativeBalance: bigint;
+    value: bigint;
+    network: NetworkData;
+  }): Promise<ChildFeeFunding>;
   /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
   feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
   /**

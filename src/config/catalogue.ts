@@ -1,5 +1,5 @@
 /**
- * Default catalogue of the main EVM networks.
+ * Default catalogue of the main EVM networks, and Tron (catalogue-chains-tron.ts).
  *
  * With this catalogue an operator only has to supply RPC URLs to switch a
  * chain on: chain ids, confirmation depths, Multicall3, explorers and the
@@ -35,7 +35,8 @@ export type NetworkName = 'mainnet' | 'testnet';
 export interface CatalogueAsset {
   symbol: 'USDT' | 'USDC';
   name: string;
-  address: `0x${string}`;
+  /** EIP-55 `0x…` on EVM chains, base58check `T…` on Tron. */
+  address: string;
   decimals: number;
 }
 
@@ -55,7 +56,7 @@ export interface CatalogueNetwork {
   /** Deposit confirmation depth we recommend (blocks on top of the including block). */
   confirmations: number;
   /** Canonical Multicall3 address where it is deployed, otherwise null. */
-  multicall3: `0x${string}` | null;
+  multicall3: string | null;
   explorerUrl: string;
   /** Canonical USDT/USDC only; [] where no canonical token exists (typical for testnets). */
   assets: CatalogueAsset[];
@@ -71,16 +72,20 @@ export interface CatalogueChain {
   name: string;
   /** Native coin symbol. */
   symbol: string;
-  nativeDecimals: 18;
+  /** The chain family (addresses, keys, node API); absent = 'evm'. */
+  family?: 'evm' | 'tron';
+  /** 18 on EVM chains, 6 on Tron (TRX is counted in sun). */
+  nativeDecimals: number;
   derivationPath: string;
   tokenStandard: string;
-  isEvmCompatible: true;
+  isEvmCompatible: boolean;
   isL2: boolean;
   logoUrl: string;
   networks: Record<NetworkName, CatalogueNetwork>;
 }
 
 import { CATALOGUE_CHAINS } from './catalogue-chains.js';
+import { TRON_CATALOGUE_CHAINS } from './catalogue-chains-tron.js';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -90,8 +95,12 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The EVM chains of the catalogue. */
 export const EVM_CATALOGUE: readonly CatalogueChain[] = deepFreeze(CATALOGUE_CHAINS);
 
+/** Every chain of the catalogue: the EVM chains, then Tron (catalogue-chains-tron.ts). */
+export const CATALOGUE: readonly CatalogueChain[] = Object.freeze([...EVM_CATALOGUE, ...deepFreeze(TRON_CATALOGUE_CHAINS)]);
+
 export function findCatalogueChain(slug: string): CatalogueChain | undefined {
-  return EVM_CATALOGUE.find((chain) => chain.slug === slug);
+  return CATALOGUE.find((chain) => chain.slug === slug);
 }

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
+import { CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
 import { defaultSwapRouter } from './swap-routers.js';
 
 export const NATIVE_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -86,6 +86,13 @@ export interface ChainConfig {
   swapRouter?: string | null;
   /** USD price feeds by asset symbol (the source of rates); absent or {} = none on this chain. */
   priceFeeds?: Record<string, PriceFeedConfig>;
+  /**
+   * Tron chains only: how a child's TRC-20 sweep gets its energy. 'delegate': lent from the
+   * master's staked TRX and taken back after; 'burn': TRX sent to the child to burn;
+   * 'auto' (absent): delegate when the master can lend enough now and that is the cheaper
+   * (the master's two transactions' bandwidth against the energy burned), else burn.
+   */
+  sweepFunding?: 'auto' | 'delegate' | 'burn';
 }
 
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
@@ -151,6 +158,8 @@ const ChainEntry = Type.Object(
      * asset list does); null switches a catalogue feed off.
      */
     priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
+    /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
+    sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
   },
   { additionalProperties: false },
 );
@@ -181,12 +190,19 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   const net = known?.networks[entry.network];
   const missing = (field: string) =>
     new Error(`${source}: chain "${entry.blockchain}" is not in the built-in catalogue, so "${field}" is required`);
-  const family = entry.family ?? 'evm';
-  // The catalogue's chains are EVM chains: another family under one of their slugs is a mistake.
-  if (known && family !== 'evm') {
-    throw new Error(`${source}: chain "${entry.blockchain}" is an EVM chain of the built-in catalogue, so "family" cannot be "${family}"`);
+  const knownFamily = known?.family ?? 'evm';
+  const family = entry.family ?? (known ? knownFamily : 'evm');
+  // A catalogue chain is of its catalogue family: another family under its slug is a mistake.
+  if (known && family !== knownFamily) {
+    const article = knownFamily === 'evm' ? 'an EVM' : 'a Tron';
+    throw new Error(
+      `${source}: chain "${entry.blockchain}" is ${article} chain of the built-in catalogue, so "family" cannot be "${family}"`,
+    );
   }
   assertFamilyAddresses(entry, family, source);
+  if (entry.sweepFunding !== undefined && family !== 'tron') {
+    throw new Error(`${source}: chains.${entry.blockchain}.sweepFunding: only Tron chains lend resources to their sweeps`);
+  }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
   const nativeDecimals = known?.nativeDecimals ?? FAMILY_NATIVE_DECIMALS[family];
@@ -231,6 +247,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     swapRouter: entry.swapRouter === undefined ? defaultSwapRouter(entry.blockchain, entry.network) : entry.swapRouter,
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
+    ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
   };
 }
 
@@ -288,7 +305,7 @@ function guessCurrency(symbol: string): string | null {
 /** `RPC_ETHEREUM_MAINNET=https://...` switches a catalogue chain on without a file. */
 export function chainEntriesFromEnv(env: NodeJS.ProcessEnv): ChainEntry[] {
   const entries: ChainEntry[] = [];
-  for (const chain of EVM_CATALOGUE) {
+  for (const chain of CATALOGUE) {
     for (const network of ['mainnet', 'testnet'] as const) {
       const url = env[`RPC_${chain.slug.toUpperCase()}_${network.toUpperCase()}`];
       if (url) entries.push({ blockchain: chain.slug, network, rpcUrl: url });

@@ -539,3 +539,62 @@ describe('loadConfig: price feeds and rate settings', () => {
     }
   });
 });
+
+describe('loadConfig: Tron in the catalogue', () => {
+  it('RPC_TRON_MAINNET and RPC_TRON_TESTNET switch on Tron mainnet and Nile: family tron, TRC20, TRX 6 decimals, USDT and USDC', () => {
+    const config = loadConfig({ RPC_TRON_MAINNET: 'https://api.trongrid.io', RPC_TRON_TESTNET: 'https://nile.trongrid.io' });
+    const view = (network: string) => {
+      const c = config.chains.find((x) => x.blockchain.slug === 'tron' && x.network === network)!;
+      return {
+        chainId: c.chainId,
+        rpcUrl: c.rpcUrl,
+        family: c.blockchain.family,
+        derivationPath: c.blockchain.derivationPath,
+        tokenStandard: c.blockchain.tokenStandard,
+        isEvmCompatible: c.blockchain.isEvmCompatible,
+        confirmations: c.confirmations,
+        multicall3: c.multicall3,
+        swapRouter: c.swapRouter,
+        assets: c.assets.map((a) => [a.symbol, a.address, a.decimals, a.isNative, a.standard, a.currency]),
+      };
+    };
+    const common = { family: 'tron', derivationPath: "m/44'/195'/0'/0", tokenStandard: 'TRC20', isEvmCompatible: false };
+    expect(view('mainnet')).toEqual({
+      ...common,
+      chainId: 728_126_428,
+      rpcUrl: 'https://api.trongrid.io',
+      confirmations: 20,
+      multicall3: null,
+      swapRouter: null,
+      assets: [
+        ['TRX', NATIVE_ADDRESS, 6, true, null, null],
+        ['USDT', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 6, false, 'TRC20', 'USD'],
+        ['USDC', 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', 6, false, 'TRC20', 'USD'],
+      ],
+    });
+    expect(view('testnet')).toEqual({
+      ...common,
+      chainId: 3_448_148_188,
+      rpcUrl: 'https://nile.trongrid.io',
+      confirmations: 20,
+      multicall3: null,
+      swapRouter: null,
+      assets: [
+        ['TRX', NATIVE_ADDRESS, 6, true, null, null],
+        ['USDT', 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', 6, false, 'TRC20', 'USD'],
+      ],
+    });
+  });
+
+  it('a chains file naming only tron, a network and an rpcUrl gets the rest from the catalogue; family evm under it is refused', () => {
+    const [tron] = loadConfig({
+      CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'tron', network: 'mainnet', rpcUrl: 'https://api.trongrid.io' }] }),
+    }).chains;
+    expect(tron!.blockchain).toMatchObject({ family: 'tron', nativeDecimals: 6, symbol: 'TRX', tokenStandard: 'TRC20' });
+    expect(
+      configError({
+        CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'tron', network: 'mainnet', rpcUrl: RPC, family: 'evm' }] }),
+      }).message,
+    ).toMatch(/"tron" is a Tron chain of the built-in catalogue, so "family" cannot be "evm"/);
+  });
+});

@@ -305,6 +305,7 @@ export interface OutboundTxs {
   purpose: string;
   raw: string | null;
   replaced_by: string | null;
+  resources_used: JsonColumn | null;
   stage: string;
   status: string | null;
   to_address: string;
@@ -334,10 +335,15 @@ export interface Sweeps {
   chain_id: string;
   created_at: Generated<TimestampColumn>;
   error: string | null;
-  gas_limit: NumericColumn;
+  gas_limit: NumericColumn | null;
+  give_back: JsonColumn | null;
+  give_back_outbound_id: string | null;
   id: string;
-  max_fee_per_gas: NumericColumn;
-  max_priority_fee_per_gas: NumericColumn;
+  lend: JsonColumn | null;
+  lend_outbound_id: string | null;
+  max_fee_per_gas: NumericColumn | null;
+  max_priority_fee_per_gas: NumericColumn | null;
+  network: JsonColumn | null;
   stage: string;
   status: string;
   topup_outbound_id: string | null;

@@ -62,6 +62,8 @@ export const DEVNET_CHAINS: DevnetChainSpec[] = [
 export interface DevnetChain {
   config: ChainConfig;
   faucet: { address: string; privateKey: string };
+  /** Gives a demo master native coin once (non-EVM devnets; EVM ones are funded with viem in seed.ts). */
+  fundNative?(address: string): Promise<void>;
 }
 
 export interface Devnet {
@@ -78,6 +80,8 @@ export interface StartDevnetOptions {
   blockTime: number;
   logger: Logger;
   specs?: DevnetChainSpec[];
+  /** Also start `devnet-tron`, the Tron stand-in (devnet-tron.ts), on the port after the anvils'. */
+  tron?: boolean;
 }
 
 export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
@@ -86,11 +90,27 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
   const handles: AnvilHandle[] = [];
   const watchdogs: PoolWatchdog[] = [];
   const chains: DevnetChain[] = [];
+  const others: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const w of watchdogs) w.stop();
-    await Promise.all(handles.map((h) => h.stop()));
+    await Promise.all([...handles.map((h) => h.stop()), ...others.map((stop) => stop())]);
   };
+  // The Tron stand-in starts beside the anvils (its own anvil, deployments on a fresh chain).
+  let tron: Promise<{ chain: DevnetChain; stop(): Promise<void> }> | null = null;
   try {
+    tron = opts.tron
+      ? import('./devnet-tron.js').then(({ startDevnetTron }) =>
+          startDevnetTron({
+            ...(opts.dir ? { dir: opts.dir } : {}),
+            port: opts.portBase === 0 ? 0 : opts.portBase + specs.length,
+            logger: opts.logger,
+          }),
+        )
+      : null;
+    tron?.then(
+      (t) => others.push(t.stop),
+      () => undefined,
+    );
     for (const [i, spec] of specs.entries()) {
       const handle = await startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i);
       handles.push(handle);
@@ -129,7 +149,9 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
         faucet: provisioned.faucet,
       });
     }
+    if (tron) chains.push((await tron).chain);
   } catch (err) {
+    await tron?.catch(() => undefined); // started or failed: then stopped with the rest
     await stopAll();
     throw err;
   }

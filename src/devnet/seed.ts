@@ -106,6 +106,7 @@ export async function seedDemo(
  * the faucet gives each demo master native coin, once, with a real transfer.
  */
 async function fundMaster(chain: DevnetChain, master: string): Promise<void> {
+  if (chain.fundNative) return chain.fundNative(master);
   const viemChain = devnetChain(chain.config.chainId, chain.config.rpcUrl);
   const client = createPublicClient({ chain: viemChain, transport: http(chain.config.rpcUrl) });
   if ((await client.getBalance({ address: master as Address })) >= parseEther('1')) return;

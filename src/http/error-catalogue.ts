@@ -127,6 +127,10 @@ export const ERROR_CATALOGUE = {
     meaning: 'The sending address holds too little of the native coin for the gas the calls may need.',
   },
   NOT_SUPPORTED: { status: 422, meaning: 'The operation is not available on this chain (e.g. message signing).' },
+  TYPED_DATA_NOT_SUPPORTED: {
+    status: 422,
+    meaning: "Typed-data (EIP-712) signing is not available on the wallet's chain (Tron); sign a message instead. Nothing is written.",
+  },
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
   SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },
 

@@ -7,7 +7,6 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import {
-  hashMessage,
   hashTypedData,
   hexToBytes,
   keccak256,
@@ -21,6 +20,7 @@ import {
   type TypedDataDefinition,
 } from 'viem';
 import { derivationFor, familyOf } from '../chains/families.js';
+import { messageDigest } from '../chains/messages.js';
 import type { KeyDerivation, MessagePayload, SigningKey, TypedDataPayload } from '../chains/types.js';
 import { BusinessRuleError } from '../lib/errors.js';
 import { AccountKeyCache, type ChildKey, type OpenMnemonic, type SignerWalletKeys } from './account-cache.js';
@@ -299,9 +299,9 @@ export class LocalSigner implements Signer {
 
   async signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
-    // As for typed data: the digest signed is recomputed from the message the row records
-    // (EIP-191, as chains/evm/message.ts's prepareMessage computed it).
-    const digest = data.kind === 'bytes' ? hashMessage({ raw: data.message as Hex }) : hashMessage(data.message);
+    // As for typed data: the digest signed is recomputed from the message the row records,
+    // under its standard (EIP-191 or TIP-191, chains/messages.ts), as prepareMessage computed it.
+    const digest = messageDigest(data);
     if (digest !== data.digest) throw new Error('message digest mismatch: the payload changed after validation');
     return this.#signDigest(walletId, index, digest as Hex, from);
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
-import { EVM_CATALOGUE, findCatalogueChain, type NetworkName } from '../../src/config/catalogue.js';
+import { CATALOGUE, EVM_CATALOGUE, findCatalogueChain, type NetworkName } from '../../src/config/catalogue.js';
 
 const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet'];
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -125,11 +125,11 @@ describe('EVM catalogue', () => {
   });
 
   it('stays pure data: the modules import nothing but each other', () => {
-    for (const file of ['catalogue.ts', 'catalogue-chains.ts']) {
+    for (const file of ['catalogue.ts', 'catalogue-chains.ts', 'catalogue-chains-tron.ts']) {
       const source = readFileSync(new URL(`../../src/config/${file}`, import.meta.url), 'utf8');
       const imports = [...source.matchAll(/^\s*import\s.*from\s+'([^']+)'/gm)].map((m) => m[1]);
       expect(
-        imports.every((i) => i === './catalogue.js' || i === './catalogue-chains.js'),
+        imports.every((i) => i === './catalogue.js' || i === './catalogue-chains.js' || i === './catalogue-chains-tron.js'),
         `${file}: ${imports.join(', ')}`,
       ).toBe(true);
       expect(source).not.toMatch(/\brequire\(/);
@@ -156,5 +156,24 @@ describe('EVM catalogue: price feeds', () => {
     expect(count).toBe(15);
     const addresses = allNetworks.flatMap(({ data }) => Object.values(data.priceFeeds ?? {}).map((f) => f!.address.toLowerCase()));
     expect(new Set(addresses).size).toBe(addresses.length);
+  });
+});
+
+describe('Tron in the catalogue', () => {
+  it('Tron mainnet and Nile: family tron, TRC20, TRX with 6 decimals, T… token addresses with valid checksums', async () => {
+    const { tronCodec } = await import('../../src/chains/tron/codec.js');
+    const tron = CATALOGUE.find((c) => c.slug === 'tron')!;
+    expect(tron).toMatchObject({ family: 'tron', symbol: 'TRX', nativeDecimals: 6, tokenStandard: 'TRC20', isEvmCompatible: false });
+    expect(tron.derivationPath).toBe("m/44'/195'/0'/0");
+    expect([tron.networks.mainnet.chainId, tron.networks.testnet.chainId]).toEqual([728_126_428, 3_448_148_188]);
+    const assets = [...tron.networks.mainnet.assets, ...tron.networks.testnet.assets];
+    expect(assets.map((a) => [a.symbol, a.decimals])).toEqual([
+      ['USDT', 6],
+      ['USDC', 6],
+      ['USDT', 6],
+    ]);
+    for (const a of assets) expect(tronCodec.normalize(a.address), a.address).toBe(a.address);
+    // The EVM list stays EVM only.
+    expect(EVM_CATALOGUE.some((c) => c.slug === 'tron')).toBe(false);
   });
 });

@@ -75,7 +75,7 @@ describe('deposit rows built by insertDeposits', () => {
         blockNumber: 41n,
       }),
     ];
-    const built = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 42n, required: 3 }));
+    const built = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 42n, final: 40n }));
     expect(built.map((r) => r.id)).toEqual(ds.map((d) => d.id));
     expect(built.map((r) => [r.status, r.confirmations])).toEqual([
       ['SUCCESS', 3],
@@ -107,14 +107,14 @@ describe('deposit rows built by insertDeposits', () => {
     expect(builtFound[0]).toEqual(readableFound);
 
     // Inserted again (a replayed range): nothing written, nothing returned.
-    const again = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 50n, required: 3 }));
+    const again = await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, ds, { head: 50n, final: 48n }));
     expect(again).toEqual([]);
     expect(await stored(ds.map((d) => d.id))).toEqual(rows);
   });
 
   it('failDeposit fails a deposit only if still PENDING in the block it was read in (a range may have seen it before another moved it)', async () => {
     const d = deposit({ blockNumber: 60n });
-    await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, [d], { head: 60n, required: 3 }));
+    await h.database.db.transaction().execute((tx) => store.insertDeposits(tx, [d], { head: 60n, final: 58n }));
     const reason = 'The block holding this deposit was replaced (chain reorganisation)';
     // Re-mined in another block since it was read: left alone.
     expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: generatePrivateKey() }, reason)).toBe(false);

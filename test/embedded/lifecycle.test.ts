@@ -234,9 +234,10 @@ async function freeConsecutivePorts(): Promise<number> {
     });
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + Math.floor(Math.random() * 30_000);
-    if ((await free(base)) && (await free(base + 1))) return base;
+    // The two anvils and devnet-tron (the Tron stand-in) after them.
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
   }
-  throw new Error('no two consecutive free ports found');
+  throw new Error('no three consecutive free ports found');
 }
 
 // ---------------------------------------------------------------------------------------
@@ -304,18 +305,32 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       expect(Object.keys(creds.dashboard).sort()).toEqual(['login', 'password', 'url']);
       expect(creds.dashboard.url.startsWith(creds.baseUrl)).toBe(true);
       expect(creds.dashboard.password.length).toBeGreaterThanOrEqual(12);
-      expect(creds.wallets).toHaveLength(2);
+      expect(creds.wallets).toHaveLength(3);
       for (const w of creds.wallets) {
         expect(Object.keys(w).sort()).toEqual(['address', 'apiKey', 'blockchain', 'id', 'name', 'network']);
         expect(w.network).toBe('testnet');
-        expect(isAddress(w.address)).toBe(true);
+        if (w.blockchain === 'devnet-tron') expect(w.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+        else expect(isAddress(w.address)).toBe(true);
         expect(w.apiKey).toMatch(/^sk_test_/);
       }
-      expect(creds.wallets.map((w) => w.blockchain).sort()).toEqual(['devnet-bsc', 'devnet-eth']);
-      expect(creds.chains.map((c) => c.slug).sort()).toEqual(['devnet-bsc', 'devnet-eth']);
+      expect(creds.wallets.map((w) => w.blockchain).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-tron']);
+      expect(creds.chains.map((c) => c.slug).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-tron']);
       const decimalsBySlug: Record<string, number> = { 'devnet-eth': 6, 'devnet-bsc': 18 };
       for (const c of creds.chains) {
         expect(Object.keys(c).sort()).toEqual(['assets', 'chainId', 'faucet', 'rpcUrl', 'slug']);
+        if (c.slug === 'devnet-tron') {
+          // The Tron stand-in: java-tron's HTTP API at rpcUrl, USDT and USDC (6 decimals) deployed, a funded faucet.
+          expect(c.assets.map((a) => [a.symbol, a.decimals]).sort()).toEqual([
+            ['USDC', 6],
+            ['USDT', 6],
+          ]);
+          for (const a of c.assets) expect(a.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+          const post = async (p: string, body: unknown) =>
+            (await (await fetch(`${c.rpcUrl}/${p}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, any>;
+          expect((await post('wallet/getnowblock', {})).blockID).toMatch(/^[0-9a-f]{64}$/);
+          expect((await post('wallet/getaccount', { address: c.faucet.address, visible: true })).balance).toBeGreaterThan(0);
+          continue;
+        }
         expect(Object.keys(c.faucet).sort()).toEqual(['address', 'privateKey']);
         expect(privateKeyToAccount(c.faucet.privateKey as Hex).address).toBe(getAddress(c.faucet.address));
         expect(c.assets.map((a) => a.symbol).sort()).toEqual(['USDC', 'USDT']);
@@ -351,8 +366,9 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
           .map((wa: { asset: { id: string; address: string } }) => wa.asset);
         const expected = chainOf(creds, w.blockchain).assets;
         expect(enabled.map((a: { id: string }) => a.id).sort()).toEqual(expected.map((a) => a.id).sort());
-        expect(enabled.map((a: { address: string }) => getAddress(a.address)).sort()).toEqual(
-          expected.map((a) => getAddress(a.address)).sort(),
+        const canonical = (a: string) => (w.blockchain === 'devnet-tron' ? a : getAddress(a));
+        expect(enabled.map((a: { address: string }) => canonical(a.address)).sort()).toEqual(
+          expected.map((a) => canonical(a.address)).sort(),
         );
       }
       const list = await api(creds, 'GET', '/v1/wallets', creds.business.apiKey);
@@ -515,7 +531,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
 
     // No second business or extra wallets were seeded.
     const wallets = await api(again, 'GET', '/v1/wallets', again.business.apiKey);
-    expect(wallets.body.data).toHaveLength(2);
+    expect(wallets.body.data).toHaveLength(3);
 
     // This time a supervisor stops `npm start`: SIGTERM to npm alone, which passes it on.
     const postgresPid = readPid(path.join(dataDir, 'postgres', 'postmaster.pid'));
@@ -538,7 +554,8 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const env = { DEVNET_PORT: String(devnetPort) };
     const killed = await startService(env);
     const beforeKill = readCredentials();
-    expect(beforeKill.chains.map((c) => new URL(c.rpcUrl).port).sort()).toEqual([String(devnetPort), String(devnetPort + 1)].sort());
+    const ports = [String(devnetPort), String(devnetPort + 1), String(devnetPort + 2)].sort();
+    expect(beforeKill.chains.map((c) => new URL(c.rpcUrl).port).sort()).toEqual(ports);
 
     const postmasterFile = path.join(dataDir, 'postgres', 'postmaster.pid');
     const postgresPid = readPid(postmasterFile);
@@ -566,7 +583,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const newPostgresPid = readPid(postmasterFile);
     expect(newPostgresPid).not.toBe(postgresPid);
     expect(anvilPidFiles().map(readPid).sort()).not.toEqual([...anvilPids].sort());
-    expect(after.chains.map((c) => new URL(c.rpcUrl).port).sort()).toEqual([String(devnetPort), String(devnetPort + 1)].sort());
+    expect(after.chains.map((c) => new URL(c.rpcUrl).port).sort()).toEqual(ports);
 
     expect(after.business).toEqual(first.business);
     expect(after.wallets).toEqual(first.wallets);

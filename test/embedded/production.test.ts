@@ -29,7 +29,7 @@ import {
 } from '../support/cli.js';
 import { startInstallation, type Installation } from '../support/installation.js';
 
-const CATALOGUE_SLUGS = ['ethereum', 'bsc', 'polygon', 'base', 'arbitrum', 'optimism', 'avalanche', 'celo'];
+const CATALOGUE_SLUGS = ['ethereum', 'bsc', 'polygon', 'base', 'arbitrum', 'optimism', 'avalanche', 'celo', 'tron'];
 
 let inst: Installation;
 let emptyDatabaseUrl: string | undefined;

@@ -84,7 +84,8 @@ export class LedgerSender implements Sender {
     return this.#quote(intent, given, opts.estimate, this.quoteFees(), opts.above);
   }
 
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[]): Promise<FeeQuote[]> {
+  /** `exact` changes nothing here: the ledger prices every estimate without a margin. */
+  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[]): Promise<FeeQuote[]> {
     const fees = this.quoteFees();
     return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
   }
@@ -215,6 +216,11 @@ export class LedgerSender implements Sender {
     return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
   }
 
+  /** Nothing to lend: the same answer as childFeeFunding. */
+  async planChildFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): Promise<ChildFeeFunding> {
+    return this.childFeeFunding(p);
+  }
+
   feeFields(network: NetworkData) {
     const n = ledgerNetwork(network);
     return { gasLimit: n.units, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
@@ -270,6 +276,11 @@ export class LedgerAdapter implements ChainAdapter {
 
   async getBlockNumber(): Promise<bigint> {
     return this.chain.head().number;
+  }
+
+  /** As EVM: depth counting with the chain's confirmations. */
+  async finalizedHead(head: bigint): Promise<bigint> {
+    return head - BigInt(Math.max(1, this.config.confirmations)) + 1n;
   }
 
   async getBlock(number: bigint): Promise<BlockRef | null> {

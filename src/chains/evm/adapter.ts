@@ -144,6 +144,11 @@ export class EvmAdapter implements ChainAdapter {
     }
   }
 
+  /** Depth counting: the block `confirmations` deep (the head's block counting 1) is final. */
+  async finalizedHead(head: bigint): Promise<bigint> {
+    return head - BigInt(Math.max(1, this.config.confirmations)) + 1n;
+  }
+
   getBlock(number: bigint): Promise<BlockRef | null> {
     return this.rpc(() => getBlockRef(this.scanClient, number));
   }

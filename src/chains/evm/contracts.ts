@@ -29,7 +29,7 @@ import { parseEvmAddress } from './address.js';
 
 type Param = { name?: string; type: string; components?: Param[] };
 
-interface ResolvedCall extends EncodedContractCall {
+export interface ResolvedCall extends EncodedContractCall {
   item: AbiFunction;
   value: bigint;
   args: unknown[];
@@ -102,30 +102,52 @@ function checkAbi(abi: unknown[], at: string, report: Report): void {
   });
 }
 
+/**
+ * How a family spells addresses in a call: the contract's address (its canonical form), and
+ * an `address` argument, turned into the checksummed 0x form viem encodes (the TVM's ABI is
+ * the EVM's: 20 bytes). EVM: EIP-55 for both; Tron: base58check `T…` (chains/tron/contracts.ts).
+ */
+export interface AbiAddresses {
+  contract(input: unknown): string | null;
+  argument(input: unknown): string | null;
+  /** What an invalid contract address, and an invalid argument, are told. */
+  invalidContract: string;
+  invalidArgument: string;
+}
+
+export const EVM_ADDRESSES: AbiAddresses = {
+  contract: parseEvmAddress,
+  argument: parseEvmAddress,
+  invalidContract: 'is not a valid address (or its EIP-55 checksum is wrong)',
+  invalidArgument: 'must be a valid address (mixed case needs a correct EIP-55 checksum)',
+};
+
 /** A JSON argument in the form viem encodes: integers as bigint, tuples as positional arrays. */
-function convert(param: Param, value: unknown, at: string, report: Report, depth = 0): unknown {
+function convert(param: Param, value: unknown, at: string, report: Report, addresses: AbiAddresses, depth = 0): unknown {
   if (depth > MAX_DEPTH) return report(at, 'nests too deeply');
   const array = ARRAY_SUFFIX.exec(param.type);
   if (array) {
     if (!Array.isArray(value)) return report(at, `must be an array (${param.type})`);
     if (array[1] !== '' && value.length !== Number(array[1])) return report(at, `must have exactly ${array[1]} items (${param.type})`);
     const inner = { ...param, type: param.type.slice(0, array.index) };
-    return value.map((v, i) => convert(inner, v, `${at}.${i}`, report, depth + 1));
+    return value.map((v, i) => convert(inner, v, `${at}.${i}`, report, addresses, depth + 1));
   }
   if (param.type === 'tuple') {
     const parts = param.components!;
     if (Array.isArray(value)) {
       if (value.length !== parts.length) return report(at, `must have ${parts.length} fields`);
-      return parts.map((c, i) => convert(c, value[i], `${at}.${i}`, report, depth + 1));
+      return parts.map((c, i) => convert(c, value[i], `${at}.${i}`, report, addresses, depth + 1));
     }
     if (typeof value !== 'object' || value === null) return report(at, 'must be an object or an array (tuple)');
     return parts.map((c, i) => {
       const v = c.name ? (value as Record<string, unknown>)[c.name] : undefined;
       if (v === undefined) return report(`${at}.${c.name || i}`, 'is missing');
-      return convert(c, v, `${at}.${c.name}`, report, depth + 1);
+      return convert(c, v, `${at}.${c.name}`, report, addresses, depth + 1);
     });
   }
-  return scalar(elementary(param.type)!, param.type, value, at, report);
+  const kind = elementary(param.type)!;
+  if (kind.kind === 'address') return addresses.argument(value) ?? report(at, addresses.invalidArgument);
+  return scalar(kind, param.type, value, at, report);
 }
 
 function stateMutability(item: Record<string, unknown>): string {
@@ -139,11 +161,11 @@ function invalid(issues: FieldIssue[]): never {
 }
 
 /** Validates the call and encodes it, picking the overload whose parameters fit the arguments. */
-export function resolveCall(call: ContractCallInput, field: string): ResolvedCall {
+export function resolveCall(call: ContractCallInput, field: string, addresses: AbiAddresses = EVM_ADDRESSES): ResolvedCall {
   const issues: FieldIssue[] = [];
   const report: Report = (f, message) => void (issues.length < MAX_ISSUES && issues.push({ field: f, message }));
-  const to = parseEvmAddress(call.address);
-  if (!to) report(`${field}.address`, 'is not a valid address (or its EIP-55 checksum is wrong)');
+  const to = addresses.contract(call.address);
+  if (!to) report(`${field}.address`, addresses.invalidContract);
   if (!Array.isArray(call.abi)) report(`${field}.abi`, 'must be an array of ABI entries');
   else checkAbi(call.abi, `${field}.abi`, report);
   if (issues.length) invalid(issues);
@@ -165,7 +187,7 @@ export function resolveCall(call: ContractCallInput, field: string): ResolvedCal
   const fits = sized.map((f) => {
     const own: FieldIssue[] = [];
     const mine: Report = (f2, message) => void (own.length < MAX_ISSUES && own.push({ field: f2, message }));
-    const args = f.inputs.map((p, i) => convert(p as Param, call.parameters[i], `${field}.parameters.${i}`, mine));
+    const args = f.inputs.map((p, i) => convert(p as Param, call.parameters[i], `${field}.parameters.${i}`, mine, addresses));
     return { f, args, own };
   });
   const ok = fits.filter((x) => x.own.length === 0);

@@ -18,9 +18,9 @@ export function prepareMessage(message: string, field = 'message'): MessagePaylo
         { field, message: 'hex bytes need an even, non-zero number of digits' },
       ]);
     }
-    return { kind: 'bytes', message, digest: hashMessage({ raw: message as Hex }) };
+    return { standard: 'EIP-191', kind: 'bytes', message, digest: hashMessage({ raw: message as Hex }) };
   }
-  return { kind: 'text', message, digest: hashMessage(message) };
+  return { standard: 'EIP-191', kind: 'text', message, digest: hashMessage(message) };
 }
 
 /** The digest of a payload, computed again (the signer checks it against the recorded one). */

@@ -158,7 +158,9 @@ export async function transfersOfTransaction(
   tokens: string[],
   isWatched: (address: string) => boolean,
 ): Promise<TransferEvent[]> {
-  const receipt = await client.getTransactionReceipt({ hash: hash as Hash }).catch((err: unknown) => {
+  // The API takes a hash with or without 0x (one pattern for every family).
+  const prefixed = (hash.startsWith('0x') ? hash : `0x${hash}`) as Hash;
+  const receipt = await client.getTransactionReceipt({ hash: prefixed }).catch((err: unknown) => {
     if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null;
     throw err;
   });

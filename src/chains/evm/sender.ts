@@ -91,9 +91,12 @@ export class EvmSender implements Sender {
     return this.#quote(intent, given, opts.estimate, this.quoteFees(opts), opts.above);
   }
 
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts: { fresh?: boolean } = {}): Promise<FeeQuote[]> {
+  quoteAll(
+    items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[],
+    opts: { fresh?: boolean } = {},
+  ): Promise<FeeQuote[]> {
     const fees = this.quoteFees(opts);
-    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees, undefined, i.exact)));
   }
 
   requote(quote: FeeQuote, given: NetworkData): FeeQuote {
@@ -114,9 +117,16 @@ export class EvmSender implements Sender {
    * The limit (given, or estimated with the margin) and the fees (given; a given cap with the
    * quote's tip; a retry's bump; or the quote), and fee = limit x cap: no gas unit costs more.
    */
-  async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData[]) {
+  async #quote(
+    intent: TxIntent,
+    given: NetworkData,
+    estimate: bigint | undefined,
+    quoted: Promise<FeeEstimate>,
+    above?: NetworkData[],
+    exact = false,
+  ) {
     const fixed = evmNetwork(given);
-    const margin = this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT;
+    const margin = exact ? 100n : (this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT);
     const estimated: Promise<CallLimit | null> | CallLimit | null =
       fixed.gasLimit !== null
         ? null
@@ -210,6 +220,11 @@ export class EvmSender implements Sender {
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
     const needed = this.costOf(p.value, p.network);
     return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
+  }
+
+  /** Nothing to lend: the same answer as childFeeFunding. */
+  async planChildFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): Promise<ChildFeeFunding> {
+    return this.childFeeFunding(p);
   }
 
   feeFields(network: NetworkData) {

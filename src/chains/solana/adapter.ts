@@ -16,7 +16,6 @@ import type {
   BlockRef,
   ChainAdapter,
   EncodedContractCall,
-  MessagePayload,
   PriceFeedRound,
   Receipt,
   ScanResult,
@@ -64,9 +63,12 @@ export class SolanaAdapter implements ChainAdapter {
     return this.rpc(async () => u64(await (await this.node.rpc()).getSlot({ commitment: 'confirmed' }).send()));
   }
 
-  /** The newest finalized slot: blocks at or below it never change. */
-  getFinalizedSlot(): Promise<bigint> {
-    return this.rpc(async () => u64(await (await this.node.rpc()).getSlot({ commitment: 'finalized' }).send()));
+  /** The newest finalized slot (never above `head`): blocks at or below it never change, on any fork. */
+  finalizedHead(head: bigint): Promise<bigint> {
+    return this.rpc(async () => {
+      const finalized = u64(await (await this.node.rpc()).getSlot({ commitment: 'finalized' }).send());
+      return finalized < head ? finalized : head;
+    });
   }
 
   getBlock(number: bigint): Promise<BlockRef | null> {
@@ -156,15 +158,6 @@ export class SolanaAdapter implements ChainAdapter {
 
   prepareTypedData(): TypedDataPayload {
     throw this.notSupported('Typed data (EIP-712) signing');
-  }
-
-  /**
-   * A message as Solana wallets sign it (signMessage): ed25519 over the bytes themselves, no
-   * prefix and no hash; text as UTF-8, or bytes as 0x hex. `digest` is what is signed (hex).
-   */
-  prepareMessage(message: string): MessagePayload {
-    const bytes = /^0x([0-9a-fA-F]{2})*$/.test(message) ? Buffer.from(message.slice(2), 'hex') : Buffer.from(message, 'utf8');
-    return { kind: message.startsWith('0x') ? 'bytes' : 'text', message, digest: `0x${bytes.toString('hex')}` };
   }
 
   private notSupported(what: string): BusinessRuleError {

@@ -270,6 +270,10 @@ export class SolanaSender implements Sender {
     return { kind: 'none' };
   }
 
+  async planChildFunding(): Promise<ChildFeeFunding> {
+    return this.childFeeFunding();
+  }
+
   feeFields(): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
     return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
   }

@@ -24,6 +24,7 @@ import type {
   ChainAdapter,
   ContractCallInput,
   EncodedContractCall,
+  MessagePayload,
   PriceFeedRound,
   Receipt,
   ScanResult,
@@ -35,6 +36,8 @@ import type {
   TypedDataPayload,
 } from '../types.js';
 import { readBalances } from './balances.js';
+import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
+import { prepareTronMessage } from './message.js';
 import { addressWord, constantCall, mapLimit, uintOutput, uintWord } from './calls.js';
 import { tronCodec } from './codec.js';
 import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
@@ -99,10 +102,20 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
-    this.sender = new TronSender(node, opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun });
+    this.sender = new TronSender(node, {
+      ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),
+      ...(config.sweepFunding === undefined ? {} : { sweepFunding: config.sweepFunding }),
+    });
   }
 
+  /**
+   * A client's address: base58check `T…`, or java-tron's hex (`41…`, `0x41…`). The codec's
+   * 20-byte `0x…` form (the TVM's) is refused here: from a client it is an EVM address
+   * given to a Tron chain by mistake, and a payment to it would be a payment to another
+   * account than the one the client meant.
+   */
   normalizeAddress(address: string): string | null {
+    if (/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
     return tronCodec.normalize(address);
   }
 
@@ -122,9 +135,9 @@ export class TronAdapter implements ChainAdapter {
    * The head block's number (`/wallet/getblock`, the latest block), unsolidified: blocks up
    * to it can still be replaced. Tron counts finality differently from EVM: a block is
    * final once solidified (19 blocks behind the head on mainnet: 2/3 of the 27 super
-   * representatives built on it), so the deposit indexer should count a deposit's
-   * confirmations to `getSolidifiedBlockNumber()`, not to this head (issue 15 item 4), and
-   * read (and handle reorgs of) the range between the two as on EVM.
+   * representatives built on it): the deposit indexer confirms deposits up to
+   * `finalizedHead` (the solidified block) and reads, and handles reorgs of, the range
+   * between the two as on EVM.
    */
   getBlockNumber(): Promise<bigint> {
     return this.rpc(async () => this.headOf('wallet/getblock'));
@@ -133,6 +146,16 @@ export class TronAdapter implements ChainAdapter {
   /** The latest solidified block (`/walletsolidity/getblock`): irreversible; confirmations count to it. */
   getSolidifiedBlockNumber(): Promise<bigint> {
     return this.rpc(async () => this.headOf('walletsolidity/getblock'));
+  }
+
+  /**
+   * Tron's blocks are final once solidified (2/3 of the super representatives built on
+   * them; 19 behind the head on mainnet): the node says which, so the configured
+   * `confirmations` play no part. Read after `head`, so capped by it.
+   */
+  async finalizedHead(head: bigint): Promise<bigint> {
+    const solid = await this.getSolidifiedBlockNumber();
+    return solid < head ? solid : head;
   }
 
   private async headOf(path: string): Promise<bigint> {
@@ -291,21 +314,29 @@ export class TronAdapter implements ChainAdapter {
 
   // ---- contracts and typed data --------------------------------------------------------
 
-  encodeContractCall(_call: ContractCallInput, _field: string): EncodedContractCall {
-    throw notYet('Contract calls (encodeContractCall)');
+  /** Validates the call against its ABI and encodes it: the contract and `address` arguments in `T…` form (contracts.ts). */
+  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall {
+    return encodeTronCall(call, field);
   }
 
-  readContract(_call: ContractCallInput, _from: string, _field: string): Promise<string> {
-    return Promise.reject(notYet('Contract reads (readContract)'));
+  /** A constant call as `from`; the result as text, addresses in `T…` form. A revert is a 422 CONTRACT_REVERTED. */
+  readContract(call: ContractCallInput, from: string, field: string): Promise<string> {
+    return this.rpc(() => readTronCall(this.node, call, from, field));
   }
 
-  simulateContractCall(_call: ContractCallInput, _from: string, _field: string): Promise<{ gas: bigint }> {
-    return Promise.reject(notYet('Contract simulation (simulateContractCall)'));
+  /** The call run as `from` without sending it: `gas` is the energy it uses (what TronSender.quote prices). */
+  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
+    return this.rpc(() => simulateTronCall(this.node, call, from, field));
   }
 
-  /** No token call is recognised on Tron yet: contract writes are not supported (see encodeContractCall). */
-  describeTokenCall(_data: string): TokenCall | null {
-    return null;
+  /** TRC-20 calls recognised by selector, as on EVM, their addresses in `T…` form. */
+  describeTokenCall(data: string): TokenCall | null {
+    return describeTronTokenCall(data);
+  }
+
+  /** TIP-191, as tronweb's signMessageV2 (message.ts). */
+  prepareMessage(message: string, field?: string): MessagePayload {
+    return prepareTronMessage(message, field);
   }
 
   /** allowance(owner, spender) of each token by constant call, in query order. */
@@ -320,9 +351,15 @@ export class TronAdapter implements ChainAdapter {
     );
   }
 
-  /** EIP-712 typed data has no Tron counterpart the API signs: 422 NOT_SUPPORTED. */
+  /**
+   * EIP-712 typed data has no Tron counterpart the API signs (TIP-712 binds a Tron chain id and
+   * T… addresses that EIP-712 tooling does not): 422 TYPED_DATA_NOT_SUPPORTED, before any key is opened.
+   */
   prepareTypedData(): TypedDataPayload {
-    throw new BusinessRuleError('NOT_SUPPORTED', `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}`);
+    throw new BusinessRuleError(
+      'TYPED_DATA_NOT_SUPPORTED',
+      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}: sign a message (TIP-191) instead`,
+    );
   }
 
   // ---- internals -----------------------------------------------------------------------

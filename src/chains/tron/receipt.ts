@@ -5,6 +5,7 @@
  */
 import type { Receipt } from '../types.js';
 import type { TronNode } from './node.js';
+import { bandwidthOf } from './tx.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,9 +21,11 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
   const blockNumber = BigInt(info.blockNumber as number | string);
   const block = await node.post<Json>('wallet/getblockbynum', { num: Number(blockNumber) });
   // Reorganised away between the two reads: that block is not the one it landed in.
-  const txs = (block.transactions ?? []) as { txID?: string }[];
-  if (typeof block.blockID !== 'string' || !txs.some((t) => t.txID === id)) return null;
-  const result = (info.receipt as { result?: string } | undefined)?.result;
+  const txs = (block.transactions ?? []) as { txID?: string; raw_data_hex?: string }[];
+  const tx = txs.find((t) => t.txID === id);
+  if (typeof block.blockID !== 'string' || !tx) return null;
+  const receipt = (info.receipt ?? {}) as { result?: string; energy_usage_total?: number | string };
+  const result = receipt.result;
   const failed = info.result === 'FAILED' || (result !== undefined && result !== 'SUCCESS');
   return {
     status: failed ? 'reverted' : 'success',
@@ -30,5 +33,20 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
     blockHash: block.blockID,
     gasUsed: BigInt((info.fee as number | string | undefined) ?? 0),
     effectiveGasPrice: 1n,
+    ...(failed ? { failure: failureOf(result, info.resMessage) } : {}),
+    // Energy from stake, burned or paid by the contract's owner; bandwidth = the transaction's
+    // bytes (signed size + 64), whether from stake, the free allowance or burned.
+    energyUsed: BigInt(receipt.energy_usage_total ?? 0),
+    ...(typeof tx.raw_data_hex === 'string' ? { bandwidthUsed: bandwidthOf(tx.raw_data_hex.length / 2) } : {}),
   };
+}
+
+/** The contract result (OUT_OF_ENERGY, REVERT, ...) and the node's message, in words. */
+function failureOf(result: string | undefined, message: unknown): string {
+  const code = result ?? 'FAILED';
+  if (typeof message !== 'string' || message === '') return code;
+  // java-tron prints the message as hex unless asked for `visible` output.
+  const decoded = /^([0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, 'hex').toString('utf8') : message;
+  const words = /^[\x20-\x7e]*$/.test(decoded) ? decoded : message;
+  return `${code}: ${words.slice(0, 200)}`;
 }

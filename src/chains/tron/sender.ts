@@ -32,6 +32,7 @@ import type {
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
 import { tronReceipt } from './receipt.js';
+import { checkResourceOp, planChildResources, type TronSweepFunding } from './resources.js';
 import {
   bandwidthBound,
   bandwidthOf,
@@ -41,6 +42,7 @@ import {
   varintLength,
   readHeader,
   txIdOf,
+  resourceOpOf,
   TronTxFormatError,
   type TronCall,
 } from './tx.js';
@@ -72,7 +74,7 @@ export class TronSender implements Sender {
 
   constructor(
     private readonly node: TronNode,
-    private readonly opts: { feeLimitSun?: bigint } = {},
+    private readonly opts: { feeLimitSun?: bigint; sweepFunding?: TronSweepFunding } = {},
   ) {}
 
   /** Tron has no nonces: the pipeline never asks an 'expiry' family for one. */
@@ -112,9 +114,12 @@ export class TronSender implements Sender {
     return this.#quote(intent, given, opts.estimate, this.chainFees(opts), opts.above);
   }
 
-  quoteAll(items: { intent: TxIntent; given?: NetworkData; estimate?: bigint }[], opts: { fresh?: boolean } = {}): Promise<FeeQuote[]> {
+  quoteAll(
+    items: { intent: TxIntent; given?: NetworkData; estimate?: bigint; exact?: boolean }[],
+    opts: { fresh?: boolean } = {},
+  ): Promise<FeeQuote[]> {
     const fees = this.chainFees(opts);
-    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees)));
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees, undefined, i.exact)));
   }
 
   /**
@@ -128,6 +133,7 @@ export class TronSender implements Sender {
     estimate: bigint | undefined,
     quoted: Promise<TronChainFees>,
     above?: NetworkData[],
+    exact = false,
   ): Promise<FeeQuote> {
     checkIntent(intent);
     const fees = await quoted;
@@ -142,7 +148,7 @@ export class TronSender implements Sender {
     let feeLimit = fixedLimit;
     if (feeLimit === null) {
       energy = estimate ?? (await this.estimateEnergy(intent));
-      feeLimit = this.#feeLimitOf(energy, fees);
+      feeLimit = this.#feeLimitOf(energy, fees, exact);
       const previous = above
         ?.map((n) => big(n.feeLimit))
         .filter((v) => v !== null)
@@ -158,19 +164,29 @@ export class TronSender implements Sender {
     };
   }
 
-  /** Energy x price with the margin; a call whose bare energy costs more than the cap is refused. */
-  #feeLimitOf(energy: bigint, fees: TronChainFees): bigint {
+  /** Energy x price with the margin (none when `exact`); a call whose bare energy costs more than the cap is refused. */
+  #feeLimitOf(energy: bigint, fees: TronChainFees, exact = false): bigint {
     const cap = this.opts.feeLimitSun ?? MAX_FEE_LIMIT_SUN;
     const bare = energy * fees.energyFee;
     if (bare > cap) {
       throw new ChainRejectedError('refused', `the call needs about ${bare} sun of energy, above this chain's fee limit of ${cap} sun`);
     }
-    const limit = (bare * ENERGY_MARGIN_PERCENT + 99n) / 100n;
+    const limit = exact ? bare : (bare * ENERGY_MARGIN_PERCENT + 99n) / 100n;
     return limit > cap ? cap : limit;
   }
 
-  /** The energy a call uses now (/wallet/triggerconstantcontract); a revert is ChainRejectedError('reverted'). */
+  /**
+   * The energy a call needs now; a revert is ChainRejectedError('reverted'). java-tron's
+   * /wallet/estimateenergy first: the energy limit under which the call succeeds, which can be
+   * above what it ends up using (a transfer of a whole token balance clears a storage slot and
+   * gets energy back only at the end, so triggerconstantcontract's figure is too low a limit
+   * for it). Nodes that do not offer it (vm.estimateEnergy off) answer without
+   * `energy_required`: then triggerconstantcontract's energy_used.
+   */
   async estimateEnergy(intent: TxIntent): Promise<bigint> {
+    const est = await this.node.post<Json>('wallet/estimateenergy', triggerBody(intent));
+    const required = est.energy_required as number | string | undefined;
+    if ((est.result as { result?: boolean } | undefined)?.result === true && required !== undefined) return BigInt(required);
     const res = await this.node.post<Json>('wallet/triggerconstantcontract', triggerBody(intent));
     const result = (res.result ?? {}) as { result?: boolean; code?: string; message?: string };
     const nodeMessage = text(result.message);
@@ -235,15 +251,17 @@ export class TronSender implements Sender {
    * was asked before returning them.
    */
   async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
-    checkIntent(intent);
+    checkIntent(intent, given);
     const fees = await this.chainFees();
     let energy: bigint | null = null;
     let feeLimit = 0n;
-    if (intent.data !== null) {
+    const resource = resourceOpOf(given);
+    if (resource !== null) await checkResourceOp(this.node, intent.from, intent.to, resource);
+    else if (intent.data !== null) {
       feeLimit = big(given.feeLimit) ?? this.#feeLimitOf((energy = await this.estimateEnergy(intent)), fees);
     }
-    const call = callOf(intent, feeLimit);
-    const built = await this.#build(intent, feeLimit);
+    const call = callOf(intent, feeLimit, given);
+    const built = await this.#build(intent, feeLimit, given);
     const raw = hexToBytes(built);
     let header;
     try {
@@ -253,8 +271,9 @@ export class TronSender implements Sender {
         throw new Error(`the Tron node built another transaction than asked (${err.message}): not signed`);
       throw err;
     }
-    const activation = intent.data === null ? await this.#activation(intent.to, fees) : 0n;
+    const activation = call.kind === 'transfer' ? await this.#activation(intent.to, fees) : 0n;
     return {
+      ...(resource !== null ? { resourceOp: given.resourceOp!, resource: given.resource!, resourceSun: given.resourceSun! } : {}),
       ...priced(call, fees, { activation, ...(energy !== null ? { energy } : {}) }, raw.length),
       rawDataHex: built,
       txID: txIdOf(raw),
@@ -265,10 +284,21 @@ export class TronSender implements Sender {
     };
   }
 
-  /** The node's raw_data_hex of the transaction (createtransaction or triggersmartcontract). */
-  async #build(intent: TxIntent, feeLimit: bigint): Promise<string> {
+  /** The node's raw_data_hex of the transaction (createtransaction, triggersmartcontract, (un)delegateresource). */
+  async #build(intent: TxIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
     let tx: Json | undefined;
-    if (intent.data === null) {
+    const resource = resourceOpOf(given);
+    if (resource !== null) {
+      const res = await this.node.post<Json>(`wallet/${resource.op}resource`, {
+        owner_address: tronHex(intent.from),
+        receiver_address: tronHex(intent.to),
+        balance: Number(resource.balance),
+        resource: resource.resource,
+        visible: false,
+      });
+      if (typeof res.Error === 'string') throw buildRefusal(res.Error);
+      tx = res;
+    } else if (intent.data === null) {
       const amount = intent.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(intent.value) : intent.value;
       const res = await this.node.post<Json>('wallet/createtransaction', {
         owner_address: tronHex(intent.from),
@@ -294,7 +324,7 @@ export class TronSender implements Sender {
     if (!network.rawDataHex) throw new Error('network data is not prepared (rawDataHex)');
     const raw = hexToBytes(network.rawDataHex);
     // Whatever stored data says, only the intent's own transaction is signed.
-    const header = checkRaw(raw, callOf(intent, intent.data === null ? 0n : BigInt(network.feeLimit ?? '0')));
+    const header = checkRaw(raw, callOf(intent, intent.data === null ? 0n : BigInt(network.feeLimit ?? '0'), network));
     const txID = txIdOf(raw);
     if ((network.txID !== undefined && network.txID !== txID) || network.expiration !== header.expiration.toString()) {
       throw new Error('the network data does not describe its rawDataHex (txID or expiration)');
@@ -324,6 +354,21 @@ export class TronSender implements Sender {
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
     const needed = this.costOf(p.value, p.network);
     return needed > p.nativeBalance ? { kind: 'transfer', amount: needed - p.nativeBalance } : { kind: 'none' };
+  }
+
+  /**
+   * childFeeFunding with the chain read (resources.ts): energy lent from the master's stake
+   * when the operator's `sweepFunding` allows it and the stake can, activation and missing
+   * bandwidth as TRX; otherwise TRX to burn for everything (childFeeFunding).
+   */
+  planChildFunding(p: {
+    child: string;
+    master: string;
+    nativeBalance: bigint;
+    value: bigint;
+    network: NetworkData;
+  }): Promise<ChildFeeFunding> {
+    return planChildResources(this.node, this.opts.sweepFunding ?? 'auto', p, () => this.childFeeFunding(p));
   }
 
   /** Tron has no EVM fee fields. */
@@ -372,8 +417,10 @@ function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint
   };
 }
 
-function checkIntent(intent: TxIntent): void {
+function checkIntent(intent: TxIntent, network?: NetworkData): void {
   if (!tronHex(intent.from) || !tronHex(intent.to)) throw new ValidationError('not a Tron address');
+  // A lend or give-back (resources.ts): value 0, no data; callOf checks the rest.
+  if (network?.resourceOp !== undefined && intent.data === null && intent.value === 0n) return;
   if (intent.data !== null && intent.value !== 0n) {
     throw new ValidationError('a Tron contract call sends no TRX here (call_value is not supported)');
   }

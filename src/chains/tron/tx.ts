@@ -18,11 +18,18 @@ import { tronAddressBytes } from './codec.js';
 /** Transaction.Contract.ContractType numbers. */
 const TRANSFER_CONTRACT = 1;
 const TRIGGER_SMART_CONTRACT = 31;
+const DELEGATE_RESOURCE_CONTRACT = 57;
+const UNDELEGATE_RESOURCE_CONTRACT = 58;
+/** Stake 2.0's ResourceCode: what staked TRX gives (common.proto). */
+const RESOURCE_CODES = { BANDWIDTH: 0n, ENERGY: 1n } as const;
+export type TronResource = keyof typeof RESOURCE_CODES;
 
 /** What a transaction does: a TRX transfer, or a TRC-20 (any contract) call without TRX. */
 export type TronCall =
   | { kind: 'transfer'; owner: Uint8Array; to: Uint8Array; amount: bigint }
-  | { kind: 'trigger'; owner: Uint8Array; contract: Uint8Array; data: Uint8Array; feeLimit: bigint };
+  | { kind: 'trigger'; owner: Uint8Array; contract: Uint8Array; data: Uint8Array; feeLimit: bigint }
+  /** Stake 2.0: lend (delegate) or take back (undelegate) `balance` sun of staked TRX's resource; never locked. */
+  | { kind: 'delegate' | 'undelegate'; owner: Uint8Array; receiver: Uint8Array; resource: TronResource; balance: bigint };
 
 /** The fields of `Transaction.raw` the node chooses (TaPoS reference, deadline, creation time). */
 export interface RawHeader {
@@ -87,11 +94,22 @@ export function encodeRaw(call: TronCall, header: RawHeader): Uint8Array {
   const [type, name, parameter] =
     call.kind === 'transfer'
       ? [TRANSFER_CONTRACT, 'TransferContract', new Writer().bytes(1, call.owner).bytes(2, call.to).varint(3, call.amount).finish()]
-      : [
-          TRIGGER_SMART_CONTRACT,
-          'TriggerSmartContract',
-          new Writer().bytes(1, call.owner).bytes(2, call.contract).bytes(4, call.data).finish(),
-        ];
+      : call.kind === 'trigger'
+        ? [
+            TRIGGER_SMART_CONTRACT,
+            'TriggerSmartContract',
+            new Writer().bytes(1, call.owner).bytes(2, call.contract).bytes(4, call.data).finish(),
+          ]
+        : [
+            call.kind === 'delegate' ? DELEGATE_RESOURCE_CONTRACT : UNDELEGATE_RESOURCE_CONTRACT,
+            call.kind === 'delegate' ? 'DelegateResourceContract' : 'UnDelegateResourceContract',
+            new Writer()
+              .bytes(1, call.owner)
+              .varint(2, RESOURCE_CODES[call.resource])
+              .varint(3, call.balance)
+              .bytes(4, call.receiver)
+              .finish(),
+          ];
   const any = new Writer()
     .bytes(1, utf8(`type.googleapis.com/protocol.${name}`))
     .bytes(2, parameter)
@@ -195,11 +213,44 @@ export function varintLength(v: bigint): bigint {
   return n;
 }
 
-/** The TronCall of an intent (addresses in any accepted spelling); throws on what is not one. */
-export function callOf(intent: { from: string; to: string; value: bigint; data: string | null }, feeLimit: bigint): TronCall {
+/**
+ * A resource operation a network data describes (the sweep's lend and give-back steps,
+ * chains/tron/resources.ts): `resourceOp` 'delegate' | 'undelegate', `resource`, `resourceSun`.
+ */
+export interface ResourceOp {
+  op: 'delegate' | 'undelegate';
+  resource: TronResource;
+  balance: bigint;
+}
+
+export function resourceOpOf(network: Readonly<Record<string, string>> | undefined): ResourceOp | null {
+  if (!network?.resourceOp) return null;
+  const op = network.resourceOp;
+  const resource = network.resource;
+  if ((op !== 'delegate' && op !== 'undelegate') || (resource !== 'ENERGY' && resource !== 'BANDWIDTH'))
+    throw new TronTxFormatError('unknown resource operation');
+  if (!/^[1-9][0-9]*$/.test(network.resourceSun ?? '')) throw new TronTxFormatError('resourceSun must be a positive integer');
+  return { op, resource, balance: BigInt(network.resourceSun!) };
+}
+
+/**
+ * The TronCall of an intent (addresses in any accepted spelling); throws on what is not one.
+ * A resource operation is only ever a value-0 intent without data (a TRX transfer of 0 sun
+ * does not exist), so network data can never turn a transfer or a call into one.
+ */
+export function callOf(
+  intent: { from: string; to: string; value: bigint; data: string | null },
+  feeLimit: bigint,
+  network?: Readonly<Record<string, string>>,
+): TronCall {
   const owner = tronAddressBytes(intent.from);
   const to = tronAddressBytes(intent.to);
   if (!owner || !to) throw new TronTxFormatError('not a Tron address');
+  const resource = resourceOpOf(network);
+  if (resource !== null) {
+    if (intent.data !== null || intent.value !== 0n) throw new TronTxFormatError('a resource operation moves no TRX and calls nothing');
+    return { kind: resource.op, owner, receiver: to, resource: resource.resource, balance: resource.balance };
+  }
   if (intent.data === null) return { kind: 'transfer', owner, to, amount: intent.value };
   if (!/^0x([0-9a-fA-F]{2})*$/.test(intent.data)) throw new TronTxFormatError('call data is not 0x hex');
   return { kind: 'trigger', owner, contract: to, data: hexToBytes(intent.data.slice(2)), feeLimit };

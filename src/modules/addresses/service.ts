@@ -1,5 +1,6 @@
 /** Child deposit addresses: issuance, listing with analytics, updates, key export. */
 import type { Static } from '@sinclair/typebox';
+import { addressFormOf } from '../../chains/registry.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -81,7 +82,7 @@ export class AddressService {
     const chain = this.wallets.chainOf(wallet);
     const address = chain.adapter.normalizeAddress(input.address);
     if (!address) {
-      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address`, [
+      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`, [
         { field: 'address', message: 'invalid address or EIP-55 checksum' },
       ]);
     }

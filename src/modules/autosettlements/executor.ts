@@ -180,7 +180,7 @@ export class AutoSettlementExecutor {
       settleTransactionId: settleId,
       ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
       // A child signs its legs with the quote's fees (the settlement row keeps the caps it shows).
-      ...(fromChild ? { fees: feeCaps(chain.adapter.sender.feeFields(quote.network)), transferGasLimit: transferGas } : {}),
+      ...(fromChild && quote ? { ...feeCaps(chain.adapter.sender.feeFields(quote.network)), transferGasLimit: transferGas } : {}),
     } as Parameters<typeof store.updateSettlement>[2]);
     const current = (await store.lockSettlement(tx, s.id))!;
     if (refusal) {
@@ -253,7 +253,9 @@ export class AutoSettlementExecutor {
       value: asset.is_native ? amount : 0n,
       ...(asset.is_native ? {} : { data: adapter.encodeTokenTransfer(to, amount) }),
       // A child signs with the gas limit its top-up paid for.
-      ...(fromChild && s.transfer_gas_limit !== null ? { gasLimit: BigInt(s.transfer_gas_limit) } : {}),
+      ...(fromChild && s.transfer_gas_limit !== null && BigInt(s.transfer_gas_limit) > 0n
+        ? { gasLimit: BigInt(s.transfer_gas_limit) }
+        : {}),
       purpose: PURPOSE.transfer,
       ownerId: s.id,
     });
@@ -399,6 +401,9 @@ export class AutoSettlementExecutor {
 export type { StoredRule };
 
 /** The fee caps of a prepared network (Sender.feeFields), both present, as the settlement row keeps them. */
+/** The fee caps a child signs with, where its family bids fees (none on Tron: fees are burned). */
 function feeCaps(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return { maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
+  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
+    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
+    : {};
 }

@@ -7,7 +7,8 @@
 import type { DbConn } from '../../db/pool.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
-import type { FeeQuote, Sender } from '../../chains/types.js';
+import { ChainRejectedError } from '../../chains/errors.js';
+import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
 import type { minedOf } from './legs.js';
@@ -45,12 +46,15 @@ export interface Planned {
    * The family's fee quote read (fresh) at planning: every leg is priced at its fees
    * (Sender.requote), and a child's legs are signed with them (its top-up paid for that).
    */
-  quote: FeeQuote;
+  quote: FeeQuote | null;
   /** The swap's plan (also kept when refused, for the record); null for a plain move. */
   plan: StoredPlan | null;
   /** Why the swap cannot be made (the pool cannot meet the slippage bound, no route). */
   refusal: string | null;
-  /** Gas limit of the final transfer from a child sender (0 from the master: estimated then). */
+  /**
+   * Limit of the final transfer from a child sender, in the family's units (EVM gas, Tron's
+   * fee limit in sun); 0 from the master (estimated then) and where the transfer has none.
+   */
   transferGas: bigint;
   /** Native coin the master sends the child first; 0 = none needed. */
   topup: bigint;
@@ -66,11 +70,23 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   const fromChild = s.from_index !== 0;
   const swapping = assetIn.id !== assetOut.id;
   const family = adapter.sender;
-  // The fees now, priced on the call that fills a slot (its limit is fixed: nothing is estimated).
-  const slot = family.voidCall(sender);
-  const quote = await family.quote(slot, slot.network, { fresh: true });
   let plan: StoredPlan | null = null;
   let refusal: string | null = null;
+  let quote: FeeQuote | null;
+  if (swapping) {
+    // A swap's legs are priced in gas units at the fees now, read on the call that fills a
+    // slot (its limit is fixed: nothing is estimated). Swaps run on 'nonce' families only.
+    const slot = family.voidCall(sender);
+    quote = await family.quote(slot, slot.network, { fresh: true });
+  } else {
+    // A plain move is one transfer: the family quotes it as it will be sent (EVM: gas limit
+    // and fees; Tron: fee limit, bandwidth, activation), in its own units.
+    quote = await quoteMove(family, moveOf(adapter, assetIn, sender, rule.destination.address, amountIn)).catch((err: unknown) => {
+      if (!(err instanceof ChainRejectedError)) throw err;
+      refusal = `The chain refuses this transfer: ${err.message}`;
+      return null;
+    });
+  }
   if (swapping) {
     const result = await swaps.plan(s.chain_id, {
       from: { address: assetIn.address, decimals: assetIn.decimals, symbol: assetIn.symbol, currency: assetIn.currency },
@@ -78,7 +94,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       amountIn,
       order: rule.order,
       slippage: rule.slippage_tolerance,
-      gasFee: (gas) => priced(family, quote, gas).fee,
+      gasFee: (gas) => priced(family, quote!, gas).fee,
     });
     if (result.ok) {
       const allowance = await result.plan.provider.allowance(assetIn.address, sender);
@@ -90,31 +106,32 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   let gas = 0n;
   let topup = 0n;
   let transferGas = 0n;
-  if (fromChild && !refusal) {
-    transferGas = assetOut.is_native
-      ? NATIVE_TRANSFER_GAS
-      : swapping
-        ? TOKEN_TRANSFER_GAS
-        : (
-            await family.quote({
-              from: sender,
-              to: assetIn.address,
-              value: 0n,
-              data: adapter.encodeTokenTransfer(rule.destination.address, amountIn),
-            })
-          ).limit!.limit;
-    gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
+  if (fromChild && !refusal && quote) {
+    let network = quote.network;
+    if (swapping) {
+      transferGas = assetOut.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
+      gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
+      network = priced(family, quote, gas).network;
+    } else {
+      // The child signs the move with the limit quoted (in the family's units; none: 0).
+      transferGas = quote.limit?.limit ?? 0n;
+    }
     const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
-    const funding = family.childFeeFunding({
-      nativeBalance: native!,
-      value: assetIn.is_native ? amountIn : 0n,
-      network: priced(family, quote, gas).network,
-    });
+    const funding = family.childFeeFunding({ nativeBalance: native!, value: assetIn.is_native ? amountIn : 0n, network });
     topup = funding.kind === 'transfer' ? funding.amount : 0n;
   }
 
   return { quote, plan, refusal, transferGas, topup };
 }
+
+/** The transfer a plain move sends: the native coin, or the token's transfer call. */
+function moveOf(adapter: ChainAdapter, asset: { is_native: boolean; address: string }, from: string, to: string, amount: bigint): TxIntent {
+  return asset.is_native
+    ? { from, to, value: amount, data: null }
+    : { from, to: asset.address, value: 0n, data: adapter.encodeTokenTransfer(to, amount) };
+}
+
+const quoteMove = (family: Sender, move: TxIntent) => family.quote(move, {}, { fresh: true });
 
 /** The settlement's quote at another limit (the gas of a leg, or of all the legs a child sends). */
 function priced(family: Sender, quote: FeeQuote, gas: bigint): FeeQuote {
@@ -182,10 +199,14 @@ export async function reserveAtMaster(
   { plan, quote }: Planned,
 ): Promise<string | null> {
   const asset = deps.catalogue.asset(s.asset_in_id)!;
-  const gas = plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
   try {
     const chain = deps.catalogue.chain(s.chain_id);
-    const fee = priced(chain.adapter.sender, quote, gas).fee;
+    // A swap's legs in gas at the quote's fees; a plain move's own quote (planSettlement).
+    const fee = plan
+      ? priced(chain.adapter.sender, quote!, BigInt(plan.gas) + approvals(plan) * APPROVE_GAS).fee
+      : s.asset_in_id !== s.asset_out_id
+        ? priced(chain.adapter.sender, quote!, asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS).fee
+        : quote!.fee;
     await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee });
     return null;
   } catch (err) {

@@ -10,6 +10,7 @@
  * on POST and on PATCH, where the stored frequency counts; deleted beneficiaries are 404 to
  * PATCH and DELETE. Every write is audited in the transaction that makes it.
  */
+import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -167,11 +168,11 @@ export class BeneficiaryService {
     const chain = this.wallets.chainOf(wallet);
     const address = chain.adapter.normalizeAddress(input.trim());
     if (!address) {
-      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address (or its EIP-55 checksum is wrong)`, [
+      throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`, [
         { field: 'address', message: 'invalid address or EIP-55 checksum' },
       ]);
     }
-    if (/^0x0{40}$/i.test(address)) {
+    if (isZeroAddress(chain.config, address)) {
       throw new ValidationError('address is the zero address; funds sent there are lost', [
         { field: 'address', message: 'is the zero address' },
       ]);

@@ -7,7 +7,7 @@ import type { Db } from '../../db/pool.js';
 import type { ChainConfig } from '../../config/index.js';
 import type { PriceFeedConfig } from '../../config/chains.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import { EVM_CATALOGUE } from '../../config/catalogue.js';
+import { CATALOGUE } from '../../config/catalogue.js';
 import { ChainRegistry, chainKey, type AdapterFor, type ChainAdapter } from '../../chains/registry.js';
 import { NotFoundError } from '../../lib/errors.js';
 import * as store from './store.js';
@@ -55,7 +55,7 @@ export class CatalogueService {
   static async start(db: Db, chains: ChainConfig[], adapterFor?: AdapterFor): Promise<CatalogueService> {
     await db.transaction().execute(async (tx) => {
       const configured = new Set(chains.map((c) => c.blockchain.slug));
-      for (const known of EVM_CATALOGUE) {
+      for (const known of CATALOGUE) {
         if (configured.has(known.slug)) continue;
         await store.upsertBlockchain(tx, { ...known, tokenStandard: known.tokenStandard }, false);
       }

@@ -63,13 +63,14 @@ export async function insertPendingWrite(
   });
 }
 
+/** A signed call; nonce and EVM fee fields are null on families without them (Tron). */
 export interface SignedCall {
   raw: string;
   hash: string;
-  nonce: number;
-  gas: bigint;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
+  nonce: number | null;
+  gas: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
 }
 
 export async function insertSignedWrite(
@@ -89,15 +90,15 @@ export async function insertSignedWrite(
     confirmed: true,
     // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
     signed_transaction: JSON.stringify(s.raw),
-    nonce: BigInt(s.nonce),
+    nonce: s.nonce === null ? null : BigInt(s.nonce),
     max_fee_per_gas: s.maxFeePerGas,
     max_priority_fee_per_gas: s.maxPriorityFeePerGas,
     response: JSON.stringify({
       hash: s.hash,
       nonce: s.nonce,
-      gasLimit: s.gas.toString(),
-      maxFeePerGas: s.maxFeePerGas.toString(),
-      maxPriorityFeePerGas: s.maxPriorityFeePerGas.toString(),
+      gasLimit: s.gas?.toString() ?? null,
+      maxFeePerGas: s.maxFeePerGas?.toString() ?? null,
+      maxPriorityFeePerGas: s.maxPriorityFeePerGas?.toString() ?? null,
     }),
   });
   await deps.webhooks.emitForTransaction(tx, id, 'signed.success');
@@ -134,7 +135,7 @@ export async function settleWrite(
     response: {
       outcome: ok ? 'success' : r ? 'reverted' : row.stage,
       hash: row.hash,
-      nonce: Number(row.nonce),
+      nonce: row.nonce === null ? null : Number(row.nonce),
       blockNumber: r ? Number(r.blockNumber) : null,
       gasUsed: r ? r.gasUsed.toString() : null,
       error: ok ? null : row.error,

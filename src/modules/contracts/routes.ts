@@ -67,7 +67,7 @@ export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractServi
         schema: {
           tags: TAGS,
           summary: `Estimate the network fee of contract calls from ${who}`,
-          description: `\`balance\`: the sender's native-coin balance; \`fee\`: estimated gas x current max fee per gas, summed over the calls, in the native coin. ${FORMS}${child} ${ERRORS}`,
+          description: `\`balance\`: the sender's native-coin balance; \`fee\`: estimated gas x current max fee per gas, summed over the calls, in the native coin (on Tron: energy x energy price + bandwidth x its price, in TRX). ${FORMS}${child} ${ERRORS}`,
           params,
           body: ContractCallsBody,
           response: { 200: Envelope(NetworkFee) },
@@ -86,7 +86,7 @@ export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractServi
         schema: {
           tags: TAGS,
           summary: `Sign contract calls from ${who} without broadcasting`,
-          description: `Returns a SIGNED Transaction per call whose \`signedTransaction\` is a raw EIP-1559 transaction. The wallet's contract-write setting, the whitelist and the balance check apply as for write (nothing is reserved). The nonce is the address's next one and is not reserved: if the service sends from this address before the raw transaction is broadcast, only one of them can be mined. ${FORMS} ${ERRORS}`,
+          description: `Returns a SIGNED Transaction per call whose \`signedTransaction\` is a raw EIP-1559 transaction (on Tron: the hex of the signed \`Transaction\` that \`/wallet/broadcasthex\` takes, valid until the node's expiration, about 60 s; no nonce). The wallet's contract-write setting, the whitelist and the balance check apply as for write (nothing is reserved). The nonce is the address's next one and is not reserved: if the service sends from this address before the raw transaction is broadcast, only one of them can be mined. ${FORMS} ${ERRORS}`,
           params,
           body: ContractCallsBody,
           response: { 200: Envelope(TransactionOrList) },

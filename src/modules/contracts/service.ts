@@ -128,10 +128,12 @@ export class ContractService {
   }
 
   /**
-   * SIGNED Transactions holding raw EIP-1559 transactions, nothing broadcast. The nonce is
-   * the sender's next one, max(the chain's pending count, our counter's next value), not
+   * SIGNED Transactions holding raw signed transactions (EVM: EIP-1559; Tron: the serialized
+   * Transaction /wallet/broadcasthex takes), nothing broadcast. On a nonce family the nonce
+   * is the sender's next one, max(the chain's pending count, our counter's next value), not
    * reserved: if the service sends from the same address before the client broadcasts,
-   * the two collide and only one of them can be mined.
+   * the two collide and only one of them can be mined. An expiry family (Tron) takes no
+   * nonce: each call is prepared afresh (a new deadline) with the fee limit it was quoted.
    */
   async writeSign(
     auth: AuthContext,
@@ -143,26 +145,32 @@ export class ContractService {
     const plan = await this.checked(actor, calls);
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
-    const [pending, ours] = await Promise.all([
-      adapter.sender.nonceOf(actor.address, 'pending'),
-      this.deps.outbound.peekNonce(actor.chain.id, actor.address),
-    ]);
-    const first = Math.max(Number(pending), Number(ours ?? 0n));
+    const expiry = adapter.sender.ordering === 'expiry';
+    let first = 0;
+    if (!expiry) {
+      const [pending, ours] = await Promise.all([
+        adapter.sender.nonceOf(actor.address, 'pending'),
+        this.deps.outbound.peekNonce(actor.chain.id, actor.address),
+      ]);
+      first = Math.max(Number(pending), Number(ours ?? 0n));
+    }
     const signed: SignedCall[] = [];
     for (const [i, encoded] of plan.encoded.entries()) {
-      const nonce = first + i;
-      // What the family quoted is what is signed; the record shows its fee fields.
-      const network = plan.quotes[i]!.network;
+      const nonce = expiry ? null : first + i;
+      const intent = intentOf(actor, encoded, plan.values[i]!);
+      // What the family quoted is what is signed (an expiry family builds it now, with the
+      // quoted fee limit and a fresh deadline); the record shows its fee fields.
+      const network = expiry ? await adapter.sender.prepare(intent, plan.quotes[i]!.fixed) : plan.quotes[i]!.network;
       const s = await this.deps.signer.withKey(actor.wallet.id, actor.index!, actor.address, (key) =>
-        adapter.sender.sign(intentOf(actor, encoded, plan.values[i]!), BigInt(nonce), network, key),
+        adapter.sender.sign(intent, nonce === null ? null : BigInt(nonce), network, key),
       );
       const shown = adapter.sender.feeFields(network);
       signed.push({
         ...s,
         nonce,
-        gas: shown.gasLimit!,
-        maxFeePerGas: shown.maxFeePerGas!,
-        maxPriorityFeePerGas: shown.maxPriorityFeePerGas!,
+        gas: shown.gasLimit,
+        maxFeePerGas: shown.maxFeePerGas,
+        maxPriorityFeePerGas: shown.maxPriorityFeePerGas,
       });
     }
     const ids = calls.map(() => uuidv7());
@@ -227,7 +235,8 @@ export class ContractService {
     const quotes = await adapter.sender.quoteAll(
       sims.map((sim, i) => ({
         intent: intentOf(actor, encoded[i]!, calls[i]!.value),
-        ...(writes ? { estimate: sim.gas } : { given: adapter.sender.fixedNetwork({ limit: sim.gas }) }),
+        estimate: sim.gas,
+        exact: !writes,
       })),
       { fresh: true },
     );

@@ -28,6 +28,12 @@ export interface IndexerOptions {
 
 class CursorMovedError extends Error {}
 
+/** The head a range was read against, and the newest final block then (ChainAdapter.finalizedHead). */
+interface Depth {
+  head: bigint;
+  final: bigint;
+}
+
 /** A range's recording transaction (see `step`). */
 interface Recording {
   /** The cursor once it commits. */
@@ -64,10 +70,6 @@ export class ChainIndexer {
     private readonly transactions: TransactionWrites = new TransactionWrites(),
   ) {
     this.watch = new WatchSet(db, chain.id);
-  }
-
-  private get required(): number {
-    return Math.max(1, this.chain.config.confirmations);
   }
 
   /**
@@ -124,9 +126,12 @@ export class ChainIndexer {
       }
     } else scan = await adapter.scan(from, to, tokens, this.watch.has);
     const vanished = await this.vanishedDeposits(from, to, scan);
+    // The newest final block (depth counting on EVM, the solidified block on Tron): deposits
+    // at or below it are confirmed by this range's transaction.
+    const final = await adapter.finalizedHead(head);
     // Never fails: a feed that cannot be read leaves amountUSD null, it does not hold up deposits.
     await this.rates?.prefetch(this.assetIdsOf(scan));
-    const recording = this.startRecording(cursor, head, to, scan, vanished, tail && tail.state !== 'failed' ? tail : null);
+    const recording = this.startRecording(cursor, { head, final }, to, scan, vanished, tail && tail.state !== 'failed' ? tail : null);
     try {
       await this.settleOne(tail);
     } catch (err) {
@@ -171,7 +176,7 @@ export class ChainIndexer {
    */
   private startRecording(
     cursor: store.Cursor,
-    head: bigint,
+    depth: Depth,
     to: bigint,
     scan: ScanResult,
     vanished: store.DepositRow[],
@@ -182,7 +187,7 @@ export class ChainIndexer {
       state: 'running',
       done: this.db
         .transaction()
-        .execute((tx) => this.record(tx, cursor, head, to, scan, vanished, after))
+        .execute((tx) => this.record(tx, cursor, depth, to, scan, vanished, after))
         .then(
           () => {
             recording.state = 'committed';
@@ -280,7 +285,7 @@ export class ChainIndexer {
   private async record(
     tx: DbTx,
     cursor: store.Cursor,
-    head: bigint,
+    { head, final }: Depth,
     to: bigint,
     scan: ScanResult,
     vanished: store.DepositRow[],
@@ -307,7 +312,7 @@ export class ChainIndexer {
     const inserts: store.NewDeposit[] = [];
     const ctx = this.context();
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
-    const { settled } = await insertNew(tx, ctx, inserts, { head, required: this.required });
+    const { settled } = await insertNew(tx, ctx, inserts, { head, final });
     if (!lockedFirst) await lock();
     for (const v of vanished) {
       if (matched.has(v.id)) continue;
@@ -317,7 +322,8 @@ export class ChainIndexer {
         await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
     }
 
-    const window = BigInt(this.required + this.opts.extraWindow);
+    // The blocks that can still be replaced (head - final), and `extraWindow` more below them.
+    const window = head - final + 1n + BigInt(this.opts.extraWindow);
     await store.saveBlocks(
       tx,
       this.chain.id,
@@ -328,7 +334,7 @@ export class ChainIndexer {
     await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
 
     // Deposits found already at depth were confirmed as they were inserted (`settled`).
-    const confirmed = await this.transactions.confirmDeposits(tx, this.chain.id, head, to, this.required);
+    const confirmed = await this.transactions.confirmDeposits(tx, this.chain.id, head, to, final);
     await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
     const all = [...settled, ...confirmed];
     if (all.length) await this.events.emit('deposit.confirmed', tx, { depositIds: all });

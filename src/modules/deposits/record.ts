@@ -144,7 +144,7 @@ const DEPOSIT_FOUND: EventStage[] = [
 /**
  * Inserts the new deposits in bulk and reports them (`deposit.processing`); returns the
  * inserted ids, and among them those written straight as SUCCESS. With `depth` (the
- * indexer), a deposit already at the confirmation depth when found (a backfill) is written
+ * indexer), a deposit already final when found (at or below `depth.final`: a backfill) is written
  * confirmed in the same statement and reported `deposit.processing` then `deposit.success`,
  * as if it had been confirmed a moment later. The events are built from the inserted rows.
  */
@@ -152,7 +152,7 @@ export async function insertNew(
   tx: DbTx,
   ctx: RecordContext,
   inserts: store.NewDeposit[],
-  depth?: { head: bigint; required: number },
+  depth?: { head: bigint; final: bigint },
 ): Promise<{ ids: string[]; settled: string[] }> {
   const ids: string[] = [];
   const settled: string[] = [];

@@ -8,7 +8,12 @@ import { rescanTarget, type DepositService } from './service.js';
 
 export const RescanBody = Type.Object(
   {
-    transactionHash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'a mined transaction' })),
+    transactionHash: Type.Optional(
+      Type.String({
+        pattern: '^(0x)?[0-9a-fA-F]{64}$',
+        description: 'a mined transaction: its hash (EVM) or txID (Tron), 64 hex digits with or without 0x',
+      }),
+    ),
     blockNumber: Type.Optional(
       Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,20}$' })], {
         description: 'a block: its deposits to the wallet are recorded (a number, or its decimal text)',

@@ -114,9 +114,11 @@ export class DepositService {
       (await store.enabledAssetsOfChain(this.db, chain.id)).filter((e) => e.wallet_id === walletId).map((e) => e.asset_id),
     );
     const head = await chain.adapter.getBlockNumber();
+    const final = await chain.adapter.finalizedHead(head);
     await this.#rates?.prefetch([...enabled]);
     return this.db.transaction().execute(async (tx) => {
-      const existing = await store.depositsOfHashes(tx, chain.id, [hash]);
+      // The chain's own spelling of the hash (a Tron txID is stored without 0x, whatever the client sent).
+      const existing = await store.depositsOfHashes(tx, chain.id, [...new Set(transfers.map((t) => t.txHash))]);
       const matched = new Set<string>();
       const found: string[] = [];
       const ctx = {
@@ -138,14 +140,7 @@ export class DepositService {
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
         const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
-        const confirmed = await this.transactions.confirmDeposits(
-          tx,
-          chain.id,
-          head,
-          verified,
-          Math.max(1, chain.config.confirmations),
-          found,
-        );
+        const confirmed = await this.transactions.confirmDeposits(tx, chain.id, head, verified, final, found);
         await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
         if (confirmed.length) await this.events.emit('deposit.confirmed', tx, { depositIds: confirmed });
       }

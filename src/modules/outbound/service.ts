@@ -53,6 +53,7 @@ import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
 export type { OutboundRow, Stage } from './store.js';
+export { REVERTED } from './store.js';
 export type { Confirmation } from './confirm.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 

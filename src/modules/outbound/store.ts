@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { NetworkData } from '../../chains/types.js';
+import type { NetworkData, Receipt } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 
 export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
@@ -33,6 +33,9 @@ export interface OutboundRow {
     blockHash: string;
     gasUsed: bigint;
     effectiveGasPrice: bigint;
+    /** Resources used besides the fee (Tron: energy, bandwidth bytes); absent on EVM. */
+    energyUsed?: bigint;
+    bandwidthUsed?: bigint;
   } | null;
   error: string | null;
   attempts: number;
@@ -64,6 +67,7 @@ interface DbRow {
   block_hash: string | null;
   gas_used: string | null;
   effective_gas_price: string | null;
+  resources_used: { energy?: string; bandwidth?: string } | null;
   status: 'success' | 'reverted' | null;
   error: string | null;
   attempts: number;
@@ -103,6 +107,8 @@ function toRow(r: DbRow): OutboundRow {
             blockHash: r.block_hash!,
             gasUsed: BigInt(r.gas_used!),
             effectiveGasPrice: BigInt(r.effective_gas_price!),
+            ...(r.resources_used?.energy !== undefined ? { energyUsed: BigInt(r.resources_used.energy) } : {}),
+            ...(r.resources_used?.bandwidth !== undefined ? { bandwidthUsed: BigInt(r.resources_used.bandwidth) } : {}),
           },
     error: r.error,
     attempts: r.attempts,
@@ -218,16 +224,15 @@ export async function lockUnsettled(db: DbConn, id: string, stages: Stage[]): Pr
   return one(rows);
 }
 
-export async function settleMined(
-  db: DbConn,
-  id: string,
-  r: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
-): Promise<OutboundRow> {
+/** A failed row's error when the chain gives no more detail than the revert itself. */
+export const REVERTED = 'execution reverted';
+
+export async function settleMined(db: DbConn, id: string, r: Receipt): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = ${r.status === 'success' ? 'mined' : 'failed'}, status = ${r.status},
            block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
-           effective_gas_price = ${r.effectiveGasPrice}, conflict_seen_at = NULL, updated_at = now(),
-           error = ${r.status === 'success' ? null : 'execution reverted'}
+           effective_gas_price = ${r.effectiveGasPrice}, resources_used = ${resourcesUsed(r)}::jsonb, conflict_seen_at = NULL, updated_at = now(),
+           error = ${r.status === 'success' ? null : (r.failure ?? REVERTED)}
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
@@ -313,7 +318,14 @@ export async function settlePredecessor(
   db: DbConn,
   liveId: string,
   minedId: string,
-  r: { status: 'success' | 'reverted'; blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
+  r: {
+    status: 'success' | 'reverted';
+    blockNumber: bigint;
+    blockHash: string;
+    gasUsed: bigint;
+    effectiveGasPrice: bigint;
+    failure?: string;
+  },
 ): Promise<OutboundRow> {
   await sql`UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${minedId}, conflict_seen_at = NULL, updated_at = now(),
                    error = 'an earlier transaction with this nonce was mined instead'
@@ -353,14 +365,10 @@ export async function lockSettledIn(db: DbConn, id: string, blockHash: string): 
 }
 
 /** The same transaction, same outcome, re-mined in another block: the new receipt. updated_at is progress, not touched. */
-export async function moveReceipt(
-  db: DbConn,
-  id: string,
-  r: { blockNumber: bigint; blockHash: string; gasUsed: bigint; effectiveGasPrice: bigint },
-): Promise<OutboundRow> {
+export async function moveReceipt(db: DbConn, id: string, r: Omit<Receipt, 'status'>): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
-           effective_gas_price = ${r.effectiveGasPrice}
+           effective_gas_price = ${r.effectiveGasPrice}, resources_used = ${resourcesUsed(r)}::jsonb
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
@@ -374,7 +382,7 @@ export async function moveReceipt(
 export async function unsettle(db: DbConn, id: string, error: string): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = 'broadcast', status = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-           effective_gas_price = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
+           effective_gas_price = NULL, resources_used = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
@@ -384,4 +392,13 @@ export async function enqueueConfirmJob(db: DbConn, id: string, poll: number, de
   await sql`SELECT graphile_worker.add_job('outbound_confirm', json_build_object('id', ${id}::text, 'poll', ${poll}::int),
                                            run_at := now() + make_interval(secs => ${delayMs / 1000}),
                                            job_key := ${`outbound_confirm:${id}`}, job_key_mode := 'replace')`.execute(db);
+}
+
+/** A receipt's resources besides the fee (Receipt.energyUsed, bandwidthUsed) as stored: decimal strings, null when none. */
+function resourcesUsed(r: Pick<Receipt, 'energyUsed' | 'bandwidthUsed'>): string | null {
+  if (r.energyUsed === undefined && r.bandwidthUsed === undefined) return null;
+  return JSON.stringify({
+    ...(r.energyUsed !== undefined ? { energy: r.energyUsed.toString() } : {}),
+    ...(r.bandwidthUsed !== undefined ? { bandwidth: r.bandwidthUsed.toString() } : {}),
+  });
 }

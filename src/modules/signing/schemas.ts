@@ -41,7 +41,8 @@ export const MessageBody = Type.Object(
     message: Type.String({
       minLength: 1,
       maxLength: 10_000,
-      description: 'text to sign, or bytes as 0x-prefixed hex (an even number of digits); signed as EIP-191 personal_sign',
+      description:
+        'text to sign, or bytes as 0x-prefixed hex (an even number of digits); signed as EIP-191 personal_sign (TIP-191 signMessageV2 on Tron)',
       examples: ['Sign in to Example at 2026-01-01T00:00:00Z', '0x48656c6c6f'],
     }),
   },

@@ -21,7 +21,7 @@ export class SigningService {
   constructor(readonly deps: SigningServiceDeps) {}
 
   /**
-   * A personal message (EIP-191 personal_sign) signed by the master or a child address:
+   * A personal message (EIP-191 personal_sign on EVM, TIP-191 signMessageV2 on Tron) signed by the master or a child address:
    * recorded as a SIGNED Transaction with its `signed.success` event, like typed data.
    */
   async signMessage(auth: AuthContext, walletId: string, addressId: string | null, message: string): Promise<TransactionView> {
@@ -49,9 +49,9 @@ export class SigningService {
         created_channel: 'API',
         sender_address: who.address,
         signed_transaction: JSON.stringify(signature),
-        reason: `EIP-191 personal message (${payload.kind === 'bytes' ? `${(payload.message.length - 2) / 2} bytes` : `${payload.message.length} characters`})`,
+        reason: `${payload.standard} personal message (${payload.kind === 'bytes' ? `${(payload.message.length - 2) / 2} bytes` : `${payload.message.length} characters`})`,
         // What was signed, for the audit trail: the message itself and its digest.
-        response: JSON.stringify({ kind: 'EIP-191', encoding: payload.kind, message: payload.message, digest: payload.digest }),
+        response: JSON.stringify({ kind: payload.standard, encoding: payload.kind, message: payload.message, digest: payload.digest }),
       });
       await webhooks.emitForTransaction(tx, id, 'signed.success');
     });

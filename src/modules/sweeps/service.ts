@@ -11,12 +11,11 @@
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import { ChainRejectedError } from '../../chains/errors.js';
-import type { FeeQuote } from '../../chains/types.js';
+import type { FeeQuote, NetworkData } from '../../chains/types.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { parseAmount } from '../../lib/money.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
@@ -26,19 +25,12 @@ import type { TransactionService, TransactionView } from '../transactions/servic
 import type { WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, resourcesOf, sweepNetwork, thresholdUnits } from './records.js';
 import * as store from './store.js';
 
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
 const NATIVE_TRANSFER_GAS = 21_000n;
-
-/** Why a sweep ended before it started (deposit.swept.failed's `assetSweptResponse.error`). */
-const GONE = 'The address no longer holds this asset: it was moved before the sweep ran (e.g. withdrawn from the address)';
-const GONE_PENDING =
-  'The sweep transfer would fail on chain: the balance is being moved by another transaction (e.g. a withdrawal from the address) or the token refuses it';
-const GONE_NATIVE =
-  "The address's balance no longer covers the sweep's network fee: it was moved before the sweep ran (e.g. withdrawn from the address)";
-const KEY_GONE = 'The service no longer holds the key of this address: it was removed from the wallet before the sweep ran';
 
 /** `failed`: the funds were gone, the deposits' sweep ended failed at once. */
 export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed';
@@ -135,10 +127,20 @@ export class SweepService {
       }
     }
     const amount = native ? nativeBalance! - (quote?.fee ?? 0n) : tokenBalance!;
-    // A token sweep's fee: the family says whether the master must send the child something first.
+    // A token sweep's fee: the family says whether the master must send the child something
+    // first, or lend it resources (Tron: energy from the master's stake) and take them back after.
     const funding =
-      native || !quote ? null : adapter.sender.childFeeFunding({ nativeBalance: nativeBalance!, value: 0n, network: quote.network });
-    const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
+      native || !quote
+        ? null
+        : await adapter.sender.planChildFunding({
+            child: address.address,
+            master: wallet.address,
+            nativeBalance: nativeBalance!,
+            value: 0n,
+            network: quote.network,
+          });
+    const topup = funding?.kind === 'transfer' ? funding.amount : funding?.kind === 'lend' ? funding.transfer : 0n;
+    const lend = funding?.kind === 'lend' ? funding : null;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
 
     return this.db.transaction().execute(async (tx) => {
@@ -171,10 +173,13 @@ export class SweepService {
         chainId: chain.id,
         assetId,
         status: 'pending',
-        stage: topup > 0n ? 'topup' : 'transfer',
+        stage: topup > 0n ? 'topup' : lend ? 'lend' : 'transfer',
         amount,
-        // The fee fields the sweep row shows, and signs with (enqueueTransfer).
-        ...shownFees(adapter.sender.feeFields(quote!.network)),
+        // What the transfer is signed with (enqueueTransfer): EVM's fee fields, which the row
+        // shows, as before; another family's fixed network data.
+        ...sweepNetwork(adapter.sender.feeFields(quote!.network), quote!.fixed),
+        lend: lend?.lend ?? null,
+        giveBack: lend?.giveBack ?? null,
       });
       await this.transactions.attachToSweep(
         tx,
@@ -193,7 +198,7 @@ export class SweepService {
         });
         await store.setOutbound(tx, sweepId, 'topup', sent.id);
       } else {
-        await this.enqueueTransfer(tx, (await store.lockSweep(tx, sweepId))!);
+        await this.next(tx, (await store.lockSweep(tx, sweepId))!);
       }
       return 'started';
     });
@@ -286,28 +291,87 @@ export class SweepService {
       to: asset.row.is_native ? wallet.address : asset.row.address,
       value: asset.row.is_native ? amount : 0n,
       ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),
-      gasLimit: BigInt(sweep.gas_limit),
-      // Exactly the fees the top-up paid for: the child holds no more than that.
-      maxFeePerGas: BigInt(sweep.max_fee_per_gas),
-      maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas),
+      // Exactly the fees the top-up paid for (or the lent resources cover): the child holds no more than that.
+      ...(sweep.gas_limit !== null
+        ? {
+            gasLimit: BigInt(sweep.gas_limit),
+            maxFeePerGas: BigInt(sweep.max_fee_per_gas!),
+            maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas!),
+          }
+        : { network: sweep.network ?? {} }),
       purpose: 'sweep' satisfies Purpose,
       ownerId: sweep.id,
     });
     await store.setOutbound(tx, sweep.id, 'transfer', sent.id);
   }
 
-  /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the transfer follows, or the sweep fails. */
+  /** After the top-up (or at once): the resources lent, when the family lends them, else the transfer. */
+  private async next(tx: DbConn, sweep: store.SweepRow): Promise<void> {
+    if (sweep.lend && !sweep.lend_outbound_id) await this.enqueueMasterStep(tx, sweep, 'lend', sweep.lend);
+    else await this.enqueueTransfer(tx, sweep);
+  }
+
+  /** The master's lend or give-back transaction to the child: value 0, the family's network data. */
+  private async enqueueMasterStep(tx: DbConn, sweep: store.SweepRow, step: 'lend' | 'give_back', network: NetworkData): Promise<void> {
+    const address = (await this.addresses.findRow(sweep.address_id, tx))!;
+    const sent = await this.outbound.enqueue(tx, {
+      chainId: sweep.chain_id,
+      walletId: sweep.wallet_id,
+      fromIndex: 0,
+      to: address.address,
+      value: 0n,
+      network,
+      purpose: (step === 'lend' ? 'sweep-lend' : 'sweep-give-back') satisfies Purpose,
+      ownerId: sweep.id,
+    });
+    await store.setOutbound(tx, sweep.id, step, sent.id);
+  }
+
+  /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the lend or the transfer follows, or the sweep fails. */
   async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
     if (!sweep || sweep.status !== 'pending') return;
-    if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
+    if (row.stage === 'mined') await this.next(tx, sweep);
     else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
   }
 
-  /** outbound.settled of 'sweep': the deposits are swept (sweep.completed), or the sweep fails. */
+  /**
+   * outbound.settled of 'sweep-lend': the transfer follows, or the sweep fails (nothing was
+   * lent: a lend voided before signing, e.g. the stake no longer covers it, never reached the chain).
+   */
+  async lendSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
+    else await this.fail(tx, sweep, `lending resources ${row.stage}${row.error ? `: ${row.error}` : ''}`);
+  }
+
+  /**
+   * outbound.settled of 'sweep': with resources lent, they are taken back first, whatever the
+   * outcome (queued in this transaction, so exactly once even if the worker dies now);
+   * otherwise the deposits are swept (sweep.completed), or the sweep fails.
+   */
   async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
     if (!sweep || sweep.status !== 'pending') return;
+    if (sweep.give_back && sweep.lend_outbound_id && !sweep.give_back_outbound_id) {
+      await this.enqueueMasterStep(tx, sweep, 'give_back', sweep.give_back);
+      return;
+    }
+    await this.complete(tx, sweep, row);
+  }
+
+  /** outbound.settled of 'sweep-give-back': the loan is back (or could not be taken back: logged); the sweep ends as its transfer did. */
+  async giveBackSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage !== 'mined')
+      this.logger.error({ sweepId: sweep.id, outboundId: row.id, stage: row.stage, err: row.error }, 'lent resources were not taken back');
+    await this.complete(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!);
+  }
+
+  /** The sweep's transfer settled (and its loan, if any, is back): the deposits are swept (sweep.completed), or the sweep fails. */
+  private async complete(tx: DbConn, sweep: store.SweepRow, row: OutboundRow): Promise<void> {
     if (row.stage !== 'mined' || !row.receipt) {
       await this.fail(tx, sweep, `sweep transaction ${row.stage}${row.error ? `: ${row.error}` : ''}`);
       return;
@@ -324,12 +388,17 @@ export class SweepService {
   /** Marks deposits moved to the master by `sweep` (its transfer `row`, mined) as swept, with their events. */
   private async markSwept(tx: DbConn, sweep: store.SweepRow, row: OutboundRow, deposits: { id: string; amount: string }[]): Promise<void> {
     const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
-    const topup = sweep.topup_outbound_id ? await this.outbound.get(sweep.topup_outbound_id, tx) : undefined;
+    const of = async (id: string | null) => (id ? await this.outbound.get(id, tx) : undefined);
+    const topup = await of(sweep.topup_outbound_id);
+    const lend = await of(sweep.lend_outbound_id);
+    const giveBack = await of(sweep.give_back_outbound_id);
     const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    const steps = [topup, lend, row, giveBack];
     for (const d of deposits) {
       await this.transactions.markSwept(tx, d.id, {
         amount: d.amount,
-        gasFee: fee(row) + fee(topup),
+        // Every transaction of the sweep: top-up (activation), lend, transfer, give-back.
+        gasFee: steps.reduce((sum, r) => sum + fee(r), 0n),
         hash: row.hash!,
         from: row.fromAddress,
         to: wallet.address,
@@ -339,6 +408,7 @@ export class SweepService {
           gasUsed: row.receipt!.gasUsed.toString(),
           sweptTotal: sweep.amount,
           topupHash: topup?.hash ?? null,
+          ...resourcesOf(steps, lend, giveBack),
         },
       });
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');
@@ -357,17 +427,4 @@ export class SweepService {
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.failed');
     }
   }
-}
-
-/** The wallet's threshold (a number in asset units, as the spec has it) in base units. */
-export function thresholdUnits(threshold: number, decimals: number): bigint {
-  if (!(threshold > 0)) return 0n;
-  // toFixed gives a plain decimal (never an exponent) for any threshold the schema allows.
-  const text = threshold.toFixed(Math.min(decimals, 20)).replace(/\.?0+$/, '');
-  return parseAmount(text === '' ? '0' : text, decimals, 'threshold');
-}
-
-/** A prepared transaction's fee fields (Sender.feeFields), all present, as the sweep row keeps them. */
-function shownFees(f: { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return { gasLimit: f.gasLimit!, maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 
 export interface SweepRow {
@@ -8,13 +9,21 @@ export interface SweepRow {
   chain_id: string;
   asset_id: string;
   status: 'pending' | 'success' | 'failed';
-  stage: 'topup' | 'transfer' | 'done' | 'failed';
+  stage: 'topup' | 'lend' | 'transfer' | 'give_back' | 'done' | 'failed';
   amount: string;
-  gas_limit: string;
-  max_fee_per_gas: string;
-  max_priority_fee_per_gas: string;
+  /** EVM sweeps: the fee fields the transfer is signed with; null on other families (see `network`). */
+  gas_limit: string | null;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  /** Other families: the transfer's fixed network data (the family's quote), signed as funded. */
+  network: NetworkData | null;
+  /** The family's lend and give-back steps (ChildFeeFunding 'lend'), when resources are lent. */
+  lend: NetworkData | null;
+  give_back: NetworkData | null;
   topup_outbound_id: string | null;
+  lend_outbound_id: string | null;
   transfer_outbound_id: string | null;
+  give_back_outbound_id: string | null;
 }
 
 export interface SweepableDeposit {
@@ -74,19 +83,25 @@ export async function insertSweep(
     assetId: string;
     /** `failed`: a sweep that ended before it started (the funds were gone), with its `error`. */
     status: 'pending' | 'failed';
-    stage: 'topup' | 'transfer' | 'failed';
+    stage: 'topup' | 'lend' | 'transfer' | 'failed';
     amount: bigint;
-    gasLimit: bigint;
-    maxFeePerGas: bigint;
-    maxPriorityFeePerGas: bigint;
+    /** EVM: the transfer's fee fields (all three), as before; null elsewhere. */
+    gasLimit: bigint | null;
+    maxFeePerGas: bigint | null;
+    maxPriorityFeePerGas: bigint | null;
+    network?: NetworkData | null;
+    lend?: NetworkData | null;
+    giveBack?: NetworkData | null;
     error?: string;
   },
 ): Promise<void> {
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas, error)
+  const text = (v: bigint | null) => (v === null ? null : v.toString());
+  const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas,
+                                network, lend, give_back, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
-                    ${s.gasLimit.toString()}, ${s.maxFeePerGas.toString()}, ${s.maxPriorityFeePerGas.toString()}, ${s.error ?? null})`.execute(
-    db,
-  );
+                    ${text(s.gasLimit)}, ${text(s.maxFeePerGas)}, ${text(s.maxPriorityFeePerGas)},
+                    ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.error ?? null})`.execute(db);
 }
 
 /**
@@ -105,9 +120,20 @@ export async function carrierSweep(db: DbConn, addressId: string, assetId: strin
   return row.id !== null && BigInt(row.surplus) > 0n ? { id: row.id, surplus: row.surplus } : null;
 }
 
-export async function setOutbound(db: DbConn, sweepId: string, field: 'topup' | 'transfer', outboundId: string): Promise<void> {
+export async function setOutbound(
+  db: DbConn,
+  sweepId: string,
+  field: 'topup' | 'lend' | 'transfer' | 'give_back',
+  outboundId: string,
+): Promise<void> {
   if (field === 'topup')
     await sql`UPDATE sweeps SET topup_outbound_id = ${outboundId}, updated_at = now() WHERE id = ${sweepId}`.execute(db);
+  else if (field === 'lend')
+    await sql`UPDATE sweeps SET lend_outbound_id = ${outboundId}, stage = 'lend', updated_at = now() WHERE id = ${sweepId}`.execute(db);
+  else if (field === 'give_back')
+    await sql`UPDATE sweeps SET give_back_outbound_id = ${outboundId}, stage = 'give_back', updated_at = now() WHERE id = ${sweepId}`.execute(
+      db,
+    );
   else
     await sql`UPDATE sweeps SET transfer_outbound_id = ${outboundId}, stage = 'transfer', updated_at = now() WHERE id = ${sweepId}`.execute(
       db,

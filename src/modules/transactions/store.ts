@@ -101,16 +101,16 @@ export async function countByTypeAndStatus(db: DbConn, walletId: string): Promis
 /**
  * Bulk insert; returns the rows actually inserted, whole (a recorded (chain, hash, log index,
  * wallet) is skipped: each wallet watching the recipient has its own record of a transfer). With `depth`, each deposit starts with its confirmations so far and one
- * already at `depth.required` is written straight as SUCCESS (a backfill): one write instead
+ * at or below the final block `depth.final` is written straight as SUCCESS (a backfill): one write instead
  * of an insert and two updates. The rows are built here from what was inserted; only what
  * the database supplies (the id of each row written, its timestamp and its address's
  * metadata) comes back, not ~55 columns per row to parse.
  */
-export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<TransactionRow[]> {
+export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; final: bigint }): Promise<TransactionRow[]> {
   if (ds.length === 0) return [];
   const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
   const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
-  const settled = (d: NewDeposit) => depth !== undefined && confirmations(d) >= depth.required;
+  const settled = (d: NewDeposit) => depth !== undefined && d.blockNumber <= depth.final;
   const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
@@ -157,14 +157,14 @@ export async function failDeposit(db: DbConn, d: { id: string; block_hash: strin
 
 /**
  * Recounts confirmations of the chain's pending deposits up to `verifiedTo` and returns
- * the ids that reached `required` (now SUCCESS).
+ * the ids at or below the final block `final` (now SUCCESS): ChainAdapter.finalizedHead.
  */
 export async function confirmDeposits(
   db: DbConn,
   chainId: string,
   head: bigint,
   verifiedTo: bigint,
-  required: number,
+  final: bigint,
   only?: string[],
 ): Promise<string[]> {
   // `only`: these deposits and no others (the deposit finder: it must not lock the chain's
@@ -176,7 +176,7 @@ export async function confirmDeposits(
   const { rows } = await sql<{ id: string }>`
     UPDATE transactions SET status = 'SUCCESS', stage = 'confirmed', confirmed = true, updated_at = now()
      WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number <= ${verifiedTo} ${these}
-       AND ${head.toString()}::bigint - block_number + 1 >= ${required}
+       AND block_number <= ${final.toString()}::bigint
      RETURNING id`.execute(db);
   return rows.map((r) => r.id);
 }
@@ -198,8 +198,8 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
-            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s ? s.maxFeePerGas.toString() : null},
-            ${s ? s.maxPriorityFeePerGas.toString() : null}, '{}'::jsonb)`;
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s?.maxFeePerGas?.toString() ?? null},
+            ${s?.maxPriorityFeePerGas?.toString() ?? null}, '{}'::jsonb)`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,

@@ -56,8 +56,8 @@ export interface NewWithdrawal {
   network: string;
   reservedFee: bigint | null;
   nonce: bigint | null;
-  /** Sign-only: the signed transaction, never broadcast by us. */
-  signed: { raw: string; hash: string; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null;
+  /** Sign-only: the signed transaction, never broadcast by us (fee caps null on families without them). */
+  signed: { raw: string; hash: string; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } | null;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */

@@ -53,9 +53,9 @@ export class TransactionWrites {
 
   /**
    * depositFound, in bulk: the rows inserted (a deposit already on record for its wallet is
-   * skipped), built in memory. With `depth`, one already at `depth.required` is written SUCCESS.
+   * skipped), built in memory. With `depth`, one at or below the final block `depth.final` is written SUCCESS.
    */
-  recordDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; required: number }): Promise<store.TransactionRow[]> {
+  recordDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; final: bigint }): Promise<store.TransactionRow[]> {
     return store.insertDeposits(db, ds, depth);
   }
 
@@ -73,10 +73,11 @@ export class TransactionWrites {
 
   /**
    * depositConfirmed: recounts the chain's PENDING deposits up to `verifiedTo` (only `only`
-   * when given) and returns the ids that reached `required` (now SUCCESS).
+   * when given) and returns the ids at or below the final block `final` (now SUCCESS; the
+   * adapter's finalizedHead: depth counting on EVM, the solidified block on Tron).
    */
-  confirmDeposits(db: DbConn, chainId: string, head: bigint, verifiedTo: bigint, required: number, only?: string[]): Promise<string[]> {
-    return store.confirmDeposits(db, chainId, head, verifiedTo, required, only);
+  confirmDeposits(db: DbConn, chainId: string, head: bigint, verifiedTo: bigint, final: bigint, only?: string[]): Promise<string[]> {
+    return store.confirmDeposits(db, chainId, head, verifiedTo, final, only);
   }
 
   /** depositSwept: the deposits are carried by this sweep (its caller holds the address's lock). */

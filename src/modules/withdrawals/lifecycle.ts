@@ -18,7 +18,7 @@ import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { Confirmation, OutboundRow } from '../outbound/service.js';
+import { REVERTED, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
 import { callOf, checkAgainstPending, planGas, snapshot } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
@@ -243,7 +243,11 @@ function minedOf(row: OutboundRow): Mined | null {
 }
 
 function failureReason(row: OutboundRow): string {
-  if (row.stage === 'failed') return 'the transaction reverted on chain (the network fee was paid)';
+  if (row.stage === 'failed') {
+    // The chain's own words when it says more than "reverted" (Tron: OUT_OF_ENERGY, ...).
+    const detail = row.error && row.error !== REVERTED ? `: ${row.error}` : '';
+    return `the transaction reverted on chain (the network fee was paid)${detail}`;
+  }
   if (row.stage === 'dropped') return `never mined: ${row.error ?? 'its nonce was used by another transaction'}`;
   return row.error ?? 'not sent';
 }

@@ -82,7 +82,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncTypebox<{ service: WithdrawalS
       summary: child
         ? 'Sign a withdrawal from a child address without broadcasting it'
         : 'Sign a withdrawal from the master address without broadcasting it',
-      description: `${BODY_HELP} ${GAS_HELP} Returns SUCCESS SIGNED transactions whose \`signedTransaction\` is the raw signed transaction; it uses the ${child ? "address's" : "master address's"} next nonce without reserving it; \`signed.success\` follows.`,
+      description: `${BODY_HELP} ${GAS_HELP} Returns SUCCESS SIGNED transactions whose \`signedTransaction\` is the raw signed transaction; on EVM chains it uses the ${child ? "address's" : "master address's"} next nonce without reserving it; on Tron it is the hex of the signed \`Transaction\` that \`/wallet/broadcasthex\` takes (\`hash\` is its txID), built with the node's expiration (about 60 s): broadcast it before then; \`signed.success\` follows.`,
       params: child ? AddressParams : WalletParams,
       headers: IdempotencyHeaders,
       body: WithdrawBody,

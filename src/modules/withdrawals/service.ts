@@ -306,25 +306,30 @@ export class WithdrawalService {
     single: boolean,
   ): Promise<WithdrawResult> {
     const { db, signer, outbound, webhooks } = this.deps;
-    const signed = new Map<number, NonNullable<store.NewWithdrawal['signed']> & { nonce: bigint }>();
+    const signed = new Map<number, NonNullable<store.NewWithdrawal['signed']> & { nonce: bigint | null }>();
     if (plan) {
-      // The sender's next nonce, not reserved: a signed transaction that is never broadcast
-      // must not leave a hole that blocks the pipeline's sends (docs/withdrawals.md).
-      const chainNonce = await s.chain.adapter.sender.nonceOf(s.address, 'pending');
-      const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
-      let nonce = chainNonce > ours ? chainNonce : ours;
       const family = s.chain.adapter.sender;
+      // 'nonce' families: the sender's next nonce, not reserved: a signed transaction that is
+      // never broadcast must not leave a hole that blocks the pipeline's sends
+      // (docs/withdrawals.md). 'expiry' families (Tron) take none: each transaction is built
+      // now with a fresh deadline, and expires unbroadcast without blocking anything.
+      let nonce: bigint | null = null;
+      if (family.ordering === 'nonce') {
+        const chainNonce = await family.nonceOf(s.address, 'pending');
+        const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
+        nonce = chainNonce > ours ? chainNonce : ours;
+      }
       for (const [k, i] of fresh.entries()) {
-        // What the family quoted is what is signed (the quote's network data).
-        const network = plan.quotes[k]!.network;
+        const intent = intentOf(s.chain, s.address, items[i]!);
+        // What the family quoted is what is signed (the quote's network data; on an expiry
+        // family prepared now from what the quote fixed, e.g. Tron's fee limit).
+        const network = nonce === null ? await family.prepare(intent, plan.quotes[k]!.fixed) : plan.quotes[k]!.network;
         const at = nonce;
-        const tx = await signer.withKey(s.wallet.id, s.index, s.address, (key) =>
-          family.sign(intentOf(s.chain, s.address, items[i]!), at, network, key),
-        );
-        // The fee caps the Transaction shows.
+        const tx = await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
+        // The fee caps the Transaction shows (null on families without them).
         const shown = family.feeFields(network);
-        signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas!, maxPriorityFeePerGas: shown.maxPriorityFeePerGas! });
-        nonce += 1n;
+        signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas, maxPriorityFeePerGas: shown.maxPriorityFeePerGas });
+        if (nonce !== null) nonce += 1n;
       }
     }
     return db.transaction().execute(async (tx) => {

@@ -3,6 +3,7 @@
  * or written: the request's shape (single or batch), amounts, destinations and assets.
  * Every item is checked; the first problem rejects the whole request.
  */
+import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
@@ -112,8 +113,8 @@ export async function checkItems(
     const amount = parseWithdrawalAmount(r.amount, asset.asset.row.decimals, at(r.field, 'amount'));
     const addressField = at(r.field, 'address');
     const to = chain.adapter.normalizeAddress(r.address);
-    if (!to) throw bad(addressField, `is not a valid ${chain.config.blockchain.name} address (or its EIP-55 checksum is wrong)`);
-    if (/^0x0{40}$/i.test(to)) throw bad(addressField, 'is the zero address; funds sent there are lost');
+    if (!to) throw bad(addressField, `is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`);
+    if (isZeroAddress(chain.config, to)) throw bad(addressField, 'is the zero address; funds sent there are lost');
     if (to.toLowerCase() === sender.toLowerCase()) {
       throw new BusinessRuleError('SAME_ADDRESS', `${addressField}: the destination is the sending address itself`, [
         { field: addressField, message: 'is the sender' },

@@ -88,7 +88,11 @@ describe('SolanaAdapter', () => {
     expect((e3 as ChainRejectedError).reason).toBe('invalid');
   });
 
-  it('reads decimals, reads back its own token encoding, and answers 422 for what Solana has not', async () => {
+  it('reads the finalized slot and decimals, reads back its own token encoding, and answers 422 for what Solana has not', async () => {
+    const head = await adapter.getBlockNumber();
+    const final = await adapter.finalizedHead(head);
+    expect(head - final).toBeGreaterThanOrEqual(31n); // confirmed is 1 block behind the newest, finalized 32
+    expect(await adapter.finalizedHead(final - 5n)).toBe(final - 5n); // never above the head given
     expect(await adapter.readTokenDecimals(w.usdc)).toBe(6);
     expect(await adapter.readTokenDecimals(keypair().address)).toBeNull();
     const to = keypair().address;
@@ -96,6 +100,5 @@ describe('SolanaAdapter', () => {
     expect(adapter.describeTokenCall('0xa9059cbb')).toBeNull();
     expect(() => adapter.prepareTypedData()).toThrow(BusinessRuleError);
     await expect(adapter.readContract()).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
-    expect(adapter.prepareMessage('hello')).toEqual({ kind: 'text', message: 'hello', digest: '0x68656c6c6f' });
   });
 });

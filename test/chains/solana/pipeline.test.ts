@@ -46,7 +46,7 @@ beforeAll(async () => {
     extraChains: [chain],
     services: { outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400 } },
   });
-  adapter = h.services.catalogue.findChain(SLUG, 'testnet')!.adapter as SolanaAdapter;
+  adapter = h.services.catalogue.findChain(SLUG, 'testnet')!.adapter as unknown as SolanaAdapter;
 });
 afterAll(async () => {
   await h?.stop();

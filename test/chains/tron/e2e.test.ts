@@ -30,9 +30,8 @@ import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
 
 const SLUG = 'tron-e2e';
-// Tron's blocks are final once solidified, 19 behind the head: the indexer counts confirmations
-// to the head today (block depth, the head's block counting 1), so the chain asks for 20 of
-// them: a deposit is confirmed exactly when its block is solidified (see docs/tron.md).
+// Tron's blocks are final once solidified, 19 behind the head: deposits are confirmed then,
+// whatever this says; withdrawals wait this deep (20: the depth of solidification, docs/tron.md).
 const CONFIRMATIONS = 20;
 
 let s: TronStandIn;

@@ -1,0 +1,66 @@
+/**
+ * A worker in its own process for the Tron sweep crash test: the real task list on the
+ * test's database, killing itself with SIGKILL at an exact point of a sweep with lent energy.
+ * Environment: DATABASE_URL, KEK (hex), CHAINS (JSON of ChainConfig[]), and CRASH_AT:
+ *   lend-broadcast    right after a node accepted the master's delegateresource, before anything is recorded
+ *   transfer-settled  right after the sweep's transfer was recorded mined (the give-back queued, not sent)
+ *   (absent)          never: a plain restarted worker
+ */
+import { createDatabase } from '../../../src/db/pool.js';
+import { LocalKeyVault } from '../../../src/keys/vault.js';
+import { createServices } from '../../../src/services.js';
+import { startWorker } from '../../../src/roles/worker.js';
+import { taskList } from '../../../src/jobs/tasks.js';
+import { createLogger } from '../../../src/lib/logger.js';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+const die = () => process.kill(process.pid, 'SIGKILL');
+
+const logger = createLogger('warn');
+const database = createDatabase(env('DATABASE_URL'), logger);
+const services = await createServices(
+  database.db,
+  new LocalKeyVault(Buffer.from(env('KEK'), 'hex')),
+  {
+    chains: JSON.parse(env('CHAINS')),
+    addressLimit: 1000,
+    keyExport: { testnet: false, mainnet: false },
+    webhookAllowPrivateTargets: true,
+  },
+  // The safety net re-queues jobs a killed worker held (they stay locked for hours otherwise).
+  { logger, outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400, stuckAfterMs: 1_000 } },
+);
+
+const crashAt = process.env.CRASH_AT;
+if (crashAt === 'lend-broadcast') {
+  for (const chain of services.catalogue.chains()) {
+    const adapter = chain.adapter;
+    const broadcast = adapter.broadcast.bind(adapter);
+    adapter.broadcast = async (raw) => {
+      const hash = await broadcast(raw);
+      // The contract's type URL is in the signed bytes ("protocol.UnDelegate…" does not match).
+      if (Buffer.from(raw.replace(/^0x/, ''), 'hex').includes('protocol.DelegateResourceContract')) die();
+      return hash;
+    };
+  }
+} else if (crashAt === 'transfer-settled') {
+  const outbound = services.outbound;
+  const track = outbound.track.bind(outbound);
+  outbound.track = async (id, poll) => {
+    await track(id, poll);
+    const row = await outbound.get(id);
+    if (row?.purpose === 'sweep' && row.stage === 'mined') die();
+  };
+}
+
+await startWorker({
+  connectionString: env('DATABASE_URL'),
+  logger,
+  taskList: taskList(services),
+  periodic: [{ name: 'outbound_sweep', everyMs: 500, run: () => services.outbound.sweepStuck() }],
+});
+process.stdout.write('worker ready\n');
