@@ -109,7 +109,9 @@ describe('LocalSigner on an ed25519 family (Solana)', () => {
     };
     const refusals = [
       await signer.signTransaction('w', 0, 1, tx).catch((err: unknown) => err),
-      await signer.signMessage('w', 0, { kind: 'text', message: 'hi', digest: hashMessage('hi') } as never).catch((err: unknown) => err),
+      await signer
+        .signMessage('w', 0, { standard: 'EIP-191', kind: 'text', message: 'hi', digest: hashMessage('hi') })
+        .catch((err: unknown) => err),
     ];
     for (const refusal of refusals) {
       expect(refusal).toBeInstanceOf(AppError);
