@@ -85,7 +85,8 @@ export interface TronReceipt extends Receipt {
 }
 
 const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/;
-const notYet = (what: string) => new Error(`${what} is not supported on Tron yet (issue 15)`);
+/** What the Tron family does not read (a USD price feed: Chainlink's AggregatorV3 is an EVM contract set). */
+const notOnTron = (what: string) => new BusinessRuleError('NOT_SUPPORTED', `${what} are not available on Tron`);
 
 export class TronAdapter implements ChainAdapter {
   readonly config: ChainConfig;
@@ -309,7 +310,7 @@ export class TronAdapter implements ChainAdapter {
   }
 
   readPriceFeed(_feed: string): Promise<PriceFeedRound | null> {
-    return Promise.reject(notYet('Price feeds (readPriceFeed)'));
+    return Promise.reject(notOnTron('Price feeds (readPriceFeed)'));
   }
 
   // ---- contracts and typed data --------------------------------------------------------

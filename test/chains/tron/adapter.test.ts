@@ -321,8 +321,8 @@ describe('TronAdapter receipts and broadcast', () => {
   });
 });
 
-describe('TronAdapter members the family does not have yet', () => {
-  it('refuses typed data with NOT_SUPPORTED and the rest with a clear error', async () => {
+describe('what Tron answers differently', () => {
+  it('typed data: 422 TYPED_DATA_NOT_SUPPORTED; price feeds: NOT_SUPPORTED; no nonces; hex addresses answered in T… form', async () => {
     const typed = (() => {
       try {
         adapter.prepareTypedData();
@@ -331,12 +331,8 @@ describe('TronAdapter members the family does not have yet', () => {
       }
     })();
     expect(typed).toBeInstanceOf(BusinessRuleError);
-    expect((typed as BusinessRuleError).code).toBe('NOT_SUPPORTED');
-    await expect(adapter.readPriceFeed(usdt)).rejects.toThrow(/not supported on Tron yet \(issue 15\)/);
-    expect(() => adapter.encodeContractCall({ address: usdt, method: 'x', parameters: [], abi: [] }, 'x')).toThrow(
-      /not supported on Tron yet/,
-    );
-    expect(adapter.describeTokenCall('0xa9059cbb')).toBeNull();
+    expect((typed as BusinessRuleError).code).toBe('TYPED_DATA_NOT_SUPPORTED');
+    await expect(adapter.readPriceFeed(usdt)).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
     expect(adapter.sender.ordering).toBe('expiry');
     await expect(adapter.sender.nonceOf()).rejects.toThrow(/no nonce/);
     expect(adapter.normalizeAddress(payer.hex)).toBe(payer.address);

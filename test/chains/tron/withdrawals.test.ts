@@ -122,18 +122,27 @@ describe('from a child address', () => {
   });
 });
 
+/** A fee limit (sun) above the estimate with a holder as recipient, below the call's need to a non-holder. */
+const TIGHT_LIMIT = 2_000_000n;
+
 describe('OUT_OF_ENERGY', () => {
   it('a fee limit that the call outgrows: FAILED, the fee limit burned and kept, withdraw.failed with the reason, tokens unmoved', async () => {
-    // The recipient holds USDT when the withdrawal is accepted (12,721 energy, a fee limit of
-    // exactly that fits the estimate); it empties its balance before the transfer runs, so
-    // the call needs the zero-to-nonzero write (29,821 energy) and runs out of energy.
+    // The recipient holds USDT when the withdrawal is accepted: the node estimates 19,049
+    // energy (/wallet/estimateenergy; the call uses 12,721), so a fee limit of 2 TRX fits the
+    // estimate; it empties its balance before the transfer runs, so the call needs the
+    // zero-to-nonzero write (29,821 energy, 2.98 TRX) and runs out of energy.
     const to = await activated(1_000_000n);
     const estimate = await walletApi(w, 'POST', '/withdraw/network-fee', { assetId: w.usdtId, address: to.address, amount: '1' });
     expect(estimate.status).toBe(200);
     await w.h.stopWorker();
     let id: string;
     try {
-      const tight = await walletApi(w, 'POST', '/withdraw', { assetId: w.usdtId, address: to.address, amount: '1', gasLimit: '1272100' });
+      const tight = await walletApi(w, 'POST', '/withdraw', {
+        assetId: w.usdtId,
+        address: to.address,
+        amount: '1',
+        gasLimit: String(TIGHT_LIMIT),
+      });
       expect(tight.status, JSON.stringify(tight.body)).toBe(200);
       id = tight.body.data.id;
       const away = newWallet();
@@ -150,7 +159,7 @@ describe('OUT_OF_ENERGY', () => {
     const tx = await info(w.s, done.hash);
     expect(tx.receipt.result).toBe('OUT_OF_ENERGY');
     const fee = BigInt(tx.fee);
-    expect(BigInt(tx.receipt.energy_fee)).toBe(1_272_100n); // the whole fee limit
+    expect(BigInt(tx.receipt.energy_fee)).toBe(TIGHT_LIMIT); // the whole fee limit
     expect(units(done.fee)).toBe(fee);
     expect(done.reason).toMatch(/OUT_OF_ENERGY/);
     expect(await usdtOf(to.address)).toBe(0n);
