@@ -29,6 +29,7 @@ import type {
   SigningKey,
   TxIntent,
 } from '../types.js';
+import { activationFee, buildRaw, estimateEnergy, readChainFees, type TronChainFees } from './build.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
 import { tronReceipt } from './receipt.js';
@@ -56,13 +57,7 @@ export const MAX_FEE_LIMIT_SUN = 15_000_000_000n;
 /** Chain parameters change only by proposal: read at most this often. */
 const CHAIN_PARAMS_TTL_MS = 10 * 60_000;
 
-/** The fee figures of /wallet/getchainparameters, in sun. */
-export interface TronChainFees {
-  energyFee: bigint;
-  transactionFee: bigint;
-  createAccountFee: bigint;
-  createNewAccountFeeInSystemContract: bigint;
-}
+export type { TronChainFees };
 
 type Json = Record<string, unknown>;
 
@@ -86,28 +81,12 @@ export class TronSender implements Sender {
   chainFees(opts: { fresh?: boolean } = {}): Promise<TronChainFees> {
     const hit = this.#params;
     if (!opts.fresh && hit && Date.now() - hit.at < CHAIN_PARAMS_TTL_MS) return hit.fees;
-    const entry = { at: Date.now(), fees: this.#readChainFees() };
+    const entry = { at: Date.now(), fees: readChainFees(this.node) };
     this.#params = entry;
     entry.fees.catch(() => {
       if (this.#params === entry) this.#params = null;
     });
     return entry.fees;
-  }
-
-  async #readChainFees(): Promise<TronChainFees> {
-    const res = await this.node.post<{ chainParameter?: { key: string; value?: number | string }[] }>('wallet/getchainparameters');
-    const all = new Map((res.chainParameter ?? []).map((p) => [p.key, BigInt(p.value ?? 0)]));
-    const get = (key: string) => {
-      const v = all.get(key);
-      if (v === undefined) throw new Error(`the Tron node's chain parameters lack ${key}`);
-      return v;
-    };
-    return {
-      energyFee: get('getEnergyFee'),
-      transactionFee: get('getTransactionFee'),
-      createAccountFee: get('getCreateAccountFee'),
-      createNewAccountFeeInSystemContract: get('getCreateNewAccountFeeInSystemContract'),
-    };
   }
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
@@ -139,7 +118,7 @@ export class TronSender implements Sender {
     const fees = await quoted;
     const fixedLimit = big(given.feeLimit);
     if (intent.data === null) {
-      const activation = await this.#activation(intent.to, fees);
+      const activation = await activationFee(this.node, intent.to, fees);
       const network = priced(callOf(intent, 0n), fees, { activation });
       const fixed: NetworkData = {};
       return { network, fixed, fee: BigInt(network.fee!), limit: { estimate: 0n, limit: 0n } };
@@ -175,36 +154,9 @@ export class TronSender implements Sender {
     return limit > cap ? cap : limit;
   }
 
-  /**
-   * The energy a call needs now; a revert is ChainRejectedError('reverted'). java-tron's
-   * /wallet/estimateenergy first: the energy limit under which the call succeeds, which can be
-   * above what it ends up using (a transfer of a whole token balance clears a storage slot and
-   * gets energy back only at the end, so triggerconstantcontract's figure is too low a limit
-   * for it). Nodes that do not offer it (vm.estimateEnergy off) answer without
-   * `energy_required`: then triggerconstantcontract's energy_used.
-   */
-  async estimateEnergy(intent: TxIntent): Promise<bigint> {
-    const est = await this.node.post<Json>('wallet/estimateenergy', triggerBody(intent));
-    const required = est.energy_required as number | string | undefined;
-    if ((est.result as { result?: boolean } | undefined)?.result === true && required !== undefined) return BigInt(required);
-    const res = await this.node.post<Json>('wallet/triggerconstantcontract', triggerBody(intent));
-    const result = (res.result ?? {}) as { result?: boolean; code?: string; message?: string };
-    const nodeMessage = text(result.message);
-    // Nodes say a revert in several ways: ret FAILED, CONTRACT_EXE_ERROR, or the message alone.
-    const failed = ((res.transaction as Json | undefined)?.ret as { ret?: string }[] | undefined)?.[0]?.ret === 'FAILED';
-    const reverted = failed || result.code === 'CONTRACT_EXE_ERROR' || /REVERT/.test(nodeMessage ?? '');
-    if (result.result !== true || reverted) {
-      const reason = reverted || !result.code ? 'reverted' : 'refused';
-      throw new ChainRejectedError(reason, 'the Tron node says the call would fail', nodeMessage ? { nodeMessage } : {});
-    }
-    return BigInt((res.energy_used as number | string | undefined) ?? 0);
-  }
-
-  /** What a TRX transfer to `to` pays to create its account (0 when it exists). */
-  async #activation(to: string, fees: TronChainFees): Promise<bigint> {
-    const account = await this.node.post<Json>('wallet/getaccount', { address: tronHex(to), visible: false });
-    const exists = typeof account.address === 'string' || account.create_time !== undefined;
-    return exists ? 0n : fees.createNewAccountFeeInSystemContract + fees.createAccountFee;
+  /** The energy a call needs now; a revert is ChainRejectedError('reverted') (build.ts, estimateEnergy). */
+  estimateEnergy(intent: TxIntent): Promise<bigint> {
+    return estimateEnergy(this.node, intent);
   }
 
   requote(quote: FeeQuote, given: NetworkData): FeeQuote {
@@ -261,7 +213,7 @@ export class TronSender implements Sender {
       feeLimit = big(given.feeLimit) ?? this.#feeLimitOf((energy = await this.estimateEnergy(intent)), fees);
     }
     const call = callOf(intent, feeLimit, given);
-    const built = await this.#build(intent, feeLimit, given);
+    const built = await buildRaw(this.node, intent, feeLimit, given);
     const raw = hexToBytes(built);
     let header;
     try {
@@ -271,7 +223,7 @@ export class TronSender implements Sender {
         throw new Error(`the Tron node built another transaction than asked (${err.message}): not signed`);
       throw err;
     }
-    const activation = call.kind === 'transfer' ? await this.#activation(intent.to, fees) : 0n;
+    const activation = call.kind === 'transfer' ? await activationFee(this.node, intent.to, fees) : 0n;
     return {
       ...(resource !== null ? { resourceOp: given.resourceOp!, resource: given.resource!, resourceSun: given.resourceSun! } : {}),
       ...priced(call, fees, { activation, ...(energy !== null ? { energy } : {}) }, raw.length),
@@ -282,41 +234,6 @@ export class TronSender implements Sender {
       refBlockBytes: header.refBlockBytes,
       refBlockHash: header.refBlockHash,
     };
-  }
-
-  /** The node's raw_data_hex of the transaction (createtransaction, triggersmartcontract, (un)delegateresource). */
-  async #build(intent: TxIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
-    let tx: Json | undefined;
-    const resource = resourceOpOf(given);
-    if (resource !== null) {
-      const res = await this.node.post<Json>(`wallet/${resource.op}resource`, {
-        owner_address: tronHex(intent.from),
-        receiver_address: tronHex(intent.to),
-        balance: Number(resource.balance),
-        resource: resource.resource,
-        visible: false,
-      });
-      if (typeof res.Error === 'string') throw buildRefusal(res.Error);
-      tx = res;
-    } else if (intent.data === null) {
-      const amount = intent.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(intent.value) : intent.value;
-      const res = await this.node.post<Json>('wallet/createtransaction', {
-        owner_address: tronHex(intent.from),
-        to_address: tronHex(intent.to),
-        amount,
-        visible: false,
-      });
-      if (typeof res.Error === 'string') throw buildRefusal(res.Error);
-      tx = res;
-    } else {
-      const res = await this.node.post<Json>('wallet/triggersmartcontract', { ...triggerBody(intent), fee_limit: Number(feeLimit) });
-      const result = (res.result ?? {}) as { result?: boolean; message?: string };
-      if (result.result !== true) throw buildRefusal(text(result.message) ?? 'triggersmartcontract failed');
-      tx = res.transaction as Json | undefined;
-    }
-    const hex = tx?.raw_data_hex;
-    if (typeof hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(hex)) throw new Error('the Tron node answered without raw_data_hex');
-    return hex.toLowerCase();
   }
 
   sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
@@ -428,32 +345,6 @@ function checkIntent(intent: TxIntent, network?: NetworkData): void {
   if (intent.data === null && tronHex(intent.from) === tronHex(intent.to))
     throw new ValidationError('Tron refuses a TRX transfer to oneself');
   if (intent.data !== null && !/^0x([0-9a-fA-F]{2})*$/.test(intent.data)) throw new ValidationError('call data must be 0x hex');
-}
-
-function triggerBody(intent: TxIntent): Json {
-  return {
-    owner_address: tronHex(intent.from),
-    contract_address: tronHex(intent.to),
-    data: intent.data!.slice(2).toLowerCase(),
-    visible: false,
-  };
-}
-
-/** A node's refusal to build (java-tron's `Error` or a failed `result`), mapped onto the typed reasons. */
-function buildRefusal(message: string): ChainRejectedError {
-  const nodeMessage = text(message) ?? message;
-  const reason = /balance is not sufficient|not enough balance|insufficient/i.test(nodeMessage) ? 'insufficient-funds' : 'refused';
-  return new ChainRejectedError(reason, 'the Tron node refused to build the transaction', { nodeMessage });
-}
-
-/** java-tron writes messages as hex unless visible: text either way. */
-function text(message: unknown): string | undefined {
-  if (typeof message !== 'string' || message === '') return undefined;
-  if (/^([0-9a-fA-F]{2})+$/.test(message)) {
-    const decoded = Buffer.from(message, 'hex').toString('utf8');
-    if (/^[\x20-\x7e\s]*$/.test(decoded)) return decoded;
-  }
-  return message;
 }
 
 const big = (v: string | undefined): bigint | null => (v === undefined ? null : BigInt(v));

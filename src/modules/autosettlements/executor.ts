@@ -30,24 +30,17 @@
  * swap.failed / auto-settlement.failed; what was not moved stays where it was.
  */
 import type { DbConn } from '../../db/pool.js';
-import type { Purpose } from '../../events.js';
-import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
 import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { failureOf, Legs, minedOf } from './legs.js';
-import { APPROVE_GAS, planSettlement, publicPlan, reserveAtMaster, stringsOf, type Planned, type StoredPlan } from './planner.js';
+import { APPROVE_GAS, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
+import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
 
-const PURPOSE = {
-  topup: 'autosettle-topup',
-  approve: 'autosettle-approve',
-  swap: 'autosettle-swap',
-  transfer: 'autosettle-transfer',
-} as const satisfies Record<string, Purpose>;
 /** How soon a settlement waiting for another of its sender looks again. */
 const SENDER_WAIT_MS = 2_000;
 
@@ -117,89 +110,16 @@ export class AutoSettlementExecutor {
     });
   }
 
-  /** Writes the planned legs and starts the first send, in the caller's transaction. */
-  async #record(tx: DbConn, s: store.SettlementRow, wallet: WalletRow, sender: string, planned: Planned): Promise<void> {
-    const { quote, plan, transferGas, topup } = planned;
-    const chain = this.deps.catalogue.chain(s.chain_id);
-    const assetIn = this.deps.catalogue.asset(s.asset_in_id)!.row;
-    const assetOut = this.deps.catalogue.asset(s.asset_out_id)!.row;
-    const rule = s.rule;
-    const amountIn = BigInt(s.amount_in);
-    const fromChild = s.from_index !== 0;
-    const swapping = assetIn.id !== assetOut.id;
-    const locked = await store.lockSettlement(tx, s.id);
-    if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
-    // From the master, the money may also be wanted by a withdrawal accepted meanwhile.
-    const refusal = planned.refusal ?? (fromChild ? null : await reserveAtMaster(this.deps, this.withdrawals, tx, s, sender, planned));
-    const [deposit] = await store.deposits(tx, [s.deposit_id]);
-    const legBase = {
-      walletId: s.wallet_id,
-      addressId: fromChild ? (deposit?.address_id ?? null) : null,
-      chainId: s.chain_id,
-      network: chain.row.network,
+  /** Writes the planned legs and starts the first send, in the caller's transaction (record.ts). */
+  #record(tx: DbConn, s: store.SettlementRow, wallet: WalletRow, sender: string, planned: Planned): Promise<void> {
+    return recordPlanned(
+      { deps: this.deps, withdrawals: this.withdrawals, legs: this.#legs, send: (tx, s) => this.#send(tx, s) },
+      tx,
+      s,
+      wallet,
       sender,
-    };
-    const metadata = { settlementId: s.id, depositId: s.deposit_id, ruleId: s.rule_id, ruleName: rule.name, order: rule.order };
-    let swapId: string | null = null;
-    if (swapping) {
-      swapId = uuidv7();
-      await this.deps.transactions.createLeg(tx, {
-        ...legBase,
-        id: swapId,
-        assetId: assetIn.id,
-        reference: shortReference(),
-        type: 'SWAP',
-        amount: amountIn,
-        currency: assetIn.symbol,
-        toAmount: plan ? BigInt(plan.quote) : null,
-        toCurrency: assetOut.symbol,
-        recipient: sender,
-        token: assetIn.address,
-        reason: null,
-        metadata: { ...metadata, slippageTolerance: rule.slippage_tolerance, swap: plan && publicPlan(plan) },
-      });
-    }
-    const settleId = uuidv7();
-    await this.deps.transactions.createLeg(tx, {
-      ...legBase,
-      id: settleId,
-      assetId: assetOut.id,
-      reference: shortReference(),
-      type: 'AUTO_SETTLEMENT',
-      amount: swapping ? BigInt(plan?.quote ?? '0') : amountIn,
-      currency: assetOut.symbol,
-      toAmount: null,
-      toCurrency: null,
-      recipient: rule.destination.address,
-      token: assetOut.is_native ? null : assetOut.address,
-      reason: null,
-      metadata: swapId ? { ...metadata, swapTransactionId: swapId } : metadata,
-    });
-    await store.updateSettlement(tx, s.id, {
-      swapTransactionId: swapId ?? undefined,
-      settleTransactionId: settleId,
-      ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
-      // A child signs its legs with the quote's fees (the settlement row keeps the caps it shows).
-      ...(fromChild && quote ? { ...feeCaps(chain.adapter.sender.feeFields(quote.network)), transferGasLimit: transferGas } : {}),
-    } as Parameters<typeof store.updateSettlement>[2]);
-    const current = (await store.lockSettlement(tx, s.id))!;
-    if (refusal) {
-      await this.#legs.failAll(tx, current, refusal);
-      return;
-    }
-    if (topup > 0n) {
-      await this.deps.outbound.enqueue(tx, {
-        chainId: s.chain_id,
-        walletId: s.wallet_id,
-        wallet,
-        fromIndex: 0,
-        to: sender,
-        value: topup,
-        purpose: PURPOSE.topup,
-        ownerId: s.id,
-      });
-      await store.updateSettlement(tx, s.id, { stage: 'topup' });
-    } else await this.#send(tx, current);
+      planned,
+    );
   }
 
   /** Enqueues [approve +] swap, or the transfer, from the settlement's sender. */
@@ -399,11 +319,3 @@ export class AutoSettlementExecutor {
 }
 
 export type { StoredRule };
-
-/** The fee caps of a prepared network (Sender.feeFields), both present, as the settlement row keeps them. */
-/** The fee caps a child signs with, where its family bids fees (none on Tron: fees are burned). */
-function feeCaps(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
-    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
-    : {};
-}

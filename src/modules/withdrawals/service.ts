@@ -9,13 +9,13 @@
  * sender share that transaction (group commit, batcher.ts and create.ts), each judged as
  * if it were alone. The API only accepts, reserves and enqueues: signing, broadcasting and
  * tracking are the worker's (outbound pipeline). Completion, cancel and retry are in
- * lifecycle.ts.
+ * lifecycle.ts; signing a sign-only withdrawal in sign-only.ts.
  */
 import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
 import { BusinessRuleError } from '../../lib/errors.js';
-import { shortReference, uuidv7 } from '../../lib/ids.js';
+import { shortReference } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import { rateText, usdValue } from '../rates/service.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -29,15 +29,16 @@ import type { WalletRow } from '../wallets/service.js';
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
 import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import { DbClock, affordable, checkAgainstPending, feesOf, intentOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { DbClock, affordable, checkAgainstPending, feesOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
 import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
-import { KeyTaken, claim, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
+import { KeyTaken, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
 import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
 
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
 import type { WithdrawBody } from './schemas.js';
+import { signOnly } from './sign-only.js';
 import * as store from './store.js';
 import { checkItems, type Item } from './validate.js';
 
@@ -121,7 +122,15 @@ export class WithdrawalService {
       const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
       if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), feesOf(costs.plan), costs.snap);
-      return this.#signOnly(s, items, fresh, costs?.plan ?? null, key, !req.body.assets);
+      return signOnly(
+        this.deps,
+        { s, items, fresh, plan: costs?.plan ?? null, key, single: !req.body.assets },
+        {
+          existing: (tx, s, items) => this.#existing(tx, s, items, 'SIGNED'),
+          row: (s, item, id, signed) => this.#row(s, item, id, 'SIGNED', null, signed),
+          respond: (tx, ids, key, single) => this.#respond(tx, ids, key, single),
+        },
+      );
     });
   }
 
@@ -295,58 +304,6 @@ export class WithdrawalService {
     const views = await done.views;
     const data = done.ids.map((id) => views.get(id)!);
     return single ? data[0]! : data;
-  }
-
-  async #signOnly(
-    s: Sender,
-    items: Item[],
-    fresh: number[],
-    plan: GasPlan | null,
-    key: IdempotencyKey | null,
-    single: boolean,
-  ): Promise<WithdrawResult> {
-    const { db, signer, outbound, webhooks } = this.deps;
-    const signed = new Map<number, NonNullable<store.NewWithdrawal['signed']> & { nonce: bigint | null }>();
-    if (plan) {
-      const family = s.chain.adapter.sender;
-      // 'nonce' families: the sender's next nonce, not reserved: a signed transaction that is
-      // never broadcast must not leave a hole that blocks the pipeline's sends
-      // (docs/withdrawals.md). 'expiry' families (Tron) take none: each transaction is built
-      // now with a fresh deadline, and expires unbroadcast without blocking anything.
-      let nonce: bigint | null = null;
-      if (family.ordering === 'nonce') {
-        const chainNonce = await family.nonceOf(s.address, 'pending');
-        const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
-        nonce = chainNonce > ours ? chainNonce : ours;
-      }
-      for (const [k, i] of fresh.entries()) {
-        const intent = intentOf(s.chain, s.address, items[i]!);
-        // What the family quoted is what is signed (the quote's network data; on an expiry
-        // family prepared now from what the quote fixed, e.g. Tron's fee limit).
-        const network = nonce === null ? await family.prepare(intent, plan.quotes[k]!.fixed) : plan.quotes[k]!.network;
-        const at = nonce;
-        const tx = await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
-        // The fee caps the Transaction shows (null on families without them).
-        const shown = family.feeFields(network);
-        signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas, maxPriorityFeePerGas: shown.maxPriorityFeePerGas });
-        if (nonce !== null) nonce += 1n;
-      }
-    }
-    return db.transaction().execute(async (tx) => {
-      if (key) await claim(tx, key);
-      const existing = await this.#existing(tx, s, items, 'SIGNED');
-      const ids: string[] = [];
-      for (const [i, item] of items.entries()) {
-        const id = existing[i] ?? uuidv7();
-        ids.push(id);
-        if (existing[i]) continue;
-        // A twin with the same reference may commit first: the unique key refuses this one and the request is retried.
-        const sig = signed.get(i)!;
-        await this.deps.transactions.createWithdrawal(tx, { ...this.#row(s, item, id, 'SIGNED', null, sig), nonce: sig.nonce });
-        await webhooks.emitForTransaction(tx, id, 'signed.success');
-      }
-      return this.#respond(tx, ids, key, single);
-    });
   }
 
   async #respond(db: DbConn, ids: string[], key: IdempotencyKey | null, single: boolean): Promise<WithdrawResult> {

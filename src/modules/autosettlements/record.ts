@@ -1,0 +1,132 @@
+/**
+ * The first write of a settlement (executor.ts, job auto_settle at stage queued): the legs
+ * its plan (planner.ts) calls for, as SWAP and AUTO_SETTLEMENT Transactions, the plan kept
+ * on the row, and the gas top-up or the first send queued. Kept apart from executor.ts,
+ * which follows the legs once they exist, because this is the one step that creates them.
+ */
+import type { DbConn } from '../../db/pool.js';
+import type { Purpose } from '../../events.js';
+import { shortReference, uuidv7 } from '../../lib/ids.js';
+import type { ModuleDeps } from '../deps.js';
+import type { WalletRow } from '../wallets/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
+import type { Legs } from './legs.js';
+import { publicPlan, reserveAtMaster, type Planned } from './planner.js';
+import * as store from './store.js';
+
+/** The outbound purposes of a settlement's legs (src/subscriptions.ts subscribes to each). */
+export const PURPOSE = {
+  topup: 'autosettle-topup',
+  approve: 'autosettle-approve',
+  swap: 'autosettle-swap',
+  transfer: 'autosettle-transfer',
+} as const satisfies Record<string, Purpose>;
+
+/** What recordPlanned needs of the executor: its services, its leg outcomes and its send step. */
+export interface RecordContext {
+  deps: ModuleDeps;
+  withdrawals: WithdrawalService;
+  legs: Legs;
+  send(tx: DbConn, s: store.SettlementRow): Promise<void>;
+}
+
+/** Writes the planned legs and starts the first send, in the caller's transaction. */
+export async function recordPlanned(
+  ctx: RecordContext,
+  tx: DbConn,
+  s: store.SettlementRow,
+  wallet: WalletRow,
+  sender: string,
+  planned: Planned,
+): Promise<void> {
+  const { deps, withdrawals, legs, send } = ctx;
+  const { quote, plan, transferGas, topup } = planned;
+  const chain = deps.catalogue.chain(s.chain_id);
+  const assetIn = deps.catalogue.asset(s.asset_in_id)!.row;
+  const assetOut = deps.catalogue.asset(s.asset_out_id)!.row;
+  const rule = s.rule;
+  const amountIn = BigInt(s.amount_in);
+  const fromChild = s.from_index !== 0;
+  const swapping = assetIn.id !== assetOut.id;
+  const locked = await store.lockSettlement(tx, s.id);
+  if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
+  // From the master, the money may also be wanted by a withdrawal accepted meanwhile.
+  const refusal = planned.refusal ?? (fromChild ? null : await reserveAtMaster(deps, withdrawals, tx, s, sender, planned));
+  const [deposit] = await store.deposits(tx, [s.deposit_id]);
+  const legBase = {
+    walletId: s.wallet_id,
+    addressId: fromChild ? (deposit?.address_id ?? null) : null,
+    chainId: s.chain_id,
+    network: chain.row.network,
+    sender,
+  };
+  const metadata = { settlementId: s.id, depositId: s.deposit_id, ruleId: s.rule_id, ruleName: rule.name, order: rule.order };
+  let swapId: string | null = null;
+  if (swapping) {
+    swapId = uuidv7();
+    await deps.transactions.createLeg(tx, {
+      ...legBase,
+      id: swapId,
+      assetId: assetIn.id,
+      reference: shortReference(),
+      type: 'SWAP',
+      amount: amountIn,
+      currency: assetIn.symbol,
+      toAmount: plan ? BigInt(plan.quote) : null,
+      toCurrency: assetOut.symbol,
+      recipient: sender,
+      token: assetIn.address,
+      reason: null,
+      metadata: { ...metadata, slippageTolerance: rule.slippage_tolerance, swap: plan && publicPlan(plan) },
+    });
+  }
+  const settleId = uuidv7();
+  await deps.transactions.createLeg(tx, {
+    ...legBase,
+    id: settleId,
+    assetId: assetOut.id,
+    reference: shortReference(),
+    type: 'AUTO_SETTLEMENT',
+    amount: swapping ? BigInt(plan?.quote ?? '0') : amountIn,
+    currency: assetOut.symbol,
+    toAmount: null,
+    toCurrency: null,
+    recipient: rule.destination.address,
+    token: assetOut.is_native ? null : assetOut.address,
+    reason: null,
+    metadata: swapId ? { ...metadata, swapTransactionId: swapId } : metadata,
+  });
+  await store.updateSettlement(tx, s.id, {
+    swapTransactionId: swapId ?? undefined,
+    settleTransactionId: settleId,
+    ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
+    // A child signs its legs with the quote's fees (the settlement row keeps the caps it shows).
+    ...(fromChild && quote ? { ...feeCaps(chain.adapter.sender.feeFields(quote.network)), transferGasLimit: transferGas } : {}),
+  } as Parameters<typeof store.updateSettlement>[2]);
+  const current = (await store.lockSettlement(tx, s.id))!;
+  if (refusal) {
+    await legs.failAll(tx, current, refusal);
+    return;
+  }
+  if (topup > 0n) {
+    await deps.outbound.enqueue(tx, {
+      chainId: s.chain_id,
+      walletId: s.wallet_id,
+      wallet,
+      fromIndex: 0,
+      to: sender,
+      value: topup,
+      purpose: PURPOSE.topup,
+      ownerId: s.id,
+    });
+    await store.updateSettlement(tx, s.id, { stage: 'topup' });
+  } else await send(tx, current);
+}
+
+/** The fee caps of a prepared network (Sender.feeFields), both present, as the settlement row keeps them. */
+/** The fee caps a child signs with, where its family bids fees (none on Tron: fees are burned). */
+function feeCaps(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
+  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
+    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
+    : {};
+}

@@ -1,0 +1,129 @@
+/**
+ * Taking a place in the outbound pipeline (OutboundService.enqueue, enqueueMany): the request
+ * a caller makes, checked, its sender's address derived, nonces allocated from the `nonces`
+ * counter, and the rows and their outbound_send jobs inserted, all in the caller's database
+ * transaction. Kept apart from service.ts, which drives rows once they exist (send, track,
+ * replace), because this is the one part that runs in other modules' transactions.
+ */
+import type { NetworkData } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
+import { ValidationError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
+import type { WalletRow, WalletService } from '../wallets/service.js';
+import { validate } from './checks.js';
+import * as store from './store.js';
+
+export interface EnqueueRequest {
+  /** chains.id of the chain to send on; the wallet must live on it. */
+  chainId: string;
+  walletId: string;
+  /** The wallet's row when the caller has it at hand: saves reading it again. */
+  wallet?: WalletRow;
+  /**
+   * Derivation index of the sender: 0 is the master address, 1..n its children; null for an
+   * address whose key the wallet imported, named by `fromAddress`.
+   */
+  fromIndex: number | null;
+  fromAddress?: string;
+  to: string;
+  value: bigint;
+  data?: string;
+  /** Skips estimation; required when the transaction must go out even if it reverts. */
+  gasLimit?: bigint;
+  /**
+   * Fixed fees (both or neither), e.g. a sweep signed with exactly the fees its gas top-up
+   * paid for. Default: the chain's estimate when the row is signed.
+   */
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit and the fee fields above win over them. */
+  network?: NetworkData;
+  /**
+   * Selects the subscribers of outbound.signed / settled / confirmed (src/subscriptions.ts):
+   * one of events.ts's `Purpose` (a string here only so that the pipeline's own tests can
+   * send rows nobody subscribes to; src/events.test.ts checks every purpose the source sends).
+   */
+  purpose: string;
+  /** What the transaction belongs to (a sweep, a transaction). */
+  ownerId?: string;
+  /**
+   * Who pays the fee, where the family lets another account pay it and sign as fee payer
+   * (Sender.sponsoredFees: Solana): the wallet's master address, whose key (index 0) signs
+   * too. Ignored by families where the sender always pays (EVM, Tron) and when it is the sender.
+   */
+  feePayer?: string;
+}
+
+/** OutboundService.enqueueMany: see there. */
+export async function enqueueMany(
+  catalogue: CatalogueService,
+  walletService: WalletService,
+  tx: DbConn,
+  reqs: EnqueueRequest[],
+): Promise<{ id: string; nonce: bigint | null; from: string }[]> {
+  // On the bare pool each statement would commit alone: a crash between them would leak a nonce.
+  if (!tx.isTransaction) throw new Error('OutboundService.enqueue must run inside a database transaction');
+  const planned: { chain: ChainHandle; from: string; req: EnqueueRequest; checked: ReturnType<typeof validate> }[] = [];
+  const wallets = new Map<string, WalletRow>();
+  // Deriving an address is a curve operation: once per sender of the batch, not per request.
+  const senders = new Map<string, string>();
+  for (const req of reqs) {
+    const chain = catalogue.chain(req.chainId);
+    const checked = validate(chain, req);
+    let wallet = wallets.get(req.walletId) ?? (req.wallet?.id === req.walletId ? req.wallet : undefined);
+    wallet ??= await walletService.requireRow(req.walletId, tx);
+    wallets.set(req.walletId, wallet);
+    if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
+    const senderKey = `${wallet.id}:${req.fromIndex}`;
+    let from = senders.get(senderKey);
+    if (req.fromIndex === null) from = chain.adapter.normalizeAddress(req.fromAddress!)!;
+    else if (from === undefined) senders.set(senderKey, (from = await walletService.addressOf(wallet, req.fromIndex, tx)));
+    planned.push({ chain, from, req, checked });
+  }
+  // Senders in order of first appearance; each takes its nonces in one statement. An
+  // 'expiry' family has none to take: its rows are ordered by nothing but their deadlines.
+  const next = new Map<string, bigint>();
+  const ordered = (p: (typeof planned)[number]) => p.chain.adapter.sender.ordering === 'nonce';
+  for (const p of planned) {
+    const k = `${p.chain.id}:${p.from}`;
+    if (next.has(k) || !ordered(p)) continue;
+    const count = planned.filter((q) => q.chain.id === p.chain.id && q.from === p.from).length;
+    // The common case is one statement; only a sender's first send reads the chain's count.
+    const first =
+      (await store.takeNonces(tx, p.chain.id, p.from, count)) ??
+      (await store.allocateNonces(tx, p.chain.id, p.from, await p.chain.adapter.sender.nonceOf(p.from, 'pending'), count));
+    next.set(k, first);
+  }
+  const rows: store.NewOutbound[] = planned.map((p) => {
+    const k = `${p.chain.id}:${p.from}`;
+    const nonce = ordered(p) ? next.get(k)! : null;
+    if (nonce !== null) next.set(k, nonce + 1n);
+    return {
+      id: uuidv7(),
+      chainId: p.chain.id,
+      walletId: p.req.walletId,
+      fromAddress: p.from,
+      fromIndex: p.req.fromIndex,
+      nonce,
+      feePayer: feePayerOf(p.chain, p.from, p.req.feePayer),
+      ...p.checked,
+      purpose: p.req.purpose,
+      ownerId: p.req.ownerId ?? null,
+    };
+  });
+  await store.insertOutbounds(tx, rows);
+  await store.enqueueSendJobs(
+    tx,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ id: r.id, nonce: r.nonce, from: r.fromAddress }));
+}
+
+/** The fee payer a row records: another account than the sender, on a family that lets it pay; else null (the sender pays). */
+function feePayerOf(chain: ChainHandle, from: string, feePayer: string | undefined): string | null {
+  if (!feePayer || !chain.adapter.sender.sponsoredFees) return null;
+  const payer = chain.adapter.normalizeAddress(feePayer);
+  if (payer === null) throw new ValidationError(`feePayer ${feePayer} is not an address of ${chain.key}`);
+  return payer === from ? null : payer;
+}

@@ -1,0 +1,184 @@
+/**
+ * A sweep's steps after it starts (service.ts, SweepService.sweepAddress, decides what a sweep
+ * needs and queues its first transaction): the master's lend and give-back, the child's
+ * transfer, each queued in the outbound.settled subscriber of the step before it, and the
+ * outcome written onto the deposits (deposit.swept.success or .failed, sweep.completed). Kept
+ * apart so service.ts reads as "when and what to sweep" and this file as "how a sweep goes on".
+ */
+import type { NetworkData } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
+import type { Events, Purpose } from '../../events.js';
+import type { Logger } from '../../lib/logger.js';
+import type { AddressService } from '../addresses/service.js';
+import type { CatalogueService } from '../catalogue/service.js';
+import type { OutboundRow, OutboundService } from '../outbound/service.js';
+import type { TransactionService } from '../transactions/service.js';
+import type { WalletService } from '../wallets/service.js';
+import type { WebhookService } from '../webhooks/service.js';
+import { resourcesOf } from './records.js';
+import * as store from './store.js';
+
+export class SweepSteps {
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly wallets: WalletService,
+    private readonly addresses: AddressService,
+    private readonly outbound: OutboundService,
+    private readonly transactions: TransactionService,
+    private readonly webhooks: WebhookService,
+    /** sweep.completed is emitted here: treasury features act once funds reach the master (src/subscriptions.ts). */
+    private readonly events: Events,
+    private readonly logger: Logger,
+  ) {}
+
+  private async enqueueTransfer(tx: DbConn, sweep: store.SweepRow): Promise<void> {
+    const address = (await this.addresses.findRow(sweep.address_id, tx))!;
+    const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
+    const asset = this.catalogue.asset(sweep.asset_id)!;
+    const chain = this.catalogue.chain(sweep.chain_id);
+    const amount = BigInt(sweep.amount);
+    const sent = await this.outbound.enqueue(tx, {
+      chainId: chain.id,
+      walletId: wallet.id,
+      fromIndex: address.derivation_index,
+      fromAddress: address.address,
+      to: asset.row.is_native ? wallet.address : asset.row.address,
+      value: asset.row.is_native ? amount : 0n,
+      ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),
+      // Exactly the fees the top-up paid for (or the lent resources cover): the child holds no more than that.
+      ...(sweep.gas_limit !== null
+        ? {
+            gasLimit: BigInt(sweep.gas_limit),
+            maxFeePerGas: BigInt(sweep.max_fee_per_gas!),
+            maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas!),
+          }
+        : { network: sweep.network ?? {} }),
+      purpose: 'sweep' satisfies Purpose,
+      ownerId: sweep.id,
+    });
+    await store.setOutbound(tx, sweep.id, 'transfer', sent.id);
+  }
+
+  /** After the top-up (or at once): the resources lent, when the family lends them, else the transfer. */
+  async next(tx: DbConn, sweep: store.SweepRow): Promise<void> {
+    if (sweep.lend && !sweep.lend_outbound_id) await this.enqueueMasterStep(tx, sweep, 'lend', sweep.lend);
+    else await this.enqueueTransfer(tx, sweep);
+  }
+
+  /** The master's lend or give-back transaction to the child: value 0, the family's network data. */
+  private async enqueueMasterStep(tx: DbConn, sweep: store.SweepRow, step: 'lend' | 'give_back', network: NetworkData): Promise<void> {
+    const address = (await this.addresses.findRow(sweep.address_id, tx))!;
+    const sent = await this.outbound.enqueue(tx, {
+      chainId: sweep.chain_id,
+      walletId: sweep.wallet_id,
+      fromIndex: 0,
+      to: address.address,
+      value: 0n,
+      network,
+      purpose: (step === 'lend' ? 'sweep-lend' : 'sweep-give-back') satisfies Purpose,
+      ownerId: sweep.id,
+    });
+    await store.setOutbound(tx, sweep.id, step, sent.id);
+  }
+
+  /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the lend or the transfer follows, or the sweep fails. */
+  async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage === 'mined') await this.next(tx, sweep);
+    else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
+  }
+
+  /**
+   * outbound.settled of 'sweep-lend': the transfer follows, or the sweep fails (nothing was
+   * lent: a lend voided before signing, e.g. the stake no longer covers it, never reached the chain).
+   */
+  async lendSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
+    else await this.fail(tx, sweep, `lending resources ${row.stage}${row.error ? `: ${row.error}` : ''}`);
+  }
+
+  /**
+   * outbound.settled of 'sweep': with resources lent, they are taken back first, whatever the
+   * outcome (queued in this transaction, so exactly once even if the worker dies now);
+   * otherwise the deposits are swept (sweep.completed), or the sweep fails.
+   */
+  async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (sweep.give_back && sweep.lend_outbound_id && !sweep.give_back_outbound_id) {
+      await this.enqueueMasterStep(tx, sweep, 'give_back', sweep.give_back);
+      return;
+    }
+    await this.complete(tx, sweep, row);
+  }
+
+  /** outbound.settled of 'sweep-give-back': the loan is back (or could not be taken back: logged); the sweep ends as its transfer did. */
+  async giveBackSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return;
+    if (row.stage !== 'mined')
+      this.logger.error({ sweepId: sweep.id, outboundId: row.id, stage: row.stage, err: row.error }, 'lent resources were not taken back');
+    await this.complete(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!);
+  }
+
+  /** The sweep's transfer settled (and its loan, if any, is back): the deposits are swept (sweep.completed), or the sweep fails. */
+  private async complete(tx: DbConn, sweep: store.SweepRow, row: OutboundRow): Promise<void> {
+    if (row.stage !== 'mined' || !row.receipt) {
+      await this.fail(tx, sweep, `sweep transaction ${row.stage}${row.error ? `: ${row.error}` : ''}`);
+      return;
+    }
+    await store.finishSweep(tx, sweep.id, true, null);
+    const swept = await store.depositsOfSweep(tx, sweep.id);
+    await this.markSwept(tx, sweep, row, swept);
+    await this.events.emit('sweep.completed', tx, { sweepId: sweep.id, depositIds: swept.map((d) => d.id) });
+    // Deposits confirmed while this sweep was in flight wait for the next one.
+    if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).length)
+      await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
+  }
+
+  /** Marks deposits moved to the master by `sweep` (its transfer `row`, mined) as swept, with their events. */
+  async markSwept(tx: DbConn, sweep: store.SweepRow, row: OutboundRow, deposits: { id: string; amount: string }[]): Promise<void> {
+    const wallet = await this.wallets.requireRow(sweep.wallet_id, tx);
+    const of = async (id: string | null) => (id ? await this.outbound.get(id, tx) : undefined);
+    const topup = await of(sweep.topup_outbound_id);
+    const lend = await of(sweep.lend_outbound_id);
+    const giveBack = await of(sweep.give_back_outbound_id);
+    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    const steps = [topup, lend, row, giveBack];
+    for (const d of deposits) {
+      await this.transactions.markSwept(tx, d.id, {
+        amount: d.amount,
+        // Every transaction of the sweep: top-up (activation), lend, transfer, give-back.
+        gasFee: steps.reduce((sum, r) => sum + fee(r), 0n),
+        hash: row.hash!,
+        from: row.fromAddress,
+        to: wallet.address,
+        response: {
+          status: row.receipt!.status,
+          blockNumber: Number(row.receipt!.blockNumber),
+          gasUsed: row.receipt!.gasUsed.toString(),
+          sweptTotal: sweep.amount,
+          topupHash: topup?.hash ?? null,
+          ...resourcesOf(steps, lend, giveBack),
+        },
+      });
+      await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');
+    }
+  }
+
+  private async fail(tx: DbConn, sweep: store.SweepRow, reason: string): Promise<void> {
+    this.logger.warn({ sweepId: sweep.id, reason }, 'sweep failed');
+    await store.finishSweep(tx, sweep.id, false, reason);
+    await this.reportFailure(tx, sweep.id, reason);
+  }
+
+  async reportFailure(tx: DbConn, sweepId: string, reason: string): Promise<void> {
+    for (const d of await store.depositsOfSweep(tx, sweepId)) {
+      await this.transactions.recordSweepFailure(tx, d.id, { error: reason });
+      await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.failed');
+    }
+  }
+}

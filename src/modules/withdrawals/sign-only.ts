@@ -1,0 +1,79 @@
+/**
+ * Sign-only withdrawals (POST .../addresses/{addressId}/withdraw/sign): each item's
+ * transaction signed now and stored as a SIGNED Transaction, never broadcast by us. Kept
+ * apart from service.ts, which checks the request and its funds for both paths, because
+ * signing outside the outbound pipeline has its own rules (a nonce read, not reserved; an
+ * expiry family's transaction built now). The rows and the response are the service's
+ * (hooks), as create.ts does for broadcast withdrawals.
+ */
+import type { DbConn } from '../../db/pool.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { intentOf, type GasPlan } from './funds.js';
+import { claim, type IdempotencyKey } from './idempotency.js';
+import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
+import * as store from './store.js';
+import type { Item } from './validate.js';
+
+export interface SignJob {
+  s: Sender;
+  items: Item[];
+  /** Indexes of the items whose reference was new when checked. */
+  fresh: number[];
+  /** The family's quotes of the fresh items (null when none is fresh). */
+  plan: GasPlan | null;
+  key: IdempotencyKey | null;
+  single: boolean;
+}
+
+export interface SignHooks {
+  /** Per item, the id of the original already on the wallet under its reference. */
+  existing(tx: DbConn, s: Sender, items: Item[]): Promise<(string | undefined)[]>;
+  row(s: Sender, item: Item, id: string, signed: store.NewWithdrawal['signed']): store.NewWithdrawal;
+  respond(tx: DbConn, ids: string[], key: IdempotencyKey | null, single: boolean): Promise<WithdrawResult>;
+}
+
+export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks: SignHooks): Promise<WithdrawResult> {
+  const { s, items, fresh, plan, key, single } = job;
+  const { db, signer, outbound, webhooks } = deps;
+  const signed = new Map<number, NonNullable<store.NewWithdrawal['signed']> & { nonce: bigint | null }>();
+  if (plan) {
+    const family = s.chain.adapter.sender;
+    // 'nonce' families: the sender's next nonce, not reserved: a signed transaction that is
+    // never broadcast must not leave a hole that blocks the pipeline's sends
+    // (docs/withdrawals.md). 'expiry' families (Tron) take none: each transaction is built
+    // now with a fresh deadline, and expires unbroadcast without blocking anything.
+    let nonce: bigint | null = null;
+    if (family.ordering === 'nonce') {
+      const chainNonce = await family.nonceOf(s.address, 'pending');
+      const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
+      nonce = chainNonce > ours ? chainNonce : ours;
+    }
+    for (const [k, i] of fresh.entries()) {
+      const intent = intentOf(s.chain, s.address, items[i]!);
+      // What the family quoted is what is signed (the quote's network data; on an expiry
+      // family prepared now from what the quote fixed, e.g. Tron's fee limit).
+      const network = nonce === null ? await family.prepare(intent, plan.quotes[k]!.fixed) : plan.quotes[k]!.network;
+      const at = nonce;
+      const tx = await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
+      // The fee caps the Transaction shows (null on families without them).
+      const shown = family.feeFields(network);
+      signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas, maxPriorityFeePerGas: shown.maxPriorityFeePerGas });
+      if (nonce !== null) nonce += 1n;
+    }
+  }
+  return db.transaction().execute(async (tx) => {
+    if (key) await claim(tx, key);
+    const existing = await hooks.existing(tx, s, items);
+    const ids: string[] = [];
+    for (const [i, item] of items.entries()) {
+      const id = existing[i] ?? uuidv7();
+      ids.push(id);
+      if (existing[i]) continue;
+      // A twin with the same reference may commit first: the unique key refuses this one and the request is retried.
+      const sig = signed.get(i)!;
+      await deps.transactions.createWithdrawal(tx, { ...hooks.row(s, item, id, sig), nonce: sig.nonce });
+      await webhooks.emitForTransaction(tx, id, 'signed.success');
+    }
+    return hooks.respond(tx, ids, key, single);
+  });
+}
