@@ -64,7 +64,7 @@ export async function enqueueMany(
 ): Promise<{ id: string; nonce: bigint | null; from: string }[]> {
   // On the bare pool each statement would commit alone: a crash between them would leak a nonce.
   if (!tx.isTransaction) throw new Error('OutboundService.enqueue must run inside a database transaction');
-  const planned: { chain: ChainHandle; from: string; req: EnqueueRequest; checked: ReturnType<typeof validate> }[] = [];
+  const planned: { chain: ChainHandle; from: string; req: EnqueueRequest; checked: ReturnType<typeof validate>; master: string }[] = [];
   const wallets = new Map<string, WalletRow>();
   // Deriving an address is a curve operation: once per sender of the batch, not per request.
   const senders = new Map<string, string>();
@@ -79,7 +79,7 @@ export async function enqueueMany(
     let from = senders.get(senderKey);
     if (req.fromIndex === null) from = chain.adapter.normalizeAddress(req.fromAddress!)!;
     else if (from === undefined) senders.set(senderKey, (from = await walletService.addressOf(wallet, req.fromIndex, tx)));
-    planned.push({ chain, from, req, checked });
+    planned.push({ chain, from, req, checked, master: wallet.address });
   }
   // Senders in order of first appearance; each takes its nonces in one statement. An
   // 'expiry' family has none to take: its rows are ordered by nothing but their deadlines.
@@ -106,7 +106,7 @@ export async function enqueueMany(
       fromAddress: p.from,
       fromIndex: p.req.fromIndex,
       nonce,
-      feePayer: feePayerOf(p.chain, p.from, p.req.feePayer),
+      feePayer: feePayerOf(p.chain, p.from, p.req.feePayer, p.master),
       ...p.checked,
       purpose: p.req.purpose,
       ownerId: p.req.ownerId ?? null,
@@ -121,9 +121,10 @@ export async function enqueueMany(
 }
 
 /** The fee payer a row records: another account than the sender, on a family that lets it pay; else null (the sender pays). */
-function feePayerOf(chain: ChainHandle, from: string, feePayer: string | undefined): string | null {
+function feePayerOf(chain: ChainHandle, from: string, feePayer: string | undefined, master: string): string | null {
   if (!feePayer || !chain.adapter.sender.sponsoredFees) return null;
   const payer = chain.adapter.normalizeAddress(feePayer);
-  if (payer === null) throw new ValidationError(`feePayer ${feePayer} is not an address of ${chain.key}`);
+  // Only the wallet's own master pays for its addresses: its key (index 0) is the one lent.
+  if (payer === null || payer !== master) throw new ValidationError(`feePayer ${feePayer} is not the wallet's master address`);
   return payer === from ? null : payer;
 }

@@ -109,4 +109,36 @@ describe('the outbound pipeline on Solana', () => {
     // The fee (2 signatures + priority) and the new token account's rent, both from the master.
     expect(masterBefore! - masterAfter!).toBe(settled.receipt!.gasUsed + 2_039_280n);
   });
+
+  it("refuses a fee payer other than the wallet's master, and writes nothing", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: SLUG, network: 'testnet', name: 'Sol2' },
+    });
+    const wallet = created.body.data as { id: string; address: string };
+    const stranger = base58.encode(ed25519.getPublicKey(ed25519.utils.randomPrivateKey()));
+    const chainId = h.services.catalogue.findChain(SLUG, 'testnet')!.id;
+    const before = await h.database.db
+      .selectFrom('outbound_txs')
+      .select((e) => e.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    await expect(
+      h.database.db.transaction().execute((tx) =>
+        h.services.outbound.enqueue(tx, {
+          chainId,
+          walletId: wallet.id,
+          fromIndex: 0,
+          to: stranger,
+          value: 1_000_000_000n,
+          feePayer: stranger,
+          purpose: 'test',
+        }),
+      ),
+    ).rejects.toThrow(/not the wallet's master/);
+    const after = await h.database.db
+      .selectFrom('outbound_txs')
+      .select((e) => e.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+  });
 });
