@@ -10,12 +10,12 @@ import { erc20Abi } from 'viem';
 import { balance, info, newWallet, tokenBalance } from '../../../src/devnet/tron/testkit.js';
 import { tronHex } from '../../../src/chains/tron/codec.js';
 import { eventually } from '../../support/fixtures.js';
-import { broadcastHex, childOf, startTronWorld, sun, writtenRows, type TronWorld } from './world.js';
+import { broadcastHex, childOf, startTronWorld, units, writtenRows, type TronWorld } from './world.js';
 
 let w: TronWorld;
 
 beforeAll(async () => {
-  w = await startTronWorld('tron-contracts', 990_301);
+  w = await startTronWorld('tron-contracts');
 }, 60_000);
 
 afterAll(async () => {
@@ -93,7 +93,7 @@ describe('contract writes on Tron', () => {
     expect(fee.status, JSON.stringify(fee.body)).toBe(200);
     const trxBefore = BigInt(await balance(w.s, tronHex(w.wallet.address)!));
     const usdtBefore = await tokenBalance(w.s, w.usdt, w.wallet.address);
-    expect(sun(fee.body.data.balance)).toBe(trxBefore);
+    expect(units(fee.body.data.balance)).toBe(trxBefore);
 
     const res = await contracts('write', body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -111,8 +111,8 @@ describe('contract writes on Tron', () => {
 
     const burned = BigInt((await info(w.s, done.hash)).fee ?? 0);
     expect(burned).toBeGreaterThan(0n);
-    expect(sun(done.fee)).toBe(burned);
-    expect(sun(fee.body.data.fee)).toBeGreaterThanOrEqual(burned);
+    expect(units(done.fee)).toBe(burned);
+    expect(units(fee.body.data.fee)).toBeGreaterThanOrEqual(burned);
     expect(await tokenBalance(w.s, w.usdt, to.address)).toBe(2_500_000n);
     expect(await tokenBalance(w.s, w.usdt, w.wallet.address)).toBe(usdtBefore - 2_500_000n);
     expect(BigInt(await balance(w.s, tronHex(w.wallet.address)!))).toBe(trxBefore - burned);

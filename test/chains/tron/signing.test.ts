@@ -16,7 +16,7 @@ import { broadcastHex, childOf, startTronWorld, writtenRows, type TronWorld } fr
 let w: TronWorld;
 
 beforeAll(async () => {
-  w = await startTronWorld('tron-signing', 990_302);
+  w = await startTronWorld('tron-signing', { chainId: 990_302 });
 }, 60_000);
 
 afterAll(async () => {

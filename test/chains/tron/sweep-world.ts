@@ -6,23 +6,15 @@
  */
 import { sql } from 'kysely';
 import { hexToBytes } from '@noble/hashes/utils';
-import { resolveChain, type ChainConfig } from '../../../src/config/chains.js';
-import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
+import type { ChainConfig } from '../../../src/config/chains.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { fundedWallet, post, sendToken, startForTest, tronWeb, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import { tronHex } from '../../../src/chains/tron/codec.js';
-import { startHarness, type Harness } from '../../support/harness.js';
+import type { Harness } from '../../support/harness.js';
 import { eventually } from '../../support/fixtures.js';
+import { createTronWallet, startTronService, tronChain, type TronWallet } from './world.js';
 
-export const CONFIRMATIONS = 20;
-
-export interface TronWallet {
-  id: string;
-  apiKey: string;
-  address: string;
-  slug: string;
-  usdtId: string;
-}
+export { CONFIRMATIONS, units, type TronWallet } from './world.js';
 
 export interface SweepWorld {
   s: TronStandIn;
@@ -39,55 +31,18 @@ export interface SweepWorld {
 
 export async function startSweepWorld(opts: { webhookUrl?: string; worker?: boolean } = {}): Promise<SweepWorld> {
   const s = await startForTest({ blockTimeMs: 100 });
-  const usdt = s.tokens[0]!.address;
-  const chain = (slug: string, chainId: number, extra: { sweepFunding?: 'burn' }) =>
-    resolveChain(
-      {
-        blockchain: slug,
-        family: 'tron',
-        network: 'testnet',
-        rpcUrl: s.url,
-        chainId,
-        name: 'Tron',
-        symbol: 'TRX',
-        tokenStandard: 'TRC20',
-        confirmations: CONFIRMATIONS,
-        multicall3: s.multicall.address,
-        assets: [{ symbol: 'USDT', address: usdt, decimals: 6 }],
-        ...extra,
-      },
-      'test',
-    );
-  const extraChains = [chain('tron-lend', 990_301, {}), chain('tron-burn', 990_302, { sweepFunding: 'burn' })];
-  const h = await startHarness({
-    specs: [DEVNET_CHAINS[0]!],
-    worker: opts.worker ?? true,
-    extraChains,
-    services: { outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400 } },
-  });
-  const wallet = async (slug: string): Promise<TronWallet> => {
-    const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: slug, network: 'testnet', name: slug } });
-    if (created.status !== 200) throw new Error(JSON.stringify(created.body));
-    const w = created.body.data as { id: string; apiKey: string; address: string };
-    if (opts.webhookUrl) await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: opts.webhookUrl } });
-    const assets = h.services.catalogue.findChain(slug, 'testnet')!.assets;
-    const usdtId = assets.find((a) => a.symbol === 'USDT')!.id;
-    for (const id of [assets.find((a) => a.is_native)!.id, usdtId]) {
-      const res = await h.api('PATCH', `/v1/wallets/${w.id}/assets/${id}`, { key: w.apiKey, body: { isActive: true } });
-      if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    }
-    // The master holds USDT already, as a master that swept before does (the cheaper transfer).
-    await s.control.fund(w.address, { trx: 20_000_000_000, tokens: { USDT: 1_000_000n } });
-    return { ...w, slug, usdtId };
-  };
-  const lending = await wallet('tron-lend');
-  const burning = await wallet('tron-burn');
+  const extraChains = [tronChain(s, 'tron-lend', 990_301), tronChain(s, 'tron-burn', 990_302, { sweepFunding: 'burn' })];
+  const h = await startTronService(extraChains, opts.worker ?? true);
+  // The masters hold USDT already, as a master that swept before does (the cheaper transfer).
+  const fund = { trx: 20_000_000_000, usdt: 1_000_000n, ...(opts.webhookUrl ? { webhookUrl: opts.webhookUrl } : {}) };
+  const lending = await createTronWallet(h, s, 'tron-lend', fund);
+  const burning = await createTronWallet(h, s, 'tron-burn', fund);
   await s.control.produceBlocks(1);
   const payer = await fundedWallet(s, 1_000_000_000, { USDT: 1_000_000_000n });
   return {
     s,
     h,
-    usdt,
+    usdt: s.tokens[0]!.address,
     payer,
     lending,
     burning,
@@ -175,9 +130,3 @@ export async function feeOf(w: SweepWorld, txid: string) {
 }
 
 export const hex = (address: string) => tronHex(address)!;
-
-/** A 6-decimal string in base units, exactly. */
-export function units(decimal: string): bigint {
-  const [whole, frac = ''] = decimal.split('.');
-  return BigInt(whole!) * 1_000_000n + BigInt(frac.padEnd(6, '0'));
-}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { balance, fundedWallet, info, newWallet, sendToken, tokenBalance } from '../../../src/devnet/tron/testkit.js';
 import { eventually } from '../../support/fixtures.js';
-import { events, hex41, settled, startTronWorld, txOf, units, walletApi, type TronWorld } from './payouts-world.js';
+import { events, hex41, settled, startTronWorld, txOf, units, walletApi, type TronWorld } from './world.js';
 
 let w: TronWorld;
 

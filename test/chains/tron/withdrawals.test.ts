@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balance, info, newWallet, sendToken, tokenBalance, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import { eventually } from '../../support/fixtures.js';
-import { events, hex41, outboundRows, settled, startTronWorld, txOf, units, walletApi, type TronWorld } from './payouts-world.js';
+import { events, hex41, outboundRows, settled, startTronWorld, txOf, units, walletApi, type TronWorld } from './world.js';
 
 let w: TronWorld;
 
