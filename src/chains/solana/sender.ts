@@ -130,12 +130,14 @@ export class SolanaSender implements Sender {
   /** Units (simulated, with the margin, unless given), price and fee of a plan. */
   async #priced(plan: SolanaTransferPlan, given: NetworkData): Promise<NetworkData> {
     const rpc = await this.node.rpc();
-    const simulated = await this.#simulate(plan);
-    const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
     const written = [plan.feePayer, plan.owner, plan.recipient].filter((a, i, all) => all.indexOf(a) === i);
     const recent = await rpc.getRecentPrioritizationFees(written as Address[]).send();
     const cap = this.opts.maxMicroLamports ?? 1_000_000n;
     const microLamports = big(given.microLamports) ?? min(percentile75(recent.map((r) => u64(r.prioritizationFee))), cap);
+    // Simulated with the instructions that are signed: a price instruction uses compute units
+    // too (its value does not change how many, so 1 keeps the simulation's fee small).
+    const simulated = await this.#simulate({ ...plan, microLamportsPerUnit: microLamports > 0n ? 1n : 0n });
+    const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
     const signatures = plan.feePayer === plan.owner ? 1n : 2n;
     const rent = plan.createRecipientAccount ? await this.#rentOf(TOKEN_ACCOUNT_BYTES) : 0n;
     const fee = signatures * LAMPORTS_PER_SIGNATURE + (microLamports * units + 999_999n) / 1_000_000n + rent;
