@@ -166,3 +166,184 @@ describe('single withdrawals from a child: the master pays the fee', () => {
     expect(res.body.error).toBe('INSUFFICIENT_BALANCE');
   });
 });
+
+describe('the priority fee', () => {
+  it('is the recent prioritization fee of the written accounts, as the stand-in answers it, and is what the transaction pays', async () => {
+    const PRICE = 7_777n;
+    const busy = await generateKeyPairSigner();
+    const other = await generateKeyPairSigner();
+    await w.sol.control.fund(busy.address, 1_000_000_000n);
+    await w.sol.control.fund(other.address, 1_000_000_000n);
+    w.sol.control.pause();
+    let id: string;
+    try {
+      w.sol.control.produceSlots(2);
+      // 60 of the last 150 blocks hold a transaction writing `busy` at PRICE micro-lamports a unit.
+      for (let i = 0; i < 60; i++) {
+        const built = await build(w.rpc, busy, [
+          getSetComputeUnitPriceInstruction({ microLamports: PRICE }),
+          getTransferSolInstruction({ source: busy, destination: other.address, amount: 1 + i }),
+        ]);
+        await w.rpc.sendTransaction(built.wire, { encoding: 'base64' }).send();
+        w.sol.control.produceSlots(1);
+      }
+      const recent = (await rawCall(w.sol.url, 'getRecentPrioritizationFees', [[busy.address]])).result as {
+        slot: number;
+        prioritizationFee: number;
+      }[];
+      expect(recent).toHaveLength(150);
+      expect(recent.filter((r) => BigInt(r.prioritizationFee) === PRICE)).toHaveLength(60);
+
+      // A SOL withdrawal to `busy` writes it: the quote bids PRICE (the 75th percentile).
+      const body = { assetId: w.solId, address: busy.address, amount: '0.25' };
+      const estimate = await walletApi(w, 'POST', '/withdraw/network-fee', body);
+      expect(estimate.status, JSON.stringify(estimate.body)).toBe(200);
+      const res = await walletApi(w, 'POST', '/withdraw', body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      id = res.body.data.id;
+      const [row] = await eventually(
+        () => outboundRows(w, id),
+        (rows) => rows[0]?.stage === 'broadcast',
+        20_000,
+      );
+      expect(row!.network_data.microLamports).toBe(PRICE.toString());
+      const units = BigInt(row!.network_data.units!);
+      const priority = (PRICE * units + 999_999n) / 1_000_000n;
+      expect(priority).toBeGreaterThan(0n);
+      expect(lamports(estimate.body.data.networkFee)).toBe(SIGNATURE_FEE + priority);
+    } finally {
+      w.sol.control.resume();
+    }
+    const done = await settled(w, id!);
+    const tx = await onChain(w, done.hash);
+    const units = BigInt((await outboundRows(w, id!))[0]!.network_data.units!);
+    expect(tx.meta!.fee).toBe(SIGNATURE_FEE + (PRICE * units + 999_999n) / 1_000_000n);
+    expect(lamports(done.fee)).toBe(tx.meta!.fee);
+  });
+});
+
+describe('expiry, cancel', () => {
+  it('a transaction whose blockhash expired unconfirmed is rebuilt once the finalized height is past it: one on chain, one withdraw.success, paid once', async () => {
+    const to = outsider();
+    const before = await solOf(w, w.wallet.address);
+    w.sol.control.pause();
+    let id: string;
+    let first: { hash: string | null; network_data: Record<string, string> } | undefined;
+    try {
+      const res = await walletApi(w, 'POST', '/withdraw', { assetId: w.solId, address: to, amount: '0.5' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      id = res.body.data.id;
+      [first] = await eventually(
+        () => outboundRows(w, id),
+        (rows) => rows[0]?.stage === 'broadcast',
+        20_000,
+      );
+      const cancel = await walletApi(w, 'POST', '/transactions/cancel', { id });
+      expect(cancel.status).toBe(409);
+      // In one tick (no re-broadcast in between): the transaction is lost with a dropped
+      // block, its blockhash expires (151 blocks), then the finalized height passes it too.
+      w.sol.control.dropSlots(1);
+      w.sol.control.expireBlockhashes();
+      const { blockHeight } = w.sol.control.status();
+      const past = BigInt(first!.network_data.lastValidBlockHeight!) + 33n - BigInt(blockHeight);
+      w.sol.control.produceSlots(Number(past > 0n ? past : 1n));
+      const rows = await eventually(
+        () => outboundRows(w, id),
+        (rows) => rows.length === 2 && rows[1]!.stage === 'broadcast',
+        20_000,
+      );
+      expect(rows[0]!.stage).toBe('replaced');
+      expect(rows[1]!.network_data.blockhash).not.toBe(first!.network_data.blockhash);
+    } finally {
+      w.sol.control.resume();
+    }
+    const done = await settled(w, id!);
+    const rows = await outboundRows(w, id!);
+    expect(rows.map((r) => r.stage)).toEqual(['replaced', 'mined']);
+    expect(done).toMatchObject({ status: 'SUCCESS', hash: rows[1]!.hash, amount: '0.5' });
+    const { value } = await w.rpc.getSignatureStatuses([first!.hash as never], { searchTransactionHistory: true }).send();
+    expect(value[0]).toBeNull();
+    const tx = await onChain(w, done.hash);
+    expect(lamports(done.fee)).toBe(tx.meta!.fee);
+    expect(await solOf(w, to)).toBe(500_000_000n);
+    expect(await solOf(w, w.wallet.address)).toBe(before - 500_000_000n - tx.meta!.fee);
+    const successes = await events(w, id!, 'withdraw.success');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(w.receiver.requests.filter((r) => r.body.includes(id!) && r.body.includes('withdraw.success'))).toHaveLength(1);
+    expect(successes).toHaveLength(1);
+  });
+
+  it('cancel before broadcast: CANCELLED, withdraw.failed, nothing sent, nothing paid', async () => {
+    const to = outsider();
+    const before = await solOf(w, w.wallet.address);
+    await w.h.stopWorker();
+    let id: string;
+    try {
+      const res = await walletApi(w, 'POST', '/withdraw', { assetId: w.usdcId, address: to, amount: '1' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      id = res.body.data.id;
+      const cancelled = await walletApi(w, 'POST', '/transactions/cancel', { id });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(cancelled.body.data).toMatchObject({ id, status: 'CANCELLED' });
+      const again = await walletApi(w, 'POST', '/transactions/cancel', { id });
+      expect(again.body.error).toBe('ALREADY_CANCELLED');
+    } finally {
+      await w.h.startWorker();
+    }
+    const [event] = await events(w, id!, 'withdraw.failed');
+    expect(event!.data.status).toBe('CANCELLED');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await usdcOf(w, to)).toBe(0n);
+    expect(await solOf(w, w.wallet.address)).toBe(before);
+    expect((await outboundRows(w, id!)).map((r) => [r.stage, r.hash])).toEqual([['replaced', null]]);
+  });
+});
+
+describe('sign-only', () => {
+  it('SOL from the master: a SIGNED transaction the client sends itself; it moves exactly the amount', async () => {
+    const to = outsider();
+    const before = await solOf(w, w.wallet.address);
+    const res = await walletApi(w, 'POST', '/withdraw/sign', { assetId: w.solId, address: to, amount: '0.3' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const t = res.body.data;
+    expect(t).toMatchObject({ type: 'SIGNED', status: 'SUCCESS', amount: '0.3', recipientAddress: to });
+    expect(await outboundRows(w, t.id)).toEqual([]);
+    expect(await solOf(w, to)).toBe(0n);
+    const sig = await w.rpc.sendTransaction(t.signedTransaction, { encoding: 'base64' }).send();
+    expect(sig).toBe(t.hash);
+    const tx = await eventually(
+      () => w.rpc.getTransaction(sig, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
+      (x) => x !== null,
+    );
+    expect(await solOf(w, to)).toBe(300_000_000n);
+    expect(await solOf(w, w.wallet.address)).toBe(before - 300_000_000n - tx!.meta!.fee);
+  });
+
+  it('USDC from a child holding no SOL: signed by the master as fee payer and by the child; the master pays fee and rent', async () => {
+    const child = await childOf(w);
+    await w.sol.control.mintTo(w.usdc, child.address, 4_000_000n);
+    await eventually(
+      () => usdcOf(w, child.address),
+      (v) => v === 4_000_000n,
+    );
+    const to = outsider();
+    const before = await solOf(w, w.wallet.address);
+    const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw/sign`, { assetId: w.usdcId, address: to, amount: '2.5' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const t = res.body.data;
+    expect(t).toMatchObject({ type: 'SIGNED', senderAddress: child.address, amount: '2.5' });
+    // Two signatures on the wire (shortvec count 2), the fee payer's first: the transaction's id.
+    expect(Buffer.from(t.signedTransaction, 'base64')[0]).toBe(2);
+    const sig = await w.rpc.sendTransaction(t.signedTransaction, { encoding: 'base64' }).send();
+    expect(sig).toBe(t.hash);
+    const tx = await eventually(
+      () => w.rpc.getTransaction(sig, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
+      (x) => x !== null,
+    );
+    expect(tx!.transaction.message.accountKeys.slice(0, 2)).toEqual([w.wallet.address, child.address] as Address[]);
+    expect(await usdcOf(w, to)).toBe(2_500_000n);
+    expect(await usdcOf(w, child.address)).toBe(1_500_000n);
+    expect(await solOf(w, child.address)).toBe(0n);
+    expect(await solOf(w, w.wallet.address)).toBe(before - tx!.meta!.fee - ATA_RENT);
+  });
+});
