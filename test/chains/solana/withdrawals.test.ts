@@ -347,3 +347,46 @@ describe('sign-only', () => {
     expect(await solOf(w, w.wallet.address)).toBe(before - tx!.meta!.fee - ATA_RENT);
   });
 });
+
+describe('batch', () => {
+  it('SOL and USDC from a child in one request: each item its own transaction and Transaction, the master paying every fee', async () => {
+    const child = await childOf(w);
+    await w.sol.control.fund(child.address, 1_000_000_000n);
+    await w.sol.control.mintTo(w.usdc, child.address, 6_000_000n);
+    await eventually(
+      () => usdcOf(w, child.address),
+      (v) => v === 6_000_000n,
+    );
+    await eventually(
+      () => solOf(w, child.address),
+      (v) => v === 1_000_000_000n,
+    );
+    const [a, b] = [outsider(), outsider()];
+    const body = {
+      assets: [
+        { id: w.solId, amount: '1', address: a },
+        { id: w.usdcId, amount: '5.5', address: b },
+      ],
+    };
+    const estimate = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw/network-fee`, body);
+    expect(estimate.status, JSON.stringify(estimate.body)).toBe(200);
+    const [solFee, usdcFee] = (estimate.body.data.fees as string[]).map(lamports);
+    expect(usdcFee! - solFee!).toBeGreaterThanOrEqual(ATA_RENT);
+    const masterBefore = await solOf(w, w.wallet.address);
+    const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [x, y] = res.body.data as { id: string }[];
+    const [doneX, doneY] = [await settled(w, x!.id), await settled(w, y!.id)];
+    expect(doneX).toMatchObject({ status: 'SUCCESS', amount: '1', recipientAddress: a });
+    expect(doneY).toMatchObject({ status: 'SUCCESS', amount: '5.5', recipientAddress: b });
+    expect(doneX.hash).not.toBe(doneY.hash);
+    expect(lamports(doneY.fee)).toBe((await onChain(w, doneY.hash)).meta!.fee + ATA_RENT);
+    expect(await solOf(w, a)).toBe(1_000_000_000n);
+    expect(await usdcOf(w, b)).toBe(5_500_000n);
+    expect(await solOf(w, child.address)).toBe(0n);
+    expect(await usdcOf(w, child.address)).toBe(500_000n);
+    expect(await solOf(w, w.wallet.address)).toBe(masterBefore - lamports(doneX.fee) - lamports(doneY.fee));
+    await events(w, x!.id, 'withdraw.success');
+    await events(w, y!.id, 'withdraw.success');
+  });
+});
