@@ -142,6 +142,12 @@ export async function affordable(
     if (payer) await checkPayer(chain, payer, plan, items);
     return { plan, snap };
   } catch (err) {
+    // A fee payer without any native coin fails the quote's simulation ("account not
+    // found"): say that the master must hold the fees, not that the transfer would fail.
+    if (payer && err instanceof BusinessRuleError && err.code !== 'INSUFFICIENT_BALANCE') {
+      const [held] = await chain.adapter.getBalances([{ owner: payer, token: null }]).catch(() => [null]);
+      if (held === 0n) throw payerShort(chain, 0n, null, items);
+    }
     // A token transfer's estimate reverts when the balance is short: funds spent (another
     // withdrawal mined) between the balance read and the estimate. Say so, not "would fail";
     // a failed second read leaves the refusal as it was.
@@ -163,12 +169,17 @@ async function checkPayer(chain: ChainHandle, payer: string, plan: GasPlan, item
   const need = feesOf(plan).reduce((a, b) => a + b, 0n);
   const [held] = await chain.adapter.getBalances([{ owner: payer, token: null }]);
   if ((held ?? 0n) >= need) return;
+  throw payerShort(chain, held ?? 0n, need, items);
+}
+
+function payerShort(chain: ChainHandle, held: bigint, need: bigint | null, items: Item[]): BusinessRuleError {
   const decimals = chain.config.blockchain.nativeDecimals;
   const symbol = chain.config.blockchain.symbol;
   const item = items[0]!;
-  throw new BusinessRuleError(
+  const needed = need === null ? 'its network fee needed' : `${formatAmount(need, decimals)} needed`;
+  return new BusinessRuleError(
     'INSUFFICIENT_BALANCE',
-    `The master address pays the network fees of its addresses: ${formatAmount(held ?? 0n, decimals)} ${symbol} available, ${formatAmount(need, decimals)} needed`,
+    `The master address pays the network fees of its addresses: ${formatAmount(held, decimals)} ${symbol} available, ${needed}`,
     [{ field: item.field ? `${item.field}.amount` : 'amount', message: 'insufficient balance of the master (fee payer)' }],
   );
 }

@@ -167,6 +167,34 @@ describe('single withdrawals from a child: the master pays the fee', () => {
   });
 });
 
+describe('a master without SOL', () => {
+  it("refuses its child's withdrawal with INSUFFICIENT_BALANCE naming the master, and writes nothing", async () => {
+    const created = await w.h.api('POST', '/v1/wallets', {
+      key: w.h.businessKey,
+      body: { blockchain: 'solana-withdrawals', network: 'testnet', name: 'Dry' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const dry = created.body.data as { id: string; apiKey: string; address: string };
+    const api = (path: string, body?: unknown) =>
+      w.h.api(body === undefined ? 'GET' : 'POST', `/v1/wallets/${dry.id}${path}`, { key: dry.apiKey, ...(body ? { body } : {}) });
+    const enabled = await w.h.api('PATCH', `/v1/wallets/${dry.id}/assets/${w.usdcId}`, { key: dry.apiKey, body: { isActive: true } });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    const child = (await api('/addresses', {})).body.data as { id: string; address: string };
+    await w.sol.control.mintTo(w.usdc, child.address, 2_000_000n);
+    await eventually(
+      () => usdcOf(w, child.address),
+      (v) => v === 2_000_000n,
+    );
+    const res = await api(`/addresses/${child.id}/withdraw`, { assetId: w.usdcId, address: outsider(), amount: '1' });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.error).toBe('INSUFFICIENT_BALANCE');
+    expect(res.body.message).toMatch(/master address pays the network fees/);
+    const list = await api('/transactions');
+    expect(list.status).toBe(200);
+    expect(list.body.data.filter((t: { type: string }) => t.type === 'WITHDRAW')).toEqual([]);
+  });
+});
+
 describe('the priority fee', () => {
   it('is the recent prioritization fee of the written accounts, as the stand-in answers it, and is what the transaction pays', async () => {
     const PRICE = 7_777n;
