@@ -130,12 +130,14 @@ export class SolanaSender implements Sender {
   /** Units (simulated, with the margin, unless given), price and fee of a plan. */
   async #priced(plan: SolanaTransferPlan, given: NetworkData): Promise<NetworkData> {
     const rpc = await this.node.rpc();
-    const simulated = await this.#simulate(plan);
-    const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
     const written = [plan.feePayer, plan.owner, plan.recipient].filter((a, i, all) => all.indexOf(a) === i);
     const recent = await rpc.getRecentPrioritizationFees(written as Address[]).send();
     const cap = this.opts.maxMicroLamports ?? 1_000_000n;
     const microLamports = big(given.microLamports) ?? min(percentile75(recent.map((r) => u64(r.prioritizationFee))), cap);
+    // Simulated with the instructions that are signed: a price instruction uses compute units
+    // too (its value does not change how many, so 1 keeps the simulation's fee small).
+    const simulated = await this.#simulate({ ...plan, microLamportsPerUnit: microLamports > 0n ? 1n : 0n });
+    const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
     const signatures = plan.feePayer === plan.owner ? 1n : 2n;
     const rent = plan.createRecipientAccount ? await this.#rentOf(TOKEN_ACCOUNT_BYTES) : 0n;
     const fee = signatures * LAMPORTS_PER_SIGNATURE + (microLamports * units + 999_999n) / 1_000_000n + rent;
@@ -297,7 +299,8 @@ export class SolanaSender implements Sender {
           status: status.err === null ? 'success' : 'reverted',
           blockNumber: slot,
           blockHash: block.hash,
-          gasUsed: u64(tx.meta?.fee ?? 0n),
+          // What the fee payer paid: the fee, and the rent of the token accounts it created.
+          gasUsed: u64(tx.meta?.fee ?? 0n) + createdRent(tx.meta),
           effectiveGasPrice: 1n,
         },
       };
@@ -325,6 +328,29 @@ function checkIntent(intent: TxIntent & { feePayer?: string }): string {
   if (!spl && intent.value <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
   if ((spl ? spl.to : intent.to) === intent.from) throw new ValidationError('a transfer to oneself moves nothing');
   return feePayer;
+}
+
+/**
+ * Lamports put into token accounts the transaction created (in its post token balances and
+ * not its pre ones, empty before): their rent, paid by the fee payer (the recipient's
+ * associated token account; sender.ts's `rent` in the quote).
+ */
+function createdRent(
+  meta: {
+    preBalances: readonly (bigint | number)[];
+    postBalances: readonly (bigint | number)[];
+    preTokenBalances?: readonly { accountIndex: number }[] | null;
+    postTokenBalances?: readonly { accountIndex: number }[] | null;
+  } | null,
+): bigint {
+  if (!meta) return 0n;
+  const before = new Set((meta.preTokenBalances ?? []).map((b) => b.accountIndex));
+  let rent = 0n;
+  for (const { accountIndex } of meta.postTokenBalances ?? []) {
+    if (before.has(accountIndex) || BigInt(meta.preBalances[accountIndex] ?? 0) !== 0n) continue;
+    rent += BigInt(meta.postBalances[accountIndex] ?? 0);
+  }
+  return rent;
 }
 
 /** The 75th percentile of recent prices (0 when none): enough to land in a busy block without paying the top bidder. */

@@ -23,7 +23,7 @@ import type { Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
-import { callOf, checkHeld, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import { callOf, chargedFee, checkHeld, type GasPlan, type Reserved, type Snapshot } from './funds.js';
 import type { FeeQuote } from '../../chains/types.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
@@ -84,7 +84,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const reserved: Reserved[] = [];
     const mined = new Map<string, Promise<boolean>>();
     const accepted: Accepted[] = [];
-    const writes: { id: string; item: Item; quote: FeeQuote; job: CreateJob }[] = [];
+    const writes: { id: string; item: Item; quote: FeeQuote; fee: bigint; payer: string | undefined; job: CreateJob }[] = [];
 
     for (const j of live) {
       const job = jobs[j]!;
@@ -95,17 +95,19 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         // References are only ever added, so what is new now was new before and has its costs.
         const now = job.fresh.filter((i) => !existing[i]);
         const quoteOf = (i: number) => job.costs!.plan.quotes[job.fresh.indexOf(i)]!;
+        // What the sender pays (0 when its master pays the fees: sponsored, funds.ts).
+        const feeOf = (i: number) => chargedFee(job.costs!.plan, job.fresh.indexOf(i));
         if (now.length > 0) {
           const items = now.map((i) => job.items[i]!);
-          const fees = now.map((i) => quoteOf(i).fee);
+          const fees = now.map(feeOf);
           await checkHeld(job.s.chain, job.s.address, items, fees, job.costs!.snap, held, reserved, mined);
         }
         const ids = job.items.map((_item, i) => existing[i] ?? uuidv7());
         for (const i of now) {
           const item = job.items[i]!;
           const quote = quoteOf(i);
-          reserved.push({ assetId: item.asset.asset.row.id, amount: item.amount, fees: quote.fee });
-          writes.push({ id: ids[i]!, item, quote, job });
+          reserved.push({ assetId: item.asset.asset.row.id, amount: item.amount, fees: feeOf(i) });
+          writes.push({ id: ids[i]!, item, quote, fee: feeOf(i), payer: job.costs!.plan.payer, job });
           // Later requests of the batch with this reference get this payment (or a 409).
           if (item.reference) found.set(item.reference, refOf(job.s, item, ids[i]!));
         }
@@ -130,12 +132,14 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         network: w.quote.fixed,
         purpose: 'withdraw' satisfies Purpose,
         ownerId: w.id,
+        // A child's fees paid by its master (Solana): the master signs as fee payer.
+        ...(w.payer ? { feePayer: w.payer } : {}),
       })),
     );
     const inserted = await deps.transactions.createWithdrawals(
       tx,
       writes.map((w, k) => ({
-        ...hooks.row(w.job.s, w.item, w.id, w.quote.fee),
+        ...hooks.row(w.job.s, w.item, w.id, w.fee),
         nonce: sent[k]!.nonce,
       })),
     );

@@ -39,11 +39,29 @@ export interface GasPlan {
    * in `fixed` what the client chose (gas-options.ts), signed as it is.
    */
   quotes: FeeQuote[];
+  /**
+   * Who pays the fees when it is not the sender: the wallet's master, for a child address on
+   * a family whose fees another account may pay (Sender.sponsoredFees: Solana). The quotes
+   * are then the transactions as the payer signs them, and the sender pays no fee at all.
+   */
+  payer?: string;
 }
 
 /** The most item `i`'s transaction can cost its sender in the native coin, beside its value. */
 export const feeOf = (plan: GasPlan, i: number): bigint => plan.quotes[i]!.fee;
 export const feesOf = (plan: GasPlan): bigint[] => plan.quotes.map((q) => q.fee);
+/** The fee the sender itself pays for item `i`: 0 when another account (plan.payer) pays it. */
+export const chargedFee = (plan: GasPlan, i: number): bigint => (plan.payer ? 0n : plan.quotes[i]!.fee);
+export const chargedFees = (plan: GasPlan): bigint[] => plan.quotes.map((_q, i) => chargedFee(plan, i));
+
+/**
+ * The fee payer of a sender's transactions when another account pays (TxIntent.feePayer):
+ * the wallet's master for a child address on a family with sponsored fees (Solana: a child
+ * never needs SOL); undefined when the sender pays its own fees (EVM, Tron, the master itself).
+ */
+export function sponsorOf(chain: ChainHandle, sender: string, master: string): string | undefined {
+  return chain.adapter.sender.sponsoredFees && sender !== master ? master : undefined;
+}
 
 /** What the outbound row of an item sends: the native coin itself, or a token transfer call. */
 export function callOf(chain: ChainHandle, item: Item): { to: string; value: bigint; data?: string } {
@@ -52,10 +70,10 @@ export function callOf(chain: ChainHandle, item: Item): { to: string; value: big
     : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
 }
 
-/** The item's transaction as the family sees it. */
-export function intentOf(chain: ChainHandle, sender: string, item: Item): TxIntent {
+/** The item's transaction as the family sees it; `feePayer`: another account that pays its fee (sponsorOf). */
+export function intentOf(chain: ChainHandle, sender: string, item: Item, feePayer?: string): TxIntent {
   const { data, ...call } = callOf(chain, item);
-  return { from: sender, ...call, data: data ?? null };
+  return { from: sender, ...call, data: data ?? null, ...(feePayer ? { feePayer } : {}) };
 }
 
 /**
@@ -68,6 +86,7 @@ export async function planGas(
   items: Item[],
   opts: GasOptions = {},
   retryOf?: NetworkData[],
+  payer?: string,
 ): Promise<GasPlan> {
   const family = chain.adapter.sender;
   // The client's gasPrice is a fee cap the family completes against its quote (a 400 under the current fee).
@@ -75,17 +94,18 @@ export async function planGas(
   const quotes = await Promise.all(
     items.map(async (item) => {
       try {
-        return await family.quote(intentOf(chain, sender, item), given, retryOf ? { above: retryOf } : {});
+        return await family.quote(intentOf(chain, sender, item, payer), given, retryOf ? { above: retryOf } : {});
       } catch (err) {
         throw refusal(err, item) ?? err;
       }
     }),
   );
-  if (opts.gasLimit === undefined) return { quotes };
+  const paid = payer ? { payer } : {};
+  if (opts.gasLimit === undefined) return { quotes, ...paid };
   // The client's gasLimit, once each estimate fits under it: the same fees, another limit.
   const limit = opts.gasLimit;
   for (const [i, q] of quotes.entries()) checkGasLimit(limit, q.limit!.estimate, items[i]!);
-  return { quotes: quotes.map((q) => family.requote(q, family.fixedNetwork({ limit }))) };
+  return { quotes: quotes.map((q) => family.requote(q, family.fixedNetwork({ limit }))), ...paid };
 }
 
 /** A node's "no" to an estimate, as a business rule on the item; null for transport errors. */
@@ -113,12 +133,21 @@ export async function affordable(
   items: Item[],
   clock?: DbClock,
   opts: GasOptions = {},
+  payer?: string,
 ): Promise<{ plan: GasPlan; snap: Snapshot }> {
   const snap = await snapshot(db, chain, sender, items, clock);
   checkFunds(chain, items, snap.balances, snap.allowances, null);
   try {
-    return { plan: await planGas(chain, sender, items, opts), snap };
+    const plan = await planGas(chain, sender, items, opts, undefined, payer);
+    if (payer) await checkPayer(chain, payer, plan, items);
+    return { plan, snap };
   } catch (err) {
+    // A fee payer without any native coin fails the quote's simulation ("account not
+    // found"): say that the master must hold the fees, not that the transfer would fail.
+    if (payer && err instanceof BusinessRuleError && err.code !== 'INSUFFICIENT_BALANCE') {
+      const [held] = await chain.adapter.getBalances([{ owner: payer, token: null }]).catch(() => [null]);
+      if (held === 0n) throw payerShort(chain, 0n, null, items);
+    }
     // A token transfer's estimate reverts when the balance is short: funds spent (another
     // withdrawal mined) between the balance read and the estimate. Say so, not "would fail";
     // a failed second read leaves the refusal as it was.
@@ -128,6 +157,31 @@ export async function affordable(
     }
     throw err;
   }
+}
+
+/**
+ * The fees a sponsoring payer (the master) covers for another sender: its native balance must
+ * hold them now. Not reserved against the master's own withdrawals: a payer that runs short
+ * by the time of signing makes the transaction fail before it is sent (nothing is paid), and
+ * the pipeline keeps it to retry.
+ */
+async function checkPayer(chain: ChainHandle, payer: string, plan: GasPlan, items: Item[]): Promise<void> {
+  const need = feesOf(plan).reduce((a, b) => a + b, 0n);
+  const [held] = await chain.adapter.getBalances([{ owner: payer, token: null }]);
+  if ((held ?? 0n) >= need) return;
+  throw payerShort(chain, held ?? 0n, need, items);
+}
+
+function payerShort(chain: ChainHandle, held: bigint, need: bigint | null, items: Item[]): BusinessRuleError {
+  const decimals = chain.config.blockchain.nativeDecimals;
+  const symbol = chain.config.blockchain.symbol;
+  const item = items[0]!;
+  const needed = need === null ? 'its network fee needed' : `${formatAmount(need, decimals)} needed`;
+  return new BusinessRuleError(
+    'INSUFFICIENT_BALANCE',
+    `The master address pays the network fees of its addresses: ${formatAmount(held, decimals)} ${symbol} available, ${needed}`,
+    [{ field: item.field ? `${item.field}.amount` : 'amount', message: 'insufficient balance of the master (fee payer)' }],
+  );
 }
 
 /**

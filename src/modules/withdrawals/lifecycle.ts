@@ -20,7 +20,7 @@ import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { REVERTED, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
-import { callOf, checkAgainstPending, planGas, snapshot } from './funds.js';
+import { callOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
@@ -134,15 +134,17 @@ export class WithdrawalLifecycle {
     const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
     // Fees above the last attempt's (the family's bump rule), and at least the current quote.
     const earlier = (await this.deps.outbound.ofOwner(t.id)).map((r) => r.network);
-    const plan = await planGas(s.chain, s.address, [item], {}, earlier);
+    const payer = sponsorOf(s.chain, s.address, s.wallet.address);
+    const plan = await planGas(s.chain, s.address, [item], {}, earlier, payer);
     const quote = plan.quotes[0]!;
+    const fee = chargedFee(plan, 0);
 
     await this.service.serialise(s, () =>
       this.deps.db.transaction().execute(async (tx) => {
         await store.lockSender(tx, s.chain.id, s.address);
         const locked = await store.lockTransaction(tx, t.id);
         if (locked?.status !== 'FAILED') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
-        await checkAgainstPending(tx, s.chain, s.address, [item], [quote.fee], snap);
+        await checkAgainstPending(tx, s.chain, s.address, [item], [fee], snap);
         const sent = await this.deps.outbound.enqueue(tx, {
           chainId: s.chain.id,
           walletId: s.wallet.id,
@@ -152,8 +154,9 @@ export class WithdrawalLifecycle {
           network: quote.fixed,
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
+          ...(payer ? { feePayer: payer } : {}),
         });
-        await this.deps.transactions.retryWithdrawal(tx, t.id, quote.fee, sent.nonce);
+        await this.deps.transactions.retryWithdrawal(tx, t.id, fee, sent.nonce);
       }),
     );
     return this.#result(t.id, true);

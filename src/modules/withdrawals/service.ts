@@ -29,7 +29,7 @@ import type { WalletRow } from '../wallets/service.js';
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
 import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import { DbClock, affordable, checkAgainstPending, feesOf, snapshot, type GasPlan, type Snapshot } from './funds.js';
+import { DbClock, affordable, chargedFees, checkAgainstPending, snapshot, sponsorOf, type GasPlan, type Snapshot } from './funds.js';
 import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
@@ -121,7 +121,7 @@ export class WithdrawalService {
       const fresh = await this.#fresh(s, items, 'SIGNED');
       const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
-      if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), feesOf(costs.plan), costs.snap);
+      if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), chargedFees(costs.plan), costs.snap);
       return signOnly(
         this.deps,
         { s, items, fresh, plan: costs?.plan ?? null, key, single: !req.body.assets },
@@ -244,7 +244,16 @@ export class WithdrawalService {
 
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
   #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
-    return affordable(this.deps.db, s.chain, s.address, items, this.clock, gasOptions(body));
+    // A child on a family with sponsored fees (Solana): its master pays and signs as fee payer.
+    return affordable(
+      this.deps.db,
+      s.chain,
+      s.address,
+      items,
+      this.clock,
+      gasOptions(body),
+      sponsorOf(s.chain, s.address, s.wallet.address),
+    );
   }
 
   /**

@@ -49,12 +49,22 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
       nonce = chainNonce > ours ? chainNonce : ours;
     }
     for (const [k, i] of fresh.entries()) {
-      const intent = intentOf(s.chain, s.address, items[i]!);
+      const intent = intentOf(s.chain, s.address, items[i]!, plan.payer);
       // What the family quoted is what is signed (the quote's network data; on an expiry
       // family prepared now from what the quote fixed, e.g. Tron's fee limit).
       const network = nonce === null ? await family.prepare(intent, plan.quotes[k]!.fixed) : plan.quotes[k]!.network;
       const at = nonce;
-      const tx = await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
+      // A fee payer other than the sender (a child's master, Solana) signs too: both keys lent at once.
+      const tx = plan.payer
+        ? await signer.withKeys(
+            s.wallet.id,
+            [
+              { index: s.index, from: s.address },
+              { index: 0, from: plan.payer },
+            ],
+            ([key, payer]) => family.sign(intent, at, network, key!, payer!),
+          )
+        : await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
       // The fee caps the Transaction shows (null on families without them).
       const shown = family.feeFields(network);
       signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas, maxPriorityFeePerGas: shown.maxPriorityFeePerGas });
