@@ -14,10 +14,14 @@ import { startSolanaStandIn, type SolanaStandIn } from '../../../src/devnet/sola
 import type { SolanaAdapter } from '../../../src/chains/solana/adapter.js';
 import { startHarness, type Harness, type HarnessOptions } from '../../support/harness.js';
 import { eventually } from '../../support/fixtures.js';
+import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { verifyWebhook } from '../../../src/receiver/index.js';
 
 export interface SolanaWorld {
   sol: SolanaStandIn;
   h: Harness;
+  /** Receives the wallet's webhooks. */
+  receiver: Receiver;
   slug: string;
   usdc: string;
   adapter: SolanaAdapter;
@@ -54,6 +58,9 @@ export async function startSolanaWorld(slug: string, chainId: number, opts: Part
   const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: slug, network: 'testnet', name: 'Sol' } });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const wallet = created.body.data as SolanaWorld['wallet'];
+  const receiver = await startReceiver();
+  const patched = await h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { webhookUrl: receiver.url } });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
   const found = h.services.catalogue.findChain(slug, 'testnet')!;
   const solId = found.assets.find((a) => a.is_native)!.id;
   const usdcId = found.assets.find((a) => a.symbol === 'USDC')!.id;
@@ -64,6 +71,7 @@ export async function startSolanaWorld(slug: string, chainId: number, opts: Part
   return {
     sol,
     h,
+    receiver,
     slug,
     usdc,
     adapter: found.adapter as unknown as SolanaAdapter,
@@ -71,6 +79,7 @@ export async function startSolanaWorld(slug: string, chainId: number, opts: Part
     solId,
     usdcId,
     async stop() {
+      await receiver.close();
       await h?.stop();
       await sol?.stop();
     },
@@ -108,4 +117,33 @@ export async function waitBalance(w: SolanaWorld, owner: string, token: string |
     (v) => v === want,
     15_000,
   );
+}
+
+/** A call on the world's wallet, with its key. */
+export const walletApi = (w: SolanaWorld, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
+  w.h.api(method, `/v1/wallets/${w.wallet.id}${path}`, { key: w.wallet.apiKey, ...(body !== undefined ? { body } : {}) });
+
+export async function txOf(w: SolanaWorld, id: string): Promise<Record<string, any>> {
+  const res = await walletApi(w, 'GET', `/transactions/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+/** The transaction once settled (not PENDING, confirmed). */
+export function settled(w: SolanaWorld, id: string, timeout = 30_000): Promise<Record<string, any>> {
+  return eventually(
+    () => txOf(w, id),
+    (t) => t.status !== 'PENDING' && t.confirmed === true,
+    timeout,
+  );
+}
+
+/** The verified webhooks of `event` about `id` received so far (at least `count`, waited for). */
+export function events(w: SolanaWorld, id: string, event: string, count = 1) {
+  const read = async () =>
+    w.receiver.requests
+      .filter((r) => r.body.includes(id))
+      .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: w.wallet.apiKey, replay: false }))
+      .filter((e) => e.event === event && e.data.id === id);
+  return eventually(read, (list) => list.length >= count, 20_000);
 }
