@@ -57,7 +57,8 @@ export interface Signer {
   withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T>;
   /**
    * Lends several keys of one wallet at once, in `picks` order, for one synchronous use (a
-   * transaction with two signers: Solana's fee payer and owner). An imported key is lent alone.
+   * transaction with two signers: Solana's fee payer and owner). At most one imported key,
+   * lent beside derived ones (an imported Solana address swept with the master as fee payer).
    */
   withKeys<T>(walletId: string, picks: KeyPick[], use: (keys: SigningKey[]) => T): Promise<T>;
   /** `index` null: the key the wallet imported for `tx.from` (an outside address made sweepable). */
@@ -259,10 +260,21 @@ export class LocalSigner implements Signer {
         for (const l of lent) l.close();
       }
     };
-    if (picks.some((p) => p.index === null)) {
-      // An imported key is opened for one signature: it is lent alone.
-      if (picks.length !== 1) throw new Error('an imported key is lent alone');
-      return this.#withImportedKey(walletId, picks[0]!.from!, (key) => lend([key]));
+    const imported = picks.findIndex((p) => p.index === null);
+    if (imported >= 0) {
+      // An imported key is opened for one signature; at most one per use. The others (a
+      // Solana fee payer: the master) come from the cache while it is open.
+      if (picks.filter((p) => p.index === null).length > 1) throw new Error('one imported key at a time');
+      const others = picks.filter((p) => p.index !== null).map((p) => p.index!);
+      return this.#withImportedKey(walletId, picks[imported]!.from!, (key) =>
+        others.length === 0
+          ? lend([key])
+          : this.#cache.withChildKeys(walletId, others, (derived) => {
+              const keys = [...derived];
+              keys.splice(imported, 0, key);
+              return lend(keys);
+            }),
+      );
     }
     return this.#cache.withChildKeys(
       walletId,
@@ -298,13 +310,17 @@ export class LocalSigner implements Signer {
     return { signature, r, s, v: Number(v) };
   }
 
-  /** An imported key is opened for one signature and wiped at once (never cached). */
-  async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T): Promise<T> {
+  /**
+   * An imported key is opened for one signature and wiped at once (never cached): a
+   * secp256k1 scalar, or an ed25519 seed on an ed25519 family (Solana).
+   */
+  async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T | Promise<T>): Promise<T> {
     const { derivation, codec } = await this.#keysOf(walletId);
-    assertSecp256k1(derivation);
     const privateKey = await this.#openImported!(walletId, address);
     try {
-      return use({ privateKey, address: codec.fromPublicKey(secp256k1.getPublicKey(privateKey, false)), codec, curve: 'secp256k1' });
+      const publicKey = derivation.curve === 'ed25519' ? ed25519.getPublicKey(privateKey) : secp256k1.getPublicKey(privateKey, false);
+      // Awaited here, so that the key is wiped only once `use` is done with it.
+      return await use({ privateKey, address: codec.fromPublicKey(publicKey), codec, curve: derivation.curve });
     } finally {
       privateKey.fill(0);
     }

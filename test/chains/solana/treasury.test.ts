@@ -3,10 +3,15 @@
  * the withdrawal whitelist with base58 addresses (an EVM 0x or a Tron T… address refused with
  * a 400 that writes nothing), a whitelisted beneficiary paid from the master (the master is
  * the sender and pays its own fee: no fee payer), the history (list and get: base58
- * addresses, the transaction's signature as hash, found on chain) and the webhook bodies.
+ * addresses, the transaction's signature as hash, found on chain), the webhook bodies, and a
+ * key import for an outside address in the forms Solana wallets export (base58 of the
+ * 64-byte secret key, or the 32-byte seed), checked against the address, exported back as
+ * Solana wallets take it, and lent to sign beside the master (a sweep's fee payer).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaRpc } from '@solana/kit';
+import { ed25519 } from '@noble/curves/ed25519';
+import { base58 } from '@scure/base';
 import { events, outsideAccount, settled, startSolanaWorld, txOf, walletApi, waitBalance, type SolanaWorld } from './misc-world.js';
 
 let w: SolanaWorld;
@@ -155,5 +160,61 @@ describe('history and webhooks', () => {
       recipientAddress: to.address,
       amount: '0.25',
     });
+  });
+});
+
+describe('key import', () => {
+  it('an outside address with its base58 64-byte secret key: EXTERNAL, exported back the same; a wrong, inconsistent or malformed key is a 400 writing nothing', async () => {
+    const outside = outsideAccount();
+    const secret = base58.encode(new Uint8Array([...outside.seed, ...ed25519.getPublicKey(outside.seed)]));
+    const other = outsideAccount();
+    const inconsistent = base58.encode(new Uint8Array([...outside.seed, ...ed25519.getPublicKey(other.seed)]));
+    const before = (await walletApi(w, 'GET', '/addresses?limit=100')).body.data.length;
+    for (const privateKey of [
+      base58.encode(new Uint8Array([...other.seed, ...ed25519.getPublicKey(other.seed)])), // another account's key
+      inconsistent, // seed and public key halves that do not match
+      `0x${'11'.repeat(31)}`, // too short
+      'not a key',
+    ]) {
+      expectBadAddress(await walletApi(w, 'POST', '/addresses/whitelist', { address: outside.address, privateKey }), 'privateKey');
+    }
+    expect((await walletApi(w, 'GET', '/addresses?limit=100')).body.data.length).toBe(before);
+
+    const res = await walletApi(w, 'POST', '/addresses/whitelist', {
+      address: outside.address,
+      privateKey: secret,
+      disableAutoSweep: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ address: outside.address, type: 'EXTERNAL' });
+    expect(JSON.stringify(res.body)).not.toContain(secret);
+    const shown = await walletApi(w, 'GET', `/addresses/${res.body.data.id}?showPrivateKey=true`);
+    expect(shown.status, JSON.stringify(shown.body)).toBe(200);
+    expect(shown.body.data.privateKey).toBe(secret);
+
+    // The imported key signs beside the master's, in one use (a sweep of it: the master pays the fee).
+    const message = new TextEncoder().encode('both keys');
+    const [payerSig, ownerSig] = await w.h.services.signer.withKeys(
+      w.wallet.id,
+      [
+        { index: 0, from: w.wallet.address },
+        { index: null, from: outside.address },
+      ],
+      (keys) => keys.map((k) => k.signMessage!(message)),
+    );
+    expect(ed25519.verify(payerSig!, message, base58.decode(w.wallet.address))).toBe(true);
+    expect(ed25519.verify(ownerSig!, message, base58.decode(outside.address))).toBe(true);
+  });
+
+  it('the 32-byte seed alone (hex) is taken too, and exported as the 64-byte secret key', async () => {
+    const outside = outsideAccount();
+    const res = await walletApi(w, 'POST', '/addresses/whitelist', {
+      address: outside.address,
+      privateKey: Buffer.from(outside.seed).toString('hex'),
+      disableAutoSweep: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const shown = await walletApi(w, 'GET', `/addresses/${res.body.data.id}?showPrivateKey=true`);
+    expect(base58.decode(shown.body.data.privateKey)).toEqual(new Uint8Array([...outside.seed, ...ed25519.getPublicKey(outside.seed)]));
   });
 });
