@@ -3,7 +3,7 @@
  * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
  * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron-sweeps|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|solana|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -37,6 +37,12 @@
  *   BENCH_TRON_SWEEPS        rounds (default 5): a new child each way, two deposits to it
  *   (BENCH_TRON_BLOCK_MS     also sets the sweep part's block time; its default there: 100)
  *   BENCH_TRON_BANDWIDTH_TRX TRX both masters stake for bandwidth (default 0)
+ *   solana (solana.ts, issue 16: detection at finalized, issuance vs EVM, withdrawals vs bare kit):
+ *   BENCH_SOL_DEPOSITS       USDC deposits per run (default 10), spread over
+ *   BENCH_SOL_SPREAD_S       seconds (default 5)
+ *   BENCH_SOL_SLOT_MS        the stand-in's slot time (default 400, the cluster's)
+ *   BENCH_SOL_ISSUANCE_S     seconds per issuance run, Solana then EVM (default 5)
+ *   BENCH_SOL_WITHDRAWALS    USDC withdrawals posted at once per run, and bare kit sends (default 100)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
@@ -61,6 +67,7 @@ import { benchWithdrawals } from './withdrawals.js';
 import { benchAuthFlood, floodWorlds } from './auth-flood.js';
 import { benchTronDeposits } from './tron-deposits.js';
 import { benchTronSweeps } from './tron-sweeps.js';
+import { benchSolana } from './solana.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -72,9 +79,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron', 'tron-sweeps'];
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron', 'tron-sweeps', 'solana'];
 if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|all] [--diagnose]');
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|solana|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -101,6 +108,11 @@ const settings = {
   tronSpreadS: env('BENCH_TRON_SPREAD_S', 9),
   tronBlockMs: env('BENCH_TRON_BLOCK_MS', 3000),
   tronIssuanceS: env('BENCH_TRON_ISSUANCE_S', 5),
+  solDeposits: env('BENCH_SOL_DEPOSITS', 10),
+  solSpreadS: env('BENCH_SOL_SPREAD_S', 5),
+  solSlotMs: env('BENCH_SOL_SLOT_MS', 400),
+  solIssuanceS: env('BENCH_SOL_ISSUANCE_S', 5),
+  solWithdrawals: env('BENCH_SOL_WITHDRAWALS', 100),
 };
 if (settings.batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('BENCH_BATCHES must be positive integers');
 
@@ -278,6 +290,24 @@ async function main(): Promise<void> {
     figures.push(...r.figures);
     details.tronSweeps = r.details;
     loads.tronSweeps = loadavg();
+  }
+
+  if (which === 'solana' || which === 'all') {
+    log(`\n== solana (issue 16): deposit detection at finalized, issuance vs EVM, withdrawals vs a bare kit loop, ${runs} runs ==`);
+    const r = await benchSolana({
+      runs,
+      depositsPerRun: settings.solDeposits,
+      spreadSeconds: settings.solSpreadS,
+      slotMs: settings.solSlotMs,
+      pollMs: settings.pollMs,
+      issuanceSeconds: settings.solIssuanceS,
+      issuanceConnections: 8,
+      withdrawals: settings.solWithdrawals,
+      log,
+    });
+    figures.push(...r.figures);
+    details.solana = r.details;
+    loads.solana = loadavg();
   }
 
   const loadAfter = loadavg();

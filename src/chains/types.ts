@@ -241,8 +241,8 @@ export interface ChainAdapter {
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
   /**
    * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; Tron:
-   * TIP-191 signMessageV2; text, or bytes as 0x-prefixed hex) and hashes it. Absent on
-   * families without one.
+   * TIP-191 signMessageV2; Solana: solana:signMessage; text, or bytes as 0x-prefixed hex)
+   * and hashes it. Absent on families without one.
    */
   prepareMessage?(message: string, field?: string): MessagePayload;
 }
@@ -285,11 +285,15 @@ export interface EncodedContractCall {
 
 /** A personal message after validation: what is signed, and its digest. */
 export interface MessagePayload {
-  /** How the digest is made (chains/messages.ts): EIP-191 personal_sign (EVM), TIP-191 signMessageV2 (Tron). */
-  standard: 'EIP-191' | 'TIP-191';
+  /**
+   * How the digest is made (chains/messages.ts): EIP-191 personal_sign (EVM), TIP-191
+   * signMessageV2 (Tron), solana:signMessage (Solana: ed25519 over the bytes themselves).
+   */
+  standard: 'EIP-191' | 'TIP-191' | 'solana:signMessage';
   kind: 'text' | 'bytes';
   /** As given: the text, or the bytes as 0x-prefixed hex. */
   message: string;
+  /** What the key signs, 0x hex: a 32-byte hash (EIP-191, TIP-191), or the message bytes (solana:signMessage). */
   digest: string;
 }
 

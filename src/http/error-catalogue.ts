@@ -129,7 +129,13 @@ export const ERROR_CATALOGUE = {
   NOT_SUPPORTED: { status: 422, meaning: 'The operation is not available on this chain (e.g. message signing).' },
   TYPED_DATA_NOT_SUPPORTED: {
     status: 422,
-    meaning: "Typed-data (EIP-712) signing is not available on the wallet's chain (Tron); sign a message instead. Nothing is written.",
+    meaning:
+      "Typed-data (EIP-712) signing is not available on the wallet's chain (Tron, Solana); sign a message instead. Nothing is written.",
+  },
+  MESSAGE_NAMES_SIGNER: {
+    status: 422,
+    meaning:
+      "A Solana message whose bytes contain the signer's own 32-byte public key, as a transaction's would: it is not signed, so a message signature can never authorise a transaction. Nothing is written.",
   },
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
   SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },

@@ -3,8 +3,10 @@
  * `privateKey`): parsed and checked here, sealed by the key vault, used by the Signer by
  * (wallet, address). Unlike child keys they are not derived from the wallet's seed.
  */
+import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { hexToBytes } from '@noble/hashes/utils';
+import { base58 } from '@scure/base';
 
 /** The 32 bytes of a hex secp256k1 private key (`0x` optional), or null when it is not one. */
 export function parsePrivateKey(text: string): Uint8Array | null {
@@ -13,6 +15,38 @@ export function parsePrivateKey(text: string): Uint8Array | null {
   const bytes = hexToBytes(hex.toLowerCase());
   // Zero and values at or above the curve order are not keys.
   return secp256k1.utils.isValidPrivateKey(bytes) ? bytes : null;
+}
+
+/**
+ * The 32-byte ed25519 seed (RFC 8032 private key) of a key as Solana wallets give it, or null
+ * when it is not one: base58 of the 64-byte secret key (seed || public key, what
+ * solana-keygen and Phantom export; the public key half must be the seed's), or the 32-byte
+ * seed alone in base58 or hex (0x optional).
+ */
+export function parseEd25519SecretKey(text: string): Uint8Array | null {
+  const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
+  if (/^[0-9a-fA-F]{64}$/.test(hex)) return hexToBytes(hex.toLowerCase());
+  // 64 bytes are at most 88 base58 characters; the bound keeps a huge input from being decoded.
+  if (text.length < 32 || text.length > 88) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = base58.decode(text);
+  } catch {
+    return null;
+  }
+  if (bytes.length === 32) return bytes;
+  if (bytes.length !== 64) {
+    bytes.fill(0);
+    return null;
+  }
+  const seed = bytes.slice(0, 32);
+  const consistent = Buffer.from(ed25519.getPublicKey(seed)).equals(Buffer.from(bytes.subarray(32)));
+  bytes.fill(0);
+  if (!consistent) {
+    seed.fill(0);
+    return null;
+  }
+  return seed;
 }
 
 /** The uncompressed (65-byte) secp256k1 public key of a private key: a family codec names its address. */

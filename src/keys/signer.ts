@@ -20,7 +20,8 @@ import {
   type TypedDataDefinition,
 } from 'viem';
 import { derivationFor, familyOf } from '../chains/families.js';
-import { messageDigest } from '../chains/messages.js';
+import { base58 } from '@scure/base';
+import { messageBytes, messageDigest, namesKey } from '../chains/messages.js';
 import type { KeyDerivation, MessagePayload, SigningKey, TypedDataPayload } from '../chains/types.js';
 import { BusinessRuleError } from '../lib/errors.js';
 import { AccountKeyCache, type ChildKey, type OpenMnemonic, type SignerWalletKeys } from './account-cache.js';
@@ -56,7 +57,8 @@ export interface Signer {
   withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T>;
   /**
    * Lends several keys of one wallet at once, in `picks` order, for one synchronous use (a
-   * transaction with two signers: Solana's fee payer and owner). An imported key is lent alone.
+   * transaction with two signers: Solana's fee payer and owner). At most one imported key,
+   * lent beside derived ones (an imported Solana address swept with the master as fee payer).
    */
   withKeys<T>(walletId: string, picks: KeyPick[], use: (keys: SigningKey[]) => T): Promise<T>;
   /** `index` null: the key the wallet imported for `tx.from` (an outside address made sweepable). */
@@ -66,8 +68,12 @@ export interface Signer {
    * given, is the address the key must have, as in UnsignedTx.
    */
   signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature>;
-  /** EIP-191 personal-message signature of a validated message (chains' prepareMessage); `from` as above. */
-  signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature>;
+  /**
+   * The signature of a validated personal message (chains' prepareMessage) under its
+   * standard: secp256k1 r, s, v (EIP-191, TIP-191) or ed25519 (solana:signMessage); `from`
+   * as above.
+   */
+  signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<MessageSignature>;
 }
 
 /** One key of withKeys: (index, or null for an imported key named by `from`) and the address it must have. */
@@ -83,6 +89,14 @@ export interface TypedDataSignature {
   s: string;
   v: number;
 }
+
+/** An ed25519 message signature as Solana wallets give it: 64 bytes in base58, and the signer's address. */
+export interface Ed25519MessageSignature {
+  signature: string;
+  publicKey: string;
+}
+
+export type MessageSignature = TypedDataSignature | Ed25519MessageSignature;
 
 export interface LocalSignerOptions {
   /**
@@ -246,10 +260,21 @@ export class LocalSigner implements Signer {
         for (const l of lent) l.close();
       }
     };
-    if (picks.some((p) => p.index === null)) {
-      // An imported key is opened for one signature: it is lent alone.
-      if (picks.length !== 1) throw new Error('an imported key is lent alone');
-      return this.#withImportedKey(walletId, picks[0]!.from!, (key) => lend([key]));
+    const imported = picks.findIndex((p) => p.index === null);
+    if (imported >= 0) {
+      // An imported key is opened for one signature; at most one per use. The others (a
+      // Solana fee payer: the master) come from the cache while it is open.
+      if (picks.filter((p) => p.index === null).length > 1) throw new Error('one imported key at a time');
+      const others = picks.filter((p) => p.index !== null).map((p) => p.index!);
+      return this.#withImportedKey(walletId, picks[imported]!.from!, (key) =>
+        others.length === 0
+          ? lend([key])
+          : this.#cache.withChildKeys(walletId, others, (derived) => {
+              const keys = [...derived];
+              keys.splice(imported, 0, key);
+              return lend(keys);
+            }),
+      );
     }
     return this.#cache.withChildKeys(
       walletId,
@@ -285,24 +310,49 @@ export class LocalSigner implements Signer {
     return { signature, r, s, v: Number(v) };
   }
 
-  /** An imported key is opened for one signature and wiped at once (never cached). */
-  async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T): Promise<T> {
+  /**
+   * An imported key is opened for one signature and wiped at once (never cached): a
+   * secp256k1 scalar, or an ed25519 seed on an ed25519 family (Solana).
+   */
+  async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T | Promise<T>): Promise<T> {
     const { derivation, codec } = await this.#keysOf(walletId);
-    assertSecp256k1(derivation);
     const privateKey = await this.#openImported!(walletId, address);
     try {
-      return use({ privateKey, address: codec.fromPublicKey(secp256k1.getPublicKey(privateKey, false)), codec, curve: 'secp256k1' });
+      const publicKey = derivation.curve === 'ed25519' ? ed25519.getPublicKey(privateKey) : secp256k1.getPublicKey(privateKey, false);
+      // Awaited here, so that the key is wiped only once `use` is done with it.
+      return await use({ privateKey, address: codec.fromPublicKey(publicKey), codec, curve: derivation.curve });
     } finally {
       privateKey.fill(0);
     }
   }
 
-  async signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<TypedDataSignature> {
+  async signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<MessageSignature> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
     // As for typed data: the digest signed is recomputed from the message the row records,
-    // under its standard (EIP-191 or TIP-191, chains/messages.ts), as prepareMessage computed it.
+    // under its standard (chains/messages.ts), as prepareMessage computed it.
     const digest = messageDigest(data);
     if (digest !== data.digest) throw new Error('message digest mismatch: the payload changed after validation');
+    if (data.standard === 'solana:signMessage')
+      return this.#signEd25519Message(walletId, index, messageBytes(data.kind, data.message), from);
     return this.#signDigest(walletId, index, digest as Hex, from);
+  }
+
+  /**
+   * ed25519 over the message bytes themselves (solana:signMessage). Refused when the bytes
+   * contain the key's public key: only such bytes can be a transaction the key would
+   * authorise (chains/messages.ts, namesKey).
+   */
+  async #signEd25519Message(walletId: string, index: number, bytes: Uint8Array, from?: string): Promise<Ed25519MessageSignature> {
+    return this.#cache.withChildKeys(walletId, [index], ([key]) => {
+      if (key!.curve !== 'ed25519') throw new BusinessRuleError('NOT_SUPPORTED', `This signature needs an ed25519 key, not ${key!.curve}`);
+      assertKeyOf(key!, from, `the key of wallet ${walletId} index ${index} is not the signer`);
+      if (namesKey(bytes, ed25519.getPublicKey(key!.privateKey))) {
+        throw new BusinessRuleError(
+          'MESSAGE_NAMES_SIGNER',
+          "The message contains the signer's own public key, as a transaction it signs would: it is not signed",
+        );
+      }
+      return { signature: base58.encode(ed25519.sign(bytes, key!.privateKey)), publicKey: key!.address };
+    });
   }
 }

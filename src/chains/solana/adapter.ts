@@ -4,8 +4,9 @@
  * first signature (base58); block numbers are slots (scan.ts: a slot without a block reads
  * as the block before it). A deposit address is an owner: its SPL balances are those of its
  * associated token accounts (balances.ts). Token "calldata" is the family's own encoding of
- * an SPL transfer (intent.ts); Solana has no EVM contracts, allowances, typed data or price
- * feeds here: those answer 422 NOT_SUPPORTED.
+ * an SPL transfer (intent.ts); messages are signed as Solana wallets sign them (message.ts).
+ * Solana has no EVM contracts, allowances or price feeds here: those answer 422
+ * NOT_SUPPORTED; EIP-712 typed data answers 422 TYPED_DATA_NOT_SUPPORTED.
  */
 import { base58 } from '@scure/base';
 import type { ChainConfig } from '../../config/index.js';
@@ -16,6 +17,7 @@ import type {
   BlockRef,
   ChainAdapter,
   EncodedContractCall,
+  MessagePayload,
   PriceFeedRound,
   Receipt,
   ScanResult,
@@ -26,6 +28,7 @@ import type {
 import { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { describeSplCall, encodeSplTransfer } from './intent.js';
+import { prepareSolanaMessage } from './message.js';
 import { u64, SolanaNode } from './rpc.js';
 import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
 import { SolanaSender, type SolanaSenderOptions } from './sender.js';
@@ -156,8 +159,17 @@ export class SolanaAdapter implements ChainAdapter {
     return Promise.reject(this.notSupported('Token allowances'));
   }
 
+  /** EIP-712 binds an EVM chain id and 0x addresses: no Solana wallet signs it. Refused before any key is opened. */
   prepareTypedData(): TypedDataPayload {
-    throw this.notSupported('Typed data (EIP-712) signing');
+    throw new BusinessRuleError(
+      'TYPED_DATA_NOT_SUPPORTED',
+      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name} (Solana): sign a message instead`,
+    );
+  }
+
+  /** ed25519 over the message bytes, as Solana wallets' signMessage (message.ts). */
+  prepareMessage(message: string, field?: string): MessagePayload {
+    return prepareSolanaMessage(message, field);
   }
 
   private notSupported(what: string): BusinessRuleError {

@@ -13,7 +13,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import type { DbConn } from '../../db/pool.js';
 import { seedFromMnemonic } from '../../keys/hd.js';
-import { parsePrivateKey, publicKeyOfPrivateKey } from '../../keys/imported.js';
+import { parseEd25519SecretKey, parsePrivateKey, publicKeyOfPrivateKey } from '../../keys/imported.js';
 import { wipe } from '../../keys/secret-bytes.js';
 import { ADDRESS_KEY } from '../../keys/sealed-columns.js';
 import type { KeyVault } from '../../keys/vault.js';
@@ -70,7 +70,7 @@ export class AddressKeys {
     if (row.key_imported) {
       const key = await this.openImported(wallet.id, row.address);
       try {
-        return hex(key);
+        return keysOfChain(chain.config).derivation.curve === 'ed25519' ? solanaSecret(key) : hex(key);
       } finally {
         key.fill(0);
       }
@@ -83,15 +83,7 @@ export class AddressKeys {
     try {
       seed = seedFromMnemonic(mnemonic);
       key = derivation.privateKeyFromSeed(seed, row.derivation_index!);
-      if (derivation.curve === 'ed25519') {
-        const secret = Buffer.concat([key, ed25519.getPublicKey(key)]);
-        try {
-          return base58.encode(secret);
-        } finally {
-          secret.fill(0);
-        }
-      }
-      return hex(key);
+      return derivation.curve === 'ed25519' ? solanaSecret(key) : hex(key);
     } finally {
       wipe(mnemonic, seed, key);
     }
@@ -107,11 +99,18 @@ export class AddressKeys {
     if (chain.row.network === 'mainnet' && !this.policy.importMainnet) {
       throw new ForbiddenError('Importing private keys is switched off for mainnet on this installation');
     }
-    assertSecp256k1(chain, 'Importing');
-    const key = parsePrivateKey(privateKey);
-    if (!key) throw new ValidationError('privateKey is not a secp256k1 private key', [{ field: 'privateKey', message: 'not a valid key' }]);
-    const { codec } = keysOfChain(chain.config);
-    if (!codec.equals(codec.fromPublicKey(publicKeyOfPrivateKey(key)), address)) {
+    const { codec, derivation } = keysOfChain(chain.config);
+    // secp256k1 (EVM, Tron): hex; ed25519 (Solana): as Solana wallets export it (keys/imported.ts).
+    const ed = derivation.curve === 'ed25519';
+    const key = ed ? parseEd25519SecretKey(privateKey) : parsePrivateKey(privateKey);
+    if (!key) {
+      const what = ed
+        ? 'an ed25519 secret key (base58 of the 64-byte secret key, or the 32-byte seed in base58 or hex)'
+        : 'a secp256k1 private key';
+      throw new ValidationError(`privateKey is not ${what}`, [{ field: 'privateKey', message: 'not a valid key' }]);
+    }
+    const publicKey = ed ? ed25519.getPublicKey(key) : publicKeyOfPrivateKey(key);
+    if (!codec.equals(codec.fromPublicKey(publicKey), address)) {
       key.fill(0);
       throw new ValidationError('privateKey is not the key of address', [
         { field: 'privateKey', message: 'does not derive the given address' },
@@ -140,9 +139,12 @@ export class AddressKeys {
   }
 }
 
-/** Keys other than secp256k1 (Solana's ed25519) are neither exported nor imported yet: issue 16 decides their format. */
-function assertSecp256k1(chain: ChainHandle, what: 'Exporting' | 'Importing'): void {
-  if (keysOfChain(chain.config).derivation.curve !== 'secp256k1') {
-    throw new BusinessRuleError('NOT_SUPPORTED', `${what} private keys is not available on ${chain.config.blockchain.name} yet`);
+/** An ed25519 key as Solana wallets take it: base58 of the 64-byte secret key (seed || public key). */
+function solanaSecret(seed: Uint8Array): string {
+  const secret = Buffer.concat([seed, ed25519.getPublicKey(seed)]);
+  try {
+    return base58.encode(secret);
+  } finally {
+    secret.fill(0);
   }
 }

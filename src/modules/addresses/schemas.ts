@@ -111,7 +111,7 @@ export const WhitelistBody = Type.Object(
         minLength: 1,
         maxLength: 130,
         description:
-          "the address's secp256k1 private key (hex, 0x optional): the service holds it from then on (sealed, audited) and can sweep the address. Refused on mainnet unless ALLOW_KEY_IMPORT_MAINNET",
+          "the address's private key: secp256k1 in hex, 0x optional (EVM, Tron); on Solana base58 of the 64-byte secret key (seed and public key, as solana-keygen and Phantom export it) or the 32-byte seed in base58 or hex. The service holds it from then on (sealed, audited) and can sweep the address. Refused on mainnet unless ALLOW_KEY_IMPORT_MAINNET",
       }),
     ),
     showPrivateKey: Type.Optional(ShowPrivateKey),

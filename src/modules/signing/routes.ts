@@ -14,7 +14,7 @@ export const signingRoutes: FastifyPluginAsyncTypebox<{ service: SigningService 
     tags: TAGS,
     summary: 'Sign EIP-712 typed data with the master key',
     description:
-      'Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred. 422 `TYPED_DATA_NOT_SUPPORTED` (nothing written) on a Tron wallet.',
+      'Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred. 422 `TYPED_DATA_NOT_SUPPORTED` (nothing written) on a Tron or Solana wallet.',
     params: WalletParams,
     body: TypedDataBody,
     response: { 200: Envelope(Type.Ref(TransactionSchema)) },
@@ -36,9 +36,9 @@ export const signingRoutes: FastifyPluginAsyncTypebox<{ service: SigningService 
     const schema = {
       tags: TAGS,
       summary: child
-        ? 'Sign a message with a child address key (EIP-191; TIP-191 on Tron)'
-        : 'Sign a message with the master key (EIP-191; TIP-191 on Tron)',
-      description: `\`message\`: text, or bytes as 0x-prefixed hex. Signed as EIP-191 personal_sign (what \`personal_sign\` and viem's \`signMessage\` produce) on EVM chains, as TIP-191 (tronweb's \`trx.signMessageV2\`, checked with \`verifyMessageV2\`) on Tron, by the ${child ? 'child address (INTERNAL addresses only: 422 `NO_PRIVATE_KEY` otherwise)' : 'master address'}. Returns a SIGNED Transaction (SUCCESS, confirmed) whose \`signedTransaction\` is \`{ r, s, signature, v }\`; \`signed.success\` is emitted. 400 for an empty message or odd-length hex (nothing written); 422 \`NOT_SUPPORTED\` on chains without personal messages.`,
+        ? 'Sign a message with a child address key (EIP-191; TIP-191 on Tron; ed25519 on Solana)'
+        : 'Sign a message with the master key (EIP-191; TIP-191 on Tron; ed25519 on Solana)',
+      description: `\`message\`: text, or bytes as 0x-prefixed hex. Signed as EIP-191 personal_sign (what \`personal_sign\` and viem's \`signMessage\` produce) on EVM chains, as TIP-191 (tronweb's \`trx.signMessageV2\`, checked with \`verifyMessageV2\`) on Tron, as Solana wallets' \`signMessage\` does on Solana (ed25519 over the message bytes themselves, UTF-8 for text), by the ${child ? 'child address (INTERNAL addresses only: 422 \`NO_PRIVATE_KEY\` otherwise)' : 'master address'}. Returns a SIGNED Transaction (SUCCESS, confirmed) whose \`signedTransaction\` is \`{ r, s, signature, v }\` (on Solana \`{ signature, publicKey }\`: the 64-byte signature in base58 and the signer's address); \`signed.success\` is emitted. 400 for an empty message or odd-length hex (nothing written); 422 \`MESSAGE_NAMES_SIGNER\` on Solana for bytes that contain the signer's own public key, as a transaction would (nothing written); 422 \`NOT_SUPPORTED\` on chains without personal messages.`,
       params: child ? AddressParams : WalletParams,
       body: MessageBody,
       response: { 200: Envelope(Type.Ref(TransactionSchema)) },

@@ -42,7 +42,7 @@ export const MessageBody = Type.Object(
       minLength: 1,
       maxLength: 10_000,
       description:
-        'text to sign, or bytes as 0x-prefixed hex (an even number of digits); signed as EIP-191 personal_sign (TIP-191 signMessageV2 on Tron)',
+        "text to sign, or bytes as 0x-prefixed hex (an even number of digits); signed as EIP-191 personal_sign (TIP-191 signMessageV2 on Tron; on Solana ed25519 over the bytes, as wallets' signMessage)",
       examples: ['Sign in to Example at 2026-01-01T00:00:00Z', '0x48656c6c6f'],
     }),
   },
