@@ -109,6 +109,34 @@ describe('a chain of the solana family (keys from the seed)', () => {
     seed.fill(0);
   });
 
+  it('derives addresses ahead: a run of issuances opens the seed about once per 64 addresses, each address its own derivation', async () => {
+    const wallet = await createWallet('solana-double');
+    const { codec, derivation } = familyOf('solana');
+    const seed = seedFromMnemonic(await h.services.wallets.openMnemonic(wallet.id));
+    const expected = (index: number) => codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [index])[0]!);
+    // Counts the vault openings issuance makes (the keyring calls the service's method).
+    const wallets = h.services.wallets;
+    const original = wallets.openMnemonicBytes.bind(wallets);
+    let openings = 0;
+    wallets.openMnemonicBytes = (id: string) => {
+      if (id === wallet.id) openings++;
+      return original(id);
+    };
+    try {
+      const children: { address: string; derivationPath: string }[] = [];
+      for (let round = 0; round < 15; round++) children.push(...(await issue(wallet, 10)));
+      const indexes = children.map((c) => Number(/^m\/44'\/501'\/(\d+)'\/0'$/.exec(c.derivationPath)?.[1]));
+      expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+      for (const [k, child] of children.entries()) expect(child.address).toBe(expected(indexes[k]!));
+      // 150 addresses: at most one opening per 64 derived ahead (plus the first), not one per batch.
+      expect(openings).toBeGreaterThanOrEqual(1);
+      expect(openings).toBeLessThanOrEqual(3);
+    } finally {
+      wallets.openMnemonicBytes = original;
+      seed.fill(0);
+    }
+  });
+
   it('exports a child key as Solana wallets take it: base58 of the 64-byte secret key (seed || public key)', async () => {
     const wallet = await createWallet('solana-double');
     const [child] = await issue(wallet, 1);

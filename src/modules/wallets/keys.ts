@@ -39,6 +39,16 @@ export function keysOfChain(chain: ChainConfig): WalletKeys {
 
 /** Wallets whose opened account xpub a process keeps (the least recently used goes first). */
 const MAX_DERIVERS = 10_000;
+/**
+ * A seed family's issuance derives this many addresses past the highest it was asked for,
+ * from the same vault opening, and keeps them for the next requests: one opening (AES-GCM,
+ * BIP-39's PBKDF2, the SLIP-0010 prefix) then serves a run of issuances instead of each.
+ */
+const SEED_LOOKAHEAD = 64;
+/** Child indexes of a seed family are hardened: below 2^31. */
+const HARDENED_LIMIT = 0x80000000;
+/** Wallets whose derived-ahead addresses a process keeps (the least recently used goes first). */
+const MAX_LOOKAHEAD_WALLETS = 1_000;
 
 export class WalletKeyring {
   /**
@@ -47,6 +57,13 @@ export class WalletKeyring {
    * child key gives the account's private key), so it exists in clear only here.
    */
   readonly #derivers = new Map<string, Promise<ChildAddressDeriver>>();
+  /**
+   * A seed family's addresses derived ahead, by wallet then index. Only public keys, as an
+   * xpub's children are: unlike the xpub, no set of them and one child key gives away
+   * another key, so nothing here needs sealing. An index is dropped once handed out (the
+   * allocator issues each once; a retry derives it again).
+   */
+  readonly #ahead = new Map<string, Map<number, string>>();
 
   constructor(
     private readonly db: Db,
@@ -69,21 +86,46 @@ export class WalletKeyring {
       const deriver = await this.deriver(wallet);
       return { path, addresses: async (indexes) => indexes.map((i) => deriver.address(i)) };
     }
-    // A seed family (chains/types.ts, KeyDerivation): one vault opening per call, i.e. per
-    // issuance batch; nothing secret outlives the call.
+    // A seed family (chains/types.ts, KeyDerivation): one vault opening per call that asks
+    // for an address not derived ahead, i.e. about once per SEED_LOOKAHEAD issuances;
+    // nothing secret outlives the call.
     return {
       path,
       addresses: async (indexes) => {
-        const mnemonic = await this.openMnemonicBytes(wallet.id);
-        let seed: Buffer | undefined;
-        try {
-          seed = seedFromMnemonic(mnemonic);
-          return derivation.publicKeysFromSeed(seed, indexes).map((key) => codec.fromPublicKey(key));
-        } finally {
-          wipe(mnemonic, seed);
+        const ahead = this.#aheadOf(wallet.id);
+        const missing = indexes.filter((i) => !ahead.has(i));
+        if (missing.length > 0) {
+          const top = Math.max(...indexes);
+          const extra = Array.from({ length: SEED_LOOKAHEAD }, (_, k) => top + 1 + k).filter(
+            (i) => i < HARDENED_LIMIT && !ahead.has(i) && !missing.includes(i),
+          );
+          const wanted = [...missing, ...extra];
+          const mnemonic = await this.openMnemonicBytes(wallet.id);
+          let seed: Buffer | undefined;
+          try {
+            seed = seedFromMnemonic(mnemonic);
+            const keys = derivation.publicKeysFromSeed(seed, wanted);
+            wanted.forEach((i, k) => ahead.set(i, codec.fromPublicKey(keys[k]!)));
+          } finally {
+            wipe(mnemonic, seed);
+          }
         }
+        return indexes.map((i) => {
+          const address = ahead.get(i)!;
+          ahead.delete(i);
+          return address;
+        });
       },
     };
+  }
+
+  /** The wallet's derived-ahead addresses, made most recently used; the oldest wallet's dropped past the cap. */
+  #aheadOf(walletId: string): Map<number, string> {
+    const hit = this.#ahead.get(walletId) ?? new Map<number, string>();
+    this.#ahead.delete(walletId);
+    this.#ahead.set(walletId, hit);
+    while (this.#ahead.size > MAX_LOOKAHEAD_WALLETS) this.#ahead.delete(this.#ahead.keys().next().value!);
+    return hit;
   }
 
   /**
