@@ -194,7 +194,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   const family = entry.family ?? (known ? knownFamily : 'evm');
   // A catalogue chain is of its catalogue family: another family under its slug is a mistake.
   if (known && family !== knownFamily) {
-    const article = knownFamily === 'evm' ? 'an EVM' : 'a Tron';
+    const article = { evm: 'an EVM', tron: 'a Tron', solana: 'a Solana' }[knownFamily];
     throw new Error(
       `${source}: chain "${entry.blockchain}" is ${article} chain of the built-in catalogue, so "family" cannot be "${family}"`,
     );
