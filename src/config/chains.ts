@@ -93,6 +93,13 @@ export interface ChainConfig {
    * (the master's two transactions' bandwidth against the energy burned), else burn.
    */
   sweepFunding?: 'auto' | 'delegate' | 'burn';
+  /**
+   * Solana chains only: the commitment at which a deposit is final (SUCCESS). 'finalized'
+   * (absent): rooted, 32 slots behind the newest, never undone; 'confirmed': a supermajority
+   * voted on its block (about a second sooner than rooted, but a dropped fork can still
+   * take it away). Either way a deposit is found (PENDING) at `confirmed`.
+   */
+  finality?: 'finalized' | 'confirmed';
 }
 
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
@@ -160,6 +167,8 @@ const ChainEntry = Type.Object(
     priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
     /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
     sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
+    /** Solana chains only: the commitment that makes a deposit SUCCESS (default finalized). */
+    finality: Type.Optional(Type.Union([Type.Literal('finalized'), Type.Literal('confirmed')])),
   },
   { additionalProperties: false },
 );
@@ -202,6 +211,9 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   assertFamilyAddresses(entry, family, source);
   if (entry.sweepFunding !== undefined && family !== 'tron') {
     throw new Error(`${source}: chains.${entry.blockchain}.sweepFunding: only Tron chains lend resources to their sweeps`);
+  }
+  if (entry.finality !== undefined && family !== 'solana') {
+    throw new Error(`${source}: chains.${entry.blockchain}.finality: only Solana chains name a commitment (others count confirmations)`);
   }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
@@ -248,6 +260,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
     ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
+    ...(entry.finality !== undefined ? { finality: entry.finality } : {}),
   };
 }
 

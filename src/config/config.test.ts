@@ -660,4 +660,23 @@ describe('loadConfig: Solana in the catalogue', () => {
       }).message,
     ).toMatch(/"solana" is a Solana chain of the built-in catalogue, so "family" cannot be "evm"/);
   });
+
+  it("finality: 'confirmed' or 'finalized' on a Solana chain (absent by default); refused on another family", () => {
+    const solana = (finality?: string) =>
+      loadConfig({
+        CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'solana', network: 'mainnet', rpcUrl: RPC, ...(finality ? { finality } : {}) }] }),
+      }).chains[0]!;
+    expect(solana().finality).toBeUndefined();
+    expect(solana('confirmed').finality).toBe('confirmed');
+    expect(solana('finalized').finality).toBe('finalized');
+    expect(
+      configError({
+        CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'solana', network: 'mainnet', rpcUrl: RPC, finality: 'processed' }] }),
+      }).message,
+    ).toMatch(/finality/);
+    expect(
+      configError({ CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'tron', network: 'mainnet', rpcUrl: RPC, finality: 'confirmed' }] }) })
+        .message,
+    ).toMatch(/chains\.tron\.finality: only Solana chains/);
+  });
 });
