@@ -117,6 +117,8 @@ const FAMILY_ADDRESS: Readonly<Record<ChainFamilyName, RegExp>> = {
   tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
   solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
 };
+/** The token standard of a chain outside the catalogue that names none, by family. */
+const FAMILY_TOKEN_STANDARD: Readonly<Record<ChainFamilyName, string>> = { evm: 'ERC20', tron: 'TRC20', solana: 'SPL' };
 /** The native coin's decimals of a chain outside the catalogue, by family (TRX: 6; SOL: 9, lamports). */
 const FAMILY_NATIVE_DECIMALS: Readonly<Record<ChainFamilyName, number>> = { evm: 18, tron: 6, solana: 9 };
 /** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
@@ -232,7 +234,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
         currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency,
       }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
-  const standard = entry.tokenStandard ?? known?.tokenStandard ?? 'ERC20';
+  const standard = entry.tokenStandard ?? known?.tokenStandard ?? FAMILY_TOKEN_STANDARD[family];
   const assets: ChainAssetConfig[] = [
     { symbol, name, address: NATIVE_ADDRESS, decimals: nativeDecimals, isNative: true, standard: null, currency: null },
     ...tokens.map((t) => ({ ...t, isNative: false, standard })),

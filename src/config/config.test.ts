@@ -661,6 +661,29 @@ describe('loadConfig: Solana in the catalogue', () => {
     ).toMatch(/"solana" is a Solana chain of the built-in catalogue, so "family" cannot be "evm"/);
   });
 
+  it('a custom Solana chain without tokenStandard gets SPL (a Tron one TRC20, an EVM one ERC20)', () => {
+    const custom = (blockchain: string, family: string, address: string) =>
+      loadConfig({
+        CHAINS_FILE: chainsFile({
+          chains: [
+            {
+              blockchain,
+              family,
+              network: 'testnet',
+              rpcUrl: RPC,
+              chainId: 990_001,
+              name: 'X',
+              symbol: 'X',
+              assets: [{ symbol: 'USDC', address, decimals: 6 }],
+            },
+          ],
+        }),
+      }).chains[0]!.assets.map((a) => a.standard);
+    expect(custom('sol-x', 'solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toEqual([null, 'SPL']);
+    expect(custom('tron-x', 'tron', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toEqual([null, 'TRC20']);
+    expect(custom('evm-x', 'evm', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')).toEqual([null, 'ERC20']);
+  });
+
   it("finality: 'confirmed' or 'finalized' on a Solana chain (absent by default); refused on another family", () => {
     const solana = (finality?: string) =>
       loadConfig({
