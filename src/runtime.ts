@@ -107,6 +107,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         blockTime: config.devnetBlockTime,
         logger,
         tron: true,
+        solana: true,
       });
       const started = devnet;
       cleanups.push(() => started.stop());

@@ -1,5 +1,6 @@
 /**
- * Default catalogue of the main EVM networks, and Tron (catalogue-chains-tron.ts).
+ * Default catalogue of the main EVM networks, Tron (catalogue-chains-tron.ts) and Solana
+ * (catalogue-chains-solana.ts).
  *
  * With this catalogue an operator only has to supply RPC URLs to switch a
  * chain on: chain ids, confirmation depths, Multicall3, explorers and the
@@ -73,8 +74,8 @@ export interface CatalogueChain {
   /** Native coin symbol. */
   symbol: string;
   /** The chain family (addresses, keys, node API); absent = 'evm'. */
-  family?: 'evm' | 'tron';
-  /** 18 on EVM chains, 6 on Tron (TRX is counted in sun). */
+  family?: 'evm' | 'tron' | 'solana';
+  /** 18 on EVM chains, 6 on Tron (TRX is counted in sun), 9 on Solana (lamports). */
   nativeDecimals: number;
   derivationPath: string;
   tokenStandard: string;
@@ -86,6 +87,7 @@ export interface CatalogueChain {
 
 import { CATALOGUE_CHAINS } from './catalogue-chains.js';
 import { TRON_CATALOGUE_CHAINS } from './catalogue-chains-tron.js';
+import { SOLANA_CATALOGUE_CHAINS } from './catalogue-chains-solana.js';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -98,8 +100,12 @@ function deepFreeze<T>(value: T): T {
 /** The EVM chains of the catalogue. */
 export const EVM_CATALOGUE: readonly CatalogueChain[] = deepFreeze(CATALOGUE_CHAINS);
 
-/** Every chain of the catalogue: the EVM chains, then Tron (catalogue-chains-tron.ts). */
-export const CATALOGUE: readonly CatalogueChain[] = Object.freeze([...EVM_CATALOGUE, ...deepFreeze(TRON_CATALOGUE_CHAINS)]);
+/** Every chain of the catalogue: the EVM chains, then Tron (catalogue-chains-tron.ts) and Solana (catalogue-chains-solana.ts). */
+export const CATALOGUE: readonly CatalogueChain[] = Object.freeze([
+  ...EVM_CATALOGUE,
+  ...deepFreeze(TRON_CATALOGUE_CHAINS),
+  ...deepFreeze(SOLANA_CATALOGUE_CHAINS),
+]);
 
 export function findCatalogueChain(slug: string): CatalogueChain | undefined {
   return CATALOGUE.find((chain) => chain.slug === slug);

@@ -93,6 +93,13 @@ export interface ChainConfig {
    * (the master's two transactions' bandwidth against the energy burned), else burn.
    */
   sweepFunding?: 'auto' | 'delegate' | 'burn';
+  /**
+   * Solana chains only: the commitment at which a deposit is final (SUCCESS). 'finalized'
+   * (absent): rooted, 32 slots behind the newest, never undone; 'confirmed': a supermajority
+   * voted on its block (about a second sooner than rooted, but a dropped fork can still
+   * take it away). Either way a deposit is found (PENDING) at `confirmed`.
+   */
+  finality?: 'finalized' | 'confirmed';
 }
 
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
@@ -110,6 +117,8 @@ const FAMILY_ADDRESS: Readonly<Record<ChainFamilyName, RegExp>> = {
   tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
   solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
 };
+/** The token standard of a chain outside the catalogue that names none, by family. */
+const FAMILY_TOKEN_STANDARD: Readonly<Record<ChainFamilyName, string>> = { evm: 'ERC20', tron: 'TRC20', solana: 'SPL' };
 /** The native coin's decimals of a chain outside the catalogue, by family (TRX: 6; SOL: 9, lamports). */
 const FAMILY_NATIVE_DECIMALS: Readonly<Record<ChainFamilyName, number>> = { evm: 18, tron: 6, solana: 9 };
 /** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
@@ -160,6 +169,8 @@ const ChainEntry = Type.Object(
     priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
     /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
     sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
+    /** Solana chains only: the commitment that makes a deposit SUCCESS (default finalized). */
+    finality: Type.Optional(Type.Union([Type.Literal('finalized'), Type.Literal('confirmed')])),
   },
   { additionalProperties: false },
 );
@@ -194,7 +205,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   const family = entry.family ?? (known ? knownFamily : 'evm');
   // A catalogue chain is of its catalogue family: another family under its slug is a mistake.
   if (known && family !== knownFamily) {
-    const article = knownFamily === 'evm' ? 'an EVM' : 'a Tron';
+    const article = { evm: 'an EVM', tron: 'a Tron', solana: 'a Solana' }[knownFamily];
     throw new Error(
       `${source}: chain "${entry.blockchain}" is ${article} chain of the built-in catalogue, so "family" cannot be "${family}"`,
     );
@@ -202,6 +213,9 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   assertFamilyAddresses(entry, family, source);
   if (entry.sweepFunding !== undefined && family !== 'tron') {
     throw new Error(`${source}: chains.${entry.blockchain}.sweepFunding: only Tron chains lend resources to their sweeps`);
+  }
+  if (entry.finality !== undefined && family !== 'solana') {
+    throw new Error(`${source}: chains.${entry.blockchain}.finality: only Solana chains name a commitment (others count confirmations)`);
   }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
@@ -220,7 +234,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
         currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency,
       }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
-  const standard = entry.tokenStandard ?? known?.tokenStandard ?? 'ERC20';
+  const standard = entry.tokenStandard ?? known?.tokenStandard ?? FAMILY_TOKEN_STANDARD[family];
   const assets: ChainAssetConfig[] = [
     { symbol, name, address: NATIVE_ADDRESS, decimals: nativeDecimals, isNative: true, standard: null, currency: null },
     ...tokens.map((t) => ({ ...t, isNative: false, standard })),
@@ -248,6 +262,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
     ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
+    ...(entry.finality !== undefined ? { finality: entry.finality } : {}),
   };
 }
 

@@ -598,3 +598,108 @@ describe('loadConfig: Tron in the catalogue', () => {
     ).toMatch(/"tron" is a Tron chain of the built-in catalogue, so "family" cannot be "evm"/);
   });
 });
+
+describe('loadConfig: Solana in the catalogue', () => {
+  it('RPC_SOLANA_MAINNET and RPC_SOLANA_TESTNET switch on mainnet-beta and devnet: family solana, SPL, SOL 9 decimals, USDC (and USDT on mainnet)', () => {
+    const config = loadConfig({
+      RPC_SOLANA_MAINNET: 'https://api.mainnet-beta.solana.com',
+      RPC_SOLANA_TESTNET: 'https://api.devnet.solana.com',
+    });
+    const view = (network: string) => {
+      const c = config.chains.find((x) => x.blockchain.slug === 'solana' && x.network === network)!;
+      return {
+        chainId: c.chainId,
+        rpcUrl: c.rpcUrl,
+        family: c.blockchain.family,
+        derivationPath: c.blockchain.derivationPath,
+        tokenStandard: c.blockchain.tokenStandard,
+        isEvmCompatible: c.blockchain.isEvmCompatible,
+        nativeDecimals: c.blockchain.nativeDecimals,
+        confirmations: c.confirmations,
+        multicall3: c.multicall3,
+        swapRouter: c.swapRouter,
+        assets: c.assets.map((a) => [a.symbol, a.address, a.decimals, a.isNative, a.standard, a.currency]),
+      };
+    };
+    const common = { family: 'solana', derivationPath: "m/44'/501'", tokenStandard: 'SPL', isEvmCompatible: false, nativeDecimals: 9 };
+    expect(view('mainnet')).toEqual({
+      ...common,
+      chainId: 101,
+      rpcUrl: 'https://api.mainnet-beta.solana.com',
+      confirmations: 32,
+      multicall3: null,
+      swapRouter: null,
+      assets: [
+        ['SOL', NATIVE_ADDRESS, 9, true, null, null],
+        ['USDC', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 6, false, 'SPL', 'USD'],
+        ['USDT', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 6, false, 'SPL', 'USD'],
+      ],
+    });
+    expect(view('testnet')).toEqual({
+      ...common,
+      chainId: 103,
+      rpcUrl: 'https://api.devnet.solana.com',
+      confirmations: 32,
+      multicall3: null,
+      swapRouter: null,
+      assets: [
+        ['SOL', NATIVE_ADDRESS, 9, true, null, null],
+        ['USDC', '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', 6, false, 'SPL', 'USD'],
+      ],
+    });
+  });
+
+  it('a chains file naming only solana, a network and an rpcUrl gets the rest from the catalogue; family evm under it is refused', () => {
+    const [solana] = loadConfig({
+      CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'solana', network: 'mainnet', rpcUrl: 'https://api.mainnet-beta.solana.com' }] }),
+    }).chains;
+    expect(solana!.blockchain).toMatchObject({ family: 'solana', nativeDecimals: 9, symbol: 'SOL', tokenStandard: 'SPL' });
+    expect(
+      configError({
+        CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'solana', network: 'mainnet', rpcUrl: RPC, family: 'evm' }] }),
+      }).message,
+    ).toMatch(/"solana" is a Solana chain of the built-in catalogue, so "family" cannot be "evm"/);
+  });
+
+  it('a custom Solana chain without tokenStandard gets SPL (a Tron one TRC20, an EVM one ERC20)', () => {
+    const custom = (blockchain: string, family: string, address: string) =>
+      loadConfig({
+        CHAINS_FILE: chainsFile({
+          chains: [
+            {
+              blockchain,
+              family,
+              network: 'testnet',
+              rpcUrl: RPC,
+              chainId: 990_001,
+              name: 'X',
+              symbol: 'X',
+              assets: [{ symbol: 'USDC', address, decimals: 6 }],
+            },
+          ],
+        }),
+      }).chains[0]!.assets.map((a) => a.standard);
+    expect(custom('sol-x', 'solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toEqual([null, 'SPL']);
+    expect(custom('tron-x', 'tron', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toEqual([null, 'TRC20']);
+    expect(custom('evm-x', 'evm', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')).toEqual([null, 'ERC20']);
+  });
+
+  it("finality: 'confirmed' or 'finalized' on a Solana chain (absent by default); refused on another family", () => {
+    const solana = (finality?: string) =>
+      loadConfig({
+        CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'solana', network: 'mainnet', rpcUrl: RPC, ...(finality ? { finality } : {}) }] }),
+      }).chains[0]!;
+    expect(solana().finality).toBeUndefined();
+    expect(solana('confirmed').finality).toBe('confirmed');
+    expect(solana('finalized').finality).toBe('finalized');
+    expect(
+      configError({
+        CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'solana', network: 'mainnet', rpcUrl: RPC, finality: 'processed' }] }),
+      }).message,
+    ).toMatch(/finality/);
+    expect(
+      configError({ CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'tron', network: 'mainnet', rpcUrl: RPC, finality: 'confirmed' }] }) })
+        .message,
+    ).toMatch(/chains\.tron\.finality: only Solana chains/);
+  });
+});

@@ -82,6 +82,8 @@ export interface StartDevnetOptions {
   specs?: DevnetChainSpec[];
   /** Also start `devnet-tron`, the Tron stand-in (devnet-tron.ts), on the port after the anvils'. */
   tron?: boolean;
+  /** Also start `devnet-solana`, the Solana validator stand-in (devnet-solana.ts), on the port after devnet-tron's. */
+  solana?: boolean;
 }
 
 export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
@@ -97,6 +99,7 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
   };
   // The Tron stand-in starts beside the anvils (its own anvil, deployments on a fresh chain).
   let tron: Promise<{ chain: DevnetChain; stop(): Promise<void> }> | null = null;
+  let solana: Promise<{ chain: DevnetChain; stop(): Promise<void> }> | null = null;
   try {
     tron = opts.tron
       ? import('./devnet-tron.js').then(({ startDevnetTron }) =>
@@ -108,6 +111,20 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
         )
       : null;
     tron?.then(
+      (t) => others.push(t.stop),
+      () => undefined,
+    );
+    // The Solana stand-in (litesvm in process) beside them, on the port after devnet-tron's.
+    solana = opts.solana
+      ? import('./devnet-solana.js').then(({ startDevnetSolana }) =>
+          startDevnetSolana({
+            ...(opts.dir ? { dir: opts.dir } : {}),
+            port: opts.portBase === 0 ? 0 : opts.portBase + specs.length + 1,
+            logger: opts.logger,
+          }),
+        )
+      : null;
+    solana?.then(
       (t) => others.push(t.stop),
       () => undefined,
     );
@@ -150,8 +167,10 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
       });
     }
     if (tron) chains.push((await tron).chain);
+    if (solana) chains.push((await solana).chain);
   } catch (err) {
     await tron?.catch(() => undefined); // started or failed: then stopped with the rest
+    await solana?.catch(() => undefined);
     await stopAll();
     throw err;
   }

@@ -120,16 +120,19 @@ describe('EVM catalogue', () => {
   it('finds chains by exact slug', () => {
     expect(findCatalogueChain('ethereum')?.networks.mainnet.chainId).toBe(1);
     expect(findCatalogueChain('celo')?.networks.testnet.chainId).toBe(11142220);
-    expect(findCatalogueChain('solana')).toBeUndefined();
+    expect(findCatalogueChain('solana')?.networks.mainnet.chainId).toBe(101);
+    expect(findCatalogueChain('near')).toBeUndefined();
     expect(findCatalogueChain('')).toBeUndefined();
   });
 
   it('stays pure data: the modules import nothing but each other', () => {
-    for (const file of ['catalogue.ts', 'catalogue-chains.ts', 'catalogue-chains-tron.ts']) {
+    for (const file of ['catalogue.ts', 'catalogue-chains.ts', 'catalogue-chains-tron.ts', 'catalogue-chains-solana.ts']) {
       const source = readFileSync(new URL(`../../src/config/${file}`, import.meta.url), 'utf8');
       const imports = [...source.matchAll(/^\s*import\s.*from\s+'([^']+)'/gm)].map((m) => m[1]);
       expect(
-        imports.every((i) => i === './catalogue.js' || i === './catalogue-chains.js' || i === './catalogue-chains-tron.js'),
+        imports.every((i) =>
+          ['./catalogue.js', './catalogue-chains.js', './catalogue-chains-tron.js', './catalogue-chains-solana.js'].includes(i!),
+        ),
         `${file}: ${imports.join(', ')}`,
       ).toBe(true);
       expect(source).not.toMatch(/\brequire\(/);
@@ -175,5 +178,27 @@ describe('Tron in the catalogue', () => {
     for (const a of assets) expect(tronCodec.normalize(a.address), a.address).toBe(a.address);
     // The EVM list stays EVM only.
     expect(EVM_CATALOGUE.some((c) => c.slug === 'tron')).toBe(false);
+  });
+});
+
+describe('Solana in the catalogue', () => {
+  it('Solana mainnet and devnet: family solana, SPL, SOL with 9 decimals, base58 mints of 32 bytes', async () => {
+    const { solanaCodec } = await import('../../src/chains/solana/codec.js');
+    const solana = CATALOGUE.find((c) => c.slug === 'solana')!;
+    expect(solana).toMatchObject({ family: 'solana', symbol: 'SOL', nativeDecimals: 9, tokenStandard: 'SPL', isEvmCompatible: false });
+    expect(solana.derivationPath).toBe("m/44'/501'");
+    expect([solana.networks.mainnet.chainId, solana.networks.testnet.chainId]).toEqual([101, 103]);
+    expect([solana.networks.mainnet.confirmations, solana.networks.testnet.confirmations]).toEqual([32, 32]);
+    expect(solana.networks.mainnet.assets.map((a) => [a.symbol, a.address, a.decimals])).toEqual([
+      ['USDC', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 6],
+      ['USDT', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 6],
+    ]);
+    // Circle's devnet USDC; Tether publishes no devnet USDT.
+    expect(solana.networks.testnet.assets.map((a) => [a.symbol, a.address, a.decimals])).toEqual([
+      ['USDC', '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', 6],
+    ]);
+    for (const a of [...solana.networks.mainnet.assets, ...solana.networks.testnet.assets])
+      expect(solanaCodec.normalize(a.address), a.address).toBe(a.address);
+    expect(EVM_CATALOGUE.some((c) => c.slug === 'solana')).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { base58 } from '@scure/base';
 import { devnetChain } from '../../src/devnet/chain.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -212,6 +213,25 @@ function walletOf(creds: Credentials, slug: string) {
   return wallet;
 }
 
+/** A Solana JSON-RPC call to the devnet-solana stand-in; the result, or the error thrown. */
+async function solanaRpc(rpcUrl: string, method: string, params: unknown[] = []): Promise<any> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** Lamports of `address` on devnet-solana, as of the newest block. */
+async function lamports(rpcUrl: string, address: string): Promise<bigint> {
+  return BigInt((await solanaRpc(rpcUrl, 'getBalance', [address, { commitment: 'processed' }])).value);
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
 async function tokenBalance(rpcUrl: string, token: string, owner: string): Promise<bigint> {
   const client = createPublicClient({ transport: http(rpcUrl) });
   return client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
@@ -234,10 +254,10 @@ async function freeConsecutivePorts(): Promise<number> {
     });
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + Math.floor(Math.random() * 30_000);
-    // The two anvils and devnet-tron (the Tron stand-in) after them.
-    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+    // The two anvils, devnet-tron (the Tron stand-in) and devnet-solana (the Solana stand-in) after them.
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2)) && (await free(base + 3))) return base;
   }
-  throw new Error('no three consecutive free ports found');
+  throw new Error('no four consecutive free ports found');
 }
 
 // ---------------------------------------------------------------------------------------
@@ -305,16 +325,17 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       expect(Object.keys(creds.dashboard).sort()).toEqual(['login', 'password', 'url']);
       expect(creds.dashboard.url.startsWith(creds.baseUrl)).toBe(true);
       expect(creds.dashboard.password.length).toBeGreaterThanOrEqual(12);
-      expect(creds.wallets).toHaveLength(3);
+      expect(creds.wallets).toHaveLength(4);
       for (const w of creds.wallets) {
         expect(Object.keys(w).sort()).toEqual(['address', 'apiKey', 'blockchain', 'id', 'name', 'network']);
         expect(w.network).toBe('testnet');
         if (w.blockchain === 'devnet-tron') expect(w.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+        else if (w.blockchain === 'devnet-solana') expect(w.address).toMatch(BASE58);
         else expect(isAddress(w.address)).toBe(true);
         expect(w.apiKey).toMatch(/^sk_test_/);
       }
-      expect(creds.wallets.map((w) => w.blockchain).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-tron']);
-      expect(creds.chains.map((c) => c.slug).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-tron']);
+      expect(creds.wallets.map((w) => w.blockchain).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-solana', 'devnet-tron']);
+      expect(creds.chains.map((c) => c.slug).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-solana', 'devnet-tron']);
       const decimalsBySlug: Record<string, number> = { 'devnet-eth': 6, 'devnet-bsc': 18 };
       for (const c of creds.chains) {
         expect(Object.keys(c).sort()).toEqual(['assets', 'chainId', 'faucet', 'rpcUrl', 'slug']);
@@ -329,6 +350,30 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
             (await (await fetch(`${c.rpcUrl}/${p}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, any>;
           expect((await post('wallet/getnowblock', {})).blockID).toMatch(/^[0-9a-f]{64}$/);
           expect((await post('wallet/getaccount', { address: c.faucet.address, visible: true })).balance).toBeGreaterThan(0);
+          continue;
+        }
+        if (c.slug === 'devnet-solana') {
+          // The Solana stand-in: Solana's JSON-RPC at rpcUrl, USDC and USDT mints (6 decimals), a
+          // funded faucet whose key is a Solana wallet's (base58 of seed ‖ public key), and the
+          // demo master funded with 100 SOL (it pays every fee of its wallet).
+          expect(c.assets.map((a) => [a.symbol, a.decimals]).sort()).toEqual([
+            ['USDC', 6],
+            ['USDT', 6],
+          ]);
+          for (const a of c.assets) {
+            expect(a.address).toMatch(BASE58);
+            const mint = await solanaRpc(c.rpcUrl, 'getAccountInfo', [a.address, { encoding: 'jsonParsed', commitment: 'confirmed' }]);
+            expect(mint.value.data.parsed).toMatchObject({ type: 'mint', info: { decimals: 6, mintAuthority: c.faucet.address } });
+          }
+          expect(await solanaRpc(c.rpcUrl, 'getHealth')).toBe('ok');
+          expect(base58.decode(c.faucet.privateKey).subarray(32)).toEqual(base58.decode(c.faucet.address));
+          expect(await lamports(c.rpcUrl, c.faucet.address)).toBeGreaterThan(0n);
+          const master = walletOf(creds, 'devnet-solana').address;
+          // Funded by a real transfer that lands in the next slot (400 ms).
+          let held = 0n;
+          for (const deadline = Date.now() + 10_000; held === 0n && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100)))
+            held = await lamports(c.rpcUrl, master);
+          expect(held).toBe(100_000_000_000n);
           continue;
         }
         expect(Object.keys(c.faucet).sort()).toEqual(['address', 'privateKey']);
@@ -366,7 +411,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
           .map((wa: { asset: { id: string; address: string } }) => wa.asset);
         const expected = chainOf(creds, w.blockchain).assets;
         expect(enabled.map((a: { id: string }) => a.id).sort()).toEqual(expected.map((a) => a.id).sort());
-        const canonical = (a: string) => (w.blockchain === 'devnet-tron' ? a : getAddress(a));
+        const canonical = (a: string) => (w.blockchain === 'devnet-tron' || w.blockchain === 'devnet-solana' ? a : getAddress(a));
         expect(enabled.map((a: { address: string }) => canonical(a.address)).sort()).toEqual(
           expected.map((a) => canonical(a.address)).sort(),
         );
@@ -529,9 +574,16 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const usdt = bscChain.assets.find((a) => a.symbol === 'USDT')!;
     expect(await tokenBalance(bscChain.rpcUrl, usdt.address, bscChild.address)).toBe(USDT_SENT);
 
+    // The Solana stand-in kept its chain: the same mints (above), the demo master's SOL funded once.
+    const solana = chainOf(again, 'devnet-solana');
+    expect(await lamports(solana.rpcUrl, walletOf(again, 'devnet-solana').address)).toBe(100_000_000_000n);
+    const solanaWallet = walletOf(again, 'devnet-solana');
+    const solBalance = await api(again, 'GET', `/v1/wallets/${solanaWallet.id}/balances`, solanaWallet.apiKey);
+    expect(solBalance.status).toBe(200);
+
     // No second business or extra wallets were seeded.
     const wallets = await api(again, 'GET', '/v1/wallets', again.business.apiKey);
-    expect(wallets.body.data).toHaveLength(3);
+    expect(wallets.body.data).toHaveLength(4);
 
     // This time a supervisor stops `npm start`: SIGTERM to npm alone, which passes it on.
     const postgresPid = readPid(path.join(dataDir, 'postgres', 'postmaster.pid'));
@@ -554,7 +606,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     const env = { DEVNET_PORT: String(devnetPort) };
     const killed = await startService(env);
     const beforeKill = readCredentials();
-    const ports = [String(devnetPort), String(devnetPort + 1), String(devnetPort + 2)].sort();
+    const ports = [String(devnetPort), String(devnetPort + 1), String(devnetPort + 2), String(devnetPort + 3)].sort();
     expect(beforeKill.chains.map((c) => new URL(c.rpcUrl).port).sort()).toEqual(ports);
 
     const postmasterFile = path.join(dataDir, 'postgres', 'postmaster.pid');

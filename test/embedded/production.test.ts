@@ -29,7 +29,7 @@ import {
 } from '../support/cli.js';
 import { startInstallation, type Installation } from '../support/installation.js';
 
-const CATALOGUE_SLUGS = ['ethereum', 'bsc', 'polygon', 'base', 'arbitrum', 'optimism', 'avalanche', 'celo', 'tron'];
+const CATALOGUE_SLUGS = ['ethereum', 'bsc', 'polygon', 'base', 'arbitrum', 'optimism', 'avalanche', 'celo', 'tron', 'solana'];
 
 let inst: Installation;
 let emptyDatabaseUrl: string | undefined;

@@ -158,7 +158,9 @@ export async function transfersOfTransaction(
   tokens: string[],
   isWatched: (address: string) => boolean,
 ): Promise<TransferEvent[]> {
-  // The API takes a hash with or without 0x (one pattern for every family).
+  // The API takes a hash with or without 0x (one pattern for every family); anything else
+  // (a Solana signature) names no transaction here, rather than a node error.
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(hash)) return [];
   const prefixed = (hash.startsWith('0x') ? hash : `0x${hash}`) as Hash;
   const receipt = await client.getTransactionReceipt({ hash: prefixed }).catch((err: unknown) => {
     if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null;

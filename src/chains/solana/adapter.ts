@@ -66,8 +66,13 @@ export class SolanaAdapter implements ChainAdapter {
     return this.rpc(async () => u64(await (await this.node.rpc()).getSlot({ commitment: 'confirmed' }).send()));
   }
 
-  /** The newest finalized slot (never above `head`): blocks at or below it never change, on any fork. */
+  /**
+   * The newest finalized slot (never above `head`): blocks at or below it never change, on
+   * any fork. With the chain's `finality: 'confirmed'`, the confirmed head itself: the
+   * operator takes a supermajority's vote as final.
+   */
   finalizedHead(head: bigint): Promise<bigint> {
+    if (this.config.finality === 'confirmed') return Promise.resolve(head);
     return this.rpc(async () => {
       const finalized = u64(await (await this.node.rpc()).getSlot({ commitment: 'finalized' }).send());
       return finalized < head ? finalized : head;
