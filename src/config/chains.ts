@@ -93,6 +93,12 @@ export interface ChainConfig {
    * (the master's two transactions' bandwidth against the energy burned), else burn.
    */
   sweepFunding?: 'auto' | 'delegate' | 'burn';
+  /**
+   * Solana chains only: a sweep that takes a child's whole token balance also closes the
+   * child's emptied token account, its rent (2,039,280 lamports) back to the master. Default
+   * false: the account stays open, so the next deposit's sender need not create it again.
+   */
+  sweepCloseAccounts?: boolean;
 }
 
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
@@ -160,6 +166,8 @@ const ChainEntry = Type.Object(
     priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
     /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
     sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
+    /** Solana chains only: sweeps close the child's emptied token account, its rent to the master (default false). */
+    sweepCloseAccounts: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -202,6 +210,9 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   assertFamilyAddresses(entry, family, source);
   if (entry.sweepFunding !== undefined && family !== 'tron') {
     throw new Error(`${source}: chains.${entry.blockchain}.sweepFunding: only Tron chains lend resources to their sweeps`);
+  }
+  if (entry.sweepCloseAccounts !== undefined && family !== 'solana') {
+    throw new Error(`${source}: chains.${entry.blockchain}.sweepCloseAccounts: only Solana chains close token accounts after a sweep`);
   }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
@@ -248,6 +259,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
     ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
+    ...(entry.sweepCloseAccounts !== undefined ? { sweepCloseAccounts: entry.sweepCloseAccounts } : {}),
   };
 }
 
