@@ -114,17 +114,28 @@ export class SweepService {
     ]);
     // The family's quote, read fresh: a native sweep moves everything but its fee at a plain
     // transfer's limit; a token sweep's transfer is estimated (with the family's margin).
+    // Where the family lets the master pay the fee (Solana), the master is the fee payer and
+    // signs too: the child sends everything it holds and needs no native coin of its own.
+    const sponsored = adapter.sender.sponsoredFees;
+    const payer = sponsored ? { feePayer: wallet.address } : {};
     const transfer = native
-      ? { from: address.address, to: wallet.address, value: 0n, data: null }
-      : { from: address.address, to: asset.row.address, value: 0n, data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!) };
+      ? { from: address.address, to: wallet.address, value: sponsored ? nativeBalance! : 0n, data: null, ...payer }
+      : {
+          from: address.address,
+          to: asset.row.address,
+          value: 0n,
+          data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
+          ...payer,
+        };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
     if (!native && tokenBalance! === 0n) gone = GONE;
+    else if (native && sponsored && nativeBalance! === 0n) gone = GONE;
     else {
       try {
-        quote = await adapter.sender.quote(transfer, native ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {}, {
-          fresh: true,
-        });
+        const limit = native && !sponsored ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {};
+        // A token sweep takes the whole balance: the family may give back what holding it cost (Solana: the account's rent).
+        quote = await adapter.sender.quote(transfer, limit, { fresh: true, ...(native ? {} : { wholeBalance: true }) });
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
         // a pending transaction, or the token refuses the address). Asking again will not
@@ -133,7 +144,7 @@ export class SweepService {
         gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
       }
     }
-    const amount = native ? nativeBalance! - (quote?.fee ?? 0n) : tokenBalance!;
+    const amount = native ? nativeBalance! - (sponsored ? 0n : (quote?.fee ?? 0n)) : tokenBalance!;
     // A token sweep's fee: the family says whether the master must send the child something
     // first, or lend it resources (Tron: energy from the master's stake) and take them back after.
     const funding =
