@@ -156,3 +156,35 @@ describe('closing the swept child token account (sweepCloseAccounts)', () => {
     expect(await lamportsOf(w, child.address)).toBe(0n);
   });
 });
+
+describe('exactly once', () => {
+  it('two sweep requests at once (and the job) make one sweep: one transaction, the deposit moved and paid for once', async () => {
+    const wallet = await newWallet(w, OPEN);
+    const child = await newChild(w, wallet, { disableAutoSweep: true });
+    await w.sol.control.mintTo(w.usdc, wallet.address, 1n);
+    const id = await confirmed(w, OPEN, await sendUsdc(w, child.address, 4_200_000n));
+    const masterBefore = await lamportsOf(w, wallet.address);
+    const addressId = (await w.h.database.db.selectFrom('transactions').select('address_id').where('id', '=', id).executeTakeFirstOrThrow())
+      .address_id!;
+    const assetId = (await w.h.database.db.selectFrom('transactions').select('asset_id').where('id', '=', id).executeTakeFirstOrThrow())
+      .asset_id!;
+    const ask = () =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/sweep/assets`, { key: wallet.apiKey, body: { transactionId: id } });
+    const [a, b, c] = await Promise.all([ask(), ask(), w.h.services.sweeps.sweepAddress(addressId, assetId)]);
+    expect([a.status, b.status], JSON.stringify([a.body, b.body])).toEqual([200, 200]);
+    expect(['started', 'in-flight']).toContain(c);
+    const done = await swept(w, wallet, id);
+    expect(done.assetSwept, JSON.stringify(done.assetSweptResponse)).toBe(true);
+    const rows = await sweepRows(w, id);
+    expect(rows.map((r) => [r.purpose, r.stage])).toEqual([['sweep', 'mined']]);
+    const sweeps = await w.h.database.db.selectFrom('sweeps').select(['status']).where('address_id', '=', addressId).execute();
+    expect(sweeps).toEqual([{ status: 'success' }]);
+    expect(await usdcOf(w, wallet.address)).toBe(4_200_001n);
+    expect(await usdcOf(w, child.address)).toBe(0n);
+    expect(masterBefore - (await lamportsOf(w, wallet.address))).toBe((await feeOf(w, rows[0]!.hash!)).fee);
+    // Asked again once swept: a clear 409, nothing sent.
+    const again = await ask();
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('ALREADY_SWEPT');
+  });
+});
