@@ -44,7 +44,14 @@ export const OPEN = 'sol-sweep';
 export const CLOSE = 'sol-close';
 
 export async function startSweepWorld(opts: { webhookUrl?: string; worker?: boolean } = {}): Promise<SweepWorld> {
-  const sol = await startSolanaStandIn({ port: 0, slotMs: 50, tokens: [{ symbol: 'USDC', decimals: 6 }] });
+  const sol = await startSolanaStandIn({
+    port: 0,
+    slotMs: 50,
+    tokens: [
+      { symbol: 'USDC', decimals: 6 },
+      { symbol: 'USDT', decimals: 6 },
+    ],
+  });
   const usdc = sol.tokens[0]!.mint as Address;
   const chain = (slug: string, chainId: number, extra: { sweepCloseAccounts?: boolean }) =>
     resolveChain(
@@ -57,7 +64,10 @@ export async function startSweepWorld(opts: { webhookUrl?: string; worker?: bool
         name: 'Solana',
         symbol: 'SOL',
         confirmations: 1,
-        assets: [{ symbol: 'USDC', address: usdc, decimals: 6 }],
+        assets: [
+          { symbol: 'USDC', address: usdc, decimals: 6 },
+          { symbol: 'USDT', address: sol.tokens[1]!.mint, decimals: 6 },
+        ],
         ...extra,
       },
       'test',
