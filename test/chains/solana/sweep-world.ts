@@ -113,7 +113,12 @@ export async function newWallet(w: SweepWorld, slug: string, lamports = 2_000_00
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   }
   if (lamports > 0n) await w.sol.control.fund(wallet.address, lamports);
-  await w.sol.control.produceSlots(1);
+  // Confirmed (one block on top of it) before anyone reads the master's balance.
+  await w.sol.control.produceSlots(2);
+  await eventually(
+    () => lamportsOf(w, wallet.address),
+    (v) => v === lamports,
+  );
   return { ...wallet, slug };
 }
 

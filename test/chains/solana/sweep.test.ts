@@ -188,3 +188,43 @@ describe('exactly once', () => {
     expect(again.body.error).toBe('ALREADY_SWEPT');
   });
 });
+
+describe('when a sweep closes the token account', () => {
+  it('only on a sweepCloseAccounts chain, only for a whole-balance transfer that still empties the account', async () => {
+    const wallet = await newWallet(w, CLOSE);
+    const child = await newChild(w, wallet, { disableAutoSweep: true });
+    await w.sol.control.mintTo(w.usdc, child.address, 5_000_000n);
+    await w.sol.control.produceSlots(2);
+    const quote = async (slug: string, amount: bigint, wholeBalance: boolean) => {
+      const adapter = w.h.services.catalogue.findChain(slug, 'testnet')!.adapter;
+      const intent = {
+        from: child.address,
+        to: w.usdc,
+        value: 0n,
+        data: adapter.encodeTokenTransfer(wallet.address, amount),
+        feePayer: wallet.address,
+      };
+      return adapter.sender.quote(intent, {}, { fresh: true, wholeBalance });
+    };
+    expect((await quote(CLOSE, 5_000_000n, true)).fixed).toEqual({ closeSource: '1' });
+    // Not all of it (a deposit arrived since the balance was read): the account stays open.
+    expect((await quote(CLOSE, 4_999_999n, true)).fixed).toEqual({});
+    expect((await quote(CLOSE, 5_000_000n, false)).fixed).toEqual({});
+    expect((await quote(OPEN, 5_000_000n, true)).fixed).toEqual({});
+    // Prepared later with the close asked for, after a deposit: the transfer goes without it.
+    const adapter = w.h.services.catalogue.findChain(CLOSE, 'testnet')!.adapter;
+    await w.sol.control.mintTo(w.usdc, child.address, 1n);
+    const intent = {
+      from: child.address,
+      to: w.usdc,
+      value: 0n,
+      data: adapter.encodeTokenTransfer(wallet.address, 5_000_000n),
+      feePayer: wallet.address,
+    };
+    expect((await adapter.sender.prepare(intent, { closeSource: '1' })).closeSource).toBeUndefined();
+    expect(
+      (await adapter.sender.prepare({ ...intent, data: adapter.encodeTokenTransfer(wallet.address, 5_000_001n) }, { closeSource: '1' }))
+        .closeSource,
+    ).toBe('1');
+  });
+});
