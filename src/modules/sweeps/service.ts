@@ -4,8 +4,10 @@
  * A sweep moves one asset's whole balance of one child address. A token sweep needs gas
  * at the child: the master first sends just enough native coin (the transfer's gas limit at
  * the fee cap, less what the child already holds), then the child sends the token with
- * exactly those fees. Both go through the outbound pipeline (nonces, stored raw
- * transactions, receipts), and the sweep advances in its outbound.settled subscribers,
+ * exactly those fees (Tron: energy lent from the master's stake instead; Solana: no top-up
+ * at all, the master signs the child's transfer as its fee payer). Both go through the
+ * outbound pipeline (nonces, stored raw transactions, receipts), and the sweep advances in its
+ * outbound.settled subscribers,
  * inside the database transaction that records each receipt. One sweep per address and asset is in
  * flight at a time (unique index), so concurrent deposits and restarts share one top-up;
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
