@@ -28,6 +28,17 @@ export interface Receipt {
    */
   energyUsed?: bigint;
   bandwidthUsed?: bigint;
+  /**
+   * Native coin the fee payer locked in accounts the transaction opened, besides its fee
+   * (Solana: the rent-exempt minimum of a token account it created for the recipient): part
+   * of what the transaction cost its payer. Absent when none (and on EVM, Tron).
+   */
+  rentPaid?: bigint;
+  /**
+   * Native coin given back to the fee payer by accounts the transaction closed (Solana: the
+   * rent of the sender's emptied token account, closed by a sweep). Absent when none.
+   */
+  rentReclaimed?: bigint;
 }
 
 // ---- sending: a family's side of the outbound lifecycle ---------------------------------
@@ -128,6 +139,13 @@ export interface QuoteOptions {
    * quote's), or the quote when none does.
    */
   above?: NetworkData[];
+  /**
+   * The transfer takes the sender's whole balance of the token (a sweep): a family that can
+   * give back what holding the token cost the sender does so where its operator allows it
+   * (Solana: the emptied token account is closed, its rent to the fee payer; chains file
+   * `sweepCloseAccounts`), and keeps that in `fixed` so the transaction is built so. Others ignore it.
+   */
+  wholeBalance?: boolean;
 }
 
 /** What one transaction would cost its sender (Sender.quote). */

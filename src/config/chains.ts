@@ -100,6 +100,12 @@ export interface ChainConfig {
    * take it away). Either way a deposit is found (PENDING) at `confirmed`.
    */
   finality?: 'finalized' | 'confirmed';
+  /**
+   * Solana chains only: a sweep that takes a child's whole token balance also closes the
+   * child's emptied token account, its rent (2,039,280 lamports) back to the master. Default
+   * false: the account stays open, so the next deposit's sender need not create it again.
+   */
+  sweepCloseAccounts?: boolean;
 }
 
 /** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
@@ -171,6 +177,8 @@ const ChainEntry = Type.Object(
     sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
     /** Solana chains only: the commitment that makes a deposit SUCCESS (default finalized). */
     finality: Type.Optional(Type.Union([Type.Literal('finalized'), Type.Literal('confirmed')])),
+    /** Solana chains only: sweeps close the child's emptied token account, its rent to the master (default false). */
+    sweepCloseAccounts: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -216,6 +224,9 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
   }
   if (entry.finality !== undefined && family !== 'solana') {
     throw new Error(`${source}: chains.${entry.blockchain}.finality: only Solana chains name a commitment (others count confirmations)`);
+  }
+  if (entry.sweepCloseAccounts !== undefined && family !== 'solana') {
+    throw new Error(`${source}: chains.${entry.blockchain}.sweepCloseAccounts: only Solana chains close token accounts after a sweep`);
   }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
@@ -263,6 +274,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
     ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
     ...(entry.finality !== undefined ? { finality: entry.finality } : {}),
+    ...(entry.sweepCloseAccounts !== undefined ? { sweepCloseAccounts: entry.sweepCloseAccounts } : {}),
   };
 }
 

@@ -46,7 +46,10 @@ export class SolanaAdapter implements ChainAdapter {
     this.config = config;
     this.node = node;
     this.balances = new SolanaBalances(node);
-    this.sender = new SolanaSender(node, this.balances, opts);
+    this.sender = new SolanaSender(node, this.balances, {
+      ...opts,
+      closeAccounts: opts.closeAccounts ?? config.sweepCloseAccounts === true,
+    });
   }
 
   normalizeAddress(address: string): string | null {

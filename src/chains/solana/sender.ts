@@ -38,6 +38,7 @@ import type { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { decodeSplTransfer } from './intent.js';
 import { u64, type SolanaNode } from './rpc.js';
+import { rentOf, type RentMeta } from './rent.js';
 import { blockRef } from './scan.js';
 import { accountKeysOf, compileTransfer, signersOf, wireTransaction, type SolanaTransferPlan } from './tx.js';
 
@@ -54,6 +55,11 @@ const PLACEHOLDER_BLOCKHASH = base58.encode(new Uint8Array(32).fill(1));
 export interface SolanaSenderOptions {
   /** The most a transfer bids per compute unit (micro-lamports); default 1,000,000 (1 lamport a unit). */
   maxMicroLamports?: bigint;
+  /**
+   * A transfer of the sender's whole token balance (QuoteOptions.wholeBalance: a sweep) also
+   * closes the emptied token account, its rent to the fee payer (chains file `sweepCloseAccounts`).
+   */
+  closeAccounts?: boolean;
 }
 
 export class SolanaSender implements Sender {
@@ -72,8 +78,10 @@ export class SolanaSender implements Sender {
     throw new Error('Solana transactions have no nonce (ordering expiry)');
   }
 
-  quote(intent: TxIntent, given: NetworkData = {}, _opts: QuoteOptions = {}): Promise<FeeQuote> {
-    return this.#quote(intent, given);
+  quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
+    // A sweep closes the child's emptied token account where the operator allows it (#plan checks it empties).
+    const close = opts.wholeBalance === true && this.opts.closeAccounts === true && decodeSplTransfer(intent.data) !== null;
+    return this.#quote(intent, close ? { ...given, closeSource: '1' } : given);
   }
 
   quoteAll(items: { intent: TxIntent; given?: NetworkData }[]): Promise<FeeQuote[]> {
@@ -83,7 +91,10 @@ export class SolanaSender implements Sender {
   async #quote(intent: TxIntent, given: NetworkData): Promise<FeeQuote> {
     const plan = await this.#plan(intent, given, { blockhash: PLACEHOLDER_BLOCKHASH, lastValidBlockHeight: 0n });
     const network = await this.#priced(plan, given);
-    const fixed: NetworkData = given.units !== undefined ? { units: given.units } : {};
+    const fixed: NetworkData = {
+      ...(given.units !== undefined ? { units: given.units } : {}),
+      ...(network.closeSource !== undefined ? { closeSource: network.closeSource } : {}),
+    };
     return { network, fixed, fee: BigInt(network.fee!), limit: { estimate: BigInt(network.simulated!), limit: BigInt(network.units!) } };
   }
 
@@ -116,15 +127,31 @@ export class SolanaSender implements Sender {
     return {
       feePayer,
       owner: intent.from,
+      ...(await this.#closing(spl, intent, given)),
       recipient: spl ? spl.to : intent.to,
       amount: spl ? spl.amount : intent.value,
       mint,
       createRecipientAccount,
-      closeSourceAccount: given.closeSource === '1',
       computeUnits: Number(MAX_UNITS),
       microLamportsPerUnit: 0n,
       lifetime,
     };
+  }
+
+  /**
+   * Whether to close the sender's token account after the transfer (asked by `closeSource`):
+   * only when the transfer empties it as the chain stands now (processed), so a deposit that
+   * arrived since the quote leaves the account open and the transfer valid.
+   */
+  async #closing(spl: { amount: bigint } | null, intent: TxIntent, given: NetworkData): Promise<{ closeSourceAccount: boolean }> {
+    if (given.closeSource !== '1' || !spl) return { closeSourceAccount: false };
+    const account = await this.balances.tokenAccount(intent.from, intent.to);
+    const rpc = await this.node.rpc();
+    const { value } = await rpc
+      .getTokenAccountBalance(account as Address, { commitment: 'processed' })
+      .send()
+      .catch(() => ({ value: null }));
+    return { closeSourceAccount: value !== null && u64(value.amount) === spl.amount };
   }
 
   /** Units (simulated, with the margin, unless given), price and fee of a plan. */
@@ -302,6 +329,8 @@ export class SolanaSender implements Sender {
           // What the fee payer paid: the fee, and the rent of the token accounts it created.
           gasUsed: u64(tx.meta?.fee ?? 0n) + createdRent(tx.meta),
           effectiveGasPrice: 1n,
+          // A failed transaction moved nothing but its fee.
+          ...(status.err === null ? rentOf(tx.meta as RentMeta | null) : {}),
         },
       };
     }

@@ -87,7 +87,8 @@ export class AutoSettlementExecutor {
   async #start(s: store.SettlementRow): Promise<void> {
     const { db, wallets } = this.deps;
     const wallet = await wallets.requireRow(s.wallet_id);
-    const sender = (await wallets.deriver(wallet)).address(s.from_index);
+    // Derived from the account xpub, or the stored address on a seed family (Solana).
+    const sender = await wallets.addressOf(wallet, s.from_index);
     const fromChild = s.from_index !== 0;
     const swapping = s.asset_in_id !== s.asset_out_id;
 
@@ -176,6 +177,8 @@ export class AutoSettlementExecutor {
       ...(fromChild && s.transfer_gas_limit !== null && BigInt(s.transfer_gas_limit) > 0n
         ? { gasLimit: BigInt(s.transfer_gas_limit) }
         : {}),
+      // The master pays a child's fee and signs as fee payer where the family allows it (Solana).
+      ...(fromChild && adapter.sender.sponsoredFees ? { feePayer: (await this.deps.wallets.requireRow(s.wallet_id, tx)).address } : {}),
       purpose: PURPOSE.transfer,
       ownerId: s.id,
     });
@@ -193,7 +196,7 @@ export class AutoSettlementExecutor {
 
   async #sender(tx: DbConn, s: store.SettlementRow): Promise<string> {
     const wallet = await this.deps.wallets.requireRow(s.wallet_id, tx);
-    return (await this.deps.wallets.deriver(wallet)).address(s.from_index);
+    return this.deps.wallets.addressOf(wallet, s.from_index, tx);
   }
 
   /** outbound.settled of a top-up. */

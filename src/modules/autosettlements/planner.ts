@@ -81,7 +81,10 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   } else {
     // A plain move is one transfer: the family quotes it as it will be sent (EVM: gas limit
     // and fees; Tron: fee limit, bandwidth, activation), in its own units.
-    quote = await quoteMove(family, moveOf(adapter, assetIn, sender, rule.destination.address, amountIn)).catch((err: unknown) => {
+    // A child's move names the master as fee payer where the family lets it pay (Solana): quoted as sent.
+    const move = moveOf(adapter, assetIn, sender, rule.destination.address, amountIn);
+    if (fromChild && family.sponsoredFees) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
+    quote = await quoteMove(family, move).catch((err: unknown) => {
       if (!(err instanceof ChainRejectedError)) throw err;
       refusal = `The chain refuses this transfer: ${err.message}`;
       return null;

@@ -36,6 +36,9 @@ export interface OutboundRow {
     /** Resources used besides the fee (Tron: energy, bandwidth bytes); absent on EVM. */
     energyUsed?: bigint;
     bandwidthUsed?: bigint;
+    /** Rent the fee payer locked in opened accounts, or got back from closed ones (Solana token accounts); absent when none. */
+    rentPaid?: bigint;
+    rentReclaimed?: bigint;
   } | null;
   error: string | null;
   attempts: number;
@@ -67,7 +70,7 @@ interface DbRow {
   block_hash: string | null;
   gas_used: string | null;
   effective_gas_price: string | null;
-  resources_used: { energy?: string; bandwidth?: string } | null;
+  resources_used: { energy?: string; bandwidth?: string; rentPaid?: string; rentReclaimed?: string } | null;
   status: 'success' | 'reverted' | null;
   error: string | null;
   attempts: number;
@@ -109,6 +112,8 @@ function toRow(r: DbRow): OutboundRow {
             effectiveGasPrice: BigInt(r.effective_gas_price!),
             ...(r.resources_used?.energy !== undefined ? { energyUsed: BigInt(r.resources_used.energy) } : {}),
             ...(r.resources_used?.bandwidth !== undefined ? { bandwidthUsed: BigInt(r.resources_used.bandwidth) } : {}),
+            ...(r.resources_used?.rentPaid !== undefined ? { rentPaid: BigInt(r.resources_used.rentPaid) } : {}),
+            ...(r.resources_used?.rentReclaimed !== undefined ? { rentReclaimed: BigInt(r.resources_used.rentReclaimed) } : {}),
           },
     error: r.error,
     attempts: r.attempts,
@@ -394,11 +399,13 @@ export async function enqueueConfirmJob(db: DbConn, id: string, poll: number, de
                                            job_key := ${`outbound_confirm:${id}`}, job_key_mode := 'replace')`.execute(db);
 }
 
-/** A receipt's resources besides the fee (Receipt.energyUsed, bandwidthUsed) as stored: decimal strings, null when none. */
-function resourcesUsed(r: Pick<Receipt, 'energyUsed' | 'bandwidthUsed'>): string | null {
-  if (r.energyUsed === undefined && r.bandwidthUsed === undefined) return null;
+/** A receipt's resources and rent besides the fee (Receipt.energyUsed, bandwidthUsed, rentPaid, rentReclaimed) as stored: decimal strings, null when none. */
+function resourcesUsed(r: Pick<Receipt, 'energyUsed' | 'bandwidthUsed' | 'rentPaid' | 'rentReclaimed'>): string | null {
+  if (r.energyUsed === undefined && r.bandwidthUsed === undefined && r.rentPaid === undefined && r.rentReclaimed === undefined) return null;
   return JSON.stringify({
     ...(r.energyUsed !== undefined ? { energy: r.energyUsed.toString() } : {}),
     ...(r.bandwidthUsed !== undefined ? { bandwidth: r.bandwidthUsed.toString() } : {}),
+    ...(r.rentPaid !== undefined ? { rentPaid: r.rentPaid.toString() } : {}),
+    ...(r.rentReclaimed !== undefined ? { rentReclaimed: r.rentReclaimed.toString() } : {}),
   });
 }

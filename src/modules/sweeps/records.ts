@@ -36,16 +36,23 @@ export function sweepNetwork(
 }
 
 /**
- * Resources the sweep's transactions used (Tron: energy, bandwidth bytes) and the hashes of
- * its lend and give-back, for assetSweptResponse; nothing on families that report none (EVM).
+ * Resources the sweep's transactions used (Tron: energy, bandwidth bytes), the hashes of its
+ * lend and give-back, and the rent they paid or got back (Solana token accounts), for
+ * assetSweptResponse; nothing on families that report none (EVM).
  */
 export function resourcesOf(steps: (OutboundRow | undefined)[], lend: OutboundRow | undefined, giveBack: OutboundRow | undefined) {
   const receipts = steps.map((r) => r?.receipt).filter((r) => r !== null && r !== undefined);
   const energy = receipts.filter((r) => r.energyUsed !== undefined);
   const bandwidth = receipts.filter((r) => r.bandwidthUsed !== undefined);
+  const rentPaid = receipts.reduce((sum, r) => sum + (r.rentPaid ?? 0n), 0n);
+  const rentReclaimed = receipts.reduce((sum, r) => sum + (r.rentReclaimed ?? 0n), 0n);
   return {
     ...(energy.length ? { energyUsed: energy.reduce((sum, r) => sum + r.energyUsed!, 0n).toString() } : {}),
     ...(bandwidth.length ? { bandwidthUsed: bandwidth.reduce((sum, r) => sum + r.bandwidthUsed!, 0n).toString() } : {}),
     ...(lend ? { lendHash: lend.hash, giveBackHash: giveBack?.hash ?? null } : {}),
+    // Solana, base units: rent the master locked in a token account it opened (included in the
+    // sweep's fee), and rent it got back from the child's emptied token account (not netted in the fee).
+    ...(rentPaid > 0n ? { rentPaid: rentPaid.toString() } : {}),
+    ...(rentReclaimed > 0n ? { rentReclaimed: rentReclaimed.toString() } : {}),
   };
 }

@@ -4,8 +4,10 @@
  * A sweep moves one asset's whole balance of one child address. A token sweep needs gas
  * at the child: the master first sends just enough native coin (the transfer's gas limit at
  * the fee cap, less what the child already holds), then the child sends the token with
- * exactly those fees. Both go through the outbound pipeline (nonces, stored raw
- * transactions, receipts), and the sweep advances in its outbound.settled subscribers,
+ * exactly those fees (Tron: energy lent from the master's stake instead; Solana: no top-up
+ * at all, the master signs the child's transfer as its fee payer). Both go through the
+ * outbound pipeline (nonces, stored raw transactions, receipts), and the sweep advances in its
+ * outbound.settled subscribers,
  * inside the database transaction that records each receipt. One sweep per address and asset is in
  * flight at a time (unique index), so concurrent deposits and restarts share one top-up;
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
@@ -114,17 +116,28 @@ export class SweepService {
     ]);
     // The family's quote, read fresh: a native sweep moves everything but its fee at a plain
     // transfer's limit; a token sweep's transfer is estimated (with the family's margin).
+    // Where the family lets the master pay the fee (Solana), the master is the fee payer and
+    // signs too: the child sends everything it holds and needs no native coin of its own.
+    const sponsored = adapter.sender.sponsoredFees;
+    const payer = sponsored ? { feePayer: wallet.address } : {};
     const transfer = native
-      ? { from: address.address, to: wallet.address, value: 0n, data: null }
-      : { from: address.address, to: asset.row.address, value: 0n, data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!) };
+      ? { from: address.address, to: wallet.address, value: sponsored ? nativeBalance! : 0n, data: null, ...payer }
+      : {
+          from: address.address,
+          to: asset.row.address,
+          value: 0n,
+          data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
+          ...payer,
+        };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
     if (!native && tokenBalance! === 0n) gone = GONE;
+    else if (native && sponsored && nativeBalance! === 0n) gone = GONE;
     else {
       try {
-        quote = await adapter.sender.quote(transfer, native ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {}, {
-          fresh: true,
-        });
+        const limit = native && !sponsored ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {};
+        // A token sweep takes the whole balance: the family may give back what holding it cost (Solana: the account's rent).
+        quote = await adapter.sender.quote(transfer, limit, { fresh: true, ...(native ? {} : { wholeBalance: true }) });
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
         // a pending transaction, or the token refuses the address). Asking again will not
@@ -133,7 +146,7 @@ export class SweepService {
         gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
       }
     }
-    const amount = native ? nativeBalance! - (quote?.fee ?? 0n) : tokenBalance!;
+    const amount = native ? nativeBalance! - (sponsored ? 0n : (quote?.fee ?? 0n)) : tokenBalance!;
     // A token sweep's fee: the family says whether the master must send the child something
     // first, or lend it resources (Tron: energy from the master's stake) and take them back after.
     const funding =

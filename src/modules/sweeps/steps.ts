@@ -53,6 +53,8 @@ export class SweepSteps {
             maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas!),
           }
         : { network: sweep.network ?? {} }),
+      // The master pays the fee and signs as fee payer where the family allows it (Solana).
+      ...(chain.adapter.sender.sponsoredFees ? { feePayer: wallet.address } : {}),
       purpose: 'sweep' satisfies Purpose,
       ownerId: sweep.id,
     });
@@ -146,7 +148,10 @@ export class SweepSteps {
     const topup = await of(sweep.topup_outbound_id);
     const lend = await of(sweep.lend_outbound_id);
     const giveBack = await of(sweep.give_back_outbound_id);
-    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    // What each transaction cost its payer: its fee, and rent locked in an account it opened
+    // (Solana: the master's token account); rent given back by a closed account is shown apart.
+    const fee = (r: OutboundRow | undefined) =>
+      r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice + (r.receipt.rentPaid ?? 0n) : 0n;
     const steps = [topup, lend, row, giveBack];
     for (const d of deposits) {
       await this.transactions.markSwept(tx, d.id, {
