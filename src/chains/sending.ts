@@ -31,7 +31,8 @@ export interface Receipt {
   /**
    * Native coin the fee payer locked in accounts the transaction opened, besides its fee
    * (Solana: the rent-exempt minimum of a token account it created for the recipient): part
-   * of what the transaction cost its payer. Absent when none (and on EVM, Tron).
+   * of what the transaction cost its payer, so included in `gasUsed` too (a module that
+   * records the fee records it), and shown apart. Absent when none (and on EVM, Tron).
    */
   rentPaid?: bigint;
   /**

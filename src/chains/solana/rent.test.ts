@@ -13,6 +13,15 @@ describe('rentOf (Receipt.rentPaid, rentReclaimed)', () => {
     };
     expect(rentOf(meta)).toEqual({ rentPaid: 2_039_281n, rentReclaimed: 2_039_280n });
   });
+  it('counts only what the creator added when the address held lamports before its account was created', () => {
+    const meta = {
+      preBalances: [5_000_000_000, 1_000],
+      postBalances: [4_997_955_720, 2_039_280],
+      preTokenBalances: [],
+      postTokenBalances: [{ accountIndex: 1 }],
+    };
+    expect(rentOf(meta)).toEqual({ rentPaid: 2_038_280n });
+  });
   it('reports nothing for a transfer between existing accounts, or without metadata', () => {
     const meta = {
       preBalances: [10, 2_039_280, 2_039_280],

@@ -1,8 +1,8 @@
 /**
  * Rent a landed transaction moved for its fee payer, read from its metadata (Receipt.rentPaid,
  * rentReclaimed). Token accounts are the only accounts this family's transactions open or
- * close: one the transaction created has a post token balance and no pre one (its lamports
- * after are the rent its creator, the fee payer, locked in it), one it closed has a pre
+ * close: one the transaction created has a post token balance and no pre one (the lamports
+ * it gained are the rent its creator, the fee payer, locked in it), one it closed has a pre
  * token balance and no post one (its lamports before went to the fee payer, the close's
  * destination in tx.ts). Reading the token balances, not the fee payer's lamports, keeps the
  * two apart when one transaction does both (a sweep that creates the master's token account
@@ -23,7 +23,8 @@ export function rentOf(meta: RentMeta | null | undefined): { rentPaid?: bigint; 
   const post = new Set((meta.postTokenBalances ?? []).map((b) => b.accountIndex));
   let paid = 0n;
   let reclaimed = 0n;
-  for (const i of post) if (!pre.has(i)) paid += u64(meta.postBalances[i] ?? 0);
+  // What the creator added (an address can hold lamports before its account is created).
+  for (const i of post) if (!pre.has(i)) paid += u64(meta.postBalances[i] ?? 0) - u64(meta.preBalances[i] ?? 0);
   for (const i of pre) if (!post.has(i)) reclaimed += u64(meta.preBalances[i] ?? 0);
   return { ...(paid > 0n ? { rentPaid: paid } : {}), ...(reclaimed > 0n ? { rentReclaimed: reclaimed } : {}) };
 }

@@ -320,17 +320,18 @@ export class SolanaSender implements Sender {
         .send();
       const block = await blockRef(this.node, slot);
       if (!tx || !block || block.number !== slot) continue; // dropped with its fork between the reads
+      const rent = status.err === null ? rentOf(tx.meta as RentMeta | null) : {};
       return {
         index,
         receipt: {
           status: status.err === null ? 'success' : 'reverted',
           blockNumber: slot,
           blockHash: block.hash,
-          // What the fee payer paid: the fee, and the rent of the token accounts it created.
-          gasUsed: u64(tx.meta?.fee ?? 0n) + createdRent(tx.meta),
+          // What the fee payer paid: the fee, and the rent of the token accounts it created
+          // (rentPaid, shown apart too); a failed transaction moved nothing but its fee.
+          gasUsed: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
           effectiveGasPrice: 1n,
-          // A failed transaction moved nothing but its fee.
-          ...(status.err === null ? rentOf(tx.meta as RentMeta | null) : {}),
+          ...rent,
         },
       };
     }
@@ -357,29 +358,6 @@ function checkIntent(intent: TxIntent & { feePayer?: string }): string {
   if (!spl && intent.value <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
   if ((spl ? spl.to : intent.to) === intent.from) throw new ValidationError('a transfer to oneself moves nothing');
   return feePayer;
-}
-
-/**
- * Lamports put into token accounts the transaction created (in its post token balances and
- * not its pre ones, empty before): their rent, paid by the fee payer (the recipient's
- * associated token account; sender.ts's `rent` in the quote).
- */
-function createdRent(
-  meta: {
-    preBalances: readonly (bigint | number)[];
-    postBalances: readonly (bigint | number)[];
-    preTokenBalances?: readonly { accountIndex: number }[] | null;
-    postTokenBalances?: readonly { accountIndex: number }[] | null;
-  } | null,
-): bigint {
-  if (!meta) return 0n;
-  const before = new Set((meta.preTokenBalances ?? []).map((b) => b.accountIndex));
-  let rent = 0n;
-  for (const { accountIndex } of meta.postTokenBalances ?? []) {
-    if (before.has(accountIndex) || BigInt(meta.preBalances[accountIndex] ?? 0) !== 0n) continue;
-    rent += BigInt(meta.postBalances[accountIndex] ?? 0);
-  }
-  return rent;
 }
 
 /** The 75th percentile of recent prices (0 when none): enough to land in a busy block without paying the top bidder. */

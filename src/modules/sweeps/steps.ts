@@ -148,10 +148,9 @@ export class SweepSteps {
     const topup = await of(sweep.topup_outbound_id);
     const lend = await of(sweep.lend_outbound_id);
     const giveBack = await of(sweep.give_back_outbound_id);
-    // What each transaction cost its payer: its fee, and rent locked in an account it opened
-    // (Solana: the master's token account); rent given back by a closed account is shown apart.
-    const fee = (r: OutboundRow | undefined) =>
-      r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice + (r.receipt.rentPaid ?? 0n) : 0n;
+    // What each transaction cost its payer (Solana: rent locked in an account it opened, the
+    // master's token account, included); rent given back by a closed account is shown apart.
+    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
     const steps = [topup, lend, row, giveBack];
     for (const d of deposits) {
       await this.transactions.markSwept(tx, d.id, {
