@@ -53,3 +53,42 @@ export function parseEd25519SecretKey(text: string): Uint8Array | null {
 export function publicKeyOfPrivateKey(key: Uint8Array): Uint8Array {
   return secp256k1.getPublicKey(key, false);
 }
+
+/** A private key as text, as the wallets of a curve's families write and read it (key export and import). */
+export interface KeyText {
+  /** What `read` accepts, for an error message. */
+  readonly accepts: string;
+  /** The key as text (the caller wipes `key`). */
+  write(key: Uint8Array): string;
+  /** The key's 32 bytes, or null when `text` is none of the accepted forms. */
+  read(text: string): Uint8Array | null;
+  /** The public key the family's address codec takes. */
+  publicKey(key: Uint8Array): Uint8Array;
+}
+
+const SECP256K1_TEXT: KeyText = {
+  accepts: 'a secp256k1 private key (64 hex digits, 0x optional)',
+  write: (key) => `0x${Buffer.from(key).toString('hex')}`,
+  read: parsePrivateKey,
+  publicKey: publicKeyOfPrivateKey,
+};
+
+const ED25519_TEXT: KeyText = {
+  accepts: 'an ed25519 secret key (base58 of the 64-byte secret key, or the 32-byte seed in base58 or hex)',
+  // Base58 of seed || public key: what solana-keygen and Phantom write and import.
+  write(key) {
+    const secret = Buffer.concat([key, ed25519.getPublicKey(key)]);
+    try {
+      return base58.encode(secret);
+    } finally {
+      secret.fill(0);
+    }
+  },
+  read: parseEd25519SecretKey,
+  publicKey: (key) => ed25519.getPublicKey(key),
+};
+
+/** The key text of a curve: secp256k1 (EVM, Tron) in hex, ed25519 (Solana) as Solana wallets write it. */
+export function keyTextOf(curve: 'secp256k1' | 'ed25519'): KeyText {
+  return curve === 'ed25519' ? ED25519_TEXT : SECP256K1_TEXT;
+}

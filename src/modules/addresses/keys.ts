@@ -9,11 +9,9 @@
  * ciphertext copied onto another row does not open. It is opened only to sign or to
  * export, and wiped after use.
  */
-import { ed25519 } from '@noble/curves/ed25519';
-import { base58 } from '@scure/base';
 import type { DbConn } from '../../db/pool.js';
 import { seedFromMnemonic } from '../../keys/hd.js';
-import { parseEd25519SecretKey, parsePrivateKey, publicKeyOfPrivateKey } from '../../keys/imported.js';
+import { keyTextOf } from '../../keys/imported.js';
 import { wipe } from '../../keys/secret-bytes.js';
 import { ADDRESS_KEY } from '../../keys/sealed-columns.js';
 import type { KeyVault } from '../../keys/vault.js';
@@ -28,8 +26,6 @@ export interface KeyImportPolicy {
   /** Whether keys may be imported on mainnet (ALLOW_KEY_IMPORT_MAINNET); testnet always may. */
   importMainnet?: boolean;
 }
-
-const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
 /** Whether the service holds this address's key: a derived child, or an imported key. */
 export function holdsKey(row: store.AddressRow): boolean {
@@ -70,7 +66,7 @@ export class AddressKeys {
     if (row.key_imported) {
       const key = await this.openImported(wallet.id, row.address);
       try {
-        return keysOfChain(chain.config).derivation.curve === 'ed25519' ? solanaSecret(key) : hex(key);
+        return keyTextOf(keysOfChain(chain.config).derivation.curve).write(key);
       } finally {
         key.fill(0);
       }
@@ -83,7 +79,7 @@ export class AddressKeys {
     try {
       seed = seedFromMnemonic(mnemonic);
       key = derivation.privateKeyFromSeed(seed, row.derivation_index!);
-      return derivation.curve === 'ed25519' ? solanaSecret(key) : hex(key);
+      return keyTextOf(derivation.curve).write(key);
     } finally {
       wipe(mnemonic, seed, key);
     }
@@ -101,15 +97,10 @@ export class AddressKeys {
     }
     const { codec, derivation } = keysOfChain(chain.config);
     // secp256k1 (EVM, Tron): hex; ed25519 (Solana): as Solana wallets export it (keys/imported.ts).
-    const ed = derivation.curve === 'ed25519';
-    const key = ed ? parseEd25519SecretKey(privateKey) : parsePrivateKey(privateKey);
-    if (!key) {
-      const what = ed
-        ? 'an ed25519 secret key (base58 of the 64-byte secret key, or the 32-byte seed in base58 or hex)'
-        : 'a secp256k1 private key';
-      throw new ValidationError(`privateKey is not ${what}`, [{ field: 'privateKey', message: 'not a valid key' }]);
-    }
-    const publicKey = ed ? ed25519.getPublicKey(key) : publicKeyOfPrivateKey(key);
+    const text = keyTextOf(derivation.curve);
+    const key = text.read(privateKey);
+    if (!key) throw new ValidationError(`privateKey is not ${text.accepts}`, [{ field: 'privateKey', message: 'not a valid key' }]);
+    const publicKey = text.publicKey(key);
     if (!codec.equals(codec.fromPublicKey(publicKey), address)) {
       key.fill(0);
       throw new ValidationError('privateKey is not the key of address', [
@@ -136,15 +127,5 @@ export class AddressKeys {
     const row = await store.readAddressKey(this.db, walletId, address);
     if (!row || !this.policy.vault) throw new NotFoundError('Imported key');
     return this.policy.vault.open(row.key_ciphertext, ADDRESS_KEY.associatedData(row.address_id));
-  }
-}
-
-/** An ed25519 key as Solana wallets take it: base58 of the 64-byte secret key (seed || public key). */
-function solanaSecret(seed: Uint8Array): string {
-  const secret = Buffer.concat([seed, ed25519.getPublicKey(seed)]);
-  try {
-    return base58.encode(secret);
-  } finally {
-    secret.fill(0);
   }
 }
