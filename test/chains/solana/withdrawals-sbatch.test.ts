@@ -104,6 +104,20 @@ describe('batch withdrawals in one transaction', () => {
     const sent = to.reduce((s, _a, i) => s + usdc(`${i + 1}.25`), 0n);
     expect(await usdcOf(w, w.wallet.address)).toBe(usdcBefore - sent);
     for (const id of ids) expect(await events(w, id, 'withdraw.success')).toHaveLength(1);
+
+    // The row's settlement run again (a second worker, a replayed event): nothing changes, no second webhook.
+    const deliveries = async () =>
+      (
+        await sql<{ n: string }>`SELECT count(*)::text AS n FROM webhook_deliveries WHERE transaction_id = ANY(${ids}::uuid[])`.execute(
+          w.h.database.db,
+        )
+      ).rows[0]!.n;
+    const sentBefore = await deliveries();
+    const row = (await w.h.services.outbound.get(rows[0]!.id))!;
+    await w.h.database.db.transaction().execute((tx) => w.h.services.withdrawals.lifecycle.settled(tx, row));
+    expect(await deliveries()).toBe(sentBefore);
+    const again = await Promise.all(ids.map((id) => txOf(w, id)));
+    expect(again.map((t) => [t.status, t.fee])).toEqual(done.map((t) => [t.status, t.fee]));
   });
 
   it('from a child holding no SOL: 10 USDC items make 2 transactions (8 + 2), the master signing as fee payer and paying every fee and rent', async () => {
