@@ -282,6 +282,12 @@ export interface Nonces {
   updated_at: Generated<TimestampColumn>;
 }
 
+export interface OutboundOwners {
+  group_id: string;
+  owner_id: string;
+  position: number;
+}
+
 export interface OutboundTxs {
   attempts: Generated<number>;
   block_hash: string | null;
@@ -510,6 +516,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeys;
   master_keys: MasterKeys;
   nonces: Nonces;
+  outbound_owners: OutboundOwners;
   outbound_txs: OutboundTxs;
   settlement_runs: SettlementRuns;
   sweeps: Sweeps;

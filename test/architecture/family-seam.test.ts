@@ -52,6 +52,8 @@ const SENDER_MEMBERS = [
   'quoteAll',
   'requote',
   'voidCall',
+  'maxTransfers',
+  'combine',
   'fixedNetwork',
   'prepare',
   'sign',

@@ -147,6 +147,15 @@ export class LedgerSender implements Sender {
     return { maxPriorityFeePerGas, maxFeePerGas: max(max(up(previous.maxFeePerGas), current.maxFeePerGas), maxPriorityFeePerGas) };
   }
 
+  /** One transfer per transaction. */
+  async maxTransfers(): Promise<number> {
+    return 1;
+  }
+
+  combine(): TxIntent {
+    throw new Error('one transfer per transaction on this family');
+  }
+
   voidCall(from: string): TxIntent & { network: NetworkData } {
     return { from, to: from, value: 0n, data: null, network: { units: TRANSFER_UNITS.toString() } };
   }

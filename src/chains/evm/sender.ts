@@ -156,6 +156,15 @@ export class EvmSender implements Sender {
     return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
   }
 
+  /** One transfer per transaction. */
+  async maxTransfers(): Promise<number> {
+    return 1;
+  }
+
+  combine(): TxIntent {
+    throw new Error('one transfer per transaction on this family');
+  }
+
   voidCall(from: string): TxIntent & { network: NetworkData } {
     return { from, to: from, value: 0n, data: null, network: { gasLimit: TRANSFER_GAS.toString() } };
   }

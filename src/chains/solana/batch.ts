@@ -1,7 +1,7 @@
 /**
  * Several SPL transfers of one owner in one Solana transaction: the building block of batch
- * withdrawals in one transaction (docs/solana.md, "Batch withdrawals in one transaction";
- * the pipeline and the withdrawals module do not use it yet). Each transfer creates its
+ * withdrawals in one transaction (docs/solana.md, "Batch withdrawals in one transaction":
+ * transfers.ts counts and combines with it, tx.ts compiles a multi-transfer plan with it). Each transfer creates its
  * recipient's associated token account when asked (the fee payer pays the rent) and moves
  * the amount with transferChecked; one compute budget for all.
  *

@@ -36,7 +36,7 @@ import type {
 } from '../types.js';
 import type { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
-import { decodeSplTransfer } from './intent.js';
+import { combineSplTransfers, decodeSplTransfers, maxSplTransfers } from './transfers.js';
 import { u64, type SolanaNode } from './rpc.js';
 import { rentOf, type RentMeta } from './rent.js';
 import { blockRef } from './scan.js';
@@ -80,7 +80,7 @@ export class SolanaSender implements Sender {
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
     // A sweep closes the child's emptied token account where the operator allows it (#plan checks it empties).
-    const close = opts.wholeBalance === true && this.opts.closeAccounts === true && decodeSplTransfer(intent.data) !== null;
+    const close = opts.wholeBalance === true && this.opts.closeAccounts === true && decodeSplTransfers(intent.data)?.length === 1;
     return this.#quote(intent, close ? { ...given, closeSource: '1' } : given);
   }
 
@@ -101,7 +101,8 @@ export class SolanaSender implements Sender {
   /** The transfer the intent asks for, with what the chain says now (the recipient's account, the mint). */
   async #plan(intent: TxIntent, given: NetworkData, lifetime: SolanaTransferPlan['lifetime']): Promise<SolanaTransferPlan> {
     const feePayer = checkIntent(intent);
-    const spl = decodeSplTransfer(intent.data);
+    const list = decodeSplTransfers(intent.data);
+    const spl = list?.[0] ?? null;
     const rpc = await this.node.rpc();
     if (!spl) {
       const recipient = await rpc
@@ -116,14 +117,21 @@ export class SolanaSender implements Sender {
       }
     }
     const mint = spl ? { address: intent.to, ...(await this.balances.mintsOf([intent.to])).get(intent.to)! } : null;
-    let createRecipientAccount = false;
-    if (spl) {
-      const account = await this.balances.tokenAccount(spl.to, intent.to);
-      const found = await rpc
-        .getAccountInfo(account as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
-        .send();
-      createRecipientAccount = found.value === null;
-    }
+    // Which recipients have no token account yet (one read for all of a multi-transfer).
+    const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, intent.to)));
+    const found = accounts.length
+      ? (
+          await rpc
+            .getMultipleAccounts(accounts as Address[], {
+              commitment: 'confirmed',
+              encoding: 'base64',
+              dataSlice: { offset: 0, length: 0 },
+            })
+            .send()
+        ).value
+      : [];
+    const transfers = (list ?? []).map((t, k) => ({ recipient: t.to, amount: t.amount, createRecipientAccount: found[k] === null }));
+    const createRecipientAccount = transfers[0]?.createRecipientAccount ?? false;
     return {
       feePayer,
       owner: intent.from,
@@ -132,6 +140,7 @@ export class SolanaSender implements Sender {
       amount: spl ? spl.amount : intent.value,
       mint,
       createRecipientAccount,
+      ...(transfers.length > 1 ? { transfers } : {}),
       computeUnits: Number(MAX_UNITS),
       microLamportsPerUnit: 0n,
       lifetime,
@@ -166,7 +175,9 @@ export class SolanaSender implements Sender {
     const simulated = await this.#simulate({ ...plan, microLamportsPerUnit: microLamports > 0n ? 1n : 0n });
     const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
     const signatures = plan.feePayer === plan.owner ? 1n : 2n;
-    const rent = plan.createRecipientAccount ? await this.#rentOf(TOKEN_ACCOUNT_BYTES) : 0n;
+    // The rent of every token account the transaction creates (a multi-transfer may create several).
+    const created = BigInt((plan.transfers ?? [plan]).filter((t) => t.createRecipientAccount).length);
+    const rent = created > 0n ? created * (await this.#rentOf(TOKEN_ACCOUNT_BYTES)) : 0n;
     const fee = signatures * LAMPORTS_PER_SIGNATURE + (microLamports * units + 999_999n) / 1_000_000n + rent;
     return {
       units: units.toString(),
@@ -175,6 +186,7 @@ export class SolanaSender implements Sender {
       signatures: signatures.toString(),
       rent: rent.toString(),
       createAccount: plan.createRecipientAccount ? '1' : '0',
+      ...(plan.transfers ? { created: created.toString() } : {}),
       ...(plan.closeSourceAccount ? { closeSource: '1' } : {}),
       fee: fee.toString(),
     };
@@ -220,6 +232,15 @@ export class SolanaSender implements Sender {
     const fee =
       BigInt(n.signatures!) * LAMPORTS_PER_SIGNATURE + (BigInt(n.microLamports!) * units + 999_999n) / 1_000_000n + BigInt(n.rent!);
     return { network: { ...n, units: units.toString(), fee: fee.toString() }, fixed: { ...quote.fixed, units: units.toString() }, fee };
+  }
+
+  /** SPL transfers of one owner, fee payer and mint, as many as fit the packet (transfers.ts). */
+  maxTransfers(intents: TxIntent[]): Promise<number> {
+    return maxSplTransfers(this.node, this.balances, intents);
+  }
+
+  combine(intents: TxIntent[]): TxIntent {
+    return combineSplTransfers(intents);
   }
 
   voidCall(): TxIntent & { network: NetworkData } {
@@ -352,11 +373,12 @@ function checkIntent(intent: TxIntent & { feePayer?: string }): string {
   const feePayer = intent.feePayer ?? intent.from;
   if (!solanaCodec.normalize(intent.from) || !solanaCodec.normalize(intent.to) || !solanaCodec.normalize(feePayer))
     throw new ValidationError('not a Solana address');
-  const spl = decodeSplTransfer(intent.data);
+  const spl = decodeSplTransfers(intent.data);
   if (intent.data !== null && !spl) throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
   if (spl && intent.value !== 0n) throw new ValidationError('an SPL transfer sends no SOL');
   if (!spl && intent.value <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
-  if ((spl ? spl.to : intent.to) === intent.from) throw new ValidationError('a transfer to oneself moves nothing');
+  if (spl ? spl.some((t) => t.to === intent.from) : intent.to === intent.from)
+    throw new ValidationError('a transfer to oneself moves nothing');
   return feePayer;
 }
 

@@ -26,6 +26,11 @@ export interface SolanaTransferPlan {
   mint: (MintInfo & { address: string }) | null;
   /** Create the recipient's associated token account (idempotent: harmless if it exists by then). */
   createRecipientAccount: boolean;
+  /**
+   * Several SPL transfers of the mint in one transaction (transfers.ts; then `recipient`,
+   * `amount` and `createRecipientAccount` are the first one's): compiled by batch.ts.
+   */
+  transfers?: { recipient: string; amount: bigint; createRecipientAccount: boolean }[];
   /** Close the owner's token account after the transfer, its rent to the fee payer (it must then hold nothing). */
   closeSourceAccount: boolean;
   /** Compute-unit limit and price (micro-lamports per unit); 0n price: no priority fee instruction. */
@@ -41,6 +46,10 @@ export interface CompiledTransfer {
 }
 
 export async function compileTransfer(plan: SolanaTransferPlan): Promise<CompiledTransfer> {
+  if (plan.transfers && plan.transfers.length > 1) {
+    if (plan.mint === null || plan.closeSourceAccount) throw new Error('only SPL transfers are combined, without closing the source');
+    return (await import('./batch.js')).compileTransfers({ ...plan, mint: plan.mint, transfers: plan.transfers });
+  }
   const kit = await import('@solana/kit');
   const { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } = await import('@solana-program/compute-budget');
   const { getTransferSolInstruction } = await import('@solana-program/system');

@@ -172,6 +172,15 @@ export class TronSender implements Sender {
   }
 
   /** Tron cannot fill or cancel a slot: a transfer to oneself is refused, and there is no slot. */
+  /** One transfer per transaction. */
+  async maxTransfers(): Promise<number> {
+    return 1;
+  }
+
+  combine(): TxIntent {
+    throw new Error('one transfer per transaction on this family');
+  }
+
   voidCall(): TxIntent & { network: NetworkData } {
     throw new Error('Tron has no ordering slot to void (and refuses a transfer to oneself)');
   }

@@ -48,6 +48,12 @@ export interface EnqueueRequest {
   /** What the transaction belongs to (a sweep, a transaction). */
   ownerId?: string;
   /**
+   * Several owners of one row (a call carrying several transfers, Sender.combine), in order:
+   * the row's owner_id is then a new group id listing them (outbound_owners; ownersOf).
+   * Instead of ownerId.
+   */
+  owners?: string[];
+  /**
    * Who pays the fee, where the family lets another account pay it and sign as fee payer
    * (Sender.sponsoredFees: Solana): the wallet's master address, whose key (index 0) signs
    * too. Ignored by families where the sender always pays (EVM, Tron) and when it is the sender.
@@ -71,6 +77,7 @@ export async function enqueueMany(
   for (const req of reqs) {
     const chain = catalogue.chain(req.chainId);
     const checked = validate(chain, req);
+    if (req.owners && (req.owners.length < 2 || req.ownerId !== undefined)) throw new Error('owners: at least two, instead of ownerId');
     let wallet = wallets.get(req.walletId) ?? (req.wallet?.id === req.walletId ? req.wallet : undefined);
     wallet ??= await walletService.requireRow(req.walletId, tx);
     wallets.set(req.walletId, wallet);
@@ -109,10 +116,14 @@ export async function enqueueMany(
       feePayer: feePayerOf(p.chain, p.from, p.req.feePayer, p.master),
       ...p.checked,
       purpose: p.req.purpose,
-      ownerId: p.req.ownerId ?? null,
+      ownerId: p.req.owners ? uuidv7() : (p.req.ownerId ?? null),
     };
   });
   await store.insertOutbounds(tx, rows);
+  await store.insertOwnerGroups(
+    tx,
+    planned.flatMap((p, k) => (p.req.owners ? [{ groupId: rows[k]!.ownerId!, owners: p.req.owners }] : [])),
+  );
   await store.enqueueSendJobs(
     tx,
     rows.map((r) => r.id),

@@ -133,6 +133,11 @@ export class OutboundService {
     return store.outboundOfOwner(db, ownerId);
   }
 
+  /** The owners of a row's owner_id in order: a multi-owner row's group (enqueue's `owners`), else the owner itself. */
+  ownersOf(ownerId: string, db: DbConn = this.db): Promise<string[]> {
+    return store.ownersOf(db, ownerId);
+  }
+
   /** The owner's unfinished rows: normally at most one, the live version of its transaction. */
   liveOf(ownerId: string, db: DbConn = this.db): Promise<OutboundRow[]> {
     return store.liveOfOwner(db, ownerId);

@@ -129,6 +129,7 @@ const one = (rows: DbRow[]): OutboundRow | undefined => (rows[0] ? toRow(rows[0]
 // ---- nonces: nonce-store.ts (the 'nonce' families' counters) -----------------------
 
 export * from './nonce-store.js';
+export * from './owners-store.js';
 
 // ---- rows ----------------------------------------------------------------------------
 
@@ -173,7 +174,9 @@ export async function findOutbound(db: DbConn, id: string): Promise<OutboundRow 
 }
 
 export async function outboundOfOwner(db: DbConn, ownerId: string): Promise<OutboundRow[]> {
-  const { rows } = await sql<DbRow>`SELECT * FROM outbound_txs WHERE owner_id = ${ownerId} ORDER BY created_at, id`.execute(db);
+  // Its own rows and those of the multi-owner rows it belongs to (owners-store.ts).
+  const { rows } = await sql<DbRow>`SELECT * FROM outbound_txs WHERE owner_id = ${ownerId} OR owner_id IN
+    (SELECT group_id FROM outbound_owners WHERE owner_id = ${ownerId}) ORDER BY created_at, id`.execute(db);
   return rows.map(toRow);
 }
 
@@ -355,7 +358,8 @@ export async function hasEarlierLive(
 /** Unfinished rows of an owner (normally one: the live version of its transaction). */
 export async function liveOfOwner(db: DbConn, ownerId: string): Promise<OutboundRow[]> {
   const { rows } = await sql<DbRow>`
-    SELECT * FROM outbound_txs WHERE owner_id = ${ownerId} AND stage IN ('created', 'signed', 'broadcast')
+    SELECT * FROM outbound_txs WHERE stage IN ('created', 'signed', 'broadcast')
+       AND (owner_id = ${ownerId} OR owner_id IN (SELECT group_id FROM outbound_owners WHERE owner_id = ${ownerId}))
      ORDER BY created_at, id`.execute(db);
   return rows.map(toRow);
 }

@@ -23,8 +23,9 @@ import type { Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
-import { callOf, chargedFee, checkHeld, type GasPlan, type Reserved, type Snapshot } from './funds.js';
-import type { FeeQuote } from '../../chains/types.js';
+import { callOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import { transferGroups } from './groups.js';
+import type { FeeQuote, TxIntent } from '../../chains/types.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
@@ -60,6 +61,10 @@ interface Accepted {
 
 export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[], hooks: CreateHooks): Promise<Outcome<CreateResult>[]> {
   const s = jobs[0]!.s;
+  // Which items share a transaction (the family may read the chain: before the lock).
+  const groupings = await Promise.all(
+    jobs.map((job) => transferGroups(job.s.chain, job.s.address, job.items, job.fresh, job.costs?.plan ?? null)),
+  );
   const outcomes = await deps.db.transaction().execute(async (tx) => {
     const out: (Outcome<CreateResult> | undefined)[] = jobs.map(() => undefined);
     const fail = (j: number, error: unknown) => (out[j] = { ok: false, error });
@@ -85,6 +90,8 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const mined = new Map<string, Promise<boolean>>();
     const accepted: Accepted[] = [];
     const writes: { id: string; item: Item; quote: FeeQuote; fee: bigint; payer: string | undefined; job: CreateJob }[] = [];
+    // One outbound row per entry: indexes into writes (several: one transaction carrying them all).
+    const calls: number[][] = [];
 
     for (const j of live) {
       const job = jobs[j]!;
@@ -111,6 +118,12 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
           // Later requests of the batch with this reference get this payment (or a 409).
           if (item.reference) found.set(item.reference, refOf(job.s, item, ids[i]!));
         }
+        // The groups, of the items written now (an item found by reference meanwhile leaves its group).
+        const at = new Map(now.map((i, k) => [i, writes.length - now.length + k]));
+        for (const g of groupings[j]!) {
+          const members = g.flatMap((i) => (at.has(i) ? [at.get(i)!] : []));
+          if (members.length > 0) calls.push(members);
+        }
         accepted.push({ job: j, ids });
       } catch (err) {
         fail(j, err);
@@ -122,25 +135,37 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     // 4. Writes: outbound rows (nonces in arrival order, send jobs), then the Transactions.
     const sent = await deps.outbound.enqueueMany(
       tx,
-      writes.map((w) => ({
-        chainId: w.job.s.chain.id,
-        walletId: w.job.s.wallet.id,
-        wallet: w.job.s.wallet,
-        fromIndex: w.job.s.index,
-        ...callOf(w.job.s.chain, w.item),
-        // The client's gasLimit / gasPrice as the family translated them (gas-options.ts); the rest is quoted when signed.
-        network: w.quote.fixed,
-        purpose: 'withdraw' satisfies Purpose,
-        ownerId: w.id,
-        // A child's fees paid by its master (Solana): the master signs as fee payer.
-        ...(w.payer ? { feePayer: w.payer } : {}),
-      })),
+      calls.map((call) => {
+        const w = writes[call[0]!]!;
+        const chain = w.job.s.chain;
+        return {
+          chainId: chain.id,
+          walletId: w.job.s.wallet.id,
+          wallet: w.job.s.wallet,
+          fromIndex: w.job.s.index,
+          // The client's gasLimit / gasPrice as the family translated them (gas-options.ts); the rest is quoted when signed.
+          network: w.quote.fixed,
+          purpose: 'withdraw' satisfies Purpose,
+          // A child's fees paid by its master (Solana): the master signs as fee payer.
+          ...(w.payer ? { feePayer: w.payer } : {}),
+          ...(call.length === 1
+            ? { ...callOf(chain, w.item), ownerId: w.id }
+            : {
+                ...combined(
+                  call.map((k) => intentOf(chain, w.job.s.address, writes[k]!.item, w.payer)),
+                  chain,
+                ),
+                owners: call.map((k) => writes[k]!.id),
+              }),
+        };
+      }),
     );
+    const nonceOf = new Map(calls.flatMap((call, c) => call.map((k) => [k, sent[c]!.nonce] as const)));
     const inserted = await deps.transactions.createWithdrawals(
       tx,
       writes.map((w, k) => ({
         ...hooks.row(w.job.s, w.item, w.id, w.fee),
-        nonce: sent[k]!.nonce,
+        nonce: nonceOf.get(k)!,
       })),
     );
     for (const { job: j, ids } of accepted) {
@@ -205,6 +230,12 @@ function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
     asset_id: item.asset.asset.row.id,
     amount: item.amount.toString(),
   };
+}
+
+/** The one call carrying a group's transfers (Sender.combine). */
+function combined(intents: TxIntent[], chain: Sender['chain']): { to: string; value: bigint; data?: string } {
+  const one = chain.adapter.sender.combine(intents);
+  return { to: one.to, value: one.value, ...(one.data !== null ? { data: one.data } : {}) };
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

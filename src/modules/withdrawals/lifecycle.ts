@@ -169,27 +169,37 @@ export class WithdrawalLifecycle {
   /** outbound.signed of 'withdraw' (src/subscriptions.ts): the withdrawal holds the signed hash. */
   async signed(tx: DbConn, row: OutboundRow): Promise<void> {
     if (!row.ownerId) return;
-    await this.deps.transactions.recordSigned(tx, row.ownerId, {
-      hash: row.hash!,
-      raw: row.raw!,
-      nonce: row.nonce,
-      ...feesOf(this.deps.outbound.feeFields(row)),
-    });
+    // Every withdrawal the transaction carries holds its hash (one, or a group's: outbound_owners).
+    for (const id of await this.deps.outbound.ownersOf(row.ownerId, tx)) {
+      await this.deps.transactions.recordSigned(tx, id, {
+        hash: row.hash!,
+        raw: row.raw!,
+        nonce: row.nonce,
+        ...feesOf(this.deps.outbound.feeFields(row)),
+      });
+    }
   }
 
   /** outbound.settled of 'withdraw': SUCCESS or FAILED, with its webhook. */
   async settled(tx: DbConn, row: OutboundRow): Promise<void> {
-    const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
-    if (!t || t.status !== 'PENDING') return;
-    // An earlier attempt (another nonce) never settles a retried withdrawal.
-    if (t.nonce !== null && BigInt(t.nonce) !== row.nonce) return;
-    const ok = row.stage === 'mined';
-    await this.deps.transactions.settleWithdrawal(tx, t.id, {
-      ...sendEnd(ok, row.stage === 'replaced' ? 'failed' : row.stage),
-      reason: ok ? null : failureReason(row),
-      mined: minedOf(row),
-    });
-    await this.deps.webhooks.emitForTransaction(tx, t.id, ok ? 'withdraw.success' : 'withdraw.failed');
+    if (!row.ownerId) return;
+    // One transaction may carry several withdrawals (a group, in order): each is settled
+    // from this row, in the pipeline's transaction that settles it once; the fee paid is
+    // split between them (minedOf).
+    const owners = await this.deps.outbound.ownersOf(row.ownerId, tx);
+    for (const [k, id] of owners.entries()) {
+      const t = await store.lockTransaction(tx, id);
+      if (!t || t.status !== 'PENDING') continue;
+      // An earlier attempt (another nonce) never settles a retried withdrawal.
+      if (t.nonce !== null && BigInt(t.nonce) !== row.nonce) continue;
+      const ok = row.stage === 'mined';
+      await this.deps.transactions.settleWithdrawal(tx, t.id, {
+        ...sendEnd(ok, row.stage === 'replaced' ? 'failed' : row.stage),
+        reason: ok ? null : failureReason(row),
+        mined: minedOf(row, k, owners.length),
+      });
+      await this.deps.webhooks.emitForTransaction(tx, t.id, ok ? 'withdraw.success' : 'withdraw.failed');
+    }
   }
 
   /**
@@ -199,11 +209,15 @@ export class WithdrawalLifecycle {
    * Only for the attempt whose hash the withdrawal holds. outbound.confirmed of 'withdraw'.
    */
   async confirmation(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
-    const t = row.ownerId ? await store.lockTransaction(tx, row.ownerId) : undefined;
-    if (!t || !row.hash) return;
-    if (change.kind === 'depth') await this.deps.transactions.setConfirmations(tx, t.id, row.hash, change.depth);
-    else if (change.kind === 'moved') await this.deps.transactions.moveBlock(tx, t.id, minedOf(row)!, change.depth);
-    else await this.deps.transactions.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
+    if (!row.ownerId || !row.hash) return;
+    const owners = await this.deps.outbound.ownersOf(row.ownerId, tx);
+    for (const [k, id] of owners.entries()) {
+      const t = await store.lockTransaction(tx, id);
+      if (!t) continue;
+      if (change.kind === 'depth') await this.deps.transactions.setConfirmations(tx, t.id, row.hash, change.depth);
+      else if (change.kind === 'moved') await this.deps.transactions.moveBlock(tx, t.id, minedOf(row, k, owners.length)!, change.depth);
+      else await this.deps.transactions.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
+    }
   }
 
   /** outbound.settled of the cancel purpose: the 0-value self-transfer took the nonce, the withdrawal can never be mined now. */
@@ -221,28 +235,43 @@ export class WithdrawalLifecycle {
     await this.deps.webhooks.emitForTransaction(tx, t.id, 'withdraw.failed');
   }
 
+  /**
+   * The row was voided before it was signed. A row carrying several withdrawals (a batch on
+   * Solana, outbound_owners) is one transaction: voiding it cancels every withdrawal it
+   * carries, each CANCELLED with its withdraw.failed (docs/withdrawals.md, "On Solana").
+   */
   async #cancelledNow(tx: DbConn, id: string, voided: OutboundRow): Promise<void> {
-    const t = await store.lockTransaction(tx, id);
-    // Rolls the voiding back too: a live row always belongs to a PENDING withdrawal.
-    if (t?.status !== 'PENDING') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
-    await this.deps.transactions.settleWithdrawal(tx, id, {
-      status: 'CANCELLED',
-      stage: 'cancelled',
-      reason:
-        voided.nonce === null
-          ? 'cancelled before broadcast'
-          : `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
-      mined: null,
-    });
-    await this.deps.webhooks.emitForTransaction(tx, id, 'withdraw.failed');
+    const owners = voided.ownerId ? await this.deps.outbound.ownersOf(voided.ownerId, tx) : [id];
+    for (const each of owners) {
+      const t = await store.lockTransaction(tx, each);
+      // Rolls the voiding back too: a live row always belongs to PENDING withdrawals.
+      if (t?.status !== 'PENDING') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
+      await this.deps.transactions.settleWithdrawal(tx, each, {
+        status: 'CANCELLED',
+        stage: 'cancelled',
+        reason:
+          owners.length > 1 && each !== id
+            ? `cancelled before broadcast with ${id}: they were to be sent in one transaction`
+            : voided.nonce === null
+              ? 'cancelled before broadcast'
+              : `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
+        mined: null,
+      });
+      await this.deps.webhooks.emitForTransaction(tx, each, 'withdraw.failed');
+    }
   }
 }
 
-function minedOf(row: OutboundRow): Mined | null {
+/**
+ * The receipt as withdrawal `k` of the `of` the transaction carries records it: its share of
+ * what was used (an equal share, the remainder on the first), so that the recorded fees
+ * (used x price) sum exactly to what the transaction cost.
+ */
+function minedOf(row: OutboundRow, k = 0, of = 1): Mined | null {
   const r = row.receipt;
-  return r
-    ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }
-    : null;
+  if (!r) return null;
+  const share = r.gasUsed / BigInt(of) + (k === 0 ? r.gasUsed % BigInt(of) : 0n);
+  return { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: share, gasPrice: r.effectiveGasPrice };
 }
 
 function failureReason(row: OutboundRow): string {
