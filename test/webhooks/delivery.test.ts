@@ -12,7 +12,9 @@ let h: Harness;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  h = await startHarness({ clock, worker: true, sender: { timeoutMs: 400 } });
+  // 2 s: short enough for the hanging receiver's six attempts, long enough that a local
+  // receiver answers within it on a loaded machine (at 0.4 s one attempt timed out under load).
+  h = await startHarness({ clock, worker: true, sender: { timeoutMs: 2_000 } });
   receiver = await startReceiver();
 });
 afterAll(async () => {
