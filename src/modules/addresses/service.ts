@@ -15,6 +15,7 @@ import { AddressKeys, holdsKey, type KeyImportPolicy } from './keys.js';
 import { mergeTopLevelSettings } from './settings.js';
 import type { AddressSchema, AnalyticsSchema, CreateAddressBody, UpdateAddressBody, WhitelistBody } from './schemas.js';
 import * as store from './store.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type AddressView = Static<typeof AddressSchema>;
 export type AddressAnalytics = Static<typeof AnalyticsSchema>;
@@ -94,7 +95,7 @@ export class AddressService {
     // Checked (403, 400) before anything is written; wiped once sealed.
     const key = input.privateKey === undefined ? null : this.keys.prepareImport(chain, address, input.privateKey);
     try {
-      if (address.toLowerCase() === wallet.address.toLowerCase()) {
+      if (addressKey(address) === addressKey(wallet.address)) {
         throw new ConflictError('ADDRESS_EXISTS', "This is the wallet's own master address");
       }
       const configurations = {

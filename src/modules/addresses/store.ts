@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { sameAddress } from '../../db/address-sql.js';
 
 export interface NewAddress {
   id: string;
@@ -95,7 +96,7 @@ export function findByAddress(db: DbConn, walletId: string, address: string) {
     .selectFrom('addresses')
     .selectAll()
     .where('wallet_id', '=', walletId)
-    .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+    .where(sameAddress('address', address))
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
@@ -172,12 +173,7 @@ export function lockAddress(db: DbConn, id: string) {
 
 /** Any row for this on-chain address in the wallet, removed ones included. */
 export function findAnyByAddress(db: DbConn, walletId: string, address: string) {
-  return db
-    .selectFrom('addresses')
-    .selectAll()
-    .where('wallet_id', '=', walletId)
-    .where(sql<string>`lower(address)`, '=', address.toLowerCase())
-    .executeTakeFirst();
+  return db.selectFrom('addresses').selectAll().where('wallet_id', '=', walletId).where(sameAddress('address', address)).executeTakeFirst();
 }
 
 export async function setDeleted(
@@ -205,11 +201,11 @@ export async function setDeleted(
  * tenant's).
  */
 export async function isServiceAddress(db: DbConn, chainId: string, address: string): Promise<boolean> {
-  const lower = address.toLowerCase();
+  const same = sameAddress('address', address);
   const { rows } = await sql<{ held: boolean }>`
-    SELECT EXISTS (SELECT 1 FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ${lower})
-        OR EXISTS (SELECT 1 FROM addresses WHERE chain_id = ${chainId} AND lower(address) = ${lower} AND type = 'INTERNAL')
-        OR EXISTS (SELECT 1 FROM address_keys WHERE chain_id = ${chainId} AND lower(address) = ${lower}) AS held`.execute(db);
+    SELECT EXISTS (SELECT 1 FROM wallets WHERE chain_id = ${chainId} AND ${same})
+        OR EXISTS (SELECT 1 FROM addresses WHERE chain_id = ${chainId} AND ${same} AND type = 'INTERNAL')
+        OR EXISTS (SELECT 1 FROM address_keys WHERE chain_id = ${chainId} AND ${same}) AS held`.execute(db);
   return rows[0]!.held;
 }
 
@@ -234,7 +230,7 @@ export function readAddressKey(db: DbConn, walletId: string, address: string) {
     .selectFrom('address_keys')
     .select(['address_id', 'address', 'key_ciphertext'])
     .where('wallet_id', '=', walletId)
-    .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+    .where(sameAddress('address', address))
     .executeTakeFirst();
 }
 
@@ -253,7 +249,7 @@ export async function deleteAddressKey(db: DbConn, addressId: string): Promise<b
 export async function pendingOutboundFrom(db: DbConn, walletId: string, addressId: string, address: string): Promise<number> {
   const { rows } = await sql<{ n: string }>`
     SELECT (SELECT count(*) FROM outbound_txs
-             WHERE wallet_id = ${walletId} AND lower(from_address) = ${address.toLowerCase()}
+             WHERE wallet_id = ${walletId} AND ${sameAddress('from_address', address)}
                AND stage NOT IN ('mined', 'failed', 'dropped', 'replaced'))
          + (SELECT count(*) FROM sweeps WHERE address_id = ${addressId} AND status = 'pending') AS n`.execute(db);
   return Number(rows[0]!.n);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { sameAddress } from '../../db/address-sql.js';
 
 export interface BeneficiaryRow {
   id: string;
@@ -102,7 +103,7 @@ export async function lockWallet(db: DbConn, walletId: string): Promise<void> {
 
 export async function liveByAddress(db: DbConn, walletId: string, address: string): Promise<BeneficiaryRow | undefined> {
   const { rows } = await sql<BeneficiaryRow>`
-    SELECT ${COLUMNS} FROM beneficiaries WHERE wallet_id = ${walletId} AND lower(address) = lower(${address}) AND deleted_at IS NULL`.execute(
+    SELECT ${COLUMNS} FROM beneficiaries WHERE wallet_id = ${walletId} AND ${sameAddress('address', address)} AND deleted_at IS NULL`.execute(
     db,
   );
   return rows[0];

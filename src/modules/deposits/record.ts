@@ -15,6 +15,7 @@ import type { TransactionRow, TransactionWrites } from '../transactions/service.
 import * as store from './store.js';
 import type { Owner } from './watch.js';
 import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface RecordContext {
   chain: ChainHandle;
@@ -78,7 +79,7 @@ async function recordFor(
     same.find((e) => e.log_index === t.logIndex) ??
     same.find(
       (e) =>
-        e.recipient_address?.toLowerCase() === t.to.toLowerCase() &&
+        (e.recipient_address ? addressKey(e.recipient_address) : null) === addressKey(t.to) &&
         (e.token_address ?? '').toLowerCase() === (t.token ?? '').toLowerCase() &&
         BigInt(e.amount) === t.amount,
     );

@@ -17,6 +17,7 @@ import { insertNew, recordTransfer } from './record.js';
 import { runRepairs } from './repair.js';
 import * as store from './store.js';
 import { credited, type Owner, type Watcher } from './watch.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export class DepositService {
   /** USD quotes for new deposits' amountUSD and rateUSD (services.ts); none: left null. */
@@ -71,13 +72,13 @@ export class DepositService {
     // Every transfer of the block, then the wallet's share of them by the watch set's rule
     // (one query for the block's recipients, not the wallet's whole address list).
     const { transfers } = await chain.adapter.scan(blockNumber, blockNumber, tokens, () => true);
-    const recipients = [...new Set(transfers.map((t) => t.to.toLowerCase()))];
+    const recipients = [...new Set(transfers.map((t) => addressKey(t.to)))];
     const watchers = new Map<string, Watcher[]>();
     for (const row of await store.watchersOf(this.db, chain.id, recipients)) {
-      const key = row.address.toLowerCase();
+      const key = addressKey(row.address);
       watchers.set(key, [...(watchers.get(key) ?? []), { walletId: row.wallet_id, addressId: row.address_id, internal: row.internal }]);
     }
-    const ours = (to: string) => credited(watchers.get(to.toLowerCase()) ?? []).some((w) => w.walletId === walletId);
+    const ours = (to: string) => credited(watchers.get(addressKey(to)) ?? []).some((w) => w.walletId === walletId);
     const hashes = [...new Set(transfers.filter((t) => ours(t.to)).map((t) => t.txHash))];
     const ids: string[] = [];
     for (const hash of hashes) for (const id of await this.findFor(walletId, hash)) if (!ids.includes(id)) ids.push(id);
@@ -96,10 +97,10 @@ export class DepositService {
     // The same rule as the indexer's watch set: a wallet is credited with a transfer to an
     // address it watches only where the watch set would credit it (an address the service
     // holds a key for is its key holder's, whatever another wallet registered).
-    const addresses = [...new Set(transfers.flatMap((x) => [x.to.toLowerCase(), x.from.toLowerCase()]))];
+    const addresses = [...new Set(transfers.flatMap((x) => [addressKey(x.to), addressKey(x.from)]))];
     const watchers = new Map<string, Watcher[]>();
     for (const row of await store.watchersOf(this.db, chain.id, addresses)) {
-      const key = row.address.toLowerCase();
+      const key = addressKey(row.address);
       const list = watchers.get(key) ?? [];
       list.push({ walletId: row.wallet_id, addressId: row.address_id, internal: row.internal });
       watchers.set(key, list);
@@ -126,7 +127,7 @@ export class DepositService {
         webhooks: this.webhooks,
         transactions: this.transactions,
         logger: this.logger,
-        owners: (a: string) => owners.get(a.toLowerCase()) ?? [],
+        owners: (a: string) => owners.get(addressKey(a)) ?? [],
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
         usd: (asset: string) => this.#rates?.cached(asset) ?? null,
       };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { BlockRef } from '../../chains/types.js';
+import { anyAddress } from '../../db/address-sql.js';
 export type { NewDeposit } from '../transactions/service.js';
 
 export interface Cursor {
@@ -154,12 +155,11 @@ export async function mastersOfChain(db: DbConn, chainId: string): Promise<{ id:
 /** Every wallet watching some addresses of the chain (the deposit finder's view of the watch set). */
 export async function watchersOf(db: DbConn, chainId: string, addresses: string[]): Promise<WatchedRow[]> {
   if (addresses.length === 0) return [];
-  const lower = addresses.map((a) => a.toLowerCase());
   const { rows } = await sql<WatchedRow>`
     SELECT address, wallet_id, id AS address_id, (type = 'INTERNAL' OR key_imported) AS internal, false AS removed FROM addresses
-     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND lower(address) = ANY(${lower}::text[])
+     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND ${anyAddress('address', addresses)}
     UNION ALL
-    SELECT address, id, NULL, true, false FROM wallets WHERE chain_id = ${chainId} AND lower(address) = ANY(${lower}::text[])`.execute(db);
+    SELECT address, id, NULL, true, false FROM wallets WHERE chain_id = ${chainId} AND ${anyAddress('address', addresses)}`.execute(db);
   return rows;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../db/pool.js';
 import * as store from './store.js';
+import { addressKey } from '../../chains/address-key.js';
 
 /** A wallet credited with deposits to an address: `addressId` null for its master address. */
 export interface Owner {
@@ -123,11 +124,11 @@ export class WatchSet {
     return changes.horizon;
   }
 
-  readonly has = (address: string): boolean => this.#owners.has(address.toLowerCase());
+  readonly has = (address: string): boolean => this.#owners.has(addressKey(address));
 
   /** The wallets a transfer to `address` is credited to (see `credited`); empty when unwatched. */
   owners(address: string): Watcher[] {
-    const entry = this.#owners.get(address.toLowerCase());
+    const entry = this.#owners.get(addressKey(address));
     if (!entry) return [];
     return Array.isArray(entry) ? credited(entry) : [entry];
   }
@@ -143,7 +144,7 @@ export class WatchSet {
 
 /** Adds (or replaces) one wallet's watch of an address. */
 function add(map: Map<string, Entry>, address: string, w: Watcher): void {
-  const key = address.toLowerCase();
+  const key = addressKey(address);
   const entry = map.get(key);
   if (!entry) map.set(key, w);
   else if (!Array.isArray(entry)) map.set(key, same(entry, w) ? w : [entry, w]);
@@ -155,7 +156,7 @@ function add(map: Map<string, Entry>, address: string, w: Watcher): void {
 }
 
 function remove(map: Map<string, Entry>, address: string, w: Watcher): void {
-  const key = address.toLowerCase();
+  const key = addressKey(address);
   const entry = map.get(key);
   if (!entry) return;
   const rest = (Array.isArray(entry) ? entry : [entry]).filter((e) => !same(e, w));

@@ -351,6 +351,44 @@ describe('two indexers on one database', () => {
   }, 60_000);
 });
 
+describe('addresses that differ only in case', () => {
+  /** The same letters with one letter's case flipped, still base58 (no 0, O, I, l) and 32 bytes. */
+  function lookAlike(address: string): string {
+    for (let i = address.length - 1; i >= 0; i--) {
+      const c = address[i]!;
+      const flipped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+      if (flipped !== c && !'0OIl'.includes(flipped)) return address.slice(0, i) + flipped + address.slice(i + 1);
+    }
+    throw new Error('no letter to flip');
+  }
+
+  it("are two addresses: another wallet's look-alike is its own, and a deposit to either goes to its holder only", async () => {
+    const indexer = newIndexer();
+    await drain(indexer);
+    const mine = await child();
+    const other = await createWallet(SLUG, 'Look-alike');
+    const variant = lookAlike(mine.address);
+    expect(variant.toLowerCase()).toBe(mine.address.toLowerCase());
+    // Base58 is case-sensitive: the look-alike is no address of the service, so it may be registered.
+    const added = await h.api('POST', `/v1/wallets/${other.id}/addresses/whitelist`, { key: other.apiKey, body: { address: variant } });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.data.address).toBe(variant);
+    const toMine = await pay(usdc, mine.address, 3_000_003n);
+    const toVariant = await pay(usdc, variant, 4_000_004n);
+    slots(2);
+    await drain(indexer);
+    const walletOf = async (signature: string) => {
+      const { rows } = await sql<{ wallet_id: string; amount: string; recipient_address: string }>`
+        SELECT wallet_id, amount, recipient_address FROM transactions WHERE type = 'DEPOSIT' AND hash = ${signature}`.execute(
+        h.database.db,
+      );
+      return rows;
+    };
+    expect(await walletOf(toMine)).toEqual([{ wallet_id: wallet.id, amount: '3000003', recipient_address: mine.address }]);
+    expect(await walletOf(toVariant)).toEqual([{ wallet_id: other.id, amount: '4000004', recipient_address: variant }]);
+  }, 60_000);
+});
+
 describe('the deposit finder with a signature', () => {
   it('finds a confirmed deposit by its signature before the indexer did: one record, the same when asked again', async () => {
     const to = await child();
