@@ -36,6 +36,15 @@ import { SolanaSender, type SolanaSenderOptions } from './sender.js';
 /** A transaction id: a 64-byte ed25519 signature in base58 (87 or 88 characters). */
 const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
+function isSignature(text: string): boolean {
+  if (!SIGNATURE.test(text)) return false;
+  try {
+    return base58.decode(text).length === 64;
+  } catch {
+    return false;
+  }
+}
+
 export class SolanaAdapter implements ChainAdapter {
   readonly config: ChainConfig;
   readonly node: SolanaNode;
@@ -92,7 +101,8 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   transfersOfTransaction(hash: string, tokens: string[], isWatched: (address: string) => boolean): Promise<TransferEvent[]> {
-    if (!SIGNATURE.test(hash)) return Promise.resolve([]);
+    // Not a signature (64 bytes): no transaction has it; the node would call it a bad parameter.
+    if (!isSignature(hash)) return Promise.resolve([]);
     return this.rpc(() => transfersOfSignature(this.node, hash, tokens, isWatched));
   }
 
@@ -120,7 +130,7 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   getReceipt(hash: string): Promise<Receipt | null> {
-    if (!SIGNATURE.test(hash)) return Promise.resolve(null);
+    if (!isSignature(hash)) return Promise.resolve(null);
     return this.rpc(async () => (await this.sender.findLanded([hash]))?.receipt ?? null);
   }
 

@@ -410,6 +410,14 @@ describe('the deposit finder with a signature', () => {
     await drain(indexer);
     expect(await deposits(signature)).toMatchObject([{ id: first.body.data[0].id, status: 'SUCCESS', amount: '6000001' }]);
   });
+
+  it('a base58 string that is no signature (not 64 bytes) names no transaction: 422, not a node error', async () => {
+    for (const transactionHash of ['1'.repeat(64), 'z'.repeat(88), 'a'.repeat(64)]) {
+      const res = await h.api('POST', `/v1/wallets/${wallet.id}/deposit-finder`, { key: wallet.apiKey, body: { transactionHash } });
+      expect(res.status, `${transactionHash}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body.error).toBe('TRANSACTION_NOT_FOUND');
+    }
+  });
 });
 
 describe('the deposit finder across families', () => {
