@@ -41,6 +41,7 @@ import { u64, type SolanaNode } from './rpc.js';
 import { rentOf, type RentMeta } from './rent.js';
 import { blockRef } from './scan.js';
 import { accountKeysOf, compileTransfer, signersOf, wireTransaction, type SolanaTransferPlan } from './tx.js';
+import { PACKET_BYTES, wireSize } from './batch.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
 /** Compute units = simulated x this / 100: state moves between the quote and the block. */
@@ -195,6 +196,17 @@ export class SolanaSender implements Sender {
   /** The compute units the transfer uses now; a failure is ChainRejectedError ('insufficient-funds' or 'reverted'). */
   async #simulate(plan: SolanaTransferPlan): Promise<bigint> {
     const compiled = await compileTransfer(plan);
+    // A packed batch sized when it was accepted can outgrow the packet by the time it is
+    // prepared (a recipient closed its token account, which must now be created): it can never
+    // be sent as is, so it is refused as failing, and the pipeline voids it (each withdrawal
+    // FAILED with withdraw.failed, retried one by one) instead of retrying it forever.
+    const size = wireSize(compiled);
+    if (size > PACKET_BYTES) {
+      throw new ChainRejectedError(
+        'reverted',
+        `the transaction is ${size} bytes, more than a packet's ${PACKET_BYTES}: its transfers no longer fit one transaction`,
+      );
+    }
     const wire = Buffer.from(
       wireTransaction(
         compiled.messageBytes,
