@@ -1,7 +1,7 @@
 /**
  * Several SPL transfers of one owner in one Solana transaction: the building block of batch
  * withdrawals in one transaction (docs/solana.md, "Batch withdrawals in one transaction":
- * transfers.ts counts and combines with it, tx.ts compiles a multi-transfer plan with it). Each transfer creates its
+ * transfers.ts counts and combines with it; tx.ts compiles the message). Each transfer creates its
  * recipient's associated token account when asked (the fee payer pays the rent) and moves
  * the amount with transferChecked; one compute budget for all.
  *
@@ -10,10 +10,8 @@
  * The message is compiled by @solana/kit and signed as tx.ts signs one transfer
  * (signCompiled: the keys the signer lends).
  */
-import type { Address, Instruction } from '@solana/kit';
 import type { MintInfo } from './balances.js';
-import { associatedTokenAccount } from './balances.js';
-import type { CompiledTransfer } from './tx.js';
+import { compileTransfer, type CompiledTransfer } from './tx.js';
 
 /** The most bytes a transaction may take on the wire (IPv6 MTU minus headers). */
 export const PACKET_BYTES = 1_232;
@@ -30,50 +28,10 @@ export interface SolanaBatchPlan {
 }
 
 export async function compileTransfers(plan: SolanaBatchPlan): Promise<CompiledTransfer> {
-  if (plan.transfers.length === 0) throw new Error('a batch of no transfers');
-  const kit = await import('@solana/kit');
-  const { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } = await import('@solana-program/compute-budget');
-  const token = await import('@solana-program/token');
-  // Signers that sign nothing: they mark the accounts as signers; signCompiled signs.
-  const owner = kit.createNoopSigner(plan.owner as Address);
-  const feePayer = plan.feePayer === plan.owner ? owner : kit.createNoopSigner(plan.feePayer as Address);
-  const m = plan.mint;
-  const programAddress = m.program as Address;
-  const source = (await associatedTokenAccount(plan.owner, m.address, m.program)) as Address;
-
-  const instructions: Instruction[] = [getSetComputeUnitLimitInstruction({ units: plan.computeUnits })];
-  if (plan.microLamportsPerUnit > 0n) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: plan.microLamportsPerUnit }));
-  for (const t of plan.transfers) {
-    const destination = (await associatedTokenAccount(t.recipient, m.address, m.program)) as Address;
-    if (t.createRecipientAccount)
-      instructions.push(
-        token.getCreateAssociatedTokenIdempotentInstruction({
-          payer: feePayer,
-          ata: destination,
-          owner: t.recipient as Address,
-          mint: m.address as Address,
-          tokenProgram: programAddress,
-        }),
-      );
-    instructions.push(
-      token.getTransferCheckedInstruction(
-        { source, mint: m.address as Address, destination, authority: owner, amount: t.amount, decimals: m.decimals },
-        { programAddress },
-      ),
-    );
-  }
-  const message = kit.pipe(
-    kit.createTransactionMessage({ version: 0 }),
-    (msg) => kit.setTransactionMessageFeePayerSigner(feePayer, msg),
-    (msg) =>
-      kit.setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: plan.lifetime.blockhash as never, lastValidBlockHeight: plan.lifetime.lastValidBlockHeight },
-        msg,
-      ),
-    (msg) => kit.appendTransactionMessageInstructions(instructions, msg),
-  );
-  const compiled = kit.compileTransaction(message);
-  return { messageBytes: new Uint8Array(compiled.messageBytes), signers: Object.keys(compiled.signatures) };
+  const [first] = plan.transfers;
+  if (!first) throw new Error('a batch of no transfers');
+  // tx.ts compiles a plan of several transfers of one mint as it compiles one.
+  return compileTransfer({ ...plan, ...first, transfers: plan.transfers, closeSourceAccount: false });
 }
 
 /** Bytes of the signed transaction on the wire: shortvec count, 64 per signature, the message. */

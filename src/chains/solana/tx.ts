@@ -28,7 +28,7 @@ export interface SolanaTransferPlan {
   createRecipientAccount: boolean;
   /**
    * Several SPL transfers of the mint in one transaction (transfers.ts; then `recipient`,
-   * `amount` and `createRecipientAccount` are the first one's): compiled by batch.ts.
+   * `amount` and `createRecipientAccount` are the first one's), compiled here like one.
    */
   transfers?: { recipient: string; amount: bigint; createRecipientAccount: boolean }[];
   /** Close the owner's token account after the transfer, its rent to the fee payer (it must then hold nothing). */
@@ -46,10 +46,11 @@ export interface CompiledTransfer {
 }
 
 export async function compileTransfer(plan: SolanaTransferPlan): Promise<CompiledTransfer> {
-  if (plan.transfers && plan.transfers.length > 1) {
-    if (plan.mint === null || plan.closeSourceAccount) throw new Error('only SPL transfers are combined, without closing the source');
-    return (await import('./batch.js')).compileTransfers({ ...plan, mint: plan.mint, transfers: plan.transfers });
-  }
+  const transfers = plan.transfers ?? [
+    { recipient: plan.recipient, amount: plan.amount, createRecipientAccount: plan.createRecipientAccount },
+  ];
+  if (transfers.length > 1 && (plan.mint === null || plan.closeSourceAccount))
+    throw new Error('only SPL transfers are combined, without closing the source');
   const kit = await import('@solana/kit');
   const { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } = await import('@solana-program/compute-budget');
   const { getTransferSolInstruction } = await import('@solana-program/system');
@@ -66,23 +67,26 @@ export async function compileTransfer(plan: SolanaTransferPlan): Promise<Compile
     const m = plan.mint;
     const programAddress = m.program as Address;
     const source = (await associatedTokenAccount(plan.owner, m.address, m.program)) as Address;
-    const destination = (await associatedTokenAccount(plan.recipient, m.address, m.program)) as Address;
-    if (plan.createRecipientAccount)
+    // One transfer, or several of the mint in one transaction (batch.ts, transfers.ts).
+    for (const t of transfers) {
+      const destination = (await associatedTokenAccount(t.recipient, m.address, m.program)) as Address;
+      if (t.createRecipientAccount)
+        instructions.push(
+          token.getCreateAssociatedTokenIdempotentInstruction({
+            payer: feePayer,
+            ata: destination,
+            owner: t.recipient as Address,
+            mint: m.address as Address,
+            tokenProgram: programAddress,
+          }),
+        );
       instructions.push(
-        token.getCreateAssociatedTokenIdempotentInstruction({
-          payer: feePayer,
-          ata: destination,
-          owner: plan.recipient as Address,
-          mint: m.address as Address,
-          tokenProgram: programAddress,
-        }),
+        token.getTransferCheckedInstruction(
+          { source, mint: m.address as Address, destination, authority: owner, amount: t.amount, decimals: m.decimals },
+          { programAddress },
+        ),
       );
-    instructions.push(
-      token.getTransferCheckedInstruction(
-        { source, mint: m.address as Address, destination, authority: owner, amount: plan.amount, decimals: m.decimals },
-        { programAddress },
-      ),
-    );
+    }
     if (plan.closeSourceAccount)
       instructions.push(
         token.getCloseAccountInstruction({ account: source, destination: plan.feePayer as Address, owner }, { programAddress }),
