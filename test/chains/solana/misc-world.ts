@@ -1,5 +1,6 @@
 /**
- * A Solana chain in a test world for signing.test.ts and treasury.test.ts: the validator
+ * A Solana chain in a test world for signing.test.ts and treasury.test.ts (and, through
+ * withdrawals-world.ts, the withdrawal tests): the validator
  * stand-in (litesvm, 50 ms slots) with USDC, a chains-file chain of the solana family on it
  * (the registry builds its SolanaAdapter), a wallet created through HTTP with SOL and USDC
  * enabled, its master funded from the stand-in's faucet.

@@ -1,95 +1,32 @@
 /**
- * A Solana chain behind the real service for the withdrawal tests: the validator stand-in
- * (50 ms slots, USDC), a chains-file chain of the solana family, a harness with a worker, a
- * wallet made through HTTP with SOL and USDC enabled and a webhook receiver, its master
- * funded from the stand-in's faucet. Set up as test/chains/solana/pipeline.test.ts does.
+ * The Solana world of the withdrawal tests: misc-world.ts's stand-in, chain, service and
+ * wallet (with its webhook receiver), the master funded with SOL and USDC, and the reads the
+ * withdrawal tests assert with (balances, the landed transaction, outbound rows).
  */
 import { expect } from 'vitest';
 import { sql } from 'kysely';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { createSolanaRpc } from '@solana/kit';
-import { resolveChain } from '../../../src/config/chains.js';
-import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
-import { startSolanaStandIn, type SolanaStandIn } from '../../../src/devnet/solana/index.js';
-import type { SolanaAdapter } from '../../../src/chains/solana/adapter.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
-import { startHarness, type Harness } from '../../support/harness.js';
-import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
+import { startSolanaWorld as startBaseWorld, walletApi, type SolanaWorld as BaseWorld } from './misc-world.js';
 
-export interface SolanaWorld {
-  sol: SolanaStandIn;
+export { events, settled, txOf, walletApi } from './misc-world.js';
+
+export interface SolanaWorld extends BaseWorld {
   rpc: ReturnType<typeof createSolanaRpc>;
-  h: Harness;
-  adapter: SolanaAdapter;
-  receiver: Receiver;
-  usdc: string;
-  wallet: { id: string; apiKey: string; address: string };
-  solId: string;
-  usdcId: string;
-  stop(): Promise<void>;
 }
 
+/** misc-world's chain and wallet, the master funded with 100 SOL and 1,000 USDC. */
 export async function startSolanaWorld(slug: string): Promise<SolanaWorld> {
-  const sol = await startSolanaStandIn({ port: 0, slotMs: 50, tokens: [{ symbol: 'USDC', decimals: 6 }] });
-  const usdc = sol.tokens[0]!.mint;
-  const chain = resolveChain(
-    {
-      blockchain: slug,
-      family: 'solana',
-      network: 'testnet',
-      rpcUrl: sol.url,
-      chainId: 990_302,
-      name: 'Solana',
-      symbol: 'SOL',
-      confirmations: 1,
-      assets: [{ symbol: 'USDC', address: usdc, decimals: 6 }],
-    },
-    'test',
-  );
-  const h = await startHarness({
-    specs: [DEVNET_CHAINS[0]!],
-    worker: true,
-    extraChains: [chain],
-    services: { outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400 } },
-  });
-  const receiver = await startReceiver();
-  const created = await h.api('POST', '/v1/wallets', { key: h.businessKey, body: { blockchain: slug, network: 'testnet', name: 'Sol' } });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const wallet = created.body.data;
-  const patched = await h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { webhookUrl: receiver.url } });
-  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-  const handle = h.services.catalogue.findChain(slug, 'testnet')!;
-  const solId = handle.assets.find((a) => a.is_native)!.id;
-  const usdcId = handle.assets.find((a) => a.symbol === 'USDC')!.id;
-  for (const id of [solId, usdcId]) {
-    const res = await h.api('PATCH', `/v1/wallets/${wallet.id}/assets/${id}`, { key: wallet.apiKey, body: { isActive: true } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-  await sol.control.fund(wallet.address, 100_000_000_000n);
-  await sol.control.mintTo(usdc, wallet.address, 1_000_000_000n);
-  const adapter = handle.adapter as unknown as SolanaAdapter;
+  const w = await startBaseWorld(slug, 990_302);
+  await w.sol.control.fund(w.wallet.address, 100_000_000_000n);
+  await w.sol.control.mintTo(w.usdc, w.wallet.address, 1_000_000_000n);
   await eventually(
-    async () => (await adapter.getBalances([{ owner: wallet.address, token: usdc }]))[0],
+    async () => (await w.adapter.getBalances([{ owner: w.wallet.address, token: w.usdc }]))[0],
     (v) => v === 1_000_000_000n,
   );
-  return {
-    sol,
-    rpc: createSolanaRpc(sol.url),
-    h,
-    adapter,
-    receiver,
-    usdc,
-    wallet,
-    solId,
-    usdcId,
-    async stop() {
-      await receiver.close();
-      await h.stop();
-      await sol.stop();
-    },
-  };
+  return { ...w, rpc: createSolanaRpc(w.sol.url) };
 }
 
 /** A fresh outside address (no account on chain yet). */
@@ -110,29 +47,11 @@ export async function usdcOf(w: SolanaWorld, owner: string): Promise<bigint> {
   return (await w.adapter.getBalances([{ owner, token: w.usdc }]))[0]!;
 }
 
-/** A call on the world's wallet, with its key. */
-export const walletApi = (w: SolanaWorld, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
-  w.h.api(method, `/v1/wallets/${w.wallet.id}${path}`, { key: w.wallet.apiKey, ...(body !== undefined ? { body } : {}) });
-
 /** A child address issued through HTTP. */
 export async function childOf(w: SolanaWorld): Promise<{ id: string; address: string }> {
   const res = await walletApi(w, 'POST', '/addresses', {});
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
-}
-
-export async function txOf(w: SolanaWorld, id: string): Promise<Record<string, any>> {
-  const res = await walletApi(w, 'GET', `/transactions/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
-export async function settled(w: SolanaWorld, id: string, timeout = 30_000): Promise<Record<string, any>> {
-  return eventually(
-    () => txOf(w, id),
-    (t) => t.status !== 'PENDING' && t.confirmed === true,
-    timeout,
-  );
 }
 
 /** The landed transaction as the node has it (meta.fee, account keys, signatures). */
@@ -154,14 +73,4 @@ export async function outboundRows(w: SolanaWorld, ownerId: string) {
     w.h.database.db,
   );
   return rows;
-}
-
-/** The verified webhooks of `event` about `id` received so far (at least `count`, waited for). */
-export async function events(w: SolanaWorld, id: string, event: string, count = 1) {
-  const read = async () =>
-    w.receiver.requests
-      .filter((r) => r.body.includes(id))
-      .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: w.wallet.apiKey, replay: false }))
-      .filter((e) => e.event === event && e.data.id === id);
-  return eventually(read, (list) => list.length >= count, 20_000);
 }
