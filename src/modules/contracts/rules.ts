@@ -12,19 +12,7 @@
 import type { EncodedContractCall, TokenCall } from '../../chains/types.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
-import type { ContractServiceDeps } from './service.js';
-import type { Actor } from './records.js';
-
-/** What one call moves, recorded with its Transaction (contract_moves, contract_spenders). */
-export interface Move {
-  owner: string;
-  assetId: string;
-  amount: bigint;
-  kind: 'transfer' | 'allowance';
-  beneficiary: string;
-  /** The token, for an allowance (its spender is recorded for later allowance reads). */
-  token: string | null;
-}
+import type { Actor, ContractServiceDeps, Move } from './types.js';
 
 export interface CallMoves {
   moves: Move[][];

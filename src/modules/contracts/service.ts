@@ -15,7 +15,6 @@
  * paying addresses' withdrawal locks, in the transaction that records them. Every write
  * reserves its gas like a withdrawal.
  */
-import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
 import type { EncodedContractCall, FeeQuote, TxIntent } from '../../chains/types.js';
@@ -28,12 +27,13 @@ import type { TransactionView } from '../transactions/service.js';
 import type { OutboundRow } from '../outbound/service.js';
 import type { PreparedMoves, WithdrawalService } from '../withdrawals/service.js';
 
-import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type Actor, type SignedCall } from './records.js';
+import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type SignedCall } from './records.js';
 import { checkPolicy, movesOf, tokenCall, type CallMoves } from './rules.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
+import type { Actor, ContractServiceDeps } from './types.js';
 
-export type ContractServiceDeps = ModuleDeps;
+export type { ContractServiceDeps } from './types.js';
 
 interface Plan {
   encoded: EncodedContractCall[];

@@ -28,22 +28,8 @@ import type { Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
-export type Confirmation =
-  /** Still in its block, `depth` blocks deep; `final` once that is the chain's confirmations. */
-  | { kind: 'depth'; depth: number; final: boolean }
-  /** Re-mined in another block with the same outcome: `row` carries the new receipt. */
-  | { kind: 'moved'; depth: number; final: boolean }
-  /** Its block was replaced and it is not (or not with the same outcome) in the chain: `row` is at 'broadcast' again. */
-  | { kind: 'reorged'; reason: string };
-
 /** Depth at which a receipt is final: the chain's configured confirmations (at least 1). */
 export const requiredDepth = (core: Core, row: OutboundRow): number => Math.max(1, core.catalogue.chain(row.chainId).config.confirmations);
-
-/** Queues the first check of a row just settled with a receipt, in the settling transaction. */
-export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
-  if (!row.receipt || !core.events.followsConfirmations(row.purpose)) return;
-  await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
-}
 
 /** Job `outbound_confirm`: one check (see the header); queues the next one unless final or reorged. */
 export async function confirm(core: Core, id: string, poll: number): Promise<void> {

@@ -55,7 +55,7 @@ import type { OutboundRow } from './store.js';
 export type { EnqueueRequest } from './enqueue.js';
 export type { OutboundRow, Stage } from './store.js';
 export { REVERTED } from './store.js';
-export type { Confirmation } from './confirm.js';
+export type { Confirmation } from '../../outbound-row.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 
 export interface OutboundOptions {

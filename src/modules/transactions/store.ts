@@ -17,8 +17,11 @@ import type {
   NewWithdrawal,
   Signed,
   Swept,
+  TransactionRow,
   WithdrawalOutcome,
 } from './types.js';
+
+export type { TransactionRow } from './types.js';
 
 export type NewTransaction = Insertable<TransactionsTable>;
 
@@ -33,13 +36,6 @@ export function findTransaction(db: DbConn, walletId: string, id: string) {
 export function findTransactionById(db: DbConn, id: string) {
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
-
-/**
- * A transaction as the code reads it. sweep_id (sweeps) and reserved_fee (withdrawals,
- * contracts) are read only by their owners' stores, in their own queries, so the row type
- * leaves them out and builders of rows (deposits' depositRow) need not carry them.
- */
-export type TransactionRow = Omit<NonNullable<Awaited<ReturnType<typeof findTransaction>>>, 'sweep_id' | 'reserved_fee'>;
 
 export function findTransactionsByIds(db: DbConn, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([] as TransactionRow[]);

@@ -2,7 +2,16 @@
  * What the transition API (TransactionService) takes: the rows other modules create and the
  * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
  */
+import type { Selectable } from 'kysely';
+import type { TransactionsTable } from '../../db/types.js';
 import type { SendEnd } from './lifecycle.js';
+
+/**
+ * A transaction as the code reads it. sweep_id (sweeps) and reserved_fee (withdrawals,
+ * contracts) are read only by their owners' stores, in their own queries, so the row type
+ * leaves them out and builders of rows (deposits' depositRow) need not carry them.
+ */
+export type TransactionRow = Omit<Selectable<TransactionsTable>, 'sweep_id' | 'reserved_fee'>;
 
 /** A transfer in, as the indexer or the deposit finder found it. */
 export interface NewDeposit {

@@ -28,7 +28,7 @@ import { transferGroups } from './groups.js';
 import type { FeeQuote, TxIntent } from '../../chains/types.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
-import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
+import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 

@@ -11,7 +11,6 @@
  * tracking are the worker's (outbound pipeline). Completion, cancel and retry are in
  * lifecycle.ts; signing a sign-only withdrawal in sign-only.ts.
  */
-import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
 import { BusinessRuleError } from '../../lib/errors.js';
@@ -37,12 +36,13 @@ import { WithdrawalLifecycle } from './lifecycle.js';
 import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
 
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
-import type { WithdrawBody } from './schemas.js';
 import { signOnly } from './sign-only.js';
 import * as store from './store.js';
+import type { WithdrawBody } from './schemas.js';
 import { checkItems, type Item } from './validate.js';
+import type { Sender, SenderAccess, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 
-export type WithdrawalServiceDeps = ModuleDeps;
+export type { Sender, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 
 /**
  * Requests of one sender per creating transaction. Each transaction pays about a dozen
@@ -55,28 +55,7 @@ const MAX_BATCH = 250;
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** Who sends: the master address (index 0) or one of the wallet's child addresses. */
-export interface Sender {
-  wallet: WalletRow;
-  chain: ChainHandle;
-  address: string;
-  index: number;
-  addressId: string | null;
-  addressMetadata: Record<string, unknown> | null;
-}
-
-export interface WithdrawRequest {
-  walletId: string;
-  /** null: from the master address. */
-  addressId: string | null;
-  body: WithdrawBody;
-  idempotencyKey?: string | undefined;
-}
-
-/** A single request answers with one Transaction, a batch with an array in request order. */
-export type WithdrawResult = TransactionView | TransactionView[];
-
-export class WithdrawalService {
+export class WithdrawalService implements SenderAccess {
   readonly lifecycle: WithdrawalLifecycle;
   readonly #senders: GroupQueue<CreateJob, CreateResult>;
   readonly clock = new DbClock();
