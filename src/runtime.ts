@@ -106,8 +106,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         portBase: config.devnetPortBase,
         blockTime: config.devnetBlockTime,
         logger,
-        tron: true,
-        solana: true,
+        standIns: true,
       });
       const started = devnet;
       cleanups.push(() => started.stop());

@@ -2,7 +2,7 @@
  * What modules know of a blockchain. Everything is in domain terms (addresses as strings,
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
-import type { ChainConfig, ChainFamilyName } from '../config/index.js';
+import type { ChainConfig } from '../config/index.js';
 import type { Receipt, Sender } from './sending.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
@@ -26,10 +26,10 @@ export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
 /**
- * The chain families the service knows; chains/families.ts maps each to its codec and keys.
- * Declared in config/ (a chain's configuration names its family: blockchain.family).
+ * A chain family's name (chains/families.ts lists the families; a chain's configuration
+ * names its family: blockchain.family).
  */
-export type { ChainFamilyName };
+export type ChainFamilyName = string;
 
 /**
  * A family's addresses: the one parser of what clients send and the one formatter of what

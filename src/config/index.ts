@@ -1,14 +1,24 @@
 /**
  * One configuration, parsed and validated once at start and passed down. Every problem is
- * reported with the name of the setting at fault, before anything starts.
+ * reported with the name of the setting at fault, before anything starts. The chain
+ * families' part of it (config/chains.ts, FamilyConfig) is handed in by the caller, the
+ * composition root (cli/command.ts passes chains/families.ts's FAMILY_CONFIGS).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
-import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
+import {
+  chainEntriesFromEnv,
+  parseChainsFile,
+  resolveChain,
+  RPC_URL,
+  type ChainConfig,
+  type ChainEntry,
+  type FamilyConfig,
+} from './chains.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
-export type { ChainConfig, ChainFamilyName } from './chains.js';
+export type { ChainConfig, FamilyConfig } from './chains.js';
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {
@@ -81,7 +91,7 @@ export interface RateSettings {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: NodeJS.ProcessEnv, families: readonly FamilyConfig[]): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || '.data');
   const port = intSetting(env, 'PORT', 8080, 0, 65_535);
   const databaseUrl = env.DATABASE_URL || null;
@@ -103,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('MASTER_KEY', 'is required when DATABASE_URL is set (32 bytes, base64; openssl rand -base64 32)');
   }
 
-  const chains = loadChains(env);
+  const chains = loadChains(env, families);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
@@ -155,8 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
-function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
-  const entries = chainEntriesFromEnv(env).map((e) => ({
+function loadChains(env: NodeJS.ProcessEnv, families: readonly FamilyConfig[]): ChainConfig[] {
+  const entries = chainEntriesFromEnv(env, families).map((e) => ({
     entry: e,
     source: `RPC_${e.blockchain.toUpperCase()}_${e.network.toUpperCase()}`,
   }));
@@ -176,7 +186,7 @@ function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
     }
     let listed: ChainEntry[];
     try {
-      listed = parseChainsFile(raw, `CHAINS_FILE (${file})`).chains;
+      listed = parseChainsFile(raw, `CHAINS_FILE (${file})`, families).chains;
     } catch (err) {
       throw new ConfigError('CHAINS_FILE', (err as Error).message.replace(/^CHAINS_FILE /, ''));
     }
@@ -193,7 +203,7 @@ function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
     if (seen.has(key)) throw new ConfigError(source, `configures ${key} again (already set by ${seen.get(key)})`);
     seen.set(key, source);
     try {
-      chains.push(resolveChain(entry, source));
+      chains.push(resolveChain(entry, source, families));
     } catch (err) {
       throw new ConfigError(source, (err as Error).message.replace(`${source}: `, ''));
     }

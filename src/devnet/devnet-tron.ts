@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ChainConfig } from '../config/index.js';
 import { NATIVE_ADDRESS } from '../config/chains.js';
 import type { Logger } from '../lib/logger.js';
-import type { DevnetChain } from './devnet.js';
+import type { DevnetChain } from './types.js';
 import { startTronStandIn, type TronStandIn } from './tron/index.js';
 
 export const DEVNET_TRON = {

@@ -14,7 +14,7 @@ import { EvmAdapter } from '../../src/chains/evm/adapter.js';
 import { createSwapProvider } from '../../src/chains/evm/swap-v2.js';
 import type { SwapProvider } from '../../src/chains/types.js';
 import { amountOut, chooseRoute } from '../../src/modules/swaps/quote.js';
-import { SWAP_ROUTERS } from '../../src/config/swap-routers.js';
+import { SWAP_ROUTERS } from '../../src/chains/evm/swap-routers.js';
 
 let devnet: Devnet;
 let provider: SwapProvider;

@@ -1,9 +1,38 @@
 /**
- * The built-in catalogue's data: one entry per EVM blockchain, mainnet and testnet.
- * Sources and reasoning are in the comments beside each value; see catalogue.ts for the
- * shape and the lookup.
+ * The EVM family's entries of the built-in catalogue: the main EVM networks, mainnet and
+ * testnet (config/catalogue.ts for the shape; chains/evm/index.ts lists them).
+ *
+ * With this catalogue an operator only has to supply RPC URLs to switch a
+ * chain on: chain ids, confirmation depths, Multicall3, explorers and the
+ * canonical USDT/USDC contracts are already here. Every value can be
+ * overridden per chain and per network through the chains file; treat this as
+ * the default, not as the only source of truth.
+ *
+ * Where the data comes from:
+ *   - Stablecoin contracts follow the issuers' published contract lists
+ *     (Circle's "USDC contract addresses" page, Tether's supported-protocols
+ *     list and the USDT0 deployment list) and, for Celo, the Celo docs'
+ *     stablecoin table. Each address was also cross-checked against
+ *     independent public token lists and integrations. Comments on the chains
+ *     below say where that check was weaker.
+ *   - Chain ids, explorers and Multicall3 availability match the chain
+ *     definitions published by the networks themselves and the Multicall3
+ *     deployment list (github.com/mds1/multicall3).
+ *   - Addresses are written in EIP-55 checksummed form; test/config/catalogue.test.ts
+ *     checks every one of them.
+ *   - The default swap router of each network is swap-routers.ts's.
+ *
+ * Only canonical issuer tokens are listed. Bridged copies (USDC.e, USDbC,
+ * USDT.e, ...) are deliberately left out: they are different contracts with
+ * different issuers and redemption paths. Crediting one as if it were the
+ * canonical token would be a bookkeeping error, so an operator who wants them
+ * must add them on purpose.
+ *
+ * Pure data: this module imports no chain library (viem etc.), only the catalogue's shape.
+ * The objects are deep-frozen. Copy them before you change anything.
  */
-import type { CatalogueChain } from './catalogue.js';
+import { deepFreeze, type CatalogueChain, type NetworkName } from '../../config/catalogue.js';
+import { SWAP_ROUTERS } from './swap-routers.js';
 
 /**
  * Multicall3 is deployed at this same address on every network in this
@@ -50,7 +79,7 @@ const chainlinkUsd = (address: `0x${string}`) => ({ address, heartbeat: 86_400 }
 const TRUST_WALLET_LOGO = (dir: string): string =>
   `https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/${dir}/info/logo.png`;
 
-export const CATALOGUE_CHAINS: CatalogueChain[] = [
+const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
   // ---------------------------------------------------------------- Ethereum
   {
     slug: 'ethereum',
@@ -424,3 +453,21 @@ export const CATALOGUE_CHAINS: CatalogueChain[] = [
     },
   },
 ];
+
+/** A network with its default swap router, where swap-routers.ts lists one. */
+const withRouter = (slug: string, network: NetworkName, data: CatalogueChain['networks'][NetworkName]) => {
+  const router = SWAP_ROUTERS[slug]?.[network];
+  return router ? { ...data, swapRouter: router } : data;
+};
+
+/** The EVM chains of the catalogue, deep-frozen. */
+export const EVM_CATALOGUE: readonly CatalogueChain[] = deepFreeze(
+  CATALOGUE_CHAINS.map((chain) => ({
+    ...chain,
+    family: 'evm',
+    networks: {
+      mainnet: withRouter(chain.slug, 'mainnet', chain.networks.mainnet),
+      testnet: withRouter(chain.slug, 'testnet', chain.networks.testnet),
+    },
+  })),
+);

@@ -1,14 +1,14 @@
 /**
  * The built-in catalogue's Solana entry: mainnet-beta and devnet (family `solana`, SPL tokens,
  * SOL with 9 decimals: lamports). Addresses are base58 mints (the Solana codec checks them
- * in test/config/catalogue.test.ts); see catalogue.ts for the shape.
+ * in test/config/catalogue.test.ts); see config/catalogue.ts for the shape.
  */
-import type { CatalogueChain } from './catalogue.js';
+import { deepFreeze, type CatalogueChain } from '../../config/catalogue.js';
 
 /** SLIP-44 coin type 501 (SOL), hardened to the end as Phantom and solana-keygen derive: m/44'/501'/i'/0'. */
 const SOLANA_DERIVATION_PATH = "m/44'/501'";
 
-export const SOLANA_CATALOGUE_CHAINS: CatalogueChain[] = [
+export const SOLANA_CATALOGUE: readonly CatalogueChain[] = deepFreeze([
   {
     slug: 'solana',
     name: 'Solana',
@@ -54,4 +54,4 @@ export const SOLANA_CATALOGUE_CHAINS: CatalogueChain[] = [
       },
     },
   },
-];
+]);

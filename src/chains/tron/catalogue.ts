@@ -1,14 +1,14 @@
 /**
  * The built-in catalogue's Tron entry: mainnet and the Nile testnet (family `tron`, TRC-20
  * tokens, TRX with 6 decimals). Addresses are base58check `T…` (the Tron codec checks their
- * checksums in config.test.ts); see catalogue.ts for the shape.
+ * checksums in config.test.ts); see config/catalogue.ts for the shape.
  */
-import type { CatalogueChain } from './catalogue.js';
+import { deepFreeze, type CatalogueChain } from '../../config/catalogue.js';
 
 /** SLIP-44 coin type 195 (TRX), as TronLink and tronweb derive: m/44'/195'/0'/0/i. */
 const TRON_DERIVATION_PATH = "m/44'/195'/0'/0";
 
-export const TRON_CATALOGUE_CHAINS: CatalogueChain[] = [
+export const TRON_CATALOGUE: readonly CatalogueChain[] = deepFreeze([
   {
     slug: 'tron',
     name: 'Tron',
@@ -54,4 +54,4 @@ export const TRON_CATALOGUE_CHAINS: CatalogueChain[] = [
       },
     },
   },
-];
+]);

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.ts';
-import { NATIVE_ADDRESS } from './chains.ts';
-import { findCatalogueChain } from './catalogue.ts';
+import { ConfigError } from '../../src/config/index.ts';
+import { NATIVE_ADDRESS } from '../../src/config/chains.ts';
+import { findCatalogueChain } from '../../src/chains/families.ts';
+import { loadConfig } from '../../src/configuration.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-config-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
