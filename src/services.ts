@@ -33,6 +33,7 @@ import type { AdapterFor } from './chains/registry.js';
 import { WebhookSender, type SenderOptions } from './modules/webhooks/sender.js';
 import { OutboundService, type OutboundOptions } from './modules/outbound/service.js';
 import { LocalSigner, type Signer } from './keys/signer.js';
+import { messageSigning } from './chains/messages.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { WebhookTargetPolicy } from './lib/ssrf.js';
@@ -127,8 +128,10 @@ export async function createServices(
   const events = new Events();
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, events, logger, opts.indexer);
   deposits.useRates(rates);
+  // The signer is handed each wallet's family keys and the families' message standards.
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId), {
     keysOf: (walletId) => wallets.keysOf(walletId),
+    messages: messageSigning,
     openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);

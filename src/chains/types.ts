@@ -3,6 +3,7 @@
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
 import type { ChainConfig } from '../config/index.js';
+import type { SigningAccount, TypedDataPayload } from '../keys/types.js';
 import type { Receipt, Sender } from './sending.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
@@ -61,22 +62,8 @@ export interface ChildAddressDeriver {
   wipe(): void;
 }
 
-/**
- * An account's private node, opened from the seed to sign with its children (the signer
- * keeps one per wallet for a few minutes: keys/signer.ts). bip32: the account node;
- * slip10: the hardened prefix every child shares (m/44'/501').
- */
-export interface SigningAccount {
-  /**
-   * Child `index`'s 32-byte private key (in a buffer of its own: the caller zeroes it) and
-   * its public key (secp256k1: 33 bytes; ed25519: 32). Intermediate nodes are zeroed.
-   */
-  child(index: number): { privateKey: Uint8Array; publicKey: Uint8Array };
-  /** The node's private key and chain code, by reference (tests check that wipe zeroes them). */
-  secrets(): Uint8Array[];
-  /** Zeroes the node's private key and chain code. */
-  wipe(): void;
-}
+// The key vocabulary (an account node opened to sign, typed data as signed) is keys/'s.
+export type { SigningAccount, TypedDataPayload } from '../keys/types.js';
 
 /**
  * How a family derives keys from a wallet's BIP-39 seed.
@@ -303,14 +290,4 @@ export interface TypedDataInput {
   types: Record<string, unknown>;
   message: Record<string, unknown>;
   primaryType?: string;
-}
-
-/** Typed data after validation: complete, primary type resolved, integers as bigint. */
-export interface TypedDataPayload {
-  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
-  types: Record<string, { name: string; type: string }[]>;
-  primaryType: string;
-  message: Record<string, unknown>;
-  /** The EIP-712 digest that is signed: keccak256(0x1901 || domainSeparator || hashStruct(message)). */
-  digest: string;
 }
