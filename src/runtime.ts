@@ -23,6 +23,7 @@ import { startHealthServer } from './http/health-server.js';
 import type { Checks } from './http/ops.js';
 import { startWorker, type WorkerHandle } from './roles/worker.js';
 import { taskList } from './jobs/tasks.js';
+import { JOB } from './jobs/catalogue.js';
 import { startIndexer, type IndexerHandle } from './roles/indexer.js';
 
 export type Role = 'api' | 'worker' | 'indexer';
@@ -161,7 +162,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         shutdownTimeoutMs: config.shutdownTimeoutMs,
         // Re-queues due webhook attempts after a restart or a lost job.
         periodic: [
-          { name: 'webhooks_sweep', everyMs: 30_000, run: () => services.webhooks.sweep() },
+          { name: JOB.webhooks_sweep, everyMs: 30_000, run: () => services.webhooks.sweep() },
           { name: 'outbound_sweep', everyMs: 15_000, run: () => services.outbound.sweepStuck() },
         ],
       });

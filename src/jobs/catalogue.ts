@@ -3,9 +3,9 @@
  * payload. tasks.ts runs each task through `task()`, which checks the payload first: a job
  * whose payload does not match fails with a JobPayloadError naming the task and the
  * fields (graphile-worker records it as the job's last_error), instead of running on
- * guessed values. The enqueuers (graphile_worker.add_job in the stores' SQL, the crontab
- * below) use these names and shapes; test/jobs/catalogue.test.ts reads every add_job in
- * the source and checks its name and json_build_object keys against this catalogue.
+ * guessed values. Jobs are queued through store.ts (`jobs.<name>.add(tx, payload)`), built
+ * from this catalogue, so a job's name is written here only and its payload is typed by its
+ * schema; catalogue.test.ts checks that nothing else queues a job or spells a job's name.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -56,6 +56,22 @@ export const JOBS = {
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;
+
+/** Every job's name, by name: what code that names a job without queueing it writes (a periodic loop, a log). */
+export const JOB = Object.freeze(Object.fromEntries(Object.keys(JOBS).map((name) => [name, name]))) as { readonly [N in JobName]: N };
+
+/**
+ * The scheduled jobs and their crontab schedules (tasks.ts turns them into graphile-worker
+ * crontab lines: each time slot runs once across all workers).
+ */
+export const SCHEDULES: { readonly [N in JobName]?: string } = {
+  // Scheduled settlements: a run for each period that has closed (UTC), once per beneficiary and period.
+  settlements_tick: '* * * * *',
+  // Idempotency-Keys older than 24 hours are forgotten (hourly; a missed hour is not replayed).
+  idempotency_prune: '17 * * * *',
+  // Auto-settlements whose job was lost (ran out of attempts while an RPC was down) are queued again.
+  auto_settle_resume: '*/5 * * * *',
+};
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 
 /** A job's payload does not match its task's schema: the job fails, nothing runs. */

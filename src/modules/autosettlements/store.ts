@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
 import type { Order, RuleDestination, RuleSource, StoredRule } from './rules.js';
 
 // ---- configurations and rules --------------------------------------------------------
@@ -240,15 +241,13 @@ export async function insertSettlement(db: DbConn, s: NewSettlement): Promise<bo
 /** Job auto_settle_deposits: the confirmed deposits a rule may take where they landed (AutoSettlementService.takeConfirmed). */
 export async function enqueueTakeConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('auto_settle_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.auto_settle_deposits.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 /** Job auto_settle_swept: deposits a sweep moved to the master (AutoSettlementService.takeSwept). */
 export async function enqueueTakeSwept(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('auto_settle_swept', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.auto_settle_swept.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 /**
@@ -256,9 +255,7 @@ export async function enqueueTakeSwept(db: DbConn, depositIds: string[]): Promis
  * gets a new job: graphile-worker frees the key of a locked job).
  */
 export async function enqueueJob(db: DbConn, id: string, delayMs = 0): Promise<void> {
-  await sql`SELECT graphile_worker.add_job('auto_settle', json_build_object('id', ${id}::text),
-                                           run_at := now() + make_interval(secs => ${delayMs / 1000}),
-                                           job_key := ${`auto_settle:${id}`}, max_attempts := 25)`.execute(db);
+  await jobs.auto_settle.add(db, { id }, { delayMs, key: jobs.auto_settle.key(id), maxAttempts: 25 });
 }
 
 /**

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { jobs, type SqlOptions } from '../../jobs/store.js';
+
+/** A run's job (over a row of `id`, `wallet_id`): one at a time per wallet (its queue), once per run (its key). */
+const runJob: SqlOptions = { queue: sql`'settlement:' || wallet_id::text`, key: sql`'settlement:' || id::text`, maxAttempts: 10 };
 
 export type RunStatus = 'pending' | 'done' | 'nothing' | 'failed';
 
@@ -50,8 +54,7 @@ export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> 
     ON CONFLICT DO NOTHING
     RETURNING id, wallet_id`.execute(db);
   if (rows.length > 0) {
-    await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('settlement_run', json_build_object('runId', id::text), 'settlement:' || wallet_id::text,
-                                                            now(), 10, 'settlement:' || id::text, NULL, NULL)::graphile_worker.job_spec))
+    await sql`SELECT ${jobs.settlement_run.addAllSql({ runId: sql`id::text` }, runJob)}
                 FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.wallet_id)}::uuid[]) AS t(id, wallet_id)`.execute(db);
   }
   return rows.map((r) => r.id);
@@ -60,15 +63,13 @@ export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> 
 /** Job settle_deposits: confirmed deposits that may start INSTANT runs (SettlementService.instantConfirmed). */
 export async function enqueueInstantConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('settle_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.settle_deposits.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 /** Job settle_swept: swept deposits that may start INSTANT runs (SettlementService.instantSwept). */
 export async function enqueueInstantSwept(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('settle_swept', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.settle_swept.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 export async function findRun(db: DbConn, id: string): Promise<RunRow | undefined> {
@@ -126,8 +127,7 @@ export async function requeueStale(db: DbConn, olderThanSeconds: number): Promis
   const { rows } = await sql<{ n: string }>`
     WITH stale AS (SELECT id, wallet_id FROM settlement_runs
                     WHERE status = 'pending' AND updated_at < now() - make_interval(secs => ${olderThanSeconds}) LIMIT 500),
-         queued AS (SELECT graphile_worker.add_job('settlement_run', json_build_object('runId', id::text), queue_name := 'settlement:' || wallet_id::text,
-                                                   job_key := 'settlement:' || id::text, max_attempts := 10) FROM stale)
+         queued AS (SELECT ${jobs.settlement_run.addSql({ runId: sql`id::text` }, runJob)} FROM stale)
     SELECT count(*) AS n FROM queued`.execute(db);
   return Number(rows[0]!.n);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
 
 export interface SweepRow {
   id: string;
@@ -177,15 +178,13 @@ export async function depositForSweep(db: DbConn, walletId: string, id: string) 
 }
 
 export async function enqueueSweepJob(db: DbConn, addressId: string, assetId: string): Promise<void> {
-  await sql`SELECT graphile_worker.add_job('sweep_address', json_build_object('addressId', ${addressId}::text, 'assetId', ${assetId}::text),
-                                           job_key := ${`sweep:${addressId}:${assetId}`}, max_attempts := 25)`.execute(db);
+  await jobs.sweep_address.add(db, { addressId, assetId }, { key: `sweep:${addressId}:${assetId}`, maxAttempts: 25 });
 }
 
 /** Job sweep_deposits: confirmed deposits auto-sweep may apply to (SweepService.sweepConfirmed). */
 export async function enqueueSweepDeposits(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('sweep_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.sweep_deposits.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 export interface DepositContext {
@@ -214,8 +213,11 @@ export async function depositContexts(db: DbConn, depositIds: string[]): Promise
 /** One job per (address, asset); the job key folds duplicates into one. */
 export async function enqueueSweepJobs(db: DbConn, pairs: { addressId: string; assetId: string }[]): Promise<void> {
   if (pairs.length === 0) return;
-  await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('sweep_address', json_build_object('addressId', a::text, 'assetId', s::text), NULL, now(), 25,
-                                                          'sweep:' || a::text || ':' || s::text, NULL, NULL)::graphile_worker.job_spec))
+  const add = jobs.sweep_address.addAllSql(
+    { addressId: sql`a::text`, assetId: sql`s::text` },
+    { key: sql`'sweep:' || a::text || ':' || s::text` },
+  );
+  await sql`SELECT ${add}
               FROM (SELECT DISTINCT a, s FROM unnest(${pairs.map((p) => p.addressId)}::uuid[], ${pairs.map((p) => p.assetId)}::uuid[]) AS t(a, s)) AS u`.execute(
     db,
   );
