@@ -37,7 +37,6 @@ describe('job catalogue', () => {
         'settlement_run',
         'outbound_send',
         'outbound_track',
-        'outbound_confirm',
         'auto_settle',
         'deliver_webhook',
         'sweep_address',

@@ -37,9 +37,12 @@ export const JOBS = {
   outbound_send: Type.Object({ id: Id }),
   /** Scheduled (hourly): forgets Idempotency-Keys older than 24 hours. */
   idempotency_prune: None,
-  /** Looks for the receipt of a broadcast outbound row. */
+  /** Follows a signed outbound row: its receipt (re-broadcasting, replacing), then its depth until final. */
   outbound_track: Type.Object({ id: Id, poll: Poll }),
-  /** Counts confirmations of a mined outbound row until it is final. */
+  /**
+   * One depth check of a settled outbound row. No longer queued (outbound_track counts the
+   * depth now); kept so that jobs queued before that change still run.
+   */
   outbound_confirm: Type.Object({ id: Id, poll: Poll }),
   // The work that follows deposit.confirmed and sweep.completed (src/subscriptions.ts),
   // queued in the transaction that confirmed the deposits or completed the sweep.

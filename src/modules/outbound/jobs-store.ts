@@ -27,6 +27,12 @@ export async function enqueueTrackJob(tx: DbConn, id: string, poll: number, dela
   await jobs.outbound_track.add(tx, { id, poll }, { delayMs, key: jobs.outbound_track.key(id), keyMode: 'preserve_run_at' });
 }
 
+/**
+ * A settled row's next depth check (confirm.ts): the same job as its receipt checks,
+ * outbound_track, which goes on counting once the row is settled, so a sent row is followed
+ * by one job from its signature to its final depth. 'replace': the check due now wins over
+ * a receipt check still waiting.
+ */
 export async function enqueueConfirmJob(tx: DbConn, id: string, poll: number, delayMs: number): Promise<void> {
-  await jobs.outbound_confirm.add(tx, { id, poll }, { delayMs, key: jobs.outbound_confirm.key(id), keyMode: 'replace' });
+  await jobs.outbound_track.add(tx, { id, poll }, { delayMs, key: jobs.outbound_track.key(id), keyMode: 'replace' });
 }
