@@ -21,7 +21,7 @@
  *   printed too. A scheduled job that happens to fall in the window (the crontab's
  *   minute tick) is left out and named.
  *
- * `--list` prints the domain files.
+ * `--list` prints the domain files, `--all` every file touched.
  */
 import { Session } from 'node:inspector/promises';
 import { createServer, type Server } from 'node:http';
@@ -157,6 +157,7 @@ try {
   console.log(`job hand-offs: ${handOffs.length} (${handOffs.join(' -> ')}); runs in order: ${runs.join(', ')}`);
   if (scheduled.length) console.log(`scheduled jobs in the window (not counted, their files are): ${scheduled.join(', ')}`);
   if (process.argv.includes('--list')) for (const f of domain) console.log(`  ${f}`);
+  if (process.argv.includes('--all')) for (const f of files) console.log(`  ${f}`);
 } finally {
   mining = false;
   await worker.stop();

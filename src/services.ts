@@ -88,7 +88,7 @@ export interface ServiceOptions {
   cache?: Pick<ChangesOptions, 'ttlMs' | 'maxEntries'>;
   /** Over `config.rates` (tests: the peg setting, no cache). */
   rates?: Partial<RateSettings>;
-  /** A chain's adapter instead of the EVM one (tests: a test double family); undefined keeps the default. */
+  /** A chain's adapter instead of its family's (tests: a test double family); undefined keeps its family's. */
   adapterFor?: AdapterFor;
 }
 
