@@ -126,7 +126,7 @@ export class ChainIndexer {
       }
     } else scan = await adapter.scan(from, to, tokens, this.watch.has);
     const vanished = await this.vanishedDeposits(from, to, scan);
-    // The newest final block (depth counting on EVM, the solidified block on Tron): deposits
+    // The newest final block (depth counting, or the node's own final block: ChainAdapter.finalizedHead): deposits
     // at or below it are confirmed by this range's transaction.
     const final = await adapter.finalizedHead(head);
     // Never fails: a feed that cannot be read leaves amountUSD null, it does not hold up deposits.

@@ -118,7 +118,7 @@ export class DepositService {
     const final = await chain.adapter.finalizedHead(head);
     await this.#rates?.prefetch([...enabled]);
     return this.db.transaction().execute(async (tx) => {
-      // The chain's own spelling of the hash (a Tron txID is stored without 0x, whatever the client sent).
+      // The chain's own spelling of the hash (some families store it without 0x, whatever the client sent).
       const existing = await store.depositsOfHashes(tx, chain.id, [...new Set(transfers.map((t) => t.txHash))]);
       const matched = new Set<string>();
       const found: string[] = [];

@@ -104,7 +104,7 @@ export class WalletService {
     try {
       seed = seedFromMnemonic(mnemonic);
       if (fromSeed) {
-        // A seed family (Solana) keeps no xpub: its addresses come from the seed (issuance).
+        // A seed family (children from the seed: derivation.childKeysFrom) keeps no xpub: its addresses come from the seed (issuance).
         address = codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!);
       } else {
         // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
@@ -211,7 +211,7 @@ export class WalletService {
 
   /**
    * The wallet's address deriver: its account xpub, opened once per process and kept
-   * (bip32 families; keys.ts). A seed family's wallet (Solana) has none.
+   * (bip32 families; keys.ts). A seed family's wallet has none.
    */
   deriver(wallet: Pick<WalletRow, 'id'>): Promise<ChildAddressDeriver> {
     return this.#keys.deriver(wallet);
@@ -219,7 +219,7 @@ export class WalletService {
 
   /**
    * The address of the wallet's child `index` (0: the master): derived from the account xpub
-   * on bip32 families; on a seed family (Solana) the stored address (issuance derived it from
+   * on bip32 families; on a seed family the stored address (issuance derived it from
    * the seed; signing derives the key again and checks it against this address).
    */
   async addressOf(wallet: Pick<WalletRow, 'id' | 'chain_id' | 'address'>, index: number, db: DbConn = this.db): Promise<string> {
