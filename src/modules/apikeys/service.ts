@@ -28,11 +28,11 @@ import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import type { AuditService } from '../audit/service.js';
-import { API_KEY_SCOPES, assertMayManageKeys, type ApiKeyScope } from './scopes.js';
+import { API_KEY_SCOPES, assertMayRevokeKeys, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
 import { UsageRecorder } from './usage.js';
 import * as store from './store.js';
 
-export { assertMayExportKeys, assertMayWrite, isReadOnly, type ApiKeyScope } from './scopes.js';
+export { assertMayExportKeys, assertMayWrite, isReadOnly, OPERATOR, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
 
 /** Who is calling: a wallet key reaches one wallet, a business key all of its wallets. */
 export interface AuthContext {
@@ -50,6 +50,8 @@ export interface IssuedKey {
   id: string;
   apiKey: string;
   prefix: string;
+  /** The new key's restrictions: those asked for plus every one of its creator's (scopesOfNewKey). */
+  scopes: ApiKeyScope[];
 }
 
 /** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW). */
@@ -149,16 +151,21 @@ export class ApiKeyService {
   }
 
   /**
-   * Issues a wallet's key, revoking any live one in the same transaction. Run it in
-   * `changes.transaction` (as WalletService does) so the change applies locally at COMMIT.
+   * Issues a wallet's key for `creator` (the key, session or operator asking), revoking any
+   * live one in the same transaction; the key inherits the creator's restrictions
+   * (scopesOfNewKey). Run it in `changes.transaction` (as WalletService does) so the change
+   * applies locally at COMMIT.
    */
-  async issueWalletKey(tx: DbConn, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
+  async issueWalletKey(tx: DbConn, creator: Scoped, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
+    const scopes = scopesOfNewKey(creator);
     await store.revokeWalletKeys(tx, walletId);
-    return this.issue(tx, { businessId, walletId }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
+    return this.issue(tx, { businessId, walletId, scopes }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
   }
 
-  async issueBusinessKey(tx: DbConn, businessId: string, opts: NewBusinessKey = {}): Promise<IssuedKey> {
-    return this.issue(tx, { businessId, walletId: null, ...opts }, 'sk_biz_');
+  /** Issues a business key for `creator`: the scopes asked for plus the creator's own (scopesOfNewKey). */
+  async issueBusinessKey(tx: DbConn, creator: Scoped, businessId: string, opts: NewBusinessKey = {}): Promise<IssuedKey> {
+    const scopes = scopesOfNewKey(creator, opts.scopes);
+    return this.issue(tx, { businessId, walletId: null, ...opts, scopes }, 'sk_biz_');
   }
 
   /** A new secret: 32 random bytes after the kind's prefix. */
@@ -166,7 +173,11 @@ export class ApiKeyService {
     return `${kind}${randomBytes(32).toString('base64url')}`;
   }
 
-  private async issue(tx: DbConn, key: Omit<store.NewApiKey, 'id' | 'prefix' | 'hash' | 'ciphertext'>, kind: string): Promise<IssuedKey> {
+  private async issue(
+    tx: DbConn,
+    key: Omit<store.NewApiKey, 'id' | 'prefix' | 'hash' | 'ciphertext'> & { scopes: ApiKeyScope[] },
+    kind: string,
+  ): Promise<IssuedKey> {
     const id = uuidv7();
     const apiKey = this.newSecret(kind);
     const prefix = apiKey.slice(0, PREFIX_LENGTH);
@@ -179,7 +190,7 @@ export class ApiKeyService {
     });
     // The new key may have been tried (and cached as unknown) somewhere before it existed.
     await this.changes.publish(tx, API_KEYS_CHANGED);
-    return { id, apiKey, prefix };
+    return { id, apiKey, prefix, scopes: key.scopes };
   }
 
   async authenticate(apiKey: string | undefined): Promise<AuthContext | null> {
@@ -203,7 +214,7 @@ export class ApiKeyService {
       keyId: row.id,
       businessId: row.business_id,
       walletId: row.wallet_id,
-      scopes: Object.freeze(row.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s))),
+      scopes: Object.freeze(knownScopes(row.scopes)),
       rateLimit: row.rate_limit,
     });
   }
@@ -240,18 +251,19 @@ export class ApiKeyService {
     return (await store.findLiveWalletKey(this.db, walletId))?.prefix ?? null;
   }
 
-  /** The wallet's live key as the dashboard shows it: prefix and last use. */
-  async walletKeyInfo(walletId: string): Promise<{ prefix: string; lastUsedAt: string | null } | null> {
+  /** The wallet's live key as the dashboard shows it: prefix, restrictions and last use. */
+  async walletKeyInfo(walletId: string): Promise<{ prefix: string; scopes: ApiKeyScope[]; lastUsedAt: string | null } | null> {
     const row = await store.findLiveWalletKey(this.db, walletId);
-    return row ? { prefix: row.prefix, lastUsedAt: row.last_used_at?.toISOString() ?? null } : null;
+    return row ? { prefix: row.prefix, scopes: knownScopes(row.scopes), lastUsedAt: row.last_used_at?.toISOString() ?? null } : null;
   }
 
-  /** A new business key (several may be live at once); the key is in this answer only. */
+  /**
+   * A new business key (several may be live at once); the key is in this answer only. It
+   * carries the scopes asked for plus every restriction of the key creating it.
+   */
   async createBusinessKey(auth: AuthContext, input: NewBusinessKey): Promise<ApiKeyView & { apiKey: string }> {
-    assertMayManageKeys(auth);
-    const scopes = [...new Set(input.scopes ?? [])];
     const issued = await this.changes.transaction(async (tx) => {
-      const key = await this.issueBusinessKey(tx, auth.businessId, { ...input, scopes });
+      const key = await this.issueBusinessKey(tx, auth, auth.businessId, input);
       await this.#audit?.record(
         {
           businessId: auth.businessId,
@@ -260,7 +272,7 @@ export class ApiKeyService {
           action: 'api_key.created',
           targetType: 'api_key',
           targetId: key.id,
-          details: { prefix: key.prefix, scopes, rateLimit: input.rateLimit ?? null },
+          details: { prefix: key.prefix, scopes: key.scopes, rateLimit: input.rateLimit ?? null },
         },
         tx,
       );
@@ -294,7 +306,7 @@ export class ApiKeyService {
    * no process caches a good key (the module comment). Revoking a revoked key changes nothing.
    */
   async revokeBusinessKey(auth: AuthContext, id: string): Promise<ApiKeyView> {
-    assertMayManageKeys(auth);
+    assertMayRevokeKeys(auth);
     const row = await this.db.transaction().execute(async (tx) => {
       const revoked = await store.revokeBusinessKey(tx, auth.businessId, id);
       if (!revoked) throw new NotFoundError('API key');
@@ -316,6 +328,9 @@ export class ApiKeyService {
   }
 }
 
+const knownScopes = (scopes: string[]): ApiKeyScope[] =>
+  scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s));
+
 function requireBusiness(auth: AuthContext): void {
   if (auth.walletId !== null) throw new ForbiddenError('A wallet API key cannot list API keys; use a business API key');
 }
@@ -328,7 +343,7 @@ function present(row: NonNullable<store.BusinessKeyRow>): ApiKeyView {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    scopes: row.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s)),
+    scopes: knownScopes(row.scopes),
     rateLimit: row.rate_limit,
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
