@@ -54,7 +54,7 @@ export interface IssuedKey {
   scopes: ApiKeyScope[];
 }
 
-/** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW). */
+/** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW, AUTH_FAILURE_BUDGET). */
 export interface ApiKeyLimits {
   /** Requests per second per key and instance, unless the key has its own; 0 = unlimited. */
   keyRate: number;
@@ -63,9 +63,22 @@ export interface ApiKeyLimits {
   authFailureWindowS: number;
   /** How long a refusal for failed authentications is held before it is sent (default 1 s). */
   authFailureDelayMs?: number;
+  /**
+   * Failed lookups (unknown keys that cost a database round trip) per second this process
+   * takes from all clients together; past it, keys that did not authenticate here lately
+   * are refused without a lookup for the rest of the second (the installation's default:
+   * 100, AUTH_FAILURE_BUDGET; 0 or absent: no budget).
+   */
+  authFailureBudget?: number;
 }
 
-export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 };
+export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = {
+  keyRate: 1000,
+  authFailures: 20,
+  authFailureWindowS: 60,
+  authFailureDelayMs: 1000,
+  authFailureBudget: 100,
+};
 
 /** A business key as it is listed: never the key, its hash or its sealed copy. */
 export interface ApiKeyView {
@@ -110,8 +123,22 @@ export function hashKey(apiKey: string): Buffer {
   return Buffer.from(keyDigest(apiKey), 'base64');
 }
 
-/** Real keys are ~51 characters; refusing absurd lengths early keeps hashing cheap. */
-const plausible = (apiKey: string | undefined): apiKey is string => !!apiKey && apiKey.length >= 16 && apiKey.length <= 256;
+/**
+ * The shape of our keys: a kind's prefix (`newSecret`: 32 random bytes, 43 base64url
+ * characters, after it). Anything else is refused before it is hashed or looked up, so a
+ * flood of arbitrary strings costs a regular expression each.
+ */
+const KEY_SHAPE = /^sk_(?:test|live|biz)_[A-Za-z0-9_-]{20,200}$/;
+const plausible = (apiKey: string | undefined): apiKey is string => apiKey !== undefined && KEY_SHAPE.test(apiKey);
+
+/**
+ * An authentication's outcome: the key's context, or why it was refused. `lookedUp` says
+ * whether the refusal cost a database lookup; `shed`: the caller's `mayLookUp` said no.
+ */
+export type KeyCheck =
+  | { auth: AuthContext }
+  | { auth: null; reason: 'missing' | 'malformed' | 'shed'; lookedUp: false }
+  | { auth: null; reason: 'unknown'; lookedUp: boolean };
 
 export class ApiKeyService {
   readonly limits: ApiKeyLimits;
@@ -194,10 +221,22 @@ export class ApiKeyService {
   }
 
   async authenticate(apiKey: string | undefined): Promise<AuthContext | null> {
-    if (!plausible(apiKey)) return null;
+    return (await this.check(apiKey)).auth;
+  }
+
+  /**
+   * Authenticates a key, cheapest refusals first: no key, then a key not shaped like ours
+   * (no hash, no lookup), then a key known to be unknown (the cache: no database round
+   * trip), and only then the batched lookup, if `mayLookUp` allows it (the HTTP layer's
+   * failed-auth budget; absent: always).
+   */
+  async check(apiKey: string | undefined, mayLookUp?: () => boolean): Promise<KeyCheck> {
+    if (!apiKey) return { auth: null, reason: 'missing', lookedUp: false };
+    if (!plausible(apiKey)) return { auth: null, reason: 'malformed', lookedUp: false };
     const digest = keyDigest(apiKey);
     // Keyed by the hash, never the key: no key in clear sits in memory.
-    if (this.#unknown.get(digest)) return null;
+    if (this.#unknown.get(digest)) return { auth: null, reason: 'unknown', lookedUp: false };
+    if (mayLookUp && !mayLookUp()) return { auth: null, reason: 'shed', lookedUp: false };
     const generation = this.#unknown.generation;
     const row = await this.#lookups.load(digest);
     // The lookup is by hash; the explicit constant-time comparison keeps the check itself
@@ -206,17 +245,19 @@ export class ApiKeyService {
     if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) {
       // Not stored if a key was created meanwhile (the generation moved on).
       this.#unknown.set(digest, true, generation);
-      return null;
+      return { auth: null, reason: 'unknown', lookedUp: true };
     }
     this.#vouched.set(digest, true);
     this.#usage.touch(row.id);
-    return Object.freeze({
-      keyId: row.id,
-      businessId: row.business_id,
-      walletId: row.wallet_id,
-      scopes: Object.freeze(knownScopes(row.scopes)),
-      rateLimit: row.rate_limit,
-    });
+    return {
+      auth: Object.freeze({
+        keyId: row.id,
+        businessId: row.business_id,
+        walletId: row.wallet_id,
+        scopes: Object.freeze(knownScopes(row.scopes)),
+        rateLimit: row.rate_limit,
+      }),
+    };
   }
 
   /** Whether this key authenticated in this process lately (see #vouched). */
