@@ -4,8 +4,9 @@
  * with its business's authority, the same AuthContext a business API key gives, so every
  * page goes through the API's own rules.
  *
- * Known devices: a successful sign-in gives the browser a device cookie (a random token,
- * stored hashed, valid for DEVICE_TTL_MS after its last use). A later attempt on the same
+ * Known devices: a successful sign-in gives the browser a device token for the account (a
+ * random token in its device cookie, stored hashed, valid for DEVICE_TTL_MS after its last
+ * use; a cookie holds up to MAX_DEVICE_TOKENS, one per account). A later attempt on the same
  * account that carries it is throttled by that device's own failures only, so a stranger
  * guessing the password, however patiently, never delays the owner's known browsers. Every
  * failed check of an existing account is on the audit trail (`dashboard.sign_in_failed`),
@@ -28,6 +29,8 @@ export const DEVICE_TTL_MS = 180 * 24 * 60 * 60 * 1000;
 /** Failed attempts listed in the notice after a sign-in (the total is shown too). */
 const NOTICE_ENTRIES = 10;
 const DEVICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** Accounts a browser can be a known device of at once (one token each in its cookie, newest first). */
+const MAX_DEVICE_TOKENS = 5;
 
 /** What the dashboard shows after a sign-in that failed attempts on the account came before. */
 export interface SignInNotice {
@@ -60,8 +63,8 @@ export interface Session {
 export interface SignedIn {
   sessionId: string;
   session: Session;
-  /** The browser's device cookie from now on (the one it sent, when already known). */
-  deviceToken: string;
+  /** The browser's device cookie from now on: its tokens, one per account it is a known device of. */
+  deviceCookie: string;
 }
 
 const deviceHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
@@ -112,16 +115,19 @@ export class DashboardService {
    * (throttle.ts: the known device's own, or else the account's and the client address's)
    * the attempt is refused at once with the wait, and nothing is written.
    */
-  async login(email: string, password: string, ip: string, deviceToken?: string): Promise<SignedIn | null> {
+  async login(email: string, password: string, ip: string, deviceCookie?: string): Promise<SignedIn | null> {
     const emailLower = email.trim().toLowerCase().slice(0, 254);
     const now = this.clock.now();
-    const presented = deviceToken && DEVICE_TOKEN.test(deviceToken) ? deviceHash(deviceToken) : null;
+    const tokens = (deviceCookie ?? '')
+      .split('.')
+      .filter((t) => DEVICE_TOKEN.test(t))
+      .slice(0, MAX_DEVICE_TOKENS);
     const known =
-      presented && emailLower
-        ? await store.knownDevice(this.db, presented, emailLower, new Date(now.getTime() - DEVICE_TTL_MS))
+      tokens.length && emailLower
+        ? await store.knownDevice(this.db, tokens.map(deviceHash), emailLower, new Date(now.getTime() - DEVICE_TTL_MS))
         : undefined;
     const counters: Counter[] = known
-      ? [[deviceKey(known, presented!), DEVICE]]
+      ? [[deviceKey(known.user_id, known.token_hash), DEVICE]]
       : [
           [accountKey(emailLower), ACCOUNT],
           [clientKey(ip), CLIENT],
@@ -138,9 +144,10 @@ export class DashboardService {
     }
     const sessionId = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
-    // A token the browser sent that is not a known device of this account is replaced: a
-    // token planted in the owner's browser must not become the planter's known device.
-    const token = known ? deviceToken! : randomBytes(32).toString('base64url');
+    // A new token for an account the browser is not a known device of: a token it already
+    // holds (perhaps planted in the owner's browser) never becomes this account's.
+    const token = known ? tokens.find((t) => deviceHash(t).equals(known.token_hash))! : randomBytes(32).toString('base64url');
+    const cookie = [token, ...tokens.filter((t) => t !== token)].slice(0, MAX_DEVICE_TOKENS).join('.');
     const notice = await this.db.transaction().execute(async (tx) => {
       // The device's (or the account's) count starts afresh; the address's attempt was no failure.
       await store.clearThrottle(tx, counters[0]![0]);
@@ -162,7 +169,7 @@ export class DashboardService {
     await store.deleteExpiredSessions(this.db);
     return {
       sessionId,
-      deviceToken: token,
+      deviceCookie: cookie,
       session: toSession({ user_id: user.id, email: user.email, business_id: user.business_id, csrf_token: csrfToken, notice }),
     };
   }

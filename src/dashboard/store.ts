@@ -83,17 +83,21 @@ export async function clearNotice(db: DbConn, idHash: Buffer): Promise<void> {
   await t(db).updateTable('dashboard_sessions').set({ notice: null }).where('id_hash', '=', idHash).execute();
 }
 
-/** The user the device (token hash) is a known device of, when it is one of the account with this email and was used since `since`. */
-export async function knownDevice(db: DbConn, tokenHash: Buffer, emailLower: string, since: Date): Promise<string | undefined> {
-  const row = await t(db)
+/** Which of these device tokens (hashes) is a known device of the account with this email, used since `since`. */
+export async function knownDevice(
+  db: DbConn,
+  tokenHashes: Buffer[],
+  emailLower: string,
+  since: Date,
+): Promise<{ user_id: string; token_hash: Buffer } | undefined> {
+  return t(db)
     .selectFrom('dashboard_devices as d')
     .innerJoin('dashboard_users as u', 'u.id', 'd.user_id')
-    .select('d.user_id')
-    .where('d.token_hash', '=', tokenHash)
+    .select(['d.user_id', 'd.token_hash'])
+    .where('d.token_hash', 'in', tokenHashes)
     .where(sql<string>`lower(u.email)`, '=', emailLower)
     .where('d.last_used_at', '>=', since)
     .executeTakeFirst();
-  return row?.user_id;
 }
 
 /** A browser signed in: it is (still) a known device of the user. */

@@ -265,6 +265,23 @@ describe('known devices: a browser that signed in before', () => {
   });
 });
 
+describe('one browser, several accounts', () => {
+  it('is a known device of each account it signed in to', async () => {
+    const [one, two] = [await newUser(), await newUser()];
+    const browser = new DashClient(h.baseUrl);
+    for (const u of [one, two]) {
+      browser.jar.delete('wallet_dashboard');
+      expect((await browser.login(u.email, u.password, from('203.0.113.80'))).status).toBe(303);
+    }
+    expect(browser.jar.get('wallet_dashboard_device')!.split('.')).toHaveLength(2);
+    for (const [i, u] of [one, two].entries()) {
+      for (let g = 0; g < 5; g++) await guess(u.email, `guess ${g}`, `198.51.100.${230 + i}`);
+      browser.jar.delete('wallet_dashboard');
+      expect((await browser.login(u.email, u.password, from('203.0.113.80'))).status).toBe(303);
+    }
+  });
+});
+
 describe('telling the account about failed attempts', () => {
   it('puts each failed check on the audit trail and lists them in a banner after the next sign-in, until dismissed', async () => {
     const user = await newUser();

@@ -63,7 +63,7 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     clearCookie(reply, req, LOGIN_CSRF_COOKIE);
     setCookie(reply, req, SESSION_COOKIE, opened.sessionId, Math.floor(SESSION_TTL_MS / 1000));
     // Kept across sign-outs: it is what makes this browser a known device of the account.
-    setCookie(reply, req, DEVICE_COOKIE, opened.deviceToken, Math.floor(DEVICE_TTL_MS / 1000));
+    setCookie(reply, req, DEVICE_COOKIE, opened.deviceCookie, Math.floor(DEVICE_TTL_MS / 1000));
     return redirect(reply, next);
   });
 
