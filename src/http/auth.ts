@@ -89,11 +89,43 @@ interface Counted {
   ttlInSeconds: number;
 }
 
+function limitHeaderValues(c: Counted): Record<string, string | number> {
+  return {
+    'ratelimit-limit': c.max,
+    'ratelimit-remaining': c.remaining,
+    'ratelimit-reset': c.ttlInSeconds,
+    'ratelimit-policy': `${c.max};w=${Math.max(1, Math.round(c.timeWindow / 1000))}`,
+  };
+}
+
 function limitHeaders(reply: FastifyReply, c: Counted): void {
-  void reply.header('ratelimit-limit', c.max);
-  void reply.header('ratelimit-remaining', c.remaining);
-  void reply.header('ratelimit-reset', c.ttlInSeconds);
-  void reply.header('ratelimit-policy', `${c.max};w=${Math.max(1, Math.round(c.timeWindow / 1000))}`);
+  void reply.headers(limitHeaderValues(c));
+}
+
+/**
+ * An error answer (the body of errors.ts, DESIGN section 4) written on the socket at once:
+ * no error object (no stack trace), no serializer, no send hooks. For the refusals a flood
+ * gets by the thousand, where what a refusal costs is the point (request-log.ts already
+ * keeps them out of the log). Always 429 here.
+ */
+function answerNow(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  code: 'AUTH_RATE_LIMITED',
+  message: string,
+  headers: Record<string, string | number>,
+): void {
+  const body = JSON.stringify({ statusCode: 429, message, error: code, requestId: req.id });
+  reply.hijack();
+  reply.raw.writeHead(429, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    // As app.ts's onSend hook sets them on every /v1 answer.
+    'cache-control': 'no-store',
+    'x-request-id': req.id,
+  });
+  reply.raw.end(body);
 }
 
 function refuse(reply: FastifyReply, c: Counted, code: 'RATE_LIMITED' | 'AUTH_RATE_LIMITED', what: string): never {
@@ -113,8 +145,12 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
   });
   const budget = new FailureBudget(authFailureBudget);
   let held = 0;
-  /** Refuses for failed authentications (this address's, or every client's), after holding the answer back a while. */
-  const refuseFailures = async (reply: FastifyReply, c: Counted, message: string): Promise<never> => {
+  /**
+   * Refuses for failed authentications (this address's, or every client's) after holding the
+   * answer back a while, written on the socket itself (`answerNow`): these are the answers a
+   * flood gets by the thousand.
+   */
+  const refuseFailures = async (req: FastifyRequest, reply: FastifyReply, c: Counted, message: string): Promise<void> => {
     if (authFailureDelayMs > 0 && held < MAX_HELD) {
       held++;
       try {
@@ -125,7 +161,11 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
       const ttl = Math.max(0, c.ttl - authFailureDelayMs);
       c = { ...c, ttl, ttlInSeconds: Math.ceil(ttl / 1000) };
     }
-    return refuse(reply, c, 'AUTH_RATE_LIMITED', message);
+    const retryAfter = Math.max(1, c.ttlInSeconds);
+    answerNow(req, reply, 'AUTH_RATE_LIMITED', `${message}; retry in ${retryAfter} s`, {
+      ...limitHeaderValues({ ...c, remaining: 0, ttlInSeconds: retryAfter }),
+      'retry-after': retryAfter,
+    });
   };
   const refused = (req: FastifyRequest, reason: RefusalReason) => {
     markRefused(req);
@@ -156,7 +196,7 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
       const seen = await failures(req, { increment: false });
       if (!seen.isAllowed && seen.isExceeded) {
         refused(req, 'address_limited');
-        await refuseFailures(reply, seen, 'Too many failed authentications from this address');
+        return refuseFailures(req, reply, seen, 'Too many failed authentications from this address');
       }
     }
     const checked = await apiKeys.check(key, () => vouched || budget.take());
@@ -164,7 +204,8 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
       refused(req, checked.reason);
       if (checked.reason === 'shed') {
         const ttl = 1000 - (Date.now() % 1000);
-        await refuseFailures(
+        return refuseFailures(
+          req,
           reply,
           { max: budget.perSecond, remaining: 0, timeWindow: 1000, ttl, ttlInSeconds: 1 },
           'Too many failed authentications on this instance; a key it has not seen lately must wait',
@@ -172,7 +213,7 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
       }
       const counted = failures ? await failures(req) : null;
       if (counted && !counted.isAllowed && counted.isExceeded) {
-        await refuseFailures(reply, counted, 'Too many failed authentications from this address');
+        return refuseFailures(req, reply, counted, 'Too many failed authentications from this address');
       }
       throw new UnauthorizedError(key ? 'Invalid API key' : 'Missing x-api-key header');
     }
