@@ -72,7 +72,7 @@ export interface AppConfig {
    * requests per second per API key (0 = none), and failed authentications per client
    * address within a window before 429 (0 = none), and how long such a 429 is held back.
    */
-  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number };
+  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number; authFailureBudget: number };
   /** Where USD rates come from besides the chains' price feeds, and how long one is reused. */
   rates: RateSettings;
 }
@@ -156,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, families: readonly FamilyConf
       authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
       authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
       authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
+      authFailureBudget: intSetting(env, 'AUTH_FAILURE_BUDGET', 100, 0, 1_000_000),
     },
     rates: {
       pegFallback: boolSetting(env, 'RATES_PEG_FALLBACK', false),

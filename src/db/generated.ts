@@ -212,6 +212,13 @@ export interface ContractSpenders {
   token_address: string;
 }
 
+export interface DashboardDevices {
+  created_at: TimestampColumn;
+  last_used_at: TimestampColumn;
+  token_hash: Buffer;
+  user_id: string;
+}
+
 export interface DashboardLoginThrottle {
   failures: number;
   key: string;
@@ -224,6 +231,7 @@ export interface DashboardSessions {
   csrf_token: string;
   expires_at: TimestampColumn;
   id_hash: Buffer;
+  notice: JsonColumn | null;
   user_id: string;
 }
 
@@ -508,6 +516,7 @@ export interface DB {
   chains: Chains;
   contract_moves: ContractMoves;
   contract_spenders: ContractSpenders;
+  dashboard_devices: DashboardDevices;
   dashboard_login_throttle: DashboardLoginThrottle;
   dashboard_sessions: DashboardSessions;
   dashboard_users: DashboardUsers;

@@ -42,6 +42,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
+import { RequestLog } from './request-log.js';
 import { installOps, type OpsOptions } from './ops.js';
 import type { Registry } from 'prom-client';
 
@@ -85,6 +86,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // No log line for requests refused by authentication (request-log.ts).
+    logController: new RequestLog(),
     // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.
     trustProxy:
       typeof opts.trustProxy === 'number'
@@ -125,11 +128,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  installMetrics(app, opts.registry ?? createRegistry());
+  const registry = opts.registry ?? createRegistry();
+  installMetrics(app, registry);
   installOps(app, { services: opts.services, roleChecks: opts.roleChecks });
 
   await app.register(async (v1) => {
-    await installAuth(v1, opts.services.apiKeys);
+    await installAuth(v1, opts.services.apiKeys, registry);
     const s = opts.services;
     await v1.register(catalogueRoutes, { catalogue: s.catalogue });
     await v1.register(walletRoutes, { wallets: s.wallets });

@@ -35,7 +35,7 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN: { status: 403, meaning: "The key's kind may not do this (a wallet key managing keys; key export switched off)." },
   KEY_READ_ONLY: { status: 403, meaning: 'A read-only key sent something other than GET.' },
   KEY_EXPORT_NOT_ALLOWED: { status: 403, meaning: 'The key may not export private keys.' },
-  KEY_RESTRICTED: { status: 403, meaning: 'Only a business key without restrictions may create or revoke API keys.' },
+  KEY_RESTRICTED: { status: 403, meaning: 'Only a business key without restrictions may revoke API keys.' },
   RATE_LIMITED: {
     status: 429,
     meaning: "The key's request rate (or the dashboard's sign-in attempts) ran out; retry after `Retry-After` seconds.",

@@ -51,7 +51,7 @@ describe('loadConfig: defaults', () => {
       keyImportMainnet: false,
       webhookCompatSignatureHeader: true,
       devnetPortBase: 8545,
-      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 },
+      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000, authFailureBudget: 100 },
     });
   });
 
@@ -75,6 +75,7 @@ describe('loadConfig: defaults', () => {
       AUTH_FAILURE_LIMIT: '5',
       AUTH_FAILURE_WINDOW: '300',
       AUTH_FAILURE_DELAY_MS: '0',
+      AUTH_FAILURE_BUDGET: '0',
       RPC_BASE_MAINNET: RPC,
     });
     expect(config).toMatchObject({
@@ -92,7 +93,7 @@ describe('loadConfig: defaults', () => {
       webhookCompatSignatureHeader: false,
       devnetBlockTime: 0,
       devnetPortBase: 0,
-      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300, authFailureDelayMs: 0 },
+      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300, authFailureDelayMs: 0, authFailureBudget: 0 },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
   });

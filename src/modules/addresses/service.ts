@@ -1,6 +1,6 @@
 /** Child deposit addresses: issuance, listing with analytics, updates, key export. */
 import type { Static } from '@sinclair/typebox';
-import { addressFormOf } from '../../chains/registry.js';
+import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -85,6 +85,13 @@ export class AddressService {
     if (!address) {
       throw new ValidationError(`address is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`, [
         { field: 'address', message: 'invalid address or EIP-55 checksum' },
+      ]);
+    }
+    // Watching the zero (burn, system) address would count every burn as a deposit, and a
+    // whitelisted address is a destination: refused like a withdrawal to it.
+    if (isZeroAddress(chain.config, address)) {
+      throw new ValidationError('address is the zero address; funds sent there are lost', [
+        { field: 'address', message: 'is the zero address' },
       ]);
     }
     if (input.showPrivateKey) {

@@ -8,6 +8,7 @@ import type { DbConn } from '../../db/pool.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
+import { isZeroAddress } from '../../chains/registry.js';
 import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
@@ -70,6 +71,16 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   const fromChild = s.from_index !== 0;
   const swapping = assetIn.id !== assetOut.id;
   const family = adapter.sender;
+  // A rule saved before zero destinations were refused (validate.ts) settles nothing there.
+  if (isZeroAddress(catalogue.chain(s.chain_id).config, rule.destination.address)) {
+    return {
+      quote: null,
+      plan: null,
+      refusal: 'The destination is the zero address; funds sent there are lost',
+      transferGas: 0n,
+      topup: 0n,
+    };
+  }
   let plan: StoredPlan | null = null;
   let refusal: string | null = null;
   let quote: FeeQuote | null;

@@ -15,7 +15,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
+import { OPERATOR, type AuthContext, type ApiKeyScope, type ApiKeyService, type Scoped } from '../apikeys/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import {
   defaultWalletConfigurations,
@@ -56,6 +56,13 @@ export interface CreateWalletInput {
   assets?: string[];
 }
 
+/** A new wallet with its key in clear (shown once) and the key's restrictions. */
+export interface CreatedWallet {
+  wallet: WalletView;
+  apiKey: string;
+  apiKeyScopes: ApiKeyScope[];
+}
+
 export class WalletService {
   readonly #keys: WalletKeyring;
   readonly #refs: TtlCache<string, WalletRef>;
@@ -76,13 +83,25 @@ export class WalletService {
     changes.on(WALLET_CHANGED, (id) => this.#refs.delete(id));
   }
 
-  /** POST /v1/wallets: business-level keys only. */
-  async create(auth: AuthContext, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
+  /**
+   * POST /v1/wallets (and the dashboard's form): business-level keys only. The wallet's key
+   * inherits the caller's restrictions (apikeys scopesOfNewKey).
+   */
+  async create(auth: AuthContext, input: CreateWalletInput): Promise<CreatedWallet> {
     requireBusinessKey(auth, 'create wallets');
-    return this.createForBusiness(auth.businessId, input);
+    return this.#create(auth.businessId, input, auth);
   }
 
-  async createForBusiness(businessId: string, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
+  /**
+   * A wallet created by the installation itself (the embedded default's seeding, tools), not
+   * by a caller's key: its key is unrestricted, as the business's first key is. Anything
+   * acting for a key or a session goes through `create`.
+   */
+  createForBusiness(businessId: string, input: CreateWalletInput): Promise<CreatedWallet> {
+    return this.#create(businessId, input, OPERATOR);
+  }
+
+  async #create(businessId: string, input: CreateWalletInput, creator: Scoped): Promise<CreatedWallet> {
     const chain = this.catalogue.findChain(input.blockchain, input.network);
     if (!chain) {
       throw new BusinessRuleError(
@@ -124,7 +143,7 @@ export class WalletService {
       wipe(mnemonic, xpub, seed);
     }
 
-    const apiKey = await this.db.transaction().execute(async (tx) => {
+    const key = await this.db.transaction().execute(async (tx) => {
       await store.insertWallet(tx, {
         id,
         businessId,
@@ -143,9 +162,9 @@ export class WalletService {
         tx,
         assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })),
       );
-      return (await this.apiKeys.issueWalletKey(tx, businessId, id, input.network)).apiKey;
+      return this.apiKeys.issueWalletKey(tx, creator, businessId, id, input.network);
     });
-    return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey };
+    return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey: key.apiKey, apiKeyScopes: key.scopes };
   }
 
   /** The wallet if the caller's key reaches it; a foreign wallet looks exactly like a missing one. */
@@ -348,7 +367,11 @@ export class WalletService {
     return this.get(auth, walletId);
   }
 
-  async regenerateKey(auth: AuthContext, walletId: string): Promise<{ walletId: string; apiKey: string; prefix: string }> {
+  /** A new key for the wallet (the old one revoked at once); it inherits the caller's restrictions. */
+  async regenerateKey(
+    auth: AuthContext,
+    walletId: string,
+  ): Promise<{ walletId: string; apiKey: string; prefix: string; scopes: ApiKeyScope[] }> {
     requireBusinessKey(auth, "regenerate a wallet's API key");
     const wallet = await this.require(auth, walletId);
     const network = this.chainOf(wallet).row.network;
@@ -358,9 +381,9 @@ export class WalletService {
       // Concurrent regenerations queue on the wallet row: otherwise the second cannot see the
       // first's new key to revoke it and fails on the one-live-key index (a 500).
       await store.lockWallet(tx, walletId);
-      return this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network);
+      return this.apiKeys.issueWalletKey(tx, auth, wallet.business_id, walletId, network);
     });
-    return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
+    return { walletId, apiKey: issued.apiKey, prefix: issued.prefix, scopes: issued.scopes };
   }
 }
 
