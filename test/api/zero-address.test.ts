@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { familyOf } from '../../src/chains/families.js';
-import { resolveChain } from '../../src/config/chains.js';
+import { resolveChain } from '../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
