@@ -39,6 +39,8 @@ export interface CatalogueAsset {
   /** EIP-55 `0x…` on EVM chains, base58check `T…` on Tron. */
   address: string;
   decimals: number;
+  /** AML screening: whose blacklist the contract keeps (config/chains.ts BlacklistKind); absent where not confirmed. */
+  blacklist?: 'tether' | 'tether-v2' | 'circle';
 }
 
 /**
@@ -66,6 +68,8 @@ export interface CatalogueNetwork {
    * comment on chainlinkUsd in catalogue-chains.ts for where they come from).
    */
   priceFeeds?: Partial<Record<CatalogueAsset['symbol'], CataloguePriceFeed>>;
+  /** The SanctionsList oracle (isSanctioned) where it is deployed (catalogue-chains.ts); absent = none. */
+  sanctionsOracle?: string;
 }
 
 export interface CatalogueChain {

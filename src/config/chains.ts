@@ -28,6 +28,15 @@ export const FAMILY_ACCOUNT_PATHS: Readonly<Record<ChainFamilyName, string>> = O
   solana: "m/44'/501'",
 });
 
+/**
+ * Whose blacklist a stablecoin contract keeps, and so which read answers it (AML screening,
+ * chains/screening.ts): 'tether' is Tether's 2017 TetherToken (Ethereum, Tron:
+ * `isBlackListed`), 'tether-v2' its newer TetherToken and USDT0 (`isBlocked`), 'circle'
+ * Circle's FiatToken (`isBlacklisted`). On Solana the issuer's list is its mint's freeze
+ * authority (a frozen token account), whichever the name.
+ */
+export type BlacklistKind = 'tether' | 'tether-v2' | 'circle';
+
 export interface BlockchainInfo {
   slug: string;
   name: string;
@@ -55,6 +64,8 @@ export interface ChainAssetConfig {
   standard: string | null;
   /** The fiat currency the asset tracks (USD for stablecoins), null for volatile coins. */
   currency: string | null;
+  /** AML screening: the issuer's blacklist the token keeps (BlacklistKind); absent = none read. */
+  blacklist?: BlacklistKind;
 }
 
 /**
@@ -86,6 +97,11 @@ export interface ChainConfig {
   swapRouter?: string | null;
   /** USD price feeds by asset symbol (the source of rates); absent or {} = none on this chain. */
   priceFeeds?: Record<string, PriceFeedConfig>;
+  /**
+   * AML screening: a SanctionsList oracle (`isSanctioned(address)`, Chainalysis's) on this
+   * chain; absent or null = none. Catalogue chains default to the published deployment.
+   */
+  sanctionsOracle?: string | null;
   /**
    * Tron chains only: how a child's TRC-20 sweep gets its energy. 'delegate': lent from the
    * master's staked TRX and taken back after; 'burn': TRX sent to the child to burn;
@@ -137,6 +153,8 @@ const AssetEntry = Type.Object(
     address: Address,
     decimals: Type.Integer({ minimum: 0, maximum: 36 }),
     currency: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    /** AML screening: whose blacklist the token keeps (tether, tether-v2, circle); absent or null = none read. */
+    blacklist: Type.Optional(Type.Union([Type.Literal('tether'), Type.Literal('tether-v2'), Type.Literal('circle'), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -173,6 +191,8 @@ const ChainEntry = Type.Object(
      * asset list does); null switches a catalogue feed off.
      */
     priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
+    /** AML screening: a SanctionsList oracle on this chain; null switches the catalogue's off. */
+    sanctionsOracle: Type.Optional(Type.Union([Address, Type.Null()])),
     /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
     sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
     /** Solana chains only: the commitment that makes a deposit SUCCESS (default finalized). */
@@ -243,6 +263,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
         address: a.address,
         decimals: a.decimals,
         currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency,
+        ...(a.blacklist ? { blacklist: a.blacklist } : {}),
       }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
   const standard = entry.tokenStandard ?? known?.tokenStandard ?? FAMILY_TOKEN_STANDARD[family];
@@ -272,6 +293,7 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     swapRouter: entry.swapRouter === undefined ? defaultSwapRouter(entry.blockchain, entry.network) : entry.swapRouter,
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
+    sanctionsOracle: entry.sanctionsOracle === undefined ? (net?.sanctionsOracle ?? null) : entry.sanctionsOracle,
     ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
     ...(entry.finality !== undefined ? { finality: entry.finality } : {}),
     ...(entry.sweepCloseAccounts !== undefined ? { sweepCloseAccounts: entry.sweepCloseAccounts } : {}),
@@ -286,6 +308,7 @@ function assertFamilyAddresses(entry: ChainEntry, family: ChainFamilyName, sourc
   const fields: [string, string | null | undefined][] = [
     ['multicall3', entry.multicall3],
     ['swapRouter', entry.swapRouter],
+    ['sanctionsOracle', entry.sanctionsOracle],
     ...(entry.assets ?? []).map((a, i): [string, string] => [`assets.${i}.address`, a.address]),
     ...Object.entries(entry.priceFeeds ?? {}).map(([symbol, f]): [string, string | undefined] => [
       `priceFeeds.${symbol}.address`,

@@ -8,7 +8,7 @@ import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
 import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
-export type { ChainConfig, ChainFamilyName } from './chains.js';
+export type { BlacklistKind, ChainConfig, ChainFamilyName } from './chains.js';
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {
