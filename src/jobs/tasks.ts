@@ -74,6 +74,10 @@ export function taskList(services: Services): TaskList {
     settle_swept: task('settle_swept', async ({ depositIds }) => {
       await services.settlements.instantSwept(depositIds);
     }),
+    // Queued by the indexer's range when a deposit's sender could not be screened (aml/service.ts).
+    aml_rescreen_deposits: task('aml_rescreen_deposits', async ({ depositIds }) => {
+      await services.aml.rescreenDeposits(depositIds);
+    }),
   };
   return tasks;
 }

@@ -242,6 +242,18 @@ export class WithdrawalService {
     if (refused) throw refused;
   }
 
+  /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
+  async screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
+    const screenings = await this.deps.aml?.checkPayout({
+      wallet: s.wallet,
+      chain: s.chain,
+      recipients: items.map((i) => ({ address: i.to, field: i.field ? `${i.field}.address` : 'address' })),
+      operation,
+      actor: `api-key:${auth.keyId}`,
+    });
+    screenings?.forEach((screening, i) => (items[i]!.aml = { ...screening }));
+  }
+
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
   #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
     // A child on a family with sponsored fees (Solana): its master pays and signs as fee payer.
@@ -281,6 +293,9 @@ export class WithdrawalService {
       if (stored) return stored.response as WithdrawResult;
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
+    // Every destination screened before anything is reserved or signed: a listed one is 422
+    // AML_BLOCKED (audited), nothing written (modules/aml).
+    await this.screen(auth, s, items, op === 'sign' ? 'withdraw-sign' : 'withdraw');
     // amountUSD and rateUSD are recorded at creation from quotes read now, outside the transaction (never fails).
     await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
@@ -370,6 +385,7 @@ export class WithdrawalService {
       reservedFee,
       nonce: null,
       signed,
+      ...(item.aml ? { amlScreening: item.aml } : {}),
     };
   }
 }
