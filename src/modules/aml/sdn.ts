@@ -107,7 +107,8 @@ class XmlReader {
   #text = '';
   #error: Error | null = null;
   // Classic: the current entry's name and uid, and the current id's type and number.
-  #entity: string | null = null;
+  #first = '';
+  #last = '';
   #uid = '';
   #idType = '';
   #idNumber = '';
@@ -141,7 +142,8 @@ class XmlReader {
         return typeof v === 'string' ? v : undefined;
       };
       if (name === 'sdnEntry') {
-        this.#entity = null;
+        this.#first = '';
+        this.#last = '';
         this.#uid = '';
       } else if (name === 'id') {
         this.#idType = '';
@@ -201,13 +203,13 @@ class XmlReader {
   #classic(name: string, parent: string | undefined, text: string): void {
     if (name === 'Publish_Date') this.#publishDate = text;
     else if (parent === 'sdnEntry' && name === 'uid') this.#uid = text;
-    else if (parent === 'sdnEntry' && (name === 'lastName' || name === 'firstName'))
-      this.#entity = name === 'firstName' && this.#entity ? `${text} ${this.#entity}` : (this.#entity ?? text);
+    else if (parent === 'sdnEntry' && name === 'firstName') this.#first = text;
+    else if (parent === 'sdnEntry' && name === 'lastName') this.#last = text;
     else if (parent === 'id' && name === 'idType') this.#idType = text;
     else if (parent === 'id' && name === 'idNumber') this.#idNumber = text;
     else if (name === 'id') {
       const ticker = FEATURE.exec(this.#idType)?.[1];
-      if (ticker) this.#add(this.#idNumber, ticker, this.#name(this.#uid, this.#entity));
+      if (ticker) this.#add(this.#idNumber, ticker, this.#name(this.#uid, [this.#first, this.#last].filter(Boolean).join(' ') || null));
     }
   }
 

@@ -185,8 +185,8 @@ export class AmlService {
         walletId: p.wallet.id,
         actor: p.actor,
         action: 'aml.blocked',
-        targetType: 'address',
-        targetId: hits[0]!.at.address,
+        targetType: 'wallet',
+        targetId: p.wallet.id,
         details: {
           operation: p.operation,
           chain: p.chain.key,
