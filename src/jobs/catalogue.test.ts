@@ -69,6 +69,8 @@ describe('job catalogue', () => {
         'auto_settle_swept',
         'settle_deposits',
         'settle_swept',
+        // Deposits whose AML providers did not answer (aml/store.ts).
+        'aml_rescreen_deposits',
       ]),
     );
     const wrong = jobs.flatMap((j) => {
