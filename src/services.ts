@@ -141,6 +141,15 @@ export async function createServices(
   await aml.start();
   wallets.useAmlProviders((chain) => aml.providersOf(chain));
   addresses.useAmlProviders((chain) => aml.providersOf(chain));
+  addresses.useAmlCheck(async (auth, wallet, chain, address) => {
+    await aml.checkPayout({
+      wallet,
+      chain,
+      recipients: [{ address, field: 'address' }],
+      operation: 'address-whitelist',
+      actor: `api-key:${auth.keyId}`,
+    });
+  });
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, events, logger, opts.indexer);
   deposits.useRates(rates);
   deposits.useAml(aml);

@@ -149,15 +149,22 @@ describe('AML screening on EVM', () => {
     });
     expect(rule.status, JSON.stringify(rule.body)).toBe(422);
     expect(rule.body.details[0].field).toBe('destination.address');
+    const watched = await h.api('POST', `/v1/wallets/${wallet.id}/addresses/whitelist`, {
+      key: wallet.apiKey,
+      body: { address: blacklisted },
+    });
+    expect(watched.status, JSON.stringify(watched.body)).toBe(422);
+    expect(watched.body.error).toBe('AML_BLOCKED');
 
     // Nothing reserved, signed or sent; each attempt in the audit log.
     const after = await written(h);
     expect({ ...after, blocked: 0 }).toEqual({ ...before, blocked: 0 });
-    expect(after.blocked - before.blocked).toBe(7);
+    expect(after.blocked - before.blocked).toBe(8);
     expect(await c.pub.getTransactionCount({ address: wallet.address as Address })).toBe(nonce);
     const [latest] = await blockedAudit(h);
     expect(latest!.actor).toMatch(/^api-key:/);
-    expect(latest!.details.operation).toBe('auto-settlement-rule');
+    expect(latest!.details.operation).toBe('address-whitelist');
+    expect(latest!.details.hits).toEqual([{ address: blacklisted, field: 'address', lists: ['circle'] }]);
 
     // Off the lists again: paid.
     await setDevnetBlacklisted(c.config.rpcUrl, c.config.chainId, usdc.address, blacklisted, false);

@@ -26,6 +26,7 @@ const NO_AML = { message: 'No AML provider configured', provider: 'none', status
 export class AddressService {
   readonly #allocator: AddressAllocator;
   #amlProviders: ((chain: ChainHandle) => string[]) | undefined;
+  #amlCheck: ((auth: AuthContext, wallet: WalletRow, chain: ChainHandle, address: string) => Promise<void>) | undefined;
   readonly keys: AddressKeys;
 
   constructor(
@@ -93,6 +94,8 @@ export class AddressService {
       this.keys.assertExportAllowed(chain);
       if (input.privateKey === undefined) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
     }
+    // A whitelist entry is screened when saved, as beneficiaries are (422 AML_BLOCKED on a hit).
+    await this.#amlCheck?.(auth, wallet, chain, address);
     // Checked (403, 400) before anything is written; wiped once sealed.
     const key = input.privateKey === undefined ? null : this.keys.prepareImport(chain, address, input.privateKey);
     try {
@@ -278,6 +281,11 @@ export class AddressService {
   /** Where the AML providers in force on a chain come from: the AML module registers itself here at wiring. */
   useAmlProviders(source: (chain: ChainHandle) => string[]): void {
     this.#amlProviders = source;
+  }
+
+  /** The AML screening of a whitelisted address (modules/aml checkPayout), set at wiring: throws AML_BLOCKED / AML_UNAVAILABLE. */
+  useAmlCheck(check: (auth: AuthContext, wallet: WalletRow, chain: ChainHandle, address: string) => Promise<void>): void {
+    this.#amlCheck = check;
   }
 
   /** configurations.aml of an address: the providers screening its chain's deposits and payouts (modules/aml). */
