@@ -63,7 +63,7 @@ beforeAll(async () => {
       outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400 },
       amlProviders: [httpProvider({ kind: 'chainalysis', url: double.url, apiKey: double.apiKey })],
     },
-    aml: { timeoutMs: 800, cacheTtlMs: 0, retryMs: 0, http: null },
+    aml: { timeoutMs: 3_000, cacheTtlMs: 0, retryMs: 0, http: null },
   });
   const rpc = createSolanaRpc(sol.url);
   const payer = await generateKeyPairSigner();

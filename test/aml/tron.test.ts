@@ -43,7 +43,7 @@ beforeAll(async () => {
       outbound: { firstTrackDelayMs: 100, maxTrackDelayMs: 400 },
       amlProviders: [httpProvider({ kind: 'chainalysis', url: double.url, apiKey: double.apiKey })],
     },
-    aml: { timeoutMs: 800, cacheTtlMs: 0, retryMs: 0, http: null },
+    aml: { timeoutMs: 3_000, cacheTtlMs: 0, retryMs: 0, http: null },
   });
   wallet = await createTronWallet(h, s, SLUG, { trx: 20_000_000_000, usdt: 1_000_000_000n });
   await s.control.produceBlocks(1);

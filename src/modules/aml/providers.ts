@@ -13,6 +13,7 @@
  * record.
  */
 import type { ListRead } from '../../chains/types.js';
+import { BatchLoader } from '../../lib/batch-loader.js';
 import type { ChainHandle } from '../catalogue/service.js';
 
 /** What a provider plugged into the service implements (the HTTP ones: http-provider.ts). */
@@ -32,36 +33,53 @@ export interface ScreeningProvider {
 /** Issuer names by blacklist kind: both Tether token generations are Tether's list. */
 const ISSUER = { tether: 'tether', 'tether-v2': 'tether', circle: 'circle' } as const;
 
-/** The on-chain providers of a chain: one per issuer with a configured token, and the oracle. */
+/**
+ * The on-chain providers of a chain: one per issuer with a configured token, and the oracle.
+ * They share one reader: the addresses they are asked for in the same moment (a screening
+ * asks them all at once) go to the chain in one batched read (one Multicall3 call for every
+ * list, not one per provider).
+ */
 export function onChainProviders(chain: ChainHandle): ScreeningProvider[] {
   const reads = chain.adapter.screening;
   if (!reads) return [];
-  const byIssuer = new Map<string, ListRead[]>();
+  const all: ListRead[] = [];
+  const byIssuer = new Map<string, number[]>();
   for (const a of chain.config.assets) {
     if (a.isNative || !a.blacklist) continue;
     const read: ListRead = { kind: 'issuer', token: a.address, blacklist: a.blacklist };
     if (!reads.supports(read)) continue;
     const issuer = ISSUER[a.blacklist];
-    byIssuer.set(issuer, [...(byIssuer.get(issuer) ?? []), read]);
+    byIssuer.set(issuer, [...(byIssuer.get(issuer) ?? []), all.push(read) - 1]);
   }
-  const out: ScreeningProvider[] = [...byIssuer].map(([name, list]) => onChain(name, list));
   const oracle = chain.config.sanctionsOracle;
-  if (oracle && reads.supports({ kind: 'sanctions', oracle })) out.push(onChain('sanctions-oracle', [{ kind: 'sanctions', oracle }]));
-  return out;
-}
-
-function onChain(name: string, reads: ListRead[]): ScreeningProvider {
-  return {
+  const oracleAt = oracle && reads.supports({ kind: 'sanctions', oracle }) ? all.push({ kind: 'sanctions', oracle }) - 1 : null;
+  if (all.length === 0) return [];
+  const shared = new BatchLoader<string, (boolean | Error)[]>(
+    async (addresses) => {
+      const answers = await reads.read(all, addresses);
+      return new Map(addresses.map((a, i) => [a, answers.map((r) => (r instanceof Error ? r : r[i]!))]));
+    },
+    // Every provider's runner waits on this one (each with its own timeout): as many in flight as they may ask.
+    { maxBatch: 1_000, maxInFlight: 16 },
+  );
+  const provider = (name: string, indexes: number[]): ScreeningProvider => ({
     name,
     covers: () => true,
-    async screen(chain, addresses) {
-      const answers = await chain.adapter.screening!.read(reads, addresses);
-      const out = addresses.map(() => false);
-      for (const answer of answers) {
-        if (answer instanceof Error) throw answer;
-        answer.forEach((listed, i) => (out[i] ||= listed));
-      }
-      return out;
+    async screen(_chain, addresses) {
+      const answers = await Promise.all(addresses.map((a) => shared.load(a)));
+      return answers.map((row) => {
+        let listed = false;
+        for (const i of indexes) {
+          const v = row![i]!;
+          if (v instanceof Error) throw v;
+          listed ||= v;
+        }
+        return listed;
+      });
     },
-  };
+  });
+  return [
+    ...[...byIssuer].map(([name, indexes]) => provider(name, indexes)),
+    ...(oracleAt === null ? [] : [provider('sanctions-oracle', [oracleAt])]),
+  ];
 }

@@ -294,10 +294,12 @@ export class WithdrawalService {
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
     // Every destination screened before anything is reserved or signed: a listed one is 422
-    // AML_BLOCKED (audited), nothing written (modules/aml).
-    await this.screen(auth, s, items, op === 'sign' ? 'withdraw-sign' : 'withdraw');
-    // amountUSD and rateUSD are recorded at creation from quotes read now, outside the transaction (never fails).
-    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
+    // AML_BLOCKED (audited), nothing written (modules/aml). Meanwhile the USD quotes that
+    // amountUSD and rateUSD are recorded from are read (outside the transaction; never fails).
+    await Promise.all([
+      this.screen(auth, s, items, op === 'sign' ? 'withdraw-sign' : 'withdraw'),
+      this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id)),
+    ]);
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
     if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
     for (let attempt = 0; ; attempt++) {
