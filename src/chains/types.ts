@@ -5,6 +5,7 @@
 import type { ChainConfig } from '../config/index.js';
 import type { SigningAccount, TypedDataPayload } from '../keys/types.js';
 import type { Receipt, Sender } from './sending.js';
+import type { ScreeningReads } from './screening.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
 // file, re-exported here: modules import the whole seam from chains/types.ts.
@@ -23,6 +24,7 @@ export type {
   Sender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
+export type { ListRead, ScreeningReads } from './screening.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
@@ -232,6 +234,9 @@ export interface ChainAdapter {
    * and hashes it. Absent on families without one.
    */
   prepareMessage?(message: string, field?: string): MessagePayload;
+
+  /** AML screening's on-chain list reads (chains/screening.ts); absent on a family that reads none. */
+  readonly screening?: ScreeningReads;
 }
 
 // ---- contracts and typed data (additions for smart-contract calls and EIP-712 signing) --

@@ -36,6 +36,25 @@ export interface AddressKeys {
   wallet_id: string;
 }
 
+export interface AmlListEntries {
+  address: string;
+  address_key: string;
+  entity: string | null;
+  source: string;
+  ticker: Generated<string>;
+}
+
+export interface AmlLists {
+  entries: number;
+  file_name: string;
+  file_sha256: string;
+  format: 'sdn-xml' | 'sdn-advanced-xml' | 'plain';
+  imported_at: Generated<TimestampColumn>;
+  published_at: TimestampColumn | null;
+  source: string;
+  version: Int8Column;
+}
+
 export interface ApiKeys {
   business_id: string;
   created_at: Generated<TimestampColumn>;
@@ -368,6 +387,7 @@ export interface Sweeps {
 
 export interface Transactions {
   address_id: string | null;
+  aml_held: Generated<boolean>;
   aml_screening: JsonColumn | null;
   amount: NumericColumn | null;
   amount_paid: NumericColumn | null;
@@ -502,6 +522,8 @@ export interface WebhookSecrets {
 export interface DB {
   address_keys: AddressKeys;
   addresses: Addresses;
+  aml_list_entries: AmlListEntries;
+  aml_lists: AmlLists;
   api_keys: ApiKeys;
   assets: Assets;
   audit_log: AuditLog;

@@ -37,6 +37,8 @@ import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { amlRoutes } from '../modules/aml/routes.js';
+import { AmlScreeningSchema } from '../modules/aml/schemas.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
@@ -68,6 +70,7 @@ const SHARED_SCHEMAS = [
   WalletAssetSchema,
   BalanceSchema,
   TransactionSchema,
+  AmlScreeningSchema,
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
@@ -152,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(amlRoutes, { aml: s.aml });
   });
 
   // The operator's dashboard is registered beside the API by src/server.ts (buildServer).

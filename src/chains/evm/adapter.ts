@@ -1,4 +1,15 @@
-import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  BaseError,
+  createPublicClient,
+  erc20Abi,
+  ExecutionRevertedError,
+  http,
+  RawContractError,
+  webSocket,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
@@ -30,6 +41,7 @@ import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
+import { EvmScreening } from './screening.js';
 
 const multicallAbi = [
   {
@@ -59,6 +71,11 @@ export class EvmAdapter implements ChainAdapter {
 
   constructor(config: ChainConfig) {
     this.config = config;
+    this.screening = new EvmScreening(
+      async (to, data) => (await this.client.call({ to: to as Address, data: data as Hex })).data ?? '0x',
+      config.multicall3,
+      (err) => err instanceof BaseError && err.walk((e) => e instanceof ExecutionRevertedError || e instanceof RawContractError) !== null,
+    );
     this.sender = new EvmSender(this, { chainId: config.chainId });
     const ws = /^wss?:/.test(config.rpcUrl);
     this.#balanceRpc = ws ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
@@ -87,6 +104,9 @@ export class EvmAdapter implements ChainAdapter {
 
   /** The family's side of the outbound lifecycle; its node calls go through this adapter (errors mapped). */
   readonly sender: EvmSender;
+
+  /** AML screening's list reads: token blacklists and the sanctions oracle (screening.ts). */
+  readonly screening: EvmScreening;
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and

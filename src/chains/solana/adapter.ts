@@ -30,6 +30,7 @@ import { solanaCodec } from './codec.js';
 import { describeSplCall, encodeSplTransfer } from './intent.js';
 import { prepareSolanaMessage } from './message.js';
 import { u64, SolanaNode } from './rpc.js';
+import { SolanaScreening } from './screening.js';
 import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
 import { SolanaSender, type SolanaSenderOptions } from './sender.js';
 
@@ -50,11 +51,14 @@ export class SolanaAdapter implements ChainAdapter {
   readonly node: SolanaNode;
   readonly balances: SolanaBalances;
   readonly sender: SolanaSender;
+  /** AML screening's list reads: frozen token accounts (the mints' freeze authorities; screening.ts). */
+  readonly screening: SolanaScreening;
 
   constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
     this.config = config;
     this.node = node;
     this.balances = new SolanaBalances(node);
+    this.screening = new SolanaScreening(node, this.balances);
     this.sender = new SolanaSender(node, this.balances, {
       ...opts,
       closeAccounts: opts.closeAccounts ?? config.sweepCloseAccounts === true,

@@ -36,6 +36,7 @@ import type {
   TypedDataPayload,
 } from '../types.js';
 import { readBalances } from './balances.js';
+import { TronScreening } from './screening.js';
 import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
 import { prepareTronMessage } from './message.js';
 import { addressWord, constantCall, mapLimit, uintOutput, uintWord } from './calls.js';
@@ -95,6 +96,8 @@ export class TronAdapter implements ChainAdapter {
   readonly sender: TronSender;
   readonly #concurrency: number;
   readonly #multicall: string | null;
+  /** AML screening's list reads: TRC-20 blacklists and a sanctions oracle, by constant calls (screening.ts). */
+  readonly screening: TronScreening;
 
   constructor(config: ChainConfig, node: TronNode, opts: TronAdapterOptions = {}) {
     this.config = config;
@@ -103,6 +106,7 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
+    this.screening = new TronScreening(node, multicall, this.#concurrency);
     this.sender = new TronSender(node, {
       ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),
       ...(config.sweepFunding === undefined ? {} : { sweepFunding: config.sweepFunding }),

@@ -5,6 +5,7 @@
  * so the allowance and the balance read are this settlement's to use.
  */
 import type { DbConn } from '../../db/pool.js';
+import { AppError } from '../../lib/errors.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
@@ -63,6 +64,11 @@ export interface Planned {
 
 export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: store.SettlementRow, sender: string): Promise<Planned> {
   const { catalogue } = deps;
+  // The destination is screened before anything is planned, reserved or signed: listed, the
+  // settlement fails (auto-settlement.failed) with the list named; a provider that does not
+  // answer on a wallet that fails closed throws AML_UNAVAILABLE, and the job tries again later.
+  const blocked = await screenDestination(deps, s);
+  if (blocked) return { quote: null, plan: null, refusal: blocked, transferGas: 0n, topup: 0n };
   const adapter = catalogue.chain(s.chain_id).adapter;
   const assetIn = catalogue.asset(s.asset_in_id)!.row;
   const assetOut = catalogue.asset(s.asset_out_id)!.row;
@@ -136,6 +142,24 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   }
 
   return { quote, plan, refusal, transferGas, topup };
+}
+
+/** Why AML screening refuses the settlement's destination (modules/aml), or null. */
+async function screenDestination(deps: ModuleDeps, s: store.SettlementRow): Promise<string | null> {
+  if (!deps.aml) return null;
+  try {
+    await deps.aml.checkPayout({
+      wallet: await deps.wallets.requireRow(s.wallet_id),
+      chain: deps.catalogue.chain(s.chain_id),
+      recipients: [{ address: s.rule.destination.address, field: 'destination.address' }],
+      operation: 'auto-settlement',
+      actor: `auto-settlement:${s.id}`,
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'AML_BLOCKED') return `AML_BLOCKED: ${err.message}`;
+    throw err;
+  }
 }
 
 /** The transfer a plain move sends: the native coin, or the token's transfer call. */

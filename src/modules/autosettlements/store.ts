@@ -166,12 +166,14 @@ export interface DepositRow {
   /** Once swept: what the sweep delivered to the master in all, and the sum of the deposits it carried. */
   swept_total: string | null;
   sweep_deposits: string | null;
+  /** Held by AML screening until released. */
+  aml_held: boolean;
 }
 
 export async function deposits(db: DbConn, ids: string[]): Promise<DepositRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<DepositRow>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status, t.aml_held,
            a.type AS address_type, a.derivation_index, w.configurations AS wallet_configurations, c.is_active AS address_switch,
            CASE WHEN t.asset_swept THEN t.asset_swept_response ->> 'sweptTotal' END AS swept_total,
            CASE WHEN t.asset_swept AND t.sweep_id IS NOT NULL

@@ -102,6 +102,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    await this.screen(auth, actor, plan, 'contract-write');
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
@@ -143,6 +144,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    await this.screen(auth, actor, plan, 'contract-write-sign');
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
     const expiry = adapter.sender.ordering === 'expiry';
@@ -201,6 +203,19 @@ export class ContractService {
     );
     const prepared = await ruled(this.withdrawals.prepareMoves(actor.chain, moves.owners));
     return { ...plan, moves, prepared };
+  }
+
+  /**
+   * AML screening before anything is reserved or signed (modules/aml): each contract called
+   * (a sanctioned contract is a sanctioned address) and everyone a call pays or lets pull the
+   * wallet's funds (a transfer's recipient, an allowance's spender).
+   */
+  private async screen(auth: AuthContext, actor: Actor, plan: Checked, operation: string): Promise<void> {
+    const recipients = plan.encoded.flatMap((e, i) => [
+      { address: e.to, field: `calls.${i}.address` },
+      ...plan.moves.moves[i]!.map((m) => ({ address: m.beneficiary, field: `calls.${i}.parameters` })),
+    ]);
+    await this.deps.aml?.checkPayout({ wallet: actor.wallet, chain: actor.chain, recipients, operation, actor: `api-key:${auth.keyId}` });
   }
 
   /** What call `i` moves (contract_moves), the spenders it grants allowances to, and the gas it reserves. */

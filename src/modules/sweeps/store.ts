@@ -63,6 +63,16 @@ export async function activeSweep(db: DbConn, addressId: string, assetId: string
   return rows[0];
 }
 
+/**
+ * Whether a deposit of the asset to the address is held by AML screening (a listed sender,
+ * not released): a sweep moves the address's whole balance, so none is made while one is.
+ */
+export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: string): Promise<boolean> {
+  const { rows } =
+    await sql`SELECT 1 FROM transactions WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held LIMIT 1`.execute(db);
+  return rows.length > 0;
+}
+
 /** Confirmed deposits of an address and asset that no sweep has taken yet. */
 export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
   const { rows } = await sql<SweepableDeposit>`
@@ -198,12 +208,14 @@ export interface DepositContext {
   key_imported: boolean | null;
   disable_auto_sweep: boolean | null;
   wallet_configurations: Record<string, unknown>;
+  /** Held by AML screening until released. */
+  aml_held: boolean;
 }
 
 /** What the auto-sweep decision needs about deposits, their addresses and wallets. */
 export async function depositContexts(db: DbConn, depositIds: string[]): Promise<DepositContext[]> {
   const { rows } = await sql<DepositContext>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, a.type AS address_type, a.key_imported,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.aml_held, a.type AS address_type, a.key_imported,
            (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
      WHERE t.id = ANY(${depositIds}::uuid[])`.execute(db);

@@ -34,6 +34,10 @@ export interface NewDeposit {
   to: string;
   token: string | null;
   network: string;
+  /** The sender's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
+  amlScreening?: Record<string, unknown>;
+  /** Held by AML screening: not swept, auto-settled or settled until released. */
+  amlHeld?: boolean;
 }
 
 /** Where a deposit's transfer was found (again). */
@@ -67,6 +71,8 @@ export interface NewWithdrawal {
   nonce: bigint | null;
   /** Sign-only: the signed transaction, never broadcast by us (fee caps null on families without them). */
   signed: { raw: string; hash: string; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } | null;
+  /** The recipient's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
+  amlScreening?: Record<string, unknown>;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */
