@@ -214,7 +214,14 @@ export interface ChainEntry extends FamilyChainOptions {
   tokenStandard?: string;
   isL2?: boolean;
   logoUrl?: string;
-  assets?: { symbol: string; name?: string; address: string; decimals: number; currency?: string | null; blacklist?: BlacklistKind | null }[];
+  assets?: {
+    symbol: string;
+    name?: string;
+    address: string;
+    decimals: number;
+    currency?: string | null;
+    blacklist?: BlacklistKind | null;
+  }[];
   priceFeeds?: Record<string, { address: string; heartbeat: number } | null>;
   sanctionsOracle?: string | null;
 }
