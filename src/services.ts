@@ -17,6 +17,7 @@ import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
+import { EventFeedService, type StreamSettings } from './modules/eventfeed/service.js';
 import { DepositService } from './modules/deposits/service.js';
 import { SweepService } from './modules/sweeps/service.js';
 import { WithdrawalService } from './modules/withdrawals/service.js';
@@ -51,6 +52,8 @@ export interface Services {
   balances: BalanceService;
   transactions: TransactionService;
   webhooks: WebhookService;
+  /** The event feed and its live streams (GET /v1/events, /v1/events/stream). */
+  eventFeed: EventFeedService;
   deposits: DepositService;
   sweeps: SweepService;
   withdrawals: WithdrawalService;
@@ -89,6 +92,8 @@ export interface ServiceOptions {
   rates?: Partial<RateSettings>;
   /** A chain's adapter instead of the EVM one (tests: a test double family); undefined keeps the default. */
   adapterFor?: AdapterFor;
+  /** Event streams' limits (modules/eventfeed/stream.ts defaults: 15 s heartbeat, 5 per key, 1 MiB buffer). */
+  eventStreams?: Partial<StreamSettings>;
 }
 
 export async function createServices(
@@ -157,6 +162,7 @@ export async function createServices(
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
   events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }));
+  const eventFeed = new EventFeedService({ db, clock, logger, changes, wallets, walletAssets, transactions, webhooks }, opts.eventStreams);
   return {
     db,
     catalogue,
@@ -169,6 +175,7 @@ export async function createServices(
     balances,
     transactions,
     webhooks,
+    eventFeed,
     deposits,
     sweeps,
     withdrawals,
@@ -185,6 +192,7 @@ export async function createServices(
     clock,
     changes,
     close() {
+      eventFeed.closeAll('shutdown');
       const usage = apiKeys.close();
       changes.close();
       signer.clear();
