@@ -33,12 +33,12 @@ function newestInput(): number {
 
 const fresh = () => existsSync(STAMP) && existsSync(BUILT_CLI) && statSync(STAMP).mtimeMs >= newestInput();
 
-/** Runs `task` holding the build lock (no two builds, and no test reading dist/ mid-build). */
-export async function withBuildLock<T>(task: () => Promise<T>): Promise<T> {
+/** Runs `task` holding the build lock (no two builds, and no test reading dist/ mid-build); `name`: another lock. */
+export async function withBuildLock<T>(task: () => Promise<T>, name = 'build-lock'): Promise<T> {
   let lock: Awaited<ReturnType<typeof lockDataDir>> | undefined;
   while (!lock) {
     try {
-      lock = await lockDataDir(path.join(ROOT, '.cache', 'build-lock'));
+      lock = await lockDataDir(path.join(ROOT, '.cache', name));
     } catch (err) {
       if (!(err instanceof DataDirInUseError)) throw err;
       await new Promise((r) => setTimeout(r, 500));
