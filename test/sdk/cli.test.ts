@@ -4,7 +4,7 @@
  * exit codes, the commands of a wallet's day, and shell completion.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { buildProgram } from '../../packages/sdk/src/cli/program.js';
 import { startHarness, type Harness, type TestWallet } from '../support/harness.js';
 import { chainOf } from '../support/chain.js';
 import { killAll } from '../support/cli.js';
-import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS, walletRun } from '../support/sdk.js';
+import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS, walletRun, writeCredentials } from '../support/sdk.js';
 import { randomAddress } from '../withdrawals/world.js';
 
 let h: Harness;
@@ -46,30 +46,12 @@ beforeAll(async () => {
   home = mkdtempSync(path.join(os.tmpdir(), 'wallet-cli-'));
   credentials = path.join(home, 'credentials.json');
   // What `npm start` writes, for this service.
-  writeFileSync(
-    credentials,
-    JSON.stringify({
-      baseUrl: h.baseUrl,
-      business: { id: h.businessId, name: 'Test Business', apiKey: h.businessKey },
-      wallets: Object.values(h.wallets).map((x) => ({
-        id: x.id,
-        name: x.slug,
-        network: 'testnet',
-        blockchain: x.slug,
-        address: x.address,
-        apiKey: x.apiKey,
-      })),
-      chains: h.devnet.chains.map((c) => ({
-        slug: c.config.blockchain.slug,
-        chainId: c.config.chainId,
-        rpcUrl: c.config.rpcUrl,
-        assets: c.config.assets
-          .filter((a) => !a.isNative)
-          .map((a) => ({ id: '', symbol: a.symbol, address: a.address, decimals: a.decimals })),
-        faucet: c.faucet,
-      })),
-    }),
-  );
+  writeCredentials(credentials, {
+    baseUrl: h.baseUrl,
+    business: { id: h.businessId, apiKey: h.businessKey },
+    wallets: Object.values(h.wallets),
+    devnet: h.devnet,
+  });
 });
 afterAll(async () => {
   await killAll();

@@ -6,7 +6,7 @@
  * the docs forward to :4000. One-off commands must exit 0; `webhooks listen` and `events
  * tail` (and lines run in the background) must come up and stop on Ctrl-C with exit 0.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { chainOf } from '../support/chain.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { killAll, ROOT, runToEnd, spawnProc, terminate, waitUntil } from '../support/cli.js';
 import { extractClientCommands } from '../support/doc-commands.js';
-import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS } from '../support/sdk.js';
+import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS, writeCredentials } from '../support/sdk.js';
 
 let h: Harness;
 let w: TestWallet;
@@ -47,30 +47,12 @@ beforeAll(async () => {
   receiver = await startReceiver();
   // What `npm start` writes for its demo data: this service's URL, keys, devnets and faucets.
   mkdirSync(path.join(home, 'data'));
-  writeFileSync(
-    path.join(home, 'data', 'credentials.json'),
-    JSON.stringify({
-      baseUrl: h.baseUrl,
-      business: { id: h.businessId, name: 'Test Business', apiKey: h.businessKey },
-      wallets: Object.values(h.wallets).map((x) => ({
-        id: x.id,
-        name: x.slug,
-        network: 'testnet',
-        blockchain: x.slug,
-        address: x.address,
-        apiKey: x.apiKey,
-      })),
-      chains: h.devnet.chains.map((c) => ({
-        slug: c.config.blockchain.slug,
-        chainId: c.config.chainId,
-        rpcUrl: c.config.rpcUrl,
-        assets: c.config.assets
-          .filter((a) => !a.isNative)
-          .map((a) => ({ id: '', symbol: a.symbol, address: a.address, decimals: a.decimals })),
-        faucet: c.faucet,
-      })),
-    }),
-  );
+  writeCredentials(path.join(home, 'data', 'credentials.json'), {
+    baseUrl: h.baseUrl,
+    business: { id: h.businessId, apiKey: h.businessKey },
+    wallets: Object.values(h.wallets),
+    devnet: h.devnet,
+  });
   // The demo wallet has a webhook URL (resend needs one) and USDC to withdraw.
   expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: receiver.url } })).status).toBe(200);
   await chainOf(h, 'devnet-eth').sendToken('USDC', w.address, '20');

@@ -4,7 +4,7 @@
  * native coin and in a test token; the balances are read back from each chain's own API.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { base58 } from '@scure/base';
@@ -13,7 +13,7 @@ import { DEVNET_CHAINS, startDevnet, type Devnet, type DevnetChain } from '../..
 import { fromBase58, toBase58 } from '../../src/devnet/tron/address.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { waitUntil } from '../support/cli.js';
-import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS, walletRun } from '../support/sdk.js';
+import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS, walletRun, writeCredentials } from '../support/sdk.js';
 import { randomAddress } from '../withdrawals/world.js';
 
 let devnet: Devnet;
@@ -48,23 +48,7 @@ beforeAll(async () => {
   });
   home = mkdtempSync(path.join(os.tmpdir(), 'wallet-faucet-'));
   credentials = path.join(home, 'credentials.json');
-  writeFileSync(
-    credentials,
-    JSON.stringify({
-      baseUrl: 'http://127.0.0.1:1',
-      business: { id: '', name: '', apiKey: '' },
-      wallets: [],
-      chains: devnet.chains.map((c) => ({
-        slug: c.config.blockchain.slug,
-        chainId: c.config.chainId,
-        rpcUrl: c.config.rpcUrl,
-        assets: c.config.assets
-          .filter((a) => !a.isNative)
-          .map((a) => ({ id: '', symbol: a.symbol, address: a.address, decimals: a.decimals })),
-        faucet: c.faucet,
-      })),
-    }),
-  );
+  writeCredentials(credentials, { baseUrl: 'http://127.0.0.1:1', devnet });
 }, 180_000);
 afterAll(async () => {
   await devnet?.stop();

@@ -4,9 +4,10 @@
  * a child process, with its own config file, as a person or a script runs it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, withBuildLock } from './build.js';
+import { newestInput, ROOT, withBuildLock } from './build.js';
+import type { Devnet } from '../../src/devnet/devnet.js';
 import { runToEnd, spawnProc, type Proc } from './cli.js';
 
 export const SDK_DIR = path.join(ROOT, 'packages/sdk');
@@ -14,18 +15,7 @@ export const WALLET_BIN = path.join(SDK_DIR, 'bin/wallet.js');
 const STAMP = path.join(SDK_DIR, 'dist/.build-stamp');
 const INPUTS = ['src', 'scripts', 'bin', 'tsconfig.json', 'tsconfig.cjs.json', 'package.json'];
 
-function newestInput(): number {
-  let newest = 0;
-  const visit = (p: string) => {
-    const st = statSync(p);
-    if (st.isDirectory()) for (const name of readdirSync(p)) visit(path.join(p, name));
-    else newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const input of INPUTS) if (existsSync(path.join(SDK_DIR, input))) visit(path.join(SDK_DIR, input));
-  return newest;
-}
-
-const fresh = () => existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestInput();
+const fresh = () => existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestInput(SDK_DIR, INPUTS);
 
 export const SDK_BUILD_TIMEOUT_MS = 300_000;
 
@@ -51,3 +41,42 @@ export const wallet = (args: string[], env: NodeJS.ProcessEnv, stdin?: string): 
 
 /** Runs `wallet …` to its end. */
 export const walletRun = (args: string[], env: NodeJS.ProcessEnv, stdin?: string) => runToEnd(wallet(args, env, stdin), 120_000);
+
+/**
+ * Writes a credentials.json like the one `npm start` writes for its demo data (`wallet login
+ * --credentials` and `wallet faucet` read it), for a service and devnets started by a test.
+ */
+export function writeCredentials(
+  file: string,
+  c: {
+    baseUrl: string;
+    business?: { id: string; apiKey: string };
+    wallets?: { id: string; slug: string; address: string; apiKey: string }[];
+    devnet: Devnet;
+  },
+): void {
+  writeFileSync(
+    file,
+    JSON.stringify({
+      baseUrl: c.baseUrl,
+      business: { id: c.business?.id ?? '', name: 'Test Business', apiKey: c.business?.apiKey ?? '' },
+      wallets: (c.wallets ?? []).map((w) => ({
+        id: w.id,
+        name: w.slug,
+        network: 'testnet',
+        blockchain: w.slug,
+        address: w.address,
+        apiKey: w.apiKey,
+      })),
+      chains: c.devnet.chains.map((ch) => ({
+        slug: ch.config.blockchain.slug,
+        chainId: ch.config.chainId,
+        rpcUrl: ch.config.rpcUrl,
+        assets: ch.config.assets
+          .filter((a) => !a.isNative)
+          .map((a) => ({ id: '', symbol: a.symbol, address: a.address, decimals: a.decimals })),
+        faucet: ch.faucet,
+      })),
+    }),
+  );
+}

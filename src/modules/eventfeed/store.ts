@@ -30,13 +30,26 @@ const inScope = (scope: Scope): RawBuilder<unknown> =>
 
 const ofTypes = (types: readonly string[] | null): RawBuilder<unknown> => (types ? sql`e.name = ANY(${types}::text[])` : sql`true`);
 
+/** An event's columns (`e`) and its latest delivery's (`d`): join `latestDelivery` as `d`. */
+const feedColumns = (e: string) =>
+  sql.raw(`${e}.id, ${e}.txid::text AS txid, ${e}.wallet_id, ${e}.transaction_id, ${e}.name, ${e}.reference, ${e}.body, ${e}.created_at,
+           d.id AS delivery_id, d.status AS delivery_status, d.attempts AS delivery_attempts, d.last_status_code,
+           d.last_attempt_at, d.next_attempt_at`);
+const latestDelivery = (e: string) =>
+  sql.raw(`LEFT JOIN LATERAL (
+        SELECT id, status, attempts, last_status_code, last_attempt_at, next_attempt_at FROM webhook_deliveries
+         WHERE event_id = ${e}.id ORDER BY created_at DESC, id DESC LIMIT 1
+      ) d ON true`);
+/** The columns of `events e` a feed row needs; events written before migration 006 keep their payload only: their body is rebuilt from it. */
+const eventColumns = sql`e.id, e.txid, e.wallet_id, e.transaction_id, e.name, e.reference, e.created_at,
+  coalesce(e.body, json_build_object('event', e.name, 'data', e.payload)::text) AS body`;
+
 /** Every transaction older than this one has ended: its events (if any) are all visible. */
 const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
 
 /**
  * The events after `after`, oldest first, that no transaction still running can come
- * before (migration 031): each with its latest delivery. Events written before migration
- * 006 keep their payload only; their body is rebuilt from it.
+ * before (migration 031): each with its latest delivery.
  */
 export async function eventsAfter(
   db: DbConn,
@@ -44,8 +57,7 @@ export async function eventsAfter(
 ): Promise<FeedRow[]> {
   const { rows } = await sql<FeedRow>`
     WITH page AS (
-      SELECT e.id, e.txid, e.wallet_id, e.transaction_id, e.name, e.reference, e.created_at,
-             coalesce(e.body, json_build_object('event', e.name, 'data', e.payload)::text) AS body
+      SELECT ${eventColumns}
         FROM events e
        WHERE ${inScope(q.scope)} AND ${ofTypes(q.types)}
          AND (e.txid, e.id) > (${q.after.txid}::xid8, ${q.after.id}::uuid)
@@ -53,14 +65,7 @@ export async function eventsAfter(
        ORDER BY e.txid, e.id
        LIMIT ${q.limit}
     )
-    SELECT p.id, p.txid::text AS txid, p.wallet_id, p.transaction_id, p.name, p.reference, p.body, p.created_at,
-           d.id AS delivery_id, d.status AS delivery_status, d.attempts AS delivery_attempts, d.last_status_code,
-           d.last_attempt_at, d.next_attempt_at
-      FROM page p
-      LEFT JOIN LATERAL (
-        SELECT id, status, attempts, last_status_code, last_attempt_at, next_attempt_at FROM webhook_deliveries
-         WHERE event_id = p.id ORDER BY created_at DESC, id DESC LIMIT 1
-      ) d ON true
+    SELECT ${feedColumns('p')} FROM page p ${latestDelivery('p')}
      ORDER BY p.txid, p.id`.execute(db);
   return rows;
 }
@@ -90,16 +95,8 @@ export async function currentHorizon(db: DbConn): Promise<string> {
 /** One event of the scope (with its latest delivery), whatever its position. */
 export async function eventById(db: DbConn, scope: Scope, id: string): Promise<FeedRow | undefined> {
   const { rows } = await sql<FeedRow>`
-    SELECT e.id, e.txid::text AS txid, e.wallet_id, e.transaction_id, e.name, e.reference, e.created_at,
-           coalesce(e.body, json_build_object('event', e.name, 'data', e.payload)::text) AS body,
-           d.id AS delivery_id, d.status AS delivery_status, d.attempts AS delivery_attempts, d.last_status_code,
-           d.last_attempt_at, d.next_attempt_at
-      FROM events e
-      LEFT JOIN LATERAL (
-        SELECT id, status, attempts, last_status_code, last_attempt_at, next_attempt_at FROM webhook_deliveries
-         WHERE event_id = e.id ORDER BY created_at DESC, id DESC LIMIT 1
-      ) d ON true
-     WHERE e.id = ${id}::uuid AND ${inScope(scope)}`.execute(db);
+    SELECT ${feedColumns('f')} FROM (SELECT ${eventColumns} FROM events e WHERE e.id = ${id}::uuid AND ${inScope(scope)}) f
+      ${latestDelivery('f')}`.execute(db);
   return rows[0];
 }
 
