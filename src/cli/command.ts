@@ -1,5 +1,5 @@
 /**
- * What every CLI command shares: the command shape main.ts's table holds, the dispatcher,
+ * What every CLI command shares: the command shape the table (commands.ts) holds, the dispatcher,
  * and the helpers one-off commands use (configuration, a runtime without roles).
  */
 import { ConfigError, loadConfig, type AppConfig } from '../config/index.js';

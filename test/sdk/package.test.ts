@@ -2,9 +2,10 @@
  * packages/sdk as npm would publish it: `npm pack` holds everything its `exports`, `main`,
  * `types` and `bin` name and nothing else; the library imports nothing beyond Node; ES
  * module and CommonJS consumers (and their TypeScript) resolve both entry points; the
- * root package's `./receiver` still resolves, now to the SDK's verifier.
+ * root package's `./receiver` still resolves, now to the SDK's verifier; the SDK examples
+ * of the docs (test/support/doc-snippets.ts) compile against the built package.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/build.js';
 import { ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS, SDK_DIR } from '../support/sdk.js';
+import { sdkExamples } from '../support/doc-snippets.js';
 import { SDK_VERSION } from '../../packages/sdk/src/version.js';
 
 const pkg = JSON.parse(readFileSync(path.join(SDK_DIR, 'package.json'), 'utf8'));
@@ -91,7 +93,9 @@ describe('the SDK package', () => {
     expect(typeof (await import('stablecoin-wallet-service/receiver' as string)).verifyWebhook).toBe('function');
   });
 
-  it('type-checks in an ES module and a CommonJS TypeScript project', () => {
+  // tsc over the generated types takes a minute or more on a busy machine: run it as a child
+  // process without blocking this worker (vitest's own messages must get through), given time.
+  it("type-checks in an ES module and a CommonJS TypeScript project, and so do the docs' SDK examples", { timeout: 600_000 }, async () => {
     const dir = path.join(ROOT, '.cache', `sdk-consumer-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -129,14 +133,21 @@ export async function f(walletId: string): Promise<string | undefined> {
         path.join(dir, 'wrong.mts'),
         "import type { ErrorCode } from '@stablecoin-wallet/sdk';\nexport const c: ErrorCode = 'NO_SUCH_CODE';\n",
       );
+      // The examples README.md, docs/sdk.md, docs/webhooks.md and the package's README show.
+      const examples = sdkExamples(ROOT);
+      expect(examples.map((e) => e.where)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^README\.md:/), expect.stringMatching(/^docs\/sdk\.md:/)]),
+      );
+      for (const [i, e] of examples.entries()) writeFileSync(path.join(dir, `example-${i}.mts`), e.module);
       const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
       let output = '';
       try {
-        execFileSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', cwd: dir });
+        await promisify(execFile)(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', cwd: dir });
       } catch (err) {
         output = (err as { stdout: string }).stdout;
       }
-      expect(output.trim().split('\n')).toEqual([expect.stringMatching(/^wrong\.mts\(2,14\): error TS2322: Type '"NO_SUCH_CODE"'/)]);
+      const where = examples.map((e, i) => `example-${i}.mts: ${e.where}`).join('\n');
+      expect(output.trim().split('\n'), where).toEqual([expect.stringMatching(/^wrong\.mts\(2,14\): error TS2322: Type '"NO_SUCH_CODE"'/)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
