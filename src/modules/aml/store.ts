@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
 import type { ListFormat } from './sdn.js';
 
 export interface ListRow {
@@ -77,8 +78,7 @@ export async function deposits(db: DbConn, ids: string[]): Promise<ScreenedDepos
 /** Queues job aml_rescreen_deposits (deposits whose screening failed), a minute from now. */
 export async function enqueueRescreen(db: DbConn, depositIds: string[], delayS = 60): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('aml_rescreen_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           run_at := now() + make_interval(secs => ${delayS}), max_attempts := 25)`.execute(db);
+  await jobs.aml_rescreen_deposits.add(db, { depositIds }, { delayMs: delayS * 1000, maxAttempts: 25 });
 }
 
 /** The wallets' stored configurations (the AML settings are read from them). */
