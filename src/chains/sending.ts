@@ -5,41 +5,14 @@
  * file reads in one sitting; it imports nothing of the seam back (no cycle).
  */
 
+import type { Receipt } from './receipts.js';
+import type { NetworkData } from './network-data.js';
+
+export type { NetworkData } from './network-data.js';
+
 export interface FeeEstimate {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
-}
-
-export interface Receipt {
-  status: 'success' | 'reverted';
-  blockNumber: bigint;
-  blockHash: string;
-  gasUsed: bigint;
-  effectiveGasPrice: bigint;
-  /**
-   * Why the chain says a reverted transaction failed, when it says more than "reverted"
-   * (Tron: the contract result and message, e.g. OUT_OF_ENERGY); recorded as its reason.
-   */
-  failure?: string;
-  /**
-   * Resources the transaction used besides the fee it paid, on families that meter them
-   * apart (Tron: energy of a contract call, and bandwidth bytes, whether taken from stake,
-   * from the free allowance or burned). Absent on EVM (gasUsed says it all).
-   */
-  energyUsed?: bigint;
-  bandwidthUsed?: bigint;
-  /**
-   * Native coin the fee payer locked in accounts the transaction opened, besides its fee
-   * (Solana: the rent-exempt minimum of a token account it created for the recipient): part
-   * of what the transaction cost its payer, so included in `gasUsed` too (a module that
-   * records the fee records it), and shown apart. Absent when none (and on EVM, Tron).
-   */
-  rentPaid?: bigint;
-  /**
-   * Native coin given back to the fee payer by accounts the transaction closed (Solana: the
-   * rent of the sender's emptied token account, closed by a sweep). Absent when none.
-   */
-  rentReclaimed?: bigint;
 }
 
 // ---- sending: a family's side of the outbound lifecycle ---------------------------------
@@ -69,13 +42,6 @@ export interface CallLimit {
   estimate: bigint;
   limit: bigint;
 }
-
-/**
- * A family's own fields of one outbound transaction (EVM: gasLimit, maxFeePerGas,
- * maxPriorityFeePerGas), opaque above the seam and JSON-safe: the pipeline stores them as
- * outbound_txs.network_data and hands them back. Integers are decimal strings.
- */
-export type NetworkData = Readonly<Record<string, string>>;
 
 /** What a transaction does, the same in every family. */
 export interface TxIntent {

@@ -3,13 +3,14 @@
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
 import type { ChainConfig, ChainFamilyName } from '../config/index.js';
-import type { Receipt, Sender } from './sending.js';
+import type { Sender } from './sending.js';
+import type { BlockPointer, FeeReport, Receipt } from './receipts.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
 // file, re-exported here: modules import the whole seam from chains/types.ts.
+export type { BlockPointer, FeeReport, Receipt, ReceiptDetails, SignedFeeFields } from './receipts.js';
 export type {
   FeeEstimate,
-  Receipt,
   Ordering,
   CallLimit,
   NetworkData,
@@ -147,8 +148,7 @@ export interface TransferEvent {
   txHash: string;
   /** The log's index in its block; -1 for a native (top-level) transfer. */
   logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
 }
 
 export interface ScanResult {
@@ -207,6 +207,8 @@ export interface ChainAdapter {
   /** Sends a signed raw transaction; returns its hash. Resending a known one is not an error. */
   broadcast(raw: string): Promise<string>;
   getReceipt(hash: string): Promise<Receipt | null>;
+  /** How the family's receipts and network data show on the public records (fee fields). */
+  readonly fees: FeeReport;
   /** Calldata of an ERC-20 `transfer(to, amount)`. */
   encodeTokenTransfer(to: string, amount: bigint): string;
 

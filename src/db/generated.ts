@@ -297,12 +297,11 @@ export interface OutboundTxs {
   conflict_seen_at: TimestampColumn | null;
   created_at: Generated<TimestampColumn>;
   data: string | null;
-  effective_gas_price: NumericColumn | null;
   error: string | null;
+  fee: NumericColumn | null;
   fee_payer: string | null;
   from_address: string;
   from_index: number | null;
-  gas_used: NumericColumn | null;
   hash: string | null;
   id: string;
   network_data: Generated<JsonColumn>;
@@ -310,8 +309,8 @@ export interface OutboundTxs {
   owner_id: string | null;
   purpose: string;
   raw: string | null;
+  receipt_details: JsonColumn | null;
   replaced_by: string | null;
-  resources_used: JsonColumn | null;
   stage: string;
   status: string | null;
   to_address: string;

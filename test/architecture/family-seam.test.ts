@@ -78,6 +78,7 @@ const ADAPTER_MEMBERS = [
   'sender',
   'broadcast',
   'getReceipt',
+  'fees',
   'encodeTokenTransfer',
   'close',
   'readTokenDecimals',

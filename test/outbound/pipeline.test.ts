@@ -84,7 +84,7 @@ describe('sending', () => {
 
     expect(await w.pub.getBalance({ address: recipient })).toBe(parseEther('0.123'));
     expect(await usdcOf(w, recipient)).toBe(12_500_000n);
-    const fees = rows.reduce((sum, r) => sum + r.receipt!.gasUsed * r.receipt!.effectiveGasPrice, 0n);
+    const fees = rows.reduce((sum, r) => sum + r.receipt!.fee, 0n);
     expect(await w.pub.getBalance({ address: master })).toBe(eth0 - parseEther('0.123') - fees);
     expect(await usdcOf(w, master)).toBe(usdc0 - 12_500_000n);
 
@@ -346,7 +346,7 @@ describe('dropped, reverted and voided transactions', () => {
     const row = await settledRow(w, id);
     expect(row.stage).toBe('failed');
     expect(row.receipt?.status).toBe('reverted');
-    expect(row.receipt!.gasUsed).toBeGreaterThan(21_000n);
+    expect(BigInt(row.receipt!.details.gasUsed!)).toBeGreaterThan(21_000n);
     expect(row.error).toBe('execution reverted');
     expect((await w.pub.getTransactionReceipt({ hash: row.hash as Hash })).status).toBe('reverted');
     expect(await usdcOf(w, master)).toBe(balance);

@@ -43,6 +43,7 @@ import type {
   FeeQuote,
   NetworkData,
   QuoteOptions,
+  FeeReport,
   Receipt,
   ScanResult,
   Sender,
@@ -51,7 +52,16 @@ import type {
   TransferEvent,
   TxIntent,
 } from '../../src/chains/types.js';
-import { BUMP_PERCENT, LedgerChain, TRANSFER_UNITS, hex, sha256, type LedgerPayload, type LedgerTx } from './ledger-chain.js';
+import {
+  BUMP_PERCENT,
+  LedgerChain,
+  TRANSFER_UNITS,
+  hex,
+  sha256,
+  type LedgerPayload,
+  type LedgerReceipt,
+  type LedgerTx,
+} from './ledger-chain.js';
 
 export { LedgerChain, TRANSFER_UNITS, decode } from './ledger-chain.js';
 
@@ -237,7 +247,7 @@ export class LedgerSender implements Sender {
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
     for (const [index, hash] of hashes.entries()) {
-      const receipt = this.chain.receipt(hash);
+      const receipt = neutralReceipt(this.chain.receipt(hash));
       if (receipt) return { index, receipt };
     }
     return null;
@@ -258,6 +268,17 @@ function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeE
     units: big(network.units),
     fees: feeCap !== null && tip !== null ? { maxFeePerGas: feeCap, maxPriorityFeePerGas: tip } : null,
     cap: tip === null ? feeCap : null,
+  };
+}
+
+/** A ledger node's receipt in the seam's terms: the fee is units x price, both kept as details. */
+function neutralReceipt(r: LedgerReceipt | null): Receipt | null {
+  if (!r) return null;
+  return {
+    status: r.status,
+    block: { number: r.blockNumber, hash: r.blockHash },
+    fee: r.gasUsed * r.effectiveGasPrice,
+    details: { units: r.gasUsed.toString(), price: r.effectiveGasPrice.toString() },
   };
 }
 
@@ -324,8 +345,7 @@ export class LedgerAdapter implements ChainAdapter {
       amount: tx.value,
       txHash: tx.hash,
       logIndex: -1,
-      blockNumber: b.number,
-      blockHash: b.hash,
+      block: { number: b.number, hash: b.hash },
     };
   }
 
@@ -334,8 +354,23 @@ export class LedgerAdapter implements ChainAdapter {
   }
 
   async getReceipt(hash: string): Promise<Receipt | null> {
-    return this.chain.receipt(hash);
+    return neutralReceipt(this.chain.receipt(hash));
   }
+
+  /** Units used and their price, as EVM's gas (the public gasUsed and gasPrice). */
+  readonly fees: FeeReport = {
+    ofReceipt: (r) => ({ gasUsed: BigInt(r.details.units!), gasPrice: BigInt(r.details.price!) }),
+    usage: () => ({}),
+    ofNetwork: (network) => {
+      const n = ledgerNetwork(network);
+      const text = (v: bigint | null | undefined) => (v === null || v === undefined ? null : v.toString());
+      return {
+        gasLimit: text(n.units),
+        maxFeePerGas: text(n.fees?.maxFeePerGas),
+        maxPriorityFeePerGas: text(n.fees?.maxPriorityFeePerGas),
+      };
+    },
+  };
 
   encodeTokenTransfer(): string {
     throw notSupported('tokens');

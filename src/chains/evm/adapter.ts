@@ -30,6 +30,7 @@ import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
+import { evmFees } from './fees.js';
 
 const multicallAbi = [
   {
@@ -87,6 +88,9 @@ export class EvmAdapter implements ChainAdapter {
 
   /** The family's side of the outbound lifecycle; its node calls go through this adapter (errors mapped). */
   readonly sender: EvmSender;
+
+  /** Gas used and its price (fees.ts). */
+  readonly fees = evmFees;
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and

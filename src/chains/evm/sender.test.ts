@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FeeEstimate, Receipt } from '../types.js';
 import { EvmSender, bumpFees, type EvmNode } from './sender.js';
+import { evmReceipt } from './fees.js';
 
 const fees = (maxFeePerGas: bigint, maxPriorityFeePerGas: bigint): FeeEstimate => ({ maxFeePerGas, maxPriorityFeePerGas });
-const receipt: Receipt = { status: 'success', blockNumber: 7n, blockHash: '0xb', gasUsed: 21_000n, effectiveGasPrice: 2n };
+const receipt: Receipt = evmReceipt('success', { number: 7n, hash: '0xb' }, 21_000n, 2n);
 
 /** A node that answers from tables and counts its calls (pure logic: no chain needed here). */
 function node(over: Partial<EvmNode> = {}) {

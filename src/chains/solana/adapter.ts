@@ -29,6 +29,7 @@ import { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { describeSplCall, encodeSplTransfer } from './intent.js';
 import { prepareSolanaMessage } from './message.js';
+import { solanaFees } from './rent.js';
 import { u64, SolanaNode } from './rpc.js';
 import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
 import { SolanaSender, type SolanaSenderOptions } from './sender.js';
@@ -50,6 +51,8 @@ export class SolanaAdapter implements ChainAdapter {
   readonly node: SolanaNode;
   readonly balances: SolanaBalances;
   readonly sender: SolanaSender;
+  /** Lamports at a price of 1; rent for sweeps (rent.ts). */
+  readonly fees = solanaFees;
 
   constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
     this.config = config;

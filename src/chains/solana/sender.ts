@@ -358,13 +358,14 @@ export class SolanaSender implements Sender {
         index,
         receipt: {
           status: status.err === null ? 'success' : 'reverted',
-          blockNumber: slot,
-          blockHash: block.hash,
+          block: { number: slot, hash: block.hash },
           // What the fee payer paid: the fee, and the rent of the token accounts it created
           // (rentPaid, shown apart too); a failed transaction moved nothing but its fee.
-          gasUsed: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
-          effectiveGasPrice: 1n,
-          ...rent,
+          fee: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
+          details: {
+            ...(rent.rentPaid !== undefined ? { rentPaid: rent.rentPaid.toString() } : {}),
+            ...(rent.rentReclaimed !== undefined ? { rentReclaimed: rent.rentReclaimed.toString() } : {}),
+          },
         },
       };
     }

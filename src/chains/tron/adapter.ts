@@ -43,6 +43,7 @@ import { tronCodec } from './codec.js';
 import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
 import type { TronNode } from './node.js';
 import { txIdOfSigned } from './txid.js';
+import { tronFees } from './receipt.js';
 import {
   blockRefOf,
   blockTransfers,
@@ -64,25 +65,19 @@ export interface TronAdapterOptions {
 }
 
 /**
- * A Receipt (the seam's, EVM-shaped) with Tron's own figures. Tron burns fees rather than
- * pricing gas: `gasUsed` is what the sender paid in sun (TransactionInfo.fee: energy burned
- * + bandwidth burned + activation of a new account) and `effectiveGasPrice` is 1, so
- * gasUsed x effectiveGasPrice is the transaction's cost in the native coin, as on EVM (the
- * same mapping as the sender's findLanded, chains/tron/receipt.ts on the tronsend branch).
- * Energy and bandwidth are in the extra fields.
+ * The details of a receipt the adapter reads (getReceipt), decimal strings: Tron burns fees
+ * rather than pricing gas, so the receipt's fee is what the sender paid in sun
+ * (TransactionInfo.fee: energy burned + bandwidth burned + activation of a new account).
+ * - `energyUsed`: energy the call used in all: staked, burned and the contract owner's share
+ *   (receipt.energy_usage_total);
+ * - `energyFee`: sun burned for energy (receipt.energy_fee);
+ * - `netUsage`: bandwidth bytes taken from stake or the free allowance (receipt.net_usage);
+ *   0 when they were burned;
+ * - `netFee`: sun burned for bandwidth (receipt.net_fee);
+ * - `result`: java-tron's contract result (SUCCESS, REVERT, OUT_OF_ENERGY, …); absent for
+ *   system contracts.
  */
-export interface TronReceipt extends Receipt {
-  /** Energy the call used in all: staked, burned and the contract owner's share (receipt.energy_usage_total). */
-  energyUsed: bigint;
-  /** Sun burned for energy (receipt.energy_fee). */
-  energyFee: bigint;
-  /** Bandwidth bytes taken from stake or the free allowance (receipt.net_usage); 0 when they were burned. */
-  netUsage: bigint;
-  /** Sun burned for bandwidth (receipt.net_fee). */
-  netFee: bigint;
-  /** java-tron's contract result (receipt.result: SUCCESS, REVERT, OUT_OF_ENERGY, …); null for system contracts. */
-  result: string | null;
-}
+export type TronReceiptDetails = 'energyUsed' | 'energyFee' | 'netUsage' | 'netFee' | 'result';
 
 const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/;
 /** What the Tron family does not read (a USD price feed: Chainlink's AggregatorV3 is an EVM contract set). */
@@ -93,6 +88,8 @@ export class TronAdapter implements ChainAdapter {
   readonly node: TronNode;
   /** The sending side: the 'expiry' ordering, fees burned or from resources (chains/tron/sender.ts). */
   readonly sender: TronSender;
+  /** The fee burned, at a price of 1; energy and bandwidth for sweeps (receipt.ts). */
+  readonly fees = tronFees;
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -263,7 +260,7 @@ export class TronAdapter implements ChainAdapter {
   }
 
   /** The receipt of a transaction in a block of the node's head chain (see `landed`, TronReceipt); null while none. */
-  getReceipt(hash: string): Promise<TronReceipt | null> {
+  getReceipt(hash: string): Promise<Receipt | null> {
     const id = TXID.exec(hash)?.[1]?.toLowerCase();
     if (id === undefined) return Promise.resolve(null);
     return this.rpc(async () => {
@@ -273,18 +270,14 @@ export class TronAdapter implements ChainAdapter {
       const r = info.receipt ?? {};
       const result = r.result ?? null;
       const failed = info.result === 'FAILED' || (result !== null && result !== 'SUCCESS' && result !== 'DEFAULT');
-      return {
-        status: failed ? 'reverted' : 'success',
-        blockNumber: block.number,
-        blockHash: block.hash,
-        gasUsed: int64(info.fee),
-        effectiveGasPrice: 1n,
-        energyUsed: int64(r.energy_usage_total),
-        energyFee: int64(r.energy_fee),
-        netUsage: int64(r.net_usage),
-        netFee: int64(r.net_fee),
-        result,
+      const details: Partial<Record<TronReceiptDetails, string>> = {
+        energyUsed: int64(r.energy_usage_total).toString(),
+        energyFee: int64(r.energy_fee).toString(),
+        netUsage: int64(r.net_usage).toString(),
+        netFee: int64(r.net_fee).toString(),
+        ...(result !== null ? { result } : {}),
       };
+      return { status: failed ? 'reverted' : 'success', block: { number: block.number, hash: block.hash }, fee: int64(info.fee), details };
     });
   }
 

@@ -35,8 +35,8 @@ import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
-import { failureOf, Legs, minedOf } from './legs.js';
-import { APPROVE_GAS, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
+import { failureOf, Legs } from './legs.js';
+import { APPROVE_GAS, minedOfStrings, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
@@ -227,7 +227,7 @@ export class AutoSettlementExecutor {
     if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'sending') return;
-    const mined = minedOf(row);
+    const mined = this.deps.outbound.mined(row);
     if (row.stage !== 'mined' || !mined) {
       const reason = failureOf(row, 'swap');
       await this.#legs.fail(tx, s.swap_transaction_id, 'SWAP', reason, mined, 'failed', change.depth);
@@ -251,20 +251,7 @@ export class AutoSettlementExecutor {
       if (!locked || locked.status !== 'pending' || locked.stage !== 'swapped') return;
       const m = plan.mined!;
       await store.updateSettlement(tx, s.id, { amountOut: output });
-      await this.#legs.succeed(
-        tx,
-        locked.swap_transaction_id,
-        'SWAP',
-        {
-          hash: m.hash,
-          blockNumber: BigInt(m.blockNumber),
-          blockHash: m.blockHash,
-          gasUsed: BigInt(m.gasUsed),
-          gasPrice: BigInt(m.gasPrice),
-        },
-        output,
-        plan.depth,
-      );
+      await this.#legs.succeed(tx, locked.swap_transaction_id, 'SWAP', minedOfStrings(m), output, plan.depth);
       if (output === 0n) {
         await this.#legs.failAll(tx, locked, 'the swap delivered nothing');
         return;
@@ -288,7 +275,7 @@ export class AutoSettlementExecutor {
     if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'transfer') return;
-    const mined = minedOf(row);
+    const mined = this.deps.outbound.mined(row);
     if (row.stage === 'mined' && mined) {
       await store.updateSettlement(tx, s.id, { status: 'success', stage: 'done' });
       await this.#legs.succeed(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', mined, undefined, change.depth);
@@ -299,7 +286,15 @@ export class AutoSettlementExecutor {
 
   async #transferFailed(tx: DbConn, s: store.SettlementRow, row: OutboundRow, depth: number | null): Promise<void> {
     const reason = failureOf(row, 'transfer to the destination');
-    await this.#legs.fail(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', reason, minedOf(row), 'failed', depth ?? undefined);
+    await this.#legs.fail(
+      tx,
+      s.settle_transaction_id,
+      'AUTO_SETTLEMENT',
+      reason,
+      this.deps.outbound.mined(row),
+      'failed',
+      depth ?? undefined,
+    );
     await store.updateSettlement(tx, s.id, { status: 'failed', stage: 'failed', error: reason });
   }
 

@@ -11,7 +11,7 @@ import { ChainRejectedError } from '../../chains/errors.js';
 import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
-import type { minedOf } from './legs.js';
+import type { Mined } from '../transactions/service.js';
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
@@ -36,7 +36,7 @@ export interface StoredPlan {
   resetApproval?: boolean;
   gas: string;
   candidates: { path: string[]; amountOut: string }[];
-  mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
+  mined?: { hash: string; block: { number: string; hash: string }; gasUsed: string; gasPrice: string };
   /** Depth of the swap's block when it became final. */
   depth?: number;
 }
@@ -176,13 +176,22 @@ export function publicPlan(p: StoredPlan): Record<string, unknown> {
   };
 }
 
-export function stringsOf(m: NonNullable<ReturnType<typeof minedOf>>): NonNullable<StoredPlan['mined']> {
+/** The swap's receipt as the plan keeps it (JSON), and back. */
+export function stringsOf(m: Mined): NonNullable<StoredPlan['mined']> {
   return {
     hash: m.hash,
-    blockNumber: m.blockNumber.toString(),
-    blockHash: m.blockHash,
+    block: { number: m.block.number.toString(), hash: m.block.hash },
     gasUsed: m.gasUsed.toString(),
     gasPrice: m.gasPrice.toString(),
+  };
+}
+
+export function minedOfStrings(m: NonNullable<StoredPlan['mined']>): Mined {
+  return {
+    hash: m.hash,
+    block: { number: BigInt(m.block.number), hash: m.block.hash },
+    gasUsed: BigInt(m.gasUsed),
+    gasPrice: BigInt(m.gasPrice),
   };
 }
 

@@ -113,31 +113,31 @@ export async function insertSignedWrite(
 export async function settleWrite(
   tx: DbConn,
   row: OutboundRow,
-  deps: Pick<ModuleDeps, 'webhooks' | 'transactions'>,
+  deps: Pick<ModuleDeps, 'webhooks' | 'transactions' | 'outbound'>,
   fees: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
 ): Promise<void> {
   if (!row.ownerId || !(await store.lockPendingWrite(tx, row.ownerId))) return;
   const r = row.receipt;
   const ok = row.stage === 'mined' && r?.status === 'success';
-  const fee = r ? r.gasUsed * r.effectiveGasPrice : null;
+  // The receipt's public fee fields, as the family maps them (gasUsed x gasPrice = its fee).
+  const shown = deps.outbound.mined(row);
   await store.settleMoves(tx, row.ownerId);
   await deps.transactions.settleContractCall(tx, row.ownerId, {
     ...sendEnd(ok, row.stage),
     confirmed: r !== null,
     hash: r ? row.hash : null,
-    blockNumber: r?.blockNumber ?? null,
-    blockHash: r?.blockHash ?? null,
-    gasUsed: r?.gasUsed ?? null,
-    gasPrice: r?.effectiveGasPrice ?? null,
-    fee,
+    block: r?.block ?? null,
+    gasUsed: shown?.gasUsed ?? null,
+    gasPrice: shown?.gasPrice ?? null,
+    fee: r?.fee ?? null,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     response: {
       outcome: ok ? 'success' : r ? 'reverted' : row.stage,
       hash: row.hash,
       nonce: row.nonce === null ? null : Number(row.nonce),
-      blockNumber: r ? Number(r.blockNumber) : null,
-      gasUsed: r ? r.gasUsed.toString() : null,
+      blockNumber: r ? Number(r.block.number) : null,
+      gasUsed: shown ? shown.gasUsed.toString() : null,
       error: ok ? null : row.error,
     },
   });

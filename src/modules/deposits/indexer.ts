@@ -277,7 +277,7 @@ export class ChainIndexer {
     const out: store.DepositRow[] = [];
     for (const p of missing) {
       const receipt = await this.chain.adapter.getReceipt(p.hash);
-      if (!receipt || receipt.blockNumber <= to) out.push(p);
+      if (!receipt || receipt.block.number <= to) out.push(p);
     }
     return out;
   }

@@ -85,7 +85,7 @@ async function recordFor(
     );
   if (found) {
     matched.add(found.id);
-    const moved = found.block_hash !== t.blockHash || found.log_index !== t.logIndex;
+    const moved = found.block_hash !== t.block.hash || found.log_index !== t.logIndex;
     if (found.status === 'SUCCESS') {
       if (moved)
         ctx.logger.error(
@@ -115,8 +115,7 @@ async function recordFor(
     currency: asset.symbol,
     hash: t.txHash,
     logIndex: t.logIndex,
-    blockNumber: t.blockNumber,
-    blockHash: t.blockHash,
+    block: t.block,
     from: t.from,
     to: t.to,
     token: t.token,

@@ -38,7 +38,7 @@
  * again (replace.ts, rebuildExpired). Such a row is never sped up or cancelled once signed.
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { NetworkData, SignedTransaction, TxIntent } from '../../chains/types.js';
+import type { BlockPointer, NetworkData, SignedTransaction, TxIntent } from '../../chains/types.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
@@ -146,6 +146,22 @@ export class OutboundService {
   /** The fee fields a row's network data carries (EVM: gas limit and fee caps; null where absent), for records that show them. */
   feeFields(row: OutboundRow): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } {
     return this.catalogue.chain(row.chainId).adapter.sender.feeFields(row.network);
+  }
+
+  /**
+   * A settled row's receipt as the public records show it: its block, and the fee fields its
+   * family maps it to (ChainAdapter.fees.ofReceipt: gasUsed x gasPrice is the fee); null
+   * without a receipt.
+   */
+  mined(row: OutboundRow): { hash: string; block: BlockPointer; gasUsed: bigint; gasPrice: bigint } | null {
+    if (!row.receipt) return null;
+    return { hash: row.hash!, block: row.receipt.block, ...this.catalogue.chain(row.chainId).adapter.fees.ofReceipt(row.receipt) };
+  }
+
+  /** What the receipts of rows of one chain used besides their fees, as a sweep shows it (ChainAdapter.fees.usage). */
+  usage(chainId: string, rows: (OutboundRow | undefined)[]): Record<string, string> {
+    const receipts = rows.flatMap((r) => (r?.receipt ? [r.receipt] : []));
+    return this.catalogue.chain(chainId).adapter.fees.usage(receipts);
   }
 
   /** The sender's next nonce as the pipeline sees it (not reserved), or null before its first send. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { NetworkData, Receipt } from '../../chains/types.js';
+import type { NetworkData, Receipt, ReceiptDetails } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 
 export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
@@ -27,19 +27,8 @@ export interface OutboundRow {
   purpose: string;
   ownerId: string | null;
   replacedBy: string | null;
-  receipt: {
-    status: 'success' | 'reverted';
-    blockNumber: bigint;
-    blockHash: string;
-    gasUsed: bigint;
-    effectiveGasPrice: bigint;
-    /** Resources used besides the fee (Tron: energy, bandwidth bytes); absent on EVM. */
-    energyUsed?: bigint;
-    bandwidthUsed?: bigint;
-    /** Rent the fee payer locked in opened accounts, or got back from closed ones (Solana token accounts); absent when none. */
-    rentPaid?: bigint;
-    rentReclaimed?: bigint;
-  } | null;
+  /** The receipt it settled with (the seam's neutral one; its failure is in `error`). */
+  receipt: Receipt | null;
   error: string | null;
   attempts: number;
   conflictSeenAt: Date | null;
@@ -68,9 +57,8 @@ interface DbRow {
   replaced_by: string | null;
   block_number: string | null;
   block_hash: string | null;
-  gas_used: string | null;
-  effective_gas_price: string | null;
-  resources_used: { energy?: string; bandwidth?: string; rentPaid?: string; rentReclaimed?: string } | null;
+  fee: string | null;
+  receipt_details: ReceiptDetails | null;
   status: 'success' | 'reverted' | null;
   error: string | null;
   attempts: number;
@@ -106,14 +94,9 @@ function toRow(r: DbRow): OutboundRow {
         ? null
         : {
             status: r.status,
-            blockNumber: BigInt(r.block_number!),
-            blockHash: r.block_hash!,
-            gasUsed: BigInt(r.gas_used!),
-            effectiveGasPrice: BigInt(r.effective_gas_price!),
-            ...(r.resources_used?.energy !== undefined ? { energyUsed: BigInt(r.resources_used.energy) } : {}),
-            ...(r.resources_used?.bandwidth !== undefined ? { bandwidthUsed: BigInt(r.resources_used.bandwidth) } : {}),
-            ...(r.resources_used?.rentPaid !== undefined ? { rentPaid: BigInt(r.resources_used.rentPaid) } : {}),
-            ...(r.resources_used?.rentReclaimed !== undefined ? { rentReclaimed: BigInt(r.resources_used.rentReclaimed) } : {}),
+            block: { number: BigInt(r.block_number!), hash: r.block_hash! },
+            fee: BigInt(r.fee!),
+            details: r.receipt_details ?? {},
           },
     error: r.error,
     attempts: r.attempts,
@@ -239,8 +222,7 @@ export const REVERTED = 'execution reverted';
 export async function settleMined(db: DbConn, id: string, r: Receipt): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = ${r.status === 'success' ? 'mined' : 'failed'}, status = ${r.status},
-           block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
-           effective_gas_price = ${r.effectiveGasPrice}, resources_used = ${resourcesUsed(r)}::jsonb, conflict_seen_at = NULL, updated_at = now(),
+           ${receiptColumns(r)}, conflict_seen_at = NULL, updated_at = now(),
            error = ${r.status === 'success' ? null : (r.failure ?? REVERTED)}
      WHERE id = ${id}
     RETURNING *`.execute(db);
@@ -296,19 +278,7 @@ export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
  * failed, with its receipt) and the live row steps aside as replaced by it. The live row
  * leaves the (chain, sender, nonce) index first, so the two never hold it together.
  */
-export async function settlePredecessor(
-  db: DbConn,
-  liveId: string,
-  minedId: string,
-  r: {
-    status: 'success' | 'reverted';
-    blockNumber: bigint;
-    blockHash: string;
-    gasUsed: bigint;
-    effectiveGasPrice: bigint;
-    failure?: string;
-  },
-): Promise<OutboundRow> {
+export async function settlePredecessor(db: DbConn, liveId: string, minedId: string, r: Receipt): Promise<OutboundRow> {
   await sql`UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${minedId}, conflict_seen_at = NULL, updated_at = now(),
                    error = 'an earlier transaction with this nonce was mined instead'
              WHERE id = ${liveId}`.execute(db);
@@ -340,18 +310,17 @@ export async function liveOfOwner(db: DbConn, ownerId: string): Promise<Outbound
 
 // ---- confirmation depth and reorgs (confirm.ts) ----------------------------------------
 
-/** Locks a settled row for a reorg move, provided it still holds the receipt of `blockHash`. */
-export async function lockSettledIn(db: DbConn, id: string, blockHash: string): Promise<OutboundRow | undefined> {
+/** Locks a settled row for a reorg move, provided it still holds the receipt of block `hash`. */
+export async function lockSettledIn(db: DbConn, id: string, hash: string): Promise<OutboundRow | undefined> {
   const { rows } = await sql<DbRow>`
-    SELECT * FROM outbound_txs WHERE id = ${id} AND stage IN ('mined', 'failed') AND block_hash = ${blockHash} FOR UPDATE`.execute(db);
+    SELECT * FROM outbound_txs WHERE id = ${id} AND stage IN ('mined', 'failed') AND block_hash = ${hash} FOR UPDATE`.execute(db);
   return one(rows);
 }
 
 /** The same transaction, same outcome, re-mined in another block: the new receipt. updated_at is progress, not touched. */
 export async function moveReceipt(db: DbConn, id: string, r: Omit<Receipt, 'status'>): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
-    UPDATE outbound_txs SET block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
-           effective_gas_price = ${r.effectiveGasPrice}, resources_used = ${resourcesUsed(r)}::jsonb
+    UPDATE outbound_txs SET ${receiptColumns(r)}
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
@@ -364,20 +333,15 @@ export async function moveReceipt(db: DbConn, id: string, r: Omit<Receipt, 'stat
  */
 export async function unsettle(db: DbConn, id: string, error: string): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
-    UPDATE outbound_txs SET stage = 'broadcast', status = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-           effective_gas_price = NULL, resources_used = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
+    UPDATE outbound_txs SET stage = 'broadcast', status = NULL, block_number = NULL, block_hash = NULL, fee = NULL,
+           receipt_details = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
 }
 
-/** A receipt's resources and rent besides the fee (Receipt.energyUsed, bandwidthUsed, rentPaid, rentReclaimed) as stored: decimal strings, null when none. */
-function resourcesUsed(r: Pick<Receipt, 'energyUsed' | 'bandwidthUsed' | 'rentPaid' | 'rentReclaimed'>): string | null {
-  if (r.energyUsed === undefined && r.bandwidthUsed === undefined && r.rentPaid === undefined && r.rentReclaimed === undefined) return null;
-  return JSON.stringify({
-    ...(r.energyUsed !== undefined ? { energy: r.energyUsed.toString() } : {}),
-    ...(r.bandwidthUsed !== undefined ? { bandwidth: r.bandwidthUsed.toString() } : {}),
-    ...(r.rentPaid !== undefined ? { rentPaid: r.rentPaid.toString() } : {}),
-    ...(r.rentReclaimed !== undefined ? { rentReclaimed: r.rentReclaimed.toString() } : {}),
-  });
+/** The SET list of a receipt's block, fee and details. */
+function receiptColumns(r: Omit<Receipt, 'status'>) {
+  return sql`block_number = ${r.block.number}, block_hash = ${r.block.hash}, fee = ${r.fee},
+             receipt_details = ${JSON.stringify(r.details)}::jsonb`;
 }

@@ -15,7 +15,6 @@ import type { OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { resourcesOf } from './records.js';
 import * as store from './store.js';
 
 export class SweepSteps {
@@ -150,8 +149,9 @@ export class SweepSteps {
     const giveBack = await of(sweep.give_back_outbound_id);
     // What each transaction cost its payer (Solana: rent locked in an account it opened, the
     // master's token account, included); rent given back by a closed account is shown apart.
-    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    const fee = (r: OutboundRow | undefined) => r?.receipt?.fee ?? 0n;
     const steps = [topup, lend, row, giveBack];
+    const shown = this.outbound.mined(row)!;
     for (const d of deposits) {
       await this.transactions.markSwept(tx, d.id, {
         amount: d.amount,
@@ -162,11 +162,13 @@ export class SweepSteps {
         to: wallet.address,
         response: {
           status: row.receipt!.status,
-          blockNumber: Number(row.receipt!.blockNumber),
-          gasUsed: row.receipt!.gasUsed.toString(),
+          blockNumber: Number(shown.block.number),
+          gasUsed: shown.gasUsed.toString(),
           sweptTotal: sweep.amount,
           topupHash: topup?.hash ?? null,
-          ...resourcesOf(steps, lend, giveBack),
+          // What the family shows besides the fee (Tron: energy and bandwidth; Solana: rent paid and got back).
+          ...this.outbound.usage(sweep.chain_id, steps),
+          ...(lend ? { lendHash: lend.hash, giveBackHash: giveBack?.hash ?? null } : {}),
         },
       });
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');

@@ -109,8 +109,8 @@ export async function countByTypeAndStatus(db: DbConn, walletId: string): Promis
 export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; final: bigint }): Promise<TransactionRow[]> {
   if (ds.length === 0) return [];
   const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
-  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
-  const settled = (d: NewDeposit) => depth !== undefined && d.blockNumber <= depth.final;
+  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.block.number + 1n) : 0);
+  const settled = (d: NewDeposit) => depth !== undefined && d.block.number <= depth.final;
   const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
@@ -124,8 +124,8 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
                   ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
                   ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.rateUsd ?? null)}::text[],
                   ${col((d) => d.currency)}::text[],
-                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
-                  ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
+                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.block.number.toString())}::bigint[],
+                  ${col((d) => d.block.hash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
                   ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
                   ${col(settled)}::boolean[])
            AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
@@ -142,7 +142,7 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
 
 /** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
 export async function relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
-  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.blockNumber.toString()}, block_hash = ${loc.blockHash},
+  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.block.number.toString()}, block_hash = ${loc.block.hash},
                    status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
              WHERE id = ${id}`.execute(db);
 }
@@ -242,7 +242,7 @@ export async function settleWithdrawal(db: DbConn, id: string, o: WithdrawalOutc
   const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
   await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = ${o.reason},
                    confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
-                   block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+                   block_number = ${m ? m.block.number.toString() : null}, block_hash = ${m?.block.hash ?? null},
                    gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
                    gas_fee = ${fee}, fee = ${fee}, updated_at = now()
              WHERE id = ${id}`.execute(db);
@@ -263,7 +263,7 @@ export async function setConfirmations(db: DbConn, id: string, hash: string, dep
 
 export async function moveBlock(db: DbConn, id: string, m: Mined, depth: number): Promise<void> {
   const fee = (m.gasUsed * m.gasPrice).toString();
-  await sql`UPDATE transactions SET block_number = ${m.blockNumber.toString()}, block_hash = ${m.blockHash},
+  await sql`UPDATE transactions SET block_number = ${m.block.number.toString()}, block_hash = ${m.block.hash},
                    gas_used = ${m.gasUsed.toString()}, gas_price = ${m.gasPrice.toString()}, gas_fee = ${fee}, fee = ${fee},
                    confirmations = ${depth}
              WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
@@ -311,7 +311,7 @@ export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<
   const { rows } = await sql<{ id: string }>`
     UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = coalesce(${o.reason}, reason),
            confirmed = ${m !== null}, confirmations = ${m ? (o.confirmations ?? 1) : null}, hash = coalesce(${m?.hash ?? null}, hash),
-           block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+           block_number = ${m ? m.block.number.toString() : null}, block_hash = ${m?.block.hash ?? null},
            gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
            gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),
            updated_at = now()
@@ -337,7 +337,7 @@ const text = (v: bigint | null) => (v === null ? null : v.toString());
 /** The write (its caller holds the row lock and saw it PENDING) ends, with the receipt's figures. */
 export async function settleContractCall(db: DbConn, id: string, o: ContractCallOutcome): Promise<void> {
   await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, confirmed = ${o.confirmed}, hash = ${o.hash},
-                   block_number = ${text(o.blockNumber)}, block_hash = ${o.blockHash}, gas_used = ${text(o.gasUsed)},
+                   block_number = ${text(o.block?.number ?? null)}, block_hash = ${o.block?.hash ?? null}, gas_used = ${text(o.gasUsed)},
                    gas_price = ${text(o.gasPrice)}, gas_fee = ${text(o.fee)}, fee = ${text(o.fee)},
                    max_fee_per_gas = ${text(o.maxFeePerGas)}, max_priority_fee_per_gas = ${text(o.maxPriorityFeePerGas)},
                    response = ${JSON.stringify(o.response)}::jsonb, updated_at = now()

@@ -2,6 +2,7 @@
  * What the transition API (TransactionService) takes: the rows other modules create and the
  * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
  */
+import type { BlockPointer } from '../../chains/types.js';
 import type { SendEnd } from './lifecycle.js';
 
 /** A transfer in, as the indexer or the deposit finder found it. */
@@ -19,8 +20,7 @@ export interface NewDeposit {
   currency: string;
   hash: string;
   logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
   from: string;
   to: string;
   token: string | null;
@@ -30,8 +30,7 @@ export interface NewDeposit {
 /** Where a deposit's transfer was found (again). */
 export interface DepositLocation {
   logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
 }
 
 /** A withdrawal (type WITHDRAW), or a sign-only one (type SIGNED, `signed` set). */
@@ -92,11 +91,14 @@ export interface Signed {
   fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 }
 
-/** The receipt that settled a sent transaction. */
+/**
+ * The receipt that settled a sent transaction, as the Transaction shows it: its block, and
+ * the public fee fields its family mapped it to (ChainAdapter.fees.ofReceipt: gasUsed x
+ * gasPrice is the fee).
+ */
 export interface Mined {
   hash: string;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
   gasUsed: bigint;
   gasPrice: bigint;
 }
@@ -121,8 +123,7 @@ export type LegOutcome = SendEnd & {
 export type ContractCallOutcome = SendEnd & {
   confirmed: boolean;
   hash: string | null;
-  blockNumber: bigint | null;
-  blockHash: string | null;
+  block: BlockPointer | null;
   gasUsed: bigint | null;
   gasPrice: bigint | null;
   fee: bigint | null;

@@ -18,7 +18,7 @@ import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { REVERTED, type Confirmation, type OutboundRow } from '../outbound/service.js';
+import { REVERTED, type Confirmation, type OutboundRow, type OutboundService } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
 import { callOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
@@ -196,7 +196,7 @@ export class WithdrawalLifecycle {
       await this.deps.transactions.settleWithdrawal(tx, t.id, {
         ...sendEnd(ok, row.stage === 'replaced' ? 'failed' : row.stage),
         reason: ok ? null : failureReason(row),
-        mined: minedOf(row, k, owners.length),
+        mined: minedOf(this.deps.outbound, row, k, owners.length),
       });
       await this.deps.webhooks.emitForTransaction(tx, t.id, ok ? 'withdraw.success' : 'withdraw.failed');
     }
@@ -215,7 +215,8 @@ export class WithdrawalLifecycle {
       const t = await store.lockTransaction(tx, id);
       if (!t) continue;
       if (change.kind === 'depth') await this.deps.transactions.setConfirmations(tx, t.id, row.hash, change.depth);
-      else if (change.kind === 'moved') await this.deps.transactions.moveBlock(tx, t.id, minedOf(row, k, owners.length)!, change.depth);
+      else if (change.kind === 'moved')
+        await this.deps.transactions.moveBlock(tx, t.id, minedOf(this.deps.outbound, row, k, owners.length)!, change.depth);
       else await this.deps.transactions.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
     }
   }
@@ -230,7 +231,7 @@ export class WithdrawalLifecycle {
       reason: took
         ? `cancelled: nonce ${row.nonce} was taken by the 0-value self-transfer ${row.hash}`
         : `the cancellation did not get its nonce mined: ${row.error ?? row.stage}`,
-      mined: minedOf(row),
+      mined: minedOf(this.deps.outbound, row),
     });
     await this.deps.webhooks.emitForTransaction(tx, t.id, 'withdraw.failed');
   }
@@ -267,11 +268,10 @@ export class WithdrawalLifecycle {
  * what was used (an equal share, the remainder on the first), so that the recorded fees
  * (used x price) sum exactly to what the transaction cost.
  */
-function minedOf(row: OutboundRow, k = 0, of = 1): Mined | null {
-  const r = row.receipt;
-  if (!r) return null;
-  const share = r.gasUsed / BigInt(of) + (k === 0 ? r.gasUsed % BigInt(of) : 0n);
-  return { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: share, gasPrice: r.effectiveGasPrice };
+function minedOf(outbound: OutboundService, row: OutboundRow, k = 0, of = 1): Mined | null {
+  const m = outbound.mined(row);
+  if (!m) return null;
+  return { ...m, gasUsed: m.gasUsed / BigInt(of) + (k === 0 ? m.gasUsed % BigInt(of) : 0n) };
 }
 
 function failureReason(row: OutboundRow): string {

@@ -61,7 +61,7 @@ describe('SolanaAdapter', () => {
     slots(2);
     const receipt = await adapter.getReceipt(signed.hash);
     expect(receipt?.status).toBe('success');
-    expect(receipt?.blockHash).toBe((await adapter.getBlock(receipt!.blockNumber))!.hash);
+    expect(receipt?.block.hash).toBe((await adapter.getBlock(receipt!.block.number))!.hash);
     expect((await adapter.getBalances([{ owner: child.address, token: w.usdc }]))[0]).toBe(600n);
     expect(await adapter.getReceipt('not-a-signature')).toBeNull();
   });

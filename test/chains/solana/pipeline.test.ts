@@ -108,8 +108,8 @@ describe('the outbound pipeline on Solana', () => {
     expect(tx?.transaction.message.accountKeys.slice(0, 2)).toEqual([wallet.address, child.address] as Address[]);
     // The fee (2 signatures + priority) and the new token account's rent, both from the master,
     // recorded together as what the transaction cost.
-    expect(masterBefore! - masterAfter!).toBe(settled.receipt!.gasUsed);
-    expect(settled.receipt!.gasUsed).toBe(tx!.meta!.fee + 2_039_280n);
+    expect(masterBefore! - masterAfter!).toBe(settled.receipt!.fee);
+    expect(settled.receipt!.fee).toBe(tx!.meta!.fee + 2_039_280n);
   });
 
   it("refuses a fee payer other than the wallet's master, and writes nothing", async () => {

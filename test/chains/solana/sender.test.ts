@@ -78,12 +78,12 @@ describe('SolanaSender', () => {
     expect(landed?.index).toBe(1);
     expect(landed?.receipt.status).toBe('success');
     // The fee payer's cost: the fee and the rent of the token account it created.
-    expect(landed!.receipt.gasUsed).toBe(10_000n + priority + 2_039_280n);
+    expect(landed!.receipt.fee).toBe(10_000n + priority + 2_039_280n);
     expect(await usdc(recipient.address)).toBe(1_750_000n);
     expect(await usdc(child.address)).toBe(1_250_000n);
     expect(await sol(child.address)).toBe(0n);
     expect(await sol(master.address)).toBe(masterBefore - 10_000n - priority - 2_039_280n);
-    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(landed!.receipt.gasUsed);
+    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(landed!.receipt.fee);
   });
 
   it('refuses what cannot succeed: more tokens than the child holds (insufficient-funds), a dust SOL transfer to a new account', async () => {
