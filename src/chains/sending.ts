@@ -10,11 +10,6 @@ import type { NetworkData } from './network-data.js';
 
 export type { NetworkData } from './network-data.js';
 
-export interface FeeEstimate {
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
 // ---- sending: a family's side of the outbound lifecycle ---------------------------------
 
 /*
@@ -179,10 +174,12 @@ export interface Sender {
 
   // The lifecycle's steps on one transaction, over its opaque network data.
   /**
-   * The fields a caller fixed (EVM: a gas limit, both fee caps, or `feeCap` alone: the API's
-   * gasPrice, its tip chosen by quote or prepare), checked; a ValidationError names what is wrong.
+   * The fields a client fixed, in the API's terms, checked: `limit` (the API's gasLimit, in
+   * the family's units: EVM gas, Tron's fee limit in sun, Solana compute units) and `feeCap`
+   * (the API's gasPrice: EVM's fee cap, its tip chosen by quote or prepare; refused where a
+   * fee is not bid). A ValidationError names what is wrong.
    */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData;
+  fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData;
   /**
    * Completes the network data before signing: what the caller fixed stays, the rest is
    * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').
@@ -221,8 +218,12 @@ export interface Sender {
     value: bigint;
     network: NetworkData;
   }): Promise<ChildFeeFunding>;
-  /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
-  feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
+  /**
+   * What a transaction whose fee was paid for in advance (a child's top-up) must be signed
+   * with, so that it costs no more than `quote` said: EVM the quoted limit and fees; a family
+   * whose fee is fixed by the chain's price or paid by another account, what the quote fixed.
+   */
+  fundedNetwork(quote: FeeQuote): NetworkData;
   /**
    * Which of a transaction's signed versions (hashes, in the order given) landed, with its
    * receipt; null while none has. Looks in that order and stops at the first found.

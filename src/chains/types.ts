@@ -10,7 +10,6 @@ import type { BlockPointer, FeeReport, Receipt } from './receipts.js';
 // file, re-exported here: modules import the whole seam from chains/types.ts.
 export type { BlockPointer, FeeReport, Receipt, ReceiptDetails, SignedFeeFields } from './receipts.js';
 export type {
-  FeeEstimate,
   Ordering,
   CallLimit,
   NetworkData,

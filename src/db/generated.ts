@@ -115,8 +115,7 @@ export interface AutoSettlements {
   error: string | null;
   from_index: number;
   id: string;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
+  network: JsonColumn | null;
   rule: JsonColumn;
   rule_id: string | null;
   settle_transaction_id: string | null;
@@ -340,14 +339,11 @@ export interface Sweeps {
   chain_id: string;
   created_at: Generated<TimestampColumn>;
   error: string | null;
-  gas_limit: NumericColumn | null;
   give_back: JsonColumn | null;
   give_back_outbound_id: string | null;
   id: string;
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
   network: JsonColumn | null;
   stage: string;
   status: string;
@@ -389,8 +385,6 @@ export interface Transactions {
   hash: string | null;
   id: string;
   log_index: number | null;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
   metadata: JsonColumn<Record<string, unknown> | null>;
   network: string;
   nonce: Int8Column | null;
@@ -404,6 +398,7 @@ export interface Transactions {
   reserved_fee: NumericColumn | null;
   response: JsonColumn | null;
   sender_address: string | null;
+  signed_fees: JsonColumn | null;
   signed_transaction: JsonColumn | null;
   stage: Generated<string>;
   status: string;

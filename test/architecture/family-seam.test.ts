@@ -61,7 +61,7 @@ const SENDER_MEMBERS = [
   'costOf',
   'childFeeFunding',
   'planChildFunding',
-  'feeFields',
+  'fundedNetwork',
   'findLanded',
   'hasExpired',
 ] as const;

@@ -63,10 +63,9 @@ describe('sending', () => {
       const onChain = await w.pub.getTransactionReceipt({ hash: row.hash as Hash });
       expect(row.receipt).toEqual({
         status: 'success',
-        blockNumber: onChain.blockNumber,
-        blockHash: onChain.blockHash,
-        gasUsed: onChain.gasUsed,
-        effectiveGasPrice: onChain.effectiveGasPrice,
+        block: { number: onChain.blockNumber, hash: onChain.blockHash },
+        fee: onChain.gasUsed * onChain.effectiveGasPrice,
+        details: { gasUsed: onChain.gasUsed.toString(), effectiveGasPrice: onChain.effectiveGasPrice.toString() },
       });
       const tx = await w.pub.getTransaction({ hash: row.hash as Hash });
       expect(BigInt(tx.nonce)).toBe(row.nonce);
@@ -101,7 +100,6 @@ describe('sending', () => {
     await expect(enqueue(w, { fromIndex: 30, to: '0x1234', value: 1n, purpose: 'transfer' })).rejects.toThrow(/not a valid/);
     await expect(enqueue(w, { fromIndex: 30, to: from, value: -1n, purpose: 'transfer' })).rejects.toThrow(/non-negative/);
     await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, gasLimit: 20_000n, purpose: 'transfer' })).rejects.toThrow(/gasLimit/);
-    await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, maxFeePerGas: 1n, purpose: 'transfer' })).rejects.toThrow(/both fee/);
     await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, data: '0xabc', purpose: 'transfer' })).rejects.toThrow(/hex/);
     // On the bare pool the allocation would commit on its own and could leak a nonce.
     await expect(

@@ -39,7 +39,6 @@ import type {
   CallLimit,
   ChainAdapter,
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
@@ -64,6 +63,12 @@ import {
 } from './ledger-chain.js';
 
 export { LedgerChain, TRANSFER_UNITS, decode } from './ledger-chain.js';
+
+/** The ledger's fee pair, as EIP-1559's: the most a unit may cost, and the tip in it. */
+interface FeeEstimate {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
 
 const notSupported = (what: string) => new Error(`${what} is not supported by this family (the ledger test double)`);
 
@@ -240,9 +245,9 @@ export class LedgerSender implements Sender {
     return this.childFeeFunding(p);
   }
 
-  feeFields(network: NetworkData) {
-    const n = ledgerNetwork(network);
-    return { gasLimit: n.units, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
+  /** As EVM: a funded transaction is signed with the quoted units and fees. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.network;
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {

@@ -9,7 +9,6 @@ import type {
   ChainAdapter,
   ContractCallInput,
   EncodedContractCall,
-  FeeEstimate,
   PriceFeedRound,
   Receipt,
   ScanResult,
@@ -30,7 +29,7 @@ import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
-import { evmFees } from './fees.js';
+import { evmFees, type FeeEstimate } from './fees.js';
 
 const multicallAbi = [
   {

@@ -5,6 +5,12 @@
  */
 import type { BlockPointer, FeeReport, NetworkData, Receipt } from '../types.js';
 
+/** EIP-1559's fee pair: the most a unit of gas may cost, and the tip in it. */
+export interface FeeEstimate {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
 /** A receipt of `gasUsed` gas at `effectiveGasPrice` wei each. */
 export function evmReceipt(status: Receipt['status'], block: BlockPointer, gasUsed: bigint, effectiveGasPrice: bigint): Receipt {
   return {

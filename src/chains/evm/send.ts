@@ -23,8 +23,8 @@ import {
   type PublicClient,
 } from 'viem';
 import { ChainRejectedError, type RejectionReason } from '../errors.js';
-import type { FeeEstimate, Receipt } from '../types.js';
-import { evmReceipt } from './fees.js';
+import type { Receipt } from '../types.js';
+import { evmReceipt, type FeeEstimate } from './fees.js';
 
 export async function getNonce(client: PublicClient, address: string, blockTag: 'pending' | 'latest'): Promise<number> {
   return client.getTransactionCount({ address: address as Address, blockTag });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FeeEstimate, Receipt } from '../types.js';
+import type { Receipt } from '../types.js';
 import { EvmSender, bumpFees, type EvmNode } from './sender.js';
-import { evmReceipt } from './fees.js';
+import { evmReceipt, type FeeEstimate } from './fees.js';
 
 const fees = (maxFeePerGas: bigint, maxPriorityFeePerGas: bigint): FeeEstimate => ({ maxFeePerGas, maxPriorityFeePerGas });
 const receipt: Receipt = evmReceipt('success', { number: 7n, hash: '0xb' }, 21_000n, 2n);

@@ -17,7 +17,6 @@ import { ValidationError } from '../../lib/errors.js';
 import type {
   CallLimit,
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
@@ -27,6 +26,7 @@ import type {
   SigningKey,
   TxIntent,
 } from '../types.js';
+import type { FeeEstimate } from './fees.js';
 
 /** Gas of a plain native transfer; the least any transaction uses. */
 export const TRANSFER_GAS = 21_000n;
@@ -236,9 +236,9 @@ export class EvmSender implements Sender {
     return this.childFeeFunding(p);
   }
 
-  feeFields(network: NetworkData) {
-    const n = evmNetwork(network);
-    return { gasLimit: n.gasLimit, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
+  /** The top-up paid for the quoted limit and fees: exactly those are signed. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.network;
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {

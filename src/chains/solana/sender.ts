@@ -24,7 +24,6 @@ import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
@@ -260,8 +259,8 @@ export class SolanaSender implements Sender {
   }
 
   /** `limit` is the compute-unit limit (the API's gasLimit on Solana); fee caps have no meaning here. */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
-    if (given.fees !== undefined || given.feeCap !== undefined) {
+  fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData {
+    if (given.feeCap !== undefined) {
       throw new ValidationError('gasPrice and fee caps have no meaning on Solana (the fee is per signature plus a priority fee)', [
         { field: 'gasPrice', message: 'not supported on Solana' },
       ]);
@@ -336,8 +335,9 @@ export class SolanaSender implements Sender {
     return this.childFeeFunding();
   }
 
-  feeFields(): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
-    return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
+  /** The master pays a child's fees: nothing is paid in advance, so what the quote fixed is enough. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.fixed;
   }
 
   /** One getSignatureStatuses for all versions; a version counts once confirmed (a processed one can still be dropped). */

@@ -19,7 +19,6 @@ import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
@@ -190,8 +189,8 @@ export class TronSender implements Sender {
    * ignored on TRX transfers, which have none), at most feeLimitSun. Fee caps mean nothing on
    * Tron: refused. A quote's `limit` (CallLimit) is in sun too: energy x price, and the fee limit.
    */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
-    if (given.fees !== undefined || given.feeCap !== undefined) {
+  fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData {
+    if (given.feeCap !== undefined) {
       throw new ValidationError('gasPrice and fee caps have no meaning on Tron (energy and bandwidth are burned at the chain price)', [
         { field: 'gasPrice', message: 'not supported on Tron' },
       ]);
@@ -297,9 +296,9 @@ export class TronSender implements Sender {
     return planChildResources(this.node, this.opts.sweepFunding ?? 'auto', p, () => this.childFeeFunding(p));
   }
 
-  /** Tron has no EVM fee fields. */
-  feeFields(_network?: NetworkData): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
-    return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
+  /** Energy and bandwidth are burned at the chain's price: the fee limit the quote fixed bounds the cost. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.fixed;
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {

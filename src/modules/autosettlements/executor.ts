@@ -185,13 +185,10 @@ export class AutoSettlementExecutor {
     await store.updateSettlement(tx, s.id, { stage: 'transfer' });
   }
 
-  /** Sender, and for a child the fees its top-up paid for. */
+  /** Sender, and for a child what its top-up paid for (each leg sets its own limit over it). */
   #from(s: store.SettlementRow) {
-    const fixed =
-      s.from_index !== 0 && s.max_fee_per_gas !== null && s.max_priority_fee_per_gas !== null
-        ? { maxFeePerGas: BigInt(s.max_fee_per_gas), maxPriorityFeePerGas: BigInt(s.max_priority_fee_per_gas) }
-        : {};
-    return { chainId: s.chain_id, walletId: s.wallet_id, fromIndex: s.from_index, ...fixed };
+    const funded = s.from_index !== 0 && s.network ? { network: s.network } : {};
+    return { chainId: s.chain_id, walletId: s.wallet_id, fromIndex: s.from_index, ...funded };
   }
 
   async #sender(tx: DbConn, s: store.SettlementRow): Promise<string> {

@@ -7,10 +7,10 @@
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import { shortReference } from '../../lib/ids.js';
-import type { EncodedContractCall } from '../../chains/types.js';
+import type { EncodedContractCall, SignedFeeFields } from '../../chains/types.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { OutboundRow } from '../outbound/service.js';
-import { sendEnd, type TransactionFields } from '../transactions/service.js';
+import { sendEnd, signedFees, type TransactionFields } from '../transactions/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { ContractCalls } from './schemas.js';
@@ -63,14 +63,12 @@ export async function insertPendingWrite(
   });
 }
 
-/** A signed call; nonce and EVM fee fields are null on families without them (Tron). */
+/** A signed call; its nonce is null on families without them (Tron), its fee fields as the family shows them. */
 export interface SignedCall {
   raw: string;
   hash: string;
   nonce: number | null;
-  gas: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
+  fees: SignedFeeFields;
 }
 
 export async function insertSignedWrite(
@@ -91,15 +89,9 @@ export async function insertSignedWrite(
     // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
     signed_transaction: JSON.stringify(s.raw),
     nonce: s.nonce === null ? null : BigInt(s.nonce),
-    max_fee_per_gas: s.maxFeePerGas,
-    max_priority_fee_per_gas: s.maxPriorityFeePerGas,
-    response: JSON.stringify({
-      hash: s.hash,
-      nonce: s.nonce,
-      gasLimit: s.gas?.toString() ?? null,
-      maxFeePerGas: s.maxFeePerGas?.toString() ?? null,
-      maxPriorityFeePerGas: s.maxPriorityFeePerGas?.toString() ?? null,
-    }),
+    signed_fees: signedFees(s.fees),
+    // The would-be hash, the nonce and the family's fee fields (gasLimit and the fee caps on EVM; null elsewhere).
+    response: JSON.stringify({ hash: s.hash, nonce: s.nonce, ...s.fees }),
   });
   await deps.webhooks.emitForTransaction(tx, id, 'signed.success');
 }
@@ -114,7 +106,6 @@ export async function settleWrite(
   tx: DbConn,
   row: OutboundRow,
   deps: Pick<ModuleDeps, 'webhooks' | 'transactions' | 'outbound'>,
-  fees: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
 ): Promise<void> {
   if (!row.ownerId || !(await store.lockPendingWrite(tx, row.ownerId))) return;
   const r = row.receipt;
@@ -130,8 +121,7 @@ export async function settleWrite(
     gasUsed: shown?.gasUsed ?? null,
     gasPrice: shown?.gasPrice ?? null,
     fee: r?.fee ?? null,
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    fees: deps.outbound.feeFields(row),
     response: {
       outcome: ok ? 'success' : r ? 'reverted' : row.stage,
       hash: row.hash,

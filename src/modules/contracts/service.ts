@@ -61,7 +61,7 @@ export class ContractService {
 
   /** outbound.settled of 'contract' (src/subscriptions.ts): see records.ts, settleWrite. */
   writeSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    return settleWrite(tx, row, this.deps, this.deps.outbound.feeFields(row));
+    return settleWrite(tx, row, this.deps);
   }
 
   /** outbound.signed of 'contract': the write holds its signed hash and nonce. */
@@ -164,14 +164,7 @@ export class ContractService {
       const s = await this.deps.signer.withKey(actor.wallet.id, actor.index!, actor.address, (key) =>
         adapter.sender.sign(intent, nonce === null ? null : BigInt(nonce), network, key),
       );
-      const shown = adapter.sender.feeFields(network);
-      signed.push({
-        ...s,
-        nonce,
-        gas: shown.gasLimit,
-        maxFeePerGas: shown.maxFeePerGas,
-        maxPriorityFeePerGas: shown.maxPriorityFeePerGas,
-      });
+      signed.push({ ...s, nonce, fees: adapter.fees.ofNetwork(network) });
     }
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {

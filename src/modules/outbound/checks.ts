@@ -18,9 +18,7 @@ export interface EnqueueFields {
   value: bigint;
   data?: string;
   gasLimit?: bigint;
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
-  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit and the fee fields win over them. */
+  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit wins over them. */
   network?: NetworkData;
   purpose: string;
 }
@@ -36,17 +34,10 @@ export function validate(chain: ChainHandle, req: EnqueueFields): Pick<store.New
   }
   if (typeof req.value !== 'bigint' || req.value < 0n) throw new ValidationError('value must be a non-negative bigint');
   if (req.data !== undefined && !DATA_RE.test(req.data)) throw new ValidationError('data must be 0x-prefixed hex bytes');
-  const fees = [req.maxFeePerGas, req.maxPriorityFeePerGas];
-  if (fees.filter((f) => f === undefined).length === 1) throw new ValidationError('give both fee fields or neither');
-  // The family checks what it means by a limit and a fee (chains/<family>/sender.ts).
+  // The family checks what it means by a limit (chains/<family>/sender.ts).
   const network = {
     ...req.network,
-    ...chain.adapter.sender.fixedNetwork({
-      ...(req.gasLimit !== undefined ? { limit: req.gasLimit } : {}),
-      ...(req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined
-        ? { fees: { maxFeePerGas: req.maxFeePerGas, maxPriorityFeePerGas: req.maxPriorityFeePerGas } }
-        : {}),
-    }),
+    ...chain.adapter.sender.fixedNetwork(req.gasLimit !== undefined ? { limit: req.gasLimit } : {}),
   };
   if (!req.purpose) throw new ValidationError('purpose is required');
   return { to, value: req.value, data: req.data && req.data !== '0x' ? req.data.toLowerCase() : null, network };

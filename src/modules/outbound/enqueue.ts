@@ -29,15 +29,13 @@ export interface EnqueueRequest {
   to: string;
   value: bigint;
   data?: string;
-  /** Skips estimation; required when the transaction must go out even if it reverts. */
+  /** Skips estimation (in the family's units); required when the transaction must go out even if it reverts. */
   gasLimit?: bigint;
   /**
-   * Fixed fees (both or neither), e.g. a sweep signed with exactly the fees its gas top-up
-   * paid for. Default: the chain's estimate when the row is signed.
+   * Fixed fields as the family's quote gave them (FeeQuote.fixed, or Sender.fundedNetwork: a
+   * sweep signed with exactly what its top-up paid for); gasLimit wins over them. The rest
+   * is quoted when the row is signed.
    */
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
-  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit and the fee fields above win over them. */
   network?: NetworkData;
   /**
    * Selects the subscribers of outbound.signed / settled / confirmed (src/subscriptions.ts):

@@ -38,7 +38,7 @@
  * again (replace.ts, rebuildExpired). Such a row is never sped up or cancelled once signed.
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { BlockPointer, NetworkData, SignedTransaction, TxIntent } from '../../chains/types.js';
+import type { BlockPointer, NetworkData, SignedFeeFields, SignedTransaction, TxIntent } from '../../chains/types.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
@@ -143,9 +143,9 @@ export class OutboundService {
     return store.liveOfOwner(db, ownerId);
   }
 
-  /** The fee fields a row's network data carries (EVM: gas limit and fee caps; null where absent), for records that show them. */
-  feeFields(row: OutboundRow): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } {
-    return this.catalogue.chain(row.chainId).adapter.sender.feeFields(row.network);
+  /** The public fee fields of a row's network data, as its family shows them (ChainAdapter.fees.ofNetwork), for records. */
+  feeFields(row: OutboundRow): SignedFeeFields {
+    return this.catalogue.chain(row.chainId).adapter.fees.ofNetwork(row.network);
   }
 
   /**

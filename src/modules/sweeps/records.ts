@@ -1,8 +1,6 @@
 /**
- * What a sweep records: why it ended before it started, the threshold in base units, the
- * network data its transfer is signed with.
+ * What a sweep records: why it ended before it started, and the threshold in base units.
  */
-import type { NetworkData } from '../../chains/types.js';
 import { parseAmount } from '../../lib/money.js';
 
 /** Why a sweep ended before it started (deposit.swept.failed's `assetSweptResponse.error`). */
@@ -19,17 +17,4 @@ export function thresholdUnits(threshold: number, decimals: number): bigint {
   // toFixed gives a plain decimal (never an exponent) for any threshold the schema allows.
   const text = threshold.toFixed(Math.min(decimals, 20)).replace(/\.?0+$/, '');
   return parseAmount(text === '' ? '0' : text, decimals, 'threshold');
-}
-
-/**
- * What the sweep row keeps to sign its transfer with: a family with EVM fee fields
- * (Sender.feeFields) keeps them in their columns, as always; another family keeps its quote's
- * fixed network data.
- */
-export function sweepNetwork(
-  f: { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
-  fixed: NetworkData,
-) {
-  if (f.gasLimit !== null) return { gasLimit: f.gasLimit, maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! };
-  return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null, network: fixed };
 }

@@ -27,7 +27,7 @@ import type { TransactionService, TransactionView } from '../transactions/servic
 import type { WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, sweepNetwork, thresholdUnits } from './records.js';
+import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, thresholdUnits } from './records.js';
 import { SweepSteps } from './steps.js';
 import * as store from './store.js';
 
@@ -195,9 +195,8 @@ export class SweepService {
         status: 'pending',
         stage: topup > 0n ? 'topup' : lend ? 'lend' : 'transfer',
         amount,
-        // What the transfer is signed with (enqueueTransfer): EVM's fee fields, which the row
-        // shows, as before; another family's fixed network data.
-        ...sweepNetwork(adapter.sender.feeFields(quote!.network), quote!.fixed),
+        // What the transfer is signed with (enqueueTransfer): what the top-up, if any, paid for.
+        network: adapter.sender.fundedNetwork(quote!),
         lend: lend?.lend ?? null,
         giveBack: lend?.giveBack ?? null,
       });
@@ -265,9 +264,6 @@ export class SweepService {
       status: 'failed',
       stage: 'failed',
       amount: unreported.reduce((sum, d) => sum + BigInt(d.amount), 0n),
-      gasLimit: 0n,
-      maxFeePerGas: 0n,
-      maxPriorityFeePerGas: 0n,
       error: reason,
     });
     await this.transactions.attachToSweep(

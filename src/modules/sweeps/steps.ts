@@ -44,14 +44,8 @@ export class SweepSteps {
       to: asset.row.is_native ? wallet.address : asset.row.address,
       value: asset.row.is_native ? amount : 0n,
       ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),
-      // Exactly the fees the top-up paid for (or the lent resources cover): the child holds no more than that.
-      ...(sweep.gas_limit !== null
-        ? {
-            gasLimit: BigInt(sweep.gas_limit),
-            maxFeePerGas: BigInt(sweep.max_fee_per_gas!),
-            maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas!),
-          }
-        : { network: sweep.network ?? {} }),
+      // Exactly what the top-up paid for (or the lent resources cover): the child holds no more than that.
+      network: sweep.network ?? {},
       // The master pays the fee and signs as fee payer where the family allows it (Solana).
       ...(chain.adapter.sender.sponsoredFees ? { feePayer: wallet.address } : {}),
       purpose: 'sweep' satisfies Purpose,

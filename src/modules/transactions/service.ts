@@ -22,6 +22,7 @@ export type TransactionRow = store.TransactionRow;
 export { TransactionWrites, type NewTransaction, type TransactionFields } from './writes.js';
 export type * from './types.js';
 export { sendEnd, stateIn, type FailedStage, type SendEnd, type TransactionState, type TransactionStatus } from './lifecycle.js';
+export { signedFees } from './store.js';
 
 /**
  * Reads and presentation here; the writes (the transition API, every move a row makes, in

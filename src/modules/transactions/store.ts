@@ -5,6 +5,7 @@
  */
 import { sql, type Insertable } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { SignedFeeFields } from '../../chains/types.js';
 import type { TransactionsTable } from '../../db/types.js';
 import { depositRow } from './rows.js';
 import type {
@@ -198,14 +199,13 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
-            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s?.maxFeePerGas?.toString() ?? null},
-            ${s?.maxPriorityFeePerGas?.toString() ?? null}, '{}'::jsonb)`;
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb, '{}'::jsonb)`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
                               token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
-                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
+                              raw_transaction, signed_transaction, signed_fees, aml_screening)
     VALUES ${sql.join(values)}
     RETURNING *`.execute(db);
   return rows;
@@ -225,9 +225,7 @@ export async function recordSigned(db: DbConn, id: string, s: Signed, onlyType?:
       ...(s.raw !== undefined ? { raw_transaction: s.raw } : {}),
       nonce: s.nonce === null ? null : s.nonce.toString(),
       stage: 'signed',
-      ...(s.fees
-        ? { max_fee_per_gas: s.fees.maxFeePerGas.toString(), max_priority_fee_per_gas: s.fees.maxPriorityFeePerGas.toString() }
-        : {}),
+      ...(s.fees ? { signed_fees: signedFees(s.fees) } : {}),
       updated_at: sql`now()`,
     })
     .where('id', '=', id)
@@ -334,12 +332,18 @@ export async function reserveFee(db: DbConn, id: string, fee: bigint): Promise<v
 
 const text = (v: bigint | null) => (v === null ? null : v.toString());
 
+/** The fee fields a signed transaction carried, as stored: the family's non-null ones (JSON), or null when none. */
+export function signedFees(fees: SignedFeeFields | undefined): string | null {
+  const present = Object.entries(fees ?? {}).filter(([, v]) => v !== null);
+  return present.length ? JSON.stringify(Object.fromEntries(present)) : null;
+}
+
 /** The write (its caller holds the row lock and saw it PENDING) ends, with the receipt's figures. */
 export async function settleContractCall(db: DbConn, id: string, o: ContractCallOutcome): Promise<void> {
   await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, confirmed = ${o.confirmed}, hash = ${o.hash},
                    block_number = ${text(o.block?.number ?? null)}, block_hash = ${o.block?.hash ?? null}, gas_used = ${text(o.gasUsed)},
                    gas_price = ${text(o.gasPrice)}, gas_fee = ${text(o.fee)}, fee = ${text(o.fee)},
-                   max_fee_per_gas = ${text(o.maxFeePerGas)}, max_priority_fee_per_gas = ${text(o.maxPriorityFeePerGas)},
+                   signed_fees = ${signedFees(o.fees)}::jsonb,
                    response = ${JSON.stringify(o.response)}::jsonb, updated_at = now()
              WHERE id = ${id}`.execute(db);
 }

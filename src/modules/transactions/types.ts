@@ -2,7 +2,7 @@
  * What the transition API (TransactionService) takes: the rows other modules create and the
  * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
  */
-import type { BlockPointer } from '../../chains/types.js';
+import type { BlockPointer, SignedFeeFields } from '../../chains/types.js';
 import type { SendEnd } from './lifecycle.js';
 
 /** A transfer in, as the indexer or the deposit finder found it. */
@@ -55,8 +55,8 @@ export interface NewWithdrawal {
   network: string;
   reservedFee: bigint | null;
   nonce: bigint | null;
-  /** Sign-only: the signed transaction, never broadcast by us (fee caps null on families without them). */
-  signed: { raw: string; hash: string; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } | null;
+  /** Sign-only: the signed transaction, never broadcast by us, and the fee fields it shows (its family's). */
+  signed: { raw: string; hash: string; fees: SignedFeeFields } | null;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */
@@ -87,8 +87,8 @@ export interface Signed {
   nonce: bigint | null;
   /** The signed bytes (withdrawals, settlement legs). */
   raw?: string;
-  /** The fees it was signed with (withdrawals). */
-  fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  /** The fee fields it was signed with, as its family shows them (withdrawals). */
+  fees?: SignedFeeFields;
 }
 
 /**
@@ -127,8 +127,8 @@ export type ContractCallOutcome = SendEnd & {
   gasUsed: bigint | null;
   gasPrice: bigint | null;
   fee: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
+  /** The fee fields it was signed with, as its family shows them. */
+  fees: SignedFeeFields;
   response: unknown;
 };
 

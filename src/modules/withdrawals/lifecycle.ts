@@ -175,7 +175,7 @@ export class WithdrawalLifecycle {
         hash: row.hash!,
         raw: row.raw!,
         nonce: row.nonce,
-        ...feesOf(this.deps.outbound.feeFields(row)),
+        fees: this.deps.outbound.feeFields(row),
       });
     }
   }
@@ -289,12 +289,4 @@ function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRu
     'INSUFFICIENT_BALANCE',
     `The sender cannot pay the network fee of the ${what}: needs up to ${needed} wei, holds ${balance} wei`,
   );
-}
-
-/** A signed row always carries both fee caps (its family prepared them before signing). */
-/** The fee caps a row was signed with, for the record; none on a family without them (Tron burns its fee). */
-function feesOf(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
-    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
-    : {};
 }

@@ -65,9 +65,8 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
             ([key, payer]) => family.sign(intent, at, network, key!, payer!),
           )
         : await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
-      // The fee caps the Transaction shows (null on families without them).
-      const shown = family.feeFields(network);
-      signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas, maxPriorityFeePerGas: shown.maxPriorityFeePerGas });
+      // The fee fields the Transaction keeps, as the family shows them.
+      signed.set(i, { ...tx, nonce, fees: s.chain.adapter.fees.ofNetwork(network) });
       if (nonce !== null) nonce += 1n;
     }
   }

@@ -179,8 +179,7 @@ describe('TronAdapter deposits', () => {
         amount: 3_000_001n,
         txHash: trxTo,
         logIndex: -1,
-        blockNumber: n,
-        blockHash: block.hash,
+        block: { number: n, hash: block.hash },
       },
       {
         token: usdt,
@@ -189,8 +188,7 @@ describe('TronAdapter deposits', () => {
         amount: 1_500_002n,
         txHash: tokenTo,
         logIndex: 0,
-        blockNumber: n,
-        blockHash: block.hash,
+        block: { number: n, hash: block.hash },
       },
     ]);
 

@@ -15,6 +15,7 @@ import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
 import { tronEvmHex } from '../../../src/chains/tron/codec.js';
 import { TronNode } from '../../../src/chains/tron/node.js';
 import { TronSender } from '../../../src/chains/tron/sender.js';
+import { tronFees } from '../../../src/chains/tron/receipt.js';
 import { callOf, encodeRaw, readHeader } from '../../../src/chains/tron/tx.js';
 
 let s: TronStandIn;
@@ -77,9 +78,8 @@ describe('TronSender: TRX transfers', () => {
     expect(landed?.index).toBe(1);
     expect(landed?.receipt).toMatchObject({
       status: 'success',
-      blockNumber: BigInt(txInfo.blockNumber),
-      gasUsed: fee,
-      effectiveGasPrice: 1n,
+      block: { number: BigInt(txInfo.blockNumber) },
+      fee,
     });
     expect(await sender.findLanded([other])).toBeNull();
   });
@@ -217,7 +217,7 @@ describe('TronSender: TRC-20 transfers', () => {
     expect(again.fee).toBe(300_000_000n + BigInt(again.network.bandwidth!) * 1000n);
     expect(() => sender.fixedNetwork({ feeCap: 1n })).toThrow(/gasPrice/);
     expect(() => sender.fixedNetwork({ limit: 0n })).toThrow(/gasLimit/);
-    expect(sender.feeFields(quote.network)).toEqual({ gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null });
+    expect(tronFees.ofNetwork(quote.network)).toEqual({ gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null });
     expect(sender.childFeeFunding({ nativeBalance: 1n, value: 0n, network: quote.network })).toEqual({
       kind: 'transfer',
       amount: quote.fee - 1n,
