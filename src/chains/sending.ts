@@ -7,6 +7,7 @@
 
 import type { Receipt } from './receipts.js';
 import type { NetworkData } from './network-data.js';
+import type { NativeIntent, TxIntent } from './intents.js';
 
 export type { NetworkData } from './network-data.js';
 
@@ -36,21 +37,6 @@ export type Ordering = 'nonce' | 'expiry';
 export interface CallLimit {
   estimate: bigint;
   limit: bigint;
-}
-
-/** What a transaction does, the same in every family. */
-export interface TxIntent {
-  from: string;
-  to: string;
-  value: bigint;
-  /** Call data (0x hex; Solana: the family's own encoding, chains/solana/intent.ts), or null for a plain transfer. */
-  data: string | null;
-  /**
-   * Who pays the fee when the family lets another account pay it (Sender.sponsoredFees:
-   * Solana, where the master pays for its children, childFeeFunding 'none'); absent: `from`
-   * pays. Families where the sender always pays never receive it from the pipeline.
-   */
-  feePayer?: string;
 }
 
 /**
@@ -169,8 +155,8 @@ export interface Sender {
    * always 1.
    */
   combine(intents: TxIntent[]): TxIntent;
-  /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
-  voidCall(from: string): TxIntent & { network: NetworkData };
+  /** A transaction that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
+  voidCall(from: string): NativeIntent & { network: NetworkData };
 
   // The lifecycle's steps on one transaction, over its opaque network data.
   /**

@@ -13,7 +13,6 @@ export type {
   Ordering,
   CallLimit,
   NetworkData,
-  TxIntent,
   SigningKey,
   SignedTransaction,
   ChildFeeFunding,
@@ -22,6 +21,7 @@ export type {
   Sender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
+export type { CallIntent, IntentBody, NativeIntent, Payment, TokenIntent, TxIntent } from './intents.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
@@ -208,8 +208,6 @@ export interface ChainAdapter {
   getReceipt(hash: string): Promise<Receipt | null>;
   /** How the family's receipts and network data show on the public records (fee fields). */
   readonly fees: FeeReport;
-  /** Calldata of an ERC-20 `transfer(to, amount)`. */
-  encodeTokenTransfer(to: string, amount: bigint): string;
 
   close(): void;
 

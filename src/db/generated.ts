@@ -303,6 +303,9 @@ export interface OutboundTxs {
   from_index: number | null;
   hash: string | null;
   id: string;
+  kind: string;
+  memo: string | null;
+  more: JsonColumn | null;
   network_data: Generated<JsonColumn>;
   nonce: Int8Column | null;
   owner_id: string | null;
@@ -313,6 +316,7 @@ export interface OutboundTxs {
   stage: string;
   status: string | null;
   to_address: string;
+  token: string | null;
   updated_at: Generated<TimestampColumn>;
   value: NumericColumn;
   wallet_id: string;

@@ -79,7 +79,6 @@ const ADAPTER_MEMBERS = [
   'broadcast',
   'getReceipt',
   'fees',
-  'encodeTokenTransfer',
   'close',
   'readTokenDecimals',
   'readPriceFeed',

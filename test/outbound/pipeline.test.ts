@@ -48,9 +48,7 @@ describe('sending', () => {
     const native = await enqueue(w, { fromIndex: 0, to: recipient, value: parseEther('0.123'), purpose: 'transfer', ownerId: owner });
     const token = await enqueue(w, {
       fromIndex: 0,
-      to: w.usdc,
-      value: 0n,
-      data: w.chain.adapter.encodeTokenTransfer(recipient, 12_500_000n),
+      intent: { kind: 'token', token: w.usdc, to: recipient, amount: 12_500_000n },
       purpose: 'transfer',
       ownerId: owner,
     });
@@ -107,8 +105,7 @@ describe('sending', () => {
         chainId: w.chain.id,
         walletId: w.walletId,
         fromIndex: 30,
-        to: from,
-        value: 1n,
+        intent: { kind: 'native', to: from, amount: 1n },
         purpose: 'x',
       }),
     ).rejects.toThrow(/inside a database transaction/);
@@ -131,8 +128,7 @@ describe('nonces', () => {
             chainId: w.chain.id,
             walletId: w.walletId,
             fromIndex: index,
-            to: recipient,
-            value: 1_000n,
+            intent: { kind: 'native', to: recipient, amount: 1_000n },
             purpose: 'bulk',
           });
           if (i % 11 === 10) throw new Error('caller rolls back'); // its nonce must be given back
@@ -335,9 +331,7 @@ describe('dropped, reverted and voided transactions', () => {
     const balance = await usdcOf(w, master);
     const { id } = await enqueue(w, {
       fromIndex: 0,
-      to: w.usdc,
-      value: 0n,
-      data: w.chain.adapter.encodeTokenTransfer(randomAddress(), balance + 1n),
+      intent: { kind: 'token', token: w.usdc, to: randomAddress(), amount: balance + 1n },
       gasLimit: 100_000n,
       purpose: 'revert',
     });
@@ -356,9 +350,7 @@ describe('dropped, reverted and voided transactions', () => {
     const balance = await usdcOf(w, master);
     const bad = await enqueue(w, {
       fromIndex: 0,
-      to: w.usdc,
-      value: 0n,
-      data: w.chain.adapter.encodeTokenTransfer(randomAddress(), balance + 1n),
+      intent: { kind: 'token', token: w.usdc, to: randomAddress(), amount: balance + 1n },
       purpose: 'void',
     });
     const after = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 46n, purpose: 'void' });
@@ -382,9 +374,7 @@ describe('dropped, reverted and voided transactions', () => {
       const first = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 48n, purpose: 'void' });
       const bad = await enqueue(w, {
         fromIndex: index,
-        to: w.usdc,
-        value: 0n,
-        data: w.chain.adapter.encodeTokenTransfer(randomAddress(), 1n), // the sender holds no USDC
+        intent: { kind: 'token', token: w.usdc, to: randomAddress(), amount: 1n }, // the sender holds no USDC
         purpose: 'void',
       });
       await eventually(

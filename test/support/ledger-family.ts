@@ -49,6 +49,7 @@ import type {
   SignedTransaction,
   SigningKey,
   TransferEvent,
+  NativeIntent,
   TxIntent,
 } from '../../src/chains/types.js';
 import {
@@ -117,16 +118,7 @@ export class LedgerSender implements Sender {
   async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData[]) {
     const n = ledgerNetwork(given);
     const limit =
-      n.units !== null
-        ? null
-        : estimate !== undefined
-          ? { estimate, limit: estimate }
-          : await this.estimateLimit({
-              from: intent.from,
-              to: intent.to,
-              value: intent.value,
-              ...(intent.data ? { data: intent.data } : {}),
-            });
+      n.units !== null ? null : estimate !== undefined ? { estimate, limit: estimate } : await this.estimateLimit(ledgerCall(intent));
     const current = await quoted;
     const previous = above
       ?.map((a) => ledgerNetwork(a).fees)
@@ -171,8 +163,8 @@ export class LedgerSender implements Sender {
     throw new Error('one transfer per transaction on this family');
   }
 
-  voidCall(from: string): TxIntent & { network: NetworkData } {
-    return { from, to: from, value: 0n, data: null, network: { units: TRANSFER_UNITS.toString() } };
+  voidCall(from: string): NativeIntent & { network: NetworkData } {
+    return { kind: 'native', from, to: from, amount: 0n, network: { units: TRANSFER_UNITS.toString() } };
   }
 
   fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
@@ -190,10 +182,7 @@ export class LedgerSender implements Sender {
 
   async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
     const n = ledgerNetwork(given);
-    const limit =
-      n.units ??
-      (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
-        .limit;
+    const limit = n.units ?? (await this.estimateLimit(ledgerCall(intent))).limit;
     const fixed = this.fixedNetwork({ limit, fees: n.fees ?? (await this.quoteFees()) });
     // An expiry chain: a fresh deadline every time (a rebuild prepares the expired row's data again).
     if (this.chain.expiryBlocks === null) return fixed;
@@ -201,7 +190,8 @@ export class LedgerSender implements Sender {
   }
 
   sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, signingKey: SigningKey): SignedTransaction {
-    if (intent.data) throw notSupported('call data');
+    const call = ledgerCall(intent);
+    if (call.data) throw notSupported('call data');
     const n = ledgerNetwork(network);
     if (n.units === null || n.fees === null) throw new Error('network data is not prepared (units and fees)');
     const expiring = this.ordering === 'expiry';
@@ -209,9 +199,9 @@ export class LedgerSender implements Sender {
     if (expiring && network.validUntil === undefined) throw new Error('network data is not prepared (validUntil)');
     const payload: LedgerPayload = {
       chainId: this.chain.chainId,
-      from: intent.from,
-      to: intent.to,
-      value: intent.value.toString(),
+      from: call.from,
+      to: call.to,
+      value: call.value.toString(),
       ...(nonce === null ? { validUntil: network.validUntil! } : { nonce: nonce.toString() }),
       units: n.units.toString(),
       feeCap: n.fees.maxFeePerGas.toString(),
@@ -264,6 +254,13 @@ export class LedgerSender implements Sender {
     this.chain.beforeExpiryCheck?.();
     return this.chain.head().number >= BigInt(network.validUntil);
   }
+}
+
+/** An intent as the ledger sends it: the native coin only (a call is refused by estimateLimit, a token here). */
+function ledgerCall(intent: TxIntent): { from: string; to: string; value: bigint; data?: string } {
+  if (intent.kind === 'token') throw notSupported('tokens');
+  if (intent.kind === 'call') return { from: intent.from, to: intent.to, value: intent.value, data: intent.data };
+  return { from: intent.from, to: intent.to, value: intent.amount };
 }
 
 function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeEstimate | null; cap: bigint | null } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Receipt } from '../types.js';
+import type { Receipt, TxIntent } from '../types.js';
 import { EvmSender, bumpFees, type EvmNode } from './sender.js';
 import { evmReceipt, type FeeEstimate } from './fees.js';
 
@@ -68,7 +68,7 @@ describe('EVM sender', () => {
   it('prepares what the caller did not fix, keeps what it did, and refuses a limit below a transfer or a tip above the cap', async () => {
     const { n, calls } = node();
     const s = new EvmSender(n, { feeCacheMs: 0 });
-    const intent = { from: '0x1', to: '0x2', value: 1n, data: null };
+    const intent: TxIntent = { kind: 'native', from: '0x1', to: '0x2', amount: 1n };
     expect(await s.prepare(intent, {})).toEqual({ gasLimit: '60000', maxFeePerGas: '100', maxPriorityFeePerGas: '2' });
     const fixed = s.fixedNetwork({ limit: 30_000n, fees: fees(7n, 1n) });
     expect(await s.prepare(intent, fixed)).toEqual({ gasLimit: '30000', maxFeePerGas: '7', maxPriorityFeePerGas: '1' });
@@ -101,7 +101,7 @@ describe('funding a child fee (EVM: the child pays)', () => {
 });
 
 describe('the fee quote (Sender.quote): what a transaction can cost its sender', () => {
-  const intent = { from: '0x1', to: '0x2', value: 7n, data: null };
+  const intent: TxIntent = { kind: 'native', from: '0x1', to: '0x2', amount: 7n };
 
   it('estimates the limit with the 20% margin (rounded up) and prices it at the cap: fee = limit x maxFeePerGas', async () => {
     const { n } = node({ estimateGas: async () => 21_001n });

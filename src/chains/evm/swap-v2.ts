@@ -78,6 +78,7 @@ class UniswapV2Provider implements SwapProvider {
 
   approveCall(token: string, amount: bigint): SwapCall {
     return {
+      kind: 'call',
       to: getAddress(token),
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [this.spender, amount] }),
       value: 0n,
@@ -86,6 +87,7 @@ class UniswapV2Provider implements SwapProvider {
 
   swapCall(p: { path: string[]; amountIn: bigint; amountOutMin: bigint; recipient: string; deadline: bigint }): SwapCall {
     return {
+      kind: 'call',
       to: this.spender,
       data: encodeFunctionData({
         abi: routerAbi,

@@ -3,8 +3,8 @@
  * loaded on first use: rpc.ts). Addresses are base58 (codec.ts); a transaction's id is its
  * first signature (base58); block numbers are slots (scan.ts: a slot without a block reads
  * as the block before it). A deposit address is an owner: its SPL balances are those of its
- * associated token accounts (balances.ts). Token "calldata" is the family's own encoding of
- * an SPL transfer (intent.ts); messages are signed as Solana wallets sign them (message.ts).
+ * associated token accounts (balances.ts). A token intent becomes an SPL transferChecked
+ * (sender.ts, tx.ts); messages are signed as Solana wallets sign them (message.ts).
  * Solana has no EVM contracts, allowances or price feeds here: those answer 422
  * NOT_SUPPORTED; EIP-712 typed data answers 422 TYPED_DATA_NOT_SUPPORTED.
  */
@@ -27,7 +27,6 @@ import type {
 } from '../types.js';
 import { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
-import { describeSplCall, encodeSplTransfer } from './intent.js';
 import { prepareSolanaMessage } from './message.js';
 import { solanaFees } from './rent.js';
 import { u64, SolanaNode } from './rpc.js';
@@ -137,11 +136,6 @@ export class SolanaAdapter implements ChainAdapter {
     return this.rpc(async () => (await this.sender.findLanded([hash]))?.receipt ?? null);
   }
 
-  /** The family's encoding of an SPL transfer to the owner `to` (intent.ts); the intent's `to` is the mint. */
-  encodeTokenTransfer(to: string, amount: bigint): string {
-    return encodeSplTransfer(to, amount);
-  }
-
   /** A mint's decimals; null when the address is no SPL mint. */
   readTokenDecimals(token: string): Promise<number | null> {
     if (solanaCodec.normalize(token) === null) return Promise.resolve(null);
@@ -171,8 +165,9 @@ export class SolanaAdapter implements ChainAdapter {
     return Promise.reject(this.notSupported('Smart-contract calls'));
   }
 
-  describeTokenCall(data: string): TokenCall | null {
-    return describeSplCall(data);
+  /** Solana makes no contract calls: no calldata to read. */
+  describeTokenCall(): TokenCall | null {
+    return null;
   }
 
   /** SPL tokens have delegates, not ERC-20 allowances. */

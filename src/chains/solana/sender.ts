@@ -31,11 +31,13 @@ import type {
   Sender,
   SignedTransaction,
   SigningKey,
+  NativeIntent,
   TxIntent,
 } from '../types.js';
 import type { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
-import { combineSplTransfers, decodeSplTransfers, maxSplTransfers } from './transfers.js';
+import { combineSplTransfers, maxSplTransfers, splPaymentsOf } from './transfers.js';
+import { paymentsOf } from '../intents.js';
 import { u64, type SolanaNode } from './rpc.js';
 import { rentOf, type RentMeta } from './rent.js';
 import { blockRef } from './scan.js';
@@ -80,7 +82,7 @@ export class SolanaSender implements Sender {
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
     // A sweep closes the child's emptied token account where the operator allows it (#plan checks it empties).
-    const close = opts.wholeBalance === true && this.opts.closeAccounts === true && decodeSplTransfers(intent.data)?.length === 1;
+    const close = opts.wholeBalance === true && this.opts.closeAccounts === true && splPaymentsOf(intent)?.length === 1;
     return this.#quote(intent, close ? { ...given, closeSource: '1' } : given);
   }
 
@@ -101,24 +103,26 @@ export class SolanaSender implements Sender {
   /** The transfer the intent asks for, with what the chain says now (the recipient's account, the mint). */
   async #plan(intent: TxIntent, given: NetworkData, lifetime: SolanaTransferPlan['lifetime']): Promise<SolanaTransferPlan> {
     const feePayer = checkIntent(intent);
-    const list = decodeSplTransfers(intent.data);
+    const list = splPaymentsOf(intent);
     const spl = list?.[0] ?? null;
+    const mintAddress = intent.kind === 'token' ? intent.token : null;
+    const sol = intent.kind === 'native' ? intent.amount : 0n;
     const rpc = await this.node.rpc();
     if (!spl) {
       const recipient = await rpc
         .getAccountInfo(intent.to as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
         .send();
       // A new account must be left rent-exempt: the runtime refuses a smaller first transfer.
-      if (!recipient.value && intent.value < (await this.#rentOf(0n))) {
+      if (!recipient.value && sol < (await this.#rentOf(0n))) {
         throw new ChainRejectedError(
           'refused',
           `a SOL transfer to a new account must be at least ${await this.#rentOf(0n)} lamports (its rent-exempt minimum)`,
         );
       }
     }
-    const mint = spl ? { address: intent.to, ...(await this.balances.mintsOf([intent.to])).get(intent.to)! } : null;
+    const mint = mintAddress ? { address: mintAddress, ...(await this.balances.mintsOf([mintAddress])).get(mintAddress)! } : null;
     // Which recipients have no token account yet (one read for all of a multi-transfer).
-    const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, intent.to)));
+    const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, mintAddress!)));
     const found = accounts.length
       ? (
           await rpc
@@ -137,7 +141,7 @@ export class SolanaSender implements Sender {
       owner: intent.from,
       ...(await this.#closing(spl, intent, given)),
       recipient: spl ? spl.to : intent.to,
-      amount: spl ? spl.amount : intent.value,
+      amount: spl ? spl.amount : sol,
       mint,
       createRecipientAccount,
       ...(transfers.length > 1 ? { transfers } : {}),
@@ -153,8 +157,8 @@ export class SolanaSender implements Sender {
    * arrived since the quote leaves the account open and the transfer valid.
    */
   async #closing(spl: { amount: bigint } | null, intent: TxIntent, given: NetworkData): Promise<{ closeSourceAccount: boolean }> {
-    if (given.closeSource !== '1' || !spl) return { closeSourceAccount: false };
-    const account = await this.balances.tokenAccount(intent.from, intent.to);
+    if (given.closeSource !== '1' || !spl || intent.kind !== 'token') return { closeSourceAccount: false };
+    const account = await this.balances.tokenAccount(intent.from, intent.token);
     const rpc = await this.node.rpc();
     const { value } = await rpc
       .getTokenAccountBalance(account as Address, { commitment: 'processed' })
@@ -254,7 +258,7 @@ export class SolanaSender implements Sender {
     return combineSplTransfers(intents);
   }
 
-  voidCall(): TxIntent & { network: NetworkData } {
+  voidCall(): NativeIntent & { network: NetworkData } {
     throw new Error('Solana has no ordering slot to void');
   }
 
@@ -308,7 +312,8 @@ export class SolanaSender implements Sender {
     const signers = signersOf(message);
     const expected = feePayer === intent.from ? [feePayer] : [feePayer, intent.from];
     if (signers.join() !== expected.join()) throw new Error('the prepared message is signed by others than the intent names');
-    if (!accountKeysOf(message).includes(intent.to)) throw new Error('the prepared message does not name the intent');
+    const named = intent.kind === 'token' ? intent.token : intent.to;
+    if (!accountKeysOf(message).includes(named)) throw new Error('the prepared message does not name the intent');
     if (feePayer !== intent.from && !payerKey) throw new Error("the fee payer's key is needed");
     const signatures = signers.map((s) => {
       const k = s === intent.from ? key : payerKey!;
@@ -382,16 +387,17 @@ export class SolanaSender implements Sender {
 }
 
 /** The fee payer of a valid intent (intent.feePayer, else its sender). */
-function checkIntent(intent: TxIntent & { feePayer?: string }): string {
+function checkIntent(intent: TxIntent): string {
+  if (intent.kind === 'call') throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
+  if (intent.memo !== undefined) throw new ValidationError('memos are not carried on Solana transfers yet');
   const feePayer = intent.feePayer ?? intent.from;
-  if (!solanaCodec.normalize(intent.from) || !solanaCodec.normalize(intent.to) || !solanaCodec.normalize(feePayer))
-    throw new ValidationError('not a Solana address');
-  const spl = decodeSplTransfers(intent.data);
-  if (intent.data !== null && !spl) throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
-  if (spl && intent.value !== 0n) throw new ValidationError('an SPL transfer sends no SOL');
-  if (!spl && intent.value <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
-  if (spl ? spl.some((t) => t.to === intent.from) : intent.to === intent.from)
-    throw new ValidationError('a transfer to oneself moves nothing');
+  const recipients = intent.kind === 'token' ? paymentsOf(intent).map((p) => p.to) : [intent.to];
+  const named = [intent.from, feePayer, ...recipients, ...(intent.kind === 'token' ? [intent.token] : [])];
+  if (named.some((a) => solanaCodec.normalize(a) === null)) throw new ValidationError('not a Solana address');
+  if (intent.kind === 'native' && intent.amount <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
+  if (intent.kind === 'token' && paymentsOf(intent).some((p) => p.amount < 0n || p.amount >= 1n << 64n))
+    throw new ValidationError('an SPL amount is a u64');
+  if (recipients.includes(intent.from)) throw new ValidationError('a transfer to oneself moves nothing');
   return feePayer;
 }
 

@@ -38,7 +38,8 @@ import type {
 import { readBalances } from './balances.js';
 import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
 import { prepareTronMessage } from './message.js';
-import { addressWord, constantCall, mapLimit, uintOutput, uintWord } from './calls.js';
+import { addressWord, constantCall, mapLimit, uintOutput } from './calls.js';
+import { trc20Transfer } from './tx.js';
 import { tronCodec } from './codec.js';
 import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
 import type { TronNode } from './node.js';
@@ -281,14 +282,9 @@ export class TronAdapter implements ChainAdapter {
     });
   }
 
-  /**
-   * Calldata of a TRC-20 `transfer(to, amount)`: selector a9059cbb, the recipient as the
-   * 20-byte ABI address (no 0x41 prefix) and the amount, as 0x-prefixed hex (the seam's
-   * TxIntent.data convention). java-tron's `data` / `parameter` fields take hex without 0x:
-   * the sender strips it when it builds the TriggerSmartContract.
-   */
+  /** Calldata of a TRC-20 `transfer(to, amount)` (tx.ts, trc20Transfer): what a token intent compiles to. */
   encodeTokenTransfer(to: string, amount: bigint): string {
-    return `0xa9059cbb${addressWord(to)}${uintWord(amount)}`;
+    return trc20Transfer(to, amount);
   }
 
   // ---- token metadata ------------------------------------------------------------------

@@ -26,6 +26,7 @@ import type {
   Sender,
   SignedTransaction,
   SigningKey,
+  NativeIntent,
   TxIntent,
 } from '../types.js';
 import { activationFee, buildRaw, estimateEnergy, readChainFees, type TronChainFees } from './build.js';
@@ -44,7 +45,9 @@ import {
   txIdOf,
   resourceOpOf,
   TronTxFormatError,
+  tronIntentOf,
   type TronCall,
+  type TronIntent,
 } from './tx.js';
 
 /** fee_limit = energy x price x this / 100 (rounded up): energy moves with state, as gas does. */
@@ -89,7 +92,7 @@ export class TronSender implements Sender {
   }
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
-    return this.#quote(intent, given, opts.estimate, this.chainFees(opts), opts.above);
+    return this.#quote(tronIntentOf(intent), given, opts.estimate, this.chainFees(opts), opts.above);
   }
 
   quoteAll(
@@ -97,7 +100,7 @@ export class TronSender implements Sender {
     opts: { fresh?: boolean } = {},
   ): Promise<FeeQuote[]> {
     const fees = this.chainFees(opts);
-    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees, undefined, i.exact)));
+    return Promise.all(items.map((i) => this.#quote(tronIntentOf(i.intent), i.given ?? {}, i.estimate, fees, undefined, i.exact)));
   }
 
   /**
@@ -106,7 +109,7 @@ export class TronSender implements Sender {
    * transfer has none. fee = fee limit + bandwidth x price + activation.
    */
   async #quote(
-    intent: TxIntent,
+    intent: TronIntent,
     given: NetworkData,
     estimate: bigint | undefined,
     quoted: Promise<TronChainFees>,
@@ -154,8 +157,8 @@ export class TronSender implements Sender {
   }
 
   /** The energy a call needs now; a revert is ChainRejectedError('reverted') (build.ts, estimateEnergy). */
-  estimateEnergy(intent: TxIntent): Promise<bigint> {
-    return estimateEnergy(this.node, intent);
+  estimateEnergy(intent: TxIntent | TronIntent): Promise<bigint> {
+    return estimateEnergy(this.node, 'kind' in intent ? tronIntentOf(intent) : intent);
   }
 
   requote(quote: FeeQuote, given: NetworkData): FeeQuote {
@@ -180,7 +183,7 @@ export class TronSender implements Sender {
     throw new Error('one transfer per transaction on this family');
   }
 
-  voidCall(): TxIntent & { network: NetworkData } {
+  voidCall(): NativeIntent & { network: NetworkData } {
     throw new Error('Tron has no ordering slot to void (and refuses a transfer to oneself)');
   }
 
@@ -210,7 +213,8 @@ export class TronSender implements Sender {
    * expiration), keeping the caller's fee limit, and checks the node's bytes are exactly what
    * was asked before returning them.
    */
-  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+  async prepare(typed: TxIntent, given: NetworkData): Promise<NetworkData> {
+    const intent = tronIntentOf(typed);
     checkIntent(intent, given);
     const fees = await this.chainFees();
     let energy: bigint | null = null;
@@ -244,7 +248,8 @@ export class TronSender implements Sender {
     };
   }
 
-  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
+  sign(typed: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
+    const intent = tronIntentOf(typed);
     if (nonce !== null) throw new Error('a Tron transaction takes no nonce');
     if (!network.rawDataHex) throw new Error('network data is not prepared (rawDataHex)');
     const raw = hexToBytes(network.rawDataHex);
@@ -342,7 +347,7 @@ function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint
   };
 }
 
-function checkIntent(intent: TxIntent, network?: NetworkData): void {
+function checkIntent(intent: TronIntent, network?: NetworkData): void {
   if (!tronHex(intent.from) || !tronHex(intent.to)) throw new ValidationError('not a Tron address');
   // A lend or give-back (resources.ts): value 0, no data; callOf checks the rest.
   if (network?.resourceOp !== undefined && intent.data === null && intent.value === 0n) return;

@@ -140,7 +140,7 @@ export class AutoSettlementExecutor {
     for (const amount of approvals) {
       await this.deps.outbound.enqueue(tx, {
         ...this.#from(s),
-        ...provider.approveCall(assetIn.address, amount),
+        intent: provider.approveCall(assetIn.address, amount),
         gasLimit: APPROVE_GAS,
         purpose: PURPOSE.approve,
         ownerId: s.id,
@@ -148,7 +148,7 @@ export class AutoSettlementExecutor {
     }
     await this.deps.outbound.enqueue(tx, {
       ...this.#from(s),
-      ...provider.swapCall({
+      intent: provider.swapCall({
         path: plan!.path,
         amountIn,
         amountOutMin: BigInt(plan!.amountOutMin),
@@ -170,9 +170,7 @@ export class AutoSettlementExecutor {
     const fromChild = s.from_index !== 0;
     await this.deps.outbound.enqueue(tx, {
       ...this.#from(s),
-      to: asset.is_native ? to : asset.address,
-      value: asset.is_native ? amount : 0n,
-      ...(asset.is_native ? {} : { data: adapter.encodeTokenTransfer(to, amount) }),
+      intent: asset.is_native ? { kind: 'native', to, amount } : { kind: 'token', token: asset.address, to, amount },
       // A child signs with the gas limit its top-up paid for.
       ...(fromChild && s.transfer_gas_limit !== null && BigInt(s.transfer_gas_limit) > 0n
         ? { gasLimit: BigInt(s.transfer_gas_limit) }

@@ -76,13 +76,13 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   if (swapping) {
     // A swap's legs are priced in gas units at the fees now, read on the call that fills a
     // slot (its limit is fixed: nothing is estimated). Swaps run on 'nonce' families only.
-    const slot = family.voidCall(sender);
-    quote = await family.quote(slot, slot.network, { fresh: true });
+    const slot: TxIntent = { kind: 'native', from: sender, to: sender, amount: 0n };
+    quote = await family.quote(slot, family.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }), { fresh: true });
   } else {
     // A plain move is one transfer: the family quotes it as it will be sent (EVM: gas limit
     // and fees; Tron: fee limit, bandwidth, activation), in its own units.
     // A child's move names the master as fee payer where the family lets it pay (Solana): quoted as sent.
-    const move = moveOf(adapter, assetIn, sender, rule.destination.address, amountIn);
+    const move = moveOf(assetIn, sender, rule.destination.address, amountIn);
     if (fromChild && family.sponsoredFees) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
     quote = await quoteMove(family, move).catch((err: unknown) => {
       if (!(err instanceof ChainRejectedError)) throw err;
@@ -127,11 +127,9 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   return { quote, plan, refusal, transferGas, topup };
 }
 
-/** The transfer a plain move sends: the native coin, or the token's transfer call. */
-function moveOf(adapter: ChainAdapter, asset: { is_native: boolean; address: string }, from: string, to: string, amount: bigint): TxIntent {
-  return asset.is_native
-    ? { from, to, value: amount, data: null }
-    : { from, to: asset.address, value: 0n, data: adapter.encodeTokenTransfer(to, amount) };
+/** The transfer a plain move sends: a payment of the native coin, or of the token. */
+function moveOf(asset: { is_native: boolean; address: string }, from: string, to: string, amount: bigint): TxIntent {
+  return asset.is_native ? { kind: 'native', from, to, amount } : { kind: 'token', from, token: asset.address, to, amount };
 }
 
 const quoteMove = (family: Sender, move: TxIntent) => family.quote(move, {}, { fresh: true });

@@ -114,8 +114,7 @@ export async function recordPlanned(
       walletId: s.wallet_id,
       wallet,
       fromIndex: 0,
-      to: sender,
-      value: topup,
+      intent: { kind: 'native', to: sender, amount: topup },
       purpose: PURPOSE.topup,
       ownerId: s.id,
     });

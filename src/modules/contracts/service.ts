@@ -112,9 +112,7 @@ export class ContractService {
           chainId: actor.chain.id,
           walletId: actor.wallet.id,
           fromIndex: actor.index!,
-          to: plan.encoded[i]!.to,
-          value: plan.values[i]!,
-          data: plan.encoded[i]!.data,
+          intent: { kind: 'call', to: plan.encoded[i]!.to, value: plan.values[i]!, data: plan.encoded[i]!.data },
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });
@@ -262,7 +260,7 @@ export class ContractService {
 
 /** A call as the family sees the transaction that sends it. */
 function intentOf(actor: Actor, encoded: EncodedContractCall, value: bigint): TxIntent {
-  return { from: actor.address, to: encoded.to, value, data: encoded.data };
+  return { kind: 'call', from: actor.address, to: encoded.to, value, data: encoded.data };
 }
 
 /** The calls with their native value in base units (`value` is a decimal string in the coin's units). */

@@ -150,16 +150,14 @@ export async function settle(
  */
 export async function voidUnsigned(core: Core, tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
   if (row.nonce === null) return store.markReplaced(tx, row.id, null, reason);
-  const filler = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
+  const { network, kind, to, amount } = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
   const fillerId = uuidv7();
   const replaced = await store.markReplaced(tx, row.id, fillerId, reason);
   await store.insertOutbound(
     tx,
     successorOf(row, fillerId, {
-      to: filler.to,
-      value: filler.value,
-      data: filler.data,
-      network: filler.network,
+      intent: { kind, to, amount },
+      network,
       purpose: FILLER_PURPOSE,
       ownerId: row.id,
     }),

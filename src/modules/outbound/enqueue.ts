@@ -5,7 +5,7 @@
  * transaction. Kept apart from service.ts, which drives rows once they exist (send, track,
  * replace), because this is the one part that runs in other modules' transactions.
  */
-import type { NetworkData } from '../../chains/types.js';
+import type { IntentBody, NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -26,9 +26,8 @@ export interface EnqueueRequest {
    */
   fromIndex: number | null;
   fromAddress?: string;
-  to: string;
-  value: bigint;
-  data?: string;
+  /** What the transaction sends (chains/intents.ts): a native or token payment, or a contract call. */
+  intent: IntentBody;
   /** Skips estimation (in the family's units); required when the transaction must go out even if it reverts. */
   gasLimit?: bigint;
   /**

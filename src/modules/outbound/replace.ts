@@ -11,7 +11,8 @@
  * row with the same call, signed afresh with a new deadline, once the chain's head is past
  * the old one and no version landed. Before that, a speed-up or a cancellation is refused.
  */
-import type { NetworkData } from '../../chains/types.js';
+import type { IntentBody, NetworkData } from '../../chains/types.js';
+import { intentOf, nativeValueOf } from '../../chains/intents.js';
 import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { logFields, successorOf } from './checks.js';
@@ -21,9 +22,7 @@ import type { OutboundRow } from './store.js';
 
 export interface ReplacementSpec {
   purpose: string;
-  to: string;
-  value: bigint;
-  data: string | null;
+  intent: IntentBody;
   /** Network fields that differ from the original's (a cancellation's plain-transfer limit); fees are bumped regardless. */
   network?: NetworkData;
 }
@@ -53,11 +52,11 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
   const network = { ...(await sender.replacementNetwork(row.network)), ...spec.network };
   // A replacement the sender cannot pay for is refused by every node, while the original
   // (no longer re-broadcast once replaced) might have been mined: keep the original then.
-  const needed = sender.costOf(spec.value, network);
+  const needed = sender.costOf(nativeValueOf(spec.intent), network);
   const [balance = 0n] = await chain.adapter.getBalances([{ owner: row.fromAddress, token: null }]);
   if (balance < needed) return { kind: 'unaffordable', needed, balance };
 
-  const intent = { from: row.fromAddress, to: spec.to, value: spec.value, data: spec.data };
+  const intent = intentOf(spec.intent, row.fromAddress);
   const signed = await core.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) =>
     sender.sign(intent, row.nonce, network, key),
   );
@@ -66,10 +65,7 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
     // Settled or replaced meanwhile: this signature is discarded unsent, as in signAndStore.
     if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
     await store.markReplaced(tx, row.id, id, `${why}: replaced by ${signed.hash}`);
-    await store.insertOutbound(
-      tx,
-      successorOf(row, id, { to: spec.to, value: spec.value, data: spec.data, network, purpose: spec.purpose, ownerId: row.ownerId }),
-    );
+    await store.insertOutbound(tx, successorOf(row, id, { intent: spec.intent, network, purpose: spec.purpose, ownerId: row.ownerId }));
     const s = (await store.markSigned(tx, id, { ...signed, network }))!;
     await signedHook(core, tx, s);
     // Stored before any broadcast, with its status check, as every signed row.
@@ -86,7 +82,7 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
 /** The same call again with bumped fees. */
 export async function speedUp(core: Core, row: OutboundRow, why: string): Promise<ReplaceResult> {
   if (row.nonce === null) return { kind: 'not-replaceable' };
-  return replaceSigned(core, row, { purpose: row.purpose, to: row.to, value: row.value, data: row.data }, why);
+  return replaceSigned(core, row, { purpose: row.purpose, intent: row.intent }, why);
 }
 
 /**
@@ -130,13 +126,8 @@ export async function cancel(
     await settleReceipt(core, row, found);
     return { kind: 'settled' };
   }
-  const call = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
-  return replaceSigned(
-    core,
-    row,
-    { purpose: opts.purpose, to: call.to, value: call.value, data: call.data, network: call.network },
-    'cancelled',
-  );
+  const { network, kind, to, amount } = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
+  return replaceSigned(core, row, { purpose: opts.purpose, intent: { kind, to, amount }, network }, 'cancelled');
 }
 
 /**
@@ -155,9 +146,7 @@ export async function rebuildExpired(core: Core, row: OutboundRow): Promise<Outb
     await store.insertOutbound(
       tx,
       successorOf(row, id, {
-        to: row.to,
-        value: row.value,
-        data: row.data,
+        intent: row.intent,
         network: row.network,
         purpose: row.purpose,
         ownerId: row.ownerId,

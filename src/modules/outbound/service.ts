@@ -39,6 +39,7 @@
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { BlockPointer, NetworkData, SignedFeeFields, SignedTransaction, TxIntent } from '../../chains/types.js';
+import { intentOf } from '../../chains/intents.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
@@ -326,7 +327,7 @@ export class OutboundService {
   }
 }
 
-/** What a row sends, as the family signs it: its call, and its fee payer when not the sender. */
+/** What a row sends, as the family signs it: its intent, its sender, and its fee payer when not the sender. */
 export function intentOfRow(row: OutboundRow): TxIntent {
-  return { from: row.fromAddress, to: row.to, value: row.value, data: row.data, ...(row.feePayer ? { feePayer: row.feePayer } : {}) };
+  return intentOf(row.intent, row.fromAddress, row.feePayer);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { NetworkData, Receipt, ReceiptDetails } from '../../chains/types.js';
+import type { IntentBody, NetworkData, Receipt, ReceiptDetails } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 
 export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
@@ -14,9 +14,8 @@ export interface OutboundRow {
   fromIndex: number | null;
   /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
   nonce: bigint | null;
-  to: string;
-  value: bigint;
-  data: string | null;
+  /** What it sends (chains/intents.ts): a native or token payment, or a contract call. */
+  intent: IntentBody;
   /** The family's own fields (EVM: gas limit and fee caps): what the caller fixed, completed when signed. */
   network: NetworkData;
   /** Who pays the fee and signs as fee payer, when not the sender (Solana: the wallet's master); null: the sender. */
@@ -44,9 +43,13 @@ interface DbRow {
   from_address: string;
   from_index: number | null;
   nonce: string | null;
+  kind: IntentBody['kind'];
   to_address: string;
   value: string;
   data: string | null;
+  token: string | null;
+  memo: string | null;
+  more: { to: string; amount: string }[] | null;
   network_data: NetworkData;
   fee_payer: string | null;
   raw: string | null;
@@ -78,9 +81,7 @@ function toRow(r: DbRow): OutboundRow {
     fromAddress: r.from_address,
     fromIndex: r.from_index,
     nonce: big(r.nonce),
-    to: r.to_address,
-    value: BigInt(r.value),
-    data: r.data,
+    intent: intentOfColumns(r),
     network: r.network_data,
     feePayer: r.fee_payer,
     raw: r.raw,
@@ -109,6 +110,43 @@ function toRow(r: DbRow): OutboundRow {
 
 const one = (rows: DbRow[]): OutboundRow | undefined => (rows[0] ? toRow(rows[0]) : undefined);
 
+/**
+ * An intent as its columns keep it: `to_address` is the recipient (the first, for several
+ * payments) or the contract called; `value` the amount moved in the intent's asset (the
+ * native coin, or `token`), a call's native value; `data` a call's calldata; `more` the
+ * other payments of a token batch.
+ */
+function columnsOfIntent(i: IntentBody) {
+  return {
+    kind: i.kind,
+    to_address: i.to,
+    value: (i.kind === 'call' ? i.value : i.amount).toString(),
+    data: i.kind === 'call' ? i.data : null,
+    token: i.kind === 'token' ? i.token : null,
+    memo: i.kind !== 'call' ? (i.memo ?? null) : null,
+    more: i.kind === 'token' && i.more?.length ? JSON.stringify(i.more.map((p) => ({ to: p.to, amount: p.amount.toString() }))) : null,
+  };
+}
+
+function intentOfColumns(r: Pick<DbRow, 'kind' | 'to_address' | 'value' | 'data' | 'token' | 'memo' | 'more'>): IntentBody {
+  const memo = r.memo !== null ? { memo: r.memo } : {};
+  switch (r.kind) {
+    case 'native':
+      return { kind: 'native', to: r.to_address, amount: BigInt(r.value), ...memo };
+    case 'token':
+      return {
+        kind: 'token',
+        token: r.token!,
+        to: r.to_address,
+        amount: BigInt(r.value),
+        ...memo,
+        ...(r.more ? { more: r.more.map((p) => ({ to: p.to, amount: BigInt(p.amount) })) } : {}),
+      };
+    case 'call':
+      return { kind: 'call', to: r.to_address, value: BigInt(r.value), data: r.data! };
+  }
+}
+
 // ---- nonces: nonce-store.ts (the 'nonce' families' counters) -----------------------
 
 export * from './nonce-store.js';
@@ -126,9 +164,7 @@ export interface NewOutbound {
   fromIndex: number | null;
   /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
   nonce: bigint | null;
-  to: string;
-  value: bigint;
-  data: string | null;
+  intent: IntentBody;
   network: NetworkData;
   /** See OutboundRow.feePayer; absent: the sender pays. */
   feePayer?: string | null;
@@ -143,12 +179,14 @@ export async function insertOutbound(db: DbConn, r: NewOutbound): Promise<void> 
 /** Many rows in one statement. */
 export async function insertOutbounds(db: DbConn, list: NewOutbound[]): Promise<void> {
   if (list.length === 0) return;
-  const values = list.map(
-    (r) => sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
-                ${JSON.stringify(r.network)}::jsonb, ${r.feePayer ?? null}, 'created', ${r.purpose}, ${r.ownerId})`,
-  );
-  await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, to_address, value, data,
-                                      network_data, fee_payer, stage, purpose, owner_id)
+  const values = list.map((r) => {
+    const c = columnsOfIntent(r.intent);
+    return sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${c.kind}, ${c.to_address},
+                ${c.value}, ${c.data}, ${c.token}, ${c.memo}, ${c.more}::jsonb, ${JSON.stringify(r.network)}::jsonb,
+                ${r.feePayer ?? null}, 'created', ${r.purpose}, ${r.ownerId})`;
+  });
+  await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, kind, to_address, value, data,
+                                      token, memo, more, network_data, fee_payer, stage, purpose, owner_id)
             VALUES ${sql.join(values)}`.execute(db);
 }
 

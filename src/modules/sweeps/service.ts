@@ -13,7 +13,7 @@
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import { ChainRejectedError } from '../../chains/errors.js';
-import type { FeeQuote } from '../../chains/types.js';
+import type { FeeQuote, TxIntent } from '../../chains/types.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
@@ -120,15 +120,9 @@ export class SweepService {
     // signs too: the child sends everything it holds and needs no native coin of its own.
     const sponsored = adapter.sender.sponsoredFees;
     const payer = sponsored ? { feePayer: wallet.address } : {};
-    const transfer = native
-      ? { from: address.address, to: wallet.address, value: sponsored ? nativeBalance! : 0n, data: null, ...payer }
-      : {
-          from: address.address,
-          to: asset.row.address,
-          value: 0n,
-          data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
-          ...payer,
-        };
+    const transfer: TxIntent = native
+      ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? nativeBalance! : 0n, ...payer }
+      : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: tokenBalance!, ...payer };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
     if (!native && tokenBalance! === 0n) gone = GONE;
@@ -210,8 +204,7 @@ export class SweepService {
           chainId: chain.id,
           walletId: wallet.id,
           fromIndex: 0,
-          to: address.address,
-          value: topup,
+          intent: { kind: 'native', to: address.address, amount: topup },
           purpose: 'sweep-topup' satisfies Purpose,
           ownerId: sweepId,
         });

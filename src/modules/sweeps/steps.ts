@@ -41,9 +41,9 @@ export class SweepSteps {
       walletId: wallet.id,
       fromIndex: address.derivation_index,
       fromAddress: address.address,
-      to: asset.row.is_native ? wallet.address : asset.row.address,
-      value: asset.row.is_native ? amount : 0n,
-      ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),
+      intent: asset.row.is_native
+        ? { kind: 'native', to: wallet.address, amount }
+        : { kind: 'token', token: asset.row.address, to: wallet.address, amount },
       // Exactly what the top-up paid for (or the lent resources cover): the child holds no more than that.
       network: sweep.network ?? {},
       // The master pays the fee and signs as fee payer where the family allows it (Solana).
@@ -67,8 +67,8 @@ export class SweepSteps {
       chainId: sweep.chain_id,
       walletId: sweep.wallet_id,
       fromIndex: 0,
-      to: address.address,
-      value: 0n,
+      // Moves nothing: what it does is in the family's network data (Tron: delegate or reclaim energy).
+      intent: { kind: 'native', to: address.address, amount: 0n },
       network,
       purpose: (step === 'lend' ? 'sweep-lend' : 'sweep-give-back') satisfies Purpose,
       ownerId: sweep.id,

@@ -23,9 +23,10 @@ import type { Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
-import { callOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import { paymentOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
 import { transferGroups } from './groups.js';
-import type { FeeQuote, TxIntent } from '../../chains/types.js';
+import type { FeeQuote, IntentBody, TxIntent } from '../../chains/types.js';
+import { bodyOf } from '../../chains/intents.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
@@ -149,10 +150,10 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
           // A child's fees paid by its master (Solana): the master signs as fee payer.
           ...(w.payer ? { feePayer: w.payer } : {}),
           ...(call.length === 1
-            ? { ...callOf(chain, w.item), ownerId: w.id }
+            ? { intent: paymentOf(w.item), ownerId: w.id }
             : {
-                ...combined(
-                  call.map((k) => intentOf(chain, w.job.s.address, writes[k]!.item, w.payer)),
+                intent: combined(
+                  call.map((k) => intentOf(w.job.s.address, writes[k]!.item, w.payer)),
                   chain,
                 ),
                 owners: call.map((k) => writes[k]!.id),
@@ -232,10 +233,9 @@ function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
   };
 }
 
-/** The one call carrying a group's transfers (Sender.combine). */
-function combined(intents: TxIntent[], chain: Sender['chain']): { to: string; value: bigint; data?: string } {
-  const one = chain.adapter.sender.combine(intents);
-  return { to: one.to, value: one.value, ...(one.data !== null ? { data: one.data } : {}) };
+/** The one intent carrying a group's transfers (the batching capability's combine), without its parties. */
+function combined(intents: TxIntent[], chain: Sender['chain']): IntentBody {
+  return bodyOf(chain.adapter.sender.combine(intents));
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

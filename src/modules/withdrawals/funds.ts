@@ -22,7 +22,8 @@
  * is in the list. Allowances are read before balances: a spender pulling in between
  * lowers the allowance read before the balance, which only holds back more, never less.
  */
-import type { FeeQuote, NetworkData, TxIntent } from '../../chains/types.js';
+import type { FeeQuote, IntentBody, NetworkData, TxIntent } from '../../chains/types.js';
+import { intentOf as withParties } from '../../chains/intents.js';
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { BusinessRuleError } from '../../lib/errors.js';
@@ -63,17 +64,17 @@ export function sponsorOf(chain: ChainHandle, sender: string, master: string): s
   return chain.adapter.sender.sponsoredFees && sender !== master ? master : undefined;
 }
 
-/** What the outbound row of an item sends: the native coin itself, or a token transfer call. */
-export function callOf(chain: ChainHandle, item: Item): { to: string; value: bigint; data?: string } {
-  return item.asset.asset.row.is_native
-    ? { to: item.to, value: item.amount }
-    : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
+/** What the outbound row of an item sends: a payment of the native coin, or of the token. */
+export function paymentOf(item: Item): IntentBody {
+  const asset = item.asset.asset.row;
+  return asset.is_native
+    ? { kind: 'native', to: item.to, amount: item.amount }
+    : { kind: 'token', token: asset.address, to: item.to, amount: item.amount };
 }
 
 /** The item's transaction as the family sees it; `feePayer`: another account that pays its fee (sponsorOf). */
-export function intentOf(chain: ChainHandle, sender: string, item: Item, feePayer?: string): TxIntent {
-  const { data, ...call } = callOf(chain, item);
-  return { from: sender, ...call, data: data ?? null, ...(feePayer ? { feePayer } : {}) };
+export function intentOf(sender: string, item: Item, feePayer?: string): TxIntent {
+  return withParties(paymentOf(item), sender, feePayer);
 }
 
 /**
@@ -94,7 +95,7 @@ export async function planGas(
   const quotes = await Promise.all(
     items.map(async (item) => {
       try {
-        return await family.quote(intentOf(chain, sender, item, payer), given, retryOf ? { above: retryOf } : {});
+        return await family.quote(intentOf(sender, item, payer), given, retryOf ? { above: retryOf } : {});
       } catch (err) {
         throw refusal(err, item) ?? err;
       }

@@ -24,7 +24,7 @@ export async function transferGroups(
   const singles = fresh.map((i) => [i]);
   if (!plan || fresh.length < 2 || plan.quotes.some((q) => Object.keys(q.fixed).length > 0)) return singles;
   const family = chain.adapter.sender;
-  const intents = new Map(fresh.map((i) => [i, intentOf(chain, sender, items[i]!, plan.payer)]));
+  const intents = new Map(fresh.map((i) => [i, intentOf(sender, items[i]!, plan.payer)]));
   const byAsset = new Map<string, number[]>();
   for (const i of fresh) {
     const key = items[i]!.asset.asset.row.id;

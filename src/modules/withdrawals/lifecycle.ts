@@ -20,7 +20,7 @@ import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { REVERTED, type Confirmation, type OutboundRow, type OutboundService } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
-import { callOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
+import { paymentOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
 import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
@@ -150,7 +150,7 @@ export class WithdrawalLifecycle {
           walletId: s.wallet.id,
           wallet: s.wallet,
           fromIndex: s.index,
-          ...callOf(s.chain, item),
+          intent: paymentOf(item),
           network: quote.fixed,
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,

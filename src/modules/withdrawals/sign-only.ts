@@ -49,7 +49,7 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
       nonce = chainNonce > ours ? chainNonce : ours;
     }
     for (const [k, i] of fresh.entries()) {
-      const intent = intentOf(s.chain, s.address, items[i]!, plan.payer);
+      const intent = intentOf(s.address, items[i]!, plan.payer);
       // What the family quoted is what is signed (the quote's network data; on an expiry
       // family prepared now from what the quote fixed, e.g. Tron's fee limit).
       const network = nonce === null ? await family.prepare(intent, plan.quotes[k]!.fixed) : plan.quotes[k]!.network;

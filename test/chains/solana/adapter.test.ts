@@ -42,13 +42,7 @@ async function signedTransfer(amount: bigint, from?: { master: ReturnType<typeof
     await w.standIn.control.mintTo(w.usdc, child.address, 1_000n);
     slots(2);
   }
-  const intent: TxIntent = {
-    from: child.address,
-    to: w.usdc,
-    value: 0n,
-    data: adapter.encodeTokenTransfer(master.address, amount),
-    feePayer: master.address,
-  };
+  const intent: TxIntent = { kind: 'token', from: child.address, token: w.usdc, to: master.address, amount, feePayer: master.address };
   const network = await adapter.sender.prepare(intent, { units: '100000' });
   return { master, child, signed: adapter.sender.sign(intent, null, network, child.key, master.key) };
 }
@@ -95,9 +89,6 @@ describe('SolanaAdapter', () => {
     expect(await adapter.finalizedHead(final - 5n)).toBe(final - 5n); // never above the head given
     expect(await adapter.readTokenDecimals(w.usdc)).toBe(6);
     expect(await adapter.readTokenDecimals(keypair().address)).toBeNull();
-    const to = keypair().address;
-    expect(adapter.describeTokenCall(adapter.encodeTokenTransfer(to, 123n))).toEqual({ kind: 'transfer', to, amount: 123n });
-    expect(adapter.describeTokenCall('0xa9059cbb')).toBeNull();
     expect(() => adapter.prepareTypedData()).toThrow(BusinessRuleError);
     await expect(adapter.readContract()).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
   });
