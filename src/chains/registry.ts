@@ -2,7 +2,6 @@ import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { EvmAdapter } from './evm/adapter.js';
 import { derivationFor, familyOf, type ChainFamily } from './families.js';
-import { createSwapProvider } from './evm/swap-v2.js';
 import { SolanaAdapter } from './solana/adapter.js';
 import { TronAdapter } from './tron/adapter.js';
 import { TronNode } from './tron/node.js';
@@ -10,6 +9,7 @@ import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
 export { derivationFor, familyOf, type ChainFamily } from './families.js';
+export { capability, offers } from './capabilities.js';
 
 /**
  * The family of a configured chain (its `blockchain.family`, 'evm' when absent): its address
@@ -35,11 +35,11 @@ export function derivationOfChain(chain: ChainConfig): KeyDerivation {
 }
 
 /**
- * The DEX router of a chain, in the seam's terms, or null when the chain has none
- * configured (or its family has no swap implementation yet).
+ * The DEX router of a chain, in the seam's terms (its swaps capability), or null when the
+ * chain has none configured (or its family has no swap implementation yet).
  */
 export function swapProviderFor(adapter: ChainAdapter): SwapProvider | null {
-  return createSwapProvider(adapter);
+  return adapter.capabilities.swaps ?? null;
 }
 
 /** Picks the adapter of one configured chain; undefined leaves the default (EVM). */

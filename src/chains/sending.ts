@@ -113,11 +113,6 @@ export interface FeeQuote {
 
 export interface Sender {
   readonly ordering: Ordering;
-  /**
-   * Whether a transaction may name another account as its fee payer (TxIntent.feePayer),
-   * which then signs too: Solana (the master pays for its children). Elsewhere the sender pays.
-   */
-  readonly sponsoredFees: boolean;
   /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
   nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
   /**
@@ -141,20 +136,6 @@ export interface Sender {
   ): Promise<FeeQuote[]>;
   /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
   requote(quote: FeeQuote, given: NetworkData): FeeQuote;
-  /**
-   * How many of `intents`' leading transfers (one sender's, in order) fit in one transaction:
-   * at least 1 (the first alone), at most all. 1 where a transaction carries one transfer
-   * (EVM, Tron); Solana packs SPL transfers of one owner, fee payer and mint into its
-   * 1,232-byte packet (chains/solana/batch.ts). May read the chain (which recipients need an
-   * account); never asked under a database lock.
-   */
-  maxTransfers(intents: TxIntent[]): Promise<number>;
-  /**
-   * One intent carrying `intents` (a group maxTransfers allowed, at least 2), signed and sent
-   * as one transaction; its fee payer and sender are theirs. Throws where maxTransfers is
-   * always 1.
-   */
-  combine(intents: TxIntent[]): TxIntent;
   /** A transaction that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
   voidCall(from: string): NativeIntent & { network: NetworkData };
 

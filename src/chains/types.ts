@@ -5,6 +5,7 @@
 import type { ChainConfig, ChainFamilyName } from '../config/index.js';
 import type { Sender } from './sending.js';
 import type { BlockPointer, FeeReport, Receipt } from './receipts.js';
+import type { Capabilities } from './capabilities.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
 // file, re-exported here: modules import the whole seam from chains/types.ts.
@@ -21,6 +22,25 @@ export type {
   Sender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
+export type {
+  Batching,
+  Capabilities,
+  CapabilityName,
+  ContractCallInput,
+  Contracts,
+  EncodedContractCall,
+  FeeSponsorship,
+  MessagePayload,
+  MessageSigning,
+  PriceFeedRound,
+  PriceFeeds,
+  Staking,
+  TokenCall,
+  TokenFreezeReads,
+  TypedDataInput,
+  TypedDataPayload,
+  TypedDataSigning,
+} from './capabilities.js';
 export type { CallIntent, IntentBody, NativeIntent, Payment, TokenIntent, TxIntent } from './intents.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
@@ -157,23 +177,6 @@ export interface ScanResult {
   transfers: TransferEvent[];
 }
 
-/**
- * The latest round of a price feed, as the feed reports it (Chainlink's AggregatorV3:
- * latestRoundData() and decimals()). Judging it (stale, carried over, non-positive) is the
- * caller's business.
- */
-export interface PriceFeedRound {
-  roundId: bigint;
-  /** The price in units of 10^-decimals. */
-  answer: bigint;
-  decimals: number;
-  /** Unix seconds. */
-  startedAt: number;
-  /** Unix seconds; 0 for a round that never completed. */
-  updatedAt: number;
-  answeredInRound: bigint;
-}
-
 export interface ChainAdapter {
   readonly config: ChainConfig;
   /** Canonical form of an address (EIP-55 on EVM), or null when it is not valid here. */
@@ -211,105 +214,13 @@ export interface ChainAdapter {
 
   close(): void;
 
-  // Token metadata and prices (enabling assets, rates).
-  /** decimals() of a token contract; null when the address does not answer it (no contract, a revert). */
+  /** decimals() of a token contract (or a mint's); null when the address does not answer it (no token, a revert). */
   readTokenDecimals(token: string): Promise<number | null>;
-  /** The latest round of a USD price feed; null when the address does not answer as a feed. */
-  readPriceFeed(feed: string): Promise<PriceFeedRound | null>;
 
-  // Contracts and typed data (smart-contract calls, EIP-712 signing).
-  /** Validates the call against its ABI and encodes it; a ValidationError names `field`. */
-  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall;
   /**
-   * eth_call as `from`; the result as text: scalars as strings (integers in decimal),
-   * arrays, structs and several outputs as JSON. A revert is a BusinessRuleError
-   * (CONTRACT_REVERTED) carrying the decoded reason.
+   * The optional parts the family offers, each absent where it does not (chains/capabilities.ts):
+   * a route that needs one asks `capability(adapter, name)`, which answers 422 NOT_SUPPORTED
+   * for an absent one, in one place.
    */
-  readContract(call: ContractCallInput, from: string, field: string): Promise<string>;
-  /** Runs the call as `from` without sending it and estimates its gas; reverts as readContract. */
-  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }>;
-  /**
-   * What encoded calldata does to a token's holdings, judged by its 4-byte selector alone
-   * (never by the ABI a client sent, which may lie): null when it is none of the
-   * recognised token functions.
-   */
-  describeTokenCall(data: string): TokenCall | null;
-  /** ERC-20 allowances `owner` granted `spender` on `token`, in query order. */
-  getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
-  /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
-  prepareTypedData(input: TypedDataInput): TypedDataPayload;
-  /**
-   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; Tron:
-   * TIP-191 signMessageV2; Solana: solana:signMessage; text, or bytes as 0x-prefixed hex)
-   * and hashes it. Absent on families without one.
-   */
-  prepareMessage?(message: string, field?: string): MessagePayload;
-}
-
-// ---- contracts and typed data (additions for smart-contract calls and EIP-712 signing) --
-
-/** One contract call as a client gives it: an ABI (JSON entries), a method and its arguments. */
-export interface ContractCallInput {
-  address: string;
-  /** A function name, or a full signature such as `transfer(address,uint256)` to pick an overload. */
-  method: string;
-  /** Arguments in ABI order; integers as decimal strings (or safe-integer numbers). */
-  parameters: unknown[];
-  abi: unknown[];
-  /** Native coin sent with the call, in base units (payable functions only); default 0. */
-  value?: bigint;
-}
-
-/**
- * A token call recognised by its selector: `transfer` (and ERC-677 `transferAndCall`)
- * moves the caller's tokens; `transferFrom` moves `from`'s; `approve` sets and
- * `increaseAllowance` raises what `spender` may pull from the caller. `malformed`: a
- * recognised selector whose arguments cannot be decoded as that function's.
- */
-export type TokenCall =
-  | { kind: 'transfer'; to: string; amount: bigint }
-  | { kind: 'transferFrom'; from: string; to: string; amount: bigint }
-  | { kind: 'approve' | 'increaseAllowance'; spender: string; amount: bigint }
-  | { kind: 'malformed'; signature: string };
-
-/** A validated call, ready to send: the contract in canonical form and the calldata. */
-export interface EncodedContractCall {
-  to: string;
-  data: string;
-  functionName: string;
-  /** Canonical signature, e.g. `transfer(address,uint256)`. */
-  signature: string;
-  stateMutability: string;
-}
-
-/** A personal message after validation: what is signed, and its digest. */
-export interface MessagePayload {
-  /**
-   * How the digest is made (chains/messages.ts): EIP-191 personal_sign (EVM), TIP-191
-   * signMessageV2 (Tron), solana:signMessage (Solana: ed25519 over the bytes themselves).
-   */
-  standard: 'EIP-191' | 'TIP-191' | 'solana:signMessage';
-  kind: 'text' | 'bytes';
-  /** As given: the text, or the bytes as 0x-prefixed hex. */
-  message: string;
-  /** What the key signs, 0x hex: a 32-byte hash (EIP-191, TIP-191), or the message bytes (solana:signMessage). */
-  digest: string;
-}
-
-/** Typed data as a client sends it (EIP-712 / eth_signTypedData_v4). */
-export interface TypedDataInput {
-  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
-  types: Record<string, unknown>;
-  message: Record<string, unknown>;
-  primaryType?: string;
-}
-
-/** Typed data after validation: complete, primary type resolved, integers as bigint. */
-export interface TypedDataPayload {
-  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
-  types: Record<string, { name: string; type: string }[]>;
-  primaryType: string;
-  message: Record<string, unknown>;
-  /** The EIP-712 digest that is signed: keccak256(0x1901 || domainSeparator || hashStruct(message)). */
-  digest: string;
+  readonly capabilities: Capabilities;
 }

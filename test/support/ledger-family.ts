@@ -20,8 +20,8 @@
  *   whose fee cap is under the current base fee waits. Receipts carry units and price.
  * - Reading: getBlock / getBlockNumber agree; scan returns native transfers to watched
  *   addresses, so the deposit indexer can run on it.
- * - Contracts, typed data, messages, allowances, token decimals and price feeds throw
- *   "not supported by this family".
+ * - No capabilities (contracts, typed data, messages, price feeds...): the registry answers
+ *   422 NOT_SUPPORTED for them (src/chains/capabilities.ts).
  *
  * The chain (state, pool, blocks, the transaction format) is in ledger-chain.ts; this file is
  * the family: its adapter and sender. Addresses are 0x (EIP-55) as on EVM, so wallets derive
@@ -37,6 +37,7 @@ import type {
   BalanceQuery,
   BlockRef,
   CallLimit,
+  Capabilities,
   ChainAdapter,
   ChildFeeFunding,
   FeeQuote,
@@ -76,8 +77,6 @@ const notSupported = (what: string) => new Error(`${what} is not supported by th
 /** The ledger's side of the outbound lifecycle. Its network data: units, feeCap, tip (decimal strings). */
 export class LedgerSender implements Sender {
   readonly ordering: 'nonce' | 'expiry';
-  /** The sender pays its own fee. */
-  readonly sponsoredFees = false;
 
   constructor(private readonly chain: LedgerChain) {
     this.ordering = chain.expiryBlocks === null ? 'nonce' : 'expiry';
@@ -154,14 +153,6 @@ export class LedgerSender implements Sender {
     return { maxPriorityFeePerGas, maxFeePerGas: max(max(up(previous.maxFeePerGas), current.maxFeePerGas), maxPriorityFeePerGas) };
   }
 
-  /** One transfer per transaction. */
-  async maxTransfers(): Promise<number> {
-    return 1;
-  }
-
-  combine(): TxIntent {
-    throw new Error('one transfer per transaction on this family');
-  }
 
   voidCall(from: string): NativeIntent & { network: NetworkData } {
     return { kind: 'native', from, to: from, amount: 0n, network: { units: TRANSFER_UNITS.toString() } };
@@ -382,37 +373,13 @@ export class LedgerAdapter implements ChainAdapter {
     this.chain.stop();
   }
 
-  readTokenDecimals(): Promise<number | null> {
-    return Promise.reject(notSupported('token metadata'));
-  }
-
-  readPriceFeed(): Promise<never> {
-    return Promise.reject(notSupported('price feeds'));
-  }
-
-  encodeContractCall(): never {
-    throw notSupported('contract calls');
-  }
-
-  readContract(): Promise<string> {
-    return Promise.reject(notSupported('contract calls'));
-  }
-
-  simulateContractCall(): Promise<{ gas: bigint }> {
-    return Promise.reject(notSupported('contract calls'));
-  }
-
-  describeTokenCall(): null {
+  /** The ledger has no tokens: no address answers decimals. */
+  async readTokenDecimals(): Promise<number | null> {
     return null;
   }
 
-  getAllowances(): Promise<bigint[]> {
-    return Promise.reject(notSupported('allowances'));
-  }
-
-  prepareTypedData(): never {
-    throw notSupported('typed data');
-  }
+  /** No contracts, typed data, messages, price feeds, swaps or batching: those routes answer 422. */
+  readonly capabilities: Capabilities = {};
 }
 
 /** The configuration of a ledger chain: a native coin only (18 decimals), 0x addresses. */

@@ -12,12 +12,14 @@ import type {
   PriceFeedRound,
   Receipt,
   ScanResult,
-  TokenCall,
   TransferEvent,
-  TypedDataInput,
-  TypedDataPayload,
-  MessagePayload,
+  Contracts,
+  MessageSigning,
+  PriceFeeds,
+  SwapProvider,
+  TypedDataSigning,
 } from '../types.js';
+import { createSwapProvider } from './swap-v2.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
 import { decodeBalanceResults, encodeBalanceCalls } from './multicall-balances.js';
@@ -69,6 +71,20 @@ export class EvmAdapter implements ChainAdapter {
     this.#estimateClient = ws
       ? this.client
       : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+    const swaps = createSwapProvider(this.client, config.swapRouter);
+    this.capabilities = {
+      contracts: {
+        encodeContractCall: (call, field) => this.encodeContractCall(call, field),
+        readContract: (call, from, field) => this.readContract(call, from, field),
+        simulateContractCall: (call, from, field) => this.simulateContractCall(call, from, field),
+        describeTokenCall,
+        getAllowances: (queries) => this.getAllowances(queries),
+      },
+      typedData: { prepareTypedData },
+      messages: { prepareMessage },
+      priceFeeds: { readPriceFeed: (feed) => this.readPriceFeed(feed) },
+      ...(swaps ? { swaps } : {}),
+    };
   }
 
   private makeClient(transport: ReturnType<typeof http> | ReturnType<typeof webSocket>): PublicClient {
@@ -90,6 +106,18 @@ export class EvmAdapter implements ChainAdapter {
 
   /** Gas used and its price (fees.ts). */
   readonly fees = evmFees;
+
+  /**
+   * Contracts, EIP-712, EIP-191 messages and Chainlink price feeds on every EVM chain; swaps
+   * (a Uniswap V2 style router, swap-v2.ts) where the chains file names a router.
+   */
+  readonly capabilities: {
+    contracts: Contracts;
+    typedData: TypedDataSigning;
+    messages: MessageSigning;
+    priceFeeds: PriceFeeds;
+    swaps?: SwapProvider;
+  };
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and
@@ -230,10 +258,6 @@ export class EvmAdapter implements ChainAdapter {
     return this.contractRpc(() => contracts.simulateCall(this.client, call, from, field));
   }
 
-  describeTokenCall(data: string): TokenCall | null {
-    return describeTokenCall(data);
-  }
-
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
     return this.rpc(() =>
       Promise.all(
@@ -247,14 +271,6 @@ export class EvmAdapter implements ChainAdapter {
         ),
       ),
     );
-  }
-
-  prepareTypedData(input: TypedDataInput): TypedDataPayload {
-    return prepareTypedData(input);
-  }
-
-  prepareMessage(message: string, field?: string): MessagePayload {
-    return prepareMessage(message, field);
   }
 
   /** Like `rpc`, but the client's mistakes and reverts (AppErrors: 400, 422) pass through as they are. */

@@ -61,8 +61,6 @@ export interface EvmNode {
 
 export class EvmSender implements Sender {
   readonly ordering = 'nonce' as const;
-  /** The sender pays its own fee. */
-  readonly sponsoredFees = false;
   #fees: { at: number; fees: Promise<FeeEstimate> } | null = null;
 
   constructor(
@@ -156,15 +154,6 @@ export class EvmSender implements Sender {
   async estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit> {
     const estimate = await this.node.estimateGas(call);
     return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
-  }
-
-  /** One transfer per transaction. */
-  async maxTransfers(): Promise<number> {
-    return 1;
-  }
-
-  combine(): TxIntent {
-    throw new Error('one transfer per transaction on this family');
   }
 
   voidCall(from: string): NativeIntent & { network: NetworkData } {

@@ -5,25 +5,23 @@
  * as the block before it). A deposit address is an owner: its SPL balances are those of its
  * associated token accounts (balances.ts). A token intent becomes an SPL transferChecked
  * (sender.ts, tx.ts); messages are signed as Solana wallets sign them (message.ts).
- * Solana has no EVM contracts, allowances or price feeds here: those answer 422
- * NOT_SUPPORTED; EIP-712 typed data answers 422 TYPED_DATA_NOT_SUPPORTED.
+ * Solana offers no contracts, allowances or price feeds here, nor EIP-712 typed data: its
+ * capabilities say so, and those routes answer 422 (chains/capabilities.ts).
  */
 import { base58 } from '@scure/base';
 import type { ChainConfig } from '../../config/index.js';
-import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
+import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   BalanceQuery,
+  Batching,
   BlockRef,
   ChainAdapter,
-  EncodedContractCall,
-  MessagePayload,
-  PriceFeedRound,
+  FeeSponsorship,
+  MessageSigning,
   Receipt,
   ScanResult,
-  TokenCall,
   TransferEvent,
-  TypedDataPayload,
 } from '../types.js';
 import { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
@@ -32,6 +30,7 @@ import { solanaFees } from './rent.js';
 import { u64, SolanaNode } from './rpc.js';
 import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
 import { SolanaSender, type SolanaSenderOptions } from './sender.js';
+import { combineSplTransfers, maxSplTransfers } from './transfers.js';
 
 /** A transaction id: a 64-byte ed25519 signature in base58 (87 or 88 characters). */
 const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
@@ -52,6 +51,12 @@ export class SolanaAdapter implements ChainAdapter {
   readonly sender: SolanaSender;
   /** Lamports at a price of 1; rent for sweeps (rent.ts). */
   readonly fees = solanaFees;
+  /**
+   * Messages as Solana wallets sign them (message.ts), SPL transfers of one owner packed in one
+   * transaction (transfers.ts), and the master paying its children's fees as fee payer. No
+   * contract calls, allowances, price feeds or EIP-712 here: those routes answer 422.
+   */
+  readonly capabilities: { messages: MessageSigning; batching: Batching; feeSponsorship: FeeSponsorship };
 
   constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
     this.config = config;
@@ -61,6 +66,14 @@ export class SolanaAdapter implements ChainAdapter {
       ...opts,
       closeAccounts: opts.closeAccounts ?? config.sweepCloseAccounts === true,
     });
+    this.capabilities = {
+      messages: { prepareMessage: prepareSolanaMessage },
+      batching: {
+        maxTransfers: (intents) => maxSplTransfers(this.node, this.balances, intents),
+        combine: (intents) => combineSplTransfers(intents),
+      },
+      feeSponsorship: { payer: 'master' },
+    };
   }
 
   normalizeAddress(address: string): string | null {
@@ -147,49 +160,6 @@ export class SolanaAdapter implements ChainAdapter {
         throw err;
       }
     });
-  }
-
-  readPriceFeed(): Promise<PriceFeedRound | null> {
-    return Promise.reject(this.notSupported('Price feeds'));
-  }
-
-  encodeContractCall(): EncodedContractCall {
-    throw this.notSupported('Smart-contract calls');
-  }
-
-  readContract(): Promise<string> {
-    return Promise.reject(this.notSupported('Smart-contract calls'));
-  }
-
-  simulateContractCall(): Promise<{ gas: bigint }> {
-    return Promise.reject(this.notSupported('Smart-contract calls'));
-  }
-
-  /** Solana makes no contract calls: no calldata to read. */
-  describeTokenCall(): TokenCall | null {
-    return null;
-  }
-
-  /** SPL tokens have delegates, not ERC-20 allowances. */
-  getAllowances(): Promise<bigint[]> {
-    return Promise.reject(this.notSupported('Token allowances'));
-  }
-
-  /** EIP-712 binds an EVM chain id and 0x addresses: no Solana wallet signs it. Refused before any key is opened. */
-  prepareTypedData(): TypedDataPayload {
-    throw new BusinessRuleError(
-      'TYPED_DATA_NOT_SUPPORTED',
-      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name} (Solana): sign a message instead`,
-    );
-  }
-
-  /** ed25519 over the message bytes, as Solana wallets' signMessage (message.ts). */
-  prepareMessage(message: string, field?: string): MessagePayload {
-    return prepareSolanaMessage(message, field);
-  }
-
-  private notSupported(what: string): BusinessRuleError {
-    return new BusinessRuleError('NOT_SUPPORTED', `${what} are not available on ${this.config.blockchain.name} (Solana)`);
   }
 
   private async rpc<T>(call: () => Promise<T>): Promise<T> {

@@ -36,7 +36,7 @@ import type {
 } from '../types.js';
 import type { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
-import { combineSplTransfers, maxSplTransfers, splPaymentsOf } from './transfers.js';
+import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
 import { u64, type SolanaNode } from './rpc.js';
 import { rentOf, type RentMeta } from './rent.js';
@@ -66,8 +66,6 @@ export interface SolanaSenderOptions {
 
 export class SolanaSender implements Sender {
   readonly ordering = 'expiry' as const;
-  /** The master pays every fee and signs as fee payer (TxIntent.feePayer). */
-  readonly sponsoredFees = true;
   #rent: Promise<bigint> | null = null;
 
   constructor(
@@ -247,15 +245,6 @@ export class SolanaSender implements Sender {
     const fee =
       BigInt(n.signatures!) * LAMPORTS_PER_SIGNATURE + (BigInt(n.microLamports!) * units + 999_999n) / 1_000_000n + BigInt(n.rent!);
     return { network: { ...n, units: units.toString(), fee: fee.toString() }, fixed: { ...quote.fixed, units: units.toString() }, fee };
-  }
-
-  /** SPL transfers of one owner, fee payer and mint, as many as fit the packet (transfers.ts). */
-  maxTransfers(intents: TxIntent[]): Promise<number> {
-    return maxSplTransfers(this.node, this.balances, intents);
-  }
-
-  combine(intents: TxIntent[]): TxIntent {
-    return combineSplTransfers(intents);
   }
 
   voidCall(): NativeIntent & { network: NetworkData } {

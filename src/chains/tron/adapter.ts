@@ -15,26 +15,10 @@
  * - broadcast: `/wallet/broadcasthex` (the signed Transaction's protobuf, as it was signed).
  */
 import type { ChainConfig } from '../../config/index.js';
-import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
+import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import { TronSender } from './sender.js';
-import type {
-  BalanceQuery,
-  BlockRef,
-  ChainAdapter,
-  ContractCallInput,
-  EncodedContractCall,
-  MessagePayload,
-  PriceFeedRound,
-  Receipt,
-  ScanResult,
-  Sender,
-  TokenCall,
-  TxIntent,
-  NetworkData,
-  TransferEvent,
-  TypedDataPayload,
-} from '../types.js';
+import type { BalanceQuery, BlockRef, ChainAdapter, Contracts, MessageSigning, Receipt, ScanResult, TransferEvent } from '../types.js';
 import { readBalances } from './balances.js';
 import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
 import { prepareTronMessage } from './message.js';
@@ -81,8 +65,6 @@ export interface TronAdapterOptions {
 export type TronReceiptDetails = 'energyUsed' | 'energyFee' | 'netUsage' | 'netFee' | 'result';
 
 const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/;
-/** What the Tron family does not read (a USD price feed: Chainlink's AggregatorV3 is an EVM contract set). */
-const notOnTron = (what: string) => new BusinessRuleError('NOT_SUPPORTED', `${what} are not available on Tron`);
 
 export class TronAdapter implements ChainAdapter {
   readonly config: ChainConfig;
@@ -91,6 +73,22 @@ export class TronAdapter implements ChainAdapter {
   readonly sender: TronSender;
   /** The fee burned, at a price of 1; energy and bandwidth for sweeps (receipt.ts). */
   readonly fees = tronFees;
+  /**
+   * TRC-20 and other contracts (contracts.ts, addresses in `T…` form), and TIP-191 messages
+   * (message.ts). No EIP-712 typed data (TIP-712 binds a Tron chain id and `T…` addresses
+   * that EIP-712 tooling does not), no price feeds (Chainlink's AggregatorV3 is an EVM
+   * contract set), no swaps yet.
+   */
+  readonly capabilities: { contracts: Contracts; messages: MessageSigning } = {
+    contracts: {
+      encodeContractCall: (call, field) => encodeTronCall(call, field),
+      readContract: (call, from, field) => this.rpc(() => readTronCall(this.node, call, from, field)),
+      simulateContractCall: (call, from, field) => this.rpc(() => simulateTronCall(this.node, call, from, field)),
+      describeTokenCall: (data) => describeTronTokenCall(data),
+      getAllowances: (queries) => this.getAllowances(queries),
+    },
+    messages: { prepareMessage: prepareTronMessage },
+  };
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -298,36 +296,7 @@ export class TronAdapter implements ChainAdapter {
     });
   }
 
-  readPriceFeed(_feed: string): Promise<PriceFeedRound | null> {
-    return Promise.reject(notOnTron('Price feeds (readPriceFeed)'));
-  }
-
-  // ---- contracts and typed data --------------------------------------------------------
-
-  /** Validates the call against its ABI and encodes it: the contract and `address` arguments in `T…` form (contracts.ts). */
-  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall {
-    return encodeTronCall(call, field);
-  }
-
-  /** A constant call as `from`; the result as text, addresses in `T…` form. A revert is a 422 CONTRACT_REVERTED. */
-  readContract(call: ContractCallInput, from: string, field: string): Promise<string> {
-    return this.rpc(() => readTronCall(this.node, call, from, field));
-  }
-
-  /** The call run as `from` without sending it: `gas` is the energy it uses (what TronSender.quote prices). */
-  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
-    return this.rpc(() => simulateTronCall(this.node, call, from, field));
-  }
-
-  /** TRC-20 calls recognised by selector, as on EVM, their addresses in `T…` form. */
-  describeTokenCall(data: string): TokenCall | null {
-    return describeTronTokenCall(data);
-  }
-
-  /** TIP-191, as tronweb's signMessageV2 (message.ts). */
-  prepareMessage(message: string, field?: string): MessagePayload {
-    return prepareTronMessage(message, field);
-  }
+  // ---- contracts -----------------------------------------------------------------------
 
   /** allowance(owner, spender) of each token by constant call, in query order. */
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
@@ -338,17 +307,6 @@ export class TronAdapter implements ChainAdapter {
         if (value === null) throw new Error(`allowance on ${q.token} failed: ${out.ok ? 'not one uint256' : out.why}`);
         return value;
       }),
-    );
-  }
-
-  /**
-   * EIP-712 typed data has no Tron counterpart the API signs (TIP-712 binds a Tron chain id and
-   * T… addresses that EIP-712 tooling does not): 422 TYPED_DATA_NOT_SUPPORTED, before any key is opened.
-   */
-  prepareTypedData(): TypedDataPayload {
-    throw new BusinessRuleError(
-      'TYPED_DATA_NOT_SUPPORTED',
-      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}: sign a message (TIP-191) instead`,
     );
   }
 

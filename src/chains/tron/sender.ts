@@ -65,8 +65,6 @@ type Json = Record<string, unknown>;
 
 export class TronSender implements Sender {
   readonly ordering = 'expiry' as const;
-  /** The sender pays its own fee. */
-  readonly sponsoredFees = false;
   #params: { at: number; fees: Promise<TronChainFees> } | null = null;
 
   constructor(
@@ -174,14 +172,6 @@ export class TronSender implements Sender {
   }
 
   /** Tron cannot fill or cancel a slot: a transfer to oneself is refused, and there is no slot. */
-  /** One transfer per transaction. */
-  async maxTransfers(): Promise<number> {
-    return 1;
-  }
-
-  combine(): TxIntent {
-    throw new Error('one transfer per transaction on this family');
-  }
 
   voidCall(): NativeIntent & { network: NetworkData } {
     throw new Error('Tron has no ordering slot to void (and refuses a transfer to oneself)');

@@ -40,6 +40,7 @@ import { APPROVE_GAS, minedOfStrings, planSettlement, stringsOf, type Planned, t
 import type { StoredRule } from './rules.js';
 import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 /** How soon a settlement waiting for another of its sender looks again. */
 const SENDER_WAIT_MS = 2_000;
@@ -176,7 +177,9 @@ export class AutoSettlementExecutor {
         ? { gasLimit: BigInt(s.transfer_gas_limit) }
         : {}),
       // The master pays a child's fee and signs as fee payer where the family allows it (Solana).
-      ...(fromChild && adapter.sender.sponsoredFees ? { feePayer: (await this.deps.wallets.requireRow(s.wallet_id, tx)).address } : {}),
+      ...(fromChild && offers(adapter, 'feeSponsorship')
+        ? { feePayer: (await this.deps.wallets.requireRow(s.wallet_id, tx)).address }
+        : {}),
       purpose: PURPOSE.transfer,
       ownerId: s.id,
     });

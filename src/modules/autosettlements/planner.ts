@@ -12,6 +12,7 @@ import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/type
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
 import type { Mined } from '../transactions/service.js';
+import { offers } from '../../chains/registry.js';
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
@@ -83,7 +84,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
     // and fees; Tron: fee limit, bandwidth, activation), in its own units.
     // A child's move names the master as fee payer where the family lets it pay (Solana): quoted as sent.
     const move = moveOf(assetIn, sender, rule.destination.address, amountIn);
-    if (fromChild && family.sponsoredFees) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
+    if (fromChild && offers(adapter, 'feeSponsorship')) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
     quote = await quoteMove(family, move).catch((err: unknown) => {
       if (!(err instanceof ChainRejectedError)) throw err;
       refusal = `The chain refuses this transfer: ${err.message}`;

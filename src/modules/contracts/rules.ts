@@ -10,6 +10,7 @@
  * never the ABI's function names: an ABI may give a colliding name to `transfer`.
  */
 import type { EncodedContractCall, TokenCall } from '../../chains/types.js';
+import { capability } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
 import type { ContractServiceDeps } from './service.js';
@@ -126,7 +127,7 @@ export function tokenCall(
   i: number,
 ): { assetId: string; call: Exclude<TokenCall, { kind: 'malformed' }> } | null {
   const row = actor.chain.assets.find((a) => !a.is_native && a.address.toLowerCase() === e.to.toLowerCase());
-  const call = row ? actor.chain.adapter.describeTokenCall(e.data) : null;
+  const call = row ? capability(actor.chain.adapter, 'contracts').describeTokenCall(e.data) : null;
   if (!row || !call) return null;
   if (call.kind === 'malformed') {
     throw new ValidationError(`calls.${i}: the calldata has the selector of ${call.signature} but not its arguments`, [

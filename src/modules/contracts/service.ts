@@ -19,6 +19,7 @@ import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
 import type { EncodedContractCall, FeeQuote, TxIntent } from '../../chains/types.js';
+import { capability } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -74,8 +75,9 @@ export class ContractService {
   async read(auth: AuthContext, walletId: string, addressId: string | undefined, calls: ContractCalls): Promise<string | string[]> {
     const actor = await this.actor(auth, walletId, addressId, false);
     const inputs = withValues(actor, calls);
-    for (const [i, call] of inputs.entries()) actor.chain.adapter.encodeContractCall(call, `calls.${i}`);
-    const values = await inOrder(inputs.map((call, i) => actor.chain.adapter.readContract(call, actor.address, `calls.${i}`)));
+    const contracts = capability(actor.chain.adapter, 'contracts');
+    for (const [i, call] of inputs.entries()) contracts.encodeContractCall(call, `calls.${i}`);
+    const values = await inOrder(inputs.map((call, i) => contracts.readContract(call, actor.address, `calls.${i}`)));
     return calls.length === 1 ? values[0]! : values;
   }
 
@@ -203,9 +205,10 @@ export class ContractService {
   /** Validates every call (400s first), then simulates each as the sender and reads fees and balance. */
   private async plan(actor: Actor, given: ContractCalls, writes = true): Promise<Plan> {
     const { adapter } = actor.chain;
+    const contracts = capability(adapter, 'contracts');
     const calls = withValues(actor, given);
     const encoded = calls.map((call, i) => {
-      const e = adapter.encodeContractCall(call, `calls.${i}`);
+      const e = contracts.encodeContractCall(call, `calls.${i}`);
       if (e.stateMutability === 'view' || e.stateMutability === 'pure') {
         throw new ValidationError(`calls.${i}.method ${e.signature} is ${e.stateMutability}: read it with contracts/read`, [
           { field: `calls.${i}.method`, message: `${e.stateMutability} functions change nothing; use contracts/read` },
@@ -218,7 +221,7 @@ export class ContractService {
       encoded.forEach((e, i) => tokenCall(actor, e, i));
     }
     const [sims, balances] = await Promise.all([
-      inOrder(calls.map((call, i) => adapter.simulateContractCall(call, actor.address, `calls.${i}`))),
+      inOrder(calls.map((call, i) => contracts.simulateContractCall(call, actor.address, `calls.${i}`))),
       adapter.getBalances([{ owner: actor.address, token: null }]),
     ]);
     // One fresh read of the fees for every call. A write's limit is the simulated figure with

@@ -13,6 +13,7 @@ import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { validate } from './checks.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 export interface EnqueueRequest {
   /** chains.id of the chain to send on; the wallet must live on it. */
@@ -52,7 +53,7 @@ export interface EnqueueRequest {
   owners?: string[];
   /**
    * Who pays the fee, where the family lets another account pay it and sign as fee payer
-   * (Sender.sponsoredFees: Solana): the wallet's master address, whose key (index 0) signs
+   * (the feeSponsorship capability: Solana): the wallet's master address, whose key (index 0) signs
    * too. Ignored by families where the sender always pays (EVM, Tron) and when it is the sender.
    */
   feePayer?: string;
@@ -130,7 +131,7 @@ export async function enqueueMany(
 
 /** The fee payer a row records: another account than the sender, on a family that lets it pay; else null (the sender pays). */
 function feePayerOf(chain: ChainHandle, from: string, feePayer: string | undefined, master: string): string | null {
-  if (!feePayer || !chain.adapter.sender.sponsoredFees) return null;
+  if (!feePayer || !offers(chain.adapter, 'feeSponsorship')) return null;
   const payer = chain.adapter.normalizeAddress(feePayer);
   // Only the wallet's own master pays for its addresses: its key (index 0) is the one lent.
   if (payer === null || payer !== master) throw new ValidationError(`feePayer ${feePayer} is not the wallet's master address`);

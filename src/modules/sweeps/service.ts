@@ -30,6 +30,7 @@ import type { WebhookService } from '../webhooks/service.js';
 import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, thresholdUnits } from './records.js';
 import { SweepSteps } from './steps.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
@@ -118,7 +119,7 @@ export class SweepService {
     // transfer's limit; a token sweep's transfer is estimated (with the family's margin).
     // Where the family lets the master pay the fee (Solana), the master is the fee payer and
     // signs too: the child sends everything it holds and needs no native coin of its own.
-    const sponsored = adapter.sender.sponsoredFees;
+    const sponsored = offers(adapter, 'feeSponsorship');
     const payer = sponsored ? { feePayer: wallet.address } : {};
     const transfer: TxIntent = native
       ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? nativeBalance! : 0n, ...payer }

@@ -16,6 +16,7 @@ import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 export class SweepSteps {
   constructor(
@@ -47,7 +48,7 @@ export class SweepSteps {
       // Exactly what the top-up paid for (or the lent resources cover): the child holds no more than that.
       network: sweep.network ?? {},
       // The master pays the fee and signs as fee payer where the family allows it (Solana).
-      ...(chain.adapter.sender.sponsoredFees ? { feePayer: wallet.address } : {}),
+      ...(offers(chain.adapter, 'feeSponsorship') ? { feePayer: wallet.address } : {}),
       purpose: 'sweep' satisfies Purpose,
       ownerId: sweep.id,
     });

@@ -32,6 +32,7 @@ import type { TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import { capability } from '../../chains/registry.js';
 
 export interface CreateJob {
   s: Sender;
@@ -235,7 +236,7 @@ function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
 
 /** The one intent carrying a group's transfers (the batching capability's combine), without its parties. */
 function combined(intents: TxIntent[], chain: Sender['chain']): IntentBody {
-  return bodyOf(chain.adapter.sender.combine(intents));
+  return bodyOf(capability(chain.adapter, 'batching').combine(intents));
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -33,6 +33,7 @@ import { checkGasLimit, type GasOptions } from './gas-options.js';
 
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import { capability, offers } from '../../chains/registry.js';
 
 export interface GasPlan {
   /**
@@ -42,7 +43,7 @@ export interface GasPlan {
   quotes: FeeQuote[];
   /**
    * Who pays the fees when it is not the sender: the wallet's master, for a child address on
-   * a family whose fees another account may pay (Sender.sponsoredFees: Solana). The quotes
+   * a family whose fees another account may pay (the feeSponsorship capability: Solana). The quotes
    * are then the transactions as the payer signs them, and the sender pays no fee at all.
    */
   payer?: string;
@@ -61,7 +62,7 @@ export const chargedFees = (plan: GasPlan): bigint[] => plan.quotes.map((_q, i) 
  * never needs SOL); undefined when the sender pays its own fees (EVM, Tron, the master itself).
  */
 export function sponsorOf(chain: ChainHandle, sender: string, master: string): string | undefined {
-  return chain.adapter.sender.sponsoredFees && sender !== master ? master : undefined;
+  return offers(chain.adapter, 'feeSponsorship') && sender !== master ? master : undefined;
 }
 
 /** What the outbound row of an item sends: a payment of the native coin, or of the token. */
@@ -211,7 +212,8 @@ export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, i
   );
   const pairs = listed.pairs.filter((p) => tokens.has(p.token.toLowerCase()));
   // Allowances first, balances second (see the header).
-  const amounts = pairs.length > 0 ? await chain.adapter.getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
+  const amounts =
+    pairs.length > 0 ? await capability(chain.adapter, 'contracts').getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
   const allowances = pairs.map((p, i) => ({
     assetId: tokens.get(p.token.toLowerCase())!,
     amount: amounts[i]!,

@@ -13,6 +13,7 @@ import { ChainRejectedError } from '../../../src/chains/errors.js';
 import type { ChainConfig } from '../../../src/config/index.js';
 import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
 import { BusinessRuleError } from '../../../src/lib/errors.js';
+import { capability } from '../../../src/chains/capabilities.js';
 
 let w: World;
 let adapter: SolanaAdapter;
@@ -89,7 +90,7 @@ describe('SolanaAdapter', () => {
     expect(await adapter.finalizedHead(final - 5n)).toBe(final - 5n); // never above the head given
     expect(await adapter.readTokenDecimals(w.usdc)).toBe(6);
     expect(await adapter.readTokenDecimals(keypair().address)).toBeNull();
-    expect(() => adapter.prepareTypedData()).toThrow(BusinessRuleError);
-    await expect(adapter.readContract()).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+    expect(() => capability(adapter, 'typedData')).toThrow(BusinessRuleError);
+    expect(() => capability(adapter, 'contracts')).toThrow(expect.objectContaining({ code: 'NOT_SUPPORTED' }));
   });
 });

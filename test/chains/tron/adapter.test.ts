@@ -6,6 +6,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../../src/config/index.js';
 import { BusinessRuleError } from '../../../src/lib/errors.js';
+import { capability } from '../../../src/chains/capabilities.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { fundedWallet, info, newWallet, post, sendToken, startForTest, tronWeb, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import { ChainRejectedError } from '../../../src/chains/errors.js';
@@ -328,14 +329,14 @@ describe('what Tron answers differently', () => {
   it('typed data: 422 TYPED_DATA_NOT_SUPPORTED; price feeds: NOT_SUPPORTED; no nonces; hex addresses answered in T… form', async () => {
     const typed = (() => {
       try {
-        adapter.prepareTypedData();
+        capability(adapter, 'typedData');
       } catch (e) {
         return e;
       }
     })();
     expect(typed).toBeInstanceOf(BusinessRuleError);
     expect((typed as BusinessRuleError).code).toBe('TYPED_DATA_NOT_SUPPORTED');
-    await expect(adapter.readPriceFeed(usdt)).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+    expect(() => capability(adapter, 'priceFeeds')).toThrow(expect.objectContaining({ code: 'NOT_SUPPORTED' }));
     expect(adapter.sender.ordering).toBe('expiry');
     await expect(adapter.sender.nonceOf()).rejects.toThrow(/no nonce/);
     expect(adapter.normalizeAddress(payer.hex)).toBe(payer.address);
