@@ -153,7 +153,6 @@ export class LedgerSender implements Sender {
     return { maxPriorityFeePerGas, maxFeePerGas: max(max(up(previous.maxFeePerGas), current.maxFeePerGas), maxPriorityFeePerGas) };
   }
 
-
   voidCall(from: string): NativeIntent & { network: NetworkData } {
     return { kind: 'native', from, to: from, amount: 0n, network: { units: TRANSFER_UNITS.toString() } };
   }
