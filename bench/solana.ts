@@ -39,7 +39,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { startSolanaStandIn, type SolanaStandIn } from '../src/devnet/solana/index.js';
-import { resolveChain } from '../src/config/chains.js';
+import { resolveChain } from '../src/configuration.js';
 import { startIndexer, type IndexerHandle } from '../src/roles/indexer.js';
 import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';

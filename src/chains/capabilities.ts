@@ -13,7 +13,8 @@
  * - priceFeeds: USD feeds (Chainlink's AggregatorV3 on EVM);
  * - swaps: a DEX router for auto-settlement (Uniswap V2 style, EVM chains with a router configured);
  * - batching: several transfers of one sender in one transaction (Solana's SPL transfers);
- * - tokenFreeze: whether a token froze (blacklisted) an account: interface only, filled by the AML work;
+ * - screening: AML screening's on-chain list reads, an issuer's blacklist (a frozen account) and a
+ *   sanctions oracle (chains/screening.ts; EVM, Tron; Solana: frozen token accounts only);
  * - feeSponsorship: another account (the wallet's master) pays and signs as fee payer (Solana);
  * - staking: a slot only, for the staking work.
  */
@@ -21,6 +22,8 @@ import type { ChainConfig } from '../config/index.js';
 import { BusinessRuleError } from '../lib/errors.js';
 import type { TxIntent } from './intents.js';
 import type { SwapProvider } from './swapping.js';
+import type { ScreeningReads } from './screening.js';
+import type { TypedDataPayload } from '../keys/types.js';
 
 // ---- what the capabilities take and give ----------------------------------------------------
 
@@ -97,16 +100,6 @@ export interface TypedDataInput {
   primaryType?: string;
 }
 
-/** Typed data after validation: complete, primary type resolved, integers as bigint. */
-export interface TypedDataPayload {
-  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
-  types: Record<string, { name: string; type: string }[]>;
-  primaryType: string;
-  message: Record<string, unknown>;
-  /** The EIP-712 digest that is signed: keccak256(0x1901 || domainSeparator || hashStruct(message)). */
-  digest: string;
-}
-
 // ---- the capabilities --------------------------------------------------------------------
 
 /** Smart-contract calls and the token calls they make. */
@@ -136,7 +129,7 @@ export interface TypedDataSigning {
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
 }
 
-export interface MessageSigning {
+export interface PersonalMessages {
   /**
    * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; Tron:
    * TIP-191 signMessageV2; Solana: solana:signMessage; text, or bytes as 0x-prefixed hex)
@@ -164,14 +157,6 @@ export interface Batching {
 }
 
 /**
- * Whether a token froze an account (USDT's blacklist, USDC's, a frozen SPL token account):
- * funds there cannot move. Interface only: the AML screening work fills it in per family.
- */
-export interface TokenFreezeReads {
-  isFrozen(token: string, owner: string): Promise<boolean>;
-}
-
-/**
  * Another account may pay a transaction's fee and sign it as fee payer (TxIntent.feePayer):
  * the wallet's master pays for its children, so a child never needs the native coin.
  */
@@ -187,11 +172,11 @@ export interface Staking {
 export interface Capabilities {
   contracts?: Contracts;
   typedData?: TypedDataSigning;
-  messages?: MessageSigning;
+  messages?: PersonalMessages;
   priceFeeds?: PriceFeeds;
   swaps?: SwapProvider;
   batching?: Batching;
-  tokenFreeze?: TokenFreezeReads;
+  screening?: ScreeningReads;
   feeSponsorship?: FeeSponsorship;
   staking?: Staking;
 }
@@ -206,7 +191,7 @@ const ABSENT: Record<CapabilityName, { what: string; code: string }> = {
   priceFeeds: { what: 'Price feeds are', code: 'NOT_SUPPORTED' },
   swaps: { what: 'Swaps are', code: 'NOT_SUPPORTED' },
   batching: { what: 'Several transfers in one transaction are', code: 'NOT_SUPPORTED' },
-  tokenFreeze: { what: 'Token freeze reads are', code: 'NOT_SUPPORTED' },
+  screening: { what: 'On-chain screening lists are', code: 'NOT_SUPPORTED' },
   feeSponsorship: { what: 'Fees paid by another account are', code: 'NOT_SUPPORTED' },
   staking: { what: 'Staking is', code: 'NOT_SUPPORTED' },
 };

@@ -4,7 +4,7 @@
  * with, and the receipts it reads. Kept apart from the adapter's reading side so that each
  * file reads in one sitting; it imports nothing of the seam back (no cycle).
  */
-
+import type { SigningKey } from '../keys/types.js';
 import type { Receipt } from './receipts.js';
 import type { NetworkData } from './network-data.js';
 import type { NativeIntent, TxIntent } from './intents.js';
@@ -39,17 +39,8 @@ export interface CallLimit {
   limit: bigint;
 }
 
-/**
- * One key, lent by the signer for one signature (keys/signer.ts withKey); the family decides
- * what is signed. The signer lends the family's curve: secp256k1 keys sign digests, ed25519
- * keys sign messages (the other method throws).
- */
-export interface SigningKey {
-  /** secp256k1 over a 32-byte digest, low-s, with its recovery bit. */
-  signDigest(digest: Uint8Array): { r: bigint; s: bigint; recovery: number };
-  /** ed25519 (RFC 8032) over the message bytes: 64 bytes. Absent on keys that are not ed25519. */
-  signMessage?(message: Uint8Array): Uint8Array;
-}
+// A key lent for one signature is keys/'s vocabulary (keys/types.ts).
+export type { SigningKey } from '../keys/types.js';
 
 /** A signed transaction: its bytes as the node takes them (hex), and its hash as the chain will know it. */
 export interface SignedTransaction {

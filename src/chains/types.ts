@@ -2,7 +2,8 @@
  * What modules know of a blockchain. Everything is in domain terms (addresses as strings,
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
-import type { ChainConfig, ChainFamilyName } from '../config/index.js';
+import type { ChainConfig } from '../config/index.js';
+import type { SigningAccount } from '../keys/types.js';
 import type { Sender } from './sending.js';
 import type { BlockPointer, FeeReport, Receipt } from './receipts.js';
 import type { Capabilities } from './capabilities.js';
@@ -31,25 +32,24 @@ export type {
   EncodedContractCall,
   FeeSponsorship,
   MessagePayload,
-  MessageSigning,
+  PersonalMessages,
   PriceFeedRound,
   PriceFeeds,
   Staking,
   TokenCall,
-  TokenFreezeReads,
   TypedDataInput,
-  TypedDataPayload,
   TypedDataSigning,
 } from './capabilities.js';
+export type { ListRead, ScreeningReads } from './screening.js';
 export type { CallIntent, IntentBody, NativeIntent, Payment, TokenIntent, TxIntent } from './intents.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
 /**
- * The chain families the service knows; chains/families.ts maps each to its codec and keys.
- * Declared in config/ (a chain's configuration names its family: blockchain.family).
+ * A chain family's name (chains/families.ts lists the families; a chain's configuration
+ * names its family: blockchain.family).
  */
-export type { ChainFamilyName };
+export type ChainFamilyName = string;
 
 /**
  * A family's addresses: the one parser of what clients send and the one formatter of what
@@ -81,22 +81,8 @@ export interface ChildAddressDeriver {
   wipe(): void;
 }
 
-/**
- * An account's private node, opened from the seed to sign with its children (the signer
- * keeps one per wallet for a few minutes: keys/signer.ts). bip32: the account node;
- * slip10: the hardened prefix every child shares (m/44'/501').
- */
-export interface SigningAccount {
-  /**
-   * Child `index`'s 32-byte private key (in a buffer of its own: the caller zeroes it) and
-   * its public key (secp256k1: 33 bytes; ed25519: 32). Intermediate nodes are zeroed.
-   */
-  child(index: number): { privateKey: Uint8Array; publicKey: Uint8Array };
-  /** The node's private key and chain code, by reference (tests check that wipe zeroes them). */
-  secrets(): Uint8Array[];
-  /** Zeroes the node's private key and chain code. */
-  wipe(): void;
-}
+// The key vocabulary (an account node opened to sign, typed data as signed) is keys/'s.
+export type { SigningAccount, TypedDataPayload } from '../keys/types.js';
 
 /**
  * How a family derives keys from a wallet's BIP-39 seed.

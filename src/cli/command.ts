@@ -2,7 +2,8 @@
  * What every CLI command shares: the command shape main.ts's table holds, the dispatcher,
  * and the helpers one-off commands use (configuration, a runtime without roles).
  */
-import { ConfigError, loadConfig, type AppConfig } from '../config/index.js';
+import { ConfigError, type AppConfig } from '../config/index.js';
+import { loadConfig } from '../configuration.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { DataDirInUseError } from '../lib/data-dir-lock.js';
 import { startRuntime, type Runtime } from '../runtime.js';

@@ -36,6 +36,25 @@ export interface AddressKeys {
   wallet_id: string;
 }
 
+export interface AmlListEntries {
+  address: string;
+  address_key: string;
+  entity: string | null;
+  source: string;
+  ticker: Generated<string>;
+}
+
+export interface AmlLists {
+  entries: number;
+  file_name: string;
+  file_sha256: string;
+  format: 'sdn-xml' | 'sdn-advanced-xml' | 'plain';
+  imported_at: Generated<TimestampColumn>;
+  published_at: TimestampColumn | null;
+  source: string;
+  version: Int8Column;
+}
+
 export interface ApiKeys {
   business_id: string;
   created_at: Generated<TimestampColumn>;
@@ -211,6 +230,13 @@ export interface ContractSpenders {
   token_address: string;
 }
 
+export interface DashboardDevices {
+  created_at: TimestampColumn;
+  last_used_at: TimestampColumn;
+  token_hash: Buffer;
+  user_id: string;
+}
+
 export interface DashboardLoginThrottle {
   failures: number;
   key: string;
@@ -223,6 +249,7 @@ export interface DashboardSessions {
   csrf_token: string;
   expires_at: TimestampColumn;
   id_hash: Buffer;
+  notice: JsonColumn | null;
   user_id: string;
 }
 
@@ -359,6 +386,7 @@ export interface Sweeps {
 
 export interface Transactions {
   address_id: string | null;
+  aml_held: Generated<boolean>;
   aml_screening: JsonColumn | null;
   amount: NumericColumn | null;
   amount_paid: NumericColumn | null;
@@ -492,6 +520,8 @@ export interface WebhookSecrets {
 export interface DB {
   address_keys: AddressKeys;
   addresses: Addresses;
+  aml_list_entries: AmlListEntries;
+  aml_lists: AmlLists;
   api_keys: ApiKeys;
   assets: Assets;
   audit_log: AuditLog;
@@ -506,6 +536,7 @@ export interface DB {
   chains: Chains;
   contract_moves: ContractMoves;
   contract_spenders: ContractSpenders;
+  dashboard_devices: DashboardDevices;
   dashboard_login_throttle: DashboardLoginThrottle;
   dashboard_sessions: DashboardSessions;
   dashboard_users: DashboardUsers;

@@ -37,11 +37,14 @@ import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { amlRoutes } from '../modules/aml/routes.js';
+import { AmlScreeningSchema } from '../modules/aml/schemas.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
+import { RequestLog } from './request-log.js';
 import { installOps, type OpsOptions } from './ops.js';
 import type { Registry } from 'prom-client';
 
@@ -67,6 +70,7 @@ const SHARED_SCHEMAS = [
   WalletAssetSchema,
   BalanceSchema,
   TransactionSchema,
+  AmlScreeningSchema,
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
@@ -85,6 +89,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // No log line for requests refused by authentication (request-log.ts).
+    logController: new RequestLog(),
     // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.
     trustProxy:
       typeof opts.trustProxy === 'number'
@@ -125,11 +131,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  installMetrics(app, opts.registry ?? createRegistry());
+  const registry = opts.registry ?? createRegistry();
+  installMetrics(app, registry);
   installOps(app, { services: opts.services, roleChecks: opts.roleChecks });
 
   await app.register(async (v1) => {
-    await installAuth(v1, opts.services.apiKeys);
+    await installAuth(v1, opts.services.apiKeys, registry);
     const s = opts.services;
     await v1.register(catalogueRoutes, { catalogue: s.catalogue });
     await v1.register(walletRoutes, { wallets: s.wallets });
@@ -148,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(amlRoutes, { aml: s.aml });
   });
 
   // The operator's dashboard is registered beside the API by src/server.ts (buildServer).

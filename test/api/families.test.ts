@@ -11,7 +11,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { base58 } from '@scure/base';
 import { TronWeb } from 'tronweb';
 import { familyOf } from '../../src/chains/families.js';
-import { resolveChain } from '../../src/config/chains.js';
+import { resolveChain } from '../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { sql } from 'kysely';
 import { seedFromMnemonic } from '../../src/keys/hd.js';

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { EvmAdapter } from '../../src/chains/evm/adapter.js';
 import type { SwapProvider } from '../../src/chains/types.js';
 import { amountOut, chooseRoute } from '../../src/modules/swaps/quote.js';
-import { SWAP_ROUTERS } from '../../src/config/swap-routers.js';
+import { SWAP_ROUTERS } from '../../src/chains/evm/swap-routers.js';
 
 let devnet: Devnet;
 let provider: SwapProvider;

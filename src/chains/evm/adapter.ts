@@ -1,4 +1,15 @@
-import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  BaseError,
+  createPublicClient,
+  erc20Abi,
+  ExecutionRevertedError,
+  http,
+  RawContractError,
+  webSocket,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
@@ -14,8 +25,9 @@ import type {
   ScanResult,
   TransferEvent,
   Contracts,
-  MessageSigning,
+  PersonalMessages,
   PriceFeeds,
+  ScreeningReads,
   SwapProvider,
   TypedDataSigning,
 } from '../types.js';
@@ -32,6 +44,7 @@ import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
 import { evmFees, type FeeEstimate } from './fees.js';
+import { EvmScreening } from './screening.js';
 
 const multicallAbi = [
   {
@@ -84,6 +97,11 @@ export class EvmAdapter implements ChainAdapter {
       messages: { prepareMessage },
       priceFeeds: { readPriceFeed: (feed) => this.readPriceFeed(feed) },
       ...(swaps ? { swaps } : {}),
+      screening: new EvmScreening(
+        async (to, data) => (await this.client.call({ to: to as Address, data: data as Hex })).data ?? '0x',
+        config.multicall3,
+        (err) => err instanceof BaseError && err.walk((e) => e instanceof ExecutionRevertedError || e instanceof RawContractError) !== null,
+      ),
     };
   }
 
@@ -108,15 +126,17 @@ export class EvmAdapter implements ChainAdapter {
   readonly fees = evmFees;
 
   /**
-   * Contracts, EIP-712, EIP-191 messages and Chainlink price feeds on every EVM chain; swaps
-   * (a Uniswap V2 style router, swap-v2.ts) where the chains file names a router.
+   * Contracts, EIP-712, EIP-191 messages, Chainlink price feeds and AML screening's list reads
+   * (token blacklists, the sanctions oracle: screening.ts) on every EVM chain; swaps (a Uniswap
+   * V2 style router, swap-v2.ts) where the chains file names a router.
    */
   readonly capabilities: {
     contracts: Contracts;
     typedData: TypedDataSigning;
-    messages: MessageSigning;
+    messages: PersonalMessages;
     priceFeeds: PriceFeeds;
     swaps?: SwapProvider;
+    screening: ScreeningReads;
   };
 
   normalizeAddress(address: string): string | null {

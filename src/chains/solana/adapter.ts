@@ -18,9 +18,10 @@ import type {
   BlockRef,
   ChainAdapter,
   FeeSponsorship,
-  MessageSigning,
+  PersonalMessages,
   Receipt,
   ScanResult,
+  ScreeningReads,
   TransferEvent,
 } from '../types.js';
 import { SolanaBalances } from './balances.js';
@@ -28,6 +29,7 @@ import { solanaCodec } from './codec.js';
 import { prepareSolanaMessage } from './message.js';
 import { solanaFees } from './rent.js';
 import { u64, SolanaNode } from './rpc.js';
+import { SolanaScreening } from './screening.js';
 import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
 import { SolanaSender, type SolanaSenderOptions } from './sender.js';
 import { combineSplTransfers, maxSplTransfers } from './transfers.js';
@@ -53,10 +55,11 @@ export class SolanaAdapter implements ChainAdapter {
   readonly fees = solanaFees;
   /**
    * Messages as Solana wallets sign them (message.ts), SPL transfers of one owner packed in one
-   * transaction (transfers.ts), and the master paying its children's fees as fee payer. No
-   * contract calls, allowances, price feeds or EIP-712 here: those routes answer 422.
+   * transaction (transfers.ts), the master paying its children's fees as fee payer, and AML
+   * screening's issuer lists as frozen token accounts (the mints' freeze authorities;
+   * screening.ts). No contract calls, allowances, price feeds or EIP-712 here: those routes answer 422.
    */
-  readonly capabilities: { messages: MessageSigning; batching: Batching; feeSponsorship: FeeSponsorship };
+  readonly capabilities: { messages: PersonalMessages; batching: Batching; feeSponsorship: FeeSponsorship; screening: ScreeningReads };
 
   constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
     this.config = config;
@@ -73,6 +76,7 @@ export class SolanaAdapter implements ChainAdapter {
         combine: (intents) => combineSplTransfers(intents),
       },
       feeSponsorship: { payer: 'master' },
+      screening: new SolanaScreening(node, this.balances),
     };
   }
 

@@ -18,8 +18,19 @@ import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import { TronSender } from './sender.js';
-import type { BalanceQuery, BlockRef, ChainAdapter, Contracts, MessageSigning, Receipt, ScanResult, TransferEvent } from '../types.js';
+import type {
+  BalanceQuery,
+  BlockRef,
+  ChainAdapter,
+  Contracts,
+  PersonalMessages,
+  Receipt,
+  ScanResult,
+  ScreeningReads,
+  TransferEvent,
+} from '../types.js';
 import { readBalances } from './balances.js';
+import { TronScreening } from './screening.js';
 import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
 import { prepareTronMessage } from './message.js';
 import { addressWord, constantCall, mapLimit, uintOutput } from './calls.js';
@@ -74,21 +85,13 @@ export class TronAdapter implements ChainAdapter {
   /** The fee burned, at a price of 1; energy and bandwidth for sweeps (receipt.ts). */
   readonly fees = tronFees;
   /**
-   * TRC-20 and other contracts (contracts.ts, addresses in `T…` form), and TIP-191 messages
-   * (message.ts). No EIP-712 typed data (TIP-712 binds a Tron chain id and `T…` addresses
-   * that EIP-712 tooling does not), no price feeds (Chainlink's AggregatorV3 is an EVM
-   * contract set), no swaps yet.
+   * TRC-20 and other contracts (contracts.ts, addresses in `T…` form), TIP-191 messages
+   * (message.ts), and AML screening's list reads (TRC-20 blacklists and a sanctions oracle, by
+   * constant calls: screening.ts). No EIP-712 typed data (TIP-712 binds a Tron chain id and
+   * `T…` addresses that EIP-712 tooling does not), no price feeds (Chainlink's AggregatorV3 is
+   * an EVM contract set), no swaps yet.
    */
-  readonly capabilities: { contracts: Contracts; messages: MessageSigning } = {
-    contracts: {
-      encodeContractCall: (call, field) => encodeTronCall(call, field),
-      readContract: (call, from, field) => this.rpc(() => readTronCall(this.node, call, from, field)),
-      simulateContractCall: (call, from, field) => this.rpc(() => simulateTronCall(this.node, call, from, field)),
-      describeTokenCall: (data) => describeTronTokenCall(data),
-      getAllowances: (queries) => this.getAllowances(queries),
-    },
-    messages: { prepareMessage: prepareTronMessage },
-  };
+  readonly capabilities: { contracts: Contracts; messages: PersonalMessages; screening: ScreeningReads };
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -99,6 +102,17 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
+    this.capabilities = {
+      contracts: {
+        encodeContractCall: (call, field) => encodeTronCall(call, field),
+        readContract: (call, from, field) => this.rpc(() => readTronCall(this.node, call, from, field)),
+        simulateContractCall: (call, from, field) => this.rpc(() => simulateTronCall(this.node, call, from, field)),
+        describeTokenCall: (data) => describeTronTokenCall(data),
+        getAllowances: (queries) => this.getAllowances(queries),
+      },
+      messages: { prepareMessage: prepareTronMessage },
+      screening: new TronScreening(node, multicall, this.#concurrency),
+    };
     this.sender = new TronSender(node, {
       ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),
       ...(config.sweepFunding === undefined ? {} : { sweepFunding: config.sweepFunding }),

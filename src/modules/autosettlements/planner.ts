@@ -5,9 +5,11 @@
  * so the allowance and the balance read are this settlement's to use.
  */
 import type { DbConn } from '../../db/pool.js';
+import { AppError } from '../../lib/errors.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
+import { isZeroAddress } from '../../chains/registry.js';
 import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
@@ -63,6 +65,11 @@ export interface Planned {
 
 export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: store.SettlementRow, sender: string): Promise<Planned> {
   const { catalogue } = deps;
+  // The destination is screened before anything is planned, reserved or signed: listed, the
+  // settlement fails (auto-settlement.failed) with the list named; a provider that does not
+  // answer on a wallet that fails closed throws AML_UNAVAILABLE, and the job tries again later.
+  const blocked = await screenDestination(deps, s);
+  if (blocked) return { quote: null, plan: null, refusal: blocked, transferGas: 0n, topup: 0n };
   const adapter = catalogue.chain(s.chain_id).adapter;
   const assetIn = catalogue.asset(s.asset_in_id)!.row;
   const assetOut = catalogue.asset(s.asset_out_id)!.row;
@@ -71,6 +78,16 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   const fromChild = s.from_index !== 0;
   const swapping = assetIn.id !== assetOut.id;
   const family = adapter.sender;
+  // A rule saved before zero destinations were refused (validate.ts) settles nothing there.
+  if (isZeroAddress(catalogue.chain(s.chain_id).config, rule.destination.address)) {
+    return {
+      quote: null,
+      plan: null,
+      refusal: 'The destination is the zero address; funds sent there are lost',
+      transferGas: 0n,
+      topup: 0n,
+    };
+  }
   let plan: StoredPlan | null = null;
   let refusal: string | null = null;
   let quote: FeeQuote | null;
@@ -126,6 +143,24 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   }
 
   return { quote, plan, refusal, transferGas, topup };
+}
+
+/** Why AML screening refuses the settlement's destination (modules/aml), or null. */
+async function screenDestination(deps: ModuleDeps, s: store.SettlementRow): Promise<string | null> {
+  if (!deps.aml) return null;
+  try {
+    await deps.aml.checkPayout({
+      wallet: await deps.wallets.requireRow(s.wallet_id),
+      chain: deps.catalogue.chain(s.chain_id),
+      recipients: [{ address: s.rule.destination.address, field: 'destination.address' }],
+      operation: 'auto-settlement',
+      actor: `auto-settlement:${s.id}`,
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'AML_BLOCKED') return `AML_BLOCKED: ${err.message}`;
+    throw err;
+  }
 }
 
 /** The transfer a plain move sends: a payment of the native coin, or of the token. */

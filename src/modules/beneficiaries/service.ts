@@ -22,6 +22,7 @@ import type { AuditService } from '../audit/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { BeneficiaryView, CreateBeneficiaryBody, Frequency, ListBeneficiariesQuery, UpdateBeneficiaryBody } from './schemas.js';
 import * as store from './store.js';
+import type { AmlService } from '../aml/service.js';
 
 export type BeneficiaryRow = store.BeneficiaryRow;
 
@@ -32,6 +33,8 @@ export class BeneficiaryService {
     private readonly wallets: WalletService,
     private readonly addresses: AddressService,
     private readonly audit: AuditService,
+    /** AML screening: a beneficiary is screened when saved (and its payouts when paid, by the withdrawals). */
+    private readonly aml?: AmlService,
   ) {}
 
   async create(auth: AuthContext, walletId: string, input: CreateBeneficiaryBody, requestId?: string): Promise<BeneficiaryView> {
@@ -49,6 +52,7 @@ export class BeneficiaryService {
     // The spec's POST has no isSettlement: giving a frequency asks for settlement.
     const isSettlement = input.isSettlement ?? input.settlementFrequency !== undefined;
     if (isSettlement && !input.settlementFrequency) throw frequencyRequired();
+    await this.#screen(auth, wallet, address, requestId);
     const row = await this.db.transaction().execute(async (tx) => {
       await store.lockWallet(tx, wallet.id);
       if (await store.liveByAddress(tx, wallet.id, address)) throw duplicate(address);
@@ -80,6 +84,9 @@ export class BeneficiaryService {
   ): Promise<BeneficiaryView> {
     const wallet = await this.wallets.require(auth, walletId);
     const name = input.name === undefined ? undefined : checkName(input.name);
+    // Lists change: a beneficiary saved again is screened again (its payouts are, each time).
+    const before = await store.find(this.db, wallet.id, id, true);
+    if (before && !before.deleted_at) await this.#screen(auth, wallet, before.address, requestId);
     const row = await this.db.transaction().execute(async (tx) => {
       await store.lockWallet(tx, wallet.id);
       const current = await store.find(tx, wallet.id, id, true);
@@ -162,6 +169,18 @@ export class BeneficiaryService {
 
   findRow(id: string, db: DbConn = this.db): Promise<BeneficiaryRow | undefined> {
     return store.findById(db, id);
+  }
+
+  /** 422 AML_BLOCKED (audited) when the address is listed; 503 AML_UNAVAILABLE when screening failed and the wallet fails closed. */
+  async #screen(auth: AuthContext, wallet: WalletRow, address: string, requestId: string | undefined): Promise<void> {
+    await this.aml?.checkPayout({
+      wallet,
+      chain: this.wallets.chainOf(wallet),
+      recipients: [{ address, field: 'address' }],
+      operation: 'beneficiary',
+      actor: `api-key:${auth.keyId}`,
+      requestId,
+    });
   }
 
   #address(wallet: WalletRow, input: string): string {

@@ -8,25 +8,14 @@ import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import { shortReference } from '../../lib/ids.js';
 import type { EncodedContractCall, SignedFeeFields } from '../../chains/types.js';
-import type { ChainHandle } from '../catalogue/service.js';
 import type { OutboundRow } from '../outbound/service.js';
 import { sendEnd, signedFees, type TransactionFields } from '../transactions/service.js';
 import type { ModuleDeps } from '../deps.js';
-import type { WalletRow } from '../wallets/service.js';
 import type { ContractCalls } from './schemas.js';
+import type { Actor } from './types.js';
 import * as store from './store.js';
 
 export const CONTRACT_PURPOSE = 'contract' satisfies Purpose;
-
-/** Who acts: the master address (index 0) or a child address of the wallet. */
-export interface Actor {
-  wallet: WalletRow;
-  chain: ChainHandle;
-  address: string;
-  /** Derivation index; null for an external address (no key: read and estimate only). */
-  index: number | null;
-  addressId: string | null;
-}
 
 function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): TransactionFields {
   return {

@@ -10,22 +10,10 @@
  * never the ABI's function names: an ABI may give a colliding name to `transfer`.
  */
 import type { EncodedContractCall, TokenCall } from '../../chains/types.js';
-import { capability } from '../../chains/registry.js';
+import { capability, isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
-import type { ContractServiceDeps } from './service.js';
-import type { Actor } from './records.js';
-
-/** What one call moves, recorded with its Transaction (contract_moves, contract_spenders). */
-export interface Move {
-  owner: string;
-  assetId: string;
-  amount: bigint;
-  kind: 'transfer' | 'allowance';
-  beneficiary: string;
-  /** The token, for an allowance (its spender is recorded for later allowance reads). */
-  token: string | null;
-}
+import type { Actor, ContractServiceDeps, Move } from './types.js';
 
 export interface CallMoves {
   moves: Move[][];
@@ -93,6 +81,7 @@ export async function movesOf(
       const { call } = found;
       const token = deps.catalogue.asset(found.assetId)!;
       const move = (owner: string, amount: bigint, to: string, kind: Move['kind']) => {
+        if (kind === 'transfer') refuseZero(actor, to, field);
         mine.push({ owner, assetId: token.row.id, amount, kind, beneficiary: to, token: token.row.address });
         return spend(owner, { asset: token, amount, to, fee: 0n, beneficiary: true, field });
       };
@@ -114,6 +103,18 @@ export async function movesOf(
     moves.push(mine);
   }
   return { moves, owners: [...owners.values()] };
+}
+
+/**
+ * A token transfer of the wallet's funds to the family's zero (burn, system) address: 400, as
+ * for withdrawals. Tokens built on OpenZeppelin revert such a transfer in simulation already;
+ * others (Tether's USDT on Ethereum and Tron) would burn the tokens.
+ */
+function refuseZero(actor: Actor, to: string, field: string): void {
+  if (!isZeroAddress(actor.chain.config, to)) return;
+  throw new ValidationError(`${field}: the recipient is the zero address; funds sent there are lost`, [
+    { field, message: 'the recipient is the zero address' },
+  ]);
 }
 
 /**

@@ -15,7 +15,6 @@
  * paying addresses' withdrawal locks, in the transaction that records them. Every write
  * reserves its gas like a withdrawal.
  */
-import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
 import type { EncodedContractCall, FeeQuote, TxIntent } from '../../chains/types.js';
@@ -29,12 +28,13 @@ import type { TransactionView } from '../transactions/service.js';
 import type { OutboundRow } from '../outbound/service.js';
 import type { PreparedMoves, WithdrawalService } from '../withdrawals/service.js';
 
-import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type Actor, type SignedCall } from './records.js';
+import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type SignedCall } from './records.js';
 import { checkPolicy, movesOf, tokenCall, type CallMoves } from './rules.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
+import type { Actor, ContractServiceDeps } from './types.js';
 
-export type ContractServiceDeps = ModuleDeps;
+export type { ContractServiceDeps } from './types.js';
 
 interface Plan {
   encoded: EncodedContractCall[];
@@ -104,6 +104,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    await this.screen(auth, actor, plan, 'contract-write');
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
@@ -143,6 +144,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    await this.screen(auth, actor, plan, 'contract-write-sign');
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
     const expiry = adapter.sender.ordering === 'expiry';
@@ -194,6 +196,19 @@ export class ContractService {
     );
     const prepared = await ruled(this.withdrawals.prepareMoves(actor.chain, moves.owners));
     return { ...plan, moves, prepared };
+  }
+
+  /**
+   * AML screening before anything is reserved or signed (modules/aml): each contract called
+   * (a sanctioned contract is a sanctioned address) and everyone a call pays or lets pull the
+   * wallet's funds (a transfer's recipient, an allowance's spender).
+   */
+  private async screen(auth: AuthContext, actor: Actor, plan: Checked, operation: string): Promise<void> {
+    const recipients = plan.encoded.flatMap((e, i) => [
+      { address: e.to, field: `calls.${i}.address` },
+      ...plan.moves.moves[i]!.map((m) => ({ address: m.beneficiary, field: `calls.${i}.parameters` })),
+    ]);
+    await this.deps.aml?.checkPayout({ wallet: actor.wallet, chain: actor.chain, recipients, operation, actor: `api-key:${auth.keyId}` });
   }
 
   /** What call `i` moves (contract_moves), the spenders it grants allowances to, and the gas it reserves. */

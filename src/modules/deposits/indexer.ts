@@ -18,6 +18,7 @@ import type { RateService } from '../rates/service.js';
 import * as store from './store.js';
 import { WatchSet } from './watch.js';
 import { insertNew, recordTransfer, type RecordContext } from './record.js';
+import type { AmlService, DepositScreener } from '../aml/service.js';
 
 export interface IndexerOptions {
   /** Blocks per scanned range. */
@@ -68,6 +69,8 @@ export class ChainIndexer {
     private readonly rates?: RateService,
     /** The writes of the transactions table (stateless: any instance, the TransactionService's included, is the same). */
     private readonly transactions: TransactionWrites = new TransactionWrites(),
+    /** AML screening of new deposits' senders, before the range's transaction (absent: none). */
+    private readonly aml?: AmlService,
   ) {
     this.watch = new WatchSet(db, chain.id);
   }
@@ -126,12 +129,23 @@ export class ChainIndexer {
       }
     } else scan = await adapter.scan(from, to, tokens, this.watch.has);
     const vanished = await this.vanishedDeposits(from, to, scan);
-    // The newest final block (depth counting on EVM, the solidified block on Tron): deposits
+    // The newest final block (depth counting, or the node's own final block: ChainAdapter.finalizedHead): deposits
     // at or below it are confirmed by this range's transaction.
     const final = await adapter.finalizedHead(head);
     // Never fails: a feed that cannot be read leaves amountUSD null, it does not hold up deposits.
     await this.rates?.prefetch(this.assetIdsOf(scan));
-    const recording = this.startRecording(cursor, { head, final }, to, scan, vanished, tail && tail.state !== 'failed' ? tail : null);
+    // Never fails either: a provider that does not answer leaves the deposits NOT_SCREENED
+    // (and held where the wallet fails closed), screened again by a job.
+    const screener = await this.screener(scan);
+    const recording = this.startRecording(
+      cursor,
+      { head, final },
+      to,
+      scan,
+      vanished,
+      tail && tail.state !== 'failed' ? tail : null,
+      screener,
+    );
     try {
       await this.settleOne(tail);
     } catch (err) {
@@ -181,13 +195,14 @@ export class ChainIndexer {
     scan: ScanResult,
     vanished: store.DepositRow[],
     after: Recording | null,
+    screener?: DepositScreener,
   ): Recording {
     const recording: Recording = {
       end: { blockNumber: to, blockHash: scan.blocks.at(-1)!.hash },
       state: 'running',
       done: this.db
         .transaction()
-        .execute((tx) => this.record(tx, cursor, depth, to, scan, vanished, after))
+        .execute((tx) => this.record(tx, cursor, depth, to, scan, vanished, after, screener))
         .then(
           () => {
             recording.state = 'committed';
@@ -204,8 +219,19 @@ export class ChainIndexer {
     return recording;
   }
 
-  private context(): RecordContext {
+  /** The AML verdicts of the range's deposits' senders (aml/service.ts), read before its transaction. */
+  private async screener(scan: ScanResult): Promise<DepositScreener | undefined> {
+    if (!this.aml) return undefined;
+    const deposits = scan.transfers.flatMap((t) => {
+      const owners = this.watch.owners(t.to);
+      return owners.length ? [{ from: t.from, walletIds: owners.map((o) => o.walletId) }] : [];
+    });
+    return deposits.length ? this.aml.depositScreener(this.chain, deposits) : undefined;
+  }
+
+  private context(aml?: DepositScreener): RecordContext {
     return {
+      ...(aml ? { aml, rescreen: [] } : {}),
       chain: this.chain,
       webhooks: this.webhooks,
       transactions: this.transactions,
@@ -290,6 +316,7 @@ export class ChainIndexer {
     scan: ScanResult,
     vanished: store.DepositRow[],
     after: Recording | null,
+    screener?: DepositScreener,
   ): Promise<void> {
     // The cursor row is locked only once the new deposits are written, so this transaction
     // writes them while the previous range's is still running; it then waits for that one
@@ -310,9 +337,11 @@ export class ChainIndexer {
     }
     const matched = new Set<string>();
     const inserts: store.NewDeposit[] = [];
-    const ctx = this.context();
+    const ctx = this.context(screener);
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
-    const { settled } = await insertNew(tx, ctx, inserts, { head, final });
+    const { ids: inserted, settled } = await insertNew(tx, ctx, inserts, { head, final });
+    const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
+    if (rescreen.length) await this.aml!.queueRescreen(tx, rescreen);
     if (!lockedFirst) await lock();
     for (const v of vanished) {
       if (matched.has(v.id)) continue;

@@ -16,6 +16,7 @@ import * as store from './store.js';
 import type { Owner } from './watch.js';
 import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
 import { addressKey } from '../../chains/address-key.js';
+import type { DepositScreener } from '../aml/service.js';
 
 export interface RecordContext {
   chain: ChainHandle;
@@ -30,6 +31,10 @@ export interface RecordContext {
    * transaction): `amountUSD` and `rateUSD` are what the deposit was worth when it was found.
    */
   usd?(assetId: string): UsdQuote | null;
+  /** AML screening of the sender (aml/service.ts depositScreener, run before the transaction); absent: none. */
+  aml?: DepositScreener;
+  /** Filled here: new deposits whose sender went unscreened (a provider did not answer), to screen again by a job. */
+  rescreen?: string[];
 }
 
 /**
@@ -102,6 +107,8 @@ async function recordFor(
   }
   const id = uuidv7();
   const quote = ctx.usd?.(asset.id) ?? null;
+  const screened = ctx.aml?.(t.from, owner.walletId);
+  if (screened?.rescreen) ctx.rescreen?.push(id);
   inserts.push({
     id,
     walletId: owner.walletId,
@@ -120,6 +127,7 @@ async function recordFor(
     to: t.to,
     token: t.token,
     network: ctx.chain.row.network,
+    ...(screened ? { amlScreening: { ...screened.screening }, amlHeld: screened.held } : {}),
   });
   return id;
 }

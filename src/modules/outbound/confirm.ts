@@ -3,8 +3,9 @@
  * `confirmations` deep, and undoing the settlement when a reorg takes the block away.
  *
  * Only purposes with an `outbound.confirmed` subscriber (src/subscriptions.ts) are
- * followed: their owners must be able to go back to pending. The job `outbound_confirm` is
- * queued in the settling transaction (outbox), then polls with the tracker's backoff:
+ * followed: their owners must be able to go back to pending. The row's track job
+ * (`outbound_track`) goes on with these checks once the row is settled: its next run is
+ * queued in the settling transaction (outbox), then it polls with the tracker's backoff:
  *
  * - the receipt is still in the recorded block: the depth (head - block + 1) is reported;
  *   at `confirmations` it is final and the job ends;
@@ -28,24 +29,10 @@ import type { Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
-export type Confirmation =
-  /** Still in its block, `depth` blocks deep; `final` once that is the chain's confirmations. */
-  | { kind: 'depth'; depth: number; final: boolean }
-  /** Re-mined in another block with the same outcome: `row` carries the new receipt. */
-  | { kind: 'moved'; depth: number; final: boolean }
-  /** Its block was replaced and it is not (or not with the same outcome) in the chain: `row` is at 'broadcast' again. */
-  | { kind: 'reorged'; reason: string };
-
 /** Depth at which a receipt is final: the chain's configured confirmations (at least 1). */
 export const requiredDepth = (core: Core, row: OutboundRow): number => Math.max(1, core.catalogue.chain(row.chainId).config.confirmations);
 
-/** Queues the first check of a row just settled with a receipt, in the settling transaction. */
-export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
-  if (!row.receipt || !core.events.followsConfirmations(row.purpose)) return;
-  await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
-}
-
-/** Job `outbound_confirm`: one check (see the header); queues the next one unless final or reorged. */
+/** One depth check of a settled row (see the header); queues the next one unless final or reorged. */
 export async function confirm(core: Core, id: string, poll: number): Promise<void> {
   const row = await store.findOutbound(core.db, id);
   if (!row?.receipt || !row.hash || !core.events.followsConfirmations(row.purpose) || (row.stage !== 'mined' && row.stage !== 'failed'))

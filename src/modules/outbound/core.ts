@@ -11,7 +11,6 @@ import type { Logger } from '../../lib/logger.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import { logFields, messageOf, rejectionOf, successorOf } from './checks.js';
-import { queueConfirmation } from './confirm.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
@@ -35,6 +34,12 @@ export interface Core {
 }
 
 export const FILLER_PURPOSE: Purpose = 'nonce-filler';
+
+/** Queues the first confirmation check (confirm.ts) of a row just settled with a receipt, in the settling transaction. */
+export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
+  if (!row.receipt || !core.events.followsConfirmations(row.purpose)) return;
+  await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
+}
 
 /** 'fee-too-low': the node refused our fee cap (below its base fee); a replacement is due now. */
 export type BroadcastOutcome = 'accepted' | 'refused' | 'fee-too-low' | 'settled';

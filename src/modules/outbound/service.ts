@@ -56,7 +56,7 @@ import type { OutboundRow } from './store.js';
 export type { EnqueueRequest } from './enqueue.js';
 export type { OutboundRow, Stage } from './store.js';
 export { REVERTED } from './store.js';
-export type { Confirmation } from './confirm.js';
+export type { Confirmation } from '../../outbound-row.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 
 export interface OutboundOptions {
@@ -102,7 +102,7 @@ export class OutboundService {
     };
   }
 
-  /** Job `outbound_confirm`: see confirm.ts. */
+  /** One depth check of a settled row: see confirm.ts (run by `track` once the row is settled). */
   confirm(id: string, poll = 0): Promise<void> {
     return confirm(this.#core, id, poll);
   }
@@ -226,11 +226,14 @@ export class OutboundService {
   }
 
   /**
-   * Job `outbound_track`: settles the row when any version of its nonce is mined,
-   * re-broadcasts it while not, replaces it with bumped fees when it is stuck, polls again.
+   * Job `outbound_track`, which follows a signed row to its end: while unmined, settles the
+   * row when any version of its nonce is mined, re-broadcasts it while not, replaces it with
+   * bumped fees when it is stuck, polls again; once settled with a receipt, counts its depth
+   * until final (confirm.ts), when its purpose follows confirmations.
    */
   async track(id: string, poll = 0): Promise<void> {
     const row = await store.findOutbound(this.db, id);
+    if (row?.stage === 'mined' || row?.stage === 'failed') return confirm(this.#core, id, poll);
     if (!row || (row.stage !== 'signed' && row.stage !== 'broadcast')) return;
     // Expiry first, receipts second: a transaction that landed just before its deadline is
     // found and settled; one found expired with no receipt after that never can land.

@@ -1,40 +1,9 @@
 import { sql } from 'kysely';
 import type { IntentBody, NetworkData, Receipt, ReceiptDetails } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
+import type { OutboundRow, Stage } from '../../outbound-row.js';
 
-export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
-
-/** One outbound transaction, amounts as bigint. */
-export interface OutboundRow {
-  id: string;
-  chainId: string;
-  walletId: string;
-  fromAddress: string;
-  /** null: an address whose key the wallet imported (signed with that key, by address). */
-  fromIndex: number | null;
-  /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
-  nonce: bigint | null;
-  /** What it sends (chains/intents.ts): a native or token payment, or a contract call. */
-  intent: IntentBody;
-  /** The family's own fields (EVM: gas limit and fee caps): what the caller fixed, completed when signed. */
-  network: NetworkData;
-  /** Who pays the fee and signs as fee payer, when not the sender (Solana: the wallet's master); null: the sender. */
-  feePayer: string | null;
-  raw: string | null;
-  hash: string | null;
-  stage: Stage;
-  purpose: string;
-  ownerId: string | null;
-  replacedBy: string | null;
-  /** The receipt it settled with (the seam's neutral one; its failure is in `error`). */
-  receipt: Receipt | null;
-  error: string | null;
-  attempts: number;
-  conflictSeenAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  broadcastAt: Date | null;
-}
+export type { OutboundRow, Stage } from '../../outbound-row.js';
 
 interface DbRow {
   id: string;

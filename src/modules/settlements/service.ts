@@ -214,7 +214,8 @@ export class SettlementService {
    * back too little would send funds the auto-settlement is about to send.
    */
   async #heldByPending(wallet: WalletRow): Promise<Map<string, bigint>> {
-    const held = new Map<string, bigint>();
+    // Deposits to the master held by AML screening are not settled until released.
+    const held = await store.amlHeldAtMaster(this.deps.db, wallet.id);
     for (const type of HELD_TYPES) {
       for (let page = 1; ; page++) {
         const { items, meta } = await this.deps.transactions.list(systemAuth(wallet), wallet.id, {

@@ -22,7 +22,7 @@ export class SigningService {
   constructor(readonly deps: SigningServiceDeps) {}
 
   /**
-   * A personal message (EIP-191 personal_sign on EVM, TIP-191 signMessageV2 on Tron) signed by the master or a child address:
+   * A personal message (under the standard of the wallet's family: the adapter's prepareMessage) signed by the master or a child address:
    * recorded as a SIGNED Transaction with its `signed.success` event, like typed data.
    */
   async signMessage(auth: AuthContext, walletId: string, addressId: string | null, message: string): Promise<TransactionView> {

@@ -36,8 +36,11 @@ type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 
-/** `failed`: the funds were gone, the deposits' sweep ended failed at once. */
-export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed';
+/**
+ * `failed`: the funds were gone, the deposits' sweep ended failed at once. `held`: a deposit
+ * at the address is held by AML screening, so its balance is not moved (modules/aml).
+ */
+export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed' | 'held';
 
 export class SweepService {
   constructor(
@@ -87,6 +90,8 @@ export class SweepService {
   /** `settings`: each wallet's auto-sweep settings, normalised once per call (a range holds thousands of deposits of a few wallets). */
   #autoSweeps(d: store.DepositContext, settings: Map<string, AutoSweeping>): boolean {
     if (!d.address_id || !d.asset_id || !(d.address_type === 'INTERNAL' || d.key_imported) || d.disable_auto_sweep) return false;
+    // Held by AML screening: its release queues the sweep again.
+    if (d.aml_held) return false;
     let sweeping = settings.get(d.wallet_id);
     if (!sweeping) settings.set(d.wallet_id, (sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping));
     if (!sweeping.isActive) return false;
@@ -105,6 +110,8 @@ export class SweepService {
     const asset = this.catalogue.asset(assetId);
     // A child address, or one whose key the wallet imported (signed by address).
     if (!address || !asset || (address.derivation_index === null && !address.key_imported)) return 'nothing';
+    // The master's balance is never mixed with funds from a listed sender (checked again under the lock).
+    if (await store.holdsAmlHeld(this.db, addressId, assetId)) return 'held';
     const wallet = await this.wallets.requireRow(address.wallet_id);
     const chain = this.catalogue.chain(address.chain_id);
     const adapter = chain.adapter;
@@ -162,6 +169,7 @@ export class SweepService {
       const locked = await store.lockAddress(tx, addressId);
       if (!locked) return 'nothing';
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
+      if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);
       if (deposits.length === 0) return 'nothing';
       // The key is checked again under the row lock that removing an imported address takes:
@@ -283,6 +291,11 @@ export class SweepService {
     if (d.status !== 'SUCCESS') throw new ConflictError('DEPOSIT_NOT_CONFIRMED', 'Only confirmed deposits are swept');
     if (d.sweep_id && d.sweep_status === 'pending') return this.transactions.get(auth, walletId, transactionId);
     const result = await this.sweepAddress(d.address_id, d.asset_id, { manual: true });
+    if (result === 'held')
+      throw new BusinessRuleError(
+        'AML_HELD',
+        'A deposit of this asset at this address is held by AML screening (a listed sender); release it first (POST .../transactions/{id}/aml/release)',
+      );
     if (result === 'nothing') throw new BusinessRuleError('NOTHING_TO_SWEEP', 'The address holds none of this asset to sweep');
     return this.transactions.get(auth, walletId, transactionId);
   }

@@ -1,8 +1,7 @@
 /**
  * Rows as SELECT * reads them, built in memory from what was written (pure: no SQL).
  */
-import type { TransactionRow } from './store.js';
-import type { NewDeposit } from './types.js';
+import type { NewDeposit, TransactionRow } from './types.js';
 
 /**
  * The row `insertDeposits` wrote for `d`, as SELECT * would read it. Typed as the whole
@@ -55,7 +54,8 @@ export function depositRow(
     network: d.network,
     created_channel: 'BLOCKCHAIN',
     signed_transaction: null,
-    aml_screening: {},
+    aml_screening: d.amlScreening ?? {},
+    aml_held: d.amlHeld ?? false,
     nonce: null,
     raw_transaction: null,
     signed_fees: null,

@@ -18,8 +18,11 @@ import type {
   NewWithdrawal,
   Signed,
   Swept,
+  TransactionRow,
   WithdrawalOutcome,
 } from './types.js';
+
+export type { TransactionRow } from './types.js';
 
 export type NewTransaction = Insertable<TransactionsTable>;
 
@@ -34,13 +37,6 @@ export function findTransaction(db: DbConn, walletId: string, id: string) {
 export function findTransactionById(db: DbConn, id: string) {
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
-
-/**
- * A transaction as the code reads it. sweep_id (sweeps) and reserved_fee (withdrawals,
- * contracts) are read only by their owners' stores, in their own queries, so the row type
- * leaves them out and builders of rows (deposits' depositRow) need not carry them.
- */
-export type TransactionRow = Omit<NonNullable<Awaited<ReturnType<typeof findTransaction>>>, 'sweep_id' | 'reserved_fee'>;
 
 export function findTransactionsByIds(db: DbConn, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([] as TransactionRow[]);
@@ -115,12 +111,12 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
   const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
-                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
+                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening, aml_held)
     SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT',
            CASE WHEN t.settled THEN 'SUCCESS' ELSE 'PENDING' END, CASE WHEN t.settled THEN 'confirmed' ELSE 'mined' END,
            t.settled, t.confirmations,
            t.amount, t.amount, t.amount_usd, t.currency, t.rate_usd, t.rate_usd, t.hash, t.log_index, t.block_number, t.block_hash,
-           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
+           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, t.aml_screening, t.aml_held
       FROM unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.walletId)}::uuid[], ${col((d) => d.addressId)}::uuid[],
                   ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
                   ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.rateUsd ?? null)}::text[],
@@ -128,9 +124,10 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
                   ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.block.number.toString())}::bigint[],
                   ${col((d) => d.block.hash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
                   ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
-                  ${col(settled)}::boolean[])
+                  ${col(settled)}::boolean[], ${col((d) => JSON.stringify(d.amlScreening ?? {}))}::jsonb[],
+                  ${col((d) => d.amlHeld ?? false)}::boolean[])
            AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
-                block_hash, sender, recipient, token, network, confirmations, settled)
+                block_hash, sender, recipient, token, network, confirmations, settled, aml_screening, aml_held)
       LEFT JOIN addresses a ON a.id = t.address_id
     ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
     RETURNING id, created_at, metadata`.execute(db);
@@ -139,6 +136,21 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
     const r = written.get(d.id);
     return r ? [depositRow(d, settled(d), confirmations(d), r)] : [];
   });
+}
+
+/** See TransactionWrites.setDepositScreening. */
+export async function setDepositScreening(
+  db: DbConn,
+  id: string,
+  from: 'held' | 'not-screened',
+  screening: Record<string, unknown>,
+  held: boolean,
+): Promise<boolean> {
+  const state = from === 'held' ? sql`aml_held` : sql`aml_screening->>'status' = 'NOT_SCREENED'`;
+  const { rows } =
+    await sql`UPDATE transactions SET aml_screening = ${JSON.stringify(screening)}::jsonb, aml_held = ${held}, updated_at = now()
+             WHERE id = ${id} AND type = 'DEPOSIT' AND ${state} RETURNING id`.execute(db);
+  return rows.length > 0;
 }
 
 /** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
@@ -199,7 +211,8 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
-            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb, '{}'::jsonb)`;
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb,
+            ${JSON.stringify(w.amlScreening ?? {})}::jsonb)`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,

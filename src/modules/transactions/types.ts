@@ -2,8 +2,17 @@
  * What the transition API (TransactionService) takes: the rows other modules create and the
  * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
  */
+import type { Selectable } from 'kysely';
 import type { BlockPointer, SignedFeeFields } from '../../chains/types.js';
+import type { TransactionsTable } from '../../db/types.js';
 import type { SendEnd } from './lifecycle.js';
+
+/**
+ * A transaction as the code reads it. sweep_id (sweeps) and reserved_fee (withdrawals,
+ * contracts) are read only by their owners' stores, in their own queries, so the row type
+ * leaves them out and builders of rows (deposits' depositRow) need not carry them.
+ */
+export type TransactionRow = Omit<Selectable<TransactionsTable>, 'sweep_id' | 'reserved_fee'>;
 
 /** A transfer in, as the indexer or the deposit finder found it. */
 export interface NewDeposit {
@@ -25,6 +34,10 @@ export interface NewDeposit {
   to: string;
   token: string | null;
   network: string;
+  /** The sender's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
+  amlScreening?: Record<string, unknown>;
+  /** Held by AML screening: not swept, auto-settled or settled until released. */
+  amlHeld?: boolean;
 }
 
 /** Where a deposit's transfer was found (again). */
@@ -57,6 +70,8 @@ export interface NewWithdrawal {
   nonce: bigint | null;
   /** Sign-only: the signed transaction, never broadcast by us, and the fee fields it shows (its family's). */
   signed: { raw: string; hash: string; fees: SignedFeeFields } | null;
+  /** The recipient's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
+  amlScreening?: Record<string, unknown>;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */

@@ -29,7 +29,7 @@ import type { FeeQuote, IntentBody, TxIntent } from '../../chains/types.js';
 import { bodyOf } from '../../chains/intents.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
-import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
+import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 import { capability } from '../../chains/registry.js';

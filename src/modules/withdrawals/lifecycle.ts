@@ -21,7 +21,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import { REVERTED, type Confirmation, type OutboundRow, type OutboundService } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
 import { paymentOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
-import type { WithdrawalService, WithdrawalServiceDeps } from './service.js';
+import type { SenderAccess, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 
@@ -37,7 +37,7 @@ export interface LifecycleResult {
 export class WithdrawalLifecycle {
   constructor(
     private readonly deps: WithdrawalServiceDeps,
-    private readonly service: WithdrawalService,
+    private readonly service: SenderAccess,
   ) {}
 
   async cancel(auth: AuthContext, walletId: string, id: string): Promise<LifecycleResult> {

@@ -10,7 +10,7 @@ import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { intentOf, type GasPlan } from './funds.js';
 import { claim, type IdempotencyKey } from './idempotency.js';
-import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './service.js';
+import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 

@@ -22,6 +22,8 @@ export interface Item {
   metadata: Record<string, unknown> | null;
   /** Where the item sits in the request body, for error details ("amount", "assets.2.amount"). */
   field: string;
+  /** The destination's AML screening (modules/aml), once screened: stored as the Transaction's amlScreening. */
+  aml?: Record<string, unknown>;
 }
 
 interface RawItem {

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { createSolanaRpc, type Address, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { resolveChain } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../../src/devnet/solana/index.js';
 import { ata, build, fundedSigner, type Rpc } from '../../../src/devnet/solana/test-support.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
 import { createSolanaRpc, type Address } from '@solana/kit';
-import { resolveChain } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../../src/devnet/solana/index.js';
 import { SolanaAdapter } from '../../../src/chains/solana/adapter.js';

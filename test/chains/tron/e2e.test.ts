@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { resolveChain } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import {

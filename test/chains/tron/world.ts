@@ -8,7 +8,8 @@
  */
 import { expect } from 'vitest';
 import { sql } from 'kysely';
-import { resolveChain, type ChainConfig, type ChainEntry } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
+import type { ChainConfig, ChainEntry } from '../../../src/config/chains.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { post, startForTest } from '../../../src/devnet/tron/testkit.js';

@@ -4,13 +4,13 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { bytesToHex, hexToBytes } from 'viem';
 import { randomBytes } from 'node:crypto';
+import { evmAddressOfPublicKey } from '../../src/chains/evm/address.ts';
+import { AddressDeriver } from '../support/signer.ts';
 import {
   accountFromMnemonic,
-  AddressDeriver,
   derivationBackend,
   deriveFromMnemonic,
   derivePrivateKey,
-  evmAddressOfPublicKey,
   accountXpubFromSeed,
   generateMnemonic,
   privateKeyFromSeed,
@@ -18,7 +18,7 @@ import {
   isValidMnemonic,
   seedFromMnemonic,
   wipeNode,
-} from './hd.ts';
+} from '../../src/keys/hd.ts';
 
 const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
 /** The well-known development mnemonic (anvil's and hardhat's): published vectors below. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { getAddressDecoder } from '@solana/kit';
-import { seedFromMnemonic } from './hd.js';
+import { seedFromMnemonic } from '../../src/keys/hd.js';
 import {
   ed25519PublicKey,
   parseHardenedPath,
@@ -11,7 +11,7 @@ import {
   slip10Master,
   wipeSlip10,
   HARDENED_OFFSET,
-} from './slip10.js';
+} from '../../src/keys/slip10.js';
 
 /*
  * The published ed25519 vectors of SLIP-0010 (satoshilabs/slips, slip-0010.md, "Test vector

@@ -5,10 +5,10 @@
  * v2-deployments). Each router exposes `WETH()`, which the service reads for routes through
  * the wrapped native coin. On BNB Smart Chain most liquidity sits in PancakeSwap V2
  * (Router 0x10ED43C718714eb63d5aA57B78B54704E256024E, same interface): set it in the chains
- * file to use it. Celo has no V2 deployment listed. Pure data; checksums are checked by
- * test/autosettlements/routers.test.ts.
+ * file to use it. Celo has no V2 deployment listed. Pure data (the EVM catalogue, catalogue.ts, takes each network's); checksums are
+ * checked by test/autosettlements/swap-contract.test.ts.
  */
-import type { NetworkName } from './catalogue.js';
+import type { NetworkName } from '../../config/catalogue.js';
 
 const UNISWAP_V2_ROUTER02: Record<string, Partial<Record<NetworkName, `0x${string}`>>> = {
   ethereum: { mainnet: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D', testnet: '0xeE567Fe1712Faf6149d80dA1E6934E354124CfE3' },
@@ -21,7 +21,3 @@ const UNISWAP_V2_ROUTER02: Record<string, Partial<Record<NetworkName, `0x${strin
 };
 
 export const SWAP_ROUTERS: Readonly<typeof UNISWAP_V2_ROUTER02> = Object.freeze(UNISWAP_V2_ROUTER02);
-
-export function defaultSwapRouter(slug: string, network: NetworkName): string | null {
-  return SWAP_ROUTERS[slug]?.[network] ?? null;
-}

@@ -1,14 +1,14 @@
 /**
  * The built-in catalogue's Tron entry: mainnet and the Nile testnet (family `tron`, TRC-20
  * tokens, TRX with 6 decimals). Addresses are base58check `T…` (the Tron codec checks their
- * checksums in config.test.ts); see catalogue.ts for the shape.
+ * checksums in config.test.ts); see config/catalogue.ts for the shape.
  */
-import type { CatalogueChain } from './catalogue.js';
+import { deepFreeze, type CatalogueChain } from '../../config/catalogue.js';
 
 /** SLIP-44 coin type 195 (TRX), as TronLink and tronweb derive: m/44'/195'/0'/0/i. */
 const TRON_DERIVATION_PATH = "m/44'/195'/0'/0";
 
-export const TRON_CATALOGUE_CHAINS: CatalogueChain[] = [
+export const TRON_CATALOGUE: readonly CatalogueChain[] = deepFreeze([
   {
     slug: 'tron',
     name: 'Tron',
@@ -36,10 +36,12 @@ export const TRON_CATALOGUE_CHAINS: CatalogueChain[] = [
         explorerUrl: 'https://tronscan.org',
         assets: [
           // Tether's USDT on TRON (Tether's supported-protocols list; the most used stablecoin contract on any chain).
-          { symbol: 'USDT', name: 'Tether USD', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6 },
+          // The same TetherToken code as Ethereum's: its blacklist answers isBlackListed (AML screening).
+          { symbol: 'USDT', name: 'Tether USD', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6, blacklist: 'tether' },
           // Circle's USDC on TRON. Circle stopped minting it in 2024 and supports redemptions only;
-          // the contract is still Circle's, so deposits of it are credited as USDC.
-          { symbol: 'USDC', name: 'USD Coin', address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', decimals: 6 },
+          // the contract is still Circle's, so deposits of it are credited as USDC (and its
+          // FiatToken blacklist is read by AML screening).
+          { symbol: 'USDC', name: 'USD Coin', address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', decimals: 6, blacklist: 'circle' },
         ],
       },
       testnet: {
@@ -54,4 +56,4 @@ export const TRON_CATALOGUE_CHAINS: CatalogueChain[] = [
       },
     },
   },
-];
+]);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { keccak256, parseTransaction, recoverTransactionAddress, type Hex, type TransactionSerializedEIP1559 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { generateMnemonic } from './hd.ts';
-import { LocalSigner, type UnsignedTx } from './signer.ts';
+import { generateMnemonic } from '../../src/keys/hd.ts';
+import type { UnsignedTx } from '../../src/keys/signer.ts';
+import { localSigner } from '../support/signer.ts';
 
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 const tx: UnsignedTx = {
@@ -29,7 +30,7 @@ function counting(mnemonics: Record<string, string>) {
 describe('LocalSigner', () => {
   it('signs an EIP-1559 transaction that recovers to the derived address, with the fields asked for', async () => {
     const mnemonic = generateMnemonic();
-    const signer = new LocalSigner(counting({ w: mnemonic }).open);
+    const signer = localSigner(counting({ w: mnemonic }).open);
     for (const index of [0, 1, 42]) {
       const { raw, hash } = await signer.signTransaction('w', index, 31337, tx);
       expect(hash).toBe(keccak256(raw as Hex));
@@ -51,7 +52,7 @@ describe('LocalSigner', () => {
   });
 
   it('matches the published address of the development mnemonic', async () => {
-    const signer = new LocalSigner(counting({ dev: DEV_MNEMONIC }).open);
+    const signer = localSigner(counting({ dev: DEV_MNEMONIC }).open);
     const { raw } = await signer.signTransaction('dev', 0, 1, tx);
     expect(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerializedEIP1559 })).toBe(
       '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
@@ -60,7 +61,7 @@ describe('LocalSigner', () => {
 
   it('opens the mnemonic and derives the account node once per wallet, even for concurrent first signatures', async () => {
     const { calls, open } = counting({ a: generateMnemonic(), b: generateMnemonic() });
-    const signer = new LocalSigner(open);
+    const signer = localSigner(open);
     await Promise.all(Array.from({ length: 20 }, (_, i) => signer.signTransaction('a', i, 31337, tx)));
     await signer.signTransaction('a', 3, 31337, tx);
     await signer.signTransaction('b', 0, 31337, tx);
@@ -70,7 +71,7 @@ describe('LocalSigner', () => {
   it('forgets a node after its TTL and the least recently used wallet beyond its size', async () => {
     let now = 1_000_000;
     const { calls, open } = counting({ a: generateMnemonic(), b: generateMnemonic(), c: generateMnemonic() });
-    const signer = new LocalSigner(open, { ttlMs: 60_000, maxWallets: 2, now: () => now });
+    const signer = localSigner(open, { ttlMs: 60_000, maxWallets: 2, now: () => now });
     await signer.signTransaction('a', 0, 1, tx);
     now += 59_999;
     await signer.signTransaction('a', 0, 1, tx);
@@ -89,7 +90,7 @@ describe('LocalSigner', () => {
   it('does not cache a failure to open the mnemonic', async () => {
     const mnemonics: Record<string, string> = {};
     const { calls, open } = counting(mnemonics);
-    const signer = new LocalSigner(open);
+    const signer = localSigner(open);
     await expect(signer.signTransaction('late', 0, 1, tx)).rejects.toThrow(/not found/);
     mnemonics.late = generateMnemonic();
     await expect(signer.signTransaction('late', 0, 1, tx)).resolves.toHaveProperty('raw');
@@ -98,7 +99,7 @@ describe('LocalSigner', () => {
 
   it('refuses to sign when the derived key is not the expected sender', async () => {
     const mnemonic = generateMnemonic();
-    const signer = new LocalSigner(counting({ w: mnemonic }).open);
+    const signer = localSigner(counting({ w: mnemonic }).open);
     const from = mnemonicToAccount(mnemonic, { addressIndex: 2 }).address;
     await expect(signer.signTransaction('w', 2, 1, { ...tx, from: from.toLowerCase() })).resolves.toHaveProperty('hash');
     await expect(signer.signTransaction('w', 3, 1, { ...tx, from })).rejects.toThrow(/is not the sender/);
@@ -106,7 +107,7 @@ describe('LocalSigner', () => {
 
   it('a sweep drops an expired entry and zeroes its keys (node, chain code, children)', async () => {
     let now = 1_000_000;
-    const signer = new LocalSigner(counting({ w: generateMnemonic() }).open, { ttlMs: 60_000, now: () => now });
+    const signer = localSigner(counting({ w: generateMnemonic() }).open, { ttlMs: 60_000, now: () => now });
     await signer.signTransaction('w', 0, 1, tx);
     await signer.signTransaction('w', 5, 1, tx);
     const held = signer.cachedSecrets('w')!;
@@ -127,7 +128,7 @@ describe('LocalSigner', () => {
   });
 
   it("the sweeper runs by itself on an unref'd timer while the cache holds something", async () => {
-    const signer = new LocalSigner(counting({ w: generateMnemonic() }).open, { ttlMs: 300, sweepMs: 20 });
+    const signer = localSigner(counting({ w: generateMnemonic() }).open, { ttlMs: 300, sweepMs: 20 });
     await signer.signTransaction('w', 0, 1, tx);
     const held = signer.cachedSecrets('w')!;
     expect(held.length).toBe(3);
@@ -140,7 +141,7 @@ describe('LocalSigner', () => {
   });
 
   it('an evicted entry and a cleared cache are zeroed too; clear() stops the sweeper', async () => {
-    const signer = new LocalSigner(counting({ a: generateMnemonic(), b: generateMnemonic() }).open, { maxWallets: 1 });
+    const signer = localSigner(counting({ a: generateMnemonic(), b: generateMnemonic() }).open, { maxWallets: 1 });
     await signer.signTransaction('a', 1, 1, tx);
     const a = signer.cachedSecrets('a')!;
     await signer.signTransaction('b', 1, 1, tx); // evicts a
@@ -155,7 +156,7 @@ describe('LocalSigner', () => {
   it('zeroes the decrypted mnemonic it was handed once the account node is derived', async () => {
     const handed: Buffer[] = [];
     const mnemonic = generateMnemonic();
-    const signer = new LocalSigner(async () => {
+    const signer = localSigner(async () => {
       const bytes = Buffer.alloc(Buffer.byteLength(mnemonic));
       bytes.write(mnemonic);
       handed.push(bytes);

@@ -8,14 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { hashMessage } from 'viem';
-import { solanaDerivation } from '../chains/solana/derivation.js';
+import { solanaDerivation } from '../../src/chains/solana/derivation.js';
 import { sha256 } from '@noble/hashes/sha256';
 import { mnemonicToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
-import { familyOf } from '../chains/families.js';
-import { AppError } from '../lib/errors.js';
-import { generateMnemonic, seedFromMnemonic } from './hd.js';
-import { LocalSigner, type SignerWalletKeys } from './signer.js';
+import { familyOf } from '../../src/chains/families.js';
+import { AppError } from '../../src/lib/errors.js';
+import { generateMnemonic, seedFromMnemonic } from '../../src/keys/hd.js';
+import type { SignerWalletKeys } from '../../src/keys/signer.js';
+import { localSigner } from '../support/signer.js';
 
 const keysOf = (family: 'tron' | 'solana') => async (): Promise<SignerWalletKeys> => familyOf(family);
 const digest = sha256(new TextEncoder().encode('a transaction of the family'));
@@ -28,7 +29,7 @@ function opening(mnemonic: string) {
 describe('LocalSigner on a Tron wallet', () => {
   it("lends the key tronweb derives at m/44'/195'/0'/0/i when `from` is that T… address", async () => {
     const mnemonic = generateMnemonic();
-    const signer = new LocalSigner(opening(mnemonic).open, { keysOf: keysOf('tron') });
+    const signer = localSigner(opening(mnemonic).open, { keysOf: keysOf('tron') });
     for (const index of [0, 4]) {
       const reference = TronWeb.fromMnemonic(mnemonic, `m/44'/195'/0'/0/${index}`);
       const sig = await signer.withKey('w', index, reference.address, (key) => key.signDigest(digest));
@@ -43,7 +44,7 @@ describe('LocalSigner on a Tron wallet', () => {
 
   it('refuses when the derived address is not `from` (another index), in any spelling the codec reads', async () => {
     const mnemonic = generateMnemonic();
-    const signer = new LocalSigner(opening(mnemonic).open, { keysOf: keysOf('tron') });
+    const signer = localSigner(opening(mnemonic).open, { keysOf: keysOf('tron') });
     const other = TronWeb.fromMnemonic(mnemonic, "m/44'/195'/0'/0/1").address;
     await expect(signer.withKey('w', 2, other, () => 'signed')).rejects.toThrow(/is not the sender/);
     await expect(signer.withKey('w', 2, TronWeb.address.toHex(other), () => 'signed')).rejects.toThrow(/is not the sender/);
@@ -56,7 +57,7 @@ describe('LocalSigner on a Tron wallet', () => {
 
   it("keeps the account node per wallet and zeroes it with its children's keys when cleared", async () => {
     const { calls, open } = opening(generateMnemonic());
-    const signer = new LocalSigner(open, { keysOf: keysOf('tron') });
+    const signer = localSigner(open, { keysOf: keysOf('tron') });
     await Promise.all([0, 1, 2].map((i) => signer.withKey('w', i, undefined, (key) => key.signDigest(digest))));
     expect(calls).toEqual(['w']);
     const held = signer.cachedSecrets('w')!;
@@ -71,7 +72,7 @@ describe('LocalSigner on an ed25519 family (Solana)', () => {
   it('lends the fee payer and the owner at once: ed25519 signatures by the derived keys, one opening of the mnemonic', async () => {
     const mnemonic = generateMnemonic();
     const { calls, open } = opening(mnemonic);
-    const signer = new LocalSigner(open, { keysOf: keysOf('solana') });
+    const signer = localSigner(open, { keysOf: keysOf('solana') });
     const seed = seedFromMnemonic(mnemonic);
     const [master, child] = solanaDerivation.publicKeysFromSeed(seed, [0, 3]);
     const addresses = [master!, child!].map((k) => familyOf('solana').codec.fromPublicKey(k));
@@ -98,7 +99,7 @@ describe('LocalSigner on an ed25519 family (Solana)', () => {
 
   it('refuses EVM transactions, typed data and EIP-191 messages with NOT_SUPPORTED before opening the mnemonic', async () => {
     const { calls, open } = opening(generateMnemonic());
-    const signer = new LocalSigner(open, { keysOf: keysOf('solana') });
+    const signer = localSigner(open, { keysOf: keysOf('solana') });
     const tx = {
       to: '0x0000000000000000000000000000000000000001',
       value: 1n,

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.ts';
-import { NATIVE_ADDRESS } from './chains.ts';
-import { findCatalogueChain } from './catalogue.ts';
+import { ConfigError } from '../../src/config/index.ts';
+import { NATIVE_ADDRESS } from '../../src/config/chains.ts';
+import { findCatalogueChain } from '../../src/chains/families.ts';
+import { loadConfig } from '../../src/configuration.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-config-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +51,7 @@ describe('loadConfig: defaults', () => {
       keyImportMainnet: false,
       webhookCompatSignatureHeader: true,
       devnetPortBase: 8545,
-      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 },
+      apiLimits: { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000, authFailureBudget: 100 },
     });
   });
 
@@ -74,6 +75,7 @@ describe('loadConfig: defaults', () => {
       AUTH_FAILURE_LIMIT: '5',
       AUTH_FAILURE_WINDOW: '300',
       AUTH_FAILURE_DELAY_MS: '0',
+      AUTH_FAILURE_BUDGET: '0',
       RPC_BASE_MAINNET: RPC,
     });
     expect(config).toMatchObject({
@@ -91,7 +93,7 @@ describe('loadConfig: defaults', () => {
       webhookCompatSignatureHeader: false,
       devnetBlockTime: 0,
       devnetPortBase: 0,
-      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300, authFailureDelayMs: 0 },
+      apiLimits: { keyRate: 0, authFailures: 5, authFailureWindowS: 300, authFailureDelayMs: 0, authFailureBudget: 0 },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
   });
@@ -299,6 +301,7 @@ describe('loadConfig: chains resolved against the catalogue', () => {
         isNative: false,
         standard: 'ERC20',
         currency: 'USD',
+        blacklist: 'tether',
       },
       {
         symbol: 'USDC',
@@ -308,8 +311,57 @@ describe('loadConfig: chains resolved against the catalogue', () => {
         isNative: false,
         standard: 'ERC20',
         currency: 'USD',
+        blacklist: 'circle',
       },
     ]);
+    // AML screening's on-chain sources: the issuers' lists above, and the sanctions oracle.
+    expect(chain.sanctionsOracle).toBe('0x40C57923924B5c5c5455c48D93317139ADDaC8fb');
+  });
+
+  it('a chains file names the AML sources: an asset blacklist, the sanctions oracle, or null to switch one off', () => {
+    const [eth] = loadConfig({
+      CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC, sanctionsOracle: null }] }),
+    }).chains;
+    expect(eth!.sanctionsOracle).toBeNull();
+    const [custom] = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          {
+            blockchain: 'mychain',
+            network: 'mainnet',
+            rpcUrl: RPC,
+            chainId: 4242,
+            name: 'My chain',
+            symbol: 'MY',
+            sanctionsOracle: '0x40C57923924B5c5c5455c48D93317139ADDaC8fb',
+            assets: [{ symbol: 'USDT', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, blacklist: 'tether-v2' }],
+          },
+        ],
+      }),
+    }).chains;
+    expect(custom!.sanctionsOracle).toBe('0x40C57923924B5c5c5455c48D93317139ADDaC8fb');
+    expect(custom!.assets[1]!.blacklist).toBe('tether-v2');
+    expect(() =>
+      loadConfig({
+        CHAINS_FILE: chainsFile({
+          chains: [
+            {
+              blockchain: 'ethereum',
+              network: 'mainnet',
+              rpcUrl: RPC,
+              assets: [{ symbol: 'X', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, blacklist: 'binance' }],
+            },
+          ],
+        }),
+      }),
+    ).toThrow(/blacklist/);
+    expect(loadConfig({}).aml).toEqual({ timeoutMs: 5_000, cacheTtlMs: 60_000, retryMs: 10_000, http: null });
+    expect(loadConfig({ AML_HTTP_PROVIDER: 'chainalysis', AML_HTTP_API_KEY: 'k' }).aml.http).toEqual({
+      kind: 'chainalysis',
+      url: 'https://public.chainalysis.com',
+      apiKey: 'k',
+    });
+    expect(() => loadConfig({ AML_HTTP_PROVIDER: 'trm' })).toThrow(/AML_HTTP_PROVIDER/);
   });
 
   it('BNB Smart Chain stablecoins keep their 18 decimals', () => {

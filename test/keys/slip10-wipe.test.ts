@@ -18,8 +18,8 @@ vi.mock('@noble/hashes/hmac', async (importOriginal) => {
   return { ...original, hmac };
 });
 
-const { slip10FromSeed } = await import('./slip10.js');
-const { solanaDerivation } = await import('../chains/solana/derivation.js');
+const { slip10FromSeed } = await import('../../src/keys/slip10.js');
+const { solanaDerivation } = await import('../../src/chains/solana/derivation.js');
 
 const zero = (bytes: Uint8Array) => bytes.every((b) => b === 0);
 
