@@ -360,7 +360,13 @@ describe('dropped, reverted and voided transactions', () => {
     expect(callsFor(bad.id)).toMatchObject([{ stage: 'replaced' }]);
 
     const filler = await settledRow(w, voided.replacedBy!);
-    expect(filler).toMatchObject({ stage: 'mined', nonce: bad.nonce, to: master, value: 0n, purpose: 'nonce-filler', ownerId: bad.id });
+    expect(filler).toMatchObject({
+      stage: 'mined',
+      nonce: bad.nonce,
+      intent: { kind: 'native', to: master, amount: 0n },
+      purpose: 'nonce-filler',
+      ownerId: bad.id,
+    });
     expect((await settledRow(w, after.id)).stage).toBe('mined');
     expect(BigInt(await w.pub.getTransactionCount({ address: master }))).toBe(after.nonce! + 1n);
   });
