@@ -60,7 +60,7 @@ describe('EVM sender', () => {
 
   it('voids a nonce with a 0-value self-transfer of 21,000 gas; the cost is value + limit x cap', () => {
     const s = new EvmSender(node().n);
-    expect(s.voidCall('0xabc')).toEqual({ from: '0xabc', to: '0xabc', value: 0n, data: null, network: { gasLimit: '21000' } });
+    expect(s.voidCall('0xabc')).toEqual({ kind: 'native', from: '0xabc', to: '0xabc', amount: 0n, network: { gasLimit: '21000' } });
     expect(s.costOf(5n, { gasLimit: '21000', maxFeePerGas: '3', maxPriorityFeePerGas: '1' })).toBe(63_005n);
     expect(s.ordering).toBe('nonce');
   });
