@@ -17,6 +17,12 @@
  *   sanctions oracle (chains/screening.ts; EVM, Tron; Solana: frozen token accounts only);
  * - feeSponsorship: another account (the wallet's master) pays and signs as fee payer (Solana);
  * - staking: a slot only, for the staking work.
+ *
+ * Adding a capability: its interface here, a member of `Capabilities` and a line of `ABSENT`
+ * (how a chain without it is refused); each family that offers it sets it in its adapter's
+ * `capabilities` (and test/architecture/family-seam.test.ts lists it per family); a module
+ * reaches it only through `capability` (or `offers`, where it is optional behaviour), from
+ * chains/registry.ts. An absent capability is never a stub that throws.
  */
 import type { ChainConfig } from '../config/index.js';
 import { BusinessRuleError } from '../lib/errors.js';

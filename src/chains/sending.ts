@@ -23,13 +23,15 @@ export type { NetworkData } from './network-data.js';
  */
 
 /**
- * How a family orders one sender's transactions:
+ * How a family orders one sender's transactions, the two strategies of the pipeline
+ * (modules/outbound/ordering.ts); a Sender is one or the other (NonceSender, ExpirySender):
  * - 'nonce': a counter per sender, each number used once and in order (EVM). The pipeline
  *   allocates numbers gap-free in the caller's database transaction; a stuck transaction is
- *   replaced under the same number with higher fees; a slot that must not carry its call is
- *   filled with `voidCall`.
+ *   replaced under the same number with higher fees (`replacementNetwork`); a slot that must
+ *   not carry its call is filled with `voidCall`; a number used elsewhere is read with `nonceOf`.
  * - 'expiry': no counter; a transaction is valid until a deadline (Tron's expiration,
- *   Solana's blockhash) and one that expired unmined is rebuilt and signed again.
+ *   Solana's recent block reference) and one that expired unmined (`hasExpired`) is rebuilt
+ *   and signed again.
  */
 export type Ordering = 'nonce' | 'expiry';
 
@@ -102,10 +104,10 @@ export interface FeeQuote {
   limit?: CallLimit;
 }
 
-export interface Sender {
+/** What every family's Sender answers, whatever its ordering. */
+export interface SenderCore {
+  /** Which strategy orders the family's transactions: the discriminant of Sender. */
   readonly ordering: Ordering;
-  /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
-  nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
   /**
    * What one transaction would cost, as the family prices it (modules add value + fee and
    * hand `fixed` to the pipeline): `given` fields are kept (a fee cap given alone gets its
@@ -127,8 +129,6 @@ export interface Sender {
   ): Promise<FeeQuote[]>;
   /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
   requote(quote: FeeQuote, given: NetworkData): FeeQuote;
-  /** A transaction that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
-  voidCall(from: string): NativeIntent & { network: NetworkData };
 
   // The lifecycle's steps on one transaction, over its opaque network data.
   /**
@@ -151,8 +151,6 @@ export interface Sender {
    * key of `intent.feePayer` when it is another account than `from`.
    */
   sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey, payerKey?: SigningKey): SignedTransaction;
-  /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
-  replacementNetwork(network: NetworkData): Promise<NetworkData>;
   /** The most a transaction can cost its sender in the native coin. */
   costOf(value: bigint, network: NetworkData): bigint;
   /**
@@ -187,11 +185,29 @@ export interface Sender {
    * receipt; null while none has. Looks in that order and stops at the first found.
    */
   findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null>;
+}
+
+/** A family whose senders count their transactions (EVM): the 'nonce' strategy's members. */
+export interface NonceSender extends SenderCore {
+  readonly ordering: 'nonce';
+  /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
+  nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
+  /** A transaction that moves nothing, to fill or cancel a nonce (EVM: a 0-value self-transfer), with its network data. */
+  voidCall(from: string): NativeIntent & { network: NetworkData };
+  /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
+  replacementNetwork(network: NetworkData): Promise<NetworkData>;
+}
+
+/** A family whose transactions carry a deadline instead (Tron, Solana): the 'expiry' strategy's member. */
+export interface ExpirySender extends SenderCore {
+  readonly ordering: 'expiry';
   /**
-   * Whether a signed transaction's deadline is behind the chain's head ('expiry' families),
-   * so that no node can include it any more: only then may the pipeline rebuild it. Always
-   * false on 'nonce' families (a nonce never expires). Asked before looking for a receipt,
-   * so a transaction that landed just in time is found, not rebuilt.
+   * Whether a signed transaction's deadline is behind the chain's head, so that no node can
+   * include it any more: only then may the pipeline rebuild it. Asked before looking for a
+   * receipt, so a transaction that landed just in time is found, not rebuilt.
    */
   hasExpired(network: NetworkData): Promise<boolean>;
 }
+
+/** A family's side of the outbound lifecycle: the core, and the members of its ordering. */
+export type Sender = NonceSender | ExpirySender;

@@ -21,6 +21,9 @@ export type {
   QuoteOptions,
   FeeQuote,
   Sender,
+  SenderCore,
+  NonceSender,
+  ExpirySender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
 export type {

@@ -46,7 +46,9 @@ import type {
   FeeReport,
   Receipt,
   ScanResult,
-  Sender,
+  ExpirySender,
+  NonceSender,
+  SenderCore,
   SignedTransaction,
   SigningKey,
   TransferEvent,
@@ -74,19 +76,14 @@ interface FeeEstimate {
 
 const notSupported = (what: string) => new Error(`${what} is not supported by this family (the ledger test double)`);
 
-/** The ledger's side of the outbound lifecycle. Its network data: units, feeCap, tip (decimal strings). */
-export class LedgerSender implements Sender {
-  readonly ordering: 'nonce' | 'expiry';
+/**
+ * The ledger's side of the outbound lifecycle, whatever its ordering. Its network data:
+ * units, feeCap, tip (decimal strings); on an expiry chain also validUntil.
+ */
+abstract class LedgerSenderCore implements SenderCore {
+  abstract readonly ordering: 'nonce' | 'expiry';
 
-  constructor(private readonly chain: LedgerChain) {
-    this.ordering = chain.expiryBlocks === null ? 'nonce' : 'expiry';
-  }
-
-  async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
-    // The pipeline must never ask an expiry family for a nonce: this makes a test fail if it does.
-    if (this.ordering === 'expiry') throw new Error('an expiry chain has no nonces');
-    return this.chain.nonceOf(address, which);
-  }
+  constructor(protected readonly chain: LedgerChain) {}
 
   /** The cap leaves room for the base fee to double, as EVM wallets quote. */
   async quoteFees(): Promise<FeeEstimate> {
@@ -153,10 +150,6 @@ export class LedgerSender implements Sender {
     return { maxPriorityFeePerGas, maxFeePerGas: max(max(up(previous.maxFeePerGas), current.maxFeePerGas), maxPriorityFeePerGas) };
   }
 
-  voidCall(from: string): NativeIntent & { network: NetworkData } {
-    return { kind: 'native', from, to: from, amount: 0n, network: { units: TRANSFER_UNITS.toString() } };
-  }
-
   fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
     if (given.limit !== undefined && given.limit < TRANSFER_UNITS)
       throw new ValidationError(`the limit must be at least ${TRANSFER_UNITS} units`);
@@ -203,12 +196,6 @@ export class LedgerSender implements Sender {
     return { raw, hash: hex(sha256(Buffer.from(raw.slice(2), 'hex'))) };
   }
 
-  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
-    const n = ledgerNetwork(network);
-    if (n.units === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
-    return this.fixedNetwork({ limit: n.units, fees: this.replacementFees(n.fees, await this.quoteFees()) });
-  }
-
   costOf(value: bigint, network: NetworkData): bigint {
     const n = ledgerNetwork(network);
     return value + (n.units ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
@@ -237,6 +224,30 @@ export class LedgerSender implements Sender {
     }
     return null;
   }
+}
+
+/** The ledger with nonces (as EVM): each sender's transactions numbered, a stuck one replaced. */
+export class LedgerSender extends LedgerSenderCore implements NonceSender {
+  readonly ordering = 'nonce' as const;
+
+  async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
+    return this.chain.nonceOf(address, which);
+  }
+
+  voidCall(from: string): NativeIntent & { network: NetworkData } {
+    return { kind: 'native', from, to: from, amount: 0n, network: { units: TRANSFER_UNITS.toString() } };
+  }
+
+  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
+    const n = ledgerNetwork(network);
+    if (n.units === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
+    return this.fixedNetwork({ limit: n.units, fees: this.replacementFees(n.fees, await this.quoteFees()) });
+  }
+}
+
+/** The ledger made with `expiryBlocks`: no nonces, each transaction valid until a block (as Tron and Solana). */
+export class LedgerExpirySender extends LedgerSenderCore implements ExpirySender {
+  readonly ordering = 'expiry' as const;
 
   /** Past its last valid block once the head has reached it (the next block is beyond). */
   async hasExpired(network: NetworkData): Promise<boolean> {
@@ -276,13 +287,13 @@ function neutralReceipt(r: LedgerReceipt | null): Receipt | null {
 
 /** The ledger family's adapter: the seam over one LedgerChain. */
 export class LedgerAdapter implements ChainAdapter {
-  readonly sender: LedgerSender;
+  readonly sender: LedgerSender | LedgerExpirySender;
 
   constructor(
     readonly config: ChainConfig,
     readonly chain: LedgerChain,
   ) {
-    this.sender = new LedgerSender(chain);
+    this.sender = chain.expiryBlocks === null ? new LedgerSender(chain) : new LedgerExpirySender(chain);
   }
 
   normalizeAddress(address: string): string | null {

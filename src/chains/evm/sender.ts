@@ -21,7 +21,7 @@ import type {
   NetworkData,
   QuoteOptions,
   Receipt,
-  Sender,
+  NonceSender,
   SignedTransaction,
   SigningKey,
   NativeIntent,
@@ -59,7 +59,7 @@ export interface EvmNode {
   getReceipt(hash: string): Promise<Receipt | null>;
 }
 
-export class EvmSender implements Sender {
+export class EvmSender implements NonceSender {
   readonly ordering = 'nonce' as const;
   #fees: { at: number; fees: Promise<FeeEstimate> } | null = null;
 
@@ -239,11 +239,6 @@ export class EvmSender implements Sender {
       if (receipt) return { index, receipt };
     }
     return null;
-  }
-
-  /** A nonce never expires: a stuck EVM transaction is replaced, not rebuilt. */
-  async hasExpired(): Promise<boolean> {
-    return false;
   }
 }
 

@@ -28,7 +28,7 @@ import type {
   NetworkData,
   QuoteOptions,
   Receipt,
-  Sender,
+  ExpirySender,
   SignedTransaction,
   SigningKey,
   NativeIntent,
@@ -64,7 +64,7 @@ export interface SolanaSenderOptions {
   closeAccounts?: boolean;
 }
 
-export class SolanaSender implements Sender {
+export class SolanaSender implements ExpirySender {
   readonly ordering = 'expiry' as const;
   #rent: Promise<bigint> | null = null;
 
@@ -73,10 +73,6 @@ export class SolanaSender implements Sender {
     private readonly balances: SolanaBalances,
     private readonly opts: SolanaSenderOptions = {},
   ) {}
-
-  async nonceOf(): Promise<bigint> {
-    throw new Error('Solana transactions have no nonce (ordering expiry)');
-  }
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
     // A sweep closes the child's emptied token account where the operator allows it (#plan checks it empties).
@@ -247,10 +243,6 @@ export class SolanaSender implements Sender {
     return { network: { ...n, units: units.toString(), fee: fee.toString() }, fixed: { ...quote.fixed, units: units.toString() }, fee };
   }
 
-  voidCall(): NativeIntent & { network: NetworkData } {
-    throw new Error('Solana has no ordering slot to void');
-  }
-
   /** `limit` is the compute-unit limit (the API's gasLimit on Solana); fee caps have no meaning here. */
   fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData {
     if (given.feeCap !== undefined) {
@@ -310,10 +302,6 @@ export class SolanaSender implements Sender {
       return k.signMessage(message);
     });
     return { raw: Buffer.from(wireTransaction(message, signatures)).toString('base64'), hash: base58.encode(signatures[0]!) };
-  }
-
-  async replacementNetwork(): Promise<NetworkData> {
-    throw new Error('a Solana transaction cannot be replaced; it is rebuilt once its blockhash expired');
   }
 
   costOf(value: bigint, network: NetworkData): bigint {

@@ -23,7 +23,7 @@ import type {
   NetworkData,
   QuoteOptions,
   Receipt,
-  Sender,
+  ExpirySender,
   SignedTransaction,
   SigningKey,
   NativeIntent,
@@ -63,7 +63,7 @@ export type { TronChainFees };
 
 type Json = Record<string, unknown>;
 
-export class TronSender implements Sender {
+export class TronSender implements ExpirySender {
   readonly ordering = 'expiry' as const;
   #params: { at: number; fees: Promise<TronChainFees> } | null = null;
 
@@ -71,11 +71,6 @@ export class TronSender implements Sender {
     private readonly node: TronNode,
     private readonly opts: { feeLimitSun?: bigint; sweepFunding?: TronSweepFunding } = {},
   ) {}
-
-  /** Tron has no nonces: the pipeline never asks an 'expiry' family for one. */
-  async nonceOf(): Promise<bigint> {
-    throw new Error('Tron transactions have no nonce (ordering expiry)');
-  }
 
   /** The chain's fee parameters, cached (a failure is not remembered); `fresh` reads them now. */
   chainFees(opts: { fresh?: boolean } = {}): Promise<TronChainFees> {
@@ -171,12 +166,6 @@ export class TronSender implements Sender {
     return { network, fixed: { ...quote.fixed, feeLimit: limit.toString() }, fee };
   }
 
-  /** Tron cannot fill or cancel a slot: a transfer to oneself is refused, and there is no slot. */
-
-  voidCall(): NativeIntent & { network: NetworkData } {
-    throw new Error('Tron has no ordering slot to void (and refuses a transfer to oneself)');
-  }
-
   /**
    * What a caller fixed: `limit` is the fee limit in sun (the API's gasLimit on a Tron chain;
    * ignored on TRX transfers, which have none), at most feeLimitSun. Fee caps mean nothing on
@@ -255,11 +244,6 @@ export class TronSender implements Sender {
     signature.set(hexToBytes(s.toString(16).padStart(64, '0')), 32);
     signature[64] = 27 + recovery; // as tronweb writes it; java-tron takes 27/28 or 0/1
     return { raw: bytesToHex(encodeSigned(raw, signature)), hash: txID };
-  }
-
-  /** Tron transactions are not replaced: an expired one is rebuilt (ordering 'expiry'). */
-  async replacementNetwork(): Promise<NetworkData> {
-    throw new Error('a Tron transaction cannot be replaced; it is rebuilt once expired');
   }
 
   costOf(value: bigint, network: NetworkData): bigint {

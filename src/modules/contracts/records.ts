@@ -17,6 +17,9 @@ import * as store from './store.js';
 
 export const CONTRACT_PURPOSE = 'contract' satisfies Purpose;
 
+/** A slot as the records' JSON shows it (a number; null on families without nonces). */
+const asNumber = (slot: bigint | null): number | null => (slot === null ? null : Number(slot));
+
 function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): TransactionFields {
   return {
     id,
@@ -56,7 +59,7 @@ export async function insertPendingWrite(
 export interface SignedCall {
   raw: string;
   hash: string;
-  nonce: number | null;
+  nonce: bigint | null;
   fees: SignedFeeFields;
 }
 
@@ -77,10 +80,10 @@ export async function insertSignedWrite(
     confirmed: true,
     // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
     signed_transaction: JSON.stringify(s.raw),
-    nonce: s.nonce === null ? null : BigInt(s.nonce),
+    nonce: s.nonce,
     signed_fees: signedFees(s.fees),
     // The would-be hash, the nonce and the family's fee fields (gasLimit and the fee caps on EVM; null elsewhere).
-    response: JSON.stringify({ hash: s.hash, nonce: s.nonce, ...s.fees }),
+    response: JSON.stringify({ hash: s.hash, nonce: asNumber(s.nonce), ...s.fees }),
   });
   await deps.webhooks.emitForTransaction(tx, id, 'signed.success');
 }
@@ -114,7 +117,7 @@ export async function settleWrite(
     response: {
       outcome: ok ? 'success' : r ? 'reverted' : row.stage,
       hash: row.hash,
-      nonce: row.nonce === null ? null : Number(row.nonce),
+      nonce: asNumber(row.nonce),
       blockNumber: r ? Number(r.block.number) : null,
       gasUsed: shown ? shown.gasUsed.toString() : null,
       error: ok ? null : row.error,

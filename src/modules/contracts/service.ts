@@ -147,25 +147,21 @@ export class ContractService {
     await this.screen(auth, actor, plan, 'contract-write-sign');
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
-    const expiry = adapter.sender.ordering === 'expiry';
-    let first = 0;
-    if (!expiry) {
-      const [pending, ours] = await Promise.all([
-        adapter.sender.nonceOf(actor.address, 'pending'),
-        this.deps.outbound.peekNonce(actor.chain.id, actor.address),
-      ]);
-      first = Math.max(Number(pending), Number(ours ?? 0n));
-    }
+    const intents = plan.encoded.map((encoded, i) => intentOf(actor, encoded, plan.values[i]!));
+    // What the family quoted is what is signed (an expiry family builds it now, with the
+    // quoted fee limit and a fresh deadline), at the sender's next nonces where it has them.
+    const slots = await this.deps.outbound.detached(
+      actor.chain,
+      actor.address,
+      intents.map((intent, i) => ({ intent, quote: plan.quotes[i]! })),
+    );
     const signed: SignedCall[] = [];
-    for (const [i, encoded] of plan.encoded.entries()) {
-      const nonce = expiry ? null : first + i;
-      const intent = intentOf(actor, encoded, plan.values[i]!);
-      // What the family quoted is what is signed (an expiry family builds it now, with the
-      // quoted fee limit and a fresh deadline); the record shows its fee fields.
-      const network = expiry ? await adapter.sender.prepare(intent, plan.quotes[i]!.fixed) : plan.quotes[i]!.network;
+    for (const [i, intent] of intents.entries()) {
+      const { nonce, network } = slots[i]!;
       const s = await this.deps.signer.withKey(actor.wallet.id, actor.index!, actor.address, (key) =>
-        adapter.sender.sign(intent, nonce === null ? null : BigInt(nonce), network, key),
+        adapter.sender.sign(intent, nonce, network, key),
       );
+      // The record shows its nonce and its fee fields.
       signed.push({ ...s, nonce, fees: adapter.fees.ofNetwork(network) });
     }
     const ids = calls.map(() => uuidv7());

@@ -12,6 +12,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { validate } from './checks.js';
+import { orderingOf } from './ordering.js';
 import * as store from './store.js';
 import { offers } from '../../chains/registry.js';
 
@@ -86,24 +87,17 @@ export async function enqueueMany(
     else if (from === undefined) senders.set(senderKey, (from = await walletService.addressOf(wallet, req.fromIndex, tx)));
     planned.push({ chain, from, req, checked, master: wallet.address });
   }
-  // Senders in order of first appearance; each takes its nonces in one statement. An
-  // 'expiry' family has none to take: its rows are ordered by nothing but their deadlines.
-  const next = new Map<string, bigint>();
-  const ordered = (p: (typeof planned)[number]) => p.chain.adapter.sender.ordering === 'nonce';
+  // Senders in order of first appearance; each takes its slots in one statement (the chain's
+  // ordering strategy: consecutive nonces, or none on an 'expiry' family).
+  const slots = new Map<string, (bigint | null)[]>();
   for (const p of planned) {
     const k = `${p.chain.id}:${p.from}`;
-    if (next.has(k) || !ordered(p)) continue;
+    if (slots.has(k)) continue;
     const count = planned.filter((q) => q.chain.id === p.chain.id && q.from === p.from).length;
-    // The common case is one statement; only a sender's first send reads the chain's count.
-    const first =
-      (await store.takeNonces(tx, p.chain.id, p.from, count)) ??
-      (await store.allocateNonces(tx, p.chain.id, p.from, await p.chain.adapter.sender.nonceOf(p.from, 'pending'), count));
-    next.set(k, first);
+    slots.set(k, await orderingOf(p.chain).take(tx, p.chain, p.from, count));
   }
   const rows: store.NewOutbound[] = planned.map((p) => {
-    const k = `${p.chain.id}:${p.from}`;
-    const nonce = ordered(p) ? next.get(k)! : null;
-    if (nonce !== null) next.set(k, nonce + 1n);
+    const nonce = slots.get(`${p.chain.id}:${p.from}`)!.shift() ?? null;
     return {
       id: uuidv7(),
       chainId: p.chain.id,

@@ -210,7 +210,7 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.rateUsd ?? null},
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
-            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
+            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce?.toString() ?? null},
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb,
             ${JSON.stringify(w.amlScreening ?? {})}::jsonb)`;
   });
@@ -236,7 +236,7 @@ export async function recordSigned(db: DbConn, id: string, s: Signed, onlyType?:
     .set({
       hash: s.hash,
       ...(s.raw !== undefined ? { raw_transaction: s.raw } : {}),
-      nonce: s.nonce === null ? null : s.nonce.toString(),
+      nonce: s.nonce?.toString() ?? null,
       stage: 'signed',
       ...(s.fees ? { signed_fees: signedFees(s.fees) } : {}),
       updated_at: sql`now()`,
@@ -297,7 +297,7 @@ export async function reopenAfterReorg(db: DbConn, id: string, hash: string, rea
 export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
   await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
                    reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce === null ? null : nonce.toString()}, reason = NULL,
+                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce?.toString() ?? null}, reason = NULL,
                    updated_at = now()
              WHERE id = ${id}`.execute(db);
 }

@@ -253,9 +253,9 @@ export class WithdrawalLifecycle {
         reason:
           owners.length > 1 && each !== id
             ? `cancelled before broadcast with ${id}: they were to be sent in one transaction`
-            : voided.nonce === null
-              ? 'cancelled before broadcast'
-              : `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
+            : voided.replacedBy
+              ? `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`
+              : 'cancelled before broadcast',
         mined: null,
       });
       await this.deps.webhooks.emitForTransaction(tx, each, 'withdraw.failed');
@@ -276,7 +276,7 @@ function minedOf(outbound: OutboundService, row: OutboundRow, k = 0, of = 1): Mi
 
 function failureReason(row: OutboundRow): string {
   if (row.stage === 'failed') {
-    // The chain's own words when it says more than "reverted" (Tron: OUT_OF_ENERGY, ...).
+    // The chain's own words when it says more than "reverted" (e.g. out of resources).
     const detail = row.error && row.error !== REVERTED ? `: ${row.error}` : '';
     return `the transaction reverted on chain (the network fee was paid)${detail}`;
   }
@@ -287,6 +287,6 @@ function failureReason(row: OutboundRow): string {
 function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRuleError {
   return new BusinessRuleError(
     'INSUFFICIENT_BALANCE',
-    `The sender cannot pay the network fee of the ${what}: needs up to ${needed} wei, holds ${balance} wei`,
+    `The sender cannot pay the network fee of the ${what}: needs up to ${needed}, holds ${balance} (base units of the native coin)`,
   );
 }
