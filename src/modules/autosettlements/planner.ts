@@ -97,8 +97,8 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
     const slot: TxIntent = { kind: 'native', from: sender, to: sender, amount: 0n };
     quote = await family.quote(slot, family.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }), { fresh: true });
   } else {
-    // A plain move is one transfer: the family quotes it as it will be sent (EVM: gas limit
-    // and fees; Tron: fee limit, bandwidth, activation), in its own units.
+    // A plain move is one transfer: the family quotes it as it will be sent (its limit, fees
+    // and whatever else it prices), in its own units.
     // A child's move names the master as fee payer where the family lets it pay (Solana): quoted as sent.
     const move = moveOf(assetIn, sender, rule.destination.address, amountIn);
     if (fromChild && offers(adapter, 'feeSponsorship')) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;

@@ -3,6 +3,7 @@ import type { DbConn } from '../../db/pool.js';
 import type { NetworkData } from '../../chains/types.js';
 import { jobs } from '../../jobs/store.js';
 import type { Order, RuleDestination, RuleSource, StoredRule } from './rules.js';
+import { addressKey } from '../../chains/address-key.js';
 
 // ---- configurations and rules --------------------------------------------------------
 
@@ -267,7 +268,7 @@ export async function enqueueJob(db: DbConn, id: string, delayMs = 0): Promise<v
  * of the same sender at the same time (docs/settlement.md, "One sender at a time").
  */
 export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${sender.toLowerCase()}`}, 0))`.execute(db);
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${addressKey(sender)}`}, 0))`.execute(db);
 }
 
 /**

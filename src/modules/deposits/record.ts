@@ -53,7 +53,7 @@ export async function recordTransfer(
   const owners = ctx.owners(t.to);
   if (owners.length === 0) return [];
   const senders = ctx.owners(t.from);
-  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : addressKey(a.address) === addressKey(t.token)));
   if (!asset) return [];
   const ids: string[] = [];
   for (const owner of owners) {
@@ -85,7 +85,7 @@ async function recordFor(
     same.find(
       (e) =>
         (e.recipient_address ? addressKey(e.recipient_address) : null) === addressKey(t.to) &&
-        (e.token_address ?? '').toLowerCase() === (t.token ?? '').toLowerCase() &&
+        addressKey(e.token_address ?? '') === addressKey(t.token ?? '') &&
         BigInt(e.amount) === t.amount,
     );
   if (found) {

@@ -4,8 +4,8 @@
  * A sweep moves one asset's whole balance of one child address. A token sweep needs gas
  * at the child: the master first sends just enough native coin (the transfer's gas limit at
  * the fee cap, less what the child already holds), then the child sends the token with
- * exactly those fees (Tron: energy lent from the master's stake instead; Solana: no top-up
- * at all, the master signs the child's transfer as its fee payer). Both go through the
+ * exactly those fees (or resources lent from the master's stake instead, where the family
+ * lends them; no top-up at all where the master signs the child's transfer as its fee payer). Both go through the
  * outbound pipeline (nonces, stored raw transactions, receipts), and the sweep advances in its
  * outbound.settled subscribers,
  * inside the database transaction that records each receipt. One sweep per address and asset is in
@@ -150,7 +150,7 @@ export class SweepService {
     }
     const amount = native ? nativeBalance! - (sponsored ? 0n : (quote?.fee ?? 0n)) : tokenBalance!;
     // A token sweep's fee: the family says whether the master must send the child something
-    // first, or lend it resources (Tron: energy from the master's stake) and take them back after.
+    // first, or lend it resources from the master's stake and take them back after.
     const funding =
       native || !quote
         ? null

@@ -68,7 +68,7 @@ export class SweepSteps {
       chainId: sweep.chain_id,
       walletId: sweep.wallet_id,
       fromIndex: 0,
-      // Moves nothing: what it does is in the family's network data (Tron: delegate or reclaim energy).
+      // Moves nothing: what it does is in the family's network data (lend resources, or take them back).
       intent: { kind: 'native', to: address.address, amount: 0n },
       network,
       purpose: (step === 'lend' ? 'sweep-lend' : 'sweep-give-back') satisfies Purpose,
@@ -161,7 +161,7 @@ export class SweepSteps {
           gasUsed: shown.gasUsed.toString(),
           sweptTotal: sweep.amount,
           topupHash: topup?.hash ?? null,
-          // What the family shows besides the fee (Tron: energy and bandwidth; Solana: rent paid and got back).
+          // What the family shows besides the fee (ChainAdapter.fees.usage: resources used, rent paid and got back).
           ...this.outbound.usage(sweep.chain_id, steps),
           ...(lend ? { lendHash: lend.hash, giveBackHash: giveBack?.hash ?? null } : {}),
         },

@@ -2,7 +2,8 @@
  * Transactions: the owner of the table (the writes, lifecycle.ts's moves, are inherited from
  * writes.ts), presentation of the spec's Transaction (with asset, blockchain, wallet and
  * address) and lookups. Amounts are stored in base units and shown in the asset's units;
- * gas figures: `gasUsed` in gas, `gasPrice` in wei, `gasFee` and `fee` in the native coin.
+ * fee figures as the family maps them (ChainAdapter.fees): `gasUsed` in its units, `gasPrice`
+ * in the native coin's base units per unit, `gasFee` and `fee` in the native coin.
  */
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';

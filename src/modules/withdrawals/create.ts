@@ -33,6 +33,7 @@ import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 import { capability } from '../../chains/registry.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface CreateJob {
   s: Sender;
@@ -198,10 +199,10 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
   if (!found) return undefined;
   if (
     found.type !== type ||
-    found.sender_address?.toLowerCase() !== s.address.toLowerCase() ||
+    !sameAddress(found.sender_address, s.address) ||
     found.asset_id !== item.asset.asset.row.id ||
     found.amount !== item.amount.toString() ||
-    found.recipient_address?.toLowerCase() !== item.to.toLowerCase()
+    !sameAddress(found.recipient_address, item.to)
   ) {
     throw new ConflictError(
       'REFERENCE_IN_USE',
@@ -211,16 +212,23 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
   return found.id;
 }
 
-/** NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, lower case) and a destination is none of them. */
+/**
+ * NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, by addressKey) and a
+ * destination is none of them: on base58 families an entry matches only as spelt (a case
+ * look-alike is another address).
+ */
 export function notWhitelisted(allowed: Set<string>, items: Item[]): BusinessRuleError | null {
   if (allowed.size === 0) return null;
-  const off = items.find((i) => !allowed.has(i.to.toLowerCase()));
+  const off = items.find((i) => !allowed.has(addressKey(i.to)));
   if (!off) return null;
   const field = off.field ? `${off.field}.address` : 'address';
   return new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
     { field, message: 'not a whitelisted beneficiary' },
   ]);
 }
+
+/** Whether a stored address (null: none) and a given one name the same account (addressKey). */
+const sameAddress = (stored: string | null, given: string) => stored !== null && addressKey(stored) === addressKey(given);
 
 function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
   return {

@@ -34,6 +34,7 @@ import { checkGasLimit, type GasOptions } from './gas-options.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 import { capability, offers } from '../../chains/registry.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface GasPlan {
   /**
@@ -208,14 +209,14 @@ export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, i
   ]);
   const at = now && now < listed.at ? now : listed.at;
   const tokens = new Map(
-    items.filter((i) => !i.asset.asset.row.is_native).map((i) => [i.asset.asset.row.address.toLowerCase(), i.asset.asset.row.id]),
+    items.filter((i) => !i.asset.asset.row.is_native).map((i) => [addressKey(i.asset.asset.row.address), i.asset.asset.row.id]),
   );
-  const pairs = listed.pairs.filter((p) => tokens.has(p.token.toLowerCase()));
+  const pairs = listed.pairs.filter((p) => tokens.has(addressKey(p.token)));
   // Allowances first, balances second (see the header).
   const amounts =
     pairs.length > 0 ? await capability(chain.adapter, 'contracts').getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
   const allowances = pairs.map((p, i) => ({
-    assetId: tokens.get(p.token.toLowerCase())!,
+    assetId: tokens.get(addressKey(p.token))!,
     amount: amounts[i]!,
     fees: 0n,
     spender: p.spender,
