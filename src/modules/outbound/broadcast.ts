@@ -1,7 +1,7 @@
 /**
  * Broadcasting a row's stored bytes (the send job, every track poll, a replacement): a node
  * that already has them answers with the same hash; a refusal is recorded and retried, unless
- * the chain's ordering strategy judges it (a nonce used elsewhere: nonce-ordering.ts).
+ * the chain's ordering strategy judges it (a nonce used elsewhere: ordering.ts).
  */
 import { logFields, messageOf, rejectionOf } from './checks.js';
 import type { Core } from './core.js';

@@ -8,7 +8,7 @@
  *
  * Replacing is the 'nonce' strategy's (ordering.ts: its `replacing`). A family with 'expiry'
  * ordering (Tron, Solana) cannot replace a signed transaction: there is no slot to take. One
- * that expired unmined is rebuilt instead (expiry-ordering.ts); before that, a speed-up or a
+ * that expired unmined is rebuilt instead (ordering.ts, 'expiry'); before that, a speed-up or a
  * cancellation is refused.
  */
 import type { IntentBody, NetworkData } from '../../chains/types.js';

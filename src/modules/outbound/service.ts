@@ -37,8 +37,8 @@
  * landed, is rebuilt: a new row with the same call is prepared (a fresh deadline) and signed
  * again. Such a row is never sped up or cancelled once signed.
  *
- * What differs between the two is an ordering strategy (strategy.ts; nonce-ordering.ts,
- * expiry-ordering.ts), picked per chain by ordering.ts: the steps here never ask.
+ * What differs between the two is an ordering strategy (strategy.ts), both in ordering.ts,
+ * which picks one per chain: the steps here never ask.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { BlockPointer, FeeQuote, NetworkData, SignedFeeFields, SignedTransaction, TxIntent } from '../../chains/types.js';

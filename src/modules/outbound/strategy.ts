@@ -1,12 +1,12 @@
 /**
  * What the pipeline does differently for a family's ordering (chains/sending.ts, Ordering):
- * one strategy per ordering, picked once per chain by ordering.ts, so the shared steps
+ * one strategy per ordering, both in ordering.ts, which picks one per chain, so the shared steps
  * (enqueue, send, track, replace, cancel) never ask which kind of family they run on.
  *
- * - 'nonce' (nonce-ordering.ts): gap-free allocation from the `nonces` counter, a nonce used
+ * - 'nonce': gap-free allocation from the `nonces` counter, a nonce used
  *   elsewhere judged after a grace period (conflicts), a never-signed row's nonce taken by a
  *   0-value filler, a stuck row sped up or cancelled under the same nonce;
- * - 'expiry' (expiry-ordering.ts): no slot to take or fill; a signed row whose deadline the
+ * - 'expiry': no slot to take or fill; a signed row whose deadline the
  *   chain passed with no version landed is rebuilt with a fresh deadline, and never replaced.
  */
 import type { FeeQuote, NetworkData, NativeIntent, Ordering, TxIntent } from '../../chains/types.js';
