@@ -191,7 +191,7 @@ export class WithdrawalLifecycle {
       const t = await store.lockTransaction(tx, id);
       if (!t || t.status !== 'PENDING') continue;
       // An earlier attempt (another nonce) never settles a retried withdrawal.
-      if (t.nonce !== null && BigInt(t.nonce) !== row.nonce) continue;
+      if (!holdsSlot(t.nonce, row)) continue;
       const ok = row.stage === 'mined';
       await this.deps.transactions.settleWithdrawal(tx, t.id, {
         ...sendEnd(ok, row.stage === 'replaced' ? 'failed' : row.stage),
@@ -272,6 +272,14 @@ function minedOf(outbound: OutboundService, row: OutboundRow, k = 0, of = 1): Mi
   const m = outbound.mined(row);
   if (!m) return null;
   return { ...m, gasUsed: m.gasUsed / BigInt(of) + (k === 0 ? m.gasUsed % BigInt(of) : 0n) };
+}
+
+/**
+ * Whether the row is in the ordering slot the withdrawal's current attempt recorded (its
+ * nonce); where the withdrawal recorded none (an 'expiry' family), any row of its own is.
+ */
+function holdsSlot(recorded: string | null, row: OutboundRow): boolean {
+  return recorded === null || BigInt(recorded) === row.nonce;
 }
 
 function failureReason(row: OutboundRow): string {
