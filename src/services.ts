@@ -17,6 +17,7 @@ import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
+import { EventFeedService, type StreamSettings } from './modules/eventfeed/service.js';
 import { DepositService } from './modules/deposits/service.js';
 import { SweepService } from './modules/sweeps/service.js';
 import { WithdrawalService } from './modules/withdrawals/service.js';
@@ -53,6 +54,8 @@ export interface Services {
   balances: BalanceService;
   transactions: TransactionService;
   webhooks: WebhookService;
+  /** The event feed and its live streams (GET /v1/events, /v1/events/stream). */
+  eventFeed: EventFeedService;
   deposits: DepositService;
   sweeps: SweepService;
   withdrawals: WithdrawalService;
@@ -95,6 +98,8 @@ export interface ServiceOptions {
   adapterFor?: AdapterFor;
   /** AML screening providers plugged in besides the configured ones (an HTTP API; tests: a double). */
   amlProviders?: ScreeningProvider[];
+  /** Event streams' limits (modules/eventfeed/stream.ts defaults: 15 s heartbeat, 5 per key, 1 MiB buffer). */
+  eventStreams?: Partial<StreamSettings>;
 }
 
 export async function createServices(
@@ -200,6 +205,7 @@ export async function createServices(
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
   events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }));
+  const eventFeed = new EventFeedService({ db, clock, logger, changes, wallets, walletAssets, transactions, webhooks }, opts.eventStreams);
   return {
     db,
     catalogue,
@@ -212,6 +218,7 @@ export async function createServices(
     balances,
     transactions,
     webhooks,
+    eventFeed,
     deposits,
     sweeps,
     withdrawals,
@@ -229,6 +236,7 @@ export async function createServices(
     clock,
     changes,
     close() {
+      eventFeed.closeAll('shutdown');
       const usage = apiKeys.close();
       aml.close();
       changes.close();

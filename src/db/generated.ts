@@ -281,6 +281,7 @@ export interface Events {
   payload: JsonColumn | null;
   reference: string;
   transaction_id: string | null;
+  txid: Generated<string>;
   wallet_id: string;
 }
 

@@ -44,6 +44,11 @@ export const ERROR_CATALOGUE = {
     status: 429,
     meaning: 'Too many failed authentications from this client address; retry after `Retry-After` seconds.',
   },
+  STREAM_LIMIT_REACHED: {
+    status: 429,
+    meaning:
+      'This API key already has the most event streams this server keeps open per key (5); close one, or retry after `Retry-After` seconds.',
+  },
 
   // Resources.
   NOT_FOUND: { status: 404, meaning: 'Unknown resource, or one of another wallet or business (indistinguishable on purpose).' },

@@ -24,7 +24,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
 import { startProviderDouble, type ProviderDouble } from '../support/aml-provider.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { amlImport, blockedAudit, LISTED, lookup, lookupUntil, REMOVED, SDN, SDN_NEXT, seedOf, written } from './support.js';
 
 const SLUG = 'devnet-eth';

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { TxIntent } from '../../src/chains/types.js';
 import { parseEther } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { eventually } from '../support/fixtures.js';

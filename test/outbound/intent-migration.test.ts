@@ -1,5 +1,5 @@
 /**
- * Migration 033 turns the outbound rows Solana wrote with its own "calldata" (0xf1 ||
+ * Migration 034 turns the outbound rows Solana wrote with its own "calldata" (0xf1 ||
  * recipient || u64 amount for one SPL transfer; 0xf2 || count || entries for several) into
  * the token intents they meant, and leaves every other row's call as it was. Run here on rows
  * written in the old shape, with the migration's own SQL (read from the file), in one session
@@ -27,7 +27,7 @@ const many = (list: { to: string; amount: bigint }[]) =>
 
 /** The migration's helper functions and its Solana conversion, as written in the file. */
 function conversion(): string[] {
-  const file = readFileSync(new URL('../../src/db/migrations/033_neutral_seam.sql', import.meta.url), 'utf8');
+  const file = readFileSync(new URL('../../src/db/migrations/034_neutral_seam.sql', import.meta.url), 'utf8');
   const functions = file.match(/CREATE FUNCTION pg_temp\.[\s\S]*?\$\$;/g) ?? [];
   const update = file.match(/WITH solana AS \([\s\S]*?;/)?.[0];
   expect(functions).toHaveLength(3);
@@ -65,7 +65,7 @@ async function row(id: string) {
   return rows[0]!;
 }
 
-describe('migration 033 on Solana rows in the old encoding', () => {
+describe('migration 034 on Solana rows in the old encoding', () => {
   it('makes token intents of single and batched SPL transfers (u64 amounts exact), and leaves other calls alone', async () => {
     const mint = address();
     const a = { to: address(), amount: (1n << 64n) - 1n };

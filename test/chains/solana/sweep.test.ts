@@ -9,7 +9,7 @@
  */
 import type { TxIntent } from '../../../src/chains/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
 import {

@@ -24,7 +24,7 @@ import {
 import { TronAdapter } from '../../../src/chains/tron/adapter.js';
 import { ChainRegistry } from '../../../src/chains/registry.js';
 import { tronHex as hex41 } from '../../../src/chains/tron/codec.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
