@@ -75,7 +75,7 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The entry of `slug` in a catalogue (every family's entries: chains/families.ts CATALOGUE). */
+/** The entry of `slug` in a catalogue (every family's entries: chains/family-lookup.ts CATALOGUE). */
 export function findIn(catalogue: readonly CatalogueChain[], slug: string): CatalogueChain | undefined {
   return catalogue.find((chain) => chain.slug === slug);
 }

@@ -6,7 +6,7 @@
  * config/ names no chain family (it imports only lib/): what it needs of each family (its
  * defaults, the form of its addresses, the chains-file options only its chains take, its
  * catalogue entries) is a FamilyConfig, handed in by the composition root from the
- * families' registrations (chains/families.ts, FAMILY_CONFIGS). The first family of the
+ * families' registrations (chains/family-lookup.ts, FAMILY_CONFIGS). The first family of the
  * list is the default of an entry that names none.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';

@@ -2,7 +2,7 @@
  * One configuration, parsed and validated once at start and passed down. Every problem is
  * reported with the name of the setting at fault, before anything starts. The chain
  * families' part of it (config/chains.ts, FamilyConfig) is handed in by the caller, the
- * composition root (cli/command.ts passes chains/families.ts's FAMILY_CONFIGS).
+ * composition root (cli/command.ts passes chains/family-lookup.ts's FAMILY_CONFIGS).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/index.ts';
 import { NATIVE_ADDRESS } from '../../src/config/chains.ts';
-import { findCatalogueChain } from '../../src/chains/families.ts';
+import { findCatalogueChain } from '../../src/chains/family-lookup.ts';
 import { loadConfig } from '../../src/configuration.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-config-test-'));

@@ -40,7 +40,7 @@ const ISSUER = { tether: 'tether', 'tether-v2': 'tether', circle: 'circle' } as 
  * list, not one per provider).
  */
 export function onChainProviders(chain: ChainHandle): ScreeningProvider[] {
-  const reads = chain.adapter.screening;
+  const reads = chain.adapter.capabilities.screening;
   if (!reads) return [];
   const all: ListRead[] = [];
   const byIssuer = new Map<string, number[]>();

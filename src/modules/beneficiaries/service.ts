@@ -23,6 +23,7 @@ import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { BeneficiaryView, CreateBeneficiaryBody, Frequency, ListBeneficiariesQuery, UpdateBeneficiaryBody } from './schemas.js';
 import * as store from './store.js';
 import type { AmlService } from '../aml/service.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type BeneficiaryRow = store.BeneficiaryRow;
 
@@ -196,7 +197,7 @@ export class BeneficiaryService {
         { field: 'address', message: 'is the zero address' },
       ]);
     }
-    if (address.toLowerCase() === wallet.address.toLowerCase()) {
+    if (addressKey(address) === addressKey(wallet.address)) {
       throw new BusinessRuleError('SAME_ADDRESS', "address is the wallet's own master address", [
         { field: 'address', message: 'is the master address' },
       ]);

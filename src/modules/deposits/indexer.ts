@@ -19,6 +19,7 @@ import * as store from './store.js';
 import { WatchSet } from './watch.js';
 import { insertNew, recordTransfer, type RecordContext } from './record.js';
 import type { AmlService, DepositScreener } from '../aml/service.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface IndexerOptions {
   /** Blocks per scanned range. */
@@ -106,21 +107,21 @@ export class ChainIndexer {
     const stored = async () => (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
     // The range follows the one still being written, unless that one is known to have failed.
     const cursor = tail && tail.state !== 'failed' ? tail.end : await stored();
-    if (cursor.blockNumber >= head) {
+    if (cursor.number >= head) {
       if (!tail) return 'idle';
       await this.settleOne(tail);
       return 'progress'; // the next step reads where it got to
     }
 
-    const from = cursor.blockNumber + 1n;
+    const from = cursor.number + 1n;
     const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
     const tokens = this.tokenAddresses();
     let scan: ScanResult | null = null;
-    if (cursor.blockHash !== null) {
-      const current = await adapter.getBlock(cursor.blockNumber);
-      if (current && current.hash === cursor.blockHash) {
+    if (cursor.hash !== null) {
+      const current = await adapter.getBlock(cursor.number);
+      if (current && current.hash === cursor.hash) {
         scan = await adapter.scan(from, to, tokens, this.watch.has);
-        if (scan.blocks[0]?.parentHash !== cursor.blockHash) scan = null;
+        if (scan.blocks[0]?.parentHash !== cursor.hash) scan = null;
       }
       if (!scan) {
         await this.settleOne(tail);
@@ -179,7 +180,7 @@ export class ChainIndexer {
   private async settleOne(r: Recording | null): Promise<void> {
     if (r && !(await settle(r)))
       this.logger.info(
-        { chain: this.chain.key, to: r.end.blockNumber.toString() },
+        { chain: this.chain.key, to: r.end.number.toString() },
         'range not recorded: the cursor had moved (another indexer, or the range before failed); reading it again',
       );
   }
@@ -198,7 +199,7 @@ export class ChainIndexer {
     screener?: DepositScreener,
   ): Recording {
     const recording: Recording = {
-      end: { blockNumber: to, blockHash: scan.blocks.at(-1)!.hash },
+      end: { number: to, hash: scan.blocks.at(-1)!.hash },
       state: 'running',
       done: this.db
         .transaction()
@@ -245,7 +246,7 @@ export class ChainIndexer {
   private assetIdsOf(scan: ScanResult): string[] {
     const ids = new Set<string>();
     for (const t of scan.transfers) {
-      const asset = this.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+      const asset = this.chain.assets.find((a) => (t.token === null ? a.is_native : addressKey(a.address) === addressKey(t.token)));
       if (asset) ids.add(asset.id);
     }
     return [...ids];
@@ -257,38 +258,35 @@ export class ChainIndexer {
 
   private async initialCursor(head: bigint): Promise<store.Cursor> {
     const start = this.chain.config.startBlock === null ? head : BigInt(this.chain.config.startBlock);
-    if (start === 0n) return { blockNumber: -1n, blockHash: null };
+    if (start === 0n) return { number: -1n, hash: null };
     const before = await this.chain.adapter.getBlock(start - 1n);
-    return { blockNumber: start - 1n, blockHash: before?.hash ?? null };
+    return { number: start - 1n, hash: before?.hash ?? null };
   }
 
   /** Rewinds the cursor to the newest stored block that is still canonical. */
   private async rewind(cursor: store.Cursor): Promise<void> {
     let ancestor: store.Cursor | null = null;
     let lowest: bigint | null = null;
-    for (const stored of await store.storedBlocksDescending(this.db, this.chain.id, cursor.blockNumber)) {
+    for (const stored of await store.storedBlocksDescending(this.db, this.chain.id, cursor.number)) {
       lowest = stored.number;
       const current = await this.chain.adapter.getBlock(stored.number);
       if (current?.hash === stored.hash) {
-        ancestor = { blockNumber: stored.number, blockHash: stored.hash };
+        ancestor = { number: stored.number, hash: stored.hash };
         break;
       }
     }
     if (!ancestor) {
       // Deeper than the kept window: confirmed deposits are final by then; rescan from below it.
-      const below = (lowest ?? cursor.blockNumber) - 1n;
-      this.logger.error({ chain: this.chain.key, from: cursor.blockNumber.toString() }, 'reorg deeper than the kept block window');
-      ancestor = { blockNumber: below, blockHash: (await this.chain.adapter.getBlock(below))?.hash ?? null };
+      const below = (lowest ?? cursor.number) - 1n;
+      this.logger.error({ chain: this.chain.key, from: cursor.number.toString() }, 'reorg deeper than the kept block window');
+      ancestor = { number: below, hash: (await this.chain.adapter.getBlock(below))?.hash ?? null };
     }
-    this.logger.warn(
-      { chain: this.chain.key, from: cursor.blockNumber.toString(), to: ancestor.blockNumber.toString() },
-      'reorg: rewinding',
-    );
+    this.logger.warn({ chain: this.chain.key, from: cursor.number.toString(), to: ancestor.number.toString() }, 'reorg: rewinding');
     await this.db.transaction().execute(async (tx) => {
       const locked = await store.lockCursor(tx, this.chain.id, cursor);
-      if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) return;
+      if (locked.number !== cursor.number || locked.hash !== cursor.hash) return;
       await store.saveCursor(tx, this.chain.id, ancestor!);
-      await store.deleteBlocksAbove(tx, this.chain.id, ancestor!.blockNumber);
+      await store.deleteBlocksAbove(tx, this.chain.id, ancestor!.number);
     });
   }
 
@@ -303,7 +301,7 @@ export class ChainIndexer {
     const out: store.DepositRow[] = [];
     for (const p of missing) {
       const receipt = await this.chain.adapter.getReceipt(p.hash);
-      if (!receipt || receipt.blockNumber <= to) out.push(p);
+      if (!receipt || receipt.block.number <= to) out.push(p);
     }
     return out;
   }
@@ -326,7 +324,7 @@ export class ChainIndexer {
     const lock = async () => {
       if (after) await after.done.catch(() => false);
       const locked = await store.lockCursor(tx, this.chain.id, cursor);
-      if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) throw new CursorMovedError();
+      if (locked.number !== cursor.number || locked.hash !== cursor.hash) throw new CursorMovedError();
     };
     const hashes = [...new Set(scan.transfers.map((t) => t.txHash))];
     let existing = await store.depositsOfHashes(tx, this.chain.id, hashes);
@@ -360,7 +358,7 @@ export class ChainIndexer {
     );
     await store.deleteBlocksBelow(tx, this.chain.id, head - window);
     const last = scan.blocks.at(-1)!;
-    await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
+    await store.saveCursor(tx, this.chain.id, { number: to, hash: last.hash });
 
     // Deposits found already at depth were confirmed as they were inserted (`settled`).
     const confirmed = await this.transactions.confirmDeposits(tx, this.chain.id, head, to, final);

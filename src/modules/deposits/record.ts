@@ -53,7 +53,7 @@ export async function recordTransfer(
   const owners = ctx.owners(t.to);
   if (owners.length === 0) return [];
   const senders = ctx.owners(t.from);
-  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : addressKey(a.address) === addressKey(t.token)));
   if (!asset) return [];
   const ids: string[] = [];
   for (const owner of owners) {
@@ -85,12 +85,12 @@ async function recordFor(
     same.find(
       (e) =>
         (e.recipient_address ? addressKey(e.recipient_address) : null) === addressKey(t.to) &&
-        (e.token_address ?? '').toLowerCase() === (t.token ?? '').toLowerCase() &&
+        addressKey(e.token_address ?? '') === addressKey(t.token ?? '') &&
         BigInt(e.amount) === t.amount,
     );
   if (found) {
     matched.add(found.id);
-    const moved = found.block_hash !== t.blockHash || found.log_index !== t.logIndex;
+    const moved = found.block_hash !== t.block.hash || found.log_index !== t.logIndex;
     if (found.status === 'SUCCESS') {
       if (moved)
         ctx.logger.error(
@@ -122,8 +122,7 @@ async function recordFor(
     currency: asset.symbol,
     hash: t.txHash,
     logIndex: t.logIndex,
-    blockNumber: t.blockNumber,
-    blockHash: t.blockHash,
+    block: t.block,
     from: t.from,
     to: t.to,
     token: t.token,

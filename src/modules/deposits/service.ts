@@ -166,7 +166,7 @@ export class DepositService {
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
-        const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
+        const verified = cursor.number < head ? cursor.number : head;
         const confirmed = await this.transactions.confirmDeposits(tx, chain.id, head, verified, final, found);
         await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
         if (confirmed.length) await this.events.emit('deposit.confirmed', tx, { depositIds: confirmed });

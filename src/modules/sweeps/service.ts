@@ -4,8 +4,8 @@
  * A sweep moves one asset's whole balance of one child address. A token sweep needs gas
  * at the child: the master first sends just enough native coin (the transfer's gas limit at
  * the fee cap, less what the child already holds), then the child sends the token with
- * exactly those fees (Tron: energy lent from the master's stake instead; Solana: no top-up
- * at all, the master signs the child's transfer as its fee payer). Both go through the
+ * exactly those fees (or resources lent from the master's stake instead, where the family
+ * lends them; no top-up at all where the master signs the child's transfer as its fee payer). Both go through the
  * outbound pipeline (nonces, stored raw transactions, receipts), and the sweep advances in its
  * outbound.settled subscribers,
  * inside the database transaction that records each receipt. One sweep per address and asset is in
@@ -13,7 +13,7 @@
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import { ChainRejectedError } from '../../chains/errors.js';
-import type { FeeQuote } from '../../chains/types.js';
+import type { FeeQuote, TxIntent } from '../../chains/types.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
@@ -27,9 +27,10 @@ import type { TransactionService, TransactionView } from '../transactions/servic
 import type { WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, sweepNetwork, thresholdUnits } from './records.js';
+import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, thresholdUnits } from './records.js';
 import { SweepSteps } from './steps.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
@@ -125,17 +126,11 @@ export class SweepService {
     // transfer's limit; a token sweep's transfer is estimated (with the family's margin).
     // Where the family lets the master pay the fee (Solana), the master is the fee payer and
     // signs too: the child sends everything it holds and needs no native coin of its own.
-    const sponsored = adapter.sender.sponsoredFees;
+    const sponsored = offers(adapter, 'feeSponsorship');
     const payer = sponsored ? { feePayer: wallet.address } : {};
-    const transfer = native
-      ? { from: address.address, to: wallet.address, value: sponsored ? nativeBalance! : 0n, data: null, ...payer }
-      : {
-          from: address.address,
-          to: asset.row.address,
-          value: 0n,
-          data: adapter.encodeTokenTransfer(wallet.address, tokenBalance!),
-          ...payer,
-        };
+    const transfer: TxIntent = native
+      ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? nativeBalance! : 0n, ...payer }
+      : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: tokenBalance!, ...payer };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
     if (!native && tokenBalance! === 0n) gone = GONE;
@@ -155,7 +150,7 @@ export class SweepService {
     }
     const amount = native ? nativeBalance! - (sponsored ? 0n : (quote?.fee ?? 0n)) : tokenBalance!;
     // A token sweep's fee: the family says whether the master must send the child something
-    // first, or lend it resources (Tron: energy from the master's stake) and take them back after.
+    // first, or lend it resources from the master's stake and take them back after.
     const funding =
       native || !quote
         ? null
@@ -203,9 +198,8 @@ export class SweepService {
         status: 'pending',
         stage: topup > 0n ? 'topup' : lend ? 'lend' : 'transfer',
         amount,
-        // What the transfer is signed with (enqueueTransfer): EVM's fee fields, which the row
-        // shows, as before; another family's fixed network data.
-        ...sweepNetwork(adapter.sender.feeFields(quote!.network), quote!.fixed),
+        // What the transfer is signed with (enqueueTransfer): what the top-up, if any, paid for.
+        network: adapter.sender.fundedNetwork(quote!),
         lend: lend?.lend ?? null,
         giveBack: lend?.giveBack ?? null,
       });
@@ -219,8 +213,7 @@ export class SweepService {
           chainId: chain.id,
           walletId: wallet.id,
           fromIndex: 0,
-          to: address.address,
-          value: topup,
+          intent: { kind: 'native', to: address.address, amount: topup },
           purpose: 'sweep-topup' satisfies Purpose,
           ownerId: sweepId,
         });
@@ -273,9 +266,6 @@ export class SweepService {
       status: 'failed',
       stage: 'failed',
       amount: unreported.reduce((sum, d) => sum + BigInt(d.amount), 0n),
-      gasLimit: 0n,
-      maxFeePerGas: 0n,
-      maxPriorityFeePerGas: 0n,
       error: reason,
     });
     await this.transactions.attachToSweep(

@@ -12,11 +12,7 @@ export interface SweepRow {
   status: 'pending' | 'success' | 'failed';
   stage: 'topup' | 'lend' | 'transfer' | 'give_back' | 'done' | 'failed';
   amount: string;
-  /** EVM sweeps: the fee fields the transfer is signed with; null on other families (see `network`). */
-  gas_limit: string | null;
-  max_fee_per_gas: string | null;
-  max_priority_fee_per_gas: string | null;
-  /** Other families: the transfer's fixed network data (the family's quote), signed as funded. */
+  /** The network data the transfer is signed with, as funded (Sender.fundedNetwork); null on a sweep that never started. */
   network: NetworkData | null;
   /** The family's lend and give-back steps (ChildFeeFunding 'lend'), when resources are lent. */
   lend: NetworkData | null;
@@ -96,22 +92,15 @@ export async function insertSweep(
     status: 'pending' | 'failed';
     stage: 'topup' | 'lend' | 'transfer' | 'failed';
     amount: bigint;
-    /** EVM: the transfer's fee fields (all three), as before; null elsewhere. */
-    gasLimit: bigint | null;
-    maxFeePerGas: bigint | null;
-    maxPriorityFeePerGas: bigint | null;
     network?: NetworkData | null;
     lend?: NetworkData | null;
     giveBack?: NetworkData | null;
     error?: string;
   },
 ): Promise<void> {
-  const text = (v: bigint | null) => (v === null ? null : v.toString());
   const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas,
-                                network, lend, give_back, error)
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
-                    ${text(s.gasLimit)}, ${text(s.maxFeePerGas)}, ${text(s.maxPriorityFeePerGas)},
                     ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.error ?? null})`.execute(db);
 }
 

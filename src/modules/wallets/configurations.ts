@@ -3,6 +3,7 @@
  * (auto-sweep on, threshold 0) and a validated deep merge for partial updates.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { addressKey } from '../../chains/address-key.js';
 
 const RuleList = Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 100 });
 
@@ -154,6 +155,6 @@ export function relaxesContractWrites(
   if (next.isActive && !current.isActive) return true;
   if (current.allowedContracts.length === 0) return false;
   if (next.allowedContracts.length === 0) return true;
-  const before = new Set(current.allowedContracts.map((a) => a.toLowerCase()));
-  return next.allowedContracts.some((a) => !before.has(a.toLowerCase()));
+  const before = new Set(current.allowedContracts.map(addressKey));
+  return next.allowedContracts.some((a) => !before.has(addressKey(a)));
 }

@@ -41,6 +41,7 @@ import * as store from './store.js';
 import type { WithdrawBody } from './schemas.js';
 import { checkItems, type Item } from './validate.js';
 import type { Sender, SenderAccess, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type { Sender, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 
@@ -373,7 +374,7 @@ export class WithdrawalService implements SenderAccess {
 
 const pick = <T>(list: T[], indexes: number[]): T[] => indexes.map((i) => list[i]!);
 
-const senderKey = (s: Sender) => `${s.chain.id}:${s.address.toLowerCase()}`;
+const senderKey = (s: Sender) => `${s.chain.id}:${addressKey(s.address)}`;
 
 /** A concurrent request took the same (wallet, reference) first. */
 function isReferenceClash(err: unknown): boolean {
