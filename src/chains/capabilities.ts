@@ -190,7 +190,7 @@ export interface Capabilities {
 export type CapabilityName = keyof Capabilities;
 
 /** What each capability is called when a chain lacks it, and the error code the API answers with. */
-const ABSENT: Record<CapabilityName, { what: string; code: string }> = {
+const ABSENT: Record<CapabilityName, { what: string; code: 'NOT_SUPPORTED' | 'TYPED_DATA_NOT_SUPPORTED' }> = {
   contracts: { what: 'Smart-contract calls are', code: 'NOT_SUPPORTED' },
   typedData: { what: 'Typed data (EIP-712) signing is', code: 'TYPED_DATA_NOT_SUPPORTED' },
   messages: { what: 'Message signing is', code: 'NOT_SUPPORTED' },
@@ -219,7 +219,12 @@ export function capability<K extends CapabilityName>(adapter: Offering, name: K)
   const { what, code } = ABSENT[name];
   // Typed data refused where the chain's wallets sign messages: say what to do instead.
   const instead = name === 'typedData' && adapter.capabilities.messages ? ': sign a message instead' : '';
-  throw new BusinessRuleError(code, `${what} not available on ${adapter.config.blockchain.name}${instead}`);
+  refuse(code, `${what} not available on ${adapter.config.blockchain.name}${instead}`);
+}
+
+/** The refusal itself; its code is one of two literals so the error catalogue's check can see both. */
+function refuse(code: 'NOT_SUPPORTED' | 'TYPED_DATA_NOT_SUPPORTED', message: string): never {
+  throw new BusinessRuleError(code, message);
 }
 
 /** Whether the adapter's family offers `name` (for optional behaviour; a route that needs it asks `capability`). */
