@@ -106,7 +106,7 @@ describe('AML screening on Tron', () => {
     expect(paid.body.data.amlScreening.status).toBe('CLEAR');
   });
 
-  it('credits a deposit from a listed sender, FLAGGED and not swept until released, then swept', async () => {
+  it('credits a deposit from a listed sender, FLAGGED and not swept until released, then swept', { timeout: 240_000 }, async () => {
     const key = Buffer.from(seedOf('listed-sender')).toString('hex');
     const sender: Wallet = { address: LISTED.tron, hex: TronWeb.address.toHex(LISTED.tron), privateKey: key };
     expect(TronWeb.address.fromPrivateKey(key)).toBe(LISTED.tron);

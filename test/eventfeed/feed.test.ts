@@ -140,7 +140,10 @@ describe('an event and its delivery', () => {
     const event = await trigger(a, 'deposit.swept.success');
     // The answer reads the event after its commit: a quick worker may have delivered it already.
     expect(event.delivery).toMatchObject({ id: expect.any(String) });
-    expect([{ status: 'pending', attempts: 0 }, { status: 'success', attempts: 1 }]).toContainEqual({
+    expect([
+      { status: 'pending', attempts: 0 },
+      { status: 'success', attempts: 1 },
+    ]).toContainEqual({
       status: event.delivery.status,
       attempts: event.delivery.attempts,
     });

@@ -88,7 +88,8 @@ export async function deposit(w: SweepWorld, wallet: TronWallet, child: string, 
       return rows;
     },
     (r) => r[0]?.status === 'SUCCESS',
-    40_000,
+    // Each step screens the senders first (AML); at load 15-20 one step has taken over 10 s.
+    90_000,
   );
   return rows[0]!.id;
 }
