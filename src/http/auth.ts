@@ -34,6 +34,7 @@ import { RateLimitedError, UnauthorizedError } from '../lib/errors.js';
 import { assertMayWrite, type ApiKeyService, type AuthContext } from '../modules/apikeys/service.js';
 import { ErrorBody } from '../lib/schema.js';
 import { logAccepted, markRefused } from './request-log.js';
+import { SnapshotStore } from './rate-store.js';
 
 /** Counters kept per process; the oldest go first beyond this (a flood of addresses evicts its own). */
 const LIMITER_ENTRIES = 10_000;
@@ -172,7 +173,7 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
     refusals.inc({ reason });
   };
   // global: false: nothing is counted by itself; the hook below decides what counts.
-  await app.register(rateLimit, { global: false, enableDraftSpec: true });
+  await app.register(rateLimit, { global: false, enableDraftSpec: true, store: SnapshotStore as never });
   // `cache` (entries of the LRU store) is passed through to the store; the types omit it.
   const failures =
     authFailures > 0
