@@ -161,7 +161,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
     : null;
-  const app = await buildServer({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
+  // Schemas compiled as routes are used: a world calls a few of the API's routes (lazy-schemas.ts).
+  const app = await buildServer({
+    services,
+    logger,
+    lazySchemas: true,
+    ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
