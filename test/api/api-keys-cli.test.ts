@@ -110,15 +110,19 @@ describe('npm start -- api-key', () => {
     expect(all.stdout).toContain(created.id);
   });
 
-  it('refuses bad usage before starting anything, and unknown businesses and keys', async () => {
-    const usage = await cli(['api-key', 'create', '--business', 'Acme Payments', '--scope', 'ADMIN']);
+  // Three CLI runs (each compiles the service with tsx: seconds, tens of them on a loaded
+  // machine), independent of each other: side by side, with room for a slow machine.
+  it('refuses bad usage before starting anything, and unknown businesses and keys', { timeout: 180_000 }, async () => {
+    const [usage, nobody, missing] = await Promise.all([
+      cli(['api-key', 'create', '--business', 'Acme Payments', '--scope', 'ADMIN']),
+      cli(['api-key', 'list', '--business', 'Nobody Inc']),
+      cli(['api-key', 'revoke', uuidv7(), '--business', 'Acme Payments']),
+    ]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('unknown scope');
     expect(usage.stderr).toContain('usage:');
-    const nobody = await cli(['api-key', 'list', '--business', 'Nobody Inc']);
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toContain('no business "Nobody Inc"');
-    const missing = await cli(['api-key', 'revoke', uuidv7(), '--business', 'Acme Payments']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('API key not found');
   });

@@ -15,7 +15,7 @@ import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
-import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
+import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec, type DevnetTemplates } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { ChainConfig } from '../../src/config/index.js';
@@ -94,6 +94,13 @@ export async function dropDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
+/**
+ * Devnet chains provisioned in this process, started again from their state (devnet.ts,
+ * DevnetTemplates): deploying a chain's tokens, Multicall3, swap pool and price feeds is some
+ * twenty transactions, and the test files of a fork start the same chains over and over.
+ */
+export const DEVNET_TEMPLATES: DevnetTemplates = new Map();
+
 /** Resolves `localhost` and nothing else: tests never reach a real DNS server. */
 const localhostOnly: NonNullable<SenderOptions['resolveAll']> = (host, callback) =>
   host === 'localhost'
@@ -137,7 +144,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   });
   const logger = createLogger('debug', sink);
   const databaseUrl = await createDatabaseFromTemplate();
-  const devnet = await startDevnet({ portBase: 0, blockTime: 0, logger, specs: opts.specs ?? DEVNET_CHAINS });
+  const devnet = await startDevnet({
+    portBase: 0,
+    blockTime: 0,
+    logger,
+    specs: opts.specs ?? DEVNET_CHAINS,
+    templates: DEVNET_TEMPLATES,
+  });
   const database = createDatabase(databaseUrl, logger);
   const kek = randomBytes(32);
   const services = await createServices(
