@@ -3,7 +3,7 @@
  * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
  * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|solana|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -45,6 +45,8 @@
  *   BENCH_SOL_WITHDRAWALS    USDC withdrawals posted at once per run, and bare kit sends (default 100)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
+ *   revocation (revocation.ts, issue 29: another replica's window after a key is revoked):
+ *   BENCH_REVOCATIONS        revocations per run (default 100)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
  *                            refusals sent at once; webhook throughput
  *                            with concurrency 50 and a 60-connection pool, with synchronous_commit
@@ -68,6 +70,7 @@ import { benchAuthFlood, floodWorlds } from './auth-flood.js';
 import { benchTronDeposits } from './tron-deposits.js';
 import { benchTronSweeps } from './tron-sweeps.js';
 import { benchSolana } from './solana.js';
+import { benchRevocation } from './revocation.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -79,9 +82,9 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron', 'tron-sweeps', 'solana'];
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'revocation', 'tron', 'tron-sweeps', 'solana'];
 if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|solana|all] [--diagnose]');
+  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]');
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -104,6 +107,7 @@ const settings = {
   withdrawals: env('BENCH_WITHDRAWALS', 500),
   withdrawalBlockTime: env('BENCH_WD_BLOCK_TIME', 1),
   authDuration: env('BENCH_AUTH_DURATION', 10),
+  revocations: env('BENCH_REVOCATIONS', 100),
   tronDeposits: env('BENCH_TRON_DEPOSITS', 10),
   tronSpreadS: env('BENCH_TRON_SPREAD_S', 9),
   tronBlockMs: env('BENCH_TRON_BLOCK_MS', 3000),
@@ -261,6 +265,16 @@ async function main(): Promise<void> {
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();
+  }
+
+  if (which === 'revocation' || which === 'all') {
+    log(
+      `\n== revocation (issue 29): another api process's window after a key is revoked, ${settings.revocations} revocations x ${runs} ==`,
+    );
+    const r = await benchRevocation({ runs, revocations: settings.revocations, log });
+    figures.push(...r.figures);
+    details.revocation = r.details;
+    loads.revocation = loadavg();
   }
 
   if (which === 'tron' || which === 'all') {
