@@ -3,7 +3,7 @@
  * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
  * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|backfill|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -83,8 +83,12 @@ const env = (name: string, fallback: number) => {
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
 const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'revocation', 'tron', 'tron-sweeps', 'solana'];
-if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]');
+/** Parts that run a piece of another alone: `backfill` is the second half of `deposits`. */
+const SUBPARTS: Record<string, string> = { backfill: 'deposits' };
+if (![...PARTS, ...Object.keys(SUBPARTS), 'all'].includes(which)) {
+  console.error(
+    'usage: tsx bench/run-extra.ts [webhooks|deposits|backfill|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]',
+  );
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -222,7 +226,9 @@ async function main(): Promise<void> {
     log(
       `  pooled over ${d.details.pooled.n} deposits: p50 ${fmt(d.details.pooled.p50, 0)} ms, p99 ${fmt(d.details.pooled.p99, 0)} ms, max ${fmt(d.details.pooled.max, 0)} ms`,
     );
+  }
 
+  if (which === 'deposits' || which === 'backfill' || which === 'all') {
     log(
       `\n== deposits (issue 4b): backfill of ${settings.transfers.toLocaleString('en-US')} transfers among ${settings.watched.toLocaleString('en-US')} watched addresses, batch sizes ${settings.batches.join(', ')} ==`,
     );
@@ -341,14 +347,17 @@ async function main(): Promise<void> {
   await mkdir(path.dirname(out), { recursive: true });
   // A run of some parts keeps the others' results, marked with when and how they were made.
   const ran = which === 'all' ? PARTS : [which];
+  // A figure or detail this run replaced: of a part that ran, or of the piece of one that ran alone.
+  const replaced = (part: string, name: string) =>
+    ran.includes(part) || (which === 'backfill' && (name === 'backfill' || name.startsWith('deposits: backfill')));
   const previous = await readFile(out, 'utf8')
     .then((text) => JSON.parse(text) as { figures?: ExtraFigure[]; details?: Record<string, unknown>; parts?: Record<string, unknown> })
     .catch(() => null);
   const partOf = (name: string) => name.slice(0, name.indexOf(':'));
-  const kept = (previous?.figures ?? []).filter((f) => !ran.includes(partOf(f.name)));
+  const kept = (previous?.figures ?? []).filter((f) => !replaced(partOf(f.name), f.name));
   const keptDetails = Object.fromEntries(
     Object.entries(previous?.details ?? {}).filter(
-      ([k]) => !ran.includes(k === 'detection' || k === 'backfill' ? 'deposits' : k === 'webhookDiagnostics' ? 'webhooks' : k),
+      ([k]) => !replaced(k === 'detection' || k === 'backfill' ? 'deposits' : k === 'webhookDiagnostics' ? 'webhooks' : k, k),
     ),
   );
   const parts: Record<string, unknown> = { ...(previous?.parts ?? {}) };
