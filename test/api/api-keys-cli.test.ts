@@ -58,7 +58,9 @@ afterAll(async () => {
   if (url) await dropDatabase(url);
 });
 
-describe('npm start -- api-key', () => {
+// Every test runs the CLI (tsx compiles the service: seconds, tens of them on a loaded
+// machine), some of them twice: room for a slow machine.
+describe('npm start -- api-key', { timeout: 180_000 }, () => {
   let created: { id: string; apiKey: string; prefix: string };
 
   it('create: prints the new key once, with its restrictions, and stores only its hash and sealed copy', async () => {
@@ -110,9 +112,8 @@ describe('npm start -- api-key', () => {
     expect(all.stdout).toContain(created.id);
   });
 
-  // Three CLI runs (each compiles the service with tsx: seconds, tens of them on a loaded
-  // machine), independent of each other: side by side, with room for a slow machine.
-  it('refuses bad usage before starting anything, and unknown businesses and keys', { timeout: 180_000 }, async () => {
+  // Three CLI runs, independent of each other: side by side.
+  it('refuses bad usage before starting anything, and unknown businesses and keys', async () => {
     const [usage, nobody, missing] = await Promise.all([
       cli(['api-key', 'create', '--business', 'Acme Payments', '--scope', 'ADMIN']),
       cli(['api-key', 'list', '--business', 'Nobody Inc']),
