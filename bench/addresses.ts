@@ -7,7 +7,8 @@
  * Afterwards the database must hold the issued addresses with consecutive indexes.
  */
 import { mnemonicToAccount } from 'viem/accounts';
-import { accountFromMnemonic, AddressDeriver, derivationBackend } from '../src/keys/hd.js';
+import { accountFromMnemonic, derivationBackend } from '../src/keys/hd.js';
+import { familyOf } from '../src/chains/family-lookup.js';
 import { runLoad, type LoadgenMode, type LoadResult } from './loadgen.js';
 import { load1, rateOf, summarize, type Summary } from './stats.js';
 import { fmtCpu, withCpu, type CpuShare } from './cpu.js';
@@ -62,7 +63,8 @@ export async function benchAddresses(world: World, opts: AddressesOptions): Prom
   const { log } = opts;
   const mnemonic = await world.services.wallets.openMnemonic(world.walletId);
   const accountPath = "m/44'/60'/0'/0";
-  const deriver = new AddressDeriver(accountFromMnemonic(mnemonic, accountPath).xpub);
+  // The EVM family's deriver over the account xpub (keys/hd.ts's PublicKeyDeriver and the codec), as issuance uses it.
+  const deriver = familyOf('evm').derivation.openAccount!(accountFromMnemonic(mnemonic, accountPath).xpub);
   for (const i of [0, 1, 2]) {
     const viemAddress = mnemonicToAccount(mnemonic, { addressIndex: i }).address;
     if (deriver.address(i) !== viemAddress) throw new Error(`AddressDeriver disagrees with viem at index ${i}`);

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     const lines: string[] = [];
     for (const log of await getLogs(lo, hi)) {
       const t = decodeTransferLog(log);
-      if (t) lines.push(`${t.blockNumber}\t${t.logIndex}\t${t.txHash}\t${t.token}\t${t.from}\t${t.to}\t${t.amount}\n`);
+      if (t) lines.push(`${t.block.number}\t${t.logIndex}\t${t.txHash}\t${t.token}\t${t.from}\t${t.to}\t${t.amount}\n`);
     }
     await client.query('BEGIN');
     await pipeline(Readable.from(lines), client.query(copyFrom(`COPY ${BARE_TABLE} FROM STDIN`)));

@@ -45,6 +45,9 @@
  *   BENCH_SOL_WITHDRAWALS    USDC withdrawals posted at once per run, and bare kit sends (default 100)
  *   auth (auth-flood.ts):
  *   BENCH_AUTH_DURATION      seconds per measured run, alone and under the flood (default 10)
+ *   BENCH_AUTH_FLOODS        which floods: single (one other address), distributed (a new
+ *                            address per request), or both comma-separated (default both)
+ *   BENCH_AUTH_FLOOD_RATE    requests per second of the distributed flood (default 810)
  *   revocation (revocation.ts, issue 29: another replica's window after a key is revoked):
  *   BENCH_REVOCATIONS        revocations per run (default 100)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
@@ -111,6 +114,8 @@ const settings = {
   withdrawals: env('BENCH_WITHDRAWALS', 500),
   withdrawalBlockTime: env('BENCH_WD_BLOCK_TIME', 1),
   authDuration: env('BENCH_AUTH_DURATION', 10),
+  authFloods: (process.env.BENCH_AUTH_FLOODS || 'single,distributed').split(',').map((s) => s.trim()),
+  authFloodRate: env('BENCH_AUTH_FLOOD_RATE', 810),
   revocations: env('BENCH_REVOCATIONS', 100),
   tronDeposits: env('BENCH_TRON_DEPOSITS', 10),
   tronSpreadS: env('BENCH_TRON_SPREAD_S', 9),
@@ -123,6 +128,8 @@ const settings = {
   solWithdrawals: env('BENCH_SOL_WITHDRAWALS', 100),
 };
 if (settings.batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('BENCH_BATCHES must be positive integers');
+if (settings.authFloods.some((f) => f !== 'single' && f !== 'distributed'))
+  throw new Error('BENCH_AUTH_FLOODS must list single and/or distributed');
 
 function printTable(figures: ExtraFigure[]): void {
   const head = ['figure', 'median', 'runs', 'spread', 'target', 'result'];
@@ -265,9 +272,16 @@ async function main(): Promise<void> {
 
   if (which === 'auth' || which === 'all') {
     log(
-      `\n== auth (issue 11): a legitimate client alone, then under a random-key flood from another address, ${settings.authDuration} s x ${runs} ==`,
+      `\n== auth (issues 11, 24): a legitimate client alone, then under a random-key flood (${settings.authFloods.join(', ')}), ${settings.authDuration} s x ${runs} ==`,
     );
-    const r = await benchAuthFlood({ runs, duration: settings.authDuration, diagnose, log });
+    const r = await benchAuthFlood({
+      runs,
+      duration: settings.authDuration,
+      floods: settings.authFloods as ('single' | 'distributed')[],
+      distributedRate: settings.authFloodRate,
+      diagnose,
+      log,
+    });
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();

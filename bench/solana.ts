@@ -41,21 +41,22 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { startSolanaStandIn, type SolanaStandIn } from '../src/devnet/solana/index.js';
-import { resolveChain } from '../src/config/chains.js';
+import { resolveChain } from '../src/configuration.js';
 import { startIndexer, type IndexerHandle } from '../src/roles/indexer.js';
 import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
 import { fmt, sleep } from './stats.js';
 import { nowMs, startBenchReceiver, type BenchReceiver } from './receiver.js';
 import { benchChainSpec, figure, percentile, startExtraWorld, type ExtraFigure, type ExtraWorld, type Log } from './webhooks.js';
-import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
-import { AddressDeriver } from '../src/keys/hd.js';
+import { evmDerivation } from '../src/chains/evm/derivation.js';
 import { solanaDerivation } from '../src/chains/solana/derivation.js';
 
 const DERIVED = 2_000;
 const derivationSeed = randomBytes(64);
-const evmDeriver = new AddressDeriver(HDKey.fromMasterSeed(derivationSeed).derive("m/44'/60'/0'/0").publicExtendedKey);
+// The EVM family's own deriver, from the account xpub as a wallet's is opened (chains/bip32-derivation.ts).
+const evmKeys = evmDerivation();
+const evmDeriver = evmKeys.openAccount!(evmKeys.accountXpub!(derivationSeed));
 
 /** Addresses per second of each family's key derivation alone, EVM then Solana, fresh indexes each run. */
 function deriveRates(run: number): { evm: number; solana: number } {

@@ -12,7 +12,7 @@
  *   at least the EVM rate (both derive from the stored account xpub; Tron adds base58check).
  */
 import { startTronStandIn, type TronStandIn } from '../src/devnet/tron/index.js';
-import { resolveChain } from '../src/config/chains.js';
+import { resolveChain } from '../src/configuration.js';
 import { startIndexer, type IndexerHandle } from '../src/roles/indexer.js';
 import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';

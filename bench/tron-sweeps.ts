@@ -32,7 +32,7 @@ import { buildServer } from '../src/server.js';
 import { startWorker } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
 import { createLogger } from '../src/lib/logger.js';
-import { resolveChain } from '../src/config/chains.js';
+import { resolveChain } from '../src/configuration.js';
 import { tronHex } from '../src/chains/tron/codec.js';
 import { startTronStandIn } from '../src/devnet/tron/index.js';
 import { post, sendToken, tronWeb, fundedWallet } from '../src/devnet/tron/testkit.js';

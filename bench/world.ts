@@ -50,7 +50,13 @@ export interface World {
 export async function startWorld(
   opts: {
     logger?: Logger;
-    apiLimits?: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs?: number };
+    apiLimits?: {
+      keyRate: number;
+      authFailures: number;
+      authFailureWindowS: number;
+      authFailureDelayMs?: number;
+      authFailureBudget?: number;
+    };
   } = {},
 ): Promise<World> {
   // 'warn': the app logs one line per request at info; that would measure pino, not us.

@@ -18,7 +18,7 @@
  *   work itself runs in the worker, so it can neither stall nor roll back indexing.
  */
 import type { DbConn } from './db/pool.js';
-import type { Confirmation, OutboundRow } from './modules/outbound/service.js';
+import type { Confirmation, OutboundRow } from './outbound-row.js';
 
 /** Every purpose an outbound row is sent with. The tables in subscriptions.ts are exhaustive over it. */
 export const PURPOSES = [

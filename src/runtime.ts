@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from './config/index.js';
 import type { Logger } from './lib/logger.js';
 import { lockDataDir } from './lib/data-dir-lock.js';
+import { checkKeyFilePermissions } from './keys/key-file-modes.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { createDatabase, type Database$ } from './db/pool.js';
@@ -23,6 +24,7 @@ import { startHealthServer } from './http/health-server.js';
 import type { Checks } from './http/ops.js';
 import { startWorker, type WorkerHandle } from './roles/worker.js';
 import { taskList } from './jobs/tasks.js';
+import { JOB } from './jobs/catalogue.js';
 import { startIndexer, type IndexerHandle } from './roles/indexer.js';
 
 export type Role = 'api' | 'worker' | 'indexer';
@@ -70,6 +72,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (config.embeddedDatabase || config.devnet) {
       const lock = await lockDataDir(config.dataDir);
       cleanups.push(() => lock.release());
+      // Before anything starts: the key file is read by custody below, the directory holds credentials.
+      await checkKeyFilePermissions(config.dataDir, {
+        keyFile: usesKeyFile(config),
+        allowInsecure: config.keys.allowInsecureKeyFilePermissions ?? false,
+        logger,
+      });
     }
     let databaseUrl = config.databaseUrl;
     if (config.embeddedDatabase) {
@@ -106,8 +114,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         portBase: config.devnetPortBase,
         blockTime: config.devnetBlockTime,
         logger,
-        tron: true,
-        solana: true,
+        standIns: true,
       });
       const started = devnet;
       cleanups.push(() => started.stop());
@@ -162,7 +169,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         shutdownTimeoutMs: config.shutdownTimeoutMs,
         // Re-queues due webhook attempts after a restart or a lost job.
         periodic: [
-          { name: 'webhooks_sweep', everyMs: 30_000, run: () => services.webhooks.sweep() },
+          { name: JOB.webhooks_sweep, everyMs: 30_000, run: () => services.webhooks.sweep() },
           { name: 'outbound_sweep', everyMs: 15_000, run: () => services.outbound.sweepStuck() },
         ],
       });
@@ -237,4 +244,9 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
   } finally {
     await client.end();
   }
+}
+
+/** Whether the master key is the embedded default's key file (no MASTER_KEY, no HSM; custody's choice). */
+function usesKeyFile(config: AppConfig): boolean {
+  return config.embeddedDatabase && config.keys.vault === 'local' && !config.keys.masterKey;
 }

@@ -4,7 +4,7 @@
  * so addresses come from the stored account xpub without the seed (keys/hd.ts). Only the
  * coin type and the address format differ between the families.
  */
-import { AddressDeriver, accountXpubFromSeed, deriveFromSeed, privateKeyFromSeed, publicKeysFromSeed, wipeNode } from '../keys/hd.js';
+import { PublicKeyDeriver, accountXpubFromSeed, deriveFromSeed, privateKeyFromSeed, publicKeysFromSeed, wipeNode } from '../keys/hd.js';
 import type { AddressCodec, ChainFamilyName, KeyDerivation, SigningAccount } from './types.js';
 
 const MAX_CHILD = 0x7fffffff;
@@ -27,7 +27,7 @@ export function bip32Derivation(family: ChainFamilyName, accountPath: string, co
     },
     accountXpub: (seed) => accountXpubFromSeed(seed, accountPath),
     openAccount(xpub) {
-      const deriver = new AddressDeriver(xpub);
+      const deriver = new PublicKeyDeriver(xpub);
       return { address: (i) => codec.fromPublicKey(deriver.publicKey(i)), wipe: () => deriver.wipe() };
     },
     publicKeysFromSeed: (seed, indexes) => publicKeysFromSeed(seed, accountPath, indexes),

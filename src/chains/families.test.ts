@@ -5,8 +5,8 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { mnemonicToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
 import { generateMnemonic, seedFromMnemonic } from '../keys/hd.js';
-import { FAMILY_ACCOUNT_PATHS, type ChainConfig } from '../config/chains.js';
-import { CHAIN_FAMILIES, STANDARD_ACCOUNT_PATHS, derivationFor, familyOf, isChainFamilyName } from './families.js';
+import type { ChainConfig } from '../config/chains.js';
+import { CHAIN_FAMILIES, FAMILY_ACCOUNT_PATHS, STANDARD_ACCOUNT_PATHS, derivationFor, familyOf, isChainFamilyName } from './family-lookup.js';
 import { derivationOfChain, familyOfChain } from './registry.js';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

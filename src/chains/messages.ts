@@ -9,11 +9,12 @@
  *   implement, Solana): ed25519 signs the message bytes themselves, with no prefix, so the
  *   "digest" is those bytes (0x hex). A Solana transaction's signature is also ed25519 over
  *   bytes (its message), so the signer refuses a message that names its own public key
- *   (`namesKey`): every transaction a key signs lists that key among its accounts.
+ *   (keys/signer.ts, `namesKey`): every transaction a key signs lists that key among its accounts.
  * The families' prepareMessage compute it, and the signer (keys/signer.ts) computes it again
  * from the recorded message before it signs.
  */
 import { bytesToHex, concat, hashMessage, hexToBytes, keccak256, stringToBytes, type Hex } from 'viem';
+import type { MessageSigning } from '../keys/types.js';
 import type { MessagePayload } from './types.js';
 
 export type MessageStandard = MessagePayload['standard'];
@@ -34,19 +35,15 @@ export function messageBytes(kind: MessagePayload['kind'], message: string): Uin
   return kind === 'bytes' ? hexToBytes(message as Hex) : stringToBytes(message);
 }
 
-/**
- * Whether `bytes` contain `publicKey` (32 bytes) anywhere. A signature by a key over bytes
- * that do not contain the key can never authorise a Solana transaction: a transaction's
- * signers are the first accounts of its message, written out in full.
- */
-export function namesKey(bytes: Uint8Array, publicKey: Uint8Array): boolean {
-  const n = publicKey.length;
-  outer: for (let i = 0; i + n <= bytes.length; i++) {
-    for (let j = 0; j < n; j++) if (bytes[i + j] !== publicKey[j]) continue outer;
-    return true;
-  }
-  return false;
-}
-
 /** A payload's digest, computed again from its message (what the signer checks against the recorded one). */
 export const messageDigest = (p: MessagePayload): Hex => personalMessageDigest(p.standard, p.kind, p.message);
+
+/**
+ * What the signer is handed to sign a recorded message (keys/types.ts, MessageSigning): its
+ * digest computed again under its standard, and whether the standard signs the bytes
+ * themselves (solana:signMessage, ed25519) rather than a secp256k1 digest.
+ */
+export const messageSigning: MessageSigning = (p) => ({
+  digest: personalMessageDigest(p.standard as MessageStandard, p.kind, p.message),
+  signsBytes: p.standard === 'solana:signMessage',
+});

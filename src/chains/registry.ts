@@ -1,22 +1,18 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
-import { EvmAdapter } from './evm/adapter.js';
-import { derivationFor, familyOf, type ChainFamily } from './families.js';
-import { createSwapProvider } from './evm/swap-v2.js';
-import { SolanaAdapter } from './solana/adapter.js';
-import { TronAdapter } from './tron/adapter.js';
-import { TronNode } from './tron/node.js';
+import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
 import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
-export { derivationFor, familyOf, type ChainFamily } from './families.js';
+export { CATALOGUE, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
+export { capability, offers } from './capabilities.js';
 
 /**
- * The family of a configured chain (its `blockchain.family`, 'evm' when absent): its address
- * codec and key derivation (families.ts).
+ * The family of a configured chain (its `blockchain.family`; the default family when absent):
+ * its address codec, key derivation and adapter (family-lookup.ts).
  */
 export function familyOfChain(chain: ChainConfig): ChainFamily {
-  return familyOf(chain.blockchain.family ?? 'evm');
+  return chain.blockchain.family === undefined ? DEFAULT_FAMILY : familyOf(chain.blockchain.family);
 }
 
 /** What an address of the chain looks like, for the error a refused one gets. */
@@ -31,52 +27,22 @@ export function isZeroAddress(chain: ChainConfig, address: string): boolean {
 
 /** The key derivation of a configured chain: its family's, at the chain's account path. */
 export function derivationOfChain(chain: ChainConfig): KeyDerivation {
-  return derivationFor(chain.blockchain.family ?? 'evm', chain.blockchain.derivationPath);
+  return derivationFor(familyOfChain(chain).name, chain.blockchain.derivationPath);
 }
 
 /**
- * The DEX router of a chain, in the seam's terms, or null when the chain has none
- * configured (or its family has no swap implementation yet).
+ * The DEX router of a chain, in the seam's terms (its swaps capability), or null when the
+ * chain has none configured (or its family has no swap implementation yet).
  */
 export function swapProviderFor(adapter: ChainAdapter): SwapProvider | null {
-  return createSwapProvider(adapter);
+  return adapter.capabilities.swaps ?? null;
 }
 
-/** Picks the adapter of one configured chain; undefined leaves the default (EVM). */
+/** Picks the adapter of one configured chain; undefined leaves its family's. */
 export type AdapterFor = (chain: ChainConfig) => ChainAdapter | undefined;
 
 export function chainKey(slug: string, network: string): string {
   return `${slug}:${network}`;
-}
-
-/**
- * The adapter of a chain's family. A Tron chain's token addresses are checked through the
- * family codec here (the chains file checked only their form: config/ knows no codec), so a
- * base58 typo stops the start instead of reading balances of a contract nobody meant.
- */
-function adapterOfFamily(chain: ChainConfig): ChainAdapter {
-  switch (chain.blockchain.family ?? 'evm') {
-    case 'tron': {
-      const codec = familyOfChain(chain).codec;
-      for (const asset of chain.assets) {
-        if (!asset.isNative && codec.normalize(asset.address) !== asset.address) {
-          throw new Error(`${asset.symbol} of ${chain.blockchain.name}: ${asset.address} is not a Tron address (base58check T…)`);
-        }
-      }
-      return new TronAdapter(chain, new TronNode(chain.rpcUrl));
-    }
-    case 'solana': {
-      const codec = familyOfChain(chain).codec;
-      for (const asset of chain.assets) {
-        if (!asset.isNative && codec.normalize(asset.address) !== asset.address) {
-          throw new Error(`${asset.symbol} of ${chain.blockchain.name}: ${asset.address} is not a Solana mint address (base58)`);
-        }
-      }
-      return new SolanaAdapter(chain);
-    }
-    default:
-      return new EvmAdapter(chain);
-  }
 }
 
 /** Adapters of the configured chains, by `slug:network`. */
@@ -85,11 +51,12 @@ export class ChainRegistry {
 
   /**
    * `adapterFor` may supply a chain's adapter (tests: a test double family, see
-   * test/support/ledger-family.ts); undefined from it, or no `adapterFor`, gives the EVM one.
+   * test/support/ledger-family.ts); undefined from it, or no `adapterFor`, gives its family's
+   * (ChainFamily.adapter).
    */
   constructor(chains: ChainConfig[], adapterFor?: AdapterFor) {
     for (const chain of chains) {
-      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), adapterFor?.(chain) ?? adapterOfFamily(chain));
+      this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), adapterFor?.(chain) ?? familyOfChain(chain).adapter(chain));
     }
   }
 

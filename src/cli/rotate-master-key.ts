@@ -24,6 +24,7 @@ import { openCustody } from '../modules/custody/service.js';
 import { custodyStatus, rotateMasterKey } from '../modules/custody/rotation.js';
 import { Pkcs11Token } from '../keys/pkcs11.js';
 import { MasterKeyError } from '../keys/vault.js';
+import { checkKeyFilePermissions } from '../keys/key-file-modes.js';
 
 const fail = (message: string, code = 2): never => {
   process.stderr.write(`${message}\n`);
@@ -51,6 +52,15 @@ async function database(env: NodeJS.ProcessEnv, logger: Logger): Promise<{ url: 
   // The running service owns the data directory: refuse (DataDirInUseError) rather than
   // stop its PostgreSQL as "left over" (docs/configuration.md, "The data directory lock").
   const lock = await lockDataDir(path.resolve(env.DATA_DIR || '.data'));
+  const keys = settings(env);
+  await checkKeyFilePermissions(path.resolve(env.DATA_DIR || '.data'), {
+    keyFile: keys.vault === 'local' && !keys.masterKey,
+    allowInsecure: keys.allowInsecureKeyFilePermissions ?? false,
+    logger,
+  }).catch(async (err: unknown) => {
+    await lock.release();
+    throw err;
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
   try {
     const server = await startEmbeddedPostgres({ dir: path.resolve(env.DATA_DIR || '.data'), logger });

@@ -1,34 +1,12 @@
 /**
- * Default catalogue of the main EVM networks, Tron (catalogue-chains-tron.ts) and Solana
- * (catalogue-chains-solana.ts).
+ * The shape of the built-in catalogue: the chains an operator switches on with an RPC URL
+ * alone (chain ids, confirmation depths, Multicall3, explorers, the canonical USDT and USDC
+ * already known), any value overridable per chain and network in the chains file. The data
+ * is each family's (src/chains/<family>/catalogue.ts), listed by the family's registration
+ * (chains/<family>/index.ts) and handed to loadConfig with it (config/chains.ts,
+ * FamilyConfig): config/ names no family.
  *
- * With this catalogue an operator only has to supply RPC URLs to switch a
- * chain on: chain ids, confirmation depths, Multicall3, explorers and the
- * canonical USDT/USDC contracts are already here. Every value can be
- * overridden per chain and per network through the chains file; treat this as
- * the default, not as the only source of truth.
- *
- * Where the data comes from:
- *   - Stablecoin contracts follow the issuers' published contract lists
- *     (Circle's "USDC contract addresses" page, Tether's supported-protocols
- *     list and the USDT0 deployment list) and, for Celo, the Celo docs'
- *     stablecoin table. Each address was also cross-checked against
- *     independent public token lists and integrations. Comments on the chains
- *     below say where that check was weaker.
- *   - Chain ids, explorers and Multicall3 availability match the chain
- *     definitions published by the networks themselves and the Multicall3
- *     deployment list (github.com/mds1/multicall3).
- *   - Addresses are written in EIP-55 checksummed form; catalogue.test.ts
- *     checks every one of them.
- *
- * Only canonical issuer tokens are listed. Bridged copies (USDC.e, USDbC,
- * USDT.e, ...) are deliberately left out: they are different contracts with
- * different issuers and redemption paths. Crediting one as if it were the
- * canonical token would be a bookkeeping error, so an operator who wants them
- * must add them on purpose.
- *
- * Pure data: this module must not import chain libraries (viem etc.).
- * The objects are deep-frozen. Copy them before you change anything.
+ * The entries are pure data and deep-frozen: copy them before you change anything.
  */
 
 export type NetworkName = 'mainnet' | 'testnet';
@@ -36,9 +14,11 @@ export type NetworkName = 'mainnet' | 'testnet';
 export interface CatalogueAsset {
   symbol: 'USDT' | 'USDC';
   name: string;
-  /** EIP-55 `0x…` on EVM chains, base58check `T…` on Tron. */
+  /** In the canonical form of the chain's family (its address codec checks it: test/config/catalogue.test.ts). */
   address: string;
   decimals: number;
+  /** AML screening: whose blacklist the contract keeps (config/chains.ts BlacklistKind); absent where not confirmed. */
+  blacklist?: 'tether' | 'tether-v2' | 'circle';
 }
 
 /**
@@ -46,7 +26,7 @@ export interface CatalogueAsset {
  * Chainlink proxy). `heartbeat` is the most seconds the feed lets pass between rounds.
  */
 export interface CataloguePriceFeed {
-  address: `0x${string}`;
+  address: string;
   heartbeat: number;
 }
 
@@ -61,11 +41,12 @@ export interface CatalogueNetwork {
   explorerUrl: string;
   /** Canonical USDT/USDC only; [] where no canonical token exists (typical for testnets). */
   assets: CatalogueAsset[];
-  /**
-   * USD price feeds of these assets, by symbol; absent where none is shipped (see the
-   * comment on chainlinkUsd in catalogue-chains.ts for where they come from).
-   */
+  /** USD price feeds of these assets, by symbol; absent where none is shipped. */
   priceFeeds?: Partial<Record<CatalogueAsset['symbol'], CataloguePriceFeed>>;
+  /** The DEX router swaps default to (the chains file's `swapRouter` overrides it); absent: none. */
+  swapRouter?: string;
+  /** The SanctionsList oracle (isSanctioned) where it is deployed (catalogue-chains.ts); absent = none. */
+  sanctionsOracle?: string;
 }
 
 export interface CatalogueChain {
@@ -73,9 +54,9 @@ export interface CatalogueChain {
   name: string;
   /** Native coin symbol. */
   symbol: string;
-  /** The chain family (addresses, keys, node API); absent = 'evm'. */
-  family?: 'evm' | 'tron' | 'solana';
-  /** 18 on EVM chains, 6 on Tron (TRX is counted in sun), 9 on Solana (lamports). */
+  /** The chain family (addresses, keys, node API): the name of the family that lists the entry. */
+  family: string;
+  /** Decimals of the native coin (its smallest unit is the base unit amounts are counted in). */
   nativeDecimals: number;
   derivationPath: string;
   tokenStandard: string;
@@ -85,11 +66,8 @@ export interface CatalogueChain {
   networks: Record<NetworkName, CatalogueNetwork>;
 }
 
-import { CATALOGUE_CHAINS } from './catalogue-chains.js';
-import { TRON_CATALOGUE_CHAINS } from './catalogue-chains-tron.js';
-import { SOLANA_CATALOGUE_CHAINS } from './catalogue-chains-solana.js';
-
-function deepFreeze<T>(value: T): T {
+/** Freezes a catalogue value and everything in it (shared defaults cannot be mutated). */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
@@ -97,16 +75,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The EVM chains of the catalogue. */
-export const EVM_CATALOGUE: readonly CatalogueChain[] = deepFreeze(CATALOGUE_CHAINS);
-
-/** Every chain of the catalogue: the EVM chains, then Tron (catalogue-chains-tron.ts) and Solana (catalogue-chains-solana.ts). */
-export const CATALOGUE: readonly CatalogueChain[] = Object.freeze([
-  ...EVM_CATALOGUE,
-  ...deepFreeze(TRON_CATALOGUE_CHAINS),
-  ...deepFreeze(SOLANA_CATALOGUE_CHAINS),
-]);
-
-export function findCatalogueChain(slug: string): CatalogueChain | undefined {
-  return CATALOGUE.find((chain) => chain.slug === slug);
+/** The entry of `slug` in a catalogue (every family's entries: chains/family-lookup.ts CATALOGUE). */
+export function findIn(catalogue: readonly CatalogueChain[], slug: string): CatalogueChain | undefined {
+  return catalogue.find((chain) => chain.slug === slug);
 }

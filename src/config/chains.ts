@@ -2,31 +2,62 @@
  * The chains an installation serves: the operator's chains file (or RPC_<SLUG>_<NETWORK>
  * variables) resolved against the built-in catalogue, so switching on a known chain
  * takes only an RPC URL while any field can still be overridden.
+ *
+ * config/ names no chain family (it imports only lib/): what it needs of each family (its
+ * defaults, the form of its addresses, the chains-file options only its chains take, its
+ * catalogue entries) is a FamilyConfig, handed in by the composition root from the
+ * families' registrations (chains/family-lookup.ts, FAMILY_CONFIGS). The first family of the
+ * list is the default of an entry that names none.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { CATALOGUE, findCatalogueChain, type NetworkName } from './catalogue.js';
-import { defaultSwapRouter } from './swap-routers.js';
+import { findIn, type CatalogueChain, type NetworkName } from './catalogue.js';
 
 export const NATIVE_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /**
- * The chain families the service knows (chains/families.ts maps each to its address codec
- * and key derivation). Declared here, below chains/, because a chain's configuration names
- * its family and config/ imports nothing above it.
+ * What configuration knows of a chain family (chains/<family>/index.ts declares it).
  */
-export type ChainFamilyName = 'evm' | 'tron' | 'solana';
+export interface FamilyConfig {
+  /** The name a chains file's `family` gives (and the catalogue entries' `family`). */
+  readonly name: string;
+  /** How a message names a chain of the family, article included (`an …`, `a …`). */
+  readonly article: string;
+  /** The standard account path (SLIP-44 coin type): where a chain of the family outside the catalogue derives its keys. */
+  readonly accountPath: string;
+  /** The native coin's decimals of a chain outside the catalogue. */
+  readonly nativeDecimals: number;
+  /** The token standard of a chain outside the catalogue that names none. */
+  readonly tokenStandard: string;
+  /** The blockchain's `isEvmCompatible` in the API. */
+  readonly isEvmCompatible: boolean;
+  /** The form of the family's addresses in a chains file: a regular expression's source, unanchored. */
+  readonly addressPattern: string;
+  /**
+   * The chains-file fields only this family's chains take, each with its schema and the
+   * reason a chain of another family is refused it (`only … chains …`). They are copied
+   * onto the ChainConfig as given; the family types them by augmenting FamilyChainOptions.
+   */
+  readonly options: Readonly<Record<string, { readonly schema: TSchema; readonly refusal: string }>>;
+  /** The family's entries of the built-in catalogue. */
+  readonly catalogue: readonly CatalogueChain[];
+}
 
 /**
- * Each family's standard account path (SLIP-44 coin types 60, 195, 501): where a chain of
- * the family derives its keys unless its catalogue entry names another. chains/families.ts
- * checks that its derivations agree (families.test.ts).
+ * The fields a family adds to a chain's configuration (FamilyConfig.options), typed by the
+ * family itself: chains/<family>/config.ts augments this interface (declaration merging),
+ * so that a new family's options need no edit here.
  */
-export const FAMILY_ACCOUNT_PATHS: Readonly<Record<ChainFamilyName, string>> = Object.freeze({
-  evm: "m/44'/60'/0'/0",
-  tron: "m/44'/195'/0'/0",
-  solana: "m/44'/501'",
-});
+export interface FamilyChainOptions {}
+
+/**
+ * Whose blacklist a stablecoin contract keeps, and so which read answers it (AML screening,
+ * chains/screening.ts): 'tether' is Tether's 2017 TetherToken (Ethereum, Tron:
+ * `isBlackListed`), 'tether-v2' its newer TetherToken and USDT0 (`isBlocked`), 'circle'
+ * Circle's FiatToken (`isBlacklisted`). On Solana the issuer's list is its mint's freeze
+ * authority (a frozen token account), whichever the name.
+ */
+export type BlacklistKind = 'tether' | 'tether-v2' | 'circle';
 
 export interface BlockchainInfo {
   slug: string;
@@ -34,10 +65,11 @@ export interface BlockchainInfo {
   symbol: string;
   nativeDecimals: number;
   /**
-   * Whose addresses and keys the chain uses (chains/families.ts). Absent means 'evm': a
-   * configuration built by hand (tests, the devnets) need not say; loadConfig always does.
+   * Whose addresses and keys the chain uses (chains/families.ts). Absent means the first
+   * family of the list: a configuration built by hand (tests, the devnets) need not say;
+   * loadConfig always does.
    */
-  family?: ChainFamilyName;
+  family?: string;
   /** The account path keys derive from (bip32: the account node whose xpub a wallet stores). */
   derivationPath: string;
   tokenStandard: string | null;
@@ -55,6 +87,8 @@ export interface ChainAssetConfig {
   standard: string | null;
   /** The fiat currency the asset tracks (USD for stablecoins), null for volatile coins. */
   currency: string | null;
+  /** AML screening: the issuer's blacklist the token keeps (BlacklistKind); absent = none read. */
+  blacklist?: BlacklistKind;
 }
 
 /**
@@ -66,7 +100,7 @@ export interface PriceFeedConfig {
   heartbeat: number;
 }
 
-export interface ChainConfig {
+export interface ChainConfig extends FamilyChainOptions {
   blockchain: BlockchainInfo;
   network: NetworkName;
   chainId: number;
@@ -87,109 +121,124 @@ export interface ChainConfig {
   /** USD price feeds by asset symbol (the source of rates); absent or {} = none on this chain. */
   priceFeeds?: Record<string, PriceFeedConfig>;
   /**
-   * Tron chains only: how a child's TRC-20 sweep gets its energy. 'delegate': lent from the
-   * master's staked TRX and taken back after; 'burn': TRX sent to the child to burn;
-   * 'auto' (absent): delegate when the master can lend enough now and that is the cheaper
-   * (the master's two transactions' bandwidth against the energy burned), else burn.
+   * AML screening: a SanctionsList oracle (`isSanctioned(address)`, Chainalysis's) on this
+   * chain; absent or null = none. Catalogue chains default to the published deployment.
    */
-  sweepFunding?: 'auto' | 'delegate' | 'burn';
-  /**
-   * Solana chains only: the commitment at which a deposit is final (SUCCESS). 'finalized'
-   * (absent): rooted, 32 slots behind the newest, never undone; 'confirmed': a supermajority
-   * voted on its block (about a second sooner than rooted, but a dropped fork can still
-   * take it away). Either way a deposit is found (PENDING) at `confirmed`.
-   */
-  finality?: 'finalized' | 'confirmed';
-  /**
-   * Solana chains only: a sweep that takes a child's whole token balance also closes the
-   * child's emptied token account, its rent (2,039,280 lamports) back to the master. Default
-   * false: the account stays open, so the next deposit's sender need not create it again.
-   */
-  sweepCloseAccounts?: boolean;
+  sanctionsOracle?: string | null;
 }
 
-/** An EVM address (0x, 40 hex digits), the only form an EVM chain's entries take. */
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-/**
- * Addresses in a chains file: an EVM chain's 0x form, a Tron chain's base58check T… form or a
- * Solana chain's base58 form (a Tron checksum and a Solana key's 32 bytes are checked by the
- * family codec when the chain's adapter is built, chains/registry.ts). resolveChain holds
- * each chain to its own family's form.
- */
-const Address = Type.String({ pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}|[1-9A-HJ-NP-Za-km-z]{32,44})$' });
-/** The form a family's addresses take in a chains file (Solana: a token's mint). */
-const FAMILY_ADDRESS: Readonly<Record<ChainFamilyName, RegExp>> = {
-  evm: EVM_ADDRESS,
-  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-  solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
-};
-/** The token standard of a chain outside the catalogue that names none, by family. */
-const FAMILY_TOKEN_STANDARD: Readonly<Record<ChainFamilyName, string>> = { evm: 'ERC20', tron: 'TRC20', solana: 'SPL' };
-/** The native coin's decimals of a chain outside the catalogue, by family (TRX: 6; SOL: 9, lamports). */
-const FAMILY_NATIVE_DECIMALS: Readonly<Record<ChainFamilyName, number>> = { evm: 18, tron: 6, solana: 9 };
 /** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
 const RPC_URL_PATTERN = '^(https?|wss?)://[^\\s/?#]+[^\\s]*$';
 export const RPC_URL = new RegExp(RPC_URL_PATTERN);
-const AssetEntry = Type.Object(
-  {
-    symbol: Type.String({ minLength: 1, maxLength: 16 }),
-    name: Type.Optional(Type.String({ minLength: 1 })),
-    address: Address,
-    decimals: Type.Integer({ minimum: 0, maximum: 36 }),
-    currency: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-const PriceFeedEntry = Type.Object(
-  {
-    address: Address,
-    /** Seconds: a round older than this is not used (the feed's published heartbeat). */
-    heartbeat: Type.Integer({ minimum: 1, maximum: 31_536_000 }),
-  },
-  { additionalProperties: false },
-);
-const ChainEntry = Type.Object(
-  {
-    blockchain: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }),
-    network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
-    /** The chain family of a custom chain (addresses and keys); catalogue chains are EVM. Default 'evm'. */
-    family: Type.Optional(Type.Union([Type.Literal('evm'), Type.Literal('tron'), Type.Literal('solana')])),
-    rpcUrl: Type.String({ pattern: RPC_URL_PATTERN }),
-    chainId: Type.Optional(Type.Integer({ minimum: 1 })),
-    confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-    startBlock: Type.Optional(Type.Integer({ minimum: 0 })),
-    multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
-    /** Uniswap V2 style router for swaps; null switches the catalogue's default off. */
-    swapRouter: Type.Optional(Type.Union([Address, Type.Null()])),
-    name: Type.Optional(Type.String({ minLength: 1 })),
-    symbol: Type.Optional(Type.String({ minLength: 1 })),
-    tokenStandard: Type.Optional(Type.String()),
-    isL2: Type.Optional(Type.Boolean()),
-    logoUrl: Type.Optional(Type.String()),
-    /** Replaces the catalogue's token list for this chain when given. */
-    assets: Type.Optional(Type.Array(AssetEntry)),
-    /**
-     * USD price feeds by asset symbol, over the catalogue's (which apply only while its
-     * asset list does); null switches a catalogue feed off.
-     */
-    priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
-    /** Tron chains only: a child's TRC-20 sweep's energy, lent from the master's stake or burned (default auto). */
-    sweepFunding: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('delegate'), Type.Literal('burn')])),
-    /** Solana chains only: the commitment that makes a deposit SUCCESS (default finalized). */
-    finality: Type.Optional(Type.Union([Type.Literal('finalized'), Type.Literal('confirmed')])),
-    /** Solana chains only: sweeps close the child's emptied token account, its rent to the master (default false). */
-    sweepCloseAccounts: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-export const ChainsFileSchema = Type.Object({ chains: Type.Array(ChainEntry) }, { additionalProperties: false });
-export type ChainsFile = Static<typeof ChainsFileSchema>;
-export type ChainEntry = Static<typeof ChainEntry>;
+/** The chains-file schema of a list of families (built once per list). */
+const schemas = new WeakMap<readonly FamilyConfig[], TObject>();
+
+function chainsFileSchema(families: readonly FamilyConfig[]): TObject {
+  const known = schemas.get(families);
+  if (known) return known;
+  // Any family's form; resolveChain then holds each chain to its own family's.
+  const Address = Type.String({ pattern: `^(${families.map((f) => f.addressPattern).join('|')})$` });
+  const AssetEntry = Type.Object(
+    {
+      symbol: Type.String({ minLength: 1, maxLength: 16 }),
+      name: Type.Optional(Type.String({ minLength: 1 })),
+      address: Address,
+      decimals: Type.Integer({ minimum: 0, maximum: 36 }),
+      currency: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      /** AML screening: whose blacklist the token keeps (tether, tether-v2, circle); absent or null = none read. */
+      blacklist: Type.Optional(Type.Union([Type.Literal('tether'), Type.Literal('tether-v2'), Type.Literal('circle'), Type.Null()])),
+    },
+    { additionalProperties: false },
+  );
+  const PriceFeedEntry = Type.Object(
+    {
+      address: Address,
+      /** Seconds: a round older than this is not used (the feed's published heartbeat). */
+      heartbeat: Type.Integer({ minimum: 1, maximum: 31_536_000 }),
+    },
+    { additionalProperties: false },
+  );
+  const options = Object.fromEntries(
+    families.flatMap((f) => Object.entries(f.options).map(([name, o]) => [name, Type.Optional(o.schema)])),
+  );
+  const ChainEntry = Type.Object(
+    {
+      blockchain: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }),
+      network: Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')]),
+      /** The chain family of a custom chain (addresses and keys); a catalogue chain is of its entry's. Default: the first family. */
+      family: Type.Optional(Type.Union(families.map((f) => Type.Literal(f.name)))),
+      rpcUrl: Type.String({ pattern: RPC_URL_PATTERN }),
+      chainId: Type.Optional(Type.Integer({ minimum: 1 })),
+      confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+      startBlock: Type.Optional(Type.Integer({ minimum: 0 })),
+      multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
+      /** A DEX router for swaps; null switches the catalogue's default off. */
+      swapRouter: Type.Optional(Type.Union([Address, Type.Null()])),
+      name: Type.Optional(Type.String({ minLength: 1 })),
+      symbol: Type.Optional(Type.String({ minLength: 1 })),
+      tokenStandard: Type.Optional(Type.String()),
+      isL2: Type.Optional(Type.Boolean()),
+      logoUrl: Type.Optional(Type.String()),
+      /** Replaces the catalogue's token list for this chain when given. */
+      assets: Type.Optional(Type.Array(AssetEntry)),
+      /**
+       * USD price feeds by asset symbol, over the catalogue's (which apply only while its
+       * asset list does); null switches a catalogue feed off.
+       */
+      priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
+      /** AML screening: a SanctionsList oracle on this chain; null switches the catalogue's off. */
+      sanctionsOracle: Type.Optional(Type.Union([Address, Type.Null()])),
+      // The options of each family (FamilyConfig.options), allowed on its chains only.
+      ...options,
+    },
+    { additionalProperties: false },
+  );
+  const schema = Type.Object({ chains: Type.Array(ChainEntry) }, { additionalProperties: false });
+  schemas.set(families, schema);
+  return schema;
+}
+
+/** One chain of a chains file (the schema: chainsFileSchema). */
+export interface ChainEntry extends FamilyChainOptions {
+  blockchain: string;
+  network: NetworkName;
+  family?: string;
+  rpcUrl: string;
+  chainId?: number;
+  confirmations?: number;
+  startBlock?: number;
+  multicall3?: string | null;
+  swapRouter?: string | null;
+  name?: string;
+  symbol?: string;
+  tokenStandard?: string;
+  isL2?: boolean;
+  logoUrl?: string;
+  assets?: {
+    symbol: string;
+    name?: string;
+    address: string;
+    decimals: number;
+    currency?: string | null;
+    blacklist?: BlacklistKind | null;
+  }[];
+  priceFeeds?: Record<string, { address: string; heartbeat: number } | null>;
+  sanctionsOracle?: string | null;
+}
+export interface ChainsFile {
+  chains: ChainEntry[];
+}
+
+/** Every chain of the families' catalogues: the order of the families, then each family's. */
+export function catalogueOf(families: readonly FamilyConfig[]): readonly CatalogueChain[] {
+  return families.flatMap((f) => f.catalogue);
+}
 
 /** Throws an Error whose message names the offending field of the file. */
-export function parseChainsFile(raw: unknown, source: string): ChainsFile {
-  if (Value.Check(ChainsFileSchema, raw)) return raw;
-  let first = Value.Errors(ChainsFileSchema, raw).First();
+export function parseChainsFile(raw: unknown, source: string, families: readonly FamilyConfig[]): ChainsFile {
+  const schema = chainsFileSchema(families);
+  if (Value.Check(schema, raw)) return raw as unknown as ChainsFile;
+  let first = Value.Errors(schema, raw).First();
   // A union (a price feed or null) names its own path only: report the alternative that got
   // furthest into the value instead (priceFeeds.USDT.address rather than priceFeeds.USDT).
   while (first?.errors.length) {
@@ -204,33 +253,37 @@ export function parseChainsFile(raw: unknown, source: string): ChainsFile {
   throw new Error(`${source}: ${where}: ${first?.message ?? 'invalid'}`);
 }
 
-export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
-  const known = findCatalogueChain(entry.blockchain);
+export function resolveChain(entry: ChainEntry, source: string, families: readonly FamilyConfig[]): ChainConfig {
+  const known = findIn(catalogueOf(families), entry.blockchain);
   const net = known?.networks[entry.network];
   const missing = (field: string) =>
     new Error(`${source}: chain "${entry.blockchain}" is not in the built-in catalogue, so "${field}" is required`);
-  const knownFamily = known?.family ?? 'evm';
-  const family = entry.family ?? (known ? knownFamily : 'evm');
+  const familyNamed = (name: string): FamilyConfig => {
+    const family = families.find((f) => f.name === name);
+    if (!family) throw new Error(`${source}: chains.${entry.blockchain}.family: no chain family is named "${name}"`);
+    return family;
+  };
+  const knownFamily = known ? familyNamed(known.family) : undefined;
+  const family = familyNamed(entry.family ?? knownFamily?.name ?? families[0]!.name);
   // A catalogue chain is of its catalogue family: another family under its slug is a mistake.
-  if (known && family !== knownFamily) {
-    const article = { evm: 'an EVM', tron: 'a Tron', solana: 'a Solana' }[knownFamily];
+  if (knownFamily && family !== knownFamily) {
     throw new Error(
-      `${source}: chain "${entry.blockchain}" is ${article} chain of the built-in catalogue, so "family" cannot be "${family}"`,
+      `${source}: chain "${entry.blockchain}" is ${knownFamily.article} chain of the built-in catalogue, so "family" cannot be "${family.name}"`,
     );
   }
   assertFamilyAddresses(entry, family, source);
-  if (entry.sweepFunding !== undefined && family !== 'tron') {
-    throw new Error(`${source}: chains.${entry.blockchain}.sweepFunding: only Tron chains lend resources to their sweeps`);
-  }
-  if (entry.finality !== undefined && family !== 'solana') {
-    throw new Error(`${source}: chains.${entry.blockchain}.finality: only Solana chains name a commitment (others count confirmations)`);
-  }
-  if (entry.sweepCloseAccounts !== undefined && family !== 'solana') {
-    throw new Error(`${source}: chains.${entry.blockchain}.sweepCloseAccounts: only Solana chains close token accounts after a sweep`);
+  // A family's own options (FamilyConfig.options) on a chain of another family are a mistake.
+  const given = entry as unknown as Record<string, unknown>;
+  for (const other of families) {
+    for (const [name, option] of Object.entries(other.options)) {
+      if (given[name] !== undefined && !Object.hasOwn(family.options, name)) {
+        throw new Error(`${source}: chains.${entry.blockchain}.${name}: ${option.refusal}`);
+      }
+    }
   }
   const chainId = entry.chainId ?? net?.chainId;
   if (chainId === undefined) throw missing('chainId');
-  const nativeDecimals = known?.nativeDecimals ?? FAMILY_NATIVE_DECIMALS[family];
+  const nativeDecimals = known?.nativeDecimals ?? family.nativeDecimals;
   const name = entry.name ?? known?.name;
   if (!name) throw missing('name');
   const symbol = entry.symbol ?? known?.symbol;
@@ -243,9 +296,10 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
         address: a.address,
         decimals: a.decimals,
         currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency,
+        ...(a.blacklist ? { blacklist: a.blacklist } : {}),
       }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
-  const standard = entry.tokenStandard ?? known?.tokenStandard ?? FAMILY_TOKEN_STANDARD[family];
+  const standard = entry.tokenStandard ?? known?.tokenStandard ?? family.tokenStandard;
   const assets: ChainAssetConfig[] = [
     { symbol, name, address: NATIVE_ADDRESS, decimals: nativeDecimals, isNative: true, standard: null, currency: null },
     ...tokens.map((t) => ({ ...t, isNative: false, standard })),
@@ -256,10 +310,10 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
       name,
       symbol,
       nativeDecimals,
-      family,
-      derivationPath: known?.derivationPath ?? FAMILY_ACCOUNT_PATHS[family],
+      family: family.name,
+      derivationPath: known?.derivationPath ?? family.accountPath,
       tokenStandard: standard,
-      isEvmCompatible: family === 'evm',
+      isEvmCompatible: family.isEvmCompatible,
       isL2: entry.isL2 ?? known?.isL2 ?? false,
       logoUrl: entry.logoUrl ?? known?.logoUrl ?? '',
     },
@@ -269,23 +323,25 @@ export function resolveChain(entry: ChainEntry, source: string): ChainConfig {
     confirmations: entry.confirmations ?? net?.confirmations ?? 12,
     startBlock: entry.startBlock ?? null,
     multicall3: entry.multicall3 === undefined ? (net?.multicall3 ?? null) : entry.multicall3,
-    swapRouter: entry.swapRouter === undefined ? defaultSwapRouter(entry.blockchain, entry.network) : entry.swapRouter,
+    swapRouter: entry.swapRouter === undefined ? (net?.swapRouter ?? null) : entry.swapRouter,
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
-    ...(entry.sweepFunding !== undefined ? { sweepFunding: entry.sweepFunding } : {}),
-    ...(entry.finality !== undefined ? { finality: entry.finality } : {}),
-    ...(entry.sweepCloseAccounts !== undefined ? { sweepCloseAccounts: entry.sweepCloseAccounts } : {}),
+    sanctionsOracle: entry.sanctionsOracle === undefined ? (net?.sanctionsOracle ?? null) : entry.sanctionsOracle,
+    ...Object.fromEntries(Object.keys(family.options).flatMap((name) => (given[name] !== undefined ? [[name, given[name]]] : []))),
   };
 }
 
 /**
- * Every address of an entry in its family's form: 0x on an EVM chain (as before), T… on a
- * Tron chain. The message names the field, as parseChainsFile's do.
+ * Every address of an entry in its family's form (FamilyConfig.addressPattern; the family's
+ * codec checks more, such as checksums, when the adapter is built). The message names the
+ * field, as parseChainsFile's do.
  */
-function assertFamilyAddresses(entry: ChainEntry, family: ChainFamilyName, source: string): void {
+function assertFamilyAddresses(entry: ChainEntry, family: FamilyConfig, source: string): void {
+  const form = new RegExp(`^(${family.addressPattern})$`);
   const fields: [string, string | null | undefined][] = [
     ['multicall3', entry.multicall3],
     ['swapRouter', entry.swapRouter],
+    ['sanctionsOracle', entry.sanctionsOracle],
     ...(entry.assets ?? []).map((a, i): [string, string] => [`assets.${i}.address`, a.address]),
     ...Object.entries(entry.priceFeeds ?? {}).map(([symbol, f]): [string, string | undefined] => [
       `priceFeeds.${symbol}.address`,
@@ -293,8 +349,8 @@ function assertFamilyAddresses(entry: ChainEntry, family: ChainFamilyName, sourc
     ]),
   ];
   for (const [field, address] of fields) {
-    if (typeof address === 'string' && !FAMILY_ADDRESS[family].test(address)) {
-      throw new Error(`${source}: chains.${entry.blockchain}.${field}: not an address of the ${family} family (${address})`);
+    if (typeof address === 'string' && !form.test(address)) {
+      throw new Error(`${source}: chains.${entry.blockchain}.${field}: not an address of the ${family.name} family (${address})`);
     }
   }
 }
@@ -330,9 +386,9 @@ function guessCurrency(symbol: string): string | null {
 }
 
 /** `RPC_ETHEREUM_MAINNET=https://...` switches a catalogue chain on without a file. */
-export function chainEntriesFromEnv(env: NodeJS.ProcessEnv): ChainEntry[] {
+export function chainEntriesFromEnv(env: NodeJS.ProcessEnv, families: readonly FamilyConfig[]): ChainEntry[] {
   const entries: ChainEntry[] = [];
-  for (const chain of CATALOGUE) {
+  for (const chain of catalogueOf(families)) {
     for (const network of ['mainnet', 'testnet'] as const) {
       const url = env[`RPC_${chain.slug.toUpperCase()}_${network.toUpperCase()}`];
       if (url) entries.push({ blockchain: chain.slug, network, rpcUrl: url });

@@ -1,14 +1,24 @@
 /**
  * One configuration, parsed and validated once at start and passed down. Every problem is
- * reported with the name of the setting at fault, before anything starts.
+ * reported with the name of the setting at fault, before anything starts. The chain
+ * families' part of it (config/chains.ts, FamilyConfig) is handed in by the caller, the
+ * composition root (cli/command.ts passes chains/family-lookup.ts's FAMILY_CONFIGS).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
-import { chainEntriesFromEnv, parseChainsFile, resolveChain, RPC_URL, type ChainConfig, type ChainEntry } from './chains.js';
+import {
+  chainEntriesFromEnv,
+  parseChainsFile,
+  resolveChain,
+  RPC_URL,
+  type ChainConfig,
+  type ChainEntry,
+  type FamilyConfig,
+} from './chains.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
-export type { ChainConfig, ChainFamilyName } from './chains.js';
+export type { BlacklistKind, ChainConfig, FamilyConfig } from './chains.js';
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {
@@ -62,9 +72,25 @@ export interface AppConfig {
    * requests per second per API key (0 = none), and failed authentications per client
    * address within a window before 429 (0 = none), and how long such a 429 is held back.
    */
-  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number };
+  apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number; authFailureBudget: number };
   /** Where USD rates come from besides the chains' price feeds, and how long one is reused. */
   rates: RateSettings;
+  /** AML screening (docs/aml.md): provider timeout, answer cache, retry pause, an HTTP provider. */
+  aml: AmlSettings;
+}
+
+export interface AmlSettings {
+  /** AML_PROVIDER_TIMEOUT_MS: a provider's answer may take this long, then it counts as failed. */
+  timeoutMs: number;
+  /** AML_CACHE_TTL_MS: how long an answer is reused per (chain, address, provider). */
+  cacheTtlMs: number;
+  /** AML_PROVIDER_RETRY_MS: after a failure, how long calls fail at once before the provider is tried again. */
+  retryMs: number;
+  /**
+   * AML_HTTP_PROVIDER (`chainalysis`), AML_HTTP_URL (default https://public.chainalysis.com),
+   * AML_HTTP_API_KEY: an HTTP screening API; null = none.
+   */
+  http: { kind: 'chainalysis'; url: string; apiKey: string | null } | null;
 }
 
 export interface RateSettings {
@@ -81,7 +107,7 @@ export interface RateSettings {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: NodeJS.ProcessEnv, families: readonly FamilyConfig[]): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || '.data');
   const port = intSetting(env, 'PORT', 8080, 0, 65_535);
   const databaseUrl = env.DATABASE_URL || null;
@@ -103,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('MASTER_KEY', 'is required when DATABASE_URL is set (32 bytes, base64; openssl rand -base64 32)');
   }
 
-  const chains = loadChains(env);
+  const chains = loadChains(env, families);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   if (env.PUBLIC_URL && !/^https?:\/\/[^/]+/.test(env.PUBLIC_URL)) throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
@@ -146,7 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
       authFailureWindowS: intSetting(env, 'AUTH_FAILURE_WINDOW', 60, 1, 86_400),
       authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
+      authFailureBudget: intSetting(env, 'AUTH_FAILURE_BUDGET', 100, 0, 1_000_000),
     },
+    aml: amlSettings(env),
     rates: {
       pegFallback: boolSetting(env, 'RATES_PEG_FALLBACK', false),
       cacheMs: intSetting(env, 'RATES_CACHE_MS', 5_000, 0, 60_000),
@@ -155,8 +183,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
-function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
-  const entries = chainEntriesFromEnv(env).map((e) => ({
+function amlSettings(env: NodeJS.ProcessEnv): AmlSettings {
+  const kind = env.AML_HTTP_PROVIDER || null;
+  if (kind !== null && kind !== 'chainalysis') throw new ConfigError('AML_HTTP_PROVIDER', `must be "chainalysis" (got "${kind}")`);
+  const url = env.AML_HTTP_URL || 'https://public.chainalysis.com';
+  if (kind && !/^https?:\/\/[^\s/?#]+[^\s]*$/.test(url)) throw new ConfigError('AML_HTTP_URL', 'must be an http(s):// URL with a host');
+  return {
+    timeoutMs: intSetting(env, 'AML_PROVIDER_TIMEOUT_MS', 5_000, 100, 120_000),
+    cacheTtlMs: intSetting(env, 'AML_CACHE_TTL_MS', 60_000, 0, 86_400_000),
+    retryMs: intSetting(env, 'AML_PROVIDER_RETRY_MS', 10_000, 0, 3_600_000),
+    http: kind ? { kind, url, apiKey: env.AML_HTTP_API_KEY || null } : null,
+  };
+}
+
+function loadChains(env: NodeJS.ProcessEnv, families: readonly FamilyConfig[]): ChainConfig[] {
+  const entries = chainEntriesFromEnv(env, families).map((e) => ({
     entry: e,
     source: `RPC_${e.blockchain.toUpperCase()}_${e.network.toUpperCase()}`,
   }));
@@ -176,7 +217,7 @@ function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
     }
     let listed: ChainEntry[];
     try {
-      listed = parseChainsFile(raw, `CHAINS_FILE (${file})`).chains;
+      listed = parseChainsFile(raw, `CHAINS_FILE (${file})`, families).chains;
     } catch (err) {
       throw new ConfigError('CHAINS_FILE', (err as Error).message.replace(/^CHAINS_FILE /, ''));
     }
@@ -193,7 +234,7 @@ function loadChains(env: NodeJS.ProcessEnv): ChainConfig[] {
     if (seen.has(key)) throw new ConfigError(source, `configures ${key} again (already set by ${seen.get(key)})`);
     seen.set(key, source);
     try {
-      chains.push(resolveChain(entry, source));
+      chains.push(resolveChain(entry, source, families));
     } catch (err) {
       throw new ConfigError(source, (err as Error).message.replace(`${source}: `, ''));
     }

@@ -37,6 +37,8 @@ export interface KeySettings {
   /** MASTER_KEY_PREVIOUS: older local keys, only to open what they sealed. */
   previous: Buffer[];
   pkcs11: Pkcs11Settings | null;
+  /** ALLOW_INSECURE_KEY_FILE_PERMISSIONS: start although others can read the key file or data directory (keys/key-file-modes.ts). */
+  allowInsecureKeyFilePermissions?: boolean;
   /** rotate-master-key: rows per batch and pause between batches (a throttle). */
   rotateBatchSize: number;
   rotatePauseMs: number;
@@ -74,6 +76,7 @@ export function loadKeySettings(env: NodeJS.ProcessEnv): KeySettings {
     masterKey,
     previous,
     pkcs11,
+    allowInsecureKeyFilePermissions: flagSetting(env, 'ALLOW_INSECURE_KEY_FILE_PERMISSIONS'),
     rotateBatchSize: intSetting(env, 'ROTATE_BATCH_SIZE', 100, 1, 10_000),
     rotatePauseMs: intSetting(env, 'ROTATE_PAUSE_MS', 0, 0, 60_000),
   };
@@ -132,6 +135,13 @@ function keySetting(value: string, setting: string): Buffer {
   } catch (err) {
     throw new KeySettingError(setting, (err as Error).message.replace(`${setting} `, ''));
   }
+}
+
+function flagSetting(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || /^(0|false|no)$/i.test(raw)) return false;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  throw new KeySettingError(name, `must be 1 or 0 (got "${raw}")`);
 }
 
 function intSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

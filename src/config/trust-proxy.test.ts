@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.ts';
+import { ConfigError, loadConfig as load } from './index.ts';
 import { parseTrustProxy } from './trust-proxy.ts';
+
+/** No chain family takes part: TRUST_PROXY is no chain setting (the families are the composition root's). */
+const loadConfig = (env: NodeJS.ProcessEnv) => load(env, []);
 
 describe('TRUST_PROXY', () => {
   it("takes Fastify's trustProxy forms: off by default, true, a hop count, or addresses and CIDR ranges", () => {

@@ -30,5 +30,5 @@ export function maybeSessionOf(req: FastifyRequest): Session | null {
 }
 
 export function frameOf(session: Session, extra: Partial<Frame> = {}): Frame {
-  return { title: '', user: { email: session.email, csrfToken: session.csrfToken }, ...extra };
+  return { title: '', user: { email: session.email, csrfToken: session.csrfToken }, signInNotice: session.notice, ...extra };
 }

@@ -30,7 +30,7 @@ export async function dashboardPlugin(
 ): Promise<void> {
   const ctx: Ctx = {
     services: opts.services,
-    accounts: new DashboardService(opts.services.db, opts.services.clock),
+    accounts: new DashboardService(opts.services.db, opts.services.clock, opts.services.audit),
     statusOf: opts.statusOf,
   };
 

@@ -1,19 +1,44 @@
 /**
  * Dashboard accounts: users (one business each), password checks with a progressive delay
- * on failures (throttle.ts), and sessions. A session acts with its business's authority, the same
- * AuthContext a business API key gives, so every page goes through the API's own rules.
+ * on failures by (account, client) (throttle.ts), known devices, and sessions. A session acts
+ * with its business's authority, the same AuthContext a business API key gives, so every
+ * page goes through the API's own rules.
+ *
+ * Known devices: a successful sign-in gives the browser a device token for the account (a
+ * random token in its device cookie, stored hashed, valid for DEVICE_TTL_MS after its last
+ * use; a cookie holds up to MAX_DEVICE_TOKENS, one per account). A later attempt on the same
+ * account that carries it is throttled by that device's own failures only, so a stranger
+ * guessing the password, however patiently, never delays the owner's known browsers. Every
+ * failed check of an existing account is on the audit trail (`dashboard.sign_in_failed`),
+ * and the next sign-in shows the failures since the previous one (the session's notice).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/pool.js';
+import type { Db, DbConn } from '../db/pool.js';
 import type { Clock } from '../lib/clock.js';
 import { uuidv7 } from '../lib/ids.js';
 import { AppError, ValidationError } from '../lib/errors.js';
 import type { AuthContext } from '../modules/apikeys/service.js';
+import type { AuditService } from '../modules/audit/service.js';
 import { decoyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import * as store from './store.js';
-import { ACCOUNT, accountKey, CLIENT, clientKey, PRUNE_AFTER_MS, PRUNE_CHUNK } from './throttle.js';
+import { ACCOUNT, accountKey, CLIENT, clientKey, DEVICE, deviceKey, PRUNE_AFTER_MS, PRUNE_CHUNK, type ThrottleRule } from './throttle.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** A device cookie outlives its last sign-in by this long (cookie Max-Age and stored row alike). */
+export const DEVICE_TTL_MS = 180 * 24 * 60 * 60 * 1000;
+/** Failed attempts listed in the notice after a sign-in (the total is shown too). */
+const NOTICE_ENTRIES = 10;
+const DEVICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** Accounts a browser can be a known device of at once (one token each in its cookie, newest first). */
+const MAX_DEVICE_TOKENS = 5;
+
+/** What the dashboard shows after a sign-in that failed attempts on the account came before. */
+export interface SignInNotice {
+  /** Failed attempts since the previous successful sign-in. */
+  failures: number;
+  /** The newest of them. */
+  recent: { at: string; ip: string; knownDevice: boolean }[];
+}
 
 export class TooManyAttemptsError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
@@ -31,7 +56,18 @@ export interface Session {
   businessId: string;
   csrfToken: string;
   auth: AuthContext;
+  /** Failed sign-in attempts before this session began, until dismissed. */
+  notice: SignInNotice | null;
 }
+
+export interface SignedIn {
+  sessionId: string;
+  session: Session;
+  /** The browser's device cookie from now on: its tokens, one per account it is a known device of. */
+  deviceCookie: string;
+}
+
+const deviceHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -43,6 +79,8 @@ export class DashboardService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Where failed and successful sign-ins are recorded (absent: not recorded, no notice). */
+    private readonly audit?: AuditService,
   ) {}
 
   /** Creates a user or resets its password (and ends its sessions). */
@@ -65,53 +103,114 @@ export class DashboardService {
     return this.db.transaction().execute(async (tx) => {
       const row = await store.upsertUser(tx, { id: uuidv7(), businessId, email: trimmed, passwordHash });
       await store.deleteSessionsOfUser(tx, row.id);
+      // A new password (perhaps after a compromise): no browser is known any more.
+      await store.forgetDevices(tx, row.id);
       return { id: row.id, email: row.email };
     });
   }
 
   /**
    * Checks a password and opens a session. Wrong email and wrong password give the same
-   * answer in the same time. Before the account's or the client's next check is due
-   * (throttle.ts) the attempt is refused at once with the wait, and nothing is written.
+   * answer in the same time. Before the next check is due for the attempt's counters
+   * (throttle.ts: the known device's own, or else the account's and the client address's)
+   * the attempt is refused at once with the wait, and nothing is written.
    */
-  async login(email: string, password: string, ip: string): Promise<{ sessionId: string; session: Session } | null> {
+  async login(email: string, password: string, ip: string, deviceCookie?: string): Promise<SignedIn | null> {
     const emailLower = email.trim().toLowerCase().slice(0, 254);
     const now = this.clock.now();
-    const keys = [accountKey(emailLower), clientKey(ip)] as const;
-    await this.claim(keys, now);
+    const tokens = (deviceCookie ?? '')
+      .split('.')
+      .filter((t) => DEVICE_TOKEN.test(t))
+      .slice(0, MAX_DEVICE_TOKENS);
+    const known =
+      tokens.length && emailLower
+        ? await store.knownDevice(this.db, tokens.map(deviceHash), emailLower, new Date(now.getTime() - DEVICE_TTL_MS))
+        : undefined;
+    const counters: Counter[] = known
+      ? [[deviceKey(known.user_id, known.token_hash), DEVICE]]
+      : [
+          [accountKey(emailLower), ACCOUNT],
+          [clientKey(ip), CLIENT],
+        ];
+    await this.claim(counters, now);
     const user = emailLower ? await store.findUserByEmail(this.db, emailLower) : undefined;
     const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
     const ok = await verifyPassword(candidate, user?.password_hash ?? (await decoyHash()));
-    if (!user || !ok) return null;
+    const attempt = { ip, knownDevice: known !== undefined, at: now.toISOString() };
+    if (!user || !ok) {
+      // Only an existing account has someone to tell.
+      if (user) await this.audit?.record(signInRecord(user, 'dashboard.sign_in_failed', attempt));
+      return null;
+    }
     const sessionId = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
-    await this.db.transaction().execute(async (tx) => {
-      await store.clearThrottle(tx, keys[0]);
-      await store.forgetFailure(tx, keys[1]);
+    // A new token for an account the browser is not a known device of: a token it already
+    // holds (perhaps planted in the owner's browser) never becomes this account's.
+    const token = known ? tokens.find((t) => deviceHash(t).equals(known.token_hash))! : randomBytes(32).toString('base64url');
+    const cookie = [token, ...tokens.filter((t) => t !== token)].slice(0, MAX_DEVICE_TOKENS).join('.');
+    const notice = await this.db.transaction().execute(async (tx) => {
+      // The device's (or the account's) count starts afresh; the address's attempt was no failure.
+      await store.clearThrottle(tx, counters[0]![0]);
+      if (!known) await store.forgetFailure(tx, counters[1]![0]);
+      await store.rememberDevice(tx, deviceHash(token), user.id, now);
+      await store.forgetDevices(tx, user.id, new Date(now.getTime() - DEVICE_TTL_MS));
+      const notice = await this.#failuresSinceLastSignIn(user.id, tx);
+      await this.audit?.record(signInRecord(user, 'dashboard.signed_in', attempt), tx);
       await store.insertSession(tx, {
         idHash: sessionHash(sessionId),
         userId: user.id,
         csrfToken,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+        notice,
       });
+      return notice;
     });
     // Housekeeping rides on logins: rare enough to be free, frequent enough to keep tables small.
     await store.deleteExpiredSessions(this.db);
-    return { sessionId, session: toSession({ user_id: user.id, email: user.email, business_id: user.business_id, csrf_token: csrfToken }) };
+    return {
+      sessionId,
+      deviceCookie: cookie,
+      session: toSession({ user_id: user.id, email: user.email, business_id: user.business_id, csrf_token: csrfToken, notice }),
+    };
+  }
+
+  async #failuresSinceLastSignIn(userId: string, tx: DbConn): Promise<SignInNotice | null> {
+    if (!this.audit) return null;
+    const { total, entries } = await this.audit.sinceLast(
+      { id: userId, action: 'dashboard.sign_in_failed', marker: 'dashboard.signed_in', limit: NOTICE_ENTRIES },
+      tx,
+    );
+    if (total === 0) return null;
+    return {
+      failures: total,
+      recent: entries.map((e) => {
+        const d = (e.details ?? {}) as { ip?: unknown; knownDevice?: unknown; at?: unknown };
+        return {
+          at: typeof d.at === 'string' ? d.at : e.created_at.toISOString(),
+          ip: typeof d.ip === 'string' ? d.ip : 'unknown',
+          knownDevice: d.knownDevice === true,
+        };
+      }),
+    };
+  }
+
+  /** The session's sign-in notice was read: not shown again in it. */
+  async dismissNotice(sessionId: string): Promise<void> {
+    await store.clearNotice(this.db, sessionHash(sessionId));
   }
 
   /**
-   * Counts the attempt as a failure of the account and of the client (both or neither),
-   * or throws TooManyAttemptsError when either is not due, having written nothing. Recording
-   * an attempt also prunes rows quiet for a day, so the table stays bounded.
+   * Counts the attempt as a failure of each counter (all or none), or throws
+   * TooManyAttemptsError when one is not due, having written nothing. Recording an attempt
+   * also prunes rows quiet for a day, so the table stays bounded.
    */
-  private async claim(keys: readonly [string, string], now: Date): Promise<void> {
+  private async claim(counters: readonly Counter[], now: Date): Promise<void> {
+    const keys = counters.map(([key]) => key);
     await this.refuseIfNotDue(keys, now);
     try {
       await this.db.transaction().execute(async (tx) => {
-        // Always the account first: concurrent claims lock the rows in one order.
-        if (!(await store.claimCheck(tx, keys[0], ACCOUNT, now))) throw new NotDue();
-        if (!(await store.claimCheck(tx, keys[1], CLIENT, now))) throw new NotDue();
+        // Always in the same order (account, then client): concurrent claims lock rows alike.
+        for (const [key, rule] of counters) if (!(await store.claimCheck(tx, key, rule, now))) throw new NotDue();
         await store.pruneThrottle(tx, new Date(now.getTime() - PRUNE_AFTER_MS), PRUNE_CHUNK);
       });
     } catch (err) {
@@ -122,7 +221,7 @@ export class DashboardService {
     }
   }
 
-  private async refuseIfNotDue(keys: readonly [string, string], now: Date): Promise<void> {
+  private async refuseIfNotDue(keys: readonly string[], now: Date): Promise<void> {
     const next = await store.nextAttempts(this.db, [...keys]);
     const wait = Math.max(0, ...next.map((at) => at.getTime() - now.getTime()));
     if (wait > 0) throw new TooManyAttemptsError(Math.ceil(wait / 1000));
@@ -139,7 +238,22 @@ export class DashboardService {
   }
 }
 
-function toSession(row: { user_id: string; email: string; business_id: string; csrf_token: string }): Session {
+/** A throttle counter and its rule (throttle.ts). */
+type Counter = readonly [key: string, rule: ThrottleRule];
+
+function signInRecord(user: store.UserRow, action: string, attempt: { ip: string; knownDevice: boolean; at: string }) {
+  return {
+    businessId: user.business_id,
+    walletId: null,
+    actor: `dashboard-sign-in:${attempt.ip}`,
+    action,
+    targetType: 'dashboard_user',
+    targetId: user.id,
+    details: { email: user.email, ...attempt },
+  };
+}
+
+function toSession(row: { user_id: string; email: string; business_id: string; csrf_token: string; notice: unknown }): Session {
   return {
     userId: row.user_id,
     email: row.email,
@@ -148,5 +262,6 @@ function toSession(row: { user_id: string; email: string; business_id: string; c
     // The business's authority, as a business API key has it; the key id names the actor
     // in audit records.
     auth: { keyId: `dashboard:${row.user_id}`, businessId: row.business_id, walletId: null },
+    notice: (row.notice as SignInNotice | null) ?? null,
   };
 }

@@ -1,4 +1,4 @@
-/** SQL of the dashboard's own tables (migrations 010 and 017). */
+/** SQL of the dashboard's own tables (migrations 010, 017 and 031). */
 import { sql, type Generated } from 'kysely';
 import type { DbConn } from '../db/pool.js';
 import { delaySeconds, type ThrottleRule } from './throttle.js';
@@ -18,6 +18,13 @@ type DashboardTables = {
     csrf_token: string;
     created_at: Generated<Date>;
     expires_at: Date;
+    notice: Generated<unknown>;
+  };
+  dashboard_devices: {
+    token_hash: Buffer;
+    user_id: string;
+    created_at: Date;
+    last_used_at: Date;
   };
   dashboard_login_throttle: {
     key: string;
@@ -55,11 +62,58 @@ export async function upsertUser(db: DbConn, u: { id: string; businessId: string
   return rows[0]!;
 }
 
-export async function insertSession(db: DbConn, s: { idHash: Buffer; userId: string; csrfToken: string; expiresAt: Date }): Promise<void> {
+export async function insertSession(
+  db: DbConn,
+  s: { idHash: Buffer; userId: string; csrfToken: string; expiresAt: Date; notice: unknown },
+): Promise<void> {
   await t(db)
     .insertInto('dashboard_sessions')
-    .values({ id_hash: s.idHash, user_id: s.userId, csrf_token: s.csrfToken, expires_at: s.expiresAt })
+    .values({
+      id_hash: s.idHash,
+      user_id: s.userId,
+      csrf_token: s.csrfToken,
+      expires_at: s.expiresAt,
+      notice: s.notice === null ? null : JSON.stringify(s.notice),
+    })
     .execute();
+}
+
+/** The session's sign-in notice was read: it is not shown again. */
+export async function clearNotice(db: DbConn, idHash: Buffer): Promise<void> {
+  await t(db).updateTable('dashboard_sessions').set({ notice: null }).where('id_hash', '=', idHash).execute();
+}
+
+/** Which of these device tokens (hashes) is a known device of the account with this email, used since `since`. */
+export async function knownDevice(
+  db: DbConn,
+  tokenHashes: Buffer[],
+  emailLower: string,
+  since: Date,
+): Promise<{ user_id: string; token_hash: Buffer } | undefined> {
+  return t(db)
+    .selectFrom('dashboard_devices as d')
+    .innerJoin('dashboard_users as u', 'u.id', 'd.user_id')
+    .select(['d.user_id', 'd.token_hash'])
+    .where('d.token_hash', 'in', tokenHashes)
+    .where(sql<string>`lower(u.email)`, '=', emailLower)
+    .where('d.last_used_at', '>=', since)
+    .executeTakeFirst();
+}
+
+/** A browser signed in: it is (still) a known device of the user. */
+export async function rememberDevice(db: DbConn, tokenHash: Buffer, userId: string, now: Date): Promise<void> {
+  await t(db)
+    .insertInto('dashboard_devices')
+    .values({ token_hash: tokenHash, user_id: userId, created_at: now, last_used_at: now })
+    .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: now }))
+    .execute();
+}
+
+/** Forgets the user's devices unused since `before` (all of them without it: a password change). */
+export async function forgetDevices(db: DbConn, userId: string, before?: Date): Promise<void> {
+  let q = t(db).deleteFrom('dashboard_devices').where('user_id', '=', userId);
+  if (before) q = q.where('last_used_at', '<', before);
+  await q.execute();
 }
 
 export interface SessionRow {
@@ -68,6 +122,7 @@ export interface SessionRow {
   expires_at: Date;
   business_id: string;
   email: string;
+  notice: unknown;
 }
 
 /** A live session with its user; expired ones are as unknown as made-up ids. */
@@ -75,7 +130,7 @@ export function findLiveSession(db: DbConn, idHash: Buffer): Promise<SessionRow 
   return t(db)
     .selectFrom('dashboard_sessions as s')
     .innerJoin('dashboard_users as u', 'u.id', 's.user_id')
-    .select(['s.user_id', 's.csrf_token', 's.expires_at', 'u.business_id', 'u.email'])
+    .select(['s.user_id', 's.csrf_token', 's.expires_at', 's.notice', 'u.business_id', 'u.email'])
     .where('s.id_hash', '=', idHash)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .executeTakeFirst();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT, CLIENT, clientKey, delaySeconds } from './throttle.js';
+import { ACCOUNT, CLIENT, clientKey, delaySeconds, DEVICE } from './throttle.js';
 
 describe('clientKey', () => {
   it('keeps IPv4 addresses, unwraps IPv4-mapped IPv6, and counts IPv6 clients by their /64', () => {
@@ -14,10 +14,12 @@ describe('clientKey', () => {
 });
 
 describe('delaySeconds', () => {
-  it('is free for the first failures, then doubles from 1 s, capped at 15 minutes', () => {
+  it('is free for the first failures, then doubles from 1 s, capped (account 5 minutes, address 15, known device 1)', () => {
     expect([1, 2, 3, 4].map((n) => delaySeconds(ACCOUNT, n))).toEqual([0, 0, 0, 0]);
-    expect([5, 6, 7, 14, 15, 16, 1_000_000].map((n) => delaySeconds(ACCOUNT, n))).toEqual([1, 2, 4, 512, 900, 900, 900]);
+    expect([5, 6, 7, 13, 14, 15, 1_000_000].map((n) => delaySeconds(ACCOUNT, n))).toEqual([1, 2, 4, 256, 300, 300, 300]);
     expect(delaySeconds(CLIENT, 19)).toBe(0);
     expect(delaySeconds(CLIENT, 20)).toBe(1);
+    expect([29, 30, 1_000_000].map((n) => delaySeconds(CLIENT, n))).toEqual([512, 900, 900]);
+    expect([4, 5, 10, 11, 1_000_000].map((n) => delaySeconds(DEVICE, n))).toEqual([0, 1, 32, 60, 60]);
   });
 });

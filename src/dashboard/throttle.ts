@@ -1,20 +1,23 @@
 /**
- * Sign-in throttle: a progressive delay instead of a lock.
+ * Sign-in throttle: a progressive delay instead of a lock, by (account, client).
  *
- * Every password check counts as a failure until it proves right, per account and per
- * client address. Past a few free failures, each one pushes the earliest time of the next
- * check further out (1 s, 2 s, 4 s, ... up to 15 minutes). An attempt before that time is
- * refused at once (429 with Retry-After) without touching the password or writing anything;
- * once the time has come, the right password works, from any address. So a stranger's
- * guesses only ever delay the owner by a bounded time, instead of locking them out, and
- * slow the guessing down exponentially.
+ * Every password check counts as a failure until it proves right. Past a few free
+ * failures, each one pushes the earliest time of the next check further out (1 s, 2 s,
+ * 4 s, ... up to the rule's cap). An attempt before that time is refused at once (429 with
+ * Retry-After) without touching the password or writing anything; once the time has come,
+ * the right password works. Which counters an attempt is checked against depends on who
+ * sends it:
  *
- * - Account (the email, whether or not it exists, so the answer reveals nothing): 4 free
- *   failures; the count restarts after a success or a day without failures.
- * - Client address: 19 free failures; one failure is forgotten every 3 minutes, so a shared
- *   address (an office, or every client behind a proxy when TRUST_PROXY is unset) gets 20
- *   mistakes an hour before anyone there waits. An IPv6 client is counted by its /64, which
- *   one host can fill with addresses.
+ * - A known device of the account: a browser that signed in to it before and holds its
+ *   device cookie (service.ts). Counted by its own failures only (DEVICE: 4 free, capped at
+ *   one minute), so strangers' guesses never delay the owner's browsers, however patient.
+ * - Anyone else, a stranger: counted per account (ACCOUNT: the email, whether or not it
+ *   exists, so the answer reveals nothing; 4 free, capped at 5 minutes, restarting after a
+ *   success or a day without failures), which bounds guessing from any number of addresses
+ *   to one guess per 5 minutes, and per client address (CLIENT: 19 free, one failure
+ *   forgotten every 3 minutes, so a shared address gets 20 mistakes an hour before anyone
+ *   there waits; an IPv6 client counted by its /64, which one host can fill with addresses).
+ *   The owner on a new browser waits at most the ACCOUNT cap.
  */
 import { isIP } from 'node:net';
 
@@ -30,8 +33,9 @@ export interface ThrottleRule {
   resetSeconds: number | null;
 }
 
-export const ACCOUNT: ThrottleRule = { prefix: 'account:', free: 4, capSeconds: 15 * 60, leakSeconds: null, resetSeconds: 24 * 3600 };
+export const ACCOUNT: ThrottleRule = { prefix: 'account:', free: 4, capSeconds: 5 * 60, leakSeconds: null, resetSeconds: 24 * 3600 };
 export const CLIENT: ThrottleRule = { prefix: 'client:', free: 19, capSeconds: 15 * 60, leakSeconds: 3 * 60, resetSeconds: null };
+export const DEVICE: ThrottleRule = { prefix: 'device:', free: 4, capSeconds: 60, leakSeconds: null, resetSeconds: 24 * 3600 };
 
 /** Rows untouched for this long hold nothing any more and are pruned. */
 export const PRUNE_AFTER_MS = 24 * 3600 * 1000;
@@ -46,6 +50,11 @@ export function delaySeconds(rule: ThrottleRule, failures: number): number {
 
 export function accountKey(emailLower: string): string {
   return `${ACCOUNT.prefix}${emailLower}`;
+}
+
+/** A known device of an account: the user's id and the start of the device token's hash (hex). */
+export function deviceKey(userId: string, tokenHash: Buffer): string {
+  return `${DEVICE.prefix}${userId}:${tokenHash.subarray(0, 16).toString('hex')}`;
 }
 
 /** The client's key: an IPv4 address (also when IPv4-mapped), or an IPv6 address's /64. */

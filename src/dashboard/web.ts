@@ -10,6 +10,8 @@ export const PREFIX = '/dashboard';
 export const SESSION_COOKIE = 'wallet_dashboard';
 /** Double-submit token of the login form, which has no session yet. */
 export const LOGIN_CSRF_COOKIE = 'wallet_dashboard_login';
+/** A browser that signed in before: its sign-ins are not throttled by strangers' failures (service.ts). */
+export const DEVICE_COOKIE = 'wallet_dashboard_device';
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};

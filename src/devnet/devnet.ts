@@ -1,7 +1,9 @@
 /**
  * The embedded default's chains: two anvil devnets, one shaped like Ethereum (6-decimal
  * USDC/USDT) and one like BNB Smart Chain (18-decimal USDT/USDC), so decimals are
- * exercised everywhere. Chain state lives in the data directory and survives restarts.
+ * exercised everywhere, and, when asked, the stand-ins of the other chain families after
+ * them (stand-ins.ts lists them). Chain state lives in the data directory and survives
+ * restarts.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +15,11 @@ import { ANVIL_DEFAULT_PRIVATE_KEY, provisionDevnetChain, type DevnetTokenSpec }
 import { provisionDevnetSwap } from './swap.js';
 import { startPoolWatchdog, type PoolWatchdog } from './pool-watchdog.js';
 import { DEVNET_FEED_HEARTBEAT, provisionDevnetFeeds } from './feeds.js';
+import { STAND_INS } from './stand-ins.js';
+import type { DevnetChain } from './types.js';
+
+export type { DevnetChain } from './types.js';
+import { devnetBlacklistOf, keepsBlacklist, provisionDevnetSanctions } from './sanctions.js';
 
 export interface DevnetChainSpec {
   slug: string;
@@ -59,13 +66,6 @@ export const DEVNET_CHAINS: DevnetChainSpec[] = [
   },
 ];
 
-export interface DevnetChain {
-  config: ChainConfig;
-  faucet: { address: string; privateKey: string };
-  /** Gives a demo master native coin once (non-EVM devnets; EVM ones are funded with viem in seed.ts). */
-  fundNative?(address: string): Promise<void>;
-}
-
 export interface Devnet {
   chains: DevnetChain[];
   stop(): Promise<void>;
@@ -91,11 +91,11 @@ export interface StartDevnetOptions {
   blockTime: number;
   logger: Logger;
   specs?: DevnetChainSpec[];
-  /** Also start `devnet-tron`, the Tron stand-in (devnet-tron.ts), on the port after the anvils'. */
-  tron?: boolean;
-  /** Also start `devnet-solana`, the Solana validator stand-in (devnet-solana.ts), on the port after devnet-tron's. */
-  solana?: boolean;
-  /** Start throwaway chains (no `dir`) from these and add to them (DevnetTemplates). */
+  /**
+   * Also start every stand-in of stand-ins.ts, in its order, on the ports after the anvils'.
+   */
+  standIns?: boolean;
+  /** Start throwaway anvil chains (no `dir`) from these and add to them (DevnetTemplates). */
   templates?: DevnetTemplates;
 }
 
@@ -110,37 +110,21 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
     for (const w of watchdogs) w.stop();
     await Promise.all([...handles.map((h) => h.stop()), ...others.map((stop) => stop())]);
   };
-  // The Tron stand-in starts beside the anvils (its own anvil, deployments on a fresh chain).
-  let tron: Promise<{ chain: DevnetChain; stop(): Promise<void> }> | null = null;
-  let solana: Promise<{ chain: DevnetChain; stop(): Promise<void> }> | null = null;
+  // The stand-ins start beside the anvils (each its own engine, its own deployments).
+  const standIns: Promise<{ chain: DevnetChain; stop(): Promise<void> }>[] = [];
   try {
-    tron = opts.tron
-      ? import('./devnet-tron.js').then(({ startDevnetTron }) =>
-          startDevnetTron({
-            ...(opts.dir ? { dir: opts.dir } : {}),
-            port: opts.portBase === 0 ? 0 : opts.portBase + specs.length,
-            logger: opts.logger,
-          }),
-        )
-      : null;
-    tron?.then(
-      (t) => others.push(t.stop),
-      () => undefined,
-    );
-    // The Solana stand-in (litesvm in process) beside them, on the port after devnet-tron's.
-    solana = opts.solana
-      ? import('./devnet-solana.js').then(({ startDevnetSolana }) =>
-          startDevnetSolana({
-            ...(opts.dir ? { dir: opts.dir } : {}),
-            port: opts.portBase === 0 ? 0 : opts.portBase + specs.length + 1,
-            logger: opts.logger,
-          }),
-        )
-      : null;
-    solana?.then(
-      (t) => others.push(t.stop),
-      () => undefined,
-    );
+    for (const [i, standIn] of (opts.standIns ? STAND_INS : []).entries()) {
+      const started = standIn.start({
+        ...(opts.dir ? { dir: opts.dir } : {}),
+        port: opts.portBase === 0 ? 0 : opts.portBase + specs.length + i,
+        logger: opts.logger,
+      });
+      started.then(
+        (t) => others.push(t.stop),
+        () => undefined,
+      );
+      standIns.push(started);
+    }
     const templates = opts.dir ? undefined : opts.templates;
     for (const [i, spec] of specs.entries()) {
       const handle = await startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i);
@@ -181,9 +165,22 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
           ...(spec.usdPrices?.[spec.symbol] ? [{ symbol: spec.symbol, price: spec.usdPrices[spec.symbol]! }] : []),
         ],
       });
+      // AML lists: a sanctions oracle, and the test tokens' issuer blacklists (when the chain's
+      // tokens are recent enough to keep one: a state file older than them is used without).
+      const sanctionsOracle = await provisionDevnetSanctions({ rpcUrl: handle.rpcUrl, chainId: spec.chainId });
+      const blacklists = new Map<string, boolean>();
+      for (const a of provisioned.assets) blacklists.set(a.address, await keepsBlacklist(handle.rpcUrl, spec.chainId, a.address));
+      if ([...blacklists.values()].some((b) => !b))
+        opts.logger.warn({ chain: spec.slug }, 'devnet tokens from an older state keep no blacklist; delete the state file to have them');
+      const config = toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets);
       const chain: DevnetChain = {
         config: {
-          ...toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets),
+          ...config,
+          assets: config.assets.map((a) => {
+            const kind = blacklists.get(a.address) ? devnetBlacklistOf(a.symbol) : undefined;
+            return kind ? { ...a, blacklist: kind } : a;
+          }),
+          sanctionsOracle,
           swapRouter: swap.router,
           priceFeeds: Object.fromEntries(feeds.map((f) => [f.symbol, { address: f.address, heartbeat: DEVNET_FEED_HEARTBEAT }])),
         },
@@ -195,11 +192,10 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
         templates.set(key, { state, chain: structuredClone(chain) });
       }
     }
-    if (tron) chains.push((await tron).chain);
-    if (solana) chains.push((await solana).chain);
+    for (const started of standIns) chains.push((await started).chain);
   } catch (err) {
-    await tron?.catch(() => undefined); // started or failed: then stopped with the rest
-    await solana?.catch(() => undefined);
+    // Each started or failed: then stopped with the rest.
+    await Promise.all(standIns.map((started) => started.catch(() => undefined)));
     await stopAll();
     throw err;
   }

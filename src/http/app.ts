@@ -37,12 +37,18 @@ import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { amlRoutes } from '../modules/aml/routes.js';
+import { AmlScreeningSchema } from '../modules/aml/schemas.js';
+import { eventFeedRoutes } from '../modules/eventfeed/routes.js';
+import { EventDeliverySchema, EventSchema } from '../modules/eventfeed/schemas.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { ERROR_CATALOGUE } from './error-catalogue.js';
 import { installValidation } from './validation.js';
 import { lazySerializerFactory } from './lazy-schemas.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
+import { RequestLog } from './request-log.js';
 import { installOps, type OpsOptions } from './ops.js';
 import type { Registry } from 'prom-client';
 
@@ -70,11 +76,25 @@ const SHARED_SCHEMAS = [
   WalletAssetSchema,
   BalanceSchema,
   TransactionSchema,
+  AmlScreeningSchema,
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
-  ErrorBody,
+  EventDeliverySchema,
+  EventSchema,
+  errorBodyWithCodes(),
 ];
+
+/**
+ * ErrorBody with `error` listing the catalogue's codes, so the OpenAPI document (and the
+ * SDK's types generated from it) name every code a client can receive. Serialisation
+ * ignores `enum`, so a code outside the list (which test/errors/catalogue.test.ts forbids)
+ * would still be sent, never turned into a 500.
+ */
+function errorBodyWithCodes() {
+  const error = { ...ErrorBody.properties.error, enum: Object.keys(ERROR_CATALOGUE) };
+  return { ...ErrorBody, properties: { ...ErrorBody.properties, error } };
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -88,6 +108,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // No log line for requests refused by authentication (request-log.ts).
+    logController: new RequestLog(),
     // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.
     trustProxy:
       typeof opts.trustProxy === 'number'
@@ -129,11 +151,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  installMetrics(app, opts.registry ?? createRegistry());
+  const registry = opts.registry ?? createRegistry();
+  installMetrics(app, registry);
   installOps(app, { services: opts.services, roleChecks: opts.roleChecks });
 
   await app.register(async (v1) => {
-    await installAuth(v1, opts.services.apiKeys);
+    await installAuth(v1, opts.services.apiKeys, registry);
     const s = opts.services;
     await v1.register(catalogueRoutes, { catalogue: s.catalogue });
     await v1.register(walletRoutes, { wallets: s.wallets });
@@ -152,6 +175,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(amlRoutes, { aml: s.aml });
+    await v1.register(eventFeedRoutes, { feed: s.eventFeed });
   });
 
   // The operator's dashboard is registered beside the API by src/server.ts (buildServer).

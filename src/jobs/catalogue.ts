@@ -3,9 +3,9 @@
  * payload. tasks.ts runs each task through `task()`, which checks the payload first: a job
  * whose payload does not match fails with a JobPayloadError naming the task and the
  * fields (graphile-worker records it as the job's last_error), instead of running on
- * guessed values. The enqueuers (graphile_worker.add_job in the stores' SQL, the crontab
- * below) use these names and shapes; test/jobs/catalogue.test.ts reads every add_job in
- * the source and checks its name and json_build_object keys against this catalogue.
+ * guessed values. Jobs are queued through store.ts (`jobs.<name>.add(tx, payload)`), built
+ * from this catalogue, so a job's name is written here only and its payload is typed by its
+ * schema; catalogue.test.ts checks that nothing else queues a job or spells a job's name.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -37,9 +37,12 @@ export const JOBS = {
   outbound_send: Type.Object({ id: Id }),
   /** Scheduled (hourly): forgets Idempotency-Keys older than 24 hours. */
   idempotency_prune: None,
-  /** Looks for the receipt of a broadcast outbound row. */
+  /** Follows a signed outbound row: its receipt (re-broadcasting, replacing), then its depth until final. */
   outbound_track: Type.Object({ id: Id, poll: Poll }),
-  /** Counts confirmations of a mined outbound row until it is final. */
+  /**
+   * One depth check of a settled outbound row. No longer queued (outbound_track counts the
+   * depth now); kept so that jobs queued before that change still run.
+   */
   outbound_confirm: Type.Object({ id: Id, poll: Poll }),
   // The work that follows deposit.confirmed and sweep.completed (src/subscriptions.ts),
   // queued in the transaction that confirmed the deposits or completed the sweep.
@@ -53,9 +56,27 @@ export const JOBS = {
   settle_deposits: Type.Object({ depositIds: DepositIds }),
   /** INSTANT settlement runs for deposits a sweep moved to the master (settlements/store.ts). */
   settle_swept: Type.Object({ depositIds: DepositIds }),
+  /** AML screening of deposits whose providers did not answer when they were found (aml/store.ts); retried until they answer. */
+  aml_rescreen_deposits: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;
+
+/** Every job's name, by name: what code that names a job without queueing it writes (a periodic loop, a log). */
+export const JOB = Object.freeze(Object.fromEntries(Object.keys(JOBS).map((name) => [name, name]))) as { readonly [N in JobName]: N };
+
+/**
+ * The scheduled jobs and their crontab schedules (tasks.ts turns them into graphile-worker
+ * crontab lines: each time slot runs once across all workers).
+ */
+export const SCHEDULES: { readonly [N in JobName]?: string } = {
+  // Scheduled settlements: a run for each period that has closed (UTC), once per beneficiary and period.
+  settlements_tick: '* * * * *',
+  // Idempotency-Keys older than 24 hours are forgotten (hourly; a missed hour is not replayed).
+  idempotency_prune: '17 * * * *',
+  // Auto-settlements whose job was lost (ran out of attempts while an RPC was down) are queued again.
+  auto_settle_resume: '*/5 * * * *',
+};
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 
 /** A job's payload does not match its task's schema: the job fails, nothing runs. */

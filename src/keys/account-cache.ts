@@ -1,8 +1,8 @@
 /**
  * The signer's cache of open account nodes (keys/signer.ts, LocalSigner).
  *
- * Keeps each wallet's *private* account node (the family's SigningAccount: m/44'/60'/0'/0
- * on EVM) for a short while: turning a mnemonic into a seed is PBKDF2 with 2048 rounds
+ * Keeps each wallet's *private* account node (the family's SigningAccount: on a bip32
+ * family the account node, m/44'/<coin>'/0'/0) for a short while: turning a mnemonic into a seed is PBKDF2 with 2048 rounds
  * (~15 ms, measured 53-66 derivations/s), while a child of a cached node costs ~0.5 ms. A sweep or a batch signs many transactions
  * of one wallet in a burst, so the cache turns N PBKDF2 runs into one. The TTL is absolute
  * (not refreshed on use) and the cache is small, bounding how long and how many decrypted
@@ -18,25 +18,21 @@
  * a sweep zeroes. What JavaScript cannot wipe (the bigints inside the curve library) is
  * left to the garbage collector; less time in memory is the defence there.
  */
-import type { AddressCodec, KeyDerivation, SigningAccount } from '../chains/types.js';
+import type { Curve, SignerWalletKeys, SigningAccount } from './types.js';
 import { seedFromMnemonic } from './hd.js';
 
 /** The vault's plaintext: bytes (zeroed here once derived from) or, from older callers, a string. */
 export type OpenMnemonic = (walletId: string) => Promise<Uint8Array | string>;
 
-/** A wallet's keys: its chain family's derivation (at the chain's account path) and address codec. */
-export interface SignerWalletKeys {
-  derivation: KeyDerivation;
-  codec: AddressCodec;
-}
+export type { SignerWalletKeys } from './types.js';
 
 /** A child's private key, in a buffer of its own that is zeroed when the entry goes. */
 export interface ChildKey {
   privateKey: Uint8Array;
-  curve: KeyDerivation['curve'];
+  curve: Curve;
   /** Its address in the family's canonical form. */
   address: string;
-  codec: AddressCodec;
+  codec: SignerWalletKeys['codec'];
 }
 
 interface CacheEntry {
@@ -44,9 +40,9 @@ interface CacheEntry {
   /** The node once derived, so that dropping the entry can wipe it at once. */
   resolved: SigningAccount | null;
   /** The family's codec (set with `resolved`): children's addresses, the sender guard. */
-  codec: AddressCodec | null;
+  codec: SignerWalletKeys['codec'] | null;
   /** The family's curve (set with `resolved`): what a lent key signs. */
-  curve: KeyDerivation['curve'] | null;
+  curve: Curve | null;
   expiresAt: number;
   /** Keys of the children signed with lately (least recently used first), gone with the entry. */
   children: Map<number, ChildKey>;

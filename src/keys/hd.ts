@@ -1,5 +1,5 @@
 /**
- * HD keys (BIP32/39/44). A wallet's account node (m/44'/60'/0'/0 on EVM chains) is derived
+ * HD keys (BIP32/39/44). A wallet's account node (m/44'/<coin>'/0'/0 on a bip32 family) is derived
  * once at creation; its extended public key is stored sealed (a clear xpub plus one
  * exported child key gives the account's private key: docs/architecture.md, "Key custody")
  * and opened once per process, so child addresses are derived without the seed. Private
@@ -11,10 +11,7 @@ import { createRequire } from 'node:module';
 import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
 import { generateMnemonic as bip39Generate, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
-import { getAddress } from 'viem';
 
 export function generateMnemonic(): string {
   return bip39Generate(wordlist, 256);
@@ -96,13 +93,6 @@ export function accountFromMnemonic(mnemonic: string | Uint8Array, accountPath: 
   }
 }
 
-/** EVM address of an uncompressed or compressed secp256k1 public key. */
-export function evmAddressOfPublicKey(publicKey: Uint8Array): string {
-  const uncompressed = publicKey.length === 65 ? publicKey : secp256k1.ProjectivePoint.fromHex(publicKey).toRawBytes(false);
-  const hash = keccak_256(uncompressed.subarray(1));
-  return getAddress(`0x${bytesToHex(hash.subarray(12))}`);
-}
-
 /** libsecp256k1's public tweak-add (~10x noble's) when the prebuilt addon loads. */
 type TweakAdd = (publicKey: Uint8Array, tweak: Uint8Array, compressed: boolean) => Uint8Array;
 const nativeTweakAdd: TweakAdd | null = (() => {
@@ -117,12 +107,13 @@ const nativeTweakAdd: TweakAdd | null = (() => {
 export const derivationBackend = nativeTweakAdd ? 'libsecp256k1' : 'noble';
 
 /**
- * Derives child addresses from a cached account node (non-hardened BIP32 public
+ * Derives child public keys from a cached account node (non-hardened BIP32 public
  * derivation: child = parent + HMAC-SHA512(chainCode, parent || index)[0..32] * G).
  * Parsing the xpub once and doing one point operation per address is what makes
- * issuance fast; the seed is never touched.
+ * issuance fast; the seed is never touched. The family's codec names each key's address
+ * (chains/bip32-derivation.ts).
  */
-export class AddressDeriver {
+export class PublicKeyDeriver {
   readonly #account: HDKey;
   readonly #publicKey: Uint8Array;
   readonly #chainCode: Buffer;
@@ -132,10 +123,6 @@ export class AddressDeriver {
     if (!this.#account.publicKey || !this.#account.chainCode) throw new Error('invalid extended public key');
     this.#publicKey = this.#account.publicKey;
     this.#chainCode = Buffer.from(this.#account.chainCode);
-  }
-
-  address(index: number): string {
-    return evmAddressOfPublicKey(this.publicKey(index));
   }
 
   /**

@@ -18,10 +18,10 @@ export function parsePrivateKey(text: string): Uint8Array | null {
 }
 
 /**
- * The 32-byte ed25519 seed (RFC 8032 private key) of a key as Solana wallets give it, or null
- * when it is not one: base58 of the 64-byte secret key (seed || public key, what
- * solana-keygen and Phantom export; the public key half must be the seed's), or the 32-byte
- * seed alone in base58 or hex (0x optional).
+ * The 32-byte ed25519 seed (RFC 8032 private key) of a key as ed25519 wallets give it, or
+ * null when it is not one: base58 of the 64-byte secret key (seed || public key, what the
+ * common wallets and key tools export; the public key half must be the seed's), or the
+ * 32-byte seed alone in base58 or hex (0x optional).
  */
 export function parseEd25519SecretKey(text: string): Uint8Array | null {
   const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
@@ -75,7 +75,7 @@ const SECP256K1_TEXT: KeyText = {
 
 const ED25519_TEXT: KeyText = {
   accepts: 'an ed25519 secret key (base58 of the 64-byte secret key, or the 32-byte seed in base58 or hex)',
-  // Base58 of seed || public key: what solana-keygen and Phantom write and import.
+  // Base58 of seed || public key: what ed25519 wallets and key tools write and import.
   write(key) {
     const secret = Buffer.concat([key, ed25519.getPublicKey(key)]);
     try {
@@ -88,7 +88,7 @@ const ED25519_TEXT: KeyText = {
   publicKey: (key) => ed25519.getPublicKey(key),
 };
 
-/** The key text of a curve: secp256k1 (EVM, Tron) in hex, ed25519 (Solana) as Solana wallets write it. */
+/** The key text of a curve: secp256k1 in hex, ed25519 as ed25519 wallets write it (base58 of seed || public key). */
 export function keyTextOf(curve: 'secp256k1' | 'ed25519'): KeyText {
   return curve === 'ed25519' ? ED25519_TEXT : SECP256K1_TEXT;
 }

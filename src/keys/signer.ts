@@ -1,8 +1,11 @@
 /**
- * Signing. Modules ask a Signer for a signed EIP-1559 transaction by (wallet, index), so a
- * KMS or HSM signer can replace the local one without touching them. The local signer
- * decrypts the wallet's mnemonic, derives from it with the wallet's chain family's key
- * derivation (chains/families.ts) and signs in this process.
+ * Signing. Modules and chain families ask a Signer for a key of (wallet, index) lent for one
+ * signature, or for a signed typed-data payload or message, so a KMS or HSM signer can
+ * replace the local one without touching them. The local signer decrypts the wallet's
+ * mnemonic, derives from it with the wallet's chain family's key derivation (handed in:
+ * `keysOf`, the family's own, chains/<family>/) and signs in this process. keys/ knows
+ * curves, not families: what a family's message standard signs is handed in too
+ * (`messages`).
  */
 import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
@@ -19,16 +22,14 @@ import {
   type TransactionSerializableEIP1559,
   type TypedDataDefinition,
 } from 'viem';
-import { derivationFor, familyOf } from '../chains/families.js';
 import { base58 } from '@scure/base';
-import { messageBytes, messageDigest, namesKey } from '../chains/messages.js';
-import type { KeyDerivation, MessagePayload, SigningKey, TypedDataPayload } from '../chains/types.js';
 import { BusinessRuleError } from '../lib/errors.js';
-import { AccountKeyCache, type ChildKey, type OpenMnemonic, type SignerWalletKeys } from './account-cache.js';
+import { AccountKeyCache, type ChildKey, type OpenMnemonic } from './account-cache.js';
+import type { MessageSigning, SignableMessage, SignerWalletKeys, SigningKey, TypedDataPayload } from './types.js';
 
 export type { OpenMnemonic, SignerWalletKeys } from './account-cache.js';
 
-/** An EIP-1559 (type 2) transaction ready to sign. */
+/** An EIP-1559 (type 2) transaction ready to sign (secp256k1 keys only). */
 export interface UnsignedTx {
   to: string;
   value: bigint;
@@ -57,8 +58,8 @@ export interface Signer {
   withKey<T>(walletId: string, index: number | null, from: string | undefined, use: (key: SigningKey) => T): Promise<T>;
   /**
    * Lends several keys of one wallet at once, in `picks` order, for one synchronous use (a
-   * transaction with two signers: Solana's fee payer and owner). At most one imported key,
-   * lent beside derived ones (an imported Solana address swept with the master as fee payer).
+   * transaction with two signers: a fee payer and an owner). At most one imported key, lent
+   * beside derived ones (an imported address swept with the master as fee payer).
    */
   withKeys<T>(walletId: string, picks: KeyPick[], use: (keys: SigningKey[]) => T): Promise<T>;
   /** `index` null: the key the wallet imported for `tx.from` (an outside address made sweepable). */
@@ -70,10 +71,10 @@ export interface Signer {
   signTypedData(walletId: string, index: number, data: TypedDataPayload, from?: string): Promise<TypedDataSignature>;
   /**
    * The signature of a validated personal message (chains' prepareMessage) under its
-   * standard: secp256k1 r, s, v (EIP-191, TIP-191) or ed25519 (solana:signMessage); `from`
-   * as above.
+   * standard: secp256k1 r, s, v over a digest, or ed25519 over the message bytes; `from` as
+   * above.
    */
-  signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<MessageSignature>;
+  signMessage(walletId: string, index: number, data: SignableMessage, from?: string): Promise<MessageSignature>;
 }
 
 /** One key of withKeys: (index, or null for an imported key named by `from`) and the address it must have. */
@@ -90,7 +91,7 @@ export interface TypedDataSignature {
   v: number;
 }
 
-/** An ed25519 message signature as Solana wallets give it: 64 bytes in base58, and the signer's address. */
+/** An ed25519 message signature as wallets of ed25519 chains give it: 64 bytes in base58, and the signer's address. */
 export interface Ed25519MessageSignature {
   signature: string;
   publicKey: string;
@@ -99,13 +100,10 @@ export interface Ed25519MessageSignature {
 export type MessageSignature = TypedDataSignature | Ed25519MessageSignature;
 
 export interface LocalSignerOptions {
-  /**
-   * The keys of a wallet's chain family (services.ts: WalletService.keysOf). Default: EVM at
-   * `accountPath`.
-   */
-  keysOf?: (walletId: string) => Promise<SignerWalletKeys>;
-  /** Without `keysOf`: the EVM account node path; children are `accountPath/index`. */
-  accountPath?: string;
+  /** The keys of a wallet's chain family (services.ts: WalletService.keysOf). */
+  keysOf: (walletId: string) => Promise<SignerWalletKeys>;
+  /** How a message's standard is signed (services.ts: chains/messages.ts messageSigning); without it, messages are refused. */
+  messages?: MessageSigning;
   /** How long a decrypted account node stays in memory. */
   ttlMs?: number;
   /** Wallets whose account node is kept at once; the least recently used goes first. */
@@ -117,10 +115,8 @@ export interface LocalSignerOptions {
   openImported?: (walletId: string, address: string) => Promise<Uint8Array>;
 }
 
-export const EVM_ACCOUNT_PATH = "m/44'/60'/0'/0";
-
-/** Imported keys, EVM transactions, typed data and EIP-191 messages are secp256k1 only. */
-function assertSecp256k1(derivation: KeyDerivation): void {
+/** EIP-1559 transactions, typed data and digest-signed messages are secp256k1 only. */
+function assertSecp256k1(derivation: SignerWalletKeys['derivation']): void {
   if (derivation.curve !== 'secp256k1') {
     throw new BusinessRuleError('NOT_SUPPORTED', `Signing with ${derivation.curve} keys (${derivation.family}) is not available here`);
   }
@@ -173,10 +169,11 @@ export class LocalSigner implements Signer {
   readonly #cache: AccountKeyCache;
   readonly #keysOf: (walletId: string) => Promise<SignerWalletKeys>;
   readonly #openImported: LocalSignerOptions['openImported'];
+  readonly #messages: MessageSigning | undefined;
 
-  constructor(openMnemonic: OpenMnemonic, opts: LocalSignerOptions = {}) {
-    const evm: SignerWalletKeys = { derivation: derivationFor('evm', opts.accountPath ?? EVM_ACCOUNT_PATH), codec: familyOf('evm').codec };
-    this.#keysOf = opts.keysOf ?? (() => Promise.resolve(evm));
+  constructor(openMnemonic: OpenMnemonic, opts: LocalSignerOptions) {
+    this.#keysOf = opts.keysOf;
+    this.#messages = opts.messages;
     const ttlMs = opts.ttlMs ?? 5 * 60_000;
     this.#cache = new AccountKeyCache(openMnemonic, this.#keysOf, {
       ttlMs,
@@ -224,7 +221,7 @@ export class LocalSigner implements Signer {
       maxFeePerGas: tx.maxFeePerGas,
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
     };
-    // An EVM transaction: refused for another curve before the mnemonic is opened.
+    // An EIP-1559 transaction: refused for another curve before the mnemonic is opened.
     assertSecp256k1((await this.#keysOf(walletId)).derivation);
     const sign = (key: ChildKey) => {
       assertSecp256k1Key(key);
@@ -262,8 +259,8 @@ export class LocalSigner implements Signer {
     };
     const imported = picks.findIndex((p) => p.index === null);
     if (imported >= 0) {
-      // An imported key is opened for one signature; at most one per use. The others (a
-      // Solana fee payer: the master) come from the cache while it is open.
+      // An imported key is opened for one signature; at most one per use. The others (a fee
+      // payer: the master) come from the cache while it is open.
       if (picks.filter((p) => p.index === null).length > 1) throw new Error('one imported key at a time');
       const others = picks.filter((p) => p.index !== null).map((p) => p.index!);
       return this.#withImportedKey(walletId, picks[imported]!.from!, (key) =>
@@ -312,7 +309,7 @@ export class LocalSigner implements Signer {
 
   /**
    * An imported key is opened for one signature and wiped at once (never cached): a
-   * secp256k1 scalar, or an ed25519 seed on an ed25519 family (Solana).
+   * secp256k1 scalar, or an ed25519 seed on an ed25519 family.
    */
   async #withImportedKey<T>(walletId: string, address: string, use: (key: ChildKey) => T | Promise<T>): Promise<T> {
     const { derivation, codec } = await this.#keysOf(walletId);
@@ -326,21 +323,20 @@ export class LocalSigner implements Signer {
     }
   }
 
-  async signMessage(walletId: string, index: number, data: MessagePayload, from?: string): Promise<MessageSignature> {
+  async signMessage(walletId: string, index: number, data: SignableMessage, from?: string): Promise<MessageSignature> {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
+    if (!this.#messages) throw new Error('this signer was handed no message standards (LocalSignerOptions.messages)');
     // As for typed data: the digest signed is recomputed from the message the row records,
-    // under its standard (chains/messages.ts), as prepareMessage computed it.
-    const digest = messageDigest(data);
+    // under its standard (handed in: chains/messages.ts), as prepareMessage computed it.
+    const { digest, signsBytes } = this.#messages(data);
     if (digest !== data.digest) throw new Error('message digest mismatch: the payload changed after validation');
-    if (data.standard === 'solana:signMessage')
-      return this.#signEd25519Message(walletId, index, messageBytes(data.kind, data.message), from);
+    if (signsBytes) return this.#signEd25519Message(walletId, index, hexToBytes(digest as Hex), from);
     return this.#signDigest(walletId, index, digest as Hex, from);
   }
 
   /**
-   * ed25519 over the message bytes themselves (solana:signMessage). Refused when the bytes
-   * contain the key's public key: only such bytes can be a transaction the key would
-   * authorise (chains/messages.ts, namesKey).
+   * ed25519 over the message bytes themselves. Refused when the bytes contain the key's
+   * public key: only such bytes can be a transaction the key would authorise (namesKey).
    */
   async #signEd25519Message(walletId: string, index: number, bytes: Uint8Array, from?: string): Promise<Ed25519MessageSignature> {
     return this.#cache.withChildKeys(walletId, [index], ([key]) => {
@@ -355,4 +351,19 @@ export class LocalSigner implements Signer {
       return { signature: base58.encode(ed25519.sign(bytes, key!.privateKey)), publicKey: key!.address };
     });
   }
+}
+
+/**
+ * Whether `bytes` contain `publicKey` (32 bytes) anywhere. An ed25519 signature by a key over
+ * bytes that do not contain the key can never authorise a transaction of a chain whose
+ * transactions are ed25519 signatures over a message that lists its signers' keys in full
+ * (the message standards that sign raw bytes: chains/messages.ts).
+ */
+export function namesKey(bytes: Uint8Array, publicKey: Uint8Array): boolean {
+  const n = publicKey.length;
+  outer: for (let i = 0; i + n <= bytes.length; i++) {
+    for (let j = 0; j < n; j++) if (bytes[i + j] !== publicKey[j]) continue outer;
+    return true;
+  }
+  return false;
 }

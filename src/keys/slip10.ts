@@ -1,8 +1,8 @@
 /**
- * SLIP-0010 key derivation for ed25519 (Solana's m/44'/501'/i'/0'). Unlike BIP32 on
+ * SLIP-0010 key derivation for ed25519 (m/44'/<coin>'/i'/0' and the like). Unlike BIP32 on
  * secp256k1, ed25519 has no public child derivation: every level is hardened, so a child's
- * public key needs its parent's private key, hence the seed (chains/solana/derivation.ts says
- * how the service lives with that). As in hd.ts, the seed stays the caller's, and every
+ * public key needs its parent's private key, hence the seed (an ed25519 family's derivation,
+ * chains/<family>/derivation.ts, says how the service lives with that). As in hd.ts, the seed stays the caller's, and every
  * intermediate secret (HMAC output, parent keys and chain codes, the HMAC input) is zeroed
  * as soon as the next level is derived.
  */

@@ -38,7 +38,8 @@ export interface DataDirLock {
 }
 
 export async function lockDataDir(dir: string): Promise<DataDirLock> {
-  await mkdir(dir, { recursive: true });
+  // Private from the start: it will hold the master key file and credentials (keys/key-file-modes.ts).
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const real = await realpath(dir);
   const name = `\0stablecoin-wallet-service/${createHash('sha256').update(real).digest('hex')}`;
   const since = new Date().toISOString();

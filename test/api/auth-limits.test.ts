@@ -5,9 +5,9 @@
  * an unknown key costs one database round trip, not one per request; every key has a
  * request rate, the installation's or its own.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { from as fromAddress, queriesDuring as countQueries } from './from-address.js';
 
 const FAILURES = 5;
 const WINDOW_S = 60;
@@ -25,50 +25,10 @@ afterAll(async () => {
   await h?.stop();
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-
 /** A request from the given loopback address (the server sees it as the client's address). */
-function from(localAddress: string, method: string, path: string, key?: string, body?: unknown): Promise<Answer> {
-  const url = new URL(`${h.baseUrl}${path}`);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        localAddress,
-        agent: false,
-        headers: { ...(key ? { 'x-api-key': key } : {}), ...(payload ? { 'content-type': 'application/json' } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Database connections taken from the service's pool while `run` runs: one per query. */
-async function queriesDuring(run: () => Promise<unknown>): Promise<number> {
-  let n = 0;
-  const count = () => n++;
-  h.database.pool.on('acquire', count);
-  try {
-    await run();
-  } finally {
-    h.database.pool.off('acquire', count);
-  }
-  return n;
-}
+const from = (localAddress: string, method: string, path: string, key?: string, body?: unknown) =>
+  fromAddress(h, localAddress, method, path, key, body);
+const queriesDuring = (run: () => Promise<unknown>) => countQueries(h, run);
 
 const guess = (i: number | string) => `sk_test_guess_${String(i).padStart(43, '0')}`;
 

@@ -4,7 +4,7 @@
  * processes would: a revoked key and a disabled asset take effect in both, the
  * cross-process path is the NOTIFY (b keeps entries for a minute here, so only a notification
  * can make it refuse one sooner; test/api/revocation.test.ts measures the shipped 90 ms
- * bound), a revocation written behind the service's back notifies through migration 032's
+ * bound), a revocation written behind the service's back notifies through migration 037's
  * trigger, a dropped listener connection flushes the cache, and the caches stay bounded.
  * test/api/auth-limits.test.ts has the rest of the unknown-key cache.
  */

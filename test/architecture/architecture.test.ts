@@ -48,5 +48,7 @@ describe('house rules (DESIGN section 3)', () => {
     const rules = (await extractDepcruiseOptions(path.join(root, '.dependency-cruiser.cjs'))).ruleSet?.forbidden ?? [];
     expect(rules.length).toBeGreaterThan(0);
     expect([...broken].sort()).toEqual(rules.map((r) => r.name).sort());
+    // Types count: two files that import only each other's types are a circle.
+    expect(readable(result)).toContain('no-circular: src/lib/row.ts -> src/lib/table.ts -> src/lib/row.ts');
   });
 });

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { formatAmount } from '../../src/lib/money.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -261,6 +261,24 @@ describe('swap rules', () => {
     expect((await eventOf(s.swap_transaction_id!, 'swap.failed')).data).toMatchObject({ type: 'SWAP', status: 'FAILED' });
     expect(await eth.balanceOf('USDC', child.address)).toBe(50n * USDC);
     expect(await eth.balanceOf('USDT', dest)).toBe(0n);
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it('a rule saved with the zero address as destination (before that was refused) fails its settlement and moves nothing', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const saved = await addressRule(child.id, rule({ to: freshAddress() }));
+    const zero = `0x${'0'.repeat(40)}`;
+    // As a rule written by an older version stands in the table: the API refuses it now.
+    await sql`UPDATE auto_settlement_rules SET destination = jsonb_set(destination, '{address}', to_jsonb(${zero}::text))
+               WHERE id = ${saved.id}`.execute(h.database.db);
+    const receipt = await eth.sendToken('USDC', child.address, '7');
+    await drain();
+    const s = await finished(await depositId(receipt.transactionHash));
+    expect(s.status).toBe('failed');
+    expect(s.error).toMatch(/zero address/);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(7n * USDC);
+    expect(await eth.balanceOf('USDC', zero)).toBe(0n);
     const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
     expect(Number(rows[0]!.n)).toBe(0);
   });

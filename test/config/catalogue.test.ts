@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
-import { CATALOGUE, EVM_CATALOGUE, findCatalogueChain, type NetworkName } from '../../src/config/catalogue.js';
+import type { NetworkName } from '../../src/config/catalogue.js';
+import { CATALOGUE, findCatalogueChain } from '../../src/chains/family-lookup.js';
+import { EVM_CATALOGUE } from '../../src/chains/evm/catalogue.js';
 
 const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet'];
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -126,13 +128,19 @@ describe('EVM catalogue', () => {
   });
 
   it('stays pure data: the modules import nothing but each other', () => {
-    for (const file of ['catalogue.ts', 'catalogue-chains.ts', 'catalogue-chains-tron.ts', 'catalogue-chains-solana.ts']) {
-      const source = readFileSync(new URL(`../../src/config/${file}`, import.meta.url), 'utf8');
+    // The shape (config/) and each family's entries (chains/<family>/catalogue.ts, the EVM's default swap routers).
+    const files = [
+      'config/catalogue.ts',
+      'chains/evm/catalogue.ts',
+      'chains/evm/swap-routers.ts',
+      'chains/tron/catalogue.ts',
+      'chains/solana/catalogue.ts',
+    ];
+    for (const file of files) {
+      const source = readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8');
       const imports = [...source.matchAll(/^\s*import\s.*from\s+'([^']+)'/gm)].map((m) => m[1]);
       expect(
-        imports.every((i) =>
-          ['./catalogue.js', './catalogue-chains.js', './catalogue-chains-tron.js', './catalogue-chains-solana.js'].includes(i!),
-        ),
+        imports.every((i) => ['../../config/catalogue.js', './swap-routers.js'].includes(i!)),
         `${file}: ${imports.join(', ')}`,
       ).toBe(true);
       expect(source).not.toMatch(/\brequire\(/);

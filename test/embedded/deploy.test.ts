@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadConfig } from '../../src/config/index.js';
+import { loadConfig } from '../../src/configuration.js';
 import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import { bannerUrl, builtCli, killAll, ROOT, runToEnd, terminate, waitForBanner } from '../support/cli.js';
 import { startInstallation, type Installation } from '../support/installation.js';

@@ -14,7 +14,7 @@ import { createServices } from '../../src/services.js';
 import { openCustody } from '../../src/modules/custody/service.js';
 import { KeyRing, LocalMasterKey, sealedKeyId } from '../../src/keys/vault.js';
 import { derivePrivateKey } from '../../src/keys/hd.js';
-import { EVM_ACCOUNT_PATH } from '../../src/keys/signer.js';
+import { EVM_ACCOUNT_PATH } from '../../src/chains/evm/derivation.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { cleanEnv, localKeys, runCli, sealedCells, sleep, spawnCli, unreadable } from './support.js';
 

@@ -16,7 +16,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { openCustody } from '../../src/modules/custody/service.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { WALLET_XPUB } from '../../src/keys/sealed-columns.js';
-import { AddressDeriver } from '../../src/keys/hd.js';
+import { AddressDeriver } from '../support/signer.js';
 import { localKeys } from './support.js';
 
 let h: Harness;

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { recoverTransactionAddress, type TransactionSerializedEIP1559 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { EvmSender } from '../../src/chains/evm/sender.js';
-import type { SigningKey } from '../../src/chains/types.js';
-import { LocalSigner } from '../../src/keys/signer.js';
+import type { SigningKey, TxIntent } from '../../src/chains/types.js';
+import { localSigner } from '../support/signer.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const unused = () => Promise.reject(new Error('no node in this test'));
@@ -18,10 +18,10 @@ const network = { gasLimit: '50000', maxFeePerGas: '3000000000', maxPriorityFeeP
 
 describe('signing through the seam', () => {
   it('gives the same bytes as the signer signing the EIP-1559 transaction itself, for a child and the master', async () => {
-    const signer = new LocalSigner(async () => MNEMONIC);
+    const signer = localSigner(async () => MNEMONIC);
     for (const index of [0, 3]) {
       const from = mnemonicToAccount(MNEMONIC, { addressIndex: index }).address;
-      const intent = { from, to, value: 12_345n, data: '0xabcdef' };
+      const intent: TxIntent = { kind: 'call', from, to, value: 12_345n, data: '0xabcdef' };
       const viaSeam = await signer.withKey('w', index, from, (key) => sender.sign(intent, 7n, network, key));
       const direct = await signer.signTransaction('w', index, 31337, {
         from,
@@ -39,7 +39,7 @@ describe('signing through the seam', () => {
   });
 
   it('refuses a key that is not the sender, and a lent key used after its turn', async () => {
-    const signer = new LocalSigner(async () => MNEMONIC);
+    const signer = localSigner(async () => MNEMONIC);
     const other = mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address;
     await expect(signer.withKey('w', 2, other, () => 'signed')).rejects.toThrow(/is not the sender/);
     let kept: SigningKey | undefined;
@@ -48,8 +48,8 @@ describe('signing through the seam', () => {
   });
 
   it('refuses an unprepared transaction and a nonce beyond what a transaction can carry', async () => {
-    const signer = new LocalSigner(async () => MNEMONIC);
-    const intent = { from: mnemonicToAccount(MNEMONIC).address, to, value: 1n, data: null };
+    const signer = localSigner(async () => MNEMONIC);
+    const intent: TxIntent = { kind: 'native', from: mnemonicToAccount(MNEMONIC).address, to, amount: 1n };
     await expect(signer.withKey('w', 0, undefined, (key) => sender.sign(intent, 0n, { gasLimit: '21000' }, key))).rejects.toThrow(
       /not prepared/,
     );

@@ -21,7 +21,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
 import type { ChildAddressDeriver } from '../../src/chains/types.js';
 import { derivePrivateKey } from '../../src/keys/hd.js';
-import { EVM_ACCOUNT_PATH, LocalSigner } from '../../src/keys/signer.js';
+import { EVM_ACCOUNT_PATH } from '../../src/chains/evm/derivation.js';
+import { localSigner } from '../support/signer.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { ChainHandle } from '../../src/modules/catalogue/service.js';
 import type { WalletRow } from '../../src/modules/wallets/service.js';
@@ -79,7 +80,7 @@ export async function makeWorld(h: Harness, purposes: string[]): Promise<World> 
 /** A second OutboundService on the same database, as after a process restart. */
 export function restarted(w: World, opts: OutboundOptions = {}): OutboundService {
   const { h } = w;
-  const signer = new LocalSigner((id) => h.services.wallets.openMnemonic(id));
+  const signer = localSigner((id) => h.services.wallets.openMnemonic(id));
   // The same registry: the world's observer records what this instance settles too.
   return new OutboundService(
     h.database.db,
@@ -92,12 +93,27 @@ export function restarted(w: World, opts: OutboundOptions = {}): OutboundService
   );
 }
 
+/**
+ * Enqueues in a transaction of its own. Besides an `intent`, a test may give the shorthand
+ * `to`, `value` and `data`: a native payment, or a call when `data` is given.
+ */
 export async function enqueue(
   w: World,
-  req: Omit<EnqueueRequest, 'chainId' | 'walletId'> & { walletId?: string },
+  req: Omit<EnqueueRequest, 'chainId' | 'walletId' | 'intent'> & {
+    walletId?: string;
+    intent?: EnqueueRequest['intent'];
+    to?: string;
+    value?: bigint;
+    data?: string;
+  },
   service: OutboundService = w.h.services.outbound,
 ) {
-  return w.h.database.db.transaction().execute((tx) => service.enqueue(tx, { chainId: w.chain.id, walletId: w.walletId, ...req }));
+  const { to, value, data, intent, ...rest } = req;
+  const body: EnqueueRequest['intent'] =
+    intent ?? (data !== undefined ? { kind: 'call', to: to!, value: value!, data } : { kind: 'native', to: to!, amount: value! });
+  return w.h.database.db
+    .transaction()
+    .execute((tx) => service.enqueue(tx, { chainId: w.chain.id, walletId: w.walletId, ...rest, intent: body }));
 }
 
 export function addressOf(w: World, index: number): Address {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recoverTypedDataAddress, type TypedDataDefinition } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { prepareTypedData } from '../../src/chains/evm/typed-data.js';
-import { LocalSigner } from '../../src/keys/signer.js';
+import { localSigner } from '../support/signer.js';
 import { prepareMessage } from '../../src/chains/evm/message.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -19,7 +19,7 @@ const input = {
 };
 
 describe('LocalSigner.signTypedData', () => {
-  const signer = new LocalSigner(async () => MNEMONIC);
+  const signer = localSigner(async () => MNEMONIC);
   const payload = prepareTypedData(input);
 
   it('signs with the key of the index, as viem does, and the parts match the signature', async () => {
@@ -46,7 +46,7 @@ describe('LocalSigner.signTypedData', () => {
 });
 
 describe('LocalSigner.signMessage (EIP-191)', () => {
-  const signer = new LocalSigner(async () => MNEMONIC);
+  const signer = localSigner(async () => MNEMONIC);
 
   it("signs text and bytes with the key of the index exactly as viem's signMessage, and checks the digest", async () => {
     for (const index of [0, 2]) {

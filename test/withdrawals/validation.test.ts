@@ -136,6 +136,7 @@ describe('bad input writes nothing and sends nothing', () => {
       { id: usdc.id, amount: '0', address: randomAddress() },
       { id: usdc.id, amount: '1', address: '0x1234' },
       { id: usdc.id, amount: '1.0000001', address: randomAddress() },
+      { id: usdc.id, amount: '1', address: `0x${'0'.repeat(40)}` },
     ]) {
       const body = await refused({ assets: [good(), good(), bad] }, 400, {}, 'VALIDATION_ERROR');
       expect(body.details[0].field).toMatch(/^assets\.2\./);

@@ -3,9 +3,8 @@
  * (no checksum in one-case hex, a correct one in mixed case) is address.ts's, shared with
  * the contract and typed-data validators of this family.
  */
-import { evmAddressOfPublicKey } from '../../keys/hd.js';
 import type { AddressCodec } from '../types.js';
-import { parseEvmAddress } from './address.js';
+import { evmAddressOfPublicKey, parseEvmAddress } from './address.js';
 
 export const evmCodec: AddressCodec = {
   family: 'evm',

@@ -7,7 +7,7 @@
  * library: `ed25519.verify(base58.decode(signature), messageBytes, base58.decode(address))`.
  *
  * Without a prefix, the bytes could be a transaction's message: the signer refuses a message
- * that contains the signing key (chains/messages.ts, namesKey), which every transaction it
+ * that contains the signing key (keys/signer.ts, namesKey), which every transaction it
  * could authorise does.
  */
 import { ValidationError } from '../../lib/errors.js';

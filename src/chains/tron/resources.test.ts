@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveChain } from '../../config/chains.js';
+import { resolveChain } from '../../configuration.js';
 import { resourceNetwork, stakeFor } from './resources.js';
 import { callOf, encodeRaw, TronTxFormatError } from './tx.js';
 

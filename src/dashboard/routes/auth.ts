@@ -1,12 +1,13 @@
 /** Sign in and sign out. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_TTL_MS, TooManyAttemptsError } from '../service.js';
-import type { Ctx } from '../context.js';
+import { DEVICE_TTL_MS, SESSION_TTL_MS, TooManyAttemptsError } from '../service.js';
+import { sessionOf, type Ctx } from '../context.js';
 import { loginPage } from '../views/login.js';
 import {
   clearCookie,
   clientIp,
+  DEVICE_COOKIE,
   formOf,
   LOGIN_CSRF_COOKIE,
   parseCookies,
@@ -43,13 +44,14 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     const form = formOf(req);
     const next = safeNext(form.next);
     const email = (form.email ?? '').slice(0, 254);
-    const cookieToken = parseCookies(req.headers.cookie)[LOGIN_CSRF_COOKIE];
+    const cookies = parseCookies(req.headers.cookie);
+    const cookieToken = cookies[LOGIN_CSRF_COOKIE];
     if (!cookieToken || !form._csrf || !safeEqual(cookieToken, form._csrf)) {
       return renderLogin(req, reply, { next, email, error: 'The sign-in form expired. Please try again.' }, 403);
     }
     let opened;
     try {
-      opened = await ctx.accounts.login(email, form.password ?? '', clientIp(req));
+      opened = await ctx.accounts.login(email, form.password ?? '', clientIp(req), cookies[DEVICE_COOKIE]);
     } catch (err) {
       if (err instanceof TooManyAttemptsError) {
         void reply.header('retry-after', String(err.retryAfterSeconds));
@@ -60,7 +62,17 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     if (!opened) return renderLogin(req, reply, { next, email, error: 'Wrong email or password.' }, 401);
     clearCookie(reply, req, LOGIN_CSRF_COOKIE);
     setCookie(reply, req, SESSION_COOKIE, opened.sessionId, Math.floor(SESSION_TTL_MS / 1000));
+    // Kept across sign-outs: it is what makes this browser a known device of the account.
+    setCookie(reply, req, DEVICE_COOKIE, opened.deviceCookie, Math.floor(DEVICE_TTL_MS / 1000));
     return redirect(reply, next);
+  });
+
+  // The banner of failed sign-in attempts (views/layout.ts), once read.
+  app.post('/notice/dismiss', async (req, reply) => {
+    const id = parseCookies(req.headers.cookie)[SESSION_COOKIE];
+    sessionOf(req);
+    if (id) await ctx.accounts.dismissNotice(id);
+    return redirect(reply, safeNext(formOf(req).next));
   });
 
   // Behind the session and CSRF checks (see plugin.ts), like every other change.

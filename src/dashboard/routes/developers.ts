@@ -29,6 +29,7 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
           wallet,
           keyPrefix: key?.prefix ?? null,
           keyLastUsedAt: key?.lastUsedAt ?? null,
+          keyScopes: key?.scopes ?? [],
           recent: (await services.webhooks.listForWallet(session.auth, wallet.id, 1, 5)).items,
         };
       }),

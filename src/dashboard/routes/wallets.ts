@@ -53,7 +53,8 @@ export function walletRoutes(app: FastifyInstance, ctx: Ctx): void {
         },
         'body',
       );
-      const created = await services.wallets.createForBusiness(session.businessId, input);
+      // The API's own call: the session's authority mints the wallet's key (apikeys scopesOfNewKey).
+      const created = await services.wallets.create(session.auth, input);
       return await renderList(req, reply, { created });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

@@ -14,6 +14,8 @@ export interface DeveloperWallet {
   wallet: WalletView;
   keyPrefix: string | null;
   keyLastUsedAt?: string | null;
+  /** The live key's restrictions (those of the key that minted it). */
+  keyScopes?: readonly string[];
   recent: WebhookLogEntry[];
 }
 
@@ -79,6 +81,7 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
         : html`<p>
             ${w.keyPrefix ? html`<code class="prefix" data-testid="key-prefix">${w.keyPrefix}…</code>` : html`<span class="muted">No live key.</span>`}
             ${w.keyPrefix ? html`<span class="muted small">last used ${lastUsed(w.keyLastUsedAt ?? null)}</span>` : ''}
+            ${w.keyPrefix && w.keyScopes?.length ? html`<span class="small" data-testid="key-scopes">restricted: ${w.keyScopes.join(', ')}</span>` : ''}
           </p>`
     }
     <form

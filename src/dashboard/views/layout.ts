@@ -1,7 +1,8 @@
 /** The page frame: header, navigation, notices, and the shared form pieces. */
-import { html, type Html } from '../html.js';
+import { html, when, type Html } from '../html.js';
 import { PREFIX } from '../web.js';
 import type { PageMeta } from '../../lib/schema.js';
+import type { SignInNotice } from '../service.js';
 
 export interface Frame {
   title: string;
@@ -10,6 +11,8 @@ export interface Frame {
   user?: { email: string; csrfToken: string };
   notice?: string | null;
   error?: string | null;
+  /** Failed sign-in attempts before this session, shown until dismissed. */
+  signInNotice?: SignInNotice | null;
 }
 
 export function layout(frame: Frame, body: Html): Html {
@@ -39,11 +42,36 @@ export function layout(frame: Frame, body: Html): Html {
         }
       </header>
       <main>
+        ${frame.user && frame.signInNotice ? signInBanner(frame.signInNotice, frame.user.csrfToken) : ''}
         ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
         ${frame.error ? html`<p class="error" role="alert">${frame.error}</p>` : ''} ${body}
       </main>
     </body>
   </html>`;
+}
+
+/** The failed sign-in attempts since the previous sign-in, newest first. */
+function signInBanner(n: SignInNotice, csrfToken: string): Html {
+  const attempts = n.failures === 1 ? '1 failed sign-in attempt' : `${n.failures} failed sign-in attempts`;
+  const more = n.failures - n.recent.length;
+  return html`<section class="notice warn" role="alert" data-testid="sign-in-notice">
+    <p>
+      <strong>${attempts}</strong> on this account since your previous
+      sign-in${n.recent.length < n.failures ? html` (the newest ${n.recent.length})` : ''}. If they were not yours, someone is guessing your
+      password: browsers you signed in with before are never delayed by them, but choose a long password if yours is not.
+    </p>
+    <ul>
+      ${n.recent.map(
+        (a) =>
+          html`<li>
+            <time datetime="${a.at}">${when(a.at)}</time> from ${a.ip}
+            (${a.knownDevice ? 'a browser that signed in before' : 'an unknown browser'})
+          </li>`,
+      )}
+      ${more > 0 ? html`<li>and ${more} more (the audit log holds them all)</li>` : ''}
+    </ul>
+    <form method="post" action="${PREFIX}/notice/dismiss">${csrf(csrfToken)}<button type="submit">Dismiss</button></form>
+  </section>`;
 }
 
 export function csrf(token: string): Html {

@@ -58,8 +58,8 @@ export class AddressKeys {
   }
 
   /**
-   * The key as the family's wallets take it: secp256k1 (EVM, Tron) in hex; ed25519 (Solana)
-   * as the 64-byte secret key (seed || public key) in base58, as solana-keygen and Phantom
+   * The key as the family's wallets take it: secp256k1 in hex; ed25519 as the 64-byte
+   * secret key (seed || public key) in base58, as ed25519 wallets and key tools
    * export it. The caller has checked and audited the export.
    */
   async reveal(chain: ChainHandle, wallet: WalletRow, row: store.AddressRow): Promise<string> {
@@ -96,7 +96,7 @@ export class AddressKeys {
       throw new ForbiddenError('Importing private keys is switched off for mainnet on this installation');
     }
     const { codec, derivation } = keysOfChain(chain.config);
-    // secp256k1 (EVM, Tron): hex; ed25519 (Solana): as Solana wallets export it (keys/imported.ts).
+    // secp256k1: hex; ed25519: as ed25519 wallets export it (keys/imported.ts).
     const text = keyTextOf(derivation.curve);
     const key = text.read(privateKey);
     if (!key) throw new ValidationError(`privateKey is not ${text.accepts}`, [{ field: 'privateKey', message: 'not a valid key' }]);

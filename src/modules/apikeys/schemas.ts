@@ -2,10 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, PageQuery, Timestamp, Uuid } from '../../lib/schema.js';
 import { API_KEY_SCOPES } from './scopes.js';
 
-const Scope = Type.Union(
+/** A restriction of a key (scopes.ts); a key created by a restricted key keeps its creator's. */
+export const ApiKeyScopeSchema = Type.Union(
   API_KEY_SCOPES.map((s) => Type.Literal(s)),
-  { description: 'READ_ONLY: GET requests only, no key export. NO_KEY_EXPORT: never `showPrivateKey`.' },
+  {
+    description:
+      "READ_ONLY: GET requests only, no key export, creates no key. NO_KEY_EXPORT: never `showPrivateKey`. A key created by a restricted key carries its creator's restrictions.",
+  },
 );
+const Scope = ApiKeyScopeSchema;
 
 const RateLimit = Type.Integer({
   minimum: 0,

@@ -13,6 +13,12 @@ export interface Scoped {
   scopes?: readonly ApiKeyScope[];
 }
 
+/**
+ * The installation itself as the creator of a key: the `create-business` command and the
+ * embedded default's seeding, which act for no key. Unrestricted, as the business's first key is.
+ */
+export const OPERATOR: Scoped = Object.freeze({ walletId: null, scopes: Object.freeze([]) });
+
 const has = (auth: Scoped, scope: ApiKeyScope) => auth.scopes?.includes(scope) ?? false;
 
 export function isReadOnly(auth: Scoped): boolean {
@@ -32,11 +38,24 @@ export function assertMayExportKeys(auth: Scoped): void {
 }
 
 /**
- * Creating and revoking business keys takes a business key without restrictions: a
- * restricted key could otherwise make itself an unrestricted one, or revoke the owner's.
+ * The one rule for every key that is minted or replaced (a business key, a new wallet's
+ * key, a regenerated wallet key; over the API, the dashboard or the CLI): the scopes the new
+ * key carries. A key can only create keys with at most its own reach, so the new key keeps
+ * every restriction of its creator besides those asked for; a read-only key and a wallet
+ * key create none. Without this a NO_KEY_EXPORT key could mint (or regenerate) a key that
+ * exports private keys.
  */
-export function assertMayManageKeys(auth: Scoped): void {
+export function scopesOfNewKey(creator: Scoped, requested: readonly ApiKeyScope[] = []): ApiKeyScope[] {
+  if (creator.walletId !== null) throw new ForbiddenError('A wallet API key cannot create API keys; use a business API key');
+  if (isReadOnly(creator)) throw new ForbiddenError('This API key is read-only: it cannot create API keys', 'KEY_READ_ONLY');
+  return API_KEY_SCOPES.filter((s) => requested.includes(s) || has(creator, s));
+}
+
+/**
+ * Revoking business keys takes a business key without restrictions: a restricted key
+ * could otherwise revoke the owner's keys.
+ */
+export function assertMayRevokeKeys(auth: Scoped): void {
   if (auth.walletId !== null) throw new ForbiddenError('A wallet API key cannot manage API keys; use a business API key');
-  if (auth.scopes?.length)
-    throw new ForbiddenError('Only a business API key without restrictions can create or revoke API keys', 'KEY_RESTRICTED');
+  if (auth.scopes?.length) throw new ForbiddenError('Only a business API key without restrictions can revoke API keys', 'KEY_RESTRICTED');
 }

@@ -7,7 +7,7 @@
  * database read began (docs/architecture.md, "Caching"). A revocation empties that cache in
  * every process: the revoking transaction publishes an `apikeys-revoked` change (and a
  * trigger on api_keys does for any other write that revokes, rescopes or deletes a key,
- * migration 032), applied by the revoking process at COMMIT, before it answers, and by the
+ * migration 037), applied by the revoking process at COMMIT, before it answers, and by the
  * others when the notification arrives, milliseconds later. Should a notification be late or
  * lost, the entry's lifetime bounds the window: no process accepts a key later than
  * LIVE_KEY_TTL_MS after a revocation committed. The lookups that miss are batched (the
@@ -32,11 +32,11 @@ import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import type { AuditService } from '../audit/service.js';
-import { API_KEY_SCOPES, assertMayManageKeys, type ApiKeyScope } from './scopes.js';
+import { API_KEY_SCOPES, assertMayRevokeKeys, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
 import { UsageRecorder } from './usage.js';
 import * as store from './store.js';
 
-export { assertMayExportKeys, assertMayWrite, isReadOnly, type ApiKeyScope } from './scopes.js';
+export { assertMayExportKeys, assertMayWrite, isReadOnly, OPERATOR, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
 
 /** Who is calling: a wallet key reaches one wallet, a business key all of its wallets. */
 export interface AuthContext {
@@ -54,9 +54,11 @@ export interface IssuedKey {
   id: string;
   apiKey: string;
   prefix: string;
+  /** The new key's restrictions: those asked for plus every one of its creator's (scopesOfNewKey). */
+  scopes: ApiKeyScope[];
 }
 
-/** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW). */
+/** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW, AUTH_FAILURE_BUDGET). */
 export interface ApiKeyLimits {
   /** Requests per second per key and instance, unless the key has its own; 0 = unlimited. */
   keyRate: number;
@@ -65,9 +67,22 @@ export interface ApiKeyLimits {
   authFailureWindowS: number;
   /** How long a refusal for failed authentications is held before it is sent (default 1 s). */
   authFailureDelayMs?: number;
+  /**
+   * Failed lookups (unknown keys that cost a database round trip) per second this process
+   * takes from all clients together; past it, keys that did not authenticate here lately
+   * are refused without a lookup for the rest of the second (the installation's default:
+   * 100, AUTH_FAILURE_BUDGET; 0 or absent: no budget).
+   */
+  authFailureBudget?: number;
 }
 
-export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = { keyRate: 1000, authFailures: 20, authFailureWindowS: 60, authFailureDelayMs: 1000 };
+export const DEFAULT_API_KEY_LIMITS: ApiKeyLimits = {
+  keyRate: 1000,
+  authFailures: 20,
+  authFailureWindowS: 60,
+  authFailureDelayMs: 1000,
+  authFailureBudget: 100,
+};
 
 /** A business key as it is listed: never the key, its hash or its sealed copy. */
 export interface ApiKeyView {
@@ -101,7 +116,7 @@ const PREFIX_LENGTH = 12;
 /** Published when a key is created: every process empties its unknown-key cache. */
 export const API_KEYS_CHANGED = 'apikeys';
 /**
- * Published when a key is revoked (and by migration 032's trigger on any write that changes a
+ * Published when a key is revoked (and by migration 037's trigger on any write that changes a
  * key's standing): every process empties its cache of good keys.
  */
 export const API_KEYS_REVOKED = 'apikeys-revoked';
@@ -126,8 +141,22 @@ export function hashKey(apiKey: string): Buffer {
   return Buffer.from(keyDigest(apiKey), 'base64');
 }
 
-/** Real keys are ~51 characters; refusing absurd lengths early keeps hashing cheap. */
-const plausible = (apiKey: string | undefined): apiKey is string => !!apiKey && apiKey.length >= 16 && apiKey.length <= 256;
+/**
+ * The shape of our keys: a kind's prefix (`newSecret`: 32 random bytes, 43 base64url
+ * characters, after it). Anything else is refused before it is hashed or looked up, so a
+ * flood of arbitrary strings costs a regular expression each.
+ */
+const KEY_SHAPE = /^sk_(?:test|live|biz)_[A-Za-z0-9_-]{20,200}$/;
+const plausible = (apiKey: string | undefined): apiKey is string => apiKey !== undefined && KEY_SHAPE.test(apiKey);
+
+/**
+ * An authentication's outcome: the key's context, or why it was refused. `lookedUp` says
+ * whether the refusal cost a database lookup; `shed`: the caller's `mayLookUp` said no.
+ */
+export type KeyCheck =
+  | { auth: AuthContext }
+  | { auth: null; reason: 'missing' | 'malformed' | 'shed'; lookedUp: false }
+  | { auth: null; reason: 'unknown'; lookedUp: boolean };
 
 export class ApiKeyService {
   readonly limits: ApiKeyLimits;
@@ -171,16 +200,21 @@ export class ApiKeyService {
   }
 
   /**
-   * Issues a wallet's key, revoking any live one in the same transaction. Run it in
-   * `changes.transaction` (as WalletService does) so the change applies locally at COMMIT.
+   * Issues a wallet's key for `creator` (the key, session or operator asking), revoking any
+   * live one in the same transaction; the key inherits the creator's restrictions
+   * (scopesOfNewKey). Run it in `changes.transaction` (as WalletService does) so the change
+   * applies locally at COMMIT.
    */
-  async issueWalletKey(tx: DbConn, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
+  async issueWalletKey(tx: DbConn, creator: Scoped, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
+    const scopes = scopesOfNewKey(creator);
     if ((await store.revokeWalletKeys(tx, walletId)) > 0) await this.changes.publish(tx, API_KEYS_REVOKED);
-    return this.issue(tx, { businessId, walletId }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
+    return this.issue(tx, { businessId, walletId, scopes }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
   }
 
-  async issueBusinessKey(tx: DbConn, businessId: string, opts: NewBusinessKey = {}): Promise<IssuedKey> {
-    return this.issue(tx, { businessId, walletId: null, ...opts }, 'sk_biz_');
+  /** Issues a business key for `creator`: the scopes asked for plus the creator's own (scopesOfNewKey). */
+  async issueBusinessKey(tx: DbConn, creator: Scoped, businessId: string, opts: NewBusinessKey = {}): Promise<IssuedKey> {
+    const scopes = scopesOfNewKey(creator, opts.scopes);
+    return this.issue(tx, { businessId, walletId: null, ...opts, scopes }, 'sk_biz_');
   }
 
   /** A new secret: 32 random bytes after the kind's prefix. */
@@ -188,7 +222,11 @@ export class ApiKeyService {
     return `${kind}${randomBytes(32).toString('base64url')}`;
   }
 
-  private async issue(tx: DbConn, key: Omit<store.NewApiKey, 'id' | 'prefix' | 'hash' | 'ciphertext'>, kind: string): Promise<IssuedKey> {
+  private async issue(
+    tx: DbConn,
+    key: Omit<store.NewApiKey, 'id' | 'prefix' | 'hash' | 'ciphertext'> & { scopes: ApiKeyScope[] },
+    kind: string,
+  ): Promise<IssuedKey> {
     const id = uuidv7();
     const apiKey = this.newSecret(kind);
     const prefix = apiKey.slice(0, PREFIX_LENGTH);
@@ -201,20 +239,33 @@ export class ApiKeyService {
     });
     // The new key may have been tried (and cached as unknown) somewhere before it existed.
     await this.changes.publish(tx, API_KEYS_CHANGED);
-    return { id, apiKey, prefix };
+    return { id, apiKey, prefix, scopes: key.scopes };
   }
 
   async authenticate(apiKey: string | undefined): Promise<AuthContext | null> {
-    if (!plausible(apiKey)) return null;
+    return (await this.check(apiKey)).auth;
+  }
+
+  /**
+   * Authenticates a key, cheapest refusals first: no key, then a key not shaped like ours
+   * (no hash, no lookup), then a key known to be unknown (the cache: no database round
+   * trip), and only then the batched lookup, if `mayLookUp` allows it (the HTTP layer's
+   * failed-auth budget; absent: always).
+   */
+  async check(apiKey: string | undefined, mayLookUp?: () => boolean): Promise<KeyCheck> {
+    if (!apiKey) return { auth: null, reason: 'missing', lookedUp: false };
+    if (!plausible(apiKey)) return { auth: null, reason: 'malformed', lookedUp: false };
     const digest = keyDigest(apiKey);
     // Keyed by the hash, never the key: no key in clear sits in memory.
+    // A key found good lately (and not revoked since): no lookup, so no call on the budget.
     const known = this.#live.get(digest);
     if (known) {
       this.#vouched.set(digest, true);
       this.#usage.touch(known.keyId);
-      return known;
+      return { auth: known };
     }
-    if (this.#unknown.get(digest)) return null;
+    if (this.#unknown.get(digest)) return { auth: null, reason: 'unknown', lookedUp: false };
+    if (mayLookUp && !mayLookUp()) return { auth: null, reason: 'shed', lookedUp: false };
     const generation = this.#unknown.generation;
     const liveGeneration = this.#live.generation;
     // The lookup is a query that starts after this moment: the entry it makes lives
@@ -227,7 +278,7 @@ export class ApiKeyService {
     if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) {
       // Not stored if a key was created meanwhile (the generation moved on).
       this.#unknown.set(digest, true, generation);
-      return null;
+      return { auth: null, reason: 'unknown', lookedUp: true };
     }
     this.#vouched.set(digest, true);
     this.#usage.touch(row.id);
@@ -235,12 +286,12 @@ export class ApiKeyService {
       keyId: row.id,
       businessId: row.business_id,
       walletId: row.wallet_id,
-      scopes: Object.freeze(row.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s))),
+      scopes: Object.freeze(knownScopes(row.scopes)),
       rateLimit: row.rate_limit,
     });
     // Not stored if a revocation was applied meanwhile (the generation moved on).
     this.#live.set(digest, auth, liveGeneration, asked);
-    return auth;
+    return { auth };
   }
 
   /** Whether this key authenticated in this process lately (see #vouched). */
@@ -275,18 +326,19 @@ export class ApiKeyService {
     return (await store.findLiveWalletKey(this.db, walletId))?.prefix ?? null;
   }
 
-  /** The wallet's live key as the dashboard shows it: prefix and last use. */
-  async walletKeyInfo(walletId: string): Promise<{ prefix: string; lastUsedAt: string | null } | null> {
+  /** The wallet's live key as the dashboard shows it: prefix, restrictions and last use. */
+  async walletKeyInfo(walletId: string): Promise<{ prefix: string; scopes: ApiKeyScope[]; lastUsedAt: string | null } | null> {
     const row = await store.findLiveWalletKey(this.db, walletId);
-    return row ? { prefix: row.prefix, lastUsedAt: row.last_used_at?.toISOString() ?? null } : null;
+    return row ? { prefix: row.prefix, scopes: knownScopes(row.scopes), lastUsedAt: row.last_used_at?.toISOString() ?? null } : null;
   }
 
-  /** A new business key (several may be live at once); the key is in this answer only. */
+  /**
+   * A new business key (several may be live at once); the key is in this answer only. It
+   * carries the scopes asked for plus every restriction of the key creating it.
+   */
   async createBusinessKey(auth: AuthContext, input: NewBusinessKey): Promise<ApiKeyView & { apiKey: string }> {
-    assertMayManageKeys(auth);
-    const scopes = [...new Set(input.scopes ?? [])];
     const issued = await this.changes.transaction(async (tx) => {
-      const key = await this.issueBusinessKey(tx, auth.businessId, { ...input, scopes });
+      const key = await this.issueBusinessKey(tx, auth, auth.businessId, input);
       await this.#audit?.record(
         {
           businessId: auth.businessId,
@@ -295,7 +347,7 @@ export class ApiKeyService {
           action: 'api_key.created',
           targetType: 'api_key',
           targetId: key.id,
-          details: { prefix: key.prefix, scopes, rateLimit: input.rateLimit ?? null },
+          details: { prefix: key.prefix, scopes: key.scopes, rateLimit: input.rateLimit ?? null },
         },
         tx,
       );
@@ -329,7 +381,7 @@ export class ApiKeyService {
    * other within LIVE_KEY_TTL_MS (the module comment). Revoking a revoked key changes nothing.
    */
   async revokeBusinessKey(auth: AuthContext, id: string): Promise<ApiKeyView> {
-    assertMayManageKeys(auth);
+    assertMayRevokeKeys(auth);
     const row = await this.changes.transaction(async (tx) => {
       const revoked = await store.revokeBusinessKey(tx, auth.businessId, id);
       if (!revoked) throw new NotFoundError('API key');
@@ -352,6 +404,9 @@ export class ApiKeyService {
   }
 }
 
+const knownScopes = (scopes: string[]): ApiKeyScope[] =>
+  scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s));
+
 function requireBusiness(auth: AuthContext): void {
   if (auth.walletId !== null) throw new ForbiddenError('A wallet API key cannot list API keys; use a business API key');
 }
@@ -364,7 +419,7 @@ function present(row: NonNullable<store.BusinessKeyRow>): ApiKeyView {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    scopes: row.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s)),
+    scopes: knownScopes(row.scopes),
     rateLimit: row.rate_limit,
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,

@@ -64,7 +64,7 @@ export function findLiveKeysByHashes(db: DbConn, hashes: Buffer[]): Promise<Live
 export function findLiveWalletKey(db: DbConn, walletId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'prefix', 'key_ciphertext', 'created_at', 'last_used_at'])
+    .select(['id', 'prefix', 'key_ciphertext', 'scopes', 'created_at', 'last_used_at'])
     .where('wallet_id', '=', walletId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { NetworkData } from '../../chains/types.js';
+import { jobs } from '../../jobs/store.js';
 import type { Order, RuleDestination, RuleSource, StoredRule } from './rules.js';
+import { addressKey } from '../../chains/address-key.js';
 
 // ---- configurations and rules --------------------------------------------------------
 
@@ -165,12 +168,14 @@ export interface DepositRow {
   /** Once swept: what the sweep delivered to the master in all, and the sum of the deposits it carried. */
   swept_total: string | null;
   sweep_deposits: string | null;
+  /** Held by AML screening until released. */
+  aml_held: boolean;
 }
 
 export async function deposits(db: DbConn, ids: string[]): Promise<DepositRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<DepositRow>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status, t.aml_held,
            a.type AS address_type, a.derivation_index, w.configurations AS wallet_configurations, c.is_active AS address_switch,
            CASE WHEN t.asset_swept THEN t.asset_swept_response ->> 'sweptTotal' END AS swept_total,
            CASE WHEN t.asset_swept AND t.sweep_id IS NOT NULL
@@ -200,8 +205,8 @@ export interface SettlementRow {
   amount_out: string | null;
   status: 'pending' | 'success' | 'failed';
   stage: SettlementStage;
-  max_fee_per_gas: string | null;
-  max_priority_fee_per_gas: string | null;
+  /** What a child sender's legs are signed with, as its top-up funded them (Sender.fundedNetwork); null from the master. */
+  network: NetworkData | null;
   transfer_gas_limit: string | null;
   swap_transaction_id: string | null;
   settle_transaction_id: string | null;
@@ -240,15 +245,13 @@ export async function insertSettlement(db: DbConn, s: NewSettlement): Promise<bo
 /** Job auto_settle_deposits: the confirmed deposits a rule may take where they landed (AutoSettlementService.takeConfirmed). */
 export async function enqueueTakeConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('auto_settle_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.auto_settle_deposits.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 /** Job auto_settle_swept: deposits a sweep moved to the master (AutoSettlementService.takeSwept). */
 export async function enqueueTakeSwept(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('auto_settle_swept', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.auto_settle_swept.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 /**
@@ -256,9 +259,7 @@ export async function enqueueTakeSwept(db: DbConn, depositIds: string[]): Promis
  * gets a new job: graphile-worker frees the key of a locked job).
  */
 export async function enqueueJob(db: DbConn, id: string, delayMs = 0): Promise<void> {
-  await sql`SELECT graphile_worker.add_job('auto_settle', json_build_object('id', ${id}::text),
-                                           run_at := now() + make_interval(secs => ${delayMs / 1000}),
-                                           job_key := ${`auto_settle:${id}`}, max_attempts := 25)`.execute(db);
+  await jobs.auto_settle.add(db, { id }, { delayMs, key: jobs.auto_settle.key(id), maxAttempts: 25 });
 }
 
 /**
@@ -267,7 +268,7 @@ export async function enqueueJob(db: DbConn, id: string, delayMs = 0): Promise<v
  * of the same sender at the same time (docs/settlement.md, "One sender at a time").
  */
 export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${sender.toLowerCase()}`}, 0))`.execute(db);
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${addressKey(sender)}`}, 0))`.execute(db);
 }
 
 /**
@@ -308,7 +309,7 @@ export async function updateSettlement(
     stage: SettlementStage;
     status: 'pending' | 'success' | 'failed';
     amountOut: bigint;
-    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    network: NetworkData;
     transferGasLimit: bigint;
     swapTransactionId: string;
     settleTransactionId: string;
@@ -321,8 +322,7 @@ export async function updateSettlement(
       stage = coalesce(${patch.stage ?? null}::text, stage),
       status = coalesce(${patch.status ?? null}::text, status),
       amount_out = coalesce(${patch.amountOut?.toString() ?? null}::numeric, amount_out),
-      max_fee_per_gas = coalesce(${patch.fees?.maxFeePerGas.toString() ?? null}::numeric, max_fee_per_gas),
-      max_priority_fee_per_gas = coalesce(${patch.fees?.maxPriorityFeePerGas.toString() ?? null}::numeric, max_priority_fee_per_gas),
+      network = coalesce(${patch.network ? JSON.stringify(patch.network) : null}::jsonb, network),
       transfer_gas_limit = coalesce(${patch.transferGasLimit?.toString() ?? null}::numeric, transfer_gas_limit),
       swap_transaction_id = coalesce(${patch.swapTransactionId ?? null}::uuid, swap_transaction_id),
       settle_transaction_id = coalesce(${patch.settleTransactionId ?? null}::uuid, settle_transaction_id),

@@ -3,6 +3,7 @@
  * wallet's chain: assets that exist there, a valid destination address, min <= max in
  * decimals the assets have, a slippage below 100%, and a swap provider where the rule swaps.
  */
+import { isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError, type FieldIssue } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
@@ -34,6 +35,9 @@ export function checkRule(chain: ChainHandle, v: RuleValues, canSwap: boolean): 
   if (!out) issues.push({ field: 'destination.asset', message: `no asset "${destination.asset}" on ${slug}` });
   const address = chain.adapter.normalizeAddress(destination.address);
   if (!address) issues.push({ field: 'destination.address', message: `not a valid ${slug} address` });
+  // The family's all-zero (burn, system) address: what is settled there is lost.
+  else if (isZeroAddress(chain.config, address))
+    issues.push({ field: 'destination.address', message: 'is the zero address; funds sent there are lost' });
   if (Number(v.slippageTolerance) >= 100) issues.push({ field: 'slippageTolerance', message: 'must be below 100 (percent)' });
   issues.push(...boundIssues(source, sourceAssets));
   if (issues.length) throw new ValidationError(`${issues[0]!.field}: ${issues[0]!.message}`, issues);

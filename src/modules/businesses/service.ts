@@ -1,7 +1,7 @@
 import type { Db } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { ApiKeyService } from '../apikeys/service.js';
+import { OPERATOR, type ApiKeyService } from '../apikeys/service.js';
 import * as store from './store.js';
 
 export interface BusinessView {
@@ -17,12 +17,12 @@ export class BusinessService {
     private readonly apiKeys: ApiKeyService,
   ) {}
 
-  /** Creates a business with its business-level API key (shown once). */
+  /** Creates a business with its business-level API key (shown once; the operator's, so unrestricted). */
   async create(name: string): Promise<{ business: BusinessView; apiKey: string }> {
     const id = uuidv7();
     const apiKey = await this.db.transaction().execute(async (tx) => {
       await store.insertBusiness(tx, id, name);
-      return (await this.apiKeys.issueBusinessKey(tx, id)).apiKey;
+      return (await this.apiKeys.issueBusinessKey(tx, OPERATOR, id)).apiKey;
     });
     return { business: await this.get(id), apiKey };
   }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
-import type { Move } from './rules.js';
+import type { Move } from './types.js';
 
 /** Locks a contract write's transaction for its settlement; undefined once it has left PENDING. */
 export async function lockPendingWrite(db: DbConn, id: string): Promise<{ id: string } | undefined> {

@@ -10,7 +10,7 @@ export const RescanBody = Type.Object(
   {
     transactionHash: Type.Optional(
       Type.String({
-        // Hex for EVM and Tron; a Solana transaction is named by its first signature (base58).
+        // Hex on most families; an ed25519 family's transaction may be named by its first signature (base58).
         pattern: '^((0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$',
         description:
           'a mined transaction: its hash (EVM) or txID (Tron), 64 hex digits with or without 0x, or its signature (Solana), 64 to 88 base58 characters',

@@ -3,8 +3,9 @@
  * `confirmations` deep, and undoing the settlement when a reorg takes the block away.
  *
  * Only purposes with an `outbound.confirmed` subscriber (src/subscriptions.ts) are
- * followed: their owners must be able to go back to pending. The job `outbound_confirm` is
- * queued in the settling transaction (outbox), then polls with the tracker's backoff:
+ * followed: their owners must be able to go back to pending. The row's track job
+ * (`outbound_track`) goes on with these checks once the row is settled: its next run is
+ * queued in the settling transaction (outbox), then it polls with the tracker's backoff:
  *
  * - the receipt is still in the recorded block: the depth (head - block + 1) is reported;
  *   at `confirmations` it is final and the job ends;
@@ -28,24 +29,10 @@ import type { Core } from './core.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
-export type Confirmation =
-  /** Still in its block, `depth` blocks deep; `final` once that is the chain's confirmations. */
-  | { kind: 'depth'; depth: number; final: boolean }
-  /** Re-mined in another block with the same outcome: `row` carries the new receipt. */
-  | { kind: 'moved'; depth: number; final: boolean }
-  /** Its block was replaced and it is not (or not with the same outcome) in the chain: `row` is at 'broadcast' again. */
-  | { kind: 'reorged'; reason: string };
-
 /** Depth at which a receipt is final: the chain's configured confirmations (at least 1). */
 export const requiredDepth = (core: Core, row: OutboundRow): number => Math.max(1, core.catalogue.chain(row.chainId).config.confirmations);
 
-/** Queues the first check of a row just settled with a receipt, in the settling transaction. */
-export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
-  if (!row.receipt || !core.events.followsConfirmations(row.purpose)) return;
-  await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
-}
-
-/** Job `outbound_confirm`: one check (see the header); queues the next one unless final or reorged. */
+/** One depth check of a settled row (see the header); queues the next one unless final or reorged. */
 export async function confirm(core: Core, id: string, poll: number): Promise<void> {
   const row = await store.findOutbound(core.db, id);
   if (!row?.receipt || !row.hash || !core.events.followsConfirmations(row.purpose) || (row.stage !== 'mined' && row.stage !== 'failed'))
@@ -59,13 +46,13 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     const { firstTrackDelayMs, maxTrackDelayMs } = core.opts;
     return store.enqueueConfirmJob(core.db, id, poll + 1, Math.min(firstTrackDelayMs * 2 ** Math.min(poll, 20), maxTrackDelayMs));
   };
-  const depthOf = (r: Receipt) => Number(head - r.blockNumber + 1n);
+  const depthOf = (r: Receipt) => Number(head - r.block.number + 1n);
 
   if (receipt && sameBlock(receipt, recorded)) {
     const depth = depthOf(receipt);
     const final = depth >= need;
     await core.db.transaction().execute(async (tx) => {
-      const locked = await store.lockSettledIn(tx, id, recorded.blockHash);
+      const locked = await store.lockSettledIn(tx, id, recorded.block.hash);
       if (locked) await core.events.emit('outbound.confirmed', tx, { row: locked, change: { kind: 'depth', depth, final } });
     });
     if (!final) await next();
@@ -74,8 +61,8 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
   if (!receipt) {
     // A node that has not seen (or has forgotten) the receipt proves nothing while the
     // recorded block is still the chain's block at that height.
-    const block = await adapter.getBlock(recorded.blockNumber);
-    if (block && block.hash.toLowerCase() === recorded.blockHash.toLowerCase()) {
+    const block = await adapter.getBlock(recorded.block.number);
+    if (block && block.hash.toLowerCase() === recorded.block.hash.toLowerCase()) {
       await next();
       return;
     }
@@ -83,10 +70,10 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
 
   const moved = receipt !== null && receipt.status === recorded.status;
   const reason = receipt
-    ? `block ${recorded.blockNumber} (${recorded.blockHash}) was replaced by a reorganisation; mined again in block ${receipt.blockNumber} with status ${receipt.status}`
-    : `block ${recorded.blockNumber} (${recorded.blockHash}) was replaced by a reorganisation and the transaction is no longer in the chain; sending the same signed bytes again`;
+    ? `block ${recorded.block.number} (${recorded.block.hash}) was replaced by a reorganisation; mined again in block ${receipt.block.number} with status ${receipt.status}`
+    : `block ${recorded.block.number} (${recorded.block.hash}) was replaced by a reorganisation and the transaction is no longer in the chain; sending the same signed bytes again`;
   const changed = await core.db.transaction().execute(async (tx) => {
-    if (!(await store.lockSettledIn(tx, id, recorded.blockHash))) return false;
+    if (!(await store.lockSettledIn(tx, id, recorded.block.hash))) return false;
     if (moved) {
       const depth = depthOf(receipt);
       const updated = await store.moveReceipt(tx, id, receipt);
@@ -104,4 +91,4 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     core.logger.warn({ ...logFields(row), err: reason }, moved ? 'outbound receipt moved by a reorg' : 'outbound receipt reorged away');
 }
 
-const sameBlock = (a: Receipt, b: Receipt) => a.blockHash.toLowerCase() === b.blockHash.toLowerCase();
+const sameBlock = (a: Receipt, b: Receipt) => a.block.hash.toLowerCase() === b.block.hash.toLowerCase();

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { jobs, type SqlOptions } from '../../jobs/store.js';
+
+/** A run's job (over a row of `id`, `wallet_id`): one at a time per wallet (its queue), once per run (its key). */
+const runJob: SqlOptions = { queue: sql`'settlement:' || wallet_id::text`, key: sql`'settlement:' || id::text`, maxAttempts: 10 };
 
 export type RunStatus = 'pending' | 'done' | 'nothing' | 'failed';
 
@@ -50,8 +54,7 @@ export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> 
     ON CONFLICT DO NOTHING
     RETURNING id, wallet_id`.execute(db);
   if (rows.length > 0) {
-    await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('settlement_run', json_build_object('runId', id::text), 'settlement:' || wallet_id::text,
-                                                            now(), 10, 'settlement:' || id::text, NULL, NULL)::graphile_worker.job_spec))
+    await sql`SELECT ${jobs.settlement_run.addAllSql({ runId: sql`id::text` }, runJob)}
                 FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.wallet_id)}::uuid[]) AS t(id, wallet_id)`.execute(db);
   }
   return rows.map((r) => r.id);
@@ -60,15 +63,13 @@ export async function createRuns(db: DbConn, runs: NewRun[]): Promise<string[]> 
 /** Job settle_deposits: confirmed deposits that may start INSTANT runs (SettlementService.instantConfirmed). */
 export async function enqueueInstantConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('settle_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.settle_deposits.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 /** Job settle_swept: swept deposits that may start INSTANT runs (SettlementService.instantSwept). */
 export async function enqueueInstantSwept(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('settle_swept', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.settle_swept.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 export async function findRun(db: DbConn, id: string): Promise<RunRow | undefined> {
@@ -126,8 +127,7 @@ export async function requeueStale(db: DbConn, olderThanSeconds: number): Promis
   const { rows } = await sql<{ n: string }>`
     WITH stale AS (SELECT id, wallet_id FROM settlement_runs
                     WHERE status = 'pending' AND updated_at < now() - make_interval(secs => ${olderThanSeconds}) LIMIT 500),
-         queued AS (SELECT graphile_worker.add_job('settlement_run', json_build_object('runId', id::text), queue_name := 'settlement:' || wallet_id::text,
-                                                   job_key := 'settlement:' || id::text, max_attempts := 10) FROM stale)
+         queued AS (SELECT ${jobs.settlement_run.addSql({ runId: sql`id::text` }, runJob)} FROM stale)
     SELECT count(*) AS n FROM queued`.execute(db);
   return Number(rows[0]!.n);
 }
@@ -148,10 +148,18 @@ export async function depositsToSettle(db: DbConn, ids: string[], masterOnly: bo
   if (ids.length === 0) return [];
   const { rows } = await sql<DepositRef>`
     SELECT t.id, t.wallet_id, t.asset_id, t.address_id FROM transactions t
-     WHERE t.id = ANY(${ids}::uuid[]) AND t.type = 'DEPOSIT' AND t.asset_id IS NOT NULL
+     WHERE t.id = ANY(${ids}::uuid[]) AND t.type = 'DEPOSIT' AND t.asset_id IS NOT NULL AND NOT t.aml_held
        ${masterOnly ? sql`AND t.address_id IS NULL` : sql``}
        AND EXISTS (SELECT 1 FROM beneficiaries b
                     WHERE b.wallet_id = t.wallet_id AND b.is_settlement AND b.is_active AND b.deleted_at IS NULL
                       AND b.settlement_frequency = 'INSTANT')`.execute(db);
   return rows;
+}
+
+/** Deposits held by AML screening on the master address, per asset: not the settlement's to move until released. */
+export async function amlHeldAtMaster(db: DbConn, walletId: string): Promise<Map<string, bigint>> {
+  const { rows } = await sql<{ asset_id: string; amount: string }>`
+    SELECT asset_id, sum(amount)::text AS amount FROM transactions
+     WHERE wallet_id = ${walletId} AND address_id IS NULL AND aml_held AND asset_id IS NOT NULL GROUP BY asset_id`.execute(db);
+  return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
 
 export interface SweepRow {
   id: string;
@@ -11,11 +12,7 @@ export interface SweepRow {
   status: 'pending' | 'success' | 'failed';
   stage: 'topup' | 'lend' | 'transfer' | 'give_back' | 'done' | 'failed';
   amount: string;
-  /** EVM sweeps: the fee fields the transfer is signed with; null on other families (see `network`). */
-  gas_limit: string | null;
-  max_fee_per_gas: string | null;
-  max_priority_fee_per_gas: string | null;
-  /** Other families: the transfer's fixed network data (the family's quote), signed as funded. */
+  /** The network data the transfer is signed with, as funded (Sender.fundedNetwork); null on a sweep that never started. */
   network: NetworkData | null;
   /** The family's lend and give-back steps (ChildFeeFunding 'lend'), when resources are lent. */
   lend: NetworkData | null;
@@ -62,6 +59,16 @@ export async function activeSweep(db: DbConn, addressId: string, assetId: string
   return rows[0];
 }
 
+/**
+ * Whether a deposit of the asset to the address is held by AML screening (a listed sender,
+ * not released): a sweep moves the address's whole balance, so none is made while one is.
+ */
+export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: string): Promise<boolean> {
+  const { rows } =
+    await sql`SELECT 1 FROM transactions WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held LIMIT 1`.execute(db);
+  return rows.length > 0;
+}
+
 /** Confirmed deposits of an address and asset that no sweep has taken yet. */
 export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
   const { rows } = await sql<SweepableDeposit>`
@@ -85,22 +92,15 @@ export async function insertSweep(
     status: 'pending' | 'failed';
     stage: 'topup' | 'lend' | 'transfer' | 'failed';
     amount: bigint;
-    /** EVM: the transfer's fee fields (all three), as before; null elsewhere. */
-    gasLimit: bigint | null;
-    maxFeePerGas: bigint | null;
-    maxPriorityFeePerGas: bigint | null;
     network?: NetworkData | null;
     lend?: NetworkData | null;
     giveBack?: NetworkData | null;
     error?: string;
   },
 ): Promise<void> {
-  const text = (v: bigint | null) => (v === null ? null : v.toString());
   const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas,
-                                network, lend, give_back, error)
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
-                    ${text(s.gasLimit)}, ${text(s.maxFeePerGas)}, ${text(s.maxPriorityFeePerGas)},
                     ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.error ?? null})`.execute(db);
 }
 
@@ -177,15 +177,13 @@ export async function depositForSweep(db: DbConn, walletId: string, id: string) 
 }
 
 export async function enqueueSweepJob(db: DbConn, addressId: string, assetId: string): Promise<void> {
-  await sql`SELECT graphile_worker.add_job('sweep_address', json_build_object('addressId', ${addressId}::text, 'assetId', ${assetId}::text),
-                                           job_key := ${`sweep:${addressId}:${assetId}`}, max_attempts := 25)`.execute(db);
+  await jobs.sweep_address.add(db, { addressId, assetId }, { key: `sweep:${addressId}:${assetId}`, maxAttempts: 25 });
 }
 
 /** Job sweep_deposits: confirmed deposits auto-sweep may apply to (SweepService.sweepConfirmed). */
 export async function enqueueSweepDeposits(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
-  await sql`SELECT graphile_worker.add_job('sweep_deposits', json_build_object('depositIds', ${depositIds}::text[]),
-                                           max_attempts := 25)`.execute(db);
+  await jobs.sweep_deposits.add(db, { depositIds }, { maxAttempts: 25 });
 }
 
 export interface DepositContext {
@@ -199,12 +197,14 @@ export interface DepositContext {
   key_imported: boolean | null;
   disable_auto_sweep: boolean | null;
   wallet_configurations: Record<string, unknown>;
+  /** Held by AML screening until released. */
+  aml_held: boolean;
 }
 
 /** What the auto-sweep decision needs about deposits, their addresses and wallets. */
 export async function depositContexts(db: DbConn, depositIds: string[]): Promise<DepositContext[]> {
   const { rows } = await sql<DepositContext>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, a.type AS address_type, a.key_imported,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.aml_held, a.type AS address_type, a.key_imported,
            (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
      WHERE t.id = ANY(${depositIds}::uuid[])`.execute(db);
@@ -214,8 +214,11 @@ export async function depositContexts(db: DbConn, depositIds: string[]): Promise
 /** One job per (address, asset); the job key folds duplicates into one. */
 export async function enqueueSweepJobs(db: DbConn, pairs: { addressId: string; assetId: string }[]): Promise<void> {
   if (pairs.length === 0) return;
-  await sql`SELECT graphile_worker.add_jobs(array_agg(ROW('sweep_address', json_build_object('addressId', a::text, 'assetId', s::text), NULL, now(), 25,
-                                                          'sweep:' || a::text || ':' || s::text, NULL, NULL)::graphile_worker.job_spec))
+  const add = jobs.sweep_address.addAllSql(
+    { addressId: sql`a::text`, assetId: sql`s::text` },
+    { key: sql`'sweep:' || a::text || ':' || s::text` },
+  );
+  await sql`SELECT ${add}
               FROM (SELECT DISTINCT a, s FROM unnest(${pairs.map((p) => p.addressId)}::uuid[], ${pairs.map((p) => p.assetId)}::uuid[]) AS t(a, s)) AS u`.execute(
     db,
   );

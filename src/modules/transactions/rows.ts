@@ -1,8 +1,7 @@
 /**
  * Rows as SELECT * reads them, built in memory from what was written (pure: no SQL).
  */
-import type { TransactionRow } from './store.js';
-import type { NewDeposit } from './types.js';
+import type { NewDeposit, TransactionRow } from './types.js';
 
 /**
  * The row `insertDeposits` wrote for `d`, as SELECT * would read it. Typed as the whole
@@ -44,8 +43,8 @@ export function depositRow(
     gas_used: null,
     hash: d.hash,
     log_index: d.logIndex,
-    block_hash: d.blockHash,
-    block_number: d.blockNumber.toString(),
+    block_hash: d.block.hash,
+    block_number: d.block.number.toString(),
     sender_address: d.from,
     recipient_address: d.to,
     token_address: d.token,
@@ -55,11 +54,11 @@ export function depositRow(
     network: d.network,
     created_channel: 'BLOCKCHAIN',
     signed_transaction: null,
-    aml_screening: {},
+    aml_screening: d.amlScreening ?? {},
+    aml_held: d.amlHeld ?? false,
     nonce: null,
     raw_transaction: null,
-    max_fee_per_gas: null,
-    max_priority_fee_per_gas: null,
+    signed_fees: null,
     asset_swept: false,
     asset_swept_amount: null,
     asset_swept_at: null,

@@ -1,7 +1,7 @@
 /**
  * A wallet's keys by its chain's family (chains/families.ts through chains/registry.ts): the
  * opened account xpubs that issue bip32 children without the seed, and the seed path of a
- * family whose children need it (Solana). WalletService creates one and delegates to it.
+ * family whose children need it (childKeysFrom 'seed'). WalletService creates one and delegates to it.
  */
 import type { Db } from '../../db/pool.js';
 import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
@@ -27,7 +27,7 @@ export interface ChildAddresses {
   path(index: number): string;
   /**
    * The addresses of `indexes`, in order: from the opened account xpub on bip32 families;
-   * on a seed family (Solana) from the seed, opened once for the whole call and zeroed.
+   * on a seed family from the seed, opened once for the whole call and zeroed.
    */
   addresses(indexes: readonly number[]): Promise<string[]>;
 }
@@ -73,7 +73,7 @@ export class WalletKeyring {
     private readonly openMnemonicBytes: (walletId: string) => Promise<Buffer>,
   ) {}
 
-  /** Whether the wallet's children come from the seed (a seed family: Solana), not an account xpub. */
+  /** Whether the wallet's children come from the seed (a seed family), not an account xpub. */
   childrenFromSeed(wallet: { chain_id: string }): boolean {
     return keysOfChain(this.catalogue.chain(wallet.chain_id).config).derivation.childKeysFrom === 'seed';
   }
@@ -130,7 +130,7 @@ export class WalletKeyring {
 
   /**
    * The wallet's address deriver: its account xpub, opened once per process and kept
-   * (bip32 families). A seed family's wallet (Solana) has none: its addresses are the
+   * (bip32 families). A seed family's wallet has none: its addresses are the
    * stored rows (issuance derives them from the seed, `childAddresses`).
    */
   deriver(wallet: { id: string }): Promise<ChildAddressDeriver> {

@@ -12,14 +12,15 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
       schema: {
         tags: ['Wallets'],
         summary: 'Create a master wallet (business key)',
-        description: 'Extension. Creates a master wallet on a configured blockchain and network and returns its API key once.',
+        description:
+          "Extension. Creates a master wallet on a configured blockchain and network and returns its API key once. The wallet's key carries the restrictions of the key that created it (`apiKeyScopes`); a READ_ONLY key creates none.",
         body: CreateWalletBody,
         response: { 200: Envelope(WalletWithKeySchema) },
       },
     },
     async (req) => {
-      const { wallet, apiKey } = await wallets.create(req.auth, req.body);
-      return ok({ ...wallet, apiKey }, 'Wallet created successfully');
+      const { wallet, apiKey, apiKeyScopes } = await wallets.create(req.auth, req.body);
+      return ok({ ...wallet, apiKey, apiKeyScopes }, 'Wallet created successfully');
     },
   );
 
@@ -76,7 +77,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
       schema: {
         tags: ['Wallets'],
         summary: "Regenerate a wallet's API key (business key)",
-        description: 'The previous key stops working at once. The new key is shown only in this response.',
+        description:
+          'The previous key stops working at once. The new key is shown only in this response; it carries the restrictions of the key that asked for it (`scopes`).',
         params: WalletParams,
         response: { 200: Envelope(RegeneratedKeySchema) },
       },

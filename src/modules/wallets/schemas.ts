@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../../lib/schema.js';
 import { BlockchainSchema } from '../catalogue/schemas.js';
+import { ApiKeyScopeSchema } from '../apikeys/schemas.js';
 import { WalletConfigurationsPatch, WalletConfigurationsSchema } from './configurations.js';
 
 export const walletProps = {
@@ -57,10 +58,16 @@ export const UpdateWalletBody = Type.Object(
 export const WalletWithKeySchema = Type.Object({
   ...walletProps,
   apiKey: Type.String({ description: 'shown once; store it now' }),
+  apiKeyScopes: Type.Array(ApiKeyScopeSchema, {
+    description: "the wallet key's restrictions: those of the key that created the wallet (empty: none)",
+  }),
 });
 
 export const RegeneratedKeySchema = Type.Object({
   walletId: Uuid(),
   apiKey: Type.String({ description: 'shown once; the previous key stopped working' }),
   prefix: Type.String(),
+  scopes: Type.Array(ApiKeyScopeSchema, {
+    description: "the new key's restrictions: those of the key that regenerated it (empty: none)",
+  }),
 });

@@ -15,12 +15,13 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
 import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import type { AuthContext, ApiKeyService } from '../apikeys/service.js';
+import { OPERATOR, type AuthContext, type ApiKeyScope, type ApiKeyService, type Scoped } from '../apikeys/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import {
   defaultWalletConfigurations,
   mergeConfigurations,
   normaliseConfigurations,
+  relaxesAml,
   relaxesContractWrites,
   type WalletConfigurations,
   type WalletConfigurationsPatch,
@@ -56,10 +57,18 @@ export interface CreateWalletInput {
   assets?: string[];
 }
 
+/** A new wallet with its key in clear (shown once) and the key's restrictions. */
+export interface CreatedWallet {
+  wallet: WalletView;
+  apiKey: string;
+  apiKeyScopes: ApiKeyScope[];
+}
+
 export class WalletService {
   readonly #keys: WalletKeyring;
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
+  #amlProviders: ((chain: ChainHandle) => string[]) | undefined;
   #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
 
   constructor(
@@ -76,13 +85,25 @@ export class WalletService {
     changes.on(WALLET_CHANGED, (id) => this.#refs.delete(id));
   }
 
-  /** POST /v1/wallets: business-level keys only. */
-  async create(auth: AuthContext, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
+  /**
+   * POST /v1/wallets (and the dashboard's form): business-level keys only. The wallet's key
+   * inherits the caller's restrictions (apikeys scopesOfNewKey).
+   */
+  async create(auth: AuthContext, input: CreateWalletInput): Promise<CreatedWallet> {
     requireBusinessKey(auth, 'create wallets');
-    return this.createForBusiness(auth.businessId, input);
+    return this.#create(auth.businessId, input, auth);
   }
 
-  async createForBusiness(businessId: string, input: CreateWalletInput): Promise<{ wallet: WalletView; apiKey: string }> {
+  /**
+   * A wallet created by the installation itself (the embedded default's seeding, tools), not
+   * by a caller's key: its key is unrestricted, as the business's first key is. Anything
+   * acting for a key or a session goes through `create`.
+   */
+  createForBusiness(businessId: string, input: CreateWalletInput): Promise<CreatedWallet> {
+    return this.#create(businessId, input, OPERATOR);
+  }
+
+  async #create(businessId: string, input: CreateWalletInput, creator: Scoped): Promise<CreatedWallet> {
     const chain = this.catalogue.findChain(input.blockchain, input.network);
     if (!chain) {
       throw new BusinessRuleError(
@@ -104,7 +125,7 @@ export class WalletService {
     try {
       seed = seedFromMnemonic(mnemonic);
       if (fromSeed) {
-        // A seed family (Solana) keeps no xpub: its addresses come from the seed (issuance).
+        // A seed family (children from the seed: derivation.childKeysFrom) keeps no xpub: its addresses come from the seed (issuance).
         address = codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!);
       } else {
         // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
@@ -124,7 +145,7 @@ export class WalletService {
       wipe(mnemonic, xpub, seed);
     }
 
-    const apiKey = await this.db.transaction().execute(async (tx) => {
+    const key = await this.db.transaction().execute(async (tx) => {
       await store.insertWallet(tx, {
         id,
         businessId,
@@ -143,9 +164,9 @@ export class WalletService {
         tx,
         assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })),
       );
-      return (await this.apiKeys.issueWalletKey(tx, businessId, id, input.network)).apiKey;
+      return this.apiKeys.issueWalletKey(tx, creator, businessId, id, input.network);
     });
-    return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey };
+    return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey: key.apiKey, apiKeyScopes: key.scopes };
   }
 
   /** The wallet if the caller's key reaches it; a foreign wallet looks exactly like a missing one. */
@@ -211,7 +232,7 @@ export class WalletService {
 
   /**
    * The wallet's address deriver: its account xpub, opened once per process and kept
-   * (bip32 families; keys.ts). A seed family's wallet (Solana) has none.
+   * (bip32 families; keys.ts). A seed family's wallet has none.
    */
   deriver(wallet: Pick<WalletRow, 'id'>): Promise<ChildAddressDeriver> {
     return this.#keys.deriver(wallet);
@@ -219,7 +240,7 @@ export class WalletService {
 
   /**
    * The address of the wallet's child `index` (0: the master): derived from the account xpub
-   * on bip32 families; on a seed family (Solana) the stored address (issuance derived it from
+   * on bip32 families; on a seed family the stored address (issuance derived it from
    * the seed; signing derives the key again and checks it against this address).
    */
   async addressOf(wallet: Pick<WalletRow, 'id' | 'chain_id' | 'address'>, index: number, db: DbConn = this.db): Promise<string> {
@@ -268,13 +289,23 @@ export class WalletService {
         createdAt: row.business_created_at.toISOString(),
         updatedAt: row.business_updated_at.toISOString(),
       },
-      configurations: normaliseConfigurations(row.configurations),
+      configurations: this.#withAml(normaliseConfigurations(row.configurations), chain),
       blockchain: this.catalogue.blockchainView(chain),
       addressLimit: row.address_limit,
       webhookUrl: row.webhook_url,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
     };
+  }
+
+  /** Where `configurations.aml.providers` comes from: the AML module registers itself here at wiring. */
+  useAmlProviders(source: (chain: ChainHandle) => string[]): void {
+    this.#amlProviders = source;
+  }
+
+  #withAml(c: WalletConfigurations, chain: ChainHandle): WalletConfigurations {
+    const providers = this.#amlProviders?.(chain) ?? [];
+    return { ...c, aml: { ...c.aml, providers, provider: providers.join(', ') } };
   }
 
   /**
@@ -339,7 +370,10 @@ export class WalletService {
       const configurations =
         patch.configurations === undefined
           ? undefined
-          : mergeConfigurations(current, checkContractWrites(auth, this.chainOf(wallet), current, patch.configurations));
+          : mergeConfigurations(
+              current,
+              checkAml(auth, current, checkContractWrites(auth, this.chainOf(wallet), current, patch.configurations)),
+            );
       await store.updateWallet(tx, walletId, { ...patch, configurations, webhookUrl });
       // Cached refs hold no updatable field; announced anyway, so a field added to WalletRef
       // later cannot go stale silently.
@@ -348,19 +382,23 @@ export class WalletService {
     return this.get(auth, walletId);
   }
 
-  async regenerateKey(auth: AuthContext, walletId: string): Promise<{ walletId: string; apiKey: string; prefix: string }> {
+  /** A new key for the wallet (the old one revoked at once); it inherits the caller's restrictions. */
+  async regenerateKey(
+    auth: AuthContext,
+    walletId: string,
+  ): Promise<{ walletId: string; apiKey: string; prefix: string; scopes: ApiKeyScope[] }> {
     requireBusinessKey(auth, "regenerate a wallet's API key");
     const wallet = await this.require(auth, walletId);
     const network = this.chainOf(wallet).row.network;
-    // changes.transaction: the new key's creation reaches every process's unknown-key cache
-    // before we answer (the old key needs nothing: no process caches a good key).
+    // changes.transaction: the new key's creation (every process's unknown-key cache) and the
+    // old key's revocation (every process's good-key cache) apply here before we answer.
     const issued = await this.changes.transaction(async (tx) => {
       // Concurrent regenerations queue on the wallet row: otherwise the second cannot see the
       // first's new key to revoke it and fails on the one-live-key index (a 500).
       await store.lockWallet(tx, walletId);
-      return this.apiKeys.issueWalletKey(tx, wallet.business_id, walletId, network);
+      return this.apiKeys.issueWalletKey(tx, auth, wallet.business_id, walletId, network);
     });
-    return { walletId, apiKey: issued.apiKey, prefix: issued.prefix };
+    return { walletId, apiKey: issued.apiKey, prefix: issued.prefix, scopes: issued.scopes };
   }
 }
 
@@ -389,6 +427,13 @@ function checkContractWrites(
   const next = { ...current.contractWrites, ...given, ...(allowedContracts ? { allowedContracts } : {}) };
   if (relaxesContractWrites(current.contractWrites, next)) requireBusinessKey(auth, 'switch contract writes on or widen their allow-list');
   return { ...patch, contractWrites: { ...given, ...(allowedContracts ? { allowedContracts } : {}) } };
+}
+
+/** AML settings may be made stricter by any key; less strict only by a business key. */
+function checkAml(auth: AuthContext, current: WalletConfigurations, patch: WalletConfigurationsPatch): WalletConfigurationsPatch {
+  if (patch.aml && relaxesAml(current.aml, { ...current.aml, ...patch.aml }))
+    requireBusinessKey(auth, 'relax AML screening (onDepositHit FLAG, onProviderFailure ALLOW)');
+  return patch;
 }
 
 function requireBusinessKey(auth: AuthContext, what: string): void {

@@ -12,7 +12,7 @@ export interface NewWallet {
   /** The account xpub, sealed (keys/sealed-columns.ts WALLET_XPUB); never stored in clear. */
   /** Null on a seed family's wallet (childrenFromSeed). */
   accountXpubSealed: Buffer | null;
-  /** A seed family (Solana): no account xpub, children derived from the seed at issuance. */
+  /** A seed family (derivation.childKeysFrom 'seed'): no account xpub, children derived from the seed at issuance. */
   childrenFromSeed?: boolean;
   seedCiphertext: Buffer;
   addressLimit: number;

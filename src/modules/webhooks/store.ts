@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
 
 /**
  * How the job that makes a new delivery is queued, in the caller's transaction (the outbox
@@ -30,9 +31,8 @@ export interface NewEventWithDelivery {
 // The job of a delivery batch, or of one delivery (`dl` is the inserted deliveries).
 const jobOf = (job: JobPlan) =>
   job.batch === null
-    ? sql`SELECT count(graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', dl.id::text),
-                                               job_key := 'webhook:' || dl.id::text, max_attempts := 10)) FROM dl`
-    : sql`SELECT count(graphile_worker.add_job('deliver_webhook', json_build_object('batch', ${job.batch}::text), max_attempts := 10))
+    ? sql`SELECT count(${jobs.deliver_webhook.addSql({ deliveryId: sql`dl.id::text` }, { key: sql`'webhook:' || dl.id::text`, maxAttempts: 10 })}) FROM dl`
+    : sql`SELECT count(${jobs.deliver_webhook.addSql({ batch: sql`${job.batch}::text` }, { maxAttempts: 10 })})
             FROM (SELECT 1 FROM dl LIMIT 1) one WHERE ${job.addBatchJob}`;
 
 /**
@@ -186,8 +186,7 @@ export async function walletWebhookUrl(db: DbConn, walletId: string): Promise<st
 
 /** Queues a delivery's own job (sweep, retries), in the caller's transaction when there is one. */
 export async function enqueueDeliveryJob(db: DbConn, deliveryId: string, runAt: Date): Promise<void> {
-  await sql`SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', ${deliveryId}::text),
-                                           run_at := ${runAt}, job_key := ${`webhook:${deliveryId}`}, max_attempts := 10)`.execute(db);
+  await jobs.deliver_webhook.add(db, { deliveryId }, { runAt, key: `webhook:${deliveryId}`, maxAttempts: 10 });
 }
 
 /** An attempt that was just claimed: everything needed to sign and send it. */
@@ -300,8 +299,7 @@ export async function recordOutcomes(db: DbConn, outcomes: AttemptOutcome[]): Pr
         FROM o WHERE wd.id = o.delivery_id AND wd.attempts = o.attempt
       RETURNING wd.id, o.retry_job_at
     )
-    SELECT count(graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', d.id::text), run_at := d.retry_job_at,
-                                         job_key := 'webhook:' || d.id::text, max_attempts := 10))
+    SELECT count(${jobs.deliver_webhook.addSql({ deliveryId: sql`d.id::text` }, { runAt: sql`d.retry_job_at`, key: sql`'webhook:' || d.id::text`, maxAttempts: 10 })})
       FROM d WHERE d.retry_job_at IS NOT NULL`.execute(db);
 }
 

@@ -11,7 +11,6 @@
  * tracking are the worker's (outbound pipeline). Completion, cancel and retry are in
  * lifecycle.ts; signing a sign-only withdrawal in sign-only.ts.
  */
-import type { ModuleDeps } from '../deps.js';
 import type { DbConn } from '../../db/pool.js';
 
 import { BusinessRuleError } from '../../lib/errors.js';
@@ -37,12 +36,14 @@ import { WithdrawalLifecycle } from './lifecycle.js';
 import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
 
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
-import type { WithdrawBody } from './schemas.js';
 import { signOnly } from './sign-only.js';
 import * as store from './store.js';
+import type { WithdrawBody } from './schemas.js';
 import { checkItems, type Item } from './validate.js';
+import type { Sender, SenderAccess, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
+import { addressKey } from '../../chains/address-key.js';
 
-export type WithdrawalServiceDeps = ModuleDeps;
+export type { Sender, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 
 /**
  * Requests of one sender per creating transaction. Each transaction pays about a dozen
@@ -55,28 +56,7 @@ const MAX_BATCH = 250;
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** Who sends: the master address (index 0) or one of the wallet's child addresses. */
-export interface Sender {
-  wallet: WalletRow;
-  chain: ChainHandle;
-  address: string;
-  index: number;
-  addressId: string | null;
-  addressMetadata: Record<string, unknown> | null;
-}
-
-export interface WithdrawRequest {
-  walletId: string;
-  /** null: from the master address. */
-  addressId: string | null;
-  body: WithdrawBody;
-  idempotencyKey?: string | undefined;
-}
-
-/** A single request answers with one Transaction, a batch with an array in request order. */
-export type WithdrawResult = TransactionView | TransactionView[];
-
-export class WithdrawalService {
+export class WithdrawalService implements SenderAccess {
   readonly lifecycle: WithdrawalLifecycle;
   readonly #senders: GroupQueue<CreateJob, CreateResult>;
   readonly clock = new DbClock();
@@ -242,6 +222,18 @@ export class WithdrawalService {
     if (refused) throw refused;
   }
 
+  /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
+  async screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
+    const screenings = await this.deps.aml?.checkPayout({
+      wallet: s.wallet,
+      chain: s.chain,
+      recipients: items.map((i) => ({ address: i.to, field: i.field ? `${i.field}.address` : 'address' })),
+      operation,
+      actor: `api-key:${auth.keyId}`,
+    });
+    screenings?.forEach((screening, i) => (items[i]!.aml = { ...screening }));
+  }
+
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
   #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
     // A child on a family with sponsored fees (Solana): its master pays and signs as fee payer.
@@ -281,8 +273,13 @@ export class WithdrawalService {
       if (stored) return stored.response as WithdrawResult;
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
-    // amountUSD and rateUSD are recorded at creation from quotes read now, outside the transaction (never fails).
-    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
+    // Every destination screened before anything is reserved or signed: a listed one is 422
+    // AML_BLOCKED (audited), nothing written (modules/aml). Meanwhile the USD quotes that
+    // amountUSD and rateUSD are recorded from are read (outside the transaction; never fails).
+    await Promise.all([
+      this.screen(auth, s, items, op === 'sign' ? 'withdraw-sign' : 'withdraw'),
+      this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id)),
+    ]);
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
     if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
     for (let attempt = 0; ; attempt++) {
@@ -370,13 +367,14 @@ export class WithdrawalService {
       reservedFee,
       nonce: null,
       signed,
+      ...(item.aml ? { amlScreening: item.aml } : {}),
     };
   }
 }
 
 const pick = <T>(list: T[], indexes: number[]): T[] => indexes.map((i) => list[i]!);
 
-const senderKey = (s: Sender) => `${s.chain.id}:${s.address.toLowerCase()}`;
+const senderKey = (s: Sender) => `${s.chain.id}:${addressKey(s.address)}`;
 
 /** A concurrent request took the same (wallet, reference) first. */
 function isReferenceClash(err: unknown): boolean {

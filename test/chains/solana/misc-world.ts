@@ -9,14 +9,14 @@ import { expect } from 'vitest';
 import { sql } from 'kysely';
 import { ed25519 } from '@noble/curves/ed25519';
 import { base58 } from '@scure/base';
-import { resolveChain } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../../src/devnet/solana/index.js';
 import type { SolanaAdapter } from '../../../src/chains/solana/adapter.js';
 import { startHarness, type Harness, type HarnessOptions } from '../../support/harness.js';
 import { eventually } from '../../support/fixtures.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 
 export interface SolanaWorld {
   sol: SolanaStandIn;

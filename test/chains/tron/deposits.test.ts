@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { resolveChain } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { fundedWallet, sendToken, sendTrx, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';

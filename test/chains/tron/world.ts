@@ -8,12 +8,13 @@
  */
 import { expect } from 'vitest';
 import { sql } from 'kysely';
-import { resolveChain, type ChainConfig, type ChainEntry } from '../../../src/config/chains.js';
+import { resolveChain } from '../../../src/configuration.js';
+import type { ChainConfig, ChainEntry } from '../../../src/config/chains.js';
 import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { post, startForTest } from '../../../src/devnet/tron/testkit.js';
 import { tronHex } from '../../../src/chains/tron/codec.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
