@@ -20,6 +20,8 @@
  *    transfers/s, baseline and peak RSS (sampled every 50 ms, cross-checked with the
  *    kernel's VmHWM), an exactly-once check of the rows, and where the time went (watch-set
  *    load, RPC, DB record with events and sweep hooks, SQL statements per transfer, CPU).
+ *    After each run, the bare ceiling on the same range (bench/backfill-bare.ts: eth_getLogs
+ *    and COPY into a bare table) and our rate's ratio to it (issue 29: >= 0.5).
  *    No worker runs meanwhile (the deliveries and sweep jobs the range creates wait in the
  *    queue), so the figure is the indexer's alone.
  */
@@ -403,6 +405,7 @@ export interface BackfillReport {
     setup: Record<string, number>;
     watchSet: { size: number; ms: number; liveMb: number; peakMb: number };
     runs: BackfillRun[];
+    bare: BareRun[];
     diagnostics?: { name: string; run: BackfillRun }[];
     profile?: ProfileSummary;
   };
@@ -482,6 +485,8 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
 
     // 3. Index from scratch, per batch size.
     const runs: BackfillRun[] = [];
+    const bare: BareRun[] = [];
+    const ratios: number[] = [];
     let profile: BackfillReport['details']['profile'];
     for (const [bi, batchBlocks] of opts.batchSizes.entries()) {
       const count = bi === 0 ? opts.runs : opts.extraBatchRuns;
@@ -490,6 +495,15 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         const profiling = opts.cpuProfile && bi === 0 && run === 1;
         const heapProfiling = process.env.BENCH_HEAP_PROF === '1' && bi === 0 && run === 1;
         const r = await backfillRun(world, wallet, kek, batchBlocks, expectedLower, expectedTotal, { cpu: profiling, heap: heapProfiling });
+        // The bare ceiling right after, on the same range (issue 29): the ratio is within one run.
+        if (bi === 0) {
+          const b = await bareRun(world, sent.cursorBefore.blockNumber + 1n, batchBlocks, expectedLower.length);
+          bare.push(b);
+          log(
+            `  batch ${batchBlocks} run ${run}, bare (eth_getLogs + COPY into a bare table): ${fmt(b.rate, 0)} transfers/s (${fmt(b.ms / 1000, 2)} s) | our rate / bare ${fmt(r.rate / b.rate, 3)} | load ${b.load1.toFixed(2)}`,
+          );
+          ratios.push(r.rate / b.rate);
+        }
         if (r.profile) profile = r.profile;
         for (const line of r.heapSites ?? []) log(line);
         runs.push(r);
@@ -551,10 +565,19 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         `deposits: backfill rate (batch ${opts.batchSizes[0]} blocks)`,
         'transfers/s',
         main.map((r) => r.rate),
-        '>= 2,000',
-        (m) => m >= 2000,
+        '>= 10,000',
+        (m) => m >= 10_000,
         0,
       ),
+      figure(
+        `deposits: backfill bare ceiling, eth_getLogs + COPY (batch ${opts.batchSizes[0]} blocks)`,
+        'transfers/s',
+        bare.map((b) => b.rate),
+        '-',
+        undefined,
+        0,
+      ),
+      figure('deposits: backfill rate / bare ceiling (same run)', 'x', ratios, '>= 0.5', (m) => m >= 0.5, 3),
       figure(
         'deposits: backfill peak RSS',
         'MB',
@@ -579,8 +602,8 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
           `deposits: backfill rate (batch ${size} blocks)`,
           'transfers/s',
           rs.map((r) => r.rate),
-          '>= 2,000',
-          (m) => m >= 2000,
+          '>= 10,000',
+          (m) => m >= 10_000,
           0,
         ),
       );
@@ -621,6 +644,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         setup,
         watchSet: watchProbe,
         runs,
+        bare,
         ...(diagnostics.length ? { diagnostics } : {}),
         ...(profile ? { profile } : {}),
       },
@@ -783,6 +807,39 @@ async function resetIndexing(world: ExtraWorld, wallet: BenchWallet, chainId: st
 }
 
 const INDEXER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'backfill-indexer.ts');
+const BARE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'backfill-bare.ts');
+
+export interface BareRun {
+  ms: number;
+  rows: number;
+  rate: number;
+  load1: number;
+}
+
+/** The bare baseline (bench/backfill-bare.ts) from `from` to the head, in its own process. */
+async function bareRun(world: ExtraWorld, from: bigint, batchBlocks: number, transfers: number): Promise<BareRun> {
+  const head = BigInt(await world.rpc<string>('eth_blockNumber'));
+  const proc = spawn(process.execPath, ['--import', 'tsx', BARE_SCRIPT], {
+    env: {
+      ...process.env,
+      DATABASE_URL: world.databaseUrl,
+      CHAINS: JSON.stringify([world.chain.config]),
+      FROM_BLOCK: from.toString(),
+      TO_BLOCK: head.toString(),
+      BATCH_BLOCKS: String(batchBlocks),
+    },
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
+  const run = await new Promise<{ ms: number; rows: number }>((resolve, reject) => {
+    proc.on('message', (m: { type: string; run?: { ms: number; rows: number } }) => m.type === 'done' && resolve(m.run!));
+    proc.once('exit', (code, signal) => reject(new Error(`bare process exited (${code ?? signal}) before reporting: ${stderr}`)));
+  });
+  if (proc.exitCode === null && proc.signalCode === null) await new Promise((resolve) => proc.once('exit', resolve));
+  if (run.rows !== transfers) throw new Error(`the bare baseline wrote ${run.rows} transfers, not ${transfers}`);
+  return { ...run, rate: (run.rows * 1000) / run.ms, load1: load1() };
+}
 
 /**
  * One run: a fresh indexer process (bench/backfill-indexer.ts) indexes from the stored

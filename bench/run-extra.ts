@@ -3,7 +3,7 @@
  * flood) benchmarks, each on worlds of its own (see startExtraWorld in webhooks.ts:
  * embedded PostgreSQL with fsync on, an anvil devnet, the real service graph and app).
  *
- *   tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|solana|all] [--diagnose]
+ *   tsx bench/run-extra.ts [webhooks|deposits|backfill|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]
  *
  *   BENCH_RUNS               measured runs per benchmark (default 3, minimum 3)
  *   webhooks:
@@ -48,6 +48,8 @@
  *   BENCH_AUTH_FLOODS        which floods: single (one other address), distributed (a new
  *                            address per request), or both comma-separated (default both)
  *   BENCH_AUTH_FLOOD_RATE    requests per second of the distributed flood (default 810)
+ *   revocation (revocation.ts, issue 29: another replica's window after a key is revoked):
+ *   BENCH_REVOCATIONS        revocations per run (default 100)
  *   --diagnose               extra runs, reported but not in the targets: the auth flood with
  *                            refusals sent at once; webhook throughput
  *                            with concurrency 50 and a 60-connection pool, with synchronous_commit
@@ -71,6 +73,7 @@ import { benchAuthFlood, floodWorlds } from './auth-flood.js';
 import { benchTronDeposits } from './tron-deposits.js';
 import { benchTronSweeps } from './tron-sweeps.js';
 import { benchSolana } from './solana.js';
+import { benchRevocation } from './revocation.js';
 
 const log = (line: string) => console.log(line);
 const env = (name: string, fallback: number) => {
@@ -82,9 +85,13 @@ const env = (name: string, fallback: number) => {
 };
 
 const which = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'all';
-const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'tron', 'tron-sweeps', 'solana'];
-if (![...PARTS, 'all'].includes(which)) {
-  console.error('usage: tsx bench/run-extra.ts [webhooks|deposits|withdrawals|auth|tron|tron-sweeps|solana|all] [--diagnose]');
+const PARTS = ['webhooks', 'deposits', 'withdrawals', 'auth', 'revocation', 'tron', 'tron-sweeps', 'solana'];
+/** Parts that run a piece of another alone: `backfill` is the second half of `deposits`. */
+const SUBPARTS: Record<string, string> = { backfill: 'deposits' };
+if (![...PARTS, ...Object.keys(SUBPARTS), 'all'].includes(which)) {
+  console.error(
+    'usage: tsx bench/run-extra.ts [webhooks|deposits|backfill|withdrawals|auth|revocation|tron|tron-sweeps|solana|all] [--diagnose]',
+  );
   process.exit(2);
 }
 const diagnose = process.argv.includes('--diagnose');
@@ -109,6 +116,7 @@ const settings = {
   authDuration: env('BENCH_AUTH_DURATION', 10),
   authFloods: (process.env.BENCH_AUTH_FLOODS || 'single,distributed').split(',').map((s) => s.trim()),
   authFloodRate: env('BENCH_AUTH_FLOOD_RATE', 810),
+  revocations: env('BENCH_REVOCATIONS', 100),
   tronDeposits: env('BENCH_TRON_DEPOSITS', 10),
   tronSpreadS: env('BENCH_TRON_SPREAD_S', 9),
   tronBlockMs: env('BENCH_TRON_BLOCK_MS', 3000),
@@ -225,7 +233,9 @@ async function main(): Promise<void> {
     log(
       `  pooled over ${d.details.pooled.n} deposits: p50 ${fmt(d.details.pooled.p50, 0)} ms, p99 ${fmt(d.details.pooled.p99, 0)} ms, max ${fmt(d.details.pooled.max, 0)} ms`,
     );
+  }
 
+  if (which === 'deposits' || which === 'backfill' || which === 'all') {
     log(
       `\n== deposits (issue 4b): backfill of ${settings.transfers.toLocaleString('en-US')} transfers among ${settings.watched.toLocaleString('en-US')} watched addresses, batch sizes ${settings.batches.join(', ')} ==`,
     );
@@ -275,6 +285,16 @@ async function main(): Promise<void> {
     figures.push(...r.figures);
     details.auth = r.details;
     loads.auth = loadavg();
+  }
+
+  if (which === 'revocation' || which === 'all') {
+    log(
+      `\n== revocation (issue 29): another api process's window after a key is revoked, ${settings.revocations} revocations x ${runs} ==`,
+    );
+    const r = await benchRevocation({ runs, revocations: settings.revocations, log });
+    figures.push(...r.figures);
+    details.revocation = r.details;
+    loads.revocation = loadavg();
   }
 
   if (which === 'tron' || which === 'all') {
@@ -341,14 +361,17 @@ async function main(): Promise<void> {
   await mkdir(path.dirname(out), { recursive: true });
   // A run of some parts keeps the others' results, marked with when and how they were made.
   const ran = which === 'all' ? PARTS : [which];
+  // A figure or detail this run replaced: of a part that ran, or of the piece of one that ran alone.
+  const replaced = (part: string, name: string) =>
+    ran.includes(part) || (which === 'backfill' && (name === 'backfill' || name.startsWith('deposits: backfill')));
   const previous = await readFile(out, 'utf8')
     .then((text) => JSON.parse(text) as { figures?: ExtraFigure[]; details?: Record<string, unknown>; parts?: Record<string, unknown> })
     .catch(() => null);
   const partOf = (name: string) => name.slice(0, name.indexOf(':'));
-  const kept = (previous?.figures ?? []).filter((f) => !ran.includes(partOf(f.name)));
+  const kept = (previous?.figures ?? []).filter((f) => !replaced(partOf(f.name), f.name));
   const keptDetails = Object.fromEntries(
     Object.entries(previous?.details ?? {}).filter(
-      ([k]) => !ran.includes(k === 'detection' || k === 'backfill' ? 'deposits' : k === 'webhookDiagnostics' ? 'webhooks' : k),
+      ([k]) => !replaced(k === 'detection' || k === 'backfill' ? 'deposits' : k === 'webhookDiagnostics' ? 'webhooks' : k, k),
     ),
   );
   const parts: Record<string, unknown> = { ...(previous?.parts ?? {}) };

@@ -11,7 +11,9 @@
  * - Address issuance: child addresses through POST /v1/wallets/{id}/addresses on a Solana
  *   wallet (ed25519 by SLIP-0010, from the seed, one vault opening per batch) and on an EVM
  *   wallet (from the stored xpub) of the same process, runs interleaved. Target: Solana's rate
- *   at least the EVM rate.
+ *   at least the EVM rate. Beside it, the key derivation alone, interleaved in this process:
+ *   2,000 addresses by AddressDeriver (EVM, from an xpub) and by the Solana derivation (from a
+ *   seed, batches of 100 as issuance derives ahead), per run.
  * - Withdrawals: N USDC withdrawals to N fresh recipients posted at once to one master;
  *   accepted/s = N / (last answer - first send); then every one SUCCESS, checked on chain:
  *   each recipient holds exactly its amount (a double payment would double it) and every
@@ -46,6 +48,30 @@ import { taskList } from '../src/jobs/tasks.js';
 import { fmt, sleep } from './stats.js';
 import { nowMs, startBenchReceiver, type BenchReceiver } from './receiver.js';
 import { benchChainSpec, figure, percentile, startExtraWorld, type ExtraFigure, type ExtraWorld, type Log } from './webhooks.js';
+import { randomBytes } from 'node:crypto';
+import { evmDerivation } from '../src/chains/evm/derivation.js';
+import { solanaDerivation } from '../src/chains/solana/derivation.js';
+
+const DERIVED = 2_000;
+const derivationSeed = randomBytes(64);
+// The EVM family's own deriver, from the account xpub as a wallet's is opened (chains/bip32-derivation.ts).
+const evmKeys = evmDerivation();
+const evmDeriver = evmKeys.openAccount!(evmKeys.accountXpub!(derivationSeed));
+
+/** Addresses per second of each family's key derivation alone, EVM then Solana, fresh indexes each run. */
+function deriveRates(run: number): { evm: number; solana: number } {
+  const first = 1 + run * DERIVED;
+  let t = performance.now();
+  for (let i = first; i < first + DERIVED; i++) evmDeriver.address(i);
+  const evm = (DERIVED * 1000) / (performance.now() - t);
+  t = performance.now();
+  for (let i = first; i < first + DERIVED; i += 100)
+    solanaDerivation.publicKeysFromSeed(
+      derivationSeed,
+      Array.from({ length: 100 }, (_, k) => i + k),
+    );
+  return { evm, solana: (DERIVED * 1000) / (performance.now() - t) };
+}
 
 export interface SolanaBenchOptions {
   runs: number;
@@ -215,6 +241,9 @@ export async function benchSolana(opts: SolanaBenchOptions): Promise<SolanaBench
       log(`  issuance run ${run + 1}: EVM ${fmt(evmRates.at(-1)!, 0)}/s, Solana ${fmt(solRates.at(-1)!, 0)}/s`);
     }
     const issuanceRatios = solRates.map((s, i) => s / evmRates[i]!);
+    const derivation = Array.from({ length: opts.runs }, (_, run) => deriveRates(run));
+    for (const [run, d] of derivation.entries())
+      log(`  derivation alone, run ${run + 1}: EVM ${fmt(d.evm, 0)}/s, Solana ${fmt(d.solana, 0)}/s, ratio ${fmt(d.solana / d.evm, 2)}`);
 
     // ---- withdrawals from one master, beside a bare kit loop
     const wd: { accepted: number; minedS: number; baseline: number; doubles: number; onChain: number }[] = [];
@@ -324,6 +353,14 @@ export async function benchSolana(opts: SolanaBenchOptions): Promise<SolanaBench
       figure('solana.issuance.evm', 'addr/s', evmRates, '-', undefined, 0),
       figure('solana.issuance.ratio', 'x', issuanceRatios, '>= 1 (Solana vs EVM)', (m) => m >= 1, 2),
       figure(
+        'solana.derivation.ratio',
+        'x',
+        derivation.map((d) => d.solana / d.evm),
+        '- (keys alone, Solana vs EVM)',
+        undefined,
+        2,
+      ),
+      figure(
         `solana.withdrawals.accepted (${opts.withdrawals} at once, one master)`,
         'withdrawals/s',
         wd.map((r) => r.accepted),
@@ -370,7 +407,7 @@ export async function benchSolana(opts: SolanaBenchOptions): Promise<SolanaBench
         settings: { ...opts, log: undefined },
         pooled: { n: pooled.length, p50: percentile(pooled, 50), p99: percentile(pooled, 99), max: Math.max(...pooled) },
         samples: runs,
-        issuance: { solana: solRates, evm: evmRates },
+        issuance: { solana: solRates, evm: evmRates, derivation },
         withdrawals: wd,
       },
     };

@@ -90,8 +90,11 @@ export interface ServiceOptions {
    * the in-memory caches stay off (nothing could tell this process about other processes' writes).
    */
   databaseUrl?: string;
-  /** Cache lifetime and size (db/changes.ts defaults: 5 s, 10,000 entries per cache). */
-  cache?: Pick<ChangesOptions, 'ttlMs' | 'maxEntries'>;
+  /**
+   * Cache lifetime and size (db/changes.ts defaults: 5 s, 10,000 entries per cache), and the
+   * good API keys' own lifetime (apikeys/service.ts LIVE_KEY_TTL_MS; tests).
+   */
+  cache?: Pick<ChangesOptions, 'ttlMs' | 'maxEntries'> & { liveKeyTtlMs?: number };
   /** Over `config.rates` (tests: the peg setting, no cache). */
   rates?: Partial<RateSettings>;
   /** A chain's adapter instead of its family's (tests: a test double family); undefined keeps its family's. */
@@ -114,9 +117,15 @@ export async function createServices(
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger('silent');
   const catalogue = await CatalogueService.start(db, config.chains, opts.adapterFor);
-  const changes = await Changes.start(db, { connectionString: opts.databaseUrl, logger, ...opts.cache });
+  const { liveKeyTtlMs, ...cache } = opts.cache ?? {};
+  const changes = await Changes.start(db, { connectionString: opts.databaseUrl, logger, ...cache });
   const audit = new AuditService(db);
-  const apiKeys = new ApiKeyService(db, vault, changes, { audit, logger, ...(config.apiLimits ? { limits: config.apiLimits } : {}) });
+  const apiKeys = new ApiKeyService(db, vault, changes, {
+    audit,
+    logger,
+    ...(config.apiLimits ? { limits: config.apiLimits } : {}),
+    ...(liveKeyTtlMs !== undefined ? { liveKeyTtlMs } : {}),
+  });
   const businesses = new BusinessService(db, apiKeys);
   // Webhook targets: checked when a URL is saved (wallets) and at every connection (sender).
   const webhookTargets = new WebhookTargetPolicy({

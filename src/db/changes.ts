@@ -74,10 +74,14 @@ export class Changes {
     return this.#live;
   }
 
-  /** A cache that is on only while this process receives notifications. */
-  cache<K, V>(name: string): TtlCache<K, V> {
+  /**
+   * A cache that is on only while this process receives notifications. `ttlMs`: this cache's
+   * own entry lifetime, when shorter than the process-wide one (a setting of 0 still turns it off).
+   */
+  cache<K, V>(name: string, opts: { ttlMs?: number } = {}): TtlCache<K, V> {
     if (this.#caches.has(name)) throw new Error(`cache ${name} exists already`);
-    const cache = new TtlCache<K, V>({ ttlMs: this.#opts.ttlMs ?? 5_000, maxEntries: this.#opts.maxEntries ?? 10_000 }, this.#live);
+    const ttlMs = Math.min(this.#opts.ttlMs ?? 5_000, opts.ttlMs ?? Infinity);
+    const cache = new TtlCache<K, V>({ ttlMs, maxEntries: this.#opts.maxEntries ?? 10_000 }, this.#live);
     this.#caches.set(name, cache as TtlCache<unknown, unknown>);
     return cache;
   }

@@ -71,6 +71,17 @@ export interface Devnet {
   stop(): Promise<void>;
 }
 
+/**
+ * Provisioned anvil chains to start again from, by spec (tests: one per process). The first
+ * start of a spec deploys its contracts as usual and keeps the chain's state
+ * (`anvil_dumpState`: accounts, code, storage, blocks with their logs and receipts) and its
+ * config; a later start of the same spec loads that state into a new anvil instead of
+ * sending the deployments again. The chain is the same to a client (addresses, balances,
+ * nonces, block numbers and hashes, logs); unlike a deployed one, it answers no state query
+ * at a block mined before the load (anvil keeps no state history across a load).
+ */
+export type DevnetTemplates = Map<string, { state: string; chain: DevnetChain }>;
+
 export interface StartDevnetOptions {
   /** Where state and pid files live; omit for a throwaway chain (tests). */
   dir?: string;
@@ -84,6 +95,8 @@ export interface StartDevnetOptions {
    * Also start every stand-in of stand-ins.ts, in its order, on the ports after the anvils'.
    */
   standIns?: boolean;
+  /** Start throwaway anvil chains (no `dir`) from these and add to them (DevnetTemplates). */
+  templates?: DevnetTemplates;
 }
 
 export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
@@ -112,10 +125,21 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
       );
       standIns.push(started);
     }
+    const templates = opts.dir ? undefined : opts.templates;
     for (const [i, spec] of specs.entries()) {
       const handle = await startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i);
       handles.push(handle);
       watchdogs.push(startPoolWatchdog(handle.rpcUrl, opts.logger));
+      const key = JSON.stringify(spec);
+      const template = templates?.get(key);
+      if (template) {
+        await anvilRpc(handle.rpcUrl, 'anvil_loadState', [template.state]);
+        // A copy each time: a test may change its chain's config.
+        const chain = structuredClone(template.chain);
+        chain.config.rpcUrl = handle.rpcUrl;
+        chains.push(chain);
+        continue;
+      }
       const provisioned = await provisionDevnetChain({
         rpcUrl: handle.rpcUrl,
         chainId: spec.chainId,
@@ -149,7 +173,7 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
       if ([...blacklists.values()].some((b) => !b))
         opts.logger.warn({ chain: spec.slug }, 'devnet tokens from an older state keep no blacklist; delete the state file to have them');
       const config = toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets);
-      chains.push({
+      const chain: DevnetChain = {
         config: {
           ...config,
           assets: config.assets.map((a) => {
@@ -161,7 +185,12 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
           priceFeeds: Object.fromEntries(feeds.map((f) => [f.symbol, { address: f.address, heartbeat: DEVNET_FEED_HEARTBEAT }])),
         },
         faucet: provisioned.faucet,
-      });
+      };
+      chains.push(chain);
+      if (templates) {
+        const state = (await anvilRpc(handle.rpcUrl, 'anvil_dumpState', [])) as string;
+        templates.set(key, { state, chain: structuredClone(chain) });
+      }
     }
     for (const started of standIns) chains.push((await started).chain);
   } catch (err) {
@@ -171,6 +200,17 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
     throw err;
   }
   return { chains, stop: stopAll };
+}
+
+async function anvilRpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
 }
 
 async function startChain(spec: DevnetChainSpec, opts: StartDevnetOptions, port: number): Promise<AnvilHandle> {

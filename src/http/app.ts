@@ -45,6 +45,7 @@ import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { ERROR_CATALOGUE } from './error-catalogue.js';
 import { installValidation } from './validation.js';
+import { lazySerializerFactory } from './lazy-schemas.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
 import { RequestLog } from './request-log.js';
@@ -62,6 +63,8 @@ export interface BuildAppOptions {
   roleChecks?: OpsOptions['roleChecks'];
   /** Reverse proxies trusted to name the client (TRUST_PROXY, Fastify's trustProxy); default none. */
   trustProxy?: boolean | number | string[];
+  /** Compile each route's schemas at its first use, not at start (test worlds; lazy-schemas.ts). */
+  lazySchemas?: boolean;
 }
 
 const SHARED_SCHEMAS = [
@@ -112,12 +115,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       typeof opts.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (opts.trustProxy as number)
         : (opts.trustProxy ?? false),
+    ...(opts.lazySchemas ? { schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The spec reads GET .../balances filters from a JSON body, so GET must parse bodies.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   installJsonParser(app);
-  installValidation(app, SHARED_SCHEMAS);
+  installValidation(app, SHARED_SCHEMAS, { lazy: opts.lazySchemas ?? false });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);

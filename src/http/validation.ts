@@ -12,6 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../lib/errors.js';
 import { unsafeInputIssue } from '../lib/safe-text.js';
+import { lazyValidator } from './lazy-schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -28,14 +29,18 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema[]): void {
+/** `lazy`: each validator compiled at its first request (lazy-schemas.ts), for test worlds. */
+export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema[], opts: { lazy?: boolean } = {}): void {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
   for (const schema of sharedSchemas) {
     strict.addSchema(schema);
     coercing.addSchema(schema);
   }
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return opts.lazy ? lazyValidator(() => ajv.compile(schema)) : ajv.compile(schema);
+  });
   // Before the schemas, so the message names the bad text rather than a pattern it fails.
   // A callback hook: no promise per request.
   app.addHook('preValidation', (req, _reply, done) => {

@@ -24,6 +24,23 @@ describe('TtlCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('counts the TTL from when the read began: a slow load is held only for what is left of it', async () => {
+    const clock = clockAt();
+    const cache = new TtlCache<string, number>({ ttlMs: 100, maxEntries: 10, now: clock.now });
+    const gate = deferred<number>();
+    const loaded = cache.getOrLoad('k', () => gate.promise);
+    clock.t += 60; // the read takes 60 ms
+    gate.resolve(1);
+    expect(await loaded).toBe(1);
+    clock.t += 39;
+    expect(cache.get('k')).toBe(1);
+    clock.t += 1;
+    expect(cache.get('k')).toBeUndefined();
+    // A value read longer ago than the TTL is not stored at all.
+    expect(cache.set('old', 2, cache.generation, clock.t - 100)).toBe(false);
+    expect(cache.get('old')).toBeUndefined();
+  });
+
   it('never holds more than maxEntries, dropping the oldest first', () => {
     const cache = new TtlCache<number, number>({ ttlMs: 10_000, maxEntries: 3 });
     for (let i = 0; i < 1_000; i++) cache.set(i, i);

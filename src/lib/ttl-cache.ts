@@ -2,7 +2,9 @@
  * A small bounded in-process cache for read-mostly rows (wallets, wallet assets) and for
  * unknown API keys, with the guarantees invalidation needs:
  *
- * - Entries expire after `ttlMs`: a safety net should an invalidation ever be missed.
+ * - Entries expire `ttlMs` after the read that produced them began (not after it ended): a
+ *   safety net should an invalidation ever be missed, which then bounds how long a change
+ *   committed after that read can go unseen, however slow the read was.
  * - At most `maxEntries` entries (the oldest insertion goes first), so no input can grow
  *   memory without bound. `getOrLoad` stores only values its loader found (a missing
  *   wallet is not cached); a cache of misses (unknown API keys) stores them with `set`.
@@ -67,18 +69,21 @@ export class TtlCache<K, V> {
   }
 
   /**
-   * Stores a value loaded while `generation` was current; refused (false) when an
-   * invalidation happened since, or while the cache is switched off.
+   * Stores a value loaded while `generation` was current, read at `since` (when the read
+   * began; default now): it expires `ttlMs` after that. Refused (false) when an
+   * invalidation happened since, while the cache is switched off, or when it has expired already.
    */
-  set(key: K, value: V, generation = this.#generation): boolean {
+  set(key: K, value: V, generation = this.#generation, since = this.#now()): boolean {
     if (!this.#enabled || generation !== this.#generation) return false;
+    const expires = since + this.#ttlMs;
+    if (expires <= this.#now()) return false;
     this.#entries.delete(key);
     while (this.#entries.size >= this.#maxEntries) {
       const oldest = this.#entries.keys().next();
       if (oldest.done) break;
       this.#entries.delete(oldest.value);
     }
-    this.#entries.set(key, { value, expires: this.#now() + this.#ttlMs });
+    this.#entries.set(key, { value, expires });
     return true;
   }
 
@@ -93,9 +98,10 @@ export class TtlCache<K, V> {
     const pending = this.#loading.get(key);
     if (pending) return pending;
     const generation = this.#generation;
+    const since = this.#now();
     const promise = load()
       .then((value) => {
-        if (value !== undefined) this.set(key, value, generation);
+        if (value !== undefined) this.set(key, value, generation, since);
         return value;
       })
       .finally(() => {

@@ -58,7 +58,9 @@ afterAll(async () => {
   if (url) await dropDatabase(url);
 });
 
-describe('npm start -- api-key', () => {
+// Every test runs the CLI (tsx compiles the service: seconds, tens of them on a loaded
+// machine), some of them twice: room for a slow machine.
+describe('npm start -- api-key', { timeout: 180_000 }, () => {
   let created: { id: string; apiKey: string; prefix: string };
 
   it('create: prints the new key once, with its restrictions, and stores only its hash and sealed copy', async () => {
@@ -110,15 +112,18 @@ describe('npm start -- api-key', () => {
     expect(all.stdout).toContain(created.id);
   });
 
+  // Three CLI runs, independent of each other: side by side.
   it('refuses bad usage before starting anything, and unknown businesses and keys', async () => {
-    const usage = await cli(['api-key', 'create', '--business', 'Acme Payments', '--scope', 'ADMIN']);
+    const [usage, nobody, missing] = await Promise.all([
+      cli(['api-key', 'create', '--business', 'Acme Payments', '--scope', 'ADMIN']),
+      cli(['api-key', 'list', '--business', 'Nobody Inc']),
+      cli(['api-key', 'revoke', uuidv7(), '--business', 'Acme Payments']),
+    ]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('unknown scope');
     expect(usage.stderr).toContain('usage:');
-    const nobody = await cli(['api-key', 'list', '--business', 'Nobody Inc']);
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toContain('no business "Nobody Inc"');
-    const missing = await cli(['api-key', 'revoke', uuidv7(), '--business', 'Acme Payments']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('API key not found');
   });

@@ -236,7 +236,10 @@ describe('last use', () => {
     const statements = await recording(async () => {
       for (let i = 0; i < 10; i++) expect((await h.api('GET', '/v1/blockchains', { key: key.apiKey })).status).toBe(200);
     });
-    expect(statements.filter((q) => /api_keys/.test(q) && /^\s*select/i.test(q)).length).toBe(10); // the lookups
+    // The lookups: the first request's, and one per LIVE_KEY_TTL_MS after it (the key is cached).
+    const lookups = statements.filter((q) => /api_keys/.test(q) && /^\s*select/i.test(q)).length;
+    expect(lookups).toBeGreaterThanOrEqual(1);
+    expect(lookups).toBeLessThanOrEqual(10);
     expect(statements.filter((q) => /^\s*update/i.test(q))).toEqual([]);
     const listed = async () =>
       ((await h.api('GET', `/v1/api-keys/${key.id}`, { key: h.businessKey })).body.data as { lastUsedAt: string | null }).lastUsedAt;

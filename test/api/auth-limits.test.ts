@@ -113,9 +113,12 @@ describe('request rate per key', () => {
 
   it(`holds a key to the installation's rate (${KEY_RATE}/s) with 429, Retry-After and RateLimit headers`, async () => {
     const key = h.wallets['devnet-eth']!.apiKey;
+    const started = Date.now();
     const { statuses, refused } = await burst(key, 30);
-    // Thirty at once span one or two one-second windows.
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(2 * KEY_RATE);
+    // Thirty at once span one or two one-second windows, or more when a loaded machine takes
+    // longer than a second to answer them all: KEY_RATE per window they span.
+    const windows = Math.floor((Date.now() - started) / 1000) + 2;
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(windows * KEY_RATE);
     expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     expect(refused?.body).toMatchObject({ statusCode: 429, error: 'RATE_LIMITED' });
     expect(refused?.headers).toMatchObject({

@@ -1,11 +1,12 @@
 /**
  * The in-memory caches behind authentication and balance reads (db/changes.ts), through
  * real HTTP on two service instances sharing one real PostgreSQL, as two `npm start -- api`
- * processes would: a revoked key and a disabled asset take effect at once in both, the
- * cross-process path is the NOTIFY (proved by a write that bypasses it staying invisible),
- * a dropped listener connection flushes the cache, and the caches stay bounded. Good API
- * keys are never cached (a key revoked behind the service's back is refused at once);
- * unknown ones are (test/api/auth-limits.test.ts has the rest).
+ * processes would: a revoked key and a disabled asset take effect in both, the
+ * cross-process path is the NOTIFY (b keeps entries for a minute here, so only a notification
+ * can make it refuse one sooner; test/api/revocation.test.ts measures the shipped 90 ms
+ * bound), a revocation written behind the service's back notifies through migration 037's
+ * trigger, a dropped listener connection flushes the cache, and the caches stay bounded.
+ * test/api/auth-limits.test.ts has the rest of the unknown-key cache.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +17,9 @@ import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
 import { createLogger } from '../../src/lib/logger.js';
+import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.js';
+import { CHANGES_CHANNEL } from '../../src/db/changes.js';
 
 let h: Harness;
 /** The second "process": its own pool, service graph, caches, listener and HTTP server. */
@@ -37,7 +40,9 @@ beforeAll(async () => {
       // The guessing test below sends hundreds of bad keys from one address.
       apiLimits: { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
     },
-    { logger, databaseUrl: h.databaseUrl, cache: { maxEntries: MAX_ENTRIES } },
+    // Entries live a minute (good keys too, instead of 90 ms): only an invalidation removes
+    // them while a test runs, however slow the machine.
+    { logger, databaseUrl: h.databaseUrl, cache: { maxEntries: MAX_ENTRIES, ttlMs: 60_000, liveKeyTtlMs: 60_000 } },
   );
   const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -72,6 +77,37 @@ async function newWallet(name: string): Promise<{ id: string; apiKey: string }> 
 const balances = (instance: 'a' | 'b', walletId: string, key: string) => call(instance, 'GET', `/v1/wallets/${walletId}/balances`, key);
 const symbols = (res: { body: any }) =>
   (res.body.data as { asset: { asset: { symbol: string } } }[]).map((e) => e.asset.asset.symbol).sort();
+
+/** Counts the API-key lookups (store.findLiveKeysByHashes) any pg client of this process sends. */
+function countKeyLookups(): { n: number; stop(): void } {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const counter = {
+    n: 0,
+    stop: () => {
+      proto.query = original;
+    },
+  };
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0];
+    const text = typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? '');
+    if (text.includes('key_hash = ANY')) counter.n++;
+    return original.apply(this, args);
+  };
+  return counter;
+}
+
+/** Polls one instance with a key until it is refused; fails after 10 s (b caches good keys for a minute). */
+async function refusedSoon(instance: 'a' | 'b', walletId: string, key: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { status } = await balances(instance, walletId, key);
+    if (status === 401) return;
+    expect(status).toBe(200);
+    if (Date.now() > deadline) throw new Error(`${instance} still accepts the revoked key after 10 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -110,21 +146,76 @@ describe('cache invalidation', () => {
     expect((await balances('a', w.id, w.apiKey)).status).toBe(401);
   });
 
-  it('a key regenerated through one instance answers 401 at once in the other', async () => {
+  it('a good key is read from the database once, then from the cache', async () => {
+    const w = await newWallet('Cached key');
+    const lookups = countKeyLookups();
+    try {
+      for (let i = 0; i < 4; i++) expect((await call('b', 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status).toBe(200);
+      expect(lookups.n).toBe(1);
+      expect(b.services.changes.sizes().apiKeysLive).toBeGreaterThan(0);
+    } finally {
+      lookups.stop();
+    }
+  });
+
+  it('a balance read costs no database query once its key, wallet and assets are cached', async () => {
+    const w = await newWallet('Read path');
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(200);
+    let queries = 0;
+    const count = () => queries++;
+    b.database.pool.on('acquire', count);
+    try {
+      for (let i = 0; i < 5; i++) expect(symbols(await balances('b', w.id, w.apiKey))).toEqual(['USDC', 'USDT']);
+    } finally {
+      b.database.pool.off('acquire', count);
+    }
+    expect(queries).toBe(0);
+  });
+
+  it('a key regenerated through one instance is refused by the other once the notification arrives', async () => {
     const w = await newWallet('Rotate there');
     expect((await balances('b', w.id, w.apiKey)).status).toBe(200);
+    expect((await balances('b', w.id, w.apiKey)).status).toBe(200); // cached in b for a minute
     const regen = await call('a', 'POST', `/v1/wallets/${w.id}/api-key/regenerate`, h.businessKey);
     expect(regen.status).toBe(200);
-    expect((await balances('b', w.id, w.apiKey)).status).toBe(401);
+    await refusedSoon('b', w.id, w.apiKey);
     expect((await balances('b', w.id, regen.body.data.apiKey)).status).toBe(200);
     expect((await balances('a', w.id, w.apiKey)).status).toBe(401);
   });
 
-  it("no process caches a good key: one revoked behind the service's back (no NOTIFY) is refused at once by both", async () => {
+  it("a key revoked behind the service's back (an UPDATE) is refused by both: the trigger notifies every process", async () => {
     const w = await newWallet('Revoked by hand');
-    for (const instance of ['a', 'b'] as const) expect((await balances(instance, w.id, w.apiKey)).status).toBe(200);
+    for (const instance of ['a', 'b', 'b'] as const) expect((await balances(instance, w.id, w.apiKey)).status).toBe(200);
     await sql`UPDATE api_keys SET revoked_at = now() WHERE wallet_id = ${w.id}`.execute(h.database.db);
-    for (const instance of ['a', 'b'] as const) expect((await balances(instance, w.id, w.apiKey)).status).toBe(401);
+    for (const instance of ['a', 'b'] as const) await refusedSoon(instance, w.id, w.apiKey);
+  });
+
+  it('the trigger notifies writes that revoke, rescope or delete a key, not the usage times', async () => {
+    const listener = new pg.Client({ connectionString: h.databaseUrl });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => m.payload?.startsWith('apikeys-revoked') && heard.push(m.payload));
+    try {
+      await listener.query(`LISTEN ${CHANGES_CHANNEL}`);
+      const w = await newWallet('Trigger');
+      const where = sql`wallet_id = ${w.id}`;
+      const write = async (statement: ReturnType<typeof sql>) => {
+        heard.length = 0;
+        await statement.execute(h.database.db);
+        // A marker after it: notifications arrive in commit order.
+        await sql`SELECT pg_notify(${CHANGES_CHANNEL}, 'apikeys-revoked-marker::')`.execute(h.database.db);
+        await until(() => heard.includes('apikeys-revoked-marker::'), 'the marker');
+        return heard.filter((p) => p === 'apikeys-revoked::').length;
+      };
+      expect(await write(sql`UPDATE api_keys SET last_used_at = now() WHERE ${where}`)).toBe(0);
+      expect(await write(sql`UPDATE api_keys SET key_ciphertext = key_ciphertext WHERE ${where}`)).toBe(0);
+      expect(await write(sql`UPDATE api_keys SET scopes = '{READ_ONLY}' WHERE ${where}`)).toBe(1);
+      expect(await write(sql`UPDATE api_keys SET rate_limit = 5 WHERE ${where}`)).toBe(1);
+      expect(await write(sql`UPDATE api_keys SET revoked_at = now() WHERE ${where}`)).toBe(1);
+      expect(await write(sql`DELETE FROM api_keys WHERE ${where}`)).toBe(1);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('an unknown key costs b one query; created through a afterwards, b accepts it at once', async () => {

@@ -1,10 +1,13 @@
 /**
- * Revocation takes effect on every replica at once (issue 17, item 2): two service
- * instances on one real PostgreSQL, as two `npm start -- api` processes. The second
- * instance's change listener reaches the database through a proxy that delays what the
- * database sends by DELAY_MS, as a replica on a slower network path would: anything
- * that relied on the cross-process notification to forget a good key (the positive
- * authentication cache this replaced) answers 200 with a revoked key during that delay.
+ * Revocation across replicas (issue 17, item 2; issue 29, item 2). Each process caches the
+ * keys it found good (modules/apikeys/service.ts), so:
+ * - the instance that revokes a key refuses it at its very next request (it empties its
+ *   cache at COMMIT, before it answers);
+ * - every other replica refuses it within 100 ms (issue 29 moved this requirement from "at
+ *   its very next request" to the 100 ms bound): measured here on another `api` process over
+ *   a series of revocations, and on a replica whose change listener reaches the database
+ *   through a proxy that delays what the database sends by LAG_MS, as a replica on a slower
+ *   network path would (the cache entries' lifetime bounds its window, not the notification).
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,25 +18,31 @@ import { createServices, type Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { revocationWindow, startApiReplica, type ApiReplica } from '../support/replicas.js';
 
-const DELAY_MS = 300;
+const LAG_MS = 300;
+const BOUND_MS = 100;
+const TRIALS = 20;
 
 let h: Harness;
-let b: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
+/** Another `api` process on the same database. */
+let replica: ApiReplica;
+/** A replica in this process whose change listener lags LAG_MS behind the database. */
+let lagging: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
 let proxy: net.Server;
 
-/** A TCP proxy to PostgreSQL that holds every byte from the server for DELAY_MS. */
+/** A TCP proxy to PostgreSQL that holds every byte from the server for LAG_MS. */
 async function delayingProxy(target: URL): Promise<net.Server> {
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
     client.on('data', (d) => upstream.write(d));
-    upstream.on('data', (d) => setTimeout(() => client.writable && client.write(d), DELAY_MS));
+    upstream.on('data', (d) => setTimeout(() => client.writable && client.write(d), LAG_MS));
     const end = () => {
       client.destroy();
       upstream.destroy();
     };
     client.on('close', end).on('error', end);
-    upstream.on('close', () => setTimeout(end, DELAY_MS)).on('error', end);
+    upstream.on('close', () => setTimeout(end, LAG_MS)).on('error', end);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server;
@@ -41,29 +50,36 @@ async function delayingProxy(target: URL): Promise<net.Server> {
 
 beforeAll(async () => {
   h = await startHarness();
-  const direct = new URL(h.databaseUrl);
-  proxy = await delayingProxy(direct);
+  const chains = h.devnet.chains.map((c) => c.config);
+  const started = startApiReplica({ databaseUrl: h.databaseUrl, kek: h.kek, chains });
+  proxy = await delayingProxy(new URL(h.databaseUrl));
   const slow = new URL(h.databaseUrl);
   slow.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
-
   const logger = createLogger('silent');
   // Queries go straight to the database; only the change listener is slow.
   const database = createDatabase(h.databaseUrl, logger);
   const services = await createServices(
     database.db,
     new LocalKeyVault(h.kek),
-    { chains: h.devnet.chains.map((c) => c.config), addressLimit: 100_000, keyExport: { testnet: true, mainnet: false } },
+    {
+      chains,
+      addressLimit: 100_000,
+      keyExport: { testnet: true, mainnet: false },
+      apiLimits: { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
+    },
     { logger, databaseUrl: slow.toString() },
   );
   const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  b = { database, services, app, baseUrl: `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}` };
+  lagging = { database, services, app, baseUrl: `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}` };
+  replica = await started;
 });
 
 afterAll(async () => {
-  await b?.app.close();
-  await b?.services.close();
-  await b?.database.close();
+  await replica?.stop();
+  await lagging?.app.close();
+  await lagging?.services.close();
+  await lagging?.database.close();
   proxy?.close();
   await h?.stop();
 });
@@ -77,42 +93,80 @@ async function call(base: string, method: string, path: string, key: string, bod
   return { status: res.status, body: (await res.json()) as any };
 }
 
+/** A business key created through the harness instance; used on `bases` until each accepts it (and caches it). */
+async function liveBusinessKey(bases: string[]): Promise<{ id: string; key: string }> {
+  const created = await call(h.baseUrl, 'POST', '/v1/api-keys', h.businessKey, { name: 'revoked in a test' });
+  expect(created.status).toBe(200);
+  const key = created.body.data.apiKey as string;
+  for (const base of bases) for (let i = 0; i < 3; i++) expect((await call(base, 'GET', '/v1/wallets', key)).status).toBe(200);
+  return { id: created.body.data.id, key };
+}
+
+/** Revokes through the harness instance, a business key or (`wallet`) a wallet's key by regenerating it; when answered. */
+async function revoke(what: { businessKeyId: string } | { walletId: string }): Promise<number> {
+  const res =
+    'walletId' in what
+      ? await call(h.baseUrl, 'POST', `/v1/wallets/${what.walletId}/api-key/regenerate`, h.businessKey)
+      : await call(h.baseUrl, 'DELETE', `/v1/api-keys/${what.businessKeyId}`, h.businessKey);
+  expect(res.status).toBe(200);
+  return performance.now();
+}
+
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+
 describe('revocation across replicas', () => {
-  it('the slow replica is a live listener (its caches are on), so the test measures what ships', () => {
-    expect(b.services.changes.live).toBe(true);
+  it('the lagging replica is a live listener (its caches are on), so the test measures what ships', () => {
+    expect(lagging.services.changes.live).toBe(true);
   });
 
-  it('a wallet key regenerated on one instance is refused by the other on its very next request', async () => {
+  it('the instance that revokes refuses the key at its very next request', async () => {
     const w = h.wallets['devnet-eth']!;
-    // Used on b first: anything b would remember about the key, it does now.
-    for (let i = 0; i < 3; i++) expect((await call(b.baseUrl, 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status).toBe(200);
-    const regen = await call(h.baseUrl, 'POST', `/v1/wallets/${w.id}/api-key/regenerate`, h.businessKey);
-    expect(regen.status).toBe(200);
-    const started = Date.now();
-    expect((await call(b.baseUrl, 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status).toBe(401);
-    // Well inside the window b's notification is still on its way.
-    expect(Date.now() - started).toBeLessThan(DELAY_MS);
-    expect((await call(b.baseUrl, 'GET', `/v1/wallets/${w.id}`, regen.body.data.apiKey)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(h.baseUrl, 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status).toBe(200);
+    await revoke({ walletId: w.id });
+    expect((await call(h.baseUrl, 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status).toBe(401);
+
+    const { id, key } = await liveBusinessKey([h.baseUrl]);
+    await revoke({ businessKeyId: id });
+    expect((await call(h.baseUrl, 'GET', '/v1/wallets', key)).status).toBe(401);
+    // A request that could do harm is refused just the same.
+    const create = await call(h.baseUrl, 'POST', '/v1/wallets', key, { blockchain: 'devnet-eth', network: 'testnet', name: 'x' });
+    expect(create.status).toBe(401);
   });
 
-  it('a business key revoked on one instance is refused by the other on its very next request', async () => {
-    const created = await call(h.baseUrl, 'POST', '/v1/api-keys', h.businessKey, { name: 'integration' });
-    expect(created.status).toBe(200);
-    const key = created.body.data.apiKey as string;
-    // Give the creation's notification time to reach b, then warm b up with the key.
-    await new Promise((r) => setTimeout(r, DELAY_MS * 2));
-    for (let i = 0; i < 3; i++) expect((await call(b.baseUrl, 'GET', '/v1/wallets', key)).status).toBe(200);
-
-    const revoked = await call(h.baseUrl, 'DELETE', `/v1/api-keys/${created.body.data.id}`, h.businessKey);
-    expect(revoked.status).toBe(200);
-    expect(revoked.body.data.revokedAt).toEqual(expect.any(String));
-    const started = Date.now();
-    const after = await call(b.baseUrl, 'GET', '/v1/wallets', key);
-    expect(after.status).toBe(401);
-    expect(Date.now() - started).toBeLessThan(DELAY_MS);
-    // A request that could do harm is refused just the same.
-    expect((await call(b.baseUrl, 'POST', '/v1/wallets', key, { blockchain: 'devnet-eth', network: 'testnet', name: 'x' })).status).toBe(
-      401,
+  it(`another api process refuses a revoked key within ${BOUND_MS} ms, over ${TRIALS} revocations`, async () => {
+    const windows: number[] = [];
+    for (let i = 0; i < TRIALS; i++) {
+      const { id, key } = await liveBusinessKey([replica.baseUrl]);
+      const revokedAt = await revoke({ businessKeyId: id });
+      windows.push(await revocationWindow(revokedAt, async () => (await call(replica.baseUrl, 'GET', '/v1/wallets', key)).status));
+    }
+    console.log(
+      `revocation window of another api process, ${TRIALS} revocations: p50 ${percentile(windows, 50).toFixed(1)} ms, p99 ${percentile(windows, 99).toFixed(1)} ms, max ${Math.max(...windows).toFixed(1)} ms`,
     );
+    expect(percentile(windows, 99)).toBeLessThanOrEqual(BOUND_MS);
+    // A wallet key replaced by a regeneration: the same.
+    const w = h.wallets['devnet-bsc']!;
+    for (let i = 0; i < 3; i++) expect((await call(replica.baseUrl, 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status).toBe(200);
+    const regeneratedAt = await revoke({ walletId: w.id });
+    const window = await revocationWindow(
+      regeneratedAt,
+      async () => (await call(replica.baseUrl, 'GET', `/v1/wallets/${w.id}`, w.apiKey)).status,
+    );
+    expect(window).toBeLessThanOrEqual(BOUND_MS);
+  });
+
+  it(`a replica whose notifications lag ${LAG_MS} ms refuses it within ${BOUND_MS} ms all the same`, async () => {
+    const windows: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { id, key } = await liveBusinessKey([lagging.baseUrl]);
+      // The key's creation reaches the lagging replica late too; let it, so the key is cached there.
+      await new Promise((r) => setTimeout(r, LAG_MS * 2));
+      expect((await call(lagging.baseUrl, 'GET', '/v1/wallets', key)).status).toBe(200);
+      const revokedAt = await revoke({ businessKeyId: id });
+      windows.push(await revocationWindow(revokedAt, async () => (await call(lagging.baseUrl, 'GET', '/v1/wallets', key)).status));
+    }
+    console.log(`revocation window of a replica whose notifications lag ${LAG_MS} ms: ${windows.map((w) => w.toFixed(1)).join(', ')} ms`);
+    expect(Math.max(...windows)).toBeLessThanOrEqual(BOUND_MS);
   });
 });

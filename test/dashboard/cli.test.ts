@@ -59,7 +59,9 @@ afterAll(async () => {
 });
 
 describe('npm start -- dashboard-user', () => {
-  it('creates a user for a business named on the command line, password from the environment or stdin', async () => {
+  // Two CLI runs one after the other (the second resets what the first made): each compiles
+  // the service with tsx, tens of seconds on a loaded machine.
+  it('creates a user for a business named on the command line, password from the environment or stdin', { timeout: 180_000 }, async () => {
     // Each CLI run costs seconds (tsx compiles the service): the business is made directly.
     const business = { id: uuidv7() };
     await sql`INSERT INTO businesses (id, name) VALUES (${business.id}, 'Acme Payments')`.execute(database.db);
@@ -81,7 +83,7 @@ describe('npm start -- dashboard-user', () => {
     expect(await accounts.session(opened!.sessionId)).toBeNull();
   });
 
-  it('refuses a password on the command line, an unknown business and a short password', async () => {
+  it('refuses a password on the command line, an unknown business and a short password', { timeout: 180_000 }, async () => {
     const [argv, unknown, short] = await Promise.all([
       cli(['dashboard-user', '--email', 'x@acme.example', '--business', 'Acme Payments', '--password', 'secret'], {}),
       cli(['dashboard-user', '--email', 'x@acme.example', '--business', 'Nobody Inc'], { DASHBOARD_PASSWORD: 'long enough password' }),

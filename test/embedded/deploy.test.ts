@@ -9,9 +9,11 @@
  *   file and ports swapped for the test's): roles start, answer their probes and stop with
  *   exit code 0 on SIGTERM; migrations run;
  * - the systemd units pass `systemd-analyze verify` (where installed) and their ExecStart
- *   lines run the same way; the Dockerfile's entry point is the CLI and copies what exists.
+ *   lines run the same way; the Dockerfile builds on the newest Node LTS (the one .ci/run tests
+ *   the whole suite on), its entry point is the CLI and it copies what exists.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,6 +25,7 @@ import { BUILD_TIMEOUT_MS, ensureBuilt } from '../support/build.js';
 import { bannerUrl, builtCli, killAll, ROOT, runToEnd, terminate, waitForBanner } from '../support/cli.js';
 import { startInstallation, type Installation } from '../support/installation.js';
 
+const semver = createRequire(import.meta.url)('semver') as { satisfies(version: string, range: string): boolean };
 const K8S = path.join(ROOT, 'deploy/kubernetes');
 const SYSTEMD = path.join(ROOT, 'deploy/systemd');
 const ROLES = ['api', 'worker', 'indexer'];
@@ -259,6 +262,17 @@ describe('systemd units', () => {
 });
 
 describe('Dockerfile', () => {
+  it('builds and runs on the newest Node LTS, the one CI runs the whole suite on', () => {
+    const text = readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
+    const majors = [...text.matchAll(/^FROM node:(\d+)-/gm)].map((m) => Number(m[1]));
+    expect(majors).toHaveLength(2); // the build stage and the image
+    const newest = Number(/^NEWEST_LTS=(\d+)$/m.exec(readFileSync(path.join(ROOT, '.ci/run'), 'utf8'))?.[1]);
+    expect(majors).toEqual([newest, newest]);
+    expect(newest % 2, 'LTS releases are the even majors').toBe(0);
+    const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(semver.satisfies(`${newest}.0.0`, engines), `engines ${engines}`).toBe(true);
+  });
+
   it('runs the CLI and copies only what exists', () => {
     const text = readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
     expect(/^ENTRYPOINT (.+)$/m.exec(text)?.[1]).toBe('["node", "dist/main.js"]');

@@ -2,20 +2,32 @@ import { describe, expect, it, vi } from 'vitest';
 import { hexToBytes } from '@noble/hashes/utils';
 
 /*
- * Records every HMAC-SHA512 SLIP-0010 computes: its key (the parent's chain code, or the
- * constant "ed25519 seed" for the master), its input (0x00 || parent key || index) and its
- * output (the child's key and chain code). After a derivation every one of them must be
- * zero but the node handed back.
+ * Records every HMAC-SHA512 SLIP-0010 computes (node:crypto's createHmac): its key (the
+ * parent's chain code, or the constant "ed25519 seed" for the master), its input
+ * (0x00 || parent key || index) and its output (the child's key and chain code). After a
+ * derivation every one of them must be zero but the node handed back.
  */
-const calls: { key: Uint8Array; data: Uint8Array; out: Uint8Array }[] = [];
-vi.mock('@noble/hashes/hmac', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@noble/hashes/hmac')>();
-  const hmac = ((hash, key, data) => {
-    const out = original.hmac(hash, key, data);
-    calls.push({ key: key as Uint8Array, data: data as Uint8Array, out });
-    return out;
-  }) as typeof original.hmac;
-  return { ...original, hmac };
+const calls: { key: Uint8Array; data: Uint8Array; out: Uint8Array<ArrayBufferLike> }[] = [];
+vi.mock('node:crypto', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:crypto')>();
+  const createHmac = ((algorithm: string, key: Uint8Array) => {
+    const real = original.createHmac(algorithm, key);
+    const call: (typeof calls)[number] = { key, data: new Uint8Array(0), out: new Uint8Array(0) };
+    const recorder = {
+      update(data: Uint8Array) {
+        call.data = data;
+        real.update(data);
+        return recorder;
+      },
+      digest() {
+        call.out = real.digest();
+        calls.push(call);
+        return call.out;
+      },
+    };
+    return recorder;
+  }) as unknown as typeof original.createHmac;
+  return { ...original, default: { ...original, createHmac }, createHmac };
 });
 
 const { slip10FromSeed } = await import('../../src/keys/slip10.js');

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ed25519 } from '@noble/curves/ed25519';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { getAddressDecoder } from '@solana/kit';
 import { seedFromMnemonic } from '../../src/keys/hd.js';
@@ -163,5 +165,27 @@ describe('SLIP-0010 ed25519', () => {
     expect(address).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk');
     const next = slip10FromSeed(seed, "m/44'/501'/1'/0'");
     expect(getAddressDecoder().decode(ed25519PublicKey(next.privateKey))).not.toBe(address);
+  });
+
+  it('computes every public key as the JavaScript ed25519 of @noble/curves does, and leaves the private key intact', () => {
+    // Node's native ed25519 (OpenSSL) against the RFC 8032 implementation used before it:
+    // random keys, keys of all zeros and all ones, and keys whose clamped bits are set.
+    const keys = [new Uint8Array(32), new Uint8Array(32).fill(0xff), Uint8Array.from({ length: 32 }, (_, i) => i)];
+    for (let i = 0; i < 1_000; i++) keys.push(new Uint8Array(randomBytes(32)));
+    for (const key of keys) {
+      const before = bytesToHex(key);
+      const expected = bytesToHex(ed25519.getPublicKey(key));
+      expect(bytesToHex(ed25519PublicKey(key)), before).toBe(expected);
+      // Node 22's way (the key wrapped in PKCS#8), whichever Node runs this.
+      expect(bytesToHex(ed25519PublicKey(key, false)), before).toBe(expected);
+      expect(bytesToHex(key)).toBe(before);
+    }
+  });
+
+  it('refuses a private key that is not 32 bytes', () => {
+    for (const n of [0, 31, 33, 64]) {
+      expect(() => ed25519PublicKey(new Uint8Array(n)), String(n)).toThrow(/32 bytes/);
+      expect(() => ed25519PublicKey(new Uint8Array(n), false), String(n)).toThrow(/32 bytes/);
+    }
   });
 });

@@ -24,6 +24,12 @@ function exportTargets(value: unknown): string[] {
   if (value && typeof value === 'object') return Object.values(value).flatMap(exportTargets);
   return [];
 }
+/**
+ * An import resolved when the test runs, not when Vite transforms this file: a literal would
+ * be resolved then, and another file's SDK rebuild (which empties dist/ first) may be under
+ * way in the other fork at that moment.
+ */
+const importBuilt = (specifier: string): Promise<Record<string, unknown>> => import(/* @vite-ignore */ specifier);
 const norm = (p: string) => path.posix.normalize(p).replace(/^\.\//, '');
 
 beforeAll(ensureSdkBuilt, SDK_BUILD_TIMEOUT_MS);
@@ -76,7 +82,7 @@ describe('the SDK package', () => {
   it('loads as an ES module and as CommonJS, both entry points, with the same exports', async () => {
     const require = createRequire(path.join(ROOT, 'package.json'));
     const cjs = require('@stablecoin-wallet/sdk');
-    const esm = await import('@stablecoin-wallet/sdk' as string);
+    const esm = await importBuilt('@stablecoin-wallet/sdk');
     expect(Object.keys(cjs).sort()).toEqual(
       Object.keys(esm)
         .filter((k) => k !== 'default')
@@ -85,12 +91,12 @@ describe('the SDK package', () => {
     expect(typeof cjs.WalletClient).toBe('function');
     expect(cjs.SDK_VERSION).toBe(pkg.version);
     const hooksCjs = require('@stablecoin-wallet/sdk/webhooks');
-    const hooksEsm = await import('@stablecoin-wallet/sdk/webhooks' as string);
+    const hooksEsm = await importBuilt('@stablecoin-wallet/sdk/webhooks');
     expect(typeof hooksCjs.verifyWebhook).toBe('function');
     expect(typeof hooksEsm.signWebhook).toBe('function');
     // The root package's old entry point, now the SDK's verifier.
     expect(typeof require('stablecoin-wallet-service/receiver').verifyWebhook).toBe('function');
-    expect(typeof (await import('stablecoin-wallet-service/receiver' as string)).verifyWebhook).toBe('function');
+    expect(typeof (await importBuilt('stablecoin-wallet-service/receiver')).verifyWebhook).toBe('function');
   });
 
   // tsc over the generated types takes a minute or more on a busy machine: run it as a child

@@ -15,8 +15,16 @@ import { createLogger } from '../../src/lib/logger.js';
 
 export const TEMPLATE_DB = 'wallet_template';
 
-let server: EmbeddedPostgres | undefined;
-let dir: string | undefined;
+/**
+ * Vitest calls this setup once per project of vitest.config.ts (and for the root), in one
+ * process: they share one cluster, started by the first call and stopped by the last teardown.
+ */
+interface Cluster {
+  ready: Promise<{ server: EmbeddedPostgres; dir: string }>;
+  users: number;
+}
+const SHARED = Symbol.for('wallet-test-pg-cluster');
+const shared = globalThis as { [SHARED]?: Cluster };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,20 +34,32 @@ declare module 'vitest' {
 }
 
 export async function setup(project: TestProject): Promise<void> {
+  const cluster = (shared[SHARED] ??= { ready: startCluster(), users: 0 });
+  cluster.users++;
+  const { server } = await cluster.ready;
+  project.provide('pgAdminUrl', server.url());
+  project.provide('pgTemplate', TEMPLATE_DB);
+}
+
+async function startCluster(): Promise<{ server: EmbeddedPostgres; dir: string }> {
   const logger = createLogger('warn');
-  dir = await mkdtemp(path.join(os.tmpdir(), 'wallet-test-pg-'));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'wallet-test-pg-'));
   await compileContracts();
-  server = await startEmbeddedPostgres({ dir, port: 0, durable: false, logger });
+  const server = await startEmbeddedPostgres({ dir, port: 0, durable: false, logger });
   const admin = new pg.Client({ connectionString: server.url() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
   await admin.end();
   await migrate(server.url(TEMPLATE_DB));
-  project.provide('pgAdminUrl', server.url());
-  project.provide('pgTemplate', TEMPLATE_DB);
+  return { server, dir };
 }
 
 export async function teardown(): Promise<void> {
-  await server?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  const cluster = shared[SHARED];
+  if (!cluster || --cluster.users > 0) return;
+  delete shared[SHARED];
+  const started = await cluster.ready.catch(() => null);
+  if (!started) return;
+  await started.server.stop();
+  await rm(started.dir, { recursive: true, force: true });
 }

@@ -15,7 +15,7 @@ import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
-import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
+import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec, type DevnetTemplates } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { AppConfig, ChainConfig } from '../../src/config/index.js';
@@ -94,6 +94,13 @@ export async function dropDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
+/**
+ * Devnet chains provisioned in this process, started again from their state (devnet.ts,
+ * DevnetTemplates): deploying a chain's tokens, Multicall3, swap pool and price feeds is some
+ * twenty transactions, and the test files of a fork start the same chains over and over.
+ */
+export const DEVNET_TEMPLATES: DevnetTemplates = new Map();
+
 /** Resolves `localhost` and nothing else: tests never reach a real DNS server. */
 const localhostOnly: NonNullable<SenderOptions['resolveAll']> = (host, callback) =>
   host === 'localhost'
@@ -139,7 +146,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   });
   const logger = createLogger('debug', sink);
   const databaseUrl = await createDatabaseFromTemplate();
-  const devnet = await startDevnet({ portBase: 0, blockTime: 0, logger, specs: opts.specs ?? DEVNET_CHAINS });
+  const devnet = await startDevnet({
+    portBase: 0,
+    blockTime: 0,
+    logger,
+    specs: opts.specs ?? DEVNET_CHAINS,
+    templates: DEVNET_TEMPLATES,
+  });
   const database = createDatabase(databaseUrl, logger);
   const kek = randomBytes(32);
   const services = await createServices(
@@ -164,7 +177,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   let worker: WorkerHandle | null = opts.worker
     ? await startWorker({ connectionString: databaseUrl, logger, taskList: taskList(services) })
     : null;
-  const app = await buildServer({ services, logger, ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}) });
+  // Schemas compiled as routes are used: a world calls a few of the API's routes (lazy-schemas.ts).
+  const app = await buildServer({
+    services,
+    logger,
+    lazySchemas: true,
+    ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

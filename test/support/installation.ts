@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startDevnet, type Devnet, type DevnetChain, type DevnetChainSpec } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createDatabaseFromTemplate, dropDatabase } from './harness.js';
+import { createDatabaseFromTemplate, DEVNET_TEMPLATES, dropDatabase } from './harness.js';
 import { cleanEnv } from './cli.js';
 
 export interface Installation {
@@ -39,6 +39,7 @@ export async function startInstallation(opts: { specs?: DevnetChainSpec[]; datab
     blockTime: 0,
     logger: createLogger('warn'),
     ...(opts.specs ? { specs: opts.specs } : {}),
+    templates: DEVNET_TEMPLATES,
   });
   const masterKey = randomBytes(32).toString('base64');
 

@@ -164,7 +164,7 @@ function businessKeysCard(csrfToken: string, state: DevelopersState): Html {
     <h2>Business API keys</h2>
     <p class="muted small">
       A business key reaches every wallet of the business and creates wallets. Give each integration its own key, restricted to what it
-      needs; revoking one stops it at once on every server.
+      needs; revoking one stops it on every server within 100 ms.
     </p>
     ${failed ? html`<p class="error" role="alert">${failed}</p>` : ''}
     ${state.revokedKey ? html`<p class="notice" role="status">Key <code>${state.revokedKey.prefix}…</code> revoked.</p>` : ''}

@@ -62,7 +62,8 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeyService }>
       schema: {
         tags: ['API keys'],
         summary: 'Revoke a business API key (business key without restrictions)',
-        description: 'The key is refused from the next request on, by every instance. Revoking a revoked key changes nothing.',
+        description:
+          'The key is refused from the next request on by the instance that revoked it, and by every other instance within 100 ms. Revoking a revoked key changes nothing.',
         params: ApiKeyParams,
         response: { 200: Envelope(Type.Ref(ApiKeySchema)) },
       },

@@ -2,19 +2,23 @@
  * API keys: long random strings shown once. Stored as a SHA-256 hash (lookup) and an
  * AES-256-GCM copy, because a wallet's key is also the HMAC secret of its webhooks.
  *
- * Authentication reads the database for every request: nothing caches that a key is
- * good, so a revoked key is refused by the next request that reaches any process, with
- * no window (docs/architecture.md, "Caching"). It stays cheap because the lookups of the
- * requests that arrive together go in one query (BatchLoader): each request's lookup is
- * a query that started after the request arrived, so it sees every revocation committed
- * before that.
+ * Authentication is on every request, so each process remembers the keys it found good
+ * (`apiKeysLive`, by hash, never the key) for LIVE_KEY_TTL_MS at most, counted from when the
+ * database read began (docs/architecture.md, "Caching"). A revocation empties that cache in
+ * every process: the revoking transaction publishes an `apikeys-revoked` change (and a
+ * trigger on api_keys does for any other write that revokes, rescopes or deletes a key,
+ * migration 037), applied by the revoking process at COMMIT, before it answers, and by the
+ * others when the notification arrives, milliseconds later. Should a notification be late or
+ * lost, the entry's lifetime bounds the window: no process accepts a key later than
+ * LIVE_KEY_TTL_MS after a revocation committed. The lookups that miss are batched (the
+ * requests that arrive together share one query, BatchLoader).
  *
- * What is cached is the opposite: that a key is unknown (`apiKeysUnknown`), so a client
+ * The opposite is cached too: that a key is unknown (`apiKeysUnknown`), so a client
  * repeating a bad key costs no database round trip after the first. That cache is bounded
- * (a flood of distinct random keys only evicts its own entries), switched off while the
- * change listener is down, and emptied in every process when any key is created (an
- * `apikeys` change, published in the creating transaction), so a new key is never refused
- * for having been tried before it existed.
+ * (a flood of distinct random keys only evicts its own entries), and emptied in every
+ * process when any key is created (an `apikeys` change, published in the creating
+ * transaction), so a new key is never refused for having been tried before it existed.
+ * Both caches are off while the change listener is down.
  */
 import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -104,11 +108,25 @@ export interface ApiKeyServiceOptions {
   logger?: Logger;
   /** How often "last used" is written (default 30 s). */
   usageFlushMs?: number;
+  /** Lifetime of a good key in this process's cache (default LIVE_KEY_TTL_MS; tests). */
+  liveKeyTtlMs?: number;
 }
 
 const PREFIX_LENGTH = 12;
-/** Published when a key is created or revoked: every process empties its unknown-key cache. */
+/** Published when a key is created: every process empties its unknown-key cache. */
 export const API_KEYS_CHANGED = 'apikeys';
+/**
+ * Published when a key is revoked (and by migration 037's trigger on any write that changes a
+ * key's standing): every process empties its cache of good keys.
+ */
+export const API_KEYS_REVOKED = 'apikeys-revoked';
+/**
+ * How long a process may go on accepting a key it found good, should the notification of its
+ * revocation be late or lost: the bound on the revocation window of every other process
+ * (issue 29: 100 ms; 90, for the millisecond clocks that measure it). A key in use costs one
+ * lookup per this long and process.
+ */
+export const LIVE_KEY_TTL_MS = 90;
 
 // One-shot crypto.hash (Node >= 20.12) is several times cheaper than a Hash object, and
 // every request hashes its key.
@@ -144,6 +162,8 @@ export class ApiKeyService {
   readonly limits: ApiKeyLimits;
   /** Key hash (base64) -> true: keys found to be unknown (or revoked). */
   readonly #unknown: TtlCache<string, true>;
+  /** Key hash (base64) -> the key's context: keys found good, for LIVE_KEY_TTL_MS at most. */
+  readonly #live: TtlCache<string, AuthContext>;
   /**
    * Key hashes that authenticated in this process lately. Never used to authenticate: only
    * to let such a key through while its client address is refused for failed attempts
@@ -164,6 +184,8 @@ export class ApiKeyService {
     this.#audit = opts.audit;
     this.#unknown = changes.cache('apiKeysUnknown');
     changes.on(API_KEYS_CHANGED, () => this.#unknown.clear());
+    this.#live = changes.cache('apiKeysLive', { ttlMs: opts.liveKeyTtlMs ?? LIVE_KEY_TTL_MS });
+    changes.on(API_KEYS_REVOKED, () => this.#live.clear());
     this.#lookups = new BatchLoader(async (digests) => {
       const rows = await store.findLiveKeysByHashes(
         this.db,
@@ -185,7 +207,7 @@ export class ApiKeyService {
    */
   async issueWalletKey(tx: DbConn, creator: Scoped, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
     const scopes = scopesOfNewKey(creator);
-    await store.revokeWalletKeys(tx, walletId);
+    if ((await store.revokeWalletKeys(tx, walletId)) > 0) await this.changes.publish(tx, API_KEYS_REVOKED);
     return this.issue(tx, { businessId, walletId, scopes }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
   }
 
@@ -235,9 +257,20 @@ export class ApiKeyService {
     if (!plausible(apiKey)) return { auth: null, reason: 'malformed', lookedUp: false };
     const digest = keyDigest(apiKey);
     // Keyed by the hash, never the key: no key in clear sits in memory.
+    // A key found good lately (and not revoked since): no lookup, so no call on the budget.
+    const known = this.#live.get(digest);
+    if (known) {
+      this.#vouched.set(digest, true);
+      this.#usage.touch(known.keyId);
+      return { auth: known };
+    }
     if (this.#unknown.get(digest)) return { auth: null, reason: 'unknown', lookedUp: false };
     if (mayLookUp && !mayLookUp()) return { auth: null, reason: 'shed', lookedUp: false };
     const generation = this.#unknown.generation;
+    const liveGeneration = this.#live.generation;
+    // The lookup is a query that starts after this moment: the entry it makes lives
+    // LIVE_KEY_TTL_MS from here, so from before any revocation it could have missed.
+    const asked = Date.now();
     const row = await this.#lookups.load(digest);
     // The lookup is by hash; the explicit constant-time comparison keeps the check itself
     // independent of how the database and the map compare bytes.
@@ -249,15 +282,16 @@ export class ApiKeyService {
     }
     this.#vouched.set(digest, true);
     this.#usage.touch(row.id);
-    return {
-      auth: Object.freeze({
-        keyId: row.id,
-        businessId: row.business_id,
-        walletId: row.wallet_id,
-        scopes: Object.freeze(knownScopes(row.scopes)),
-        rateLimit: row.rate_limit,
-      }),
-    };
+    const auth: AuthContext = Object.freeze({
+      keyId: row.id,
+      businessId: row.business_id,
+      walletId: row.wallet_id,
+      scopes: Object.freeze(knownScopes(row.scopes)),
+      rateLimit: row.rate_limit,
+    });
+    // Not stored if a revocation was applied meanwhile (the generation moved on).
+    this.#live.set(digest, auth, liveGeneration, asked);
+    return { auth };
   }
 
   /** Whether this key authenticated in this process lately (see #vouched). */
@@ -343,14 +377,15 @@ export class ApiKeyService {
   }
 
   /**
-   * Revokes a business key: refused from the next request on, in every process, since
-   * no process caches a good key (the module comment). Revoking a revoked key changes nothing.
+   * Revokes a business key: refused from the next request on in this process, and in every
+   * other within LIVE_KEY_TTL_MS (the module comment). Revoking a revoked key changes nothing.
    */
   async revokeBusinessKey(auth: AuthContext, id: string): Promise<ApiKeyView> {
     assertMayRevokeKeys(auth);
-    const row = await this.db.transaction().execute(async (tx) => {
+    const row = await this.changes.transaction(async (tx) => {
       const revoked = await store.revokeBusinessKey(tx, auth.businessId, id);
       if (!revoked) throw new NotFoundError('API key');
+      await this.changes.publish(tx, API_KEYS_REVOKED);
       await this.#audit?.record(
         {
           businessId: auth.businessId,

@@ -390,8 +390,8 @@ export class WalletService {
     requireBusinessKey(auth, "regenerate a wallet's API key");
     const wallet = await this.require(auth, walletId);
     const network = this.chainOf(wallet).row.network;
-    // changes.transaction: the new key's creation reaches every process's unknown-key cache
-    // before we answer (the old key needs nothing: no process caches a good key).
+    // changes.transaction: the new key's creation (every process's unknown-key cache) and the
+    // old key's revocation (every process's good-key cache) apply here before we answer.
     const issued = await this.changes.transaction(async (tx) => {
       // Concurrent regenerations queue on the wallet row: otherwise the second cannot see the
       // first's new key to revoke it and fails on the one-live-key index (a 500).

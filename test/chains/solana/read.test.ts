@@ -18,12 +18,14 @@ import { blockRef, scanSlots, transfersOfSignature } from '../../../src/chains/s
 let w: World;
 let node: SolanaNode;
 let calls: string[];
+// The fetch replaced below, put back after the file: the forks share globals between files.
+const realFetch = globalThis.fetch;
 
 beforeAll(async () => {
   w = await startWorld();
   // Counts the node calls a read makes, by method, through the real HTTP endpoint.
   calls = [];
-  const real = globalThis.fetch;
+  const real = realFetch;
   const url = w.standIn.url;
   globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     if (String(input).startsWith(url) && typeof init?.body === 'string') {
@@ -35,6 +37,7 @@ beforeAll(async () => {
   node = new SolanaNode(url);
 });
 afterAll(async () => {
+  globalThis.fetch = realFetch;
   await w?.standIn.stop();
 });
 

@@ -9905,7 +9905,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke a business API key (business key without restrictions)
-     * @description The key is refused from the next request on, by every instance. Revoking a revoked key changes nothing.
+     * @description The key is refused from the next request on by the instance that revoked it, and by every other instance within 100 ms. Revoking a revoked key changes nothing.
      */
     delete: {
       parameters: {
