@@ -11,6 +11,7 @@
  *   api-key create|list|revoke …     a business's API keys
  *   rotate-master-key [--status]     re-seal every secret under the newest master key
  *   create-hsm-key [--label …]       create the master key inside the HSM
+ *   audit-verify [--anchor …]        verify the audit log's hash chain
  *   help                             list the commands
  *
  * Each command lives in src/cli/; this table is the only place that names them.
@@ -21,6 +22,7 @@ import { migrateCommand } from './cli/migrate.js';
 import { createBusinessCommand } from './cli/create-business.js';
 import { dashboardUserCommand } from './cli/dashboard-user.js';
 import { apiKeyCmd, createHsmKeyCmd, rotateMasterKeyCmd } from './cli/more-commands.js';
+import { auditVerifyCommand } from './cli/audit.js';
 import { ALL_ROLES } from './runtime.js';
 
 const COMMANDS: CommandTable = {
@@ -31,6 +33,7 @@ const COMMANDS: CommandTable = {
   'api-key': apiKeyCmd,
   'rotate-master-key': rotateMasterKeyCmd,
   'create-hsm-key': createHsmKeyCmd,
+  'audit-verify': auditVerifyCommand,
 };
 
 await runCli(COMMANDS, process.argv.slice(2), ALL_ROLES);
