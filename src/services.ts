@@ -26,6 +26,7 @@ import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
+import { PolicyService } from './modules/policies/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
 import type { RateSettings } from './config/index.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
@@ -61,7 +62,11 @@ export interface Services {
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
+  /** Transaction policies and approval requests. */
+  policies: PolicyService;
   rates: RateService;
+  /** The key vault (sealing dashboard users' TOTP secrets). */
+  vault: KeyVault;
   signer: Signer;
   outbound: OutboundService;
   /** The event registry; its subscribers are in subscriptions.ts. */
@@ -136,7 +141,34 @@ export async function createServices(
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, events, logger);
-  const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound, rates };
+  const policies = new PolicyService({
+    db,
+    changes,
+    clock,
+    audit,
+    events,
+    wallets,
+    addresses,
+    walletAssets,
+    catalogue,
+    transactions,
+    rates,
+  });
+  const moduleDeps = {
+    db,
+    clock,
+    logger,
+    signer,
+    catalogue,
+    wallets,
+    addresses,
+    walletAssets,
+    transactions,
+    webhooks,
+    outbound,
+    rates,
+    policies,
+  };
   const withdrawals = new WithdrawalService(moduleDeps);
   const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
@@ -181,7 +213,9 @@ export async function createServices(
     autoSettlements,
     beneficiaries,
     settlements,
+    policies,
     rates,
+    vault,
     signer,
     outbound,
     events,

@@ -38,6 +38,8 @@ import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
+import { policyRoutes } from '../modules/policies/routes.js';
+import { ApprovalSchema, PolicySchema } from '../modules/policies/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
@@ -71,6 +73,8 @@ const SHARED_SCHEMAS = [
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
+  PolicySchema,
+  ApprovalSchema,
   ErrorBody,
 ];
 
@@ -152,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(policyRoutes, { policies: s.policies });
   });
 
   // The operator's dashboard is registered beside the API by src/server.ts (buildServer).

@@ -74,6 +74,12 @@ export function taskList(services: Services): TaskList {
     settle_swept: async ({ depositIds }) => {
       await services.settlements.instantSwept(depositIds);
     },
+    approval_expire: async ({ id }) => {
+      await services.policies.approvals.expire(id);
+    },
+    approvals_expire_due: async () => {
+      await services.policies.approvals.expireDue();
+    },
   };
   // Each run behind its payload check (catalogue.ts, task).
   return Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, task(name as JobName, run as (p: unknown) => Promise<void>)]));

@@ -67,6 +67,8 @@ export interface NewWithdrawal {
   nonce: bigint | null;
   /** Sign-only: the signed transaction, never broadcast by us (fee caps null on families without them). */
   signed: { raw: string; hash: string; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } | null;
+  /** Held for approval by a policy: PENDING_APPROVAL, no nonce, nothing signed (approvalRequired). */
+  awaitingApproval?: boolean;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */

@@ -58,10 +58,10 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     standing: boolean;
   }>`
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false AS standing FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status = 'PENDING'
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status IN ('PENDING', 'PENDING_APPROVAL')
     UNION ALL
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status <> 'PENDING'
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status NOT IN ('PENDING', 'PENDING_APPROVAL')
        AND updated_at >= ${since}
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance'
@@ -72,8 +72,9 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     amount: BigInt(r.amount ?? 0),
     fees: BigInt(r.reserved_fee ?? 0),
     hash: r.hash,
-    pending: r.status === 'PENDING',
-    settledAt: r.status === 'PENDING' ? null : r.updated_at,
+    // Waiting for approval holds its amount and fee exactly as a pending withdrawal does.
+    pending: r.status === 'PENDING' || r.status === 'PENDING_APPROVAL',
+    settledAt: r.status === 'PENDING' || r.status === 'PENDING_APPROVAL' ? null : r.updated_at,
     standing: r.standing,
   }));
 }
