@@ -12,6 +12,7 @@
  *   rotate-master-key [--status]     re-seal every secret under the newest master key
  *   create-hsm-key [--label …]       create the master key inside the HSM
  *   audit-verify [--anchor …]        verify the audit log's hash chain
+ *   approval list|show|approve|reject …   approval requests, voting as the key in WALLET_API_KEY
  *   help                             list the commands
  *
  * Each command lives in src/cli/; this table is the only place that names them.
@@ -23,6 +24,7 @@ import { createBusinessCommand } from './cli/create-business.js';
 import { dashboardUserCommand } from './cli/dashboard-user.js';
 import { apiKeyCmd, createHsmKeyCmd, rotateMasterKeyCmd } from './cli/more-commands.js';
 import { auditVerifyCommand } from './cli/audit.js';
+import { approvalCommand } from './cli/approvals.js';
 import { ALL_ROLES } from './runtime.js';
 
 const COMMANDS: CommandTable = {
@@ -34,6 +36,7 @@ const COMMANDS: CommandTable = {
   'rotate-master-key': rotateMasterKeyCmd,
   'create-hsm-key': createHsmKeyCmd,
   'audit-verify': auditVerifyCommand,
+  approval: approvalCommand,
 };
 
 await runCli(COMMANDS, process.argv.slice(2), ALL_ROLES);
