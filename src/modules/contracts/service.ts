@@ -32,6 +32,7 @@ import { checkPolicy, movesOf, tokenCall, type CallMoves } from './rules.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
 import type { Actor, ContractServiceDeps } from './types.js';
+import { candidatesOf, requirePolicies } from './policy.js';
 
 export type { ContractServiceDeps } from './types.js';
 
@@ -102,9 +103,12 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    const candidates = await candidatesOf(this.deps, auth, actor, plan);
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
+      // Transaction policies (CONTRACT_WRITE), under the velocity windows' locks.
+      await requirePolicies(this.deps, tx, actor, candidates, true);
       const made: string[] = [];
       for (const [i, call] of calls.entries()) {
         const id = uuidv7();
@@ -144,6 +148,9 @@ export class ContractService {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
+    // Policies before anything is signed, and again in the recording transaction.
+    const candidates = await candidatesOf(this.deps, auth, actor, plan);
+    await requirePolicies(this.deps, this.deps.db, actor, candidates, false);
     const { adapter } = actor.chain;
     const expiry = adapter.sender.ordering === 'expiry';
     let first = 0;
@@ -175,6 +182,8 @@ export class ContractService {
     }
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {
+      // A refusal here rolls back, and the signatures made are never handed out.
+      await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {
         await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps);
         await this.record(tx, actor, ids[i]!, plan, i, null);

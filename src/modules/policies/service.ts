@@ -7,7 +7,7 @@
 import type { DbConn } from '../../db/pool.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { Clock } from '../../lib/clock.js';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -56,12 +56,17 @@ export class PolicyService {
    * Only a BLOCK is acted on here; the accepting transaction decides again, authoritatively
    * (session.ts). Skipped for a business known to have no rule (a stale "none" only skips it).
    */
-  async precheck(businessId: string, candidates: readonly Candidate[]): Promise<{ index: number; decision: Decision } | null> {
+  async precheck(
+    businessId: string,
+    candidates: readonly Candidate[],
+    /** Anything but ALLOW refuses (what cannot wait for approval). */
+    strict = false,
+  ): Promise<{ index: number; decision: Decision } | null> {
     const has = await this.#hasRules.getOrLoad(businessId, () => store.hasPolicies(this.deps.db, businessId));
     if (!has) return null;
     const session = await PolicySession.open(this.deps.db, businessId, candidates, { lock: false });
     const decisions = session.decide(candidates);
-    const index = decisions.findIndex((d) => d.action === 'BLOCK');
+    const index = decisions.findIndex((d) => d.action === 'BLOCK' || (strict && d.action !== 'ALLOW'));
     return index < 0 ? null : { index, decision: decisions[index]! };
   }
 
@@ -234,6 +239,23 @@ export class PolicyService {
       initiator,
     };
   }
+}
+
+/** A refusal as the client reads it: which rule, and why it matched (`field`: where in the request). */
+export function refusalOf(d: Decision, field: string): BusinessRuleError {
+  const step = d.steps.find((s) => s.matched);
+  if (!step) throw new Error('a refusal needs the rule that matched');
+  const why =
+    d.action === 'REQUIRE_APPROVAL' ? `it needs approval, which this kind of transaction cannot wait for (${step.reason})` : step.reason;
+  return new BusinessRuleError('POLICY_BLOCKED', `Refused by the policy "${step.name}": ${why}`, [
+    { field, message: `blocked by policy ${step.policyId}` },
+  ]);
+}
+
+/** Throws the first decision that is not ALLOW (what cannot wait for approval goes ahead only when allowed). */
+export function requireAllowed(decisions: readonly Decision[], fieldOf: (i: number) => string): void {
+  const k = decisions.findIndex((d) => d.action !== 'ALLOW');
+  if (k >= 0) throw refusalOf(decisions[k]!, fieldOf(k));
 }
 
 export function present(r: store.PolicyRow): PolicyView {

@@ -14,10 +14,10 @@
  */
 import type { DbConn, DbTx } from '../../db/pool.js';
 import type { EventPayloads, Purpose } from '../../events.js';
-import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
+import { ConflictError, type BusinessRuleError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { EnabledAsset } from '../assets/service.js';
-import { initiatorOf, labelOf, type Candidate, type Decision, type PolicySession } from '../policies/service.js';
+import { initiatorOf, labelOf, refusalOf, requireAllowed, type Candidate, type Decision, type PolicySession } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
 import { callOf, sponsorOf } from './funds.js';
 import * as store from './store.js';
@@ -28,11 +28,19 @@ import type { Item } from './validate.js';
 export const CANCELLED_EVENT = 'withdraw.cancelled';
 export const PENDING_APPROVAL_EVENT = 'withdraw.pending_approval';
 
-export function candidateOf(deps: WithdrawalServiceDeps, auth: AuthContext, s: Sender, item: Item, single: boolean): Candidate {
+/** A withdrawal item as a policy candidate: WITHDRAW, BATCH_ITEM, or SIGN_ONLY for a signature only. */
+export function candidateOf(
+  deps: WithdrawalServiceDeps,
+  auth: AuthContext,
+  s: Sender,
+  item: Item,
+  single: boolean,
+  signOnly = false,
+): Candidate {
   const a = item.asset.asset.row;
   const quote = deps.rates?.cached(a.id) ?? null;
   return {
-    type: single ? 'WITHDRAW' : 'BATCH_ITEM',
+    type: signOnly ? 'SIGN_ONLY' : single ? 'WITHDRAW' : 'BATCH_ITEM',
     walletId: s.wallet.id,
     addressId: s.addressId,
     asset: { id: a.id, symbol: a.symbol, decimals: a.decimals },
@@ -44,13 +52,17 @@ export function candidateOf(deps: WithdrawalServiceDeps, auth: AuthContext, s: S
   };
 }
 
+/**
+ * What cannot wait for approval (a signature answered at once) goes ahead only when
+ * allowed: a REQUIRE_APPROVAL reaching it (rules refuse to say so, validate.ts) is a refusal.
+ */
+export function refuseUnlessAllowed(items: Item[], decisions: Decision[]): void {
+  requireAllowed(decisions, (k) => items[k]!.field || 'amount');
+}
+
 /** A BLOCK decision as the client reads it: which rule, and why it matched. */
 export function policyRefusal(item: Item, d: Decision): BusinessRuleError {
-  const step = d.steps.find((s) => s.matched)!;
-  const field = item.field || 'amount';
-  return new BusinessRuleError('POLICY_BLOCKED', `Refused by the policy "${step.name}": ${step.reason}`, [
-    { field, message: `blocked by policy ${step.policyId}` },
-  ]);
+  return refusalOf(d, item.field || 'amount');
 }
 
 /** What create.ts hands over for each item a rule holds for approval. */

@@ -101,13 +101,15 @@ export class WithdrawalService implements SenderAccess {
   /** POST .../addresses/{addressId}/withdraw/sign: signed, stored, never broadcast by us. */
   sign(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
     return this.#idempotent(auth, req, 'sign', async (s, items, key) => {
+      // Before anything is signed.
+      await this.#precheck(auth, s, items, !req.body.assets, true);
       const fresh = await this.#fresh(s, items, 'SIGNED');
       const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
       if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), chargedFees(costs.plan), costs.snap);
       return signOnly(
         this.deps,
-        { s, items, fresh, plan: costs?.plan ?? null, key, single: !req.body.assets },
+        { auth, s, items, fresh, plan: costs?.plan ?? null, key, single: !req.body.assets },
         {
           existing: (tx, s, items) => this.#existing(tx, s, items, 'SIGNED'),
           row: (s, item, id, signed) => this.#row(s, item, id, 'SIGNED', null, signed),
@@ -281,10 +283,11 @@ export class WithdrawalService implements SenderAccess {
     }
   }
 
-  async #precheck(auth: AuthContext, s: Sender, items: Item[], single: boolean): Promise<void> {
+  async #precheck(auth: AuthContext, s: Sender, items: Item[], single: boolean, signOnly = false): Promise<void> {
     const blocked = await this.deps.policies.precheck(
       s.wallet.business_id,
-      items.map((item) => candidateOf(this.deps, auth, s, item, single)),
+      items.map((item) => candidateOf(this.deps, auth, s, item, single, signOnly)),
+      signOnly,
     );
     if (blocked) throw policyRefusal(items[blocked.index]!, blocked.decision);
   }
