@@ -19,9 +19,25 @@ import { uuidv7 } from '../lib/ids.js';
 import { AppError, ValidationError } from '../lib/errors.js';
 import type { AuthContext } from '../modules/apikeys/service.js';
 import type { AuditService } from '../modules/audit/service.js';
+import type { KeyVault } from '../keys/vault.js';
+import { DASHBOARD_TOTP } from '../keys/sealed-columns.js';
+import { newSecret, otpauthUri, secretText, verifyTotp } from '../lib/totp.js';
 import { decoyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import * as store from './store.js';
-import { ACCOUNT, accountKey, CLIENT, clientKey, DEVICE, deviceKey, PRUNE_AFTER_MS, PRUNE_CHUNK, type ThrottleRule } from './throttle.js';
+import * as team from './team-store.js';
+import {
+  ACCOUNT,
+  accountKey,
+  CLIENT,
+  clientKey,
+  DEVICE,
+  deviceKey,
+  PRUNE_AFTER_MS,
+  PRUNE_CHUNK,
+  SECOND_FACTOR,
+  secondFactorKey,
+  type ThrottleRule,
+} from './throttle.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** A device cookie outlives its last sign-in by this long (cookie Max-Age and stored row alike). */
@@ -58,7 +74,17 @@ export interface Session {
   auth: AuthContext;
   /** Failed sign-in attempts before this session began, until dismissed. */
   notice: SignInNotice | null;
+  /** owner, admin, approver, developer or viewer (docs/dashboard.md). */
+  role: string;
+  /** full; totp: the password was right, the code is awaited; enrol: the role needs TOTP and the user has none yet. */
+  stage: store.SessionStage;
+  /** Signed in with a TOTP code (approving needs it). */
+  twoFactor: boolean;
 }
+
+/** Roles that must sign in with a second factor. */
+export const TOTP_REQUIRED_ROLES: readonly string[] = ['approver'];
+const TOTP_ISSUER = 'Stablecoin Wallet';
 
 export interface SignedIn {
   sessionId: string;
@@ -81,6 +107,8 @@ export class DashboardService {
     private readonly clock: Clock,
     /** Where failed and successful sign-ins are recorded (absent: not recorded, no notice). */
     private readonly audit?: AuditService,
+    /** Seals TOTP secrets (absent: two-factor sign-in cannot be set up). */
+    private readonly vault?: KeyVault,
   ) {}
 
   /** Creates a user or resets its password (and ends its sessions). */
@@ -137,7 +165,7 @@ export class DashboardService {
     const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
     const ok = await verifyPassword(candidate, user?.password_hash ?? (await decoyHash()));
     const attempt = { ip, knownDevice: known !== undefined, at: now.toISOString() };
-    if (!user || !ok) {
+    if (!user || !ok || user.disabled_at) {
       // Only an existing account has someone to tell.
       if (user) await this.audit?.record(signInRecord(user, 'dashboard.sign_in_failed', attempt));
       return null;
@@ -148,6 +176,8 @@ export class DashboardService {
     // holds (perhaps planted in the owner's browser) never becomes this account's.
     const token = known ? tokens.find((t) => deviceHash(t).equals(known.token_hash))! : randomBytes(32).toString('base64url');
     const cookie = [token, ...tokens.filter((t) => t !== token)].slice(0, MAX_DEVICE_TOKENS).join('.');
+    // A second factor to give before the session is of any use (or to set up first).
+    const stage: store.SessionStage = user.totp_enabled_at ? 'totp' : TOTP_REQUIRED_ROLES.includes(user.role) ? 'enrol' : 'full';
     const notice = await this.db.transaction().execute(async (tx) => {
       // The device's (or the account's) count starts afresh; the address's attempt was no failure.
       await store.clearThrottle(tx, counters[0]![0]);
@@ -162,6 +192,7 @@ export class DashboardService {
         csrfToken,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
         notice,
+        stage,
       });
       return notice;
     });
@@ -170,8 +201,110 @@ export class DashboardService {
     return {
       sessionId,
       deviceCookie: cookie,
-      session: toSession({ user_id: user.id, email: user.email, business_id: user.business_id, csrf_token: csrfToken, notice }),
+      session: toSession({
+        user_id: user.id,
+        email: user.email,
+        business_id: user.business_id,
+        csrf_token: csrfToken,
+        notice,
+        role: user.role,
+        stage,
+        two_factor: false,
+      }),
     };
+  }
+
+  // ---- two-factor sign-in (TOTP, RFC 6238) ---------------------------------------------
+
+  /**
+   * Starts (or restarts) enrolment: a new secret, sealed, waiting for its first code. The
+   * secret and its otpauth URI are shown once, to be typed or scanned into an authenticator.
+   */
+  async startTotp(userId: string): Promise<{ secret: string; uri: string }> {
+    const vault = this.#vault();
+    const secret = newSecret();
+    try {
+      const sealed = await vault.seal(secret, DASHBOARD_TOTP.associatedData(userId));
+      const email = await this.db.transaction().execute(async (tx) => {
+        const row = await team.lockTotp(tx, userId);
+        if (!row) throw new ValidationError('no such user');
+        if (row.totp_enabled_at) throw new ValidationError('Two-factor sign-in is on already; turn it off first to set up a new device');
+        await team.setPendingSecret(tx, userId, sealed);
+        return row.email;
+      });
+      return { secret: secretText(secret), uri: otpauthUri(secret, email, TOTP_ISSUER) };
+    } finally {
+      secret.fill(0);
+    }
+  }
+
+  /**
+   * Confirms enrolment with a first code, or (stage totp) checks the code of a sign-in.
+   * Either way the session becomes full and two-factor under a new id, returned (null: wrong
+   * code). Codes are throttled per user like passwords, and each is good once.
+   */
+  async secondFactor(sessionId: string, code: string): Promise<{ sessionId: string; session: Session } | null> {
+    const current = await this.session(sessionId);
+    if (!current) return null;
+    const now = this.clock.now();
+    const key = secondFactorKey(current.userId);
+    await this.claim([[key, SECOND_FACTOR]], now);
+    const result = await this.db.transaction().execute(async (tx) => {
+      const row = await team.lockTotp(tx, current.userId);
+      if (!row?.totp_secret_sealed) return null;
+      const secret = await this.#vault().open(row.totp_secret_sealed, DASHBOARD_TOTP.associatedData(row.id));
+      const step = verifyTotp(
+        secret,
+        code.replace(/\s/g, ''),
+        now.getTime(),
+        row.totp_last_step === null ? null : Number(row.totp_last_step),
+      );
+      secret.fill(0);
+      if (step === null) {
+        await this.audit?.record(userRecord(row, 'dashboard.two_factor_failed', {}), tx);
+        return null;
+      }
+      const enrolling = row.totp_enabled_at === null;
+      if (enrolling) await team.enableTotp(tx, row.id, step);
+      else await team.useStep(tx, row.id, step);
+      await store.clearThrottle(tx, key);
+      const newId = randomBytes(32).toString('base64url');
+      const csrfToken = randomBytes(24).toString('base64url');
+      if (!(await store.upgradeSession(tx, sessionHash(sessionId), sessionHash(newId), csrfToken))) return null;
+      await this.audit?.record(userRecord(row, enrolling ? 'dashboard.two_factor_enabled' : 'dashboard.two_factor_passed', {}), tx);
+      return { newId, csrfToken };
+    });
+    if (!result) return null;
+    return {
+      sessionId: result.newId,
+      session: {
+        ...current,
+        csrfToken: result.csrfToken,
+        stage: 'full',
+        twoFactor: true,
+        auth: { ...current.auth, user: { ...current.auth.user!, twoFactor: true } },
+      },
+    };
+  }
+
+  totpEnabled(userId: string): Promise<boolean> {
+    return team.totpEnabled(this.db, userId);
+  }
+
+  /** Turns two-factor sign-in off (a role that requires it cannot). */
+  async disableTotp(userId: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const row = await team.lockTotp(tx, userId);
+      if (!row) return;
+      if (TOTP_REQUIRED_ROLES.includes(row.role)) throw new ValidationError(`Your role (${row.role}) requires two-factor sign-in`);
+      await team.clearTotp(tx, userId);
+      await this.audit?.record(userRecord(row, 'dashboard.two_factor_disabled', {}), tx);
+    });
+  }
+
+  #vault(): KeyVault {
+    if (!this.vault) throw new Error('two-factor sign-in needs the key vault');
+    return this.vault;
   }
 
   async #failuresSinceLastSignIn(userId: string, tx: DbConn): Promise<SignInNotice | null> {
@@ -253,15 +386,44 @@ function signInRecord(user: store.UserRow, action: string, attempt: { ip: string
   };
 }
 
-function toSession(row: { user_id: string; email: string; business_id: string; csrf_token: string; notice: unknown }): Session {
+function toSession(row: {
+  user_id: string;
+  email: string;
+  business_id: string;
+  csrf_token: string;
+  notice: unknown;
+  role: string;
+  stage: string;
+  two_factor: boolean;
+}): Session {
   return {
     userId: row.user_id,
     email: row.email,
     businessId: row.business_id,
     csrfToken: row.csrf_token,
-    // The business's authority, as a business API key has it; the key id names the actor
-    // in audit records.
-    auth: { keyId: `dashboard:${row.user_id}`, businessId: row.business_id, walletId: null },
+    // The business's authority, as a business API key has it, narrowed by the user's role in
+    // the pages (roles.ts) and in policies (approvers); the key id names the actor in audit records.
+    auth: {
+      keyId: `dashboard:${row.user_id}`,
+      businessId: row.business_id,
+      walletId: null,
+      user: { id: row.user_id, email: row.email, role: row.role, twoFactor: row.two_factor },
+    },
     notice: (row.notice as SignInNotice | null) ?? null,
+    role: row.role,
+    stage: row.stage as store.SessionStage,
+    twoFactor: row.two_factor,
+  };
+}
+
+function userRecord(user: { id: string; business_id: string; email: string }, action: string, details: Record<string, unknown>) {
+  return {
+    businessId: user.business_id,
+    walletId: null,
+    actor: user.email,
+    action,
+    targetType: 'dashboard_user',
+    targetId: user.id,
+    details,
   };
 }

@@ -167,6 +167,8 @@ export const ERROR_CATALOGUE = {
     meaning: 'The request passed its time to live before a decision; its payout is now CANCELLED (`withdraw.cancelled`).',
   },
   AWAITING_APPROVAL: { status: 409, meaning: 'The withdrawal waits for approval and was never sent: there is nothing to retry.' },
+  LAST_OWNER: { status: 409, meaning: 'Dashboard: the business must keep an owner; make someone else owner first.' },
+  USER_EXISTS: { status: 409, meaning: 'Dashboard: the email already has an account.' },
 
   // A dependency.
   CHAIN_UNAVAILABLE: { status: 503, meaning: "A chain's RPC endpoint failed; safe to retry." },

@@ -100,6 +100,11 @@ export class ApprovalService {
     return (await this.#present([row], db))[0]!;
   }
 
+  /** Open requests of the caller's business (the dashboard's badge). */
+  countPending(auth: AuthContext): Promise<number> {
+    return store.countPending(this.deps.db, auth.businessId);
+  }
+
   /** The request holding a transaction, if any (the transaction page shows it). */
   async ofTransaction(auth: AuthContext, transactionId: string): Promise<ApprovalView | null> {
     const row = await store.findApprovalOfTransaction(this.deps.db, auth.businessId, transactionId);

@@ -319,6 +319,12 @@ export async function listApprovals(
   return { rows, total: Number(count[0]!.n) };
 }
 
+export async function countPending(db: DbConn, businessId: string): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    SELECT count(*)::text AS n FROM approvals WHERE business_id = ${businessId} AND status = 'PENDING'`.execute(db);
+  return Number(rows[0]!.n);
+}
+
 /** Ids of PENDING requests whose time to live is over at `now`. */
 export async function dueApprovals(db: DbConn, now: Date, limit: number): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
