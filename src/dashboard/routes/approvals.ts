@@ -16,16 +16,16 @@ export function approvalRoutes(app: FastifyInstance, ctx: Ctx): void {
   async function render(req: FastifyRequest, reply: FastifyReply, notice: string | null = null, error: string | null = null, status = 200) {
     const session = sessionOf(req);
     const page = Math.max(1, Math.min(10_000, Number(compact(req.query).page ?? '1') || 1));
-    const [pending, all] = await Promise.all([
+    const [pending, decided] = await Promise.all([
       approvals.list(session.auth, { status: 'PENDING', page: 1, limit: 100 }),
-      approvals.list(session.auth, { page, limit: 25 }),
+      approvals.list(session.auth, { decided: true, page, limit: 25 }),
     ]);
     return sendPage(
       reply,
       approvalsPage(frameOf(session, { notice, error }), session.csrfToken, {
         pending: pending.items,
-        decided: all.items.filter((a) => a.status !== 'PENDING'),
-        meta: all.meta,
+        decided: decided.items,
+        meta: decided.meta,
         mayVote: can(session, 'approve'),
         twoFactor: session.twoFactor,
         mayOverride: session.role === 'owner',

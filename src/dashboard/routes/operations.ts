@@ -77,7 +77,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: Ctx): void {
     status = 200,
   ) {
     const session = sessionOf(req);
-    const query = compact(req.query);
+    const { resent: _resent, ...query } = compact(req.query);
     const { page, ...filter } = check(DeliveryQuery, query, 'query');
     const { items, meta } = await services.webhooks.listForBusiness(session.auth, filter, page ?? 1, PAGE_SIZE);
     return sendPage(

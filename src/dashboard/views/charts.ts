@@ -51,7 +51,7 @@ export function barChart(opts: { title: string; days: string[]; series: Series[]
   );
   const every = Math.ceil(days.length / 8);
   const ticks = days.flatMap((d, i) =>
-    i % every === 0 || i === days.length - 1
+    i % every === 0 || (i === days.length - 1 && i % every >= every / 2)
       ? [
           `<text class="tick" x="${(PAD.left + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 14}" text-anchor="middle">${d.slice(5)}</text>`,
         ]

@@ -80,13 +80,18 @@ export class ApprovalService {
     return new Map(rows.map((a) => [a.transactionId, a.id]));
   }
 
-  async list(auth: AuthContext, q: ListApprovalsQuery): Promise<{ items: ApprovalView[]; meta: PageMeta }> {
+  async list(auth: AuthContext, q: ListApprovalsQuery & { decided?: boolean }): Promise<{ items: ApprovalView[]; meta: PageMeta }> {
     assertBusinessLevel(auth);
     const page = q.page ?? 1;
     const limit = q.limit ?? 100;
     const { rows, total } = await store.listApprovals(
       this.deps.db,
-      { businessId: auth.businessId, ...(q.status ? { status: q.status } : {}), ...(q.walletId ? { walletId: q.walletId } : {}) },
+      {
+        businessId: auth.businessId,
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.walletId ? { walletId: q.walletId } : {}),
+        ...(q.decided ? { decided: true } : {}),
+      },
       (page - 1) * limit,
       limit,
     );

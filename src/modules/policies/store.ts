@@ -296,6 +296,8 @@ export interface ApprovalFilter {
   businessId: string;
   status?: ApprovalStatus;
   walletId?: string;
+  /** Only decided requests (every status but PENDING). */
+  decided?: boolean;
 }
 
 export async function listApprovals(
@@ -309,6 +311,7 @@ export async function listApprovals(
       sql`business_id = ${f.businessId}`,
       ...(f.status ? [sql`status = ${f.status}`] : []),
       ...(f.walletId ? [sql`wallet_id = ${f.walletId}`] : []),
+      ...(f.decided ? [sql`status <> 'PENDING'`] : []),
     ],
     sql` AND `,
   );
