@@ -249,6 +249,29 @@ export function decide(rules: readonly Rule[], c: Candidate, totals: (rule: Rule
   return { action: 'ALLOW', rule: null, steps };
 }
 
+/**
+ * The decision as far as it can be made without the database: rules with a velocity or a
+ * destination condition need the accepting transaction (window totals, the wallet's
+ * beneficiaries). Null as soon as such a rule might match: only the transaction decides then.
+ */
+export function earlyDecision(rules: readonly Rule[], c: Candidate): Decision | null {
+  const steps: Step[] = [];
+  for (const rule of ordered(rules)) {
+    const k = rule.conditions;
+    const needsTransaction = k.velocity !== undefined || (k.destination !== undefined && k.destination !== 'ANY');
+    const plain: Rule = needsTransaction ? { ...rule, conditions: { ...k, destination: 'ANY' } } : rule;
+    const s = staticMatch(plain, c);
+    if (!s.ok) {
+      steps.push({ policyId: rule.id, name: rule.name, priority: rule.priority, matched: false, reason: s.why });
+      continue;
+    }
+    if (needsTransaction) return null;
+    steps.push({ policyId: rule.id, name: rule.name, priority: rule.priority, matched: true, reason: 'every condition matches' });
+    return { action: rule.action, rule, steps };
+  }
+  return { action: 'ALLOW', rule: null, steps };
+}
+
 export function ordered(rules: readonly Rule[]): Rule[] {
   return [...rules].sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -14,7 +14,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import { usdValue } from '../rates/service.js';
 import { ApprovalService } from './approvals.js';
 import { assertBusinessLevel, assertMayManagePolicies, initiatorOf, labelOf } from './identity.js';
-import type { Candidate, Decision, Initiator } from './rules.js';
+import { earlyDecision, type Candidate, type Decision, type Initiator, type Rule } from './rules.js';
 import type { CreatePolicyBody, EvaluateBody, PolicyView, UpdatePolicyBody } from './schemas.js';
 import { PolicySession } from './session.js';
 import * as store from './store.js';
@@ -41,20 +41,24 @@ export const POLICIES_CHANGED = 'policies';
 
 export class PolicyService {
   readonly approvals: ApprovalService;
-  /** Business id -> whether it has any rule: lets a request of a business without rules skip the early check. */
-  readonly #hasRules: TtlCache<string, boolean>;
+  /**
+   * Business id -> its active rules, for the early check only (a few seconds stale at most,
+   * emptied in every process when a rule changes): the accepting transaction reads them afresh.
+   */
+  readonly #rules: TtlCache<string, Rule[]>;
 
   constructor(private readonly deps: PolicyDeps) {
     this.approvals = new ApprovalService(deps);
-    this.#hasRules = deps.changes.cache('policies');
-    deps.changes.on(POLICIES_CHANGED, (businessId) => this.#hasRules.delete(businessId));
+    this.#rules = deps.changes.cache('policies');
+    deps.changes.on(POLICIES_CHANGED, (businessId) => this.#rules.delete(businessId));
   }
 
   /**
-   * The early answer to a request a rule blocks, before its balances are read or its fees
-   * quoted: the same rules and windows as the accepting transaction, read without locks.
-   * Only a BLOCK is acted on here; the accepting transaction decides again, authoritatively
-   * (session.ts). Skipped for a business known to have no rule (a stale "none" only skips it).
+   * The early answer to a request a rule refuses, before its balances are read or its fees
+   * quoted, from the rules alone (rules.ts earlyDecision: a rule with a velocity or a
+   * destination condition leaves the decision to the transaction). Only a refusal is acted
+   * on; the accepting transaction decides again, authoritatively (session.ts), so a stale
+   * copy of the rules can only delay a refusal to the transaction, never let a payout through.
    */
   async precheck(
     businessId: string,
@@ -62,12 +66,15 @@ export class PolicyService {
     /** Anything but ALLOW refuses (what cannot wait for approval). */
     strict = false,
   ): Promise<{ index: number; decision: Decision } | null> {
-    const has = await this.#hasRules.getOrLoad(businessId, () => store.hasPolicies(this.deps.db, businessId));
-    if (!has) return null;
-    const session = await PolicySession.open(this.deps.db, businessId, candidates, { lock: false });
-    const decisions = session.decide(candidates);
-    const index = decisions.findIndex((d) => d.action === 'BLOCK' || (strict && d.action !== 'ALLOW'));
-    return index < 0 ? null : { index, decision: decisions[index]! };
+    const rules = await this.#rules.getOrLoad(businessId, async () =>
+      (await store.listPolicies(this.deps.db, businessId)).map(store.ruleOf).filter((r) => r.isActive),
+    );
+    if (!rules || rules.length === 0) return null;
+    for (const [index, c] of candidates.entries()) {
+      const decision = earlyDecision(rules, c);
+      if (decision && (decision.action === 'BLOCK' || (strict && decision.action !== 'ALLOW'))) return { index, decision };
+    }
+    return null;
   }
 
   async list(auth: AuthContext): Promise<PolicyView[]> {

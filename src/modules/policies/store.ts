@@ -39,12 +39,6 @@ export async function listPolicies(db: DbConn, businessId: string): Promise<Poli
   return rows;
 }
 
-export async function hasPolicies(db: DbConn, businessId: string): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`
-    SELECT 1 AS one FROM policies WHERE business_id = ${businessId} AND deleted_at IS NULL AND is_active LIMIT 1`.execute(db);
-  return rows.length > 0;
-}
-
 export async function findPolicy(db: DbConn, businessId: string, id: string, lock = false): Promise<PolicyRow | undefined> {
   const { rows } = await sql<PolicyRow>`
     SELECT ${COLUMNS} FROM policies WHERE id = ${id} AND business_id = ${businessId} AND deleted_at IS NULL

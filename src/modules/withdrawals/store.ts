@@ -43,7 +43,9 @@ const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTR
 
 /**
  * What the sender's spending transactions hold back from a balance read after `since`:
- * every PENDING one, and every one settled since then (funds.ts explains why); plus what
+ * every PENDING (or PENDING_APPROVAL) one, and every one settled since then that was signed
+ * (funds.ts explains why; one that ended without a hash never reached the chain, so a
+ * payout refused while it waited for approval releases its funds at once); plus what
  * contract writes move out of the sender's address (the sender of a transferFrom may be
  * another address), by the same rule.
  */
@@ -62,7 +64,7 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     UNION ALL
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status NOT IN ('PENDING', 'PENDING_APPROVAL')
-       AND updated_at >= ${since}
+       AND updated_at >= ${since} AND hash IS NOT NULL
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance'
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
