@@ -20,24 +20,10 @@ import { AppError, ValidationError } from '../lib/errors.js';
 import type { AuthContext } from '../modules/apikeys/service.js';
 import type { AuditService } from '../modules/audit/service.js';
 import type { KeyVault } from '../keys/vault.js';
-import { DASHBOARD_TOTP } from '../keys/sealed-columns.js';
-import { newSecret, otpauthUri, secretText, verifyTotp } from '../lib/totp.js';
 import { decoyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import * as store from './store.js';
-import * as team from './team-store.js';
-import {
-  ACCOUNT,
-  accountKey,
-  CLIENT,
-  clientKey,
-  DEVICE,
-  deviceKey,
-  PRUNE_AFTER_MS,
-  PRUNE_CHUNK,
-  SECOND_FACTOR,
-  secondFactorKey,
-  type ThrottleRule,
-} from './throttle.js';
+import { TOTP_REQUIRED_ROLES, TwoFactor } from './two-factor.js';
+import { ACCOUNT, accountKey, CLIENT, clientKey, DEVICE, deviceKey, PRUNE_AFTER_MS, PRUNE_CHUNK, type ThrottleRule } from './throttle.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** A device cookie outlives its last sign-in by this long (cookie Max-Age and stored row alike). */
@@ -82,9 +68,7 @@ export interface Session {
   twoFactor: boolean;
 }
 
-/** Roles that must sign in with a second factor. */
-export const TOTP_REQUIRED_ROLES: readonly string[] = ['approver'];
-const TOTP_ISSUER = 'Stablecoin Wallet';
+export { TOTP_REQUIRED_ROLES } from './two-factor.js';
 
 export interface SignedIn {
   sessionId: string;
@@ -97,9 +81,7 @@ const deviceHash = (token: string) => createHash('sha256').update(token, 'utf8')
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-export function sessionHash(id: string): Buffer {
-  return createHash('sha256').update(id, 'utf8').digest();
-}
+export const sessionHash = store.sessionHash;
 
 export class DashboardService {
   constructor(
@@ -108,8 +90,20 @@ export class DashboardService {
     /** Where failed and successful sign-ins are recorded (absent: not recorded, no notice). */
     private readonly audit?: AuditService,
     /** Seals TOTP secrets (absent: two-factor sign-in cannot be set up). */
-    private readonly vault?: KeyVault,
-  ) {}
+    vault?: KeyVault,
+  ) {
+    this.twoFactor = new TwoFactor<Session>({
+      db,
+      clock,
+      audit,
+      vault,
+      claim: (counters, now) => this.claim(counters, now),
+      session: (id) => this.session(id),
+    });
+  }
+
+  /** Two-factor sign-in (two-factor.ts). */
+  readonly twoFactor: TwoFactor<Session>;
 
   /** Creates a user or resets its password (and ends its sessions). */
   async upsertUser(businessId: string, email: string, password: string): Promise<{ id: string; email: string }> {
@@ -212,99 +206,6 @@ export class DashboardService {
         two_factor: false,
       }),
     };
-  }
-
-  // ---- two-factor sign-in (TOTP, RFC 6238) ---------------------------------------------
-
-  /**
-   * Starts (or restarts) enrolment: a new secret, sealed, waiting for its first code. The
-   * secret and its otpauth URI are shown once, to be typed or scanned into an authenticator.
-   */
-  async startTotp(userId: string): Promise<{ secret: string; uri: string }> {
-    const vault = this.#vault();
-    const secret = newSecret();
-    try {
-      const sealed = await vault.seal(secret, DASHBOARD_TOTP.associatedData(userId));
-      const email = await this.db.transaction().execute(async (tx) => {
-        const row = await team.lockTotp(tx, userId);
-        if (!row) throw new ValidationError('no such user');
-        if (row.totp_enabled_at) throw new ValidationError('Two-factor sign-in is on already; turn it off first to set up a new device');
-        await team.setPendingSecret(tx, userId, sealed);
-        return row.email;
-      });
-      return { secret: secretText(secret), uri: otpauthUri(secret, email, TOTP_ISSUER) };
-    } finally {
-      secret.fill(0);
-    }
-  }
-
-  /**
-   * Confirms enrolment with a first code, or (stage totp) checks the code of a sign-in.
-   * Either way the session becomes full and two-factor under a new id, returned (null: wrong
-   * code). Codes are throttled per user like passwords, and each is good once.
-   */
-  async secondFactor(sessionId: string, code: string): Promise<{ sessionId: string; session: Session } | null> {
-    const current = await this.session(sessionId);
-    if (!current) return null;
-    const now = this.clock.now();
-    const key = secondFactorKey(current.userId);
-    await this.claim([[key, SECOND_FACTOR]], now);
-    const result = await this.db.transaction().execute(async (tx) => {
-      const row = await team.lockTotp(tx, current.userId);
-      if (!row?.totp_secret_sealed) return null;
-      const secret = await this.#vault().open(row.totp_secret_sealed, DASHBOARD_TOTP.associatedData(row.id));
-      const step = verifyTotp(
-        secret,
-        code.replace(/\s/g, ''),
-        now.getTime(),
-        row.totp_last_step === null ? null : Number(row.totp_last_step),
-      );
-      secret.fill(0);
-      if (step === null) {
-        await this.audit?.record(userRecord(row, 'dashboard.two_factor_failed', {}), tx);
-        return null;
-      }
-      const enrolling = row.totp_enabled_at === null;
-      if (enrolling) await team.enableTotp(tx, row.id, step);
-      else await team.useStep(tx, row.id, step);
-      await store.clearThrottle(tx, key);
-      const newId = randomBytes(32).toString('base64url');
-      const csrfToken = randomBytes(24).toString('base64url');
-      if (!(await store.upgradeSession(tx, sessionHash(sessionId), sessionHash(newId), csrfToken))) return null;
-      await this.audit?.record(userRecord(row, enrolling ? 'dashboard.two_factor_enabled' : 'dashboard.two_factor_passed', {}), tx);
-      return { newId, csrfToken };
-    });
-    if (!result) return null;
-    return {
-      sessionId: result.newId,
-      session: {
-        ...current,
-        csrfToken: result.csrfToken,
-        stage: 'full',
-        twoFactor: true,
-        auth: { ...current.auth, user: { ...current.auth.user!, twoFactor: true } },
-      },
-    };
-  }
-
-  totpEnabled(userId: string): Promise<boolean> {
-    return team.totpEnabled(this.db, userId);
-  }
-
-  /** Turns two-factor sign-in off (a role that requires it cannot). */
-  async disableTotp(userId: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      const row = await team.lockTotp(tx, userId);
-      if (!row) return;
-      if (TOTP_REQUIRED_ROLES.includes(row.role)) throw new ValidationError(`Your role (${row.role}) requires two-factor sign-in`);
-      await team.clearTotp(tx, userId);
-      await this.audit?.record(userRecord(row, 'dashboard.two_factor_disabled', {}), tx);
-    });
-  }
-
-  #vault(): KeyVault {
-    if (!this.vault) throw new Error('two-factor sign-in needs the key vault');
-    return this.vault;
   }
 
   async #failuresSinceLastSignIn(userId: string, tx: DbConn): Promise<SignInNotice | null> {
@@ -413,17 +314,5 @@ function toSession(row: {
     role: row.role,
     stage: row.stage as store.SessionStage,
     twoFactor: row.two_factor,
-  };
-}
-
-function userRecord(user: { id: string; business_id: string; email: string }, action: string, details: Record<string, unknown>) {
-  return {
-    businessId: user.business_id,
-    walletId: null,
-    actor: user.email,
-    action,
-    targetType: 'dashboard_user',
-    targetId: user.id,
-    details,
   };
 }

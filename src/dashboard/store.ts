@@ -1,4 +1,5 @@
 /** SQL of the dashboard's sign-in tables (migrations 010, 017, 031 and 032); users, roles and invitations are team-store.ts. */
+import { createHash } from 'node:crypto';
 import { sql, type Generated } from 'kysely';
 import type { DbConn } from '../db/pool.js';
 import { delaySeconds, type ThrottleRule } from './throttle.js';
@@ -40,6 +41,11 @@ type DashboardTables = {
 };
 
 const t = (db: DbConn) => db.withTables<DashboardTables>();
+
+/** Only the SHA-256 of a session id is stored: a read of the table hands out no live session. */
+export function sessionHash(id: string): Buffer {
+  return createHash('sha256').update(id, 'utf8').digest();
+}
 
 export interface UserRow {
   id: string;

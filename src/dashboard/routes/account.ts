@@ -15,7 +15,7 @@ export function accountRoutes(app: FastifyInstance, ctx: Ctx): void {
   ) {
     const session = sessionOf(req);
     const { error, notice, ...state } = extra;
-    const on = await ctx.accounts.totpEnabled(session.userId);
+    const on = await ctx.accounts.twoFactor.totpEnabled(session.userId);
     return sendPage(
       reply,
       accountPage(frameOf(session, { error: error ?? null, notice: notice ?? null }), session.csrfToken, {
@@ -34,7 +34,7 @@ export function accountRoutes(app: FastifyInstance, ctx: Ctx): void {
   async function secondFactor(req: FastifyRequest, reply: FastifyReply): Promise<'ok' | 'wrong' | FastifyReply> {
     const id = parseCookies(req.headers.cookie)[SESSION_COOKIE];
     try {
-      const upgraded = id ? await ctx.accounts.secondFactor(id, (formOf(req).code ?? '').slice(0, 20)) : null;
+      const upgraded = id ? await ctx.accounts.twoFactor.secondFactor(id, (formOf(req).code ?? '').slice(0, 20)) : null;
       if (!upgraded) return 'wrong';
       setCookie(reply, req, SESSION_COOKIE, upgraded.sessionId, Math.floor(SESSION_TTL_MS / 1000));
       return 'ok';
@@ -67,7 +67,7 @@ export function accountRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   app.post('/account/two-factor', async (req, reply) => {
     try {
-      return await render(req, reply, { enrolment: await ctx.accounts.startTotp(sessionOf(req).userId) });
+      return await render(req, reply, { enrolment: await ctx.accounts.twoFactor.startTotp(sessionOf(req).userId) });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return render(req, reply, { error: err.message }, ctx.statusOf(err));
@@ -83,7 +83,7 @@ export function accountRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   app.post('/account/two-factor/disable', async (req, reply) => {
     try {
-      await ctx.accounts.disableTotp(sessionOf(req).userId);
+      await ctx.accounts.twoFactor.disableTotp(sessionOf(req).userId);
       return redirect(reply, `${PREFIX}/account`);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

@@ -6,7 +6,7 @@
 import type { DbConn } from '../../db/pool.js';
 import { formatAmount } from '../../lib/money.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import * as store from './store.js';
+import * as store from './report-store.js';
 
 export type SearchFilter = Omit<store.SearchFilter, 'businessId'>;
 

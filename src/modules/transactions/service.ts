@@ -17,6 +17,7 @@ import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
 import { TransactionWrites } from './writes.js';
 import { dailyReport, type DailyReport, type SearchFilter } from './reports.js';
+import { searchTransactions } from './report-store.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
 export type TransactionRow = store.TransactionRow;
@@ -95,7 +96,7 @@ export class TransactionService extends TransactionWrites {
   async search(auth: AuthContext, f: SearchFilter, page: number, limit: number): Promise<{ items: TransactionView[]; meta: PageMeta }> {
     if (f.walletId) await this.wallets.require(auth, f.walletId);
     const walletId = auth.walletId ?? f.walletId;
-    const { rows, total } = await store.searchTransactions(
+    const { rows, total } = await searchTransactions(
       this.db,
       { ...f, businessId: auth.businessId, ...(walletId ? { walletId } : {}) },
       (page - 1) * limit,
