@@ -201,7 +201,12 @@ export class ApprovalService {
     return this.deps.db.transaction().execute(async (tx) => {
       const a = await store.lockApprovalById(tx, id);
       const now = this.deps.clock.now();
-      if (!a || a.status !== 'PENDING' || a.expires_at > now) return false;
+      if (!a || a.status !== 'PENDING') return false;
+      if (a.expires_at > now) {
+        // Run a little early (another process's clock): again at its time, not only at the minute's sweep.
+        await jobs.approval_expire.add(tx, { id }, { runAt: a.expires_at, key: jobs.approval_expire.key(id) });
+        return false;
+      }
       await this.#close(tx, a, 'EXPIRED', 'its time to live passed before a decision', now, null);
       return true;
     });
