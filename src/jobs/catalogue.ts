@@ -60,6 +60,8 @@ export const JOBS = {
   approval_expire: Type.Object({ id: Id }),
   /** Scheduled (every minute): expires open approval requests past their time to live whose job was lost. */
   approvals_expire_due: None,
+  /** AML screening of deposits whose providers did not answer when they were found (aml/store.ts); retried until they answer. */
+  aml_rescreen_deposits: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;

@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf } from '../support/chain.js';
@@ -79,6 +79,8 @@ describe.skipIf(!present)('dashboard in a real browser', () => {
     await page.click('button[type=submit]');
     await page.waitForURL('**/dashboard/wallets');
     await expect.poll(() => page.locator('table.wallets tbody tr').count()).toBe(2);
+    // The failed attempt before is told to the account once signed in (issue 24, item 3).
+    expect(await page.getByTestId('sign-in-notice').isVisible()).toBe(true);
     // Balances come from the chain, formatted with the asset's decimals.
     expect(await page.locator(`tr[data-wallet="${h.wallets[slug]!.id}"]`).textContent()).toContain('USDC');
     await shot('02-wallets');

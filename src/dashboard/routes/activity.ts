@@ -97,12 +97,28 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
     const notice =
       q.resent === '1'
         ? 'Queued a new delivery of the latest event.'
-        : q.sent === 'held'
-          ? 'Withdrawal accepted and held for approval by a policy: it waits in Approvals.'
-          : q.sent === '1'
-            ? 'Withdrawal accepted: it is being sent.'
-            : null;
+        : q.released === '1'
+          ? 'Released: the deposit is swept and settled as usual from now on.'
+          : q.sent === 'held'
+            ? 'Withdrawal accepted and held for approval by a policy: it waits in Approvals.'
+            : q.sent === '1'
+              ? 'Withdrawal accepted: it is being sent.'
+              : null;
     return renderTransaction(req, reply, notice);
+  });
+
+  app.post('/wallets/:walletId/transactions/:transactionId/aml-release', async (req, reply) => {
+    const session = sessionOf(req);
+    const walletId = walletIdParam(req);
+    const transactionId = transactionIdParam(req);
+    try {
+      // The same call as POST /v1/wallets/{id}/transactions/{id}/aml/release, as the signed-in operator.
+      await services.aml.release(session.auth, walletId, transactionId, req.id);
+      return redirect(reply, `${PREFIX}/wallets/${walletId}/transactions/${transactionId}?released=1`);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
+      return renderTransaction(req, reply, null, err.message, ctx.statusOf(err));
+    }
   });
 
   app.post('/wallets/:walletId/transactions/:transactionId/resend', async (req, reply) => {

@@ -19,7 +19,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { EnabledAsset } from '../assets/service.js';
 import { initiatorOf, labelOf, refusalOf, requireAllowed, type Candidate, type Decision, type PolicySession } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
-import { callOf, sponsorOf } from './funds.js';
+import { paymentOf, sponsorOf } from './funds.js';
 import * as store from './store.js';
 import type { Sender, WithdrawalServiceDeps } from './types.js';
 import type { Item } from './validate.js';
@@ -154,7 +154,8 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     walletId: wallet.id,
     wallet,
     fromIndex: index,
-    ...callOf(chain, item),
+    ...(index === null ? { fromAddress: address } : {}),
+    intent: paymentOf(item),
     purpose: 'withdraw' satisfies Purpose,
     ownerId: t.id,
     ...(payer ? { feePayer: payer } : {}),
