@@ -4,8 +4,10 @@
  * chain holds, 1 when it is broken (or the anchor, a head printed by an earlier run, is no
  * longer in it: entries after it were cut), 2 on wrong usage.
  */
-import { configAndLogger, flag, UsageError, withRuntime, type Command } from './command.js';
-import type { ChainReport } from '../modules/audit/service.js';
+import { flag, UsageError, type Command } from './command.js';
+import { withDatabase } from './database.js';
+import { createLogger } from '../lib/logger.js';
+import { AuditService, type ChainReport } from '../modules/audit/service.js';
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -18,9 +20,9 @@ export const auditVerifyCommand: Command = {
     if (unknown.length > 0 || (args.includes('--anchor') && (!anchor || !HASH.test(anchor)))) {
       throw new UsageError('usage: audit-verify [--anchor <64 hex characters>]');
     }
-    const { config, logger } = configAndLogger();
-    return withRuntime(config, logger, async ({ services }) => {
-      const report = await services.audit.verify(anchor);
+    // Only the database: DATABASE_URL, or the embedded default's (database.ts).
+    return withDatabase(process.env, createLogger(process.env.LOG_LEVEL || 'warn'), async (db) => {
+      const report = await new AuditService(db).verify(anchor);
       process.stdout.write(describe(report));
       return report.broken || report.anchorFound === false ? 1 : 0;
     });
