@@ -1,4 +1,4 @@
-/** SQL of the dashboard's sign-in tables (migrations 010, 017, 031 and 032); users, roles and invitations are team-store.ts. */
+/** SQL of the dashboard's sign-in tables (migrations 010, 017, 031 and 038); users, roles and invitations are team-store.ts. */
 import { createHash } from 'node:crypto';
 import { sql, type Generated } from 'kysely';
 import type { DbConn } from '../db/pool.js';

@@ -1,4 +1,4 @@
-/** SQL of a business's dashboard team: users and roles, invitations, TOTP secrets (migration 032). */
+/** SQL of a business's dashboard team: users and roles, invitations, TOTP secrets (migration 038). */
 import { sql } from 'kysely';
 import type { DbConn } from '../db/pool.js';
 

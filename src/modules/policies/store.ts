@@ -1,4 +1,4 @@
-/** SQL of policies, their velocity windows, approvals and votes (migration 032). */
+/** SQL of policies, their velocity windows, approvals and votes (migration 038). */
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { Action, ApprovalSpec, Approvers, Conditions, Rule } from './rules.js';
