@@ -16,6 +16,8 @@ export type Capability =
   | 'withdraw'
   /** Vote on approval requests (with a two-factor session, and when listed by the rule). */
   | 'approve'
+  /** Release a deposit AML screening holds (a compliance decision: its sweep and settlements proceed). */
+  | 'release_held'
   /** Invite users, change roles, remove users. */
   | 'manage_team';
 
@@ -24,6 +26,7 @@ const ALLOWED: Record<Capability, readonly string[]> = {
   develop: ['owner', 'admin', 'developer'],
   withdraw: ['owner', 'admin'],
   approve: ['owner', 'admin', 'approver'],
+  release_held: ['owner', 'admin'],
   manage_team: ['owner', 'admin'],
 };
 
@@ -32,6 +35,7 @@ const WHAT: Record<Capability, string> = {
   develop: 'manage API keys and webhooks',
   withdraw: 'send withdrawals',
   approve: 'approve payouts',
+  release_held: 'release deposits held by AML screening',
   manage_team: 'manage the team',
 };
 
@@ -56,6 +60,7 @@ const POSTS: [RegExp, Capability | null][] = [
   [/^\/wallets\/[^/]+\/(assets\/[^/]+|sweeping)$/, 'manage_wallets'],
   [/^\/wallets\/[^/]+\/addresses$/, 'develop'],
   [/^\/wallets\/[^/]+\/transactions\/[^/]+\/resend$/, 'develop'],
+  [/^\/wallets\/[^/]+\/transactions\/[^/]+\/aml-release$/, 'release_held'],
   [/^\/wallets\/[^/]+\/withdraw$/, 'withdraw'],
   [/^\/developers(\/.*)?$/, 'develop'],
   [/^\/deliveries\/[^/]+\/resend$/, 'develop'],
