@@ -1,4 +1,4 @@
-import type { QueryParams, RequestBody } from '../core/operations.js';
+import type { RequestBody } from '../core/operations.js';
 import type { RequestOptions } from '../core/transport.js';
 import { Resource } from './resource.js';
 
@@ -8,8 +8,9 @@ import { Resource } from './resource.js';
  * need a business key.
  */
 export class Policies extends Resource {
-  list(query?: QueryParams<'GET /v1/policies'>, opts?: RequestOptions) {
-    return this.paged('GET /v1/policies', { query }, opts);
+  /** Every rule of the business, in evaluation order (one answer, not paged). */
+  list(opts?: RequestOptions) {
+    return this.data('GET /v1/policies', {}, opts);
   }
 
   create(body: RequestBody<'POST /v1/policies'>, opts?: RequestOptions) {

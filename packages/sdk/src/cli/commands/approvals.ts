@@ -119,20 +119,23 @@ export function approvalCommands(program: Command): void {
   }
 
   const policies = program.command('policies').description('Transaction policies in force (changed through the API: docs/policies.md)');
-  limitOptions(policies.command('list').description('The rules, in evaluation order')).action(async (opts, cmd: Command) => {
-    const ctx = context(cmd);
-    const rows = await collect(ctx.client().policies.list(), opts);
-    ctx.out.result(rows, () =>
-      table(rows as unknown as Record<string, unknown>[], [
-        ['id', 'id'],
-        ['priority', 'priority'],
-        ['name', 'name'],
-        ['action', 'action'],
-        ['isActive', 'active'],
-        ['walletId', 'wallet'],
-      ]),
-    );
-  });
+  policies
+    .command('list')
+    .description('The rules, in evaluation order')
+    .action(async (_opts, cmd: Command) => {
+      const ctx = context(cmd);
+      const rows = await ctx.client().policies.list();
+      ctx.out.result(rows, () =>
+        table(rows as unknown as Record<string, unknown>[], [
+          ['id', 'id'],
+          ['priority', 'priority'],
+          ['name', 'name'],
+          ['action', 'action'],
+          ['isActive', 'active'],
+          ['walletId', 'wallet'],
+        ]),
+      );
+    });
   policies
     .command('show')
     .description('One rule with its conditions')
