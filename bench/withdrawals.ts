@@ -507,14 +507,14 @@ async function stopWorkerProcess(proc: ChildProcess): Promise<void> {
 }
 
 /** `n` request bodies to distinct fresh addresses (a curve multiplication each: made before anything is measured). */
-function bodiesFor(assetId: string, n: number, tag: string): string[] {
+export function bodiesFor(assetId: string, n: number, tag: string): string[] {
   return Array.from({ length: n }, (_, i) =>
     JSON.stringify({ assetId, address: privateKeyToAccount(generatePrivateKey()).address, amount: AMOUNT, reference: `bench-${tag}-${i}` }),
   );
 }
 
 /** Posts the bodies at once. */
-async function postAll(world: ExtraWorld, wallet: Wallet, bodies: string[]) {
+export async function postAll(world: ExtraWorld, wallet: Pick<Wallet, 'id' | 'apiKey'>, bodies: string[]) {
   const url = `${world.baseUrl}/v1/wallets/${wallet.id}/withdraw`;
   const headers = { 'content-type': 'application/json', 'x-api-key': wallet.apiKey };
   const client = new Worker(CLIENT, { eval: true, workerData: { url, headers, bodies } });

@@ -27,6 +27,7 @@ function recording() {
     'outbound.confirmed': table({ 'autosettle-swap': note('confirmed swap') }),
     'deposit.confirmed': [note('first'), note('second')],
     'sweep.completed': [note('swept')],
+    'approval.decided': [],
   };
   return { calls, subscribers };
 }

@@ -54,6 +54,12 @@ export interface EventPayloads {
   'deposit.confirmed': { depositIds: string[] };
   /** A sweep moved these deposits to the master address (or found an earlier sweep had). */
   'sweep.completed': { sweepId: string; depositIds: string[] };
+  /**
+   * An approval request was decided (policies/approvals.ts), in the transaction that decided
+   * it: APPROVED (quorum reached, or an owner's override), REJECTED, or EXPIRED (its time to
+   * live passed). The payout it held proceeds or is cancelled in the same transaction.
+   */
+  'approval.decided': { approvalId: string; transactionId: string; outcome: 'APPROVED' | 'REJECTED' | 'EXPIRED'; reason: string };
 }
 export type EventName = keyof EventPayloads;
 export type OutboundEventName = 'outbound.signed' | 'outbound.settled' | 'outbound.confirmed';

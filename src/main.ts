@@ -12,6 +12,7 @@
  *   rotate-master-key [--status]     re-seal every secret under the newest master key
  *   create-hsm-key [--label …]       create the master key inside the HSM
  *   aml import <file> | aml lists    import an offline sanctions list (OFAC SDN XML), show the lists
+ *   audit-verify [--anchor …]        verify the audit log's hash chain
  *   help                             list the commands
  *
  * The commands live in src/cli/; src/cli/commands.ts is the only place that names them.

@@ -27,6 +27,7 @@ import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
+import { PolicyService } from './modules/policies/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
 import type { RateSettings } from './config/index.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
@@ -65,9 +66,13 @@ export interface Services {
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
+  /** Transaction policies and approval requests. */
+  policies: PolicyService;
   /** AML screening: lists, providers, payout and deposit checks (modules/aml). */
   aml: AmlService;
   rates: RateService;
+  /** The key vault (sealing dashboard users' TOTP secrets). */
+  vault: KeyVault;
   signer: Signer;
   outbound: OutboundService;
   /** The event registry; its subscribers are in subscriptions.ts. */
@@ -176,6 +181,19 @@ export async function createServices(
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, events, logger);
+  const policies = new PolicyService({
+    db,
+    changes,
+    clock,
+    audit,
+    events,
+    wallets,
+    addresses,
+    walletAssets,
+    catalogue,
+    transactions,
+    rates,
+  });
   const moduleDeps = {
     db,
     clock,
@@ -189,6 +207,7 @@ export async function createServices(
     webhooks,
     outbound,
     rates,
+    policies,
     aml,
   };
   const withdrawals = new WithdrawalService(moduleDeps);
@@ -237,8 +256,10 @@ export async function createServices(
     autoSettlements,
     beneficiaries,
     settlements,
+    policies,
     aml,
     rates,
+    vault,
     signer,
     outbound,
     events,

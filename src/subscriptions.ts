@@ -14,6 +14,9 @@
  *   sweep.completed   -> auto_settle_swept     (auto-settlement from the master)
  *                     -> settle_swept          (INSTANT settlement of what the sweep brought)
  *
+ * approval.decided (policies/approvals.ts, in the transaction that decided the request) is
+ * handled at once by withdrawals: the held payout is sent on or cancelled with it.
+ *
  * So a bug or a slow chain read in treasury code can neither stall indexing nor roll a
  * range (or a sweep's receipt) back: the job fails and is retried alone. Each job is
  * idempotent: one sweep in flight per address and asset (unique, job key), one
@@ -91,5 +94,7 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       (tx, { depositIds }) => autoSettlements.queueSwept(tx, depositIds),
       (tx, { depositIds }) => settlements.queueSwept(tx, depositIds),
     ],
+    // A payout held for approval goes on (APPROVED) or is cancelled (REJECTED, EXPIRED).
+    'approval.decided': [(tx, decided) => withdrawal.approvalDecided(tx, decided)],
   };
 }

@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 import type { ApiKeyView, AuthContext } from '../modules/apikeys/service.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../modules/apikeys/scopes.js';
 
-const USAGE = `usage: npm start -- api-key create --business <business id or name> [--name <label>] [--scope READ_ONLY|NO_KEY_EXPORT]... [--rate-limit <requests per second>]
+const USAGE = `usage: npm start -- api-key create --business <business id or name> [--name <label>] [--scope READ_ONLY|NO_KEY_EXPORT|APPROVE|MANAGE_POLICIES]... [--rate-limit <requests per second>]
        npm start -- api-key list   --business <business id or name> [--all]
        npm start -- api-key revoke <key id> --business <business id or name>
 `;
@@ -94,7 +94,7 @@ async function businessAuth(services: Services, business: string): Promise<AuthC
     ? await services.businesses.get(business).catch(() => null)
     : await services.businesses.findByName(business);
   // The operator at the command line acts as the business, as its dashboard does.
-  return found ? { keyId: 'cli:operator', businessId: found.id, walletId: null } : null;
+  return found ? { keyId: 'cli:operator', businessId: found.id, walletId: null, operator: true } : null;
 }
 
 async function run(services: Services, auth: AuthContext, p: Parsed): Promise<void> {

@@ -9,6 +9,7 @@ import { createBusinessCommand } from './create-business.js';
 import { dashboardUserCommand } from './dashboard-user.js';
 import { apiKeyCmd, createHsmKeyCmd, rotateMasterKeyCmd } from './more-commands.js';
 import { amlCmd } from './aml.js';
+import { auditVerifyCommand } from './audit.js';
 
 export const COMMANDS: CommandTable = {
   start: startCommand,
@@ -19,4 +20,5 @@ export const COMMANDS: CommandTable = {
   'rotate-master-key': rotateMasterKeyCmd,
   'create-hsm-key': createHsmKeyCmd,
   aml: amlCmd,
+  'audit-verify': auditVerifyCommand,
 };

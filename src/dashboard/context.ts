@@ -3,11 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import type { AppError } from '../lib/errors.js';
 import type { Services } from '../services.js';
 import type { DashboardService, Session } from './service.js';
+import type { TeamService } from './team.js';
 import type { Frame } from './views/layout.js';
 
 export interface Ctx {
   services: Services;
   accounts: DashboardService;
+  /** Users, roles and invitations. */
+  team: TeamService;
   /** The HTTP status of a domain error (the error catalogue's), given by src/server.ts. */
   statusOf: (err: AppError) => number;
 }
@@ -30,5 +33,23 @@ export function maybeSessionOf(req: FastifyRequest): Session | null {
 }
 
 export function frameOf(session: Session, extra: Partial<Frame> = {}): Frame {
-  return { title: '', user: { email: session.email, csrfToken: session.csrfToken }, signInNotice: session.notice, ...extra };
+  return {
+    title: '',
+    user: {
+      email: session.email,
+      csrfToken: session.csrfToken,
+      role: session.role,
+      stage: session.stage,
+      pendingApprovals: pendingOf(session),
+    },
+    signInNotice: session.notice,
+    ...extra,
+  };
 }
+
+/** Open approval requests of the session's business, counted once per request (the navigation's badge). */
+const pendingCounts = new WeakMap<Session, number>();
+export function setPendingCount(session: Session, n: number): void {
+  pendingCounts.set(session, n);
+}
+const pendingOf = (session: Session) => pendingCounts.get(session) ?? 0;

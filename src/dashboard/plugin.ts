@@ -7,14 +7,21 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import type { Services } from '../services.js';
-import { attachSession, frameOf, maybeSessionOf, type Ctx } from './context.js';
+import { attachSession, frameOf, maybeSessionOf, setPendingCount, type Ctx } from './context.js';
 import { html } from './html.js';
-import { DashboardService } from './service.js';
+import { DashboardService, type Session } from './service.js';
+import { TeamService } from './team.js';
+import { checkRequest } from './roles.js';
 import { layout } from './views/layout.js';
 import { authRoutes } from './routes/auth.js';
 import { developerRoutes } from './routes/developers.js';
 import { walletRoutes } from './routes/wallets.js';
 import { activityRoutes } from './routes/activity.js';
+import { accountRoutes } from './routes/account.js';
+import { teamRoutes } from './routes/team.js';
+import { operationsRoutes } from './routes/operations.js';
+import { approvalRoutes } from './routes/approvals.js';
+import { reportRoutes } from './routes/reports.js';
 import { formOf, parseCookies, parseForm, PREFIX, redirect, safeEqual, sendPage, SESSION_COOKIE } from './web.js';
 
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
@@ -23,14 +30,30 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 };
 
 const PUBLIC = new Set([`${PREFIX}/login`]);
+/** Joining through an invitation: before there is an account. */
+const PUBLIC_PREFIX = `${PREFIX}/join/`;
+
+/**
+ * What a session that has not given every factor yet may reach: the code's page (stage
+ * totp), or setting up an authenticator (stage enrol); everything else sends it there.
+ */
+const STAGE_PATHS: Record<Exclude<Session['stage'], 'full'>, { home: string; paths: Set<string> }> = {
+  totp: { home: `${PREFIX}/login/two-factor`, paths: new Set([`${PREFIX}/login/two-factor`, `${PREFIX}/logout`]) },
+  enrol: {
+    home: `${PREFIX}/account`,
+    paths: new Set([`${PREFIX}/account`, `${PREFIX}/account/two-factor`, `${PREFIX}/account/two-factor/confirm`, `${PREFIX}/logout`]),
+  },
+};
 
 export async function dashboardPlugin(
   app: FastifyInstance,
   opts: { services: Services; statusOf: (err: AppError) => number },
 ): Promise<void> {
+  const s = opts.services;
   const ctx: Ctx = {
-    services: opts.services,
-    accounts: new DashboardService(opts.services.db, opts.services.clock, opts.services.audit),
+    services: s,
+    accounts: new DashboardService(s.db, s.clock, s.audit, s.vault),
+    team: new TeamService(s.db, s.clock, s.audit),
     statusOf: opts.statusOf,
   };
 
@@ -56,13 +79,26 @@ export async function dashboardPlugin(
   // Who is asking: without a live session, every page sends the browser to sign in.
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0]!;
-    if (PUBLIC.has(path) || path.startsWith(`${PREFIX}/assets/`)) return;
+    if (PUBLIC.has(path) || path.startsWith(`${PREFIX}/assets/`) || path.startsWith(PUBLIC_PREFIX)) return;
     const session = await ctx.accounts.session(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
     if (!session) {
       const next = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : '';
       return redirect(reply, `${PREFIX}/login${next}`);
     }
     attachSession(req, session);
+    if (session.stage !== 'full') {
+      const stage = STAGE_PATHS[session.stage];
+      if (!stage.paths.has(path)) return redirect(reply, stage.home);
+      return;
+    }
+    setPendingCount(session, await s.policies.approvals.countPending(session.auth));
+  });
+
+  // What the role may do (roles.ts), once the body is parsed: every change is listed there.
+  app.addHook('preHandler', async (req) => {
+    const session = maybeSessionOf(req);
+    if (!session || session.stage !== 'full') return;
+    checkRequest(session, req.method, req.url.split('?')[0]!.slice(PREFIX.length) || '/');
   });
 
   // Changes need the session's CSRF token (SameSite=Strict already keeps other sites'
@@ -117,9 +153,14 @@ export async function dashboardPlugin(
   }
 
   authRoutes(app, ctx);
+  accountRoutes(app, ctx);
   walletRoutes(app, ctx);
   developerRoutes(app, ctx);
   activityRoutes(app, ctx);
+  teamRoutes(app, ctx);
+  operationsRoutes(app, ctx);
+  approvalRoutes(app, ctx);
+  reportRoutes(app, ctx);
 }
 
 function sameOrigin(origin: string, host: string | undefined): boolean {

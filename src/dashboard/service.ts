@@ -19,8 +19,10 @@ import { uuidv7 } from '../lib/ids.js';
 import { AppError, ValidationError } from '../lib/errors.js';
 import type { AuthContext } from '../modules/apikeys/service.js';
 import type { AuditService } from '../modules/audit/service.js';
+import type { KeyVault } from '../keys/vault.js';
 import { decoyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import * as store from './store.js';
+import { TOTP_REQUIRED_ROLES, TwoFactor } from './two-factor.js';
 import { ACCOUNT, accountKey, CLIENT, clientKey, DEVICE, deviceKey, PRUNE_AFTER_MS, PRUNE_CHUNK, type ThrottleRule } from './throttle.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -58,7 +60,15 @@ export interface Session {
   auth: AuthContext;
   /** Failed sign-in attempts before this session began, until dismissed. */
   notice: SignInNotice | null;
+  /** owner, admin, approver, developer or viewer (docs/dashboard.md). */
+  role: string;
+  /** full; totp: the password was right, the code is awaited; enrol: the role needs TOTP and the user has none yet. */
+  stage: store.SessionStage;
+  /** Signed in with a TOTP code (approving needs it). */
+  twoFactor: boolean;
 }
+
+export { TOTP_REQUIRED_ROLES } from './two-factor.js';
 
 export interface SignedIn {
   sessionId: string;
@@ -71,9 +81,7 @@ const deviceHash = (token: string) => createHash('sha256').update(token, 'utf8')
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-export function sessionHash(id: string): Buffer {
-  return createHash('sha256').update(id, 'utf8').digest();
-}
+export const sessionHash = store.sessionHash;
 
 export class DashboardService {
   constructor(
@@ -81,7 +89,21 @@ export class DashboardService {
     private readonly clock: Clock,
     /** Where failed and successful sign-ins are recorded (absent: not recorded, no notice). */
     private readonly audit?: AuditService,
-  ) {}
+    /** Seals TOTP secrets (absent: two-factor sign-in cannot be set up). */
+    vault?: KeyVault,
+  ) {
+    this.twoFactor = new TwoFactor<Session>({
+      db,
+      clock,
+      audit,
+      vault,
+      claim: (counters, now) => this.claim(counters, now),
+      session: (id) => this.session(id),
+    });
+  }
+
+  /** Two-factor sign-in (two-factor.ts). */
+  readonly twoFactor: TwoFactor<Session>;
 
   /** Creates a user or resets its password (and ends its sessions). */
   async upsertUser(businessId: string, email: string, password: string): Promise<{ id: string; email: string }> {
@@ -137,7 +159,7 @@ export class DashboardService {
     const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
     const ok = await verifyPassword(candidate, user?.password_hash ?? (await decoyHash()));
     const attempt = { ip, knownDevice: known !== undefined, at: now.toISOString() };
-    if (!user || !ok) {
+    if (!user || !ok || user.disabled_at) {
       // Only an existing account has someone to tell.
       if (user) await this.audit?.record(signInRecord(user, 'dashboard.sign_in_failed', attempt));
       return null;
@@ -148,6 +170,8 @@ export class DashboardService {
     // holds (perhaps planted in the owner's browser) never becomes this account's.
     const token = known ? tokens.find((t) => deviceHash(t).equals(known.token_hash))! : randomBytes(32).toString('base64url');
     const cookie = [token, ...tokens.filter((t) => t !== token)].slice(0, MAX_DEVICE_TOKENS).join('.');
+    // A second factor to give before the session is of any use (or to set up first).
+    const stage: store.SessionStage = user.totp_enabled_at ? 'totp' : TOTP_REQUIRED_ROLES.includes(user.role) ? 'enrol' : 'full';
     const notice = await this.db.transaction().execute(async (tx) => {
       // The device's (or the account's) count starts afresh; the address's attempt was no failure.
       await store.clearThrottle(tx, counters[0]![0]);
@@ -162,6 +186,7 @@ export class DashboardService {
         csrfToken,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
         notice,
+        stage,
       });
       return notice;
     });
@@ -170,7 +195,16 @@ export class DashboardService {
     return {
       sessionId,
       deviceCookie: cookie,
-      session: toSession({ user_id: user.id, email: user.email, business_id: user.business_id, csrf_token: csrfToken, notice }),
+      session: toSession({
+        user_id: user.id,
+        email: user.email,
+        business_id: user.business_id,
+        csrf_token: csrfToken,
+        notice,
+        role: user.role,
+        stage,
+        two_factor: false,
+      }),
     };
   }
 
@@ -253,15 +287,32 @@ function signInRecord(user: store.UserRow, action: string, attempt: { ip: string
   };
 }
 
-function toSession(row: { user_id: string; email: string; business_id: string; csrf_token: string; notice: unknown }): Session {
+function toSession(row: {
+  user_id: string;
+  email: string;
+  business_id: string;
+  csrf_token: string;
+  notice: unknown;
+  role: string;
+  stage: string;
+  two_factor: boolean;
+}): Session {
   return {
     userId: row.user_id,
     email: row.email,
     businessId: row.business_id,
     csrfToken: row.csrf_token,
-    // The business's authority, as a business API key has it; the key id names the actor
-    // in audit records.
-    auth: { keyId: `dashboard:${row.user_id}`, businessId: row.business_id, walletId: null },
+    // The business's authority, as a business API key has it, narrowed by the user's role in
+    // the pages (roles.ts) and in policies (approvers); the key id names the actor in audit records.
+    auth: {
+      keyId: `dashboard:${row.user_id}`,
+      businessId: row.business_id,
+      walletId: null,
+      user: { id: row.user_id, email: row.email, role: row.role, twoFactor: row.two_factor },
+    },
     notice: (row.notice as SignInNotice | null) ?? null,
+    role: row.role,
+    stage: row.stage as store.SessionStage,
+    twoFactor: row.two_factor,
   };
 }

@@ -1,4 +1,5 @@
-/** SQL of the dashboard's own tables (migrations 010, 017 and 031). */
+/** SQL of the dashboard's sign-in tables (migrations 010, 017, 031 and 038); users, roles and invitations are team-store.ts. */
+import { createHash } from 'node:crypto';
 import { sql, type Generated } from 'kysely';
 import type { DbConn } from '../db/pool.js';
 import { delaySeconds, type ThrottleRule } from './throttle.js';
@@ -9,6 +10,9 @@ type DashboardTables = {
     business_id: string;
     email: string;
     password_hash: string;
+    role: Generated<string>;
+    totp_enabled_at: Date | null;
+    disabled_at: Date | null;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };
@@ -19,6 +23,8 @@ type DashboardTables = {
     created_at: Generated<Date>;
     expires_at: Date;
     notice: Generated<unknown>;
+    stage: Generated<string>;
+    two_factor: Generated<boolean>;
   };
   dashboard_devices: {
     token_hash: Buffer;
@@ -36,17 +42,25 @@ type DashboardTables = {
 
 const t = (db: DbConn) => db.withTables<DashboardTables>();
 
+/** Only the SHA-256 of a session id is stored: a read of the table hands out no live session. */
+export function sessionHash(id: string): Buffer {
+  return createHash('sha256').update(id, 'utf8').digest();
+}
+
 export interface UserRow {
   id: string;
   business_id: string;
   email: string;
   password_hash: string;
+  role: string;
+  totp_enabled_at: Date | null;
+  disabled_at: Date | null;
 }
 
 export function findUserByEmail(db: DbConn, email: string): Promise<UserRow | undefined> {
   return t(db)
     .selectFrom('dashboard_users')
-    .select(['id', 'business_id', 'email', 'password_hash'])
+    .select(['id', 'business_id', 'email', 'password_hash', 'role', 'totp_enabled_at', 'disabled_at'])
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
     .executeTakeFirst();
 }
@@ -57,14 +71,14 @@ export async function upsertUser(db: DbConn, u: { id: string; businessId: string
     INSERT INTO dashboard_users (id, business_id, email, password_hash)
     VALUES (${u.id}, ${u.businessId}, ${u.email}, ${u.passwordHash})
     ON CONFLICT ((lower(email))) DO UPDATE
-      SET business_id = EXCLUDED.business_id, password_hash = EXCLUDED.password_hash, updated_at = now()
-    RETURNING id, business_id, email, password_hash`.execute(db);
+      SET business_id = EXCLUDED.business_id, password_hash = EXCLUDED.password_hash, disabled_at = NULL, updated_at = now()
+    RETURNING id, business_id, email, password_hash, role, totp_enabled_at, disabled_at`.execute(db);
   return rows[0]!;
 }
 
 export async function insertSession(
   db: DbConn,
-  s: { idHash: Buffer; userId: string; csrfToken: string; expiresAt: Date; notice: unknown },
+  s: { idHash: Buffer; userId: string; csrfToken: string; expiresAt: Date; notice: unknown; stage: SessionStage },
 ): Promise<void> {
   await t(db)
     .insertInto('dashboard_sessions')
@@ -74,8 +88,22 @@ export async function insertSession(
       csrf_token: s.csrfToken,
       expires_at: s.expiresAt,
       notice: s.notice === null ? null : JSON.stringify(s.notice),
+      stage: s.stage,
     })
     .execute();
+}
+
+/** A session's stage: full, or waiting for the second factor (totp) or for its enrolment (enrol). */
+export type SessionStage = 'full' | 'totp' | 'enrol';
+
+/**
+ * The second factor was given: the session becomes full and two-factor under a new id (the
+ * old cookie's id, seen before the code was typed, is worth nothing now).
+ */
+export async function upgradeSession(db: DbConn, oldHash: Buffer, newHash: Buffer, csrfToken: string): Promise<boolean> {
+  const r = await sql`UPDATE dashboard_sessions SET id_hash = ${newHash}, csrf_token = ${csrfToken}, stage = 'full', two_factor = true
+                       WHERE id_hash = ${oldHash}`.execute(db);
+  return Number(r.numAffectedRows ?? 0n) > 0;
 }
 
 /** The session's sign-in notice was read: it is not shown again. */
@@ -123,16 +151,20 @@ export interface SessionRow {
   business_id: string;
   email: string;
   notice: unknown;
+  stage: string;
+  two_factor: boolean;
+  role: string;
 }
 
-/** A live session with its user; expired ones are as unknown as made-up ids. */
+/** A live session with its user; expired ones, and those of removed users, are as unknown as made-up ids. */
 export function findLiveSession(db: DbConn, idHash: Buffer): Promise<SessionRow | undefined> {
   return t(db)
     .selectFrom('dashboard_sessions as s')
     .innerJoin('dashboard_users as u', 'u.id', 's.user_id')
-    .select(['s.user_id', 's.csrf_token', 's.expires_at', 's.notice', 'u.business_id', 'u.email'])
+    .select(['s.user_id', 's.csrf_token', 's.expires_at', 's.notice', 's.stage', 's.two_factor', 'u.business_id', 'u.email', 'u.role'])
     .where('s.id_hash', '=', idHash)
     .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('u.disabled_at', 'is', null)
     .executeTakeFirst();
 }
 

@@ -36,6 +36,12 @@ export interface ThrottleRule {
 export const ACCOUNT: ThrottleRule = { prefix: 'account:', free: 4, capSeconds: 5 * 60, leakSeconds: null, resetSeconds: 24 * 3600 };
 export const CLIENT: ThrottleRule = { prefix: 'client:', free: 19, capSeconds: 15 * 60, leakSeconds: 3 * 60, resetSeconds: null };
 export const DEVICE: ThrottleRule = { prefix: 'device:', free: 4, capSeconds: 60, leakSeconds: null, resetSeconds: 24 * 3600 };
+/** TOTP codes of one user (after a right password): a million codes, so the account's doubling delay. */
+export const SECOND_FACTOR: ThrottleRule = { prefix: 'totp:', free: 4, capSeconds: 5 * 60, leakSeconds: null, resetSeconds: 24 * 3600 };
+
+export function secondFactorKey(userId: string): string {
+  return `${SECOND_FACTOR.prefix}${userId}`;
+}
 
 /** Rows untouched for this long hold nothing any more and are pruned. */
 export const PRUNE_AFTER_MS = 24 * 3600 * 1000;

@@ -70,6 +70,33 @@ export interface ApiKeys {
   wallet_id: string | null;
 }
 
+export interface Approvals {
+  approvers: JsonColumn;
+  business_id: string;
+  created_at: Generated<TimestampColumn>;
+  decided_at: TimestampColumn | null;
+  expires_at: TimestampColumn;
+  id: string;
+  initiator: string;
+  initiator_label: string;
+  policy_id: string;
+  policy_name: string;
+  quorum: number;
+  reason: string | null;
+  status: string;
+  transaction_id: string;
+  wallet_id: string;
+}
+
+export interface ApprovalVotes {
+  approval_id: string;
+  comment: string | null;
+  created_at: Generated<TimestampColumn>;
+  decision: string;
+  voter: string;
+  voter_label: string;
+}
+
 export interface Assets {
   address: string;
   chain_id: string;
@@ -92,8 +119,11 @@ export interface AuditLog {
   business_id: string | null;
   created_at: Generated<TimestampColumn>;
   details: JsonColumn | null;
+  hash: string | null;
   id: string;
+  prev_hash: string | null;
   request_id: string | null;
+  seq: Generated<Int8Column>;
   target_id: string | null;
   target_type: string | null;
   wallet_id: string | null;
@@ -237,6 +267,19 @@ export interface DashboardDevices {
   user_id: string;
 }
 
+export interface DashboardInvitations {
+  accepted_at: TimestampColumn | null;
+  business_id: string;
+  created_at: Generated<TimestampColumn>;
+  email: string;
+  expires_at: TimestampColumn;
+  id: string;
+  invited_by: string | null;
+  revoked_at: TimestampColumn | null;
+  role: string;
+  token_hash: Buffer;
+}
+
 export interface DashboardLoginThrottle {
   failures: number;
   key: string;
@@ -250,15 +293,22 @@ export interface DashboardSessions {
   expires_at: TimestampColumn;
   id_hash: Buffer;
   notice: JsonColumn | null;
+  stage: Generated<string>;
+  two_factor: Generated<boolean>;
   user_id: string;
 }
 
 export interface DashboardUsers {
   business_id: string;
   created_at: Generated<TimestampColumn>;
+  disabled_at: TimestampColumn | null;
   email: string;
   id: string;
   password_hash: string;
+  role: Generated<string>;
+  totp_enabled_at: TimestampColumn | null;
+  totp_last_step: Int8Column | null;
+  totp_secret_sealed: Buffer | null;
   updated_at: Generated<TimestampColumn>;
 }
 
@@ -348,6 +398,22 @@ export interface OutboundTxs {
   updated_at: Generated<TimestampColumn>;
   value: NumericColumn;
   wallet_id: string;
+}
+
+export interface Policies {
+  action: string;
+  address_id: string | null;
+  approval: JsonColumn | null;
+  business_id: string;
+  conditions: Generated<JsonColumn>;
+  created_at: Generated<TimestampColumn>;
+  deleted_at: TimestampColumn | null;
+  id: string;
+  is_active: Generated<boolean>;
+  name: string;
+  priority: number;
+  updated_at: Generated<TimestampColumn>;
+  wallet_id: string | null;
 }
 
 export interface SettlementRuns {
@@ -524,6 +590,8 @@ export interface DB {
   aml_list_entries: AmlListEntries;
   aml_lists: AmlLists;
   api_keys: ApiKeys;
+  approval_votes: ApprovalVotes;
+  approvals: Approvals;
   assets: Assets;
   audit_log: AuditLog;
   auto_settlement_configs: AutoSettlementConfigs;
@@ -538,6 +606,7 @@ export interface DB {
   contract_moves: ContractMoves;
   contract_spenders: ContractSpenders;
   dashboard_devices: DashboardDevices;
+  dashboard_invitations: DashboardInvitations;
   dashboard_login_throttle: DashboardLoginThrottle;
   dashboard_sessions: DashboardSessions;
   dashboard_users: DashboardUsers;
@@ -548,6 +617,7 @@ export interface DB {
   nonces: Nonces;
   outbound_owners: OutboundOwners;
   outbound_txs: OutboundTxs;
+  policies: Policies;
   settlement_runs: SettlementRuns;
   sweeps: Sweeps;
   transactions: Transactions;

@@ -42,6 +42,8 @@ import { AmlScreeningSchema } from '../modules/aml/schemas.js';
 import { eventFeedRoutes } from '../modules/eventfeed/routes.js';
 import { EventDeliverySchema, EventSchema } from '../modules/eventfeed/schemas.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
+import { policyRoutes } from '../modules/policies/routes.js';
+import { ApprovalSchema, PolicySchema } from '../modules/policies/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { ERROR_CATALOGUE } from './error-catalogue.js';
 import { installValidation } from './validation.js';
@@ -80,6 +82,8 @@ const SHARED_SCHEMAS = [
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
+  PolicySchema,
+  ApprovalSchema,
   EventDeliverySchema,
   EventSchema,
   errorBodyWithCodes(),
@@ -175,6 +179,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(policyRoutes, { policies: s.policies });
     await v1.register(amlRoutes, { aml: s.aml });
     await v1.register(eventFeedRoutes, { feed: s.eventFeed });
   });

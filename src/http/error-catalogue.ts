@@ -36,6 +36,10 @@ export const ERROR_CATALOGUE = {
   KEY_READ_ONLY: { status: 403, meaning: 'A read-only key sent something other than GET.' },
   KEY_EXPORT_NOT_ALLOWED: { status: 403, meaning: 'The key may not export private keys.' },
   KEY_RESTRICTED: { status: 403, meaning: 'Only a business key without restrictions may revoke API keys.' },
+  KEY_GRANT_NOT_ALLOWED: {
+    status: 403,
+    meaning: 'APPROVE and MANAGE_POLICIES are given by the operator only (the `api-key create --scope` command), never by another key.',
+  },
   RATE_LIMITED: {
     status: 429,
     meaning: "The key's request rate (or the dashboard's sign-in attempts) ran out; retry after `Retry-After` seconds.",
@@ -154,6 +158,32 @@ export const ERROR_CATALOGUE = {
   },
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
   SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },
+
+  // Policies and approvals (docs/policies.md).
+  POLICY_BLOCKED: {
+    status: 422,
+    meaning: 'A transaction policy blocks the payout; the message names the rule and why it matched. Nothing was reserved or written.',
+  },
+  POLICY_MANAGEMENT_NOT_ALLOWED: {
+    status: 403,
+    meaning: 'Changing policies needs a business key with the MANAGE_POLICIES scope, or a dashboard owner or admin.',
+  },
+  NOT_AN_APPROVER: {
+    status: 403,
+    meaning:
+      "The caller may not vote on this request: a key without the APPROVE scope or not among the request's approvers, or a dashboard user whose role cannot approve.",
+  },
+  TWO_FACTOR_REQUIRED: { status: 403, meaning: 'Approving from the dashboard needs a session signed in with a TOTP code.' },
+  SELF_APPROVAL: { status: 403, meaning: 'The initiator of a payout cannot approve or reject it.' },
+  ALREADY_VOTED: { status: 409, meaning: 'This approver has already voted on the request; approvers are counted once.' },
+  APPROVAL_CLOSED: { status: 409, meaning: 'The request is already approved, rejected, expired or cancelled.' },
+  APPROVAL_EXPIRED: {
+    status: 409,
+    meaning: 'The request passed its time to live before a decision; its payout is now CANCELLED (`withdraw.cancelled`).',
+  },
+  AWAITING_APPROVAL: { status: 409, meaning: 'The withdrawal waits for approval and was never sent: there is nothing to retry.' },
+  LAST_OWNER: { status: 409, meaning: 'Dashboard: the business must keep an owner; make someone else owner first.' },
+  USER_EXISTS: { status: 409, meaning: 'Dashboard: the email already has an account.' },
 
   // A dependency.
   AML_UNAVAILABLE: {

@@ -46,6 +46,8 @@ describe('job catalogue', () => {
         'auto_settle_swept',
         'settle_deposits',
         'settle_swept',
+        // Approval requests expire at their time to live (modules/policies/approvals.ts).
+        'approval_expire',
         // Deposits whose AML providers did not answer (aml/store.ts).
         'aml_rescreen_deposits',
       ]),

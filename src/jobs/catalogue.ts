@@ -56,6 +56,10 @@ export const JOBS = {
   settle_deposits: Type.Object({ depositIds: DepositIds }),
   /** INSTANT settlement runs for deposits a sweep moved to the master (settlements/store.ts). */
   settle_swept: Type.Object({ depositIds: DepositIds }),
+  /** At its time to live: an approval request still open is expired, its payout CANCELLED (policies/approvals.ts). */
+  approval_expire: Type.Object({ id: Id }),
+  /** Scheduled (every minute): expires open approval requests past their time to live whose job was lost. */
+  approvals_expire_due: None,
   /** AML screening of deposits whose providers did not answer when they were found (aml/store.ts); retried until they answer. */
   aml_rescreen_deposits: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
@@ -76,6 +80,8 @@ export const SCHEDULES: { readonly [N in JobName]?: string } = {
   idempotency_prune: '17 * * * *',
   // Auto-settlements whose job was lost (ran out of attempts while an RPC was down) are queued again.
   auto_settle_resume: '*/5 * * * *',
+  // Approval requests past their time to live whose own job was lost (the job at expires_at is the usual path).
+  approvals_expire_due: '* * * * *',
 };
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 

@@ -74,6 +74,12 @@ export function taskList(services: Services): TaskList {
     settle_swept: async ({ depositIds }) => {
       await services.settlements.instantSwept(depositIds);
     },
+    approval_expire: async ({ id }) => {
+      await services.policies.approvals.expire(id);
+    },
+    approvals_expire_due: async () => {
+      await services.policies.approvals.expireDue();
+    },
     // Queued by the indexer's range when a deposit's sender could not be screened (aml/service.ts).
     aml_rescreen_deposits: async ({ depositIds }) => {
       await services.aml.rescreenDeposits(depositIds);

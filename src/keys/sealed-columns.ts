@@ -59,6 +59,14 @@ export const ADDRESS_KEY: SealedColumn = {
   associatedData: (id) => `address-key:${id}`,
 };
 
-export const SEALED_COLUMNS: readonly SealedColumn[] = [WALLET_SEED, WALLET_XPUB, API_KEY, WEBHOOK_SECRET, ADDRESS_KEY];
+/** A dashboard user's TOTP secret (20 bytes; dashboard/service.ts). The user's id. */
+export const DASHBOARD_TOTP: SealedColumn = {
+  table: 'dashboard_users',
+  idColumn: 'id',
+  column: 'totp_secret_sealed',
+  associatedData: (id) => `dashboard-totp:${id}`,
+};
+
+export const SEALED_COLUMNS: readonly SealedColumn[] = [WALLET_SEED, WALLET_XPUB, API_KEY, WEBHOOK_SECRET, ADDRESS_KEY, DASHBOARD_TOTP];
 
 export const columnName = (c: SealedColumn) => `${c.table}.${c.column}`;

@@ -7,6 +7,7 @@ import type { AddressService } from './addresses/service.js';
 import type { WalletAssetService } from './assets/service.js';
 import type { CatalogueService } from './catalogue/service.js';
 import type { OutboundService } from './outbound/service.js';
+import type { PolicyService } from './policies/service.js';
 import type { RateService } from './rates/service.js';
 import type { TransactionService } from './transactions/service.js';
 import type { WalletService } from './wallets/service.js';
@@ -25,6 +26,8 @@ export interface ModuleDeps {
   transactions: TransactionService;
   webhooks: WebhookService;
   outbound: OutboundService;
+  /** Transaction policies and approvals (applied in the transactions that accept payouts). */
+  policies: PolicyService;
   /** USD rates for `amountUSD` / `rateUSD` (absent: none recorded). */
   rates?: RateService;
   /** AML screening of payout recipients (absent: none screened; services.ts always gives it). */

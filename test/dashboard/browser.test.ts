@@ -184,6 +184,7 @@ describe.skipIf(!present)('dashboard in a real browser', () => {
     expect(await page.locator('details.drawer pre').isVisible()).toBe(false);
     const before = await page.locator('tr[data-delivery]').count();
     await page.click('button:has-text("Resend latest event")');
+    // The status line, not the banner of the failed sign-in above (shown until dismissed).
     await expect.poll(() => page.locator('.notice[role=status]').textContent()).toContain('Queued a new delivery');
     expect(await page.locator('tr[data-delivery]').count()).toBe(before + 1);
     await page.click('details.drawer summary');

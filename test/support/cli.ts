@@ -240,7 +240,7 @@ export function descendants(root: number): number[] {
 /** The outer environment minus every setting of the service (tests configure it explicitly). */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const ours =
-    /^(DATABASE_URL|MASTER_KEY|CHAINS_FILE|PUBLIC_URL|HOST|PORT|HEALTH_PORT|DATA_DIR|LOG_LEVEL|ADDRESS_LIMIT|SHUTDOWN_TIMEOUT_MS|INDEXER_.*|ALLOW_KEY_EXPORT_.*|DEVNET|DEVNET_.*|RPC_.*|DASHBOARD_PASSWORD|npm_.*)$/;
+    /^(DATABASE_URL|MASTER_KEY|CHAINS_FILE|PUBLIC_URL|HOST|PORT|HEALTH_PORT|DATA_DIR|LOG_LEVEL|ADDRESS_LIMIT|SHUTDOWN_TIMEOUT_MS|INDEXER_.*|ALLOW_KEY_EXPORT_.*|DEVNET|DEVNET_.*|RPC_.*|DASHBOARD_PASSWORD|WALLET_API_KEY|npm_.*)$/;
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!ours.test(k)) env[k] = v;
   return env;

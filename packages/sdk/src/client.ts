@@ -11,6 +11,7 @@ import { Transport, type ClientOptions } from './core/transport.js';
 import { Addresses } from './resources/addresses.js';
 import { Aml } from './resources/aml.js';
 import { ApiKeys } from './resources/api-keys.js';
+import { Approvals } from './resources/approvals.js';
 import { Assets } from './resources/assets.js';
 import { AutoSettlements } from './resources/auto-settlements.js';
 import { Balances } from './resources/balances.js';
@@ -18,6 +19,7 @@ import { Beneficiaries } from './resources/beneficiaries.js';
 import { Blockchains } from './resources/catalogue.js';
 import { Contracts } from './resources/contracts.js';
 import { Deposits } from './resources/deposits.js';
+import { Policies } from './resources/policies.js';
 import { Events } from './resources/events.js';
 import { Signing } from './resources/signing.js';
 import { Transactions } from './resources/transactions.js';
@@ -44,6 +46,8 @@ export class WalletClient {
   readonly apiKeys: ApiKeys;
   readonly events: Events;
   readonly aml: Aml;
+  readonly policies: Policies;
+  readonly approvals: Approvals;
 
   constructor(opts: ClientOptions) {
     const t = (this.transport = new Transport(opts));
@@ -63,5 +67,7 @@ export class WalletClient {
     this.apiKeys = new ApiKeys(t);
     this.events = new Events(t);
     this.aml = new Aml(t);
+    this.policies = new Policies(t);
+    this.approvals = new Approvals(t);
   }
 }

@@ -88,20 +88,24 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
       services.transactions.get(session.auth, walletId, transactionId),
       services.webhooks.listForTransaction(session.auth, walletId, transactionId),
     ]);
-    return sendPage(reply, transactionPage(frameOf(session, { notice, error }), session.csrfToken, { tx, deliveries }), status);
+    const approval = await services.policies.approvals.ofTransaction(session.auth, transactionId);
+    return sendPage(reply, transactionPage(frameOf(session, { notice, error }), session.csrfToken, { tx, deliveries, approval }), status);
   }
 
-  app.get('/wallets/:walletId/transactions/:transactionId', async (req, reply) =>
-    renderTransaction(
-      req,
-      reply,
-      (req.query as Record<string, unknown>).resent === '1'
+  app.get('/wallets/:walletId/transactions/:transactionId', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const notice =
+      q.resent === '1'
         ? 'Queued a new delivery of the latest event.'
-        : (req.query as Record<string, unknown>).released === '1'
+        : q.released === '1'
           ? 'Released: the deposit is swept and settled as usual from now on.'
-          : null,
-    ),
-  );
+          : q.sent === 'held'
+            ? 'Withdrawal accepted and held for approval by a policy: it waits in Approvals.'
+            : q.sent === '1'
+              ? 'Withdrawal accepted: it is being sent.'
+              : null;
+    return renderTransaction(req, reply, notice);
+  });
 
   app.post('/wallets/:walletId/transactions/:transactionId/aml-release', async (req, reply) => {
     const session = sessionOf(req);

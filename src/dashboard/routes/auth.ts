@@ -37,7 +37,13 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     const query = req.query as Record<string, unknown>;
     const session = await ctx.accounts.session(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
     if (session) return redirect(reply, safeNext(query.next));
-    return renderLogin(req, reply, { next: safeNext(query.next), ...(query.out === '1' ? { notice: 'You are signed out.' } : {}) });
+    const notice =
+      query.out === '1'
+        ? 'You are signed out.'
+        : typeof query.joined === 'string'
+          ? `Your account ${query.joined.slice(0, 254)} is ready: sign in.`
+          : undefined;
+    return renderLogin(req, reply, { next: safeNext(query.next), ...(notice ? { notice } : {}) });
   });
 
   app.post('/login', async (req, reply) => {
@@ -64,6 +70,9 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     setCookie(reply, req, SESSION_COOKIE, opened.sessionId, Math.floor(SESSION_TTL_MS / 1000));
     // Kept across sign-outs: it is what makes this browser a known device of the account.
     setCookie(reply, req, DEVICE_COOKIE, opened.deviceCookie, Math.floor(DEVICE_TTL_MS / 1000));
+    // A second factor first: the code's page, or setting up an authenticator.
+    if (opened.session.stage === 'totp') return redirect(reply, `${PREFIX}/login/two-factor`);
+    if (opened.session.stage === 'enrol') return redirect(reply, `${PREFIX}/account`);
     return redirect(reply, next);
   });
 

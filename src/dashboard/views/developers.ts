@@ -154,7 +154,12 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
 
 const lastUsed = (at: string | null) => (at ? when(at) : 'never');
 
-const SCOPE_LABELS: Record<string, string> = { READ_ONLY: 'read only', NO_KEY_EXPORT: 'no key export' };
+const SCOPE_LABELS: Record<string, string> = {
+  READ_ONLY: 'read only',
+  NO_KEY_EXPORT: 'no key export',
+  APPROVE: 'may approve payouts',
+  MANAGE_POLICIES: 'may change policies',
+};
 
 function businessKeysCard(csrfToken: string, state: DevelopersState): Html {
   const keys = state.businessKeys ?? [];

@@ -4,11 +4,14 @@ import { PREFIX } from '../web.js';
 import type { PageMeta } from '../../lib/schema.js';
 import type { SignInNotice } from '../service.js';
 
+export type Section = 'wallets' | 'transactions' | 'approvals' | 'deliveries' | 'reports' | 'policies' | 'developers' | 'users' | 'account';
+
 export interface Frame {
   title: string;
   /** Which top-level section is highlighted. */
-  section?: 'wallets' | 'developers';
-  user?: { email: string; csrfToken: string };
+  section?: Section;
+  /** `role` decides which sections are shown; `stage` other than full: a sign-in still waiting for its second factor. */
+  user?: { email: string; csrfToken: string; role?: string; stage?: string; pendingApprovals?: number };
   notice?: string | null;
   error?: string | null;
   /** Failed sign-in attempts before this session, shown until dismissed. */
@@ -16,8 +19,12 @@ export interface Frame {
 }
 
 export function layout(frame: Frame, body: Html): Html {
-  const nav = (key: NonNullable<Frame['section']>, label: string) =>
+  const nav = (key: Section, label: string | Html) =>
     html`<a href="${PREFIX}/${key}" ${frame.section === key ? html`aria-current="page"` : ''}>${label}</a>`;
+  const u = frame.user;
+  const full = u && (u.stage ?? 'full') === 'full';
+  const manager = u?.role === 'owner' || u?.role === 'admin';
+  const pending = u?.pendingApprovals ?? 0;
   return html`<html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -31,9 +38,21 @@ export function layout(frame: Frame, body: Html): Html {
         <a class="brand" href="${PREFIX}/wallets">Stablecoin Wallet</a>
         ${
           frame.user
-            ? html`<nav>${nav('wallets', 'Wallets')}${nav('developers', 'Developers')}</nav>
+            ? html`<nav>
+                  ${
+                    full
+                      ? html`${nav('wallets', 'Wallets')}${nav('transactions', 'Transactions')}${nav(
+                          'approvals',
+                          pending > 0 ? html`Approvals <span class="count" data-testid="pending-count">${pending}</span>` : 'Approvals',
+                        )}${nav('deliveries', 'Webhooks')}${nav('reports', 'Reports')}${nav('policies', 'Policies')}${nav(
+                          'developers',
+                          'Developers',
+                        )}${manager ? nav('users', 'Team') : ''}${nav('account', 'Account')}`
+                      : ''
+                  }
+                </nav>
                 <div class="who">
-                  <span>${frame.user.email}</span>
+                  <span>${frame.user.email}${frame.user.role ? html` <span class="muted small">(${frame.user.role})</span>` : ''}</span>
                   <form method="post" action="${PREFIX}/logout">
                     ${csrf(frame.user.csrfToken)}<button class="link" type="submit">Sign out</button>
                   </form>
@@ -99,7 +118,7 @@ export function badge(status: string): Html {
 }
 
 /** Tabs of one wallet's pages. */
-export function walletTabs(walletId: string, name: string, active: 'overview' | 'addresses' | 'transactions'): Html {
+export function walletTabs(walletId: string, name: string, active: 'overview' | 'addresses' | 'transactions' | 'withdraw'): Html {
   const base = `${PREFIX}/wallets/${walletId}`;
   const tab = (key: typeof active, href: string, label: string) =>
     html`<a href="${href}" ${active === key ? html`aria-current="page"` : ''}>${label}</a>`;
@@ -109,6 +128,6 @@ export function walletTabs(walletId: string, name: string, active: 'overview' | 
         'transactions',
         `${base}/transactions`,
         'Transactions',
-      )}
+      )}${tab('withdraw', `${base}/withdraw`, 'Withdraw')}
     </nav>`;
 }

@@ -5,8 +5,37 @@ import type { TransactionView } from '../../modules/transactions/service.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { badge, csrf, layout, walletTabs, type Frame } from './layout.js';
 import { amountOf } from './activity.js';
+import type { ApprovalView } from '../../modules/policies/service.js';
 
-export function transactionPage(frame: Frame, csrfToken: string, s: { tx: TransactionView; deliveries: WebhookLogEntry[] }): Html {
+function approvalCard(a: ApprovalView): Html {
+  return html`<section class="card" data-testid="approval">
+    <div class="row-between">
+      <h2>Approval</h2>
+      ${badge(a.status)}
+    </div>
+    <p>
+      Held by the policy <strong>${a.policy.name}</strong>: ${a.approvals} of ${a.quorum}
+      approvals${
+        a.status === 'PENDING'
+          ? html`, expires ${when(a.expiresAt)}. <a href="${PREFIX}/approvals">Open the approvals queue</a>`
+          : html`. ${a.reason ?? ''}`
+      }
+    </p>
+    ${
+      a.votes.length
+        ? html`<ul class="votes">
+            ${a.votes.map((v) => html`<li>${v.decision.toLowerCase()} by ${v.voter.label} at ${when(v.at)}</li>`)}
+          </ul>`
+        : ''
+    }
+  </section>`;
+}
+
+export function transactionPage(
+  frame: Frame,
+  csrfToken: string,
+  s: { tx: TransactionView; deliveries: WebhookLogEntry[]; approval?: ApprovalView | null },
+): Html {
   const t = s.tx;
   const native = t.blockchain.symbol;
   const row = (label: string, value: Html | string | number | null) =>
@@ -43,6 +72,7 @@ export function transactionPage(frame: Frame, csrfToken: string, s: { tx: Transa
           <pre>${JSON.stringify(t, null, 2)}</pre>
         </details>
       </section>
+      ${s.approval ? approvalCard(s.approval) : ''}
       <section class="card">
         <div class="row-between">
           <h2>Webhook deliveries</h2>

@@ -7,7 +7,7 @@ export const ApiKeyScopeSchema = Type.Union(
   API_KEY_SCOPES.map((s) => Type.Literal(s)),
   {
     description:
-      "READ_ONLY: GET requests only, no key export, creates no key. NO_KEY_EXPORT: never `showPrivateKey`. A key created by a restricted key carries its creator's restrictions.",
+      "Restrictions: READ_ONLY: GET requests only, no key export, creates no key. NO_KEY_EXPORT: never `showPrivateKey`. A key created by a restricted key carries its creator's restrictions. Grants (only the operator gives them, with the `api-key` command; asking for one here is a 403 `KEY_GRANT_NOT_ALLOWED`): APPROVE: vote on approvals it is listed for; MANAGE_POLICIES: create, change and delete transaction policies.",
   },
 );
 const Scope = ApiKeyScopeSchema;

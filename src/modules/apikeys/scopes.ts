@@ -1,25 +1,39 @@
 /**
- * What a key may do beyond its kind (wallet or business): restrictions a business puts on
- * a key when it creates it. A key without scopes may do everything its kind may.
+ * What a key may do beyond its kind (wallet or business). Two sorts of scopes:
+ * - restrictions a business puts on a key when it creates it (READ_ONLY, NO_KEY_EXPORT): a
+ *   key without them may do everything its kind may;
+ * - grants (APPROVE: vote on approvals; MANAGE_POLICIES: change transaction policies) that
+ *   a business key has only when the operator gave them (the CLI): holding a business key
+ *   must not be enough to approve a payout or lift the rules that hold it.
  */
 import { ForbiddenError } from '../../lib/errors.js';
 
-export const API_KEY_SCOPES = ['READ_ONLY', 'NO_KEY_EXPORT'] as const;
+export const KEY_RESTRICTIONS = ['READ_ONLY', 'NO_KEY_EXPORT'] as const;
+export const KEY_GRANTS = ['APPROVE', 'MANAGE_POLICIES'] as const;
+export const API_KEY_SCOPES = [...KEY_RESTRICTIONS, ...KEY_GRANTS] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export type KeyGrant = (typeof KEY_GRANTS)[number];
 
 /** The part of an authentication the scope rules need. */
 export interface Scoped {
   walletId: string | null;
   scopes?: readonly ApiKeyScope[];
+  /** The installation's operator (CLI, seeding): may give grants. Never set for an API request. */
+  operator?: boolean;
 }
 
 /**
  * The installation itself as the creator of a key: the `create-business` command and the
  * embedded default's seeding, which act for no key. Unrestricted, as the business's first key is.
  */
-export const OPERATOR: Scoped = Object.freeze({ walletId: null, scopes: Object.freeze([]) });
+export const OPERATOR: Scoped = Object.freeze({ walletId: null, scopes: Object.freeze([]), operator: true });
 
 const has = (auth: Scoped, scope: ApiKeyScope) => auth.scopes?.includes(scope) ?? false;
+
+/** A business key's grant (a wallet key has none). */
+export function hasGrant(auth: Scoped, grant: KeyGrant): boolean {
+  return auth.walletId === null && has(auth, grant);
+}
 
 export function isReadOnly(auth: Scoped): boolean {
   return has(auth, 'READ_ONLY');
@@ -48,7 +62,11 @@ export function assertMayExportKeys(auth: Scoped): void {
 export function scopesOfNewKey(creator: Scoped, requested: readonly ApiKeyScope[] = []): ApiKeyScope[] {
   if (creator.walletId !== null) throw new ForbiddenError('A wallet API key cannot create API keys; use a business API key');
   if (isReadOnly(creator)) throw new ForbiddenError('This API key is read-only: it cannot create API keys', 'KEY_READ_ONLY');
-  return API_KEY_SCOPES.filter((s) => requested.includes(s) || has(creator, s));
+  const grants = KEY_GRANTS.filter((g) => requested.includes(g));
+  if (grants.length > 0 && !creator.operator) {
+    throw new ForbiddenError(`Only the operator can give ${grants.join(' and ')} (the api-key command)`, 'KEY_GRANT_NOT_ALLOWED');
+  }
+  return [...KEY_RESTRICTIONS.filter((s) => requested.includes(s) || has(creator, s)), ...grants];
 }
 
 /**
@@ -57,5 +75,7 @@ export function scopesOfNewKey(creator: Scoped, requested: readonly ApiKeyScope[
  */
 export function assertMayRevokeKeys(auth: Scoped): void {
   if (auth.walletId !== null) throw new ForbiddenError('A wallet API key cannot manage API keys; use a business API key');
-  if (auth.scopes?.length) throw new ForbiddenError('Only a business API key without restrictions can revoke API keys', 'KEY_RESTRICTED');
+  if (KEY_RESTRICTIONS.some((s) => has(auth, s))) {
+    throw new ForbiddenError('Only a business API key without restrictions can revoke API keys', 'KEY_RESTRICTED');
+  }
 }

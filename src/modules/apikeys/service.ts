@@ -36,7 +36,16 @@ import { API_KEY_SCOPES, assertMayRevokeKeys, scopesOfNewKey, type ApiKeyScope, 
 import { UsageRecorder } from './usage.js';
 import * as store from './store.js';
 
-export { assertMayExportKeys, assertMayWrite, isReadOnly, OPERATOR, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
+export {
+  assertMayExportKeys,
+  assertMayWrite,
+  hasGrant,
+  isReadOnly,
+  OPERATOR,
+  scopesOfNewKey,
+  type ApiKeyScope,
+  type Scoped,
+} from './scopes.js';
 
 /** Who is calling: a wallet key reaches one wallet, a business key all of its wallets. */
 export interface AuthContext {
@@ -48,6 +57,10 @@ export interface AuthContext {
   scopes?: readonly ApiKeyScope[];
   /** This key's own request rate (per second and instance); null or absent: the default. */
   rateLimit?: number | null;
+  /** A dashboard session: its user, role, and whether it signed in with a second factor. */
+  user?: { id: string; email: string; role: string; twoFactor: boolean };
+  /** The installation's operator (the CLI); never an API request. */
+  operator?: boolean;
 }
 
 export interface IssuedKey {

@@ -12,6 +12,7 @@ import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { Legs } from './legs.js';
 import { publicPlan, reserveAtMaster, type Planned } from './planner.js';
+import { policyRefusal } from './policy.js';
 import * as store from './store.js';
 
 /** The outbound purposes of a settlement's legs (src/subscriptions.ts subscribes to each). */
@@ -51,8 +52,20 @@ export async function recordPlanned(
   const locked = await store.lockSettlement(tx, s.id);
   if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
   // From the master, the money may also be wanted by a withdrawal accepted meanwhile.
-  const refusal = planned.refusal ?? (fromChild ? null : await reserveAtMaster(deps, withdrawals, tx, s, sender, planned));
+  const reserved = planned.refusal ?? (fromChild ? null : await reserveAtMaster(deps, withdrawals, tx, s, sender, planned));
   const [deposit] = await store.deposits(tx, [s.deposit_id]);
+  // Transaction policies, last: what is refused for funds is not counted in their windows.
+  const refusal =
+    reserved ??
+    (await policyRefusal(
+      deps,
+      tx,
+      s,
+      wallet.business_id,
+      sender,
+      fromChild ? (deposit?.address_id ?? null) : null,
+      swapping ? BigInt(plan?.quote ?? '0') : amountIn,
+    ));
   const legBase = {
     walletId: s.wallet_id,
     addressId: fromChild ? (deposit?.address_id ?? null) : null,

@@ -33,6 +33,7 @@ import { checkPolicy, movesOf, tokenCall, type CallMoves } from './rules.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
 import type { Actor, ContractServiceDeps } from './types.js';
+import { candidatesOf, requirePolicies } from './policy.js';
 
 export type { ContractServiceDeps } from './types.js';
 
@@ -105,9 +106,12 @@ export class ContractService {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
     await this.screen(auth, actor, plan, 'contract-write');
+    const candidates = await candidatesOf(this.deps, auth, actor, plan);
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
+      // Transaction policies (CONTRACT_WRITE), under the velocity windows' locks.
+      await requirePolicies(this.deps, tx, actor, candidates, true);
       const made: string[] = [];
       for (const [i, call] of calls.entries()) {
         const id = uuidv7();
@@ -146,6 +150,9 @@ export class ContractService {
     const plan = await this.checked(actor, calls);
     await this.screen(auth, actor, plan, 'contract-write-sign');
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
+    // Policies before anything is signed, and again in the recording transaction.
+    const candidates = await candidatesOf(this.deps, auth, actor, plan);
+    await requirePolicies(this.deps, this.deps.db, actor, candidates, false);
     const { adapter } = actor.chain;
     const intents = plan.encoded.map((encoded, i) => intentOf(actor, encoded, plan.values[i]!));
     // What the family quoted is what is signed (an expiry family builds it now, with the
@@ -166,6 +173,8 @@ export class ContractService {
     }
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {
+      // A refusal here rolls back, and the signatures made are never handed out.
+      await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {
         await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps);
         await this.record(tx, actor, ids[i]!, plan, i, null);

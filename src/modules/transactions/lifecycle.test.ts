@@ -27,7 +27,7 @@ describe('transaction states', () => {
   });
 
   it('the stages of each status are those the CHECK and the writers use, and a stage unknown to its status is refused', () => {
-    expect(Object.keys(STAGES).sort()).toEqual(['CANCELLED', 'FAILED', 'PENDING', 'SUCCESS']);
+    expect(Object.keys(STAGES).sort()).toEqual(['CANCELLED', 'FAILED', 'PENDING', 'PENDING_APPROVAL', 'SUCCESS']);
     expect(isState('PENDING', 'confirmed')).toBe(false); // a deposit at depth is SUCCESS
     expect(isState('FAILED', 'mined')).toBe(false); // a mined send with a reverted receipt is stage 'failed'
     expect(isState('SETTLED', 'mined')).toBe(false);
@@ -75,6 +75,16 @@ describe('withdrawals', () => {
     expect(canCreate('WITHDRAW', s('SUCCESS/mined'))).toBe(false);
     expect(canCreate('SIGNED', s('SUCCESS/signed'))).toBe(true);
     expect(isFinal('SIGNED', s('SUCCESS/signed'))).toBe(true);
+  });
+
+  it('wait for approval with nothing signed, then go on, or end cancelled', () => {
+    expect(canCreate('WITHDRAW', s('PENDING_APPROVAL/awaiting-approval'))).toBe(true);
+    expect(canCreate('CUSTOM_SMART_CONTRACT', s('PENDING_APPROVAL/awaiting-approval'))).toBe(false);
+    expect(canMove('WITHDRAW', s('PENDING_APPROVAL/awaiting-approval'), s('PENDING/created'))).toBe(true);
+    expect(canMove('WITHDRAW', s('PENDING_APPROVAL/awaiting-approval'), s('CANCELLED/cancelled'))).toBe(true);
+    // Never signed while it waits, never back to waiting once sent.
+    expect(canMove('WITHDRAW', s('PENDING_APPROVAL/awaiting-approval'), s('PENDING/signed'))).toBe(false);
+    expect(canMove('WITHDRAW', s('PENDING/created'), s('PENDING_APPROVAL/awaiting-approval'))).toBe(false);
   });
 
   it('sign, settle, and are signed again by a fee bump while pending', () => {

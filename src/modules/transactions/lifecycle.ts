@@ -11,7 +11,7 @@
  * - `hash`, `nonce`, `raw_transaction`: set from `signed` on; block and gas columns once mined.
  */
 
-export const STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
+export const STATUSES = ['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
 export type TransactionStatus = (typeof STATUSES)[number];
 
 /**
@@ -25,11 +25,14 @@ export type TransactionStatus = (typeof STATUSES)[number];
  *   transaction), `replaced` (voided before signing; the nonce filled by a 0-value transfer),
  *   `not-sent` (a settlement leg abandoned before its send), `reorged` (a deposit whose
  *   block was replaced).
- * - CANCELLED: `cancelled` (a withdrawal whose nonce a 0-value self-transfer took, or voided
- *   before broadcast).
+ * - CANCELLED: `cancelled` (a withdrawal whose nonce a 0-value self-transfer took, voided
+ *   before broadcast, or refused by its approvers or its approval's time to live).
+ * - PENDING_APPROVAL: `awaiting-approval` (a payout a policy holds for approval: nothing
+ *   signed, no nonce, its amount held back from the sender's balance).
  */
 export const STAGES = {
   PENDING: ['created', 'signed', 'broadcast', 'mined'],
+  PENDING_APPROVAL: ['awaiting-approval'],
   SUCCESS: ['signed', 'mined', 'confirmed'],
   FAILED: ['failed', 'dropped', 'replaced', 'not-sent', 'reorged'],
   CANCELLED: ['cancelled'],
@@ -120,6 +123,12 @@ export const TRANSITIONS = {
   depositRelocated: { flows: ['deposit'], from: ['PENDING/mined', 'FAILED/reorged'], to: ['PENDING/mined'] },
   /** Accepted for sending. */
   sendCreated: { flows: ['withdrawal', 'send'], from: [], to: ['PENDING/created'] },
+  /** Accepted, held for approval by a policy (policies/approvals.ts): nothing signed, its amount reserved. */
+  approvalRequired: { flows: ['withdrawal'], from: [], to: ['PENDING_APPROVAL/awaiting-approval'] },
+  /** Its approvers' quorum reached: sent as any withdrawal (a nonce now). */
+  approvalGranted: { flows: ['withdrawal'], from: ['PENDING_APPROVAL/awaiting-approval'], to: ['PENDING/created'] },
+  /** Rejected, past its approval's time to live, or cancelled by the client while waiting: its reservation released. */
+  approvalRefused: { flows: ['withdrawal'], from: ['PENDING_APPROVAL/awaiting-approval'], to: ['CANCELLED/cancelled'] },
   /** Signed (or re-signed by a fee bump): its hash is the one to follow. */
   sendSigned: { flows: ['withdrawal', 'send'], from: OUT_PENDING, to: ['PENDING/signed'] },
   /** Its outbound row ended: mined, reverted, dropped, voided; or a settlement leg given up. */

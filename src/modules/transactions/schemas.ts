@@ -11,7 +11,9 @@ export const TransactionSchema = Type.Object(
     id: Uuid(),
     reference: Type.String(),
     type: Type.String({ description: 'DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT' }),
-    status: Type.String({ description: 'PENDING, SUCCESS, FAILED, CANCELLED' }),
+    status: Type.String({
+      description: 'PENDING, SUCCESS, FAILED, CANCELLED; PENDING_APPROVAL while a policy holds a payout for approval (docs/policies.md)',
+    }),
     confirmed: Type.Boolean(),
     confirmations: Nullable(Type.Integer()),
     amount: Str,
@@ -67,7 +69,7 @@ export const TransactionListQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
     id: Type.Optional(Uuid('transaction id')),
     hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
-    status: Type.Optional(Type.Union(['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'].map((s) => Type.Literal(s)))),
+    status: Type.Optional(Type.Union(['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'].map((s) => Type.Literal(s)))),
     type: Type.Optional(
       Type.Union(
         ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'].map((s) => Type.Literal(s)),

@@ -17,10 +17,13 @@ import type { WalletService } from '../wallets/service.js';
 import type { TransactionListQuery, TransactionSchema } from './schemas.js';
 import * as store from './store.js';
 import { TransactionWrites } from './writes.js';
+import { dailyReport, type DailyReport, type SearchFilter } from './reports.js';
+import { searchTransactions } from './report-store.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
 export type TransactionRow = store.TransactionRow;
 export { TransactionWrites, type NewTransaction, type TransactionFields } from './writes.js';
+export type { DailyReport, SearchFilter } from './reports.js';
 export type * from './types.js';
 export { sendEnd, stateIn, type FailedStage, type SendEnd, type TransactionState, type TransactionStatus } from './lifecycle.js';
 export { signedFees } from './store.js';
@@ -89,6 +92,25 @@ export class TransactionService extends TransactionWrites {
     ]);
     const items = await Promise.all(rows.map((r) => this.present(r)));
     return { items, meta: pageMeta(page, limit, items.length, total) };
+  }
+
+  /** Every wallet of the caller's business (the dashboard's search): newest first. */
+  async search(auth: AuthContext, f: SearchFilter, page: number, limit: number): Promise<{ items: TransactionView[]; meta: PageMeta }> {
+    if (f.walletId) await this.wallets.require(auth, f.walletId);
+    const walletId = auth.walletId ?? f.walletId;
+    const { rows, total } = await searchTransactions(
+      this.db,
+      { ...f, businessId: auth.businessId, ...(walletId ? { walletId } : {}) },
+      (page - 1) * limit,
+      limit,
+    );
+    const items = await this.presentMany(rows);
+    return { items, meta: pageMeta(page, limit, items.length, total) };
+  }
+
+  /** Money in and out per day and asset, and fees per day, over the last `days` days (UTC). */
+  report(auth: AuthContext, days: number, now: Date): Promise<DailyReport> {
+    return dailyReport(this.db, this.catalogue, auth.businessId, days, now);
   }
 
   /** The full Transaction as of now, read inside `db` (so an event sees its own change). */

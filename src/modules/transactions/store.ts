@@ -205,8 +205,10 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
   if (list.length === 0) return [];
   const values = list.map((w) => {
     const s = w.signed;
+    const status = s ? 'SUCCESS' : w.awaitingApproval ? 'PENDING_APPROVAL' : 'PENDING';
+    const stage = s ? 'signed' : w.awaitingApproval ? 'awaiting-approval' : 'created';
     return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
-            ${s ? 'SUCCESS' : 'PENDING'}, ${s ? 'signed' : 'created'}, ${s !== null},
+            ${status}, ${stage}, ${s !== null},
             ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.rateUsd ?? null},
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
@@ -300,6 +302,21 @@ export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce:
                    gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce?.toString() ?? null}, reason = NULL,
                    updated_at = now()
              WHERE id = ${id}`.execute(db);
+}
+
+/** An approved withdrawal goes on: PENDING/created with its nonce; false when it was no longer waiting. */
+export async function grantApproval(db: DbConn, id: string, nonce: bigint | null): Promise<boolean> {
+  const r = await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', nonce = ${nonce === null ? null : nonce.toString()},
+                   updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING_APPROVAL'`.execute(db);
+  return Number(r.numAffectedRows ?? 0n) > 0;
+}
+
+/** A withdrawal refused while waiting for approval: CANCELLED, its reservation released. */
+export async function refuseApproval(db: DbConn, id: string, reason: string): Promise<boolean> {
+  const r = await sql`UPDATE transactions SET status = 'CANCELLED', stage = 'cancelled', reason = ${reason}, updated_at = now()
+             WHERE id = ${id} AND status = 'PENDING_APPROVAL'`.execute(db);
+  return Number(r.numAffectedRows ?? 0n) > 0;
 }
 
 // ---- settlement legs (SWAP, AUTO_SETTLEMENT) -------------------------------------------

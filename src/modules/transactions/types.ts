@@ -72,6 +72,8 @@ export interface NewWithdrawal {
   signed: { raw: string; hash: string; fees: SignedFeeFields } | null;
   /** The recipient's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
   amlScreening?: Record<string, unknown>;
+  /** Held for approval by a policy: PENDING_APPROVAL, no nonce, nothing signed (approvalRequired). */
+  awaitingApproval?: boolean;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */

@@ -37,7 +37,7 @@ export class TransactionWrites {
     await store.insertTransaction(db, row);
   }
 
-  /** Withdrawals accepted (sendCreated) or signed only (signatureCreated), in one statement; the rows as written. */
+  /** Withdrawals accepted (sendCreated), held for approval (approvalRequired) or signed only (signatureCreated), in one statement; the rows as written. */
   createWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<store.TransactionRow[]> {
     return store.insertWithdrawals(db, list);
   }
@@ -153,6 +153,16 @@ export class TransactionWrites {
   /** withdrawalRetried: reserving anew, the last attempt's chain data cleared (the caller locked it and saw it FAILED). */
   retryWithdrawal(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
     return store.reopen(db, id, reservedFee, nonce);
+  }
+
+  /** approvalGranted: the approvers' quorum reached, sent on with this nonce; false when it is no longer PENDING_APPROVAL. */
+  grantApproval(db: DbConn, id: string, nonce: bigint | null): Promise<boolean> {
+    return store.grantApproval(db, id, nonce);
+  }
+
+  /** approvalRefused: rejected, expired or cancelled while waiting; false when it is no longer PENDING_APPROVAL. */
+  refuseApproval(db: DbConn, id: string, reason: string): Promise<boolean> {
+    return store.refuseApproval(db, id, reason);
   }
 
   /** legAmount: the AUTO_SETTLEMENT leg's amount once the swap has delivered; only while PENDING. */

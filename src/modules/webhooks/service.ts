@@ -261,21 +261,54 @@ export class WebhookService {
     const id = await this.db.transaction().execute(async (tx) => {
       const event = await store.latestEventOfTransaction(tx, transactionId);
       if (!event) throw new BusinessRuleError('NO_EVENT', 'This transaction has no event to resend yet');
-      const url = await this.requireUrl(tx, walletId);
-      const deliveryId = uuidv7();
-      await store.insertDeliveryOfEvent(tx, {
-        deliveryId,
-        eventId: event.id,
-        url,
-        // Events from before migration 006 carry no body: the delivery keeps its own copy.
-        body: event.body === null ? JSON.stringify({ event: event.name, data: event.payload }) : null,
-        maxAttempts: MAX_ATTEMPTS,
-        now: this.clock.now(),
-        job: this.plan(tx, 1),
-      });
-      return deliveryId;
+      return this.#deliverAgain(tx, event);
     });
     return this.one(walletId, id);
+  }
+
+  /** The deliveries of every wallet of the caller's business, newest first (the dashboard's delivery log). */
+  async listForBusiness(
+    auth: AuthContext,
+    filter: { walletId?: string; status?: string; event?: string },
+    page: number,
+    limit: number,
+  ): Promise<{ items: (WebhookLogEntry & { walletId: string })[]; meta: PageMeta }> {
+    const { rows, total } = await store.deliveriesOfBusiness(
+      this.db,
+      { businessId: auth.businessId, ...filter },
+      (page - 1) * limit,
+      limit,
+    );
+    const entries = await this.present(rows);
+    const items = entries.map((e, i) => ({ ...e, walletId: rows[i]!.wallet_id }));
+    return { items, meta: pageMeta(page, limit, items.length, total) };
+  }
+
+  /** Delivers the event of one delivery of the caller's business again, as a new delivery. */
+  async resendDelivery(auth: AuthContext, deliveryId: string): Promise<WebhookLogEntry> {
+    const { id, walletId } = await this.db.transaction().execute(async (tx) => {
+      const event = await store.eventOfDelivery(tx, auth.businessId, deliveryId);
+      if (!event) throw new NotFoundError('Webhook delivery');
+      if (auth.walletId !== null && auth.walletId !== event.wallet_id) throw new NotFoundError('Webhook delivery');
+      return { id: await this.#deliverAgain(tx, event), walletId: event.wallet_id };
+    });
+    return this.one(walletId, id);
+  }
+
+  async #deliverAgain(tx: DbConn, event: store.EventRow): Promise<string> {
+    const url = await this.requireUrl(tx, event.wallet_id);
+    const deliveryId = uuidv7();
+    await store.insertDeliveryOfEvent(tx, {
+      deliveryId,
+      eventId: event.id,
+      url,
+      // Events from before migration 006 carry no body: the delivery keeps its own copy.
+      body: event.body === null ? JSON.stringify({ event: event.name, data: event.payload }) : null,
+      maxAttempts: MAX_ATTEMPTS,
+      now: this.clock.now(),
+      job: this.plan(tx, 1),
+    });
+    return deliveryId;
   }
 
   /**

@@ -361,6 +361,49 @@ export async function countDeliveriesOfWallet(db: DbConn, walletId: string): Pro
   return Number(rows[0]?.n ?? 0);
 }
 
+export interface DeliveryFilter {
+  businessId: string;
+  walletId?: string;
+  status?: string;
+  event?: string;
+}
+
+function businessDeliveries(f: DeliveryFilter) {
+  return sql.join(
+    [
+      sql`d.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${f.businessId})`,
+      ...(f.walletId ? [sql`d.wallet_id = ${f.walletId}`] : []),
+      ...(f.status ? [sql`d.status = ${f.status}`] : []),
+      ...(f.event ? [sql`d.event = ${f.event}`] : []),
+    ],
+    sql` AND `,
+  );
+}
+
+/** A business's deliveries across its wallets, newest first (the dashboard's delivery log). */
+export async function deliveriesOfBusiness(
+  db: DbConn,
+  f: DeliveryFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: (DeliveryRow & { wallet_id: string })[]; total: number }> {
+  const [{ rows }, { rows: count }] = await Promise.all([
+    sql<DeliveryRow & { wallet_id: string }>`
+      SELECT ${deliveryColumns}, d.wallet_id FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+       WHERE ${businessDeliveries(f)} ORDER BY d.created_at DESC, d.id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    sql<{ n: string }>`SELECT count(*)::text AS n FROM webhook_deliveries d WHERE ${businessDeliveries(f)}`.execute(db),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}
+
+/** The event a delivery of the business carried (a resend delivers it again). */
+export async function eventOfDelivery(db: DbConn, businessId: string, deliveryId: string): Promise<EventRow | undefined> {
+  const { rows } = await sql<EventRow>`
+    SELECT e.id, e.wallet_id, e.transaction_id, e.name, e.reference, e.body, e.payload FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.id = ${deliveryId} AND d.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${businessId})`.execute(db);
+  return rows[0];
+}
+
 export async function findDelivery(db: DbConn, walletId: string, id: string): Promise<DeliveryRow | undefined> {
   const { rows } = await sql<DeliveryRow>`SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
      WHERE d.wallet_id = ${walletId} AND d.id = ${id}`.execute(db);

@@ -8,13 +8,19 @@
  * 2. The wallet's whitelist and the references read once for the whole batch; a reference
  *    taken by an earlier request of the batch counts as taken (same payment: the original;
  *    another: 409).
- * 3. Reservations read once (funds.ts): every request is checked against its own balance
- *    snapshot, the sender's PENDING withdrawals, those settled since its snapshot, and
- *    what the requests accepted before it in this batch reserve.
- * 4. The accepted requests' outbound rows (consecutive nonces, send jobs) and Transactions
- *    written with a constant number of statements; keyed requests store their response.
+ * 3. Policies (approval.ts): the business's rules read and the velocity windows of the
+ *    batch locked and read once; each request's items decided in order (the earlier
+ *    requests of the batch counted in the windows). A BLOCK refuses the request before
+ *    anything is reserved; an item a rule holds for approval is reserved and written
+ *    PENDING_APPROVAL, without an outbound row.
+ * 4. Reservations read once (funds.ts): every request is checked against its own balance
+ *    snapshot, the sender's PENDING (and PENDING_APPROVAL) withdrawals, those settled since
+ *    its snapshot, and what the requests accepted before it in this batch reserve.
+ * 5. The accepted requests' outbound rows (consecutive nonces, send jobs) and Transactions
+ *    written with a constant number of statements, then the approval requests of the held
+ *    items; keyed requests store their response.
  *
- * A request refused in steps 1-3 writes nothing (its claimed key is given back) and does
+ * A request refused in steps 1-4 writes nothing (its claimed key is given back) and does
  * not affect the others. Anything else fails the whole transaction, and the batcher then
  * retries each request alone.
  */
@@ -30,12 +36,16 @@ import { bodyOf } from '../../chains/intents.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
+import type { AuthContext } from '../apikeys/service.js';
+import { candidateOf, decideItems, openApprovals, type Held } from './approval.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 import { capability } from '../../chains/registry.js';
 import { addressKey } from '../../chains/address-key.js';
 
 export interface CreateJob {
+  /** Who asks: the policies' initiator, never an approver of what it asks for. */
+  auth: AuthContext;
   s: Sender;
   items: Item[];
   /** Indexes of the items whose reference was new before the lock. */
@@ -89,10 +99,25 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const snaps = live.flatMap((j) => (jobs[j]!.costs ? [jobs[j]!.costs!.snap.at] : []));
     const since = snaps.reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
     const held = since ? await store.heldBack(tx, s.chain.id, s.address, since) : [];
+    // 3. The rules and the velocity windows every fresh item may count in (locked to the commit).
+    const policy = await deps.policies.session(
+      tx,
+      s.wallet.business_id,
+      live.flatMap((j) => jobs[j]!.fresh.map((i) => candidateOf(deps, jobs[j]!.auth, jobs[j]!.s, jobs[j]!.items[i]!, jobs[j]!.single))),
+    );
     const reserved: Reserved[] = [];
     const mined = new Map<string, Promise<boolean>>();
     const accepted: Accepted[] = [];
-    const writes: { id: string; item: Item; quote: FeeQuote; fee: bigint; payer: string | undefined; job: CreateJob }[] = [];
+    const writes: {
+      id: string;
+      item: Item;
+      quote: FeeQuote;
+      fee: bigint;
+      payer: string | undefined;
+      job: CreateJob;
+      /** Held for approval by this rule's decision (no outbound row). */
+      waits: Held['decision'] | null;
+    }[] = [];
     // One outbound row per entry: indexes into writes (several: one transaction carrying them all).
     const calls: number[][] = [];
 
@@ -107,22 +132,43 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         const quoteOf = (i: number) => job.costs!.plan.quotes[job.fresh.indexOf(i)]!;
         // What the sender pays (0 when its master pays the fees: sponsored, funds.ts).
         const feeOf = (i: number) => chargedFee(job.costs!.plan, job.fresh.indexOf(i));
+        // Policies before funds: a BLOCK throws here, with nothing reserved.
+        const { candidates, decisions } = decideItems(
+          deps,
+          policy,
+          job.auth,
+          job.s,
+          now.map((i) => job.items[i]!),
+          job.single,
+        );
         if (now.length > 0) {
           const items = now.map((i) => job.items[i]!);
           const fees = now.map(feeOf);
           await checkHeld(job.s.chain, job.s.address, items, fees, job.costs!.snap, held, reserved, mined);
         }
+        policy.accept(candidates);
         const ids = job.items.map((_item, i) => existing[i] ?? uuidv7());
-        for (const i of now) {
+        for (const [k, i] of now.entries()) {
           const item = job.items[i]!;
           const quote = quoteOf(i);
+          const d = decisions[k]!;
           reserved.push({ assetId: item.asset.asset.row.id, amount: item.amount, fees: feeOf(i) });
-          writes.push({ id: ids[i]!, item, quote, fee: feeOf(i), payer: job.costs!.plan.payer, job });
+          writes.push({
+            id: ids[i]!,
+            item,
+            quote,
+            fee: feeOf(i),
+            payer: job.costs!.plan.payer,
+            job,
+            waits: d.action === 'REQUIRE_APPROVAL' ? d : null,
+          });
           // Later requests of the batch with this reference get this payment (or a 409).
           if (item.reference) found.set(item.reference, refOf(job.s, item, ids[i]!));
         }
-        // The groups, of the items written now (an item found by reference meanwhile leaves its group).
-        const at = new Map(now.map((i, k) => [i, writes.length - now.length + k]));
+        // The groups, of the items sent now (an item found by reference meanwhile, or held for approval, leaves its group).
+        const at = new Map(
+          now.flatMap((i, k) => (decisions[k]!.action === 'REQUIRE_APPROVAL' ? [] : [[i, writes.length - now.length + k] as const])),
+        );
         for (const g of groupings[j]!) {
           const members = g.flatMap((i) => (at.has(i) ? [at.get(i)!] : []));
           if (members.length > 0) calls.push(members);
@@ -135,7 +181,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       }
     }
 
-    // 4. Writes: outbound rows (nonces in arrival order, send jobs), then the Transactions.
+    // 5. Writes: outbound rows (nonces in arrival order, send jobs), then the Transactions.
     const sent = await deps.outbound.enqueueMany(
       tx,
       calls.map((call) => {
@@ -168,8 +214,14 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       tx,
       writes.map((w, k) => ({
         ...hooks.row(w.job.s, w.item, w.id, w.fee),
-        nonce: nonceOf.get(k)!,
+        nonce: nonceOf.get(k) ?? null,
+        ...(w.waits ? { awaitingApproval: true } : {}),
       })),
+    );
+    await openApprovals(
+      deps,
+      tx,
+      writes.flatMap((w) => (w.waits ? [{ transactionId: w.id, s: w.job.s, auth: w.job.auth, decision: w.waits }] : [])),
     );
     for (const { job: j, ids } of accepted) {
       const job = jobs[j]!;

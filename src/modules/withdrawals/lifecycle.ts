@@ -24,6 +24,8 @@ import { paymentOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorO
 import type { SenderAccess, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import { approvalDecided, cancelWaiting } from './approval.js';
+import type { EventPayloads } from '../../events.js';
 
 export const CANCEL_PURPOSE = 'withdraw-cancel' satisfies Purpose;
 const ATTEMPTS = 5;
@@ -43,6 +45,11 @@ export class WithdrawalLifecycle {
   async cancel(auth: AuthContext, walletId: string, id: string): Promise<LifecycleResult> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const t = await this.#pendingWithdrawal(auth, walletId, id, 'cancelled');
+      // Waiting for approval: nothing was signed, so it is cancelled at once (approval.ts).
+      if (t.status === 'PENDING_APPROVAL') {
+        if (await cancelWaiting(this.deps, auth, id)) return this.#result(id, false);
+        continue; // approved meanwhile: cancel it as a pending withdrawal
+      }
       const live = (await this.deps.outbound.liveOf(id))[0];
       if (!live) continue; // settled between the two reads: look again
       const r = await this.deps.outbound.cancel(live.id, {
@@ -71,6 +78,9 @@ export class WithdrawalLifecycle {
       if (t.status === 'FAILED') {
         this.#requireFinal(t);
         return this.#resend(auth, t);
+      }
+      if (t.status === 'PENDING_APPROVAL') {
+        throw new ConflictError('AWAITING_APPROVAL', 'This withdrawal waits for approval and was never sent; there is nothing to retry');
       }
       const live = (await this.deps.outbound.liveOf(id))[0];
       if (!live) continue;
@@ -164,6 +174,11 @@ export class WithdrawalLifecycle {
 
   async #result(id: string, pending: boolean): Promise<LifecycleResult> {
     return { transaction: await this.deps.transactions.load(id), pending };
+  }
+
+  /** approval.decided (src/subscriptions.ts): the held payout is sent on or cancelled (approval.ts). */
+  approvalDecided(tx: DbConn, decided: EventPayloads['approval.decided']): Promise<void> {
+    return approvalDecided(this.deps, tx, decided);
   }
 
   /** outbound.signed of 'withdraw' (src/subscriptions.ts): the withdrawal holds the signed hash. */

@@ -37,6 +37,7 @@ import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type Prepared
 
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
 import { signOnly } from './sign-only.js';
+import { candidateOf, policyRefusal } from './approval.js';
 import * as store from './store.js';
 import type { WithdrawBody } from './schemas.js';
 import { checkItems, type Item } from './validate.js';
@@ -78,6 +79,9 @@ export class WithdrawalService implements SenderAccess {
   /** POST .../withdraw and .../addresses/{addressId}/withdraw. */
   withdraw(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
     return this.#idempotent(auth, req, 'withdraw', async (s, items, key) => {
+      // A rule that blocks the request answers before any chain read (the accepting
+      // transaction decides again, under its locks: create.ts).
+      await this.#precheck(auth, s, items, !req.body.assets);
       // References and the whitelist are checked in the creating transaction (create.ts).
       // Items whose reference is already paid need no funds, their original is the answer:
       // so when the costs are refused, those items are looked up and left out.
@@ -91,20 +95,22 @@ export class WithdrawalService implements SenderAccess {
         if (fresh.length === items.length) throw err;
         costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       }
-      return this.#create(s, items, fresh, costs, key, !req.body.assets);
+      return this.#create(auth, s, items, fresh, costs, key, !req.body.assets);
     });
   }
 
   /** POST .../addresses/{addressId}/withdraw/sign: signed, stored, never broadcast by us. */
   sign(auth: AuthContext, req: WithdrawRequest): Promise<WithdrawResult> {
     return this.#idempotent(auth, req, 'sign', async (s, items, key) => {
+      // Before anything is signed.
+      await this.#precheck(auth, s, items, !req.body.assets, true);
       const fresh = await this.#fresh(s, items, 'SIGNED');
       const costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       // Sign-only reserves nothing, but must not spend what pending withdrawals hold.
       if (costs) await checkAgainstPending(this.deps.db, s.chain, s.address, pick(items, fresh), chargedFees(costs.plan), costs.snap);
       return signOnly(
         this.deps,
-        { s, items, fresh, plan: costs?.plan ?? null, key, single: !req.body.assets },
+        { auth, s, items, fresh, plan: costs?.plan ?? null, key, single: !req.body.assets },
         {
           existing: (tx, s, items) => this.#existing(tx, s, items, 'SIGNED'),
           row: (s, item, id, signed) => this.#row(s, item, id, 'SIGNED', null, signed),
@@ -295,8 +301,18 @@ export class WithdrawalService implements SenderAccess {
     }
   }
 
+  async #precheck(auth: AuthContext, s: Sender, items: Item[], single: boolean, signOnly = false): Promise<void> {
+    const blocked = await this.deps.policies.precheck(
+      s.wallet.business_id,
+      items.map((item) => candidateOf(this.deps, auth, s, item, single, signOnly)),
+      signOnly,
+    );
+    if (blocked) throw policyRefusal(items[blocked.index]!, blocked.decision);
+  }
+
   /** Queues the request for its sender's next transaction (create.ts) and answers it after the commit. */
   async #create(
+    auth: AuthContext,
     s: Sender,
     items: Item[],
     fresh: number[],
@@ -304,7 +320,7 @@ export class WithdrawalService implements SenderAccess {
     key: IdempotencyKey | null,
     single: boolean,
   ): Promise<WithdrawResult> {
-    const done = await this.#senders.submit(senderKey(s), { s, items, fresh, costs, key, single });
+    const done = await this.#senders.submit(senderKey(s), { auth, s, items, fresh, costs, key, single });
     if ('data' in done) return done.data;
     // Without a key the response is read after the commit, so the sender's lock is not held for it.
     const views = await done.views;

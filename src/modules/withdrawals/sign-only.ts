@@ -13,8 +13,12 @@ import { claim, type IdempotencyKey } from './idempotency.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import type { AuthContext } from '../apikeys/service.js';
+import { candidateOf, refuseUnlessAllowed } from './approval.js';
 
 export interface SignJob {
+  /** Who asks (the policies' initiator). */
+  auth: AuthContext;
   s: Sender;
   items: Item[];
   /** Indexes of the items whose reference was new when checked. */
@@ -70,6 +74,14 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
   return db.transaction().execute(async (tx) => {
     if (key) await claim(tx, key);
     const existing = await hooks.existing(tx, s, items);
+    // Policies decide again under their locks (service.ts asked before signing): a refusal
+    // here rolls everything back and the signatures made are never handed out.
+    const now = items.flatMap((item, i) => (existing[i] ? [] : [item]));
+    const candidates = now.map((item) => candidateOf(deps, job.auth, s, item, single, true));
+    if (candidates.length > 0) {
+      const session = await deps.policies.session(tx, s.wallet.business_id, candidates);
+      refuseUnlessAllowed(now, session.decide(candidates));
+    }
     const ids: string[] = [];
     for (const [i, item] of items.entries()) {
       const id = existing[i] ?? uuidv7();

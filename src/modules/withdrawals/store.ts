@@ -44,7 +44,9 @@ const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTR
 
 /**
  * What the sender's spending transactions hold back from a balance read after `since`:
- * every PENDING one, and every one settled since then (funds.ts explains why); plus what
+ * every PENDING (or PENDING_APPROVAL) one, and every one settled since then that was signed
+ * (funds.ts explains why; one that ended without a hash never reached the chain, so a
+ * payout refused while it waited for approval releases its funds at once); plus what
  * contract writes move out of the sender's address (the sender of a transferFrom may be
  * another address), by the same rule.
  */
@@ -59,11 +61,11 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     standing: boolean;
   }>`
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false AS standing FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status = 'PENDING'
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status IN ('PENDING', 'PENDING_APPROVAL')
     UNION ALL
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status <> 'PENDING'
-       AND updated_at >= ${since}
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status NOT IN ('PENDING', 'PENDING_APPROVAL')
+       AND updated_at >= ${since} AND hash IS NOT NULL
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance'
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
@@ -73,8 +75,9 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     amount: BigInt(r.amount ?? 0),
     fees: BigInt(r.reserved_fee ?? 0),
     hash: r.hash,
-    pending: r.status === 'PENDING',
-    settledAt: r.status === 'PENDING' ? null : r.updated_at,
+    // Waiting for approval holds its amount and fee exactly as a pending withdrawal does.
+    pending: r.status === 'PENDING' || r.status === 'PENDING_APPROVAL',
+    settledAt: r.status === 'PENDING' || r.status === 'PENDING_APPROVAL' ? null : r.updated_at,
     standing: r.standing,
   }));
 }

@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { SDK_VERSION } from '../version.js';
 import { completionCommand } from './completion.js';
 import { amlCommands } from './commands/aml.js';
+import { approvalCommands } from './commands/approvals.js';
 import { eventCommands } from './commands/events.js';
 import { faucetCommand } from './commands/faucet.js';
 import { loginCommands } from './commands/login.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   eventCommands(program);
   faucetCommand(program);
   amlCommands(program);
+  approvalCommands(program);
   completionCommand(program);
   // Every command: commander's exits become ours (usage errors 2, help 0), checked in run().
   const configure = (cmd: Command) => {

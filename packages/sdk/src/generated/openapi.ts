@@ -346,7 +346,7 @@ export interface paths {
                 /** @description shown once; store it now */
                 apiKey: string;
                 /** @description the wallet key's restrictions: those of the key that created the wallet (empty: none) */
-                apiKeyScopes: ('READ_ONLY' | 'NO_KEY_EXPORT')[];
+                apiKeyScopes: ('READ_ONLY' | 'NO_KEY_EXPORT' | 'APPROVE' | 'MANAGE_POLICIES')[];
               };
               message: string;
               /** @enum {number} */
@@ -791,7 +791,7 @@ export interface paths {
                 apiKey: string;
                 prefix: string;
                 /** @description the new key's restrictions: those of the key that regenerated it (empty: none) */
-                scopes: ('READ_ONLY' | 'NO_KEY_EXPORT')[];
+                scopes: ('READ_ONLY' | 'NO_KEY_EXPORT' | 'APPROVE' | 'MANAGE_POLICIES')[];
               };
               message: string;
               /** @enum {number} */
@@ -3008,7 +3008,7 @@ export interface paths {
           /** @description transaction id */
           id?: string;
           hash?: string;
-          status?: 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+          status?: 'PENDING' | 'PENDING_APPROVAL' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
           type?: 'DEPOSIT' | 'WITHDRAW' | 'SALVAGE' | 'SIGNED' | 'CUSTOM_SMART_CONTRACT' | 'SWAP' | 'AUTO_SETTLEMENT';
           order?: 'ASC' | 'DESC';
           /** @description comma-separated asset symbols, e.g. USDT,USDC */
@@ -3125,7 +3125,7 @@ export interface paths {
           /** @description transaction id */
           id?: string;
           hash?: string;
-          status?: 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+          status?: 'PENDING' | 'PENDING_APPROVAL' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
           type?: 'DEPOSIT' | 'WITHDRAW' | 'SALVAGE' | 'SIGNED' | 'CUSTOM_SMART_CONTRACT' | 'SWAP' | 'AUTO_SETTLEMENT';
           order?: 'ASC' | 'DESC';
           /** @description comma-separated asset symbols, e.g. USDT,USDC */
@@ -9734,7 +9734,7 @@ export interface paths {
           'application/json': {
             /** @description a label for people */
             name?: string;
-            scopes?: ('READ_ONLY' | 'NO_KEY_EXPORT')[];
+            scopes?: ('READ_ONLY' | 'NO_KEY_EXPORT' | 'APPROVE' | 'MANAGE_POLICIES')[];
             rateLimit?: number | null;
           };
         };
@@ -9752,7 +9752,7 @@ export interface paths {
                 name: string;
                 /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: ('READ_ONLY' | 'NO_KEY_EXPORT')[];
+                scopes: ('READ_ONLY' | 'NO_KEY_EXPORT' | 'APPROVE' | 'MANAGE_POLICIES')[];
                 rateLimit: number | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -9980,6 +9980,1051 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the business's transaction policies
+     * @description Extension (docs/policies.md). In evaluation order: ascending priority, ties the older first. A business key.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Policy'][];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create a transaction policy
+     * @description Extension. A rule matches a would-be transaction when its scope (walletId, addressId) and every condition it has match; the first match by priority decides ALLOW, BLOCK or REQUIRE_APPROVAL (approvers, quorum, ttlSeconds; only for WITHDRAW and BATCH_ITEM). Needs a business API key with the MANAGE_POLICIES scope (given by the operator: `api-key create --scope MANAGE_POLICIES`); every change is on the audit log.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            /** @description lower first; ties: the older first */
+            priority: number;
+            walletId?: string | null;
+            addressId?: string | null;
+            isActive?: boolean;
+            /** @description all optional; a rule matches when every condition it has matches */
+            conditions?: {
+              /** @description transaction types the rule applies to (absent: all); BATCH_ITEM is an item of a batch withdrawal */
+              types?: ('WITHDRAW' | 'BATCH_ITEM' | 'SIGN_ONLY' | 'CONTRACT_WRITE' | 'SWAP' | 'SALVAGE' | 'AUTO_SETTLEMENT')[];
+              /** @description asset symbols (any chain), e.g. ["USDC", "USDT"] */
+              assets?: string[];
+              /** @description the amount, in the asset or in USD; at least one bound */
+              amount?: {
+                /** @description inclusive lower bound */
+                min?: string;
+                /** @description inclusive upper bound */
+                max?: string;
+                /** @description ASSET: in the transaction's asset; USD: at the asset's USD rate (no rate: the condition does not match) */
+                currency: 'ASSET' | 'USD';
+              };
+              /** @description matches when the payouts in the rolling window, this one included, exceed `limit` */
+              velocity?: {
+                measure: 'SUM' | 'COUNT';
+                /** @description WALLET: the wallet's payouts; DESTINATION: what the business's wallets sent to this address */
+                scope: 'WALLET' | 'DESTINATION';
+                /** @description the rolling window, e.g. 86400 for 24 hours */
+                windowSeconds: number;
+                /** @description matches when the window with this transaction exceeds it: an amount (SUM) or a whole number (COUNT) */
+                limit: string;
+                /** @description ASSET: in the transaction's asset; USD: at the asset's USD rate (no rate: the condition does not match) */
+                currency?: 'ASSET' | 'USD';
+              };
+              /** @description WHITELISTED, BENEFICIARY (whitelisted or not), NON_BENEFICIARY (none of the wallet's beneficiaries), ANY */
+              destination?: 'WHITELISTED' | 'BENEFICIARY' | 'NON_BENEFICIARY' | 'ANY';
+              /** @description who asked for the transaction: any of these */
+              initiators?: {
+                apiKeys?: string[];
+                /** @description dashboard user ids */
+                users?: string[];
+                /** @description the service itself (auto-settlements) */
+                system?: boolean;
+              };
+            };
+            action: 'ALLOW' | 'BLOCK' | 'REQUIRE_APPROVAL';
+            approval?: {
+              /** @description who may approve: anyone matching one of these */
+              approvers: {
+                /** @description dashboard roles; only owner, admin and approver can approve */
+                roles?: ('owner' | 'admin' | 'approver' | 'developer' | 'viewer')[];
+                /** @description dashboard user ids */
+                users?: string[];
+                /** @description business API keys with the APPROVE scope */
+                apiKeys?: string[];
+              };
+              /** @description distinct approvals needed */
+              quorum: number;
+              /** @description unapproved after this long: CANCELLED */
+              ttlSeconds: number;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Policy'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/policies/evaluate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Dry run: which rule would decide a transaction, and why
+     * @description Extension. The same rules and velocity windows as the live decision, read without effect: `action`, the deciding `policy` (null: none matched, allowed), and `steps` (each rule looked at, in order, with why it did or did not match). Nothing is written.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            walletId: string;
+            /** @description the sending child address (absent: the master address) */
+            addressId?: string;
+            type: 'WITHDRAW' | 'BATCH_ITEM' | 'SIGN_ONLY' | 'CONTRACT_WRITE' | 'SWAP' | 'SALVAGE' | 'AUTO_SETTLEMENT';
+            /** @description wallet asset id or catalogue asset id */
+            assetId?: string;
+            /** @description decimal string in the asset */
+            amount?: string;
+            /** @description destination address */
+            address?: string;
+            /** @description who would ask (absent: the key calling) */
+            initiator?: {
+              apiKey?: string;
+              user?: string;
+              system?: boolean;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                action: 'ALLOW' | 'BLOCK' | 'REQUIRE_APPROVAL';
+                policy: components['schemas']['Policy'] | null;
+                /** @description why the deciding rule matched, or that none did */
+                reason: string;
+                /** @description the rules looked at, in order, up to the one that decided */
+                steps: {
+                  policyId: string;
+                  name: string;
+                  priority: number;
+                  matched: boolean;
+                  reason: string;
+                }[];
+              };
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/policies/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a transaction policy */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description policy id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Policy'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a transaction policy
+     * @description Extension. Returns the rule as it was. Open approval requests it made stay open. Needs a business API key with the MANAGE_POLICIES scope (given by the operator: `api-key create --scope MANAGE_POLICIES`); every change is on the audit log.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description policy id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Policy'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Change a transaction policy
+     * @description Extension. Any field; the rule is checked whole after the change. Approval requests already open keep the approvers, quorum and expiry they were opened with. Needs a business API key with the MANAGE_POLICIES scope (given by the operator: `api-key create --scope MANAGE_POLICIES`); every change is on the audit log.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description policy id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+            /** @description lower first; ties: the older first */
+            priority?: number;
+            walletId?: string | null;
+            addressId?: string | null;
+            isActive?: boolean;
+            /** @description all optional; a rule matches when every condition it has matches */
+            conditions?: {
+              /** @description transaction types the rule applies to (absent: all); BATCH_ITEM is an item of a batch withdrawal */
+              types?: ('WITHDRAW' | 'BATCH_ITEM' | 'SIGN_ONLY' | 'CONTRACT_WRITE' | 'SWAP' | 'SALVAGE' | 'AUTO_SETTLEMENT')[];
+              /** @description asset symbols (any chain), e.g. ["USDC", "USDT"] */
+              assets?: string[];
+              /** @description the amount, in the asset or in USD; at least one bound */
+              amount?: {
+                /** @description inclusive lower bound */
+                min?: string;
+                /** @description inclusive upper bound */
+                max?: string;
+                /** @description ASSET: in the transaction's asset; USD: at the asset's USD rate (no rate: the condition does not match) */
+                currency: 'ASSET' | 'USD';
+              };
+              /** @description matches when the payouts in the rolling window, this one included, exceed `limit` */
+              velocity?: {
+                measure: 'SUM' | 'COUNT';
+                /** @description WALLET: the wallet's payouts; DESTINATION: what the business's wallets sent to this address */
+                scope: 'WALLET' | 'DESTINATION';
+                /** @description the rolling window, e.g. 86400 for 24 hours */
+                windowSeconds: number;
+                /** @description matches when the window with this transaction exceeds it: an amount (SUM) or a whole number (COUNT) */
+                limit: string;
+                /** @description ASSET: in the transaction's asset; USD: at the asset's USD rate (no rate: the condition does not match) */
+                currency?: 'ASSET' | 'USD';
+              };
+              /** @description WHITELISTED, BENEFICIARY (whitelisted or not), NON_BENEFICIARY (none of the wallet's beneficiaries), ANY */
+              destination?: 'WHITELISTED' | 'BENEFICIARY' | 'NON_BENEFICIARY' | 'ANY';
+              /** @description who asked for the transaction: any of these */
+              initiators?: {
+                apiKeys?: string[];
+                /** @description dashboard user ids */
+                users?: string[];
+                /** @description the service itself (auto-settlements) */
+                system?: boolean;
+              };
+            };
+            action?: 'ALLOW' | 'BLOCK' | 'REQUIRE_APPROVAL';
+            approval?: {
+              /** @description who may approve: anyone matching one of these */
+              approvers: {
+                /** @description dashboard roles; only owner, admin and approver can approve */
+                roles?: ('owner' | 'admin' | 'approver' | 'developer' | 'viewer')[];
+                /** @description dashboard user ids */
+                users?: string[];
+                /** @description business API keys with the APPROVE scope */
+                apiKeys?: string[];
+              };
+              /** @description distinct approvals needed */
+              quorum: number;
+              /** @description unapproved after this long: CANCELLED */
+              ttlSeconds: number;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Policy'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/v1/approvals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List approval requests
+     * @description Extension. Payouts a REQUIRE_APPROVAL rule holds (PENDING_APPROVAL), newest first; filter by status and wallet. A business key.
+     */
+    get: {
+      parameters: {
+        query?: {
+          status?: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+          walletId?: string;
+          page?: number;
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Approval'][];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+              meta: {
+                currentPage: number;
+                itemCount: number;
+                itemsPerPage: number;
+                totalItems: number;
+                totalPages: number;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/approvals/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an approval request
+     * @description Extension. `{id}` is the request id or its transaction id.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description approval id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Approval'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/approvals/{id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a held payout
+     * @description Extension. At the quorum of distinct approvals the payout is sent as any withdrawal (PENDING, then `withdraw.success`). A request past its time to live is cancelled instead (409 `APPROVAL_EXPIRED`). Needs a business API key with the APPROVE scope that the request lists among its approvers (`approvers.apiKeys`); the key that initiated the payout is refused (403 `SELF_APPROVAL`), and each approver votes once (409 `ALREADY_VOTED`). `{id}` is the request id or its transaction id.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description approval id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            comment?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Approval'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/approvals/{id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject a held payout
+     * @description Extension. One rejection is enough: the payout is CANCELLED (`withdraw.cancelled`) and what it held is released. Needs a business API key with the APPROVE scope that the request lists among its approvers (`approvers.apiKeys`); the key that initiated the payout is refused (403 `SELF_APPROVAL`), and each approver votes once (409 `ALREADY_VOTED`). `{id}` is the request id or its transaction id.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description approval id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            comment?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Approval'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -10745,7 +11790,7 @@ export interface components {
       reference: string;
       /** @description DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT */
       type: string;
-      /** @description PENDING, SUCCESS, FAILED, CANCELLED */
+      /** @description PENDING, SUCCESS, FAILED, CANCELLED; PENDING_APPROVAL while a policy holds a payout for approval (docs/policies.md) */
       status: string;
       confirmed: boolean;
       confirmations: number | null;
@@ -10865,12 +11910,124 @@ export interface components {
       name: string;
       /** @description the first characters of the key, to recognise it */
       prefix: string;
-      scopes: ('READ_ONLY' | 'NO_KEY_EXPORT')[];
+      scopes: ('READ_ONLY' | 'NO_KEY_EXPORT' | 'APPROVE' | 'MANAGE_POLICIES')[];
       rateLimit: number | null;
       /** Format: date-time */
       createdAt: string;
       lastUsedAt: string | null;
       revokedAt: string | null;
+    };
+    /** @description A transaction policy rule (docs/policies.md) */
+    Policy: {
+      id: string;
+      name: string;
+      /** @description lower first; ties: the older first */
+      priority: number;
+      walletId: string | null;
+      addressId: string | null;
+      isActive: boolean;
+      /** @description all optional; a rule matches when every condition it has matches */
+      conditions: {
+        /** @description transaction types the rule applies to (absent: all); BATCH_ITEM is an item of a batch withdrawal */
+        types?: ('WITHDRAW' | 'BATCH_ITEM' | 'SIGN_ONLY' | 'CONTRACT_WRITE' | 'SWAP' | 'SALVAGE' | 'AUTO_SETTLEMENT')[];
+        /** @description asset symbols (any chain), e.g. ["USDC", "USDT"] */
+        assets?: string[];
+        /** @description the amount, in the asset or in USD; at least one bound */
+        amount?: {
+          /** @description inclusive lower bound */
+          min?: string;
+          /** @description inclusive upper bound */
+          max?: string;
+          /** @description ASSET: in the transaction's asset; USD: at the asset's USD rate (no rate: the condition does not match) */
+          currency: 'ASSET' | 'USD';
+        };
+        /** @description matches when the payouts in the rolling window, this one included, exceed `limit` */
+        velocity?: {
+          measure: 'SUM' | 'COUNT';
+          /** @description WALLET: the wallet's payouts; DESTINATION: what the business's wallets sent to this address */
+          scope: 'WALLET' | 'DESTINATION';
+          /** @description the rolling window, e.g. 86400 for 24 hours */
+          windowSeconds: number;
+          /** @description matches when the window with this transaction exceeds it: an amount (SUM) or a whole number (COUNT) */
+          limit: string;
+          /** @description ASSET: in the transaction's asset; USD: at the asset's USD rate (no rate: the condition does not match) */
+          currency?: 'ASSET' | 'USD';
+        };
+        /** @description WHITELISTED, BENEFICIARY (whitelisted or not), NON_BENEFICIARY (none of the wallet's beneficiaries), ANY */
+        destination?: 'WHITELISTED' | 'BENEFICIARY' | 'NON_BENEFICIARY' | 'ANY';
+        /** @description who asked for the transaction: any of these */
+        initiators?: {
+          apiKeys?: string[];
+          /** @description dashboard user ids */
+          users?: string[];
+          /** @description the service itself (auto-settlements) */
+          system?: boolean;
+        };
+      };
+      action: 'ALLOW' | 'BLOCK' | 'REQUIRE_APPROVAL';
+      approval: {
+        /** @description who may approve: anyone matching one of these */
+        approvers: {
+          /** @description dashboard roles; only owner, admin and approver can approve */
+          roles?: ('owner' | 'admin' | 'approver' | 'developer' | 'viewer')[];
+          /** @description dashboard user ids */
+          users?: string[];
+          /** @description business API keys with the APPROVE scope */
+          apiKeys?: string[];
+        };
+        /** @description distinct approvals needed */
+        quorum: number;
+        /** @description unapproved after this long: CANCELLED */
+        ttlSeconds: number;
+      } | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    Approval: {
+      id: string;
+      status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+      walletId: string;
+      transaction: components['schemas']['Transaction'];
+      policy: {
+        id: string;
+        name: string;
+      };
+      /** @description who may approve: anyone matching one of these */
+      approvers: {
+        /** @description dashboard roles; only owner, admin and approver can approve */
+        roles?: ('owner' | 'admin' | 'approver' | 'developer' | 'viewer')[];
+        /** @description dashboard user ids */
+        users?: string[];
+        /** @description business API keys with the APPROVE scope */
+        apiKeys?: string[];
+      };
+      quorum: number;
+      /** @description distinct approvals so far */
+      approvals: number;
+      initiator: {
+        type: 'API_KEY' | 'USER' | 'SYSTEM';
+        id: string | null;
+        label: string;
+      };
+      votes: {
+        voter: {
+          type: 'API_KEY' | 'USER' | 'SYSTEM';
+          id: string | null;
+          label: string;
+        };
+        decision: 'APPROVE' | 'REJECT' | 'OVERRIDE';
+        comment: string | null;
+        /** Format: date-time */
+        at: string;
+      }[];
+      reason: string | null;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: date-time */
+      createdAt: string;
+      decidedAt: string | null;
     };
     /** @description the event's latest webhook delivery */
     EventDelivery: {
@@ -10941,6 +12098,7 @@ export interface components {
         | 'KEY_READ_ONLY'
         | 'KEY_EXPORT_NOT_ALLOWED'
         | 'KEY_RESTRICTED'
+        | 'KEY_GRANT_NOT_ALLOWED'
         | 'RATE_LIMITED'
         | 'AUTH_RATE_LIMITED'
         | 'STREAM_LIMIT_REACHED'
@@ -10998,6 +12156,17 @@ export interface components {
         | 'MESSAGE_NAMES_SIGNER'
         | 'NO_PRIVATE_KEY'
         | 'SWAP_NOT_AVAILABLE'
+        | 'POLICY_BLOCKED'
+        | 'POLICY_MANAGEMENT_NOT_ALLOWED'
+        | 'NOT_AN_APPROVER'
+        | 'TWO_FACTOR_REQUIRED'
+        | 'SELF_APPROVAL'
+        | 'ALREADY_VOTED'
+        | 'APPROVAL_CLOSED'
+        | 'APPROVAL_EXPIRED'
+        | 'AWAITING_APPROVAL'
+        | 'LAST_OWNER'
+        | 'USER_EXISTS'
         | 'AML_UNAVAILABLE'
         | 'CHAIN_UNAVAILABLE';
       details?: {

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { checkRequest } from './roles.js';
+
+const as = (role: string) => ({ role });
+
+describe('dashboard roles', () => {
+  it("let owners and admins release a deposit AML holds, and no one else (the page's button is a listed change)", () => {
+    const path = '/wallets/w1/transactions/t1/aml-release';
+    for (const role of ['owner', 'admin']) expect(() => checkRequest(as(role), 'POST', path)).not.toThrow();
+    for (const role of ['approver', 'developer', 'viewer'])
+      expect(() => checkRequest(as(role), 'POST', path)).toThrow(/cannot release deposits/);
+  });
+
+  it('refuse a change no entry lists, whatever the role', () => {
+    expect(() => checkRequest(as('owner'), 'POST', '/wallets/w1/transactions/t1/something-new')).toThrow(/not allowed from the dashboard/);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * What each dashboard role may do (docs/dashboard.md, "Roles"). Every page reads for every
+ * role; changes are checked here, route by route, before the service is called, and the
+ * approvers of a payout are checked again by the policies (a role, a user id, and a
+ * two-factor session: modules/policies/identity.ts).
+ */
+import { ForbiddenError } from '../lib/errors.js';
+import type { Session } from './service.js';
+
+export type Capability =
+  /** Create wallets, switch assets and sweeping, issue addresses. */
+  | 'manage_wallets'
+  /** API keys, webhook URLs, test events, resending deliveries. */
+  | 'develop'
+  /** Send a withdrawal from the form (through the policies like any other). */
+  | 'withdraw'
+  /** Vote on approval requests (with a two-factor session, and when listed by the rule). */
+  | 'approve'
+  /** Release a deposit AML screening holds (a compliance decision: its sweep and settlements proceed). */
+  | 'release_held'
+  /** Invite users, change roles, remove users. */
+  | 'manage_team';
+
+const ALLOWED: Record<Capability, readonly string[]> = {
+  manage_wallets: ['owner', 'admin'],
+  develop: ['owner', 'admin', 'developer'],
+  withdraw: ['owner', 'admin'],
+  approve: ['owner', 'admin', 'approver'],
+  release_held: ['owner', 'admin'],
+  manage_team: ['owner', 'admin'],
+};
+
+const WHAT: Record<Capability, string> = {
+  manage_wallets: 'change wallets',
+  develop: 'manage API keys and webhooks',
+  withdraw: 'send withdrawals',
+  approve: 'approve payouts',
+  release_held: 'release deposits held by AML screening',
+  manage_team: 'manage the team',
+};
+
+export function can(session: Pick<Session, 'role'>, capability: Capability): boolean {
+  return ALLOWED[capability].includes(session.role);
+}
+
+export function requireCan(session: Pick<Session, 'role'>, capability: Capability): void {
+  if (!can(session, capability)) throw new ForbiddenError(`Your role (${session.role}) cannot ${WHAT[capability]}`);
+}
+
+/**
+ * Which capability each change needs, by path (every POST is listed; one that is not is
+ * refused, so a new form cannot forget its check). `null`: any signed-in user (signing out,
+ * the account, votes, which the policies check themselves).
+ */
+const POSTS: [RegExp, Capability | null][] = [
+  [/^\/(logout|notice\/dismiss|login\/two-factor)$/, null],
+  [/^\/account(\/.*)?$/, null],
+  [/^\/approvals\/[^/]+\/(approve|reject|override)$/, null],
+  [/^\/wallets$/, 'manage_wallets'],
+  [/^\/wallets\/[^/]+\/(assets\/[^/]+|sweeping)$/, 'manage_wallets'],
+  [/^\/wallets\/[^/]+\/addresses$/, 'develop'],
+  [/^\/wallets\/[^/]+\/transactions\/[^/]+\/resend$/, 'develop'],
+  [/^\/wallets\/[^/]+\/transactions\/[^/]+\/aml-release$/, 'release_held'],
+  [/^\/wallets\/[^/]+\/withdraw$/, 'withdraw'],
+  [/^\/developers(\/.*)?$/, 'develop'],
+  [/^\/deliveries\/[^/]+\/resend$/, 'develop'],
+  [/^\/(users|invitations)(\/.*)?$/, 'manage_team'],
+];
+const GETS: [RegExp, Capability][] = [
+  [/^\/developers$/, 'develop'],
+  [/^\/users$/, 'manage_team'],
+  [/^\/wallets\/[^/]+\/withdraw$/, 'withdraw'],
+];
+
+/** Throws the 403 a role gets for this request (`path` without the /dashboard prefix). */
+export function checkRequest(session: Pick<Session, 'role'>, method: string, path: string): void {
+  if (method === 'POST') {
+    const entry = POSTS.find(([re]) => re.test(path));
+    if (!entry) throw new ForbiddenError('This change is not allowed from the dashboard');
+    if (entry[1]) requireCan(session, entry[1]);
+    return;
+  }
+  const entry = GETS.find(([re]) => re.test(path));
+  if (entry) requireCan(session, entry[1]);
+}

@@ -1,0 +1,69 @@
+/**
+ * Contract writes under transaction policies (CONTRACT_WRITE): a call that moves exactly
+ * one catalogued asset of the wallet (a token transfer, an approve, native value) is that
+ * amount to its beneficiary; any other call is a candidate with no amount, its destination
+ * the contract. Writes cannot wait for approval, so anything but ALLOW refuses them.
+ */
+import type { DbConn } from '../../db/pool.js';
+import type { AuthContext } from '../apikeys/service.js';
+import { initiatorOf, requireAllowed, type Candidate } from '../policies/service.js';
+import { usdValue } from '../rates/service.js';
+import type { Actor, ContractServiceDeps, Move } from './types.js';
+
+export async function candidatesOf(
+  deps: ContractServiceDeps,
+  auth: AuthContext,
+  actor: Actor,
+  plan: { encoded: { to: string }[]; values: bigint[]; moves: { moves: Move[][] } },
+): Promise<Candidate[]> {
+  // USD values from quotes read now, outside any transaction (as withdrawals do).
+  await deps.rates?.prefetch([
+    ...plan.moves.moves.flat().map((m) => m.assetId),
+    ...actor.chain.assets.filter((a) => a.is_native).map((a) => a.id),
+  ]);
+  return plan.encoded.map((e, i) => {
+    const moves = plan.moves.moves[i] ?? [];
+    const native = plan.values[i] ?? 0n;
+    const base: Candidate = {
+      type: 'CONTRACT_WRITE',
+      walletId: actor.wallet.id,
+      addressId: actor.addressId,
+      asset: null,
+      amount: null,
+      amountUsd: null,
+      destination: e.to,
+      destinationKind: null,
+      initiator: initiatorOf(auth),
+    };
+    const one = moves.length === 1 && native === 0n ? moves[0]! : null;
+    const nativeAsset = native > 0n && moves.length === 0 ? actor.chain.assets.find((a) => a.is_native) : undefined;
+    const assetId = one?.assetId ?? nativeAsset?.id;
+    const handle = assetId ? deps.catalogue.asset(assetId) : undefined;
+    if (!handle) return base;
+    const amount = one ? one.amount : native;
+    const quote = deps.rates?.cached(handle.row.id) ?? null;
+    return {
+      ...base,
+      asset: { id: handle.row.id, symbol: handle.row.symbol, decimals: handle.row.decimals },
+      amount,
+      amountUsd: quote ? usdValue(amount, handle.row.decimals, quote) : null,
+      destination: one ? one.beneficiary : e.to,
+    };
+  });
+}
+
+/** Decides the calls in `db` (under the velocity windows' locks when it is the writing transaction). */
+export async function requirePolicies(
+  deps: ContractServiceDeps,
+  db: DbConn,
+  actor: Actor,
+  candidates: Candidate[],
+  lock: boolean,
+): Promise<void> {
+  const session = lock
+    ? await deps.policies.session(db, actor.wallet.business_id, candidates)
+    : await deps.policies.session(db, actor.wallet.business_id, candidates, false);
+  const decisions = session.decide(candidates);
+  requireAllowed(decisions, (i) => `calls.${i}`);
+  session.accept(candidates);
+}

@@ -1,0 +1,208 @@
+/**
+ * Approvals through the API: a payout a REQUIRE_APPROVAL rule holds is accepted
+ * PENDING_APPROVAL with nothing signed and its amount held back; it proceeds only at the
+ * quorum's second distinct approver, never on its initiator's vote; a rejection or its time
+ * to live (a hand-moved clock) cancels it and releases what it held.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomAddress } from '../withdrawals/world.js';
+import {
+  eventsOf,
+  footprint,
+  fundedWallet,
+  getTx,
+  policy,
+  startPolicyWorld,
+  vote,
+  waitStatus,
+  withdraw,
+  type PolicyWorld,
+} from './world.js';
+import { eventually } from '../support/fixtures.js';
+
+let w: PolicyWorld;
+
+beforeAll(async () => {
+  w = await startPolicyWorld();
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+const approvalRule = (walletId: string, quorum: number, ttlSeconds = 3600) => ({
+  name: `over 100 USDC needs ${quorum} approvals`,
+  priority: 10,
+  walletId,
+  conditions: { types: ['WITHDRAW', 'BATCH_ITEM'], assets: ['USDC'], amount: { min: '100', currency: 'ASSET' } },
+  action: 'REQUIRE_APPROVAL',
+  approval: { approvers: { apiKeys: w.approvers.map((k) => k.id) }, quorum, ttlSeconds },
+});
+
+async function auditActions(approvalId: string): Promise<string[]> {
+  const { rows } = await sql<{ action: string }>`SELECT action FROM audit_log WHERE target_id = ${approvalId} ORDER BY seq`.execute(
+    w.h.database.db,
+  );
+  return rows.map((r) => r.action);
+}
+
+describe('approvals', () => {
+  it('a 2-of-3 approval proceeds only at the second distinct approver', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, '2-of-3', '500');
+    const rule = await policy(w, approvalRule(wallet.id, 2));
+    const to = randomAddress();
+
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount: '150' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const tx = res.body.data;
+    expect(tx).toMatchObject({ status: 'PENDING_APPROVAL', type: 'WITHDRAW', hash: null, confirmed: false, amount: '150' });
+    // Nothing signed, no nonce, no outbound row.
+    expect(await footprint(w, wallet.id)).toEqual({ transactions: 1, outbound: 0, approvals: 1 });
+    await eventually(
+      async () => eventsOf(w, tx.id),
+      (e) => e.includes('withdraw.pending_approval'),
+    );
+
+    // Its amount is held back: 500 - 150 = 350 is all another withdrawal can take.
+    const over = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '350.000001' });
+    expect(over.status).toBe(422);
+    expect(over.body.error).toBe('INSUFFICIENT_BALANCE');
+
+    const listed = await w.h.api('GET', `/v1/approvals?status=PENDING&walletId=${wallet.id}`, { key: w.h.businessKey });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const approval = listed.body.data[0];
+    expect(approval).toMatchObject({ status: 'PENDING', quorum: 2, approvals: 0, policy: { id: rule.id } });
+    expect(approval.transaction.id).toBe(tx.id);
+    expect(approval.initiator.type).toBe('API_KEY');
+
+    // A business key without the APPROVE scope, and a wallet key, cannot vote.
+    expect((await vote(w, w.h.businessKey, approval.id, 'approve')).body.error).toBe('NOT_AN_APPROVER');
+    expect((await vote(w, wallet.apiKey, approval.id, 'approve')).status).toBe(403);
+
+    const first = await vote(w, w.approvers[0], approval.id, 'approve', 'looks right');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ status: 'PENDING', approvals: 1 });
+    // The same approver twice is one approver.
+    const again = await vote(w, w.approvers[0], approval.id, 'approve');
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('ALREADY_VOTED');
+    // The transaction id works as the request's id too.
+    expect((await w.h.api('GET', `/v1/approvals/${tx.id}`, { key: w.h.businessKey })).body.data.approvals).toBe(1);
+    expect((await getTx(w, wallet, tx.id)).status).toBe('PENDING_APPROVAL');
+    expect((await footprint(w, wallet.id)).outbound).toBe(0);
+
+    const second = await vote(w, w.approvers[1], approval.id, 'approve');
+    expect(second.status).toBe(200);
+    expect(second.body.data).toMatchObject({ status: 'APPROVED', approvals: 2 });
+    expect(second.body.data.decidedAt).not.toBeNull();
+    // Sent as any withdrawal: one outbound row, mined, the recipient paid once.
+    const done = await waitStatus(w, wallet, tx.id, 'SUCCESS');
+    expect(done.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await w.eth.balanceOf('USDC', to)).toBe(150_000_000n);
+    expect((await footprint(w, wallet.id)).outbound).toBe(1);
+    // A third vote on a decided request.
+    expect((await vote(w, w.approvers[2], approval.id, 'approve')).body.error).toBe('APPROVAL_CLOSED');
+    expect(await auditActions(approval.id)).toEqual(['approval.requested', 'approval.approved', 'approval.approved']);
+    await eventually(
+      async () => eventsOf(w, tx.id),
+      (e) => e.includes('withdraw.success'),
+    );
+  });
+
+  it('the initiator never approves its own request; one rejection cancels it and releases the funds', { timeout: 60_000 }, async () => {
+    const wallet = await fundedWallet(w, 'self', '200');
+    await policy(w, approvalRule(wallet.id, 1));
+    // The first approver initiates (a business key reaches every wallet of its business).
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '200' }, { key: w.approvers[0].apiKey });
+    expect(res.status).toBe(200);
+    const id = res.body.data.id as string;
+    expect(res.body.data.status).toBe('PENDING_APPROVAL');
+
+    for (const decision of ['approve', 'reject'] as const) {
+      const self = await vote(w, w.approvers[0], id, decision);
+      expect(self.status).toBe(403);
+      expect(self.body.error).toBe('SELF_APPROVAL');
+    }
+    expect((await getTx(w, wallet, id)).status).toBe('PENDING_APPROVAL');
+
+    const rejected = await vote(w, w.approvers[1], id, 'reject', 'unknown payee');
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.data).toMatchObject({ status: 'REJECTED' });
+    const t = await getTx(w, wallet, id);
+    expect(t.status).toBe('CANCELLED');
+    expect(t.reason).toContain('unknown payee');
+    await eventually(
+      async () => eventsOf(w, id),
+      (e) => e.includes('withdraw.cancelled'),
+    );
+    expect(eventsOf(w, id)).not.toContain('withdraw.failed');
+    // Released: the whole balance can go again (under the rule's threshold, so at once).
+    const all = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '99' });
+    expect(all.body.data?.status).toBe('PENDING');
+    const rest = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '101' });
+    expect(rest.body.data?.status).toBe('PENDING_APPROVAL');
+  });
+
+  it('expiry cancels and releases (hand-moved clock)', { timeout: 60_000 }, async () => {
+    const wallet = await fundedWallet(w, 'expiry', '300');
+    await policy(w, approvalRule(wallet.id, 2, 600));
+    const a = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '300' });
+    const b = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '100' });
+    expect(a.body.data.status).toBe('PENDING_APPROVAL');
+    // The first holds all 300: the second is refused for funds, not queued for approval.
+    expect(b.status).toBe(422);
+    expect(b.body.error).toBe('INSUFFICIENT_BALANCE');
+    const id = a.body.data.id as string;
+    expect((await vote(w, w.approvers[0], id, 'approve')).body.data.approvals).toBe(1);
+
+    // Not yet: nothing expires before its time to live.
+    w.clock.advance(599_000);
+    expect(await w.h.services.policies.approvals.expireDue()).toBe(0);
+    w.clock.advance(2_000);
+    // A vote after the time to live cancels it instead of counting.
+    const late = await vote(w, w.approvers[1], id, 'approve');
+    expect(late.status).toBe(409);
+    expect(late.body.error).toBe('APPROVAL_EXPIRED');
+    const t = await getTx(w, wallet, id);
+    expect(t.status).toBe('CANCELLED');
+    expect(t.reason).toContain('time to live');
+    expect((await w.h.api('GET', `/v1/approvals/${id}`, { key: w.h.businessKey })).body.data.status).toBe('EXPIRED');
+    await eventually(
+      async () => eventsOf(w, id),
+      (e) => e.includes('withdraw.cancelled'),
+    );
+    // Released: 300 can be held again.
+    const again = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '300' });
+    expect(again.body.data.status).toBe('PENDING_APPROVAL');
+
+    // The scheduled sweep expires what nobody voted on.
+    w.clock.advance(601_000);
+    expect(await w.h.services.policies.approvals.expireDue()).toBe(1);
+    expect((await getTx(w, wallet, again.body.data.id)).status).toBe('CANCELLED');
+    expect(await footprint(w, wallet.id)).toMatchObject({ outbound: 0, approvals: 2 });
+  });
+
+  it('the client can cancel a payout while it waits; retry is refused', { timeout: 60_000 }, async () => {
+    const wallet = await fundedWallet(w, 'cancel', '150');
+    await policy(w, approvalRule(wallet.id, 1));
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '150' });
+    const id = res.body.data.id as string;
+    const retry = await w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/retry`, { key: wallet.apiKey, body: { id } });
+    expect(retry.body.error).toBe('AWAITING_APPROVAL');
+    const cancel = await w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/cancel`, { key: wallet.apiKey, body: { id } });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(cancel.body.data.status).toBe('CANCELLED');
+    expect((await w.h.api('GET', `/v1/approvals/${id}`, { key: w.h.businessKey })).body.data.status).toBe('CANCELLED');
+    expect((await vote(w, w.approvers[1], id, 'approve')).body.error).toBe('APPROVAL_CLOSED');
+    const { rows } = await sql<{ action: string }>`
+      SELECT action FROM audit_log WHERE details->>'transactionId' = ${id} ORDER BY seq`.execute(w.h.database.db);
+    expect(rows.map((r) => r.action)).toEqual(['approval.requested', 'approval.cancelled']);
+  });
+
+  it('the audit chain holds after all of it', async () => {
+    const report = await w.h.services.audit.verify();
+    expect(report.broken).toBeNull();
+    expect(report.verified).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Policies on the other kinds of payout: a sign-only withdrawal (SIGN_ONLY) is refused before
+ * anything is signed, a contract write (CONTRACT_WRITE) by what it moves, and an
+ * auto-settlement (AUTO_SETTLEMENT, initiated by the service) fails with the rule's reason
+ * before anything is sent.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ABI } from '../contracts/support.js';
+import { eventually } from '../support/fixtures.js';
+import { randomAddress } from '../withdrawals/world.js';
+import { ETH, footprint, fundedWallet, policy, startPolicyWorld, type PolicyWorld } from './world.js';
+
+let w: PolicyWorld;
+
+beforeAll(async () => {
+  w = await startPolicyWorld();
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+describe('policies on other payouts', () => {
+  it('sign-only withdrawals: a SIGN_ONLY rule refuses before signing; a WITHDRAW rule does not apply', async () => {
+    const wallet = await fundedWallet(w, 'sign-only', '50');
+    await policy(w, {
+      name: 'no signatures over 10',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['SIGN_ONLY'], amount: { min: '10', currency: 'ASSET' } },
+      action: 'BLOCK',
+    });
+    await policy(w, {
+      name: 'broadcast payouts held',
+      priority: 2,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW'] },
+      action: 'BLOCK',
+    });
+    const sign = (amount: string) =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/withdraw/sign`, {
+        key: wallet.apiKey,
+        body: { assetId: w.usdc.id, address: randomAddress(), amount },
+      });
+    const refused = await sign('11');
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toBe('POLICY_BLOCKED');
+    expect(refused.body.message).toContain('no signatures over 10');
+    expect((await footprint(w, wallet.id)).transactions).toBe(0);
+    const signed = await sign('5');
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect(signed.body.data).toMatchObject({ type: 'SIGNED', status: 'SUCCESS' });
+    const broadcast = await w.h.api('POST', `/v1/wallets/${wallet.id}/withdraw`, {
+      key: wallet.apiKey,
+      body: { assetId: w.usdc.id, address: randomAddress(), amount: '5' },
+    });
+    expect(broadcast.body.message).toContain('broadcast payouts held');
+  });
+
+  it('contract writes: judged by what the call moves', async () => {
+    const wallet = await fundedWallet(w, 'contracts', '50');
+    const rule = await policy(w, {
+      name: 'contract transfers of 10 USDC or more',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['CONTRACT_WRITE'], assets: ['USDC'], amount: { min: '10', currency: 'ASSET' } },
+      action: 'BLOCK',
+    });
+    const usdc = w.eth.token('USDC').address;
+    const write = (units: string) =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/contracts/write`, {
+        key: wallet.apiKey,
+        body: { calls: [{ address: usdc, method: 'transfer', parameters: [randomAddress(), units], abi: [ABI.transfer] }] },
+      });
+    const big = await write('20000000');
+    expect(big.status).toBe(422);
+    expect(big.body.error).toBe('POLICY_BLOCKED');
+    expect(big.body.details[0]).toEqual({ field: 'calls.0', message: `blocked by policy ${rule.id}` });
+    expect(await footprint(w, wallet.id)).toEqual({ transactions: 0, outbound: 0, approvals: 0 });
+    const small = await write('5000000');
+    expect(small.status, JSON.stringify(small.body)).toBe(200);
+    expect(small.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING' });
+  });
+
+  it('auto-settlements: a rule on AUTO_SETTLEMENT fails the settlement before anything is sent', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'auto-settlement', '0');
+    expect(
+      (await w.h.api('PATCH', `/v1/wallets/${wallet.id}/auto-settlements`, { key: wallet.apiKey, body: { isActive: true } })).status,
+    ).toBe(200);
+    const child = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
+    const address = child.body.data as { id: string; address: string };
+    await w.eth.rpc('anvil_setBalance', [address.address, '0x56BC75E2D63100000']);
+    const dest = randomAddress();
+    const rule = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${address.id}/auto-settlements/rules`, {
+      key: wallet.apiKey,
+      body: {
+        name: 'forward',
+        order: 'RECOMMENDED',
+        slippageTolerance: '1',
+        source: { assets: ['USDC'], blockchain: ETH, minAmount: '0', maxAmount: null },
+        destination: { asset: 'USDC', address: dest, blockchain: ETH },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    await policy(w, {
+      name: 'no automatic forwarding',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['AUTO_SETTLEMENT'], initiators: { system: true } },
+      action: 'BLOCK',
+    });
+
+    await w.eth.sendToken('USDC', address.address, '25');
+    await w.eth.mine(5);
+    const indexer = w.h.services.deposits.indexer(w.h.services.catalogue.findChain(ETH, 'testnet')!);
+    for (let i = 0; i < 1000 && (await indexer.step()) !== 'idle'; i++);
+    const settled = await eventually(
+      async () =>
+        (
+          await sql<{ status: string; error: string | null }>`
+            SELECT s.status, s.error FROM auto_settlements s JOIN transactions d ON d.id = s.deposit_id
+             WHERE d.wallet_id = ${wallet.id}`.execute(w.h.database.db)
+        ).rows,
+      (rows) => rows.length === 1 && rows[0]!.status !== 'pending',
+      60_000,
+    );
+    expect(settled[0]!.status).toBe('failed');
+    expect(settled[0]!.error).toContain('no automatic forwarding');
+    expect(await w.eth.balanceOf('USDC', dest)).toBe(0n);
+    expect(await w.eth.balanceOf('USDC', address.address)).toBe(25_000_000n);
+    expect((await footprint(w, wallet.id)).outbound).toBe(0);
+  });
+});
