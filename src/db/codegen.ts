@@ -35,6 +35,12 @@ const COLUMN_OVERRIDES: Record<string, string> = {
   'transactions.metadata': 'JsonColumn<Record<string, unknown> | null>',
   'master_keys.kind': "'local' | 'pkcs11'",
   'master_keys.state': "'active' | 'retiring' | 'retired'",
+  'payment_links.metadata': 'JsonColumn<Record<string, unknown> | null>',
+  'payment_links.configurations': 'JsonColumn<Record<string, unknown>>',
+  'payment_links.created_channel': "'api' | 'dashboard'",
+  'checkouts.metadata': 'JsonColumn<Record<string, unknown> | null>',
+  'checkouts.status': "'new' | 'processing' | 'settled' | 'expired' | 'invalid'",
+  'checkouts.created_channel': "'api' | 'page'",
 };
 
 /** Introspects the database at `connectionString` and returns the formatted TypeScript source. */
