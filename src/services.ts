@@ -26,6 +26,7 @@ import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
+import { CheckoutService } from './modules/checkouts/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
 import type { RateSettings } from './config/index.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
@@ -61,6 +62,8 @@ export interface Services {
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
+  /** Payment links and checkout sessions (docs/checkout.md). */
+  checkouts: CheckoutService;
   rates: RateService;
   signer: Signer;
   outbound: OutboundService;
@@ -159,7 +162,8 @@ export async function createServices(
   });
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
-  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }));
+  const checkouts = new CheckoutService(db, clock, catalogue, wallets, walletAssets, addresses, webhooks);
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts }));
   return {
     db,
     catalogue,
@@ -181,6 +185,7 @@ export async function createServices(
     autoSettlements,
     beneficiaries,
     settlements,
+    checkouts,
     rates,
     signer,
     outbound,

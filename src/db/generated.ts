@@ -204,7 +204,6 @@ export interface Checkouts {
   address_id: string;
   amount: NumericColumn;
   amount_confirmed: Generated<NumericColumn>;
-  amount_seen: Generated<NumericColumn>;
   asset_id: string;
   business_id: string;
   created_at: TimestampColumn;
@@ -222,6 +221,8 @@ export interface Checkouts {
   payment_reference: string | null;
   redirect_url: string | null;
   reference: string | null;
+  seen_in_time: Generated<NumericColumn>;
+  seen_late: Generated<NumericColumn>;
   settled_at: TimestampColumn | null;
   status: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
   threshold: NumericColumn;

@@ -37,6 +37,8 @@ import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { checkoutRoutes } from '../modules/checkouts/routes.js';
+import { CheckoutSchema, PaymentLinkSchema } from '../modules/checkouts/schemas.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { installValidation } from './validation.js';
@@ -71,6 +73,8 @@ const SHARED_SCHEMAS = [
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
+  PaymentLinkSchema,
+  CheckoutSchema,
   ErrorBody,
 ];
 
@@ -152,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(checkoutRoutes, { checkouts: s.checkouts });
   });
 
   // The operator's dashboard is registered beside the API by src/server.ts (buildServer).

@@ -46,6 +46,8 @@ describe('job catalogue', () => {
         'auto_settle_swept',
         'settle_deposits',
         'settle_swept',
+        // Deposits to checkout sessions' addresses (deposit.recorded, deposit.confirmed).
+        'checkout_payments',
       ]),
     );
     expect(jobs.filter((j) => !(j.name in JOBS)).map((j) => j.where)).toEqual([]);

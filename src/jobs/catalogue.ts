@@ -56,6 +56,14 @@ export const JOBS = {
   settle_deposits: Type.Object({ depositIds: DepositIds }),
   /** INSTANT settlement runs for deposits a sweep moved to the master (settlements/store.ts). */
   settle_swept: Type.Object({ depositIds: DepositIds }),
+  /**
+   * Deposits to checkout sessions' addresses, recorded or confirmed (checkouts/store.ts): each
+   * attached to its session with `seenAt` (the service clock when the indexer's transaction
+   * recorded it), then the sessions' states moved on.
+   */
+  checkout_payments: Type.Object({ depositIds: DepositIds, seenAt: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' }) }),
+  /** Scheduled (every minute): sessions whose deadline or monitoring window passed are expired or invalid. */
+  checkouts_tick: None,
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;
@@ -74,6 +82,8 @@ export const SCHEDULES: { readonly [N in JobName]?: string } = {
   idempotency_prune: '17 * * * *',
   // Auto-settlements whose job was lost (ran out of attempts while an RPC was down) are queued again.
   auto_settle_resume: '*/5 * * * *',
+  // Checkout sessions past their deadline (expired) or monitoring window (invalid), by the service clock.
+  checkouts_tick: '* * * * *',
 };
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 

@@ -74,6 +74,13 @@ export function taskList(services: Services): TaskList {
     settle_swept: async ({ depositIds }) => {
       await services.settlements.instantSwept(depositIds);
     },
+    // Queued by the subscribers of deposit.recorded and deposit.confirmed for checkout sessions' addresses.
+    checkout_payments: async ({ depositIds, seenAt }) => {
+      await services.checkouts.takePayments(depositIds, new Date(seenAt));
+    },
+    checkouts_tick: async () => {
+      await services.checkouts.tick();
+    },
   };
   // Each run behind its payload check (catalogue.ts, task).
   return Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, task(name as JobName, run as (p: unknown) => Promise<void>)]));

@@ -55,8 +55,10 @@ CREATE TABLE checkouts (
   -- Base units of the asset: what is due, and what settles it (the tolerance taken off).
   amount            numeric(78,0) NOT NULL CHECK (amount > 0),
   threshold         numeric(78,0) NOT NULL CHECK (threshold > 0 AND threshold <= amount),
-  -- Payments seen (pending or confirmed) and confirmed, base units, counted in time or late.
-  amount_seen       numeric(78,0) NOT NULL DEFAULT 0,
+  -- Payments in base units, as last counted: seen before expires_at (pending or confirmed), seen
+  -- after it (within the monitoring window), and confirmed of all of them.
+  seen_in_time      numeric(78,0) NOT NULL DEFAULT 0,
+  seen_late         numeric(78,0) NOT NULL DEFAULT 0,
   amount_confirmed  numeric(78,0) NOT NULL DEFAULT 0,
   status            text NOT NULL CHECK (status IN ('new', 'processing', 'settled', 'expired', 'invalid')),
   partial           boolean NOT NULL DEFAULT false,

@@ -312,7 +312,8 @@ export class ChainIndexer {
     const inserts: store.NewDeposit[] = [];
     const ctx = this.context();
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
-    const { settled } = await insertNew(tx, ctx, inserts, { head, final });
+    const { ids: recorded, settled } = await insertNew(tx, ctx, inserts, { head, final });
+    if (recorded.length) await this.events.emit('deposit.recorded', tx, { depositIds: recorded });
     if (!lockedFirst) await lock();
     for (const v of vanished) {
       if (matched.has(v.id)) continue;

@@ -136,7 +136,9 @@ export class DepositService {
         for (const id of await recordTransfer(tx, ctx, t, existing, matched, inserts))
           if (!inserts.some((d) => d.id === id)) found.push(id);
       }
-      found.push(...(await insertNew(tx, ctx, inserts)).ids);
+      const recorded = (await insertNew(tx, ctx, inserts)).ids;
+      if (recorded.length) await this.events.emit('deposit.recorded', tx, { depositIds: recorded });
+      found.push(...recorded);
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
