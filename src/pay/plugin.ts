@@ -228,7 +228,7 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
         amount: d.amount,
         amountDue: d.amountDue,
         amountPaid: d.amountPaid,
-        paymentUri: paymentUri(d.asset, row, link.name),
+        paymentUri: paymentUri(d.asset, row),
         remainingMs: Math.max(0, row.expires_at.getTime() - clock.now().getTime()),
         redirect: redirectOf(link, row),
       }),
@@ -239,7 +239,7 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
     const found = await sessionOf(req, reply);
     if (!found) return reply;
     const asset = catalogue.asset(found.row.asset_id)!;
-    const uri = paymentUri(asset, found.row, found.link.name) ?? found.row.address;
+    const uri = paymentUri(asset, found.row) ?? found.row.address;
     return reply
       .header('content-type', 'image/svg+xml')
       .header('content-security-policy', "default-src 'none'")
