@@ -15,6 +15,7 @@ import { authRoutes } from './routes/auth.js';
 import { developerRoutes } from './routes/developers.js';
 import { walletRoutes } from './routes/wallets.js';
 import { activityRoutes } from './routes/activity.js';
+import { paymentRoutes } from './routes/payments.js';
 import { formOf, parseCookies, parseForm, PREFIX, redirect, safeEqual, sendPage, SESSION_COOKIE } from './web.js';
 
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
@@ -120,6 +121,7 @@ export async function dashboardPlugin(
   walletRoutes(app, ctx);
   developerRoutes(app, ctx);
   activityRoutes(app, ctx);
+  paymentRoutes(app, ctx);
 }
 
 function sameOrigin(origin: string, host: string | undefined): boolean {

@@ -15,6 +15,7 @@ import { CreateCheckoutBody } from '../modules/checkouts/schemas.js';
 import { dueOf, paymentUri, type CheckoutRow, type LinkRow, type PublicLink } from '../modules/checkouts/service.js';
 import type { Services } from '../services.js';
 import { check } from '../dashboard/validate.js';
+import { parseForm } from '../dashboard/web.js';
 import { LiveCheckouts } from './live.js';
 import { chooserPage, errorPage, inactivePage, notFoundPage, PREFIX, sessionPage, statusText, type Choice } from './views.js';
 import { SessionLimiter } from './limit.js';
@@ -67,11 +68,9 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
   app.addHook('onRoute', (route) => {
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
-    const out: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) if (!(k in out)) out[k] = v;
-    done(null, out);
-  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) =>
+    done(null, parseForm(body as string)),
+  );
   app.setNotFoundHandler((_req, reply) => send(reply, notFoundPage(), 404));
   app.setErrorHandler((err, req, reply) => {
     if (!(err instanceof AppError)) req.log.error({ err }, 'payment page failed');

@@ -165,6 +165,8 @@ export async function startCheckoutWorld(clock: Clock): Promise<CheckoutWorld> {
       },
     },
   };
+  // Each indexer's cursor starts where the chains are now, so every payment below is in a range it reads.
+  for (const f of Object.values(families)) await drain(h, f.slug);
   return {
     h,
     tron,

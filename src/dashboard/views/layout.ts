@@ -7,7 +7,7 @@ import type { SignInNotice } from '../service.js';
 export interface Frame {
   title: string;
   /** Which top-level section is highlighted. */
-  section?: 'wallets' | 'developers';
+  section?: 'wallets' | 'developers' | 'payment-links';
   user?: { email: string; csrfToken: string };
   notice?: string | null;
   error?: string | null;
@@ -31,7 +31,7 @@ export function layout(frame: Frame, body: Html): Html {
         <a class="brand" href="${PREFIX}/wallets">Stablecoin Wallet</a>
         ${
           frame.user
-            ? html`<nav>${nav('wallets', 'Wallets')}${nav('developers', 'Developers')}</nav>
+            ? html`<nav>${nav('wallets', 'Wallets')}${nav('payment-links', 'Payment links')}${nav('developers', 'Developers')}</nav>
                 <div class="who">
                   <span>${frame.user.email}</span>
                   <form method="post" action="${PREFIX}/logout">
