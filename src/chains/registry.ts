@@ -1,15 +1,15 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
-import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './families.js';
-import { createSwapProvider } from './evm/swap-v2.js';
+import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
 import type { ChainAdapter, KeyDerivation, PaymentRequests, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
-export { CATALOGUE, derivationFor, familyOf, type ChainFamily } from './families.js';
+export { CATALOGUE, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
+export { capability, offers } from './capabilities.js';
 
 /**
  * The family of a configured chain (its `blockchain.family`; the default family when absent):
- * its address codec, key derivation and adapter (families.ts).
+ * its address codec, key derivation and adapter (family-lookup.ts).
  */
 export function familyOfChain(chain: ChainConfig): ChainFamily {
   return chain.blockchain.family === undefined ? DEFAULT_FAMILY : familyOf(chain.blockchain.family);
@@ -36,11 +36,11 @@ export function derivationOfChain(chain: ChainConfig): KeyDerivation {
 }
 
 /**
- * The DEX router of a chain, in the seam's terms, or null when the chain has none
- * configured (or its family has no swap implementation yet).
+ * The DEX router of a chain, in the seam's terms (its swaps capability), or null when the
+ * chain has none configured (or its family has no swap implementation yet).
  */
 export function swapProviderFor(adapter: ChainAdapter): SwapProvider | null {
-  return createSwapProvider(adapter);
+  return adapter.capabilities.swaps ?? null;
 }
 
 /** Picks the adapter of one configured chain; undefined leaves its family's. */

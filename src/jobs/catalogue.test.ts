@@ -48,6 +48,8 @@ describe('job catalogue', () => {
         'settle_swept',
         // Deposits to checkout sessions' addresses (deposit.recorded, deposit.confirmed).
         'checkout_payments',
+        // Deposits whose AML providers did not answer (aml/store.ts).
+        'aml_rescreen_deposits',
       ]),
     );
     expect(jobs.filter((j) => !(j.name in JOBS)).map((j) => j.where)).toEqual([]);

@@ -64,6 +64,8 @@ export const JOBS = {
   checkout_payments: Type.Object({ depositIds: DepositIds, seenAt: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' }) }),
   /** Scheduled (every minute): sessions whose deadline or monitoring window passed are expired or invalid. */
   checkouts_tick: None,
+  /** AML screening of deposits whose providers did not answer when they were found (aml/store.ts); retried until they answer. */
+  aml_rescreen_deposits: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;

@@ -81,6 +81,10 @@ export function taskList(services: Services): TaskList {
     checkouts_tick: async () => {
       await services.checkouts.tick();
     },
+    // Queued by the indexer's range when a deposit's sender could not be screened (aml/service.ts).
+    aml_rescreen_deposits: async ({ depositIds }) => {
+      await services.aml.rescreenDeposits(depositIds);
+    },
   };
   // Each run behind its payload check (catalogue.ts, task).
   return Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, task(name as JobName, run as (p: unknown) => Promise<void>)]));

@@ -6,10 +6,10 @@
  * prepare, sign, expire) and this file as the HTTP calls beneath it.
  */
 import { ChainRejectedError } from '../errors.js';
-import type { NetworkData, TxIntent } from '../types.js';
+import type { NetworkData } from '../types.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
-import { resourceOpOf } from './tx.js';
+import { resourceOpOf, type TronIntent } from './tx.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export async function readChainFees(node: TronNode): Promise<TronChainFees> {
  * for it). Nodes that do not offer it (vm.estimateEnergy off) answer without
  * `energy_required`: then triggerconstantcontract's energy_used.
  */
-export async function estimateEnergy(node: TronNode, intent: TxIntent): Promise<bigint> {
+export async function estimateEnergy(node: TronNode, intent: TronIntent): Promise<bigint> {
   const est = await node.post<Json>('wallet/estimateenergy', triggerBody(intent));
   const required = est.energy_required as number | string | undefined;
   if ((est.result as { result?: boolean } | undefined)?.result === true && required !== undefined) return BigInt(required);
@@ -71,7 +71,7 @@ export async function activationFee(node: TronNode, to: string, fees: TronChainF
 }
 
 /** The node's raw_data_hex of the transaction (createtransaction, triggersmartcontract, (un)delegateresource). */
-export async function buildRaw(node: TronNode, intent: TxIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
+export async function buildRaw(node: TronNode, intent: TronIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
   let tx: Json | undefined;
   const resource = resourceOpOf(given);
   if (resource !== null) {
@@ -105,7 +105,7 @@ export async function buildRaw(node: TronNode, intent: TxIntent, feeLimit: bigin
   return hex.toLowerCase();
 }
 
-function triggerBody(intent: TxIntent): Json {
+function triggerBody(intent: TronIntent): Json {
   return {
     owner_address: tronHex(intent.from),
     contract_address: tronHex(intent.to),

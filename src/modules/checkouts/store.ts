@@ -1,4 +1,4 @@
-/** SQL of payment links and checkout sessions (migration 032). */
+/** SQL of payment links and checkout sessions (migration 035). */
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import { jobs } from '../../jobs/store.js';
