@@ -7,15 +7,13 @@
  * - `config`: what configuration needs (config/chains.ts, FamilyConfig: defaults, the
  *   chains-file options only its chains take, its catalogue entries), handed to loadConfig
  *   by the composition root, since config/ imports nothing above lib/;
- * - `adapter`: the ChainAdapter of a configured chain of the family (chains/registry.ts);
- * - `payments` (a capability a family may offer): its wallets' payment-request URI, for the
- *   payer's page (modules/checkouts).
+ * - `adapter`: the ChainAdapter of a configured chain of the family (chains/registry.ts).
  *
  * A family's local stand-in for the embedded default (src/devnet/<family>/) is registered on
  * devnet/'s side (devnet/stand-ins.ts): production code never reaches devnet/.
  */
 import type { ChainConfig, FamilyConfig } from '../config/index.js';
-import type { AddressCodec, ChainAdapter, KeyDerivation, PaymentRequests } from './types.js';
+import type { AddressCodec, ChainAdapter, KeyDerivation } from './types.js';
 
 export interface ChainFamily {
   readonly name: string;
@@ -34,8 +32,6 @@ export interface ChainFamily {
   readonly config: FamilyConfig;
   /** The adapter of a configured chain of the family (its token addresses checked by the codec first). */
   adapter(chain: ChainConfig): ChainAdapter;
-  /** How its wallets are asked for a transfer (a QR code's URI); absent: the payer copies address and amount. */
-  readonly payments?: PaymentRequests;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
-import { familyOf } from './families.js';
+import { evmPaymentRequests } from './evm/payment-uri.js';
+import { solanaPaymentRequests } from './solana/payment-uri.js';
+import { tronPaymentRequests } from './tron/payment-uri.js';
 
-const request = { chainId: 31337, recipient: 'R', token: 'T', amount: 12_500_000n, decimals: 6 };
+const request = { recipient: 'R', token: 'T', amount: 12_500_000n, decimals: 6 };
 
 describe("each family's payment URI", () => {
-  it('EVM: EIP-681, a token transfer in base units, or a native value', () => {
-    const evm = familyOf('evm').payments!;
+  it("EVM: EIP-681 on the adapter's chain id, a token transfer in base units, or a native value", () => {
+    const evm = evmPaymentRequests(31337);
     expect(evm.uri({ ...request, recipient: '0xabc', token: '0xdef' })).toBe(
       'ethereum:0xdef@31337/transfer?address=0xabc&uint256=12500000',
     );
@@ -16,11 +18,11 @@ describe("each family's payment URI", () => {
   });
 
   it("Tron: the BIP-21 form, the amount in the token's units", () => {
-    expect(familyOf('tron').payments!.uri({ ...request, recipient: 'TAddr', token: 'TToken' })).toBe('tron:TAddr?amount=12.5&token=TToken');
+    expect(tronPaymentRequests.uri({ ...request, recipient: 'TAddr', token: 'TToken' })).toBe('tron:TAddr?amount=12.5&token=TToken');
   });
 
   it('Solana: a Solana Pay transfer request with a fresh 32-byte reference key', () => {
-    const solana = familyOf('solana').payments!;
+    const solana = solanaPaymentRequests;
     const reference = solana.newReference!();
     expect(base58.decode(reference)).toHaveLength(32);
     expect(solana.newReference!()).not.toBe(reference);

@@ -1,7 +1,7 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
-import type { ChainAdapter, KeyDerivation, PaymentRequests, SwapProvider } from './types.js';
+import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
 export { CATALOGUE, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
@@ -23,11 +23,6 @@ export function addressFormOf(chain: ChainConfig): string {
 /** Whether a canonical address is its chain family's all-zero address (funds sent there are lost). */
 export function isZeroAddress(chain: ChainConfig, address: string): boolean {
   return familyOfChain(chain).codec.equals(familyOfChain(chain).zeroAddress, address);
-}
-
-/** How a configured chain's wallets are asked for a transfer (its family's payment URIs), or null when its family offers none. */
-export function paymentRequestsOf(chain: ChainConfig): PaymentRequests | null {
-  return familyOfChain(chain).payments ?? null;
 }
 
 /** The key derivation of a configured chain: its family's, at the chain's account path. */

@@ -35,6 +35,8 @@ export type {
   EncodedContractCall,
   FeeSponsorship,
   MessagePayload,
+  PaymentRequest,
+  PaymentRequests,
   PersonalMessages,
   PriceFeedRound,
   PriceFeeds,
@@ -212,36 +214,4 @@ export interface ChainAdapter {
    * for an absent one, in one place.
    */
   readonly capabilities: Capabilities;
-}
-
-// ---- payment requests (an optional capability: the payer's page, docs/checkout.md) -------
-
-/** One transfer a payer is asked to make, in domain terms; a family turns it into its wallets' URI. */
-export interface PaymentRequest {
-  /** The chain's id (EIP-155 on EVM; families without one ignore it). */
-  chainId: number;
-  recipient: string;
-  /** The token contract (or mint); null for the native coin. */
-  token: string | null;
-  /** Base units. */
-  amount: bigint;
-  decimals: number;
-  /** Who is paid and for what (shown by wallets that read them). */
-  label?: string;
-  message?: string;
-  /** A key the payer's transaction carries so it can be found (Solana Pay's `reference`). */
-  reference?: string;
-}
-
-/**
- * What a family offers to ask a payer for a transfer: the URI its wallets open from a QR
- * code or a link (EIP-681 on EVM, Solana Pay on Solana, Tron's BIP-21 style form), and, for
- * a family whose scheme carries one, a fresh reference key per request.
- */
-export interface PaymentRequests {
-  /** The URI scheme, e.g. `ethereum`, `solana`, `tron`. */
-  readonly scheme: string;
-  uri(request: PaymentRequest): string;
-  /** A new reference for a request (Solana Pay: a random 32-byte key, base58); absent when the scheme has none. */
-  newReference?(): string;
 }

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import encodeQR from 'qr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { familyOfChain } from '../chains/registry.js';
 import { AppError, RateLimitedError } from '../lib/errors.js';
 import { formatAmount } from '../lib/money.js';
 import { UUID_PATTERN } from '../lib/ids.js';
@@ -105,7 +104,6 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
           value: `${a.wallet_id}:${a.asset_id}`,
           symbol: asset.row.symbol,
           chain: asset.chain.config.blockchain.name,
-          family: familyOfChain(asset.chain.config).name,
         },
       ];
     });

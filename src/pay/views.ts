@@ -12,7 +12,6 @@ export interface Choice {
   value: string;
   symbol: string;
   chain: string;
-  family: string;
 }
 
 function frame(title: string, body: Html, opts: { refresh?: boolean } = {}): Html {

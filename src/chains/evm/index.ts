@@ -1,6 +1,5 @@
 /** The EVM family's registration (chains/family.ts): listed in chains/families.ts. */
 import type { ChainFamily } from '../family.js';
-import { evmPaymentRequests } from './payment-uri.js';
 import { EvmAdapter } from './adapter.js';
 import { evmCodec } from './codec.js';
 import { evmConfig } from './config.js';
@@ -13,7 +12,6 @@ export const evmFamily = {
   derivationAt: (accountPath) => evmDerivation(accountPath),
   zeroAddress: `0x${'0'.repeat(40)}`,
   addressForm: '0x and 40 hex digits; mixed case must carry a valid EIP-55 checksum',
-  payments: evmPaymentRequests,
   config: evmConfig,
   // Token addresses were checked in full by the chains file's pattern and viem's parsing.
   adapter: (chain) => new EvmAdapter(chain),

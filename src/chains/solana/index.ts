@@ -1,6 +1,5 @@
 /** The Solana family's registration (chains/family.ts): listed in chains/families.ts. */
 import { assertTokenAddresses, type ChainFamily } from '../family.js';
-import { solanaPaymentRequests } from './payment-uri.js';
 import { SolanaAdapter } from './adapter.js';
 import { solanaCodec } from './codec.js';
 import { solanaConfig } from './config.js';
@@ -17,7 +16,6 @@ export const solanaFamily = {
   // 32 zero bytes (also the System Program's id).
   zeroAddress: '11111111111111111111111111111111',
   addressForm: 'base58, 32 bytes',
-  payments: solanaPaymentRequests,
   config: solanaConfig,
   adapter(chain) {
     assertTokenAddresses(chain, solanaCodec, 'a Solana mint address (base58)');

@@ -1,6 +1,5 @@
 /** The Tron family's registration (chains/family.ts): listed in chains/families.ts. */
 import { assertTokenAddresses, type ChainFamily } from '../family.js';
-import { tronPaymentRequests } from './payment-uri.js';
 import { TronAdapter } from './adapter.js';
 import { tronCodec } from './codec.js';
 import { tronConfig } from './config.js';
@@ -15,7 +14,6 @@ export const tronFamily = {
   // 0x41 and 20 zero bytes.
   zeroAddress: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
   addressForm: "base58check T… with a valid checksum, or java-tron's hex 41…; an Ethereum 0x address is not a Tron address",
-  payments: tronPaymentRequests,
   config: tronConfig,
   adapter(chain) {
     assertTokenAddresses(chain, tronCodec, 'a Tron address (base58check T…)');

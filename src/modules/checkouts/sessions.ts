@@ -3,7 +3,8 @@
  * issued), how its state moves when payments arrive or the clock passes its deadlines
  * (status.ts decides; here it is stored and told, in one transaction), and how it is shown.
  */
-import { paymentRequestsOf } from '../../chains/registry.js';
+import { capability, offers } from '../../chains/registry.js';
+import type { PaymentRequests } from '../../chains/types.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
@@ -96,7 +97,7 @@ export async function startSession(
     threshold: thresholdOf(amount, terms.underpaymentTolerance),
     expiresAt,
     monitorUntil: new Date(expiresAt.getTime() + terms.monitoringMinutes * 60_000),
-    paymentReference: paymentRequestsOf(asset.chain.config)?.newReference?.() ?? null,
+    paymentReference: paymentRequestsOf(asset)?.newReference?.() ?? null,
     reference: input.reference ?? null,
     email: input.email ?? null,
     payerName: input.name ?? null,
@@ -162,11 +163,10 @@ export async function recompute(deps: SessionDeps, id: string, slugOf: (linkId: 
 
 /** The session's payment URI (the QR code's content): for what is still due, or the whole amount once nothing is. */
 export function paymentUri(asset: AssetHandle, row: store.CheckoutRow, label?: string): string | null {
-  const requests = paymentRequestsOf(asset.chain.config);
+  const requests = paymentRequestsOf(asset);
   if (!requests) return null;
   const due = dueOf(row);
   return requests.uri({
-    chainId: asset.chain.config.chainId,
     recipient: row.address,
     token: asset.row.is_native ? null : asset.row.address,
     amount: due > 0n ? due : BigInt(row.amount),
@@ -174,6 +174,15 @@ export function paymentUri(asset: AssetHandle, row: store.CheckoutRow, label?: s
     ...(label ? { label } : {}),
     ...(row.payment_reference ? { reference: row.payment_reference } : {}),
   });
+}
+
+/**
+ * The asset's chain's payment-request URIs (the paymentRequests capability), or null where
+ * its family offers none: the page then shows the address and amount to copy, without a QR code.
+ */
+function paymentRequestsOf(asset: AssetHandle): PaymentRequests | null {
+  const adapter = asset.chain.adapter;
+  return offers(adapter, 'paymentRequests') ? capability(adapter, 'paymentRequests') : null;
 }
 
 export function dueOf(row: store.CheckoutRow): bigint {
