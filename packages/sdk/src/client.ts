@@ -19,6 +19,7 @@ import { Blockchains } from './resources/catalogue.js';
 import { Contracts } from './resources/contracts.js';
 import { Deposits } from './resources/deposits.js';
 import { Events } from './resources/events.js';
+import { Checkouts, PaymentLinks } from './resources/payment-links.js';
 import { Signing } from './resources/signing.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallets } from './resources/wallets.js';
@@ -44,6 +45,8 @@ export class WalletClient {
   readonly apiKeys: ApiKeys;
   readonly events: Events;
   readonly aml: Aml;
+  readonly paymentLinks: PaymentLinks;
+  readonly checkouts: Checkouts;
 
   constructor(opts: ClientOptions) {
     const t = (this.transport = new Transport(opts));
@@ -63,5 +66,7 @@ export class WalletClient {
     this.apiKeys = new ApiKeys(t);
     this.events = new Events(t);
     this.aml = new Aml(t);
+    this.paymentLinks = new PaymentLinks(t);
+    this.checkouts = new Checkouts(t);
   }
 }

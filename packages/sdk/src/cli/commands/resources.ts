@@ -4,7 +4,7 @@ import { context } from '../context.js';
 import { fields, table } from '../output.js';
 
 /** Items of a list: `--limit` of them (default 100) over as many pages as needed, or `--all`. */
-async function collect<T>(list: AsyncIterable<T>, opts: { limit?: string; all?: boolean }): Promise<T[]> {
+export async function collect<T>(list: AsyncIterable<T>, opts: { limit?: string; all?: boolean }): Promise<T[]> {
   const max = opts.all ? Number.POSITIVE_INFINITY : Number(opts.limit ?? 100);
   const out: T[] = [];
   for await (const item of list) {
@@ -14,7 +14,7 @@ async function collect<T>(list: AsyncIterable<T>, opts: { limit?: string; all?: 
   return out;
 }
 
-const limitOptions = (cmd: Command) =>
+export const limitOptions = (cmd: Command) =>
   cmd.option('--limit <n>', 'at most this many items (default 100)', positiveInt).option('--all', 'every item, page after page');
 
 export function positiveInt(value: string): string {
