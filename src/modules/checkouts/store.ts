@@ -252,13 +252,17 @@ export async function listCheckouts(db: DbConn, linkId: string, offset: number, 
   return { rows, total: count[0]?.n ?? 0 };
 }
 
-/** The session's payments, summed: in time or late, seen (not failed) and confirmed. */
+/**
+ * The session's payments, summed: in time or late, seen (not failed) and confirmed. A deposit AML screening holds (a listed sender,
+ * docs/aml.md) is seen but not confirmed: it cannot settle the session until an operator
+ * releases it (the release emits deposit.confirmed, which recomputes the session).
+ */
 export async function totalsOf(db: DbConn, checkoutId: string) {
   const { rows } = await sql<{ seen_in_time: string; confirmed_in_time: string; seen_late: string; confirmed: string }>`
     SELECT coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status <> 'FAILED'), 0)::text AS seen_in_time,
-           coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status = 'SUCCESS'), 0)::text AS confirmed_in_time,
+           coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed_in_time,
            coalesce(sum(t.amount) FILTER (WHERE p.late AND t.status <> 'FAILED'), 0)::text AS seen_late,
-           coalesce(sum(t.amount) FILTER (WHERE t.status = 'SUCCESS'), 0)::text AS confirmed
+           coalesce(sum(t.amount) FILTER (WHERE t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed
       FROM checkout_payments p JOIN transactions t ON t.id = p.transaction_id
      WHERE p.checkout_id = ${checkoutId}`.execute(db);
   const r = rows[0]!;
