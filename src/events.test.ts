@@ -25,6 +25,7 @@ function recording() {
     'outbound.signed': table({ withdraw: note('signed withdraw') }),
     'outbound.settled': table({ withdraw: note('settled withdraw'), sweep: note('settled sweep') }),
     'outbound.confirmed': table({ 'autosettle-swap': note('confirmed swap') }),
+    'deposit.recorded': [note('recorded')],
     'deposit.confirmed': [note('first'), note('second')],
     'sweep.completed': [note('swept')],
     'approval.decided': [],

@@ -147,12 +147,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const baseUrl = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
     let app: FastifyInstance | null = null;
     let listeningUrl: string | null = null;
+    // Payment links' and sessions' `url` (webhooks of a worker-only process name them too).
+    services.checkouts.useBaseUrl(baseUrl);
     if (opts.roles.includes('api')) {
       app = await buildServer({ services, logger, roleChecks, trustProxy: config.trustProxy });
       const started = app;
       roleStops.push(() => drain(started, config.shutdownTimeoutMs));
       await app.listen({ host: config.host, port: config.port });
       listeningUrl = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${portOf(app)}`;
+      services.checkouts.useBaseUrl(listeningUrl);
     }
 
     let credentials: Credentials | null = null;

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from './http/app.js';
 import { statusOf } from './http/errors.js';
 import { dashboardPlugin } from './dashboard/plugin.js';
+import { payPlugin } from './pay/plugin.js';
 
 export type BuildServerOptions = BuildAppOptions;
 
@@ -15,5 +16,7 @@ export async function buildServer(opts: BuildServerOptions): Promise<FastifyInst
   const app = await buildApp(opts);
   // The operator's dashboard: server-rendered pages with their own session auth (not x-api-key).
   await app.register(dashboardPlugin, { prefix: '/dashboard', services: opts.services, statusOf });
+  // The payer's page of payment links (no API key, no session): /pay/<slug>.
+  await app.register(payPlugin, { prefix: '/pay', services: opts.services });
   return app;
 }

@@ -28,6 +28,7 @@ import { SwapService } from './modules/swaps/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
 import { PolicyService } from './modules/policies/service.js';
+import { CheckoutService } from './modules/checkouts/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
 import type { RateSettings } from './config/index.js';
 import type { IndexerOptions } from './modules/deposits/indexer.js';
@@ -68,6 +69,8 @@ export interface Services {
   settlements: SettlementService;
   /** Transaction policies and approval requests. */
   policies: PolicyService;
+  /** Payment links and checkout sessions (docs/checkout.md). */
+  checkouts: CheckoutService;
   /** AML screening: lists, providers, payout and deposit checks (modules/aml). */
   aml: AmlService;
   rates: RateService;
@@ -232,7 +235,8 @@ export async function createServices(
   });
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
-  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }));
+  const checkouts = new CheckoutService(db, clock, catalogue, wallets, walletAssets, addresses, webhooks);
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts }));
   const eventFeed = new EventFeedService({ db, clock, logger, changes, wallets, walletAssets, transactions, webhooks }, opts.eventStreams);
   return {
     db,
@@ -257,6 +261,7 @@ export async function createServices(
     beneficiaries,
     settlements,
     policies,
+    checkouts,
     aml,
     rates,
     vault,

@@ -8,7 +8,9 @@
  * deposit.confirmed and sweep.completed only queue jobs, in the transaction that confirms
  * the deposits (the indexer's) or completes the sweep; src/jobs/tasks.ts runs them:
  *
- *   deposit.confirmed -> sweep_deposits        (auto-sweep: queues sweep_address jobs)
+ *   deposit.recorded  -> checkout_payments     (deposits to a checkout session's address; only those queue it)
+ *   deposit.confirmed -> checkout_payments     (the same, confirmed)
+ *                     -> sweep_deposits        (auto-sweep: queues sweep_address jobs)
  *                     -> auto_settle_deposits  (auto-settlement of deposits that stay where they landed)
  *                     -> settle_deposits       (INSTANT settlement of deposits made to the master)
  *   sweep.completed   -> auto_settle_swept     (auto-settlement from the master)
@@ -25,6 +27,7 @@
  */
 import type { Subscribers } from './events.js';
 import type { AutoSettlementService } from './modules/autosettlements/service.js';
+import type { CheckoutService } from './modules/checkouts/service.js';
 import type { ContractService } from './modules/contracts/service.js';
 import type { SettlementService } from './modules/settlements/service.js';
 import type { SweepService } from './modules/sweeps/service.js';
@@ -36,9 +39,10 @@ export interface Subscribing {
   sweeps: SweepService;
   autoSettlements: AutoSettlementService;
   settlements: SettlementService;
+  checkouts: CheckoutService;
 }
 
-export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }: Subscribing): Subscribers {
+export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts }: Subscribing): Subscribers {
   const withdrawal = withdrawals.lifecycle;
   const legs = autoSettlements.executor;
   return {
@@ -85,7 +89,10 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
       'nonce-filler': null,
     },
+    // A deposit to a checkout session's address: the session follows it (seen, then confirmed).
+    'deposit.recorded': [(tx, { depositIds }) => checkouts.queuePayments(tx, depositIds)],
     'deposit.confirmed': [
+      (tx, { depositIds }) => checkouts.queuePayments(tx, depositIds),
       (tx, { depositIds }) => sweeps.queueConfirmed(tx, depositIds),
       (tx, { depositIds }) => autoSettlements.queueConfirmed(tx, depositIds),
       (tx, { depositIds }) => settlements.queueConfirmed(tx, depositIds),

@@ -16,6 +16,8 @@
  * - screening: AML screening's on-chain list reads, an issuer's blacklist (a frozen account) and a
  *   sanctions oracle (chains/screening.ts; EVM, Tron; Solana: frozen token accounts only);
  * - feeSponsorship: another account (the wallet's master) pays and signs as fee payer (Solana);
+ * - paymentRequests: the payment-request URI its wallets open from a QR code (EIP-681 on EVM,
+ *   Tron's BIP-21 form, Solana Pay), for the payer's checkout page (EVM, Tron, Solana);
  * - staking: a slot only, for the staking work.
  *
  * Adding a capability: its interface here, a member of `Capabilities` and a line of `ABSENT`
@@ -170,6 +172,35 @@ export interface FeeSponsorship {
   readonly payer: 'master';
 }
 
+/** One transfer a payer is asked to make, in domain terms; the chain turns it into its wallets' URI. */
+export interface PaymentRequest {
+  recipient: string;
+  /** The token contract (or mint); null for the native coin. */
+  token: string | null;
+  /** Base units. */
+  amount: bigint;
+  decimals: number;
+  /** Who is paid and for what (shown by wallets that read them). */
+  label?: string;
+  message?: string;
+  /** A key the payer's transaction carries so it can be found (Solana Pay's `reference`). */
+  reference?: string;
+}
+
+/**
+ * How a chain's wallets are asked for a transfer: the URI they open from a QR code or a link
+ * (EIP-681 on EVM, with the chain's id; Tron's BIP-21 style form; a Solana Pay transfer
+ * request), and, where the scheme carries one, a fresh reference key per request. Without
+ * it the payer's page shows the address and the amount to copy, and no QR code.
+ */
+export interface PaymentRequests {
+  /** The URI scheme, e.g. `ethereum`, `solana`, `tron`. */
+  readonly scheme: string;
+  uri(request: PaymentRequest): string;
+  /** A new reference for a request (Solana Pay: a random 32-byte key, base58); absent when the scheme has none. */
+  newReference?(): string;
+}
+
 /** A slot for staking (Tron's frozen TRX and its resources, Solana stake accounts): nothing yet. */
 export interface Staking {
   readonly reserved?: never;
@@ -185,6 +216,7 @@ export interface Capabilities {
   screening?: ScreeningReads;
   feeSponsorship?: FeeSponsorship;
   staking?: Staking;
+  paymentRequests?: PaymentRequests;
 }
 
 export type CapabilityName = keyof Capabilities;
@@ -200,6 +232,7 @@ const ABSENT: Record<CapabilityName, { what: string; code: 'NOT_SUPPORTED' | 'TY
   screening: { what: 'On-chain screening lists are', code: 'NOT_SUPPORTED' },
   feeSponsorship: { what: 'Fees paid by another account are', code: 'NOT_SUPPORTED' },
   staking: { what: 'Staking is', code: 'NOT_SUPPORTED' },
+  paymentRequests: { what: 'Payment-request URIs are', code: 'NOT_SUPPORTED' },
 };
 
 /** What `capability` needs of an adapter (ChainAdapter has it). */

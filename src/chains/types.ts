@@ -35,6 +35,8 @@ export type {
   EncodedContractCall,
   FeeSponsorship,
   MessagePayload,
+  PaymentRequest,
+  PaymentRequests,
   PersonalMessages,
   PriceFeedRound,
   PriceFeeds,

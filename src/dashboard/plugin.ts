@@ -22,6 +22,7 @@ import { teamRoutes } from './routes/team.js';
 import { operationsRoutes } from './routes/operations.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { reportRoutes } from './routes/reports.js';
+import { paymentRoutes } from './routes/payments.js';
 import { formOf, parseCookies, parseForm, PREFIX, redirect, safeEqual, sendPage, SESSION_COOKIE } from './web.js';
 
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
@@ -161,6 +162,7 @@ export async function dashboardPlugin(
   operationsRoutes(app, ctx);
   approvalRoutes(app, ctx);
   reportRoutes(app, ctx);
+  paymentRoutes(app, ctx);
 }
 
 function sameOrigin(origin: string, host: string | undefined): boolean {

@@ -11,6 +11,14 @@ describe('dashboard roles', () => {
       expect(() => checkRequest(as(role), 'POST', path)).toThrow(/cannot release deposits/);
   });
 
+  it('let owners and admins create, deactivate and activate payment links, and no one else', () => {
+    for (const path of ['/payment-links', '/payment-links/l1/active']) {
+      for (const role of ['owner', 'admin']) expect(() => checkRequest(as(role), 'POST', path)).not.toThrow();
+      for (const role of ['approver', 'developer', 'viewer'])
+        expect(() => checkRequest(as(role), 'POST', path)).toThrow(/cannot change wallets/);
+    }
+  });
+
   it('refuse a change no entry lists, whatever the role', () => {
     expect(() => checkRequest(as('owner'), 'POST', '/wallets/w1/transactions/t1/something-new')).toThrow(/not allowed from the dashboard/);
   });

@@ -8,7 +8,7 @@ import { ForbiddenError } from '../lib/errors.js';
 import type { Session } from './service.js';
 
 export type Capability =
-  /** Create wallets, switch assets and sweeping, issue addresses. */
+  /** Create wallets, switch assets and sweeping; create, deactivate and activate payment links. */
   | 'manage_wallets'
   /** API keys, webhook URLs, test events, resending deliveries. */
   | 'develop'
@@ -62,6 +62,8 @@ const POSTS: [RegExp, Capability | null][] = [
   [/^\/wallets\/[^/]+\/transactions\/[^/]+\/resend$/, 'develop'],
   [/^\/wallets\/[^/]+\/transactions\/[^/]+\/aml-release$/, 'release_held'],
   [/^\/wallets\/[^/]+\/withdraw$/, 'withdraw'],
+  // Payment links take customers' money into a wallet: as changing the wallet's own settings.
+  [/^\/payment-links(\/[^/]+\/active)?$/, 'manage_wallets'],
   [/^\/developers(\/.*)?$/, 'develop'],
   [/^\/deliveries\/[^/]+\/resend$/, 'develop'],
   [/^\/(users|invitations)(\/.*)?$/, 'manage_team'],

@@ -36,6 +36,12 @@ const COLUMN_OVERRIDES: Record<string, string> = {
   'master_keys.kind': "'local' | 'pkcs11'",
   'aml_lists.format': "'sdn-xml' | 'sdn-advanced-xml' | 'plain'",
   'master_keys.state': "'active' | 'retiring' | 'retired'",
+  'payment_links.metadata': 'JsonColumn<Record<string, unknown> | null>',
+  'payment_links.configurations': 'JsonColumn<Record<string, unknown>>',
+  'payment_links.created_channel': "'api' | 'dashboard'",
+  'checkouts.metadata': 'JsonColumn<Record<string, unknown> | null>',
+  'checkouts.status': "'new' | 'processing' | 'settled' | 'expired' | 'invalid'",
+  'checkouts.created_channel': "'api' | 'page'",
 };
 
 /** Introspects the database at `connectionString` and returns the formatted TypeScript source. */

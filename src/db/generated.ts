@@ -240,6 +240,44 @@ export interface Chains {
   updated_at: Generated<TimestampColumn>;
 }
 
+export interface CheckoutPayments {
+  checkout_id: string;
+  late: boolean;
+  seen_at: TimestampColumn;
+  transaction_id: string;
+}
+
+export interface Checkouts {
+  address: string;
+  address_id: string;
+  amount: NumericColumn;
+  amount_confirmed: Generated<NumericColumn>;
+  asset_id: string;
+  business_id: string;
+  created_at: TimestampColumn;
+  created_channel: 'api' | 'page';
+  email: string | null;
+  expires_at: TimestampColumn;
+  id: string;
+  link_id: string;
+  metadata: JsonColumn<Record<string, unknown> | null>;
+  monitor_until: TimestampColumn;
+  overpaid: Generated<boolean>;
+  paid_late: Generated<boolean>;
+  partial: Generated<boolean>;
+  payer_name: string | null;
+  payment_reference: string | null;
+  redirect_url: string | null;
+  reference: string | null;
+  seen_in_time: Generated<NumericColumn>;
+  seen_late: Generated<NumericColumn>;
+  settled_at: TimestampColumn | null;
+  status: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
+  threshold: NumericColumn;
+  updated_at: TimestampColumn;
+  wallet_id: string;
+}
+
 export interface ContractMoves {
   amount: NumericColumn;
   asset_id: string;
@@ -398,6 +436,36 @@ export interface OutboundTxs {
   updated_at: Generated<TimestampColumn>;
   value: NumericColumn;
   wallet_id: string;
+}
+
+export interface PaymentLinkAssets {
+  asset_id: string;
+  link_id: string;
+  position: number;
+  wallet_id: string;
+}
+
+export interface PaymentLinks {
+  active: Generated<boolean>;
+  amount: NumericColumn | null;
+  business_id: string;
+  configurations: JsonColumn<Record<string, unknown>>;
+  created_at: TimestampColumn;
+  created_channel: 'api' | 'dashboard';
+  currency: Generated<string>;
+  description: string | null;
+  id: string;
+  image: Buffer | null;
+  image_type: string | null;
+  inactive_message: string | null;
+  metadata: JsonColumn<Record<string, unknown> | null>;
+  name: string;
+  network: string;
+  payment_limit: number | null;
+  redirect_url: string | null;
+  slug: string;
+  success_message: string | null;
+  updated_at: TimestampColumn;
 }
 
 export interface Policies {
@@ -603,6 +671,8 @@ export interface DB {
   chain_blocks: ChainBlocks;
   chain_cursors: ChainCursors;
   chains: Chains;
+  checkout_payments: CheckoutPayments;
+  checkouts: Checkouts;
   contract_moves: ContractMoves;
   contract_spenders: ContractSpenders;
   dashboard_devices: DashboardDevices;
@@ -617,6 +687,8 @@ export interface DB {
   nonces: Nonces;
   outbound_owners: OutboundOwners;
   outbound_txs: OutboundTxs;
+  payment_link_assets: PaymentLinkAssets;
+  payment_links: PaymentLinks;
   policies: Policies;
   settlement_runs: SettlementRuns;
   sweeps: Sweeps;

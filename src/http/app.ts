@@ -37,6 +37,8 @@ import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { checkoutRoutes } from '../modules/checkouts/routes.js';
+import { CheckoutSchema, PaymentLinkSchema } from '../modules/checkouts/schemas.js';
 import { amlRoutes } from '../modules/aml/routes.js';
 import { AmlScreeningSchema } from '../modules/aml/schemas.js';
 import { eventFeedRoutes } from '../modules/eventfeed/routes.js';
@@ -84,6 +86,8 @@ const SHARED_SCHEMAS = [
   ApiKeySchema,
   PolicySchema,
   ApprovalSchema,
+  PaymentLinkSchema,
+  CheckoutSchema,
   EventDeliverySchema,
   EventSchema,
   errorBodyWithCodes(),
@@ -180,6 +184,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
     await v1.register(policyRoutes, { policies: s.policies });
+    await v1.register(checkoutRoutes, { checkouts: s.checkouts });
     await v1.register(amlRoutes, { aml: s.aml });
     await v1.register(eventFeedRoutes, { feed: s.eventFeed });
   });

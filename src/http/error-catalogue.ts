@@ -71,6 +71,17 @@ export const ERROR_CATALOGUE = {
 
   // Addresses and beneficiaries.
   ADDRESSES_DISABLED: { status: 422, meaning: "Address creation is switched off in the wallet's configurations." },
+  SLUG_TAKEN: { status: 409, meaning: 'Another payment link of this installation has this slug (compared without case); choose another.' },
+  PAYMENT_LINK_INACTIVE: {
+    status: 422,
+    meaning: "The payment link is deactivated or has taken its `paymentLimit` of payments; the message is the link's `inactiveMessage`.",
+  },
+  ASSET_NOT_ACCEPTABLE: {
+    status: 422,
+    meaning: 'A payment link takes USD stablecoins only (tokens whose currency is USD), enabled on the wallet.',
+  },
+  ASSET_NOT_ACCEPTED: { status: 422, meaning: 'The payment link does not take that wallet and asset (its `accepts` lists what it does).' },
+  LINK_NETWORKS_DIFFER: { status: 422, meaning: 'A payment link takes wallets of one network: all testnet or all mainnet.' },
   ADDRESS_LIMIT_REACHED: { status: 422, meaning: 'The wallet has used every derivation index it may issue.' },
   ADDRESS_EXISTS: { status: 409, meaning: "The address is the wallet's own master address." },
   ADDRESS_NOT_EXTERNAL: {

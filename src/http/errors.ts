@@ -59,6 +59,15 @@ function fromFastify(err: FastifyError): { status: number; code: string; message
         code: 'UNSUPPORTED_MEDIA_TYPE',
         message: 'Send JSON with Content-Type: application/json',
       };
+    // A multipart form (payment links) past its limits, or not a form at all.
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return { status: C.PAYLOAD_TOO_LARGE.status, code: 'PAYLOAD_TOO_LARGE', message: err.message };
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: C.VALIDATION_ERROR.status, code: 'VALIDATION_ERROR', message: err.message };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: C.MALFORMED_JSON.status, code: 'MALFORMED_JSON', message: err.message };

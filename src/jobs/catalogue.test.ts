@@ -48,6 +48,8 @@ describe('job catalogue', () => {
         'settle_swept',
         // Approval requests expire at their time to live (modules/policies/approvals.ts).
         'approval_expire',
+        // Deposits to checkout sessions' addresses (deposit.recorded, deposit.confirmed).
+        'checkout_payments',
         // Deposits whose AML providers did not answer (aml/store.ts).
         'aml_rescreen_deposits',
       ]),

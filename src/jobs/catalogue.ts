@@ -60,6 +60,14 @@ export const JOBS = {
   approval_expire: Type.Object({ id: Id }),
   /** Scheduled (every minute): expires open approval requests past their time to live whose job was lost. */
   approvals_expire_due: None,
+  /**
+   * Deposits to checkout sessions' addresses, recorded or confirmed (checkouts/store.ts): each
+   * attached to its session with `seenAt` (the service clock when the indexer's transaction
+   * recorded it), then the sessions' states moved on.
+   */
+  checkout_payments: Type.Object({ depositIds: DepositIds, seenAt: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' }) }),
+  /** Scheduled (every minute): sessions whose deadline or monitoring window passed are expired or invalid. */
+  checkouts_tick: None,
   /** AML screening of deposits whose providers did not answer when they were found (aml/store.ts); retried until they answer. */
   aml_rescreen_deposits: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
@@ -82,6 +90,8 @@ export const SCHEDULES: { readonly [N in JobName]?: string } = {
   auto_settle_resume: '*/5 * * * *',
   // Approval requests past their time to live whose own job was lost (the job at expires_at is the usual path).
   approvals_expire_due: '* * * * *',
+  // Checkout sessions past their deadline (expired) or monitoring window (invalid), by the service clock.
+  checkouts_tick: '* * * * *',
 };
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 

@@ -80,6 +80,13 @@ export function taskList(services: Services): TaskList {
     approvals_expire_due: async () => {
       await services.policies.approvals.expireDue();
     },
+    // Queued by the subscribers of deposit.recorded and deposit.confirmed for checkout sessions' addresses.
+    checkout_payments: async ({ depositIds, seenAt }) => {
+      await services.checkouts.takePayments(depositIds, new Date(seenAt));
+    },
+    checkouts_tick: async () => {
+      await services.checkouts.tick();
+    },
     // Queued by the indexer's range when a deposit's sender could not be screened (aml/service.ts).
     aml_rescreen_deposits: async ({ depositIds }) => {
       await services.aml.rescreenDeposits(depositIds);

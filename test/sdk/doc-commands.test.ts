@@ -25,7 +25,9 @@ let receiver: Receiver;
 /** Values for the placeholders the docs use, read when the command runs. */
 async function placeholders(): Promise<Record<string, string>> {
   const txs = (await h.api('GET', `/v1/wallets/${w.id}/transactions?limit=1&type=WITHDRAW`, { key: w.apiKey })).body.data;
-  return { '<transaction id>': txs[0]?.id ?? 'none-yet', '<wallet id>': w.id };
+  // The newest payment link: the one docs/cli.md's `payment-links create` made just before.
+  const links = (await h.api('GET', '/v1/payment_links?limit=1', { key: w.apiKey })).body.data;
+  return { '<transaction id>': txs[0]?.id ?? 'none-yet', '<wallet id>': w.id, '<payment link id>': links[0]?.id ?? 'none-yet' };
 }
 
 const env = (): NodeJS.ProcessEnv => ({

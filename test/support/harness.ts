@@ -187,6 +187,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  services.checkouts.useBaseUrl(baseUrl);
 
   const { business, apiKey: businessKey } = await services.businesses.create('Test Business');
   const wallets: Record<string, TestWallet> = {};

@@ -21,6 +21,7 @@ import { Contracts } from './resources/contracts.js';
 import { Deposits } from './resources/deposits.js';
 import { Policies } from './resources/policies.js';
 import { Events } from './resources/events.js';
+import { Checkouts, PaymentLinks } from './resources/payment-links.js';
 import { Signing } from './resources/signing.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallets } from './resources/wallets.js';
@@ -48,6 +49,8 @@ export class WalletClient {
   readonly aml: Aml;
   readonly policies: Policies;
   readonly approvals: Approvals;
+  readonly paymentLinks: PaymentLinks;
+  readonly checkouts: Checkouts;
 
   constructor(opts: ClientOptions) {
     const t = (this.transport = new Transport(opts));
@@ -69,5 +72,7 @@ export class WalletClient {
     this.aml = new Aml(t);
     this.policies = new Policies(t);
     this.approvals = new Approvals(t);
+    this.paymentLinks = new PaymentLinks(t);
+    this.checkouts = new Checkouts(t);
   }
 }

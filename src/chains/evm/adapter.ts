@@ -19,18 +19,20 @@ import type {
   BlockRef,
   ChainAdapter,
   ContractCallInput,
+  Contracts,
   EncodedContractCall,
+  PaymentRequests,
+  PersonalMessages,
   PriceFeedRound,
+  PriceFeeds,
   Receipt,
   ScanResult,
-  TransferEvent,
-  Contracts,
-  PersonalMessages,
-  PriceFeeds,
   ScreeningReads,
   SwapProvider,
+  TransferEvent,
   TypedDataSigning,
 } from '../types.js';
+import { evmPaymentRequests } from './payment-uri.js';
 import { createSwapProvider } from './swap-v2.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
@@ -97,6 +99,7 @@ export class EvmAdapter implements ChainAdapter {
       messages: { prepareMessage },
       priceFeeds: { readPriceFeed: (feed) => this.readPriceFeed(feed) },
       ...(swaps ? { swaps } : {}),
+      paymentRequests: evmPaymentRequests(config.chainId),
       screening: new EvmScreening(
         async (to, data) => (await this.client.call({ to: to as Address, data: data as Hex })).data ?? '0x',
         config.multicall3,
@@ -137,6 +140,7 @@ export class EvmAdapter implements ChainAdapter {
     priceFeeds: PriceFeeds;
     swaps?: SwapProvider;
     screening: ScreeningReads;
+    paymentRequests: PaymentRequests;
   };
 
   normalizeAddress(address: string): string | null {

@@ -18,12 +18,14 @@ import type {
   BlockRef,
   ChainAdapter,
   FeeSponsorship,
+  PaymentRequests,
   PersonalMessages,
   Receipt,
   ScanResult,
   ScreeningReads,
   TransferEvent,
 } from '../types.js';
+import { solanaPaymentRequests } from './payment-uri.js';
 import { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { prepareSolanaMessage } from './message.js';
@@ -59,7 +61,13 @@ export class SolanaAdapter implements ChainAdapter {
    * screening's issuer lists as frozen token accounts (the mints' freeze authorities;
    * screening.ts). No contract calls, allowances, price feeds or EIP-712 here: those routes answer 422.
    */
-  readonly capabilities: { messages: PersonalMessages; batching: Batching; feeSponsorship: FeeSponsorship; screening: ScreeningReads };
+  readonly capabilities: {
+    messages: PersonalMessages;
+    batching: Batching;
+    feeSponsorship: FeeSponsorship;
+    screening: ScreeningReads;
+    paymentRequests: PaymentRequests;
+  };
 
   constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
     this.config = config;
@@ -77,6 +85,7 @@ export class SolanaAdapter implements ChainAdapter {
       },
       feeSponsorship: { payer: 'master' },
       screening: new SolanaScreening(node, this.balances),
+      paymentRequests: solanaPaymentRequests,
     };
   }
 

@@ -23,12 +23,14 @@ import type {
   BlockRef,
   ChainAdapter,
   Contracts,
+  PaymentRequests,
   PersonalMessages,
   Receipt,
   ScanResult,
   ScreeningReads,
   TransferEvent,
 } from '../types.js';
+import { tronPaymentRequests } from './payment-uri.js';
 import { readBalances } from './balances.js';
 import { TronScreening } from './screening.js';
 import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
@@ -91,7 +93,7 @@ export class TronAdapter implements ChainAdapter {
    * `T…` addresses that EIP-712 tooling does not), no price feeds (Chainlink's AggregatorV3 is
    * an EVM contract set), no swaps yet.
    */
-  readonly capabilities: { contracts: Contracts; messages: PersonalMessages; screening: ScreeningReads };
+  readonly capabilities: { contracts: Contracts; messages: PersonalMessages; screening: ScreeningReads; paymentRequests: PaymentRequests };
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -112,6 +114,7 @@ export class TronAdapter implements ChainAdapter {
       },
       messages: { prepareMessage: prepareTronMessage },
       screening: new TronScreening(node, multicall, this.#concurrency),
+      paymentRequests: tronPaymentRequests,
     };
     this.sender = new TronSender(node, {
       ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),

@@ -15,3 +15,4 @@ export const walletIdParam = (req: FastifyRequest) => param(req, 'walletId', 'Wa
 export const transactionIdParam = (req: FastifyRequest) => param(req, 'transactionId', 'Transaction');
 export const assetIdParam = (req: FastifyRequest) => param(req, 'assetId', 'Asset');
 export const apiKeyIdParam = (req: FastifyRequest) => param(req, 'keyId', 'API key');
+export const paymentLinkIdParam = (req: FastifyRequest) => param(req, 'linkId', 'Payment link');

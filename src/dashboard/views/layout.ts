@@ -4,7 +4,8 @@ import { PREFIX } from '../web.js';
 import type { PageMeta } from '../../lib/schema.js';
 import type { SignInNotice } from '../service.js';
 
-export type Section = 'wallets' | 'transactions' | 'approvals' | 'deliveries' | 'reports' | 'policies' | 'developers' | 'users' | 'account';
+export type Section =
+  'wallets' | 'transactions' | 'payment-links' | 'approvals' | 'deliveries' | 'reports' | 'policies' | 'developers' | 'users' | 'account';
 
 export interface Frame {
   title: string;
@@ -41,7 +42,7 @@ export function layout(frame: Frame, body: Html): Html {
             ? html`<nav>
                   ${
                     full
-                      ? html`${nav('wallets', 'Wallets')}${nav('transactions', 'Transactions')}${nav(
+                      ? html`${nav('wallets', 'Wallets')}${nav('transactions', 'Transactions')}${nav('payment-links', 'Payment links')}${nav(
                           'approvals',
                           pending > 0 ? html`Approvals <span class="count" data-testid="pending-count">${pending}</span>` : 'Approvals',
                         )}${nav('deliveries', 'Webhooks')}${nav('reports', 'Reports')}${nav('policies', 'Policies')}${nav(

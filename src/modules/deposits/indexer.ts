@@ -338,6 +338,7 @@ export class ChainIndexer {
     const ctx = this.context(screener);
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
     const { ids: inserted, settled } = await insertNew(tx, ctx, inserts, { head, final });
+    if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
     const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
     if (rescreen.length) await this.aml!.queueRescreen(tx, rescreen);
     if (!lockedFirst) await lock();

@@ -160,6 +160,7 @@ export class DepositService {
           if (!inserts.some((d) => d.id === id)) found.push(id);
       }
       const inserted = (await insertNew(tx, ctx, inserts)).ids;
+      if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
       found.push(...inserted);
       const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
       if (rescreen.length) await this.#aml!.queueRescreen(tx, rescreen);

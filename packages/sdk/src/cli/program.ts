@@ -10,6 +10,7 @@ import { approvalCommands } from './commands/approvals.js';
 import { eventCommands } from './commands/events.js';
 import { faucetCommand } from './commands/faucet.js';
 import { loginCommands } from './commands/login.js';
+import { paymentLinkCommands } from './commands/payment-links.js';
 import { resourceCommands } from './commands/resources.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { withdrawCommand } from './commands/withdraw.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   faucetCommand(program);
   amlCommands(program);
   approvalCommands(program);
+  paymentLinkCommands(program);
   completionCommand(program);
   // Every command: commander's exits become ours (usage errors 2, help 0), checked in run().
   const configure = (cmd: Command) => {

@@ -11030,6 +11030,760 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/payment_links': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List payment links
+     * @description Newest first. A wallet key sees the links that take only its wallet; a business key every link of the business.
+     */
+    get: {
+      parameters: {
+        query?: {
+          page?: number;
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['PaymentLink'][];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+              meta: {
+                currentPage: number;
+                itemCount: number;
+                itemsPerPage: number;
+                totalItems: number;
+                totalPages: number;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create a payment link
+     * @description A link takes payments in the USD stablecoins of the wallets it accepts (`accepts`, an extension; a wallet key defaults to its own wallet). `amount` blank: the payer chooses. `slug` unique on the installation (409 `SLUG_TAKEN`); default one made from the name. Send JSON, or `multipart/form-data` with an image `file` (PNG, JPEG, GIF or WebP, at most 1 MiB; shown on the page) and the other fields as text (`metadata`, `configurations` and `accepts` as JSON text).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            description?: string;
+            /** @description blank or absent: the payer chooses */
+            amount?: string | '';
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            metadata?: {
+              [key: string]: string | number;
+            };
+            /** @description settled payments the link takes, then it is inactive */
+            paymentLimit?: number;
+            /** @description an http(s) URL */
+            redirectUrl?: string;
+            /** @description letters, digits and hyphens; unique on the installation */
+            slug?: string;
+            successMessage?: string;
+            inactiveMessage?: string;
+            configurations?: {
+              /** @description how long a session waits for its payment (default 30) */
+              expiresInMinutes?: number;
+              /** @description how long after expiresAt a session still watches its address: late payments, confirmations (default 1440) */
+              monitoringMinutes?: number;
+              /** @description percent of the amount a payment may fall short of and still settle ("0" to "50", default "0") */
+              underpaymentTolerance?: string;
+            };
+            /** @description extension: the wallets (and assets) the link takes; default the wallet key's own wallet */
+            accepts?: {
+              /** @description a wallet of the business */
+              walletId: string;
+              /** @description asset symbols or ids; default every enabled USD stablecoin of the wallet */
+              assets?: string[];
+            }[];
+          };
+          'multipart/form-data': {
+            name: string;
+            description?: string;
+            /** @description blank or absent: the payer chooses */
+            amount?: string | '';
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            metadata?: {
+              [key: string]: string | number;
+            };
+            /** @description settled payments the link takes, then it is inactive */
+            paymentLimit?: number;
+            /** @description an http(s) URL */
+            redirectUrl?: string;
+            /** @description letters, digits and hyphens; unique on the installation */
+            slug?: string;
+            successMessage?: string;
+            inactiveMessage?: string;
+            configurations?: {
+              /** @description how long a session waits for its payment (default 30) */
+              expiresInMinutes?: number;
+              /** @description how long after expiresAt a session still watches its address: late payments, confirmations (default 1440) */
+              monitoringMinutes?: number;
+              /** @description percent of the amount a payment may fall short of and still settle ("0" to "50", default "0") */
+              underpaymentTolerance?: string;
+            };
+            /** @description extension: the wallets (and assets) the link takes; default the wallet key's own wallet */
+            accepts?: {
+              /** @description a wallet of the business */
+              walletId: string;
+              /** @description asset symbols or ids; default every enabled USD stablecoin of the wallet */
+              assets?: string[];
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['PaymentLink'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/payment_links/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a payment link */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description payment link id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['PaymentLink'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update a payment link
+     * @description `active: false` deactivates it (the page answers its `inactiveMessage`); any field of the link may change, `amount: ""` lets the payer choose. Send JSON, or `multipart/form-data` with an image `file` (PNG, JPEG, GIF or WebP, at most 1 MiB; shown on the page) and the other fields as text (`metadata`, `configurations` and `accepts` as JSON text).
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description payment link id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+            description?: string;
+            /** @description blank or absent: the payer chooses */
+            amount?: string | '';
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            metadata?: {
+              [key: string]: string | number;
+            };
+            /** @description settled payments the link takes, then it is inactive */
+            paymentLimit?: number;
+            /** @description an http(s) URL */
+            redirectUrl?: string;
+            /** @description letters, digits and hyphens; unique on the installation */
+            slug?: string;
+            successMessage?: string;
+            inactiveMessage?: string;
+            configurations?: {
+              /** @description how long a session waits for its payment (default 30) */
+              expiresInMinutes?: number;
+              /** @description how long after expiresAt a session still watches its address: late payments, confirmations (default 1440) */
+              monitoringMinutes?: number;
+              /** @description percent of the amount a payment may fall short of and still settle ("0" to "50", default "0") */
+              underpaymentTolerance?: string;
+            };
+            active?: boolean;
+          };
+          'multipart/form-data': {
+            name?: string;
+            description?: string;
+            /** @description blank or absent: the payer chooses */
+            amount?: string | '';
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            metadata?: {
+              [key: string]: string | number;
+            };
+            /** @description settled payments the link takes, then it is inactive */
+            paymentLimit?: number;
+            /** @description an http(s) URL */
+            redirectUrl?: string;
+            /** @description letters, digits and hyphens; unique on the installation */
+            slug?: string;
+            successMessage?: string;
+            inactiveMessage?: string;
+            configurations?: {
+              /** @description how long a session waits for its payment (default 30) */
+              expiresInMinutes?: number;
+              /** @description how long after expiresAt a session still watches its address: late payments, confirmations (default 1440) */
+              monitoringMinutes?: number;
+              /** @description percent of the amount a payment may fall short of and still settle ("0" to "50", default "0") */
+              underpaymentTolerance?: string;
+            };
+            active?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['PaymentLink'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/v1/payment_links/{id}/checkouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a payment link's checkout sessions
+     * @description Extension. Newest first.
+     */
+    get: {
+      parameters: {
+        query?: {
+          page?: number;
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          /** @description payment link id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Checkout'][];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+              meta: {
+                currentPage: number;
+                itemCount: number;
+                itemsPerPage: number;
+                totalItems: number;
+                totalPages: number;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Start a checkout session
+     * @description Extension: what the page does when a payer opens the link, for a merchant that shows its own page. A dedicated child address on the chosen chain, the amount in the chosen asset (`amount` overrides the link's here), `expiresAt` and a monitoring window after it (docs/checkout.md). 422 `PAYMENT_LINK_INACTIVE` (with the link's `inactiveMessage`) once deactivated or at its `paymentLimit`.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description payment link id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description one of the wallets the link accepts; may be left out when it accepts one */
+            walletId?: string;
+            /** @description symbol or id; may be left out when one fits */
+            asset?: string;
+            /** @description decimal string, e.g. "100" or "12.5" */
+            amount?: string;
+            reference?: string;
+            /** Format: email */
+            email?: string;
+            name?: string;
+            /** @description an http(s) URL */
+            redirectUrl?: string;
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            metadata?: {
+              [key: string]: string | number;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Checkout'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/checkouts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a checkout session
+     * @description Extension. `status` new, processing, settled, expired or invalid, with `partial`, `overpaid` and `paidLate` (docs/checkout.md).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description checkout id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Checkout'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/aml/lookup': {
     parameters: {
       query?: never;
@@ -12029,6 +12783,107 @@ export interface components {
       createdAt: string;
       decidedAt: string | null;
     };
+    PaymentLink: {
+      id: string;
+      slug: string;
+      /** @description the payer's page */
+      url: string;
+      name: string;
+      description: string | null;
+      amount: string | null;
+      currency: string;
+      /** @description false once deactivated or once paymentLimit settled payments were taken */
+      active: boolean;
+      network: string;
+      /** @enum {string} */
+      type: 'payment';
+      createdChannel: string;
+      configurations: {
+        /** @description how long a session waits for its payment (default 30) */
+        expiresInMinutes: number;
+        /** @description how long after expiresAt a session still watches its address: late payments, confirmations (default 1440) */
+        monitoringMinutes: number;
+        /** @description percent of the amount a payment may fall short of and still settle ("0" to "50", default "0") */
+        underpaymentTolerance: string;
+      };
+      imageUrl: string | null;
+      metadata: {
+        [key: string]: unknown;
+      } | null;
+      paymentLimit: number | null;
+      /** @description settled sessions so far */
+      payments: number;
+      redirectUrl: string | null;
+      successMessage: string | null;
+      inactiveMessage: string | null;
+      accepts: {
+        walletId: string;
+        blockchain: string;
+        network: string;
+        assetId: string;
+        symbol: string;
+      }[];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    Checkout: {
+      id: string;
+      paymentLinkId: string;
+      /** @description the session's page */
+      url: string;
+      status: 'new' | 'processing' | 'settled' | 'expired' | 'invalid';
+      /** @description paid in time but short of the amount (beyond the tolerance) */
+      partial: boolean;
+      /** @description more than the amount arrived */
+      overpaid: boolean;
+      /** @description a payment arrived after expiresAt (within the monitoring window) */
+      paidLate: boolean;
+      /** @description due, in the asset */
+      amount: string;
+      /** @description seen so far (pending or confirmed), in time or late */
+      amountPaid: string;
+      amountConfirmed: string;
+      /** @description what is still missing of `amount` (0 when paid) */
+      amountDue: string;
+      /** @description the asset's symbol */
+      currency: string;
+      asset: {
+        id: string;
+        symbol: string;
+        decimals: number;
+        address: string;
+      };
+      blockchain: {
+        slug: string;
+        name: string;
+      };
+      network: string;
+      walletId: string;
+      /** @description the dedicated child address to pay */
+      address: string;
+      addressId: string;
+      paymentUri: string | null;
+      paymentReference: string | null;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: date-time */
+      monitorUntil: string;
+      reference: string | null;
+      email: string | null;
+      name: string | null;
+      redirectUrl: string | null;
+      metadata: {
+        [key: string]: unknown;
+      } | null;
+      createdChannel: string;
+      settledAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
     /** @description the event's latest webhook delivery */
     EventDelivery: {
       /** @description the delivery id (the webhook-id header of its attempts) */
@@ -12110,6 +12965,11 @@ export interface components {
         | 'ASSET_DECIMALS_MISMATCH'
         | 'WALLET_INACTIVE'
         | 'ADDRESSES_DISABLED'
+        | 'SLUG_TAKEN'
+        | 'PAYMENT_LINK_INACTIVE'
+        | 'ASSET_NOT_ACCEPTABLE'
+        | 'ASSET_NOT_ACCEPTED'
+        | 'LINK_NETWORKS_DIFFER'
         | 'ADDRESS_LIMIT_REACHED'
         | 'ADDRESS_EXISTS'
         | 'ADDRESS_NOT_EXTERNAL'

@@ -1,0 +1,97 @@
+/**
+ * A checkout session's state from its payments and the clock: one pure function, so every
+ * rule of docs/checkout.md ("Statuses") is here and unit-tested (status.test.ts).
+ *
+ * - new -> processing: a payment is seen before expiresAt (pending or confirmed).
+ * - -> settled: what was paid in time and is confirmed reaches the threshold (the amount less
+ *   the under-payment tolerance), whenever the confirmations come within the monitoring window.
+ * - -> expired: expiresAt passes with less than the threshold seen in time (nothing, or a
+ *   partial payment). A session that saw enough in time waits for its confirmations instead.
+ * - -> invalid: the monitoring window ends while it still waits (seen in time, never confirmed:
+ *   a payment reorged away, a chain that stalled).
+ * settled, expired and invalid are final; their flags still follow the payments.
+ */
+import type { CheckoutStatus } from './schemas.js';
+
+export interface Totals {
+  /** Seen before expiresAt, not failed (pending or confirmed). */
+  seenInTime: bigint;
+  /** Of those, confirmed. */
+  confirmedInTime: bigint;
+  /** Seen after expiresAt (within the monitoring window), not failed. */
+  seenLate: bigint;
+}
+
+export interface SessionState {
+  status: CheckoutStatus;
+  partial: boolean;
+  overpaid: boolean;
+  paidLate: boolean;
+}
+
+export interface Terms {
+  amount: bigint;
+  threshold: bigint;
+  expiresAt: Date;
+  monitorUntil: Date;
+}
+
+/** The webhook events of a change, in the order they happened (docs/checkout.md, "Webhook events"). */
+export type CheckoutEvent =
+  'checkout.processing' | 'checkout.partial' | 'checkout.settled' | 'checkout.expired' | 'checkout.invalid' | 'checkout.paid-late';
+
+export interface Step {
+  state: SessionState;
+  events: CheckoutEvent[];
+}
+
+const FINAL: ReadonlySet<CheckoutStatus> = new Set(['settled', 'expired', 'invalid']);
+
+/**
+ * The next state of a session, and the events that lead there. `before` is the stored state
+ * with the totals it was computed from (`seenBefore`), so a new partial or late payment is
+ * told once per change.
+ */
+export function nextState(before: SessionState & { seenBefore: Totals }, terms: Terms, totals: Totals, now: Date): Step {
+  const events: CheckoutEvent[] = [];
+  let status = before.status;
+  const expired = now.getTime() >= terms.expiresAt.getTime();
+  const windowOver = now.getTime() >= terms.monitorUntil.getTime();
+
+  if (!FINAL.has(status)) {
+    if (status === 'new' && totals.seenInTime > 0n) {
+      status = 'processing';
+      events.push('checkout.processing');
+    }
+    if (totals.confirmedInTime >= terms.threshold && !windowOver) {
+      status = 'settled';
+    } else if (expired && totals.seenInTime < terms.threshold) {
+      status = 'expired';
+    } else if (windowOver) {
+      status = 'invalid';
+    }
+  }
+  const partial = status !== 'settled' && totals.seenInTime > 0n && totals.seenInTime < terms.threshold;
+  // A payment in time that leaves it short: told at each such payment.
+  if (partial && totals.seenInTime > before.seenBefore.seenInTime) events.push('checkout.partial');
+  if (status === 'settled' && before.status !== 'settled') events.push('checkout.settled');
+  if (status === 'expired' && before.status !== 'expired') events.push('checkout.expired');
+  if (status === 'invalid' && before.status !== 'invalid') events.push('checkout.invalid');
+  const paidLate = totals.seenLate > 0n;
+  if (totals.seenLate > before.seenBefore.seenLate) events.push('checkout.paid-late');
+  const overpaid = totals.seenInTime + totals.seenLate > terms.amount;
+  return { state: { status, partial, overpaid, paidLate }, events };
+}
+
+/**
+ * The threshold that settles `amount` with a tolerance in percent (a decimal string with at
+ * most two fraction digits): the amount less the tolerated part, rounded so that the
+ * tolerance is never exceeded (the payer may fall short by at most that much).
+ */
+export function thresholdOf(amount: bigint, tolerancePercent: string): bigint {
+  const [whole, fraction = ''] = tolerancePercent.split('.');
+  const basisPoints = BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0') || '0');
+  const tolerated = (amount * basisPoints) / 10_000n; // rounded down: never more than the tolerance
+  const threshold = amount - tolerated;
+  return threshold > 0n ? threshold : 1n;
+}

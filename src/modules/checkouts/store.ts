@@ -1,0 +1,341 @@
+/** SQL of payment links and checkout sessions (migration 035). */
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
+import type { CheckoutStatus } from './schemas.js';
+
+export interface LinkRow {
+  id: string;
+  business_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  amount: string | null;
+  currency: string;
+  active: boolean;
+  payment_limit: number | null;
+  redirect_url: string | null;
+  success_message: string | null;
+  inactive_message: string | null;
+  metadata: Record<string, unknown> | null;
+  image_type: string | null;
+  configurations: Record<string, unknown>;
+  network: string;
+  created_channel: 'api' | 'dashboard';
+  created_at: Date;
+  updated_at: Date;
+  /** Settled sessions. */
+  payments: number;
+}
+
+const LINK = sql`l.id, l.business_id, l.slug, l.name, l.description, l.amount::text AS amount, l.currency, l.active, l.payment_limit,
+  l.redirect_url, l.success_message, l.inactive_message, l.metadata, l.image_type, l.configurations, l.network, l.created_channel,
+  l.created_at, l.updated_at,
+  (SELECT count(*)::int FROM checkouts c WHERE c.link_id = l.id AND c.status = 'settled') AS payments`;
+
+export interface AcceptRow {
+  link_id: string;
+  wallet_id: string;
+  asset_id: string;
+}
+
+export interface NewLink {
+  id: string;
+  businessId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  amount: string | null;
+  paymentLimit: number | null;
+  redirectUrl: string | null;
+  successMessage: string | null;
+  inactiveMessage: string | null;
+  metadata: Record<string, unknown> | null;
+  image: { data: Buffer; type: string } | null;
+  configurations: Record<string, unknown>;
+  network: string;
+  createdChannel: 'api' | 'dashboard';
+  now: Date;
+  accepts: { walletId: string; assetId: string }[];
+}
+
+/** Inserts a link and what it accepts; false when the slug is taken (compared without case). */
+export async function insertLink(db: DbConn, l: NewLink): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO payment_links (id, business_id, slug, name, description, amount, payment_limit, redirect_url, success_message,
+                               inactive_message, metadata, image, image_type, configurations, network, created_channel, created_at, updated_at)
+    VALUES (${l.id}, ${l.businessId}, ${l.slug}, ${l.name}, ${l.description}, ${l.amount}::numeric, ${l.paymentLimit}, ${l.redirectUrl},
+            ${l.successMessage}, ${l.inactiveMessage}, ${l.metadata === null ? null : JSON.stringify(l.metadata)}::jsonb,
+            ${l.image?.data ?? null}, ${l.image?.type ?? null}, ${JSON.stringify(l.configurations)}::jsonb, ${l.network},
+            ${l.createdChannel}, ${l.now}, ${l.now})
+    ON CONFLICT ((lower(slug))) DO NOTHING
+    RETURNING id`.execute(db);
+  if (rows.length === 0) return false;
+  await sql`
+    INSERT INTO payment_link_assets (link_id, wallet_id, asset_id, position)
+    SELECT ${l.id}, w, a, n FROM unnest(${l.accepts.map((x) => x.walletId)}::uuid[], ${l.accepts.map((x) => x.assetId)}::uuid[])
+      WITH ORDINALITY AS t(w, a, n)`.execute(db);
+  return true;
+}
+
+export async function findLink(db: DbConn, id: string, forUpdate = false): Promise<LinkRow | undefined> {
+  const { rows } = await sql<LinkRow>`SELECT ${LINK} FROM payment_links l WHERE l.id = ${id}
+    ${forUpdate ? sql`FOR NO KEY UPDATE` : sql``}`.execute(db);
+  return rows[0];
+}
+
+export async function findLinkBySlug(db: DbConn, slug: string): Promise<LinkRow | undefined> {
+  const { rows } = await sql<LinkRow>`SELECT ${LINK} FROM payment_links l WHERE lower(l.slug) = lower(${slug})`.execute(db);
+  return rows[0];
+}
+
+/**
+ * The business's links, newest first; `walletId` (a wallet key) keeps those that accept only
+ * that wallet.
+ */
+export async function listLinks(db: DbConn, businessId: string, walletId: string | null, offset: number, limit: number) {
+  const reach =
+    walletId === null
+      ? sql``
+      : sql`AND NOT EXISTS (SELECT 1 FROM payment_link_assets p WHERE p.link_id = l.id AND p.wallet_id <> ${walletId})`;
+  const [{ rows }, { rows: count }] = await Promise.all([
+    sql<LinkRow>`SELECT ${LINK} FROM payment_links l WHERE l.business_id = ${businessId} ${reach}
+      ORDER BY l.created_at DESC, l.id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM payment_links l WHERE l.business_id = ${businessId} ${reach}`.execute(db),
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+export async function acceptsOf(db: DbConn, linkIds: string[]): Promise<AcceptRow[]> {
+  if (linkIds.length === 0) return [];
+  const { rows } = await sql<AcceptRow>`SELECT link_id, wallet_id, asset_id FROM payment_link_assets
+    WHERE link_id = ANY(${linkIds}::uuid[]) ORDER BY link_id, position`.execute(db);
+  return rows;
+}
+
+export interface LinkPatch {
+  name?: string;
+  description?: string | null;
+  amount?: string | null;
+  paymentLimit?: number | null;
+  redirectUrl?: string | null;
+  successMessage?: string | null;
+  inactiveMessage?: string | null;
+  metadata?: Record<string, unknown> | null;
+  slug?: string;
+  active?: boolean;
+  configurations?: Record<string, unknown>;
+  image?: { data: Buffer; type: string };
+}
+
+/** Applies a patch; false when the new slug is taken. */
+export async function updateLink(db: DbConn, id: string, p: LinkPatch, now: Date): Promise<boolean> {
+  const set: ReturnType<typeof sql>[] = [sql`updated_at = ${now}`];
+  const col = (name: string, value: unknown) => set.push(sql`${sql.ref(name)} = ${value}`);
+  if (p.name !== undefined) col('name', p.name);
+  if (p.description !== undefined) col('description', p.description);
+  if (p.amount !== undefined) set.push(sql`amount = ${p.amount}::numeric`);
+  if (p.paymentLimit !== undefined) col('payment_limit', p.paymentLimit);
+  if (p.redirectUrl !== undefined) col('redirect_url', p.redirectUrl);
+  if (p.successMessage !== undefined) col('success_message', p.successMessage);
+  if (p.inactiveMessage !== undefined) col('inactive_message', p.inactiveMessage);
+  if (p.metadata !== undefined) set.push(sql`metadata = ${p.metadata === null ? null : JSON.stringify(p.metadata)}::jsonb`);
+  if (p.slug !== undefined) col('slug', p.slug);
+  if (p.active !== undefined) col('active', p.active);
+  if (p.configurations !== undefined) set.push(sql`configurations = ${JSON.stringify(p.configurations)}::jsonb`);
+  if (p.image !== undefined) {
+    col('image', p.image.data);
+    col('image_type', p.image.type);
+  }
+  const taken = p.slug === undefined ? null : await findLinkBySlug(db, p.slug);
+  if (taken && taken.id !== id) return false;
+  await sql`UPDATE payment_links SET ${sql.join(set)} WHERE id = ${id}`.execute(db);
+  return true;
+}
+
+export async function imageOf(db: DbConn, id: string): Promise<{ image: Buffer; image_type: string } | undefined> {
+  const { rows } = await sql<{ image: Buffer; image_type: string }>`
+    SELECT image, image_type FROM payment_links WHERE id = ${id} AND image IS NOT NULL`.execute(db);
+  return rows[0];
+}
+
+// ---- checkout sessions -------------------------------------------------------------------
+
+export interface CheckoutRow {
+  id: string;
+  link_id: string;
+  business_id: string;
+  wallet_id: string;
+  asset_id: string;
+  address_id: string;
+  address: string;
+  amount: string;
+  threshold: string;
+  seen_in_time: string;
+  seen_late: string;
+  amount_confirmed: string;
+  status: CheckoutStatus;
+  partial: boolean;
+  overpaid: boolean;
+  paid_late: boolean;
+  expires_at: Date;
+  monitor_until: Date;
+  payment_reference: string | null;
+  reference: string | null;
+  email: string | null;
+  payer_name: string | null;
+  redirect_url: string | null;
+  metadata: Record<string, unknown> | null;
+  created_channel: 'api' | 'page';
+  settled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const CHECKOUT = sql`id, link_id, business_id, wallet_id, asset_id, address_id, address, amount::text AS amount, threshold::text AS threshold,
+  seen_in_time::text AS seen_in_time, seen_late::text AS seen_late, amount_confirmed::text AS amount_confirmed, status, partial, overpaid, paid_late, expires_at,
+  monitor_until, payment_reference, reference, email, payer_name, redirect_url, metadata, created_channel, settled_at, created_at, updated_at`;
+
+export interface NewCheckout {
+  id: string;
+  linkId: string;
+  businessId: string;
+  walletId: string;
+  assetId: string;
+  addressId: string;
+  address: string;
+  amount: bigint;
+  threshold: bigint;
+  expiresAt: Date;
+  monitorUntil: Date;
+  paymentReference: string | null;
+  reference: string | null;
+  email: string | null;
+  payerName: string | null;
+  redirectUrl: string | null;
+  metadata: Record<string, unknown> | null;
+  createdChannel: 'api' | 'page';
+  now: Date;
+}
+
+export async function insertCheckout(db: DbConn, c: NewCheckout): Promise<CheckoutRow> {
+  const { rows } = await sql<CheckoutRow>`
+    INSERT INTO checkouts (id, link_id, business_id, wallet_id, asset_id, address_id, address, amount, threshold, status, expires_at,
+                           monitor_until, payment_reference, reference, email, payer_name, redirect_url, metadata, created_channel,
+                           created_at, updated_at)
+    VALUES (${c.id}, ${c.linkId}, ${c.businessId}, ${c.walletId}, ${c.assetId}, ${c.addressId}, ${c.address}, ${c.amount.toString()},
+            ${c.threshold.toString()}, 'new', ${c.expiresAt}, ${c.monitorUntil}, ${c.paymentReference}, ${c.reference}, ${c.email},
+            ${c.payerName}, ${c.redirectUrl}, ${c.metadata === null ? null : JSON.stringify(c.metadata)}::jsonb, ${c.createdChannel},
+            ${c.now}, ${c.now})
+    RETURNING ${CHECKOUT}`.execute(db);
+  return rows[0]!;
+}
+
+export async function findCheckout(db: DbConn, id: string, forUpdate = false): Promise<CheckoutRow | undefined> {
+  const { rows } =
+    await sql<CheckoutRow>`SELECT ${CHECKOUT} FROM checkouts WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(db);
+  return rows[0];
+}
+
+export async function findCheckouts(db: DbConn, ids: string[]): Promise<CheckoutRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<CheckoutRow>`SELECT ${CHECKOUT} FROM checkouts WHERE id = ANY(${ids}::uuid[])`.execute(db);
+  return rows;
+}
+
+export async function listCheckouts(db: DbConn, linkId: string, offset: number, limit: number) {
+  const [{ rows }, { rows: count }] = await Promise.all([
+    sql<CheckoutRow>`SELECT ${CHECKOUT} FROM checkouts WHERE link_id = ${linkId}
+      ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT ${limit}`.execute(db),
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM checkouts WHERE link_id = ${linkId}`.execute(db),
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+/**
+ * The session's payments, summed: in time or late, seen (not failed) and confirmed. A deposit AML screening holds (a listed sender,
+ * docs/aml.md) is seen but not confirmed: it cannot settle the session until an operator
+ * releases it (the release emits deposit.confirmed, which recomputes the session).
+ */
+export async function totalsOf(db: DbConn, checkoutId: string) {
+  const { rows } = await sql<{ seen_in_time: string; confirmed_in_time: string; seen_late: string; confirmed: string }>`
+    SELECT coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status <> 'FAILED'), 0)::text AS seen_in_time,
+           coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed_in_time,
+           coalesce(sum(t.amount) FILTER (WHERE p.late AND t.status <> 'FAILED'), 0)::text AS seen_late,
+           coalesce(sum(t.amount) FILTER (WHERE t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed
+      FROM checkout_payments p JOIN transactions t ON t.id = p.transaction_id
+     WHERE p.checkout_id = ${checkoutId}`.execute(db);
+  const r = rows[0]!;
+  return {
+    seenInTime: BigInt(r.seen_in_time),
+    confirmedInTime: BigInt(r.confirmed_in_time),
+    seenLate: BigInt(r.seen_late),
+    confirmed: BigInt(r.confirmed),
+  };
+}
+
+export interface CheckoutUpdate {
+  status: CheckoutStatus;
+  partial: boolean;
+  overpaid: boolean;
+  paidLate: boolean;
+  seenInTime: bigint;
+  seenLate: bigint;
+  confirmed: bigint;
+  now: Date;
+}
+
+export async function updateCheckout(db: DbConn, id: string, u: CheckoutUpdate): Promise<void> {
+  await sql`UPDATE checkouts SET status = ${u.status}, partial = ${u.partial}, overpaid = ${u.overpaid}, paid_late = ${u.paidLate},
+      seen_in_time = ${u.seenInTime.toString()}, seen_late = ${u.seenLate.toString()}, amount_confirmed = ${u.confirmed.toString()},
+      settled_at = CASE WHEN ${u.status} = 'settled' AND settled_at IS NULL THEN ${u.now}::timestamptz ELSE settled_at END,
+      updated_at = ${u.now}
+    WHERE id = ${id}`.execute(db);
+}
+
+/**
+ * Attaches deposits to the sessions of their addresses (same asset), each once, with the
+ * time the service first saw it; a deposit seen after a session's monitoring window is not
+ * the session's. Returns the sessions the deposits concern (attached now or before).
+ */
+export async function attachPayments(db: DbConn, depositIds: string[], seenAt: Date): Promise<string[]> {
+  const { rows } = await sql<{ checkout_id: string }>`
+    WITH d AS (
+      SELECT t.id AS transaction_id, c.id AS checkout_id, c.expires_at, c.monitor_until
+        FROM transactions t JOIN checkouts c ON c.address_id = t.address_id AND c.asset_id = t.asset_id
+       WHERE t.id = ANY(${depositIds}::uuid[]) AND t.type = 'DEPOSIT'
+    ), ins AS (
+      INSERT INTO checkout_payments (transaction_id, checkout_id, seen_at, late)
+      SELECT transaction_id, checkout_id, ${seenAt}, ${seenAt} >= expires_at FROM d WHERE ${seenAt} < monitor_until
+      ON CONFLICT (transaction_id) DO NOTHING
+    )
+    SELECT DISTINCT d.checkout_id FROM d`.execute(db);
+  return rows.map((r) => r.checkout_id);
+}
+
+/**
+ * Queues `checkout_payments` for deposits made to a session's address, in the transaction
+ * that recorded or confirmed them (the indexer's): nothing is queued for other deposits.
+ */
+export async function queuePayments(db: DbConn, depositIds: string[], seenAt: Date): Promise<void> {
+  await sql`SELECT ${jobs.checkout_payments.addSql({ depositIds: sql`${depositIds}::text[]`, seenAt: sql`${seenAt.toISOString()}::text` })}
+    WHERE EXISTS (SELECT 1 FROM transactions t JOIN checkouts c ON c.address_id = t.address_id
+                   WHERE t.id = ANY(${depositIds}::uuid[]))`.execute(db);
+}
+
+/** Open sessions whose deadline or monitoring window has passed by `now` (the tick's work). */
+export async function dueCheckouts(db: DbConn, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM checkouts
+     WHERE status IN ('new', 'processing') AND ((expires_at <= ${now} AND seen_in_time < threshold) OR monitor_until <= ${now})
+     ORDER BY expires_at LIMIT ${limit}`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** Settled sessions of a link (the payment limit's count), read under the link's lock. */
+export async function settledCount(db: DbConn, linkId: string): Promise<number> {
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM checkouts WHERE link_id = ${linkId} AND status = 'settled'`.execute(db);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,299 @@
+/**
+ * The payer's page at /pay/<slug> (docs/checkout.md): choose a network and coin, get a
+ * session with its own address, pay by QR code or by copying, watch the status live. No API
+ * key, no cookie: the slug and the session id are what a payer holds. Strict CSP, nothing
+ * from another origin; the QR code is an SVG drawn here (qr, server-side).
+ */
+import { readFileSync } from 'node:fs';
+import encodeQR from 'qr';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, RateLimitedError } from '../lib/errors.js';
+import { formatAmount } from '../lib/money.js';
+import { UUID_PATTERN } from '../lib/ids.js';
+import { CreateCheckoutBody } from '../modules/checkouts/schemas.js';
+import { dueOf, paymentUri, type CheckoutRow, type LinkRow, type PublicLink } from '../modules/checkouts/service.js';
+import type { Services } from '../services.js';
+import { check } from '../dashboard/validate.js';
+import { parseForm } from '../dashboard/web.js';
+import { LiveCheckouts } from './live.js';
+import { chooserPage, errorPage, inactivePage, notFoundPage, PREFIX, sessionPage, statusText, type Choice } from './views.js';
+import { SessionLimiter } from './limit.js';
+
+const ASSETS: Record<string, { type: string; body: Buffer }> = {
+  'pay.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/pay.css', import.meta.url)) },
+  'pay.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/pay.js', import.meta.url)) },
+};
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const UUID = new RegExp(UUID_PATTERN);
+const SLUG = /^[A-Za-z0-9-]{1,250}$/;
+
+function send(reply: FastifyReply, page: { value: string }, status = 200): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', CSP)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .send(`<!doctype html>\n${page.value}`);
+}
+
+const params = (req: FastifyRequest) => req.params as { slug: string; id?: string };
+const query = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
+const form = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, string>) : {});
+const text = (v: unknown, max: number) => (typeof v === 'string' && v.trim() !== '' && v.length <= max ? v.trim() : undefined);
+
+export async function payPlugin(app: FastifyInstance, opts: { services: Services; sessionsPerIp?: number }): Promise<void> {
+  const { checkouts, catalogue, clock } = opts.services;
+  const live = new LiveCheckouts(checkouts, (err) => app.log.error({ err }, 'live checkout status failed'));
+  const limiter = new SessionLimiter(opts.sessionsPerIp ?? 30, 10 * 60_000);
+  const streams = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const end of [...streams]) end();
+    live.stop();
+  });
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) =>
+    done(null, parseForm(body as string)),
+  );
+  app.setNotFoundHandler((_req, reply) => send(reply, notFoundPage(), 404));
+  app.setErrorHandler((err, req, reply) => {
+    if (!(err instanceof AppError)) req.log.error({ err }, 'payment page failed');
+    if (err instanceof AppError && err.code === 'NOT_FOUND') return send(reply, notFoundPage(), 404);
+    return send(reply, errorPage(), 500);
+  });
+
+  app.get('/assets/:name', async (req, reply) => {
+    const asset = ASSETS[(req.params as { name: string }).name];
+    if (!asset) return send(reply, notFoundPage(), 404);
+    return reply
+      .header('content-type', asset.type)
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(asset.body);
+  });
+
+  /** The link of a slug, or the plain 404 page. */
+  async function linkOf(req: FastifyRequest, reply: FastifyReply): Promise<PublicLink | null> {
+    const { slug } = params(req);
+    const found = SLUG.test(slug) ? await checkouts.publicLink(slug) : null;
+    if (!found) void send(reply, notFoundPage(), 404);
+    return found;
+  }
+
+  function choices(found: PublicLink): Choice[] {
+    return found.accepts.flatMap((a) => {
+      const asset = catalogue.asset(a.asset_id);
+      if (!asset) return [];
+      return [
+        {
+          value: `${a.wallet_id}:${a.asset_id}`,
+          symbol: asset.row.symbol,
+          chain: asset.chain.config.blockchain.name,
+        },
+      ];
+    });
+  }
+
+  /** What the URL's query may fill in (as the described service does); a redirect only to the link's own site when it has one. */
+  function prefill(link: LinkRow, q: Record<string, string | undefined>) {
+    const redirect = text(q.redirectUrl, 2048);
+    const allowed = redirect && /^https?:\/\//.test(redirect) && (!link.redirect_url || sameOrigin(redirect, link.redirect_url));
+    return {
+      ...(link.amount === null && text(q.amount, 40) ? { amount: text(q.amount, 40)! } : {}),
+      ...(text(q.name, 200) ? { name: text(q.name, 200)! } : {}),
+      ...(text(q.email, 254) ? { email: text(q.email, 254)! } : {}),
+      ...(text(q.reference, 200) ? { reference: text(q.reference, 200)! } : {}),
+      ...(allowed ? { redirectUrl: redirect } : {}),
+    };
+  }
+
+  app.get('/:slug', async (req, reply) => {
+    const found = await linkOf(req, reply);
+    if (!found) return reply;
+    const { slug } = params(req);
+    if (!found.open) return send(reply, inactivePage(found.link, slug));
+    return send(
+      reply,
+      chooserPage(found.link, slug, { choices: choices(found), amount: found.link.amount, prefill: prefill(found.link, query(req)) }),
+    );
+  });
+
+  app.post('/:slug', async (req, reply) => {
+    const found = await linkOf(req, reply);
+    if (!found) return reply;
+    const { slug } = params(req);
+    if (!found.open) return send(reply, inactivePage(found.link, slug));
+    const f = form(req);
+    const [walletId, assetId] = (f.choice ?? '').split(':');
+    const chosen = prefill(found.link, f);
+    try {
+      if (!limiter.take(req.ip || 'unknown'))
+        throw new RateLimitedError('RATE_LIMITED', 'Too many payment sessions from your address; wait a few minutes.', 600);
+      const input = check(
+        CreateCheckoutBody,
+        {
+          ...(walletId && UUID.test(walletId) ? { walletId } : {}),
+          ...(assetId ? { asset: assetId } : {}),
+          ...chosen,
+        },
+        'body',
+      );
+      const row = await checkouts.startFromPage(slug, input);
+      return reply.status(303).header('location', `${PREFIX}/${slug}/${row.id}`).header('cache-control', 'no-store').send();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
+      const status = err.code === 'RATE_LIMITED' ? 429 : err.code === 'VALIDATION_ERROR' ? 400 : 422;
+      return send(
+        reply,
+        chooserPage(found.link, slug, { choices: choices(found), amount: found.link.amount, prefill: chosen, error: err.message }),
+        status,
+      );
+    }
+  });
+
+  app.get('/:slug/image', async (req, reply) => {
+    const found = await linkOf(req, reply);
+    if (!found) return reply;
+    const image = await checkouts.image(found.link.id);
+    if (!image) return send(reply, notFoundPage(), 404);
+    return reply
+      .header('content-type', image.image_type)
+      .header('content-security-policy', "default-src 'none'")
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=60')
+      .send(image.image);
+  });
+
+  /** A session of the slug's link, or the plain 404 page. */
+  async function sessionOf(req: FastifyRequest, reply: FastifyReply) {
+    const { slug, id } = params(req);
+    const found = SLUG.test(slug) && id && UUID.test(id) ? await checkouts.publicCheckout(slug, id) : null;
+    if (!found) void send(reply, notFoundPage(), 404);
+    return found;
+  }
+
+  function describe(row: CheckoutRow) {
+    const asset = catalogue.asset(row.asset_id)!;
+    const d = asset.row.decimals;
+    return {
+      asset,
+      amount: formatAmount(BigInt(row.amount), d),
+      amountDue: formatAmount(dueOf(row) > 0n ? dueOf(row) : BigInt(row.amount), d),
+      amountPaid: formatAmount(BigInt(row.seen_in_time) + BigInt(row.seen_late), d),
+    };
+  }
+
+  /** Where a settled session sends the payer: its own redirect, else the link's, with the session named. */
+  function redirectOf(link: LinkRow, row: CheckoutRow): string | null {
+    const target = row.redirect_url ?? link.redirect_url;
+    if (!target) return null;
+    const url = new URL(target);
+    url.searchParams.set('checkoutId', row.id);
+    url.searchParams.set('status', row.status);
+    if (row.reference) url.searchParams.set('reference', row.reference);
+    return url.toString();
+  }
+
+  app.get('/:slug/:id', async (req, reply) => {
+    const found = await sessionOf(req, reply);
+    if (!found) return reply;
+    const { link, row } = found;
+    const d = describe(row);
+    return send(
+      reply,
+      sessionPage({
+        slug: params(req).slug,
+        link,
+        row,
+        symbol: d.asset.row.symbol,
+        chain: d.asset.chain.config.blockchain.name,
+        amount: d.amount,
+        amountDue: d.amountDue,
+        amountPaid: d.amountPaid,
+        paymentUri: paymentUri(d.asset, row),
+        remainingMs: Math.max(0, row.expires_at.getTime() - clock.now().getTime()),
+        redirect: redirectOf(link, row),
+      }),
+    );
+  });
+
+  app.get('/:slug/:id/qr.svg', async (req, reply) => {
+    const found = await sessionOf(req, reply);
+    if (!found) return reply;
+    const asset = catalogue.asset(found.row.asset_id)!;
+    const uri = paymentUri(asset, found.row) ?? found.row.address;
+    return reply
+      .header('content-type', 'image/svg+xml')
+      .header('content-security-policy', "default-src 'none'")
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'no-store')
+      .send(encodeQR(uri, 'svg', { ecc: 'medium', border: 4 }).replace('<svg ', '<svg shape-rendering="crispEdges" '));
+  });
+
+  // Live status: one event per change of the session (and the first at once).
+  app.get('/:slug/:id/events', async (req, reply) => {
+    const found = await sessionOf(req, reply);
+    if (!found) return reply;
+    const { link } = found;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      connection: 'keep-alive',
+    });
+    const write = (row: CheckoutRow) => {
+      const d = describe(row);
+      const s = statusText(row);
+      const data = {
+        status: row.status,
+        state: s.key,
+        text: s.text,
+        partial: row.partial,
+        overpaid: row.overpaid,
+        paidLate: row.paid_late,
+        amountDue: d.amountDue,
+        amountPaid: d.amountPaid,
+        redirect: row.status === 'settled' ? redirectOf(link, row) : null,
+      };
+      res.write(`event: status\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    let unwatch: () => void = () => undefined;
+    const end = () => {
+      clearInterval(heartbeat);
+      unwatch();
+      streams.delete(end);
+      res.end();
+    };
+    streams.add(end);
+    req.raw.on('close', end);
+    write(found.row);
+    unwatch = live.watch(found.row.id, write);
+    return reply;
+  });
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Payment links and checkout sessions through HTTP, on the EVM devnet with the real indexer,
+ * worker and webhooks (issue 30): links created (JSON and multipart with an image), listed,
+ * edited and deactivated; slugs unique and checked; a session's address, amount and
+ * deadlines; an exact payment seen then settled with checkout.* and deposit.* webhooks
+ * naming the link and the session; a partial one topped up; expiry on the service clock,
+ * then a late payment; the payment limit; tenancy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { chainOf } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
+
+const SLUG = 'devnet-eth';
+let h: Harness;
+let receiver: Receiver;
+const clock = new ManualClock(Date.now());
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+
+beforeAll(async () => {
+  [h, receiver] = await Promise.all([startHarness({ worker: true, clock }), startReceiver()]);
+  const w = h.wallets[SLUG]!;
+  const patched = await h.api('PATCH', `/v1/wallets/${w.id}`, {
+    key: w.apiKey,
+    body: { webhookUrl: receiver.url, configurations: { autoSweeping: { isActive: false } } },
+  });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+}, 120_000);
+afterAll(async () => {
+  await receiver?.close();
+  await h?.stop();
+});
+
+const key = () => h.wallets[SLUG]!.apiKey;
+const eth = () => chainOf(h, SLUG);
+
+async function createLink(body: Record<string, unknown>, apiKey = key()) {
+  const res = await h.api('POST', '/v1/payment_links', { key: apiKey, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as Record<string, any>;
+}
+
+async function startCheckout(linkId: string, body: Record<string, unknown> = {}) {
+  const res = await h.api('POST', `/v1/payment_links/${linkId}/checkouts`, { key: key(), body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as Record<string, any>;
+}
+
+async function indexAll() {
+  const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+  for (let i = 0; i < 100 && (await indexer.step()) !== 'idle'; i++);
+}
+
+const checkout = async (id: string) => (await h.api('GET', `/v1/checkouts/${id}`, { key: key() })).body.data as Record<string, any>;
+const until = (id: string, check: (c: Record<string, any>) => boolean) => eventually(() => checkout(id), check, 20_000);
+
+/** The verified webhooks received so far (signatures checked; their times follow the test's clock). */
+function hooks() {
+  return receiver.requests.map((r) =>
+    verifyWebhook<Record<string, any>>({
+      body: r.body,
+      headers: r.headers,
+      apiKey: key(),
+      replay: false,
+      now: Number(r.headers['webhook-timestamp']) * 1000,
+    }),
+  );
+}
+
+describe('payment links', () => {
+  it('creates a link from JSON and answers the described shape', async () => {
+    const link = await createLink({ name: 'T-shirt', amount: '25.50', description: 'Blue, size M', slug: 'Tshirt-Blue', paymentLimit: 3 });
+    expect(link).toMatchObject({
+      slug: 'Tshirt-Blue',
+      name: 'T-shirt',
+      amount: '25.5',
+      currency: 'USD',
+      active: true,
+      network: 'testnet',
+      type: 'payment',
+      createdChannel: 'api',
+      imageUrl: null,
+      paymentLimit: 3,
+      configurations: { expiresInMinutes: 30, monitoringMinutes: 1440, underpaymentTolerance: '0' },
+    });
+    expect(link.url).toMatch(/\/pay\/Tshirt-Blue$/);
+    expect(link.accepts.map((a: any) => a.symbol).sort()).toEqual(['USDC', 'USDT']);
+  });
+
+  it('refuses a taken slug (any case), a malformed one and bad input, writing nothing', async () => {
+    const before = (await h.api('GET', '/v1/payment_links', { key: key() })).body.meta.totalItems;
+    const taken = await h.api('POST', '/v1/payment_links', { key: key(), body: { name: 'x', slug: 'tshirt-BLUE' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toBe('SLUG_TAKEN');
+    for (const body of [
+      { name: 'x', slug: 'has space' },
+      { name: 'x', slug: 'émoji' },
+      { name: 'x', amount: '-1' },
+      { name: 'x', amount: '1e3' },
+      { name: 'x', amount: '1.1234567' }, // more places than USDC's 6
+      { name: 'x', redirectUrl: 'javascript:alert(1)' },
+      { name: 'x', paymentLimit: 0 },
+      { name: 'x', configurations: { underpaymentTolerance: '75' } },
+      { name: '' },
+      { name: 'x', accepts: [{ walletId: h.wallets['devnet-bsc']!.id }] }, // another wallet: not this key's
+    ]) {
+      const res = await h.api('POST', '/v1/payment_links', { key: key(), body });
+      expect([400, 404], JSON.stringify(body)).toContain(res.status);
+    }
+    expect((await h.api('GET', '/v1/payment_links', { key: key() })).body.meta.totalItems).toBe(before);
+  });
+
+  it('takes a multipart form with an image, as the described service does', async () => {
+    const form = new FormData();
+    form.set('name', 'Poster');
+    form.set('amount', '');
+    form.set('description', 'A poster');
+    form.set('metadata', JSON.stringify({ sku: 'P-1', batch: 7 }));
+    form.set('paymentLimit', '');
+    form.set('inactiveMessage', 'Sold out');
+    form.set('slug', 'poster-1');
+    form.set('file', new Blob([PNG], { type: 'image/png' }), 'poster.png');
+    const res = await fetch(`${h.baseUrl}/v1/payment_links`, { method: 'POST', headers: { 'x-api-key': key() }, body: form });
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.data).toMatchObject({ slug: 'poster-1', amount: null, metadata: { sku: 'P-1', batch: 7 }, inactiveMessage: 'Sold out' });
+    expect(body.data.imageUrl).toMatch(/\/pay\/poster-1\/image$/);
+    const image = await fetch(`${h.baseUrl}/pay/poster-1/image`);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+
+    const notImage = new FormData();
+    notImage.set('name', 'Script');
+    notImage.set('file', new Blob(['<svg onload=alert(1)></svg>'], { type: 'image/svg+xml' }), 'x.svg');
+    const refused = await fetch(`${h.baseUrl}/v1/payment_links`, { method: 'POST', headers: { 'x-api-key': key() }, body: notImage });
+    expect(refused.status).toBe(400);
+  });
+
+  it('lists, reads, edits and deactivates; another business sees nothing', async () => {
+    const link = await createLink({ name: 'Edit me' });
+    const patched = await h.api('PATCH', `/v1/payment_links/${link.id}`, {
+      key: key(),
+      body: { name: 'Edited', amount: '10', active: false, inactiveMessage: 'Closed for today' },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'Edited', amount: '10', active: false, inactiveMessage: 'Closed for today' });
+    const refused = await h.api('POST', `/v1/payment_links/${link.id}/checkouts`, { key: key(), body: { asset: 'USDC' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ error: 'PAYMENT_LINK_INACTIVE', message: 'Closed for today' });
+    const list = await h.api('GET', '/v1/payment_links?limit=2', { key: key() });
+    expect(list.body.meta).toMatchObject({ itemsPerPage: 2, currentPage: 1 });
+    expect(list.body.data[0].id).toBe(link.id);
+
+    const other = await h.services.businesses.create('Other Business');
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: other.apiKey })).status).toBe(404);
+    expect((await h.api('GET', '/v1/payment_links', { key: other.apiKey })).body.data).toEqual([]);
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: h.wallets['devnet-bsc']!.apiKey })).status).toBe(404);
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: h.businessKey })).status).toBe(200);
+  });
+});
+
+describe('checkout sessions', () => {
+  it('an exact payment: seen (processing), then confirmed (settled); the webhooks name the link and the session', async () => {
+    const link = await createLink({ name: 'Exact', amount: '12.5', metadata: { order: 'A-1' } });
+    const c = await startCheckout(link.id, { asset: 'USDC', reference: 'ORDER-1', email: 'payer@example.com' });
+    expect(c).toMatchObject({ status: 'new', amount: '12.5', amountDue: '12.5', currency: 'USDC', reference: 'ORDER-1', paidLate: false });
+    expect(new Date(c.expiresAt).getTime() - clock.now().getTime()).toBe(30 * 60_000);
+    const usdc = eth().token('USDC').address;
+    expect(c.paymentUri).toBe(`ethereum:${usdc}@31337/transfer?address=${c.address}&uint256=12500000`);
+
+    await eth().sendToken('USDC', c.address, '12.5');
+    await indexAll();
+    await until(c.id, (x) => x.status === 'processing');
+    await eth().mine(2);
+    await indexAll();
+    const done = await until(c.id, (x) => x.status === 'settled');
+    expect(done).toMatchObject({ partial: false, overpaid: false, amountPaid: '12.5', amountConfirmed: '12.5', amountDue: '0' });
+
+    await eventually(
+      async () => hooks().map((e) => e.event),
+      (names) => names.includes('checkout.settled') && names.includes('deposit.success'),
+      20_000,
+    );
+    const mine = hooks().filter((e) => e.data.id === c.id || e.data.metadata?.checkoutId === c.id);
+    expect(mine.map((e) => e.event)).toEqual(
+      expect.arrayContaining(['checkout.processing', 'checkout.settled', 'deposit.processing', 'deposit.success']),
+    );
+    const deposit = mine.find((e) => e.event === 'deposit.success')!;
+    expect(deposit.data.metadata).toMatchObject({ paymentLinkId: link.id, checkoutId: c.id, reference: 'ORDER-1', order: 'A-1' });
+    expect(mine.find((e) => e.event === 'checkout.settled')!.data).toMatchObject({ status: 'settled', paymentLinkId: link.id });
+  });
+
+  it('less is partial; topped up, it settles; more is settled and overpaid', async () => {
+    const link = await createLink({ name: 'Partial' });
+    const c = await startCheckout(link.id, { asset: 'USDT', amount: '100' });
+    await eth().sendToken('USDT', c.address, '40');
+    await eth().mine(2);
+    await indexAll();
+    const partial = await until(c.id, (x) => x.partial);
+    expect(partial).toMatchObject({ status: 'processing', amountDue: '60' });
+    expect(partial.paymentUri).toContain('uint256=60000000');
+    await eth().sendToken('USDT', c.address, '60');
+    await eth().mine(2);
+    await indexAll();
+    expect(await until(c.id, (x) => x.status === 'settled')).toMatchObject({ partial: false, overpaid: false, amountPaid: '100' });
+
+    const over = await startCheckout(link.id, { asset: 'USDT', amount: '5' });
+    await eth().sendToken('USDT', over.address, '7.25');
+    await eth().mine(2);
+    await indexAll();
+    expect(await until(over.id, (x) => x.status === 'settled')).toMatchObject({ overpaid: true, amountPaid: '7.25' });
+  });
+
+  it('expires on the service clock; money after that is paidLate', async () => {
+    const link = await createLink({ name: 'Late', amount: '3', configurations: { expiresInMinutes: 10 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    clock.advance(10 * 60_000);
+    expect(await checkout(c.id)).toMatchObject({ status: 'expired', paidLate: false });
+    await eth().sendToken('USDC', c.address, '3');
+    await eth().mine(2);
+    await indexAll();
+    expect(await until(c.id, (x) => x.paidLate)).toMatchObject({ status: 'expired', amountPaid: '3' });
+    await eventually(
+      async () =>
+        hooks()
+          .filter((e) => e.data.id === c.id)
+          .map((e) => e.event),
+      (names) => names.includes('checkout.expired') && names.includes('checkout.paid-late'),
+      20_000,
+    );
+  });
+
+  it('stops taking sessions at its payment limit; two payers at once get their own address and amount', async () => {
+    const link = await createLink({ name: 'Limited', paymentLimit: 1, inactiveMessage: 'All gone' });
+    const [a, b] = await Promise.all([
+      startCheckout(link.id, { asset: 'USDC', amount: '1' }),
+      startCheckout(link.id, { asset: 'USDC', amount: '2' }),
+    ]);
+    expect(a.address).not.toBe(b.address);
+    expect([a.amount, b.amount].sort()).toEqual(['1', '2']);
+    await eth().sendToken('USDC', a.address, a.amount);
+    await eth().mine(2);
+    await indexAll();
+    await until(a.id, (x) => x.status === 'settled');
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: key() })).body.data).toMatchObject({ active: false, payments: 1 });
+    const refused = await h.api('POST', `/v1/payment_links/${link.id}/checkouts`, { key: key(), body: { asset: 'USDC', amount: '1' } });
+    expect(refused.body).toMatchObject({ error: 'PAYMENT_LINK_INACTIVE', message: 'All gone' });
+    const listed = await h.api('GET', `/v1/payment_links/${link.id}/checkouts`, { key: key() });
+    expect(listed.body.data.map((x: any) => x.id).sort()).toEqual([a.id, b.id].sort());
+  });
+});
