@@ -33,6 +33,7 @@ export const PURPOSES = [
   'autosettle-approve',
   'autosettle-swap',
   'autosettle-transfer',
+  'staking',
   'nonce-filler',
 ] as const;
 export type Purpose = (typeof PURPOSES)[number];

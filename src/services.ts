@@ -24,6 +24,7 @@ import { ContractService } from './modules/contracts/service.js';
 import { SigningService } from './modules/signing/service.js';
 import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
+import { StakingService } from './modules/staking/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
@@ -58,6 +59,7 @@ export interface Services {
   contracts: ContractService;
   signing: SigningService;
   swaps: SwapService;
+  staking: StakingService;
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
@@ -142,6 +144,7 @@ export async function createServices(
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
+  const staking = new StakingService(moduleDeps, withdrawals);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
@@ -159,7 +162,7 @@ export async function createServices(
   });
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
-  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }));
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking }));
   return {
     db,
     catalogue,
@@ -178,6 +181,7 @@ export async function createServices(
     contracts,
     signing,
     swaps,
+    staking,
     autoSettlements,
     beneficiaries,
     settlements,

@@ -24,6 +24,7 @@ import type { Subscribers } from './events.js';
 import type { AutoSettlementService } from './modules/autosettlements/service.js';
 import type { ContractService } from './modules/contracts/service.js';
 import type { SettlementService } from './modules/settlements/service.js';
+import type { StakingService } from './modules/staking/service.js';
 import type { SweepService } from './modules/sweeps/service.js';
 import type { WithdrawalService } from './modules/withdrawals/service.js';
 
@@ -33,9 +34,10 @@ export interface Subscribing {
   sweeps: SweepService;
   autoSettlements: AutoSettlementService;
   settlements: SettlementService;
+  staking: StakingService;
 }
 
-export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements }: Subscribing): Subscribers {
+export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking }: Subscribing): Subscribers {
   const withdrawal = withdrawals.lifecycle;
   const legs = autoSettlements.executor;
   return {
@@ -51,6 +53,7 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-approve': null,
       'autosettle-swap': (tx, { row }) => legs.signed(tx, row, 'swap'),
       'autosettle-transfer': (tx, { row }) => legs.signed(tx, row, 'transfer'),
+      staking: (tx, { row }) => staking.signed(tx, row),
       'nonce-filler': null,
     },
     'outbound.settled': {
@@ -65,6 +68,7 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-approve': (tx, { row }) => legs.approveSettled(tx, row),
       'autosettle-swap': (tx, { row }) => legs.swapSettled(tx, row),
       'autosettle-transfer': (tx, { row }) => legs.transferSettled(tx, row),
+      staking: (tx, { row }) => staking.settled(tx, row),
       'nonce-filler': null,
     },
     // A purpose listed here is followed to the chain's confirmation depth (outbound/confirm.ts).
@@ -80,6 +84,7 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
+      staking: null,
       'nonce-filler': null,
     },
     'deposit.confirmed': [

@@ -1,8 +1,8 @@
 import type { ChainConfig } from '../config/index.js';
-import { NotFoundError } from '../lib/errors.js';
+import { BusinessRuleError, NotFoundError } from '../lib/errors.js';
 import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './families.js';
 import { createSwapProvider } from './evm/swap-v2.js';
-import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
+import type { ChainAdapter, KeyDerivation, Staking, SwapProvider } from './types.js';
 
 export type { ChainAdapter, BalanceQuery } from './types.js';
 export { CATALOGUE, derivationFor, familyOf, type ChainFamily } from './families.js';
@@ -36,6 +36,25 @@ export function derivationOfChain(chain: ChainConfig): KeyDerivation {
  */
 export function swapProviderFor(adapter: ChainAdapter): SwapProvider | null {
   return createSwapProvider(adapter);
+}
+
+/**
+ * The optional capabilities a route needs, checked in one place before anything is written
+ * or a key is opened: the chain's capability, or a 422 naming the chain (NOT_SUPPORTED; a
+ * missing swap router is SWAP_NOT_AVAILABLE, the code auto-settlement rules already answer).
+ */
+export function stakingOf(adapter: ChainAdapter): Staking {
+  if (adapter.staking) return adapter.staking;
+  throw new BusinessRuleError('NOT_SUPPORTED', `Staking is not available on ${adapter.config.blockchain.name}`);
+}
+
+export function swapsOf(adapter: ChainAdapter): SwapProvider {
+  const provider = swapProviderFor(adapter);
+  if (provider) return provider;
+  throw new BusinessRuleError(
+    'SWAP_NOT_AVAILABLE',
+    `Swaps are not available on ${adapter.config.blockchain.name}: no swap router is configured`,
+  );
 }
 
 /** Picks the adapter of one configured chain; undefined leaves its family's. */

@@ -5,6 +5,7 @@
 import type { ChainConfig } from '../config/index.js';
 import type { SigningAccount, TypedDataPayload } from '../keys/types.js';
 import type { Receipt, Sender } from './sending.js';
+import type { Staking } from './staking.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
 // file, re-exported here: modules import the whole seam from chains/types.ts.
@@ -23,6 +24,7 @@ export type {
   Sender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
+export type { StakeResource, StakingOperation, StakePosition, Unlocking, StakingState, StakingOutcome, Staking } from './staking.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
@@ -191,6 +193,8 @@ export interface ChainAdapter {
 
   // Sending (sweeps, withdrawals): the family's side of the outbound lifecycle.
   readonly sender: Sender;
+  /** The optional staking capability (chains/staking.ts); absent: registry.ts stakingOf answers 422 NOT_SUPPORTED. */
+  readonly staking?: Staking;
   /** Sends a signed raw transaction; returns its hash. Resending a known one is not an error. */
   broadcast(raw: string): Promise<string>;
   getReceipt(hash: string): Promise<Receipt | null>;

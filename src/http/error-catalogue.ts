@@ -138,7 +138,18 @@ export const ERROR_CATALOGUE = {
       "A Solana message whose bytes contain the signer's own 32-byte public key, as a transaction's would: it is not signed, so a message signature can never authorise a transaction. Nothing is written.",
   },
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
-  SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },
+  SWAP_NOT_AVAILABLE: {
+    status: 422,
+    meaning: 'No swap router is configured for the chain (or its family has none): a rule cannot change assets, a swap cannot be quoted.',
+  },
+
+  // Staking (Tron's Stake 2.0).
+  INSUFFICIENT_STAKE: {
+    status: 422,
+    meaning: 'Less is staked for the resource (and held by the master, not lent) than the amount to unstake.',
+  },
+  NOTHING_TO_RESTAKE: { status: 422, meaning: 'No unstake is pending, so there is nothing to put back into the stake.' },
+  NOTHING_TO_WITHDRAW: { status: 422, meaning: 'No unstaked amount has unlocked yet; the message names the next unlock date.' },
 
   // A dependency.
   CHAIN_UNAVAILABLE: { status: 503, meaning: "A chain's RPC endpoint failed; safe to retry." },

@@ -46,6 +46,8 @@ describe('job catalogue', () => {
         'auto_settle_swept',
         'settle_deposits',
         'settle_swept',
+        // What follows a mined staking operation (the chain's outcome read back).
+        'staking_settle',
       ]),
     );
     expect(jobs.filter((j) => !(j.name in JOBS)).map((j) => j.where)).toEqual([]);

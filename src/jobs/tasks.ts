@@ -46,6 +46,9 @@ export function taskList(services: Services): TaskList {
     auto_settle_resume: async () => {
       await services.autoSettlements.executor.resumeStalled();
     },
+    staking_settle: async ({ id }) => {
+      await services.staking.finish(id);
+    },
     outbound_send: async ({ id }) => {
       await services.outbound.send(id);
     },

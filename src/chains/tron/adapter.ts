@@ -18,6 +18,8 @@ import type { ChainConfig } from '../../config/index.js';
 import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import { TronSender } from './sender.js';
+import { TronStaking } from './staking.js';
+import type { Staking } from '../staking.js';
 import type {
   BalanceQuery,
   BlockRef,
@@ -107,7 +109,19 @@ export class TronAdapter implements ChainAdapter {
       ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),
       ...(config.sweepFunding === undefined ? {} : { sweepFunding: config.sweepFunding }),
     });
+    // The staking capability (Stake 2.0), its node calls' failures mapped like the adapter's own.
+    const staking = new TronStaking(node);
+    this.staking = {
+      resources: staking.resources,
+      minimumStake: staking.minimumStake,
+      network: (op) => staking.network(op),
+      state: (owner) => this.rpc(() => staking.state(owner)),
+      outcome: (hash) => this.rpc(() => staking.outcome(hash)),
+    };
   }
+
+  /** Stake 2.0 (chains/staking.ts): TRX staked for energy and bandwidth. */
+  readonly staking: Staking;
 
   /**
    * A client's address: base58check `T…`, or java-tron's hex (`41…`, `0x41…`). The codec's

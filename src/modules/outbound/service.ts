@@ -148,6 +148,22 @@ export class OutboundService {
     return this.catalogue.chain(row.chainId).adapter.sender.feeFields(row.network);
   }
 
+  /** What a settled row's receipt says for the Transaction that owns it (null without one: dropped, voided). */
+  mined(row: OutboundRow): { hash: string; blockNumber: bigint; blockHash: string; gasUsed: bigint; gasPrice: bigint } | null {
+    const r = row.receipt;
+    return r
+      ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }
+      : null;
+  }
+
+  /** Why a row that ended without success did not do `what` (a reason its owner records). */
+  failure(row: OutboundRow, what: string): string {
+    if (row.stage === 'failed') return `the ${what} reverted on chain (the network fee was paid)`;
+    if (row.stage === 'dropped') return `the ${what} was never mined: ${row.error ?? 'its nonce was used by another transaction'}`;
+    if (row.stage === 'replaced') return `the ${what} was not sent: ${row.error ?? 'it would fail'}`;
+    return `the ${what} did not complete: ${row.error ?? row.stage}`;
+  }
+
   /** The sender's next nonce as the pipeline sees it (not reserved), or null before its first send. */
   peekNonce(chainId: string, address: string, db: DbConn = this.db): Promise<bigint | null> {
     return store.peekNonce(db, chainId, address);

@@ -310,6 +310,8 @@ export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<
            block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
            gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
            gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),
+           metadata = CASE WHEN ${o.metadata === undefined} THEN metadata
+                           ELSE coalesce(metadata, '{}'::jsonb) || ${JSON.stringify(o.metadata ?? {})}::jsonb END,
            updated_at = now()
      WHERE id = ${id} AND status = 'PENDING' RETURNING id`.execute(db);
   return rows.length > 0;
