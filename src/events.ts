@@ -34,6 +34,10 @@ export const PURPOSES = [
   'autosettle-swap',
   'autosettle-transfer',
   'staking',
+  'salvage-topup',
+  'salvage-lend',
+  'salvage',
+  'salvage-give-back',
   'nonce-filler',
 ] as const;
 export type Purpose = (typeof PURPOSES)[number];

@@ -25,6 +25,7 @@ import { SigningService } from './modules/signing/service.js';
 import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
 import { StakingService } from './modules/staking/service.js';
+import { SalvageService } from './modules/salvage/service.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
@@ -60,6 +61,7 @@ export interface Services {
   signing: SigningService;
   swaps: SwapService;
   staking: StakingService;
+  salvage: SalvageService;
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
@@ -145,6 +147,8 @@ export async function createServices(
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
   const staking = new StakingService(moduleDeps, withdrawals);
+  // Recoveries reach chains named by an RPC URL under the webhook targets' rule (lib/ssrf.ts).
+  const salvage = new SalvageService({ ...moduleDeps, targets: webhookTargets }, withdrawals);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
@@ -162,7 +166,7 @@ export async function createServices(
   });
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
-  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking }));
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking, salvage }));
   return {
     db,
     catalogue,
@@ -182,6 +186,7 @@ export async function createServices(
     signing,
     swaps,
     staking,
+    salvage,
     autoSettlements,
     beneficiaries,
     settlements,

@@ -25,6 +25,7 @@ import type { AutoSettlementService } from './modules/autosettlements/service.js
 import type { ContractService } from './modules/contracts/service.js';
 import type { SettlementService } from './modules/settlements/service.js';
 import type { StakingService } from './modules/staking/service.js';
+import type { SalvageService } from './modules/salvage/service.js';
 import type { SweepService } from './modules/sweeps/service.js';
 import type { WithdrawalService } from './modules/withdrawals/service.js';
 
@@ -35,11 +36,21 @@ export interface Subscribing {
   autoSettlements: AutoSettlementService;
   settlements: SettlementService;
   staking: StakingService;
+  salvage: SalvageService;
 }
 
-export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking }: Subscribing): Subscribers {
+export function subscriptions({
+  withdrawals,
+  contracts,
+  sweeps,
+  autoSettlements,
+  settlements,
+  staking,
+  salvage,
+}: Subscribing): Subscribers {
   const withdrawal = withdrawals.lifecycle;
   const legs = autoSettlements.executor;
+  const recovery = salvage.steps;
   return {
     'outbound.signed': {
       withdraw: (tx, { row }) => withdrawal.signed(tx, row),
@@ -54,6 +65,10 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-swap': (tx, { row }) => legs.signed(tx, row, 'swap'),
       'autosettle-transfer': (tx, { row }) => legs.signed(tx, row, 'transfer'),
       staking: (tx, { row }) => staking.signed(tx, row),
+      'salvage-topup': null,
+      'salvage-lend': null,
+      salvage: (tx, { row }) => recovery.signed(tx, row),
+      'salvage-give-back': null,
       'nonce-filler': null,
     },
     'outbound.settled': {
@@ -69,6 +84,10 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-swap': (tx, { row }) => legs.swapSettled(tx, row),
       'autosettle-transfer': (tx, { row }) => legs.transferSettled(tx, row),
       staking: (tx, { row }) => staking.settled(tx, row),
+      'salvage-topup': (tx, { row }) => recovery.topupSettled(tx, row),
+      'salvage-lend': (tx, { row }) => recovery.lendSettled(tx, row),
+      salvage: (tx, { row }) => recovery.transferSettled(tx, row),
+      'salvage-give-back': (tx, { row }) => recovery.giveBackSettled(tx, row),
       'nonce-filler': null,
     },
     // A purpose listed here is followed to the chain's confirmation depth (outbound/confirm.ts).
@@ -85,6 +104,10 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
       staking: null,
+      'salvage-topup': null,
+      'salvage-lend': null,
+      salvage: null,
+      'salvage-give-back': null,
       'nonce-filler': null,
     },
     'deposit.confirmed': [

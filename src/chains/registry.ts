@@ -1,6 +1,7 @@
 import type { ChainConfig } from '../config/index.js';
-import { BusinessRuleError, NotFoundError } from '../lib/errors.js';
+import { BusinessRuleError, NotFoundError, UpstreamError } from '../lib/errors.js';
 import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './families.js';
+import type { ForeignLookup } from './family.js';
 import { createSwapProvider } from './evm/swap-v2.js';
 import type { ChainAdapter, KeyDerivation, Staking, SwapProvider } from './types.js';
 
@@ -55,6 +56,22 @@ export function swapsOf(adapter: ChainAdapter): SwapProvider {
     'SWAP_NOT_AVAILABLE',
     `Swaps are not available on ${adapter.config.blockchain.name}: no swap router is configured`,
   );
+}
+
+/**
+ * The adapter of a chain of `like`'s family that this installation does not configure, at
+ * `url`, for one request (ChainFamily.foreign; EVM only); 422 NOT_SUPPORTED for a family
+ * without it. A node that does not answer is a 503 (UpstreamError), as any chain's.
+ */
+export async function openForeignChain(like: ChainConfig, url: string, lookup: ForeignLookup): Promise<ChainAdapter> {
+  const family = familyOfChain(like);
+  if (!family.foreign)
+    throw new BusinessRuleError('NOT_SUPPORTED', `A chain named by an RPC URL is not available for ${like.blockchain.name} wallets`);
+  try {
+    return await family.foreign(url, lookup, like);
+  } catch (err) {
+    throw new UpstreamError('CHAIN_UNAVAILABLE', `the RPC endpoint did not answer as a chain: ${(err as Error).message}`, err);
+  }
 }
 
 /** Picks the adapter of one configured chain; undefined leaves its family's. */

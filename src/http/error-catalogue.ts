@@ -143,6 +143,22 @@ export const ERROR_CATALOGUE = {
     meaning: 'No swap router is configured for the chain (or its family has none): a rule cannot change assets, a swap cannot be quoted.',
   },
 
+  // Asset recovery (salvage).
+  SENDER_NOT_IN_WALLET: {
+    status: 422,
+    meaning: 'senderAddress is not the master or an address of this wallet: no key of the wallet holds it.',
+  },
+  SALVAGE_NOT_NEEDED: {
+    status: 422,
+    meaning: "The funds are an enabled asset of the wallet, or the master's own native coin: withdraw them instead.",
+  },
+  SALVAGE_CHAIN_MISMATCH: {
+    status: 422,
+    meaning: "blockchainId names a chain of another family: the wallet's keys hold no address there.",
+  },
+  NOT_A_TOKEN: { status: 422, meaning: 'tokenAddress does not answer as a token (its decimals) on that chain.' },
+  SALVAGE_IN_PROGRESS: { status: 409, meaning: 'Another recovery from the same address is in flight; send this one once it ends.' },
+
   // Staking (Tron's Stake 2.0).
   INSUFFICIENT_STAKE: {
     status: 422,

@@ -57,18 +57,20 @@ export class EvmAdapter implements ChainAdapter {
   /** Balance reads' own keep-alive HTTP connections (see multicall-balances.ts); null over WebSocket. */
   readonly #balanceRpc: JsonRpcPoster | null;
 
-  constructor(config: ChainConfig) {
+  /** `fetchFn`: how the node is reached (a foreign chain's checked connections, foreign.ts); default fetch. */
+  constructor(config: ChainConfig, opts: { fetchFn?: typeof fetch } = {}) {
     this.config = config;
     this.sender = new EvmSender(this, { chainId: config.chainId });
     const ws = /^wss?:/.test(config.rpcUrl);
-    this.#balanceRpc = ws ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
-    this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 }));
+    const fetchFn = opts.fetchFn ? { fetchFn: opts.fetchFn } : {};
+    this.#balanceRpc = ws || opts.fetchFn ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
+    this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2, ...fetchFn }));
     this.scanClient = ws
       ? this.client
-      : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+      : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 }, ...fetchFn }));
     this.#estimateClient = ws
       ? this.client
-      : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+      : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 }, ...fetchFn }));
   }
 
   private makeClient(transport: ReturnType<typeof http> | ReturnType<typeof webSocket>): PublicClient {

@@ -4,6 +4,7 @@ import { EvmAdapter } from './adapter.js';
 import { evmCodec } from './codec.js';
 import { evmConfig } from './config.js';
 import { evmDerivation } from './derivation.js';
+import { openForeignEvmChain } from './foreign.js';
 
 export const evmFamily = {
   name: 'evm' as const,
@@ -15,4 +16,6 @@ export const evmFamily = {
   config: evmConfig,
   // Token addresses were checked in full by the chains file's pattern and viem's parsing.
   adapter: (chain) => new EvmAdapter(chain),
+  // An EVM chain named by an RPC URL alone (an asset recovery of funds sent to our address there).
+  foreign: (url, lookup, like) => openForeignEvmChain(url, lookup, like),
 } satisfies ChainFamily;

@@ -221,6 +221,12 @@ export class WithdrawalService implements SenderAccess {
     if (refused) throw refused;
   }
 
+  /** checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress). */
+  async checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db): Promise<void> {
+    const refused = notWhitelisted(await store.whitelist(db, walletId), [{ to: address, field: '' }], field);
+    if (refused) throw refused;
+  }
+
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
   #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
     // A child on a family with sponsored fees (Solana): its master pays and signs as fee payer.
