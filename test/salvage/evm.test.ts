@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { erc20Abi, getAddress, parseAbi, type Address, type Hex } from 'viem';
+import { createPublicClient, erc20Abi, getAddress, http, parseAbi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadArtifact } from '../../src/devnet/compile.js';
 import { startAnvil, type AnvilHandle } from '../../src/devnet/anvil.js';
@@ -234,10 +234,10 @@ describe('funds sent on the other devnet to an address of ours', () => {
     expect(t).toMatchObject({ type: 'SALVAGE', status: 'SUCCESS', amount: '0.25' });
     expect(t.metadata.salvage).toMatchObject({ crossNetwork: true, chainId: 31_999 });
     expect(JSON.stringify(t)).not.toContain(foreign.rpcUrl);
-    const pub = (await import('viem')).createPublicClient({ transport: (await import('viem')).http(foreign.rpcUrl) });
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
     expect(await pub.getBalance({ address: to })).toBe(25n * 10n ** 16n);
     const receipt = await pub.getTransactionReceipt({ hash: t.hash });
-    expect(await pub.getBalance({ address: wallet().address })).toBe(
+    expect(await pub.getBalance({ address: wallet().address as Address })).toBe(
       10n ** 18n - 25n * 10n ** 16n - receipt.gasUsed * receipt.effectiveGasPrice,
     );
     await eventOf(t.id, 'salvage.success');
