@@ -38,6 +38,9 @@ export const PURPOSES = [
   'salvage-lend',
   'salvage',
   'salvage-give-back',
+  'swap-topup',
+  'swap-approve',
+  'swap',
   'nonce-filler',
 ] as const;
 export type Purpose = (typeof PURPOSES)[number];

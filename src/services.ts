@@ -26,6 +26,7 @@ import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
 import { StakingService } from './modules/staking/service.js';
 import { SalvageService } from './modules/salvage/service.js';
+import { SwapApi, type SwapApiOptions } from './modules/swaps/api.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
 import { DEFAULT_RATE_SETTINGS, RateService } from './modules/rates/service.js';
@@ -62,6 +63,8 @@ export interface Services {
   swaps: SwapService;
   staking: StakingService;
   salvage: SalvageService;
+  /** Swaps through the API (quotes, execution); `swaps` plans the routes. */
+  swapApi: SwapApi;
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
@@ -94,6 +97,8 @@ export interface ServiceOptions {
   rates?: Partial<RateSettings>;
   /** A chain's adapter instead of its family's (tests: a test double family); undefined keeps its family's. */
   adapterFor?: AdapterFor;
+  /** Swap quotes' lifetime (default 60 s). */
+  swaps?: SwapApiOptions;
 }
 
 export async function createServices(
@@ -149,6 +154,7 @@ export async function createServices(
   const staking = new StakingService(moduleDeps, withdrawals);
   // Recoveries reach chains named by an RPC URL under the webhook targets' rule (lib/ssrf.ts).
   const salvage = new SalvageService({ ...moduleDeps, targets: webhookTargets }, withdrawals);
+  const swapApi = new SwapApi(moduleDeps, swaps, withdrawals, opts.swaps);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
@@ -166,7 +172,7 @@ export async function createServices(
   });
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
-  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking, salvage }));
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking, salvage, swapApi }));
   return {
     db,
     catalogue,
@@ -187,6 +193,7 @@ export async function createServices(
     swaps,
     staking,
     salvage,
+    swapApi,
     autoSettlements,
     beneficiaries,
     settlements,

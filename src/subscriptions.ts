@@ -26,6 +26,7 @@ import type { ContractService } from './modules/contracts/service.js';
 import type { SettlementService } from './modules/settlements/service.js';
 import type { StakingService } from './modules/staking/service.js';
 import type { SalvageService } from './modules/salvage/service.js';
+import type { SwapApi } from './modules/swaps/api.js';
 import type { SweepService } from './modules/sweeps/service.js';
 import type { WithdrawalService } from './modules/withdrawals/service.js';
 
@@ -37,6 +38,7 @@ export interface Subscribing {
   settlements: SettlementService;
   staking: StakingService;
   salvage: SalvageService;
+  swapApi: SwapApi;
 }
 
 export function subscriptions({
@@ -47,10 +49,12 @@ export function subscriptions({
   settlements,
   staking,
   salvage,
+  swapApi,
 }: Subscribing): Subscribers {
   const withdrawal = withdrawals.lifecycle;
   const legs = autoSettlements.executor;
   const recovery = salvage.steps;
+  const swap = swapApi.flow;
   return {
     'outbound.signed': {
       withdraw: (tx, { row }) => withdrawal.signed(tx, row),
@@ -69,6 +73,9 @@ export function subscriptions({
       'salvage-lend': null,
       salvage: (tx, { row }) => recovery.signed(tx, row),
       'salvage-give-back': null,
+      'swap-topup': null,
+      'swap-approve': null,
+      swap: (tx, { row }) => swap.signed(tx, row),
       'nonce-filler': null,
     },
     'outbound.settled': {
@@ -88,6 +95,9 @@ export function subscriptions({
       'salvage-lend': (tx, { row }) => recovery.lendSettled(tx, row),
       salvage: (tx, { row }) => recovery.transferSettled(tx, row),
       'salvage-give-back': (tx, { row }) => recovery.giveBackSettled(tx, row),
+      'swap-topup': (tx, { row }) => swap.topupSettled(tx, row),
+      'swap-approve': (tx, { row }) => swap.approveSettled(tx, row),
+      swap: (tx, { row }) => swap.swapSettled(tx, row),
       'nonce-filler': null,
     },
     // A purpose listed here is followed to the chain's confirmation depth (outbound/confirm.ts).
@@ -108,6 +118,9 @@ export function subscriptions({
       'salvage-lend': null,
       salvage: null,
       'salvage-give-back': null,
+      'swap-topup': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
+      'swap-approve': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
+      swap: (tx, { row, change }) => swap.swapConfirmed(tx, row, change),
       'nonce-filler': null,
     },
     'deposit.confirmed': [

@@ -35,6 +35,7 @@ import { BeneficiarySchema } from '../modules/beneficiaries/schemas.js';
 import { settlementRoutes } from '../modules/settlements/routes.js';
 import { stakingRoutes } from '../modules/staking/routes.js';
 import { salvageRoutes } from '../modules/salvage/routes.js';
+import { swapRoutes } from '../modules/swaps/routes.js';
 import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
@@ -154,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(settlementRoutes, { settlements: s.settlements });
     await v1.register(stakingRoutes, { staking: s.staking });
     await v1.register(salvageRoutes, { salvage: s.salvage });
+    await v1.register(swapRoutes, { swaps: s.swapApi });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
   });

@@ -143,6 +143,19 @@ export const ERROR_CATALOGUE = {
     meaning: 'No swap router is configured for the chain (or its family has none): a rule cannot change assets, a swap cannot be quoted.',
   },
 
+  // Swaps.
+  CROSS_CHAIN_SWAP_NOT_SUPPORTED: {
+    status: 422,
+    meaning: 'The two assets are on different chains: swaps stay on one chain (this service has no bridge).',
+  },
+  SLIPPAGE_EXCEEDED: {
+    status: 422,
+    meaning: 'The pool gives less than the minimum the slippage tolerance (or the quote) allows; nothing was sent. Quote again.',
+  },
+  NO_SWAP_ROUTE: { status: 422, meaning: 'No pool of the router swaps the two assets.' },
+  QUOTE_USED: { status: 409, meaning: 'The quote has been executed already; ask for a new one.' },
+  SWAP_IN_PROGRESS: { status: 409, meaning: 'Another swap from the same address is in flight; send this one once it ends.' },
+
   // Asset recovery (salvage).
   SENDER_NOT_IN_WALLET: {
     status: 422,

@@ -48,6 +48,8 @@ describe('job catalogue', () => {
         'settle_swept',
         // What follows a mined staking operation (the chain's outcome read back).
         'staking_settle',
+        // What follows a final API swap (its output read from the receipt).
+        'swap_settle',
       ]),
     );
     expect(jobs.filter((j) => !(j.name in JOBS)).map((j) => j.where)).toEqual([]);

@@ -187,3 +187,14 @@ describe('a chain whose family does not stake', () => {
     expect(await writtenRows(w)).toEqual(rows);
   });
 });
+
+describe('swaps on a family without a router', () => {
+  it('answer 422 SWAP_NOT_AVAILABLE from the capability registry', async () => {
+    const rows = await writtenRows(w);
+    for (const path of ['/swaps/quote', '/swaps/execute']) {
+      const res = await walletApi(w, 'POST', path, { fromAssetId: w.usdtId, toAssetId: w.trxId, amount: '1' });
+      expect([res.status, res.body.error], path).toEqual([422, 'SWAP_NOT_AVAILABLE']);
+    }
+    expect(await writtenRows(w)).toEqual(rows);
+  });
+});
