@@ -144,9 +144,9 @@ export async function createServices(
     openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);
-  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, events, logger);
   const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound, rates };
   const withdrawals = new WithdrawalService(moduleDeps);
+  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, withdrawals, webhooks, events, logger);
   const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
@@ -156,7 +156,7 @@ export async function createServices(
   const salvage = new SalvageService({ ...moduleDeps, targets: webhookTargets }, withdrawals);
   const swapApi = new SwapApi(moduleDeps, swaps, withdrawals, opts.swaps);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
-  wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
+  wallets.useDetails(walletDetails({ walletAssets, addresses, transactions, balances, catalogue, rates }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
   // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's (autoSettlements).
   const settlements = new SettlementService({

@@ -113,6 +113,10 @@ export const ERROR_CATALOGUE = {
   ALREADY_SWEPT: { status: 409, meaning: 'The deposit has already been swept.' },
   DEPOSIT_NOT_CONFIRMED: { status: 409, meaning: 'Only confirmed deposits are swept.' },
   NOTHING_TO_SWEEP: { status: 422, meaning: 'The address holds none of this asset.' },
+  FUNDS_IN_FLIGHT: {
+    status: 409,
+    meaning: 'What the address holds of the asset is held by its own withdrawals in flight: nothing is free to sweep until they settle.',
+  },
   NO_EVENT: { status: 422, meaning: 'The transaction has no webhook event to resend yet.' },
   WEBHOOK_URL_NOT_SET: { status: 422, meaning: "Set the wallet's webhookUrl first." },
 

@@ -97,7 +97,19 @@ export function addressesPage(
 }
 
 const STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'];
-const TYPES = ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'];
+const TYPES = [
+  'DEPOSIT',
+  'WITHDRAW',
+  'SALVAGE',
+  'SIGNED',
+  'CUSTOM_SMART_CONTRACT',
+  'SWAP',
+  'AUTO_SETTLEMENT',
+  'STAKING',
+  'UNSTAKING',
+  'RESTAKING',
+  'UNSTAKING_WITHDRAW',
+];
 
 export function amountOf(t: TransactionView): Html {
   if (t.amount === null) return html`<span class="muted">—</span>`;

@@ -50,6 +50,11 @@ export class TransactionService extends TransactionWrites {
     return store.countByTypeAndStatus(this.db, walletId);
   }
 
+  /** Confirmed deposits still at child addresses (not swept), per asset, in base units (wallet analytics). */
+  async unsweptOf(walletId: string): Promise<{ assetId: string; amount: bigint }[]> {
+    return (await store.unsweptByAsset(this.db, walletId)).map((r) => ({ assetId: r.asset_id, amount: BigInt(r.amount) }));
+  }
+
   async get(auth: AuthContext, walletId: string, id: string): Promise<TransactionView> {
     return this.present(await this.require(auth, walletId, id));
   }

@@ -92,6 +92,16 @@ export async function countByTypeAndStatus(db: DbConn, walletId: string): Promis
   return rows.map((r) => ({ type: r.type, status: r.status, n: Number(r.n) }));
 }
 
+/** Confirmed deposits still at child addresses (not swept), summed per asset: base units as text. */
+export async function unsweptByAsset(db: DbConn, walletId: string): Promise<{ asset_id: string; amount: string }[]> {
+  const { rows } = await sql<{ asset_id: string; amount: string }>`
+    SELECT asset_id, sum(amount)::text AS amount FROM transactions
+     WHERE wallet_id = ${walletId} AND type = 'DEPOSIT' AND status = 'SUCCESS' AND asset_swept = false
+       AND address_id IS NOT NULL AND asset_id IS NOT NULL
+     GROUP BY asset_id`.execute(db);
+  return rows;
+}
+
 // ---- deposits (flow 'deposit') ------------------------------------------------------
 
 /**

@@ -221,6 +221,19 @@ export class WithdrawalService implements SenderAccess {
     if (refused) throw refused;
   }
 
+  /**
+   * What the sender's spends in flight (PENDING withdrawals, swaps, settlement legs, contract
+   * writes, recoveries, stakes) hold of `assetId`, and the fees they hold in the native coin:
+   * what a sweep must leave where it is (a balance read at the latest block still counts it).
+   */
+  async inFlight(chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
+    const held = (await store.heldBack(this.deps.db, chain.id, sender, new Date(8.64e15))).filter((h) => h.pending && !h.standing);
+    return {
+      amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
+      fees: held.reduce((s, h) => s + h.fees, 0n),
+    };
+  }
+
   /** checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress). */
   async checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db): Promise<void> {
     const refused = notWhitelisted(await store.whitelist(db, walletId), [{ to: address, field: '' }], field);
