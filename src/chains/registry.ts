@@ -1,5 +1,5 @@
 import type { ChainConfig } from '../config/index.js';
-import { BusinessRuleError, NotFoundError, UpstreamError } from '../lib/errors.js';
+import { BusinessRuleError, NotFoundError } from '../lib/errors.js';
 import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './families.js';
 import type { ForeignLookup } from './family.js';
 import { createSwapProvider } from './evm/swap-v2.js';
@@ -61,7 +61,8 @@ export function swapsOf(adapter: ChainAdapter): SwapProvider {
 /**
  * The adapter of a chain of `like`'s family that this installation does not configure, at
  * `url`, for one request (ChainFamily.foreign; EVM only); 422 NOT_SUPPORTED for a family
- * without it. A node that does not answer is a 503 (UpstreamError), as any chain's.
+ * without it. The URL is the client's: one that does not answer as a chain is a 422
+ * (RPC_URL_UNREACHABLE), not the 503 of a configured chain's outage.
  */
 export async function openForeignChain(like: ChainConfig, url: string, lookup: ForeignLookup): Promise<ChainAdapter> {
   const family = familyOfChain(like);
@@ -70,7 +71,9 @@ export async function openForeignChain(like: ChainConfig, url: string, lookup: F
   try {
     return await family.foreign(url, lookup, like);
   } catch (err) {
-    throw new UpstreamError('CHAIN_UNAVAILABLE', `the RPC endpoint did not answer as a chain: ${(err as Error).message}`, err);
+    throw new BusinessRuleError('RPC_URL_UNREACHABLE', `rpcUrl did not answer as a chain: ${(err as Error).message.slice(0, 200)}`, [
+      { field: 'rpcUrl', message: 'no chain answered there' },
+    ]);
   }
 }
 

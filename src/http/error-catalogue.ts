@@ -174,6 +174,10 @@ export const ERROR_CATALOGUE = {
     meaning: "blockchainId names a chain of another family: the wallet's keys hold no address there.",
   },
   NOT_A_TOKEN: { status: 422, meaning: 'tokenAddress does not answer as a token (its decimals) on that chain.' },
+  RPC_URL_UNREACHABLE: {
+    status: 422,
+    meaning: "rpcUrl did not answer as a chain of the wallet's family (or failed during the request); nothing was sent.",
+  },
   SALVAGE_IN_PROGRESS: { status: 409, meaning: 'Another recovery from the same address is in flight; send this one once it ends.' },
 
   // Staking (Tron's Stake 2.0).

@@ -247,3 +247,23 @@ describe('the pool moves below the minimum', () => {
     expect(await counts()).toEqual(before);
   });
 });
+
+describe('/openapi.json', () => {
+  it('lists the swap, asset recovery and staking routes', async () => {
+    const doc = (await h.api('GET', '/openapi.json', { key: null })).body as { paths: Record<string, Record<string, unknown>> };
+    for (const path of [
+      '/v1/wallets/{walletId}/swaps/quote',
+      '/v1/wallets/{walletId}/swaps/execute',
+      '/v1/wallets/{walletId}/addresses/{addressId}/swaps/quote',
+      '/v1/wallets/{walletId}/addresses/{addressId}/swaps/execute',
+      '/v1/wallets/{walletId}/salvage/network-fee',
+      '/v1/wallets/{walletId}/salvage',
+      '/v1/wallets/{walletId}/staking/stake',
+      '/v1/wallets/{walletId}/staking/unstake',
+      '/v1/wallets/{walletId}/staking/restake',
+      '/v1/wallets/{walletId}/staking/withdraw',
+    ])
+      expect(doc.paths[path]?.post, path).toBeDefined();
+    expect(doc.paths['/v1/wallets/{walletId}/staking']?.get).toBeDefined();
+  });
+});

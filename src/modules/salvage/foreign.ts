@@ -115,6 +115,18 @@ async function plan(adapter: ChainAdapter, body: SalvageFeeBody, senderOf: (addr
   };
 }
 
+/** The client's node failing mid-request is the client's URL's problem: a 422, not a configured chain's 503. */
+async function clientNode<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'CHAIN_UNAVAILABLE') throw err;
+    throw new BusinessRuleError('RPC_URL_UNREACHABLE', `rpcUrl failed during the request: ${(err as Error).message.slice(0, 200)}`, [
+      { field: 'rpcUrl', message: 'the node failed' },
+    ]);
+  }
+}
+
 /** network-fee on a foreign chain. */
 export async function foreignFee(
   f: Extract<ForeignChain, { kind: 'foreign' }>,
@@ -122,7 +134,7 @@ export async function foreignFee(
   senderOf: (address: string) => Promise<Salvager>,
 ): Promise<{ balance: string; fee: string; tokenBalance: string | null }> {
   try {
-    const p = await plan(f.adapter, body, senderOf);
+    const p = await clientNode(() => plan(f.adapter, body, senderOf));
     const native = f.adapter.config.blockchain.nativeDecimals;
     return {
       balance: formatAmount(p.nativeBalance, native),
@@ -144,7 +156,7 @@ export async function foreignRecover(
 ): Promise<string> {
   const { adapter, own } = f;
   try {
-    const p = await plan(adapter, body, senderOf);
+    const p = await clientNode(() => plan(adapter, body, senderOf));
     const coin = (v: bigint) => `${formatAmount(v, adapter.config.blockchain.nativeDecimals)} ${adapter.config.blockchain.symbol}`;
     const value = p.intent.data === null ? p.intent.value : 0n;
     if (p.nativeBalance < value + p.fee) {
@@ -154,8 +166,8 @@ export async function foreignRecover(
       );
     }
     const sender = adapter.sender;
-    const nonce = await sender.nonceOf(p.sender.address, 'pending');
-    const network = await sender.prepare(p.intent, p.network);
+    const nonce = await clientNode(() => sender.nonceOf(p.sender.address, 'pending'));
+    const network = await clientNode(() => sender.prepare(p.intent, p.network));
     const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
       sender.sign(p.intent, nonce, network, key),
     );

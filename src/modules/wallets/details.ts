@@ -21,6 +21,7 @@ const AddressCounts = {
   internalAddressesCount: Count,
 };
 
+/** The transaction types (the transactions module's TRANSACTION_TYPES: wallets cannot import it, the modules would form a circle). */
 export const TRANSACTION_TYPES = [
   'DEPOSIT',
   'WITHDRAW',
