@@ -8,7 +8,7 @@
  */
 import { mnemonicToAccount } from 'viem/accounts';
 import { accountFromMnemonic, derivationBackend } from '../src/keys/hd.js';
-import { familyOf } from '../src/chains/families.js';
+import { familyOf } from '../src/chains/family-lookup.js';
 import { runLoad, type LoadgenMode, type LoadResult } from './loadgen.js';
 import { load1, rateOf, summarize, type Summary } from './stats.js';
 import { fmtCpu, withCpu, type CpuShare } from './cpu.js';

@@ -17,6 +17,11 @@
  *   transfer) from one funded local account, one after the other; tx/s = N / elapsed; the
  *   ratio printed is accepted/s / baseline tx/s.
  *
+ * - AML screening (issue 26), in the same run: each run is measured twice on fresh wallets,
+ *   without screening and with it (every destination is new, so each one is screened: the
+ *   devnet's on-chain lists through Multicall3 and the OFAC sample list), in alternating
+ *   order; the cost printed is 1 - (accepted/s with) / (accepted/s without), medians.
+ *
  * Chain: anvil with 1 s blocks (BENCH_WD_BLOCK_TIME). Acceptance must not depend on
  * mining, and a block time is what a real chain has; automine would mine one block per
  * broadcast and measure anvil's block building instead.
@@ -31,6 +36,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { devnetChain } from '../src/devnet/chain.js';
+import { importList, parseListFile } from '../src/modules/aml/service.js';
 import { fmt, load1, sleep } from './stats.js';
 import { withCpu } from './cpu.js';
 import {
@@ -98,7 +104,7 @@ export interface WithdrawalRun {
 
 export interface WithdrawalBenchReport {
   figures: ExtraFigure[];
-  details: { settings: Record<string, unknown>; runs: WithdrawalRun[]; pgSettings: Record<string, string> };
+  details: { settings: Record<string, unknown>; runs: WithdrawalRun[]; withoutAml: WithdrawalRun[]; pgSettings: Record<string, string> };
 }
 
 const AMOUNT = '0.01';
@@ -147,10 +153,43 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
       await waitSettled(world, w.id, r.accepted, 120_000);
     }
 
+    // The OFAC sample list in force, as an operator would have imported one.
+    await importList(
+      services.db,
+      services.changes,
+      'ofac',
+      await parseListFile(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/aml/fixtures/sdn.xml')),
+    );
+    await services.aml.lists.refresh();
     const runs: WithdrawalRun[] = [];
+    /** The same runs with AML screening switched off (the withdrawals' `aml` dependency unset). */
+    const plain: WithdrawalRun[] = [];
+    const deps = services.withdrawals.deps as { aml?: unknown };
+    const screening = deps.aml;
     for (let run = 1; run <= opts.runs; run++) {
-      const r = await oneRun(world, opts, run, usdc.id, usdc.address as Address, fund, pub, worker.pid!);
+      const measure = async (on: boolean) => {
+        deps.aml = on ? screening : undefined;
+        try {
+          return await oneRun(world, opts, run, usdc.id, usdc.address as Address, fund, pub, worker!.pid!);
+        } finally {
+          deps.aml = screening;
+        }
+      };
+      // Alternating order, so a drift of the machine's load over the run weighs on both alike.
+      let r: WithdrawalRun;
+      let off: WithdrawalRun;
+      if (run % 2 === 1) {
+        off = await measure(false);
+        r = await measure(true);
+      } else {
+        r = await measure(true);
+        off = await measure(false);
+      }
+      plain.push(off);
       runs.push(r);
+      log(
+        `  run ${run} without AML screening: accepted ${off.accepted}/${count} at ${fmt(off.acceptedPerSecond, 0)}/s (p50 ${fmt(off.p50Ms, 0)} ms, p99 ${fmt(off.p99Ms, 0)} ms); with: ${fmt(r.acceptedPerSecond, 0)}/s; cost ${fmt(100 * (1 - r.acceptedPerSecond / off.acceptedPerSecond), 1)}%`,
+      );
       log(
         `  run ${run}: accepted ${r.accepted}/${count} at ${fmt(r.acceptedPerSecond, 0)}/s (${fmt(r.acceptMs, 0)} ms; p50 ${fmt(r.p50Ms, 0)} ms, p99 ${fmt(r.p99Ms, 0)} ms) | all mined ${r.minedMs === null ? 'NOT within the timeout' : `${fmt(r.minedMs / 1000, 2)} s`} | baseline viem loop ${fmt(r.baselineTxPerSecond, 0)} tx/s (mined ${fmt(r.baselineMinedMs / 1000, 2)} s) | ratio ${fmt(r.ratio, 2)} | load ${r.load1.toFixed(2)}`,
       );
@@ -229,6 +268,22 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
         undefined,
         2,
       ),
+      figure(
+        'withdrawals: accepted per second without AML screening (same run, alternating)',
+        'withdrawals/s',
+        plain.map((r) => r.acceptedPerSecond),
+        '-',
+        undefined,
+        0,
+      ),
+      figure(
+        'withdrawals: AML screening cost on acceptance, 1 - with/without (per run pair)',
+        '%',
+        runs.map((r, i) => 100 * (1 - r.acceptedPerSecond / plain[i]!.acceptedPerSecond)),
+        '< 10',
+        (m) => m < 10,
+        1,
+      ),
       check('withdrawals: nonce gaps, database and chain (all runs)', '', gaps, '= 0', gaps === 0),
       check(
         'withdrawals: runs with every withdrawal accepted, SUCCESS, exactly one tx on chain, balances right',
@@ -250,6 +305,7 @@ export async function benchWithdrawals(opts: WithdrawalBenchOptions): Promise<Wi
           workerProcess: true,
         },
         runs,
+        withoutAml: plain,
         pgSettings: world.pgSettings,
       },
     };

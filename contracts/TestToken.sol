@@ -3,7 +3,10 @@ pragma solidity ^0.8.20;
 
 /// @title Devnet stablecoin stand-in
 /// @notice A plain ERC-20 with a deployer-only mint, so deposits, sweeps and withdrawals
-///         on the local devnet move a real token through real EVM code.
+///         on the local devnet move a real token through real EVM code. It also keeps an
+///         issuer's blacklist, answering the reads of the real stablecoins (Tether's
+///         isBlackListed / getBlackListStatus and its newer isBlocked, Circle's isBlacklisted),
+///         so the service's AML screening reads it on the devnet exactly as on mainnet.
 contract TestToken {
     string public name;
     string public symbol;
@@ -17,9 +20,18 @@ contract TestToken {
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
+    // One list behind every issuer's read: a devnet USDT or USDC answers both issuers'
+    // function names, so a test can list an address on either. Appended after the ERC-20
+    // slots, so the layout of the balances is that of earlier builds.
+    mapping(address => bool) private blacklisted;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
+    // The issuers' own event names: Tether's legacy token, Tether's newer one, Circle's FiatToken.
+    event AddedBlackList(address indexed _user);
+    event RemovedBlackList(address indexed _user);
+    event Blacklisted(address indexed _account);
+    event UnBlacklisted(address indexed _account);
 
     // ERC-6093 error shapes, so tools that know OpenZeppelin's errors decode ours too.
     error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed);
@@ -86,6 +98,55 @@ contract TestToken {
             balanceOf[to] += value;
         }
         emit Transfer(address(0), to, value);
+    }
+
+    // ---- issuer blacklist (the minter, the devnet's issuer, manages it) -------------------
+    // Unlike the real tokens, a listed account may still move tokens here: the devnet shows
+    // what the service refuses by screening, before anything is signed.
+
+    /// Tether (Ethereum 2017 TetherToken, Tron's USDT): the public mapping's getter.
+    function isBlackListed(address account) external view returns (bool) {
+        return blacklisted[account];
+    }
+
+    /// Tether: the same answer under its older name.
+    function getBlackListStatus(address account) external view returns (bool) {
+        return blacklisted[account];
+    }
+
+    /// Tether's newer TetherToken (WithBlockedList) and USDT0.
+    function isBlocked(address account) external view returns (bool) {
+        return blacklisted[account];
+    }
+
+    /// Circle (FiatToken).
+    function isBlacklisted(address account) external view returns (bool) {
+        return blacklisted[account];
+    }
+
+    function addBlackList(address account) external {
+        _setBlacklisted(account, true);
+        emit AddedBlackList(account);
+    }
+
+    function removeBlackList(address account) external {
+        _setBlacklisted(account, false);
+        emit RemovedBlackList(account);
+    }
+
+    function blacklist(address account) external {
+        _setBlacklisted(account, true);
+        emit Blacklisted(account);
+    }
+
+    function unBlacklist(address account) external {
+        _setBlacklisted(account, false);
+        emit UnBlacklisted(account);
+    }
+
+    function _setBlacklisted(address account, bool listed) private {
+        if (msg.sender != minter) revert UnauthorizedMinter(msg.sender);
+        blacklisted[account] = listed;
     }
 
     function _transfer(address from, address to, uint256 value) private {

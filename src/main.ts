@@ -11,26 +11,13 @@
  *   api-key create|list|revoke …     a business's API keys
  *   rotate-master-key [--status]     re-seal every secret under the newest master key
  *   create-hsm-key [--label …]       create the master key inside the HSM
+ *   aml import <file> | aml lists    import an offline sanctions list (OFAC SDN XML), show the lists
  *   help                             list the commands
  *
- * Each command lives in src/cli/; this table is the only place that names them.
+ * The commands live in src/cli/; src/cli/commands.ts is the only place that names them.
  */
-import { runCli, type CommandTable } from './cli/command.js';
-import { startCommand } from './cli/start.js';
-import { migrateCommand } from './cli/migrate.js';
-import { createBusinessCommand } from './cli/create-business.js';
-import { dashboardUserCommand } from './cli/dashboard-user.js';
-import { apiKeyCmd, createHsmKeyCmd, rotateMasterKeyCmd } from './cli/more-commands.js';
+import { runCli } from './cli/command.js';
+import { COMMANDS } from './cli/commands.js';
 import { ALL_ROLES } from './runtime.js';
-
-const COMMANDS: CommandTable = {
-  start: startCommand,
-  migrate: migrateCommand,
-  'create-business': createBusinessCommand,
-  'dashboard-user': dashboardUserCommand,
-  'api-key': apiKeyCmd,
-  'rotate-master-key': rotateMasterKeyCmd,
-  'create-hsm-key': createHsmKeyCmd,
-};
 
 await runCli(COMMANDS, process.argv.slice(2), ALL_ROLES);

@@ -4,7 +4,7 @@
  * `outbound.*` events) and each purpose's subscribers share. It lives here, below all three,
  * so that events.ts imports no module (the outbound module emits through events.ts).
  */
-import type { NetworkData } from './chains/types.js';
+import type { IntentBody, NetworkData, Receipt } from './chains/types.js';
 
 export type Stage = 'created' | 'signed' | 'broadcast' | 'mined' | 'failed' | 'dropped' | 'replaced';
 
@@ -18,9 +18,8 @@ export interface OutboundRow {
   fromIndex: number | null;
   /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
   nonce: bigint | null;
-  to: string;
-  value: bigint;
-  data: string | null;
+  /** What it sends (chains/intents.ts): a native or token payment, or a contract call. */
+  intent: IntentBody;
   /** The family's own fields (EVM: gas limit and fee caps): what the caller fixed, completed when signed. */
   network: NetworkData;
   /** Who pays the fee and signs as fee payer, when not the sender (Solana: the wallet's master); null: the sender. */
@@ -31,19 +30,8 @@ export interface OutboundRow {
   purpose: string;
   ownerId: string | null;
   replacedBy: string | null;
-  receipt: {
-    status: 'success' | 'reverted';
-    blockNumber: bigint;
-    blockHash: string;
-    gasUsed: bigint;
-    effectiveGasPrice: bigint;
-    /** Resources used besides the fee (Tron: energy, bandwidth bytes); absent on EVM. */
-    energyUsed?: bigint;
-    bandwidthUsed?: bigint;
-    /** Rent the fee payer locked in opened accounts, or got back from closed ones (Solana token accounts); absent when none. */
-    rentPaid?: bigint;
-    rentReclaimed?: bigint;
-  } | null;
+  /** The receipt it settled with (the seam's neutral one; its failure is in `error`). */
+  receipt: Receipt | null;
   error: string | null;
   attempts: number;
   conflictSeenAt: Date | null;

@@ -17,6 +17,7 @@ import { WalletAssetService } from './modules/assets/service.js';
 import { BalanceService } from './modules/balances/service.js';
 import { TransactionService } from './modules/transactions/service.js';
 import { WebhookService } from './modules/webhooks/service.js';
+import { EventFeedService, type StreamSettings } from './modules/eventfeed/service.js';
 import { DepositService } from './modules/deposits/service.js';
 import { SweepService } from './modules/sweeps/service.js';
 import { WithdrawalService } from './modules/withdrawals/service.js';
@@ -42,6 +43,7 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { WebhookTargetPolicy } from './lib/ssrf.js';
 import { Events } from './events.js';
 import { subscriptions } from './subscriptions.js';
+import { AmlService, httpProvider, type ScreeningProvider } from './modules/aml/service.js';
 
 export interface Services {
   db: Db;
@@ -55,6 +57,8 @@ export interface Services {
   balances: BalanceService;
   transactions: TransactionService;
   webhooks: WebhookService;
+  /** The event feed and its live streams (GET /v1/events, /v1/events/stream). */
+  eventFeed: EventFeedService;
   deposits: DepositService;
   sweeps: SweepService;
   withdrawals: WithdrawalService;
@@ -68,6 +72,8 @@ export interface Services {
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
+  /** AML screening: lists, providers, payout and deposit checks (modules/aml). */
+  aml: AmlService;
   rates: RateService;
   signer: Signer;
   outbound: OutboundService;
@@ -99,13 +105,17 @@ export interface ServiceOptions {
   adapterFor?: AdapterFor;
   /** Swap quotes' lifetime (default 60 s). */
   swaps?: SwapApiOptions;
+  /** AML screening providers plugged in besides the configured ones (an HTTP API; tests: a double). */
+  amlProviders?: ScreeningProvider[];
+  /** Event streams' limits (modules/eventfeed/stream.ts defaults: 15 s heartbeat, 5 per key, 1 MiB buffer). */
+  eventStreams?: Partial<StreamSettings>;
 }
 
 export async function createServices(
   db: Db,
   vault: KeyVault,
   config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> &
-    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets' | 'rates' | 'keyImportMainnet' | 'webhookCompatSignatureHeader'>> & {
+    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets' | 'rates' | 'keyImportMainnet' | 'webhookCompatSignatureHeader' | 'aml'>> & {
       apiLimits?: ApiKeyLimits;
     },
   opts: ServiceOptions = {},
@@ -135,8 +145,29 @@ export async function createServices(
   const webhooks = new WebhookService(db, clock, vault, wallets, apiKeys, transactions, sender, logger);
   // Modules emit into the registry; who listens is wired once, below (subscriptions.ts).
   const events = new Events();
+  // AML screening: the offline lists, the chains' on-chain lists, and any provider plugged in.
+  const aml = new AmlService(
+    { db, catalogue, wallets, transactions, audit, events, changes, logger },
+    {
+      ...config.aml,
+      providers: [...(config.aml?.http ? [httpProvider(config.aml.http)] : []), ...(opts.amlProviders ?? [])],
+    },
+  );
+  await aml.start();
+  wallets.useAmlProviders((chain) => aml.providersOf(chain));
+  addresses.useAmlProviders((chain) => aml.providersOf(chain));
+  addresses.useAmlCheck(async (auth, wallet, chain, address) => {
+    await aml.checkPayout({
+      wallet,
+      chain,
+      recipients: [{ address, field: 'address' }],
+      operation: 'address-whitelist',
+      actor: `api-key:${auth.keyId}`,
+    });
+  });
   const deposits = new DepositService(db, wallets, addresses, transactions, webhooks, events, logger, opts.indexer);
   deposits.useRates(rates);
+  deposits.useAml(aml);
   // The signer is handed each wallet's family keys and the families' message standards.
   const signer = new LocalSigner((walletId) => wallets.openMnemonicBytes(walletId), {
     keysOf: (walletId) => wallets.keysOf(walletId),
@@ -144,7 +175,21 @@ export async function createServices(
     openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);
-  const moduleDeps = { db, clock, logger, signer, catalogue, wallets, addresses, walletAssets, transactions, webhooks, outbound, rates };
+  const moduleDeps = {
+    db,
+    clock,
+    logger,
+    signer,
+    catalogue,
+    wallets,
+    addresses,
+    walletAssets,
+    transactions,
+    webhooks,
+    outbound,
+    rates,
+    aml,
+  };
   const withdrawals = new WithdrawalService(moduleDeps);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, withdrawals, webhooks, events, logger);
   const contracts = new ContractService(moduleDeps, withdrawals);
@@ -157,7 +202,7 @@ export async function createServices(
   const swapApi = new SwapApi(moduleDeps, swaps, withdrawals, opts.swaps);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   wallets.useDetails(walletDetails({ walletAssets, addresses, transactions, balances, catalogue, rates }));
-  const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit);
+  const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit, aml);
   // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's (autoSettlements).
   const settlements = new SettlementService({
     db,
@@ -173,6 +218,7 @@ export async function createServices(
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
   events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, staking, salvage, swapApi }));
+  const eventFeed = new EventFeedService({ db, clock, logger, changes, wallets, walletAssets, transactions, webhooks }, opts.eventStreams);
   return {
     db,
     catalogue,
@@ -185,6 +231,7 @@ export async function createServices(
     balances,
     transactions,
     webhooks,
+    eventFeed,
     deposits,
     sweeps,
     withdrawals,
@@ -197,6 +244,7 @@ export async function createServices(
     autoSettlements,
     beneficiaries,
     settlements,
+    aml,
     rates,
     signer,
     outbound,
@@ -204,7 +252,9 @@ export async function createServices(
     clock,
     changes,
     close() {
+      eventFeed.closeAll('shutdown');
       const usage = apiKeys.close();
+      aml.close();
       changes.close();
       signer.clear();
       sender.close();

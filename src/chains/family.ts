@@ -32,16 +32,7 @@ export interface ChainFamily {
   readonly config: FamilyConfig;
   /** The adapter of a configured chain of the family (its token addresses checked by the codec first). */
   adapter(chain: ChainConfig): ChainAdapter;
-  /**
-   * Optional: the adapter of a chain of the family this installation does not configure,
-   * reached at `url` for one request (an asset recovery's rpcUrl), its connections going
-   * where `lookup` allows; named like `like`. Absent: registry.ts openForeignChain answers 422 NOT_SUPPORTED.
-   */
-  foreign?(url: string, lookup: ForeignLookup, like: ChainConfig): Promise<ChainAdapter>;
 }
-
-/** How a foreign chain's host is resolved: node's `lookup`, the webhook target policy's (lib/ssrf.ts). */
-export type ForeignLookup = NonNullable<import('node:http').RequestOptions['lookup']>;
 
 /**
  * Token addresses of a chain are checked through the family codec when its adapter is

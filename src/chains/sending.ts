@@ -5,43 +5,11 @@
  * file reads in one sitting; it imports nothing of the seam back (no cycle).
  */
 import type { SigningKey } from '../keys/types.js';
+import type { Receipt } from './receipts.js';
+import type { NetworkData } from './network-data.js';
+import type { NativeIntent, TxIntent } from './intents.js';
 
-export interface FeeEstimate {
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
-export interface Receipt {
-  status: 'success' | 'reverted';
-  blockNumber: bigint;
-  blockHash: string;
-  gasUsed: bigint;
-  effectiveGasPrice: bigint;
-  /**
-   * Why the chain says a reverted transaction failed, when it says more than "reverted"
-   * (Tron: the contract result and message, e.g. OUT_OF_ENERGY); recorded as its reason.
-   */
-  failure?: string;
-  /**
-   * Resources the transaction used besides the fee it paid, on families that meter them
-   * apart (Tron: energy of a contract call, and bandwidth bytes, whether taken from stake,
-   * from the free allowance or burned). Absent on EVM (gasUsed says it all).
-   */
-  energyUsed?: bigint;
-  bandwidthUsed?: bigint;
-  /**
-   * Native coin the fee payer locked in accounts the transaction opened, besides its fee
-   * (Solana: the rent-exempt minimum of a token account it created for the recipient): part
-   * of what the transaction cost its payer, so included in `gasUsed` too (a module that
-   * records the fee records it), and shown apart. Absent when none (and on EVM, Tron).
-   */
-  rentPaid?: bigint;
-  /**
-   * Native coin given back to the fee payer by accounts the transaction closed (Solana: the
-   * rent of the sender's emptied token account, closed by a sweep). Absent when none.
-   */
-  rentReclaimed?: bigint;
-}
+export type { NetworkData } from './network-data.js';
 
 // ---- sending: a family's side of the outbound lifecycle ---------------------------------
 
@@ -55,13 +23,15 @@ export interface Receipt {
  */
 
 /**
- * How a family orders one sender's transactions:
+ * How a family orders one sender's transactions, the two strategies of the pipeline
+ * (modules/outbound/ordering.ts); a Sender is one or the other (NonceSender, ExpirySender):
  * - 'nonce': a counter per sender, each number used once and in order (EVM). The pipeline
  *   allocates numbers gap-free in the caller's database transaction; a stuck transaction is
- *   replaced under the same number with higher fees; a slot that must not carry its call is
- *   filled with `voidCall`.
+ *   replaced under the same number with higher fees (`replacementNetwork`); a slot that must
+ *   not carry its call is filled with `voidCall`; a number used elsewhere is read with `nonceOf`.
  * - 'expiry': no counter; a transaction is valid until a deadline (Tron's expiration,
- *   Solana's blockhash) and one that expired unmined is rebuilt and signed again.
+ *   Solana's recent block reference) and one that expired unmined (`hasExpired`) is rebuilt
+ *   and signed again.
  */
 export type Ordering = 'nonce' | 'expiry';
 
@@ -69,28 +39,6 @@ export type Ordering = 'nonce' | 'expiry';
 export interface CallLimit {
   estimate: bigint;
   limit: bigint;
-}
-
-/**
- * A family's own fields of one outbound transaction (EVM: gasLimit, maxFeePerGas,
- * maxPriorityFeePerGas), opaque above the seam and JSON-safe: the pipeline stores them as
- * outbound_txs.network_data and hands them back. Integers are decimal strings.
- */
-export type NetworkData = Readonly<Record<string, string>>;
-
-/** What a transaction does, the same in every family. */
-export interface TxIntent {
-  from: string;
-  to: string;
-  value: bigint;
-  /** Call data (0x hex; Solana: the family's own encoding, chains/solana/intent.ts), or null for a plain transfer. */
-  data: string | null;
-  /**
-   * Who pays the fee when the family lets another account pay it (Sender.sponsoredFees:
-   * Solana, where the master pays for its children, childFeeFunding 'none'); absent: `from`
-   * pays. Families where the sender always pays never receive it from the pipeline.
-   */
-  feePayer?: string;
 }
 
 // A key lent for one signature is keys/'s vocabulary (keys/types.ts).
@@ -162,15 +110,10 @@ export interface FeeQuote {
   limit?: CallLimit;
 }
 
-export interface Sender {
+/** What every family's Sender answers, whatever its ordering. */
+export interface SenderCore {
+  /** Which strategy orders the family's transactions: the discriminant of Sender. */
   readonly ordering: Ordering;
-  /**
-   * Whether a transaction may name another account as its fee payer (TxIntent.feePayer),
-   * which then signs too: Solana (the master pays for its children). Elsewhere the sender pays.
-   */
-  readonly sponsoredFees: boolean;
-  /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
-  nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
   /**
    * What one transaction would cost, as the family prices it (modules add value + fee and
    * hand `fixed` to the pipeline): `given` fields are kept (a fee cap given alone gets its
@@ -192,29 +135,15 @@ export interface Sender {
   ): Promise<FeeQuote[]>;
   /** `quote` with more fields fixed (e.g. another limit), priced at its fees: no node call. */
   requote(quote: FeeQuote, given: NetworkData): FeeQuote;
-  /**
-   * How many of `intents`' leading transfers (one sender's, in order) fit in one transaction:
-   * at least 1 (the first alone), at most all. 1 where a transaction carries one transfer
-   * (EVM, Tron); Solana packs SPL transfers of one owner, fee payer and mint into its
-   * 1,232-byte packet (chains/solana/batch.ts). May read the chain (which recipients need an
-   * account); never asked under a database lock.
-   */
-  maxTransfers(intents: TxIntent[]): Promise<number>;
-  /**
-   * One intent carrying `intents` (a group maxTransfers allowed, at least 2), signed and sent
-   * as one transaction; its fee payer and sender are theirs. Throws where maxTransfers is
-   * always 1.
-   */
-  combine(intents: TxIntent[]): TxIntent;
-  /** A call that moves nothing, to fill or cancel an ordering slot (EVM: a 0-value self-transfer), with its network data. */
-  voidCall(from: string): TxIntent & { network: NetworkData };
 
   // The lifecycle's steps on one transaction, over its opaque network data.
   /**
-   * The fields a caller fixed (EVM: a gas limit, both fee caps, or `feeCap` alone: the API's
-   * gasPrice, its tip chosen by quote or prepare), checked; a ValidationError names what is wrong.
+   * The fields a client fixed, in the API's terms, checked: `limit` (the API's gasLimit, in
+   * the family's units: EVM gas, Tron's fee limit in sun, Solana compute units) and `feeCap`
+   * (the API's gasPrice: EVM's fee cap, its tip chosen by quote or prepare; refused where a
+   * fee is not bid). A ValidationError names what is wrong.
    */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData;
+  fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData;
   /**
    * Completes the network data before signing: what the caller fixed stays, the rest is
    * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').
@@ -228,8 +157,6 @@ export interface Sender {
    * key of `intent.feePayer` when it is another account than `from`.
    */
   sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey, payerKey?: SigningKey): SignedTransaction;
-  /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
-  replacementNetwork(network: NetworkData): Promise<NetworkData>;
   /** The most a transaction can cost its sender in the native coin. */
   costOf(value: bigint, network: NetworkData): bigint;
   /**
@@ -253,18 +180,40 @@ export interface Sender {
     value: bigint;
     network: NetworkData;
   }): Promise<ChildFeeFunding>;
-  /** The EVM fee fields a prepared transaction carries, for records that show them; null fields when absent. */
-  feeFields(network: NetworkData): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null };
+  /**
+   * What a transaction whose fee was paid for in advance (a child's top-up) must be signed
+   * with, so that it costs no more than `quote` said: EVM the quoted limit and fees; a family
+   * whose fee is fixed by the chain's price or paid by another account, what the quote fixed.
+   */
+  fundedNetwork(quote: FeeQuote): NetworkData;
   /**
    * Which of a transaction's signed versions (hashes, in the order given) landed, with its
    * receipt; null while none has. Looks in that order and stops at the first found.
    */
   findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null>;
+}
+
+/** A family whose senders count their transactions (EVM): the 'nonce' strategy's members. */
+export interface NonceSender extends SenderCore {
+  readonly ordering: 'nonce';
+  /** The chain's count of a sender's transactions: 'pending' includes the node's pool (a counter's seed). */
+  nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint>;
+  /** A transaction that moves nothing, to fill or cancel a nonce (EVM: a 0-value self-transfer), with its network data. */
+  voidCall(from: string): NativeIntent & { network: NetworkData };
+  /** The network data of a replacement of a stuck transaction: the bump rule over `network`, against a fresh quote. */
+  replacementNetwork(network: NetworkData): Promise<NetworkData>;
+}
+
+/** A family whose transactions carry a deadline instead (Tron, Solana): the 'expiry' strategy's member. */
+export interface ExpirySender extends SenderCore {
+  readonly ordering: 'expiry';
   /**
-   * Whether a signed transaction's deadline is behind the chain's head ('expiry' families),
-   * so that no node can include it any more: only then may the pipeline rebuild it. Always
-   * false on 'nonce' families (a nonce never expires). Asked before looking for a receipt,
-   * so a transaction that landed just in time is found, not rebuilt.
+   * Whether a signed transaction's deadline is behind the chain's head, so that no node can
+   * include it any more: only then may the pipeline rebuild it. Asked before looking for a
+   * receipt, so a transaction that landed just in time is found, not rebuilt.
    */
   hasExpired(network: NetworkData): Promise<boolean>;
 }
+
+/** A family's side of the outbound lifecycle: the core, and the members of its ordering. */
+export type Sender = NonceSender | ExpirySender;

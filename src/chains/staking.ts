@@ -2,7 +2,7 @@
  * The seam's staking side (chains/types.ts re-exports it): an optional capability of a
  * family whose native coin can be staked for the resources its transactions otherwise burn
  * (Tron's Stake 2.0: staked TRX gives ENERGY, which TRC-20 transfers use, or BANDWIDTH).
- * A family without it is refused with 422 NOT_SUPPORTED by the registry (stakingOf).
+ * A family without it is refused with 422 NOT_SUPPORTED by capability(adapter, 'staking').
  *
  * Every operation is one transaction of the owner, sent by the outbound pipeline like any
  * other: a native transfer of 0 from the owner to itself whose network data (`network`)

@@ -22,7 +22,9 @@ export interface SwapQuote {
   gas: bigint;
 }
 
+/** A call a swap makes (an approval, the swap itself), as an intent without its parties. */
 export interface SwapCall {
+  kind: 'call';
   to: string;
   data: string;
   value: bigint;

@@ -3,28 +3,50 @@
  * amounts as bigint base units) so Tron and Solana adapters slot in beside the EVM one.
  */
 import type { ChainConfig } from '../config/index.js';
-import type { SigningAccount, TypedDataPayload } from '../keys/types.js';
-import type { Receipt, Sender } from './sending.js';
-import type { Staking } from './staking.js';
+import type { SigningAccount } from '../keys/types.js';
+import type { Sender } from './sending.js';
+import type { BlockPointer, FeeReport, Receipt } from './receipts.js';
+import type { Capabilities } from './capabilities.js';
 
 // The sending side (Sender, quotes, intents, receipts) and the swap side live beside this
 // file, re-exported here: modules import the whole seam from chains/types.ts.
+export type { BlockPointer, FeeReport, Receipt, ReceiptDetails, SignedFeeFields } from './receipts.js';
 export type {
-  FeeEstimate,
-  Receipt,
   Ordering,
   CallLimit,
   NetworkData,
-  TxIntent,
   SigningKey,
   SignedTransaction,
   ChildFeeFunding,
   QuoteOptions,
   FeeQuote,
   Sender,
+  SenderCore,
+  NonceSender,
+  ExpirySender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
 export type { StakeResource, StakingOperation, StakePosition, Unlocking, StakingState, StakingOutcome, Staking } from './staking.js';
+export type {
+  Batching,
+  Capabilities,
+  CapabilityName,
+  ContractCallInput,
+  Contracts,
+  EncodedContractCall,
+  FeeSponsorship,
+  ForeignChains,
+  ForeignLookup,
+  MessagePayload,
+  PersonalMessages,
+  PriceFeedRound,
+  PriceFeeds,
+  TokenCall,
+  TypedDataInput,
+  TypedDataSigning,
+} from './capabilities.js';
+export type { ListRead, ScreeningReads } from './screening.js';
+export type { CallIntent, IntentBody, NativeIntent, Payment, TokenIntent, TxIntent } from './intents.js';
 
 // ---- addresses and keys (one codec and one key derivation per family) ---------------------
 
@@ -136,8 +158,7 @@ export interface TransferEvent {
   txHash: string;
   /** The log's index in its block; -1 for a native (top-level) transfer. */
   logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
 }
 
 export interface ScanResult {
@@ -145,23 +166,6 @@ export interface ScanResult {
   blocks: BlockRef[];
   /** Transfers to watched addresses, in chain order. */
   transfers: TransferEvent[];
-}
-
-/**
- * The latest round of a price feed, as the feed reports it (Chainlink's AggregatorV3:
- * latestRoundData() and decimals()). Judging it (stale, carried over, non-positive) is the
- * caller's business.
- */
-export interface PriceFeedRound {
-  roundId: bigint;
-  /** The price in units of 10^-decimals. */
-  answer: bigint;
-  decimals: number;
-  /** Unix seconds. */
-  startedAt: number;
-  /** Unix seconds; 0 for a round that never completed. */
-  updatedAt: number;
-  answeredInRound: bigint;
 }
 
 export interface ChainAdapter {
@@ -193,105 +197,21 @@ export interface ChainAdapter {
 
   // Sending (sweeps, withdrawals): the family's side of the outbound lifecycle.
   readonly sender: Sender;
-  /** The optional staking capability (chains/staking.ts); absent: registry.ts stakingOf answers 422 NOT_SUPPORTED. */
-  readonly staking?: Staking;
   /** Sends a signed raw transaction; returns its hash. Resending a known one is not an error. */
   broadcast(raw: string): Promise<string>;
   getReceipt(hash: string): Promise<Receipt | null>;
-  /** Calldata of an ERC-20 `transfer(to, amount)`. */
-  encodeTokenTransfer(to: string, amount: bigint): string;
+  /** How the family's receipts and network data show on the public records (fee fields). */
+  readonly fees: FeeReport;
 
   close(): void;
 
-  // Token metadata and prices (enabling assets, rates).
-  /** decimals() of a token contract; null when the address does not answer it (no contract, a revert). */
+  /** decimals() of a token contract (or a mint's); null when the address does not answer it (no token, a revert). */
   readTokenDecimals(token: string): Promise<number | null>;
-  /** The latest round of a USD price feed; null when the address does not answer as a feed. */
-  readPriceFeed(feed: string): Promise<PriceFeedRound | null>;
 
-  // Contracts and typed data (smart-contract calls, EIP-712 signing).
-  /** Validates the call against its ABI and encodes it; a ValidationError names `field`. */
-  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall;
   /**
-   * eth_call as `from`; the result as text: scalars as strings (integers in decimal),
-   * arrays, structs and several outputs as JSON. A revert is a BusinessRuleError
-   * (CONTRACT_REVERTED) carrying the decoded reason.
+   * The optional parts the family offers, each absent where it does not (chains/capabilities.ts):
+   * a route that needs one asks `capability(adapter, name)`, which answers 422 NOT_SUPPORTED
+   * for an absent one, in one place.
    */
-  readContract(call: ContractCallInput, from: string, field: string): Promise<string>;
-  /** Runs the call as `from` without sending it and estimates its gas; reverts as readContract. */
-  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }>;
-  /**
-   * What encoded calldata does to a token's holdings, judged by its 4-byte selector alone
-   * (never by the ABI a client sent, which may lie): null when it is none of the
-   * recognised token functions.
-   */
-  describeTokenCall(data: string): TokenCall | null;
-  /** ERC-20 allowances `owner` granted `spender` on `token`, in query order. */
-  getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
-  /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
-  prepareTypedData(input: TypedDataInput): TypedDataPayload;
-  /**
-   * Validates a message to sign as the chain's wallets do (EVM: EIP-191 personal_sign; Tron:
-   * TIP-191 signMessageV2; Solana: solana:signMessage; text, or bytes as 0x-prefixed hex)
-   * and hashes it. Absent on families without one.
-   */
-  prepareMessage?(message: string, field?: string): MessagePayload;
-}
-
-// ---- contracts and typed data (additions for smart-contract calls and EIP-712 signing) --
-
-/** One contract call as a client gives it: an ABI (JSON entries), a method and its arguments. */
-export interface ContractCallInput {
-  address: string;
-  /** A function name, or a full signature such as `transfer(address,uint256)` to pick an overload. */
-  method: string;
-  /** Arguments in ABI order; integers as decimal strings (or safe-integer numbers). */
-  parameters: unknown[];
-  abi: unknown[];
-  /** Native coin sent with the call, in base units (payable functions only); default 0. */
-  value?: bigint;
-}
-
-/**
- * A token call recognised by its selector: `transfer` (and ERC-677 `transferAndCall`)
- * moves the caller's tokens; `transferFrom` moves `from`'s; `approve` sets and
- * `increaseAllowance` raises what `spender` may pull from the caller. `malformed`: a
- * recognised selector whose arguments cannot be decoded as that function's.
- */
-export type TokenCall =
-  | { kind: 'transfer'; to: string; amount: bigint }
-  | { kind: 'transferFrom'; from: string; to: string; amount: bigint }
-  | { kind: 'approve' | 'increaseAllowance'; spender: string; amount: bigint }
-  | { kind: 'malformed'; signature: string };
-
-/** A validated call, ready to send: the contract in canonical form and the calldata. */
-export interface EncodedContractCall {
-  to: string;
-  data: string;
-  functionName: string;
-  /** Canonical signature, e.g. `transfer(address,uint256)`. */
-  signature: string;
-  stateMutability: string;
-}
-
-/** A personal message after validation: what is signed, and its digest. */
-export interface MessagePayload {
-  /**
-   * How the digest is made (chains/messages.ts): EIP-191 personal_sign (EVM), TIP-191
-   * signMessageV2 (Tron), solana:signMessage (Solana: ed25519 over the bytes themselves).
-   */
-  standard: 'EIP-191' | 'TIP-191' | 'solana:signMessage';
-  kind: 'text' | 'bytes';
-  /** As given: the text, or the bytes as 0x-prefixed hex. */
-  message: string;
-  /** What the key signs, 0x hex: a 32-byte hash (EIP-191, TIP-191), or the message bytes (solana:signMessage). */
-  digest: string;
-}
-
-/** Typed data as a client sends it (EIP-712 / eth_signTypedData_v4). */
-export interface TypedDataInput {
-  domain: { name: string; version: string; chainId: number; verifyingContract: string; salt?: string };
-  types: Record<string, unknown>;
-  message: Record<string, unknown>;
-  primaryType?: string;
+  readonly capabilities: Capabilities<ChainAdapter>;
 }

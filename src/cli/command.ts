@@ -1,5 +1,5 @@
 /**
- * What every CLI command shares: the command shape main.ts's table holds, the dispatcher,
+ * What every CLI command shares: the command shape the table (commands.ts) holds, the dispatcher,
  * and the helpers one-off commands use (configuration, a runtime without roles).
  */
 import { ConfigError, type AppConfig } from '../config/index.js';
@@ -38,9 +38,17 @@ export function helpText(table: CommandTable): string {
   return `usage: ${PROGRAM} <command> [arguments]\n\ncommands:\n${lines.join('\n')}\n\nWith no command: start (every role). api, worker and indexer alone mean start <role>.\n`;
 }
 
+/** One command's usage, for `<command> --help` and `help <command>`. */
+export function commandHelp(name: string, c: Command): string {
+  return `usage: ${PROGRAM} ${`${name} ${c.usage}`.trim()}\n\n${c.summary}\n`;
+}
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+
 /**
  * Dispatches argv to the command table. `api`, `worker` and `indexer` alone mean
- * `start <role>`; no command at all means `start`.
+ * `start <role>`; no command at all means `start`. `--help` (or `-h`) anywhere after a
+ * command prints that command's usage and exits 0 without running it.
  */
 export async function runCli(table: CommandTable, argv: string[], roles: readonly string[]): Promise<void> {
   let [name = 'start', ...rest] = argv;
@@ -48,11 +56,17 @@ export async function runCli(table: CommandTable, argv: string[], roles: readonl
     rest = [name, ...rest];
     name = 'start';
   }
-  if (name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(helpText(table));
+  const find = (n: string | undefined) => (n !== undefined && Object.hasOwn(table, n) ? table[n] : undefined);
+  if (name === 'help' || HELP_FLAGS.has(name)) {
+    const about = find(rest[0]);
+    process.stdout.write(about ? commandHelp(rest[0]!, about) : helpText(table));
     return;
   }
-  const command = Object.hasOwn(table, name) ? table[name] : undefined;
+  const command = find(name);
+  if (command && rest.some((a) => HELP_FLAGS.has(a))) {
+    process.stdout.write(commandHelp(name, command));
+    return;
+  }
   try {
     if (!command) throw new UsageError(`unknown command "${name}"\n\n${helpText(table)}`);
     const code = await command.run(rest);

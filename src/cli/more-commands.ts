@@ -1,6 +1,6 @@
 /**
  * Commands whose bodies live in their areas' files (src/cli/api-keys.ts,
- * src/cli/rotate-master-key.ts), given the shape main.ts's table holds. Each one reports its
+ * src/cli/rotate-master-key.ts), given the shape the command table (commands.ts) holds. Each one reports its
  * own refusals on stderr and sets process.exitCode; a thrown error goes to runCli.
  */
 import { apiKeyCommand } from './api-keys.js';

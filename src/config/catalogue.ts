@@ -17,6 +17,8 @@ export interface CatalogueAsset {
   /** In the canonical form of the chain's family (its address codec checks it: test/config/catalogue.test.ts). */
   address: string;
   decimals: number;
+  /** AML screening: whose blacklist the contract keeps (config/chains.ts BlacklistKind); absent where not confirmed. */
+  blacklist?: 'tether' | 'tether-v2' | 'circle';
 }
 
 /**
@@ -43,6 +45,8 @@ export interface CatalogueNetwork {
   priceFeeds?: Partial<Record<CatalogueAsset['symbol'], CataloguePriceFeed>>;
   /** The DEX router swaps default to (the chains file's `swapRouter` overrides it); absent: none. */
   swapRouter?: string;
+  /** The SanctionsList oracle (isSanctioned) where it is deployed (catalogue-chains.ts); absent = none. */
+  sanctionsOracle?: string;
 }
 
 export interface CatalogueChain {
@@ -71,7 +75,7 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The entry of `slug` in a catalogue (every family's entries: chains/families.ts CATALOGUE). */
+/** The entry of `slug` in a catalogue (every family's entries: chains/family-lookup.ts CATALOGUE). */
 export function findIn(catalogue: readonly CatalogueChain[], slug: string): CatalogueChain | undefined {
   return catalogue.find((chain) => chain.slug === slug);
 }

@@ -6,7 +6,7 @@
  * config/ names no chain family (it imports only lib/): what it needs of each family (its
  * defaults, the form of its addresses, the chains-file options only its chains take, its
  * catalogue entries) is a FamilyConfig, handed in by the composition root from the
- * families' registrations (chains/families.ts, FAMILY_CONFIGS). The first family of the
+ * families' registrations (chains/family-lookup.ts, FAMILY_CONFIGS). The first family of the
  * list is the default of an entry that names none.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
@@ -50,6 +50,15 @@ export interface FamilyConfig {
  */
 export interface FamilyChainOptions {}
 
+/**
+ * Whose blacklist a stablecoin contract keeps, and so which read answers it (AML screening,
+ * chains/screening.ts): 'tether' is Tether's 2017 TetherToken (Ethereum, Tron:
+ * `isBlackListed`), 'tether-v2' its newer TetherToken and USDT0 (`isBlocked`), 'circle'
+ * Circle's FiatToken (`isBlacklisted`). On Solana the issuer's list is its mint's freeze
+ * authority (a frozen token account), whichever the name.
+ */
+export type BlacklistKind = 'tether' | 'tether-v2' | 'circle';
+
 export interface BlockchainInfo {
   slug: string;
   name: string;
@@ -78,6 +87,8 @@ export interface ChainAssetConfig {
   standard: string | null;
   /** The fiat currency the asset tracks (USD for stablecoins), null for volatile coins. */
   currency: string | null;
+  /** AML screening: the issuer's blacklist the token keeps (BlacklistKind); absent = none read. */
+  blacklist?: BlacklistKind;
 }
 
 /**
@@ -109,6 +120,11 @@ export interface ChainConfig extends FamilyChainOptions {
   swapRouter?: string | null;
   /** USD price feeds by asset symbol (the source of rates); absent or {} = none on this chain. */
   priceFeeds?: Record<string, PriceFeedConfig>;
+  /**
+   * AML screening: a SanctionsList oracle (`isSanctioned(address)`, Chainalysis's) on this
+   * chain; absent or null = none. Catalogue chains default to the published deployment.
+   */
+  sanctionsOracle?: string | null;
 }
 
 /** A scheme and a host at least: `https://` alone or a URL with spaces is a typo, not an endpoint. */
@@ -129,6 +145,8 @@ function chainsFileSchema(families: readonly FamilyConfig[]): TObject {
       address: Address,
       decimals: Type.Integer({ minimum: 0, maximum: 36 }),
       currency: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      /** AML screening: whose blacklist the token keeps (tether, tether-v2, circle); absent or null = none read. */
+      blacklist: Type.Optional(Type.Union([Type.Literal('tether'), Type.Literal('tether-v2'), Type.Literal('circle'), Type.Null()])),
     },
     { additionalProperties: false },
   );
@@ -168,6 +186,8 @@ function chainsFileSchema(families: readonly FamilyConfig[]): TObject {
        * asset list does); null switches a catalogue feed off.
        */
       priceFeeds: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 16 }), Type.Union([PriceFeedEntry, Type.Null()]))),
+      /** AML screening: a SanctionsList oracle on this chain; null switches the catalogue's off. */
+      sanctionsOracle: Type.Optional(Type.Union([Address, Type.Null()])),
       // The options of each family (FamilyConfig.options), allowed on its chains only.
       ...options,
     },
@@ -194,8 +214,16 @@ export interface ChainEntry extends FamilyChainOptions {
   tokenStandard?: string;
   isL2?: boolean;
   logoUrl?: string;
-  assets?: { symbol: string; name?: string; address: string; decimals: number; currency?: string | null }[];
+  assets?: {
+    symbol: string;
+    name?: string;
+    address: string;
+    decimals: number;
+    currency?: string | null;
+    blacklist?: BlacklistKind | null;
+  }[];
   priceFeeds?: Record<string, { address: string; heartbeat: number } | null>;
+  sanctionsOracle?: string | null;
 }
 export interface ChainsFile {
   chains: ChainEntry[];
@@ -268,6 +296,7 @@ export function resolveChain(entry: ChainEntry, source: string, families: readon
         address: a.address,
         decimals: a.decimals,
         currency: a.currency === undefined ? guessCurrency(a.symbol) : a.currency,
+        ...(a.blacklist ? { blacklist: a.blacklist } : {}),
       }))
     : (net?.assets ?? []).map((a) => ({ ...a, currency: 'USD' as string | null }));
   const standard = entry.tokenStandard ?? known?.tokenStandard ?? family.tokenStandard;
@@ -297,6 +326,7 @@ export function resolveChain(entry: ChainEntry, source: string, families: readon
     swapRouter: entry.swapRouter === undefined ? (net?.swapRouter ?? null) : entry.swapRouter,
     assets,
     priceFeeds: resolvePriceFeeds(entry, net?.priceFeeds, assets, source),
+    sanctionsOracle: entry.sanctionsOracle === undefined ? (net?.sanctionsOracle ?? null) : entry.sanctionsOracle,
     ...Object.fromEntries(Object.keys(family.options).flatMap((name) => (given[name] !== undefined ? [[name, given[name]]] : []))),
   };
 }
@@ -311,6 +341,7 @@ function assertFamilyAddresses(entry: ChainEntry, family: FamilyConfig, source: 
   const fields: [string, string | null | undefined][] = [
     ['multicall3', entry.multicall3],
     ['swapRouter', entry.swapRouter],
+    ['sanctionsOracle', entry.sanctionsOracle],
     ...(entry.assets ?? []).map((a, i): [string, string] => [`assets.${i}.address`, a.address]),
     ...Object.entries(entry.priceFeeds ?? {}).map(([symbol, f]): [string, string | undefined] => [
       `priceFeeds.${symbol}.address`,

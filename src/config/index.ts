@@ -2,7 +2,7 @@
  * One configuration, parsed and validated once at start and passed down. Every problem is
  * reported with the name of the setting at fault, before anything starts. The chain
  * families' part of it (config/chains.ts, FamilyConfig) is handed in by the caller, the
- * composition root (cli/command.ts passes chains/families.ts's FAMILY_CONFIGS).
+ * composition root (cli/command.ts passes chains/family-lookup.ts's FAMILY_CONFIGS).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import {
 } from './chains.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
-export type { ChainConfig, FamilyConfig } from './chains.js';
+export type { BlacklistKind, ChainConfig, FamilyConfig } from './chains.js';
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {
@@ -75,6 +75,22 @@ export interface AppConfig {
   apiLimits: { keyRate: number; authFailures: number; authFailureWindowS: number; authFailureDelayMs: number; authFailureBudget: number };
   /** Where USD rates come from besides the chains' price feeds, and how long one is reused. */
   rates: RateSettings;
+  /** AML screening (docs/aml.md): provider timeout, answer cache, retry pause, an HTTP provider. */
+  aml: AmlSettings;
+}
+
+export interface AmlSettings {
+  /** AML_PROVIDER_TIMEOUT_MS: a provider's answer may take this long, then it counts as failed. */
+  timeoutMs: number;
+  /** AML_CACHE_TTL_MS: how long an answer is reused per (chain, address, provider). */
+  cacheTtlMs: number;
+  /** AML_PROVIDER_RETRY_MS: after a failure, how long calls fail at once before the provider is tried again. */
+  retryMs: number;
+  /**
+   * AML_HTTP_PROVIDER (`chainalysis`), AML_HTTP_URL (default https://public.chainalysis.com),
+   * AML_HTTP_API_KEY: an HTTP screening API; null = none.
+   */
+  http: { kind: 'chainalysis'; url: string; apiKey: string | null } | null;
 }
 
 export interface RateSettings {
@@ -158,11 +174,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, families: readonly FamilyConf
       authFailureDelayMs: intSetting(env, 'AUTH_FAILURE_DELAY_MS', 1_000, 0, 10_000),
       authFailureBudget: intSetting(env, 'AUTH_FAILURE_BUDGET', 100, 0, 1_000_000),
     },
+    aml: amlSettings(env),
     rates: {
       pegFallback: boolSetting(env, 'RATES_PEG_FALLBACK', false),
       cacheMs: intSetting(env, 'RATES_CACHE_MS', 5_000, 0, 60_000),
       graceSeconds: intSetting(env, 'RATES_STALENESS_GRACE_SECONDS', 600, 0, 86_400),
     },
+  };
+}
+
+function amlSettings(env: NodeJS.ProcessEnv): AmlSettings {
+  const kind = env.AML_HTTP_PROVIDER || null;
+  if (kind !== null && kind !== 'chainalysis') throw new ConfigError('AML_HTTP_PROVIDER', `must be "chainalysis" (got "${kind}")`);
+  const url = env.AML_HTTP_URL || 'https://public.chainalysis.com';
+  if (kind && !/^https?:\/\/[^\s/?#]+[^\s]*$/.test(url)) throw new ConfigError('AML_HTTP_URL', 'must be an http(s):// URL with a host');
+  return {
+    timeoutMs: intSetting(env, 'AML_PROVIDER_TIMEOUT_MS', 5_000, 100, 120_000),
+    cacheTtlMs: intSetting(env, 'AML_CACHE_TTL_MS', 60_000, 0, 86_400_000),
+    retryMs: intSetting(env, 'AML_PROVIDER_RETRY_MS', 10_000, 0, 3_600_000),
+    http: kind ? { kind, url, apiKey: env.AML_HTTP_API_KEY || null } : null,
   };
 }
 

@@ -34,6 +34,7 @@ const COLUMN_OVERRIDES: Record<string, string> = {
   'addresses.type': "'INTERNAL' | 'EXTERNAL'",
   'transactions.metadata': 'JsonColumn<Record<string, unknown> | null>',
   'master_keys.kind': "'local' | 'pkcs11'",
+  'aml_lists.format': "'sdn-xml' | 'sdn-advanced-xml' | 'plain'",
   'master_keys.state': "'active' | 'retiring' | 'retired'",
 };
 

@@ -33,6 +33,23 @@ export interface EmbeddedPostgres {
 
 const SUPERUSER = 'postgres';
 
+/**
+ * The URL of the embedded PostgreSQL a running instance started under `dir` (its port from
+ * the cluster's postmaster.pid, its password from the file beside it), for a one-off command
+ * run beside the service (`aml import`); null when none is running there.
+ */
+export async function runningEmbeddedUrl(dir: string, database: string): Promise<string | null> {
+  try {
+    const pid = (await readFile(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+    const port = Number(pid[3]);
+    const password = (await readFile(path.join(dir, 'postgres.password'), 'utf8')).trim();
+    if (!Number.isInteger(port) || port <= 0 || !password) return null;
+    return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  } catch {
+    return null;
+  }
+}
+
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const { logger } = opts;
   const pgData = path.join(opts.dir, 'postgres');

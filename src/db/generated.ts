@@ -36,6 +36,25 @@ export interface AddressKeys {
   wallet_id: string;
 }
 
+export interface AmlListEntries {
+  address: string;
+  address_key: string;
+  entity: string | null;
+  source: string;
+  ticker: Generated<string>;
+}
+
+export interface AmlLists {
+  entries: number;
+  file_name: string;
+  file_sha256: string;
+  format: 'sdn-xml' | 'sdn-advanced-xml' | 'plain';
+  imported_at: Generated<TimestampColumn>;
+  published_at: TimestampColumn | null;
+  source: string;
+  version: Int8Column;
+}
+
 export interface ApiKeys {
   business_id: string;
   created_at: Generated<TimestampColumn>;
@@ -115,8 +134,7 @@ export interface AutoSettlements {
   error: string | null;
   from_index: number;
   id: string;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
+  network: JsonColumn | null;
   rule: JsonColumn;
   rule_id: string | null;
   settle_transaction_id: string | null;
@@ -263,6 +281,7 @@ export interface Events {
   payload: JsonColumn | null;
   reference: string;
   transaction_id: string | null;
+  txid: Generated<string>;
   wallet_id: string;
 }
 
@@ -305,24 +324,27 @@ export interface OutboundTxs {
   conflict_seen_at: TimestampColumn | null;
   created_at: Generated<TimestampColumn>;
   data: string | null;
-  effective_gas_price: NumericColumn | null;
   error: string | null;
+  fee: NumericColumn | null;
   fee_payer: string | null;
   from_address: string;
   from_index: number | null;
-  gas_used: NumericColumn | null;
   hash: string | null;
   id: string;
+  kind: string;
+  memo: string | null;
+  more: JsonColumn | null;
   network_data: Generated<JsonColumn>;
   nonce: Int8Column | null;
   owner_id: string | null;
   purpose: string;
   raw: string | null;
+  receipt_details: JsonColumn | null;
   replaced_by: string | null;
-  resources_used: JsonColumn | null;
   stage: string;
   status: string | null;
   to_address: string;
+  token: string | null;
   updated_at: Generated<TimestampColumn>;
   value: NumericColumn;
   wallet_id: string;
@@ -413,14 +435,11 @@ export interface Sweeps {
   chain_id: string;
   created_at: Generated<TimestampColumn>;
   error: string | null;
-  gas_limit: NumericColumn | null;
   give_back: JsonColumn | null;
   give_back_outbound_id: string | null;
   id: string;
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
   network: JsonColumn | null;
   stage: string;
   status: string;
@@ -432,6 +451,7 @@ export interface Sweeps {
 
 export interface Transactions {
   address_id: string | null;
+  aml_held: Generated<boolean>;
   aml_screening: JsonColumn | null;
   amount: NumericColumn | null;
   amount_decimals: number | null;
@@ -463,8 +483,6 @@ export interface Transactions {
   hash: string | null;
   id: string;
   log_index: number | null;
-  max_fee_per_gas: NumericColumn | null;
-  max_priority_fee_per_gas: NumericColumn | null;
   metadata: JsonColumn<Record<string, unknown> | null>;
   network: string;
   nonce: Int8Column | null;
@@ -478,6 +496,7 @@ export interface Transactions {
   reserved_fee: NumericColumn | null;
   response: JsonColumn | null;
   sender_address: string | null;
+  signed_fees: JsonColumn | null;
   signed_transaction: JsonColumn | null;
   stage: Generated<string>;
   status: string;
@@ -567,6 +586,8 @@ export interface WebhookSecrets {
 export interface DB {
   address_keys: AddressKeys;
   addresses: Addresses;
+  aml_list_entries: AmlListEntries;
+  aml_lists: AmlLists;
   api_keys: ApiKeys;
   assets: Assets;
   audit_log: AuditLog;

@@ -11,6 +11,7 @@ import { NATIVE_ADDRESS } from '../config/chains.js';
 import type { Logger } from '../lib/logger.js';
 import type { DevnetChain } from './types.js';
 import { startSolanaStandIn, type SolanaStandIn } from './solana/index.js';
+import { devnetBlacklistOf } from './sanctions.js';
 
 export const DEVNET_SOLANA = {
   slug: 'devnet-solana',
@@ -105,6 +106,10 @@ function solanaChainConfig(node: SolanaStandIn): ChainConfig {
         isNative: false,
         standard: 'SPL',
         currency: 'USD',
+        // AML screening: the issuer's blacklist is a frozen token account (the faucet is the
+        // mints' freeze authority; standin_freezeAccount). A mint from an older state has no
+        // freeze authority: its accounts are simply never frozen.
+        ...(devnetBlacklistOf(t.symbol) ? { blacklist: devnetBlacklistOf(t.symbol)! } : {}),
       })),
     ],
   };

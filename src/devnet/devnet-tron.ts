@@ -10,6 +10,7 @@ import { NATIVE_ADDRESS } from '../config/chains.js';
 import type { Logger } from '../lib/logger.js';
 import type { DevnetChain } from './types.js';
 import { startTronStandIn, type TronStandIn } from './tron/index.js';
+import { devnetBlacklistOf } from './sanctions.js';
 
 export const DEVNET_TRON = {
   slug: 'devnet-tron',
@@ -87,6 +88,9 @@ function tronChainConfig(node: TronStandIn): ChainConfig {
     confirmations: 20,
     startBlock: 0,
     multicall3: node.multicall.address,
+    // AML screening: the stand-in's sanctions oracle, and its tokens' issuer blacklists (USDT
+    // Tether's, USDC Circle's), where the chain's state has them.
+    sanctionsOracle: node.sanctionsOracle?.address ?? null,
     assets: [
       { symbol: 'TRX', name: 'TRX', address: NATIVE_ADDRESS, decimals: 6, isNative: true, standard: null, currency: null },
       ...node.tokens.map((t) => ({
@@ -97,6 +101,7 @@ function tronChainConfig(node: TronStandIn): ChainConfig {
         isNative: false,
         standard: 'TRC20',
         currency: 'USD',
+        ...(node.blacklists && devnetBlacklistOf(t.symbol) ? { blacklist: devnetBlacklistOf(t.symbol)! } : {}),
       })),
     ],
   };

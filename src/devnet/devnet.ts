@@ -19,6 +19,7 @@ import { STAND_INS } from './stand-ins.js';
 import type { DevnetChain } from './types.js';
 
 export type { DevnetChain } from './types.js';
+import { devnetBlacklistOf, keepsBlacklist, provisionDevnetSanctions } from './sanctions.js';
 
 export interface DevnetChainSpec {
   slug: string;
@@ -140,9 +141,22 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
           ...(spec.usdPrices?.[spec.symbol] ? [{ symbol: spec.symbol, price: spec.usdPrices[spec.symbol]! }] : []),
         ],
       });
+      // AML lists: a sanctions oracle, and the test tokens' issuer blacklists (when the chain's
+      // tokens are recent enough to keep one: a state file older than them is used without).
+      const sanctionsOracle = await provisionDevnetSanctions({ rpcUrl: handle.rpcUrl, chainId: spec.chainId });
+      const blacklists = new Map<string, boolean>();
+      for (const a of provisioned.assets) blacklists.set(a.address, await keepsBlacklist(handle.rpcUrl, spec.chainId, a.address));
+      if ([...blacklists.values()].some((b) => !b))
+        opts.logger.warn({ chain: spec.slug }, 'devnet tokens from an older state keep no blacklist; delete the state file to have them');
+      const config = toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets);
       chains.push({
         config: {
-          ...toChainConfig(spec, handle.rpcUrl, provisioned.multicall3, provisioned.assets),
+          ...config,
+          assets: config.assets.map((a) => {
+            const kind = blacklists.get(a.address) ? devnetBlacklistOf(a.symbol) : undefined;
+            return kind ? { ...a, blacklist: kind } : a;
+          }),
+          sanctionsOracle,
           swapRouter: swap.router,
           priceFeeds: Object.fromEntries(feeds.map((f) => [f.symbol, { address: f.address, heartbeat: DEVNET_FEED_HEARTBEAT }])),
         },

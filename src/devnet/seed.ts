@@ -27,6 +27,8 @@ export interface Credentials {
     rpcUrl: string;
     assets: { id: string; symbol: string; address: string; decimals: number }[];
     faucet: { address: string; privateKey: string };
+    /** The devnet's sanctions oracle (AML screening; its owner is the faucet), where the chain has one. */
+    sanctionsOracle?: string;
   }[];
   dashboard: { url: string; login: string; password: string };
 }
@@ -89,6 +91,7 @@ export async function seedDemo(
           .filter((a) => !a.is_native)
           .map((a) => ({ id: a.id, symbol: a.symbol, address: a.address, decimals: a.decimals })),
         faucet: chain.faucet,
+        ...(chain.config.sanctionsOracle ? { sanctionsOracle: chain.config.sanctionsOracle } : {}),
       };
     }),
     dashboard: {

@@ -40,8 +40,13 @@ import { rateRoutes } from '../modules/rates/routes.js';
 import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
+import { amlRoutes } from '../modules/aml/routes.js';
+import { AmlScreeningSchema } from '../modules/aml/schemas.js';
+import { eventFeedRoutes } from '../modules/eventfeed/routes.js';
+import { EventDeliverySchema, EventSchema } from '../modules/eventfeed/schemas.js';
 import { ApiKeySchema } from '../modules/apikeys/schemas.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { ERROR_CATALOGUE } from './error-catalogue.js';
 import { installValidation } from './validation.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
@@ -71,11 +76,25 @@ const SHARED_SCHEMAS = [
   WalletAssetSchema,
   BalanceSchema,
   TransactionSchema,
+  AmlScreeningSchema,
   WebhookLogEntrySchema,
   BeneficiarySchema,
   ApiKeySchema,
-  ErrorBody,
+  EventDeliverySchema,
+  EventSchema,
+  errorBodyWithCodes(),
 ];
+
+/**
+ * ErrorBody with `error` listing the catalogue's codes, so the OpenAPI document (and the
+ * SDK's types generated from it) name every code a client can receive. Serialisation
+ * ignores `enum`, so a code outside the list (which test/errors/catalogue.test.ts forbids)
+ * would still be sent, never turned into a 500.
+ */
+function errorBodyWithCodes() {
+  const error = { ...ErrorBody.properties.error, enum: Object.keys(ERROR_CATALOGUE) };
+  return { ...ErrorBody, properties: { ...ErrorBody.properties, error } };
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -158,6 +177,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     await v1.register(swapRoutes, { swaps: s.swapApi });
     await v1.register(rateRoutes, { rates: s.rates });
     await v1.register(apiKeyRoutes, { apiKeys: s.apiKeys });
+    await v1.register(amlRoutes, { aml: s.aml });
+    await v1.register(eventFeedRoutes, { feed: s.eventFeed });
   });
 
   // The operator's dashboard is registered beside the API by src/server.ts (buildServer).

@@ -44,6 +44,11 @@ export const ERROR_CATALOGUE = {
     status: 429,
     meaning: 'Too many failed authentications from this client address; retry after `Retry-After` seconds.',
   },
+  STREAM_LIMIT_REACHED: {
+    status: 429,
+    meaning:
+      'This API key already has the most event streams this server keeps open per key (5); close one, or retry after `Retry-After` seconds.',
+  },
 
   // Resources.
   NOT_FOUND: { status: 404, meaning: 'Unknown resource, or one of another wallet or business (indistinguishable on purpose).' },
@@ -103,16 +108,26 @@ export const ERROR_CATALOGUE = {
   CANCELLATION_PENDING: { status: 409, meaning: 'The withdrawal is being cancelled.' },
   TRY_AGAIN: { status: 409, meaning: 'The transaction changed state during the operation; send the request again.' },
   CHAIN_REJECTED: { status: 422, meaning: 'A node refused the transaction as made (it would revert, a nonce is taken, ...).' },
+  AML_BLOCKED: {
+    status: 422,
+    meaning:
+      'AML screening found a recipient (a destination, beneficiary, contract or spender) on a list; `details` names the field and the list. Nothing was written or signed; the attempt is in the audit log.',
+  },
 
   // Deposits, sweeps and webhooks.
   TRANSACTION_NOT_FOUND: { status: 422, meaning: 'No successful transaction with this hash is known to the chain.' },
   NO_DEPOSIT_FOUND: { status: 422, meaning: 'The transaction made no deposit of an enabled asset to this wallet.' },
   BLOCK_NOT_FOUND: { status: 422, meaning: "The block number is beyond the chain's head." },
-  NOT_A_DEPOSIT: { status: 422, meaning: 'Only deposits are swept.' },
+  NOT_A_DEPOSIT: { status: 422, meaning: 'Only deposits are swept (or held and released by AML screening).' },
   NOT_SWEEPABLE: { status: 422, meaning: 'The deposit is already on the master address.' },
   ALREADY_SWEPT: { status: 409, meaning: 'The deposit has already been swept.' },
   DEPOSIT_NOT_CONFIRMED: { status: 409, meaning: 'Only confirmed deposits are swept.' },
   NOTHING_TO_SWEEP: { status: 422, meaning: 'The address holds none of this asset.' },
+  AML_HELD: {
+    status: 422,
+    meaning: 'A deposit of this asset at this address is held by AML screening (a listed sender); an operator releases it first.',
+  },
+  NOT_HELD: { status: 409, meaning: 'The deposit is not held by AML screening (never held, or already released).' },
   FUNDS_IN_FLIGHT: {
     status: 409,
     meaning: 'What the address holds of the asset is held by its own withdrawals in flight: nothing is free to sweep until they settle.',
@@ -189,6 +204,11 @@ export const ERROR_CATALOGUE = {
   NOTHING_TO_WITHDRAW: { status: 422, meaning: 'No unstaked amount has unlocked yet; the message names the next unlock date.' },
 
   // A dependency.
+  AML_UNAVAILABLE: {
+    status: 503,
+    meaning:
+      'AML screening could not be completed (a provider did not answer) and the wallet fails closed (`configurations.aml.onProviderFailure` BLOCK): nothing was written; retry later. /readyz names the provider.',
+  },
   CHAIN_UNAVAILABLE: { status: 503, meaning: "A chain's RPC endpoint failed; safe to retry." },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -105,6 +105,8 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
     const status = statusOf(err);
     body = { statusCode: status, message: err.message, error: err.code, requestId: req.id };
     if (err.details) body.details = err.details;
+    // The auth hook sets it (with the RateLimit headers) for its own refusals; others say it here.
+    if (err instanceof RateLimitedError && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(err.retryAfterS));
     if (status >= 500) req.log.error({ err }, 'request failed');
   } else {
     const mapped = fromFastify(err as FastifyError) ?? fromDatabase(err);

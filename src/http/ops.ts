@@ -6,7 +6,10 @@
  * - `GET /readyz`: 200 when this process can do its work: PostgreSQL answers, every
  *   migration this version ships is applied, every configured chain's RPC answers, and the
  *   roles it runs are up (the job-queue workers); 503 with the failing checks otherwise,
- *   and from the moment a stop begins. Each check has 3 s.
+ *   and from the moment a stop begins. Each check has 3 s. Its `aml` details report each AML
+ *   screening provider's last answer or failure (a provider that times out shows there;
+ *   it blocks payouts, not readiness: deposits, balances and the rest still work) and the
+ *   offline lists imported.
  * Served by the API, and by the probe server (HEALTH_PORT) of processes without it.
  */
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +42,12 @@ export function installOps(app: FastifyInstance, opts: OpsOptions): void {
         checks[name] = (err as Error).message.slice(0, 200);
       }
     };
+    let aml: Awaited<ReturnType<Services['aml']['health']>> | { error: string } = { error: 'not read' };
     await Promise.all([
+      services.aml.health().then(
+        (h) => (aml = h),
+        (err: Error) => (aml = { error: err.message.slice(0, 200) }),
+      ),
       run('database', () => sql`select 1`.execute(services.db)),
       run('migrations', async () => {
         const pending = await pendingMigrations(services.db);
@@ -50,7 +58,7 @@ export function installOps(app: FastifyInstance, opts: OpsOptions): void {
     const roles = opts.roleChecks?.() ?? { checks: {}, info: {} };
     Object.assign(checks, roles.checks);
     const ready = Object.values(checks).every((v) => v === 'ok');
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, ...roles.info });
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, aml, ...roles.info });
   });
 }
 

@@ -46,6 +46,8 @@ describe('job catalogue', () => {
         'auto_settle_swept',
         'settle_deposits',
         'settle_swept',
+        // Deposits whose AML providers did not answer (aml/store.ts).
+        'aml_rescreen_deposits',
         // What follows a mined staking operation (the chain's outcome read back).
         'staking_settle',
         // What follows a final API swap (its output read from the receipt).

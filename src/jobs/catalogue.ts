@@ -60,6 +60,8 @@ export const JOBS = {
   settle_deposits: Type.Object({ depositIds: DepositIds }),
   /** INSTANT settlement runs for deposits a sweep moved to the master (settlements/store.ts). */
   settle_swept: Type.Object({ depositIds: DepositIds }),
+  /** AML screening of deposits whose providers did not answer when they were found (aml/store.ts); retried until they answer. */
+  aml_rescreen_deposits: Type.Object({ depositIds: DepositIds }),
 } satisfies Record<string, TSchema>;
 
 export type JobName = keyof typeof JOBS;

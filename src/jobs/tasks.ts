@@ -80,6 +80,10 @@ export function taskList(services: Services): TaskList {
     settle_swept: async ({ depositIds }) => {
       await services.settlements.instantSwept(depositIds);
     },
+    // Queued by the indexer's range when a deposit's sender could not be screened (aml/service.ts).
+    aml_rescreen_deposits: async ({ depositIds }) => {
+      await services.aml.rescreenDeposits(depositIds);
+    },
   };
   // Each run behind its payload check (catalogue.ts, task).
   return Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, task(name as JobName, run as (p: unknown) => Promise<void>)]));

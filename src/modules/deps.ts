@@ -11,6 +11,7 @@ import type { RateService } from './rates/service.js';
 import type { TransactionService } from './transactions/service.js';
 import type { WalletService } from './wallets/service.js';
 import type { WebhookService } from './webhooks/service.js';
+import type { AmlService } from './aml/service.js';
 
 export interface ModuleDeps {
   db: Db;
@@ -26,4 +27,6 @@ export interface ModuleDeps {
   outbound: OutboundService;
   /** USD rates for `amountUSD` / `rateUSD` (absent: none recorded). */
   rates?: RateService;
+  /** AML screening of payout recipients (absent: none screened; services.ts always gives it). */
+  aml?: AmlService;
 }

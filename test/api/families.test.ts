@@ -10,7 +10,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { base58 } from '@scure/base';
 import { TronWeb } from 'tronweb';
-import { familyOf } from '../../src/chains/families.js';
+import { familyOf } from '../../src/chains/family-lookup.js';
 import { resolveChain } from '../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { sql } from 'kysely';

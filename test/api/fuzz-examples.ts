@@ -114,6 +114,9 @@ export function fuzzExamples(w: ExampleWorld): Examples {
     'POST /v1/wallets/{walletId}/transactions/webhooks/resend': [{ body: { id: w.depositId } }],
     'GET /v1/wallets/{walletId}/webhooks': [{ query: { page: '1', limit: '3' } }],
     'GET /v1/wallets/{walletId}/webhook-logs': [{ query: { page: '1', limit: '3' } }],
+    'POST /v1/wallets/{walletId}/webhooks/trigger': [{ body: { event: 'deposit.success' } }],
+    'GET /v1/events': [{ query: { types: 'deposit.success,withdraw.success', limit: '10' } }, { query: {} }],
+    'GET /v1/events/stream': [{ query: { types: 'deposit.success' } }],
     'GET /v1/wallets/{walletId}/addresses/{addressId}/transactions': [{ query: txQuery }],
     'GET /v1/wallets/{walletId}/transactions': [
       { query: txQuery },

@@ -14,6 +14,7 @@ import { DEVNET_FEED_HEARTBEAT, readDevnetFeed, setDevnetFeedPrice, setDevnetFee
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { chainOf } from '../support/chain.js';
+import { capability } from '../../src/chains/capabilities.js';
 
 const nowS = () => BigInt(Math.floor(Date.now() / 1000));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -264,18 +265,18 @@ describe('rates from the devnet feeds (peg fallback off, no cache)', () => {
     const adapter = h.services.catalogue.findChain('devnet-bsc', 'testnet')!.adapter;
     const config = h.devnet.chains[1]!.config;
     const feed = config.priceFeeds!.USDC!.address;
-    const round = (await adapter.readPriceFeed(feed))!;
+    const round = (await capability(adapter, 'priceFeeds').readPriceFeed(feed))!;
     expect(round).toMatchObject({ answer: 100_000_000n, decimals: 8 });
     expect(round.answeredInRound).toBe(round.roundId);
     expect(Math.abs(round.updatedAt - Number(nowS()))).toBeLessThan(600);
     // An account without code, and a token (no latestRoundData).
-    expect(await adapter.readPriceFeed(chainOf(h, 'devnet-bsc').faucet)).toBeNull();
-    expect(await adapter.readPriceFeed(chainOf(h, 'devnet-bsc').token('USDC').address)).toBeNull();
+    expect(await capability(adapter, 'priceFeeds').readPriceFeed(chainOf(h, 'devnet-bsc').faucet)).toBeNull();
+    expect(await capability(adapter, 'priceFeeds').readPriceFeed(chainOf(h, 'devnet-bsc').token('USDC').address)).toBeNull();
     expect(await adapter.readTokenDecimals(chainOf(h, 'devnet-bsc').faucet)).toBeNull();
     expect(await adapter.readTokenDecimals(chainOf(h, 'devnet-bsc').token('USDC').address)).toBe(18);
     // A feed that reverts (its latest round has no data) answers nothing either.
     await feeds.postRound('devnet-bsc', 'USDC', { answer: 0n, startedAt: 0n, updatedAt: 0n, answeredInRound: 0n });
-    expect(await adapter.readPriceFeed(feed)).toBeNull();
+    expect(await capability(adapter, 'priceFeeds').readPriceFeed(feed)).toBeNull();
     expect(await rates(h, '?assets=USDC', bsc().apiKey)).toEqual({ USDC: { USD: '0.9999' } }); // devnet-eth's feed stands in
     await feeds.setPrice('devnet-bsc', 'USDC', '1');
     expect(await rates(h, '?assets=USDC', bsc().apiKey)).toEqual({ USDC: { USD: '1' } });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { familyOf } from '../../src/chains/families.js';
+import { familyOf } from '../../src/chains/family-lookup.js';
 import { resolveChain } from '../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { startHarness, type Harness } from '../support/harness.js';

@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import type { TxIntent } from '../../src/chains/types.js';
 import { parseEther } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { eventually } from '../support/fixtures.js';
@@ -187,7 +188,7 @@ describe('a deposit on the test double family', () => {
     const payer = privateKeyToAddress(`0x${Buffer.from(privateKey).toString('hex')}`);
     ledger.credit(payer, parseEther('1'));
     const adapter = h.services.catalogue.findChain(slug, 'testnet')!.adapter;
-    const intent = { from: payer, to: child.address, value: parseEther('0.3'), data: null };
+    const intent: TxIntent = { kind: 'native', from: payer, to: child.address, amount: parseEther('0.3') };
     const network = await adapter.sender.prepare(intent, {});
     const signed = adapter.sender.sign(intent, 0n, network, {
       signDigest: (digest) => {

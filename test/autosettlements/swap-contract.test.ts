@@ -11,7 +11,6 @@ import { devnetChain } from '../../src/devnet/chain.js';
 import { loadArtifact } from '../../src/devnet/compile.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { EvmAdapter } from '../../src/chains/evm/adapter.js';
-import { createSwapProvider } from '../../src/chains/evm/swap-v2.js';
 import type { SwapProvider } from '../../src/chains/types.js';
 import { amountOut, chooseRoute } from '../../src/modules/swaps/quote.js';
 import { SWAP_ROUTERS } from '../../src/chains/evm/swap-routers.js';
@@ -38,7 +37,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ portBase: 0, blockTime: 0, logger: createLogger('silent'), specs: [DEVNET_CHAINS[0]!] });
   const chain = devnet.chains[0]!;
   adapter = new EvmAdapter(chain.config);
-  provider = createSwapProvider(adapter)!;
+  provider = adapter.capabilities.swaps!;
   const viemChain = devnetChain(chain.config.chainId, chain.config.rpcUrl);
   pub = createPublicClient({ chain: viemChain, transport: http(chain.config.rpcUrl), pollingInterval: 50 });
   faucet = createWalletClient({
@@ -156,7 +155,7 @@ describe('two routes', () => {
     await liquidity(usdc, weth, 1_000_000n * 10n ** 6n, 500n * 10n ** 18n);
     await liquidity(weth, usdt, 500n * 10n ** 18n, 1_000_000n * 10n ** 6n);
 
-    const two = createSwapProvider(new EvmAdapter({ ...devnet.chains[0]!.config, swapRouter: router }))!;
+    const two = new EvmAdapter({ ...devnet.chains[0]!.config, swapRouter: router }).capabilities.swaps!;
     const quotes = await two.quote(usdc, usdt, 100n * 10n ** 6n);
     expect(quotes.map((q) => q.path.length).sort()).toEqual([2, 3]);
     const direct = quotes.find((q) => q.path.length === 2)!;

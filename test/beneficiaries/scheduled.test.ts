@@ -12,7 +12,7 @@ import type { Harness } from '../support/harness.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { periods, randomAddress, runOf, startSettlementWorld, transactions } from './world.js';
 
 let h: Harness;

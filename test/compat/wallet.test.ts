@@ -15,7 +15,7 @@ import { WebhookTargetPolicy } from '../../src/lib/ssrf.js';
 import { signatureHeaders } from '../../src/lib/webhook-signature.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { WebhookSender } from '../../src/modules/webhooks/sender.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';

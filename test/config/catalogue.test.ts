@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import type { NetworkName } from '../../src/config/catalogue.js';
-import { CATALOGUE, findCatalogueChain } from '../../src/chains/families.js';
+import { CATALOGUE, findCatalogueChain } from '../../src/chains/family-lookup.js';
 import { EVM_CATALOGUE } from '../../src/chains/evm/catalogue.js';
 
 const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet'];

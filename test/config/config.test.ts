@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/index.ts';
 import { NATIVE_ADDRESS } from '../../src/config/chains.ts';
-import { findCatalogueChain } from '../../src/chains/families.ts';
+import { findCatalogueChain } from '../../src/chains/family-lookup.ts';
 import { loadConfig } from '../../src/configuration.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-config-test-'));
@@ -301,6 +301,7 @@ describe('loadConfig: chains resolved against the catalogue', () => {
         isNative: false,
         standard: 'ERC20',
         currency: 'USD',
+        blacklist: 'tether',
       },
       {
         symbol: 'USDC',
@@ -310,8 +311,57 @@ describe('loadConfig: chains resolved against the catalogue', () => {
         isNative: false,
         standard: 'ERC20',
         currency: 'USD',
+        blacklist: 'circle',
       },
     ]);
+    // AML screening's on-chain sources: the issuers' lists above, and the sanctions oracle.
+    expect(chain.sanctionsOracle).toBe('0x40C57923924B5c5c5455c48D93317139ADDaC8fb');
+  });
+
+  it('a chains file names the AML sources: an asset blacklist, the sanctions oracle, or null to switch one off', () => {
+    const [eth] = loadConfig({
+      CHAINS_FILE: chainsFile({ chains: [{ blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC, sanctionsOracle: null }] }),
+    }).chains;
+    expect(eth!.sanctionsOracle).toBeNull();
+    const [custom] = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          {
+            blockchain: 'mychain',
+            network: 'mainnet',
+            rpcUrl: RPC,
+            chainId: 4242,
+            name: 'My chain',
+            symbol: 'MY',
+            sanctionsOracle: '0x40C57923924B5c5c5455c48D93317139ADDaC8fb',
+            assets: [{ symbol: 'USDT', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, blacklist: 'tether-v2' }],
+          },
+        ],
+      }),
+    }).chains;
+    expect(custom!.sanctionsOracle).toBe('0x40C57923924B5c5c5455c48D93317139ADDaC8fb');
+    expect(custom!.assets[1]!.blacklist).toBe('tether-v2');
+    expect(() =>
+      loadConfig({
+        CHAINS_FILE: chainsFile({
+          chains: [
+            {
+              blockchain: 'ethereum',
+              network: 'mainnet',
+              rpcUrl: RPC,
+              assets: [{ symbol: 'X', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, blacklist: 'binance' }],
+            },
+          ],
+        }),
+      }),
+    ).toThrow(/blacklist/);
+    expect(loadConfig({}).aml).toEqual({ timeoutMs: 5_000, cacheTtlMs: 60_000, retryMs: 10_000, http: null });
+    expect(loadConfig({ AML_HTTP_PROVIDER: 'chainalysis', AML_HTTP_API_KEY: 'k' }).aml.http).toEqual({
+      kind: 'chainalysis',
+      url: 'https://public.chainalysis.com',
+      apiKey: 'k',
+    });
+    expect(() => loadConfig({ AML_HTTP_PROVIDER: 'trm' })).toThrow(/AML_HTTP_PROVIDER/);
   });
 
   it('BNB Smart Chain stablecoins keep their 18 decimals', () => {

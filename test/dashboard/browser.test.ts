@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf } from '../support/chain.js';
@@ -79,6 +79,8 @@ describe.skipIf(!present)('dashboard in a real browser', () => {
     await page.click('button[type=submit]');
     await page.waitForURL('**/dashboard/wallets');
     await expect.poll(() => page.locator('table.wallets tbody tr').count()).toBe(2);
+    // The failed attempt before is told to the account once signed in (issue 24, item 3).
+    expect(await page.getByTestId('sign-in-notice').isVisible()).toBe(true);
     // Balances come from the chain, formatted with the asset's decimals.
     expect(await page.locator(`tr[data-wallet="${h.wallets[slug]!.id}"]`).textContent()).toContain('USDC');
     await shot('02-wallets');
@@ -182,7 +184,7 @@ describe.skipIf(!present)('dashboard in a real browser', () => {
     expect(await page.locator('details.drawer pre').isVisible()).toBe(false);
     const before = await page.locator('tr[data-delivery]').count();
     await page.click('button:has-text("Resend latest event")');
-    await expect.poll(() => page.locator('.notice').textContent()).toContain('Queued a new delivery');
+    await expect.poll(() => page.locator('.notice[role=status]').textContent()).toContain('Queued a new delivery');
     expect(await page.locator('tr[data-delivery]').count()).toBe(before + 1);
     await page.click('details.drawer summary');
     expect(await page.locator('details.drawer pre').textContent()).toContain(receipt.transactionHash);

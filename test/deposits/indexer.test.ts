@@ -4,7 +4,7 @@ import pg from 'pg';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';

@@ -13,7 +13,7 @@ import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { migrate } from '../../src/db/migrate.js';
 import { shortReference, uuidv7 } from '../../src/lib/ids.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';

@@ -23,7 +23,8 @@ afterAll(async () => {
   await h?.stop();
 });
 
-function deposit(over: Partial<NewDeposit>): NewDeposit {
+/** `blockNumber`: the block the deposit was found in (its hash random). */
+function deposit({ blockNumber = 41n, ...over }: Partial<NewDeposit> & { blockNumber?: bigint }): NewDeposit {
   const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
   const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
   return {
@@ -38,8 +39,7 @@ function deposit(over: Partial<NewDeposit>): NewDeposit {
     currency: 'USDC',
     hash: generatePrivateKey(), // any 32-byte hex
     logIndex: 3,
-    blockNumber: 41n,
-    blockHash: generatePrivateKey(),
+    block: { number: blockNumber, hash: generatePrivateKey() },
     from: privateKeyToAccount(generatePrivateKey()).address,
     to: h.wallets['devnet-eth']!.address,
     token: usdc.address,
@@ -119,9 +119,9 @@ describe('deposit rows built by insertDeposits', () => {
     // Re-mined in another block since it was read: left alone.
     expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: generatePrivateKey() }, reason)).toBe(false);
     expect(await stored([d.id])).toMatchObject([{ status: 'PENDING', reason: null }]);
-    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: d.blockHash }, reason)).toBe(true);
+    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: d.block.hash }, reason)).toBe(true);
     expect(await stored([d.id])).toMatchObject([{ status: 'FAILED', stage: 'reorged', reason }]);
     // Already failed: nothing more (no second deposit.failed).
-    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: d.blockHash }, reason)).toBe(false);
+    expect(await store.failDeposit(h.database.db, { id: d.id, block_hash: d.block.hash }, reason)).toBe(false);
   });
 });

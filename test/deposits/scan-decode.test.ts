@@ -81,8 +81,8 @@ describe('Transfer log decoding by hand', () => {
       expect(mine.amount).toBe(theirs.value);
       expect(mine.token).toBe(log.address.toLowerCase());
       expect(mine.txHash).toBe(log.transactionHash);
-      expect(mine.blockHash).toBe(log.blockHash);
-      expect(mine.blockNumber).toBe(BigInt(log.blockNumber!));
+      expect(mine.block.hash).toBe(log.blockHash);
+      expect(mine.block.number).toBe(BigInt(log.blockNumber!));
       expect(mine.logIndex).toBe(Number(log.logIndex));
     }
     // The generator makes well-formed transfers most of the time: both paths were exercised.

@@ -338,7 +338,19 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       expect(creds.chains.map((c) => c.slug).sort()).toEqual(['devnet-bsc', 'devnet-eth', 'devnet-solana', 'devnet-tron']);
       const decimalsBySlug: Record<string, number> = { 'devnet-eth': 6, 'devnet-bsc': 18 };
       for (const c of creds.chains) {
-        expect(Object.keys(c).sort()).toEqual(['assets', 'chainId', 'faucet', 'rpcUrl', 'slug']);
+        // The EVM and Tron devnets also name their sanctions oracle (AML screening, docs/aml.md).
+        const oracle = (c as { sanctionsOracle?: string }).sanctionsOracle;
+        expect(Object.keys(c).sort()).toEqual([
+          'assets',
+          'chainId',
+          'faucet',
+          'rpcUrl',
+          ...(oracle === undefined ? [] : ['sanctionsOracle']),
+          'slug',
+        ]);
+        if (c.slug === 'devnet-tron') expect(oracle).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+        else if (c.slug === 'devnet-solana') expect(oracle).toBeUndefined();
+        else expect(isAddress(oracle ?? '')).toBe(true);
         if (c.slug === 'devnet-tron') {
           // The Tron stand-in: java-tron's HTTP API at rpcUrl, USDT and USDC (6 decimals) deployed, a funded faucet.
           expect(c.assets.map((a) => [a.symbol, a.decimals]).sort()).toEqual([

@@ -287,7 +287,13 @@ describe.sequential('worker', () => {
         await lock.release();
       }
       const next = await startRole('worker');
-      await waitUntil('the released job to run', async () => (await job(id!)) === undefined, 20_000, next.describe);
+      // Its row goes before its log line reaches us through the pipe: wait for both.
+      await waitUntil(
+        'the released job to run',
+        async () => (await job(id!)) === undefined && completed(next, id!) > 0,
+        20_000,
+        next.describe,
+      );
       expect(completed(next, id!)).toBe(1);
       expect(completed(worker, id!)).toBe(0);
       expect(await terminate(next, { signal: 'SIGINT' })).toEqual({ code: 0, signal: null });

@@ -12,7 +12,7 @@ import { solanaDerivation } from '../../src/chains/solana/derivation.js';
 import { sha256 } from '@noble/hashes/sha256';
 import { mnemonicToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
-import { familyOf } from '../../src/chains/families.js';
+import { familyOf } from '../../src/chains/family-lookup.js';
 import { AppError } from '../../src/lib/errors.js';
 import { generateMnemonic, seedFromMnemonic } from '../../src/keys/hd.js';
 import type { SignerWalletKeys } from '../../src/keys/signer.js';

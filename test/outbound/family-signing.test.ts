@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { recoverTransactionAddress, type TransactionSerializedEIP1559 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { EvmSender } from '../../src/chains/evm/sender.js';
-import type { SigningKey } from '../../src/chains/types.js';
+import type { SigningKey, TxIntent } from '../../src/chains/types.js';
 import { localSigner } from '../support/signer.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -21,7 +21,7 @@ describe('signing through the seam', () => {
     const signer = localSigner(async () => MNEMONIC);
     for (const index of [0, 3]) {
       const from = mnemonicToAccount(MNEMONIC, { addressIndex: index }).address;
-      const intent = { from, to, value: 12_345n, data: '0xabcdef' };
+      const intent: TxIntent = { kind: 'call', from, to, value: 12_345n, data: '0xabcdef' };
       const viaSeam = await signer.withKey('w', index, from, (key) => sender.sign(intent, 7n, network, key));
       const direct = await signer.signTransaction('w', index, 31337, {
         from,
@@ -49,7 +49,7 @@ describe('signing through the seam', () => {
 
   it('refuses an unprepared transaction and a nonce beyond what a transaction can carry', async () => {
     const signer = localSigner(async () => MNEMONIC);
-    const intent = { from: mnemonicToAccount(MNEMONIC).address, to, value: 1n, data: null };
+    const intent: TxIntent = { kind: 'native', from: mnemonicToAccount(MNEMONIC).address, to, amount: 1n };
     await expect(signer.withKey('w', 0, undefined, (key) => sender.sign(intent, 0n, { gasLimit: '21000' }, key))).rejects.toThrow(
       /not prepared/,
     );

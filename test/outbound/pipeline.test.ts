@@ -48,9 +48,7 @@ describe('sending', () => {
     const native = await enqueue(w, { fromIndex: 0, to: recipient, value: parseEther('0.123'), purpose: 'transfer', ownerId: owner });
     const token = await enqueue(w, {
       fromIndex: 0,
-      to: w.usdc,
-      value: 0n,
-      data: w.chain.adapter.encodeTokenTransfer(recipient, 12_500_000n),
+      intent: { kind: 'token', token: w.usdc, to: recipient, amount: 12_500_000n },
       purpose: 'transfer',
       ownerId: owner,
     });
@@ -63,10 +61,9 @@ describe('sending', () => {
       const onChain = await w.pub.getTransactionReceipt({ hash: row.hash as Hash });
       expect(row.receipt).toEqual({
         status: 'success',
-        blockNumber: onChain.blockNumber,
-        blockHash: onChain.blockHash,
-        gasUsed: onChain.gasUsed,
-        effectiveGasPrice: onChain.effectiveGasPrice,
+        block: { number: onChain.blockNumber, hash: onChain.blockHash },
+        fee: onChain.gasUsed * onChain.effectiveGasPrice,
+        details: { gasUsed: onChain.gasUsed.toString(), effectiveGasPrice: onChain.effectiveGasPrice.toString() },
       });
       const tx = await w.pub.getTransaction({ hash: row.hash as Hash });
       expect(BigInt(tx.nonce)).toBe(row.nonce);
@@ -84,7 +81,7 @@ describe('sending', () => {
 
     expect(await w.pub.getBalance({ address: recipient })).toBe(parseEther('0.123'));
     expect(await usdcOf(w, recipient)).toBe(12_500_000n);
-    const fees = rows.reduce((sum, r) => sum + r.receipt!.gasUsed * r.receipt!.effectiveGasPrice, 0n);
+    const fees = rows.reduce((sum, r) => sum + r.receipt!.fee, 0n);
     expect(await w.pub.getBalance({ address: master })).toBe(eth0 - parseEther('0.123') - fees);
     expect(await usdcOf(w, master)).toBe(usdc0 - 12_500_000n);
 
@@ -101,7 +98,6 @@ describe('sending', () => {
     await expect(enqueue(w, { fromIndex: 30, to: '0x1234', value: 1n, purpose: 'transfer' })).rejects.toThrow(/not a valid/);
     await expect(enqueue(w, { fromIndex: 30, to: from, value: -1n, purpose: 'transfer' })).rejects.toThrow(/non-negative/);
     await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, gasLimit: 20_000n, purpose: 'transfer' })).rejects.toThrow(/gasLimit/);
-    await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, maxFeePerGas: 1n, purpose: 'transfer' })).rejects.toThrow(/both fee/);
     await expect(enqueue(w, { fromIndex: 30, to: from, value: 1n, data: '0xabc', purpose: 'transfer' })).rejects.toThrow(/hex/);
     // On the bare pool the allocation would commit on its own and could leak a nonce.
     await expect(
@@ -109,8 +105,7 @@ describe('sending', () => {
         chainId: w.chain.id,
         walletId: w.walletId,
         fromIndex: 30,
-        to: from,
-        value: 1n,
+        intent: { kind: 'native', to: from, amount: 1n },
         purpose: 'x',
       }),
     ).rejects.toThrow(/inside a database transaction/);
@@ -133,8 +128,7 @@ describe('nonces', () => {
             chainId: w.chain.id,
             walletId: w.walletId,
             fromIndex: index,
-            to: recipient,
-            value: 1_000n,
+            intent: { kind: 'native', to: recipient, amount: 1_000n },
             purpose: 'bulk',
           });
           if (i % 11 === 10) throw new Error('caller rolls back'); // its nonce must be given back
@@ -337,16 +331,14 @@ describe('dropped, reverted and voided transactions', () => {
     const balance = await usdcOf(w, master);
     const { id } = await enqueue(w, {
       fromIndex: 0,
-      to: w.usdc,
-      value: 0n,
-      data: w.chain.adapter.encodeTokenTransfer(randomAddress(), balance + 1n),
+      intent: { kind: 'token', token: w.usdc, to: randomAddress(), amount: balance + 1n },
       gasLimit: 100_000n,
       purpose: 'revert',
     });
     const row = await settledRow(w, id);
     expect(row.stage).toBe('failed');
     expect(row.receipt?.status).toBe('reverted');
-    expect(row.receipt!.gasUsed).toBeGreaterThan(21_000n);
+    expect(BigInt(row.receipt!.details.gasUsed!)).toBeGreaterThan(21_000n);
     expect(row.error).toBe('execution reverted');
     expect((await w.pub.getTransactionReceipt({ hash: row.hash as Hash })).status).toBe('reverted');
     expect(await usdcOf(w, master)).toBe(balance);
@@ -358,9 +350,7 @@ describe('dropped, reverted and voided transactions', () => {
     const balance = await usdcOf(w, master);
     const bad = await enqueue(w, {
       fromIndex: 0,
-      to: w.usdc,
-      value: 0n,
-      data: w.chain.adapter.encodeTokenTransfer(randomAddress(), balance + 1n),
+      intent: { kind: 'token', token: w.usdc, to: randomAddress(), amount: balance + 1n },
       purpose: 'void',
     });
     const after = await enqueue(w, { fromIndex: 0, to: randomAddress(), value: 46n, purpose: 'void' });
@@ -370,7 +360,13 @@ describe('dropped, reverted and voided transactions', () => {
     expect(callsFor(bad.id)).toMatchObject([{ stage: 'replaced' }]);
 
     const filler = await settledRow(w, voided.replacedBy!);
-    expect(filler).toMatchObject({ stage: 'mined', nonce: bad.nonce, to: master, value: 0n, purpose: 'nonce-filler', ownerId: bad.id });
+    expect(filler).toMatchObject({
+      stage: 'mined',
+      nonce: bad.nonce,
+      intent: { kind: 'native', to: master, amount: 0n },
+      purpose: 'nonce-filler',
+      ownerId: bad.id,
+    });
     expect((await settledRow(w, after.id)).stage).toBe('mined');
     expect(BigInt(await w.pub.getTransactionCount({ address: master }))).toBe(after.nonce! + 1n);
   });
@@ -384,9 +380,7 @@ describe('dropped, reverted and voided transactions', () => {
       const first = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 48n, purpose: 'void' });
       const bad = await enqueue(w, {
         fromIndex: index,
-        to: w.usdc,
-        value: 0n,
-        data: w.chain.adapter.encodeTokenTransfer(randomAddress(), 1n), // the sender holds no USDC
+        intent: { kind: 'token', token: w.usdc, to: randomAddress(), amount: 1n }, // the sender holds no USDC
         purpose: 'void',
       });
       await eventually(

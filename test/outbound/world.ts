@@ -93,12 +93,27 @@ export function restarted(w: World, opts: OutboundOptions = {}): OutboundService
   );
 }
 
+/**
+ * Enqueues in a transaction of its own. Besides an `intent`, a test may give the shorthand
+ * `to`, `value` and `data`: a native payment, or a call when `data` is given.
+ */
 export async function enqueue(
   w: World,
-  req: Omit<EnqueueRequest, 'chainId' | 'walletId'> & { walletId?: string },
+  req: Omit<EnqueueRequest, 'chainId' | 'walletId' | 'intent'> & {
+    walletId?: string;
+    intent?: EnqueueRequest['intent'];
+    to?: string;
+    value?: bigint;
+    data?: string;
+  },
   service: OutboundService = w.h.services.outbound,
 ) {
-  return w.h.database.db.transaction().execute((tx) => service.enqueue(tx, { chainId: w.chain.id, walletId: w.walletId, ...req }));
+  const { to, value, data, intent, ...rest } = req;
+  const body: EnqueueRequest['intent'] =
+    intent ?? (data !== undefined ? { kind: 'call', to: to!, value: value!, data } : { kind: 'native', to: to!, amount: value! });
+  return w.h.database.db
+    .transaction()
+    .execute((tx) => service.enqueue(tx, { chainId: w.chain.id, walletId: w.walletId, ...rest, intent: body }));
 }
 
 export function addressOf(w: World, index: number): Address {

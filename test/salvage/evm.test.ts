@@ -12,7 +12,7 @@ import { createPublicClient, erc20Abi, getAddress, http, parseAbi, type Address,
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadArtifact } from '../../src/devnet/compile.js';
 import { startAnvil, type AnvilHandle } from '../../src/devnet/anvil.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';

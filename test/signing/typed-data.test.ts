@@ -4,7 +4,7 @@ import { recoverTypedDataAddress, type TypedDataDefinition } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { derivePrivateKey } from '../../src/keys/hd.js';
 import { EVM_ACCOUNT_PATH } from '../../src/chains/evm/derivation.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { eventually } from '../support/fixtures.js';

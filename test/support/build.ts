@@ -20,25 +20,26 @@ export const BUILT_CLI = path.join(ROOT, 'dist', 'main.js');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 const INPUTS = ['src', 'contracts', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
-function newestInput(): number {
+/** The newest modification time among `inputs` (files or folders below `base`), tests aside. */
+export function newestInput(base: string, inputs: string[]): number {
   let newest = 0;
   const visit = (p: string) => {
     const st = statSync(p);
     if (st.isDirectory()) for (const name of readdirSync(p)) visit(path.join(p, name));
     else if (!p.endsWith('.test.ts')) newest = Math.max(newest, st.mtimeMs);
   };
-  for (const input of INPUTS) if (existsSync(path.join(ROOT, input))) visit(path.join(ROOT, input));
+  for (const input of inputs) if (existsSync(path.join(base, input))) visit(path.join(base, input));
   return newest;
 }
 
-const fresh = () => existsSync(STAMP) && existsSync(BUILT_CLI) && statSync(STAMP).mtimeMs >= newestInput();
+const fresh = () => existsSync(STAMP) && existsSync(BUILT_CLI) && statSync(STAMP).mtimeMs >= newestInput(ROOT, INPUTS);
 
-/** Runs `task` holding the build lock (no two builds, and no test reading dist/ mid-build). */
-export async function withBuildLock<T>(task: () => Promise<T>): Promise<T> {
+/** Runs `task` holding the build lock (no two builds, and no test reading dist/ mid-build); `name`: another lock. */
+export async function withBuildLock<T>(task: () => Promise<T>, name = 'build-lock'): Promise<T> {
   let lock: Awaited<ReturnType<typeof lockDataDir>> | undefined;
   while (!lock) {
     try {
-      lock = await lockDataDir(path.join(ROOT, '.cache', 'build-lock'));
+      lock = await lockDataDir(path.join(ROOT, '.cache', name));
     } catch (err) {
       if (!(err instanceof DataDirInUseError)) throw err;
       await new Promise((r) => setTimeout(r, 500));

@@ -107,3 +107,77 @@ export function shellWords(text: string): string[] {
 
 /** A command that runs until stopped: `start` (any roles) or a role alone, or no command. */
 export const longRunning = (args: string[]): boolean => args.length === 0 || ['start', 'api', 'worker', 'indexer'].includes(args[0]!);
+
+/** A `wallet …` line (the SDK's command-line client) of a sh/bash code block. */
+export interface ClientCommand extends DocCommand {
+  /** Written with a trailing `&`: it runs in the background while the next lines run. */
+  background: boolean;
+}
+
+const CLIENT = /^(npx )?wallet(?=\s|$)/;
+
+/**
+ * The `wallet …` lines of README.md's and docs/*.md's sh/bash code blocks, in document order
+ * (the README's quick start first): the commands a reader is told to run. Mentions in
+ * running text (inline code) are references to these, not further commands.
+ */
+export function extractClientCommands(root: string): ClientCommand[] {
+  const out: ClientCommand[] = [];
+  for (const file of docFiles(root)) {
+    let fence: string | null = null;
+    let pending = '';
+    for (const [i, raw] of readFileSync(path.join(root, file), 'utf8').split('\n').entries()) {
+      const opening = /^\s*```\s*([\w-]*)\s*$/.exec(raw);
+      if (fence === null) {
+        if (opening) fence = opening[1] ?? '';
+        continue;
+      }
+      if (/^\s*```\s*$/.test(raw)) {
+        fence = null;
+        continue;
+      }
+      if (!['sh', 'bash', 'shell', 'console'].includes(fence)) continue;
+      const line = raw.trim().replace(/^\$ /, '');
+      if (line.endsWith('\\')) {
+        pending += `${line.slice(0, -1)} `;
+        continue;
+      }
+      const text = (pending + line).replace(/\s+#\s.*$/, '').trim();
+      pending = '';
+      if (!CLIENT.test(text)) continue;
+      const background = text.endsWith('&') && !text.endsWith('&&');
+      out.push({ text: background ? text.slice(0, -1).trim() : text, where: `${file}:${i + 1}`, background });
+    }
+  }
+  return out;
+}
+
+/**
+ * The lines of the first sh code block of `file` that contains `marker` (continuations
+ * joined, comments dropped): a sequence meant to run in one terminal, in order.
+ */
+export function shellBlock(root: string, file: string, marker: string): string[] {
+  const blocks: string[][] = [];
+  let current: string[] | null = null;
+  for (const raw of readFileSync(path.join(root, file), 'utf8').split('\n')) {
+    const opening = /^\s*```\s*(sh|bash)\s*$/.exec(raw);
+    if (current === null) {
+      if (opening) current = [];
+      continue;
+    }
+    if (/^\s*```\s*$/.test(raw)) {
+      blocks.push(current);
+      current = null;
+      continue;
+    }
+    current.push(raw);
+  }
+  const block = blocks.find((b) => b.some((l) => l.includes(marker)));
+  if (!block) throw new Error(`${file} has no sh block with ${marker}`);
+  return block
+    .join('\n')
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((l) => l.replace(/\s+#\s.*$/, '').trim())
+    .filter((l) => l && !l.startsWith('#'));
+}

@@ -18,7 +18,7 @@ import { buildServer } from '../../src/server.js';
 import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Clock } from '../../src/lib/clock.js';
-import type { ChainConfig } from '../../src/config/index.js';
+import type { AppConfig, ChainConfig } from '../../src/config/index.js';
 import type { SenderOptions } from '../../src/modules/webhooks/sender.js';
 import { startWorker, type WorkerHandle } from '../../src/roles/worker.js';
 import { taskList } from '../../src/jobs/tasks.js';
@@ -125,6 +125,8 @@ export interface HarnessOptions {
    * adapter `services.adapterFor` supplies. The harness makes no wallet on them.
    */
   extraChains?: ChainConfig[];
+  /** AML screening settings (timeouts, cache); default the service's (modules/aml). */
+  aml?: AppConfig['aml'];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -149,6 +151,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
       webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,
       apiLimits: opts.apiLimits ?? { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
+      ...(opts.aml ? { aml: opts.aml } : {}),
     },
     {
       logger,

@@ -17,7 +17,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { getAddress } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 import { ChainRejectedError } from '../../src/chains/errors.js';
-import type { BlockRef, Receipt } from '../../src/chains/types.js';
+import type { BlockRef } from '../../src/chains/types.js';
 
 /** Units a native transfer uses (the ledger's "gas"); the least a transaction can carry. */
 export const TRANSFER_UNITS = 1_000n;
@@ -53,8 +53,17 @@ export interface LedgerTx {
   tip: bigint;
 }
 
+/** A receipt as a ledger node reports it (the family maps it onto the seam's neutral Receipt). */
+export interface LedgerReceipt {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  blockHash: string;
+  gasUsed: bigint;
+  effectiveGasPrice: bigint;
+}
+
 export interface Block extends BlockRef {
-  txs: { tx: LedgerTx; receipt: Receipt }[];
+  txs: { tx: LedgerTx; receipt: LedgerReceipt }[];
 }
 
 export const sha256 = (bytes: Uint8Array | string): Buffer => createHash('sha256').update(bytes).digest();
@@ -74,7 +83,7 @@ export class LedgerChain {
   /** Pool of an expiry chain: by hash, in arrival order. */
   readonly #expiring = new Map<string, LedgerTx>();
   readonly #blocks: Block[] = [];
-  readonly #receipts = new Map<string, { tx: LedgerTx; receipt: Receipt }>();
+  readonly #receipts = new Map<string, { tx: LedgerTx; receipt: LedgerReceipt }>();
   #timer: NodeJS.Timeout | null = null;
   /** While false, blocks are still produced but carry no transaction (a congested chain). */
   including = true;
@@ -123,7 +132,7 @@ export class LedgerChain {
     return number >= 0n && number < BigInt(this.#blocks.length) ? this.#blocks[Number(number)]! : null;
   }
 
-  receipt(hash: string): Receipt | null {
+  receipt(hash: string): LedgerReceipt | null {
     return this.#receipts.get(key(hash))?.receipt ?? null;
   }
 
@@ -188,7 +197,7 @@ export class LedgerChain {
   }
 
   /** Applies a transaction's transfer and fee; false (nothing changed) when the sender cannot pay. */
-  #apply(tx: LedgerTx, number: bigint, included: { tx: LedgerTx; receipt: Receipt }[]): boolean {
+  #apply(tx: LedgerTx, number: bigint, included: { tx: LedgerTx; receipt: LedgerReceipt }[]): boolean {
     if (tx.feeCap < this.baseFee) return false; // waits for the base fee to fall, or a replacement
     const price = tx.feeCap < this.baseFee + tx.tip ? tx.feeCap : this.baseFee + tx.tip;
     const fee = TRANSFER_UNITS * price;
@@ -204,7 +213,7 @@ export class LedgerChain {
 
   /** Produces one block with every executable pool transaction (in nonce order per sender). */
   mine(): Block {
-    const included: { tx: LedgerTx; receipt: Receipt }[] = [];
+    const included: { tx: LedgerTx; receipt: LedgerReceipt }[] = [];
     const number = BigInt(this.#blocks.length);
     for (const [hash, tx] of this.#expiring) {
       // Past its last valid block: no block can include it any more.

@@ -20,8 +20,8 @@
  *   whose fee cap is under the current base fee waits. Receipts carry units and price.
  * - Reading: getBlock / getBlockNumber agree; scan returns native transfers to watched
  *   addresses, so the deposit indexer can run on it.
- * - Contracts, typed data, messages, allowances, token decimals and price feeds throw
- *   "not supported by this family".
+ * - No capabilities (contracts, typed data, messages, price feeds...): the registry answers
+ *   422 NOT_SUPPORTED for them (src/chains/capabilities.ts).
  *
  * The chain (state, pool, blocks, the transaction format) is in ledger-chain.ts; this file is
  * the family: its adapter and sender. Addresses are 0x (EIP-55) as on EVM, so wallets derive
@@ -37,41 +37,53 @@ import type {
   BalanceQuery,
   BlockRef,
   CallLimit,
+  Capabilities,
   ChainAdapter,
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
+  FeeReport,
   Receipt,
   ScanResult,
-  Sender,
+  ExpirySender,
+  NonceSender,
+  SenderCore,
   SignedTransaction,
   SigningKey,
   TransferEvent,
+  NativeIntent,
   TxIntent,
 } from '../../src/chains/types.js';
-import { BUMP_PERCENT, LedgerChain, TRANSFER_UNITS, hex, sha256, type LedgerPayload, type LedgerTx } from './ledger-chain.js';
+import {
+  BUMP_PERCENT,
+  LedgerChain,
+  TRANSFER_UNITS,
+  hex,
+  sha256,
+  type LedgerPayload,
+  type LedgerReceipt,
+  type LedgerTx,
+} from './ledger-chain.js';
 
 export { LedgerChain, TRANSFER_UNITS, decode } from './ledger-chain.js';
 
+/** The ledger's fee pair, as EIP-1559's: the most a unit may cost, and the tip in it. */
+interface FeeEstimate {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
 const notSupported = (what: string) => new Error(`${what} is not supported by this family (the ledger test double)`);
 
-/** The ledger's side of the outbound lifecycle. Its network data: units, feeCap, tip (decimal strings). */
-export class LedgerSender implements Sender {
-  readonly ordering: 'nonce' | 'expiry';
-  /** The sender pays its own fee. */
-  readonly sponsoredFees = false;
+/**
+ * The ledger's side of the outbound lifecycle, whatever its ordering. Its network data:
+ * units, feeCap, tip (decimal strings); on an expiry chain also validUntil.
+ */
+abstract class LedgerSenderCore implements SenderCore {
+  abstract readonly ordering: 'nonce' | 'expiry';
 
-  constructor(private readonly chain: LedgerChain) {
-    this.ordering = chain.expiryBlocks === null ? 'nonce' : 'expiry';
-  }
-
-  async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
-    // The pipeline must never ask an expiry family for a nonce: this makes a test fail if it does.
-    if (this.ordering === 'expiry') throw new Error('an expiry chain has no nonces');
-    return this.chain.nonceOf(address, which);
-  }
+  constructor(protected readonly chain: LedgerChain) {}
 
   /** The cap leaves room for the base fee to double, as EVM wallets quote. */
   async quoteFees(): Promise<FeeEstimate> {
@@ -102,16 +114,7 @@ export class LedgerSender implements Sender {
   async #quote(intent: TxIntent, given: NetworkData, estimate: bigint | undefined, quoted: Promise<FeeEstimate>, above?: NetworkData[]) {
     const n = ledgerNetwork(given);
     const limit =
-      n.units !== null
-        ? null
-        : estimate !== undefined
-          ? { estimate, limit: estimate }
-          : await this.estimateLimit({
-              from: intent.from,
-              to: intent.to,
-              value: intent.value,
-              ...(intent.data ? { data: intent.data } : {}),
-            });
+      n.units !== null ? null : estimate !== undefined ? { estimate, limit: estimate } : await this.estimateLimit(ledgerCall(intent));
     const current = await quoted;
     const previous = above
       ?.map((a) => ledgerNetwork(a).fees)
@@ -147,19 +150,6 @@ export class LedgerSender implements Sender {
     return { maxPriorityFeePerGas, maxFeePerGas: max(max(up(previous.maxFeePerGas), current.maxFeePerGas), maxPriorityFeePerGas) };
   }
 
-  /** One transfer per transaction. */
-  async maxTransfers(): Promise<number> {
-    return 1;
-  }
-
-  combine(): TxIntent {
-    throw new Error('one transfer per transaction on this family');
-  }
-
-  voidCall(from: string): TxIntent & { network: NetworkData } {
-    return { from, to: from, value: 0n, data: null, network: { units: TRANSFER_UNITS.toString() } };
-  }
-
   fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
     if (given.limit !== undefined && given.limit < TRANSFER_UNITS)
       throw new ValidationError(`the limit must be at least ${TRANSFER_UNITS} units`);
@@ -175,10 +165,7 @@ export class LedgerSender implements Sender {
 
   async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
     const n = ledgerNetwork(given);
-    const limit =
-      n.units ??
-      (await this.estimateLimit({ from: intent.from, to: intent.to, value: intent.value, ...(intent.data ? { data: intent.data } : {}) }))
-        .limit;
+    const limit = n.units ?? (await this.estimateLimit(ledgerCall(intent))).limit;
     const fixed = this.fixedNetwork({ limit, fees: n.fees ?? (await this.quoteFees()) });
     // An expiry chain: a fresh deadline every time (a rebuild prepares the expired row's data again).
     if (this.chain.expiryBlocks === null) return fixed;
@@ -186,7 +173,8 @@ export class LedgerSender implements Sender {
   }
 
   sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, signingKey: SigningKey): SignedTransaction {
-    if (intent.data) throw notSupported('call data');
+    const call = ledgerCall(intent);
+    if (call.data) throw notSupported('call data');
     const n = ledgerNetwork(network);
     if (n.units === null || n.fees === null) throw new Error('network data is not prepared (units and fees)');
     const expiring = this.ordering === 'expiry';
@@ -194,9 +182,9 @@ export class LedgerSender implements Sender {
     if (expiring && network.validUntil === undefined) throw new Error('network data is not prepared (validUntil)');
     const payload: LedgerPayload = {
       chainId: this.chain.chainId,
-      from: intent.from,
-      to: intent.to,
-      value: intent.value.toString(),
+      from: call.from,
+      to: call.to,
+      value: call.value.toString(),
       ...(nonce === null ? { validUntil: network.validUntil! } : { nonce: nonce.toString() }),
       units: n.units.toString(),
       feeCap: n.fees.maxFeePerGas.toString(),
@@ -206,12 +194,6 @@ export class LedgerSender implements Sender {
     const signature = hex(new secp256k1.Signature(r, s).toCompactRawBytes()) + recovery.toString(16).padStart(2, '0');
     const raw = hex(Buffer.from(JSON.stringify({ payload, signature }), 'utf8'));
     return { raw, hash: hex(sha256(Buffer.from(raw.slice(2), 'hex'))) };
-  }
-
-  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
-    const n = ledgerNetwork(network);
-    if (n.units === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
-    return this.fixedNetwork({ limit: n.units, fees: this.replacementFees(n.fees, await this.quoteFees()) });
   }
 
   costOf(value: bigint, network: NetworkData): bigint {
@@ -230,18 +212,42 @@ export class LedgerSender implements Sender {
     return this.childFeeFunding(p);
   }
 
-  feeFields(network: NetworkData) {
-    const n = ledgerNetwork(network);
-    return { gasLimit: n.units, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
+  /** As EVM: a funded transaction is signed with the quoted units and fees. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.network;
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
     for (const [index, hash] of hashes.entries()) {
-      const receipt = this.chain.receipt(hash);
+      const receipt = neutralReceipt(this.chain.receipt(hash));
       if (receipt) return { index, receipt };
     }
     return null;
   }
+}
+
+/** The ledger with nonces (as EVM): each sender's transactions numbered, a stuck one replaced. */
+export class LedgerSender extends LedgerSenderCore implements NonceSender {
+  readonly ordering = 'nonce' as const;
+
+  async nonceOf(address: string, which: 'pending' | 'latest'): Promise<bigint> {
+    return this.chain.nonceOf(address, which);
+  }
+
+  voidCall(from: string): NativeIntent & { network: NetworkData } {
+    return { kind: 'native', from, to: from, amount: 0n, network: { units: TRANSFER_UNITS.toString() } };
+  }
+
+  async replacementNetwork(network: NetworkData): Promise<NetworkData> {
+    const n = ledgerNetwork(network);
+    if (n.units === null || n.fees === null) throw new Error('only a prepared transaction can be replaced');
+    return this.fixedNetwork({ limit: n.units, fees: this.replacementFees(n.fees, await this.quoteFees()) });
+  }
+}
+
+/** The ledger made with `expiryBlocks`: no nonces, each transaction valid until a block (as Tron and Solana). */
+export class LedgerExpirySender extends LedgerSenderCore implements ExpirySender {
+  readonly ordering = 'expiry' as const;
 
   /** Past its last valid block once the head has reached it (the next block is beyond). */
   async hasExpired(network: NetworkData): Promise<boolean> {
@@ -249,6 +255,13 @@ export class LedgerSender implements Sender {
     this.chain.beforeExpiryCheck?.();
     return this.chain.head().number >= BigInt(network.validUntil);
   }
+}
+
+/** An intent as the ledger sends it: the native coin only (a call is refused by estimateLimit, a token here). */
+function ledgerCall(intent: TxIntent): { from: string; to: string; value: bigint; data?: string } {
+  if (intent.kind === 'token') throw notSupported('tokens');
+  if (intent.kind === 'call') return { from: intent.from, to: intent.to, value: intent.value, data: intent.data };
+  return { from: intent.from, to: intent.to, value: intent.amount };
 }
 
 function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeEstimate | null; cap: bigint | null } {
@@ -261,15 +274,26 @@ function ledgerNetwork(network: NetworkData): { units: bigint | null; fees: FeeE
   };
 }
 
+/** A ledger node's receipt in the seam's terms: the fee is units x price, both kept as details. */
+function neutralReceipt(r: LedgerReceipt | null): Receipt | null {
+  if (!r) return null;
+  return {
+    status: r.status,
+    block: { number: r.blockNumber, hash: r.blockHash },
+    fee: r.gasUsed * r.effectiveGasPrice,
+    details: { units: r.gasUsed.toString(), price: r.effectiveGasPrice.toString() },
+  };
+}
+
 /** The ledger family's adapter: the seam over one LedgerChain. */
 export class LedgerAdapter implements ChainAdapter {
-  readonly sender: LedgerSender;
+  readonly sender: LedgerSender | LedgerExpirySender;
 
   constructor(
     readonly config: ChainConfig,
     readonly chain: LedgerChain,
   ) {
-    this.sender = new LedgerSender(chain);
+    this.sender = chain.expiryBlocks === null ? new LedgerSender(chain) : new LedgerExpirySender(chain);
   }
 
   normalizeAddress(address: string): string | null {
@@ -324,8 +348,7 @@ export class LedgerAdapter implements ChainAdapter {
       amount: tx.value,
       txHash: tx.hash,
       logIndex: -1,
-      blockNumber: b.number,
-      blockHash: b.hash,
+      block: { number: b.number, hash: b.hash },
     };
   }
 
@@ -334,8 +357,23 @@ export class LedgerAdapter implements ChainAdapter {
   }
 
   async getReceipt(hash: string): Promise<Receipt | null> {
-    return this.chain.receipt(hash);
+    return neutralReceipt(this.chain.receipt(hash));
   }
+
+  /** Units used and their price, as EVM's gas (the public gasUsed and gasPrice). */
+  readonly fees: FeeReport = {
+    ofReceipt: (r) => ({ gasUsed: BigInt(r.details.units!), gasPrice: BigInt(r.details.price!) }),
+    usage: () => ({}),
+    ofNetwork: (network) => {
+      const n = ledgerNetwork(network);
+      const text = (v: bigint | null | undefined) => (v === null || v === undefined ? null : v.toString());
+      return {
+        gasLimit: text(n.units),
+        maxFeePerGas: text(n.fees?.maxFeePerGas),
+        maxPriorityFeePerGas: text(n.fees?.maxPriorityFeePerGas),
+      };
+    },
+  };
 
   encodeTokenTransfer(): string {
     throw notSupported('tokens');
@@ -345,37 +383,13 @@ export class LedgerAdapter implements ChainAdapter {
     this.chain.stop();
   }
 
-  readTokenDecimals(): Promise<number | null> {
-    return Promise.reject(notSupported('token metadata'));
-  }
-
-  readPriceFeed(): Promise<never> {
-    return Promise.reject(notSupported('price feeds'));
-  }
-
-  encodeContractCall(): never {
-    throw notSupported('contract calls');
-  }
-
-  readContract(): Promise<string> {
-    return Promise.reject(notSupported('contract calls'));
-  }
-
-  simulateContractCall(): Promise<{ gas: bigint }> {
-    return Promise.reject(notSupported('contract calls'));
-  }
-
-  describeTokenCall(): null {
+  /** The ledger has no tokens: no address answers decimals. */
+  async readTokenDecimals(): Promise<number | null> {
     return null;
   }
 
-  getAllowances(): Promise<bigint[]> {
-    return Promise.reject(notSupported('allowances'));
-  }
-
-  prepareTypedData(): never {
-    throw notSupported('typed data');
-  }
+  /** No contracts, typed data, messages, price feeds, swaps or batching: those routes answer 422. */
+  readonly capabilities: Capabilities = {};
 }
 
 /** The configuration of a ledger chain: a native coin only (18 decimals), 0x addresses. */

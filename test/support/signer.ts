@@ -4,7 +4,7 @@
  * the signer knows curves, not families) and the families' message standards.
  */
 import { evmAddressOfPublicKey } from '../../src/chains/evm/address.js';
-import { familyOf } from '../../src/chains/families.js';
+import { familyOf } from '../../src/chains/family-lookup.js';
 import { messageSigning } from '../../src/chains/messages.js';
 import type { OpenMnemonic } from '../../src/keys/account-cache.js';
 import { PublicKeyDeriver } from '../../src/keys/hd.js';

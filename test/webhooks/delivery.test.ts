@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { ManualClock } from '../../src/lib/clock.js';
-import { verifyWebhook, WebhookVerificationError } from '../../src/receiver/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { refusedUrl, startReceiver, type Behaviour, type Receiver } from '../support/receiver.js';
 import { attemptTimes, deliveriesOf, deliveryState, eventually, recordDeposit } from '../support/fixtures.js';

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { ManualClock } from '../../src/lib/clock.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { parseWebhookSecret, serviceSignature } from '../../src/lib/webhook-signature.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.js';

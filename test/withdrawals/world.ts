@@ -8,7 +8,7 @@ import type { Address, Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { DevnetChainSpec } from '../../src/devnet/devnet.js';
 import type { OutboundOptions } from '../../src/modules/outbound/service.js';
-import { verifyWebhook } from '../../src/receiver/index.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type ApiResponse, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';

@@ -1,4 +1,15 @@
-import { createPublicClient, erc20Abi, http, webSocket, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  BaseError,
+  createPublicClient,
+  erc20Abi,
+  ExecutionRevertedError,
+  http,
+  RawContractError,
+  webSocket,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
@@ -9,16 +20,19 @@ import type {
   ChainAdapter,
   ContractCallInput,
   EncodedContractCall,
-  FeeEstimate,
   PriceFeedRound,
   Receipt,
   ScanResult,
-  TokenCall,
   TransferEvent,
-  TypedDataInput,
-  TypedDataPayload,
-  MessagePayload,
+  Contracts,
+  ForeignChains,
+  PersonalMessages,
+  PriceFeeds,
+  ScreeningReads,
+  SwapProvider,
+  TypedDataSigning,
 } from '../types.js';
+import { createSwapProvider } from './swap-v2.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
 import { BalanceBatcher } from '../balance-batcher.js';
 import { decodeBalanceResults, encodeBalanceCalls } from './multicall-balances.js';
@@ -30,6 +44,9 @@ import { prepareTypedData } from './typed-data.js';
 import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
+import { evmFees, type FeeEstimate } from './fees.js';
+import { EvmScreening } from './screening.js';
+import { foreignEvmChain } from './foreign.js';
 
 const multicallAbi = [
   {
@@ -71,6 +88,31 @@ export class EvmAdapter implements ChainAdapter {
     this.#estimateClient = ws
       ? this.client
       : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 }, ...fetchFn }));
+    const swaps = createSwapProvider(this.client, config.swapRouter);
+    this.capabilities = {
+      contracts: {
+        encodeContractCall: (call, field) => this.encodeContractCall(call, field),
+        readContract: (call, from, field) => this.readContract(call, from, field),
+        simulateContractCall: (call, from, field) => this.simulateContractCall(call, from, field),
+        describeTokenCall,
+        getAllowances: (queries) => this.getAllowances(queries),
+      },
+      typedData: { prepareTypedData },
+      messages: { prepareMessage },
+      priceFeeds: { readPriceFeed: (feed) => this.readPriceFeed(feed) },
+      ...(swaps ? { swaps } : {}),
+      foreignChains: {
+        open: async (url, lookup) => {
+          const foreign = await foreignEvmChain(url, lookup, config);
+          return new EvmAdapter(foreign.config, { fetchFn: foreign.fetchFn });
+        },
+      },
+      screening: new EvmScreening(
+        async (to, data) => (await this.client.call({ to: to as Address, data: data as Hex })).data ?? '0x',
+        config.multicall3,
+        (err) => err instanceof BaseError && err.walk((e) => e instanceof ExecutionRevertedError || e instanceof RawContractError) !== null,
+      ),
+    };
   }
 
   private makeClient(transport: ReturnType<typeof http> | ReturnType<typeof webSocket>): PublicClient {
@@ -89,6 +131,25 @@ export class EvmAdapter implements ChainAdapter {
 
   /** The family's side of the outbound lifecycle; its node calls go through this adapter (errors mapped). */
   readonly sender: EvmSender;
+
+  /** Gas used and its price (fees.ts). */
+  readonly fees = evmFees;
+
+  /**
+   * Contracts, EIP-712, EIP-191 messages, Chainlink price feeds and AML screening's list reads
+   * (token blacklists, the sanctions oracle: screening.ts) on every EVM chain; swaps (a Uniswap
+   * V2 style router, swap-v2.ts) where the chains file names a router; other EVM chains reached
+   * at a client's RPC URL for an asset recovery (foreign.ts).
+   */
+  readonly capabilities: {
+    contracts: Contracts;
+    typedData: TypedDataSigning;
+    messages: PersonalMessages;
+    priceFeeds: PriceFeeds;
+    swaps?: SwapProvider;
+    screening: ScreeningReads;
+    foreignChains: ForeignChains<ChainAdapter>;
+  };
 
   normalizeAddress(address: string): string | null {
     // A mixed-case address must carry a valid EIP-55 checksum (a typo guard); all-lower and
@@ -229,10 +290,6 @@ export class EvmAdapter implements ChainAdapter {
     return this.contractRpc(() => contracts.simulateCall(this.client, call, from, field));
   }
 
-  describeTokenCall(data: string): TokenCall | null {
-    return describeTokenCall(data);
-  }
-
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
     return this.rpc(() =>
       Promise.all(
@@ -246,14 +303,6 @@ export class EvmAdapter implements ChainAdapter {
         ),
       ),
     );
-  }
-
-  prepareTypedData(input: TypedDataInput): TypedDataPayload {
-    return prepareTypedData(input);
-  }
-
-  prepareMessage(message: string, field?: string): MessagePayload {
-    return prepareMessage(message, field);
   }
 
   /** Like `rpc`, but the client's mistakes and reverts (AppErrors: 400, 422) pass through as they are. */

@@ -59,6 +59,22 @@ const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
 const EVM_DERIVATION_PATH = "m/44'/60'/0'/0";
 
 /**
+ * The public SanctionsList oracle (Chainalysis: `isSanctioned(address)`, the addresses of the
+ * OFAC SDN list), at this address on Ethereum, BNB Smart Chain, Polygon, Avalanche,
+ * Optimism, Arbitrum and Celo, and at SANCTIONS_ORACLE_BASE on Base (Chainalysis's
+ * published deployments). Testnets have none. AML screening reads it (docs/aml.md).
+ *
+ * The `blacklist` of each stablecoin below names whose list its contract keeps
+ * (config/chains.ts BlacklistKind): Tether's 2017 token on Ethereum ('tether'); Tether's
+ * newer TetherToken / USDT0 on Polygon, Arbitrum, Optimism and Avalanche ('tether-v2',
+ * `isBlocked`); Circle's FiatToken for native USDC everywhere ('circle'). Left out where the
+ * contract is not the issuer's (BNB Smart Chain's Binance-Peg tokens) or its list function
+ * is not confirmed (Celo's USDT): a chains file can add `blacklist` to an asset.
+ */
+const SANCTIONS_ORACLE = '0x40C57923924B5c5c5455c48D93317139ADDaC8fb';
+const SANCTIONS_ORACLE_BASE = '0x3A91A31cB3dC49b4db9Ce721F50a9D076c8D739B';
+
+/**
  * Chainlink USD price feeds (AggregatorV3 proxies, 8 decimals) of the mainnet stablecoins,
  * the source of rates (docs/api.md "Rates"). Addresses are Chainlink's own list: the feed
  * data Chainlink publishes with its docs (docs.chain.link/data-feeds/price-feeds/addresses,
@@ -100,10 +116,11 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // that guarantee should read at the 'finalized' block tag.
         confirmations: 12,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://etherscan.io',
         assets: [
-          { symbol: 'USDT', name: 'Tether USD', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 },
+          { symbol: 'USDT', name: 'Tether USD', address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, blacklist: 'tether' },
+          { symbol: 'USDC', name: 'USD Coin', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, blacklist: 'circle' },
         ],
         priceFeeds: {
           USDT: chainlinkUsd('0x3E7d1eAB13ad0104d2750B8863b489D65364e32D'),
@@ -117,7 +134,15 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         multicall3: MULTICALL3,
         explorerUrl: 'https://sepolia.etherscan.io',
         // Circle's test USDC. Tether publishes no canonical Sepolia USDT.
-        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },
@@ -142,6 +167,7 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // so we keep a margin well beyond that.
         confirmations: 15,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://bscscan.com',
         // Neither Tether nor Circle issues on BSC. The canonical stablecoins
         // are Binance-Peg tokens backed 1:1 by Binance. WATCH OUT: both use
@@ -193,14 +219,21 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // (~4-5 min at ~2 s) is a conservative margin rather than a hard need.
         confirmations: 128,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://polygonscan.com',
         // USDT: the PoS-bridge Tether contract, since upgraded in place to
         // USDT0 (same address). USDC: Circle's native USDC. The bridged
         // "USDC.e" (0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174) also exists
         // and is deliberately NOT listed.
         assets: [
-          { symbol: 'USDT', name: 'Tether USD (USDT0)', address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin', address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
+          {
+            symbol: 'USDT',
+            name: 'Tether USD (USDT0)',
+            address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+            decimals: 6,
+            blacklist: 'tether-v2',
+          },
+          { symbol: 'USDC', name: 'USD Coin', address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, blacklist: 'circle' },
         ],
         priceFeeds: {
           USDT: chainlinkUsd('0x0A6513e40db6EB1b165753AD52E80663aeA50545'),
@@ -213,7 +246,15 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         confirmations: 16,
         multicall3: MULTICALL3,
         explorerUrl: 'https://amoy.polygonscan.com',
-        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },
@@ -238,6 +279,7 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // real buffer. For L1-backed safety, read at the 'safe'/'finalized' tags.
         confirmations: 10,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE_BASE,
         explorerUrl: 'https://basescan.org',
         // USDC: Circle's native USDC. The older bridged "USDbC"
         // (0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA) exists and is NOT listed.
@@ -245,7 +287,9 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // (0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2) is an OP Standard
         // Bridge copy of Ethereum USDT, not a Tether deployment, so USDT is
         // left out.
-        assets: [{ symbol: 'USDC', name: 'USD Coin', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 }],
+        assets: [
+          { symbol: 'USDC', name: 'USD Coin', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, blacklist: 'circle' },
+        ],
         priceFeeds: { USDC: chainlinkUsd('0x7e860098F58bBFC8648a4311b374B1D669a2bc6B') },
       },
       testnet: {
@@ -254,7 +298,15 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         confirmations: 3,
         multicall3: MULTICALL3,
         explorerUrl: 'https://sepolia.basescan.org',
-        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },
@@ -278,13 +330,20 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // Same reasoning as the other rollups.
         confirmations: 40,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://arbiscan.io',
         // USDT: the Tether contract at 0xFd08...bb9, upgraded in place to USDT0.
         // USDC: Circle's native USDC. The bridged "USDC.e"
         // (0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8) exists and is NOT listed.
         assets: [
-          { symbol: 'USDT', name: 'Tether USD (USDT0)', address: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin', address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6 },
+          {
+            symbol: 'USDT',
+            name: 'Tether USD (USDT0)',
+            address: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9',
+            decimals: 6,
+            blacklist: 'tether-v2',
+          },
+          { symbol: 'USDC', name: 'USD Coin', address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, blacklist: 'circle' },
         ],
         priceFeeds: {
           USDT: chainlinkUsd('0x3f3f5dF88dC9F13eac63DF89EC16ef6e7E25DdE7'),
@@ -297,7 +356,15 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         confirmations: 10,
         multicall3: MULTICALL3,
         explorerUrl: 'https://sepolia.arbiscan.io',
-        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },
@@ -319,6 +386,7 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         label: 'OP Mainnet',
         confirmations: 10, // 2 s blocks, same reasoning as Base.
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://optimistic.etherscan.io',
         // USDT: USDT0 (Tether's LayerZero OFT deployment) is now the canonical
         // USDT on OP Mainnet. The legacy Standard Bridge "USDT"
@@ -328,8 +396,14 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // USDC: Circle's native USDC. The bridged "USDC.e"
         // (0x7F5c764cBc14f9669B88837ca1490cCa17c31607) exists and is NOT listed.
         assets: [
-          { symbol: 'USDT', name: 'Tether USD (USDT0)', address: '0x01bFF41798a0BcF287b996046Ca68b395DbC1071', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin', address: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', decimals: 6 },
+          {
+            symbol: 'USDT',
+            name: 'Tether USD (USDT0)',
+            address: '0x01bFF41798a0BcF287b996046Ca68b395DbC1071',
+            decimals: 6,
+            blacklist: 'tether-v2',
+          },
+          { symbol: 'USDC', name: 'USD Coin', address: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', decimals: 6, blacklist: 'circle' },
         ],
         priceFeeds: {
           USDT: chainlinkUsd('0xECef79E109e997bCA29c1c0897ec9d7b03647F5E'),
@@ -342,7 +416,15 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         confirmations: 3,
         multicall3: MULTICALL3,
         explorerUrl: 'https://optimism-sepolia.blockscout.com',
-        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x5fd84259d66Cd46123540766Be93DFE6D43130D7', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x5fd84259d66Cd46123540766Be93DFE6D43130D7',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },
@@ -367,13 +449,20 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // margin against a misbehaving or lagging RPC node, not against reorgs.
         confirmations: 3,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://snowtrace.io',
         // Tether- and Circle-native tokens. The Avalanche Bridge copies
         // "USDT.e" (0xc7198437980c041c805A1EDcbA50c1Ce5db95118) and "USDC.e"
         // (0xA7D7079b0FEaD91F3e65f86E8915Cb59c1a4C664) exist and are NOT listed.
         assets: [
-          { symbol: 'USDT', name: 'Tether USD', address: '0x9702230A8Ea53601f5cD2dc00fDBc13d4dF4A8c7', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin', address: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E', decimals: 6 },
+          {
+            symbol: 'USDT',
+            name: 'Tether USD',
+            address: '0x9702230A8Ea53601f5cD2dc00fDBc13d4dF4A8c7',
+            decimals: 6,
+            blacklist: 'tether-v2',
+          },
+          { symbol: 'USDC', name: 'USD Coin', address: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E', decimals: 6, blacklist: 'circle' },
         ],
         priceFeeds: {
           USDT: chainlinkUsd('0xEBE676ee90Fe1112671f19b6B7459bC678B67e8a'),
@@ -386,7 +475,15 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         confirmations: 1,
         multicall3: MULTICALL3,
         explorerUrl: 'https://testnet.snowtrace.io',
-        assets: [{ symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x5425890298aed601595a70AB815c96711a31Bc65', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x5425890298aed601595a70AB815c96711a31Bc65',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },
@@ -414,6 +511,7 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // and OP, so we use a similar ~10 s buffer.
         confirmations: 10,
         multicall3: MULTICALL3,
+        sanctionsOracle: SANCTIONS_ORACLE,
         explorerUrl: 'https://celoscan.io',
         // Both are issuer-native (Tether's USD₮ and Circle's USDC), as listed
         // on the Celo docs' stablecoin contracts page. Both have 6 decimals:
@@ -421,7 +519,7 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // contracts, so do not confuse an adapter with the token itself.
         assets: [
           { symbol: 'USDT', name: 'Tether USD', address: '0x48065fbBE25f71C9282ddf5e1cD6D6A887483D5e', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin', address: '0xcebA9300f2b948710d2653dD7B07f33A8B32118C', decimals: 6 },
+          { symbol: 'USDC', name: 'USD Coin', address: '0xcebA9300f2b948710d2653dD7B07f33A8B32118C', decimals: 6, blacklist: 'circle' },
         ],
         priceFeeds: {
           USDT: chainlinkUsd('0x5e37AF40A7A344ec9b03CCD34a250F3dA9a20B02'),
@@ -447,7 +545,13 @@ const CATALOGUE_CHAINS: Omit<CatalogueChain, 'family'>[] = [
         // want issuer-confirmed test tokens.
         assets: [
           { symbol: 'USDT', name: 'Tether USD (testnet)', address: '0xd077A400968890Eacc75cdc901F0356c943e4fDb', decimals: 6 },
-          { symbol: 'USDC', name: 'USD Coin (testnet)', address: '0x01C5C0122039549AD1493B8220cABEdD739BC44E', decimals: 6 },
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (testnet)',
+            address: '0x01C5C0122039549AD1493B8220cABEdD739BC44E',
+            decimals: 6,
+            blacklist: 'circle',
+          },
         ],
       },
     },

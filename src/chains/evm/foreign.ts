@@ -1,16 +1,14 @@
 /**
  * An EVM chain this installation does not configure, reached through an RPC URL a client
  * gave for one asset recovery (modules/salvage/foreign.ts): an EvmAdapter for the chain the
- * endpoint says it is (eth_chainId), every connection of which resolves its host through
+ * endpoint says it is (eth_chainId; the EvmAdapter's foreignChains capability builds it), every connection of which resolves its host through
  * `lookup` (the webhook target policy's: a private or loopback address is refused at connect
  * time unless the operator allows them) and follows no redirect. Nothing of it is kept.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { ChainConfig } from '../../config/index.js';
-import { EvmAdapter } from './adapter.js';
-
-export type Lookup = NonNullable<http.RequestOptions['lookup']>;
+import type { ForeignLookup as Lookup } from '../capabilities.js';
 
 const TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -44,8 +42,15 @@ export function checkedFetch(lookup: Lookup): typeof fetch {
     })) as typeof fetch;
 }
 
-/** The adapter of the chain behind `url`, named like `like` (the wallet's chain) but with its own chain id. */
-export async function openForeignEvmChain(url: string, lookup: Lookup, like: ChainConfig): Promise<EvmAdapter> {
+/**
+ * The configuration of the chain behind `url`, named like `like` (the wallet's chain) but with
+ * its own chain id, and the fetch its adapter must use (the adapter's foreignChains capability).
+ */
+export async function foreignEvmChain(
+  url: string,
+  lookup: Lookup,
+  like: ChainConfig,
+): Promise<{ config: ChainConfig; fetchFn: typeof fetch }> {
   const fetchFn = checkedFetch(lookup);
   const res = await fetchFn(url, {
     method: 'POST',
@@ -65,5 +70,5 @@ export async function openForeignEvmChain(url: string, lookup: Lookup, like: Cha
     blockchain: { ...like.blockchain, name: `EVM chain ${chainId}` },
     multicall3: null,
   };
-  return new EvmAdapter(config, { fetchFn });
+  return { config, fetchFn };
 }

@@ -4,7 +4,6 @@ import { EvmAdapter } from './adapter.js';
 import { evmCodec } from './codec.js';
 import { evmConfig } from './config.js';
 import { evmDerivation } from './derivation.js';
-import { openForeignEvmChain } from './foreign.js';
 
 export const evmFamily = {
   name: 'evm' as const,
@@ -16,6 +15,4 @@ export const evmFamily = {
   config: evmConfig,
   // Token addresses were checked in full by the chains file's pattern and viem's parsing.
   adapter: (chain) => new EvmAdapter(chain),
-  // An EVM chain named by an RPC URL alone (an asset recovery of funds sent to our address there).
-  foreign: (url, lookup, like) => openForeignEvmChain(url, lookup, like),
 } satisfies ChainFamily;

@@ -36,8 +36,7 @@ export function decodeTransferLog(log: RpcLog): TransferEvent | null {
     amount: BigInt(data.slice(0, 66)),
     txHash: log.transactionHash,
     logIndex: Number(log.logIndex),
-    blockNumber: BigInt(log.blockNumber),
-    blockHash: log.blockHash,
+    block: { number: BigInt(log.blockNumber), hash: log.blockHash },
   };
 }
 
@@ -124,7 +123,7 @@ export async function scanRange(
     const t = decodeTransferLog(log);
     if (!t || !isWatched(t.to)) continue;
     // Logs and blocks come from separate calls: they must describe the same chain.
-    if (hashAt.get(t.blockNumber) !== t.blockHash) throw new ChainMovedError(`log of block ${t.blockNumber} from another branch`);
+    if (hashAt.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`log of block ${t.block.number} from another branch`);
     // Checksummed like viem's decoder did, only for the few that are ours (a keccak each).
     transfers.push({ ...t, token: checksum(t.token!), from: checksum(t.from), to: checksum(t.to) });
   }
@@ -143,11 +142,10 @@ export async function scanRange(
       amount: t.value,
       txHash: t.hash,
       logIndex: -1,
-      blockNumber: block.number,
-      blockHash: block.hash!,
+      block: { number: block.number, hash: block.hash! },
     });
   });
-  transfers.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+  transfers.sort((a, b) => (a.block.number === b.block.number ? a.logIndex - b.logIndex : a.block.number < b.block.number ? -1 : 1));
   return { blocks, transfers };
 }
 
@@ -185,8 +183,7 @@ export async function transfersOfTransaction(
       amount: decoded.args.value,
       txHash: receipt.transactionHash,
       logIndex: log.logIndex,
-      blockNumber: receipt.blockNumber,
-      blockHash: receipt.blockHash,
+      block: { number: receipt.blockNumber, hash: receipt.blockHash },
     });
   }
   const tx = await client.getTransaction({ hash: hash as Hash });
@@ -198,8 +195,7 @@ export async function transfersOfTransaction(
       amount: tx.value,
       txHash: receipt.transactionHash,
       logIndex: -1,
-      blockNumber: receipt.blockNumber,
-      blockHash: receipt.blockHash,
+      block: { number: receipt.blockNumber, hash: receipt.blockHash },
     });
   }
   return transfers;

@@ -23,7 +23,8 @@ import {
   type PublicClient,
 } from 'viem';
 import { ChainRejectedError, type RejectionReason } from '../errors.js';
-import type { FeeEstimate, Receipt } from '../types.js';
+import type { Receipt } from '../types.js';
+import { evmReceipt, type FeeEstimate } from './fees.js';
 
 export async function getNonce(client: PublicClient, address: string, blockTag: 'pending' | 'latest'): Promise<number> {
   return client.getTransactionCount({ address: address as Address, blockTag });
@@ -74,13 +75,7 @@ export async function broadcastRaw(client: PublicClient, raw: string): Promise<s
 export async function getReceipt(client: PublicClient, hash: string): Promise<Receipt | null> {
   try {
     const r = await client.getTransactionReceipt({ hash: hash as Hash });
-    return {
-      status: r.status,
-      blockNumber: r.blockNumber,
-      blockHash: r.blockHash,
-      gasUsed: r.gasUsed,
-      effectiveGasPrice: r.effectiveGasPrice,
-    };
+    return evmReceipt(r.status, { number: r.blockNumber, hash: r.blockHash }, r.gasUsed, r.effectiveGasPrice);
   } catch (err) {
     if (err instanceof TransactionReceiptNotFoundError) return null;
     throw err;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { FeeEstimate, Receipt } from '../types.js';
+import type { Receipt, TxIntent } from '../types.js';
 import { EvmSender, bumpFees, type EvmNode } from './sender.js';
+import { evmReceipt, type FeeEstimate } from './fees.js';
 
 const fees = (maxFeePerGas: bigint, maxPriorityFeePerGas: bigint): FeeEstimate => ({ maxFeePerGas, maxPriorityFeePerGas });
-const receipt: Receipt = { status: 'success', blockNumber: 7n, blockHash: '0xb', gasUsed: 21_000n, effectiveGasPrice: 2n };
+const receipt: Receipt = evmReceipt('success', { number: 7n, hash: '0xb' }, 21_000n, 2n);
 
 /** A node that answers from tables and counts its calls (pure logic: no chain needed here). */
 function node(over: Partial<EvmNode> = {}) {
@@ -59,7 +60,7 @@ describe('EVM sender', () => {
 
   it('voids a nonce with a 0-value self-transfer of 21,000 gas; the cost is value + limit x cap', () => {
     const s = new EvmSender(node().n);
-    expect(s.voidCall('0xabc')).toEqual({ from: '0xabc', to: '0xabc', value: 0n, data: null, network: { gasLimit: '21000' } });
+    expect(s.voidCall('0xabc')).toEqual({ kind: 'native', from: '0xabc', to: '0xabc', amount: 0n, network: { gasLimit: '21000' } });
     expect(s.costOf(5n, { gasLimit: '21000', maxFeePerGas: '3', maxPriorityFeePerGas: '1' })).toBe(63_005n);
     expect(s.ordering).toBe('nonce');
   });
@@ -67,7 +68,7 @@ describe('EVM sender', () => {
   it('prepares what the caller did not fix, keeps what it did, and refuses a limit below a transfer or a tip above the cap', async () => {
     const { n, calls } = node();
     const s = new EvmSender(n, { feeCacheMs: 0 });
-    const intent = { from: '0x1', to: '0x2', value: 1n, data: null };
+    const intent: TxIntent = { kind: 'native', from: '0x1', to: '0x2', amount: 1n };
     expect(await s.prepare(intent, {})).toEqual({ gasLimit: '60000', maxFeePerGas: '100', maxPriorityFeePerGas: '2' });
     const fixed = s.fixedNetwork({ limit: 30_000n, fees: fees(7n, 1n) });
     expect(await s.prepare(intent, fixed)).toEqual({ gasLimit: '30000', maxFeePerGas: '7', maxPriorityFeePerGas: '1' });
@@ -100,7 +101,7 @@ describe('funding a child fee (EVM: the child pays)', () => {
 });
 
 describe('the fee quote (Sender.quote): what a transaction can cost its sender', () => {
-  const intent = { from: '0x1', to: '0x2', value: 7n, data: null };
+  const intent: TxIntent = { kind: 'native', from: '0x1', to: '0x2', amount: 7n };
 
   it('estimates the limit with the 20% margin (rounded up) and prices it at the cap: fee = limit x maxFeePerGas', async () => {
     const { n } = node({ estimateGas: async () => 21_001n });

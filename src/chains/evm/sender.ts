@@ -17,16 +17,18 @@ import { ValidationError } from '../../lib/errors.js';
 import type {
   CallLimit,
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
   Receipt,
-  Sender,
+  NonceSender,
   SignedTransaction,
   SigningKey,
+  NativeIntent,
   TxIntent,
 } from '../types.js';
+import { encodeTokenTransfer } from './send.js';
+import type { FeeEstimate } from './fees.js';
 
 /** Gas of a plain native transfer; the least any transaction uses. */
 export const TRANSFER_GAS = 21_000n;
@@ -57,10 +59,8 @@ export interface EvmNode {
   getReceipt(hash: string): Promise<Receipt | null>;
 }
 
-export class EvmSender implements Sender {
+export class EvmSender implements NonceSender {
   readonly ordering = 'nonce' as const;
-  /** The sender pays its own fee. */
-  readonly sponsoredFees = false;
   #fees: { at: number; fees: Promise<FeeEstimate> } | null = null;
 
   constructor(
@@ -156,17 +156,8 @@ export class EvmSender implements Sender {
     return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
   }
 
-  /** One transfer per transaction. */
-  async maxTransfers(): Promise<number> {
-    return 1;
-  }
-
-  combine(): TxIntent {
-    throw new Error('one transfer per transaction on this family');
-  }
-
-  voidCall(from: string): TxIntent & { network: NetworkData } {
-    return { from, to: from, value: 0n, data: null, network: { gasLimit: TRANSFER_GAS.toString() } };
+  voidCall(from: string): NativeIntent & { network: NetworkData } {
+    return { kind: 'native', from, to: from, amount: 0n, network: { gasLimit: TRANSFER_GAS.toString() } };
   }
 
   fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
@@ -198,12 +189,13 @@ export class EvmSender implements Sender {
     if (nonce < 0n || nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`nonce ${nonce} out of range`);
     const n = evmNetwork(network);
     if (n.gasLimit === null || n.fees === null) throw new Error('network data is not prepared (gas limit and fees)');
+    const call = callOf(intent);
     const unsigned: TransactionSerializableEIP1559 = {
       type: 'eip1559',
       chainId: this.opts.chainId,
-      to: intent.to as Address,
-      value: intent.value,
-      ...(intent.data ? { data: intent.data as Hex } : {}),
+      to: call.to as Address,
+      value: call.value,
+      ...(call.data ? { data: call.data as Hex } : {}),
       nonce: Number(nonce),
       gas: n.gasLimit,
       ...n.fees,
@@ -236,9 +228,9 @@ export class EvmSender implements Sender {
     return this.childFeeFunding(p);
   }
 
-  feeFields(network: NetworkData) {
-    const n = evmNetwork(network);
-    return { gasLimit: n.gasLimit, maxFeePerGas: n.fees?.maxFeePerGas ?? null, maxPriorityFeePerGas: n.fees?.maxPriorityFeePerGas ?? null };
+  /** The top-up paid for the quoted limit and fees: exactly those are signed. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.network;
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
@@ -247,11 +239,6 @@ export class EvmSender implements Sender {
       if (receipt) return { index, receipt };
     }
     return null;
-  }
-
-  /** A nonce never expires: a stuck EVM transaction is replaced, not rebuilt. */
-  async hasExpired(): Promise<boolean> {
-    return false;
   }
 }
 
@@ -272,12 +259,23 @@ export function capped(cap: bigint, quote: FeeEstimate): FeeEstimate {
   return { maxFeePerGas: cap, maxPriorityFeePerGas: quote.maxPriorityFeePerGas < cap ? quote.maxPriorityFeePerGas : cap };
 }
 
-const callOf = (intent: TxIntent) => ({
-  from: intent.from,
-  to: intent.to,
-  value: intent.value,
-  ...(intent.data ? { data: intent.data } : {}),
-});
+/**
+ * What an intent is on EVM: a value transfer, an ERC-20 `transfer(to, amount)` call to the
+ * token, or the call as given. One payment per transaction; no memo (an EVM transaction
+ * carries none).
+ */
+export function callOf(intent: TxIntent): { from: string; to: string; value: bigint; data?: string } {
+  if (intent.kind !== 'call' && intent.memo !== undefined) throw new ValidationError('an EVM transaction carries no memo');
+  switch (intent.kind) {
+    case 'native':
+      return { from: intent.from, to: intent.to, value: intent.amount };
+    case 'token':
+      if (intent.more?.length) throw new ValidationError('one transfer per transaction on EVM');
+      return { from: intent.from, to: intent.token, value: 0n, data: encodeTokenTransfer(intent.to, intent.amount) };
+    case 'call':
+      return { from: intent.from, to: intent.to, value: intent.value, data: intent.data };
+  }
+}
 
 /** The EVM fields of stored network data (decimal strings; absent means not chosen yet; a cap alone is a client's gasPrice). */
 function evmNetwork(network: NetworkData): { gasLimit: bigint | null; fees: FeeEstimate | null; cap: bigint | null } {

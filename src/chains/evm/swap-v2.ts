@@ -14,8 +14,6 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem';
-import type { ChainAdapter } from '../types.js';
-import { EvmAdapter } from './adapter.js';
 import type { SwapCall, SwapProvider, SwapQuote } from '../types.js';
 
 const routerAbi = parseAbi([
@@ -34,10 +32,9 @@ const pairAbi = parseAbi([
 export const SWAP_GAS_BASE = 160_000n;
 export const SWAP_GAS_PER_HOP = 90_000n;
 
-export function createSwapProvider(adapter: ChainAdapter): SwapProvider | null {
-  const router = adapter.config.swapRouter;
-  if (!router || !(adapter instanceof EvmAdapter)) return null;
-  return new UniswapV2Provider(adapter.client, getAddress(router));
+/** The swaps capability of an EVM chain whose chains file names a router (`swapRouter`); null without one. */
+export function createSwapProvider(client: PublicClient, router: string | null | undefined): SwapProvider | null {
+  return router ? new UniswapV2Provider(client, getAddress(router)) : null;
 }
 
 class UniswapV2Provider implements SwapProvider {
@@ -78,6 +75,7 @@ class UniswapV2Provider implements SwapProvider {
 
   approveCall(token: string, amount: bigint): SwapCall {
     return {
+      kind: 'call',
       to: getAddress(token),
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [this.spender, amount] }),
       value: 0n,
@@ -86,6 +84,7 @@ class UniswapV2Provider implements SwapProvider {
 
   swapCall(p: { path: string[]; amountIn: bigint; amountOutMin: bigint; recipient: string; deadline: bigint }): SwapCall {
     return {
+      kind: 'call',
       to: this.spender,
       data: encodeFunctionData({
         abi: routerAbi,

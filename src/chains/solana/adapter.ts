@@ -3,35 +3,36 @@
  * loaded on first use: rpc.ts). Addresses are base58 (codec.ts); a transaction's id is its
  * first signature (base58); block numbers are slots (scan.ts: a slot without a block reads
  * as the block before it). A deposit address is an owner: its SPL balances are those of its
- * associated token accounts (balances.ts). Token "calldata" is the family's own encoding of
- * an SPL transfer (intent.ts); messages are signed as Solana wallets sign them (message.ts).
- * Solana has no EVM contracts, allowances or price feeds here: those answer 422
- * NOT_SUPPORTED; EIP-712 typed data answers 422 TYPED_DATA_NOT_SUPPORTED.
+ * associated token accounts (balances.ts). A token intent becomes an SPL transferChecked
+ * (sender.ts, tx.ts); messages are signed as Solana wallets sign them (message.ts).
+ * Solana offers no contracts, allowances or price feeds here, nor EIP-712 typed data: its
+ * capabilities say so, and those routes answer 422 (chains/capabilities.ts).
  */
 import { base58 } from '@scure/base';
 import type { ChainConfig } from '../../config/index.js';
-import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
+import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   BalanceQuery,
+  Batching,
   BlockRef,
   ChainAdapter,
-  EncodedContractCall,
-  MessagePayload,
-  PriceFeedRound,
+  FeeSponsorship,
+  PersonalMessages,
   Receipt,
   ScanResult,
-  TokenCall,
+  ScreeningReads,
   TransferEvent,
-  TypedDataPayload,
 } from '../types.js';
 import { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
-import { describeSplCall, encodeSplTransfer } from './intent.js';
 import { prepareSolanaMessage } from './message.js';
+import { solanaFees } from './rent.js';
 import { u64, SolanaNode } from './rpc.js';
+import { SolanaScreening } from './screening.js';
 import { blockRef, scanSlots, transfersOfSignature } from './scan.js';
 import { SolanaSender, type SolanaSenderOptions } from './sender.js';
+import { combineSplTransfers, maxSplTransfers } from './transfers.js';
 
 /** A transaction id: a 64-byte ed25519 signature in base58 (87 or 88 characters). */
 const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
@@ -50,6 +51,15 @@ export class SolanaAdapter implements ChainAdapter {
   readonly node: SolanaNode;
   readonly balances: SolanaBalances;
   readonly sender: SolanaSender;
+  /** Lamports at a price of 1; rent for sweeps (rent.ts). */
+  readonly fees = solanaFees;
+  /**
+   * Messages as Solana wallets sign them (message.ts), SPL transfers of one owner packed in one
+   * transaction (transfers.ts), the master paying its children's fees as fee payer, and AML
+   * screening's issuer lists as frozen token accounts (the mints' freeze authorities;
+   * screening.ts). No contract calls, allowances, price feeds or EIP-712 here: those routes answer 422.
+   */
+  readonly capabilities: { messages: PersonalMessages; batching: Batching; feeSponsorship: FeeSponsorship; screening: ScreeningReads };
 
   constructor(config: ChainConfig, node = new SolanaNode(config.rpcUrl), opts: SolanaSenderOptions = {}) {
     this.config = config;
@@ -59,6 +69,15 @@ export class SolanaAdapter implements ChainAdapter {
       ...opts,
       closeAccounts: opts.closeAccounts ?? config.sweepCloseAccounts === true,
     });
+    this.capabilities = {
+      messages: { prepareMessage: prepareSolanaMessage },
+      batching: {
+        maxTransfers: (intents) => maxSplTransfers(this.node, this.balances, intents),
+        combine: (intents) => combineSplTransfers(intents),
+      },
+      feeSponsorship: { payer: 'master' },
+      screening: new SolanaScreening(node, this.balances),
+    };
   }
 
   normalizeAddress(address: string): string | null {
@@ -134,11 +153,6 @@ export class SolanaAdapter implements ChainAdapter {
     return this.rpc(async () => (await this.sender.findLanded([hash]))?.receipt ?? null);
   }
 
-  /** The family's encoding of an SPL transfer to the owner `to` (intent.ts); the intent's `to` is the mint. */
-  encodeTokenTransfer(to: string, amount: bigint): string {
-    return encodeSplTransfer(to, amount);
-  }
-
   /** A mint's decimals; null when the address is no SPL mint. */
   readTokenDecimals(token: string): Promise<number | null> {
     if (solanaCodec.normalize(token) === null) return Promise.resolve(null);
@@ -150,48 +164,6 @@ export class SolanaAdapter implements ChainAdapter {
         throw err;
       }
     });
-  }
-
-  readPriceFeed(): Promise<PriceFeedRound | null> {
-    return Promise.reject(this.notSupported('Price feeds'));
-  }
-
-  encodeContractCall(): EncodedContractCall {
-    throw this.notSupported('Smart-contract calls');
-  }
-
-  readContract(): Promise<string> {
-    return Promise.reject(this.notSupported('Smart-contract calls'));
-  }
-
-  simulateContractCall(): Promise<{ gas: bigint }> {
-    return Promise.reject(this.notSupported('Smart-contract calls'));
-  }
-
-  describeTokenCall(data: string): TokenCall | null {
-    return describeSplCall(data);
-  }
-
-  /** SPL tokens have delegates, not ERC-20 allowances. */
-  getAllowances(): Promise<bigint[]> {
-    return Promise.reject(this.notSupported('Token allowances'));
-  }
-
-  /** EIP-712 binds an EVM chain id and 0x addresses: no Solana wallet signs it. Refused before any key is opened. */
-  prepareTypedData(): TypedDataPayload {
-    throw new BusinessRuleError(
-      'TYPED_DATA_NOT_SUPPORTED',
-      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name} (Solana): sign a message instead`,
-    );
-  }
-
-  /** ed25519 over the message bytes, as Solana wallets' signMessage (message.ts). */
-  prepareMessage(message: string, field?: string): MessagePayload {
-    return prepareSolanaMessage(message, field);
-  }
-
-  private notSupported(what: string): BusinessRuleError {
-    return new BusinessRuleError('NOT_SUPPORTED', `${what} are not available on ${this.config.blockchain.name} (Solana)`);
   }
 
   private async rpc<T>(call: () => Promise<T>): Promise<T> {

@@ -35,11 +35,13 @@ export const SOLANA_CATALOGUE: readonly CatalogueChain[] = deepFreeze([
         // Balances are read in one getMultipleAccounts round trip; there is no Multicall3.
         multicall3: null,
         explorerUrl: 'https://explorer.solana.com',
+        // Both mints keep a freeze authority (Circle's, Tether's): an issuer's blacklist on
+        // Solana is a frozen token account, which AML screening reads (`blacklist`).
         assets: [
           // Circle's USDC on Solana (Circle's USDC contract addresses page).
-          { symbol: 'USDC', name: 'USD Coin', address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6 },
+          { symbol: 'USDC', name: 'USD Coin', address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6, blacklist: 'circle' },
           // Tether's USDT on Solana (Tether's supported-protocols list).
-          { symbol: 'USDT', name: 'Tether USD', address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', decimals: 6 },
+          { symbol: 'USDT', name: 'Tether USD', address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', decimals: 6, blacklist: 'tether' },
         ],
       },
       testnet: {
@@ -50,7 +52,15 @@ export const SOLANA_CATALOGUE: readonly CatalogueChain[] = deepFreeze([
         explorerUrl: 'https://explorer.solana.com/?cluster=devnet',
         // The USDC Circle's faucet (faucet.circle.com) hands out on devnet. Tether publishes no
         // devnet USDT, so none is listed.
-        assets: [{ symbol: 'USDC', name: 'USD Coin (devnet)', address: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', decimals: 6 }],
+        assets: [
+          {
+            symbol: 'USDC',
+            name: 'USD Coin (devnet)',
+            address: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU',
+            decimals: 6,
+            blacklist: 'circle',
+          },
+        ],
       },
     },
   },

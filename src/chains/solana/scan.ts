@@ -168,7 +168,7 @@ export function transfersOf(
   const signature = tx.transaction.signatures[0]!;
   const feePayer = keys[0]!;
   const out: TransferEvent[] = [];
-  const at = { txHash: signature, blockNumber: slot, blockHash };
+  const at = { txHash: signature, block: { number: slot, hash: blockHash } };
 
   // SPL: per token account, post - pre (absent = 0: created or closed in the transaction).
   const pre = new Map((meta.preTokenBalances ?? []).map((b) => [b.accountIndex, b]));

@@ -24,19 +24,20 @@ import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
   Receipt,
-  Sender,
+  ExpirySender,
   SignedTransaction,
   SigningKey,
+  NativeIntent,
   TxIntent,
 } from '../types.js';
 import type { SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
-import { combineSplTransfers, decodeSplTransfers, maxSplTransfers } from './transfers.js';
+import { splPaymentsOf } from './transfers.js';
+import { paymentsOf } from '../intents.js';
 import { u64, type SolanaNode } from './rpc.js';
 import { rentOf, type RentMeta } from './rent.js';
 import { blockRef } from './scan.js';
@@ -63,10 +64,8 @@ export interface SolanaSenderOptions {
   closeAccounts?: boolean;
 }
 
-export class SolanaSender implements Sender {
+export class SolanaSender implements ExpirySender {
   readonly ordering = 'expiry' as const;
-  /** The master pays every fee and signs as fee payer (TxIntent.feePayer). */
-  readonly sponsoredFees = true;
   #rent: Promise<bigint> | null = null;
 
   constructor(
@@ -75,16 +74,10 @@ export class SolanaSender implements Sender {
     private readonly opts: SolanaSenderOptions = {},
   ) {}
 
-  async nonceOf(): Promise<bigint> {
-    throw new Error('Solana transactions have no nonce (ordering expiry)');
-  }
-
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
     // A sweep closes the child's emptied token account where the operator allows it, a recovery always (#plan checks it empties).
     const close =
-      opts.wholeBalance === true &&
-      (this.opts.closeAccounts === true || opts.reclaim === true) &&
-      decodeSplTransfers(intent.data)?.length === 1;
+      opts.wholeBalance === true && (this.opts.closeAccounts === true || opts.reclaim === true) && splPaymentsOf(intent)?.length === 1;
     return this.#quote(intent, close ? { ...given, closeSource: '1' } : given);
   }
 
@@ -105,24 +98,26 @@ export class SolanaSender implements Sender {
   /** The transfer the intent asks for, with what the chain says now (the recipient's account, the mint). */
   async #plan(intent: TxIntent, given: NetworkData, lifetime: SolanaTransferPlan['lifetime']): Promise<SolanaTransferPlan> {
     const feePayer = checkIntent(intent);
-    const list = decodeSplTransfers(intent.data);
+    const list = splPaymentsOf(intent);
     const spl = list?.[0] ?? null;
+    const mintAddress = intent.kind === 'token' ? intent.token : null;
+    const sol = intent.kind === 'native' ? intent.amount : 0n;
     const rpc = await this.node.rpc();
     if (!spl) {
       const recipient = await rpc
         .getAccountInfo(intent.to as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
         .send();
       // A new account must be left rent-exempt: the runtime refuses a smaller first transfer.
-      if (!recipient.value && intent.value < (await this.#rentOf(0n))) {
+      if (!recipient.value && sol < (await this.#rentOf(0n))) {
         throw new ChainRejectedError(
           'refused',
           `a SOL transfer to a new account must be at least ${await this.#rentOf(0n)} lamports (its rent-exempt minimum)`,
         );
       }
     }
-    const mint = spl ? { address: intent.to, ...(await this.balances.mintsOf([intent.to])).get(intent.to)! } : null;
+    const mint = mintAddress ? { address: mintAddress, ...(await this.balances.mintsOf([mintAddress])).get(mintAddress)! } : null;
     // Which recipients have no token account yet (one read for all of a multi-transfer).
-    const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, intent.to)));
+    const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, mintAddress!)));
     const found = accounts.length
       ? (
           await rpc
@@ -141,7 +136,7 @@ export class SolanaSender implements Sender {
       owner: intent.from,
       ...(await this.#closing(spl, intent, given)),
       recipient: spl ? spl.to : intent.to,
-      amount: spl ? spl.amount : intent.value,
+      amount: spl ? spl.amount : sol,
       mint,
       createRecipientAccount,
       ...(transfers.length > 1 ? { transfers } : {}),
@@ -157,8 +152,8 @@ export class SolanaSender implements Sender {
    * arrived since the quote leaves the account open and the transfer valid.
    */
   async #closing(spl: { amount: bigint } | null, intent: TxIntent, given: NetworkData): Promise<{ closeSourceAccount: boolean }> {
-    if (given.closeSource !== '1' || !spl) return { closeSourceAccount: false };
-    const account = await this.balances.tokenAccount(intent.from, intent.to);
+    if (given.closeSource !== '1' || !spl || intent.kind !== 'token') return { closeSourceAccount: false };
+    const account = await this.balances.tokenAccount(intent.from, intent.token);
     const rpc = await this.node.rpc();
     const { value } = await rpc
       .getTokenAccountBalance(account as Address, { commitment: 'processed' })
@@ -249,22 +244,9 @@ export class SolanaSender implements Sender {
     return { network: { ...n, units: units.toString(), fee: fee.toString() }, fixed: { ...quote.fixed, units: units.toString() }, fee };
   }
 
-  /** SPL transfers of one owner, fee payer and mint, as many as fit the packet (transfers.ts). */
-  maxTransfers(intents: TxIntent[]): Promise<number> {
-    return maxSplTransfers(this.node, this.balances, intents);
-  }
-
-  combine(intents: TxIntent[]): TxIntent {
-    return combineSplTransfers(intents);
-  }
-
-  voidCall(): TxIntent & { network: NetworkData } {
-    throw new Error('Solana has no ordering slot to void');
-  }
-
   /** `limit` is the compute-unit limit (the API's gasLimit on Solana); fee caps have no meaning here. */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
-    if (given.fees !== undefined || given.feeCap !== undefined) {
+  fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData {
+    if (given.feeCap !== undefined) {
       throw new ValidationError('gasPrice and fee caps have no meaning on Solana (the fee is per signature plus a priority fee)', [
         { field: 'gasPrice', message: 'not supported on Solana' },
       ]);
@@ -312,7 +294,8 @@ export class SolanaSender implements Sender {
     const signers = signersOf(message);
     const expected = feePayer === intent.from ? [feePayer] : [feePayer, intent.from];
     if (signers.join() !== expected.join()) throw new Error('the prepared message is signed by others than the intent names');
-    if (!accountKeysOf(message).includes(intent.to)) throw new Error('the prepared message does not name the intent');
+    const named = intent.kind === 'token' ? intent.token : intent.to;
+    if (!accountKeysOf(message).includes(named)) throw new Error('the prepared message does not name the intent');
     if (feePayer !== intent.from && !payerKey) throw new Error("the fee payer's key is needed");
     const signatures = signers.map((s) => {
       const k = s === intent.from ? key : payerKey!;
@@ -320,10 +303,6 @@ export class SolanaSender implements Sender {
       return k.signMessage(message);
     });
     return { raw: Buffer.from(wireTransaction(message, signatures)).toString('base64'), hash: base58.encode(signatures[0]!) };
-  }
-
-  async replacementNetwork(): Promise<NetworkData> {
-    throw new Error('a Solana transaction cannot be replaced; it is rebuilt once its blockhash expired');
   }
 
   costOf(value: bigint, network: NetworkData): bigint {
@@ -339,8 +318,9 @@ export class SolanaSender implements Sender {
     return this.childFeeFunding();
   }
 
-  feeFields(): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
-    return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
+  /** The master pays a child's fees: nothing is paid in advance, so what the quote fixed is enough. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.fixed;
   }
 
   /** One getSignatureStatuses for all versions; a version counts once confirmed (a processed one can still be dropped). */
@@ -361,13 +341,14 @@ export class SolanaSender implements Sender {
         index,
         receipt: {
           status: status.err === null ? 'success' : 'reverted',
-          blockNumber: slot,
-          blockHash: block.hash,
+          block: { number: slot, hash: block.hash },
           // What the fee payer paid: the fee, and the rent of the token accounts it created
           // (rentPaid, shown apart too); a failed transaction moved nothing but its fee.
-          gasUsed: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
-          effectiveGasPrice: 1n,
-          ...rent,
+          fee: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
+          details: {
+            ...(rent.rentPaid !== undefined ? { rentPaid: rent.rentPaid.toString() } : {}),
+            ...(rent.rentReclaimed !== undefined ? { rentReclaimed: rent.rentReclaimed.toString() } : {}),
+          },
         },
       };
     }
@@ -384,16 +365,17 @@ export class SolanaSender implements Sender {
 }
 
 /** The fee payer of a valid intent (intent.feePayer, else its sender). */
-function checkIntent(intent: TxIntent & { feePayer?: string }): string {
+function checkIntent(intent: TxIntent): string {
+  if (intent.kind === 'call') throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
+  if (intent.memo !== undefined) throw new ValidationError('memos are not carried on Solana transfers yet');
   const feePayer = intent.feePayer ?? intent.from;
-  if (!solanaCodec.normalize(intent.from) || !solanaCodec.normalize(intent.to) || !solanaCodec.normalize(feePayer))
-    throw new ValidationError('not a Solana address');
-  const spl = decodeSplTransfers(intent.data);
-  if (intent.data !== null && !spl) throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
-  if (spl && intent.value !== 0n) throw new ValidationError('an SPL transfer sends no SOL');
-  if (!spl && intent.value <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
-  if (spl ? spl.some((t) => t.to === intent.from) : intent.to === intent.from)
-    throw new ValidationError('a transfer to oneself moves nothing');
+  const recipients = intent.kind === 'token' ? paymentsOf(intent).map((p) => p.to) : [intent.to];
+  const named = [intent.from, feePayer, ...recipients, ...(intent.kind === 'token' ? [intent.token] : [])];
+  if (named.some((a) => solanaCodec.normalize(a) === null)) throw new ValidationError('not a Solana address');
+  if (intent.kind === 'native' && intent.amount <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
+  if (intent.kind === 'token' && paymentsOf(intent).some((p) => p.amount < 0n || p.amount >= 1n << 64n))
+    throw new ValidationError('an SPL amount is a u64');
+  if (recipients.includes(intent.from)) throw new ValidationError('a transfer to oneself moves nothing');
   return feePayer;
 }
 

@@ -15,7 +15,7 @@
  * - broadcast: `/wallet/broadcasthex` (the signed Transaction's protobuf, as it was signed).
  */
 import type { ChainConfig } from '../../config/index.js';
-import { AppError, BusinessRuleError, UpstreamError } from '../../lib/errors.js';
+import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import { TronSender } from './sender.js';
 import { TronStaking } from './staking.js';
@@ -24,27 +24,24 @@ import type {
   BalanceQuery,
   BlockRef,
   ChainAdapter,
-  ContractCallInput,
-  EncodedContractCall,
-  MessagePayload,
-  PriceFeedRound,
+  Contracts,
+  PersonalMessages,
   Receipt,
   ScanResult,
-  Sender,
-  TokenCall,
-  TxIntent,
-  NetworkData,
+  ScreeningReads,
   TransferEvent,
-  TypedDataPayload,
 } from '../types.js';
 import { readBalances } from './balances.js';
+import { TronScreening } from './screening.js';
 import { describeTronTokenCall, encodeTronCall, readTronCall, simulateTronCall } from './contracts.js';
 import { prepareTronMessage } from './message.js';
-import { addressWord, constantCall, mapLimit, uintOutput, uintWord } from './calls.js';
+import { addressWord, constantCall, mapLimit, uintOutput } from './calls.js';
+import { trc20Transfer } from './tx.js';
 import { tronCodec } from './codec.js';
 import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
 import type { TronNode } from './node.js';
 import { txIdOfSigned } from './txid.js';
+import { tronFees } from './receipt.js';
 import {
   blockRefOf,
   blockTransfers,
@@ -66,35 +63,37 @@ export interface TronAdapterOptions {
 }
 
 /**
- * A Receipt (the seam's, EVM-shaped) with Tron's own figures. Tron burns fees rather than
- * pricing gas: `gasUsed` is what the sender paid in sun (TransactionInfo.fee: energy burned
- * + bandwidth burned + activation of a new account) and `effectiveGasPrice` is 1, so
- * gasUsed x effectiveGasPrice is the transaction's cost in the native coin, as on EVM (the
- * same mapping as the sender's findLanded, chains/tron/receipt.ts on the tronsend branch).
- * Energy and bandwidth are in the extra fields.
+ * The details of a receipt the adapter reads (getReceipt), decimal strings: Tron burns fees
+ * rather than pricing gas, so the receipt's fee is what the sender paid in sun
+ * (TransactionInfo.fee: energy burned + bandwidth burned + activation of a new account).
+ * - `energyUsed`: energy the call used in all: staked, burned and the contract owner's share
+ *   (receipt.energy_usage_total);
+ * - `energyFee`: sun burned for energy (receipt.energy_fee);
+ * - `netUsage`: bandwidth bytes taken from stake or the free allowance (receipt.net_usage);
+ *   0 when they were burned;
+ * - `netFee`: sun burned for bandwidth (receipt.net_fee);
+ * - `result`: java-tron's contract result (SUCCESS, REVERT, OUT_OF_ENERGY, …); absent for
+ *   system contracts.
  */
-export interface TronReceipt extends Receipt {
-  /** Energy the call used in all: staked, burned and the contract owner's share (receipt.energy_usage_total). */
-  energyUsed: bigint;
-  /** Sun burned for energy (receipt.energy_fee). */
-  energyFee: bigint;
-  /** Bandwidth bytes taken from stake or the free allowance (receipt.net_usage); 0 when they were burned. */
-  netUsage: bigint;
-  /** Sun burned for bandwidth (receipt.net_fee). */
-  netFee: bigint;
-  /** java-tron's contract result (receipt.result: SUCCESS, REVERT, OUT_OF_ENERGY, …); null for system contracts. */
-  result: string | null;
-}
+export type TronReceiptDetails = 'energyUsed' | 'energyFee' | 'netUsage' | 'netFee' | 'result';
 
 const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/;
-/** What the Tron family does not read (a USD price feed: Chainlink's AggregatorV3 is an EVM contract set). */
-const notOnTron = (what: string) => new BusinessRuleError('NOT_SUPPORTED', `${what} are not available on Tron`);
 
 export class TronAdapter implements ChainAdapter {
   readonly config: ChainConfig;
   readonly node: TronNode;
   /** The sending side: the 'expiry' ordering, fees burned or from resources (chains/tron/sender.ts). */
   readonly sender: TronSender;
+  /** The fee burned, at a price of 1; energy and bandwidth for sweeps (receipt.ts). */
+  readonly fees = tronFees;
+  /**
+   * TRC-20 and other contracts (contracts.ts, addresses in `T…` form), TIP-191 messages
+   * (message.ts), and AML screening's list reads (TRC-20 blacklists and a sanctions oracle, by
+   * constant calls: screening.ts). No EIP-712 typed data (TIP-712 binds a Tron chain id and
+   * `T…` addresses that EIP-712 tooling does not), no price feeds (Chainlink's AggregatorV3 is
+   * an EVM contract set), no swaps yet.
+   */
+  readonly capabilities: { contracts: Contracts; messages: PersonalMessages; screening: ScreeningReads; staking: Staking };
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -105,23 +104,31 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
+    // Stake 2.0 (chains/staking.ts), its node calls' failures mapped like the adapter's own.
+    const staking = new TronStaking(node);
+    this.capabilities = {
+      contracts: {
+        encodeContractCall: (call, field) => encodeTronCall(call, field),
+        readContract: (call, from, field) => this.rpc(() => readTronCall(this.node, call, from, field)),
+        simulateContractCall: (call, from, field) => this.rpc(() => simulateTronCall(this.node, call, from, field)),
+        describeTokenCall: (data) => describeTronTokenCall(data),
+        getAllowances: (queries) => this.getAllowances(queries),
+      },
+      messages: { prepareMessage: prepareTronMessage },
+      screening: new TronScreening(node, multicall, this.#concurrency),
+      staking: {
+        resources: staking.resources,
+        minimumStake: staking.minimumStake,
+        network: (op) => staking.network(op),
+        state: (owner) => this.rpc(() => staking.state(owner)),
+        outcome: (hash) => this.rpc(() => staking.outcome(hash)),
+      },
+    };
     this.sender = new TronSender(node, {
       ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),
       ...(config.sweepFunding === undefined ? {} : { sweepFunding: config.sweepFunding }),
     });
-    // The staking capability (Stake 2.0), its node calls' failures mapped like the adapter's own.
-    const staking = new TronStaking(node);
-    this.staking = {
-      resources: staking.resources,
-      minimumStake: staking.minimumStake,
-      network: (op) => staking.network(op),
-      state: (owner) => this.rpc(() => staking.state(owner)),
-      outcome: (hash) => this.rpc(() => staking.outcome(hash)),
-    };
   }
-
-  /** Stake 2.0 (chains/staking.ts): TRX staked for energy and bandwidth. */
-  readonly staking: Staking;
 
   /**
    * A client's address: base58check `T…`, or java-tron's hex (`41…`, `0x41…`). The codec's
@@ -277,7 +284,7 @@ export class TronAdapter implements ChainAdapter {
   }
 
   /** The receipt of a transaction in a block of the node's head chain (see `landed`, TronReceipt); null while none. */
-  getReceipt(hash: string): Promise<TronReceipt | null> {
+  getReceipt(hash: string): Promise<Receipt | null> {
     const id = TXID.exec(hash)?.[1]?.toLowerCase();
     if (id === undefined) return Promise.resolve(null);
     return this.rpc(async () => {
@@ -287,29 +294,20 @@ export class TronAdapter implements ChainAdapter {
       const r = info.receipt ?? {};
       const result = r.result ?? null;
       const failed = info.result === 'FAILED' || (result !== null && result !== 'SUCCESS' && result !== 'DEFAULT');
-      return {
-        status: failed ? 'reverted' : 'success',
-        blockNumber: block.number,
-        blockHash: block.hash,
-        gasUsed: int64(info.fee),
-        effectiveGasPrice: 1n,
-        energyUsed: int64(r.energy_usage_total),
-        energyFee: int64(r.energy_fee),
-        netUsage: int64(r.net_usage),
-        netFee: int64(r.net_fee),
-        result,
+      const details: Partial<Record<TronReceiptDetails, string>> = {
+        energyUsed: int64(r.energy_usage_total).toString(),
+        energyFee: int64(r.energy_fee).toString(),
+        netUsage: int64(r.net_usage).toString(),
+        netFee: int64(r.net_fee).toString(),
+        ...(result !== null ? { result } : {}),
       };
+      return { status: failed ? 'reverted' : 'success', block: { number: block.number, hash: block.hash }, fee: int64(info.fee), details };
     });
   }
 
-  /**
-   * Calldata of a TRC-20 `transfer(to, amount)`: selector a9059cbb, the recipient as the
-   * 20-byte ABI address (no 0x41 prefix) and the amount, as 0x-prefixed hex (the seam's
-   * TxIntent.data convention). java-tron's `data` / `parameter` fields take hex without 0x:
-   * the sender strips it when it builds the TriggerSmartContract.
-   */
+  /** Calldata of a TRC-20 `transfer(to, amount)` (tx.ts, trc20Transfer): what a token intent compiles to. */
   encodeTokenTransfer(to: string, amount: bigint): string {
-    return `0xa9059cbb${addressWord(to)}${uintWord(amount)}`;
+    return trc20Transfer(to, amount);
   }
 
   // ---- token metadata ------------------------------------------------------------------
@@ -323,36 +321,7 @@ export class TronAdapter implements ChainAdapter {
     });
   }
 
-  readPriceFeed(_feed: string): Promise<PriceFeedRound | null> {
-    return Promise.reject(notOnTron('Price feeds (readPriceFeed)'));
-  }
-
-  // ---- contracts and typed data --------------------------------------------------------
-
-  /** Validates the call against its ABI and encodes it: the contract and `address` arguments in `T…` form (contracts.ts). */
-  encodeContractCall(call: ContractCallInput, field: string): EncodedContractCall {
-    return encodeTronCall(call, field);
-  }
-
-  /** A constant call as `from`; the result as text, addresses in `T…` form. A revert is a 422 CONTRACT_REVERTED. */
-  readContract(call: ContractCallInput, from: string, field: string): Promise<string> {
-    return this.rpc(() => readTronCall(this.node, call, from, field));
-  }
-
-  /** The call run as `from` without sending it: `gas` is the energy it uses (what TronSender.quote prices). */
-  simulateContractCall(call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
-    return this.rpc(() => simulateTronCall(this.node, call, from, field));
-  }
-
-  /** TRC-20 calls recognised by selector, as on EVM, their addresses in `T…` form. */
-  describeTokenCall(data: string): TokenCall | null {
-    return describeTronTokenCall(data);
-  }
-
-  /** TIP-191, as tronweb's signMessageV2 (message.ts). */
-  prepareMessage(message: string, field?: string): MessagePayload {
-    return prepareTronMessage(message, field);
-  }
+  // ---- contracts -----------------------------------------------------------------------
 
   /** allowance(owner, spender) of each token by constant call, in query order. */
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]> {
@@ -363,17 +332,6 @@ export class TronAdapter implements ChainAdapter {
         if (value === null) throw new Error(`allowance on ${q.token} failed: ${out.ok ? 'not one uint256' : out.why}`);
         return value;
       }),
-    );
-  }
-
-  /**
-   * EIP-712 typed data has no Tron counterpart the API signs (TIP-712 binds a Tron chain id and
-   * T… addresses that EIP-712 tooling does not): 422 TYPED_DATA_NOT_SUPPORTED, before any key is opened.
-   */
-  prepareTypedData(): TypedDataPayload {
-    throw new BusinessRuleError(
-      'TYPED_DATA_NOT_SUPPORTED',
-      `Typed data (EIP-712) signing is not available on ${this.config.blockchain.name}: sign a message (TIP-191) instead`,
     );
   }
 

@@ -6,10 +6,10 @@
  * prepare, sign, expire) and this file as the HTTP calls beneath it.
  */
 import { ChainRejectedError } from '../errors.js';
-import type { NetworkData, TxIntent } from '../types.js';
+import type { NetworkData } from '../types.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
-import { resourceOpOf, type ResourceOp } from './tx.js';
+import { resourceOpOf, type ResourceOp, type TronIntent } from './tx.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export async function readChainFees(node: TronNode): Promise<TronChainFees> {
  * for it). Nodes that do not offer it (vm.estimateEnergy off) answer without
  * `energy_required`: then triggerconstantcontract's energy_used.
  */
-export async function estimateEnergy(node: TronNode, intent: TxIntent): Promise<bigint> {
+export async function estimateEnergy(node: TronNode, intent: TronIntent): Promise<bigint> {
   const est = await node.post<Json>('wallet/estimateenergy', triggerBody(intent));
   const required = est.energy_required as number | string | undefined;
   if ((est.result as { result?: boolean } | undefined)?.result === true && required !== undefined) return BigInt(required);
@@ -75,7 +75,7 @@ export async function activationFee(node: TronNode, to: string, fees: TronChainF
  * Stake 2.0 builders: (un)delegateresource, (un)freezebalancev2, cancelallunfreezev2,
  * withdrawexpireunfreeze).
  */
-export async function buildRaw(node: TronNode, intent: TxIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
+export async function buildRaw(node: TronNode, intent: TronIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
   let tx: Json | undefined;
   const resource = resourceOpOf(given);
   if (resource !== null) {
@@ -104,7 +104,7 @@ export async function buildRaw(node: TronNode, intent: TxIntent, feeLimit: bigin
 }
 
 /** java-tron's builder of a resource operation and its request body. */
-function resourceRequest(intent: TxIntent, op: ResourceOp): [string, Json] {
+function resourceRequest(intent: TronIntent, op: ResourceOp): [string, Json] {
   const owner = { owner_address: tronHex(intent.from), visible: false };
   switch (op.op) {
     case 'delegate':
@@ -124,7 +124,7 @@ function resourceRequest(intent: TxIntent, op: ResourceOp): [string, Json] {
   }
 }
 
-function triggerBody(intent: TxIntent): Json {
+function triggerBody(intent: TronIntent): Json {
   return {
     owner_address: tronHex(intent.from),
     contract_address: tronHex(intent.to),

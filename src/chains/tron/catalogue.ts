@@ -36,10 +36,12 @@ export const TRON_CATALOGUE: readonly CatalogueChain[] = deepFreeze([
         explorerUrl: 'https://tronscan.org',
         assets: [
           // Tether's USDT on TRON (Tether's supported-protocols list; the most used stablecoin contract on any chain).
-          { symbol: 'USDT', name: 'Tether USD', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6 },
+          // The same TetherToken code as Ethereum's: its blacklist answers isBlackListed (AML screening).
+          { symbol: 'USDT', name: 'Tether USD', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6, blacklist: 'tether' },
           // Circle's USDC on TRON. Circle stopped minting it in 2024 and supports redemptions only;
-          // the contract is still Circle's, so deposits of it are credited as USDC.
-          { symbol: 'USDC', name: 'USD Coin', address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', decimals: 6 },
+          // the contract is still Circle's, so deposits of it are credited as USDC (and its
+          // FiatToken blacklist is read by AML screening).
+          { symbol: 'USDC', name: 'USD Coin', address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', decimals: 6, blacklist: 'circle' },
         ],
       },
       testnet: {

@@ -3,7 +3,8 @@
  * /wallet/gettransactioninfobyid and its block's id. Used by TronSender.findLanded; the
  * adapter's getReceipt can answer with it too.
  */
-import type { Receipt } from '../types.js';
+import { feeAsUnits, NO_SIGNED_FEES, sumDetails } from '../receipts.js';
+import type { FeeReport, NetworkData, Receipt } from '../types.js';
 import type { TronNode } from './node.js';
 import { bandwidthOf } from './tx.js';
 
@@ -11,8 +12,8 @@ type Json = Record<string, unknown>;
 
 /**
  * A landed transaction's receipt (/wallet/gettransactioninfobyid, then its block's id), null
- * while it is in no block. gasUsed is the fee burned in sun and effectiveGasPrice 1, so
- * gasUsed x effectiveGasPrice is what it cost, as on EVM.
+ * while it is in no block. Its fee is the TRX burned (sun); its details the energy it used
+ * and its bandwidth (bytes).
  */
 export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt | null> {
   const id = hash.replace(/^0x/, '').toLowerCase();
@@ -29,17 +30,28 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
   const failed = info.result === 'FAILED' || (result !== undefined && result !== 'SUCCESS');
   return {
     status: failed ? 'reverted' : 'success',
-    blockNumber,
-    blockHash: block.blockID,
-    gasUsed: BigInt((info.fee as number | string | undefined) ?? 0),
-    effectiveGasPrice: 1n,
+    block: { number: blockNumber, hash: block.blockID },
+    fee: BigInt((info.fee as number | string | undefined) ?? 0),
     ...(failed ? { failure: failureOf(result, info.resMessage) } : {}),
-    // Energy from stake, burned or paid by the contract's owner; bandwidth = the transaction's
-    // bytes (signed size + 64), whether from stake, the free allowance or burned.
-    energyUsed: BigInt(receipt.energy_usage_total ?? 0),
-    ...(typeof tx.raw_data_hex === 'string' ? { bandwidthUsed: bandwidthOf(tx.raw_data_hex.length / 2) } : {}),
+    details: {
+      // Energy from stake, burned or paid by the contract's owner; bandwidth = the transaction's
+      // bytes (signed size + 64), whether from stake, the free allowance or burned.
+      energyUsed: BigInt(receipt.energy_usage_total ?? 0).toString(),
+      ...(typeof tx.raw_data_hex === 'string' ? { bandwidthUsed: bandwidthOf(tx.raw_data_hex.length / 2).toString() } : {}),
+    },
   };
 }
+
+/**
+ * Tron's public fee fields: the fee burned, in sun, at a price of 1 (so gasUsed x gasPrice is
+ * what the transaction cost, as on EVM); a sweep shows the energy and bandwidth its
+ * transactions used. A Tron transaction carries no EVM fee fields.
+ */
+export const tronFees: FeeReport = {
+  ofReceipt: feeAsUnits,
+  usage: (receipts) => sumDetails(receipts, ['energyUsed', 'bandwidthUsed']),
+  ofNetwork: (_network: NetworkData) => NO_SIGNED_FEES,
+};
 
 /** The contract result (OUT_OF_ENERGY, REVERT, ...) and the node's message, in words. */
 function failureOf(result: string | undefined, message: unknown): string {

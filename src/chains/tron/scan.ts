@@ -102,7 +102,7 @@ export function trxTransferOf(tx: TronTxJson, block: BlockRef, isWatched: (addre
   const from = address(value.owner_address);
   const amount = int64(value.amount);
   if (to === null || from === null || amount <= 0n || !isWatched(to)) return null;
-  return { token: null, from, to, amount, txHash: tx.txID, logIndex: -1, blockNumber: block.number, blockHash: block.hash };
+  return { token: null, from, to, amount, txHash: tx.txID, logIndex: -1, block: { number: block.number, hash: block.hash } };
 }
 
 /**
@@ -128,7 +128,7 @@ export function tokenTransfersOf(
     const from = address(topics[1]!.slice(24));
     if (to === null || from === null || !isWatched(to)) return;
     const amount = BigInt(`0x${log.data!.slice(0, 64)}`);
-    out.push({ token, from, to, amount, txHash: info.id!, logIndex, blockNumber: block.number, blockHash: block.hash });
+    out.push({ token, from, to, amount, txHash: info.id!, logIndex, block: { number: block.number, hash: block.hash } });
   });
   return out;
 }

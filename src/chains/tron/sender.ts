@@ -19,14 +19,14 @@ import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   ChildFeeFunding,
-  FeeEstimate,
   FeeQuote,
   NetworkData,
   QuoteOptions,
   Receipt,
-  Sender,
+  ExpirySender,
   SignedTransaction,
   SigningKey,
+  NativeIntent,
   TxIntent,
 } from '../types.js';
 import { activationFee, buildRaw, estimateEnergy, readChainFees, type TronChainFees } from './build.js';
@@ -47,7 +47,9 @@ import {
   resourceOpOf,
   resourceOpFields,
   TronTxFormatError,
+  tronIntentOf,
   type TronCall,
+  type TronIntent,
 } from './tx.js';
 
 /** fee_limit = energy x price x this / 100 (rounded up): energy moves with state, as gas does. */
@@ -63,21 +65,14 @@ export type { TronChainFees };
 
 type Json = Record<string, unknown>;
 
-export class TronSender implements Sender {
+export class TronSender implements ExpirySender {
   readonly ordering = 'expiry' as const;
-  /** The sender pays its own fee. */
-  readonly sponsoredFees = false;
   #params: { at: number; fees: Promise<TronChainFees> } | null = null;
 
   constructor(
     private readonly node: TronNode,
     private readonly opts: { feeLimitSun?: bigint; sweepFunding?: TronSweepFunding } = {},
   ) {}
-
-  /** Tron has no nonces: the pipeline never asks an 'expiry' family for one. */
-  async nonceOf(): Promise<bigint> {
-    throw new Error('Tron transactions have no nonce (ordering expiry)');
-  }
 
   /** The chain's fee parameters, cached (a failure is not remembered); `fresh` reads them now. */
   chainFees(opts: { fresh?: boolean } = {}): Promise<TronChainFees> {
@@ -92,7 +87,7 @@ export class TronSender implements Sender {
   }
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
-    return this.#quote(intent, given, opts.estimate, this.chainFees(opts), opts.above);
+    return this.#quote(tronIntentOf(intent), given, opts.estimate, this.chainFees(opts), opts.above);
   }
 
   quoteAll(
@@ -100,7 +95,7 @@ export class TronSender implements Sender {
     opts: { fresh?: boolean } = {},
   ): Promise<FeeQuote[]> {
     const fees = this.chainFees(opts);
-    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees, undefined, i.exact)));
+    return Promise.all(items.map((i) => this.#quote(tronIntentOf(i.intent), i.given ?? {}, i.estimate, fees, undefined, i.exact)));
   }
 
   /**
@@ -109,7 +104,7 @@ export class TronSender implements Sender {
    * transfer has none. fee = fee limit + bandwidth x price + activation.
    */
   async #quote(
-    intent: TxIntent,
+    intent: TronIntent,
     given: NetworkData,
     estimate: bigint | undefined,
     quoted: Promise<TronChainFees>,
@@ -162,8 +157,8 @@ export class TronSender implements Sender {
   }
 
   /** The energy a call needs now; a revert is ChainRejectedError('reverted') (build.ts, estimateEnergy). */
-  estimateEnergy(intent: TxIntent): Promise<bigint> {
-    return estimateEnergy(this.node, intent);
+  estimateEnergy(intent: TxIntent | TronIntent): Promise<bigint> {
+    return estimateEnergy(this.node, 'kind' in intent ? tronIntentOf(intent) : intent);
   }
 
   requote(quote: FeeQuote, given: NetworkData): FeeQuote {
@@ -178,27 +173,13 @@ export class TronSender implements Sender {
     return { network, fixed: { ...quote.fixed, feeLimit: limit.toString() }, fee };
   }
 
-  /** Tron cannot fill or cancel a slot: a transfer to oneself is refused, and there is no slot. */
-  /** One transfer per transaction. */
-  async maxTransfers(): Promise<number> {
-    return 1;
-  }
-
-  combine(): TxIntent {
-    throw new Error('one transfer per transaction on this family');
-  }
-
-  voidCall(): TxIntent & { network: NetworkData } {
-    throw new Error('Tron has no ordering slot to void (and refuses a transfer to oneself)');
-  }
-
   /**
    * What a caller fixed: `limit` is the fee limit in sun (the API's gasLimit on a Tron chain;
    * ignored on TRX transfers, which have none), at most feeLimitSun. Fee caps mean nothing on
    * Tron: refused. A quote's `limit` (CallLimit) is in sun too: energy x price, and the fee limit.
    */
-  fixedNetwork(given: { limit?: bigint; fees?: FeeEstimate; feeCap?: bigint }): NetworkData {
-    if (given.fees !== undefined || given.feeCap !== undefined) {
+  fixedNetwork(given: { limit?: bigint; feeCap?: bigint }): NetworkData {
+    if (given.feeCap !== undefined) {
       throw new ValidationError('gasPrice and fee caps have no meaning on Tron (energy and bandwidth are burned at the chain price)', [
         { field: 'gasPrice', message: 'not supported on Tron' },
       ]);
@@ -218,7 +199,8 @@ export class TronSender implements Sender {
    * expiration), keeping the caller's fee limit, and checks the node's bytes are exactly what
    * was asked before returning them.
    */
-  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+  async prepare(typed: TxIntent, given: NetworkData): Promise<NetworkData> {
+    const intent = tronIntentOf(typed);
     checkIntent(intent, given);
     const fees = await this.chainFees();
     let energy: bigint | null = null;
@@ -255,7 +237,8 @@ export class TronSender implements Sender {
     };
   }
 
-  sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
+  sign(typed: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
+    const intent = tronIntentOf(typed);
     if (nonce !== null) throw new Error('a Tron transaction takes no nonce');
     if (!network.rawDataHex) throw new Error('network data is not prepared (rawDataHex)');
     const raw = hexToBytes(network.rawDataHex);
@@ -271,11 +254,6 @@ export class TronSender implements Sender {
     signature.set(hexToBytes(s.toString(16).padStart(64, '0')), 32);
     signature[64] = 27 + recovery; // as tronweb writes it; java-tron takes 27/28 or 0/1
     return { raw: bytesToHex(encodeSigned(raw, signature)), hash: txID };
-  }
-
-  /** Tron transactions are not replaced: an expired one is rebuilt (ordering 'expiry'). */
-  async replacementNetwork(): Promise<NetworkData> {
-    throw new Error('a Tron transaction cannot be replaced; it is rebuilt once expired');
   }
 
   costOf(value: bigint, network: NetworkData): bigint {
@@ -307,9 +285,9 @@ export class TronSender implements Sender {
     return planChildResources(this.node, this.opts.sweepFunding ?? 'auto', p, () => this.childFeeFunding(p));
   }
 
-  /** Tron has no EVM fee fields. */
-  feeFields(_network?: NetworkData): { gasLimit: null; maxFeePerGas: null; maxPriorityFeePerGas: null } {
-    return { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null };
+  /** Energy and bandwidth are burned at the chain's price: the fee limit the quote fixed bounds the cost. */
+  fundedNetwork(quote: FeeQuote): NetworkData {
+    return quote.fixed;
   }
 
   async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
@@ -353,7 +331,7 @@ function priced(call: TronCall, fees: TronChainFees, extra: { activation: bigint
   };
 }
 
-function checkIntent(intent: TxIntent, network?: NetworkData): void {
+function checkIntent(intent: TronIntent, network?: NetworkData): void {
   if (!tronHex(intent.from) || !tronHex(intent.to)) throw new ValidationError('not a Tron address');
   // A lend or give-back (resources.ts): value 0, no data; callOf checks the rest.
   if (network?.resourceOp !== undefined && intent.data === null && intent.value === 0n) return;

@@ -13,6 +13,9 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { ValidationError } from '../../lib/errors.js';
+import type { TxIntent } from '../types.js';
+import { addressWord, uintWord } from './calls.js';
 import { tronAddressBytes } from './codec.js';
 
 /** Transaction.Contract.ContractType numbers. */
@@ -267,15 +270,46 @@ export function resourceOpFields(op: ResourceOp): Record<string, string> {
 }
 
 /**
+ * An intent as Tron sends it: a TRX transfer (`data` null) or a TriggerSmartContract call to
+ * `to` with `data` (0x hex calldata; a TRC-20 payment is a `transfer(to, amount)` call to the
+ * token, as on EVM).
+ */
+export interface TronIntent {
+  from: string;
+  to: string;
+  value: bigint;
+  data: string | null;
+}
+
+/** The seam's intent as Tron sends it: one payment per transaction, no memo (not carried yet). */
+export function tronIntentOf(intent: TxIntent): TronIntent {
+  if (intent.kind !== 'call' && intent.memo !== undefined) throw new ValidationError('memos are not carried on Tron transactions');
+  switch (intent.kind) {
+    case 'native':
+      return { from: intent.from, to: intent.to, value: intent.amount, data: null };
+    case 'token':
+      if (intent.more?.length) throw new ValidationError('one transfer per transaction on Tron');
+      return { from: intent.from, to: intent.token, value: 0n, data: trc20Transfer(intent.to, intent.amount) };
+    case 'call':
+      return { from: intent.from, to: intent.to, value: intent.value, data: intent.data };
+  }
+}
+
+/**
+ * Calldata of a TRC-20 `transfer(to, amount)`: selector a9059cbb, the recipient as the 20-byte
+ * ABI address (no 0x41 prefix) and the amount, as 0x-prefixed hex. java-tron's `data` /
+ * `parameter` fields take hex without 0x: the sender strips it when it builds the call.
+ */
+export function trc20Transfer(to: string, amount: bigint): string {
+  return `0xa9059cbb${addressWord(to)}${uintWord(amount)}`;
+}
+
+/**
  * The TronCall of an intent (addresses in any accepted spelling); throws on what is not one.
  * A resource operation is only ever a value-0 intent without data (a TRX transfer of 0 sun
  * does not exist), so network data can never turn a transfer or a call into one.
  */
-export function callOf(
-  intent: { from: string; to: string; value: bigint; data: string | null },
-  feeLimit: bigint,
-  network?: Readonly<Record<string, string>>,
-): TronCall {
+export function callOf(intent: TronIntent, feeLimit: bigint, network?: Readonly<Record<string, string>>): TronCall {
   const owner = tronAddressBytes(intent.from);
   const to = tronAddressBytes(intent.to);
   if (!owner || !to) throw new TronTxFormatError('not a Tron address');

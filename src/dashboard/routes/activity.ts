@@ -95,9 +95,27 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
     renderTransaction(
       req,
       reply,
-      (req.query as Record<string, unknown>).resent === '1' ? 'Queued a new delivery of the latest event.' : null,
+      (req.query as Record<string, unknown>).resent === '1'
+        ? 'Queued a new delivery of the latest event.'
+        : (req.query as Record<string, unknown>).released === '1'
+          ? 'Released: the deposit is swept and settled as usual from now on.'
+          : null,
     ),
   );
+
+  app.post('/wallets/:walletId/transactions/:transactionId/aml-release', async (req, reply) => {
+    const session = sessionOf(req);
+    const walletId = walletIdParam(req);
+    const transactionId = transactionIdParam(req);
+    try {
+      // The same call as POST /v1/wallets/{id}/transactions/{id}/aml/release, as the signed-in operator.
+      await services.aml.release(session.auth, walletId, transactionId, req.id);
+      return redirect(reply, `${PREFIX}/wallets/${walletId}/transactions/${transactionId}?released=1`);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
+      return renderTransaction(req, reply, null, err.message, ctx.statusOf(err));
+    }
+  });
 
   app.post('/wallets/:walletId/transactions/:transactionId/resend', async (req, reply) => {
     const session = sessionOf(req);

@@ -26,9 +26,18 @@ export function transactionPage(frame: Frame, csrfToken: string, s: { tx: Transa
           ${row('Child address', t.address ? html`${t.address.name ? html`${t.address.name} ` : ''}${short(t.address.address, 6)}` : null)}
           ${row('Token', t.tokenAddress ? short(t.tokenAddress, 6) : null)} ${row('Network fee', t.gasFee ? `${t.gasFee} ${native}` : null)}
           ${row('Swept', t.assetSwept ? html`yes, ${t.assetSweptAmount ?? ''} at ${when(t.assetSweptAt)} ${short(t.assetSweptHash, 6)}` : 'no')}
-          ${row('Note', t.note)} ${row('Reason', t.reason)} ${row('Created', when(t.createdAt))} ${row('Updated', when(t.updatedAt))}
-          ${row('Transaction id', html`<code class="wrap">${t.id}</code>`)}
+          ${row('AML screening', amlOf(t))} ${row('Note', t.note)} ${row('Reason', t.reason)} ${row('Created', when(t.createdAt))}
+          ${row('Updated', when(t.updatedAt))} ${row('Transaction id', html`<code class="wrap">${t.id}</code>`)}
         </dl>
+        ${
+          aml(t)?.held
+            ? html`<form method="post" action="${PREFIX}/wallets/${t.wallet.id}/transactions/${t.id}/aml-release" class="row-between">
+                ${csrf(csrfToken)}
+                <p class="bad">Held by AML screening: not swept or settled until released.</p>
+                <button type="submit">Release this deposit</button>
+              </form>`
+            : ''
+        }
         <details class="drawer">
           <summary>Raw JSON</summary>
           <pre>${JSON.stringify(t, null, 2)}</pre>
@@ -93,4 +102,27 @@ export function transactionPage(frame: Frame, csrfToken: string, s: { tx: Transa
         }
       </section>`,
   );
+}
+
+interface AmlShown {
+  status?: string;
+  message?: string;
+  held?: boolean;
+  releasedAt?: string;
+  releasedBy?: string;
+}
+
+function aml(t: TransactionView): AmlShown | null {
+  const a = t.amlScreening as AmlShown | null | undefined;
+  return a && typeof a === 'object' && a.status ? a : null;
+}
+
+/** The screening's status and message, and whether the deposit is held or who released it. */
+function amlOf(t: TransactionView): Html | null {
+  const a = aml(t);
+  if (!a) return null;
+  return html`${badge(a.status!)}
+  ${a.message ?? ''}${a.held ? html` <strong class="bad">(held)</strong>` : ''}${
+    a.releasedAt ? html` <span class="muted">released ${when(a.releasedAt)} by ${a.releasedBy ?? ''}</span>` : ''
+  }`;
 }

@@ -45,6 +45,10 @@ export function controlMethods(chain: StandInChain): Record<string, Method> {
     },
     /** Mints to the owner's associated token account, creating it. */
     standin_mintTo: (p) => chain.faucet.mintTo(addressParam(p[0]), addressParam(p[1]), amountParam(p[2], 'amount')),
+    /** Freezes the owner's token account of a mint, as the mint's freeze authority (an issuer blocking the address). */
+    standin_freezeAccount: (p) => chain.faucet.setFrozen(addressParam(p[0]), addressParam(p[1]), true),
+    /** Thaws it again. */
+    standin_thawAccount: (p) => chain.faucet.setFrozen(addressParam(p[0]), addressParam(p[1]), false),
     /** Produces n blocks at once (default 1): advance time, confirm, finalize, expire blockhashes. */
     standin_produceSlots: (p) => {
       chain.produceSlots(countParam(p[0], 1, 10_000));

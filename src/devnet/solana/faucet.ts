@@ -22,7 +22,9 @@ import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
+  getFreezeAccountInstruction,
   getInitializeMint2Instruction,
+  getThawAccountInstruction,
   getMintSize,
   getMintToInstruction,
   TOKEN_PROGRAM_ADDRESS,
@@ -125,10 +127,39 @@ export class FaucetOps {
         mint: key.address as Address,
         decimals,
         mintAuthority: this.faucet.signer.address,
-        freezeAuthority: null,
+        // As Circle's and Tether's mints: an issuer freezes the token accounts it blocks
+        // (AML screening reads that as the issuer's blacklist). Mints created before this
+        // keep none, and cannot freeze.
+        freezeAuthority: this.faucet.signer.address,
       }),
     ]);
     return { mint: key.address, signature };
+  }
+
+  /**
+   * Freezes (or thaws) the owner's associated token account of `mint`, creating the account
+   * first if needed, as the mint's freeze authority: what an issuer does to an address it
+   * blocks. Fails on a mint without a freeze authority (created before the stand-in gave one).
+   */
+  async setFrozen(mint: string, owner: string, frozen: boolean): Promise<{ signature: string; tokenAccount: string }> {
+    const [ata] = await findAssociatedTokenPda({ mint: mint as Address, owner: owner as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const change = frozen
+      ? getFreezeAccountInstruction({ account: ata, mint: mint as Address, owner: this.faucet.signer })
+      : getThawAccountInstruction({ account: ata, mint: mint as Address, owner: this.faucet.signer });
+    const signature = await this.send([
+      ...(frozen
+        ? [
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: this.faucet.signer,
+              ata,
+              owner: owner as Address,
+              mint: mint as Address,
+            }),
+          ]
+        : []),
+      change,
+    ]);
+    return { signature, tokenAccount: ata };
   }
 
   /** Mints to the owner's associated token account, creating it if needed. */

@@ -40,6 +40,8 @@ export interface SolanaStandIn {
     fund(address: string, lamports: bigint): Promise<string>;
     createMint(symbol: string, decimals: number): Promise<string>;
     mintTo(mintOrSymbol: string, owner: string, amount: bigint): Promise<{ signature: string; tokenAccount: string }>;
+    /** Freezes (true) or thaws the owner's token account of a mint (an issuer's blacklist; the faucet is the freeze authority). */
+    setFrozen(mintOrSymbol: string, owner: string, frozen: boolean): Promise<{ signature: string; tokenAccount: string }>;
     produceSlots(n?: number): void;
     skipSlots(n: number): void;
     /** Produces enough blocks that every blockhash handed out so far is expired. */
@@ -90,6 +92,8 @@ export async function startSolanaStandIn(opts: SolanaStandInOptions = {}): Promi
         createMint: async (symbol, decimals) => (await chain.faucet.createMint(symbol, decimals)).mint,
         mintTo: (mintOrSymbol, owner, amount) =>
           chain.faucet.mintTo(tokens.find((t) => t.symbol === mintOrSymbol)?.mint ?? mintOrSymbol, owner, amount),
+        setFrozen: (mintOrSymbol, owner, frozen) =>
+          chain.faucet.setFrozen(tokens.find((t) => t.symbol === mintOrSymbol)?.mint ?? mintOrSymbol, owner, frozen),
         produceSlots: (n = 1) => void chain.produceSlots(n),
         skipSlots: (n) => chain.skipSlots(n),
         expireBlockhashes: () => void chain.produceSlots(Number(MAX_PROCESSING_AGE) + 1),

@@ -37,6 +37,12 @@ export interface StandInControl {
   advanceTime(ms: number): Promise<void>;
   /** Sends TRX and tokens from the faucet as real transactions; they land in the next block. */
   fund(address: string, req: FundRequest): Promise<string[]>;
+  /**
+   * A contract call signed by the faucet (a TriggerSmartContract with ABI calldata, selector
+   * included), e.g. a token's addBlackList or the sanctions oracle's addToSanctionsList, whose
+   * owner the faucet is. Lands in the next block; returns the transaction id.
+   */
+  faucetCall(contract: string, data: string): Promise<string>;
 }
 
 /** Fee limit the faucet's own TRC-20 transfers carry (it always has TRX to burn). */
@@ -73,6 +79,14 @@ export function makeControl(
       return { removed: r.removed.map((b) => b.id), added: r.added.map((b) => b.id) };
     },
     advanceTime: (ms) => node.advanceTime(ms),
+    faucetCall: (contract, data) => {
+      if (!/^(0x)?([0-9a-fA-F]{2}){4,}$/.test(data)) throw new ParamError('data must be hex calldata (selector and arguments)');
+      return sendSigned(
+        'TriggerSmartContract',
+        { owner_address: faucet.hex, contract_address: toHex(contract), data: data.replace(/^0x/, '').toLowerCase() },
+        FAUCET_FEE_LIMIT,
+      );
+    },
     fund: async (address, req) => {
       const to = toHex(address);
       const txids: string[] = [];
@@ -114,6 +128,15 @@ export function controlRoutes(node: TronNode, control: StandInControl, info: () 
         for (const v of Object.values(tokens ?? {}))
           if (!/^\d+$/.test(String(v))) throw new ParamError('token amounts must be integers in base units');
         return { txids: await control.fund(p.address, { ...(trx ? { trx } : {}), ...(tokens ? { tokens } : {}) }) };
+      },
+    ],
+    [
+      '/standin/call',
+      async (r) => {
+        const p = r.params;
+        if (typeof p.contract !== 'string') throw new ParamError('contract is required (base58 T... or 41-hex)');
+        if (typeof p.data !== 'string') throw new ParamError('data is required (hex calldata)');
+        return { txid: await control.faucetCall(p.contract, p.data) };
       },
     ],
     [

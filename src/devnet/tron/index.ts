@@ -55,6 +55,13 @@ export interface TronStandIn {
   multicall: { address: string; hex: string };
   control: StandInControl;
   params: TronChainParams;
+  /**
+   * AML lists: the sanctions oracle (contracts/DevnetSanctionsList.sol, owned by the faucet)
+   * and whether the tokens keep issuers' blacklists (contracts/TestToken.sol). Null / false
+   * on a chain whose state predates them.
+   */
+  sanctionsOracle: { address: string; hex: string } | null;
+  blacklists: boolean;
   stop(): Promise<void>;
 }
 
@@ -82,6 +89,7 @@ export async function startTronStandIn(opts: TronStandInOptions): Promise<TronSt
   });
   let node: TronNode;
   let tokens: StandInToken[];
+  let lists: ListsMeta = {};
   try {
     const evm = new Evm(anvil.rpcUrl);
     await evm.init();
@@ -91,16 +99,18 @@ export async function startTronStandIn(opts: TronStandInOptions): Promise<TronSt
       await evm.init();
       node = new TronNode(evm, params, opts.solidifyLag ?? DEFAULT_SOLIDIFY_LAG, witnessKey, loaded, log);
       tokens = loaded.meta.tokens as StandInToken[];
+      lists = { sanctionsOracle: loaded.meta.sanctionsOracle as ListsMeta['sanctionsOracle'], blacklists: loaded.meta.blacklists === true };
       assertSameTokens(tokens, opts.tokens, opts.dir as string);
       node.ledger.markAllDirty();
       log.info({ head: node.head().number, dir: opts.dir }, 'tron stand-in: state loaded');
     } else {
       const fresh = await provision(evm, opts, faucetHex, witnessKey);
       tokens = fresh.tokens;
+      lists = fresh.lists;
       node = new TronNode(evm, params, opts.solidifyLag ?? DEFAULT_SOLIDIFY_LAG, witnessKey, fresh.state, log);
     }
     await node.mirrorBalances();
-    if (store) node.onChange = () => save(store, node, tokens);
+    if (store) node.onChange = () => save(store, node, tokens, lists);
     // Block 1 right away on a fresh chain: clients need a recent block to reference.
     if (node.head().number === 0) await node.produceBlocks(1);
   } catch (err) {
@@ -171,13 +181,15 @@ export async function startTronStandIn(opts: TronStandInOptions): Promise<TronSt
     multicall: { address: toBase58(multicallHex), hex: multicallHex },
     control,
     params,
+    sanctionsOracle: lists.sanctionsOracle ?? null,
+    blacklists: lists.blacklists === true,
     stop: () =>
       (stopping ??= (async () => {
         producer.pause();
         await server.close();
         // Whatever is in flight finishes first; then the last state is written.
         try {
-          if (store) await node.exclusive(() => save(store, node, tokens));
+          if (store) await node.exclusive(() => save(store, node, tokens, lists));
         } catch (err) {
           log.warn({ err: (err as Error).message }, 'tron stand-in: could not save the state on stop');
         }
@@ -187,9 +199,15 @@ export async function startTronStandIn(opts: TronStandInOptions): Promise<TronSt
   };
 }
 
-async function save(store: Store, node: TronNode, tokens: StandInToken[]): Promise<void> {
+/** What a chain's state says of its AML lists (absent in states that predate them). */
+interface ListsMeta {
+  sanctionsOracle?: { address: string; hex: string } | undefined;
+  blacklists?: boolean;
+}
+
+async function save(store: Store, node: TronNode, tokens: StandInToken[], lists: ListsMeta): Promise<void> {
   const head = await node.evm.head();
-  await store.save(node, { head, dump: () => node.evm.dump() }, { tokens });
+  await store.save(node, { head, dump: () => node.evm.dump() }, { tokens, ...lists });
 }
 
 /** First start: genesis balance for the faucet, the tokens and Multicall3 on the EVM, block 0. */
@@ -197,7 +215,11 @@ async function provision(evm: Evm, opts: TronStandInOptions, faucetHex: Hex41, w
   const ledger = new Ledger();
   const createdAt = Math.floor(Date.now() / 1000) * 1000;
   ledger.putAccount({ ...newAccount(faucetHex, createdAt), balance: opts.faucetSun ?? 1_000_000_000n * BigInt(SUN_PER_TRX) });
-  const [token, multicall] = await Promise.all([loadArtifact('TestToken'), loadArtifact('Multicall3')]);
+  const [token, multicall, oracle] = await Promise.all([
+    loadArtifact('TestToken'),
+    loadArtifact('Multicall3'),
+    loadArtifact('DevnetSanctionsList'),
+  ]);
   await evm.setCode(MULTICALL3_ADDRESS, multicall.deployedBytecode);
   const contracts = new Map<string, ContractRecord>();
   const multicallHex = fromEvm(MULTICALL3_ADDRESS);
@@ -224,9 +246,17 @@ async function provision(evm: Evm, opts: TronStandInOptions, faucetHex: Hex41, w
     ledger.putAccount(newAccount(hex, createdAt, 'Contract'));
     tokens.push({ symbol: spec.symbol, decimals: spec.decimals, address: toBase58(hex), hex });
   }
+  // The sanctions oracle, deployed by the faucet (its owner), as on the EVM devnets.
+  const deployed = await evm.execute(faucetEvm, undefined, oracle.bytecode, 10_000_000);
+  if (deployed.result !== 'SUCCESS' || !deployed.contractAddress)
+    throw new Error(`tron stand-in: deploying the sanctions oracle failed: ${deployed.error ?? deployed.result}`);
+  const oracleHex = fromEvm(deployed.contractAddress);
+  contracts.set(oracleHex, contractRecord(oracleHex, faucetHex, 'DevnetSanctionsList', oracle.bytecode, oracle.abi));
+  ledger.putAccount(newAccount(oracleHex, createdAt, 'Contract'));
+  const lists: ListsMeta = { sanctionsOracle: { address: toBase58(oracleHex), hex: oracleHex }, blacklists: true };
   const genesis = TronNode.genesisBlock(witnessKey, await evm.head());
   ledger.seal(0);
-  return { tokens, state: { blocks: [genesis], ledger, contracts, pending: [], timeOffsetMs: 0 } };
+  return { tokens, lists, state: { blocks: [genesis], ledger, contracts, pending: [], timeOffsetMs: 0 } };
 }
 
 function contractRecord(address: Hex41, origin: Hex41, name: string, bytecode: string, abi: Abi): ContractRecord {

@@ -7,7 +7,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { assertMayExportKeys, type AuthContext } from '../apikeys/service.js';
 import type { AuditService } from '../audit/service.js';
-import type { CatalogueService } from '../catalogue/service.js';
+import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
 import { AddressAllocator } from './allocator.js';
@@ -25,6 +25,8 @@ const NO_AML = { message: 'No AML provider configured', provider: 'none', status
 
 export class AddressService {
   readonly #allocator: AddressAllocator;
+  #amlProviders: ((chain: ChainHandle) => string[]) | undefined;
+  #amlCheck: ((auth: AuthContext, wallet: WalletRow, chain: ChainHandle, address: string) => Promise<void>) | undefined;
   readonly keys: AddressKeys;
 
   constructor(
@@ -99,6 +101,8 @@ export class AddressService {
       this.keys.assertExportAllowed(chain);
       if (input.privateKey === undefined) throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address');
     }
+    // A whitelist entry is screened when saved, as beneficiaries are (422 AML_BLOCKED on a hit).
+    await this.#amlCheck?.(auth, wallet, chain, address);
     // Checked (403, 400) before anything is written; wiped once sealed.
     const key = input.privateKey === undefined ? null : this.keys.prepareImport(chain, address, input.privateKey);
     try {
@@ -281,6 +285,24 @@ export class AddressService {
     return store.findByAddress(this.db, walletId, address);
   }
 
+  /** Where the AML providers in force on a chain come from: the AML module registers itself here at wiring. */
+  useAmlProviders(source: (chain: ChainHandle) => string[]): void {
+    this.#amlProviders = source;
+  }
+
+  /** The AML screening of a whitelisted address (modules/aml checkPayout), set at wiring: throws AML_BLOCKED / AML_UNAVAILABLE. */
+  useAmlCheck(check: (auth: AuthContext, wallet: WalletRow, chain: ChainHandle, address: string) => Promise<void>): void {
+    this.#amlCheck = check;
+  }
+
+  /** configurations.aml of an address: the providers screening its chain's deposits and payouts (modules/aml). */
+  #aml(chain: ChainHandle): AddressView['configurations']['aml'] {
+    const providers = this.#amlProviders?.(chain) ?? [];
+    if (providers.length === 0) return NO_AML;
+    const provider = providers.join(', ');
+    return { message: `Deposits and payouts are screened against ${provider}`, provider, status: 'ACTIVE' };
+  }
+
   present(row: AddressRow): AddressView {
     const chain = this.catalogue.chain(row.chain_id);
     const conf = (row.configurations ?? {}) as Partial<AddressView['configurations']>;
@@ -295,7 +317,7 @@ export class AddressService {
       isActive: row.is_active,
       blockchain: this.catalogue.blockchainView(chain),
       configurations: {
-        aml: conf.aml ?? NO_AML,
+        aml: this.#aml(chain),
         disableAutoSweep: conf.disableAutoSweep ?? false,
         enableGaslessWithdraw: conf.enableGaslessWithdraw ?? false,
         showPrivateKey: holdsKey(row) && this.keys.exportAllowed(chain),

@@ -35,11 +35,12 @@ import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
-import { failureOf, Legs, minedOf } from './legs.js';
-import { APPROVE_GAS, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
+import { failureOf, Legs } from './legs.js';
+import { APPROVE_GAS, minedOfStrings, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 /** How soon a settlement waiting for another of its sender looks again. */
 const SENDER_WAIT_MS = 2_000;
@@ -140,7 +141,7 @@ export class AutoSettlementExecutor {
     for (const amount of approvals) {
       await this.deps.outbound.enqueue(tx, {
         ...this.#from(s),
-        ...provider.approveCall(assetIn.address, amount),
+        intent: provider.approveCall(assetIn.address, amount),
         gasLimit: APPROVE_GAS,
         purpose: PURPOSE.approve,
         ownerId: s.id,
@@ -148,7 +149,7 @@ export class AutoSettlementExecutor {
     }
     await this.deps.outbound.enqueue(tx, {
       ...this.#from(s),
-      ...provider.swapCall({
+      intent: provider.swapCall({
         path: plan!.path,
         amountIn,
         amountOutMin: BigInt(plan!.amountOutMin),
@@ -170,28 +171,25 @@ export class AutoSettlementExecutor {
     const fromChild = s.from_index !== 0;
     await this.deps.outbound.enqueue(tx, {
       ...this.#from(s),
-      to: asset.is_native ? to : asset.address,
-      value: asset.is_native ? amount : 0n,
-      ...(asset.is_native ? {} : { data: adapter.encodeTokenTransfer(to, amount) }),
+      intent: asset.is_native ? { kind: 'native', to, amount } : { kind: 'token', token: asset.address, to, amount },
       // A child signs with the gas limit its top-up paid for.
       ...(fromChild && s.transfer_gas_limit !== null && BigInt(s.transfer_gas_limit) > 0n
         ? { gasLimit: BigInt(s.transfer_gas_limit) }
         : {}),
       // The master pays a child's fee and signs as fee payer where the family allows it (Solana).
-      ...(fromChild && adapter.sender.sponsoredFees ? { feePayer: (await this.deps.wallets.requireRow(s.wallet_id, tx)).address } : {}),
+      ...(fromChild && offers(adapter, 'feeSponsorship')
+        ? { feePayer: (await this.deps.wallets.requireRow(s.wallet_id, tx)).address }
+        : {}),
       purpose: PURPOSE.transfer,
       ownerId: s.id,
     });
     await store.updateSettlement(tx, s.id, { stage: 'transfer' });
   }
 
-  /** Sender, and for a child the fees its top-up paid for. */
+  /** Sender, and for a child what its top-up paid for (each leg sets its own limit over it). */
   #from(s: store.SettlementRow) {
-    const fixed =
-      s.from_index !== 0 && s.max_fee_per_gas !== null && s.max_priority_fee_per_gas !== null
-        ? { maxFeePerGas: BigInt(s.max_fee_per_gas), maxPriorityFeePerGas: BigInt(s.max_priority_fee_per_gas) }
-        : {};
-    return { chainId: s.chain_id, walletId: s.wallet_id, fromIndex: s.from_index, ...fixed };
+    const funded = s.from_index !== 0 && s.network ? { network: s.network } : {};
+    return { chainId: s.chain_id, walletId: s.wallet_id, fromIndex: s.from_index, ...funded };
   }
 
   async #sender(tx: DbConn, s: store.SettlementRow): Promise<string> {
@@ -227,7 +225,7 @@ export class AutoSettlementExecutor {
     if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'sending') return;
-    const mined = minedOf(row);
+    const mined = this.deps.outbound.mined(row);
     if (row.stage !== 'mined' || !mined) {
       const reason = failureOf(row, 'swap');
       await this.#legs.fail(tx, s.swap_transaction_id, 'SWAP', reason, mined, 'failed', change.depth);
@@ -251,20 +249,7 @@ export class AutoSettlementExecutor {
       if (!locked || locked.status !== 'pending' || locked.stage !== 'swapped') return;
       const m = plan.mined!;
       await store.updateSettlement(tx, s.id, { amountOut: output });
-      await this.#legs.succeed(
-        tx,
-        locked.swap_transaction_id,
-        'SWAP',
-        {
-          hash: m.hash,
-          blockNumber: BigInt(m.blockNumber),
-          blockHash: m.blockHash,
-          gasUsed: BigInt(m.gasUsed),
-          gasPrice: BigInt(m.gasPrice),
-        },
-        output,
-        plan.depth,
-      );
+      await this.#legs.succeed(tx, locked.swap_transaction_id, 'SWAP', minedOfStrings(m), output, plan.depth);
       if (output === 0n) {
         await this.#legs.failAll(tx, locked, 'the swap delivered nothing');
         return;
@@ -288,7 +273,7 @@ export class AutoSettlementExecutor {
     if (change.kind === 'reorged' || !change.final) return;
     const s = row.ownerId ? await store.lockSettlement(tx, row.ownerId) : undefined;
     if (!s || s.status !== 'pending' || s.stage !== 'transfer') return;
-    const mined = minedOf(row);
+    const mined = this.deps.outbound.mined(row);
     if (row.stage === 'mined' && mined) {
       await store.updateSettlement(tx, s.id, { status: 'success', stage: 'done' });
       await this.#legs.succeed(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', mined, undefined, change.depth);
@@ -299,7 +284,15 @@ export class AutoSettlementExecutor {
 
   async #transferFailed(tx: DbConn, s: store.SettlementRow, row: OutboundRow, depth: number | null): Promise<void> {
     const reason = failureOf(row, 'transfer to the destination');
-    await this.#legs.fail(tx, s.settle_transaction_id, 'AUTO_SETTLEMENT', reason, minedOf(row), 'failed', depth ?? undefined);
+    await this.#legs.fail(
+      tx,
+      s.settle_transaction_id,
+      'AUTO_SETTLEMENT',
+      reason,
+      this.deps.outbound.mined(row),
+      'failed',
+      depth ?? undefined,
+    );
     await store.updateSettlement(tx, s.id, { status: 'failed', stage: 'failed', error: reason });
   }
 

@@ -12,13 +12,6 @@ import * as store from './store.js';
 export const SWAP_EVENTS = { ok: 'swap.success', failed: 'swap.failed' } as const;
 export const SETTLE_EVENTS = { ok: 'auto-settlement.success', failed: 'auto-settlement.failed' } as const;
 
-export function minedOf(row: OutboundRow): Mined | null {
-  const r = row.receipt;
-  return r
-    ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }
-    : null;
-}
-
 export function failureOf(row: OutboundRow, what: string): string {
   if (row.stage === 'failed') return `the ${what} reverted on chain (the network fee was paid)`;
   if (row.stage === 'dropped') return `the ${what} was never mined: ${row.error ?? 'its nonce was used by another transaction'}`;

@@ -5,6 +5,7 @@
  * so the allowance and the balance read are this settlement's to use.
  */
 import type { DbConn } from '../../db/pool.js';
+import { AppError } from '../../lib/errors.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
@@ -12,7 +13,8 @@ import { isZeroAddress } from '../../chains/registry.js';
 import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
-import type { minedOf } from './legs.js';
+import type { Mined } from '../transactions/service.js';
+import { offers } from '../../chains/registry.js';
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
@@ -37,7 +39,7 @@ export interface StoredPlan {
   resetApproval?: boolean;
   gas: string;
   candidates: { path: string[]; amountOut: string }[];
-  mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
+  mined?: { hash: string; block: { number: string; hash: string }; gasUsed: string; gasPrice: string };
   /** Depth of the swap's block when it became final. */
   depth?: number;
 }
@@ -63,6 +65,11 @@ export interface Planned {
 
 export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: store.SettlementRow, sender: string): Promise<Planned> {
   const { catalogue } = deps;
+  // The destination is screened before anything is planned, reserved or signed: listed, the
+  // settlement fails (auto-settlement.failed) with the list named; a provider that does not
+  // answer on a wallet that fails closed throws AML_UNAVAILABLE, and the job tries again later.
+  const blocked = await screenDestination(deps, s);
+  if (blocked) return { quote: null, plan: null, refusal: blocked, transferGas: 0n, topup: 0n };
   const adapter = catalogue.chain(s.chain_id).adapter;
   const assetIn = catalogue.asset(s.asset_in_id)!.row;
   const assetOut = catalogue.asset(s.asset_out_id)!.row;
@@ -87,14 +94,14 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   if (swapping) {
     // A swap's legs are priced in gas units at the fees now, read on the call that fills a
     // slot (its limit is fixed: nothing is estimated). Swaps run on 'nonce' families only.
-    const slot = family.voidCall(sender);
-    quote = await family.quote(slot, slot.network, { fresh: true });
+    const slot: TxIntent = { kind: 'native', from: sender, to: sender, amount: 0n };
+    quote = await family.quote(slot, family.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }), { fresh: true });
   } else {
-    // A plain move is one transfer: the family quotes it as it will be sent (EVM: gas limit
-    // and fees; Tron: fee limit, bandwidth, activation), in its own units.
+    // A plain move is one transfer: the family quotes it as it will be sent (its limit, fees
+    // and whatever else it prices), in its own units.
     // A child's move names the master as fee payer where the family lets it pay (Solana): quoted as sent.
-    const move = moveOf(adapter, assetIn, sender, rule.destination.address, amountIn);
-    if (fromChild && family.sponsoredFees) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
+    const move = moveOf(assetIn, sender, rule.destination.address, amountIn);
+    if (fromChild && offers(adapter, 'feeSponsorship')) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
     quote = await quoteMove(family, move).catch((err: unknown) => {
       if (!(err instanceof ChainRejectedError)) throw err;
       refusal = `The chain refuses this transfer: ${err.message}`;
@@ -138,11 +145,27 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   return { quote, plan, refusal, transferGas, topup };
 }
 
-/** The transfer a plain move sends: the native coin, or the token's transfer call. */
-function moveOf(adapter: ChainAdapter, asset: { is_native: boolean; address: string }, from: string, to: string, amount: bigint): TxIntent {
-  return asset.is_native
-    ? { from, to, value: amount, data: null }
-    : { from, to: asset.address, value: 0n, data: adapter.encodeTokenTransfer(to, amount) };
+/** Why AML screening refuses the settlement's destination (modules/aml), or null. */
+async function screenDestination(deps: ModuleDeps, s: store.SettlementRow): Promise<string | null> {
+  if (!deps.aml) return null;
+  try {
+    await deps.aml.checkPayout({
+      wallet: await deps.wallets.requireRow(s.wallet_id),
+      chain: deps.catalogue.chain(s.chain_id),
+      recipients: [{ address: s.rule.destination.address, field: 'destination.address' }],
+      operation: 'auto-settlement',
+      actor: `auto-settlement:${s.id}`,
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'AML_BLOCKED') return `AML_BLOCKED: ${err.message}`;
+    throw err;
+  }
+}
+
+/** The transfer a plain move sends: a payment of the native coin, or of the token. */
+function moveOf(asset: { is_native: boolean; address: string }, from: string, to: string, amount: bigint): TxIntent {
+  return asset.is_native ? { kind: 'native', from, to, amount } : { kind: 'token', from, token: asset.address, to, amount };
 }
 
 const quoteMove = (family: Sender, move: TxIntent) => family.quote(move, {}, { fresh: true });
@@ -187,13 +210,22 @@ export function publicPlan(p: StoredPlan): Record<string, unknown> {
   };
 }
 
-export function stringsOf(m: NonNullable<ReturnType<typeof minedOf>>): NonNullable<StoredPlan['mined']> {
+/** The swap's receipt as the plan keeps it (JSON), and back. */
+export function stringsOf(m: Mined): NonNullable<StoredPlan['mined']> {
   return {
     hash: m.hash,
-    blockNumber: m.blockNumber.toString(),
-    blockHash: m.blockHash,
+    block: { number: m.block.number.toString(), hash: m.block.hash },
     gasUsed: m.gasUsed.toString(),
     gasPrice: m.gasPrice.toString(),
+  };
+}
+
+export function minedOfStrings(m: NonNullable<StoredPlan['mined']>): Mined {
+  return {
+    hash: m.hash,
+    block: { number: BigInt(m.block.number), hash: m.block.hash },
+    gasUsed: BigInt(m.gasUsed),
+    gasPrice: BigInt(m.gasPrice),
   };
 }
 

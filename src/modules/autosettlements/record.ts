@@ -100,8 +100,8 @@ export async function recordPlanned(
     swapTransactionId: swapId ?? undefined,
     settleTransactionId: settleId,
     ...(plan ? { swap: plan as unknown as Record<string, unknown> } : {}),
-    // A child signs its legs with the quote's fees (the settlement row keeps the caps it shows).
-    ...(fromChild && quote ? { ...feeCaps(chain.adapter.sender.feeFields(quote.network)), transferGasLimit: transferGas } : {}),
+    // A child signs its legs as its top-up funded them (each leg with its own limit).
+    ...(fromChild && quote ? { network: chain.adapter.sender.fundedNetwork(quote), transferGasLimit: transferGas } : {}),
   } as Parameters<typeof store.updateSettlement>[2]);
   const current = (await store.lockSettlement(tx, s.id))!;
   if (refusal) {
@@ -114,19 +114,10 @@ export async function recordPlanned(
       walletId: s.wallet_id,
       wallet,
       fromIndex: 0,
-      to: sender,
-      value: topup,
+      intent: { kind: 'native', to: sender, amount: topup },
       purpose: PURPOSE.topup,
       ownerId: s.id,
     });
     await store.updateSettlement(tx, s.id, { stage: 'topup' });
   } else await send(tx, current);
-}
-
-/** The fee caps of a prepared network (Sender.feeFields), both present, as the settlement row keeps them. */
-/** The fee caps a child signs with, where its family bids fees (none on Tron: fees are burned). */
-function feeCaps(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
-    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
-    : {};
 }

@@ -128,6 +128,8 @@ export class AutoSettlementService {
     const candidates = (await store.deposits(tx, depositIds)).filter((d) => {
       // A zero-value transfer (anyone can send one) moves nothing and must never block the indexer.
       if (d.type !== 'DEPOSIT' || d.status !== 'SUCCESS' || !d.asset_id || BigInt(d.amount) <= 0n) return false;
+      // Held by AML screening (a listed sender): nothing moves it until an operator releases it.
+      if (d.aml_held) return false;
       // We hold no key for an external (watched) address: nothing can be moved from it.
       if (d.address_id !== null && (d.address_type !== 'INTERNAL' || d.derivation_index === null)) return false;
       let on = active.get(d.wallet_id);
@@ -238,7 +240,7 @@ export class AutoSettlementService {
 
   async createRule(auth: AuthContext, walletId: string, addressId: string | null, input: RuleInput): Promise<RuleView> {
     const wallet = await this.#owner(auth, walletId, addressId);
-    const values = this.#check(wallet, {
+    const values = await this.#screened(auth, wallet, {
       name: input.name!,
       isActive: input.isActive ?? true,
       order: input.order ?? 'RECOMMENDED',
@@ -262,6 +264,18 @@ export class AutoSettlementService {
 
   async updateRule(auth: AuthContext, walletId: string, addressId: string | null, id: string, patch: RuleInput): Promise<RuleView> {
     const wallet = await this.#owner(auth, walletId, addressId);
+    // A rule saved again is screened again (lists change): the destination it will have.
+    const before = await store.findRule(this.deps.db, walletId, addressId, id);
+    const destination = patch.destination?.address ?? before?.destination.address;
+    const canonical = destination ? this.deps.wallets.chainOf(wallet).adapter.normalizeAddress(destination) : null;
+    if (canonical)
+      await this.deps.aml?.checkPayout({
+        wallet,
+        chain: this.deps.wallets.chainOf(wallet),
+        recipients: [{ address: canonical, field: 'destination.address' }],
+        operation: 'auto-settlement-rule',
+        actor: `api-key:${auth.keyId}`,
+      });
     const updated = await this.deps.db.transaction().execute(async (tx) => {
       const current = await store.lockRule(tx, walletId, addressId, id, 'update');
       if (!current) throw new NotFoundError('Auto-settlement rule');
@@ -304,6 +318,19 @@ export class AutoSettlementService {
   #check(wallet: WalletRow, values: store.RuleValues): store.RuleValues {
     const chain = this.deps.wallets.chainOf(wallet);
     return checkRule(chain, values, this.swaps.available(chain.id));
+  }
+
+  /** #check, then the destination's AML screening (422 AML_BLOCKED when listed; each settlement is screened again when it runs). */
+  async #screened(auth: AuthContext, wallet: WalletRow, values: store.RuleValues): Promise<store.RuleValues> {
+    const checked = this.#check(wallet, values);
+    await this.deps.aml?.checkPayout({
+      wallet,
+      chain: this.deps.wallets.chainOf(wallet),
+      recipients: [{ address: checked.destination.address, field: 'destination.address' }],
+      operation: 'auto-settlement-rule',
+      actor: `api-key:${auth.keyId}`,
+    });
+    return checked;
   }
 
   async #owner(auth: AuthContext, walletId: string, addressId: string | null): Promise<WalletRow> {

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { NetworkData } from '../../chains/types.js';
 import { jobs } from '../../jobs/store.js';
 import type { Order, RuleDestination, RuleSource, StoredRule } from './rules.js';
+import { addressKey } from '../../chains/address-key.js';
 
 // ---- configurations and rules --------------------------------------------------------
 
@@ -166,12 +168,14 @@ export interface DepositRow {
   /** Once swept: what the sweep delivered to the master in all, and the sum of the deposits it carried. */
   swept_total: string | null;
   sweep_deposits: string | null;
+  /** Held by AML screening until released. */
+  aml_held: boolean;
 }
 
 export async function deposits(db: DbConn, ids: string[]): Promise<DepositRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<DepositRow>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.amount, t.type, t.status, t.aml_held,
            a.type AS address_type, a.derivation_index, w.configurations AS wallet_configurations, c.is_active AS address_switch,
            CASE WHEN t.asset_swept THEN t.asset_swept_response ->> 'sweptTotal' END AS swept_total,
            CASE WHEN t.asset_swept AND t.sweep_id IS NOT NULL
@@ -201,8 +205,8 @@ export interface SettlementRow {
   amount_out: string | null;
   status: 'pending' | 'success' | 'failed';
   stage: SettlementStage;
-  max_fee_per_gas: string | null;
-  max_priority_fee_per_gas: string | null;
+  /** What a child sender's legs are signed with, as its top-up funded them (Sender.fundedNetwork); null from the master. */
+  network: NetworkData | null;
   transfer_gas_limit: string | null;
   swap_transaction_id: string | null;
   settle_transaction_id: string | null;
@@ -264,7 +268,7 @@ export async function enqueueJob(db: DbConn, id: string, delayMs = 0): Promise<v
  * of the same sender at the same time (docs/settlement.md, "One sender at a time").
  */
 export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${sender.toLowerCase()}`}, 0))`.execute(db);
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`auto_settle:${chainId}:${addressKey(sender)}`}, 0))`.execute(db);
 }
 
 /**
@@ -305,7 +309,7 @@ export async function updateSettlement(
     stage: SettlementStage;
     status: 'pending' | 'success' | 'failed';
     amountOut: bigint;
-    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    network: NetworkData;
     transferGasLimit: bigint;
     swapTransactionId: string;
     settleTransactionId: string;
@@ -318,8 +322,7 @@ export async function updateSettlement(
       stage = coalesce(${patch.stage ?? null}::text, stage),
       status = coalesce(${patch.status ?? null}::text, status),
       amount_out = coalesce(${patch.amountOut?.toString() ?? null}::numeric, amount_out),
-      max_fee_per_gas = coalesce(${patch.fees?.maxFeePerGas.toString() ?? null}::numeric, max_fee_per_gas),
-      max_priority_fee_per_gas = coalesce(${patch.fees?.maxPriorityFeePerGas.toString() ?? null}::numeric, max_priority_fee_per_gas),
+      network = coalesce(${patch.network ? JSON.stringify(patch.network) : null}::jsonb, network),
       transfer_gas_limit = coalesce(${patch.transferGasLimit?.toString() ?? null}::numeric, transfer_gas_limit),
       swap_transaction_id = coalesce(${patch.swapTransactionId ?? null}::uuid, swap_transaction_id),
       settle_transaction_id = coalesce(${patch.settleTransactionId ?? null}::uuid, settle_transaction_id),

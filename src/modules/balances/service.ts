@@ -16,6 +16,7 @@ import type { WalletRef, WalletService } from '../wallets/service.js';
 import type { RateService } from '../rates/service.js';
 import { usdValue } from '../rates/service.js';
 import type { BalanceSchema } from './schemas.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type BalanceView = Static<typeof BalanceSchema>;
 
@@ -99,7 +100,7 @@ export class BalanceService {
     // carry a valid EIP-55 checksum); one that does not parse is none of the wallet's.
     const address = this.wallets.chainOf(wallet).adapter.normalizeAddress(input);
     if (!address) throw new NotFoundError('Address');
-    if (address.toLowerCase() === wallet.address.toLowerCase()) return wallet.address;
+    if (addressKey(address) === addressKey(wallet.address)) return wallet.address;
     const row = await this.addresses.findByAddress(wallet.id, address);
     if (!row) throw new NotFoundError('Address');
     return row.address;

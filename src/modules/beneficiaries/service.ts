@@ -22,6 +22,8 @@ import type { AuditService } from '../audit/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { BeneficiaryView, CreateBeneficiaryBody, Frequency, ListBeneficiariesQuery, UpdateBeneficiaryBody } from './schemas.js';
 import * as store from './store.js';
+import type { AmlService } from '../aml/service.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type BeneficiaryRow = store.BeneficiaryRow;
 
@@ -32,6 +34,8 @@ export class BeneficiaryService {
     private readonly wallets: WalletService,
     private readonly addresses: AddressService,
     private readonly audit: AuditService,
+    /** AML screening: a beneficiary is screened when saved (and its payouts when paid, by the withdrawals). */
+    private readonly aml?: AmlService,
   ) {}
 
   async create(auth: AuthContext, walletId: string, input: CreateBeneficiaryBody, requestId?: string): Promise<BeneficiaryView> {
@@ -49,6 +53,7 @@ export class BeneficiaryService {
     // The spec's POST has no isSettlement: giving a frequency asks for settlement.
     const isSettlement = input.isSettlement ?? input.settlementFrequency !== undefined;
     if (isSettlement && !input.settlementFrequency) throw frequencyRequired();
+    await this.#screen(auth, wallet, address, requestId);
     const row = await this.db.transaction().execute(async (tx) => {
       await store.lockWallet(tx, wallet.id);
       if (await store.liveByAddress(tx, wallet.id, address)) throw duplicate(address);
@@ -80,6 +85,9 @@ export class BeneficiaryService {
   ): Promise<BeneficiaryView> {
     const wallet = await this.wallets.require(auth, walletId);
     const name = input.name === undefined ? undefined : checkName(input.name);
+    // Lists change: a beneficiary saved again is screened again (its payouts are, each time).
+    const before = await store.find(this.db, wallet.id, id, true);
+    if (before && !before.deleted_at) await this.#screen(auth, wallet, before.address, requestId);
     const row = await this.db.transaction().execute(async (tx) => {
       await store.lockWallet(tx, wallet.id);
       const current = await store.find(tx, wallet.id, id, true);
@@ -164,6 +172,18 @@ export class BeneficiaryService {
     return store.findById(db, id);
   }
 
+  /** 422 AML_BLOCKED (audited) when the address is listed; 503 AML_UNAVAILABLE when screening failed and the wallet fails closed. */
+  async #screen(auth: AuthContext, wallet: WalletRow, address: string, requestId: string | undefined): Promise<void> {
+    await this.aml?.checkPayout({
+      wallet,
+      chain: this.wallets.chainOf(wallet),
+      recipients: [{ address, field: 'address' }],
+      operation: 'beneficiary',
+      actor: `api-key:${auth.keyId}`,
+      requestId,
+    });
+  }
+
   #address(wallet: WalletRow, input: string): string {
     const chain = this.wallets.chainOf(wallet);
     const address = chain.adapter.normalizeAddress(input.trim());
@@ -177,7 +197,7 @@ export class BeneficiaryService {
         { field: 'address', message: 'is the zero address' },
       ]);
     }
-    if (address.toLowerCase() === wallet.address.toLowerCase()) {
+    if (addressKey(address) === addressKey(wallet.address)) {
       throw new BusinessRuleError('SAME_ADDRESS', "address is the wallet's own master address", [
         { field: 'address', message: 'is the master address' },
       ]);

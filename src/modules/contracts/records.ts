@@ -7,15 +7,18 @@
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import { shortReference } from '../../lib/ids.js';
-import type { EncodedContractCall } from '../../chains/types.js';
+import type { EncodedContractCall, SignedFeeFields } from '../../chains/types.js';
 import type { OutboundRow } from '../outbound/service.js';
-import { sendEnd, type TransactionFields } from '../transactions/service.js';
+import { sendEnd, signedFees, type TransactionFields } from '../transactions/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { ContractCalls } from './schemas.js';
 import type { Actor } from './types.js';
 import * as store from './store.js';
 
 export const CONTRACT_PURPOSE = 'contract' satisfies Purpose;
+
+/** A slot as the records' JSON shows it (a number; null on families without nonces). */
+const asNumber = (slot: bigint | null): number | null => (slot === null ? null : Number(slot));
 
 function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): TransactionFields {
   return {
@@ -52,14 +55,12 @@ export async function insertPendingWrite(
   });
 }
 
-/** A signed call; nonce and EVM fee fields are null on families without them (Tron). */
+/** A signed call; its nonce is null on families without them (Tron), its fee fields as the family shows them. */
 export interface SignedCall {
   raw: string;
   hash: string;
-  nonce: number | null;
-  gas: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
+  nonce: bigint | null;
+  fees: SignedFeeFields;
 }
 
 export async function insertSignedWrite(
@@ -79,16 +80,10 @@ export async function insertSignedWrite(
     confirmed: true,
     // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
     signed_transaction: JSON.stringify(s.raw),
-    nonce: s.nonce === null ? null : BigInt(s.nonce),
-    max_fee_per_gas: s.maxFeePerGas,
-    max_priority_fee_per_gas: s.maxPriorityFeePerGas,
-    response: JSON.stringify({
-      hash: s.hash,
-      nonce: s.nonce,
-      gasLimit: s.gas?.toString() ?? null,
-      maxFeePerGas: s.maxFeePerGas?.toString() ?? null,
-      maxPriorityFeePerGas: s.maxPriorityFeePerGas?.toString() ?? null,
-    }),
+    nonce: s.nonce,
+    signed_fees: signedFees(s.fees),
+    // The would-be hash, the nonce and the family's fee fields (gasLimit and the fee caps on EVM; null elsewhere).
+    response: JSON.stringify({ hash: s.hash, nonce: asNumber(s.nonce), ...s.fees }),
   });
   await deps.webhooks.emitForTransaction(tx, id, 'signed.success');
 }
@@ -102,31 +97,29 @@ export async function insertSignedWrite(
 export async function settleWrite(
   tx: DbConn,
   row: OutboundRow,
-  deps: Pick<ModuleDeps, 'webhooks' | 'transactions'>,
-  fees: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null },
+  deps: Pick<ModuleDeps, 'webhooks' | 'transactions' | 'outbound'>,
 ): Promise<void> {
   if (!row.ownerId || !(await store.lockPendingWrite(tx, row.ownerId))) return;
   const r = row.receipt;
   const ok = row.stage === 'mined' && r?.status === 'success';
-  const fee = r ? r.gasUsed * r.effectiveGasPrice : null;
+  // The receipt's public fee fields, as the family maps them (gasUsed x gasPrice = its fee).
+  const shown = deps.outbound.mined(row);
   await store.settleMoves(tx, row.ownerId);
   await deps.transactions.settleContractCall(tx, row.ownerId, {
     ...sendEnd(ok, row.stage),
     confirmed: r !== null,
     hash: r ? row.hash : null,
-    blockNumber: r?.blockNumber ?? null,
-    blockHash: r?.blockHash ?? null,
-    gasUsed: r?.gasUsed ?? null,
-    gasPrice: r?.effectiveGasPrice ?? null,
-    fee,
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    block: r?.block ?? null,
+    gasUsed: shown?.gasUsed ?? null,
+    gasPrice: shown?.gasPrice ?? null,
+    fee: r?.fee ?? null,
+    fees: deps.outbound.feeFields(row),
     response: {
       outcome: ok ? 'success' : r ? 'reverted' : row.stage,
       hash: row.hash,
-      nonce: row.nonce === null ? null : Number(row.nonce),
-      blockNumber: r ? Number(r.blockNumber) : null,
-      gasUsed: r ? r.gasUsed.toString() : null,
+      nonce: asNumber(row.nonce),
+      blockNumber: r ? Number(r.block.number) : null,
+      gasUsed: shown ? shown.gasUsed.toString() : null,
       error: ok ? null : row.error,
     },
   });

@@ -10,10 +10,11 @@
  * never the ABI's function names: an ABI may give a colliding name to `transfer`.
  */
 import type { EncodedContractCall, TokenCall } from '../../chains/types.js';
-import { isZeroAddress } from '../../chains/registry.js';
+import { capability, isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
 import type { Actor, ContractServiceDeps, Move } from './types.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface CallMoves {
   moves: Move[][];
@@ -30,8 +31,8 @@ export function checkPolicy(deps: ContractServiceDeps, actor: Actor, encoded: En
     );
   }
   if (policy.allowedContracts.length === 0) return;
-  const allowed = new Set(policy.allowedContracts.map((a) => a.toLowerCase()));
-  const i = encoded.findIndex((e) => !allowed.has(e.to.toLowerCase()));
+  const allowed = new Set(policy.allowedContracts.map(addressKey));
+  const i = encoded.findIndex((e) => !allowed.has(addressKey(e.to)));
   if (i < 0) return;
   throw new BusinessRuleError(
     'CONTRACT_NOT_ALLOWED',
@@ -55,7 +56,7 @@ export async function movesOf(
   const nativeRow = chain.assets.find((a) => a.is_native);
   const owners = new Map<string, OwnerSpends>();
   const spend = (owner: string, s: Spend) => {
-    const key = owner.toLowerCase();
+    const key = addressKey(owner);
     if (!owners.has(key)) owners.set(key, { owner, spends: [], consumes: [] });
     owners.get(key)!.spends.push(s);
     return owners.get(key)!;
@@ -96,7 +97,7 @@ export async function movesOf(
         // Pulling someone else's tokens (their allowance to us) moves nothing of this wallet.
         if (from) {
           const o = move(from, call.amount, call.to, 'transfer');
-          o.consumes!.push({ spender: actor.address.toLowerCase(), assetId: token.row.id, amount: call.amount });
+          o.consumes!.push({ spender: addressKey(actor.address), assetId: token.row.id, amount: call.amount });
         }
       }
     }
@@ -127,8 +128,8 @@ export function tokenCall(
   e: EncodedContractCall,
   i: number,
 ): { assetId: string; call: Exclude<TokenCall, { kind: 'malformed' }> } | null {
-  const row = actor.chain.assets.find((a) => !a.is_native && a.address.toLowerCase() === e.to.toLowerCase());
-  const call = row ? actor.chain.adapter.describeTokenCall(e.data) : null;
+  const row = actor.chain.assets.find((a) => !a.is_native && addressKey(a.address) === addressKey(e.to));
+  const call = row ? capability(actor.chain.adapter, 'contracts').describeTokenCall(e.data) : null;
   if (!row || !call) return null;
   if (call.kind === 'malformed') {
     throw new ValidationError(`calls.${i}: the calldata has the selector of ${call.signature} but not its arguments`, [
@@ -140,7 +141,7 @@ export function tokenCall(
 
 /** The address in the form the wallet stores it, when the wallet holds its key (the master or an internal child). */
 async function walletAddress(deps: ContractServiceDeps, actor: Actor, address: string): Promise<string | null> {
-  if (address.toLowerCase() === actor.wallet.address.toLowerCase()) return actor.wallet.address;
+  if (addressKey(address) === addressKey(actor.wallet.address)) return actor.wallet.address;
   const row = await deps.addresses.findByAddress(actor.wallet.id, address);
   return row && row.type === 'INTERNAL' && row.derivation_index !== null ? row.address : null;
 }

@@ -18,6 +18,7 @@
 import type { DbConn } from '../../db/pool.js';
 
 import type { EncodedContractCall, FeeQuote, TxIntent } from '../../chains/types.js';
+import { capability } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -61,7 +62,7 @@ export class ContractService {
 
   /** outbound.settled of 'contract' (src/subscriptions.ts): see records.ts, settleWrite. */
   writeSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    return settleWrite(tx, row, this.deps, this.deps.outbound.feeFields(row));
+    return settleWrite(tx, row, this.deps);
   }
 
   /** outbound.signed of 'contract': the write holds its signed hash and nonce. */
@@ -74,8 +75,9 @@ export class ContractService {
   async read(auth: AuthContext, walletId: string, addressId: string | undefined, calls: ContractCalls): Promise<string | string[]> {
     const actor = await this.actor(auth, walletId, addressId, false);
     const inputs = withValues(actor, calls);
-    for (const [i, call] of inputs.entries()) actor.chain.adapter.encodeContractCall(call, `calls.${i}`);
-    const values = await inOrder(inputs.map((call, i) => actor.chain.adapter.readContract(call, actor.address, `calls.${i}`)));
+    const contracts = capability(actor.chain.adapter, 'contracts');
+    for (const [i, call] of inputs.entries()) contracts.encodeContractCall(call, `calls.${i}`);
+    const values = await inOrder(inputs.map((call, i) => contracts.readContract(call, actor.address, `calls.${i}`)));
     return calls.length === 1 ? values[0]! : values;
   }
 
@@ -102,6 +104,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    await this.screen(auth, actor, plan, 'contract-write');
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
@@ -112,9 +115,7 @@ export class ContractService {
           chainId: actor.chain.id,
           walletId: actor.wallet.id,
           fromIndex: actor.index!,
-          to: plan.encoded[i]!.to,
-          value: plan.values[i]!,
-          data: plan.encoded[i]!.data,
+          intent: { kind: 'call', to: plan.encoded[i]!.to, value: plan.values[i]!, data: plan.encoded[i]!.data },
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });
@@ -143,35 +144,25 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
+    await this.screen(auth, actor, plan, 'contract-write-sign');
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     const { adapter } = actor.chain;
-    const expiry = adapter.sender.ordering === 'expiry';
-    let first = 0;
-    if (!expiry) {
-      const [pending, ours] = await Promise.all([
-        adapter.sender.nonceOf(actor.address, 'pending'),
-        this.deps.outbound.peekNonce(actor.chain.id, actor.address),
-      ]);
-      first = Math.max(Number(pending), Number(ours ?? 0n));
-    }
+    const intents = plan.encoded.map((encoded, i) => intentOf(actor, encoded, plan.values[i]!));
+    // What the family quoted is what is signed (an expiry family builds it now, with the
+    // quoted fee limit and a fresh deadline), at the sender's next nonces where it has them.
+    const slots = await this.deps.outbound.detached(
+      actor.chain,
+      actor.address,
+      intents.map((intent, i) => ({ intent, quote: plan.quotes[i]! })),
+    );
     const signed: SignedCall[] = [];
-    for (const [i, encoded] of plan.encoded.entries()) {
-      const nonce = expiry ? null : first + i;
-      const intent = intentOf(actor, encoded, plan.values[i]!);
-      // What the family quoted is what is signed (an expiry family builds it now, with the
-      // quoted fee limit and a fresh deadline); the record shows its fee fields.
-      const network = expiry ? await adapter.sender.prepare(intent, plan.quotes[i]!.fixed) : plan.quotes[i]!.network;
+    for (const [i, intent] of intents.entries()) {
+      const { nonce, network } = slots[i]!;
       const s = await this.deps.signer.withKey(actor.wallet.id, actor.index!, actor.address, (key) =>
-        adapter.sender.sign(intent, nonce === null ? null : BigInt(nonce), network, key),
+        adapter.sender.sign(intent, nonce, network, key),
       );
-      const shown = adapter.sender.feeFields(network);
-      signed.push({
-        ...s,
-        nonce,
-        gas: shown.gasLimit,
-        maxFeePerGas: shown.maxFeePerGas,
-        maxPriorityFeePerGas: shown.maxPriorityFeePerGas,
-      });
+      // The record shows its nonce and its fee fields.
+      signed.push({ ...s, nonce, fees: adapter.fees.ofNetwork(network) });
     }
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {
@@ -203,6 +194,19 @@ export class ContractService {
     return { ...plan, moves, prepared };
   }
 
+  /**
+   * AML screening before anything is reserved or signed (modules/aml): each contract called
+   * (a sanctioned contract is a sanctioned address) and everyone a call pays or lets pull the
+   * wallet's funds (a transfer's recipient, an allowance's spender).
+   */
+  private async screen(auth: AuthContext, actor: Actor, plan: Checked, operation: string): Promise<void> {
+    const recipients = plan.encoded.flatMap((e, i) => [
+      { address: e.to, field: `calls.${i}.address` },
+      ...plan.moves.moves[i]!.map((m) => ({ address: m.beneficiary, field: `calls.${i}.parameters` })),
+    ]);
+    await this.deps.aml?.checkPayout({ wallet: actor.wallet, chain: actor.chain, recipients, operation, actor: `api-key:${auth.keyId}` });
+  }
+
   /** What call `i` moves (contract_moves), the spenders it grants allowances to, and the gas it reserves. */
   private async record(tx: DbConn, actor: Actor, id: string, plan: Checked, i: number, reservedFee: bigint | null): Promise<void> {
     await store.recordMoves(tx, actor.chain.id, id, plan.moves.moves[i]!, reservedFee === null);
@@ -212,9 +216,10 @@ export class ContractService {
   /** Validates every call (400s first), then simulates each as the sender and reads fees and balance. */
   private async plan(actor: Actor, given: ContractCalls, writes = true): Promise<Plan> {
     const { adapter } = actor.chain;
+    const contracts = capability(adapter, 'contracts');
     const calls = withValues(actor, given);
     const encoded = calls.map((call, i) => {
-      const e = adapter.encodeContractCall(call, `calls.${i}`);
+      const e = contracts.encodeContractCall(call, `calls.${i}`);
       if (e.stateMutability === 'view' || e.stateMutability === 'pure') {
         throw new ValidationError(`calls.${i}.method ${e.signature} is ${e.stateMutability}: read it with contracts/read`, [
           { field: `calls.${i}.method`, message: `${e.stateMutability} functions change nothing; use contracts/read` },
@@ -227,7 +232,7 @@ export class ContractService {
       encoded.forEach((e, i) => tokenCall(actor, e, i));
     }
     const [sims, balances] = await Promise.all([
-      inOrder(calls.map((call, i) => adapter.simulateContractCall(call, actor.address, `calls.${i}`))),
+      inOrder(calls.map((call, i) => contracts.simulateContractCall(call, actor.address, `calls.${i}`))),
       adapter.getBalances([{ owner: actor.address, token: null }]),
     ]);
     // One fresh read of the fees for every call. A write's limit is the simulated figure with
@@ -269,7 +274,7 @@ export class ContractService {
 
 /** A call as the family sees the transaction that sends it. */
 function intentOf(actor: Actor, encoded: EncodedContractCall, value: bigint): TxIntent {
-  return { from: actor.address, to: encoded.to, value, data: encoded.data };
+  return { kind: 'call', from: actor.address, to: encoded.to, value, data: encoded.data };
 }
 
 /** The calls with their native value in base units (`value` is a decimal string in the coin's units). */

@@ -18,6 +18,8 @@ import type { RateService } from '../rates/service.js';
 import * as store from './store.js';
 import { WatchSet } from './watch.js';
 import { insertNew, recordTransfer, type RecordContext } from './record.js';
+import type { AmlService, DepositScreener } from '../aml/service.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface IndexerOptions {
   /** Blocks per scanned range. */
@@ -68,6 +70,8 @@ export class ChainIndexer {
     private readonly rates?: RateService,
     /** The writes of the transactions table (stateless: any instance, the TransactionService's included, is the same). */
     private readonly transactions: TransactionWrites = new TransactionWrites(),
+    /** AML screening of new deposits' senders, before the range's transaction (absent: none). */
+    private readonly aml?: AmlService,
   ) {
     this.watch = new WatchSet(db, chain.id);
   }
@@ -103,21 +107,21 @@ export class ChainIndexer {
     const stored = async () => (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
     // The range follows the one still being written, unless that one is known to have failed.
     const cursor = tail && tail.state !== 'failed' ? tail.end : await stored();
-    if (cursor.blockNumber >= head) {
+    if (cursor.number >= head) {
       if (!tail) return 'idle';
       await this.settleOne(tail);
       return 'progress'; // the next step reads where it got to
     }
 
-    const from = cursor.blockNumber + 1n;
+    const from = cursor.number + 1n;
     const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
     const tokens = this.tokenAddresses();
     let scan: ScanResult | null = null;
-    if (cursor.blockHash !== null) {
-      const current = await adapter.getBlock(cursor.blockNumber);
-      if (current && current.hash === cursor.blockHash) {
+    if (cursor.hash !== null) {
+      const current = await adapter.getBlock(cursor.number);
+      if (current && current.hash === cursor.hash) {
         scan = await adapter.scan(from, to, tokens, this.watch.has);
-        if (scan.blocks[0]?.parentHash !== cursor.blockHash) scan = null;
+        if (scan.blocks[0]?.parentHash !== cursor.hash) scan = null;
       }
       if (!scan) {
         await this.settleOne(tail);
@@ -131,7 +135,18 @@ export class ChainIndexer {
     const final = await adapter.finalizedHead(head);
     // Never fails: a feed that cannot be read leaves amountUSD null, it does not hold up deposits.
     await this.rates?.prefetch(this.assetIdsOf(scan));
-    const recording = this.startRecording(cursor, { head, final }, to, scan, vanished, tail && tail.state !== 'failed' ? tail : null);
+    // Never fails either: a provider that does not answer leaves the deposits NOT_SCREENED
+    // (and held where the wallet fails closed), screened again by a job.
+    const screener = await this.screener(scan);
+    const recording = this.startRecording(
+      cursor,
+      { head, final },
+      to,
+      scan,
+      vanished,
+      tail && tail.state !== 'failed' ? tail : null,
+      screener,
+    );
     try {
       await this.settleOne(tail);
     } catch (err) {
@@ -165,7 +180,7 @@ export class ChainIndexer {
   private async settleOne(r: Recording | null): Promise<void> {
     if (r && !(await settle(r)))
       this.logger.info(
-        { chain: this.chain.key, to: r.end.blockNumber.toString() },
+        { chain: this.chain.key, to: r.end.number.toString() },
         'range not recorded: the cursor had moved (another indexer, or the range before failed); reading it again',
       );
   }
@@ -181,13 +196,14 @@ export class ChainIndexer {
     scan: ScanResult,
     vanished: store.DepositRow[],
     after: Recording | null,
+    screener?: DepositScreener,
   ): Recording {
     const recording: Recording = {
-      end: { blockNumber: to, blockHash: scan.blocks.at(-1)!.hash },
+      end: { number: to, hash: scan.blocks.at(-1)!.hash },
       state: 'running',
       done: this.db
         .transaction()
-        .execute((tx) => this.record(tx, cursor, depth, to, scan, vanished, after))
+        .execute((tx) => this.record(tx, cursor, depth, to, scan, vanished, after, screener))
         .then(
           () => {
             recording.state = 'committed';
@@ -204,8 +220,19 @@ export class ChainIndexer {
     return recording;
   }
 
-  private context(): RecordContext {
+  /** The AML verdicts of the range's deposits' senders (aml/service.ts), read before its transaction. */
+  private async screener(scan: ScanResult): Promise<DepositScreener | undefined> {
+    if (!this.aml) return undefined;
+    const deposits = scan.transfers.flatMap((t) => {
+      const owners = this.watch.owners(t.to);
+      return owners.length ? [{ from: t.from, walletIds: owners.map((o) => o.walletId) }] : [];
+    });
+    return deposits.length ? this.aml.depositScreener(this.chain, deposits) : undefined;
+  }
+
+  private context(aml?: DepositScreener): RecordContext {
     return {
+      ...(aml ? { aml, rescreen: [] } : {}),
       chain: this.chain,
       webhooks: this.webhooks,
       transactions: this.transactions,
@@ -219,7 +246,7 @@ export class ChainIndexer {
   private assetIdsOf(scan: ScanResult): string[] {
     const ids = new Set<string>();
     for (const t of scan.transfers) {
-      const asset = this.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+      const asset = this.chain.assets.find((a) => (t.token === null ? a.is_native : addressKey(a.address) === addressKey(t.token)));
       if (asset) ids.add(asset.id);
     }
     return [...ids];
@@ -231,38 +258,35 @@ export class ChainIndexer {
 
   private async initialCursor(head: bigint): Promise<store.Cursor> {
     const start = this.chain.config.startBlock === null ? head : BigInt(this.chain.config.startBlock);
-    if (start === 0n) return { blockNumber: -1n, blockHash: null };
+    if (start === 0n) return { number: -1n, hash: null };
     const before = await this.chain.adapter.getBlock(start - 1n);
-    return { blockNumber: start - 1n, blockHash: before?.hash ?? null };
+    return { number: start - 1n, hash: before?.hash ?? null };
   }
 
   /** Rewinds the cursor to the newest stored block that is still canonical. */
   private async rewind(cursor: store.Cursor): Promise<void> {
     let ancestor: store.Cursor | null = null;
     let lowest: bigint | null = null;
-    for (const stored of await store.storedBlocksDescending(this.db, this.chain.id, cursor.blockNumber)) {
+    for (const stored of await store.storedBlocksDescending(this.db, this.chain.id, cursor.number)) {
       lowest = stored.number;
       const current = await this.chain.adapter.getBlock(stored.number);
       if (current?.hash === stored.hash) {
-        ancestor = { blockNumber: stored.number, blockHash: stored.hash };
+        ancestor = { number: stored.number, hash: stored.hash };
         break;
       }
     }
     if (!ancestor) {
       // Deeper than the kept window: confirmed deposits are final by then; rescan from below it.
-      const below = (lowest ?? cursor.blockNumber) - 1n;
-      this.logger.error({ chain: this.chain.key, from: cursor.blockNumber.toString() }, 'reorg deeper than the kept block window');
-      ancestor = { blockNumber: below, blockHash: (await this.chain.adapter.getBlock(below))?.hash ?? null };
+      const below = (lowest ?? cursor.number) - 1n;
+      this.logger.error({ chain: this.chain.key, from: cursor.number.toString() }, 'reorg deeper than the kept block window');
+      ancestor = { number: below, hash: (await this.chain.adapter.getBlock(below))?.hash ?? null };
     }
-    this.logger.warn(
-      { chain: this.chain.key, from: cursor.blockNumber.toString(), to: ancestor.blockNumber.toString() },
-      'reorg: rewinding',
-    );
+    this.logger.warn({ chain: this.chain.key, from: cursor.number.toString(), to: ancestor.number.toString() }, 'reorg: rewinding');
     await this.db.transaction().execute(async (tx) => {
       const locked = await store.lockCursor(tx, this.chain.id, cursor);
-      if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) return;
+      if (locked.number !== cursor.number || locked.hash !== cursor.hash) return;
       await store.saveCursor(tx, this.chain.id, ancestor!);
-      await store.deleteBlocksAbove(tx, this.chain.id, ancestor!.blockNumber);
+      await store.deleteBlocksAbove(tx, this.chain.id, ancestor!.number);
     });
   }
 
@@ -277,7 +301,7 @@ export class ChainIndexer {
     const out: store.DepositRow[] = [];
     for (const p of missing) {
       const receipt = await this.chain.adapter.getReceipt(p.hash);
-      if (!receipt || receipt.blockNumber <= to) out.push(p);
+      if (!receipt || receipt.block.number <= to) out.push(p);
     }
     return out;
   }
@@ -290,6 +314,7 @@ export class ChainIndexer {
     scan: ScanResult,
     vanished: store.DepositRow[],
     after: Recording | null,
+    screener?: DepositScreener,
   ): Promise<void> {
     // The cursor row is locked only once the new deposits are written, so this transaction
     // writes them while the previous range's is still running; it then waits for that one
@@ -299,7 +324,7 @@ export class ChainIndexer {
     const lock = async () => {
       if (after) await after.done.catch(() => false);
       const locked = await store.lockCursor(tx, this.chain.id, cursor);
-      if (locked.blockNumber !== cursor.blockNumber || locked.blockHash !== cursor.blockHash) throw new CursorMovedError();
+      if (locked.number !== cursor.number || locked.hash !== cursor.hash) throw new CursorMovedError();
     };
     const hashes = [...new Set(scan.transfers.map((t) => t.txHash))];
     let existing = await store.depositsOfHashes(tx, this.chain.id, hashes);
@@ -310,9 +335,11 @@ export class ChainIndexer {
     }
     const matched = new Set<string>();
     const inserts: store.NewDeposit[] = [];
-    const ctx = this.context();
+    const ctx = this.context(screener);
     for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
-    const { settled } = await insertNew(tx, ctx, inserts, { head, final });
+    const { ids: inserted, settled } = await insertNew(tx, ctx, inserts, { head, final });
+    const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
+    if (rescreen.length) await this.aml!.queueRescreen(tx, rescreen);
     if (!lockedFirst) await lock();
     for (const v of vanished) {
       if (matched.has(v.id)) continue;
@@ -331,7 +358,7 @@ export class ChainIndexer {
     );
     await store.deleteBlocksBelow(tx, this.chain.id, head - window);
     const last = scan.blocks.at(-1)!;
-    await store.saveCursor(tx, this.chain.id, { blockNumber: to, blockHash: last.hash });
+    await store.saveCursor(tx, this.chain.id, { number: to, hash: last.hash });
 
     // Deposits found already at depth were confirmed as they were inserted (`settled`).
     const confirmed = await this.transactions.confirmDeposits(tx, this.chain.id, head, to, final);

@@ -16,6 +16,7 @@ import * as store from './store.js';
 import type { Owner } from './watch.js';
 import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
 import { addressKey } from '../../chains/address-key.js';
+import type { DepositScreener } from '../aml/service.js';
 
 export interface RecordContext {
   chain: ChainHandle;
@@ -30,6 +31,10 @@ export interface RecordContext {
    * transaction): `amountUSD` and `rateUSD` are what the deposit was worth when it was found.
    */
   usd?(assetId: string): UsdQuote | null;
+  /** AML screening of the sender (aml/service.ts depositScreener, run before the transaction); absent: none. */
+  aml?: DepositScreener;
+  /** Filled here: new deposits whose sender went unscreened (a provider did not answer), to screen again by a job. */
+  rescreen?: string[];
 }
 
 /**
@@ -48,7 +53,7 @@ export async function recordTransfer(
   const owners = ctx.owners(t.to);
   if (owners.length === 0) return [];
   const senders = ctx.owners(t.from);
-  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : a.address.toLowerCase() === t.token.toLowerCase()));
+  const asset = ctx.chain.assets.find((a) => (t.token === null ? a.is_native : addressKey(a.address) === addressKey(t.token)));
   if (!asset) return [];
   const ids: string[] = [];
   for (const owner of owners) {
@@ -80,12 +85,12 @@ async function recordFor(
     same.find(
       (e) =>
         (e.recipient_address ? addressKey(e.recipient_address) : null) === addressKey(t.to) &&
-        (e.token_address ?? '').toLowerCase() === (t.token ?? '').toLowerCase() &&
+        addressKey(e.token_address ?? '') === addressKey(t.token ?? '') &&
         BigInt(e.amount) === t.amount,
     );
   if (found) {
     matched.add(found.id);
-    const moved = found.block_hash !== t.blockHash || found.log_index !== t.logIndex;
+    const moved = found.block_hash !== t.block.hash || found.log_index !== t.logIndex;
     if (found.status === 'SUCCESS') {
       if (moved)
         ctx.logger.error(
@@ -102,6 +107,8 @@ async function recordFor(
   }
   const id = uuidv7();
   const quote = ctx.usd?.(asset.id) ?? null;
+  const screened = ctx.aml?.(t.from, owner.walletId);
+  if (screened?.rescreen) ctx.rescreen?.push(id);
   inserts.push({
     id,
     walletId: owner.walletId,
@@ -115,12 +122,12 @@ async function recordFor(
     currency: asset.symbol,
     hash: t.txHash,
     logIndex: t.logIndex,
-    blockNumber: t.blockNumber,
-    blockHash: t.blockHash,
+    block: t.block,
     from: t.from,
     to: t.to,
     token: t.token,
     network: ctx.chain.row.network,
+    ...(screened ? { amlScreening: { ...screened.screening }, amlHeld: screened.held } : {}),
   });
   return id;
 }

@@ -12,6 +12,7 @@ import type { TransactionService, TransactionView } from '../transactions/servic
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
+import type { AmlService } from '../aml/service.js';
 import { ChainIndexer, type IndexerOptions } from './indexer.js';
 import { insertNew, recordTransfer } from './record.js';
 import { runRepairs } from './repair.js';
@@ -22,6 +23,7 @@ import { addressKey } from '../../chains/address-key.js';
 export class DepositService {
   /** USD quotes for new deposits' amountUSD and rateUSD (services.ts); none: left null. */
   #rates: RateService | undefined;
+  #aml: AmlService | undefined;
 
   constructor(
     private readonly db: Db,
@@ -39,10 +41,26 @@ export class DepositService {
     this.#rates = rates;
   }
 
+  /** AML screening of new deposits' senders (services.ts); none: not screened. */
+  useAml(aml: AmlService): void {
+    this.#aml = aml;
+  }
+
   indexer(chain: ChainHandle): ChainIndexer {
     // The indexer works through the chain's queued repairs (migration 012) before its first range.
     const repairs = () => runRepairs(this.db, chain.id, this.webhooks, this.logger, (walletId, hash) => this.findFor(walletId, hash));
-    return new ChainIndexer(this.db, chain, this.webhooks, this.events, this.logger, this.indexerOptions, repairs, this.#rates);
+    return new ChainIndexer(
+      this.db,
+      chain,
+      this.webhooks,
+      this.events,
+      this.logger,
+      this.indexerOptions,
+      repairs,
+      this.#rates,
+      undefined,
+      this.#aml,
+    );
   }
 
   /**
@@ -117,6 +135,10 @@ export class DepositService {
     const head = await chain.adapter.getBlockNumber();
     const final = await chain.adapter.finalizedHead(head);
     await this.#rates?.prefetch([...enabled]);
+    const screener = await this.#aml?.depositScreener(
+      chain,
+      transfers.flatMap((t) => ((owners.get(addressKey(t.to)) ?? []).length ? [{ from: t.from, walletIds: [walletId] }] : [])),
+    );
     return this.db.transaction().execute(async (tx) => {
       // The chain's own spelling of the hash (some families store it without 0x, whatever the client sent).
       const existing = await store.depositsOfHashes(tx, chain.id, [...new Set(transfers.map((t) => t.txHash))]);
@@ -130,17 +152,21 @@ export class DepositService {
         owners: (a: string) => owners.get(addressKey(a)) ?? [],
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
         usd: (asset: string) => this.#rates?.cached(asset) ?? null,
+        ...(screener ? { aml: screener, rescreen: [] as string[] } : {}),
       };
       const inserts: store.NewDeposit[] = [];
       for (const t of transfers) {
         for (const id of await recordTransfer(tx, ctx, t, existing, matched, inserts))
           if (!inserts.some((d) => d.id === id)) found.push(id);
       }
-      found.push(...(await insertNew(tx, ctx, inserts)).ids);
+      const inserted = (await insertNew(tx, ctx, inserts)).ids;
+      found.push(...inserted);
+      const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
+      if (rescreen.length) await this.#aml!.queueRescreen(tx, rescreen);
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
       const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
-        const verified = cursor.blockNumber < head ? cursor.blockNumber : head;
+        const verified = cursor.number < head ? cursor.number : head;
         const confirmed = await this.transactions.confirmDeposits(tx, chain.id, head, verified, final, found);
         await this.webhooks.emitForTransactions(tx, confirmed, 'deposit.success');
         if (confirmed.length) await this.events.emit('deposit.confirmed', tx, { depositIds: confirmed });

@@ -4,29 +4,30 @@ import type { BlockRef } from '../../chains/types.js';
 import { anyAddress } from '../../db/address-sql.js';
 export type { NewDeposit } from '../transactions/service.js';
 
+/** The indexer's place on a chain: the last block it read, and that block's hash (null: not known). */
 export interface Cursor {
-  blockNumber: bigint;
-  blockHash: string | null;
+  number: bigint;
+  hash: string | null;
 }
 
 export async function readCursor(db: DbConn, chainId: string): Promise<Cursor | null> {
   const { rows } = await sql<{ block_number: string; block_hash: string | null }>`
     SELECT block_number, block_hash FROM chain_cursors WHERE chain_id = ${chainId}`.execute(db);
   const row = rows[0];
-  return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash } : null;
+  return row ? { number: BigInt(row.block_number), hash: row.block_hash } : null;
 }
 
 /** Creates the cursor if missing; returns it locked for the rest of the transaction. */
 export async function lockCursor(db: DbConn, chainId: string, initial: Cursor): Promise<Cursor> {
-  await sql`INSERT INTO chain_cursors (chain_id, block_number, block_hash) VALUES (${chainId}, ${initial.blockNumber}, ${initial.blockHash})
+  await sql`INSERT INTO chain_cursors (chain_id, block_number, block_hash) VALUES (${chainId}, ${initial.number}, ${initial.hash})
             ON CONFLICT (chain_id) DO NOTHING`.execute(db);
   const { rows } = await sql<{ block_number: string; block_hash: string | null }>`
     SELECT block_number, block_hash FROM chain_cursors WHERE chain_id = ${chainId} FOR UPDATE`.execute(db);
-  return { blockNumber: BigInt(rows[0]!.block_number), blockHash: rows[0]!.block_hash };
+  return { number: BigInt(rows[0]!.block_number), hash: rows[0]!.block_hash };
 }
 
 export async function saveCursor(db: DbConn, chainId: string, cursor: Cursor): Promise<void> {
-  await sql`UPDATE chain_cursors SET block_number = ${cursor.blockNumber}, block_hash = ${cursor.blockHash}, updated_at = now()
+  await sql`UPDATE chain_cursors SET block_number = ${cursor.number}, block_hash = ${cursor.hash}, updated_at = now()
              WHERE chain_id = ${chainId}`.execute(db);
 }
 

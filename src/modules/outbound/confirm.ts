@@ -46,13 +46,13 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     const { firstTrackDelayMs, maxTrackDelayMs } = core.opts;
     return store.enqueueConfirmJob(core.db, id, poll + 1, Math.min(firstTrackDelayMs * 2 ** Math.min(poll, 20), maxTrackDelayMs));
   };
-  const depthOf = (r: Receipt) => Number(head - r.blockNumber + 1n);
+  const depthOf = (r: Receipt) => Number(head - r.block.number + 1n);
 
   if (receipt && sameBlock(receipt, recorded)) {
     const depth = depthOf(receipt);
     const final = depth >= need;
     await core.db.transaction().execute(async (tx) => {
-      const locked = await store.lockSettledIn(tx, id, recorded.blockHash);
+      const locked = await store.lockSettledIn(tx, id, recorded.block.hash);
       if (locked) await core.events.emit('outbound.confirmed', tx, { row: locked, change: { kind: 'depth', depth, final } });
     });
     if (!final) await next();
@@ -61,8 +61,8 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
   if (!receipt) {
     // A node that has not seen (or has forgotten) the receipt proves nothing while the
     // recorded block is still the chain's block at that height.
-    const block = await adapter.getBlock(recorded.blockNumber);
-    if (block && block.hash.toLowerCase() === recorded.blockHash.toLowerCase()) {
+    const block = await adapter.getBlock(recorded.block.number);
+    if (block && block.hash.toLowerCase() === recorded.block.hash.toLowerCase()) {
       await next();
       return;
     }
@@ -70,10 +70,10 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
 
   const moved = receipt !== null && receipt.status === recorded.status;
   const reason = receipt
-    ? `block ${recorded.blockNumber} (${recorded.blockHash}) was replaced by a reorganisation; mined again in block ${receipt.blockNumber} with status ${receipt.status}`
-    : `block ${recorded.blockNumber} (${recorded.blockHash}) was replaced by a reorganisation and the transaction is no longer in the chain; sending the same signed bytes again`;
+    ? `block ${recorded.block.number} (${recorded.block.hash}) was replaced by a reorganisation; mined again in block ${receipt.block.number} with status ${receipt.status}`
+    : `block ${recorded.block.number} (${recorded.block.hash}) was replaced by a reorganisation and the transaction is no longer in the chain; sending the same signed bytes again`;
   const changed = await core.db.transaction().execute(async (tx) => {
-    if (!(await store.lockSettledIn(tx, id, recorded.blockHash))) return false;
+    if (!(await store.lockSettledIn(tx, id, recorded.block.hash))) return false;
     if (moved) {
       const depth = depthOf(receipt);
       const updated = await store.moveReceipt(tx, id, receipt);
@@ -91,4 +91,4 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     core.logger.warn({ ...logFields(row), err: reason }, moved ? 'outbound receipt moved by a reorg' : 'outbound receipt reorged away');
 }
 
-const sameBlock = (a: Receipt, b: Receipt) => a.blockHash.toLowerCase() === b.blockHash.toLowerCase();
+const sameBlock = (a: Receipt, b: Receipt) => a.block.hash.toLowerCase() === b.block.hash.toLowerCase();

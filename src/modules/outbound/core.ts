@@ -1,16 +1,15 @@
 /**
- * The pipeline's shared moves, used by the service (send, track) and by replacements:
- * broadcasting stored bytes, finding which version of a nonce got mined, settling a row
- * exactly once with its purpose's handler, and filling a nonce with a 0-value self-transfer.
+ * The pipeline's shared moves, used by the service (send, track), the ordering strategies
+ * and replacements: finding which version of a transaction landed, and settling a row exactly
+ * once with its purpose's handler.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Receipt } from '../../chains/types.js';
-import type { Events, Purpose } from '../../events.js';
+import type { Events } from '../../events.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
-import { uuidv7 } from '../../lib/ids.js';
-import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
-import { logFields, messageOf, rejectionOf, successorOf } from './checks.js';
+import type { CatalogueService } from '../catalogue/service.js';
+import { logFields } from './checks.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
@@ -33,68 +32,15 @@ export interface Core {
   events: Events;
 }
 
-export const FILLER_PURPOSE: Purpose = 'nonce-filler';
-
 /** Queues the first confirmation check (confirm.ts) of a row just settled with a receipt, in the settling transaction. */
 export async function queueConfirmation(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
   if (!row.receipt || !core.events.followsConfirmations(row.purpose)) return;
   await store.enqueueConfirmJob(tx, row.id, 0, core.opts.firstTrackDelayMs);
 }
 
-/** 'fee-too-low': the node refused our fee cap (below its base fee); a replacement is due now. */
-export type BroadcastOutcome = 'accepted' | 'refused' | 'fee-too-low' | 'settled';
-
 /** Emits outbound.signed inside the transaction that stores the signature. */
 export async function signedHook(core: Core, tx: DbConn, row: OutboundRow): Promise<void> {
   await core.events.emit('outbound.signed', tx, { row });
-}
-
-export async function broadcast(core: Core, row: OutboundRow): Promise<BroadcastOutcome> {
-  const chain = core.catalogue.chain(row.chainId);
-  try {
-    const hash = await chain.adapter.broadcast(row.raw!);
-    if (hash.toLowerCase() !== row.hash!.toLowerCase()) throw new Error(`node returned ${hash} for ${row.hash}`);
-    await store.markBroadcast(core.db, row.id);
-    if (row.stage === 'signed') core.logger.info(logFields(row), 'outbound transaction broadcast');
-    return 'accepted';
-  } catch (err) {
-    const message = messageOf(err);
-    const reason = rejectionOf(err);
-    if (reason === 'nonce-used' && row.nonce !== null) return nonceConflict(core, { ...row, nonce: row.nonce }, chain, message);
-    await store.recordBroadcastFailure(core.db, row.id, message, false);
-    core.logger.warn({ ...logFields(row), err: message }, 'outbound broadcast refused; will retry');
-    return reason === 'fee-too-low' ? 'fee-too-low' : 'refused';
-  }
-}
-
-/**
- * The node says our nonce is used and does not know our hash. Only if that persists past
- * a grace period (a lagging node behind a load balancer can say so about a transaction
- * that did mine) and no version of ours has a receipt is the row dropped.
- */
-async function nonceConflict(
-  core: Core,
-  row: OutboundRow & { nonce: bigint },
-  chain: ChainHandle,
-  message: string,
-): Promise<BroadcastOutcome> {
-  const error = `nonce ${row.nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
-  const seen = await store.recordBroadcastFailure(core.db, row.id, error, true);
-  if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'refused';
-  const found = await minedVersion(core, row);
-  if (found) {
-    await settleReceipt(core, row, found);
-    return 'settled';
-  }
-  const mined = await chain.adapter.sender.nonceOf(row.fromAddress, 'latest');
-  if (mined <= row.nonce) return 'refused';
-  core.logger.warn({ ...logFields(row), err: error }, 'outbound transaction dropped: its nonce was used elsewhere');
-  await settle(core, row.id, ['signed', 'broadcast'], async (tx) => {
-    // The key was used outside the pipeline: later allocations start above what it used.
-    await store.raiseNonce(tx, row.chainId, row.fromAddress, mined);
-    return store.markDropped(tx, row.id, error);
-  });
-  return 'settled';
 }
 
 /**
@@ -146,29 +92,4 @@ export async function settle(
   });
   if (settled) core.logger.info({ ...logFields(settled), stage: settled.stage }, 'outbound transaction settled');
   return settled;
-}
-
-/**
- * Voids a row that was never signed, in the caller's transaction (the row must be locked
- * there). On a 'nonce' family its nonce goes to the family's void call (EVM: a 0-value
- * self-transfer), so later nonces are not blocked; an 'expiry' family has no slot to fill.
- */
-export async function voidUnsigned(core: Core, tx: DbConn, row: OutboundRow, reason: string): Promise<OutboundRow> {
-  if (row.nonce === null) return store.markReplaced(tx, row.id, null, reason);
-  const filler = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
-  const fillerId = uuidv7();
-  const replaced = await store.markReplaced(tx, row.id, fillerId, reason);
-  await store.insertOutbound(
-    tx,
-    successorOf(row, fillerId, {
-      to: filler.to,
-      value: filler.value,
-      data: filler.data,
-      network: filler.network,
-      purpose: FILLER_PURPOSE,
-      ownerId: row.id,
-    }),
-  );
-  await store.enqueueSendJob(tx, fillerId);
-  return replaced;
 }

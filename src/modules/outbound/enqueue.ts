@@ -6,14 +6,16 @@
  * replace), because this is the one part that runs in other modules' transactions.
  */
 import { derivationOfChain } from '../../chains/registry.js';
-import type { NetworkData } from '../../chains/types.js';
+import type { IntentBody, NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
 import { validate } from './checks.js';
+import { orderingOf } from './ordering.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 export interface EnqueueRequest {
   /** chains.id of the chain to send on; the wallet must live on it. */
@@ -27,18 +29,15 @@ export interface EnqueueRequest {
    */
   fromIndex: number | null;
   fromAddress?: string;
-  to: string;
-  value: bigint;
-  data?: string;
-  /** Skips estimation; required when the transaction must go out even if it reverts. */
+  /** What the transaction sends (chains/intents.ts): a native or token payment, or a contract call. */
+  intent: IntentBody;
+  /** Skips estimation (in the family's units); required when the transaction must go out even if it reverts. */
   gasLimit?: bigint;
   /**
-   * Fixed fees (both or neither), e.g. a sweep signed with exactly the fees its gas top-up
-   * paid for. Default: the chain's estimate when the row is signed.
+   * Fixed fields as the family's quote gave them (FeeQuote.fixed, or Sender.fundedNetwork: a
+   * sweep signed with exactly what its top-up paid for); gasLimit wins over them. The rest
+   * is quoted when the row is signed.
    */
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
-  /** Fixed fields as the family's quote gave them (Sender.quote, FeeQuote.fixed); gasLimit and the fee fields above win over them. */
   network?: NetworkData;
   /**
    * Selects the subscribers of outbound.signed / settled / confirmed (src/subscriptions.ts):
@@ -56,7 +55,7 @@ export interface EnqueueRequest {
   owners?: string[];
   /**
    * Who pays the fee, where the family lets another account pay it and sign as fee payer
-   * (Sender.sponsoredFees: Solana): the wallet's master address, whose key (index 0) signs
+   * (the feeSponsorship capability: Solana): the wallet's master address, whose key (index 0) signs
    * too. Ignored by families where the sender always pays (EVM, Tron) and when it is the sender.
    */
   feePayer?: string;
@@ -97,24 +96,17 @@ export async function enqueueMany(
     else if (from === undefined) senders.set(senderKey, (from = await walletService.addressOf(wallet, req.fromIndex, tx)));
     planned.push({ chain, from, req, checked, master: wallet.address });
   }
-  // Senders in order of first appearance; each takes its nonces in one statement. An
-  // 'expiry' family has none to take: its rows are ordered by nothing but their deadlines.
-  const next = new Map<string, bigint>();
-  const ordered = (p: (typeof planned)[number]) => p.chain.adapter.sender.ordering === 'nonce';
+  // Senders in order of first appearance; each takes its slots in one statement (the chain's
+  // ordering strategy: consecutive nonces, or none on an 'expiry' family).
+  const slots = new Map<string, (bigint | null)[]>();
   for (const p of planned) {
     const k = `${p.chain.id}:${p.from}`;
-    if (next.has(k) || !ordered(p)) continue;
+    if (slots.has(k)) continue;
     const count = planned.filter((q) => q.chain.id === p.chain.id && q.from === p.from).length;
-    // The common case is one statement; only a sender's first send reads the chain's count.
-    const first =
-      (await store.takeNonces(tx, p.chain.id, p.from, count)) ??
-      (await store.allocateNonces(tx, p.chain.id, p.from, await p.chain.adapter.sender.nonceOf(p.from, 'pending'), count));
-    next.set(k, first);
+    slots.set(k, await orderingOf(p.chain).take(tx, p.chain, p.from, count));
   }
   const rows: store.NewOutbound[] = planned.map((p) => {
-    const k = `${p.chain.id}:${p.from}`;
-    const nonce = ordered(p) ? next.get(k)! : null;
-    if (nonce !== null) next.set(k, nonce + 1n);
+    const nonce = slots.get(`${p.chain.id}:${p.from}`)!.shift() ?? null;
     return {
       id: uuidv7(),
       chainId: p.chain.id,
@@ -149,7 +141,7 @@ function sameKeys(a: ChainHandle, b: ChainHandle): boolean {
 
 /** The fee payer a row records: another account than the sender, on a family that lets it pay; else null (the sender pays). */
 function feePayerOf(chain: ChainHandle, from: string, feePayer: string | undefined, master: string): string | null {
-  if (!feePayer || !chain.adapter.sender.sponsoredFees) return null;
+  if (!feePayer || !offers(chain.adapter, 'feeSponsorship')) return null;
   const payer = chain.adapter.normalizeAddress(feePayer);
   // Only the wallet's own master pays for its addresses: its key (index 0) is the one lent.
   if (payer === null || payer !== master) throw new ValidationError(`feePayer ${feePayer} is not the wallet's master address`);

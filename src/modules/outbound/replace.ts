@@ -6,24 +6,26 @@
  * signature, but stays in the replacement's family: whichever version is mined settles
  * the owner, once (core.ts, minedVersion / settleReceipt).
  *
- * Families with 'expiry' ordering (Tron, Solana) cannot replace a signed transaction: there
- * is no slot to take. One that expired unmined is rebuilt instead (rebuildExpired): a new
- * row with the same call, signed afresh with a new deadline, once the chain's head is past
- * the old one and no version landed. Before that, a speed-up or a cancellation is refused.
+ * Replacing is the 'nonce' strategy's (ordering.ts: its `replacing`). A family with 'expiry'
+ * ordering (Tron, Solana) cannot replace a signed transaction: there is no slot to take. One
+ * that expired unmined is rebuilt instead (ordering.ts, 'expiry'); before that, a speed-up or a
+ * cancellation is refused.
  */
-import type { NetworkData } from '../../chains/types.js';
+import type { IntentBody, NetworkData } from '../../chains/types.js';
+import { intentOf, nativeValueOf } from '../../chains/intents.js';
 import type { DbConn } from '../../db/pool.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { broadcast } from './broadcast.js';
 import { logFields, successorOf } from './checks.js';
-import { broadcast, voidUnsigned, minedVersion, settleReceipt, signedHook, type BroadcastOutcome, type Core } from './core.js';
+import { minedVersion, settleReceipt, signedHook, type Core } from './core.js';
+import { orderingOf } from './ordering.js';
+import type { Replacing } from './strategy.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
 
 export interface ReplacementSpec {
   purpose: string;
-  to: string;
-  value: bigint;
-  data: string | null;
+  intent: IntentBody;
   /** Network fields that differ from the original's (a cancellation's plain-transfer limit); fees are bumped regardless. */
   network?: NetworkData;
 }
@@ -46,18 +48,24 @@ export type CancelResult =
   | { kind: 'settled' };
 
 /** Signs the replacement, then swaps it in under the original's row lock. */
-export async function replaceSigned(core: Core, row: OutboundRow, spec: ReplacementSpec, why: string): Promise<ReplaceResult> {
+async function replaceSigned(
+  core: Core,
+  replacing: Replacing,
+  row: OutboundRow,
+  spec: ReplacementSpec,
+  why: string,
+): Promise<ReplaceResult> {
   const chain = core.catalogue.chain(row.chainId);
   const { sender } = chain.adapter;
   // The family's bump rule over the original, against a fresh quote (EVM: +10%, at least the current fees).
-  const network = { ...(await sender.replacementNetwork(row.network)), ...spec.network };
+  const network = { ...(await replacing.network(row)), ...spec.network };
   // A replacement the sender cannot pay for is refused by every node, while the original
   // (no longer re-broadcast once replaced) might have been mined: keep the original then.
-  const needed = sender.costOf(spec.value, network);
+  const needed = sender.costOf(nativeValueOf(spec.intent), network);
   const [balance = 0n] = await chain.adapter.getBalances([{ owner: row.fromAddress, token: null }]);
   if (balance < needed) return { kind: 'unaffordable', needed, balance };
 
-  const intent = { from: row.fromAddress, to: spec.to, value: spec.value, data: spec.data };
+  const intent = intentOf(spec.intent, row.fromAddress);
   const signed = await core.signer.withKey(row.walletId, row.fromIndex, row.fromAddress, (key) =>
     sender.sign(intent, row.nonce, network, key),
   );
@@ -66,10 +74,7 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
     // Settled or replaced meanwhile: this signature is discarded unsent, as in signAndStore.
     if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
     await store.markReplaced(tx, row.id, id, `${why}: replaced by ${signed.hash}`);
-    await store.insertOutbound(
-      tx,
-      successorOf(row, id, { to: spec.to, value: spec.value, data: spec.data, network, purpose: spec.purpose, ownerId: row.ownerId }),
-    );
+    await store.insertOutbound(tx, successorOf(row, id, { intent: spec.intent, network, purpose: spec.purpose, ownerId: row.ownerId }));
     const s = (await store.markSigned(tx, id, { ...signed, network }))!;
     await signedHook(core, tx, s);
     // Stored before any broadcast, with its status check, as every signed row.
@@ -85,19 +90,9 @@ export async function replaceSigned(core: Core, row: OutboundRow, spec: Replacem
 
 /** The same call again with bumped fees. */
 export async function speedUp(core: Core, row: OutboundRow, why: string): Promise<ReplaceResult> {
-  if (row.nonce === null) return { kind: 'not-replaceable' };
-  return replaceSigned(core, row, { purpose: row.purpose, to: row.to, value: row.value, data: row.data }, why);
-}
-
-/**
- * Whether an unmined row is due for a speed-up: its fee cap was refused outright, or no
- * version got mined for `replaceAfterMs` since it was first accepted (signed, if never).
- * Times are the database's; the two clocks only need to agree to well under that delay.
- */
-export function replacementDue(core: Core, row: OutboundRow, outcome: BroadcastOutcome, now = Date.now()): boolean {
-  if (row.nonce === null) return false; // an 'expiry' family: rebuilt once expired, never replaced
-  if (outcome === 'fee-too-low') return true;
-  return now - (row.broadcastAt ?? row.updatedAt).getTime() >= core.opts.replaceAfterMs;
+  const { replacing } = orderingOf(core.catalogue.chain(row.chainId));
+  if (!replacing) return { kind: 'not-replaceable' };
+  return replaceSigned(core, replacing, row, { purpose: row.purpose, intent: row.intent }, why);
 }
 
 /**
@@ -113,59 +108,25 @@ export async function cancel(
   const row = await store.findOutbound(core.db, id);
   if (!row || ['mined', 'failed', 'dropped'].includes(row.stage)) return { kind: 'settled' };
   if (row.stage === 'replaced') return { kind: 'raced' };
+  const ordering = orderingOf(core.catalogue.chain(row.chainId));
   if (row.stage === 'created') {
     const voided = await core.db.transaction().execute(async (tx) => {
       if (!(await store.lockUnsettled(tx, id, ['created']))) return undefined;
-      const replaced = await voidUnsigned(core, tx, row, 'cancelled before signing');
+      const replaced = await ordering.voidUnsigned(core, tx, row, 'cancelled before signing');
       await opts.onVoided(tx, replaced);
       return replaced;
     });
     return voided ? { kind: 'voided', row: voided } : { kind: 'raced' };
   }
   if (row.purpose === opts.purpose) return { kind: 'already-cancelling', row };
-  if (row.nonce === null) return { kind: 'not-replaceable' };
+  const { replacing } = ordering;
+  if (!replacing) return { kind: 'not-replaceable' };
   // Mined but not yet recorded: settle it now rather than pay for a doomed cancellation.
   const found = await minedVersion(core, row);
   if (found) {
     await settleReceipt(core, row, found);
     return { kind: 'settled' };
   }
-  const call = core.catalogue.chain(row.chainId).adapter.sender.voidCall(row.fromAddress);
-  return replaceSigned(
-    core,
-    row,
-    { purpose: opts.purpose, to: call.to, value: call.value, data: call.data, network: call.network },
-    'cancelled',
-  );
-}
-
-/**
- * An 'expiry' family's row whose deadline the chain's head has passed, with no version
- * landed (the caller checked both, in that order): it steps aside as 'replaced' by a new
- * created row with the same call and owner, which the send job prepares (a fresh deadline)
- * and signs again. The old bytes can never be included any more, so the payment cannot
- * happen twice; the owner learns the new hash from outbound.signed, as after a speed-up.
- */
-export async function rebuildExpired(core: Core, row: OutboundRow): Promise<OutboundRow | undefined> {
-  const id = uuidv7();
-  const rebuilt = await core.db.transaction().execute(async (tx) => {
-    if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
-    await store.markReplaced(tx, row.id, id, `expired unmined (${row.hash}); rebuilt and signed again`);
-    // The same call again; its family's prepare gives it a fresh deadline.
-    await store.insertOutbound(
-      tx,
-      successorOf(row, id, {
-        to: row.to,
-        value: row.value,
-        data: row.data,
-        network: row.network,
-        purpose: row.purpose,
-        ownerId: row.ownerId,
-      }),
-    );
-    await store.enqueueSendJob(tx, id);
-    return store.findOutbound(tx, id);
-  });
-  if (rebuilt) core.logger.warn({ ...logFields(row), rebuiltAs: id }, 'outbound transaction expired unmined; rebuilt');
-  return rebuilt;
+  const { network, kind, to, amount } = replacing.voidCall(row.fromAddress);
+  return replaceSigned(core, replacing, row, { purpose: opts.purpose, intent: { kind, to, amount }, network }, 'cancelled');
 }

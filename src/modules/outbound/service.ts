@@ -35,19 +35,26 @@
  * Families without nonces ('expiry' ordering: Tron, Solana). No nonce is taken (the row's
  * nonce is null); a signed row whose deadline the chain's head has passed, with no version
  * landed, is rebuilt: a new row with the same call is prepared (a fresh deadline) and signed
- * again (replace.ts, rebuildExpired). Such a row is never sped up or cancelled once signed.
+ * again. Such a row is never sped up or cancelled once signed.
+ *
+ * What differs between the two is an ordering strategy (strategy.ts), both in ordering.ts,
+ * which picks one per chain: the steps here never ask.
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { NetworkData, SignedTransaction, TxIntent } from '../../chains/types.js';
+import type { BlockPointer, FeeQuote, NetworkData, SignedFeeFields, SignedTransaction, TxIntent } from '../../chains/types.js';
+import { intentOf } from '../../chains/intents.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletService } from '../wallets/service.js';
 import { logFields, messageOf, rejectionOf } from './checks.js';
-import { broadcast, voidUnsigned, minedVersion, settle, settleReceipt, signedHook, type Core } from './core.js';
+import { broadcast } from './broadcast.js';
+import { minedVersion, settle, settleReceipt, signedHook, type Core } from './core.js';
 import { confirm } from './confirm.js';
-import { cancel, rebuildExpired, replacementDue, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
+import { orderingOf } from './ordering.js';
+import { cancel, speedUp, type CancelResult, type ReplaceResult } from './replace.js';
+import type { DetachedSlot } from './strategy.js';
 import { enqueueMany, type EnqueueRequest } from './enqueue.js';
 import * as store from './store.js';
 import type { OutboundRow } from './store.js';
@@ -57,6 +64,7 @@ export type { OutboundRow, Stage } from './store.js';
 export { REVERTED } from './store.js';
 export type { Confirmation } from '../../outbound-row.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
+export type { DetachedSlot } from './strategy.js';
 
 export interface OutboundOptions {
   /** First receipt check after signing; doubles per poll up to maxTrackDelayMs. */
@@ -143,17 +151,33 @@ export class OutboundService {
     return store.liveOfOwner(db, ownerId);
   }
 
-  /** The fee fields a row's network data carries (EVM: gas limit and fee caps; null where absent), for records that show them. */
-  feeFields(row: OutboundRow): { gasLimit: bigint | null; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } {
-    return this.catalogue.chain(row.chainId).adapter.sender.feeFields(row.network);
+  /** The public fee fields of a row's network data, as its family shows them (ChainAdapter.fees.ofNetwork), for records. */
+  feeFields(row: OutboundRow): SignedFeeFields {
+    return this.catalogue.chain(row.chainId).adapter.fees.ofNetwork(row.network);
   }
 
-  /** What a settled row's receipt says for the Transaction that owns it (null without one: dropped, voided). */
-  mined(row: OutboundRow): { hash: string; blockNumber: bigint; blockHash: string; gasUsed: bigint; gasPrice: bigint } | null {
-    const r = row.receipt;
-    return r
-      ? { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: r.gasUsed, gasPrice: r.effectiveGasPrice }
-      : null;
+  /**
+   * A settled row's receipt as the public records show it: its block, and the fee fields its
+   * family maps it to (ChainAdapter.fees.ofReceipt: gasUsed x gasPrice is the fee); null
+   * without a receipt.
+   */
+  mined(row: OutboundRow): { hash: string; block: BlockPointer; gasUsed: bigint; gasPrice: bigint } | null {
+    if (!row.receipt) return null;
+    return { hash: row.hash!, block: row.receipt.block, ...this.catalogue.chain(row.chainId).adapter.fees.ofReceipt(row.receipt) };
+  }
+
+  /** What the receipts of rows of one chain used besides their fees, as a sweep shows it (ChainAdapter.fees.usage). */
+  usage(chainId: string, rows: (OutboundRow | undefined)[]): Record<string, string> {
+    const receipts = rows.flatMap((r) => (r?.receipt ? [r.receipt] : []));
+    return this.catalogue.chain(chainId).adapter.fees.usage(receipts);
+  }
+
+  /**
+   * Slots and network data of transactions `from` signs for a client to broadcast
+   * (sign-only), nothing reserved: see OrderingStrategy.detached (strategy.ts).
+   */
+  detached(chain: ChainHandle, from: string, items: { intent: TxIntent; quote: FeeQuote }[]): Promise<DetachedSlot[]> {
+    return orderingOf(chain).detached(this.db, chain, from, items);
   }
 
   /** Why a row that ended without success did not do `what` (a reason its owner records). */
@@ -162,11 +186,6 @@ export class OutboundService {
     if (row.stage === 'dropped') return `the ${what} was never mined: ${row.error ?? 'its nonce was used by another transaction'}`;
     if (row.stage === 'replaced') return `the ${what} was not sent: ${row.error ?? 'it would fail'}`;
     return `the ${what} did not complete: ${row.error ?? row.stage}`;
-  }
-
-  /** The sender's next nonce as the pipeline sees it (not reserved), or null before its first send. */
-  peekNonce(chainId: string, address: string, db: DbConn = this.db): Promise<bigint | null> {
-    return store.peekNonce(db, chainId, address);
   }
 
   /** Job `outbound_send`: signs a created row (once) and broadcasts a signed one. */
@@ -234,28 +253,29 @@ export class OutboundService {
     const row = await store.findOutbound(this.db, id);
     if (row?.stage === 'mined' || row?.stage === 'failed') return confirm(this.#core, id, poll);
     if (!row || (row.stage !== 'signed' && row.stage !== 'broadcast')) return;
+    const { rebuilding, replacing } = orderingOf(this.catalogue.chain(row.chainId));
     // Expiry first, receipts second: a transaction that landed just before its deadline is
     // found and settled; one found expired with no receipt after that never can land.
-    const expired = row.nonce === null && (await this.catalogue.chain(row.chainId).adapter.sender.hasExpired(row.network));
+    const expired = rebuilding !== null && (await rebuilding.expired(row));
     const found = await minedVersion(this.#core, row);
     if (found) {
       await settleReceipt(this.#core, row, found);
       return;
     }
     if (expired) {
-      await rebuildExpired(this.#core, row);
+      await rebuilding.rebuild(this.#core, row);
       return;
     }
     const outcome = await broadcast(this.#core, row);
     if (outcome === 'settled') return;
-    if (replacementDue(this.#core, row, outcome)) {
+    if (replacing?.due(this.#core, row, outcome)) {
       const replaced = await speedUp(this.#core, row, outcome === 'fee-too-low' ? 'fee cap refused' : 'unmined too long');
       // The replacement has its own status check; a lost race means someone else moved the row on.
       if (replaced.kind !== 'unaffordable') return;
       await store.recordError(
         this.db,
         id,
-        `stuck, but a replacement would cost ${replaced.needed} wei and the sender holds ${replaced.balance}`,
+        `stuck, but a replacement would cost ${replaced.needed} and the sender holds ${replaced.balance} (native base units)`,
       );
     }
     const { firstTrackDelayMs, maxTrackDelayMs } = this.#core.opts;
@@ -303,22 +323,20 @@ export class OutboundService {
    * Gas estimation reverted. Judged only once every earlier nonce of the sender is mined
    * (before that, the estimate ran against a state the transaction will not run in); then
    * the row is voided and a 0-value self-transfer takes its nonce, so the sender's later
-   * transactions are not blocked behind a transaction that would only burn gas. On an
+   * transactions are not blocked behind a transaction that would only burn fees. On an
    * 'expiry' family (no nonces) the same wait is for the sender's earlier unsettled rows,
-   * and a voided row leaves no slot to fill.
+   * and a voided row leaves no slot to fill (the ordering strategy's waitsForEarlier and
+   * voidUnsigned).
    */
   async #voidIfReverting(row: OutboundRow, chain: ChainHandle, reason: string): Promise<OutboundRow | undefined> {
-    const waiting =
-      row.nonce === null
-        ? await store.hasEarlierLive(this.db, row)
-        : (await chain.adapter.sender.nonceOf(row.fromAddress, 'latest')) < row.nonce;
-    if (waiting) {
+    const ordering = orderingOf(chain);
+    if (await ordering.waitsForEarlier(this.#core, row)) {
       await store.recordError(this.db, row.id, `would revert (${reason}); waiting for earlier nonces to be mined before deciding`);
       await store.enqueueSendJob(this.db, row.id, this.#core.opts.waitRetryMs);
       return row;
     }
     const voided = await settle(this.#core, row.id, ['created'], (tx) =>
-      voidUnsigned(this.#core, tx, row, `voided before signing, the transaction would revert: ${reason}`),
+      ordering.voidUnsigned(this.#core, tx, row, `voided before signing, the transaction would revert: ${reason}`),
     );
     if (voided)
       this.logger.warn(
@@ -329,7 +347,7 @@ export class OutboundService {
   }
 }
 
-/** What a row sends, as the family signs it: its call, and its fee payer when not the sender. */
+/** What a row sends, as the family signs it: its intent, its sender, and its fee payer when not the sender. */
 export function intentOfRow(row: OutboundRow): TxIntent {
-  return { from: row.fromAddress, to: row.to, value: row.value, data: row.data, ...(row.feePayer ? { feePayer: row.feePayer } : {}) };
+  return intentOf(row.intent, row.fromAddress, row.feePayer);
 }

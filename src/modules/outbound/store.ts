@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { NetworkData, Receipt } from '../../chains/types.js';
+import type { IntentBody, NetworkData, Receipt, ReceiptDetails } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import type { OutboundRow, Stage } from '../../outbound-row.js';
 
@@ -12,9 +12,13 @@ interface DbRow {
   from_address: string;
   from_index: number | null;
   nonce: string | null;
+  kind: IntentBody['kind'];
   to_address: string;
   value: string;
   data: string | null;
+  token: string | null;
+  memo: string | null;
+  more: { to: string; amount: string }[] | null;
   network_data: NetworkData;
   fee_payer: string | null;
   raw: string | null;
@@ -25,9 +29,8 @@ interface DbRow {
   replaced_by: string | null;
   block_number: string | null;
   block_hash: string | null;
-  gas_used: string | null;
-  effective_gas_price: string | null;
-  resources_used: { energy?: string; bandwidth?: string; rentPaid?: string; rentReclaimed?: string } | null;
+  fee: string | null;
+  receipt_details: ReceiptDetails | null;
   status: 'success' | 'reverted' | null;
   error: string | null;
   attempts: number;
@@ -47,9 +50,7 @@ function toRow(r: DbRow): OutboundRow {
     fromAddress: r.from_address,
     fromIndex: r.from_index,
     nonce: big(r.nonce),
-    to: r.to_address,
-    value: BigInt(r.value),
-    data: r.data,
+    intent: intentOfColumns(r),
     network: r.network_data,
     feePayer: r.fee_payer,
     raw: r.raw,
@@ -63,14 +64,9 @@ function toRow(r: DbRow): OutboundRow {
         ? null
         : {
             status: r.status,
-            blockNumber: BigInt(r.block_number!),
-            blockHash: r.block_hash!,
-            gasUsed: BigInt(r.gas_used!),
-            effectiveGasPrice: BigInt(r.effective_gas_price!),
-            ...(r.resources_used?.energy !== undefined ? { energyUsed: BigInt(r.resources_used.energy) } : {}),
-            ...(r.resources_used?.bandwidth !== undefined ? { bandwidthUsed: BigInt(r.resources_used.bandwidth) } : {}),
-            ...(r.resources_used?.rentPaid !== undefined ? { rentPaid: BigInt(r.resources_used.rentPaid) } : {}),
-            ...(r.resources_used?.rentReclaimed !== undefined ? { rentReclaimed: BigInt(r.resources_used.rentReclaimed) } : {}),
+            block: { number: BigInt(r.block_number!), hash: r.block_hash! },
+            fee: BigInt(r.fee!),
+            details: r.receipt_details ?? {},
           },
     error: r.error,
     attempts: r.attempts,
@@ -82,6 +78,43 @@ function toRow(r: DbRow): OutboundRow {
 }
 
 const one = (rows: DbRow[]): OutboundRow | undefined => (rows[0] ? toRow(rows[0]) : undefined);
+
+/**
+ * An intent as its columns keep it: `to_address` is the recipient (the first, for several
+ * payments) or the contract called; `value` the amount moved in the intent's asset (the
+ * native coin, or `token`), a call's native value; `data` a call's calldata; `more` the
+ * other payments of a token batch.
+ */
+function columnsOfIntent(i: IntentBody) {
+  return {
+    kind: i.kind,
+    to_address: i.to,
+    value: (i.kind === 'call' ? i.value : i.amount).toString(),
+    data: i.kind === 'call' ? i.data : null,
+    token: i.kind === 'token' ? i.token : null,
+    memo: i.kind !== 'call' ? (i.memo ?? null) : null,
+    more: i.kind === 'token' && i.more?.length ? JSON.stringify(i.more.map((p) => ({ to: p.to, amount: p.amount.toString() }))) : null,
+  };
+}
+
+function intentOfColumns(r: Pick<DbRow, 'kind' | 'to_address' | 'value' | 'data' | 'token' | 'memo' | 'more'>): IntentBody {
+  const memo = r.memo !== null ? { memo: r.memo } : {};
+  switch (r.kind) {
+    case 'native':
+      return { kind: 'native', to: r.to_address, amount: BigInt(r.value), ...memo };
+    case 'token':
+      return {
+        kind: 'token',
+        token: r.token!,
+        to: r.to_address,
+        amount: BigInt(r.value),
+        ...memo,
+        ...(r.more ? { more: r.more.map((p) => ({ to: p.to, amount: BigInt(p.amount) })) } : {}),
+      };
+    case 'call':
+      return { kind: 'call', to: r.to_address, value: BigInt(r.value), data: r.data! };
+  }
+}
 
 // ---- nonces: nonce-store.ts (the 'nonce' families' counters) -----------------------
 
@@ -100,9 +133,7 @@ export interface NewOutbound {
   fromIndex: number | null;
   /** The ordering slot on 'nonce' families; null on 'expiry' families (the deadline is in `network`). */
   nonce: bigint | null;
-  to: string;
-  value: bigint;
-  data: string | null;
+  intent: IntentBody;
   network: NetworkData;
   /** See OutboundRow.feePayer; absent: the sender pays. */
   feePayer?: string | null;
@@ -117,12 +148,14 @@ export async function insertOutbound(db: DbConn, r: NewOutbound): Promise<void> 
 /** Many rows in one statement. */
 export async function insertOutbounds(db: DbConn, list: NewOutbound[]): Promise<void> {
   if (list.length === 0) return;
-  const values = list.map(
-    (r) => sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${r.to}, ${r.value}, ${r.data},
-                ${JSON.stringify(r.network)}::jsonb, ${r.feePayer ?? null}, 'created', ${r.purpose}, ${r.ownerId})`,
-  );
-  await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, to_address, value, data,
-                                      network_data, fee_payer, stage, purpose, owner_id)
+  const values = list.map((r) => {
+    const c = columnsOfIntent(r.intent);
+    return sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${c.kind}, ${c.to_address},
+                ${c.value}, ${c.data}, ${c.token}, ${c.memo}, ${c.more}::jsonb, ${JSON.stringify(r.network)}::jsonb,
+                ${r.feePayer ?? null}, 'created', ${r.purpose}, ${r.ownerId})`;
+  });
+  await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, kind, to_address, value, data,
+                                      token, memo, more, network_data, fee_payer, stage, purpose, owner_id)
             VALUES ${sql.join(values)}`.execute(db);
 }
 
@@ -196,8 +229,7 @@ export const REVERTED = 'execution reverted';
 export async function settleMined(db: DbConn, id: string, r: Receipt): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
     UPDATE outbound_txs SET stage = ${r.status === 'success' ? 'mined' : 'failed'}, status = ${r.status},
-           block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
-           effective_gas_price = ${r.effectiveGasPrice}, resources_used = ${resourcesUsed(r)}::jsonb, conflict_seen_at = NULL, updated_at = now(),
+           ${receiptColumns(r)}, conflict_seen_at = NULL, updated_at = now(),
            error = ${r.status === 'success' ? null : (r.failure ?? REVERTED)}
      WHERE id = ${id}
     RETURNING *`.execute(db);
@@ -253,19 +285,7 @@ export async function family(db: DbConn, id: string): Promise<OutboundRow[]> {
  * failed, with its receipt) and the live row steps aside as replaced by it. The live row
  * leaves the (chain, sender, nonce) index first, so the two never hold it together.
  */
-export async function settlePredecessor(
-  db: DbConn,
-  liveId: string,
-  minedId: string,
-  r: {
-    status: 'success' | 'reverted';
-    blockNumber: bigint;
-    blockHash: string;
-    gasUsed: bigint;
-    effectiveGasPrice: bigint;
-    failure?: string;
-  },
-): Promise<OutboundRow> {
+export async function settlePredecessor(db: DbConn, liveId: string, minedId: string, r: Receipt): Promise<OutboundRow> {
   await sql`UPDATE outbound_txs SET stage = 'replaced', replaced_by = ${minedId}, conflict_seen_at = NULL, updated_at = now(),
                    error = 'an earlier transaction with this nonce was mined instead'
              WHERE id = ${liveId}`.execute(db);
@@ -297,18 +317,17 @@ export async function liveOfOwner(db: DbConn, ownerId: string): Promise<Outbound
 
 // ---- confirmation depth and reorgs (confirm.ts) ----------------------------------------
 
-/** Locks a settled row for a reorg move, provided it still holds the receipt of `blockHash`. */
-export async function lockSettledIn(db: DbConn, id: string, blockHash: string): Promise<OutboundRow | undefined> {
+/** Locks a settled row for a reorg move, provided it still holds the receipt of block `hash`. */
+export async function lockSettledIn(db: DbConn, id: string, hash: string): Promise<OutboundRow | undefined> {
   const { rows } = await sql<DbRow>`
-    SELECT * FROM outbound_txs WHERE id = ${id} AND stage IN ('mined', 'failed') AND block_hash = ${blockHash} FOR UPDATE`.execute(db);
+    SELECT * FROM outbound_txs WHERE id = ${id} AND stage IN ('mined', 'failed') AND block_hash = ${hash} FOR UPDATE`.execute(db);
   return one(rows);
 }
 
 /** The same transaction, same outcome, re-mined in another block: the new receipt. updated_at is progress, not touched. */
 export async function moveReceipt(db: DbConn, id: string, r: Omit<Receipt, 'status'>): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
-    UPDATE outbound_txs SET block_number = ${r.blockNumber}, block_hash = ${r.blockHash}, gas_used = ${r.gasUsed},
-           effective_gas_price = ${r.effectiveGasPrice}, resources_used = ${resourcesUsed(r)}::jsonb
+    UPDATE outbound_txs SET ${receiptColumns(r)}
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
@@ -321,20 +340,15 @@ export async function moveReceipt(db: DbConn, id: string, r: Omit<Receipt, 'stat
  */
 export async function unsettle(db: DbConn, id: string, error: string): Promise<OutboundRow> {
   const { rows } = await sql<DbRow>`
-    UPDATE outbound_txs SET stage = 'broadcast', status = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-           effective_gas_price = NULL, resources_used = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
+    UPDATE outbound_txs SET stage = 'broadcast', status = NULL, block_number = NULL, block_hash = NULL, fee = NULL,
+           receipt_details = NULL, broadcast_at = NULL, error = ${error}, updated_at = now()
      WHERE id = ${id}
     RETURNING *`.execute(db);
   return toRow(rows[0]!);
 }
 
-/** A receipt's resources and rent besides the fee (Receipt.energyUsed, bandwidthUsed, rentPaid, rentReclaimed) as stored: decimal strings, null when none. */
-function resourcesUsed(r: Pick<Receipt, 'energyUsed' | 'bandwidthUsed' | 'rentPaid' | 'rentReclaimed'>): string | null {
-  if (r.energyUsed === undefined && r.bandwidthUsed === undefined && r.rentPaid === undefined && r.rentReclaimed === undefined) return null;
-  return JSON.stringify({
-    ...(r.energyUsed !== undefined ? { energy: r.energyUsed.toString() } : {}),
-    ...(r.bandwidthUsed !== undefined ? { bandwidth: r.bandwidthUsed.toString() } : {}),
-    ...(r.rentPaid !== undefined ? { rentPaid: r.rentPaid.toString() } : {}),
-    ...(r.rentReclaimed !== undefined ? { rentReclaimed: r.rentReclaimed.toString() } : {}),
-  });
+/** The SET list of a receipt's block, fee and details. */
+function receiptColumns(r: Omit<Receipt, 'status'>) {
+  return sql`block_number = ${r.block.number}, block_hash = ${r.block.hash}, fee = ${r.fee},
+             receipt_details = ${JSON.stringify(r.details)}::jsonb`;
 }

@@ -7,6 +7,7 @@
  * `GET /v1/assets/rates` all come from here.
  */
 import type { RateSettings } from '../../config/index.js';
+import { capability } from '../../chains/registry.js';
 import { AppError, UpstreamError, ValidationError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -69,7 +70,7 @@ export class RateService {
     const id = asset.row.id;
     let lookup: Lookup;
     try {
-      const round = await asset.chain.adapter.readPriceFeed(feed.address);
+      const round = await capability(asset.chain.adapter, 'priceFeeds').readPriceFeed(feed.address);
       lookup = round
         ? judgeRound(round, feed.heartbeat, this.settings.graceSeconds, this.now())
         : { quote: null, reason: 'INVALID', detail: `${feed.address} does not answer as a price feed` };

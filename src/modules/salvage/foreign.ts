@@ -9,8 +9,9 @@
  * An endpoint of a chain this installation configures is recovered through that chain instead.
  */
 import type { ChainAdapter, TxIntent } from '../../chains/types.js';
+import { nativeValueOf } from '../../chains/intents.js';
 import { ChainRejectedError } from '../../chains/errors.js';
-import { openForeignChain } from '../../chains/registry.js';
+import { capability, isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -41,7 +42,14 @@ export async function openForeign(deps: ModuleDeps & ForeignDeps, wallet: Wallet
   }
   const own = deps.wallets.chainOf(wallet);
   const url = await deps.targets.check(body.rpcUrl!, own.row.network, 'rpcUrl');
-  const adapter = await openForeignChain(own.config, url.toString(), deps.targets.lookup as never);
+  // 422 NOT_SUPPORTED where the wallet's family cannot reach a chain by URL (the capability's one place).
+  const foreign = capability(own.adapter, 'foreignChains');
+  const adapter = await foreign.open(url.toString(), deps.targets.lookup as never).catch((err: unknown) => {
+    // The URL is the client's: one that does not answer as a chain is a 422, not the 503 of a configured chain's outage.
+    throw new BusinessRuleError('RPC_URL_UNREACHABLE', `rpcUrl did not answer as a chain: ${(err as Error).message.slice(0, 200)}`, [
+      { field: 'rpcUrl', message: 'no chain answered there' },
+    ]);
+  });
   const configured = deps.catalogue
     .chains()
     .find(
@@ -76,11 +84,11 @@ async function plan(adapter: ChainAdapter, body: SalvageFeeBody, senderOf: (addr
   const from = adapter.normalizeAddress(body.senderAddress);
   if (!from) throw bad('senderAddress', 'is not an address of the chain');
   const recipient = adapter.normalizeAddress(body.recipientAddress);
-  if (!recipient || /^0x0{40}$/i.test(recipient)) throw bad('recipientAddress', 'is not an address funds can be sent to');
+  if (!recipient || isZeroAddress(adapter.config, recipient)) throw bad('recipientAddress', 'is not an address funds can be sent to');
   const sender = await senderOf(from);
   let token = body.tokenAddress === undefined ? null : adapter.normalizeAddress(body.tokenAddress);
   if (body.tokenAddress !== undefined && token === null) throw bad('tokenAddress', 'is not an address of the chain');
-  if (token !== null && /^0x0{40}$/i.test(token)) token = null;
+  if (token !== null && isZeroAddress(adapter.config, token)) token = null;
   const decimals = token === null ? adapter.config.blockchain.nativeDecimals : await adapter.readTokenDecimals(token);
   if (decimals === null) throw new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on that chain`);
   const amount = parseAmount(body.amount, decimals, 'amount');
@@ -93,8 +101,8 @@ async function plan(adapter: ChainAdapter, body: SalvageFeeBody, senderOf: (addr
     throw new BusinessRuleError('INSUFFICIENT_BALANCE', `The sender holds ${formatAmount(held!, decimals)}, less than ${body.amount}`);
   const intent: TxIntent =
     token === null
-      ? { from: sender.address, to: recipient, value: amount, data: null }
-      : { from: sender.address, to: token, value: 0n, data: adapter.encodeTokenTransfer(recipient, amount) };
+      ? { kind: 'native', from: sender.address, to: recipient, amount }
+      : { kind: 'token', from: sender.address, token, to: recipient, amount };
   const quote = await adapter.sender.quote(intent, {}, { fresh: true }).catch((err: unknown) => {
     if (err instanceof ChainRejectedError && !err.retryable)
       throw new BusinessRuleError('TRANSFER_WOULD_FAIL', `The chain refuses this transfer: ${err.message}`);
@@ -158,7 +166,7 @@ export async function foreignRecover(
   try {
     const p = await clientNode(() => plan(adapter, body, senderOf));
     const coin = (v: bigint) => `${formatAmount(v, adapter.config.blockchain.nativeDecimals)} ${adapter.config.blockchain.symbol}`;
-    const value = p.intent.data === null ? p.intent.value : 0n;
+    const value = nativeValueOf(p.intent);
     if (p.nativeBalance < value + p.fee) {
       throw new BusinessRuleError(
         'INSUFFICIENT_BALANCE',
@@ -166,7 +174,8 @@ export async function foreignRecover(
       );
     }
     const sender = adapter.sender;
-    const nonce = await clientNode(() => sender.nonceOf(p.sender.address, 'pending'));
+    // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
+    const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
     const network = await clientNode(() => sender.prepare(p.intent, p.network));
     const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
       sender.sign(p.intent, nonce, network, key),
@@ -218,13 +227,7 @@ export async function foreignRecover(
     while (Date.now() < deadline) {
       const r = await adapter.getReceipt(signed.hash).catch(() => null);
       if (r) {
-        const mined = {
-          hash: signed.hash,
-          blockNumber: r.blockNumber,
-          blockHash: r.blockHash,
-          gasUsed: r.gasUsed,
-          gasPrice: r.effectiveGasPrice,
-        };
+        const mined = { hash: signed.hash, block: r.block, ...adapter.fees.ofReceipt(r) };
         await end(
           r.status === 'success',
           r.status === 'success' ? null : 'the recovery transfer reverted on chain (the network fee was paid)',

@@ -21,7 +21,9 @@
 import type { ChildFeeFunding, FeeQuote, TxIntent } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
-import { derivationOfChain, familyOfChain, isZeroAddress } from '../../chains/registry.js';
+import { nativeValueOf } from '../../chains/intents.js';
+import { derivationOfChain, familyOfChain, isZeroAddress, offers } from '../../chains/registry.js';
+import { addressKey } from '../../chains/address-key.js';
 import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/errors.js';
 import { shortReference } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -79,12 +81,14 @@ export class SalvageService {
       const chain = await openForeign(this.deps, wallet, body);
       if (chain.kind === 'foreign') {
         await this.withdrawals.checkWhitelistOf(wallet.id, body.recipientAddress, 'recipientAddress');
+        await this.#screen(auth, wallet, chain.own, chain.adapter.normalizeAddress(body.recipientAddress) ?? body.recipientAddress);
         return this.deps.transactions.load(await foreignRecover(this.deps, wallet, chain, body, (a) => this.#sender(wallet, a)));
       }
       blockchainId = chain.chain.row.blockchain_id;
     }
     const p = await this.plan(wallet, { ...body, blockchainId, rpcUrl: undefined });
     await this.withdrawals.checkWhitelistOf(wallet.id, p.recipient, 'recipientAddress');
+    await this.#screen(auth, wallet, p.chain, p.recipient);
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
       if (await store.senderBusy(tx, p.chain.id, p.sender.address)) {
@@ -130,14 +134,12 @@ export class SalvageService {
       ]);
     }
     // Where the family lets the master pay a child's fee (Solana), it pays and signs as fee payer.
-    const sponsored = adapter.sender.sponsoredFees && sender.index !== 0;
-    const intent: TxIntent = {
-      from: sender.address,
-      ...(token === null
-        ? { to: recipient, value: amount, data: null }
-        : { to: token, value: 0n, data: adapter.encodeTokenTransfer(recipient, amount) }),
-      ...(sponsored ? { feePayer: wallet.address } : {}),
-    };
+    const sponsored = offers(adapter, 'feeSponsorship') && sender.index !== 0;
+    const payer = sponsored ? { feePayer: wallet.address } : {};
+    const intent: TxIntent =
+      token === null
+        ? { kind: 'native', from: sender.address, to: recipient, amount, ...payer }
+        : { kind: 'token', from: sender.address, token, to: recipient, amount, ...payer };
     const wholeBalance = token !== null && amount === held;
     const quote = await adapter.sender
       .quote(intent, {}, { fresh: true, ...(wholeBalance ? { wholeBalance, reclaim: true } : {}) })
@@ -200,6 +202,23 @@ export class SalvageService {
     return chain;
   }
 
+  /**
+   * AML screening of a recipient outside the wallet (modules/aml checkPayout), before anything
+   * is reserved or signed: 422 AML_BLOCKED for a listed one. The wallet's own addresses are
+   * not payouts and are not screened.
+   */
+  async #screen(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string): Promise<void> {
+    if (!this.deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
+    if (await this.deps.addresses.findByAddress(wallet.id, recipient)) return;
+    await this.deps.aml.checkPayout({
+      wallet,
+      chain,
+      recipients: [{ address: recipient, field: 'recipientAddress' }],
+      operation: 'salvage',
+      actor: `api-key:${auth.keyId}`,
+    });
+  }
+
   /** The master, or an address of the wallet whose key it holds (derived or imported). */
   async #sender(wallet: WalletRow, address: string): Promise<Salvager> {
     if (address === wallet.address) return { address, index: 0, addressId: null };
@@ -250,7 +269,7 @@ export class SalvageService {
   ): Promise<ChildFeeFunding> {
     const sym = chain.config.blockchain.symbol;
     const fmt = (v: bigint) => `${formatAmount(v, chain.config.blockchain.nativeDecimals)} ${sym}`;
-    const value = intent.data === null ? intent.value : 0n;
+    const value = nativeValueOf(intent);
     if (sender.index === 0) {
       if (nativeBalance < value + quote.fee) {
         throw new BusinessRuleError(

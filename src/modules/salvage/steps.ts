@@ -11,6 +11,7 @@
  * `salvage.failed` as its outcome.
  */
 import type { NetworkData } from '../../chains/types.js';
+import { offers } from '../../chains/registry.js';
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -73,7 +74,7 @@ export class SalvageSteps {
       recipient: p.recipient,
       token: p.token,
       amount: p.amount.toString(),
-      network: signedWith(p),
+      network: p.chain.adapter.sender.fundedNetwork(p.quote),
       lend: lend?.lend ?? null,
       give_back: lend?.giveBack ?? null,
       whole_balance: p.wholeBalance,
@@ -148,8 +149,10 @@ export class SalvageSteps {
       chainId: s.chain_id,
       walletId: s.wallet_id,
       fromIndex: 0,
-      to: s.sender,
-      ...('value' in what ? { value: what.value } : { value: 0n, network: what.network }),
+      // A top-up pays native coin; a lend or give-back moves nothing, what it does is in the family's network data.
+      ...('value' in what
+        ? { intent: { kind: 'native', to: s.sender, amount: what.value } }
+        : { intent: { kind: 'native', to: s.sender, amount: 0n }, network: what.network }),
       purpose: SALVAGE_PURPOSES[step],
       ownerId: s.id,
       crossChain: true,
@@ -161,22 +164,17 @@ export class SalvageSteps {
     const chain = this.deps.catalogue.chain(s.chain_id);
     const wallet = await this.deps.wallets.requireRow(s.wallet_id, tx);
     const amount = BigInt(s.amount);
-    const { gasLimit, maxFeePerGas, maxPriorityFeePerGas, ...network } = s.network;
     const sent = await this.deps.outbound.enqueue(tx, {
       chainId: chain.id,
       walletId: s.wallet_id,
       wallet,
       fromIndex: s.from_index,
       fromAddress: s.sender,
-      ...(s.token === null
-        ? { to: s.recipient, value: amount }
-        : { to: s.token, value: 0n, data: chain.adapter.encodeTokenTransfer(s.recipient, amount) }),
-      // Exactly what the funding paid for: an EVM sender's gas limit and fee caps, another family's fixed data.
-      ...(gasLimit !== undefined ? { gasLimit: BigInt(gasLimit) } : {}),
-      ...(maxFeePerGas !== undefined ? { maxFeePerGas: BigInt(maxFeePerGas), maxPriorityFeePerGas: BigInt(maxPriorityFeePerGas!) } : {}),
-      network,
+      intent: s.token === null ? { kind: 'native', to: s.recipient, amount } : { kind: 'token', token: s.token, to: s.recipient, amount },
+      // Exactly what the funding paid for (Sender.fundedNetwork), opaque here.
+      network: s.network,
       // The master pays a child's fee and signs as fee payer where the family allows it (Solana).
-      ...(chain.adapter.sender.sponsoredFees && s.from_index !== 0 ? { feePayer: wallet.address } : {}),
+      ...(offers(chain.adapter, 'feeSponsorship') && s.from_index !== 0 ? { feePayer: wallet.address } : {}),
       purpose: SALVAGE_PURPOSES.transfer,
       ownerId: s.id,
       crossChain: true,
@@ -214,17 +212,4 @@ export class SalvageSteps {
     });
     if (moved) await this.deps.webhooks.emitForTransaction(tx, s.id, SALVAGE_EVENTS.failed);
   }
-}
-
-/** What the transfer is signed with: an EVM quote's gas limit and fee caps (its top-up paid for them), or the family's fixed data. */
-function signedWith(p: SalvagePlan): NetworkData {
-  const f = p.chain.adapter.sender.feeFields(p.quote.network);
-  if (f.gasLimit === null) return p.quote.fixed;
-  return {
-    ...p.quote.fixed,
-    gasLimit: f.gasLimit.toString(),
-    ...(f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
-      ? { maxFeePerGas: f.maxFeePerGas.toString(), maxPriorityFeePerGas: f.maxPriorityFeePerGas.toString() }
-      : {}),
-  };
 }

@@ -30,6 +30,7 @@ import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { duePeriod, SCHEDULED, type ScheduledFrequency } from './periods.js';
 import * as store from './store.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type { RunRow } from './store.js';
 
@@ -214,7 +215,8 @@ export class SettlementService {
    * back too little would send funds the auto-settlement is about to send.
    */
   async #heldByPending(wallet: WalletRow): Promise<Map<string, bigint>> {
-    const held = new Map<string, bigint>();
+    // Deposits to the master held by AML screening are not settled until released.
+    const held = await store.amlHeldAtMaster(this.deps.db, wallet.id);
     for (const type of HELD_TYPES) {
       for (let page = 1; ; page++) {
         const { items, meta } = await this.deps.transactions.list(systemAuth(wallet), wallet.id, {
@@ -224,7 +226,7 @@ export class SettlementService {
           limit: 100,
         });
         for (const t of items) {
-          if (!t.asset || !t.amount || t.senderAddress?.toLowerCase() !== wallet.address.toLowerCase()) continue;
+          if (!t.asset || !t.amount || !t.senderAddress || addressKey(t.senderAddress) !== addressKey(wallet.address)) continue;
           held.set(t.asset.id, (held.get(t.asset.id) ?? 0n) + parseAmount(t.amount, t.asset.decimals));
         }
         if (page >= meta.totalPages) break;

@@ -148,10 +148,18 @@ export async function depositsToSettle(db: DbConn, ids: string[], masterOnly: bo
   if (ids.length === 0) return [];
   const { rows } = await sql<DepositRef>`
     SELECT t.id, t.wallet_id, t.asset_id, t.address_id FROM transactions t
-     WHERE t.id = ANY(${ids}::uuid[]) AND t.type = 'DEPOSIT' AND t.asset_id IS NOT NULL
+     WHERE t.id = ANY(${ids}::uuid[]) AND t.type = 'DEPOSIT' AND t.asset_id IS NOT NULL AND NOT t.aml_held
        ${masterOnly ? sql`AND t.address_id IS NULL` : sql``}
        AND EXISTS (SELECT 1 FROM beneficiaries b
                     WHERE b.wallet_id = t.wallet_id AND b.is_settlement AND b.is_active AND b.deleted_at IS NULL
                       AND b.settlement_frequency = 'INSTANT')`.execute(db);
   return rows;
+}
+
+/** Deposits held by AML screening on the master address, per asset: not the settlement's to move until released. */
+export async function amlHeldAtMaster(db: DbConn, walletId: string): Promise<Map<string, bigint>> {
+  const { rows } = await sql<{ asset_id: string; amount: string }>`
+    SELECT asset_id, sum(amount)::text AS amount FROM transactions
+     WHERE wallet_id = ${walletId} AND address_id IS NULL AND aml_held AND asset_id IS NOT NULL GROUP BY asset_id`.execute(db);
+  return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
 }

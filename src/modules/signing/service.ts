@@ -7,6 +7,7 @@
 import type { ModuleDeps } from '../deps.js';
 
 import type { TypedDataPayload } from '../../chains/types.js';
+import { capability } from '../../chains/registry.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
@@ -27,11 +28,7 @@ export class SigningService {
   async signMessage(auth: AuthContext, walletId: string, addressId: string | null, message: string): Promise<TransactionView> {
     const { signer, db, webhooks, transactions } = this.deps;
     const who = await signerOf(this.deps, auth, walletId, addressId);
-    const prepare = who.chain.adapter.prepareMessage?.bind(who.chain.adapter);
-    if (!prepare) {
-      throw new BusinessRuleError('NOT_SUPPORTED', `Message signing is not available on ${who.chain.config.blockchain.name}`);
-    }
-    const payload = prepare(message, 'message');
+    const payload = capability(who.chain.adapter, 'messages').prepareMessage(message, 'message');
     const signature = await signer.signMessage(who.wallet.id, who.index, payload, who.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
@@ -63,7 +60,7 @@ export class SigningService {
     const wallet = await wallets.require(auth, walletId);
     if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = wallets.chainOf(wallet);
-    const payload = chain.adapter.prepareTypedData(body);
+    const payload = capability(chain.adapter, 'typedData').prepareTypedData(body);
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {

@@ -3,8 +3,8 @@
  * staking capability (Tron's Stake 2.0, chains/tron/staking.ts), the master address stakes
  * TRX for ENERGY or BANDWIDTH, unstakes (unlocked after the chain's period, 14 days on
  * Tron), restakes (every pending unstake back into its stake) and withdraws what unlocked.
- * Other chains answer 422 NOT_SUPPORTED from the registry (stakingOf), before anything is
- * written.
+ * Other chains answer 422 NOT_SUPPORTED from capability(adapter, 'staking'), before anything
+ * is written.
  *
  * Each operation is a Transaction (STAKING, UNSTAKING, RESTAKING, UNSTAKING_WITHDRAW) and one
  * outbound row of the master, created in one database transaction after the rules are
@@ -19,7 +19,8 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
-import { stakingOf } from '../../chains/registry.js';
+import { capability } from '../../chains/registry.js';
+import { bodyOf } from '../../chains/intents.js';
 import type { Staking, StakingOperation, StakingState, TxIntent } from '../../chains/types.js';
 import { jobs } from '../../jobs/store.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
@@ -86,7 +87,8 @@ export class StakingService {
     // The chain's word first, outside any lock: what is staked, pending and unlocked now.
     const state = await staking.state(wallet.address);
     const amount = checkRule(op, state, decimals, symbol);
-    const intent: TxIntent = { from: wallet.address, to: wallet.address, value: 0n, data: null };
+    // Moves nothing: what it does is in the family's network data (Staking.network).
+    const intent: TxIntent = { kind: 'native', from: wallet.address, to: wallet.address, amount: 0n };
     const quote = await chain.adapter.sender.quote(intent, staking.network(op), { fresh: true });
     const native = chain.assets.find((a) => a.is_native);
     const id = uuidv7();
@@ -129,8 +131,7 @@ export class StakingService {
         walletId: wallet.id,
         wallet,
         fromIndex: 0,
-        to: wallet.address,
-        value: 0n,
+        intent: bodyOf(intent),
         network: quote.fixed,
         purpose: STAKING_PURPOSE,
         ownerId: id,
@@ -171,7 +172,7 @@ export class StakingService {
     const t = await this.deps.transactions.findRow(this.deps.db, id);
     const action = t && actionOf(t.type);
     if (!t || !action || t.status !== 'PENDING' || !t.hash) return;
-    const staking = stakingOf(this.deps.catalogue.chain(t.chain_id).adapter);
+    const staking = capability(this.deps.catalogue.chain(t.chain_id).adapter, 'staking');
     const outcome = await staking.outcome(t.hash);
     const [row] = (await this.deps.outbound.ofOwner(id)).filter((r) => r.stage === 'mined' && r.hash === t.hash);
     if (!row) throw new Error(`staking ${id}: its mined outbound row is not found`);
@@ -212,7 +213,7 @@ export class StakingService {
     const wallet = await this.deps.wallets.require(auth, walletId);
     if (writes && !wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = this.deps.wallets.chainOf(wallet);
-    return { wallet, chain, staking: stakingOf(chain.adapter) };
+    return { wallet, chain, staking: capability(chain.adapter, 'staking') };
   }
 }
 

@@ -21,8 +21,8 @@
  * used, and the first transactions (a child's gas top-up, or [approve(0)] [approve] and the
  * swap, in nonce order). flow.ts follows them.
  */
-import { isZeroAddress, swapsOf } from '../../chains/registry.js';
-import type { FeeQuote, Sender } from '../../chains/types.js';
+import { capability, isZeroAddress } from '../../chains/registry.js';
+import type { FeeQuote, Sender, TxIntent } from '../../chains/types.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -182,7 +182,7 @@ export class SwapApi {
       actor = { wallet, chain: this.deps.wallets.chainOf(wallet), address: address.address, index: address.derivation_index, addressId };
     }
     if (writes && !actor.wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
-    swapsOf(actor.chain.adapter); // 422 SWAP_NOT_AVAILABLE before anything else is read
+    capability(actor.chain.adapter, 'swaps'); // 422 NOT_SUPPORTED (no router on the chain) before anything else is read
     return actor;
   }
 
@@ -246,9 +246,9 @@ export class SwapApi {
         [{ field: 'amount', message: 'insufficient balance' }],
       );
     }
-    // The legs are priced in gas at the fees now, on the call that fills a slot (their limits are fixed).
-    const slot = family.voidCall(actor.address);
-    const fees = await family.quote(slot, slot.network, { fresh: true });
+    // The legs are priced in gas at the fees now, on a transfer that moves nothing (their limits are fixed).
+    const still: TxIntent = { kind: 'native', from: actor.address, to: actor.address, amount: 0n };
+    const fees = await family.quote(still, family.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }), { fresh: true });
     const asset = (a: AssetHandle) => ({
       address: a.row.address,
       decimals: a.row.decimals,

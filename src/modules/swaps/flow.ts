@@ -93,16 +93,13 @@ export class SwapFlow {
       });
       const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;
       const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
-      const caps = family.feeFields(legs.network);
       const plan: store.SwapPlan = {
         ...a.route,
         deadline: ctx.deadline.toString(),
         approvals: approvals.map(String),
         approveGas: APPROVE_GAS.toString(),
-        // A child signs with the fees its top-up paid for.
-        ...(child && caps.maxFeePerGas !== null && caps.maxPriorityFeePerGas !== null
-          ? { fees: { maxFeePerGas: caps.maxFeePerGas.toString(), maxPriorityFeePerGas: caps.maxPriorityFeePerGas.toString() } }
-          : {}),
+        // A child signs with what its top-up paid for (each leg sets its own limit over it).
+        ...(child ? { network: family.fundedNetwork(legs) } : {}),
       };
       await this.deps.transactions.create(tx, {
         id,
@@ -164,8 +161,7 @@ export class SwapFlow {
           walletId: wallet.id,
           wallet,
           fromIndex: 0,
-          to: actor.address,
-          value: topup,
+          intent: { kind: 'native', to: actor.address, amount: topup },
           purpose: SWAP_PURPOSES.topup,
           ownerId: id,
         });
@@ -183,21 +179,19 @@ export class SwapFlow {
       walletId: s.wallet_id,
       fromIndex: s.from_index,
       ownerId: s.id,
-      ...(s.plan.fees
-        ? { maxFeePerGas: BigInt(s.plan.fees.maxFeePerGas), maxPriorityFeePerGas: BigInt(s.plan.fees.maxPriorityFeePerGas) }
-        : {}),
+      ...(s.plan.network ? { network: s.plan.network } : {}),
     };
     for (const amount of s.plan.approvals) {
       await this.deps.outbound.enqueue(tx, {
         ...from,
-        ...provider.approveCall(token, BigInt(amount)),
+        intent: provider.approveCall(token, BigInt(amount)),
         gasLimit: BigInt(s.plan.approveGas),
         purpose: SWAP_PURPOSES.approve,
       });
     }
     await this.deps.outbound.enqueue(tx, {
       ...from,
-      ...provider.swapCall({
+      intent: provider.swapCall({
         path: s.plan.path,
         amountIn: BigInt(s.amount_in),
         amountOutMin: BigInt(s.min_out),
@@ -264,8 +258,8 @@ export class SwapFlow {
       depth: change.depth,
       mined: {
         hash: mined.hash,
-        blockNumber: mined.blockNumber.toString(),
-        blockHash: mined.blockHash,
+        blockNumber: mined.block.number.toString(),
+        blockHash: mined.block.hash,
         gasUsed: mined.gasUsed.toString(),
         gasPrice: mined.gasPrice.toString(),
       },
@@ -294,8 +288,7 @@ export class SwapFlow {
         ...(s.plan.depth !== undefined ? { confirmations: s.plan.depth } : {}),
         mined: {
           hash: m.hash,
-          blockNumber: BigInt(m.blockNumber),
-          blockHash: m.blockHash,
+          block: { number: BigInt(m.blockNumber), hash: m.blockHash },
           gasUsed: BigInt(m.gasUsed),
           gasPrice: BigInt(m.gasPrice),
         },

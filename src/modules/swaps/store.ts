@@ -1,6 +1,7 @@
 /** The SQL of API swaps: quotes given to clients (swap_quotes) and swaps executed (swaps). */
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { NetworkData } from '../../chains/types.js';
 
 /** What a quote or a swap keeps of its route (decimal strings): what later steps sign without a new quote. */
 export interface RoutePlan {
@@ -57,12 +58,12 @@ export async function useQuote(db: DbConn, id: string, by: string): Promise<bool
 
 export type SwapStage = 'topup' | 'sending' | 'swapped' | 'done' | 'failed';
 
-/** The swap plan a swap row keeps: its route, deadline, approvals, and for a child the fees its top-up paid for. */
+/** The swap plan a swap row keeps: its route, deadline, approvals, and for a child the network data its top-up paid for (opaque: the family's). */
 export interface SwapPlan extends RoutePlan {
   deadline: string;
   approvals: string[];
   approveGas: string;
-  fees?: { maxFeePerGas: string; maxPriorityFeePerGas: string };
+  network?: NetworkData;
   /** The swap's receipt once final (its output is read from it). */
   mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
   depth?: number;

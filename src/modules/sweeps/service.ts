@@ -4,8 +4,8 @@
  * A sweep moves one asset's whole balance of one child address. A token sweep needs gas
  * at the child: the master first sends just enough native coin (the transfer's gas limit at
  * the fee cap, less what the child already holds), then the child sends the token with
- * exactly those fees (Tron: energy lent from the master's stake instead; Solana: no top-up
- * at all, the master signs the child's transfer as its fee payer). Both go through the
+ * exactly those fees (or resources lent from the master's stake instead, where the family
+ * lends them; no top-up at all where the master signs the child's transfer as its fee payer). Both go through the
  * outbound pipeline (nonces, stored raw transactions, receipts), and the sweep advances in its
  * outbound.settled subscribers,
  * inside the database transaction that records each receipt. One sweep per address and asset is in
@@ -13,7 +13,7 @@
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import { ChainRejectedError } from '../../chains/errors.js';
-import type { FeeQuote } from '../../chains/types.js';
+import type { FeeQuote, TxIntent } from '../../chains/types.js';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
@@ -28,20 +28,22 @@ import type { WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { GONE, GONE_NATIVE, GONE_PENDING, HELD, KEY_GONE, sweepNetwork, thresholdUnits } from './records.js';
+import { GONE, GONE_NATIVE, GONE_PENDING, HELD, KEY_GONE, thresholdUnits } from './records.js';
 import { SweepSteps } from './steps.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 
 /**
- * `failed`: the funds were gone, the deposits' sweep ended failed at once. `held`: what the
- * address holds is held by its own spends in flight (withdrawals not yet settled): nothing is
- * free to sweep until they settle.
+ * `failed`: the funds were gone, the deposits' sweep ended failed at once. `held`: a deposit
+ * at the address is held by AML screening, so its balance is not moved (modules/aml).
+ * `funds-in-flight`: what the address holds is held by its own spends in flight (withdrawals
+ * not yet settled): nothing is free to sweep until they settle.
  */
-export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed' | 'held';
+export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed' | 'held' | 'funds-in-flight';
 
 export class SweepService {
   constructor(
@@ -93,6 +95,8 @@ export class SweepService {
   /** `settings`: each wallet's auto-sweep settings, normalised once per call (a range holds thousands of deposits of a few wallets). */
   #autoSweeps(d: store.DepositContext, settings: Map<string, AutoSweeping>): boolean {
     if (!d.address_id || !d.asset_id || !(d.address_type === 'INTERNAL' || d.key_imported) || d.disable_auto_sweep) return false;
+    // Held by AML screening: its release queues the sweep again.
+    if (d.aml_held) return false;
     let sweeping = settings.get(d.wallet_id);
     if (!sweeping) settings.set(d.wallet_id, (sweeping = normaliseConfigurations(d.wallet_configurations).autoSweeping));
     if (!sweeping.isActive) return false;
@@ -111,6 +115,8 @@ export class SweepService {
     const asset = this.catalogue.asset(assetId);
     // A child address, or one whose key the wallet imported (signed by address).
     if (!address || !asset || (address.derivation_index === null && !address.key_imported)) return 'nothing';
+    // The master's balance is never mixed with funds from a listed sender (checked again under the lock).
+    if (await store.holdsAmlHeld(this.db, addressId, assetId)) return 'held';
     const wallet = await this.wallets.requireRow(address.wallet_id);
     const chain = this.catalogue.chain(address.chain_id);
     const adapter = chain.adapter;
@@ -133,17 +139,11 @@ export class SweepService {
     // plain transfer's limit; a token sweep's transfer is estimated (with the family's margin).
     // Where the family lets the master pay the fee (Solana), the master is the fee payer and
     // signs too: the child sends everything it holds and needs no native coin of its own.
-    const sponsored = adapter.sender.sponsoredFees;
+    const sponsored = offers(adapter, 'feeSponsorship');
     const payer = sponsored ? { feePayer: wallet.address } : {};
-    const transfer = native
-      ? { from: address.address, to: wallet.address, value: sponsored ? moved : 0n, data: null, ...payer }
-      : {
-          from: address.address,
-          to: asset.row.address,
-          value: 0n,
-          data: adapter.encodeTokenTransfer(wallet.address, moved),
-          ...payer,
-        };
+    const transfer: TxIntent = native
+      ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? moved : 0n, ...payer }
+      : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: moved, ...payer };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
     const inFlight = held.amount > 0n && free <= 0n && (native ? nativeBalance! : tokenBalance!) > 0n;
@@ -165,7 +165,7 @@ export class SweepService {
     }
     const amount = native ? free - (sponsored ? 0n : (quote?.fee ?? 0n)) : free;
     // A token sweep's fee: the family says whether the master must send the child something
-    // first, or lend it resources (Tron: energy from the master's stake) and take them back after.
+    // first, or lend it resources from the master's stake and take them back after.
     const funding =
       native || !quote
         ? null
@@ -185,6 +185,7 @@ export class SweepService {
       const locked = await store.lockAddress(tx, addressId);
       if (!locked) return 'nothing';
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
+      if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);
       if (deposits.length === 0) return 'nothing';
       // The key is checked again under the row lock that removing an imported address takes:
@@ -199,7 +200,7 @@ export class SweepService {
       }
       // Nothing is free while the address's own spends settle: the API says so (409); an
       // automatic sweep ends the deposits' sweep failed with that reason, as when funds are gone.
-      if (inFlight && opts.manual) return 'held';
+      if (inFlight && opts.manual) return 'funds-in-flight';
       if (gone) {
         this.logger.warn({ addressId, assetId, reason: gone }, 'nothing to sweep');
         return opts.manual
@@ -216,9 +217,8 @@ export class SweepService {
         status: 'pending',
         stage: topup > 0n ? 'topup' : lend ? 'lend' : 'transfer',
         amount,
-        // What the transfer is signed with (enqueueTransfer): EVM's fee fields, which the row
-        // shows, as before; another family's fixed network data.
-        ...sweepNetwork(adapter.sender.feeFields(quote!.network), quote!.fixed),
+        // What the transfer is signed with (enqueueTransfer): what the top-up, if any, paid for.
+        network: adapter.sender.fundedNetwork(quote!),
         lend: lend?.lend ?? null,
         giveBack: lend?.giveBack ?? null,
       });
@@ -232,8 +232,7 @@ export class SweepService {
           chainId: chain.id,
           walletId: wallet.id,
           fromIndex: 0,
-          to: address.address,
-          value: topup,
+          intent: { kind: 'native', to: address.address, amount: topup },
           purpose: 'sweep-topup' satisfies Purpose,
           ownerId: sweepId,
         });
@@ -286,9 +285,6 @@ export class SweepService {
       status: 'failed',
       stage: 'failed',
       amount: unreported.reduce((sum, d) => sum + BigInt(d.amount), 0n),
-      gasLimit: 0n,
-      maxFeePerGas: 0n,
-      maxPriorityFeePerGas: 0n,
       error: reason,
     });
     await this.transactions.attachToSweep(
@@ -314,7 +310,12 @@ export class SweepService {
     if (d.status !== 'SUCCESS') throw new ConflictError('DEPOSIT_NOT_CONFIRMED', 'Only confirmed deposits are swept');
     if (d.sweep_id && d.sweep_status === 'pending') return this.transactions.get(auth, walletId, transactionId);
     const result = await this.sweepAddress(d.address_id, d.asset_id, { manual: true });
-    if (result === 'held') {
+    if (result === 'held')
+      throw new BusinessRuleError(
+        'AML_HELD',
+        'A deposit of this asset at this address is held by AML screening (a listed sender); release it first (POST .../transactions/{id}/aml/release)',
+      );
+    if (result === 'funds-in-flight') {
       throw new ConflictError(
         'FUNDS_IN_FLIGHT',
         'What the address holds of this asset is held by its own withdrawals in flight: nothing is free to sweep until they settle',

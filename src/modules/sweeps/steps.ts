@@ -15,8 +15,8 @@ import type { OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { resourcesOf } from './records.js';
 import * as store from './store.js';
+import { offers } from '../../chains/registry.js';
 
 export class SweepSteps {
   constructor(
@@ -42,19 +42,13 @@ export class SweepSteps {
       walletId: wallet.id,
       fromIndex: address.derivation_index,
       fromAddress: address.address,
-      to: asset.row.is_native ? wallet.address : asset.row.address,
-      value: asset.row.is_native ? amount : 0n,
-      ...(asset.row.is_native ? {} : { data: chain.adapter.encodeTokenTransfer(wallet.address, amount) }),
-      // Exactly the fees the top-up paid for (or the lent resources cover): the child holds no more than that.
-      ...(sweep.gas_limit !== null
-        ? {
-            gasLimit: BigInt(sweep.gas_limit),
-            maxFeePerGas: BigInt(sweep.max_fee_per_gas!),
-            maxPriorityFeePerGas: BigInt(sweep.max_priority_fee_per_gas!),
-          }
-        : { network: sweep.network ?? {} }),
+      intent: asset.row.is_native
+        ? { kind: 'native', to: wallet.address, amount }
+        : { kind: 'token', token: asset.row.address, to: wallet.address, amount },
+      // Exactly what the top-up paid for (or the lent resources cover): the child holds no more than that.
+      network: sweep.network ?? {},
       // The master pays the fee and signs as fee payer where the family allows it (Solana).
-      ...(chain.adapter.sender.sponsoredFees ? { feePayer: wallet.address } : {}),
+      ...(offers(chain.adapter, 'feeSponsorship') ? { feePayer: wallet.address } : {}),
       purpose: 'sweep' satisfies Purpose,
       ownerId: sweep.id,
     });
@@ -74,8 +68,8 @@ export class SweepSteps {
       chainId: sweep.chain_id,
       walletId: sweep.wallet_id,
       fromIndex: 0,
-      to: address.address,
-      value: 0n,
+      // Moves nothing: what it does is in the family's network data (lend resources, or take them back).
+      intent: { kind: 'native', to: address.address, amount: 0n },
       network,
       purpose: (step === 'lend' ? 'sweep-lend' : 'sweep-give-back') satisfies Purpose,
       ownerId: sweep.id,
@@ -150,8 +144,9 @@ export class SweepSteps {
     const giveBack = await of(sweep.give_back_outbound_id);
     // What each transaction cost its payer (Solana: rent locked in an account it opened, the
     // master's token account, included); rent given back by a closed account is shown apart.
-    const fee = (r: OutboundRow | undefined) => (r?.receipt ? r.receipt.gasUsed * r.receipt.effectiveGasPrice : 0n);
+    const fee = (r: OutboundRow | undefined) => r?.receipt?.fee ?? 0n;
     const steps = [topup, lend, row, giveBack];
+    const shown = this.outbound.mined(row)!;
     for (const d of deposits) {
       await this.transactions.markSwept(tx, d.id, {
         amount: d.amount,
@@ -162,11 +157,13 @@ export class SweepSteps {
         to: wallet.address,
         response: {
           status: row.receipt!.status,
-          blockNumber: Number(row.receipt!.blockNumber),
-          gasUsed: row.receipt!.gasUsed.toString(),
+          blockNumber: Number(shown.block.number),
+          gasUsed: shown.gasUsed.toString(),
           sweptTotal: sweep.amount,
           topupHash: topup?.hash ?? null,
-          ...resourcesOf(steps, lend, giveBack),
+          // What the family shows besides the fee (ChainAdapter.fees.usage: resources used, rent paid and got back).
+          ...this.outbound.usage(sweep.chain_id, steps),
+          ...(lend ? { lendHash: lend.hash, giveBackHash: giveBack?.hash ?? null } : {}),
         },
       });
       await this.webhooks.emitForTransaction(tx, d.id, 'deposit.swept.success');

@@ -12,11 +12,7 @@ export interface SweepRow {
   status: 'pending' | 'success' | 'failed';
   stage: 'topup' | 'lend' | 'transfer' | 'give_back' | 'done' | 'failed';
   amount: string;
-  /** EVM sweeps: the fee fields the transfer is signed with; null on other families (see `network`). */
-  gas_limit: string | null;
-  max_fee_per_gas: string | null;
-  max_priority_fee_per_gas: string | null;
-  /** Other families: the transfer's fixed network data (the family's quote), signed as funded. */
+  /** The network data the transfer is signed with, as funded (Sender.fundedNetwork); null on a sweep that never started. */
   network: NetworkData | null;
   /** The family's lend and give-back steps (ChildFeeFunding 'lend'), when resources are lent. */
   lend: NetworkData | null;
@@ -63,6 +59,16 @@ export async function activeSweep(db: DbConn, addressId: string, assetId: string
   return rows[0];
 }
 
+/**
+ * Whether a deposit of the asset to the address is held by AML screening (a listed sender,
+ * not released): a sweep moves the address's whole balance, so none is made while one is.
+ */
+export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: string): Promise<boolean> {
+  const { rows } =
+    await sql`SELECT 1 FROM transactions WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held LIMIT 1`.execute(db);
+  return rows.length > 0;
+}
+
 /** Confirmed deposits of an address and asset that no sweep has taken yet. */
 export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
   const { rows } = await sql<SweepableDeposit>`
@@ -86,22 +92,15 @@ export async function insertSweep(
     status: 'pending' | 'failed';
     stage: 'topup' | 'lend' | 'transfer' | 'failed';
     amount: bigint;
-    /** EVM: the transfer's fee fields (all three), as before; null elsewhere. */
-    gasLimit: bigint | null;
-    maxFeePerGas: bigint | null;
-    maxPriorityFeePerGas: bigint | null;
     network?: NetworkData | null;
     lend?: NetworkData | null;
     giveBack?: NetworkData | null;
     error?: string;
   },
 ): Promise<void> {
-  const text = (v: bigint | null) => (v === null ? null : v.toString());
   const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, gas_limit, max_fee_per_gas, max_priority_fee_per_gas,
-                                network, lend, give_back, error)
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
-                    ${text(s.gasLimit)}, ${text(s.maxFeePerGas)}, ${text(s.maxPriorityFeePerGas)},
                     ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.error ?? null})`.execute(db);
 }
 
@@ -198,12 +197,14 @@ export interface DepositContext {
   key_imported: boolean | null;
   disable_auto_sweep: boolean | null;
   wallet_configurations: Record<string, unknown>;
+  /** Held by AML screening until released. */
+  aml_held: boolean;
 }
 
 /** What the auto-sweep decision needs about deposits, their addresses and wallets. */
 export async function depositContexts(db: DbConn, depositIds: string[]): Promise<DepositContext[]> {
   const { rows } = await sql<DepositContext>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, a.type AS address_type, a.key_imported,
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.aml_held, a.type AS address_type, a.key_imported,
            (a.configurations ->> 'disableAutoSweep')::boolean AS disable_auto_sweep, w.configurations AS wallet_configurations
       FROM transactions t JOIN wallets w ON w.id = t.wallet_id LEFT JOIN addresses a ON a.id = t.address_id
      WHERE t.id = ANY(${depositIds}::uuid[])`.execute(db);

@@ -2,7 +2,8 @@
  * Transactions: the owner of the table (the writes, lifecycle.ts's moves, are inherited from
  * writes.ts), presentation of the spec's Transaction (with asset, blockchain, wallet and
  * address) and lookups. Amounts are stored in base units and shown in the asset's units;
- * gas figures: `gasUsed` in gas, `gasPrice` in wei, `gasFee` and `fee` in the native coin.
+ * fee figures as the family maps them (ChainAdapter.fees): `gasUsed` in its units, `gasPrice`
+ * in the native coin's base units per unit, `gasFee` and `fee` in the native coin.
  */
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
@@ -22,6 +23,7 @@ export type TransactionRow = store.TransactionRow;
 export { TransactionWrites, type NewTransaction, type TransactionFields } from './writes.js';
 export type * from './types.js';
 export { sendEnd, stateIn, type FailedStage, type SendEnd, type TransactionState, type TransactionStatus } from './lifecycle.js';
+export { signedFees } from './store.js';
 
 /**
  * Reads and presentation here; the writes (the transition API, every move a row makes, in

@@ -5,6 +5,7 @@
  */
 import { sql, type Insertable } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { SignedFeeFields } from '../../chains/types.js';
 import type { TransactionsTable } from '../../db/types.js';
 import { depositRow } from './rows.js';
 import type {
@@ -115,27 +116,28 @@ export async function unsweptByAsset(db: DbConn, walletId: string): Promise<{ as
 export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; final: bigint }): Promise<TransactionRow[]> {
   if (ds.length === 0) return [];
   const col = <T>(f: (d: NewDeposit) => T) => ds.map(f);
-  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.blockNumber + 1n) : 0);
-  const settled = (d: NewDeposit) => depth !== undefined && d.blockNumber <= depth.final;
+  const confirmations = (d: NewDeposit) => (depth ? Number(depth.head - d.block.number + 1n) : 0);
+  const settled = (d: NewDeposit) => depth !== undefined && d.block.number <= depth.final;
   const { rows } = await sql<{ id: string; created_at: Date; metadata: TransactionRow['metadata'] }>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed, confirmations,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, hash, log_index, block_number, block_hash,
-                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening)
+                              sender_address, recipient_address, token_address, network, created_channel, metadata, aml_screening, aml_held)
     SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.chain_id, t.reference, 'DEPOSIT',
            CASE WHEN t.settled THEN 'SUCCESS' ELSE 'PENDING' END, CASE WHEN t.settled THEN 'confirmed' ELSE 'mined' END,
            t.settled, t.confirmations,
            t.amount, t.amount, t.amount_usd, t.currency, t.rate_usd, t.rate_usd, t.hash, t.log_index, t.block_number, t.block_hash,
-           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, '{}'::jsonb
+           t.sender, t.recipient, t.token, t.network, 'BLOCKCHAIN', a.metadata, t.aml_screening, t.aml_held
       FROM unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.walletId)}::uuid[], ${col((d) => d.addressId)}::uuid[],
                   ${col((d) => d.assetId)}::uuid[], ${col((d) => d.chainId)}::uuid[], ${col((d) => d.reference)}::text[],
                   ${col((d) => d.amount.toString())}::numeric[], ${col((d) => d.amountUsd)}::text[], ${col((d) => d.rateUsd ?? null)}::text[],
                   ${col((d) => d.currency)}::text[],
-                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.blockNumber.toString())}::bigint[],
-                  ${col((d) => d.blockHash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
+                  ${col((d) => d.hash)}::text[], ${col((d) => d.logIndex)}::int[], ${col((d) => d.block.number.toString())}::bigint[],
+                  ${col((d) => d.block.hash)}::text[], ${col((d) => d.from)}::text[], ${col((d) => d.to)}::text[],
                   ${col((d) => d.token)}::text[], ${col((d) => d.network)}::text[], ${col(confirmations)}::int[],
-                  ${col(settled)}::boolean[])
+                  ${col(settled)}::boolean[], ${col((d) => JSON.stringify(d.amlScreening ?? {}))}::jsonb[],
+                  ${col((d) => d.amlHeld ?? false)}::boolean[])
            AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
-                block_hash, sender, recipient, token, network, confirmations, settled)
+                block_hash, sender, recipient, token, network, confirmations, settled, aml_screening, aml_held)
       LEFT JOIN addresses a ON a.id = t.address_id
     ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
     RETURNING id, created_at, metadata`.execute(db);
@@ -146,9 +148,24 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
   });
 }
 
+/** See TransactionWrites.setDepositScreening. */
+export async function setDepositScreening(
+  db: DbConn,
+  id: string,
+  from: 'held' | 'not-screened',
+  screening: Record<string, unknown>,
+  held: boolean,
+): Promise<boolean> {
+  const state = from === 'held' ? sql`aml_held` : sql`aml_screening->>'status' = 'NOT_SCREENED'`;
+  const { rows } =
+    await sql`UPDATE transactions SET aml_screening = ${JSON.stringify(screening)}::jsonb, aml_held = ${held}, updated_at = now()
+             WHERE id = ${id} AND type = 'DEPOSIT' AND ${state} RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
 /** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
 export async function relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
-  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.blockNumber.toString()}, block_hash = ${loc.blockHash},
+  await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.block.number.toString()}, block_hash = ${loc.block.hash},
                    status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
              WHERE id = ${id}`.execute(db);
 }
@@ -203,15 +220,15 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.amount.toString()}, ${w.amount.toString()}, ${w.amountUsd}, ${w.currency}, ${w.rateUsd ?? null},
             ${w.rateUsd ?? null}, ${w.sender}, ${w.recipient}, ${w.token}, ${w.note},
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
-            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce === null ? null : w.nonce.toString()},
-            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${s?.maxFeePerGas?.toString() ?? null},
-            ${s?.maxPriorityFeePerGas?.toString() ?? null}, '{}'::jsonb)`;
+            ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce?.toString() ?? null},
+            ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb,
+            ${JSON.stringify(w.amlScreening ?? {})}::jsonb)`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
                               token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
-                              raw_transaction, signed_transaction, max_fee_per_gas, max_priority_fee_per_gas, aml_screening)
+                              raw_transaction, signed_transaction, signed_fees, aml_screening)
     VALUES ${sql.join(values)}
     RETURNING *`.execute(db);
   return rows;
@@ -229,11 +246,9 @@ export async function recordSigned(db: DbConn, id: string, s: Signed, onlyType?:
     .set({
       hash: s.hash,
       ...(s.raw !== undefined ? { raw_transaction: s.raw } : {}),
-      nonce: s.nonce === null ? null : s.nonce.toString(),
+      nonce: s.nonce?.toString() ?? null,
       stage: 'signed',
-      ...(s.fees
-        ? { max_fee_per_gas: s.fees.maxFeePerGas.toString(), max_priority_fee_per_gas: s.fees.maxPriorityFeePerGas.toString() }
-        : {}),
+      ...(s.fees ? { signed_fees: signedFees(s.fees) } : {}),
       updated_at: sql`now()`,
     })
     .where('id', '=', id)
@@ -248,7 +263,7 @@ export async function settleWithdrawal(db: DbConn, id: string, o: WithdrawalOutc
   const fee = m ? (m.gasUsed * m.gasPrice).toString() : null;
   await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = ${o.reason},
                    confirmed = ${m !== null}, confirmations = ${m ? 1 : null}, hash = coalesce(${m?.hash ?? null}, hash),
-                   block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+                   block_number = ${m ? m.block.number.toString() : null}, block_hash = ${m?.block.hash ?? null},
                    gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
                    gas_fee = ${fee}, fee = ${fee}, updated_at = now()
              WHERE id = ${id}`.execute(db);
@@ -269,7 +284,7 @@ export async function setConfirmations(db: DbConn, id: string, hash: string, dep
 
 export async function moveBlock(db: DbConn, id: string, m: Mined, depth: number): Promise<void> {
   const fee = (m.gasUsed * m.gasPrice).toString();
-  await sql`UPDATE transactions SET block_number = ${m.blockNumber.toString()}, block_hash = ${m.blockHash},
+  await sql`UPDATE transactions SET block_number = ${m.block.number.toString()}, block_hash = ${m.block.hash},
                    gas_used = ${m.gasUsed.toString()}, gas_price = ${m.gasPrice.toString()}, gas_fee = ${fee}, fee = ${fee},
                    confirmations = ${depth}
              WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
@@ -292,7 +307,7 @@ export async function reopenAfterReorg(db: DbConn, id: string, hash: string, rea
 export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
   await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
                    reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
-                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce === null ? null : nonce.toString()}, reason = NULL,
+                   gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce?.toString() ?? null}, reason = NULL,
                    updated_at = now()
              WHERE id = ${id}`.execute(db);
 }
@@ -317,7 +332,7 @@ export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<
   const { rows } = await sql<{ id: string }>`
     UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, reason = coalesce(${o.reason}, reason),
            confirmed = ${m !== null}, confirmations = ${m ? (o.confirmations ?? 1) : null}, hash = coalesce(${m?.hash ?? null}, hash),
-           block_number = ${m ? m.blockNumber.toString() : null}, block_hash = ${m?.blockHash ?? null},
+           block_number = ${m ? m.block.number.toString() : null}, block_hash = ${m?.block.hash ?? null},
            gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
            gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),
            metadata = CASE WHEN ${o.metadata === undefined} THEN metadata
@@ -342,12 +357,18 @@ export async function reserveFee(db: DbConn, id: string, fee: bigint): Promise<v
 
 const text = (v: bigint | null) => (v === null ? null : v.toString());
 
+/** The fee fields a signed transaction carried, as stored: the family's non-null ones (JSON), or null when none. */
+export function signedFees(fees: SignedFeeFields | undefined): string | null {
+  const present = Object.entries(fees ?? {}).filter(([, v]) => v !== null);
+  return present.length ? JSON.stringify(Object.fromEntries(present)) : null;
+}
+
 /** The write (its caller holds the row lock and saw it PENDING) ends, with the receipt's figures. */
 export async function settleContractCall(db: DbConn, id: string, o: ContractCallOutcome): Promise<void> {
   await sql`UPDATE transactions SET status = ${o.status}, stage = ${o.stage}, confirmed = ${o.confirmed}, hash = ${o.hash},
-                   block_number = ${text(o.blockNumber)}, block_hash = ${o.blockHash}, gas_used = ${text(o.gasUsed)},
+                   block_number = ${text(o.block?.number ?? null)}, block_hash = ${o.block?.hash ?? null}, gas_used = ${text(o.gasUsed)},
                    gas_price = ${text(o.gasPrice)}, gas_fee = ${text(o.fee)}, fee = ${text(o.fee)},
-                   max_fee_per_gas = ${text(o.maxFeePerGas)}, max_priority_fee_per_gas = ${text(o.maxPriorityFeePerGas)},
+                   signed_fees = ${signedFees(o.fees)}::jsonb,
                    response = ${JSON.stringify(o.response)}::jsonb, updated_at = now()
              WHERE id = ${id}`.execute(db);
 }

@@ -3,6 +3,7 @@
  * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
  */
 import type { Selectable } from 'kysely';
+import type { BlockPointer, SignedFeeFields } from '../../chains/types.js';
 import type { TransactionsTable } from '../../db/types.js';
 import type { SendEnd } from './lifecycle.js';
 
@@ -28,19 +29,21 @@ export interface NewDeposit {
   currency: string;
   hash: string;
   logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
   from: string;
   to: string;
   token: string | null;
   network: string;
+  /** The sender's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
+  amlScreening?: Record<string, unknown>;
+  /** Held by AML screening: not swept, auto-settled or settled until released. */
+  amlHeld?: boolean;
 }
 
 /** Where a deposit's transfer was found (again). */
 export interface DepositLocation {
   logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
 }
 
 /** A withdrawal (type WITHDRAW), or a sign-only one (type SIGNED, `signed` set). */
@@ -65,8 +68,10 @@ export interface NewWithdrawal {
   network: string;
   reservedFee: bigint | null;
   nonce: bigint | null;
-  /** Sign-only: the signed transaction, never broadcast by us (fee caps null on families without them). */
-  signed: { raw: string; hash: string; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null } | null;
+  /** Sign-only: the signed transaction, never broadcast by us, and the fee fields it shows (its family's). */
+  signed: { raw: string; hash: string; fees: SignedFeeFields } | null;
+  /** The recipient's AML screening (modules/aml: the public `amlScreening`); absent = none ({}). */
+  amlScreening?: Record<string, unknown>;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */
@@ -97,15 +102,18 @@ export interface Signed {
   nonce: bigint | null;
   /** The signed bytes (withdrawals, settlement legs). */
   raw?: string;
-  /** The fees it was signed with (withdrawals). */
-  fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  /** The fee fields it was signed with, as its family shows them (withdrawals). */
+  fees?: SignedFeeFields;
 }
 
-/** The receipt that settled a sent transaction. */
+/**
+ * The receipt that settled a sent transaction, as the Transaction shows it: its block, and
+ * the public fee fields its family mapped it to (ChainAdapter.fees.ofReceipt: gasUsed x
+ * gasPrice is the fee).
+ */
 export interface Mined {
   hash: string;
-  blockNumber: bigint;
-  blockHash: string;
+  block: BlockPointer;
   gasUsed: bigint;
   gasPrice: bigint;
 }
@@ -132,13 +140,12 @@ export type LegOutcome = SendEnd & {
 export type ContractCallOutcome = SendEnd & {
   confirmed: boolean;
   hash: string | null;
-  blockNumber: bigint | null;
-  blockHash: string | null;
+  block: BlockPointer | null;
   gasUsed: bigint | null;
   gasPrice: bigint | null;
   fee: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
+  /** The fee fields it was signed with, as its family shows them. */
+  fees: SignedFeeFields;
   response: unknown;
 };
 

@@ -59,6 +59,21 @@ export class TransactionWrites {
     return store.insertDeposits(db, ds, depth);
   }
 
+  /**
+   * A deposit's AML screening changes (no state move: status and stage stay): released by an
+   * operator (held -> not held) or screened again after its providers failed. Happens once:
+   * the row must still be in the state `from` says (held; not screened). False when not.
+   */
+  setDepositScreening(
+    db: DbConn,
+    id: string,
+    from: 'held' | 'not-screened',
+    screening: Record<string, unknown>,
+    held: boolean,
+  ): Promise<boolean> {
+    return store.setDepositScreening(db, id, from, screening, held);
+  }
+
   // ---- deposits ---------------------------------------------------------------------
 
   /** depositRelocated: found in another block (its caller matched it, PENDING or FAILED, in the range's transaction). */

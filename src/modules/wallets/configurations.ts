@@ -3,12 +3,19 @@
  * (auto-sweep on, threshold 0) and a validated deep merge for partial updates.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { addressKey } from '../../chains/address-key.js';
 
 const RuleList = Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 100 });
 
 /** Allow-list of contract addresses; the schema bounds it, the wallet's chain validates each entry. */
 export const MAX_ALLOWED_CONTRACTS = 100;
 const ContractList = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: MAX_ALLOWED_CONTRACTS });
+const AML = {
+  description:
+    'extension: AML screening (docs/aml.md). `providers` (read-only): the lists screened on this chain. `onDepositHit`: a deposit from a listed sender is credited and HOLD (kept from sweeps and settlements until released) or FLAG (only marked). `onProviderFailure`: when a provider does not answer, payouts are refused (BLOCK, fail closed) or let through marked NOT_SCREENED (ALLOW). A wallet API key may only make these stricter.',
+};
+const DepositHit = Type.Union([Type.Literal('HOLD'), Type.Literal('FLAG')]);
+const ProviderFailure = Type.Union([Type.Literal('BLOCK'), Type.Literal('ALLOW')]);
 const CONTRACT_WRITES = {
   description:
     'extension: contract writes (contracts/write and contracts/write/sign) on/off, and an allow-list of the contracts they may call (empty: any). A wallet API key may only restrict this; relaxing it needs the business API key.',
@@ -26,6 +33,15 @@ export const WalletConfigurationsSchema = Type.Object(
       gasless: Type.Object({ isActive: Type.Boolean(), operator: Type.String(), threshold: Type.Number({ minimum: 0 }) }),
     }),
     contractWrites: Type.Object({ isActive: Type.Boolean(), allowedContracts: Type.Array(Type.String()) }, CONTRACT_WRITES),
+    aml: Type.Object(
+      {
+        provider: Type.String({ description: 'the providers in force, comma-separated (as in amlScreening.provider)' }),
+        providers: Type.Array(Type.String()),
+        onDepositHit: DepositHit,
+        onProviderFailure: ProviderFailure,
+      },
+      AML,
+    ),
   },
   { $id: 'WalletConfigurations' },
 );
@@ -75,6 +91,12 @@ export const WalletConfigurationsPatch = Type.Object(
         { additionalProperties: false, ...CONTRACT_WRITES },
       ),
     ),
+    aml: Type.Optional(
+      Type.Object(
+        { onDepositHit: Type.Optional(DepositHit), onProviderFailure: Type.Optional(ProviderFailure) },
+        { additionalProperties: false, ...AML },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -88,6 +110,9 @@ export function defaultWalletConfigurations(): WalletConfigurations {
     withdrawal: { gasless: { isActive: false, operator: '', threshold: 0 } },
     // Today's behaviour by default: any contract may be called.
     contractWrites: { isActive: true, allowedContracts: [] },
+    // Screening is strict by default: a listed sender's deposit is held, and a provider that
+    // does not answer blocks payouts (fail closed). `provider(s)` are filled in when shown.
+    aml: { provider: '', providers: [], onDepositHit: 'HOLD', onProviderFailure: 'BLOCK' },
   };
 }
 
@@ -111,6 +136,14 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Whether `next` screens less strictly than `current`: only a business key may do that. */
+export function relaxesAml(current: WalletConfigurations['aml'], next: WalletConfigurations['aml']): boolean {
+  return (
+    (current.onDepositHit === 'HOLD' && next.onDepositHit === 'FLAG') ||
+    (current.onProviderFailure === 'BLOCK' && next.onProviderFailure === 'ALLOW')
+  );
+}
+
 /**
  * Whether `next` allows contract writes that `current` refused: switched on again, the
  * allow-list removed, or a contract added to it. Only a business key may do that.
@@ -122,6 +155,6 @@ export function relaxesContractWrites(
   if (next.isActive && !current.isActive) return true;
   if (current.allowedContracts.length === 0) return false;
   if (next.allowedContracts.length === 0) return true;
-  const before = new Set(current.allowedContracts.map((a) => a.toLowerCase()));
-  return next.allowedContracts.some((a) => !before.has(a.toLowerCase()));
+  const before = new Set(current.allowedContracts.map(addressKey));
+  return next.allowedContracts.some((a) => !before.has(addressKey(a)));
 }

@@ -21,6 +21,7 @@ import {
   defaultWalletConfigurations,
   mergeConfigurations,
   normaliseConfigurations,
+  relaxesAml,
   relaxesContractWrites,
   type WalletConfigurations,
   type WalletConfigurationsPatch,
@@ -67,6 +68,7 @@ export class WalletService {
   readonly #keys: WalletKeyring;
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
+  #amlProviders: ((chain: ChainHandle) => string[]) | undefined;
   #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
 
   constructor(
@@ -287,13 +289,23 @@ export class WalletService {
         createdAt: row.business_created_at.toISOString(),
         updatedAt: row.business_updated_at.toISOString(),
       },
-      configurations: normaliseConfigurations(row.configurations),
+      configurations: this.#withAml(normaliseConfigurations(row.configurations), chain),
       blockchain: this.catalogue.blockchainView(chain),
       addressLimit: row.address_limit,
       webhookUrl: row.webhook_url,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
     };
+  }
+
+  /** Where `configurations.aml.providers` comes from: the AML module registers itself here at wiring. */
+  useAmlProviders(source: (chain: ChainHandle) => string[]): void {
+    this.#amlProviders = source;
+  }
+
+  #withAml(c: WalletConfigurations, chain: ChainHandle): WalletConfigurations {
+    const providers = this.#amlProviders?.(chain) ?? [];
+    return { ...c, aml: { ...c.aml, providers, provider: providers.join(', ') } };
   }
 
   /**
@@ -358,7 +370,10 @@ export class WalletService {
       const configurations =
         patch.configurations === undefined
           ? undefined
-          : mergeConfigurations(current, checkContractWrites(auth, this.chainOf(wallet), current, patch.configurations));
+          : mergeConfigurations(
+              current,
+              checkAml(auth, current, checkContractWrites(auth, this.chainOf(wallet), current, patch.configurations)),
+            );
       await store.updateWallet(tx, walletId, { ...patch, configurations, webhookUrl });
       // Cached refs hold no updatable field; announced anyway, so a field added to WalletRef
       // later cannot go stale silently.
@@ -412,6 +427,13 @@ function checkContractWrites(
   const next = { ...current.contractWrites, ...given, ...(allowedContracts ? { allowedContracts } : {}) };
   if (relaxesContractWrites(current.contractWrites, next)) requireBusinessKey(auth, 'switch contract writes on or widen their allow-list');
   return { ...patch, contractWrites: { ...given, ...(allowedContracts ? { allowedContracts } : {}) } };
+}
+
+/** AML settings may be made stricter by any key; less strict only by a business key. */
+function checkAml(auth: AuthContext, current: WalletConfigurations, patch: WalletConfigurationsPatch): WalletConfigurationsPatch {
+  if (patch.aml && relaxesAml(current.aml, { ...current.aml, ...patch.aml }))
+    requireBusinessKey(auth, 'relax AML screening (onDepositHit FLAG, onProviderFailure ALLOW)');
+  return patch;
 }
 
 function requireBusinessKey(auth: AuthContext, what: string): void {

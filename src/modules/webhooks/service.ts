@@ -185,7 +185,7 @@ export class WebhookService {
   /** Must run inside the transaction of the state change it reports. */
   async emit(
     tx: DbConn,
-    e: { walletId: string; transactionId: string | null; name: string; reference: string; data: unknown },
+    e: { walletId: string; transactionId: string | null; name: string; reference: string; data: unknown; test?: boolean },
   ): Promise<string> {
     const eventId = uuidv7();
     await store.insertEventWithDelivery(tx, {
@@ -195,7 +195,8 @@ export class WebhookService {
       transactionId: e.transactionId,
       name: e.name,
       reference: e.reference,
-      body: JSON.stringify({ event: e.name, data: e.data }),
+      // A test event (webhooks trigger) says so in the body, beside the usual two fields.
+      body: JSON.stringify(e.test ? { event: e.name, data: e.data, test: true } : { event: e.name, data: e.data }),
       maxAttempts: MAX_ATTEMPTS,
       now: this.clock.now(),
       job: this.plan(tx, 1),

@@ -23,14 +23,17 @@ import type { Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
-import { callOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import { paymentOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
 import { transferGroups } from './groups.js';
-import type { FeeQuote, TxIntent } from '../../chains/types.js';
+import type { FeeQuote, IntentBody, TxIntent } from '../../chains/types.js';
+import { bodyOf } from '../../chains/intents.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import { capability } from '../../chains/registry.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface CreateJob {
   s: Sender;
@@ -149,10 +152,10 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
           // A child's fees paid by its master (Solana): the master signs as fee payer.
           ...(w.payer ? { feePayer: w.payer } : {}),
           ...(call.length === 1
-            ? { ...callOf(chain, w.item), ownerId: w.id }
+            ? { intent: paymentOf(w.item), ownerId: w.id }
             : {
-                ...combined(
-                  call.map((k) => intentOf(chain, w.job.s.address, writes[k]!.item, w.payer)),
+                intent: combined(
+                  call.map((k) => intentOf(w.job.s.address, writes[k]!.item, w.payer)),
                   chain,
                 ),
                 owners: call.map((k) => writes[k]!.id),
@@ -196,10 +199,10 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
   if (!found) return undefined;
   if (
     found.type !== type ||
-    found.sender_address?.toLowerCase() !== s.address.toLowerCase() ||
+    !sameAddress(found.sender_address, s.address) ||
     found.asset_id !== item.asset.asset.row.id ||
     found.amount !== item.amount.toString() ||
-    found.recipient_address?.toLowerCase() !== item.to.toLowerCase()
+    !sameAddress(found.recipient_address, item.to)
   ) {
     throw new ConflictError(
       'REFERENCE_IN_USE',
@@ -209,16 +212,23 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
   return found.id;
 }
 
-/** NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, lower case) and a destination is none of them. */
+/**
+ * NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, by addressKey) and a
+ * destination is none of them: on base58 families an entry matches only as spelt (a case
+ * look-alike is another address).
+ */
 export function notWhitelisted(allowed: Set<string>, items: Pick<Item, 'to' | 'field'>[], name = 'address'): BusinessRuleError | null {
   if (allowed.size === 0) return null;
-  const off = items.find((i) => !allowed.has(i.to.toLowerCase()));
+  const off = items.find((i) => !allowed.has(addressKey(i.to)));
   if (!off) return null;
   const field = off.field ? `${off.field}.${name}` : name;
   return new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
     { field, message: 'not a whitelisted beneficiary' },
   ]);
 }
+
+/** Whether a stored address (null: none) and a given one name the same account (addressKey). */
+const sameAddress = (stored: string | null, given: string) => stored !== null && addressKey(stored) === addressKey(given);
 
 function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
   return {
@@ -232,10 +242,9 @@ function refOf(s: Sender, item: Item, id: string): store.WithdrawalRef {
   };
 }
 
-/** The one call carrying a group's transfers (Sender.combine). */
-function combined(intents: TxIntent[], chain: Sender['chain']): { to: string; value: bigint; data?: string } {
-  const one = chain.adapter.sender.combine(intents);
-  return { to: one.to, value: one.value, ...(one.data !== null ? { data: one.data } : {}) };
+/** The one intent carrying a group's transfers (the batching capability's combine), without its parties. */
+function combined(intents: TxIntent[], chain: Sender['chain']): IntentBody {
+  return bodyOf(capability(chain.adapter, 'batching').combine(intents));
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -22,7 +22,8 @@
  * is in the list. Allowances are read before balances: a spender pulling in between
  * lowers the allowance read before the balance, which only holds back more, never less.
  */
-import type { FeeQuote, NetworkData, TxIntent } from '../../chains/types.js';
+import type { FeeQuote, IntentBody, NetworkData, TxIntent } from '../../chains/types.js';
+import { intentOf as withParties } from '../../chains/intents.js';
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { BusinessRuleError } from '../../lib/errors.js';
@@ -32,6 +33,8 @@ import { checkGasLimit, type GasOptions } from './gas-options.js';
 
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import { capability, offers } from '../../chains/registry.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface GasPlan {
   /**
@@ -41,7 +44,7 @@ export interface GasPlan {
   quotes: FeeQuote[];
   /**
    * Who pays the fees when it is not the sender: the wallet's master, for a child address on
-   * a family whose fees another account may pay (Sender.sponsoredFees: Solana). The quotes
+   * a family whose fees another account may pay (the feeSponsorship capability: Solana). The quotes
    * are then the transactions as the payer signs them, and the sender pays no fee at all.
    */
   payer?: string;
@@ -60,20 +63,20 @@ export const chargedFees = (plan: GasPlan): bigint[] => plan.quotes.map((_q, i) 
  * never needs SOL); undefined when the sender pays its own fees (EVM, Tron, the master itself).
  */
 export function sponsorOf(chain: ChainHandle, sender: string, master: string): string | undefined {
-  return chain.adapter.sender.sponsoredFees && sender !== master ? master : undefined;
+  return offers(chain.adapter, 'feeSponsorship') && sender !== master ? master : undefined;
 }
 
-/** What the outbound row of an item sends: the native coin itself, or a token transfer call. */
-export function callOf(chain: ChainHandle, item: Item): { to: string; value: bigint; data?: string } {
-  return item.asset.asset.row.is_native
-    ? { to: item.to, value: item.amount }
-    : { to: item.asset.asset.row.address, value: 0n, data: chain.adapter.encodeTokenTransfer(item.to, item.amount) };
+/** What the outbound row of an item sends: a payment of the native coin, or of the token. */
+export function paymentOf(item: Item): IntentBody {
+  const asset = item.asset.asset.row;
+  return asset.is_native
+    ? { kind: 'native', to: item.to, amount: item.amount }
+    : { kind: 'token', token: asset.address, to: item.to, amount: item.amount };
 }
 
 /** The item's transaction as the family sees it; `feePayer`: another account that pays its fee (sponsorOf). */
-export function intentOf(chain: ChainHandle, sender: string, item: Item, feePayer?: string): TxIntent {
-  const { data, ...call } = callOf(chain, item);
-  return { from: sender, ...call, data: data ?? null, ...(feePayer ? { feePayer } : {}) };
+export function intentOf(sender: string, item: Item, feePayer?: string): TxIntent {
+  return withParties(paymentOf(item), sender, feePayer);
 }
 
 /**
@@ -94,7 +97,7 @@ export async function planGas(
   const quotes = await Promise.all(
     items.map(async (item) => {
       try {
-        return await family.quote(intentOf(chain, sender, item, payer), given, retryOf ? { above: retryOf } : {});
+        return await family.quote(intentOf(sender, item, payer), given, retryOf ? { above: retryOf } : {});
       } catch (err) {
         throw refusal(err, item) ?? err;
       }
@@ -206,13 +209,14 @@ export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, i
   ]);
   const at = now && now < listed.at ? now : listed.at;
   const tokens = new Map(
-    items.filter((i) => !i.asset.asset.row.is_native).map((i) => [i.asset.asset.row.address.toLowerCase(), i.asset.asset.row.id]),
+    items.filter((i) => !i.asset.asset.row.is_native).map((i) => [addressKey(i.asset.asset.row.address), i.asset.asset.row.id]),
   );
-  const pairs = listed.pairs.filter((p) => tokens.has(p.token.toLowerCase()));
+  const pairs = listed.pairs.filter((p) => tokens.has(addressKey(p.token)));
   // Allowances first, balances second (see the header).
-  const amounts = pairs.length > 0 ? await chain.adapter.getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
+  const amounts =
+    pairs.length > 0 ? await capability(chain.adapter, 'contracts').getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
   const allowances = pairs.map((p, i) => ({
-    assetId: tokens.get(p.token.toLowerCase())!,
+    assetId: tokens.get(addressKey(p.token))!,
     amount: amounts[i]!,
     fees: 0n,
     spender: p.spender,

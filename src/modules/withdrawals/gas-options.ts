@@ -1,14 +1,15 @@
 /**
  * The gas fields that clients of the described service send with a withdrawal or a network-fee
- * request: `gasLimit` (gas units) and `gasPrice` (wei per gas), and `nonce` (also misspelt
+ * request: `gasLimit` (the family's units) and `gasPrice` (base units of the native coin per
+ * unit), and `nonce` (also misspelt
  * `nounce` in its documentation).
  *
  * - `gasLimit` becomes each transaction's gas limit, as given, provided the node's estimate
  *   fits under it: a limit below the estimate would only burn gas on a failed transaction,
  *   so it is a 400 (docs/withdrawals.md). Above the estimate it is the client's headroom,
  *   held back (limit x fee cap) like any reservation.
- * - `gasPrice` becomes the fee cap (`maxFeePerGas`; the tip is the estimate's, at most the
- *   cap): no gas unit costs more than it. A cap under the network's current base fee (with
+ * - `gasPrice` becomes the fee cap (the tip is the estimate's, at most the cap): no unit
+ *   costs more than it. A cap under the network's current base fee (with
  *   the same 20% headroom the service's own estimate has) could not be mined now: a 400.
  *   The family translates it (Sender.fixedNetwork's feeCap, completed by Sender.quote).
  * - `nonce`/`nounce`: refused. Nonces are allocated by the service per sender, without gaps

@@ -1,7 +1,8 @@
 /**
  * Which withdrawals of one request share a transaction (docs/solana.md, "Batch withdrawals
  * in one transaction"): the family says how many of a sender's leading transfers fit in one
- * (Sender.maxTransfers: 1 on EVM and Tron, SPL transfers of one mint packed on Solana). Items
+ * (the batching capability's maxTransfers: SPL transfers of one mint packed on Solana; one
+ * transfer per transaction on a family without it). Items
  * are grouped per asset, in order; the groups come in the order of their first item, so a
  * family of one transfer per transaction keeps the request's order (and its nonces).
  *
@@ -23,8 +24,9 @@ export async function transferGroups(
 ): Promise<number[][]> {
   const singles = fresh.map((i) => [i]);
   if (!plan || fresh.length < 2 || plan.quotes.some((q) => Object.keys(q.fixed).length > 0)) return singles;
-  const family = chain.adapter.sender;
-  const intents = new Map(fresh.map((i) => [i, intentOf(chain, sender, items[i]!, plan.payer)]));
+  const batching = chain.adapter.capabilities.batching;
+  if (!batching) return singles;
+  const intents = new Map(fresh.map((i) => [i, intentOf(sender, items[i]!, plan.payer)]));
   const byAsset = new Map<string, number[]>();
   for (const i of fresh) {
     const key = items[i]!.asset.asset.row.id;
@@ -34,7 +36,7 @@ export async function transferGroups(
   try {
     for (let rest of byAsset.values()) {
       while (rest.length > 0) {
-        const fit = rest.length === 1 ? 1 : await family.maxTransfers(rest.map((i) => intents.get(i)!));
+        const fit = rest.length === 1 ? 1 : await batching.maxTransfers(rest.map((i) => intents.get(i)!));
         const n = Math.min(rest.length, Math.max(1, fit));
         groups.push(rest.slice(0, n));
         rest = rest.slice(n);

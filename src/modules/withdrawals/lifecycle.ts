@@ -18,9 +18,9 @@ import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { REVERTED, type Confirmation, type OutboundRow } from '../outbound/service.js';
+import { REVERTED, type Confirmation, type OutboundRow, type OutboundService } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
-import { callOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
+import { paymentOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
 import type { SenderAccess, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
@@ -150,7 +150,7 @@ export class WithdrawalLifecycle {
           walletId: s.wallet.id,
           wallet: s.wallet,
           fromIndex: s.index,
-          ...callOf(s.chain, item),
+          intent: paymentOf(item),
           network: quote.fixed,
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
@@ -175,7 +175,7 @@ export class WithdrawalLifecycle {
         hash: row.hash!,
         raw: row.raw!,
         nonce: row.nonce,
-        ...feesOf(this.deps.outbound.feeFields(row)),
+        fees: this.deps.outbound.feeFields(row),
       });
     }
   }
@@ -191,12 +191,12 @@ export class WithdrawalLifecycle {
       const t = await store.lockTransaction(tx, id);
       if (!t || t.status !== 'PENDING') continue;
       // An earlier attempt (another nonce) never settles a retried withdrawal.
-      if (t.nonce !== null && BigInt(t.nonce) !== row.nonce) continue;
+      if (!holdsSlot(t.nonce, row)) continue;
       const ok = row.stage === 'mined';
       await this.deps.transactions.settleWithdrawal(tx, t.id, {
         ...sendEnd(ok, row.stage === 'replaced' ? 'failed' : row.stage),
         reason: ok ? null : failureReason(row),
-        mined: minedOf(row, k, owners.length),
+        mined: minedOf(this.deps.outbound, row, k, owners.length),
       });
       await this.deps.webhooks.emitForTransaction(tx, t.id, ok ? 'withdraw.success' : 'withdraw.failed');
     }
@@ -215,7 +215,8 @@ export class WithdrawalLifecycle {
       const t = await store.lockTransaction(tx, id);
       if (!t) continue;
       if (change.kind === 'depth') await this.deps.transactions.setConfirmations(tx, t.id, row.hash, change.depth);
-      else if (change.kind === 'moved') await this.deps.transactions.moveBlock(tx, t.id, minedOf(row, k, owners.length)!, change.depth);
+      else if (change.kind === 'moved')
+        await this.deps.transactions.moveBlock(tx, t.id, minedOf(this.deps.outbound, row, k, owners.length)!, change.depth);
       else await this.deps.transactions.reopenAfterReorg(tx, t.id, row.hash, `reorganised away, being sent again: ${change.reason}`);
     }
   }
@@ -230,7 +231,7 @@ export class WithdrawalLifecycle {
       reason: took
         ? `cancelled: nonce ${row.nonce} was taken by the 0-value self-transfer ${row.hash}`
         : `the cancellation did not get its nonce mined: ${row.error ?? row.stage}`,
-      mined: minedOf(row),
+      mined: minedOf(this.deps.outbound, row),
     });
     await this.deps.webhooks.emitForTransaction(tx, t.id, 'withdraw.failed');
   }
@@ -252,9 +253,9 @@ export class WithdrawalLifecycle {
         reason:
           owners.length > 1 && each !== id
             ? `cancelled before broadcast with ${id}: they were to be sent in one transaction`
-            : voided.nonce === null
-              ? 'cancelled before broadcast'
-              : `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`,
+            : voided.replacedBy
+              ? `cancelled before broadcast; nonce ${voided.nonce} is filled by a 0-value self-transfer`
+              : 'cancelled before broadcast',
         mined: null,
       });
       await this.deps.webhooks.emitForTransaction(tx, each, 'withdraw.failed');
@@ -267,16 +268,23 @@ export class WithdrawalLifecycle {
  * what was used (an equal share, the remainder on the first), so that the recorded fees
  * (used x price) sum exactly to what the transaction cost.
  */
-function minedOf(row: OutboundRow, k = 0, of = 1): Mined | null {
-  const r = row.receipt;
-  if (!r) return null;
-  const share = r.gasUsed / BigInt(of) + (k === 0 ? r.gasUsed % BigInt(of) : 0n);
-  return { hash: row.hash!, blockNumber: r.blockNumber, blockHash: r.blockHash, gasUsed: share, gasPrice: r.effectiveGasPrice };
+function minedOf(outbound: OutboundService, row: OutboundRow, k = 0, of = 1): Mined | null {
+  const m = outbound.mined(row);
+  if (!m) return null;
+  return { ...m, gasUsed: m.gasUsed / BigInt(of) + (k === 0 ? m.gasUsed % BigInt(of) : 0n) };
+}
+
+/**
+ * Whether the row is in the ordering slot the withdrawal's current attempt recorded (its
+ * nonce); where the withdrawal recorded none (an 'expiry' family), any row of its own is.
+ */
+function holdsSlot(recorded: string | null, row: OutboundRow): boolean {
+  return recorded === null || BigInt(recorded) === row.nonce;
 }
 
 function failureReason(row: OutboundRow): string {
   if (row.stage === 'failed') {
-    // The chain's own words when it says more than "reverted" (Tron: OUT_OF_ENERGY, ...).
+    // The chain's own words when it says more than "reverted" (e.g. out of resources).
     const detail = row.error && row.error !== REVERTED ? `: ${row.error}` : '';
     return `the transaction reverted on chain (the network fee was paid)${detail}`;
   }
@@ -287,14 +295,6 @@ function failureReason(row: OutboundRow): string {
 function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRuleError {
   return new BusinessRuleError(
     'INSUFFICIENT_BALANCE',
-    `The sender cannot pay the network fee of the ${what}: needs up to ${needed} wei, holds ${balance} wei`,
+    `The sender cannot pay the network fee of the ${what}: needs up to ${needed}, holds ${balance} (base units of the native coin)`,
   );
-}
-
-/** A signed row always carries both fee caps (its family prepared them before signing). */
-/** The fee caps a row was signed with, for the record; none on a family without them (Tron burns its fee). */
-function feesOf(f: { maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }) {
-  return f.maxFeePerGas !== null && f.maxPriorityFeePerGas !== null
-    ? { fees: { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } }
-    : {};
 }

@@ -15,6 +15,7 @@ import { notWhitelisted } from './create.js';
 import { checkFunds, checkHeld, snapshot, type DbClock, type Snapshot } from './funds.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
+import { addressKey } from '../../chains/address-key.js';
 
 /** One thing leaving an address: an asset amount (may be 0) and the network fee it pays. */
 export interface Spend {
@@ -77,7 +78,7 @@ export async function prepareMoves(db: DbConn, chain: ChainHandle, owners: Owner
  * or INSUFFICIENT_BALANCE unless the moves fit beside everything already held.
  */
 export async function reserveMoves(tx: DbConn, walletId: string, p: PreparedMoves): Promise<void> {
-  const owners = [...p.owners].sort((a, b) => cmp(a.spends.owner.toLowerCase(), b.spends.owner.toLowerCase()));
+  const owners = [...p.owners].sort((a, b) => cmp(addressKey(a.spends.owner), addressKey(b.spends.owner)));
   for (const o of owners) await store.lockSender(tx, p.chain.id, o.spends.owner);
   await checkMoves(tx, walletId, p, owners);
 }
@@ -102,7 +103,7 @@ function consume(snap: Snapshot, o: OwnerSpends): Snapshot {
   if (!o.consumes?.length) return snap;
   const allowances = snap.allowances.map((a) => {
     const used = o
-      .consumes!.filter((c) => c.spender === a.spender.toLowerCase() && c.assetId === a.assetId)
+      .consumes!.filter((c) => c.spender === addressKey(a.spender) && c.assetId === a.assetId)
       .reduce((sum, c) => sum + c.amount, 0n);
     return { ...a, amount: a.amount > used ? a.amount - used : 0n };
   });

@@ -41,6 +41,7 @@ import * as store from './store.js';
 import type { WithdrawBody } from './schemas.js';
 import { checkItems, type Item } from './validate.js';
 import type { Sender, SenderAccess, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type { Sender, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 
@@ -240,6 +241,18 @@ export class WithdrawalService implements SenderAccess {
     if (refused) throw refused;
   }
 
+  /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
+  async screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
+    const screenings = await this.deps.aml?.checkPayout({
+      wallet: s.wallet,
+      chain: s.chain,
+      recipients: items.map((i) => ({ address: i.to, field: i.field ? `${i.field}.address` : 'address' })),
+      operation,
+      actor: `api-key:${auth.keyId}`,
+    });
+    screenings?.forEach((screening, i) => (items[i]!.aml = { ...screening }));
+  }
+
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */
   #affordable(s: Sender, items: Item[], body: WithdrawBody): Promise<{ plan: GasPlan; snap: Snapshot }> {
     // A child on a family with sponsored fees (Solana): its master pays and signs as fee payer.
@@ -279,8 +292,13 @@ export class WithdrawalService implements SenderAccess {
       if (stored) return stored.response as WithdrawResult;
     }
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
-    // amountUSD and rateUSD are recorded at creation from quotes read now, outside the transaction (never fails).
-    await this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id));
+    // Every destination screened before anything is reserved or signed: a listed one is 422
+    // AML_BLOCKED (audited), nothing written (modules/aml). Meanwhile the USD quotes that
+    // amountUSD and rateUSD are recorded from are read (outside the transaction; never fails).
+    await Promise.all([
+      this.screen(auth, s, items, op === 'sign' ? 'withdraw-sign' : 'withdraw'),
+      this.deps.rates?.prefetch(items.map((i) => i.asset.asset.row.id)),
+    ]);
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
     if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
     for (let attempt = 0; ; attempt++) {
@@ -368,13 +386,14 @@ export class WithdrawalService implements SenderAccess {
       reservedFee,
       nonce: null,
       signed,
+      ...(item.aml ? { amlScreening: item.aml } : {}),
     };
   }
 }
 
 const pick = <T>(list: T[], indexes: number[]): T[] => indexes.map((i) => list[i]!);
 
-const senderKey = (s: Sender) => `${s.chain.id}:${s.address.toLowerCase()}`;
+const senderKey = (s: Sender) => `${s.chain.id}:${addressKey(s.address)}`;
 
 /** A concurrent request took the same (wallet, reference) first. */
 function isReferenceClash(err: unknown): boolean {

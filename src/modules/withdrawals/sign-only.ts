@@ -38,22 +38,20 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
   const signed = new Map<number, NonNullable<store.NewWithdrawal['signed']> & { nonce: bigint | null }>();
   if (plan) {
     const family = s.chain.adapter.sender;
-    // 'nonce' families: the sender's next nonce, not reserved: a signed transaction that is
+    const intents = fresh.map((i) => intentOf(s.address, items[i]!, plan.payer));
+    // 'nonce' families: the sender's next nonces, not reserved: a signed transaction that is
     // never broadcast must not leave a hole that blocks the pipeline's sends
     // (docs/withdrawals.md). 'expiry' families (Tron) take none: each transaction is built
-    // now with a fresh deadline, and expires unbroadcast without blocking anything.
-    let nonce: bigint | null = null;
-    if (family.ordering === 'nonce') {
-      const chainNonce = await family.nonceOf(s.address, 'pending');
-      const ours = (await outbound.peekNonce(s.chain.id, s.address)) ?? 0n;
-      nonce = chainNonce > ours ? chainNonce : ours;
-    }
+    // now with a fresh deadline, and expires unbroadcast without blocking anything. What the
+    // family quoted is what is signed (outbound's ordering strategy, detached).
+    const slots = await outbound.detached(
+      s.chain,
+      s.address,
+      intents.map((intent, k) => ({ intent, quote: plan.quotes[k]! })),
+    );
     for (const [k, i] of fresh.entries()) {
-      const intent = intentOf(s.chain, s.address, items[i]!, plan.payer);
-      // What the family quoted is what is signed (the quote's network data; on an expiry
-      // family prepared now from what the quote fixed, e.g. Tron's fee limit).
-      const network = nonce === null ? await family.prepare(intent, plan.quotes[k]!.fixed) : plan.quotes[k]!.network;
-      const at = nonce;
+      const intent = intents[k]!;
+      const { nonce: at, network } = slots[k]!;
       // A fee payer other than the sender (a child's master, Solana) signs too: both keys lent at once.
       const tx = plan.payer
         ? await signer.withKeys(
@@ -65,10 +63,8 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
             ([key, payer]) => family.sign(intent, at, network, key!, payer!),
           )
         : await signer.withKey(s.wallet.id, s.index, s.address, (key) => family.sign(intent, at, network, key));
-      // The fee caps the Transaction shows (null on families without them).
-      const shown = family.feeFields(network);
-      signed.set(i, { ...tx, nonce, maxFeePerGas: shown.maxFeePerGas, maxPriorityFeePerGas: shown.maxPriorityFeePerGas });
-      if (nonce !== null) nonce += 1n;
+      // The fee fields the Transaction keeps, as the family shows them.
+      signed.set(i, { ...tx, nonce: at, fees: s.chain.adapter.fees.ofNetwork(network) });
     }
   }
   return db.transaction().execute(async (tx) => {

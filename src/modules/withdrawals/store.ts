@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { addressKey } from '../../chains/address-key.js';
 export type { NewWithdrawal } from '../transactions/service.js';
 
 /**
@@ -7,7 +8,7 @@ export type { NewWithdrawal } from '../transactions/service.js';
  * is reserved in the native coin for any of them) until the caller's transaction ends.
  */
 export async function lockSender(db: DbConn, chainId: string, address: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdraw:${chainId}:${address.toLowerCase()}`}, 0))`.execute(db);
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdraw:${chainId}:${addressKey(address)}`}, 0))`.execute(db);
 }
 
 export async function databaseNow(db: DbConn): Promise<Date> {
@@ -100,12 +101,15 @@ export async function spenders(
   };
 }
 
-/** Addresses (lower case) of the wallet's active whitelisted beneficiaries. */
+/**
+ * The wallet's active whitelisted beneficiaries, by addressKey: hex addresses lowercased,
+ * base58 ones as spelt (a case look-alike of a Tron or Solana entry is another address).
+ */
 export async function whitelist(db: DbConn, walletId: string): Promise<Set<string>> {
   const { rows } = await sql<{ address: string }>`
-    SELECT lower(address) AS address FROM beneficiaries
+    SELECT address FROM beneficiaries
      WHERE wallet_id = ${walletId} AND is_whitelisted AND is_active AND deleted_at IS NULL`.execute(db);
-  return new Set(rows.map((r) => r.address));
+  return new Set(rows.map((r) => addressKey(r.address)));
 }
 
 export interface WithdrawalRef {

@@ -10,6 +10,7 @@ import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawBody } from './schemas.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface Item {
   asset: EnabledAsset;
@@ -22,6 +23,8 @@ export interface Item {
   metadata: Record<string, unknown> | null;
   /** Where the item sits in the request body, for error details ("amount", "assets.2.amount"). */
   field: string;
+  /** The destination's AML screening (modules/aml), once screened: stored as the Transaction's amlScreening. */
+  aml?: Record<string, unknown>;
 }
 
 interface RawItem {
@@ -115,7 +118,7 @@ export async function checkItems(
     const to = chain.adapter.normalizeAddress(r.address);
     if (!to) throw bad(addressField, `is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`);
     if (isZeroAddress(chain.config, to)) throw bad(addressField, 'is the zero address; funds sent there are lost');
-    if (to.toLowerCase() === sender.toLowerCase()) {
+    if (addressKey(to) === addressKey(sender)) {
       throw new BusinessRuleError('SAME_ADDRESS', `${addressField}: the destination is the sending address itself`, [
         { field: addressField, message: 'is the sender' },
       ]);

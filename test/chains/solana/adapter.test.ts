@@ -13,6 +13,7 @@ import { ChainRejectedError } from '../../../src/chains/errors.js';
 import type { ChainConfig } from '../../../src/config/index.js';
 import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
 import { BusinessRuleError } from '../../../src/lib/errors.js';
+import { capability } from '../../../src/chains/capabilities.js';
 
 let w: World;
 let adapter: SolanaAdapter;
@@ -42,13 +43,7 @@ async function signedTransfer(amount: bigint, from?: { master: ReturnType<typeof
     await w.standIn.control.mintTo(w.usdc, child.address, 1_000n);
     slots(2);
   }
-  const intent: TxIntent = {
-    from: child.address,
-    to: w.usdc,
-    value: 0n,
-    data: adapter.encodeTokenTransfer(master.address, amount),
-    feePayer: master.address,
-  };
+  const intent: TxIntent = { kind: 'token', from: child.address, token: w.usdc, to: master.address, amount, feePayer: master.address };
   const network = await adapter.sender.prepare(intent, { units: '100000' });
   return { master, child, signed: adapter.sender.sign(intent, null, network, child.key, master.key) };
 }
@@ -61,7 +56,7 @@ describe('SolanaAdapter', () => {
     slots(2);
     const receipt = await adapter.getReceipt(signed.hash);
     expect(receipt?.status).toBe('success');
-    expect(receipt?.blockHash).toBe((await adapter.getBlock(receipt!.blockNumber))!.hash);
+    expect(receipt?.block.hash).toBe((await adapter.getBlock(receipt!.block.number))!.hash);
     expect((await adapter.getBalances([{ owner: child.address, token: w.usdc }]))[0]).toBe(600n);
     expect(await adapter.getReceipt('not-a-signature')).toBeNull();
   });
@@ -95,10 +90,7 @@ describe('SolanaAdapter', () => {
     expect(await adapter.finalizedHead(final - 5n)).toBe(final - 5n); // never above the head given
     expect(await adapter.readTokenDecimals(w.usdc)).toBe(6);
     expect(await adapter.readTokenDecimals(keypair().address)).toBeNull();
-    const to = keypair().address;
-    expect(adapter.describeTokenCall(adapter.encodeTokenTransfer(to, 123n))).toEqual({ kind: 'transfer', to, amount: 123n });
-    expect(adapter.describeTokenCall('0xa9059cbb')).toBeNull();
-    expect(() => adapter.prepareTypedData()).toThrow(BusinessRuleError);
-    await expect(adapter.readContract()).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+    expect(() => capability(adapter, 'typedData')).toThrow(BusinessRuleError);
+    expect(() => capability(adapter, 'contracts')).toThrow(expect.objectContaining({ code: 'NOT_SUPPORTED' }));
   });
 });

@@ -18,7 +18,7 @@ import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../../src/devnet/solana/index.js';
 import { ata, build, fundedSigner, type Rpc } from '../../../src/devnet/solana/test-support.js';
 import type { ChainIndexer } from '../../../src/modules/deposits/indexer.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';

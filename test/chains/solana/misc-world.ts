@@ -16,7 +16,7 @@ import type { SolanaAdapter } from '../../../src/chains/solana/adapter.js';
 import { startHarness, type Harness, type HarnessOptions } from '../../support/harness.js';
 import { eventually } from '../../support/fixtures.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 
 export interface SolanaWorld {
   sol: SolanaStandIn;

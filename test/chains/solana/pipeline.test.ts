@@ -77,9 +77,7 @@ describe('the outbound pipeline on Solana', () => {
         chainId,
         walletId: wallet.id,
         fromIndex: index,
-        to: usdc,
-        value: 0n,
-        data: adapter.encodeTokenTransfer(to, 2_500_000n),
+        intent: { kind: 'token', token: usdc, to, amount: 2_500_000n },
         feePayer: wallet.address,
         purpose: 'test',
       }),
@@ -108,8 +106,8 @@ describe('the outbound pipeline on Solana', () => {
     expect(tx?.transaction.message.accountKeys.slice(0, 2)).toEqual([wallet.address, child.address] as Address[]);
     // The fee (2 signatures + priority) and the new token account's rent, both from the master,
     // recorded together as what the transaction cost.
-    expect(masterBefore! - masterAfter!).toBe(settled.receipt!.gasUsed);
-    expect(settled.receipt!.gasUsed).toBe(tx!.meta!.fee + 2_039_280n);
+    expect(masterBefore! - masterAfter!).toBe(settled.receipt!.fee);
+    expect(settled.receipt!.fee).toBe(tx!.meta!.fee + 2_039_280n);
   });
 
   it("refuses a fee payer other than the wallet's master, and writes nothing", async () => {
@@ -130,8 +128,7 @@ describe('the outbound pipeline on Solana', () => {
           chainId,
           walletId: wallet.id,
           fromIndex: 0,
-          to: stranger,
-          value: 1_000_000_000n,
+          intent: { kind: 'native', to: stranger, amount: 1_000_000_000n },
           feePayer: stranger,
           purpose: 'test',
         }),

@@ -126,8 +126,8 @@ describe('scan', () => {
     expect(landed?.meta?.err).not.toBeNull();
     expect(scan.transfers[0]!.logIndex).toBeGreaterThanOrEqual(0);
     expect(scan.transfers[1]!.logIndex).toBeLessThan(0);
-    const block = scan.blocks.find((b) => b.number === scan.transfers[0]!.blockNumber)!;
-    expect(scan.transfers[0]!.blockHash).toBe(block.hash);
+    const block = scan.blocks.find((b) => b.number === scan.transfers[0]!.block.number)!;
+    expect(scan.transfers[0]!.block.hash).toBe(block.hash);
     // The deposit finder: the same transfer from its signature.
     expect(await transfersOfSignature(node, usdcSig, [w.usdc], isWatched)).toEqual([scan.transfers[0]]);
     expect(await transfersOfSignature(node, usdcSig, [w.usdc], () => false)).toEqual([]);

@@ -12,7 +12,6 @@ import { startWorld, type World } from '../../../src/devnet/solana/test-support.
 import { SolanaNode } from '../../../src/chains/solana/rpc.js';
 import { SolanaBalances } from '../../../src/chains/solana/balances.js';
 import { SolanaSender } from '../../../src/chains/solana/sender.js';
-import { encodeSplTransfer } from '../../../src/chains/solana/intent.js';
 import { ChainRejectedError } from '../../../src/chains/errors.js';
 import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
 
@@ -55,10 +54,11 @@ describe('SolanaSender', () => {
     await w.standIn.control.mintTo(w.usdc, child.address, 3_000_000n);
     slots(2);
     const intent: TxIntent = {
+      kind: 'token',
       from: child.address,
-      to: w.usdc,
-      value: 0n,
-      data: encodeSplTransfer(recipient.address, 1_750_000n),
+      token: w.usdc,
+      to: recipient.address,
+      amount: 1_750_000n,
       feePayer: master.address,
     };
     const quote = await sender.quote(intent);
@@ -78,12 +78,12 @@ describe('SolanaSender', () => {
     expect(landed?.index).toBe(1);
     expect(landed?.receipt.status).toBe('success');
     // The fee payer's cost: the fee and the rent of the token account it created.
-    expect(landed!.receipt.gasUsed).toBe(10_000n + priority + 2_039_280n);
+    expect(landed!.receipt.fee).toBe(10_000n + priority + 2_039_280n);
     expect(await usdc(recipient.address)).toBe(1_750_000n);
     expect(await usdc(child.address)).toBe(1_250_000n);
     expect(await sol(child.address)).toBe(0n);
     expect(await sol(master.address)).toBe(masterBefore - 10_000n - priority - 2_039_280n);
-    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(landed!.receipt.gasUsed);
+    expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(landed!.receipt.fee);
   });
 
   it('refuses what cannot succeed: more tokens than the child holds (insufficient-funds), a dust SOL transfer to a new account', async () => {
@@ -93,11 +93,13 @@ describe('SolanaSender', () => {
     await w.standIn.control.mintTo(w.usdc, child.address, 5n);
     slots(2);
     const err = await sender
-      .quote({ from: child.address, to: w.usdc, value: 0n, data: encodeSplTransfer(master.address, 6n), feePayer: master.address })
+      .quote({ kind: 'token', from: child.address, token: w.usdc, to: master.address, amount: 6n, feePayer: master.address })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ChainRejectedError);
     expect((err as ChainRejectedError).reason).toBe('insufficient-funds');
-    await expect(sender.quote({ from: master.address, to: keypair().address, value: 1_000n, data: null })).rejects.toThrow(/rent-exempt/);
+    await expect(sender.quote({ kind: 'native', from: master.address, to: keypair().address, amount: 1_000n })).rejects.toThrow(
+      /rent-exempt/,
+    );
   });
 
   it('expires only once the finalized height passes the blockhash: never sent, found nowhere, then rebuilt with a new blockhash', async () => {
@@ -105,7 +107,7 @@ describe('SolanaSender', () => {
     const recipient = keypair();
     await w.standIn.control.fund(master.address, 1_000_000_000n);
     slots(2);
-    const intent: TxIntent = { from: master.address, to: recipient.address, value: 2_000_000n, data: null };
+    const intent: TxIntent = { kind: 'native', from: master.address, to: recipient.address, amount: 2_000_000n };
     const network = await sender.prepare(intent, {});
     const lost = sender.sign(intent, null, network, master.key);
     expect(network.signatures).toBe('1');
@@ -135,10 +137,11 @@ describe('SolanaSender', () => {
     await w.standIn.control.mintTo(w.usdc, child.address, 5n);
     slots(2);
     const intent: TxIntent = {
+      kind: 'token',
       from: child.address,
-      to: w.usdc,
-      value: 0n,
-      data: encodeSplTransfer(master.address, 5n),
+      token: w.usdc,
+      to: master.address,
+      amount: 5n,
       feePayer: master.address,
     };
     const network = await sender.prepare(intent, {});

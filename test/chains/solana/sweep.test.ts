@@ -7,8 +7,9 @@
  * the record and the webhook; a later deposit's sender creates the account again and the
  * deposit is found and swept.
  */
+import type { TxIntent } from '../../../src/chains/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
 import {
@@ -197,13 +198,7 @@ describe('when a sweep closes the token account', () => {
     await w.sol.control.produceSlots(2);
     const quote = async (slug: string, amount: bigint, wholeBalance: boolean) => {
       const adapter = w.h.services.catalogue.findChain(slug, 'testnet')!.adapter;
-      const intent = {
-        from: child.address,
-        to: w.usdc,
-        value: 0n,
-        data: adapter.encodeTokenTransfer(wallet.address, amount),
-        feePayer: wallet.address,
-      };
+      const intent: TxIntent = { kind: 'token', from: child.address, token: w.usdc, to: wallet.address, amount, feePayer: wallet.address };
       return adapter.sender.quote(intent, {}, { fresh: true, wholeBalance });
     };
     expect((await quote(CLOSE, 5_000_000n, true)).fixed).toEqual({ closeSource: '1' });
@@ -214,17 +209,15 @@ describe('when a sweep closes the token account', () => {
     // Prepared later with the close asked for, after a deposit: the transfer goes without it.
     const adapter = w.h.services.catalogue.findChain(CLOSE, 'testnet')!.adapter;
     await w.sol.control.mintTo(w.usdc, child.address, 1n);
-    const intent = {
+    const intent: TxIntent = {
+      kind: 'token',
       from: child.address,
-      to: w.usdc,
-      value: 0n,
-      data: adapter.encodeTokenTransfer(wallet.address, 5_000_000n),
+      token: w.usdc,
+      to: wallet.address,
+      amount: 5_000_000n,
       feePayer: wallet.address,
     };
     expect((await adapter.sender.prepare(intent, { closeSource: '1' })).closeSource).toBeUndefined();
-    expect(
-      (await adapter.sender.prepare({ ...intent, data: adapter.encodeTokenTransfer(wallet.address, 5_000_001n) }, { closeSource: '1' }))
-        .closeSource,
-    ).toBe('1');
+    expect((await adapter.sender.prepare({ ...intent, amount: 5_000_001n }, { closeSource: '1' })).closeSource).toBe('1');
   });
 });

@@ -112,6 +112,44 @@ describe('beneficiaries and the withdrawal whitelist', () => {
   });
 });
 
+/** The address with one letter's case swapped (the last one whose other case is base58 too): another account. */
+function caseLookAlike(address: string): string {
+  for (let i = address.length - 1; i >= 0; i--) {
+    const c = address[i]!;
+    const swapped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+    if (swapped !== c && BASE58.test(`${address.slice(0, i)}${swapped}${address.slice(i + 1)}`)) {
+      return `${address.slice(0, i)}${swapped}${address.slice(i + 1)}`;
+    }
+  }
+  throw new Error(`no letter of ${address} has a base58 other case`);
+}
+
+describe('the whitelist compares base58 addresses exactly', () => {
+  it('a case look-alike of a whitelisted address is another account: refused (422 NOT_WHITELISTED), nothing written, nothing sent', async () => {
+    const listed = outsideAccount();
+    const lookAlike = caseLookAlike(listed.address);
+    // A valid Solana address of its own (any 32 bytes are one), not the listed one.
+    expect(w.adapter.normalizeAddress(lookAlike)).toBe(lookAlike);
+    expect(lookAlike.toLowerCase()).toBe(listed.address.toLowerCase());
+    expect(lookAlike).not.toBe(listed.address);
+    const b = await walletApi(w, 'POST', '/beneficiaries', { name: 'Listed', address: listed.address, isWhitelisted: true });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    try {
+      const before = await rowCount();
+      for (const assetId of [w.usdcId, w.solId]) {
+        const off = await walletApi(w, 'POST', '/withdraw', { assetId, address: lookAlike, amount: '1' });
+        expect(off.status, JSON.stringify(off.body)).toBe(422);
+        expect(off.body.error).toBe('NOT_WHITELISTED');
+        expect(off.body.details[0].field).toBe('address');
+      }
+      expect(await rowCount()).toBe(before);
+      expect(await balanceOf(lookAlike, null)).toBe(0n);
+    } finally {
+      await walletApi(w, 'DELETE', `/beneficiaries/${b.body.data.id}`);
+    }
+  });
+});
+
 describe('history and webhooks', () => {
   it('list and get: base58 addresses, the signature as hash, type and status filters; the webhook carries the same', async () => {
     const to = outsideAccount();

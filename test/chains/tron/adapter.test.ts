@@ -6,6 +6,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../../src/config/index.js';
 import { BusinessRuleError } from '../../../src/lib/errors.js';
+import { capability } from '../../../src/chains/capabilities.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { fundedWallet, info, newWallet, post, sendToken, startForTest, tronWeb, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import { ChainRejectedError } from '../../../src/chains/errors.js';
@@ -179,8 +180,7 @@ describe('TronAdapter deposits', () => {
         amount: 3_000_001n,
         txHash: trxTo,
         logIndex: -1,
-        blockNumber: n,
-        blockHash: block.hash,
+        block: { number: n, hash: block.hash },
       },
       {
         token: usdt,
@@ -189,8 +189,7 @@ describe('TronAdapter deposits', () => {
         amount: 1_500_002n,
         txHash: tokenTo,
         logIndex: 0,
-        blockNumber: n,
-        blockHash: block.hash,
+        block: { number: n, hash: block.hash },
       },
     ]);
 
@@ -233,21 +232,26 @@ describe('TronAdapter receipts and broadcast', () => {
     const nodeInfo = await info(s, ok);
     expect(receipt).toMatchObject({
       status: 'success',
-      blockNumber: BigInt(mined!.number),
-      blockHash: mined!.id,
-      // What it cost, in sun: gasUsed x effectiveGasPrice, as on EVM.
-      gasUsed: BigInt(nodeInfo.fee),
-      effectiveGasPrice: 1n,
-      energyUsed: BigInt(nodeInfo.receipt.energy_usage_total),
-      energyFee: BigInt(nodeInfo.receipt.energy_fee),
-      result: 'SUCCESS',
+      block: { number: BigInt(mined!.number), hash: mined!.id },
+      // What it cost, in sun (the public gasUsed at a gasPrice of 1).
+      fee: BigInt(nodeInfo.fee),
+      details: {
+        energyUsed: String(nodeInfo.receipt.energy_usage_total),
+        energyFee: String(nodeInfo.receipt.energy_fee),
+        result: 'SUCCESS',
+      },
     });
-    expect(receipt!.energyUsed).toBeGreaterThan(0n);
-    expect(receipt!.gasUsed).toBe(receipt!.energyFee + receipt!.netFee);
+    expect(adapter.fees.ofReceipt(receipt!)).toEqual({ gasUsed: BigInt(nodeInfo.fee), gasPrice: 1n });
+    expect(BigInt(receipt!.details.energyUsed!)).toBeGreaterThan(0n);
+    expect(receipt!.fee).toBe(BigInt(receipt!.details.energyFee!) + BigInt(receipt!.details.netFee!));
 
     const failed = await adapter.getReceipt(starved);
-    expect(failed).toMatchObject({ status: 'reverted', result: 'OUT_OF_ENERGY', blockHash: mined!.id, energyFee: 1_000_000n });
-    expect(failed!.gasUsed).toBe(failed!.energyFee + failed!.netFee); // the whole fee limit, and the bandwidth
+    expect(failed).toMatchObject({
+      status: 'reverted',
+      block: { hash: mined!.id },
+      details: { result: 'OUT_OF_ENERGY', energyFee: '1000000' },
+    });
+    expect(failed!.fee).toBe(BigInt(failed!.details.energyFee!) + BigInt(failed!.details.netFee!)); // the whole fee limit, and the bandwidth
     expect(await adapter.getReceipt('cd'.repeat(32))).toBeNull();
   });
 
@@ -256,7 +260,7 @@ describe('TronAdapter receipts and broadcast', () => {
     const txid = (await sendToken(s, payer, usdt, to, 77n)).txid as string;
     const [mined] = await s.control.produceBlocks(1);
     const n = BigInt(mined!.number);
-    expect((await adapter.getReceipt(txid))!.blockHash).toBe(mined!.id);
+    expect((await adapter.getReceipt(txid))!.block.hash).toBe(mined!.id);
     expect(await adapter.transfersOfTransaction(txid, [usdt], () => true)).toHaveLength(1);
 
     await s.control.reorg(1); // the block is replaced; its transactions are dropped
@@ -325,16 +329,16 @@ describe('what Tron answers differently', () => {
   it('typed data: 422 TYPED_DATA_NOT_SUPPORTED; price feeds: NOT_SUPPORTED; no nonces; hex addresses answered in T… form', async () => {
     const typed = (() => {
       try {
-        adapter.prepareTypedData();
+        capability(adapter, 'typedData');
       } catch (e) {
         return e;
       }
     })();
     expect(typed).toBeInstanceOf(BusinessRuleError);
     expect((typed as BusinessRuleError).code).toBe('TYPED_DATA_NOT_SUPPORTED');
-    await expect(adapter.readPriceFeed(usdt)).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+    expect(() => capability(adapter, 'priceFeeds')).toThrow(expect.objectContaining({ code: 'NOT_SUPPORTED' }));
     expect(adapter.sender.ordering).toBe('expiry');
-    await expect(adapter.sender.nonceOf()).rejects.toThrow(/no nonce/);
+    expect('nonceOf' in adapter.sender).toBe(false); // no nonces: an ExpirySender
     expect(adapter.normalizeAddress(payer.hex)).toBe(payer.address);
   });
 });

@@ -11,11 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { balance, fundedWallet, info, newWallet, startForTest, tokenBalance, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import { ChainRejectedError } from '../../../src/chains/errors.js';
-import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
+import type { CallIntent, NativeIntent, SigningKey } from '../../../src/chains/types.js';
 import { tronEvmHex } from '../../../src/chains/tron/codec.js';
 import { TronNode } from '../../../src/chains/tron/node.js';
 import { TronSender } from '../../../src/chains/tron/sender.js';
-import { callOf, encodeRaw, readHeader } from '../../../src/chains/tron/tx.js';
+import { tronFees } from '../../../src/chains/tron/receipt.js';
+import { callOf, encodeRaw, readHeader, tronIntentOf } from '../../../src/chains/tron/tx.js';
 
 let s: TronStandIn;
 let node: TronNode;
@@ -50,7 +51,7 @@ describe('TronSender: TRX transfers', () => {
   it('sends TRX to a new account: activation quoted, the txID the node knows, balances exact', async () => {
     const a = await fundedWallet(s, 50_000_000);
     const b = newWallet();
-    const intent: TxIntent = { from: a.address, to: b.address, value: 3_000_000n, data: null };
+    const intent: NativeIntent = { kind: 'native', from: a.address, to: b.address, amount: 3_000_000n };
     const quote = await sender.quote(intent);
     expect(quote.network.activation).toBe('1100000');
     expect(quote.fixed).toEqual({});
@@ -69,7 +70,7 @@ describe('TronSender: TRX transfers', () => {
     expect(BigInt(await balance(s, a.hex))).toBe(before - 3_000_000n - fee);
     expect(BigInt(await balance(s, b.hex))).toBe(3_000_000n);
     expect(quote.fee).toBeGreaterThanOrEqual(fee);
-    expect(sender.costOf(intent.value, network)).toBe(intent.value + BigInt(network.fee!));
+    expect(sender.costOf(intent.amount, network)).toBe(intent.amount + BigInt(network.fee!));
 
     // findLanded: the landed version among several hashes, with what it cost.
     const other = bytesToHex(new Uint8Array(32).fill(9));
@@ -77,24 +78,23 @@ describe('TronSender: TRX transfers', () => {
     expect(landed?.index).toBe(1);
     expect(landed?.receipt).toMatchObject({
       status: 'success',
-      blockNumber: BigInt(txInfo.blockNumber),
-      gasUsed: fee,
-      effectiveGasPrice: 1n,
+      block: { number: BigInt(txInfo.blockNumber) },
+      fee,
     });
     expect(await sender.findLanded([other])).toBeNull();
   });
 
   it('refuses to sign a transaction other than the intent, before any signature', async () => {
     const a = await fundedWallet(s, 10_000_000);
-    const intent: TxIntent = { from: a.address, to: newWallet().address, value: 1_000n, data: null };
+    const intent: NativeIntent = { kind: 'native', from: a.address, to: newWallet().address, amount: 1_000n };
     const network = await sender.prepare(intent, {});
     const header = readHeader(hexToBytes(network.rawDataHex!));
     const key = keyOf(a);
     for (const other of [
-      { ...intent, value: 1_000_000n },
+      { ...intent, amount: 1_000_000n },
       { ...intent, to: newWallet().address },
     ]) {
-      const tampered = bytesToHex(encodeRaw(callOf(other, 0n), header));
+      const tampered = bytesToHex(encodeRaw(callOf(tronIntentOf(other), 0n), header));
       expect(() => sender.sign(intent, null, { ...network, rawDataHex: tampered }, key)).toThrow(/not the one asked for/);
     }
     // Stored data that lies about the deadline is refused too.
@@ -122,7 +122,7 @@ describe('TronSender: TRX transfers', () => {
     try {
       const evil = new TronSender(new TronNode(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`));
       const a = await fundedWallet(s, 10_000_000);
-      const intent: TxIntent = { from: a.address, to: newWallet().address, value: 1_000n, data: null };
+      const intent: NativeIntent = { kind: 'native', from: a.address, to: newWallet().address, amount: 1_000n };
       await expect(evil.prepare(intent, {})).rejects.toThrow(/built another transaction than asked/);
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
@@ -135,7 +135,7 @@ describe('TronSender: TRC-20 transfers', () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000, { USDT: 5_000_000n });
     const b = newWallet();
-    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(b.address, 1_234_567n) };
+    const intent: CallIntent = { kind: 'call', from: a.address, to: token, value: 0n, data: tokenTransfer(b.address, 1_234_567n) };
     const quote = await sender.quote(intent);
     const energy = BigInt(quote.network.energy!);
     expect(energy).toBeGreaterThan(20_000n); // a zero-to-nonzero balance write
@@ -169,7 +169,7 @@ describe('TronSender: TRC-20 transfers', () => {
   it('a call out of energy under its fee limit lands reverted, the limit burned', async () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
-    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const intent: CallIntent = { kind: 'call', from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
     const network = await sender.prepare(intent, sender.fixedNetwork({ limit: 100_000n })); // 1,000 energy
     const signed = sender.sign(intent, null, network, keyOf(a));
     expect((await broadcast(signed.raw)).result).toBe(true);
@@ -177,7 +177,7 @@ describe('TronSender: TRC-20 transfers', () => {
     const txInfo = await info(s, signed.hash);
     const landed = await sender.findLanded([signed.hash]);
     expect(landed?.receipt.status).toBe('reverted');
-    expect(landed?.receipt.gasUsed).toBe(BigInt(txInfo.fee));
+    expect(landed?.receipt.fee).toBe(BigInt(txInfo.fee));
     expect(BigInt(txInfo.fee)).toBeGreaterThanOrEqual(100_000n);
     expect(sender.costOf(0n, network)).toBeGreaterThanOrEqual(BigInt(txInfo.fee));
   });
@@ -185,7 +185,7 @@ describe('TronSender: TRC-20 transfers', () => {
   it('a call that would revert is ChainRejectedError(reverted); TRX with a call is refused', async () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000);
-    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const intent: CallIntent = { kind: 'call', from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
     const err = await sender.quote(intent).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ChainRejectedError);
     expect((err as ChainRejectedError).reason).toBe('reverted');
@@ -195,7 +195,7 @@ describe('TronSender: TRC-20 transfers', () => {
   it('caps the fee limit at feeLimitSun, and refuses a call whose energy alone costs more', async () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
-    const intent: TxIntent = { from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
+    const intent: CallIntent = { kind: 'call', from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) };
     const energy = BigInt((await sender.quote(intent)).network.energy!);
     const capped = await new TronSender(node, { feeLimitSun: energy * 100n + 1n }).quote(intent);
     expect(capped.fixed.feeLimit).toBe((energy * 100n + 1n).toString());
@@ -209,7 +209,7 @@ describe('TronSender: TRC-20 transfers', () => {
   it('requote sets another fee limit without asking the node; fixedNetwork refuses fee caps', async () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
-    const quote = await sender.quote({ from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) });
+    const quote = await sender.quote({ kind: 'call', from: a.address, to: token, value: 0n, data: tokenTransfer(newWallet().address, 1n) });
     const again = sender.requote(quote, sender.fixedNetwork({ limit: 300_000_000n }));
     expect(again.fixed.feeLimit).toBe('300000000');
     // 300,000,000 (over 2^28) takes one varint byte more than a few million: one byte more of bandwidth.
@@ -217,15 +217,15 @@ describe('TronSender: TRC-20 transfers', () => {
     expect(again.fee).toBe(300_000_000n + BigInt(again.network.bandwidth!) * 1000n);
     expect(() => sender.fixedNetwork({ feeCap: 1n })).toThrow(/gasPrice/);
     expect(() => sender.fixedNetwork({ limit: 0n })).toThrow(/gasLimit/);
-    expect(sender.feeFields(quote.network)).toEqual({ gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null });
+    expect(tronFees.ofNetwork(quote.network)).toEqual({ gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null });
     expect(sender.childFeeFunding({ nativeBalance: 1n, value: 0n, network: quote.network })).toEqual({
       kind: 'transfer',
       amount: quote.fee - 1n,
     });
     expect(sender.childFeeFunding({ nativeBalance: quote.fee, value: 0n, network: quote.network })).toEqual({ kind: 'none' });
-    await expect(sender.nonceOf()).rejects.toThrow(/no nonce/);
-    await expect(sender.replacementNetwork()).rejects.toThrow(/cannot be replaced/);
-    expect(() => sender.voidCall()).toThrow(/no ordering slot/);
+    // No nonce, no replacement, no slot to void: the 'expiry' ordering has none of them (ExpirySender).
+    expect(sender.ordering).toBe('expiry');
+    expect(['nonceOf', 'replacementNetwork', 'voidCall'].filter((m) => m in sender)).toEqual([]);
   });
 });
 
@@ -233,7 +233,7 @@ describe('TronSender: expiry', () => {
   it('is not expired at once; expired once the solidified head passes the expiration', async () => {
     const a = await fundedWallet(s, 10_000_000);
     const b = newWallet();
-    const intent: TxIntent = { from: a.address, to: b.address, value: 1_000n, data: null };
+    const intent: NativeIntent = { kind: 'native', from: a.address, to: b.address, amount: 1_000n };
     const first = await sender.prepare(intent, {});
     expect(await sender.hasExpired(first)).toBe(false);
     // prepare always builds afresh: another reference block or deadline, another txID.

@@ -91,6 +91,38 @@ describe('beneficiaries and the withdrawal whitelist', () => {
   });
 });
 
+/** The address with one letter's case swapped (the last letter that has another case). */
+function caseLookAlike(address: string): string {
+  let i = address.length - 1;
+  while (address[i]!.toLowerCase() === address[i]!.toUpperCase()) i--;
+  const c = address[i]!;
+  return `${address.slice(0, i)}${c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()}${address.slice(i + 1)}`;
+}
+
+describe('the whitelist compares base58 addresses exactly', () => {
+  it('a case look-alike of a whitelisted address is refused, written nowhere, paid nothing; the listed address itself is paid', async () => {
+    const listed = newWallet();
+    const lookAlike = caseLookAlike(listed.address);
+    expect(lookAlike.toLowerCase()).toBe(listed.address.toLowerCase());
+    expect(lookAlike).not.toBe(listed.address);
+    const b = await walletApi(w, 'POST', '/beneficiaries', { name: 'Listed', address: listed.address, isWhitelisted: true });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    try {
+      const before = (await walletApi(w, 'GET', '/transactions?limit=100')).body.data.length;
+      // Base58check: the look-alike's checksum fails, so it names no account (a 400), never the listed one.
+      for (const assetId of [w.usdtId, w.trxId])
+        expectBadAddress(await walletApi(w, 'POST', '/withdraw', { assetId, address: lookAlike, amount: '1' }));
+      expect((await walletApi(w, 'GET', '/transactions?limit=100')).body.data.length).toBe(before);
+      expect(await usdtOf(listed.address)).toBe(0n);
+      const ok = await walletApi(w, 'POST', '/withdraw', { assetId: w.usdtId, address: listed.address, amount: '0.25' });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(await settled(w, ok.body.data.id)).toMatchObject({ status: 'SUCCESS', recipientAddress: listed.address });
+    } finally {
+      await walletApi(w, 'DELETE', `/beneficiaries/${b.body.data.id}`);
+    }
+  });
+});
+
 describe('key import', () => {
   it('an outside address given in hex with its key: T… answered, exported on request; a wrong key or an EVM address is a 400', async () => {
     const outside = await fundedWallet(w.s, 20_000_000);

@@ -14,7 +14,7 @@ import { DEVNET_CHAINS } from '../../../src/devnet/devnet.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import { post, startForTest } from '../../../src/devnet/tron/testkit.js';
 import { tronHex } from '../../../src/chains/tron/codec.js';
-import { verifyWebhook } from '../../../src/receiver/index.js';
+import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../../support/harness.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';

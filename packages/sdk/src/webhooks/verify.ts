@@ -1,7 +1,7 @@
 /**
  * Receiver kit: verify a webhook from the wallet service in your own receiver.
  *
- *   import { verifyWebhook } from 'stablecoin-wallet-service/receiver';
+ *   import { verifyWebhook } from '@stablecoin-wallet/sdk/webhooks';
  *   const { event, data } = verifyWebhook({ body: rawBody, headers: req.headers, secret: process.env.WEBHOOK_SECRET });
  *
  * Pass the raw body exactly as received (a Buffer, Uint8Array or ArrayBuffer is hashed as
@@ -11,7 +11,7 @@
  * and `webhook-timestamp`) was not accepted before (replay guard). Throws
  * WebhookVerificationError otherwise.
  */
-import { COMPAT_SIGNATURE_HEADER, parseWebhookSecret, safeEqual, serviceSignature, standardSignature } from '../lib/webhook-signature.js';
+import { COMPAT_SIGNATURE_HEADER, parseWebhookSecret, safeEqual, serviceSignature, standardSignature } from './signature.js';
 import { MemoryReplayStore, type ReplayStore, type SyncReplayStore } from './replay.js';
 
 export { MemoryReplayStore, type ReplayStore, type SyncReplayStore } from './replay.js';

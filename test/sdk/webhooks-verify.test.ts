@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signatureHeaders } from '../lib/webhook-signature.js';
-import { MemoryReplayStore, verifyWebhook, verifyWebhookAsync, WebhookVerificationError, type ReplayStore } from './index.js';
+import { generateWebhookSecret, signatureHeaders } from '../../src/lib/webhook-signature.js';
+import {
+  MemoryReplayStore,
+  verifyWebhook,
+  verifyWebhookAsync,
+  WebhookVerificationError,
+  type ReplayStore,
+} from '../../packages/sdk/src/webhooks/index.js';
 
 const apiKey = 'sk_test_example_key_for_signature_tests_0001';
 const body = JSON.stringify({ event: 'deposit.success', data: { id: 'tx-1', amount: '10.5' } });

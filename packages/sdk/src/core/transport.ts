@@ -1,0 +1,253 @@
+/**
+ * The HTTP core every resource calls: URL and query building, the API key, an automatic
+ * `Idempotency-Key` on every POST, timeouts, retries with backoff, and the service's error
+ * body turned into ApiError. Runs on the global fetch of Node 20+ (or one you pass).
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError, ConnectionError, TimeoutError, type FieldIssue } from '../errors.js';
+import { SDK_VERSION } from '../version.js';
+import type { Answer, CallArgs, OperationName } from './operations.js';
+
+export interface ClientOptions {
+  /** Where the service runs, e.g. `http://127.0.0.1:8080` (no `/v1`). */
+  baseUrl: string;
+  /** A wallet key (`sk_test_…`, `sk_live_…`) or a business key (`sk_biz_…`). */
+  apiKey: string;
+  /** Further attempts after a 429 or 503 (and after a broken connection, for requests safe to send twice). Default 2. */
+  maxRetries?: number;
+  /** Per attempt, in ms. Default 60,000. */
+  timeoutMs?: number;
+  /** Longest wait between attempts, in ms; a longer `Retry-After` is cut to it. Default 30,000. */
+  maxRetryDelayMs?: number;
+  /** Another fetch (a proxy agent, instrumentation). Default: the global one. */
+  fetch?: typeof globalThis.fetch;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export interface RequestOptions {
+  /** Sent as `Idempotency-Key` (POST only); by default a fresh UUID per call, the same on each retry of it. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * POSTs the service answers once per Idempotency-Key (a second send returns the first
+ * answer): only these are sent again after a connection broke mid-request. The others
+ * might have been done already, so that error is left to the caller.
+ */
+const REPLAY_SAFE_POSTS: ReadonlySet<string> = new Set([
+  'POST /v1/wallets/{walletId}/withdraw',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw',
+  'POST /v1/wallets/{walletId}/withdraw/sign',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign',
+]);
+
+const BASE_DELAY_MS = 500;
+
+export class Transport {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #opts: Required<Pick<ClientOptions, 'maxRetries' | 'timeoutMs' | 'maxRetryDelayMs'>> & { headers: Record<string, string> };
+
+  constructor(opts: ClientOptions) {
+    if (!opts.baseUrl) throw new TypeError('baseUrl is required');
+    if (!opts.apiKey) throw new TypeError('apiKey is required');
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = opts.apiKey;
+    const f = opts.fetch ?? globalThis.fetch;
+    if (typeof f !== 'function') throw new TypeError('no fetch: use Node 20 or newer, or pass `fetch`');
+    this.#fetch = f;
+    this.#opts = {
+      maxRetries: opts.maxRetries ?? 2,
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      maxRetryDelayMs: opts.maxRetryDelayMs ?? 30_000,
+      headers: opts.headers ?? {},
+    };
+  }
+
+  /** Calls an operation and returns the whole envelope of its answer. */
+  async call<K extends OperationName>(op: K, args: CallArgs<K>, opts: RequestOptions = {}): Promise<Answer<K>> {
+    const [method, template] = op.split(' ') as [string, string];
+    const path = fillPath(template, (args.path ?? {}) as Record<string, unknown>);
+    const url = `${this.baseUrl}${path}${queryString((args.query ?? {}) as Record<string, unknown>)}`;
+    const headers: Record<string, string> = { ...this.headers(), ...opts.headers };
+    let body: string | undefined;
+    if (args.body !== undefined) {
+      body = JSON.stringify(args.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (method === 'POST') headers['idempotency-key'] = opts.idempotencyKey ?? randomUUID();
+    const replaySafe = method === 'GET' || REPLAY_SAFE_POSTS.has(op);
+    const res = await this.send(method, url, { headers, ...(body === undefined ? {} : { body }) }, opts, replaySafe, path);
+    return (await res.json()) as Answer<K>;
+  }
+
+  /** The headers of every request (streams use them too). */
+  headers(): Record<string, string> {
+    return {
+      'x-api-key': this.#apiKey,
+      accept: 'application/json',
+      'user-agent': `stablecoin-wallet-sdk/${SDK_VERSION}`,
+      ...this.#opts.headers,
+    };
+  }
+
+  /**
+   * Sends until an answer that is not retried: a 2xx is returned, an error status thrown as
+   * ApiError. 429 and 503 are retried (the service did nothing: refused, or rolled back),
+   * after `Retry-After` when given, else exponential backoff with jitter.
+   */
+  async send(
+    method: string,
+    url: string,
+    init: { headers: Record<string, string>; body?: string },
+    opts: RequestOptions,
+    replaySafe: boolean,
+    path = new URL(url).pathname,
+  ): Promise<Response> {
+    const maxRetries = opts.maxRetries ?? this.#opts.maxRetries;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.#attempt(method, url, init, opts);
+      } catch (err) {
+        if (opts.signal?.aborted || !(err instanceof ConnectionError || err instanceof TimeoutError)) throw err;
+        if (!replaySafe || attempt >= maxRetries) throw err;
+        await sleep(this.#backoff(attempt, null), opts.signal);
+        continue;
+      }
+      if (res.ok) return res;
+      const error = await toApiError(res, method, path);
+      if (!error.retryable || attempt >= maxRetries) throw error;
+      await sleep(this.#backoff(attempt, error.retryAfter), opts.signal);
+    }
+  }
+
+  /**
+   * One GET whose body is read as it comes (a stream): the timeout covers the wait for the
+   * answer's headers only; `signal` ends the whole request. Error statuses throw ApiError.
+   */
+  async open(path: string, query: Record<string, unknown>, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
+    const url = `${this.baseUrl}${path}${queryString(query)}`;
+    const ctrl = new AbortController();
+    const onAbort = () => ctrl.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, this.#opts.timeoutMs);
+    let res: Response;
+    try {
+      res = await this.#fetch(url, { method: 'GET', headers: { ...this.headers(), ...headers }, signal: ctrl.signal });
+    } catch (err) {
+      signal.removeEventListener('abort', onAbort);
+      if (signal.aborted) throw signal.reason ?? err;
+      if (timedOut) throw new TimeoutError(`GET ${url}: no answer within ${this.#opts.timeoutMs} ms`, { cause: err });
+      throw new ConnectionError(`GET ${url}: ${(err as Error).message}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok) {
+      signal.removeEventListener('abort', onAbort);
+      throw await toApiError(res, 'GET', path);
+    }
+    return res;
+  }
+
+  async #attempt(
+    method: string,
+    url: string,
+    init: { headers: Record<string, string>; body?: string },
+    opts: RequestOptions,
+  ): Promise<Response> {
+    const timeoutMs = opts.timeoutMs ?? this.#opts.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    try {
+      return await this.#fetch(url, { method, headers: init.headers, ...(init.body === undefined ? {} : { body: init.body }), signal });
+    } catch (err) {
+      if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+      if (timeout.aborted) throw new TimeoutError(`${method} ${url}: no answer within ${timeoutMs} ms`, { cause: err });
+      throw new ConnectionError(`${method} ${url}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  #backoff(attempt: number, retryAfterS: number | null): number {
+    return backoff(attempt, retryAfterS, this.#opts.maxRetryDelayMs);
+  }
+}
+
+/** `Retry-After` when given (capped), else exponential backoff with jitter from 0.5 s. */
+export function backoff(attempt: number, retryAfterS: number | null, maxMs: number): number {
+  if (retryAfterS !== null) return Math.min(retryAfterS * 1000, maxMs);
+  const ceiling = Math.min(BASE_DELAY_MS * 2 ** attempt, maxMs);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+function fillPath(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || value === '') throw new TypeError(`missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+function queryString(query: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** `Retry-After` in seconds (delta-seconds or an HTTP date). */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+async function toApiError(res: Response, method: string, path: string): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  let body: { error?: unknown; message?: unknown; details?: unknown; requestId?: unknown } = {};
+  try {
+    body = text ? (JSON.parse(text) as typeof body) : {};
+  } catch {
+    /* not the service's error body (a proxy's page): keep the status */
+  }
+  return new ApiError({
+    status: res.status,
+    code: typeof body.error === 'string' ? body.error : `HTTP_${res.status}`,
+    message: typeof body.message === 'string' ? body.message : text.slice(0, 200) || res.statusText,
+    requestId: typeof body.requestId === 'string' ? body.requestId : res.headers.get('x-request-id'),
+    details: Array.isArray(body.details) ? (body.details as FieldIssue[]) : [],
+    retryAfter: parseRetryAfter(res.headers.get('retry-after')),
+    method,
+    path,
+  });
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

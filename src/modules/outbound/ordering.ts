@@ -1,0 +1,189 @@
+/**
+ * The pipeline's two ordering strategies (strategy.ts says what a strategy answers), and the
+ * one place that picks a chain's by its Sender's kind (`orderingOf`), so enqueue, broadcast,
+ * track, replace, cancel and sign-only never ask which kind of family they run on.
+ *
+ * 'nonce', for families whose senders count their transactions (EVM): allocation,
+ * conflicts, fillers, speed-up and cancel.
+ * - Allocation: consecutive nonces from the `nonces` counter under its row lock, in the
+ *   caller's transaction: a rollback gives them back, so no gaps and no duplicates across
+ *   callers, processes and restarts. A sender's first send seeds the counter from the chain.
+ * - Conflicts: a node saying our nonce is used, without knowing our hash, drops the row only
+ *   if that persists past a grace period (a lagging node behind a load balancer can say so
+ *   about a transaction that did mine) and no version of ours has a receipt.
+ * - Fillers: a row voided before signing hands its nonce to a 0-value self-transfer.
+ * - Replacement: same nonce, the family's bump rule (EVM: +10% on both fee fields).
+ *
+ * 'expiry', for families whose transactions carry a deadline instead (Tron's expiration,
+ * Solana's recent block reference): deadlines and rebuilds. No slot is taken (a row's nonce
+ * is null) and none is filled when a row is voided. A signed row is never replaced: it
+ * stands until it lands or the chain's head passes its deadline; then, with no version
+ * landed, it is rebuilt: a new row with the same call, prepared (a fresh deadline) and signed
+ * again. The old bytes can never be included any more, so the payment cannot happen twice.
+ */
+import type { ExpirySender, NonceSender } from '../../chains/types.js';
+import type { Purpose } from '../../events.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import { logFields, successorOf } from './checks.js';
+import { minedVersion, settle, settleReceipt, type Core } from './core.js';
+import * as store from './store.js';
+import type { OutboundRow } from './store.js';
+import type { BroadcastOutcome, DetachedSlot, OrderingStrategy } from './strategy.js';
+
+export type { BroadcastOutcome, OrderingStrategy } from './strategy.js';
+
+const strategies = new WeakMap<ChainHandle['adapter']['sender'], OrderingStrategy>();
+
+/** The strategy of a chain's ordering, built once per sender. */
+export function orderingOf(chain: ChainHandle): OrderingStrategy {
+  const sender = chain.adapter.sender;
+  let strategy = strategies.get(sender);
+  if (!strategy) {
+    strategy = sender.ordering === 'nonce' ? nonceOrdering(sender) : expiryOrdering(sender);
+    strategies.set(sender, strategy);
+  }
+  return strategy;
+}
+
+// ---- 'nonce' ---------------------------------------------------------------------------
+
+export const FILLER_PURPOSE: Purpose = 'nonce-filler';
+
+const consecutive = (first: bigint, count: number): bigint[] => Array.from({ length: count }, (_, i) => first + BigInt(i));
+
+/** The row's nonce: every row of a 'nonce' family has one (enqueue took it). */
+function nonceOf(row: OutboundRow): bigint {
+  if (typeof row.nonce !== 'bigint') throw new Error(`outbound ${row.id} of a 'nonce' family has no nonce`);
+  return row.nonce;
+}
+
+function nonceOrdering(sender: NonceSender): OrderingStrategy {
+  return {
+    kind: 'nonce',
+
+    async take(tx, chain, from, count) {
+      // The common case is one statement; only a sender's first send reads the chain's count.
+      const first =
+        (await store.takeNonces(tx, chain.id, from, count)) ??
+        (await store.allocateNonces(tx, chain.id, from, await sender.nonceOf(from, 'pending'), count));
+      return consecutive(first, count);
+    },
+
+    async detached(db, chain, from, items) {
+      // max(the chain's pending count, our counter's next value): what would be sent next.
+      const [pending, ours] = await Promise.all([sender.nonceOf(from, 'pending'), store.peekNonce(db, chain.id, from)]);
+      const first = ours !== null && ours > pending ? ours : pending;
+      return items.map(({ quote }, i): DetachedSlot => ({ nonce: first + BigInt(i), network: quote.network }));
+    },
+
+    async refused(core, row, reason, message) {
+      return reason === 'nonce-used' ? conflict(core, sender, row, message) : null;
+    },
+
+    async waitsForEarlier(_core, row) {
+      return (await sender.nonceOf(row.fromAddress, 'latest')) < nonceOf(row);
+    },
+
+    async voidUnsigned(_core, tx, row, reason) {
+      const { network, kind, to, amount } = sender.voidCall(row.fromAddress);
+      const fillerId = uuidv7();
+      const replaced = await store.markReplaced(tx, row.id, fillerId, reason);
+      await store.insertOutbound(
+        tx,
+        successorOf(row, fillerId, { intent: { kind, to, amount }, network, purpose: FILLER_PURPOSE, ownerId: row.id }),
+      );
+      await store.enqueueSendJob(tx, fillerId);
+      return replaced;
+    },
+
+    replacing: {
+      due(core, row, outcome, now = Date.now()) {
+        if (outcome === 'fee-too-low') return true;
+        return now - (row.broadcastAt ?? row.updatedAt).getTime() >= core.opts.replaceAfterMs;
+      },
+      network: (row) => sender.replacementNetwork(row.network),
+      voidCall: (from) => sender.voidCall(from),
+    },
+
+    rebuilding: null,
+  };
+}
+
+/**
+ * The node says our nonce is used and does not know our hash. Only if that persists past
+ * a grace period and no version of ours has a receipt is the row dropped; the counter is
+ * raised to the chain's count, since the key was used outside the pipeline.
+ */
+async function conflict(core: Core, sender: NonceSender, row: OutboundRow, message: string): Promise<BroadcastOutcome> {
+  const nonce = nonceOf(row);
+  const error = `nonce ${nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
+  const seen = await store.recordBroadcastFailure(core.db, row.id, error, true);
+  if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'refused';
+  const found = await minedVersion(core, row);
+  if (found) {
+    await settleReceipt(core, row, found);
+    return 'settled';
+  }
+  const mined = await sender.nonceOf(row.fromAddress, 'latest');
+  if (mined <= nonce) return 'refused';
+  core.logger.warn({ ...logFields(row), err: error }, 'outbound transaction dropped: its nonce was used elsewhere');
+  await settle(core, row.id, ['signed', 'broadcast'], async (tx) => {
+    await store.raiseNonce(tx, row.chainId, row.fromAddress, mined);
+    return store.markDropped(tx, row.id, error);
+  });
+  return 'settled';
+}
+
+// ---- 'expiry' --------------------------------------------------------------------------
+
+function expiryOrdering(sender: ExpirySender): OrderingStrategy {
+  return {
+    kind: 'expiry',
+
+    async take(_tx, _chain, _from, count) {
+      return Array.from({ length: count }, () => null);
+    },
+
+    async detached(_db, _chain, _from, items) {
+      const slots: DetachedSlot[] = [];
+      // Each built now (a fresh deadline) from what its quote fixed (e.g. Tron's fee limit).
+      for (const { intent, quote } of items) slots.push({ nonce: null, network: await sender.prepare(intent, quote.fixed) });
+      return slots;
+    },
+
+    // No slot to contend for: every refusal is the shared pipeline's to retry.
+    async refused() {
+      return null;
+    },
+
+    // The sender's earlier rows stand for its "earlier nonces".
+    waitsForEarlier: (core, row) => store.hasEarlierLive(core.db, row),
+
+    voidUnsigned: (_core, tx, row, reason) => store.markReplaced(tx, row.id, null, reason),
+
+    replacing: null,
+
+    rebuilding: {
+      expired: (row) => sender.hasExpired(row.network),
+      rebuild: rebuildExpired,
+    },
+  };
+}
+
+/** See Rebuilding.rebuild: the row's successor is the same call, its deadline made afresh by the send job's prepare. */
+async function rebuildExpired(core: Core, row: OutboundRow): Promise<OutboundRow | undefined> {
+  const id = uuidv7();
+  const rebuilt = await core.db.transaction().execute(async (tx) => {
+    if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
+    await store.markReplaced(tx, row.id, id, `expired unmined (${row.hash}); rebuilt and signed again`);
+    await store.insertOutbound(
+      tx,
+      successorOf(row, id, { intent: row.intent, network: row.network, purpose: row.purpose, ownerId: row.ownerId }),
+    );
+    await store.enqueueSendJob(tx, id);
+    return store.findOutbound(tx, id);
+  });
+  if (rebuilt) core.logger.warn({ ...logFields(row), rebuiltAs: id }, 'outbound transaction expired unmined; rebuilt');
+  return rebuilt;
+}
