@@ -23,7 +23,6 @@ import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { nativeValueOf } from '../../chains/intents.js';
 import { derivationOfChain, familyOfChain, isZeroAddress, offers } from '../../chains/registry.js';
-import { addressKey } from '../../chains/address-key.js';
 import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/errors.js';
 import { shortReference } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -81,14 +80,20 @@ export class SalvageService {
       const chain = await openForeign(this.deps, wallet, body);
       if (chain.kind === 'foreign') {
         await this.withdrawals.checkWhitelistOf(wallet.id, body.recipientAddress, 'recipientAddress');
-        await this.#screen(auth, wallet, chain.own, chain.adapter.normalizeAddress(body.recipientAddress) ?? body.recipientAddress);
+        await this.withdrawals.screenRecipient(
+          auth,
+          wallet,
+          chain.own,
+          chain.adapter.normalizeAddress(body.recipientAddress) ?? body.recipientAddress,
+          'salvage',
+        );
         return this.deps.transactions.load(await foreignRecover(this.deps, wallet, chain, body, (a) => this.#sender(wallet, a)));
       }
       blockchainId = chain.chain.row.blockchain_id;
     }
     const p = await this.plan(wallet, { ...body, blockchainId, rpcUrl: undefined });
     await this.withdrawals.checkWhitelistOf(wallet.id, p.recipient, 'recipientAddress');
-    await this.#screen(auth, wallet, p.chain, p.recipient);
+    await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
       if (await store.senderBusy(tx, p.chain.id, p.sender.address)) {
@@ -200,23 +205,6 @@ export class SalvageService {
       );
     }
     return chain;
-  }
-
-  /**
-   * AML screening of a recipient outside the wallet (modules/aml checkPayout), before anything
-   * is reserved or signed: 422 AML_BLOCKED for a listed one. The wallet's own addresses are
-   * not payouts and are not screened.
-   */
-  async #screen(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string): Promise<void> {
-    if (!this.deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
-    if (await this.deps.addresses.findByAddress(wallet.id, recipient)) return;
-    await this.deps.aml.checkPayout({
-      wallet,
-      chain,
-      recipients: [{ address: recipient, field: 'recipientAddress' }],
-      operation: 'salvage',
-      actor: `api-key:${auth.keyId}`,
-    });
   }
 
   /** The master, or an address of the wallet whose key it holds (derived or imported). */

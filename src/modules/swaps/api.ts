@@ -2,7 +2,7 @@
  * Swaps through the API (issue 27, 1): `POST .../swaps/quote` and `.../swaps/execute`, from
  * the master address or a child address (`.../addresses/{addressId}/swaps/...`), on a chain
  * whose family offers the swaps capability with a router configured (EVM; the devnet AMM in
- * the embedded default): elsewhere 422 SWAP_NOT_AVAILABLE. Both assets must be on the
+ * the embedded default): elsewhere 422 NOT_SUPPORTED (capability()). Both assets must be on the
  * wallet's chain (no bridge: 422 CROSS_CHAIN_SWAP_NOT_SUPPORTED).
  *
  * A quote is the route SwapService.plan chooses (the order) with its minimum output
@@ -154,6 +154,10 @@ export class SwapApi {
         floor,
         expired ? 'the quote expired and, quoted again, the pool no longer gives its minimum' : null,
       );
+    }
+    // The output paid to an outside recipient is a payout: screened before anything is written.
+    if (request.recipient !== actor.address) {
+      await this.withdrawals.screenRecipient(auth, actor.wallet, actor.chain, request.recipient, 'swap');
     }
     const id = await this.flow.start(
       { ...priced, minOut: floor },

@@ -241,6 +241,23 @@ export class WithdrawalService implements SenderAccess {
     if (refused) throw refused;
   }
 
+  /**
+   * AML screening of one `recipientAddress` (a swap's output, a recovery's transfer) when it
+   * is outside the wallet (modules/aml checkPayout), before anything is reserved or signed:
+   * 422 AML_BLOCKED for a listed one. The wallet's own addresses are not payouts.
+   */
+  async screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {
+    if (!this.deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
+    if (await this.deps.addresses.findByAddress(wallet.id, recipient)) return;
+    await this.deps.aml.checkPayout({
+      wallet,
+      chain,
+      recipients: [{ address: recipient, field: 'recipientAddress' }],
+      operation,
+      actor: `api-key:${auth.keyId}`,
+    });
+  }
+
   /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
   async screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
     const screenings = await this.deps.aml?.checkPayout({

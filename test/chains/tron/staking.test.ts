@@ -189,11 +189,11 @@ describe('a chain whose family does not stake', () => {
 });
 
 describe('swaps on a family without a router', () => {
-  it('answer 422 SWAP_NOT_AVAILABLE from the capability registry', async () => {
+  it('answer 422 NOT_SUPPORTED from the one capability check (capability(adapter, "swaps"))', async () => {
     const rows = await writtenRows(w);
     for (const path of ['/swaps/quote', '/swaps/execute']) {
       const res = await walletApi(w, 'POST', path, { fromAssetId: w.usdtId, toAssetId: w.trxId, amount: '1' });
-      expect([res.status, res.body.error], path).toEqual([422, 'SWAP_NOT_AVAILABLE']);
+      expect([res.status, res.body.error], path).toEqual([422, 'NOT_SUPPORTED']);
     }
     expect(await writtenRows(w)).toEqual(rows);
   });
