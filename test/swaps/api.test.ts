@@ -17,6 +17,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
 import { movePool } from '../autosettlements/pool.js';
+import { setDevnetSanctioned } from '../../src/devnet/sanctions.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -217,6 +218,22 @@ describe('refusals write nothing', () => {
       expect(stolen.status).toBe(404);
     }
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('AML screening of the recipient', () => {
+  it('an outside recipient on the sanctions list: 422 AML_BLOCKED, audited, nothing written', async () => {
+    const sanctioned = fresh();
+    const c = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    await setDevnetSanctioned(c.config.rpcUrl, c.config.chainId, [sanctioned]);
+    const before = await counts();
+    const res = await h.api('POST', `${base()}/swaps/execute`, { body: swapBody('1', { recipientAddress: sanctioned }) });
+    expect([res.status, res.body.error]).toEqual([422, 'AML_BLOCKED']);
+    expect(res.body.details).toEqual([expect.objectContaining({ field: 'recipientAddress' })]);
+    expect(await counts()).toEqual(before);
+    const { rows } = await sql<{ details: { operation: string } }>`
+      SELECT details FROM audit_log WHERE action = 'aml.blocked' AND wallet_id = ${wallet().id}`.execute(h.database.db);
+    expect(rows.map((r) => r.details.operation)).toContain('swap');
   });
 });
 

@@ -19,7 +19,10 @@ import { Blockchains } from './resources/catalogue.js';
 import { Contracts } from './resources/contracts.js';
 import { Deposits } from './resources/deposits.js';
 import { Events } from './resources/events.js';
+import { Salvage } from './resources/salvage.js';
 import { Signing } from './resources/signing.js';
+import { Staking } from './resources/staking.js';
+import { Swaps } from './resources/swaps.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallets } from './resources/wallets.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -44,6 +47,9 @@ export class WalletClient {
   readonly apiKeys: ApiKeys;
   readonly events: Events;
   readonly aml: Aml;
+  readonly swaps: Swaps;
+  readonly salvage: Salvage;
+  readonly staking: Staking;
 
   constructor(opts: ClientOptions) {
     const t = (this.transport = new Transport(opts));
@@ -63,5 +69,8 @@ export class WalletClient {
     this.apiKeys = new ApiKeys(t);
     this.events = new Events(t);
     this.aml = new Aml(t);
+    this.swaps = new Swaps(t);
+    this.salvage = new Salvage(t);
+    this.staking = new Staking(t);
   }
 }

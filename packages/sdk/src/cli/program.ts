@@ -10,6 +10,7 @@ import { eventCommands } from './commands/events.js';
 import { faucetCommand } from './commands/faucet.js';
 import { loginCommands } from './commands/login.js';
 import { resourceCommands } from './commands/resources.js';
+import { treasuryCommands } from './commands/treasury.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { withdrawCommand } from './commands/withdraw.js';
 import { EXIT, errorJson, errorText, exitCodeOf } from './output.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   eventCommands(program);
   faucetCommand(program);
   amlCommands(program);
+  treasuryCommands(program);
   completionCommand(program);
   // Every command: commander's exits become ours (usage errors 2, help 0), checked in run().
   const configure = (cmd: Command) => {
