@@ -5,7 +5,7 @@
  * transaction. Kept apart from service.ts, which drives rows once they exist (send, track,
  * replace), because this is the one part that runs in other modules' transactions.
  */
-import { derivationOfChain } from '../../chains/registry.js';
+import { sharesKeys } from '../../chains/registry.js';
 import type { IntentBody, NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ValidationError } from '../../lib/errors.js';
@@ -87,7 +87,7 @@ export async function enqueueMany(
     let wallet = wallets.get(req.walletId) ?? (req.wallet?.id === req.walletId ? req.wallet : undefined);
     wallet ??= await walletService.requireRow(req.walletId, tx);
     wallets.set(req.walletId, wallet);
-    if (wallet.chain_id !== chain.id && !(req.crossChain && sameKeys(catalogue.chain(wallet.chain_id), chain))) {
+    if (wallet.chain_id !== chain.id && !(req.crossChain && sharesKeys(catalogue.chain(wallet.chain_id).config, chain.config))) {
       throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
     }
     const senderKey = `${wallet.id}:${req.fromIndex}`;
@@ -130,13 +130,6 @@ export async function enqueueMany(
     rows.map((r) => r.id),
   );
   return rows.map((r) => ({ id: r.id, nonce: r.nonce, from: r.fromAddress }));
-}
-
-/** Whether two chains derive the same addresses from one seed (same family and account path). */
-function sameKeys(a: ChainHandle, b: ChainHandle): boolean {
-  const x = derivationOfChain(a.config);
-  const y = derivationOfChain(b.config);
-  return x.family === y.family && x.accountPath === y.accountPath;
 }
 
 /** The fee payer a row records: another account than the sender, on a family that lets it pay; else null (the sender pays). */

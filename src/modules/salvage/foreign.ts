@@ -11,7 +11,7 @@
 import type { ChainAdapter, TxIntent } from '../../chains/types.js';
 import { nativeValueOf } from '../../chains/intents.js';
 import { ChainRejectedError } from '../../chains/errors.js';
-import { capability, isZeroAddress } from '../../chains/registry.js';
+import { capability, isZeroAddress, sharesKeys } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -52,12 +52,7 @@ export async function openForeign(deps: ModuleDeps & ForeignDeps, wallet: Wallet
   });
   const configured = deps.catalogue
     .chains()
-    .find(
-      (c) =>
-        c.config.chainId === adapter.config.chainId &&
-        c.row.network === own.row.network &&
-        c.config.blockchain.family === own.config.blockchain.family,
-    );
+    .find((c) => c.config.chainId === adapter.config.chainId && c.row.network === own.row.network && sharesKeys(c.config, own.config));
   if (configured) {
     adapter.close();
     return { kind: 'configured', chain: configured };

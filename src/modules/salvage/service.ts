@@ -22,7 +22,7 @@ import type { ChildFeeFunding, FeeQuote, TxIntent } from '../../chains/types.js'
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { nativeValueOf } from '../../chains/intents.js';
-import { derivationOfChain, familyOfChain, isZeroAddress, offers } from '../../chains/registry.js';
+import { familyOfChain, isZeroAddress, offers, sharesKeys } from '../../chains/registry.js';
 import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/errors.js';
 import { shortReference } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -195,9 +195,7 @@ export class SalvageService {
         { field: 'blockchainId', message: 'not configured at the wallet network' },
       ]);
     }
-    const a = derivationOfChain(own.config);
-    const b = derivationOfChain(chain.config);
-    if (chain.id !== own.id && (a.family !== b.family || a.accountPath !== b.accountPath)) {
+    if (chain.id !== own.id && !sharesKeys(own.config, chain.config)) {
       throw new BusinessRuleError(
         'SALVAGE_CHAIN_MISMATCH',
         `The wallet's keys hold no address on ${chain.config.blockchain.name}: its addresses are ${familyOfChain(own.config).name} addresses`,
