@@ -159,7 +159,8 @@ export const ERROR_CATALOGUE = {
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
   SWAP_NOT_AVAILABLE: {
     status: 422,
-    meaning: 'No swap router is configured for the chain (or its family has none): a rule cannot change assets, a swap cannot be quoted.',
+    meaning:
+      'No swap router is configured for the chain, so a rule cannot change assets; or the router does not swap what was asked (a native coin).',
   },
 
   // Swaps.
