@@ -33,6 +33,14 @@ export const PURPOSES = [
   'autosettle-approve',
   'autosettle-swap',
   'autosettle-transfer',
+  'staking',
+  'salvage-topup',
+  'salvage-lend',
+  'salvage',
+  'salvage-give-back',
+  'swap-topup',
+  'swap-approve',
+  'swap',
   'nonce-filler',
 ] as const;
 export type Purpose = (typeof PURPOSES)[number];

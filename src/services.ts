@@ -25,6 +25,9 @@ import { ContractService } from './modules/contracts/service.js';
 import { SigningService } from './modules/signing/service.js';
 import { AutoSettlementService } from './modules/autosettlements/service.js';
 import { SwapService } from './modules/swaps/service.js';
+import { StakingService } from './modules/staking/service.js';
+import { SalvageService } from './modules/salvage/service.js';
+import { SwapApi, type SwapApiOptions } from './modules/swaps/api.js';
 import { BeneficiaryService } from './modules/beneficiaries/service.js';
 import { SettlementService } from './modules/settlements/service.js';
 import { PolicyService } from './modules/policies/service.js';
@@ -64,6 +67,10 @@ export interface Services {
   contracts: ContractService;
   signing: SigningService;
   swaps: SwapService;
+  staking: StakingService;
+  salvage: SalvageService;
+  /** Swaps through the API (quotes, execution); `swaps` plans the routes. */
+  swapApi: SwapApi;
   autoSettlements: AutoSettlementService;
   beneficiaries: BeneficiaryService;
   settlements: SettlementService;
@@ -107,6 +114,8 @@ export interface ServiceOptions {
   rates?: Partial<RateSettings>;
   /** A chain's adapter instead of its family's (tests: a test double family); undefined keeps its family's. */
   adapterFor?: AdapterFor;
+  /** Swap quotes' lifetime (default 60 s). */
+  swaps?: SwapApiOptions;
   /** AML screening providers plugged in besides the configured ones (an HTTP API; tests: a double). */
   amlProviders?: ScreeningProvider[];
   /** Event streams' limits (modules/eventfeed/stream.ts defaults: 15 s heartbeat, 5 per key, 1 MiB buffer). */
@@ -183,7 +192,6 @@ export async function createServices(
     openImported: (walletId, address) => addresses.keys.openImported(walletId, address),
   });
   const outbound = new OutboundService(db, catalogue, wallets, signer, events, logger, opts.outbound);
-  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, webhooks, events, logger);
   const policies = new PolicyService({
     db,
     changes,
@@ -214,12 +222,17 @@ export async function createServices(
     aml,
   };
   const withdrawals = new WithdrawalService(moduleDeps);
+  const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, withdrawals, webhooks, events, logger);
   const contracts = new ContractService(moduleDeps, withdrawals);
   const signing = new SigningService(moduleDeps);
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
+  const staking = new StakingService(moduleDeps, withdrawals);
+  // Recoveries reach chains named by an RPC URL under the webhook targets' rule (lib/ssrf.ts).
+  const salvage = new SalvageService({ ...moduleDeps, targets: webhookTargets }, withdrawals);
+  const swapApi = new SwapApi(moduleDeps, swaps, withdrawals, opts.swaps);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
-  wallets.useDetails(walletDetails({ walletAssets, addresses, transactions }));
+  wallets.useDetails(walletDetails({ walletAssets, addresses, transactions, balances, catalogue, rates }));
   const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit, aml);
   // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's (autoSettlements).
   const settlements = new SettlementService({
@@ -236,7 +249,7 @@ export async function createServices(
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
   const checkouts = new CheckoutService(db, clock, catalogue, wallets, walletAssets, addresses, webhooks);
-  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts }));
+  events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts, staking, salvage, swapApi }));
   const eventFeed = new EventFeedService({ db, clock, logger, changes, wallets, walletAssets, transactions, webhooks }, opts.eventStreams);
   return {
     db,
@@ -257,6 +270,9 @@ export async function createServices(
     contracts,
     signing,
     swaps,
+    staking,
+    salvage,
+    swapApi,
     autoSettlements,
     beneficiaries,
     settlements,

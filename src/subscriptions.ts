@@ -30,6 +30,9 @@ import type { AutoSettlementService } from './modules/autosettlements/service.js
 import type { CheckoutService } from './modules/checkouts/service.js';
 import type { ContractService } from './modules/contracts/service.js';
 import type { SettlementService } from './modules/settlements/service.js';
+import type { StakingService } from './modules/staking/service.js';
+import type { SalvageService } from './modules/salvage/service.js';
+import type { SwapApi } from './modules/swaps/api.js';
 import type { SweepService } from './modules/sweeps/service.js';
 import type { WithdrawalService } from './modules/withdrawals/service.js';
 
@@ -40,11 +43,26 @@ export interface Subscribing {
   autoSettlements: AutoSettlementService;
   settlements: SettlementService;
   checkouts: CheckoutService;
+  staking: StakingService;
+  salvage: SalvageService;
+  swapApi: SwapApi;
 }
 
-export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts }: Subscribing): Subscribers {
+export function subscriptions({
+  withdrawals,
+  contracts,
+  sweeps,
+  autoSettlements,
+  settlements,
+  staking,
+  salvage,
+  swapApi,
+  checkouts,
+}: Subscribing): Subscribers {
   const withdrawal = withdrawals.lifecycle;
   const legs = autoSettlements.executor;
+  const recovery = salvage.steps;
+  const swap = swapApi.flow;
   return {
     'outbound.signed': {
       withdraw: (tx, { row }) => withdrawal.signed(tx, row),
@@ -58,6 +76,14 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-approve': null,
       'autosettle-swap': (tx, { row }) => legs.signed(tx, row, 'swap'),
       'autosettle-transfer': (tx, { row }) => legs.signed(tx, row, 'transfer'),
+      staking: (tx, { row }) => staking.signed(tx, row),
+      'salvage-topup': null,
+      'salvage-lend': null,
+      salvage: (tx, { row }) => recovery.signed(tx, row),
+      'salvage-give-back': null,
+      'swap-topup': null,
+      'swap-approve': null,
+      swap: (tx, { row }) => swap.signed(tx, row),
       'nonce-filler': null,
     },
     'outbound.settled': {
@@ -72,6 +98,14 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-approve': (tx, { row }) => legs.approveSettled(tx, row),
       'autosettle-swap': (tx, { row }) => legs.swapSettled(tx, row),
       'autosettle-transfer': (tx, { row }) => legs.transferSettled(tx, row),
+      staking: (tx, { row }) => staking.settled(tx, row),
+      'salvage-topup': (tx, { row }) => recovery.topupSettled(tx, row),
+      'salvage-lend': (tx, { row }) => recovery.lendSettled(tx, row),
+      salvage: (tx, { row }) => recovery.transferSettled(tx, row),
+      'salvage-give-back': (tx, { row }) => recovery.giveBackSettled(tx, row),
+      'swap-topup': (tx, { row }) => swap.topupSettled(tx, row),
+      'swap-approve': (tx, { row }) => swap.approveSettled(tx, row),
+      swap: (tx, { row }) => swap.swapSettled(tx, row),
       'nonce-filler': null,
     },
     // A purpose listed here is followed to the chain's confirmation depth (outbound/confirm.ts).
@@ -87,6 +121,14 @@ export function subscriptions({ withdrawals, contracts, sweeps, autoSettlements,
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
+      staking: null,
+      'salvage-topup': null,
+      'salvage-lend': null,
+      salvage: null,
+      'salvage-give-back': null,
+      'swap-topup': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
+      'swap-approve': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
+      swap: (tx, { row, change }) => swap.swapConfirmed(tx, row, change),
       'nonce-filler': null,
     },
     // A deposit to a checkout session's address: the session follows it (seen, then confirmed).

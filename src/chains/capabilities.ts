@@ -18,7 +18,10 @@
  * - feeSponsorship: another account (the wallet's master) pays and signs as fee payer (Solana);
  * - paymentRequests: the payment-request URI its wallets open from a QR code (EIP-681 on EVM,
  *   Tron's BIP-21 form, Solana Pay), for the payer's checkout page (EVM, Tron, Solana);
- * - staking: a slot only, for the staking work.
+ * - staking: stake the native coin for the resources transactions burn (Tron's Stake 2.0;
+ *   chains/staking.ts);
+ * - foreignChains: a chain of the family not configured here, at a client's RPC URL, for one
+ *   asset recovery (EVM).
  *
  * Adding a capability: its interface here, a member of `Capabilities` and a line of `ABSENT`
  * (how a chain without it is refused); each family that offers it sets it in its adapter's
@@ -31,6 +34,7 @@ import { BusinessRuleError } from '../lib/errors.js';
 import type { TxIntent } from './intents.js';
 import type { SwapProvider } from './swapping.js';
 import type { ScreeningReads } from './screening.js';
+import type { Staking } from './staking.js';
 import type { TypedDataPayload } from '../keys/types.js';
 
 // ---- what the capabilities take and give ----------------------------------------------------
@@ -201,12 +205,24 @@ export interface PaymentRequests {
   newReference?(): string;
 }
 
-/** A slot for staking (Tron's frozen TRX and its resources, Solana stake accounts): nothing yet. */
-export interface Staking {
-  readonly reserved?: never;
+/** How a foreign chain's host is resolved: node's `lookup`, the webhook target policy's (lib/ssrf.ts). */
+export type ForeignLookup = NonNullable<import('node:http').RequestOptions['lookup']>;
+
+/**
+ * Chains of the family this installation does not configure, reached at a client's RPC URL
+ * for one request (an asset recovery of funds sent to our address there; EVM). `A` is the
+ * adapter it opens (ChainAdapter: types.ts names it, so this file need not import it).
+ */
+export interface ForeignChains<A = never> {
+  /**
+   * The adapter of the chain answering at `url`, named after the adapter's own chain, its
+   * connections going only where `lookup` allows; throws when nothing answers there as a chain.
+   */
+  open(url: string, lookup: ForeignLookup): Promise<A>;
 }
 
-export interface Capabilities {
+/** `A`: the adapter a foreign chain opens as (ChainAdapter's own capabilities say ChainAdapter). */
+export interface Capabilities<A = never> {
   contracts?: Contracts;
   typedData?: TypedDataSigning;
   messages?: PersonalMessages;
@@ -217,6 +233,7 @@ export interface Capabilities {
   feeSponsorship?: FeeSponsorship;
   staking?: Staking;
   paymentRequests?: PaymentRequests;
+  foreignChains?: ForeignChains<A>;
 }
 
 export type CapabilityName = keyof Capabilities;
@@ -233,12 +250,13 @@ const ABSENT: Record<CapabilityName, { what: string; code: 'NOT_SUPPORTED' | 'TY
   feeSponsorship: { what: 'Fees paid by another account are', code: 'NOT_SUPPORTED' },
   staking: { what: 'Staking is', code: 'NOT_SUPPORTED' },
   paymentRequests: { what: 'Payment-request URIs are', code: 'NOT_SUPPORTED' },
+  foreignChains: { what: 'A chain named by an RPC URL is', code: 'NOT_SUPPORTED' },
 };
 
 /** What `capability` needs of an adapter (ChainAdapter has it). */
-interface Offering {
+interface Offering<A = unknown> {
   readonly config: ChainConfig;
-  readonly capabilities: Capabilities;
+  readonly capabilities: Capabilities<A>;
 }
 
 /**
@@ -246,9 +264,9 @@ interface Offering {
  * TYPED_DATA_NOT_SUPPORTED for typed data) naming the chain when its family does not offer
  * it: the one place a route learns that its chain cannot do what it asks.
  */
-export function capability<K extends CapabilityName>(adapter: Offering, name: K): NonNullable<Capabilities[K]> {
+export function capability<A, K extends CapabilityName>(adapter: Offering<A>, name: K): NonNullable<Capabilities<A>[K]> {
   const offered = adapter.capabilities[name];
-  if (offered !== undefined) return offered as NonNullable<Capabilities[K]>;
+  if (offered !== undefined) return offered as NonNullable<Capabilities<A>[K]>;
   const { what, code } = ABSENT[name];
   // Typed data refused where the chain's wallets sign messages: say what to do instead.
   const instead = name === 'typedData' && adapter.capabilities.messages ? ': sign a message instead' : '';

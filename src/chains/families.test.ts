@@ -6,7 +6,14 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
 import { generateMnemonic, seedFromMnemonic } from '../keys/hd.js';
 import type { ChainConfig } from '../config/chains.js';
-import { CHAIN_FAMILIES, FAMILY_ACCOUNT_PATHS, STANDARD_ACCOUNT_PATHS, derivationFor, familyOf, isChainFamilyName } from './family-lookup.js';
+import {
+  CHAIN_FAMILIES,
+  FAMILY_ACCOUNT_PATHS,
+  STANDARD_ACCOUNT_PATHS,
+  derivationFor,
+  familyOf,
+  isChainFamilyName,
+} from './family-lookup.js';
 import { derivationOfChain, familyOfChain } from './registry.js';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

@@ -25,6 +25,16 @@ export function isZeroAddress(chain: ChainConfig, address: string): boolean {
   return familyOfChain(chain).codec.equals(familyOfChain(chain).zeroAddress, address);
 }
 
+/**
+ * Whether two chains derive the same addresses from one seed (the same family and account
+ * path): funds sent to a wallet's address on the other one are the wallet's to recover.
+ */
+export function sharesKeys(a: ChainConfig, b: ChainConfig): boolean {
+  const x = derivationOfChain(a);
+  const y = derivationOfChain(b);
+  return x.family === y.family && x.accountPath === y.accountPath;
+}
+
 /** The key derivation of a configured chain: its family's, at the chain's account path. */
 export function derivationOfChain(chain: ChainConfig): KeyDerivation {
   return derivationFor(familyOfChain(chain).name, chain.blockchain.derivationPath);

@@ -87,6 +87,12 @@ export interface QuoteOptions {
    * `sweepCloseAccounts`), and keeps that in `fixed` so the transaction is built so. Others ignore it.
    */
   wholeBalance?: boolean;
+  /**
+   * With `wholeBalance`: give back what holding the token cost whatever the operator's sweep
+   * setting (an asset recovery empties an account nobody will use again: Solana closes it,
+   * its rent to the fee payer).
+   */
+  reclaim?: boolean;
 }
 
 /** What one transaction would cost its sender (Sender.quote). */

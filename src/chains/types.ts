@@ -26,6 +26,7 @@ export type {
   ExpirySender,
 } from './sending.js';
 export type { SwapQuote, SwapCall, SwapProvider } from './swapping.js';
+export type { StakeResource, StakingOperation, StakePosition, Unlocking, StakingState, StakingOutcome, Staking } from './staking.js';
 export type {
   Batching,
   Capabilities,
@@ -34,13 +35,14 @@ export type {
   Contracts,
   EncodedContractCall,
   FeeSponsorship,
+  ForeignChains,
+  ForeignLookup,
   MessagePayload,
   PaymentRequest,
   PaymentRequests,
   PersonalMessages,
   PriceFeedRound,
   PriceFeeds,
-  Staking,
   TokenCall,
   TypedDataInput,
   TypedDataSigning,
@@ -213,5 +215,5 @@ export interface ChainAdapter {
    * a route that needs one asks `capability(adapter, name)`, which answers 422 NOT_SUPPORTED
    * for an absent one, in one place.
    */
-  readonly capabilities: Capabilities;
+  readonly capabilities: Capabilities<ChainAdapter>;
 }

@@ -484,6 +484,30 @@ export interface Policies {
   wallet_id: string | null;
 }
 
+export interface Salvages {
+  amount: NumericColumn;
+  chain_id: string;
+  created_at: Generated<TimestampColumn>;
+  error: string | null;
+  from_index: number | null;
+  give_back: JsonColumn | null;
+  give_back_outbound_id: string | null;
+  id: string;
+  lend: JsonColumn | null;
+  lend_outbound_id: string | null;
+  network: JsonColumn;
+  recipient: string;
+  sender: string;
+  stage: string;
+  status: string;
+  token: string | null;
+  topup_outbound_id: string | null;
+  transfer_outbound_id: string | null;
+  updated_at: Generated<TimestampColumn>;
+  wallet_id: string;
+  whole_balance: Generated<boolean>;
+}
+
 export interface SettlementRuns {
   asset_ids: string[] | null;
   beneficiary_id: string;
@@ -494,6 +518,46 @@ export interface SettlementRuns {
   plan: JsonColumn | null;
   status: string;
   transaction_ids: Generated<string[]>;
+  updated_at: Generated<TimestampColumn>;
+  wallet_id: string;
+}
+
+export interface SwapQuotes {
+  address_id: string | null;
+  amount_in: NumericColumn;
+  amount_out: NumericColumn;
+  chain_id: string;
+  created_at: Generated<TimestampColumn>;
+  expires_at: TimestampColumn;
+  from_asset_id: string;
+  id: string;
+  min_out: NumericColumn;
+  order: string;
+  plan: JsonColumn;
+  recipient: string | null;
+  slippage_tolerance: string;
+  to_asset_id: string;
+  used_by: string | null;
+  wallet_id: string;
+}
+
+export interface Swaps {
+  address_id: string | null;
+  amount_in: NumericColumn;
+  amount_out: NumericColumn | null;
+  asset_in_id: string;
+  asset_out_id: string;
+  chain_id: string;
+  created_at: Generated<TimestampColumn>;
+  error: string | null;
+  from_index: number;
+  id: string;
+  min_out: NumericColumn;
+  plan: JsonColumn;
+  recipient: string;
+  sender: string;
+  stage: string;
+  status: string;
   updated_at: Generated<TimestampColumn>;
   wallet_id: string;
 }
@@ -524,6 +588,7 @@ export interface Transactions {
   aml_held: Generated<boolean>;
   aml_screening: JsonColumn | null;
   amount: NumericColumn | null;
+  amount_decimals: number | null;
   amount_paid: NumericColumn | null;
   amount_usd: string | null;
   asset_id: string | null;
@@ -690,7 +755,10 @@ export interface DB {
   payment_link_assets: PaymentLinkAssets;
   payment_links: PaymentLinks;
   policies: Policies;
+  salvages: Salvages;
   settlement_runs: SettlementRuns;
+  swap_quotes: SwapQuotes;
+  swaps: Swaps;
   sweeps: Sweeps;
   transactions: Transactions;
   wallet_assets: WalletAssets;

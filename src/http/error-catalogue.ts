@@ -143,6 +143,10 @@ export const ERROR_CATALOGUE = {
     meaning: 'A deposit of this asset at this address is held by AML screening (a listed sender); an operator releases it first.',
   },
   NOT_HELD: { status: 409, meaning: 'The deposit is not held by AML screening (never held, or already released).' },
+  FUNDS_IN_FLIGHT: {
+    status: 409,
+    meaning: 'What the address holds of the asset is held by its own withdrawals in flight: nothing is free to sweep until they settle.',
+  },
   NO_EVENT: { status: 422, meaning: 'The transaction has no webhook event to resend yet.' },
   WEBHOOK_URL_NOT_SET: { status: 422, meaning: "Set the wallet's webhookUrl first." },
 
@@ -168,7 +172,52 @@ export const ERROR_CATALOGUE = {
       "A Solana message whose bytes contain the signer's own 32-byte public key, as a transaction's would: it is not signed, so a message signature can never authorise a transaction. Nothing is written.",
   },
   NO_PRIVATE_KEY: { status: 422, meaning: 'The service holds no key for an external address: it can only read and estimate.' },
-  SWAP_NOT_AVAILABLE: { status: 422, meaning: 'No swap router is configured for the chain, so a rule cannot change assets.' },
+  SWAP_NOT_AVAILABLE: {
+    status: 422,
+    meaning:
+      'No swap router is configured for the chain, so a rule cannot change assets; or the router does not swap what was asked (a native coin).',
+  },
+
+  // Swaps.
+  CROSS_CHAIN_SWAP_NOT_SUPPORTED: {
+    status: 422,
+    meaning: 'The two assets are on different chains: swaps stay on one chain (this service has no bridge).',
+  },
+  SLIPPAGE_EXCEEDED: {
+    status: 422,
+    meaning: 'The pool gives less than the minimum the slippage tolerance (or the quote) allows; nothing was sent. Quote again.',
+  },
+  NO_SWAP_ROUTE: { status: 422, meaning: 'No pool of the router swaps the two assets.' },
+  QUOTE_USED: { status: 409, meaning: 'The quote has been executed already; ask for a new one.' },
+  SWAP_IN_PROGRESS: { status: 409, meaning: 'Another swap from the same address is in flight; send this one once it ends.' },
+
+  // Asset recovery (salvage).
+  SENDER_NOT_IN_WALLET: {
+    status: 422,
+    meaning: 'senderAddress is not the master or an address of this wallet: no key of the wallet holds it.',
+  },
+  SALVAGE_NOT_NEEDED: {
+    status: 422,
+    meaning: "The funds are an enabled asset of the wallet, or the master's own native coin: withdraw them instead.",
+  },
+  SALVAGE_CHAIN_MISMATCH: {
+    status: 422,
+    meaning: "blockchainId names a chain of another family: the wallet's keys hold no address there.",
+  },
+  NOT_A_TOKEN: { status: 422, meaning: 'tokenAddress does not answer as a token (its decimals) on that chain.' },
+  RPC_URL_UNREACHABLE: {
+    status: 422,
+    meaning: "rpcUrl did not answer as a chain of the wallet's family (or failed during the request); nothing was sent.",
+  },
+  SALVAGE_IN_PROGRESS: { status: 409, meaning: 'Another recovery from the same address is in flight; send this one once it ends.' },
+
+  // Staking (Tron's Stake 2.0).
+  INSUFFICIENT_STAKE: {
+    status: 422,
+    meaning: 'Less is staked for the resource (and held by the master, not lent) than the amount to unstake.',
+  },
+  NOTHING_TO_RESTAKE: { status: 422, meaning: 'No unstake is pending, so there is nothing to put back into the stake.' },
+  NOTHING_TO_WITHDRAW: { status: 422, meaning: 'No unstaked amount has unlocked yet; the message names the next unlock date.' },
 
   // Policies and approvals (docs/policies.md).
   POLICY_BLOCKED: {

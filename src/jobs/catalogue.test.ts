@@ -52,6 +52,10 @@ describe('job catalogue', () => {
         'checkout_payments',
         // Deposits whose AML providers did not answer (aml/store.ts).
         'aml_rescreen_deposits',
+        // What follows a mined staking operation (the chain's outcome read back).
+        'staking_settle',
+        // What follows a final API swap (its output read from the receipt).
+        'swap_settle',
       ]),
     );
     expect(jobs.filter((j) => !(j.name in JOBS)).map((j) => j.where)).toEqual([]);

@@ -33,6 +33,10 @@ export const JOBS = {
   auto_settle: Type.Object({ id: Id }),
   /** Scheduled (every 5 minutes): re-queues auto-settlements whose job ran out of attempts. */
   auto_settle_resume: None,
+  /** Ends a final API swap with what its recipient received (swaps/flow.ts). */
+  swap_settle: Type.Object({ id: Id }),
+  /** Ends a mined staking operation with what the chain did (staking/service.ts). */
+  staking_settle: Type.Object({ id: Id }),
   /** Signs and broadcasts one outbound row (outbound/store.ts). */
   outbound_send: Type.Object({ id: Id }),
   /** Scheduled (hourly): forgets Idempotency-Keys older than 24 hours. */

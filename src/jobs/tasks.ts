@@ -46,6 +46,12 @@ export function taskList(services: Services): TaskList {
     auto_settle_resume: async () => {
       await services.autoSettlements.executor.resumeStalled();
     },
+    swap_settle: async ({ id }) => {
+      await services.swapApi.flow.finish(id);
+    },
+    staking_settle: async ({ id }) => {
+      await services.staking.finish(id);
+    },
     outbound_send: async ({ id }) => {
       await services.outbound.send(id);
     },

@@ -99,6 +99,7 @@ const CAPABILITIES = [
   'feeSponsorship',
   'staking',
   'paymentRequests',
+  'foreignChains',
 ] as const;
 
 // The lists are the seam, no more and no less: a new member must be named here (and in docs/seam.md).
@@ -116,9 +117,11 @@ type Always<A extends ChainAdapter> = {
 type Sometimes<A extends ChainAdapter> = Exclude<keyof A['capabilities'], Always<A>>;
 
 // Each family's capabilities, checked by the compiler against what its adapter declares.
-same<Same<Always<EvmAdapter>, 'contracts' | 'typedData' | 'messages' | 'priceFeeds' | 'screening' | 'paymentRequests'>>(true);
+same<Same<Always<EvmAdapter>, 'contracts' | 'typedData' | 'messages' | 'priceFeeds' | 'screening' | 'paymentRequests' | 'foreignChains'>>(
+  true,
+);
 same<Same<Sometimes<EvmAdapter>, 'swaps'>>(true); // where the chains file names a router
-same<Same<Always<TronAdapter>, 'contracts' | 'messages' | 'screening' | 'paymentRequests'>>(true);
+same<Same<Always<TronAdapter>, 'contracts' | 'messages' | 'screening' | 'paymentRequests' | 'staking'>>(true);
 same<Same<Sometimes<TronAdapter>, never>>(true);
 same<Same<Always<SolanaAdapter>, 'messages' | 'batching' | 'feeSponsorship' | 'screening' | 'paymentRequests'>>(true);
 same<Same<Sometimes<SolanaAdapter>, never>>(true);
@@ -162,8 +165,8 @@ describe('the chain family seam', () => {
   it('each family offers its capabilities; every other one is refused in one place (422 NOT_SUPPORTED)', () => {
     const offered = Object.fromEntries(all.map(([name, a]) => [name, CAPABILITIES.filter((c) => a.capabilities[c] !== undefined)]));
     expect(offered).toEqual({
-      evm: ['contracts', 'typedData', 'messages', 'priceFeeds', 'screening', 'paymentRequests'],
-      tron: ['contracts', 'messages', 'screening', 'paymentRequests'],
+      evm: ['contracts', 'typedData', 'messages', 'priceFeeds', 'screening', 'paymentRequests', 'foreignChains'],
+      tron: ['contracts', 'messages', 'screening', 'paymentRequests', 'staking'],
       solana: ['messages', 'batching', 'screening', 'feeSponsorship', 'paymentRequests'],
       ledger: [],
       'ledger (expiry)': [],

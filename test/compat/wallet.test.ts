@@ -281,8 +281,12 @@ describe('item 10: the wallet with assets and analytics', () => {
     const assets = await h.api('GET', `${base()}/assets`);
     expect(wallet.assets).toEqual(assets.body.data);
     const list = await h.api('GET', `${base()}/addresses?limit=1`);
-    const { transactions, ...addressCounts } = wallet.analytics;
+    const { transactions, currentBalance, numberOfAssets, unsweptBalance, ...addressCounts } = wallet.analytics;
     expect(addressCounts).toEqual(list.body.analytics);
+    // Issue 27: the balance figures (test/compat/wallet-analytics.test.ts checks their values).
+    expect(numberOfAssets).toBe(wallet.assets.filter((a: { isActive: boolean }) => a.isActive).length);
+    expect(typeof currentBalance).toBe('string');
+    expect(unsweptBalance).toBe('0');
     expect(addressCounts.externalAddressesCount).toBe(1);
 
     const { rows } = await sql<{ type: string; status: string; n: number }>`

@@ -22,7 +22,10 @@ import { Deposits } from './resources/deposits.js';
 import { Policies } from './resources/policies.js';
 import { Events } from './resources/events.js';
 import { Checkouts, PaymentLinks } from './resources/payment-links.js';
+import { Salvage } from './resources/salvage.js';
 import { Signing } from './resources/signing.js';
+import { Staking } from './resources/staking.js';
+import { Swaps } from './resources/swaps.js';
 import { Transactions } from './resources/transactions.js';
 import { Wallets } from './resources/wallets.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -51,6 +54,9 @@ export class WalletClient {
   readonly approvals: Approvals;
   readonly paymentLinks: PaymentLinks;
   readonly checkouts: Checkouts;
+  readonly swaps: Swaps;
+  readonly salvage: Salvage;
+  readonly staking: Staking;
 
   constructor(opts: ClientOptions) {
     const t = (this.transport = new Transport(opts));
@@ -74,5 +80,8 @@ export class WalletClient {
     this.approvals = new Approvals(t);
     this.paymentLinks = new PaymentLinks(t);
     this.checkouts = new Checkouts(t);
+    this.swaps = new Swaps(t);
+    this.salvage = new Salvage(t);
+    this.staking = new Staking(t);
   }
 }

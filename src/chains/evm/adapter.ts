@@ -21,6 +21,7 @@ import type {
   ContractCallInput,
   Contracts,
   EncodedContractCall,
+  ForeignChains,
   PaymentRequests,
   PersonalMessages,
   PriceFeedRound,
@@ -47,6 +48,7 @@ import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
 import { evmFees, type FeeEstimate } from './fees.js';
 import { EvmScreening } from './screening.js';
+import { foreignEvmChain } from './foreign.js';
 
 const multicallAbi = [
   {
@@ -74,18 +76,20 @@ export class EvmAdapter implements ChainAdapter {
   /** Balance reads' own keep-alive HTTP connections (see multicall-balances.ts); null over WebSocket. */
   readonly #balanceRpc: JsonRpcPoster | null;
 
-  constructor(config: ChainConfig) {
+  /** `fetchFn`: how the node is reached (a foreign chain's checked connections, foreign.ts); default fetch. */
+  constructor(config: ChainConfig, opts: { fetchFn?: typeof fetch } = {}) {
     this.config = config;
     this.sender = new EvmSender(this, { chainId: config.chainId });
     const ws = /^wss?:/.test(config.rpcUrl);
-    this.#balanceRpc = ws ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
-    this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2 }));
+    const fetchFn = opts.fetchFn ? { fetchFn: opts.fetchFn } : {};
+    this.#balanceRpc = ws || opts.fetchFn ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
+    this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2, ...fetchFn }));
     this.scanClient = ws
       ? this.client
-      : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+      : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 }, ...fetchFn }));
     this.#estimateClient = ws
       ? this.client
-      : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 } }));
+      : this.makeClient(http(config.rpcUrl, { timeout: 15_000, retryCount: 2, batch: { batchSize: 100, wait: 0 }, ...fetchFn }));
     const swaps = createSwapProvider(this.client, config.swapRouter);
     this.capabilities = {
       contracts: {
@@ -100,6 +104,12 @@ export class EvmAdapter implements ChainAdapter {
       priceFeeds: { readPriceFeed: (feed) => this.readPriceFeed(feed) },
       ...(swaps ? { swaps } : {}),
       paymentRequests: evmPaymentRequests(config.chainId),
+      foreignChains: {
+        open: async (url, lookup) => {
+          const foreign = await foreignEvmChain(url, lookup, config);
+          return new EvmAdapter(foreign.config, { fetchFn: foreign.fetchFn });
+        },
+      },
       screening: new EvmScreening(
         async (to, data) => (await this.client.call({ to: to as Address, data: data as Hex })).data ?? '0x',
         config.multicall3,
@@ -131,7 +141,8 @@ export class EvmAdapter implements ChainAdapter {
   /**
    * Contracts, EIP-712, EIP-191 messages, Chainlink price feeds and AML screening's list reads
    * (token blacklists, the sanctions oracle: screening.ts) on every EVM chain; swaps (a Uniswap
-   * V2 style router, swap-v2.ts) where the chains file names a router.
+   * V2 style router, swap-v2.ts) where the chains file names a router; other EVM chains reached
+   * at a client's RPC URL for an asset recovery (foreign.ts).
    */
   readonly capabilities: {
     contracts: Contracts;
@@ -141,6 +152,7 @@ export class EvmAdapter implements ChainAdapter {
     swaps?: SwapProvider;
     screening: ScreeningReads;
     paymentRequests: PaymentRequests;
+    foreignChains: ForeignChains<ChainAdapter>;
   };
 
   normalizeAddress(address: string): string | null {

@@ -75,8 +75,9 @@ export class SolanaSender implements ExpirySender {
   ) {}
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
-    // A sweep closes the child's emptied token account where the operator allows it (#plan checks it empties).
-    const close = opts.wholeBalance === true && this.opts.closeAccounts === true && splPaymentsOf(intent)?.length === 1;
+    // A sweep closes the child's emptied token account where the operator allows it, a recovery always (#plan checks it empties).
+    const close =
+      opts.wholeBalance === true && (this.opts.closeAccounts === true || opts.reclaim === true) && splPaymentsOf(intent)?.length === 1;
     return this.#quote(intent, close ? { ...given, closeSource: '1' } : given);
   }
 

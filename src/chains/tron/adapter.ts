@@ -18,6 +18,8 @@ import type { ChainConfig } from '../../config/index.js';
 import { AppError, UpstreamError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import { TronSender } from './sender.js';
+import { TronStaking } from './staking.js';
+import type { Staking } from '../staking.js';
 import type {
   BalanceQuery,
   BlockRef,
@@ -93,7 +95,13 @@ export class TronAdapter implements ChainAdapter {
    * `T…` addresses that EIP-712 tooling does not), no price feeds (Chainlink's AggregatorV3 is
    * an EVM contract set), no swaps yet.
    */
-  readonly capabilities: { contracts: Contracts; messages: PersonalMessages; screening: ScreeningReads; paymentRequests: PaymentRequests };
+  readonly capabilities: {
+    contracts: Contracts;
+    messages: PersonalMessages;
+    screening: ScreeningReads;
+    paymentRequests: PaymentRequests;
+    staking: Staking;
+  };
   readonly #concurrency: number;
   readonly #multicall: string | null;
 
@@ -104,6 +112,8 @@ export class TronAdapter implements ChainAdapter {
     const multicall = config.multicall3 ? tronCodec.normalize(config.multicall3) : null;
     if (config.multicall3 && multicall === null) throw new Error(`multicall3 of ${config.blockchain.name} is not a Tron address`);
     this.#multicall = multicall;
+    // Stake 2.0 (chains/staking.ts), its node calls' failures mapped like the adapter's own.
+    const staking = new TronStaking(node);
     this.capabilities = {
       contracts: {
         encodeContractCall: (call, field) => encodeTronCall(call, field),
@@ -115,6 +125,13 @@ export class TronAdapter implements ChainAdapter {
       messages: { prepareMessage: prepareTronMessage },
       screening: new TronScreening(node, multicall, this.#concurrency),
       paymentRequests: tronPaymentRequests,
+      staking: {
+        resources: staking.resources,
+        minimumStake: staking.minimumStake,
+        network: (op) => staking.network(op),
+        state: (owner) => this.rpc(() => staking.state(owner)),
+        outcome: (hash) => this.rpc(() => staking.outcome(hash)),
+      },
     };
     this.sender = new TronSender(node, {
       ...(opts.feeLimitSun === undefined ? {} : { feeLimitSun: opts.feeLimitSun }),

@@ -9,7 +9,7 @@ import { ChainRejectedError } from '../errors.js';
 import type { NetworkData } from '../types.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
-import { resourceOpOf, type TronIntent } from './tx.js';
+import { resourceOpOf, type ResourceOp, type TronIntent } from './tx.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,18 +70,16 @@ export async function activationFee(node: TronNode, to: string, fees: TronChainF
   return exists ? 0n : fees.createNewAccountFeeInSystemContract + fees.createAccountFee;
 }
 
-/** The node's raw_data_hex of the transaction (createtransaction, triggersmartcontract, (un)delegateresource). */
+/**
+ * The node's raw_data_hex of the transaction (createtransaction, triggersmartcontract, and the
+ * Stake 2.0 builders: (un)delegateresource, (un)freezebalancev2, cancelallunfreezev2,
+ * withdrawexpireunfreeze).
+ */
 export async function buildRaw(node: TronNode, intent: TronIntent, feeLimit: bigint, given: NetworkData): Promise<string> {
   let tx: Json | undefined;
   const resource = resourceOpOf(given);
   if (resource !== null) {
-    const res = await node.post<Json>(`wallet/${resource.op}resource`, {
-      owner_address: tronHex(intent.from),
-      receiver_address: tronHex(intent.to),
-      balance: Number(resource.balance),
-      resource: resource.resource,
-      visible: false,
-    });
+    const res = await node.post<Json>(...resourceRequest(intent, resource));
     if (typeof res.Error === 'string') throw buildRefusal(res.Error);
     tx = res;
   } else if (intent.data === null) {
@@ -103,6 +101,27 @@ export async function buildRaw(node: TronNode, intent: TronIntent, feeLimit: big
   const hex = tx?.raw_data_hex;
   if (typeof hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(hex)) throw new Error('the Tron node answered without raw_data_hex');
   return hex.toLowerCase();
+}
+
+/** java-tron's builder of a resource operation and its request body. */
+function resourceRequest(intent: TronIntent, op: ResourceOp): [string, Json] {
+  const owner = { owner_address: tronHex(intent.from), visible: false };
+  switch (op.op) {
+    case 'delegate':
+    case 'undelegate':
+      return [
+        `wallet/${op.op}resource`,
+        { ...owner, receiver_address: tronHex(intent.to), balance: Number(op.balance), resource: op.resource },
+      ];
+    case 'freeze':
+      return ['wallet/freezebalancev2', { ...owner, frozen_balance: Number(op.balance), resource: op.resource }];
+    case 'unfreeze':
+      return ['wallet/unfreezebalancev2', { ...owner, unfreeze_balance: Number(op.balance), resource: op.resource }];
+    case 'cancelUnfreeze':
+      return ['wallet/cancelallunfreezev2', owner];
+    case 'withdrawUnfrozen':
+      return ['wallet/withdrawexpireunfreeze', owner];
+  }
 }
 
 function triggerBody(intent: TronIntent): Json {

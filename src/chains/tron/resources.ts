@@ -20,7 +20,7 @@ import { ChainRejectedError } from '../errors.js';
 import type { ChildFeeFunding, NetworkData } from '../types.js';
 import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
-import { bandwidthBound, type ResourceOp } from './tx.js';
+import { bandwidthBound, resourceOpFields, type ResourceOp } from './tx.js';
 
 /** How a child's TRC-20 energy is paid (chains file `sweepFunding`, Tron chains only). */
 export type TronSweepFunding = 'auto' | 'delegate' | 'burn';
@@ -163,7 +163,7 @@ async function freeNetLimit(node: TronNode): Promise<bigint> {
 
 /** The network data that describes a resource operation (tx.ts, resourceOpOf reads it back). */
 export function resourceNetwork(op: ResourceOp): NetworkData {
-  return { resourceOp: op.op, resource: op.resource, resourceSun: op.balance.toString() };
+  return resourceOpFields(op);
 }
 
 /**
@@ -173,6 +173,7 @@ export function resourceNetwork(op: ResourceOp): NetworkData {
  * voids the row before signing and its owner decides (outbound/service.ts).
  */
 export async function checkResourceOp(node: TronNode, owner: string, receiver: string, op: ResourceOp): Promise<void> {
+  if (op.op !== 'delegate' && op.op !== 'undelegate') throw new Error(`${op.op} is a staking operation (staking.ts)`);
   if (op.op === 'delegate') {
     const max = await canLend(node, owner, op.resource);
     if (max < op.balance)

@@ -34,6 +34,7 @@ import { tronHex } from './codec.js';
 import type { TronNode } from './node.js';
 import { tronReceipt } from './receipt.js';
 import { checkResourceOp, planChildResources, type TronSweepFunding } from './resources.js';
+import { checkStakingOp } from './staking.js';
 import {
   bandwidthBound,
   bandwidthOf,
@@ -44,6 +45,7 @@ import {
   readHeader,
   txIdOf,
   resourceOpOf,
+  resourceOpFields,
   TronTxFormatError,
   tronIntentOf,
   type TronCall,
@@ -109,9 +111,14 @@ export class TronSender implements ExpirySender {
     above?: NetworkData[],
     exact = false,
   ): Promise<FeeQuote> {
-    checkIntent(intent);
+    checkIntent(intent, given);
     const fees = await quoted;
     const fixedLimit = big(given.feeLimit);
+    // A resource operation (a stake, a lend) burns bandwidth only: priced as the node will build it.
+    if (resourceOpOf(given) !== null) {
+      const network = { ...resourceOpFields(resourceOpOf(given)!), ...priced(callOf(intent, 0n, given), fees, { activation: 0n }) };
+      return { network, fixed: resourceOpFields(resourceOpOf(given)!), fee: BigInt(network.fee!) };
+    }
     if (intent.data === null) {
       const activation = await activationFee(this.node, intent.to, fees);
       const network = priced(callOf(intent, 0n), fees, { activation });
@@ -199,8 +206,11 @@ export class TronSender implements ExpirySender {
     let energy: bigint | null = null;
     let feeLimit = 0n;
     const resource = resourceOpOf(given);
-    if (resource !== null) await checkResourceOp(this.node, intent.from, intent.to, resource);
-    else if (intent.data !== null) {
+    if (resource !== null) {
+      // A lend or give-back (the sweep's), or a staking operation of the owner's own stake.
+      if (resource.op === 'delegate' || resource.op === 'undelegate') await checkResourceOp(this.node, intent.from, intent.to, resource);
+      else await checkStakingOp(this.node, intent.from, resource);
+    } else if (intent.data !== null) {
       feeLimit = big(given.feeLimit) ?? this.#feeLimitOf((energy = await this.estimateEnergy(intent)), fees);
     }
     const call = callOf(intent, feeLimit, given);
@@ -216,7 +226,7 @@ export class TronSender implements ExpirySender {
     }
     const activation = call.kind === 'transfer' ? await activationFee(this.node, intent.to, fees) : 0n;
     return {
-      ...(resource !== null ? { resourceOp: given.resourceOp!, resource: given.resource!, resourceSun: given.resourceSun! } : {}),
+      ...(resource !== null ? resourceOpFields(resource) : {}),
       ...priced(call, fees, { activation, ...(energy !== null ? { energy } : {}) }, raw.length),
       rawDataHex: built,
       txID: txIdOf(raw),

@@ -71,4 +71,34 @@ describe('Tron transaction bytes (tx.ts) against tronweb', () => {
     expect(bytesToHex(signed)).toBe(bytesToHex(new Uint8Array([0x0a, ...len, ...raw, 0x12, 0x41, ...sig])));
     expect(bandwidthOf(raw.length)).toBe(BigInt(signed.length + 64));
   });
+
+  it('encodes the Stake 2.0 operations as tronweb does, each addressed to its owner only', () => {
+    const own = { from: OWNER, to: OWNER, value: 0n, data: null };
+    const cases: [Record<string, string>, string, Record<string, unknown>][] = [
+      [
+        { resourceOp: 'freeze', resource: 'ENERGY', resourceSun: '3000000' },
+        'FreezeBalanceV2Contract',
+        { owner_address: OWNER, frozen_balance: 3_000_000, resource: 'ENERGY' },
+      ],
+      [
+        { resourceOp: 'freeze', resource: 'BANDWIDTH', resourceSun: '2000000' },
+        'FreezeBalanceV2Contract',
+        { owner_address: OWNER, frozen_balance: 2_000_000 },
+      ],
+      [
+        { resourceOp: 'unfreeze', resource: 'ENERGY', resourceSun: '1000000' },
+        'UnfreezeBalanceV2Contract',
+        { owner_address: OWNER, unfreeze_balance: 1_000_000, resource: 'ENERGY' },
+      ],
+      [{ resourceOp: 'cancelUnfreeze' }, 'CancelAllUnfreezeV2Contract', { owner_address: OWNER }],
+      [{ resourceOp: 'withdrawUnfrozen' }, 'WithdrawExpireUnfreezeContract', { owner_address: OWNER }],
+    ];
+    for (const [network, type, value] of cases) {
+      expect(bytesToHex(encodeRaw(callOf(own, 0n, network), header)), type).toBe(tronwebTx(type, value).raw);
+      // Staking moves the owner's own stake: an intent naming anyone else is refused.
+      expect(() => callOf({ ...own, to: TO }, 0n, network)).toThrow(TronTxFormatError);
+    }
+    expect(() => callOf(own, 0n, { resourceOp: 'withdrawUnfrozen', resource: 'ENERGY' })).toThrow(TronTxFormatError);
+    expect(() => callOf(own, 0n, { resourceOp: 'freeze', resource: 'ENERGY', resourceSun: '0' })).toThrow(TronTxFormatError);
+  });
 });

@@ -21,8 +21,12 @@ import { tronAddressBytes } from './codec.js';
 /** Transaction.Contract.ContractType numbers. */
 const TRANSFER_CONTRACT = 1;
 const TRIGGER_SMART_CONTRACT = 31;
+const FREEZE_BALANCE_V2_CONTRACT = 54;
+const UNFREEZE_BALANCE_V2_CONTRACT = 55;
+const WITHDRAW_EXPIRE_UNFREEZE_CONTRACT = 56;
 const DELEGATE_RESOURCE_CONTRACT = 57;
 const UNDELEGATE_RESOURCE_CONTRACT = 58;
+const CANCEL_ALL_UNFREEZE_V2_CONTRACT = 59;
 /** Stake 2.0's ResourceCode: what staked TRX gives (common.proto). */
 const RESOURCE_CODES = { BANDWIDTH: 0n, ENERGY: 1n } as const;
 export type TronResource = keyof typeof RESOURCE_CODES;
@@ -32,7 +36,11 @@ export type TronCall =
   | { kind: 'transfer'; owner: Uint8Array; to: Uint8Array; amount: bigint }
   | { kind: 'trigger'; owner: Uint8Array; contract: Uint8Array; data: Uint8Array; feeLimit: bigint }
   /** Stake 2.0: lend (delegate) or take back (undelegate) `balance` sun of staked TRX's resource; never locked. */
-  | { kind: 'delegate' | 'undelegate'; owner: Uint8Array; receiver: Uint8Array; resource: TronResource; balance: bigint };
+  | { kind: 'delegate' | 'undelegate'; owner: Uint8Array; receiver: Uint8Array; resource: TronResource; balance: bigint }
+  /** Stake 2.0: stake (freeze) or unstake (unfreeze, unlocked after the chain's delay) `balance` sun for `resource`. */
+  | { kind: 'freeze' | 'unfreeze'; owner: Uint8Array; resource: TronResource; balance: bigint }
+  /** Stake 2.0: every pending unstake back into its stake (cancel), or the unlocked ones paid out (withdraw). */
+  | { kind: 'cancelUnfreeze' | 'withdrawUnfrozen'; owner: Uint8Array };
 
 /** The fields of `Transaction.raw` the node chooses (TaPoS reference, deadline, creation time). */
 export interface RawHeader {
@@ -94,25 +102,7 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 
 /** `Transaction.raw` of `call` under `header`: exactly what java-tron's builders produce. */
 export function encodeRaw(call: TronCall, header: RawHeader): Uint8Array {
-  const [type, name, parameter] =
-    call.kind === 'transfer'
-      ? [TRANSFER_CONTRACT, 'TransferContract', new Writer().bytes(1, call.owner).bytes(2, call.to).varint(3, call.amount).finish()]
-      : call.kind === 'trigger'
-        ? [
-            TRIGGER_SMART_CONTRACT,
-            'TriggerSmartContract',
-            new Writer().bytes(1, call.owner).bytes(2, call.contract).bytes(4, call.data).finish(),
-          ]
-        : [
-            call.kind === 'delegate' ? DELEGATE_RESOURCE_CONTRACT : UNDELEGATE_RESOURCE_CONTRACT,
-            call.kind === 'delegate' ? 'DelegateResourceContract' : 'UnDelegateResourceContract',
-            new Writer()
-              .bytes(1, call.owner)
-              .varint(2, RESOURCE_CODES[call.resource])
-              .varint(3, call.balance)
-              .bytes(4, call.receiver)
-              .finish(),
-          ];
+  const [type, name, parameter] = contractOf(call);
   const any = new Writer()
     .bytes(1, utf8(`type.googleapis.com/protocol.${name}`))
     .bytes(2, parameter)
@@ -126,6 +116,38 @@ export function encodeRaw(call: TronCall, header: RawHeader): Uint8Array {
     .varint(14, header.timestamp)
     .varint(18, call.kind === 'trigger' ? call.feeLimit : 0n)
     .finish();
+}
+
+/** The contract type, its message name and its encoded parameter (Tron.proto, balance_contract.proto). */
+function contractOf(call: TronCall): [number, string, Uint8Array] {
+  switch (call.kind) {
+    case 'transfer':
+      return [TRANSFER_CONTRACT, 'TransferContract', new Writer().bytes(1, call.owner).bytes(2, call.to).varint(3, call.amount).finish()];
+    case 'trigger':
+      return [
+        TRIGGER_SMART_CONTRACT,
+        'TriggerSmartContract',
+        new Writer().bytes(1, call.owner).bytes(2, call.contract).bytes(4, call.data).finish(),
+      ];
+    case 'delegate':
+    case 'undelegate':
+      return [
+        call.kind === 'delegate' ? DELEGATE_RESOURCE_CONTRACT : UNDELEGATE_RESOURCE_CONTRACT,
+        call.kind === 'delegate' ? 'DelegateResourceContract' : 'UnDelegateResourceContract',
+        new Writer().bytes(1, call.owner).varint(2, RESOURCE_CODES[call.resource]).varint(3, call.balance).bytes(4, call.receiver).finish(),
+      ];
+    case 'freeze':
+    case 'unfreeze':
+      return [
+        call.kind === 'freeze' ? FREEZE_BALANCE_V2_CONTRACT : UNFREEZE_BALANCE_V2_CONTRACT,
+        call.kind === 'freeze' ? 'FreezeBalanceV2Contract' : 'UnfreezeBalanceV2Contract',
+        new Writer().bytes(1, call.owner).varint(2, call.balance).varint(3, RESOURCE_CODES[call.resource]).finish(),
+      ];
+    case 'cancelUnfreeze':
+      return [CANCEL_ALL_UNFREEZE_V2_CONTRACT, 'CancelAllUnfreezeV2Contract', new Writer().bytes(1, call.owner).finish()];
+    case 'withdrawUnfrozen':
+      return [WITHDRAW_EXPIRE_UNFREEZE_CONTRACT, 'WithdrawExpireUnfreezeContract', new Writer().bytes(1, call.owner).finish()];
+  }
 }
 
 export class TronTxFormatError extends Error {}
@@ -217,23 +239,34 @@ export function varintLength(v: bigint): bigint {
 }
 
 /**
- * A resource operation a network data describes (the sweep's lend and give-back steps,
- * chains/tron/resources.ts): `resourceOp` 'delegate' | 'undelegate', `resource`, `resourceSun`.
+ * A resource operation a network data describes: the sweep's lend and give-back steps
+ * (chains/tron/resources.ts) and the staking capability's stake, unstake, restake and
+ * withdraw (chains/tron/staking.ts). `resourceOp` names it; the ones that move a stake carry
+ * `resource` and `resourceSun`.
  */
-export interface ResourceOp {
-  op: 'delegate' | 'undelegate';
-  resource: TronResource;
-  balance: bigint;
-}
+export type ResourceOp =
+  | { op: 'delegate' | 'undelegate' | 'freeze' | 'unfreeze'; resource: TronResource; balance: bigint }
+  | { op: 'cancelUnfreeze' | 'withdrawUnfrozen' };
+
+const SIZED_OPS = new Set(['delegate', 'undelegate', 'freeze', 'unfreeze']);
+const BARE_OPS = new Set(['cancelUnfreeze', 'withdrawUnfrozen']);
 
 export function resourceOpOf(network: Readonly<Record<string, string>> | undefined): ResourceOp | null {
   if (!network?.resourceOp) return null;
   const op = network.resourceOp;
+  if (BARE_OPS.has(op)) {
+    if (network.resource !== undefined || network.resourceSun !== undefined) throw new TronTxFormatError(`${op} takes no resource`);
+    return { op: op as 'cancelUnfreeze' | 'withdrawUnfrozen' };
+  }
   const resource = network.resource;
-  if ((op !== 'delegate' && op !== 'undelegate') || (resource !== 'ENERGY' && resource !== 'BANDWIDTH'))
-    throw new TronTxFormatError('unknown resource operation');
+  if (!SIZED_OPS.has(op) || (resource !== 'ENERGY' && resource !== 'BANDWIDTH')) throw new TronTxFormatError('unknown resource operation');
   if (!/^[1-9][0-9]*$/.test(network.resourceSun ?? '')) throw new TronTxFormatError('resourceSun must be a positive integer');
-  return { op, resource, balance: BigInt(network.resourceSun!) };
+  return { op: op as 'delegate' | 'undelegate' | 'freeze' | 'unfreeze', resource, balance: BigInt(network.resourceSun!) };
+}
+
+/** The network data fields that describe `op` (resourceOpOf reads them back). */
+export function resourceOpFields(op: ResourceOp): Record<string, string> {
+  return 'resource' in op ? { resourceOp: op.op, resource: op.resource, resourceSun: op.balance.toString() } : { resourceOp: op.op };
 }
 
 /**
@@ -283,7 +316,15 @@ export function callOf(intent: TronIntent, feeLimit: bigint, network?: Readonly<
   const resource = resourceOpOf(network);
   if (resource !== null) {
     if (intent.data !== null || intent.value !== 0n) throw new TronTxFormatError('a resource operation moves no TRX and calls nothing');
-    return { kind: resource.op, owner, receiver: to, resource: resource.resource, balance: resource.balance };
+    if (resource.op === 'delegate' || resource.op === 'undelegate') {
+      return { kind: resource.op, owner, receiver: to, resource: resource.resource, balance: resource.balance };
+    }
+    // A stake of one's own: the intent names its owner as its recipient, so it can name no one else.
+    if (bytesToHex(owner) !== bytesToHex(to)) throw new TronTxFormatError('a staking operation is addressed to its owner');
+    if (resource.op === 'freeze' || resource.op === 'unfreeze') {
+      return { kind: resource.op, owner, resource: resource.resource, balance: resource.balance };
+    }
+    return { kind: resource.op, owner };
   }
   if (intent.data === null) return { kind: 'transfer', owner, to, amount: intent.value };
   if (!/^0x([0-9a-fA-F]{2})*$/.test(intent.data)) throw new TronTxFormatError('call data is not 0x hex');

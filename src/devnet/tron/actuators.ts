@@ -1,6 +1,6 @@
 // The system contracts the stand-in executes, each with java-tron's validation messages
 // (the *Actuator classes): a TRX transfer with account activation, and Stake 2.0 staking
-// and delegation. Validation failures are ContractValidateError: the broadcast answers
+// and delegation (cancelling pending unstakes included). Validation failures are ContractValidateError: the broadcast answers
 // CONTRACT_VALIDATE_ERROR and the ledger is rolled back to before the transaction.
 import { isHex41, type Hex41 } from './address.js';
 import { delegationKey, newAccount, type Account, type Delegation, type Ledger, type ResourceType } from './ledger.js';
@@ -22,6 +22,8 @@ export interface ActuatorResult {
   /** Transaction.Result.fee: what the contract itself charged (account creation). */
   fee: number;
   withdrawExpireAmount?: number;
+  /** CancelAllUnfreezeV2: sun put back into each resource's stake. */
+  cancelUnfreezeV2Amount?: Record<'BANDWIDTH' | 'ENERGY' | 'TRON_POWER', number>;
 }
 
 const big = (v: unknown): bigint => BigInt(typeof v === 'number' || typeof v === 'string' ? v : 0);
@@ -114,6 +116,37 @@ export function withdrawExpireUnfreeze(ctx: ActuatorContext, v: ContractValue): 
   if (matured <= 0n) throw new ContractValidateError('no unFreeze balance to withdraw ');
   ctx.ledger.putAccount({ ...a, balance: a.balance + matured, unfrozen: a.unfrozen.filter((u) => u.expireTime > ctx.headTimestamp) });
   return { fee: 0, withdrawExpireAmount: Number(matured) };
+}
+
+/**
+ * CancelAllUnfreezeV2Actuator: every pending unstake goes back into its resource's stake
+ * (weights follow), and every one already past its unlock time is paid out to the balance,
+ * as withdrawExpireUnfreeze would. The committee's switch (getAllowCancelAllUnfreezeV2) is on
+ * in the stand-in's parameters, as on mainnet.
+ */
+export function cancelAllUnfreezeV2(ctx: ActuatorContext, v: ContractValue): ActuatorResult {
+  const a = owner(ctx, v, notExists);
+  if (a.unfrozen.length === 0) throw new ContractValidateError('No unfreezeV2 list to cancel');
+  const back = { BANDWIDTH: 0n, ENERGY: 0n };
+  let matured = 0n;
+  for (const u of a.unfrozen) {
+    if (u.expireTime > ctx.headTimestamp) back[u.type] += u.amount;
+    else matured += u.amount;
+  }
+  const next: Account = {
+    ...a,
+    balance: a.balance + matured,
+    frozenBandwidth: a.frozenBandwidth + back.BANDWIDTH,
+    frozenEnergy: a.frozenEnergy + back.ENERGY,
+    unfrozen: [],
+  };
+  ctx.ledger.putAccount(next);
+  reweigh(ctx, a, next);
+  return {
+    fee: 0,
+    ...(matured > 0n ? { withdrawExpireAmount: Number(matured) } : {}),
+    cancelUnfreezeV2Amount: { BANDWIDTH: Number(back.BANDWIDTH), ENERGY: Number(back.ENERGY), TRON_POWER: 0 },
+  };
 }
 
 export function delegateResource(ctx: ActuatorContext, v: ContractValue): ActuatorResult {
@@ -303,4 +336,5 @@ export const SYSTEM_CONTRACTS: Record<string, (ctx: ActuatorContext, v: Contract
   WithdrawExpireUnfreezeContract: withdrawExpireUnfreeze,
   DelegateResourceContract: delegateResource,
   UnDelegateResourceContract: unDelegateResource,
+  CancelAllUnfreezeV2Contract: cancelAllUnfreezeV2,
 };

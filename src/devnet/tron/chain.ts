@@ -36,6 +36,8 @@ export interface TxInfo {
   /** UTF-8 text; printed as hex (visible=false) like java-tron's bytes field. */
   resMessage?: string;
   withdraw_expire_amount?: number;
+  /** CancelAllUnfreezeV2: what each resource got back into its stake (TransactionInfo's map). */
+  cancel_unfreezeV2_amount?: Record<'BANDWIDTH' | 'ENERGY' | 'TRON_POWER', number>;
 }
 
 export interface StoredTx {

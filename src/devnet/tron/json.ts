@@ -65,6 +65,10 @@ export function printTxInfo(info: TxInfo, visible: boolean): Record<string, unkn
     result: info.result,
     resMessage: info.resMessage ? textOrHex(info.resMessage, visible) : undefined,
     withdraw_expire_amount: info.withdraw_expire_amount,
+    // A protobuf map, which java-tron's JSON prints as a list of key/value entries.
+    cancel_unfreezeV2_amount: info.cancel_unfreezeV2_amount
+      ? Object.entries(info.cancel_unfreezeV2_amount).map(([key, value]) => compact({ key, value }))
+      : undefined,
   });
 }
 

@@ -100,6 +100,7 @@ export async function execute(chain: ChainAccess, tx: Tx): Promise<{ stored: Sto
       const r = run(ctx, tx.value);
       info.fee += r.fee;
       if (r.withdrawExpireAmount) info.withdraw_expire_amount = r.withdrawExpireAmount;
+      if (r.cancelUnfreezeV2Amount) info.cancel_unfreezeV2_amount = r.cancelUnfreezeV2Amount;
     }
     return { stored: { tx, info, contractRet } };
   } catch (err) {

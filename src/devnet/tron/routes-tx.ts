@@ -54,6 +54,7 @@ const BUILDERS: Record<string, { type: ContractType; value: (r: Req) => Contract
       }) as ContractValue,
   },
   withdrawexpireunfreeze: { type: 'WithdrawExpireUnfreezeContract', value: (r) => ({ owner_address: addr(r, 'owner_address') }) },
+  cancelallunfreezev2: { type: 'CancelAllUnfreezeV2Contract', value: (r) => ({ owner_address: addr(r, 'owner_address') }) },
   delegateresource: {
     type: 'DelegateResourceContract',
     value: (r) =>

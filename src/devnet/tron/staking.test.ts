@@ -173,3 +173,51 @@ describe('staking and delegation', () => {
     expect(res.freeNetUsed ?? 0).toBeLessThanOrEqual(freeBefore);
   });
 });
+
+describe('cancelling unstakes (cancelallunfreezev2)', () => {
+  it('puts pending unstakes back into their stake and pays out the ones already unlocked', async () => {
+    const tw = tronWeb(s);
+    const w = await fundedWallet(s, 5_000_000_000);
+    await signSend(w, await tw.transactionBuilder.freezeBalanceV2(3_000_000_000, 'ENERGY', w.address));
+    await signSend(w, await tw.transactionBuilder.freezeBalanceV2(1_000_000_000, 'BANDWIDTH', w.address));
+    await s.control.produceBlocks(1);
+    const weight = (await post(s, 'wallet/getaccountresource', { address: w.hex })).TotalEnergyWeight;
+    // One unstake that unlocks before the cancel, and two that are still locking (an unstake
+    // pays out the matured ones first, so the later two are made before the first matures).
+    await signSend(w, await tw.transactionBuilder.unfreezeBalanceV2(400_000_000, 'ENERGY', w.address));
+    await s.control.produceBlocks(1);
+    await s.control.advanceTime(10 * 86_400_000);
+    await s.control.produceBlocks(1);
+    await signSend(w, await tw.transactionBuilder.unfreezeBalanceV2(600_000_000, 'ENERGY', w.address));
+    await signSend(w, await tw.transactionBuilder.unfreezeBalanceV2(250_000_000, 'BANDWIDTH', w.address));
+    await s.control.produceBlocks(1);
+    await s.control.advanceTime(4 * 86_400_000);
+    await s.control.produceBlocks(1);
+    const before = await post(s, 'wallet/getaccount', { address: w.hex });
+    expect(before.unfrozenV2).toHaveLength(3);
+    expect((await post(s, 'wallet/getaccountresource', { address: w.hex })).TotalEnergyWeight).toBe(weight - 1_000);
+
+    // java-tron's HTTP builder, as a client without tronweb's helper calls it.
+    const built = await post(s, 'wallet/cancelallunfreezev2', { owner_address: w.hex });
+    expect(built.raw_data.contract[0].type).toBe('CancelAllUnfreezeV2Contract');
+    const r = await signSend(w, await tw.transactionBuilder.cancelUnfreezeBalanceV2(w.address));
+    expect(r.result).toBe(true);
+    await s.control.produceBlocks(1);
+    const i = await info(s, r.txid);
+    expect(i.withdraw_expire_amount).toBe(400_000_000);
+    expect(i.cancel_unfreezeV2_amount).toEqual([
+      { key: 'BANDWIDTH', value: 250_000_000 },
+      { key: 'ENERGY', value: 600_000_000 },
+      { key: 'TRON_POWER' },
+    ]);
+    const after = await post(s, 'wallet/getaccount', { address: w.hex });
+    expect(after.unfrozenV2).toBeUndefined();
+    expect(after.frozenV2).toEqual([{ amount: 1_000_000_000 }, { type: 'ENERGY', amount: 2_600_000_000 }, { type: 'TRON_POWER' }]);
+    expect(after.balance).toBe(before.balance + 400_000_000 - (i.fee ?? 0));
+    expect((await post(s, 'wallet/getaccountresource', { address: w.hex })).TotalEnergyWeight).toBe(weight - 400);
+
+    // Nothing left to cancel: java-tron's refusal.
+    const again = await signSend(w, await tw.transactionBuilder.cancelUnfreezeBalanceV2(w.address));
+    expect(hexText((again as { message: string }).message)).toBe('Contract validate error : No unfreezeV2 list to cancel');
+  });
+});

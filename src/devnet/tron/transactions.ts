@@ -17,6 +17,7 @@ export const CONTRACT_TYPES = {
   WithdrawExpireUnfreezeContract: 56,
   DelegateResourceContract: 57,
   UnDelegateResourceContract: 58,
+  CancelAllUnfreezeV2Contract: 59,
 } as const;
 export type ContractType = keyof typeof CONTRACT_TYPES;
 

@@ -61,6 +61,7 @@ export function sampleTransaction(s: SampleInput): TransactionRow {
     confirmations: onChain ? (pending ? 1 : s.confirmations) : null,
     amount,
     amount_paid: amount,
+    amount_decimals: null,
     amount_usd: '10.50',
     currency: s.asset?.asset.row.symbol ?? null,
     rate: '1',

@@ -5,6 +5,7 @@
  * transaction. Kept apart from service.ts, which drives rows once they exist (send, track,
  * replace), because this is the one part that runs in other modules' transactions.
  */
+import { sharesKeys } from '../../chains/registry.js';
 import type { IntentBody, NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ValidationError } from '../../lib/errors.js';
@@ -58,6 +59,12 @@ export interface EnqueueRequest {
    * too. Ignored by families where the sender always pays (EVM, Tron) and when it is the sender.
    */
   feePayer?: string;
+  /**
+   * The chain may be another than the wallet's when it shares the wallet's keys (the same
+   * family and account path): an asset recovery of funds sent to our address on the wrong
+   * chain. Without it the wallet must live on the chain.
+   */
+  crossChain?: boolean;
 }
 
 /** OutboundService.enqueueMany: see there. */
@@ -80,7 +87,9 @@ export async function enqueueMany(
     let wallet = wallets.get(req.walletId) ?? (req.wallet?.id === req.walletId ? req.wallet : undefined);
     wallet ??= await walletService.requireRow(req.walletId, tx);
     wallets.set(req.walletId, wallet);
-    if (wallet.chain_id !== chain.id) throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
+    if (wallet.chain_id !== chain.id && !(req.crossChain && sharesKeys(catalogue.chain(wallet.chain_id).config, chain.config))) {
+      throw new ValidationError(`wallet ${req.walletId} does not live on chain ${chain.key}`);
+    }
     const senderKey = `${wallet.id}:${req.fromIndex}`;
     let from = senders.get(senderKey);
     if (req.fromIndex === null) from = chain.adapter.normalizeAddress(req.fromAddress!)!;

@@ -180,6 +180,14 @@ export class OutboundService {
     return orderingOf(chain).detached(this.db, chain, from, items);
   }
 
+  /** Why a row that ended without success did not do `what` (a reason its owner records). */
+  failure(row: OutboundRow, what: string): string {
+    if (row.stage === 'failed') return `the ${what} reverted on chain (the network fee was paid)`;
+    if (row.stage === 'dropped') return `the ${what} was never mined: ${row.error ?? 'its nonce was used by another transaction'}`;
+    if (row.stage === 'replaced') return `the ${what} was not sent: ${row.error ?? 'it would fail'}`;
+    return `the ${what} did not complete: ${row.error ?? row.stage}`;
+  }
+
   /** Job `outbound_send`: signs a created row (once) and broadcasts a signed one. */
   async send(id: string): Promise<void> {
     const row = await this.signAndStore(id);

@@ -9,6 +9,7 @@ export const GONE_PENDING =
   'The sweep transfer would fail on chain: the balance is being moved by another transaction (e.g. a withdrawal from the address) or the token refuses it';
 export const GONE_NATIVE =
   "The address's balance no longer covers the sweep's network fee: it was moved before the sweep ran (e.g. withdrawn from the address)";
+export const HELD = "The address's balance is held by its own spends in flight (withdrawals not yet settled)";
 export const KEY_GONE = 'The service no longer holds the key of this address: it was removed from the wallet before the sweep ran';
 
 /** The wallet's threshold (a number in asset units, as the spec has it) in base units. */

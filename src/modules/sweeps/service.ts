@@ -26,8 +26,9 @@ import type { OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { GONE, GONE_NATIVE, GONE_PENDING, KEY_GONE, thresholdUnits } from './records.js';
+import { GONE, GONE_NATIVE, GONE_PENDING, HELD, KEY_GONE, thresholdUnits } from './records.js';
 import { SweepSteps } from './steps.js';
 import * as store from './store.js';
 import { offers } from '../../chains/registry.js';
@@ -39,8 +40,10 @@ const NATIVE_TRANSFER_GAS = 21_000n;
 /**
  * `failed`: the funds were gone, the deposits' sweep ended failed at once. `held`: a deposit
  * at the address is held by AML screening, so its balance is not moved (modules/aml).
+ * `funds-in-flight`: what the address holds is held by its own spends in flight (withdrawals
+ * not yet settled): nothing is free to sweep until they settle.
  */
-export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed' | 'held';
+export type SweepResult = 'started' | 'in-flight' | 'nothing' | 'failed' | 'held' | 'funds-in-flight';
 
 export class SweepService {
   constructor(
@@ -50,6 +53,8 @@ export class SweepService {
     private readonly addresses: AddressService,
     private readonly outbound: OutboundService,
     private readonly transactions: TransactionService,
+    /** What the address's own spends in flight hold (a sweep leaves it where it is). */
+    private readonly withdrawals: Pick<WithdrawalService, 'inFlight'>,
     /** Only the steps (steps.ts) emit deposit webhooks. */
     webhooks: WebhookService,
     /** sweep.completed is emitted here: treasury features act once funds reach the master (src/subscriptions.ts). */
@@ -117,29 +122,39 @@ export class SweepService {
     const adapter = chain.adapter;
     const native = asset.row.is_native;
 
-    // Chain reads happen before any lock is taken.
-    const [tokenBalance, nativeBalance] = await adapter.getBalances([
-      { owner: address.address, token: native ? null : asset.row.address },
-      { owner: address.address, token: null },
+    // Chain reads happen before any lock is taken. The balance is read at the latest block, so
+    // the address's own spends in flight (withdrawals signed or queued, not settled) still
+    // count in it: what they hold stays where it is, and only the rest is swept (the
+    // transfer's estimate runs against the pending state, where those spends are already made).
+    const [[tokenBalance, nativeBalance], held] = await Promise.all([
+      adapter.getBalances([
+        { owner: address.address, token: native ? null : asset.row.address },
+        { owner: address.address, token: null },
+      ]),
+      this.withdrawals.inFlight(chain, address.address, assetId),
     ]);
-    // The family's quote, read fresh: a native sweep moves everything but its fee at a plain
-    // transfer's limit; a token sweep's transfer is estimated (with the family's margin).
+    const free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
+    const moved = free > 0n ? free : 0n;
+    // The family's quote, read fresh: a native sweep moves everything free but its fee at a
+    // plain transfer's limit; a token sweep's transfer is estimated (with the family's margin).
     // Where the family lets the master pay the fee (Solana), the master is the fee payer and
     // signs too: the child sends everything it holds and needs no native coin of its own.
     const sponsored = offers(adapter, 'feeSponsorship');
     const payer = sponsored ? { feePayer: wallet.address } : {};
     const transfer: TxIntent = native
-      ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? nativeBalance! : 0n, ...payer }
-      : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: tokenBalance!, ...payer };
+      ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? moved : 0n, ...payer }
+      : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: moved, ...payer };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
-    if (!native && tokenBalance! === 0n) gone = GONE;
-    else if (native && sponsored && nativeBalance! === 0n) gone = GONE;
+    const inFlight = held.amount > 0n && free <= 0n && (native ? nativeBalance! : tokenBalance!) > 0n;
+    if (inFlight) gone = HELD;
+    else if (!native && free <= 0n) gone = GONE;
+    else if (native && sponsored && free <= 0n) gone = GONE;
     else {
       try {
         const limit = native && !sponsored ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {};
-        // A token sweep takes the whole balance: the family may give back what holding it cost (Solana: the account's rent).
-        quote = await adapter.sender.quote(transfer, limit, { fresh: true, ...(native ? {} : { wholeBalance: true }) });
+        // A token sweep of the whole balance: the family may give back what holding it cost (Solana: the account's rent).
+        quote = await adapter.sender.quote(transfer, limit, { fresh: true, ...(native || held.amount > 0n ? {} : { wholeBalance: true }) });
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
         // a pending transaction, or the token refuses the address). Asking again will not
@@ -148,7 +163,7 @@ export class SweepService {
         gone = `${GONE_PENDING} (${err.message.slice(0, 300)})`;
       }
     }
-    const amount = native ? nativeBalance! - (sponsored ? 0n : (quote?.fee ?? 0n)) : tokenBalance!;
+    const amount = native ? free - (sponsored ? 0n : (quote?.fee ?? 0n)) : free;
     // A token sweep's fee: the family says whether the master must send the child something
     // first, or lend it resources from the master's stake and take them back after.
     const funding =
@@ -157,7 +172,8 @@ export class SweepService {
         : await adapter.sender.planChildFunding({
             child: address.address,
             master: wallet.address,
-            nativeBalance: nativeBalance!,
+            // The fees of the address's own spends in flight are not the sweep's to use.
+            nativeBalance: nativeBalance! > held.fees ? nativeBalance! - held.fees : 0n,
             value: 0n,
             network: quote.network,
           });
@@ -182,6 +198,9 @@ export class SweepService {
           ? 'nothing'
           : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, KEY_GONE);
       }
+      // Nothing is free while the address's own spends settle: the API says so (409); an
+      // automatic sweep ends the deposits' sweep failed with that reason, as when funds are gone.
+      if (inFlight && opts.manual) return 'funds-in-flight';
       if (gone) {
         this.logger.warn({ addressId, assetId, reason: gone }, 'nothing to sweep');
         return opts.manual
@@ -296,6 +315,12 @@ export class SweepService {
         'AML_HELD',
         'A deposit of this asset at this address is held by AML screening (a listed sender); release it first (POST .../transactions/{id}/aml/release)',
       );
+    if (result === 'funds-in-flight') {
+      throw new ConflictError(
+        'FUNDS_IN_FLIGHT',
+        'What the address holds of this asset is held by its own withdrawals in flight: nothing is free to sweep until they settle',
+      );
+    }
     if (result === 'nothing') throw new BusinessRuleError('NOTHING_TO_SWEEP', 'The address holds none of this asset to sweep');
     return this.transactions.get(auth, walletId, transactionId);
   }

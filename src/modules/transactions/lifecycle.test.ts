@@ -37,10 +37,11 @@ describe('transaction states', () => {
   it('each transaction type has one flow; unknown types have none and can do nothing', () => {
     expect(flowOf('DEPOSIT')).toBe('deposit');
     expect(flowOf('WITHDRAW')).toBe('withdrawal');
-    for (const t of ['CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT']) expect(flowOf(t)).toBe('send');
+    for (const t of ['CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT', 'SALVAGE', 'STAKING', 'UNSTAKING_WITHDRAW'])
+      expect(flowOf(t)).toBe('send');
     expect(flowOf('SIGNED')).toBe('signature');
-    expect(flowOf('SALVAGE')).toBeUndefined();
-    expect(canCreate('SALVAGE', s('PENDING/created'))).toBe(false);
+    expect(flowOf('BRIDGE')).toBeUndefined();
+    expect(canCreate('BRIDGE', s('PENDING/created'))).toBe(false);
     const types = Object.values(TYPES).flat();
     expect(new Set(types).size).toBe(types.length);
   });

@@ -85,7 +85,7 @@ export const TYPES = {
   /** Sent through the outbound pipeline, retried and followed through reorgs by withdrawals. */
   withdrawal: ['WITHDRAW'],
   /** Sent through the outbound pipeline; settled once. */
-  send: ['CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'],
+  send: ['CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT', 'SALVAGE', 'STAKING', 'UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW'],
   /** Signed for the client and never sent by us: born final. */
   signature: ['SIGNED'],
 } as const;

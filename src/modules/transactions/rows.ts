@@ -29,6 +29,7 @@ export function depositRow(
     confirmations,
     amount: d.amount.toString(),
     amount_paid: d.amount.toString(),
+    amount_decimals: null,
     amount_usd: d.amountUsd,
     currency: d.currency,
     rate,

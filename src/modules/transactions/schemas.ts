@@ -6,11 +6,29 @@ import { WalletSchema } from '../wallets/schemas.js';
 
 const Str = Nullable(Type.String());
 
+/** Every transaction type, in the order the docs list them (also the list filter's values). */
+export const TRANSACTION_TYPES = [
+  'DEPOSIT',
+  'WITHDRAW',
+  'SALVAGE',
+  'SIGNED',
+  'CUSTOM_SMART_CONTRACT',
+  'SWAP',
+  'AUTO_SETTLEMENT',
+  'STAKING',
+  'UNSTAKING',
+  'RESTAKING',
+  'UNSTAKING_WITHDRAW',
+] as const;
+
 export const TransactionSchema = Type.Object(
   {
     id: Uuid(),
     reference: Type.String(),
-    type: Type.String({ description: 'DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT' }),
+    type: Type.String({
+      description:
+        'DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT, STAKING, UNSTAKING, RESTAKING, UNSTAKING_WITHDRAW',
+    }),
     status: Type.String({
       description: 'PENDING, SUCCESS, FAILED, CANCELLED; PENDING_APPROVAL while a policy holds a payout for approval (docs/policies.md)',
     }),
@@ -24,6 +42,9 @@ export const TransactionSchema = Type.Object(
     rateUSD: Str,
     toAmount: Str,
     toCurrency: Str,
+    /** A swap's output asset and the chain it is on (swaps stay on one chain); null otherwise. */
+    toAsset: Nullable(Type.Ref(AssetSchema)),
+    toBlockchain: Nullable(Type.Ref(BlockchainSchema)),
     fee: Str,
     feeHash: Str,
     feeMetadata: Nullable(Type.Unknown()),
@@ -70,11 +91,7 @@ export const TransactionListQuery = Type.Object(
     id: Type.Optional(Uuid('transaction id')),
     hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
     status: Type.Optional(Type.Union(['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'].map((s) => Type.Literal(s)))),
-    type: Type.Optional(
-      Type.Union(
-        ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'].map((s) => Type.Literal(s)),
-      ),
-    ),
+    type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((s) => Type.Literal(s)))),
     order: Type.Optional(Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' })),
     assets: Type.Optional(
       Type.String({ pattern: '^[A-Za-z0-9.]+(,[A-Za-z0-9.]+)*$', description: 'comma-separated asset symbols, e.g. USDT,USDC' }),

@@ -55,6 +55,11 @@ export class TransactionService extends TransactionWrites {
     return store.countByTypeAndStatus(this.db, walletId);
   }
 
+  /** Confirmed deposits still at child addresses (not swept), per asset, in base units (wallet analytics). */
+  async unsweptOf(walletId: string): Promise<{ assetId: string; amount: bigint }[]> {
+    return (await store.unsweptByAsset(this.db, walletId)).map((r) => ({ assetId: r.asset_id, amount: BigInt(r.amount) }));
+  }
+
   async get(auth: AuthContext, walletId: string, id: string): Promise<TransactionView> {
     return this.present(await this.require(auth, walletId, id));
   }
@@ -111,6 +116,11 @@ export class TransactionService extends TransactionWrites {
   /** Money in and out per day and asset, and fees per day, over the last `days` days (UTC). */
   report(auth: AuthContext, days: number, now: Date): Promise<DailyReport> {
     return dailyReport(this.db, this.catalogue, auth.businessId, days, now);
+  }
+
+  /** The row itself, read inside `db` (a module following its own transaction); undefined when none. */
+  findRow(db: DbConn, id: string): Promise<TransactionRow | undefined> {
+    return store.findTransactionById(db, id);
   }
 
   /** The full Transaction as of now, read inside `db` (so an event sees its own change). */
@@ -174,7 +184,9 @@ export class TransactionService extends TransactionWrites {
     const asset = row.asset_id ? this.catalogue.asset(row.asset_id) : undefined;
     const native = chain.config.blockchain.nativeDecimals;
     const units = (v: string | null, decimals: number) => (v === null ? null : formatAmount(BigInt(v), decimals));
-    const assetDecimals = asset?.row.decimals ?? native;
+    // A token the catalogue does not list (salvaged) carries its own decimals, read on chain.
+    const assetDecimals = row.amount_decimals ?? asset?.row.decimals ?? native;
+    const toAsset = toAssetOf(chain, row.to_currency);
     return {
       id: row.id,
       reference: row.reference,
@@ -189,8 +201,10 @@ export class TransactionService extends TransactionWrites {
       rate: row.rate,
       rateUSD: row.rate_usd,
       // to_amount is in base units of the asset named by to_currency (a swap's output).
-      toAmount: units(row.to_amount, toDecimals(chain, row.to_currency) ?? assetDecimals),
+      toAmount: units(row.to_amount, toAsset?.decimals ?? assetDecimals),
       toCurrency: row.to_currency,
+      toAsset: toAsset ? (this.catalogue.asset(toAsset.id)?.view ?? null) : null,
+      toBlockchain: toAsset ? this.catalogue.blockchainView(chain) : null,
       fee: units(row.fee, native),
       feeHash: row.fee_hash,
       feeMetadata: row.fee_metadata ?? null,
@@ -230,8 +244,8 @@ export class TransactionService extends TransactionWrites {
   }
 }
 
-/** Decimals of the chain's asset with this symbol (the currency a swap paid out in). */
-function toDecimals(chain: ChainHandle, symbol: string | null): number | undefined {
+/** The chain's asset with this symbol: the currency a swap paid out in (swaps stay on one chain). */
+function toAssetOf(chain: ChainHandle, symbol: string | null): ChainHandle['assets'][number] | undefined {
   if (symbol === null) return undefined;
-  return chain.assets.find((a) => a.symbol.toUpperCase() === symbol.toUpperCase())?.decimals;
+  return chain.assets.find((a) => a.symbol.toUpperCase() === symbol.toUpperCase());
 }

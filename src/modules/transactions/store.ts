@@ -93,6 +93,16 @@ export async function countByTypeAndStatus(db: DbConn, walletId: string): Promis
   return rows.map((r) => ({ type: r.type, status: r.status, n: Number(r.n) }));
 }
 
+/** Confirmed deposits still at child addresses (not swept), summed per asset: base units as text. */
+export async function unsweptByAsset(db: DbConn, walletId: string): Promise<{ asset_id: string; amount: string }[]> {
+  const { rows } = await sql<{ asset_id: string; amount: string }>`
+    SELECT asset_id, sum(amount)::text AS amount FROM transactions
+     WHERE wallet_id = ${walletId} AND type = 'DEPOSIT' AND status = 'SUCCESS' AND asset_swept = false
+       AND address_id IS NOT NULL AND asset_id IS NOT NULL
+     GROUP BY asset_id`.execute(db);
+  return rows;
+}
+
 // ---- deposits (flow 'deposit') ------------------------------------------------------
 
 /**
@@ -342,6 +352,8 @@ export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<
            block_number = ${m ? m.block.number.toString() : null}, block_hash = ${m?.block.hash ?? null},
            gas_used = ${m ? m.gasUsed.toString() : null}, gas_price = ${m ? m.gasPrice.toString() : null},
            gas_fee = ${fee}, fee = ${fee}, to_amount = coalesce(${o.toAmount?.toString() ?? null}::numeric, to_amount),
+           metadata = CASE WHEN ${o.metadata === undefined} THEN metadata
+                           ELSE coalesce(metadata, '{}'::jsonb) || ${JSON.stringify(o.metadata ?? {})}::jsonb END,
            updated_at = now()
      WHERE id = ${id} AND status = 'PENDING' RETURNING id`.execute(db);
   return rows.length > 0;

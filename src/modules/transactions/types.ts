@@ -127,10 +127,12 @@ export type WithdrawalOutcome = (SendEnd | { status: 'CANCELLED'; stage: 'cancel
   mined: Mined | null;
 };
 
-/** How a settlement leg ended. */
+/** How a settlement leg (or another send settled once: a swap, a salvage, a staking operation) ended. */
 export type LegOutcome = SendEnd & {
   reason: string | null;
   toAmount?: bigint;
+  /** Merged into the row's metadata (what the chain reported of the outcome). */
+  metadata?: Record<string, unknown>;
   /** Depth of the receipt's block when the leg settles (default 1). */
   confirmations?: number;
   mined: Mined | null;

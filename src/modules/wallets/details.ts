@@ -21,7 +21,20 @@ const AddressCounts = {
   internalAddressesCount: Count,
 };
 
-export const TRANSACTION_TYPES = ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'];
+/** The transaction types (the transactions module's TRANSACTION_TYPES: wallets cannot import it, the modules would form a circle). */
+export const TRANSACTION_TYPES = [
+  'DEPOSIT',
+  'WITHDRAW',
+  'SALVAGE',
+  'SIGNED',
+  'CUSTOM_SMART_CONTRACT',
+  'SWAP',
+  'AUTO_SETTLEMENT',
+  'STAKING',
+  'UNSTAKING',
+  'RESTAKING',
+  'UNSTAKING_WITHDRAW',
+];
 export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'];
 
 const Counts = (keys: string[], description: string) =>
@@ -30,8 +43,16 @@ const Counts = (keys: string[], description: string) =>
     description,
   });
 
+const Usd = (description: string) =>
+  Type.Union([Type.String(), Type.Null()], {
+    description: `${description}, in USD; null when a rate source does not price every asset held`,
+  });
+
 export const WalletAnalyticsSchema = Type.Object({
   ...AddressCounts,
+  currentBalance: Usd("the master address's balances of the enabled assets, read on chain"),
+  numberOfAssets: Type.Integer({ minimum: 0, description: 'the enabled assets' }),
+  unsweptBalance: Usd('confirmed deposits still at child addresses (not swept to the master)'),
   transactions: Type.Object({
     total: Type.Integer({ minimum: 0 }),
     byType: Counts(TRANSACTION_TYPES, 'transactions per type'),

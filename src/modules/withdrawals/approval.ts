@@ -12,6 +12,7 @@
  * (a nonce, the send job); REJECTED or EXPIRED cancels it (`withdraw.cancelled`), which
  * releases what it held. The client may cancel it while it waits (lifecycle.ts).
  */
+import { addressKey } from '../../chains/address-key.js';
 import type { DbConn, DbTx } from '../../db/pool.js';
 import type { EventPayloads, Purpose } from '../../events.js';
 import { ConflictError, type BusinessRuleError } from '../../lib/errors.js';
@@ -143,7 +144,7 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
   };
   // The wallet may have stopped paying this address while the payout waited.
   const allowed = await store.whitelist(tx, wallet.id);
-  if (allowed.size > 0 && !allowed.has(item.to.toLowerCase())) {
+  if (allowed.size > 0 && !allowed.has(addressKey(item.to))) {
     await refuse(deps, tx, t.id, `cancelled: approved, but ${item.to} is no longer a whitelisted beneficiary of the wallet`);
     return;
   }

@@ -269,11 +269,11 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
  * destination is none of them: on base58 families an entry matches only as spelt (a case
  * look-alike is another address).
  */
-export function notWhitelisted(allowed: Set<string>, items: Item[]): BusinessRuleError | null {
+export function notWhitelisted(allowed: Set<string>, items: Pick<Item, 'to' | 'field'>[], name = 'address'): BusinessRuleError | null {
   if (allowed.size === 0) return null;
   const off = items.find((i) => !allowed.has(addressKey(i.to)));
   if (!off) return null;
-  const field = off.field ? `${off.field}.address` : 'address';
+  const field = off.field ? `${off.field}.${name}` : name;
   return new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
     { field, message: 'not a whitelisted beneficiary' },
   ]);

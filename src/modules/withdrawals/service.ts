@@ -228,6 +228,42 @@ export class WithdrawalService implements SenderAccess {
     if (refused) throw refused;
   }
 
+  /**
+   * What the sender's spends in flight (PENDING withdrawals, swaps, settlement legs, contract
+   * writes, recoveries, stakes) hold of `assetId`, and the fees they hold in the native coin:
+   * what a sweep must leave where it is (a balance read at the latest block still counts it).
+   */
+  async inFlight(chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
+    const held = (await store.heldBack(this.deps.db, chain.id, sender, new Date(8.64e15))).filter((h) => h.pending && !h.standing);
+    return {
+      amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
+      fees: held.reduce((s, h) => s + h.fees, 0n),
+    };
+  }
+
+  /** checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress). */
+  async checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db): Promise<void> {
+    const refused = notWhitelisted(await store.whitelist(db, walletId), [{ to: address, field: '' }], field);
+    if (refused) throw refused;
+  }
+
+  /**
+   * AML screening of one `recipientAddress` (a swap's output, a recovery's transfer) when it
+   * is outside the wallet (modules/aml checkPayout), before anything is reserved or signed:
+   * 422 AML_BLOCKED for a listed one. The wallet's own addresses are not payouts.
+   */
+  async screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {
+    if (!this.deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
+    if (await this.deps.addresses.findByAddress(wallet.id, recipient)) return;
+    await this.deps.aml.checkPayout({
+      wallet,
+      chain,
+      recipients: [{ address: recipient, field: 'recipientAddress' }],
+      operation,
+      actor: `api-key:${auth.keyId}`,
+    });
+  }
+
   /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
   async screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
     const screenings = await this.deps.aml?.checkPayout({

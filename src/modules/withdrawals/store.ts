@@ -37,10 +37,12 @@ export interface Held {
  * (settlement runs included) and auto-settlement legs (a swap spends its input; the
  * transfer after it spends the quoted output, which errs on the side of holding too much
  * while the swap is in flight). All of them must be held back, or a withdrawal could
- * spend funds an auto-settlement is about to send. Contract writes hold their gas here
+ * spend funds an auto-settlement is about to send. A salvage holds what it moves (a listed
+ * asset, or the native coin; an unlisted token's asset_id is NULL and holds only its fee), a
+ * stake the TRX it locks (the other staking operations only their fee). Contract writes hold their gas here
  * (reserved_fee; amount and asset are null) and what they move in contract_moves.
  */
-const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTRACT')`;
+const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTRACT', 'SALVAGE', 'STAKING')`;
 
 /**
  * What the sender's spending transactions hold back from a balance read after `since`:

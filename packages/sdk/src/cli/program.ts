@@ -12,6 +12,7 @@ import { faucetCommand } from './commands/faucet.js';
 import { loginCommands } from './commands/login.js';
 import { paymentLinkCommands } from './commands/payment-links.js';
 import { resourceCommands } from './commands/resources.js';
+import { treasuryCommands } from './commands/treasury.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { withdrawCommand } from './commands/withdraw.js';
 import { EXIT, errorJson, errorText, exitCodeOf } from './output.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   amlCommands(program);
   approvalCommands(program);
   paymentLinkCommands(program);
+  treasuryCommands(program);
   completionCommand(program);
   // Every command: commander's exits become ours (usage errors 2, help 0), checked in run().
   const configure = (cmd: Command) => {

@@ -473,6 +473,12 @@ export interface paths {
                   externalAddressesCount: number;
                   inactiveAddressesCount: number;
                   internalAddressesCount: number;
+                  /** @description the master address's balances of the enabled assets, read on chain, in USD; null when a rate source does not price every asset held */
+                  currentBalance: string | null;
+                  /** @description the enabled assets */
+                  numberOfAssets: number;
+                  /** @description confirmed deposits still at child addresses (not swept to the master), in USD; null when a rate source does not price every asset held */
+                  unsweptBalance: string | null;
                   transactions: {
                     total: number;
                     /** @description transactions per type */
@@ -484,6 +490,10 @@ export interface paths {
                       CUSTOM_SMART_CONTRACT: number;
                       SWAP: number;
                       AUTO_SETTLEMENT: number;
+                      STAKING: number;
+                      UNSTAKING: number;
+                      RESTAKING: number;
+                      UNSTAKING_WITHDRAW: number;
                     } & {
                       [key: string]: number;
                     };
@@ -666,6 +676,12 @@ export interface paths {
                   externalAddressesCount: number;
                   inactiveAddressesCount: number;
                   internalAddressesCount: number;
+                  /** @description the master address's balances of the enabled assets, read on chain, in USD; null when a rate source does not price every asset held */
+                  currentBalance: string | null;
+                  /** @description the enabled assets */
+                  numberOfAssets: number;
+                  /** @description confirmed deposits still at child addresses (not swept to the master), in USD; null when a rate source does not price every asset held */
+                  unsweptBalance: string | null;
                   transactions: {
                     total: number;
                     /** @description transactions per type */
@@ -677,6 +693,10 @@ export interface paths {
                       CUSTOM_SMART_CONTRACT: number;
                       SWAP: number;
                       AUTO_SETTLEMENT: number;
+                      STAKING: number;
+                      UNSTAKING: number;
+                      RESTAKING: number;
+                      UNSTAKING_WITHDRAW: number;
                     } & {
                       [key: string]: number;
                     };
@@ -3009,7 +3029,18 @@ export interface paths {
           id?: string;
           hash?: string;
           status?: 'PENDING' | 'PENDING_APPROVAL' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
-          type?: 'DEPOSIT' | 'WITHDRAW' | 'SALVAGE' | 'SIGNED' | 'CUSTOM_SMART_CONTRACT' | 'SWAP' | 'AUTO_SETTLEMENT';
+          type?:
+            | 'DEPOSIT'
+            | 'WITHDRAW'
+            | 'SALVAGE'
+            | 'SIGNED'
+            | 'CUSTOM_SMART_CONTRACT'
+            | 'SWAP'
+            | 'AUTO_SETTLEMENT'
+            | 'STAKING'
+            | 'UNSTAKING'
+            | 'RESTAKING'
+            | 'UNSTAKING_WITHDRAW';
           order?: 'ASC' | 'DESC';
           /** @description comma-separated asset symbols, e.g. USDT,USDC */
           assets?: string;
@@ -3126,7 +3157,18 @@ export interface paths {
           id?: string;
           hash?: string;
           status?: 'PENDING' | 'PENDING_APPROVAL' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
-          type?: 'DEPOSIT' | 'WITHDRAW' | 'SALVAGE' | 'SIGNED' | 'CUSTOM_SMART_CONTRACT' | 'SWAP' | 'AUTO_SETTLEMENT';
+          type?:
+            | 'DEPOSIT'
+            | 'WITHDRAW'
+            | 'SALVAGE'
+            | 'SIGNED'
+            | 'CUSTOM_SMART_CONTRACT'
+            | 'SWAP'
+            | 'AUTO_SETTLEMENT'
+            | 'STAKING'
+            | 'UNSTAKING'
+            | 'RESTAKING'
+            | 'UNSTAKING_WITHDRAW';
           order?: 'ASC' | 'DESC';
           /** @description comma-separated asset symbols, e.g. USDT,USDC */
           assets?: string;
@@ -9405,6 +9447,1312 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/wallets/{walletId}/staking': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The master address's stake: per resource, unstakes with their unlock dates, what can be withdrawn
+     * @description Extension. Read on chain: what is staked and lent per resource (ENERGY, BANDWIDTH), the energy or bandwidth it gives a day (`resourceLimit`, `resourceUsed`), what the master can lend children now (`lendable`: what sweeps lend), each unstake with `unlocksAt` (judged against the head block's time) and `withdrawable`. Other chains answer 422 NOT_SUPPORTED.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description the master address whose stake this is */
+                address: string;
+                /** @description the chain slug */
+                blockchain: string;
+                /** @description native coin (TRX), decimal string */
+                balance: string;
+                /** @description native coin (TRX), decimal string */
+                totalStaked: string;
+                unlockPeriodDays: number;
+                positions: {
+                  /** @description ENERGY (used by TRC-20 transfers and other contract calls) or BANDWIDTH (transaction bytes) */
+                  resource: 'ENERGY' | 'BANDWIDTH';
+                  /** @description staked and held by the master (TRX) */
+                  staked: string;
+                  /** @description staked and lent to other accounts (TRX), e.g. to children by sweeps */
+                  delegated: string;
+                  /** @description what the master can lend now (TRX): what the sweep lends children */
+                  lendable: string;
+                  /** @description energy units or bandwidth bytes a day */
+                  resourceLimit: string;
+                  /** @description energy units or bandwidth bytes a day */
+                  resourceUsed: string;
+                }[];
+                unlocking: {
+                  /** @description ENERGY (used by TRC-20 transfers and other contract calls) or BANDWIDTH (transaction bytes) */
+                  resource: 'ENERGY' | 'BANDWIDTH';
+                  /** @description native coin (TRX), decimal string */
+                  amount: string;
+                  /** Format: date-time */
+                  unlocksAt: string;
+                  /** @description past its unlock time: POST .../staking/withdraw pays it out */
+                  unlocked: boolean;
+                }[];
+                /** @description unlocked and not yet withdrawn (TRX) */
+                withdrawable: string;
+                nextUnlockAt: string | null;
+              };
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/staking/stake': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stake the native coin for ENERGY or BANDWIDTH
+     * @description Extension (the described service's staking operations). The master address of a wallet on a chain whose family stakes (Tron's Stake 2.0); other chains answer 422 NOT_SUPPORTED. Returns a PENDING Transaction; once mined and read back from the chain it ends SUCCESS with `staking.success` (type STAKING; `staking.failed` otherwise). The TRX staked is held like a withdrawal until then.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description decimal string in the native coin (TRX), greater than 0, e.g. "100.5" */
+            amount: string;
+            /** @description ENERGY (used by TRC-20 transfers and other contract calls) or BANDWIDTH (transaction bytes) */
+            resource: 'ENERGY' | 'BANDWIDTH';
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/staking/unstake': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start unstaking: the amount unlocks after the chain's period (14 days on Tron)
+     * @description Extension (the described service's staking operations). The master address of a wallet on a chain whose family stakes (Tron's Stake 2.0); other chains answer 422 NOT_SUPPORTED. Returns a PENDING Transaction; once mined and read back from the chain it ends SUCCESS with `unstaking.success` (type UNSTAKING; `metadata.staking.unlocksAt` is the unlock date; `unstaking.failed` otherwise). Only what the master holds staked (not what it lends) can be unstaked: 422 INSUFFICIENT_STAKE.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description decimal string in the native coin (TRX), greater than 0, e.g. "100.5" */
+            amount: string;
+            /** @description ENERGY (used by TRC-20 transfers and other contract calls) or BANDWIDTH (transaction bytes) */
+            resource: 'ENERGY' | 'BANDWIDTH';
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/staking/restake': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel every pending unstake: the amounts go back into their stake
+     * @description Extension (the described service's staking operations). The master address of a wallet on a chain whose family stakes (Tron's Stake 2.0); other chains answer 422 NOT_SUPPORTED. Returns a PENDING Transaction; once mined and read back from the chain it ends SUCCESS with `restaking.success` (type RESTAKING; `amount` is what went back into the stake, `metadata.staking.restaked` per resource, `withdrawn` what had already unlocked and was paid out; `restaking.failed` otherwise). Nothing pending: 422 NOTHING_TO_RESTAKE.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/staking/withdraw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraw the unstaked amounts that have unlocked
+     * @description Extension (the described service's staking operations). The master address of a wallet on a chain whose family stakes (Tron's Stake 2.0); other chains answer 422 NOT_SUPPORTED. Returns a PENDING Transaction; once mined and read back from the chain it ends SUCCESS with `unstaking.withdraw.success` (type UNSTAKING_WITHDRAW; `amount` is what the chain paid out; `unstaking.withdraw.failed` otherwise). Nothing unlocked yet: 422 NOTHING_TO_WITHDRAW naming the next unlock date.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/salvage/network-fee': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Estimate the network fee of an asset recovery
+     * @description Recovers funds the withdrawal flows cannot move, from the master or an address of the wallet (its keys only): a token that is not an enabled asset of the wallet (unlisted ERC-20 / TRC-20, an unknown SPL token, whose emptied token account is closed with its rent back to the master), native coin left at a child address, or funds sent to one of our addresses on another chain of the wallet's family (`blockchainId` names a configured chain, or `rpcUrl` an EVM chain this installation does not configure: checked like a webhook target, used for this request only, never stored). `crossNetwork` with `rpcUrl` is a 400. Returns the sender's native `balance` on that chain and the recovery transfer's `fee` (both in the native coin), and `tokenBalance` (the sender's balance of the token; null for the native coin).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description an address of this wallet (the master or one of its addresses) holding what is recovered */
+            senderAddress: string;
+            /** @description where the recovered funds go (the wallet whitelist applies) */
+            recipientAddress: string;
+            /** @description decimal string in the token's (or the native coin's) units, greater than 0 */
+            amount: string;
+            /** @description the blockchain (GET /v1/blockchains) the funds sit on, at the wallet's network: the wallet's own, or another of its family (funds sent to one of our addresses on the wrong chain) */
+            blockchainId: string;
+            /** @description the token's contract (or mint); omitted (or the zero address): the native coin */
+            tokenAddress?: string;
+            /** @description an RPC endpoint of an EVM chain this installation does not configure: checked like a webhook target (no private or loopback address unless the operator allows them; HTTPS on mainnet) and used for this one request only (never stored) */
+            rpcUrl?: string;
+            /** @description accepted for compatibility; an EVM L2 is recovered like any EVM chain */
+            isL2?: boolean;
+            /** @description the funds sit on another chain than the wallet's (blockchainId names it); with rpcUrl: 400 */
+            crossNetwork?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description the sender's native coin on that chain */
+                balance: string;
+                /** @description the network fee of the recovery transfer, in the native coin */
+                fee: string;
+                tokenBalance: string | null;
+              };
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/salvage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recover assets from an address of the wallet
+     * @description Recovers funds the withdrawal flows cannot move, from the master or an address of the wallet (its keys only): a token that is not an enabled asset of the wallet (unlisted ERC-20 / TRC-20, an unknown SPL token, whose emptied token account is closed with its rent back to the master), native coin left at a child address, or funds sent to one of our addresses on another chain of the wallet's family (`blockchainId` names a configured chain, or `rpcUrl` an EVM chain this installation does not configure: checked like a webhook target, used for this request only, never stored). `crossNetwork` with `rpcUrl` is a 400. A child's fee is funded as a sweep's is (an EVM top-up, Tron energy lent from the master's stake and taken back, Solana's master as fee payer); on a chain named by `rpcUrl` the sender pays its own fee and the request follows the transfer to its receipt. The recipient follows the wallet's whitelist. Returns a Transaction of type SALVAGE (filter `type=SALVAGE`); `salvage.success` or `salvage.failed` follows.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description an address of this wallet (the master or one of its addresses) holding what is recovered */
+            senderAddress: string;
+            /** @description where the recovered funds go (the wallet whitelist applies) */
+            recipientAddress: string;
+            /** @description decimal string in the token's (or the native coin's) units, greater than 0 */
+            amount: string;
+            /** @description the blockchain (GET /v1/blockchains) the funds sit on, at the wallet's network: the wallet's own, or another of its family (funds sent to one of our addresses on the wrong chain) */
+            blockchainId: string;
+            /** @description the token's contract (or mint); omitted (or the zero address): the native coin */
+            tokenAddress?: string;
+            /** @description an RPC endpoint of an EVM chain this installation does not configure: checked like a webhook target (no private or loopback address unless the operator allows them; HTTPS on mainnet) and used for this one request only (never stored) */
+            rpcUrl?: string;
+            /** @description accepted for compatibility; an EVM L2 is recovered like any EVM chain */
+            isL2?: boolean;
+            /** @description the funds sit on another chain than the wallet's (blockchainId names it); with rpcUrl: 400 */
+            crossNetwork?: boolean;
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/swaps/quote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Quote a swap from the master address
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. The route the `order` picks and its minimum output (`minAmount`: the reference, par for two assets of one currency or else the pools' mid price, less `slippageTolerance`; the quote itself for NO_SLIPPAGE): a pool that cannot give it is refused (422 SLIPPAGE_EXCEEDED). `quoteId` executes it until `expiresAt`.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description the asset given (catalogue or wallet asset id) */
+            fromAssetId: string;
+            /** @description the asset received, on the same chain */
+            toAssetId: string;
+            /** @description decimal string in the asset given, greater than 0 */
+            amount: string;
+            /** @description how the route is chosen: FASTEST (fewest hops), CHEAPEST (best output net of gas), RECOMMENDED (best output, the default), NO_SLIPPAGE (the minimum is the quote itself) */
+            order?: 'FASTEST' | 'CHEAPEST' | 'RECOMMENDED' | 'NO_SLIPPAGE';
+            /** @description where the output goes (default: the address swapping); the wallet whitelist applies */
+            recipientAddress?: string;
+            /** @description percent the output may fall below the reference (default 0.5; a value of 5 means 5%) */
+            slippageTolerance?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description execute it by id until expiresAt */
+                quoteId: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @description symbol of the asset given */
+                fromAsset: string;
+                /** @description symbol of the asset received */
+                toAsset: string;
+                /** @description the amount given */
+                amountIn: string;
+                /** @description the output the route gives now, in the asset received */
+                amount: string;
+                /** @description the router's minimum output, signed into the swap with a deadline: below it the swap reverts */
+                minAmount: string;
+                /** @description output per unit given */
+                rate: string;
+                /** @description the tolerance applied, percent */
+                slippage: string;
+                /** @description price impact, percent: how far the output is below the pools' mid price */
+                impact: string;
+                impactInUSD: string | null;
+                /** @description the network fee of the transactions the swap sends (approvals, the swap, a top-up), in the native coin */
+                networkFee: string;
+                networkFeeInUSD: string | null;
+                /** @description the swapping address's native coin */
+                nativeBalance: string;
+                nativeBalanceInUSD: string | null;
+                /** @description what this service charges: 0 */
+                transactionFee: string;
+                /** @description seconds, an estimate: 15 per transaction the swap sends */
+                estimatedArrivalTime: number;
+                /** @description the token route, input to output */
+                path: string[];
+                recipientAddress: string;
+              };
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/swaps/execute': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Execute a swap from the master address
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. By `quoteId` or with the quote's body. Quoted again before anything is written: a live quote keeps its `minAmount`, an expired one is re-quoted (its minimum never lowered) and never executed at its stale rate; a pool below the minimum is refused (422 SLIPPAGE_EXCEEDED). The minimum and a deadline are signed into the router call: a pool that moves after signing makes the swap revert. The input is held like a withdrawal's; a `recipientAddress` other than the sender follows the wallet whitelist. Returns a PENDING Transaction of type SWAP (`toAmount`, `toAsset`, `toBlockchain`); `swap.success` (with the amount the recipient received, read from the receipt's transfer logs) or `swap.failed` follows.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description a quote of this wallet (and address) from .../swaps/quote */
+            quoteId?: string;
+            /** @description the asset given (catalogue or wallet asset id) */
+            fromAssetId?: string;
+            /** @description the asset received, on the same chain */
+            toAssetId?: string;
+            /** @description decimal string in the asset given, greater than 0 */
+            amount?: string;
+            /** @description how the route is chosen: FASTEST (fewest hops), CHEAPEST (best output net of gas), RECOMMENDED (best output, the default), NO_SLIPPAGE (the minimum is the quote itself) */
+            order?: 'FASTEST' | 'CHEAPEST' | 'RECOMMENDED' | 'NO_SLIPPAGE';
+            /** @description where the output goes (default: the address swapping); the wallet whitelist applies */
+            recipientAddress?: string;
+            /** @description percent the output may fall below the reference (default 0.5; a value of 5 means 5%) */
+            slippageTolerance?: string;
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/addresses/{addressId}/swaps/quote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Quote a swap from a child address
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. The route the `order` picks and its minimum output (`minAmount`: the reference, par for two assets of one currency or else the pools' mid price, less `slippageTolerance`; the quote itself for NO_SLIPPAGE): a pool that cannot give it is refused (422 SLIPPAGE_EXCEEDED). `quoteId` executes it until `expiresAt`.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+          /** @description address id */
+          addressId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description the asset given (catalogue or wallet asset id) */
+            fromAssetId: string;
+            /** @description the asset received, on the same chain */
+            toAssetId: string;
+            /** @description decimal string in the asset given, greater than 0 */
+            amount: string;
+            /** @description how the route is chosen: FASTEST (fewest hops), CHEAPEST (best output net of gas), RECOMMENDED (best output, the default), NO_SLIPPAGE (the minimum is the quote itself) */
+            order?: 'FASTEST' | 'CHEAPEST' | 'RECOMMENDED' | 'NO_SLIPPAGE';
+            /** @description where the output goes (default: the address swapping); the wallet whitelist applies */
+            recipientAddress?: string;
+            /** @description percent the output may fall below the reference (default 0.5; a value of 5 means 5%) */
+            slippageTolerance?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: {
+                /** @description execute it by id until expiresAt */
+                quoteId: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @description symbol of the asset given */
+                fromAsset: string;
+                /** @description symbol of the asset received */
+                toAsset: string;
+                /** @description the amount given */
+                amountIn: string;
+                /** @description the output the route gives now, in the asset received */
+                amount: string;
+                /** @description the router's minimum output, signed into the swap with a deadline: below it the swap reverts */
+                minAmount: string;
+                /** @description output per unit given */
+                rate: string;
+                /** @description the tolerance applied, percent */
+                slippage: string;
+                /** @description price impact, percent: how far the output is below the pools' mid price */
+                impact: string;
+                impactInUSD: string | null;
+                /** @description the network fee of the transactions the swap sends (approvals, the swap, a top-up), in the native coin */
+                networkFee: string;
+                networkFeeInUSD: string | null;
+                /** @description the swapping address's native coin */
+                nativeBalance: string;
+                nativeBalanceInUSD: string | null;
+                /** @description what this service charges: 0 */
+                transactionFee: string;
+                /** @description seconds, an estimate: 15 per transaction the swap sends */
+                estimatedArrivalTime: number;
+                /** @description the token route, input to output */
+                path: string[];
+                recipientAddress: string;
+              };
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/wallets/{walletId}/addresses/{addressId}/swaps/execute': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Execute a swap from a child address
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. By `quoteId` or with the quote's body. Quoted again before anything is written: a live quote keeps its `minAmount`, an expired one is re-quoted (its minimum never lowered) and never executed at its stale rate; a pool below the minimum is refused (422 SLIPPAGE_EXCEEDED). The minimum and a deadline are signed into the router call: a pool that moves after signing makes the swap revert. The input is held like a withdrawal's; a `recipientAddress` other than the sender follows the wallet whitelist. Returns a PENDING Transaction of type SWAP (`toAmount`, `toAsset`, `toBlockchain`); `swap.success` (with the amount the recipient received, read from the receipt's transfer logs) or `swap.failed` follows.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description master wallet id */
+          walletId: string;
+          /** @description address id */
+          addressId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description a quote of this wallet (and address) from .../swaps/quote */
+            quoteId?: string;
+            /** @description the asset given (catalogue or wallet asset id) */
+            fromAssetId?: string;
+            /** @description the asset received, on the same chain */
+            toAssetId?: string;
+            /** @description decimal string in the asset given, greater than 0 */
+            amount?: string;
+            /** @description how the route is chosen: FASTEST (fewest hops), CHEAPEST (best output net of gas), RECOMMENDED (best output, the default), NO_SLIPPAGE (the minimum is the quote itself) */
+            order?: 'FASTEST' | 'CHEAPEST' | 'RECOMMENDED' | 'NO_SLIPPAGE';
+            /** @description where the output goes (default: the address swapping); the wallet whitelist applies */
+            recipientAddress?: string;
+            /** @description percent the output may fall below the reference (default 0.5; a value of 5 means 5%) */
+            slippageTolerance?: string;
+            /** @description client reference */
+            reference?: string;
+            metadata?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Transaction'];
+              message: string;
+              /** @enum {number} */
+              statusCode: 200;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/assets/rates': {
     parameters: {
       query?: never;
@@ -12542,7 +13890,7 @@ export interface components {
     Transaction: {
       id: string;
       reference: string;
-      /** @description DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT */
+      /** @description DEPOSIT, WITHDRAW, SALVAGE, SIGNED, CUSTOM_SMART_CONTRACT, SWAP, AUTO_SETTLEMENT, STAKING, UNSTAKING, RESTAKING, UNSTAKING_WITHDRAW */
       type: string;
       /** @description PENDING, SUCCESS, FAILED, CANCELLED; PENDING_APPROVAL while a policy holds a payout for approval (docs/policies.md) */
       status: string;
@@ -12556,6 +13904,8 @@ export interface components {
       rateUSD: string | null;
       toAmount: string | null;
       toCurrency: string | null;
+      toAsset: components['schemas']['Asset'] | null;
+      toBlockchain: components['schemas']['Blockchain'] | null;
       fee: string | null;
       feeHash: string | null;
       feeMetadata: unknown | null;
@@ -13003,6 +14353,7 @@ export interface components {
         | 'NOTHING_TO_SWEEP'
         | 'AML_HELD'
         | 'NOT_HELD'
+        | 'FUNDS_IN_FLIGHT'
         | 'NO_EVENT'
         | 'WEBHOOK_URL_NOT_SET'
         | 'CONTRACT_WRITES_DISABLED'
@@ -13016,6 +14367,20 @@ export interface components {
         | 'MESSAGE_NAMES_SIGNER'
         | 'NO_PRIVATE_KEY'
         | 'SWAP_NOT_AVAILABLE'
+        | 'CROSS_CHAIN_SWAP_NOT_SUPPORTED'
+        | 'SLIPPAGE_EXCEEDED'
+        | 'NO_SWAP_ROUTE'
+        | 'QUOTE_USED'
+        | 'SWAP_IN_PROGRESS'
+        | 'SENDER_NOT_IN_WALLET'
+        | 'SALVAGE_NOT_NEEDED'
+        | 'SALVAGE_CHAIN_MISMATCH'
+        | 'NOT_A_TOKEN'
+        | 'RPC_URL_UNREACHABLE'
+        | 'SALVAGE_IN_PROGRESS'
+        | 'INSUFFICIENT_STAKE'
+        | 'NOTHING_TO_RESTAKE'
+        | 'NOTHING_TO_WITHDRAW'
         | 'POLICY_BLOCKED'
         | 'POLICY_MANAGEMENT_NOT_ALLOWED'
         | 'NOT_AN_APPROVER'

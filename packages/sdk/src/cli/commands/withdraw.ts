@@ -94,7 +94,7 @@ export function withdrawCommand(program: Command): void {
 }
 
 /** An asset id, or the id of the wallet's asset with this symbol. */
-async function resolveAsset(client: WalletClient, walletId: string, asset: string): Promise<string> {
+export async function resolveAsset(client: WalletClient, walletId: string, asset: string): Promise<string> {
   if (UUID.test(asset)) return asset;
   const assets = await client.assets.list(walletId);
   const found = assets.filter((a) => a.isActive && a.asset.symbol.toUpperCase() === asset.toUpperCase());

@@ -1,0 +1,240 @@
+/**
+ * A recovery on an EVM chain this installation does not configure, named by `rpcUrl` (issue
+ * 27, 2). The URL is checked like a webhook target (lib/ssrf.ts: its form, HTTPS on
+ * mainnet, and at every connection the addresses its host resolves to), used for this one
+ * request and never stored (it may carry a provider's key): the transfer is signed, recorded
+ * (a SALVAGE Transaction on the wallet's chain, the foreign chain id in its metadata),
+ * broadcast and followed to its receipt within the request. With no durable way back to that
+ * chain, nothing is funded there: the sender pays its own fee (a 422 says how much it needs).
+ * An endpoint of a chain this installation configures is recovered through that chain instead.
+ */
+import type { ChainAdapter, TxIntent } from '../../chains/types.js';
+import { nativeValueOf } from '../../chains/intents.js';
+import { ChainRejectedError } from '../../chains/errors.js';
+import { capability, isZeroAddress, sharesKeys } from '../../chains/registry.js';
+import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
+import { shortReference, uuidv7 } from '../../lib/ids.js';
+import { formatAmount, parseAmount } from '../../lib/money.js';
+import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type { ModuleDeps } from '../deps.js';
+import type { WalletRow } from '../wallets/service.js';
+import type { SalvageBody, SalvageFeeBody } from './schemas.js';
+import type { Salvager } from './types.js';
+import { SALVAGE_EVENTS } from './steps.js';
+
+export interface ForeignDeps {
+  /** The installation's rule for outside targets (webhook URLs), applied to RPC URLs too. */
+  targets: WebhookTargetPolicy;
+}
+
+/** How long the request follows the transfer for its receipt. */
+const RECEIPT_WAIT_MS = 30_000;
+
+export type ForeignChain = { kind: 'configured'; chain: ChainHandle } | { kind: 'foreign'; adapter: ChainAdapter; own: ChainHandle };
+
+/** The chain behind `rpcUrl`: a configured one of the wallet's network with its chain id, or a foreign one. */
+export async function openForeign(deps: ModuleDeps & ForeignDeps, wallet: WalletRow, body: SalvageFeeBody): Promise<ForeignChain> {
+  if (body.crossNetwork === true) {
+    throw new ValidationError('crossNetwork cannot be used with rpcUrl: the RPC URL names the chain', [
+      { field: 'crossNetwork', message: 'not with rpcUrl' },
+    ]);
+  }
+  const own = deps.wallets.chainOf(wallet);
+  const url = await deps.targets.check(body.rpcUrl!, own.row.network, 'rpcUrl');
+  // 422 NOT_SUPPORTED where the wallet's family cannot reach a chain by URL (the capability's one place).
+  const foreign = capability(own.adapter, 'foreignChains');
+  const adapter = await foreign.open(url.toString(), deps.targets.lookup as never).catch((err: unknown) => {
+    // The URL is the client's: one that does not answer as a chain is a 422, not the 503 of a configured chain's outage.
+    throw new BusinessRuleError('RPC_URL_UNREACHABLE', `rpcUrl did not answer as a chain: ${(err as Error).message.slice(0, 200)}`, [
+      { field: 'rpcUrl', message: 'no chain answered there' },
+    ]);
+  });
+  const configured = deps.catalogue
+    .chains()
+    .find((c) => c.config.chainId === adapter.config.chainId && c.row.network === own.row.network && sharesKeys(c.config, own.config));
+  if (configured) {
+    adapter.close();
+    return { kind: 'configured', chain: configured };
+  }
+  return { kind: 'foreign', adapter, own };
+}
+
+interface ForeignPlan {
+  adapter: ChainAdapter;
+  sender: Salvager;
+  recipient: string;
+  token: string | null;
+  decimals: number;
+  amount: bigint;
+  tokenBalance: bigint | null;
+  nativeBalance: bigint;
+  intent: TxIntent;
+  fee: bigint;
+  network: Record<string, string>;
+}
+
+async function plan(adapter: ChainAdapter, body: SalvageFeeBody, senderOf: (address: string) => Promise<Salvager>): Promise<ForeignPlan> {
+  const bad = (field: string, message: string) => new ValidationError(`${field} ${message}`, [{ field, message }]);
+  const from = adapter.normalizeAddress(body.senderAddress);
+  if (!from) throw bad('senderAddress', 'is not an address of the chain');
+  const recipient = adapter.normalizeAddress(body.recipientAddress);
+  if (!recipient || isZeroAddress(adapter.config, recipient)) throw bad('recipientAddress', 'is not an address funds can be sent to');
+  const sender = await senderOf(from);
+  let token = body.tokenAddress === undefined ? null : adapter.normalizeAddress(body.tokenAddress);
+  if (body.tokenAddress !== undefined && token === null) throw bad('tokenAddress', 'is not an address of the chain');
+  if (token !== null && isZeroAddress(adapter.config, token)) token = null;
+  const decimals = token === null ? adapter.config.blockchain.nativeDecimals : await adapter.readTokenDecimals(token);
+  if (decimals === null) throw new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on that chain`);
+  const amount = parseAmount(body.amount, decimals, 'amount');
+  if (amount <= 0n) throw bad('amount', 'must be greater than 0');
+  const [held, nativeBalance] = await adapter.getBalances([
+    { owner: sender.address, token },
+    { owner: sender.address, token: null },
+  ]);
+  if (amount > held!)
+    throw new BusinessRuleError('INSUFFICIENT_BALANCE', `The sender holds ${formatAmount(held!, decimals)}, less than ${body.amount}`);
+  const intent: TxIntent =
+    token === null
+      ? { kind: 'native', from: sender.address, to: recipient, amount }
+      : { kind: 'token', from: sender.address, token, to: recipient, amount };
+  const quote = await adapter.sender.quote(intent, {}, { fresh: true }).catch((err: unknown) => {
+    if (err instanceof ChainRejectedError && !err.retryable)
+      throw new BusinessRuleError('TRANSFER_WOULD_FAIL', `The chain refuses this transfer: ${err.message}`);
+    throw err;
+  });
+  return {
+    adapter,
+    sender,
+    recipient,
+    token,
+    decimals,
+    amount,
+    tokenBalance: token === null ? null : held!,
+    nativeBalance: nativeBalance!,
+    intent,
+    fee: quote.fee,
+    network: { ...quote.network },
+  };
+}
+
+/** The client's node failing mid-request is the client's URL's problem: a 422, not a configured chain's 503. */
+async function clientNode<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'CHAIN_UNAVAILABLE') throw err;
+    throw new BusinessRuleError('RPC_URL_UNREACHABLE', `rpcUrl failed during the request: ${(err as Error).message.slice(0, 200)}`, [
+      { field: 'rpcUrl', message: 'the node failed' },
+    ]);
+  }
+}
+
+/** network-fee on a foreign chain. */
+export async function foreignFee(
+  f: Extract<ForeignChain, { kind: 'foreign' }>,
+  body: SalvageFeeBody,
+  senderOf: (address: string) => Promise<Salvager>,
+): Promise<{ balance: string; fee: string; tokenBalance: string | null }> {
+  try {
+    const p = await clientNode(() => plan(f.adapter, body, senderOf));
+    const native = f.adapter.config.blockchain.nativeDecimals;
+    return {
+      balance: formatAmount(p.nativeBalance, native),
+      fee: formatAmount(p.fee, native),
+      tokenBalance: p.tokenBalance === null ? null : formatAmount(p.tokenBalance, p.decimals),
+    };
+  } finally {
+    f.adapter.close();
+  }
+}
+
+/** The recovery on a foreign chain: signed, recorded, broadcast and followed within the request; its Transaction id. */
+export async function foreignRecover(
+  deps: ModuleDeps,
+  wallet: WalletRow,
+  f: Extract<ForeignChain, { kind: 'foreign' }>,
+  body: SalvageBody,
+  senderOf: (address: string) => Promise<Salvager>,
+): Promise<string> {
+  const { adapter, own } = f;
+  try {
+    const p = await clientNode(() => plan(adapter, body, senderOf));
+    const coin = (v: bigint) => `${formatAmount(v, adapter.config.blockchain.nativeDecimals)} ${adapter.config.blockchain.symbol}`;
+    const value = nativeValueOf(p.intent);
+    if (p.nativeBalance < value + p.fee) {
+      throw new BusinessRuleError(
+        'INSUFFICIENT_BALANCE',
+        `On a chain named by rpcUrl the sender pays its own fee: it holds ${coin(p.nativeBalance)}, the transfer and its fee need ${coin(value + p.fee)}`,
+      );
+    }
+    const sender = adapter.sender;
+    // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
+    const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
+    const network = await clientNode(() => sender.prepare(p.intent, p.network));
+    const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
+      sender.sign(p.intent, nonce, network, key),
+    );
+    const id = uuidv7();
+    // Recorded before it is broadcast (a crash after leaves the hash to look up, never an unknown transfer).
+    await deps.transactions.create(deps.db, {
+      id,
+      wallet_id: wallet.id,
+      address_id: p.sender.addressId,
+      chain_id: own.id,
+      reference: body.reference ?? shortReference(),
+      type: 'SALVAGE',
+      status: 'PENDING',
+      stage: 'created',
+      confirmed: false,
+      amount: p.amount.toString(),
+      amount_paid: p.amount.toString(),
+      amount_decimals: p.decimals,
+      sender_address: p.sender.address,
+      recipient_address: p.recipient,
+      token_address: p.token,
+      network: own.row.network,
+      created_channel: 'API',
+      metadata: {
+        ...(body.metadata ?? {}),
+        salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
+      },
+    });
+    await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
+    const end = async (ok: boolean, reason: string | null, mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined']) =>
+      deps.db.transaction().execute(async (tx) => {
+        const moved = await deps.transactions.settleLeg(
+          tx,
+          id,
+          ok
+            ? { status: 'SUCCESS', stage: 'mined', reason, mined }
+            : { status: 'FAILED', stage: mined ? 'failed' : 'not-sent', reason, mined },
+        );
+        if (moved) await deps.webhooks.emitForTransaction(tx, id, ok ? SALVAGE_EVENTS.ok : SALVAGE_EVENTS.failed);
+      });
+    try {
+      await adapter.broadcast(signed.raw);
+    } catch (err) {
+      await end(false, `the chain's node refused the transfer: ${(err as Error).message.slice(0, 300)}`, null);
+      return id;
+    }
+    const deadline = Date.now() + RECEIPT_WAIT_MS;
+    while (Date.now() < deadline) {
+      const r = await adapter.getReceipt(signed.hash).catch(() => null);
+      if (r) {
+        const mined = { hash: signed.hash, block: r.block, ...adapter.fees.ofReceipt(r) };
+        await end(
+          r.status === 'success',
+          r.status === 'success' ? null : 'the recovery transfer reverted on chain (the network fee was paid)',
+          mined,
+        );
+        return id;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    deps.logger.warn({ salvageId: id, hash: signed.hash }, 'foreign-chain recovery not mined within the request; it stays PENDING');
+    return id;
+  } finally {
+    adapter.close();
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * Asset recovery, "salvage" (issue 27, 2): funds the withdrawal flows cannot move, sent out
+ * of an address whose key this wallet holds.
+ *
+ * - a token that is not an enabled asset of the wallet (a listed one is withdrawn instead:
+ *   422 SALVAGE_NOT_NEEDED), on any family: an unlisted ERC-20, a TRC-20 the catalogue does
+ *   not list, an unknown SPL token (the whole balance moved closes its token account, the
+ *   rent going back to the master, who pays Solana fees);
+ * - native coin left at a child address (the master's own is withdrawn);
+ * - funds sent to one of our addresses on another chain of the wallet's family (same key):
+ *   `blockchainId` names a configured chain (its pipeline sends), or `rpcUrl` an EVM chain
+ *   this installation does not configure (foreign.ts: one request, never stored).
+ *
+ * The sender is the master or an address of the wallet ("master-wallet keys only": no key is
+ * asked of anyone else). A child's fee is funded as a sweep's is (the family's
+ * planChildFunding: an EVM top-up, Tron energy lent and taken back, Solana's master as fee
+ * payer), so recovery never needs the client to fund the address first. The recipient
+ * follows the wallet's whitelist; the zero address is refused. A Transaction of type SALVAGE
+ * follows the transfer (steps.ts) and ends with `salvage.success` or `salvage.failed`.
+ */
+import type { ChildFeeFunding, FeeQuote, TxIntent } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
+import { ChainRejectedError } from '../../chains/errors.js';
+import { nativeValueOf } from '../../chains/intents.js';
+import { familyOfChain, isZeroAddress, offers, sharesKeys } from '../../chains/registry.js';
+import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/errors.js';
+import { shortReference } from '../../lib/ids.js';
+import { formatAmount, parseAmount } from '../../lib/money.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { ChainHandle } from '../catalogue/service.js';
+import type { ModuleDeps } from '../deps.js';
+import type { TransactionView } from '../transactions/service.js';
+import type { WalletRow } from '../wallets/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
+import { foreignFee, foreignRecover, openForeign, type ForeignDeps } from './foreign.js';
+import type { SalvageBody, SalvageFeeBody } from './schemas.js';
+import { SalvageSteps } from './steps.js';
+import * as store from './store.js';
+import type { Salvager, SalvagePlan } from './types.js';
+
+export type { Salvager, SalvagePlan } from './types.js';
+
+export class SalvageService {
+  readonly steps: SalvageSteps;
+
+  constructor(
+    private readonly deps: ModuleDeps & ForeignDeps,
+    private readonly withdrawals: WithdrawalService,
+  ) {
+    this.steps = new SalvageSteps(deps);
+  }
+
+  /** POST .../salvage/network-fee: the sender's native balance and the recovery's fee. */
+  async networkFee(
+    auth: AuthContext,
+    walletId: string,
+    body: SalvageFeeBody,
+  ): Promise<{ balance: string; fee: string; tokenBalance: string | null }> {
+    const wallet = await this.#wallet(auth, walletId, false);
+    let blockchainId = body.blockchainId;
+    if (body.rpcUrl !== undefined) {
+      const chain = await openForeign(this.deps, wallet, body);
+      if (chain.kind === 'foreign') return foreignFee(chain, body, (a) => this.#sender(wallet, a));
+      blockchainId = chain.chain.row.blockchain_id;
+    }
+    const p = await this.plan(wallet, { ...body, blockchainId, rpcUrl: undefined });
+    const native = p.chain.config.blockchain.nativeDecimals;
+    return {
+      balance: formatAmount(p.nativeBalance, native),
+      fee: formatAmount(p.quote.fee, native),
+      tokenBalance: p.tokenBalance === null ? null : formatAmount(p.tokenBalance, p.decimals),
+    };
+  }
+
+  /** POST .../salvage: a PENDING SALVAGE Transaction; the funding step (or the transfer) is queued with it. */
+  async salvage(auth: AuthContext, walletId: string, body: SalvageBody): Promise<TransactionView> {
+    const wallet = await this.#wallet(auth, walletId, true);
+    let blockchainId = body.blockchainId;
+    if (body.rpcUrl !== undefined) {
+      const chain = await openForeign(this.deps, wallet, body);
+      if (chain.kind === 'foreign') {
+        await this.withdrawals.checkWhitelistOf(wallet.id, body.recipientAddress, 'recipientAddress');
+        await this.withdrawals.screenRecipient(
+          auth,
+          wallet,
+          chain.own,
+          chain.adapter.normalizeAddress(body.recipientAddress) ?? body.recipientAddress,
+          'salvage',
+        );
+        return this.deps.transactions.load(await foreignRecover(this.deps, wallet, chain, body, (a) => this.#sender(wallet, a)));
+      }
+      blockchainId = chain.chain.row.blockchain_id;
+    }
+    const p = await this.plan(wallet, { ...body, blockchainId, rpcUrl: undefined });
+    await this.withdrawals.checkWhitelistOf(wallet.id, p.recipient, 'recipientAddress');
+    await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
+    const id = await this.deps.db.transaction().execute(async (tx) => {
+      await store.lockSender(tx, p.chain.id, p.sender.address);
+      if (await store.senderBusy(tx, p.chain.id, p.sender.address)) {
+        throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight; send this one once it ends');
+      }
+      // Held like a withdrawal where the sender pays its own way (a listed asset or the native coin, and the fee).
+      if (p.funding.kind === 'none' && !p.intent.feePayer) await this.#reserve(tx, p);
+      return this.steps.start(tx, p, { reference: body.reference ?? shortReference(), metadata: body.metadata ?? null });
+    });
+    return this.deps.transactions.load(id);
+  }
+
+  /** The recovery's plan on a configured chain: the rules, the chain's balances and the family's quote and funding. */
+  async plan(wallet: WalletRow, body: SalvageFeeBody): Promise<SalvagePlan> {
+    const chain = this.#chainOf(wallet, body.blockchainId);
+    const adapter = chain.adapter;
+    const field = (name: string, message: string) => new ValidationError(`${name} ${message}`, [{ field: name, message }]);
+    const senderAddress = adapter.normalizeAddress(body.senderAddress);
+    if (!senderAddress) throw field('senderAddress', `is not ${familyOfChain(chain.config).addressForm}`);
+    const recipient = adapter.normalizeAddress(body.recipientAddress);
+    if (!recipient) throw field('recipientAddress', `is not ${familyOfChain(chain.config).addressForm}`);
+    if (isZeroAddress(chain.config, recipient)) throw field('recipientAddress', 'is the zero address: funds sent there are lost');
+    const sender = await this.#sender(wallet, senderAddress);
+    if (sender.address === recipient) throw field('recipientAddress', 'is the sender itself');
+
+    let token = body.tokenAddress === undefined ? null : adapter.normalizeAddress(body.tokenAddress);
+    if (body.tokenAddress !== undefined && token === null) throw field('tokenAddress', `is not ${familyOfChain(chain.config).addressForm}`);
+    if (token !== null && isZeroAddress(chain.config, token)) token = null; // the zero address stands for the native coin
+    const listed = chain.assets.find((a) => (token === null ? a.is_native : !a.is_native && a.address === token));
+    await this.#recoverable(wallet, chain, sender, token, listed?.id ?? null);
+
+    const decimals = token === null ? chain.config.blockchain.nativeDecimals : await this.#decimalsOf(chain, token);
+    const amount = parseAmount(body.amount, decimals, 'amount');
+    if (amount <= 0n) throw field('amount', 'must be greater than 0');
+    const [held, nativeBalance] = await adapter.getBalances([
+      { owner: sender.address, token },
+      { owner: sender.address, token: null },
+    ]);
+    const tokenBalance = token === null ? null : held!;
+    if (amount > held!) {
+      throw new BusinessRuleError('INSUFFICIENT_BALANCE', `The sender holds ${formatAmount(held!, decimals)}, less than ${body.amount}`, [
+        { field: 'amount', message: 'more than the sender holds' },
+      ]);
+    }
+    // Where the family lets the master pay a child's fee (Solana), it pays and signs as fee payer.
+    const sponsored = offers(adapter, 'feeSponsorship') && sender.index !== 0;
+    const payer = sponsored ? { feePayer: wallet.address } : {};
+    const intent: TxIntent =
+      token === null
+        ? { kind: 'native', from: sender.address, to: recipient, amount, ...payer }
+        : { kind: 'token', from: sender.address, token, to: recipient, amount, ...payer };
+    const wholeBalance = token !== null && amount === held;
+    const quote = await adapter.sender
+      .quote(intent, {}, { fresh: true, ...(wholeBalance ? { wholeBalance, reclaim: true } : {}) })
+      .catch((err: unknown) => {
+        if (err instanceof ChainRejectedError && !err.retryable) {
+          throw new BusinessRuleError('TRANSFER_WOULD_FAIL', `The chain refuses this transfer: ${err.message}`, [
+            { field: 'amount', message: 'the transfer would fail on chain' },
+          ]);
+        }
+        throw err;
+      });
+    const funding = await this.#funding(chain, wallet, sender, intent, quote, nativeBalance!, sponsored);
+    return {
+      wallet,
+      chain,
+      sender,
+      recipient,
+      token,
+      assetId: listed?.id ?? null,
+      currency: listed?.symbol ?? null,
+      decimals,
+      amount,
+      tokenBalance,
+      nativeBalance: nativeBalance!,
+      intent,
+      quote,
+      funding,
+      wholeBalance,
+    };
+  }
+
+  /** outbound.settled of the salvage purposes (src/subscriptions.ts): steps.ts. */
+
+  async #wallet(auth: AuthContext, walletId: string, writes: boolean): Promise<WalletRow> {
+    const wallet = await this.deps.wallets.require(auth, walletId);
+    if (writes && !wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+    return wallet;
+  }
+
+  /** The chain `blockchainId` names at the wallet's network; another than the wallet's must share its keys (its family and path). */
+  #chainOf(wallet: WalletRow, blockchainId: string): ChainHandle {
+    const own = this.deps.wallets.chainOf(wallet);
+    const chain = this.deps.catalogue
+      .chains()
+      .find((c: ChainHandle) => c.row.blockchain_id === blockchainId && c.row.network === own.row.network);
+    if (!chain) {
+      throw new BusinessRuleError('CHAIN_NOT_AVAILABLE', `No configured chain of this blockchain on ${own.row.network}`, [
+        { field: 'blockchainId', message: 'not configured at the wallet network' },
+      ]);
+    }
+    if (chain.id !== own.id && !sharesKeys(own.config, chain.config)) {
+      throw new BusinessRuleError(
+        'SALVAGE_CHAIN_MISMATCH',
+        `The wallet's keys hold no address on ${chain.config.blockchain.name}: its addresses are ${familyOfChain(own.config).name} addresses`,
+        [{ field: 'blockchainId', message: "not a chain of the wallet's family" }],
+      );
+    }
+    return chain;
+  }
+
+  /** The master, or an address of the wallet whose key it holds (derived or imported). */
+  async #sender(wallet: WalletRow, address: string): Promise<Salvager> {
+    if (address === wallet.address) return { address, index: 0, addressId: null };
+    const row = await this.deps.addresses.findByAddress(wallet.id, address);
+    if (row && (row.derivation_index !== null || row.key_imported))
+      return { address: row.address, index: row.derivation_index, addressId: row.id };
+    throw new BusinessRuleError('SENDER_NOT_IN_WALLET', 'senderAddress is not an address whose key this wallet holds', [
+      { field: 'senderAddress', message: 'not an address of this wallet' },
+    ]);
+  }
+
+  /** Refuses what the withdrawal flows move: an enabled asset of the wallet, the master's own native coin. */
+  async #recoverable(wallet: WalletRow, chain: ChainHandle, sender: Salvager, token: string | null, assetId: string | null): Promise<void> {
+    const home = chain.id === wallet.chain_id;
+    if (home && assetId !== null && (await this.deps.walletAssets.findEnabled(wallet, assetId))) {
+      const what = token === null ? 'The native coin' : 'This token';
+      if (token !== null || sender.index === 0) {
+        throw new BusinessRuleError('SALVAGE_NOT_NEEDED', `${what} is an enabled asset of the wallet: withdraw it instead`);
+      }
+    }
+    if (home && token === null && sender.index === 0) {
+      throw new BusinessRuleError('SALVAGE_NOT_NEEDED', "The master's native coin is withdrawn, not recovered");
+    }
+  }
+
+  async #decimalsOf(chain: ChainHandle, token: string): Promise<number> {
+    const decimals = await chain.adapter.readTokenDecimals(token);
+    if (decimals === null) {
+      throw new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on ${chain.config.blockchain.name}`, [
+        { field: 'tokenAddress', message: 'no token there' },
+      ]);
+    }
+    return decimals;
+  }
+
+  /**
+   * How the fee is paid: the master pays its own (checked now), a child as a sweep's is funded
+   * (planChildFunding); the master must hold what it sends or pays on that chain.
+   */
+  async #funding(
+    chain: ChainHandle,
+    wallet: WalletRow,
+    sender: Salvager,
+    intent: TxIntent,
+    quote: FeeQuote,
+    nativeBalance: bigint,
+    sponsored: boolean,
+  ): Promise<ChildFeeFunding> {
+    const sym = chain.config.blockchain.symbol;
+    const fmt = (v: bigint) => `${formatAmount(v, chain.config.blockchain.nativeDecimals)} ${sym}`;
+    const value = nativeValueOf(intent);
+    if (sender.index === 0) {
+      if (nativeBalance < value + quote.fee) {
+        throw new BusinessRuleError(
+          'INSUFFICIENT_BALANCE',
+          `The master holds ${fmt(nativeBalance)}, the transfer and its fee need ${fmt(value + quote.fee)}`,
+        );
+      }
+      return { kind: 'none' };
+    }
+    const funding = sponsored
+      ? ({ kind: 'none' } as const)
+      : await chain.adapter.sender.planChildFunding({
+          child: sender.address,
+          master: wallet.address,
+          nativeBalance,
+          value,
+          network: quote.network,
+        });
+    const masterPays =
+      funding.kind === 'transfer' ? funding.amount : funding.kind === 'lend' ? funding.transfer : sponsored ? quote.fee : 0n;
+    if (masterPays > 0n) {
+      const [held] = await chain.adapter.getBalances([{ owner: wallet.address, token: null }]);
+      // The master funds the child (or pays its fee) on this chain: it must hold that there.
+      if (held! < masterPays + (funding.kind === 'none' ? 0n : quote.fee)) {
+        throw new BusinessRuleError(
+          'INSUFFICIENT_BALANCE',
+          `The master address pays this recovery's network fee on ${chain.config.blockchain.name}: it holds ${fmt(held!)}, ${fmt(masterPays)} needed`,
+        );
+      }
+    }
+    return funding;
+  }
+
+  async #reserve(tx: DbConn, p: SalvagePlan): Promise<void> {
+    const listed = p.assetId ?? p.chain.assets.find((a) => a.is_native)?.id;
+    if (!listed) return;
+    await this.withdrawals.reserveForMove(tx, {
+      chain: p.chain,
+      sender: p.sender.address,
+      asset: this.deps.catalogue.asset(listed)!,
+      amount: p.assetId ? p.amount : 0n,
+      to: p.recipient,
+      fee: p.quote.fee,
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import type { NetworkData } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
+
+export type SalvageStage = 'topup' | 'lend' | 'transfer' | 'give_back' | 'done' | 'failed';
+
+export interface SalvageRow {
+  id: string;
+  wallet_id: string;
+  chain_id: string;
+  from_index: number | null;
+  sender: string;
+  recipient: string;
+  token: string | null;
+  amount: string;
+  network: NetworkData;
+  lend: NetworkData | null;
+  give_back: NetworkData | null;
+  whole_balance: boolean;
+  status: 'pending' | 'success' | 'failed';
+  stage: SalvageStage;
+  topup_outbound_id: string | null;
+  lend_outbound_id: string | null;
+  transfer_outbound_id: string | null;
+  give_back_outbound_id: string | null;
+  error: string | null;
+}
+
+export async function insertSalvage(
+  db: DbConn,
+  s: Pick<
+    SalvageRow,
+    | 'id'
+    | 'wallet_id'
+    | 'chain_id'
+    | 'from_index'
+    | 'sender'
+    | 'recipient'
+    | 'token'
+    | 'amount'
+    | 'network'
+    | 'lend'
+    | 'give_back'
+    | 'whole_balance'
+    | 'stage'
+  >,
+): Promise<void> {
+  await sql`
+    INSERT INTO salvages (id, wallet_id, chain_id, from_index, sender, recipient, token, amount, network, lend, give_back,
+                          whole_balance, status, stage)
+    VALUES (${s.id}, ${s.wallet_id}, ${s.chain_id}, ${s.from_index}, ${s.sender}, ${s.recipient}, ${s.token}, ${s.amount},
+            ${JSON.stringify(s.network)}::jsonb, ${s.lend === null ? null : JSON.stringify(s.lend)}::jsonb,
+            ${s.give_back === null ? null : JSON.stringify(s.give_back)}::jsonb, ${s.whole_balance}, 'pending', ${s.stage})`.execute(db);
+}
+
+export async function lockSalvage(db: DbConn, id: string): Promise<SalvageRow | undefined> {
+  const { rows } = await sql<SalvageRow>`SELECT * FROM salvages WHERE id = ${id} FOR UPDATE`.execute(db);
+  return rows[0];
+}
+
+/** The step's outbound row is queued: the salvage moves on to that stage. */
+export async function setOutbound(
+  db: DbConn,
+  id: string,
+  step: 'topup' | 'lend' | 'transfer' | 'give_back',
+  outboundId: string,
+): Promise<void> {
+  const column = sql.ref(`${step}_outbound_id`);
+  await sql`UPDATE salvages SET ${column} = ${outboundId}, stage = ${step}, updated_at = now() WHERE id = ${id}`.execute(db);
+}
+
+export async function finishSalvage(db: DbConn, id: string, ok: boolean, error: string | null): Promise<void> {
+  await sql`UPDATE salvages SET status = ${ok ? 'success' : 'failed'}, stage = ${ok ? 'done' : 'failed'}, error = ${error},
+                   updated_at = now()
+             WHERE id = ${id}`.execute(db);
+}
+
+/** Whether another salvage from the same sender is in flight (its funding and balance reads would be stale). */
+export async function senderBusy(db: DbConn, chainId: string, sender: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM salvages WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending' LIMIT 1`.execute(db);
+  return rows.length > 0;
+}
+
+/** Serialises salvages of one sender (transaction-scoped advisory lock). */
+export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`salvage:${chainId}:${sender}`}, 0))`.execute(db);
+}

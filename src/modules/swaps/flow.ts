@@ -1,0 +1,319 @@
+/**
+ * An API swap's steps (api.ts accepts it), each in the transaction of the step before:
+ *
+ *   start (the request's transaction, under the sender's lock): the SWAP Transaction and the
+ *     swap row; a child's gas top-up (stage topup) or the legs at once (stage sending);
+ *   top-up mined: the legs, [approve(0)] [approve] + the router's swap (amountOutMin and the
+ *     deadline signed into it; the output sent straight to the recipient), consecutive nonces;
+ *   swap mined and its block the chain's confirmations deep (outbound.confirmed, final): stage
+ *     swapped and job swap_settle, which reads what the recipient received from the
+ *     receipt's transfer logs (a chain read, so outside the pipeline's transaction) and ends
+ *     the Transaction SUCCESS with that toAmount and `swap.success`;
+ *   a swap that reverted (the pool moved below the minimum, the deadline passed) or was never
+ *     mined: FAILED and `swap.failed`; the input never left the sender, only gas was spent.
+ *
+ * Every step checks the swap's stage under its row lock, so a replayed handler or job does
+ * nothing twice; a reorg before the final depth re-sends the same bytes (the pipeline).
+ */
+import type { DbConn } from '../../db/pool.js';
+import type { Purpose } from '../../events.js';
+import { jobs } from '../../jobs/store.js';
+import { ConflictError } from '../../lib/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import type { ModuleDeps } from '../deps.js';
+import type { Confirmation, OutboundRow } from '../outbound/service.js';
+import type { FeeQuote } from '../../chains/types.js';
+import type { WalletRow } from '../wallets/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
+import type { SwapService } from './service.js';
+import * as store from './store.js';
+
+export const SWAP_PURPOSES = { topup: 'swap-topup', approve: 'swap-approve', swap: 'swap' } as const satisfies Record<string, Purpose>;
+export const SWAP_EVENTS = { ok: 'swap.success', failed: 'swap.failed' } as const;
+
+const APPROVE_GAS = 80_000n;
+
+/** What start needs of a priced request (api.ts). */
+export interface Accepted {
+  from: AssetHandle;
+  to: AssetHandle;
+  amountIn: bigint;
+  order: string;
+  slippage: string;
+  recipient: string;
+  route: store.RoutePlan;
+  minOut: bigint;
+  fees: FeeQuote;
+  nativeBalance: bigint;
+}
+
+export interface StartContext {
+  actor: { wallet: WalletRow; chain: ChainHandle; address: string; index: number; addressId: string | null };
+  withdrawals: WithdrawalService;
+  quote: { id: string; requoted: boolean } | null;
+  reference: string;
+  metadata: Record<string, unknown> | null;
+  deadline: bigint;
+}
+
+export class SwapFlow {
+  constructor(
+    private readonly deps: ModuleDeps,
+    private readonly swaps: SwapService,
+  ) {}
+
+  /** The swap's rows and first transactions, in one database transaction; its (and its Transaction's) id. */
+  async start(a: Accepted, ctx: StartContext): Promise<string> {
+    const { actor } = ctx;
+    const { chain, wallet } = actor;
+    const family = chain.adapter.sender;
+    const provider = this.swaps.provider(chain.id)!;
+    const id = uuidv7();
+    return this.deps.db.transaction().execute(async (tx) => {
+      await store.lockSender(tx, chain.id, actor.address);
+      if (await store.senderBusy(tx, chain.id, actor.address)) {
+        throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
+      }
+      if (a.recipient !== actor.address) await ctx.withdrawals.checkWhitelistOf(wallet.id, a.recipient, 'recipientAddress', tx);
+      // Read under the sender's lock: no other swap of it can change the allowance meanwhile.
+      const allowance = await provider.allowance(a.from.row.address, actor.address);
+      const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
+      const gas = BigInt(a.route.gas) + BigInt(approvals.length) * APPROVE_GAS;
+      const legs = family.requote(a.fees, family.fixedNetwork({ limit: gas }));
+      const child = actor.index !== 0;
+      // The input (and, from the master, the legs' gas) held like a withdrawal's.
+      await ctx.withdrawals.reserveForMove(tx, {
+        chain,
+        sender: actor.address,
+        asset: a.from,
+        amount: a.amountIn,
+        to: a.recipient,
+        fee: child ? 0n : legs.fee,
+      });
+      const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;
+      const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
+      const plan: store.SwapPlan = {
+        ...a.route,
+        deadline: ctx.deadline.toString(),
+        approvals: approvals.map(String),
+        approveGas: APPROVE_GAS.toString(),
+        // A child signs with what its top-up paid for (each leg sets its own limit over it).
+        ...(child ? { network: family.fundedNetwork(legs) } : {}),
+      };
+      await this.deps.transactions.create(tx, {
+        id,
+        wallet_id: wallet.id,
+        address_id: actor.addressId,
+        chain_id: chain.id,
+        asset_id: a.from.row.id,
+        reference: ctx.reference,
+        type: 'SWAP',
+        status: 'PENDING',
+        stage: 'created',
+        confirmed: false,
+        amount: a.amountIn.toString(),
+        amount_paid: a.amountIn.toString(),
+        currency: a.from.row.symbol,
+        to_amount: a.route.amountOut,
+        to_currency: a.to.row.symbol,
+        sender_address: actor.address,
+        recipient_address: a.recipient,
+        token_address: a.from.row.address,
+        network: chain.row.network,
+        created_channel: 'API',
+        reserved_fee: child ? null : legs.fee.toString(),
+        metadata: {
+          ...(ctx.metadata ?? {}),
+          swap: {
+            quoteId: ctx.quote?.id ?? null,
+            requoted: ctx.quote?.requoted ?? false,
+            order: a.order,
+            slippageTolerance: a.slippage,
+            quote: a.route.amountOut,
+            minAmount: a.minOut.toString(),
+            path: a.route.path,
+            deadline: new Date(Number(ctx.deadline) * 1000).toISOString(),
+          },
+        },
+      });
+      await store.insertSwap(tx, {
+        id,
+        wallet_id: wallet.id,
+        address_id: actor.addressId,
+        chain_id: chain.id,
+        from_index: actor.index,
+        sender: actor.address,
+        recipient: a.recipient,
+        asset_in_id: a.from.row.id,
+        asset_out_id: a.to.row.id,
+        amount_in: a.amountIn.toString(),
+        min_out: a.minOut.toString(),
+        plan,
+        stage: topup > 0n ? 'topup' : 'sending',
+      });
+      if (ctx.quote && !(await store.useQuote(tx, ctx.quote.id, id))) {
+        throw new ConflictError('QUOTE_USED', 'This quote has been executed already; ask for a new one');
+      }
+      if (topup > 0n) {
+        await this.deps.outbound.enqueue(tx, {
+          chainId: chain.id,
+          walletId: wallet.id,
+          wallet,
+          fromIndex: 0,
+          intent: { kind: 'native', to: actor.address, amount: topup },
+          purpose: SWAP_PURPOSES.topup,
+          ownerId: id,
+        });
+      } else await this.#sendLegs(tx, (await store.lockSwap(tx, id))!);
+      return id;
+    });
+  }
+
+  /** [approve(0)] [approve] and the swap, in nonce order, from the swap's sender. */
+  async #sendLegs(tx: DbConn, s: store.SwapRow): Promise<void> {
+    const provider = this.swaps.provider(s.chain_id)!;
+    const token = this.deps.catalogue.asset(s.asset_in_id)!.row.address;
+    const from = {
+      chainId: s.chain_id,
+      walletId: s.wallet_id,
+      fromIndex: s.from_index,
+      ownerId: s.id,
+      ...(s.plan.network ? { network: s.plan.network } : {}),
+    };
+    for (const amount of s.plan.approvals) {
+      await this.deps.outbound.enqueue(tx, {
+        ...from,
+        intent: provider.approveCall(token, BigInt(amount)),
+        gasLimit: BigInt(s.plan.approveGas),
+        purpose: SWAP_PURPOSES.approve,
+      });
+    }
+    await this.deps.outbound.enqueue(tx, {
+      ...from,
+      intent: provider.swapCall({
+        path: s.plan.path,
+        amountIn: BigInt(s.amount_in),
+        amountOutMin: BigInt(s.min_out),
+        recipient: s.recipient,
+        deadline: BigInt(s.plan.deadline),
+      }),
+      // Fixed: estimating before the approval is mined would revert.
+      gasLimit: BigInt(s.plan.gas),
+      purpose: SWAP_PURPOSES.swap,
+    });
+    await store.updateSwap(tx, s.id, { stage: 'sending' });
+  }
+
+  async #locked(tx: DbConn, row: OutboundRow, stage: store.SwapStage): Promise<store.SwapRow | undefined> {
+    const s = row.ownerId ? await store.lockSwap(tx, row.ownerId) : undefined;
+    return s && s.status === 'pending' && s.stage === stage ? s : undefined;
+  }
+
+  /** outbound.settled of 'swap-topup': the legs follow, or the swap fails (nothing sent). */
+  async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    const s = await this.#locked(tx, row, 'topup');
+    if (!s) return;
+    if (row.stage === 'mined') await this.#sendLegs(tx, s);
+    else await this.#fail(tx, s, `${this.deps.outbound.failure(row, 'gas top-up')}; the funds stay with the sender`, null, 'not-sent');
+  }
+
+  /** outbound.settled of 'swap-approve': nothing to do; a failed approval makes the swap behind it revert. */
+  async approveSettled(_tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.stage !== 'mined') this.deps.logger.warn({ swapId: row.ownerId, stage: row.stage }, 'swap approval not mined');
+  }
+
+  /** outbound.confirmed of a top-up or an approval: followed to depth (re-sent after a reorg) only. */
+  async legConfirmed(_tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    if (change.kind === 'reorged')
+      this.deps.logger.warn({ swapId: row.ownerId, purpose: row.purpose }, 'swap leg reorged away; sent again');
+  }
+
+  /** outbound.signed of 'swap': the Transaction holds the signed hash. */
+  async signed(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.ownerId && row.hash)
+      await this.deps.transactions.recordSigned(tx, row.ownerId, { hash: row.hash, raw: row.raw!, nonce: row.nonce });
+  }
+
+  /** outbound.settled of 'swap': with a receipt, the outcome waits for its final depth; without one, it never will be mined. */
+  async swapSettled(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.receipt) return;
+    const s = await this.#locked(tx, row, 'sending');
+    if (s) await this.#fail(tx, s, `${this.deps.outbound.failure(row, 'swap')}; the funds stay with the sender`, null, row.stage);
+  }
+
+  /** outbound.confirmed of 'swap': at its final depth, a mined swap's output is read (job swap_settle); a reverted one failed. */
+  async swapConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    if (change.kind === 'reorged' || !change.final) return;
+    const s = await this.#locked(tx, row, 'sending');
+    if (!s) return;
+    const mined = this.deps.outbound.mined(row);
+    if (row.stage !== 'mined' || !mined) {
+      const why = `${this.deps.outbound.failure(row, 'swap')}: the output would have been below the minimum of ${s.min_out} base units, or the deadline passed; the funds stay with the sender`;
+      await this.#fail(tx, s, why, mined, 'failed', change.depth);
+      return;
+    }
+    const plan: store.SwapPlan = {
+      ...s.plan,
+      depth: change.depth,
+      mined: {
+        hash: mined.hash,
+        blockNumber: mined.block.number.toString(),
+        blockHash: mined.block.hash,
+        gasUsed: mined.gasUsed.toString(),
+        gasPrice: mined.gasPrice.toString(),
+      },
+    };
+    await store.updateSwap(tx, s.id, { stage: 'swapped', plan });
+    await jobs.swap_settle.add(tx, { id: s.id }, { key: jobs.swap_settle.key(s.id) });
+  }
+
+  /** Job swap_settle: what the recipient received, from the receipt's transfer logs; then swap.success. */
+  async finish(id: string): Promise<void> {
+    const s = await store.findSwap(this.deps.db, id);
+    if (!s || s.status !== 'pending' || s.stage !== 'swapped' || !s.plan.mined) return;
+    const tokenOut = this.deps.catalogue.asset(s.asset_out_id)!.row.address;
+    const output = await this.swaps.provider(s.chain_id)!.outputOf(s.plan.mined.hash, tokenOut, s.recipient);
+    if (output === null) throw new Error(`swap ${s.plan.mined.hash} has no readable receipt yet`);
+    const m = s.plan.mined;
+    await this.deps.db.transaction().execute(async (tx) => {
+      const locked = await store.lockSwap(tx, id);
+      if (!locked || locked.status !== 'pending' || locked.stage !== 'swapped') return;
+      await store.updateSwap(tx, id, { status: 'success', stage: 'done', amountOut: output });
+      const moved = await this.deps.transactions.settleLeg(tx, id, {
+        status: 'SUCCESS',
+        stage: 'mined',
+        reason: null,
+        toAmount: output,
+        ...(s.plan.depth !== undefined ? { confirmations: s.plan.depth } : {}),
+        mined: {
+          hash: m.hash,
+          block: { number: BigInt(m.blockNumber), hash: m.blockHash },
+          gasUsed: BigInt(m.gasUsed),
+          gasPrice: BigInt(m.gasPrice),
+        },
+      });
+      if (moved) await this.deps.webhooks.emitForTransaction(tx, id, SWAP_EVENTS.ok);
+    });
+  }
+
+  async #fail(
+    tx: DbConn,
+    s: store.SwapRow,
+    reason: string,
+    mined: ReturnType<ModuleDeps['outbound']['mined']>,
+    stage: string,
+    depth?: number,
+  ): Promise<void> {
+    await store.updateSwap(tx, s.id, { status: 'failed', stage: 'failed', error: reason });
+    const failed = stage === 'failed' || stage === 'dropped' || stage === 'replaced' ? stage : 'not-sent';
+    const moved = await this.deps.transactions.settleLeg(tx, s.id, {
+      status: 'FAILED',
+      stage: failed,
+      reason,
+      mined,
+      ...(depth !== undefined ? { confirmations: depth } : {}),
+    });
+    if (moved) await this.deps.webhooks.emitForTransaction(tx, s.id, SWAP_EVENTS.failed);
+  }
+}

@@ -1,0 +1,132 @@
+/** The SQL of API swaps: quotes given to clients (swap_quotes) and swaps executed (swaps). */
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+import type { NetworkData } from '../../chains/types.js';
+
+/** What a quote or a swap keeps of its route (decimal strings): what later steps sign without a new quote. */
+export interface RoutePlan {
+  path: string[];
+  amountOut: string;
+  midAmountOut: string;
+  reference: string;
+  referenceKind: 'par' | 'mid' | 'quote';
+  gas: string;
+  candidates: { path: string[]; amountOut: string }[];
+}
+
+export interface QuoteRow {
+  id: string;
+  wallet_id: string;
+  address_id: string | null;
+  chain_id: string;
+  from_asset_id: string;
+  to_asset_id: string;
+  amount_in: string;
+  amount_out: string;
+  min_out: string;
+  order: string;
+  slippage_tolerance: string;
+  recipient: string | null;
+  plan: RoutePlan;
+  expires_at: Date;
+  used_by: string | null;
+}
+
+export async function insertQuote(db: DbConn, q: Omit<QuoteRow, 'used_by'>): Promise<void> {
+  await sql`
+    INSERT INTO swap_quotes (id, wallet_id, address_id, chain_id, from_asset_id, to_asset_id, amount_in, amount_out, min_out,
+                             "order", slippage_tolerance, recipient, plan, expires_at)
+    VALUES (${q.id}, ${q.wallet_id}, ${q.address_id}, ${q.chain_id}, ${q.from_asset_id}, ${q.to_asset_id}, ${q.amount_in},
+            ${q.amount_out}, ${q.min_out}, ${q.order}, ${q.slippage_tolerance}, ${q.recipient}, ${JSON.stringify(q.plan)}::jsonb,
+            ${q.expires_at})`.execute(db);
+}
+
+/** The quote, when it was given to this wallet (and address): another's looks like none. */
+export async function findQuote(db: DbConn, id: string, walletId: string, addressId: string | null): Promise<QuoteRow | undefined> {
+  const { rows } = await sql<QuoteRow>`
+    SELECT * FROM swap_quotes WHERE id = ${id} AND wallet_id = ${walletId} AND address_id IS NOT DISTINCT FROM ${addressId}`.execute(db);
+  return rows[0];
+}
+
+/** Marks the quote used by the swap `by`, only if unused: false when another swap took it first. */
+export async function useQuote(db: DbConn, id: string, by: string): Promise<boolean> {
+  const { rows } = await sql<{
+    id: string;
+  }>`UPDATE swap_quotes SET used_by = ${by} WHERE id = ${id} AND used_by IS NULL RETURNING id`.execute(db);
+  return rows.length > 0;
+}
+
+export type SwapStage = 'topup' | 'sending' | 'swapped' | 'done' | 'failed';
+
+/** The swap plan a swap row keeps: its route, deadline, approvals, and for a child the network data its top-up paid for (opaque: the family's). */
+export interface SwapPlan extends RoutePlan {
+  deadline: string;
+  approvals: string[];
+  approveGas: string;
+  network?: NetworkData;
+  /** The swap's receipt once final (its output is read from it). */
+  mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
+  depth?: number;
+}
+
+export interface SwapRow {
+  id: string;
+  wallet_id: string;
+  address_id: string | null;
+  chain_id: string;
+  from_index: number;
+  sender: string;
+  recipient: string;
+  asset_in_id: string;
+  asset_out_id: string;
+  amount_in: string;
+  min_out: string;
+  plan: SwapPlan;
+  status: 'pending' | 'success' | 'failed';
+  stage: SwapStage;
+  amount_out: string | null;
+  error: string | null;
+}
+
+export async function insertSwap(db: DbConn, s: Omit<SwapRow, 'status' | 'amount_out' | 'error'>): Promise<void> {
+  await sql`
+    INSERT INTO swaps (id, wallet_id, address_id, chain_id, from_index, sender, recipient, asset_in_id, asset_out_id, amount_in, min_out,
+                       plan, status, stage)
+    VALUES (${s.id}, ${s.wallet_id}, ${s.address_id}, ${s.chain_id}, ${s.from_index}, ${s.sender}, ${s.recipient}, ${s.asset_in_id},
+            ${s.asset_out_id}, ${s.amount_in}, ${s.min_out}, ${JSON.stringify(s.plan)}::jsonb, 'pending', ${s.stage})`.execute(db);
+}
+
+export async function lockSwap(db: DbConn, id: string): Promise<SwapRow | undefined> {
+  const { rows } = await sql<SwapRow>`SELECT * FROM swaps WHERE id = ${id} FOR UPDATE`.execute(db);
+  return rows[0];
+}
+
+export async function findSwap(db: DbConn, id: string): Promise<SwapRow | undefined> {
+  const { rows } = await sql<SwapRow>`SELECT * FROM swaps WHERE id = ${id}`.execute(db);
+  return rows[0];
+}
+
+export async function updateSwap(
+  db: DbConn,
+  id: string,
+  p: { stage?: SwapStage; status?: SwapRow['status']; plan?: SwapPlan; amountOut?: bigint; error?: string },
+): Promise<void> {
+  await sql`
+    UPDATE swaps SET stage = coalesce(${p.stage ?? null}, stage), status = coalesce(${p.status ?? null}, status),
+           plan = coalesce(${p.plan === undefined ? null : JSON.stringify(p.plan)}::jsonb, plan),
+           amount_out = coalesce(${p.amountOut?.toString() ?? null}::numeric, amount_out), error = coalesce(${p.error ?? null}, error),
+           updated_at = now()
+     WHERE id = ${id}`.execute(db);
+}
+
+/** Serialises swaps of one sender: its allowance and balance reads are the one swap's to use (transaction-scoped). */
+export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`swap:${chainId}:${sender}`}, 0))`.execute(db);
+}
+
+/** Whether another API swap of the sender is in flight. */
+export async function senderBusy(db: DbConn, chainId: string, sender: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending' LIMIT 1`.execute(db);
+  return rows.length > 0;
+}

@@ -1,0 +1,279 @@
+/**
+ * Asset recovery (salvage) through HTTP on the EVM devnets (issue 27, 2): an unlisted ERC-20
+ * at a child address, native coin left at a child, funds sent on the other devnet to an
+ * address of ours, and funds on an EVM chain the installation does not configure, named by
+ * an RPC URL; each with its fee funded (a top-up from the master) or paid by the sender, the
+ * SALVAGE Transaction and its webhook, and the balances on chain exact to the base unit.
+ * Refusals write nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createPublicClient, erc20Abi, getAddress, http, parseAbi, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { loadArtifact } from '../../src/devnet/compile.js';
+import { startAnvil, type AnvilHandle } from '../../src/devnet/anvil.js';
+import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { chainOf, type TestChain } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
+
+let h: Harness;
+let receiver: Receiver;
+let eth: TestChain;
+let bsc: TestChain;
+let lost: Address;
+let foreign: AnvilHandle;
+
+const wallet = () => h.wallets['devnet-eth']!;
+const base = () => `/v1/wallets/${wallet().id}`;
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
+const mintAbi = parseAbi(['function mint(address to, uint256 amount)']);
+
+beforeAll(async () => {
+  h = await startHarness({ worker: true, services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } } });
+  receiver = await startReceiver();
+  eth = chainOf(h, 'devnet-eth');
+  bsc = chainOf(h, 'devnet-bsc');
+  expect((await h.api('PATCH', base(), { body: { webhookUrl: receiver.url } })).status).toBe(200);
+  // A token nobody listed: 9 decimals, minted to the faucet.
+  const art = (await loadArtifact('TestToken'))!;
+  const hash = await eth.wallet.deployContract({
+    abi: art.abi,
+    bytecode: art.bytecode as Hex,
+    args: ['Lost Token', 'LOST', 9],
+    chain: null,
+  });
+  lost = getAddress((await eth.pub.waitForTransactionReceipt({ hash })).contractAddress!);
+  await eth.pub.waitForTransactionReceipt({
+    hash: await eth.wallet.writeContract({
+      address: lost,
+      abi: mintAbi,
+      functionName: 'mint',
+      args: [eth.faucet, 10n ** 24n],
+      chain: null,
+    }),
+  });
+  foreign = await startAnvil({ chainId: 31_999, port: 0 });
+}, 90_000);
+afterAll(async () => {
+  await foreign?.stop();
+  await receiver?.close();
+  await h?.stop();
+});
+
+async function child() {
+  const res = await h.api('POST', `${base()}/addresses`, { body: { disableAutoSweep: true } });
+  expect(res.status).toBe(200);
+  return res.body.data as { id: string; address: Address };
+}
+const blockchainId = (c: TestChain) => h.services.catalogue.findChain(c.config.blockchain.slug, 'testnet')!.row.blockchain_id;
+const lostOf = (owner: string) =>
+  eth.pub.readContract({ address: lost, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
+const nativeOf = (c: TestChain, owner: string) => c.pub.getBalance({ address: owner as Address });
+
+async function settledTx(id: string) {
+  return eventually(
+    async () => (await h.api('GET', `${base()}/transactions/${id}`)).body.data as Record<string, any>,
+    (t) => t.status !== 'PENDING',
+    30_000,
+  );
+}
+async function eventOf(id: string, name: string) {
+  const read = async () =>
+    receiver.requests
+      .filter((r) => r.body.includes(id))
+      .map((r) => verifyWebhook<Record<string, any>>({ body: r.body, headers: r.headers, apiKey: wallet().apiKey, replay: false }))
+      .filter((e) => e.event === name && e.data.id === id);
+  return (await eventually(read, (l) => l.length > 0, 15_000))[0]!;
+}
+async function rowsOf(id: string) {
+  const { rows } = await sql<{ purpose: string; stage: string; hash: string; from_address: string; value: string }>`
+    SELECT purpose, stage, hash, from_address, value FROM outbound_txs WHERE owner_id = ${id} ORDER BY created_at, id`.execute(
+    h.database.db,
+  );
+  return rows;
+}
+/** What a mined transaction cost its sender (gas used x price). */
+async function costOf(c: TestChain, hash: string) {
+  const r = await c.pub.getTransactionReceipt({ hash: hash as Hex });
+  return r.gasUsed * r.effectiveGasPrice;
+}
+async function counts() {
+  const { rows } = await sql<{ t: string; o: string }>`
+    SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM outbound_txs) AS o`.execute(h.database.db);
+  return rows[0];
+}
+
+describe('an unlisted token at a child address', () => {
+  it('network-fee shows the balances and fee; the salvage tops the child up, moves exactly the amount and ends salvage.success', async () => {
+    const c = await child();
+    await eth.pub.waitForTransactionReceipt({
+      hash: await eth.wallet.writeContract({
+        address: lost,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [c.address, 12_345_000_001n],
+        chain: null,
+      }),
+    });
+    const to = fresh();
+    const body = {
+      senderAddress: c.address,
+      recipientAddress: to,
+      amount: '12.345000001',
+      blockchainId: blockchainId(eth),
+      tokenAddress: lost,
+    };
+    const fee = await h.api('POST', `${base()}/salvage/network-fee`, { body });
+    expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+    expect(fee.body.data).toMatchObject({ balance: '0', tokenBalance: '12.345000001' });
+    expect(Number(fee.body.data.fee)).toBeGreaterThan(0);
+
+    const masterBefore = await nativeOf(eth, wallet().address);
+    const res = await h.api('POST', `${base()}/salvage`, { body: { ...body, reference: 'lost-1', metadata: { ticket: 7 } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({
+      type: 'SALVAGE',
+      status: 'PENDING',
+      amount: '12.345000001',
+      tokenAddress: lost,
+      asset: null,
+      reference: 'lost-1',
+    });
+    const done = await settledTx(res.body.data.id);
+    expect(done.status, JSON.stringify(done)).toBe('SUCCESS');
+    expect(done.metadata).toMatchObject({ ticket: 7, salvage: { crossNetwork: false, funding: 'transfer', wholeBalance: true } });
+    expect(await lostOf(to)).toBe(12_345_000_001n);
+    expect(await lostOf(c.address)).toBe(0n);
+    const rows = await rowsOf(done.id);
+    expect(rows.map((r) => [r.purpose, r.stage])).toEqual([
+      ['salvage-topup', 'mined'],
+      ['salvage', 'mined'],
+    ]);
+    const [topup, transfer] = rows;
+    // The master paid exactly the top-up and its fee; the child spent only what it was sent.
+    expect(await nativeOf(eth, wallet().address)).toBe(masterBefore - BigInt(topup!.value) - (await costOf(eth, topup!.hash)));
+    expect(await nativeOf(eth, c.address)).toBe(BigInt(topup!.value) - (await costOf(eth, transfer!.hash)));
+    expect(done.hash).toBe(transfer!.hash);
+    const event = await eventOf(done.id, 'salvage.success');
+    expect(event.data).toMatchObject({ type: 'SALVAGE', status: 'SUCCESS', amount: '12.345000001' });
+    const listed = await h.api('GET', `${base()}/transactions?type=SALVAGE`);
+    expect(listed.body.data.map((t: { id: string }) => t.id)).toContain(done.id);
+  });
+});
+
+describe('native coin left at a child address', () => {
+  it('moves exactly the amount; the child lacks its fee, so the master tops it up', async () => {
+    const c = await child();
+    await eth.sendNative(c.address, '0.5');
+    const to = fresh();
+    const res = await h.api('POST', `${base()}/salvage`, {
+      body: { senderAddress: c.address, recipientAddress: to, amount: '0.5', blockchainId: blockchainId(eth) },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await settledTx(res.body.data.id);
+    expect(done.status, JSON.stringify(done)).toBe('SUCCESS');
+    expect(done.asset.symbol).toBe('ETH');
+    expect(await nativeOf(eth, to)).toBe(5n * 10n ** 17n);
+    const [topup, transfer] = await rowsOf(done.id);
+    expect(topup!.purpose).toBe('salvage-topup');
+    expect(await nativeOf(eth, c.address)).toBe(BigInt(topup!.value) - (await costOf(eth, transfer!.hash)));
+    await eventOf(done.id, 'salvage.success');
+  });
+});
+
+describe('funds sent on the other devnet to an address of ours', () => {
+  it('blockchainId names devnet-bsc: the same key recovers the token there through that chain', async () => {
+    const c = await child();
+    // The eth wallet's master pays the child's top-up on devnet-bsc: give it some BNB there.
+    await bsc.rpc('anvil_setBalance', [wallet().address, '0xDE0B6B3A7640000']);
+    await bsc.sendToken('USDT', c.address, '7.000000000000000001');
+    const to = fresh();
+    const res = await h.api('POST', `${base()}/salvage`, {
+      body: {
+        senderAddress: c.address,
+        recipientAddress: to,
+        amount: '7.000000000000000001',
+        blockchainId: blockchainId(bsc),
+        tokenAddress: bsc.token('USDT').address,
+        crossNetwork: true,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await settledTx(res.body.data.id);
+    expect(done.status, JSON.stringify(done)).toBe('SUCCESS');
+    expect(done.blockchain.slug).toBe('devnet-bsc');
+    expect(done.asset.symbol).toBe('USDT');
+    expect(done.metadata.salvage.crossNetwork).toBe(true);
+    expect(await bsc.balanceOf('USDT', to)).toBe(7n * 10n ** 18n + 1n);
+    expect(await bsc.balanceOf('USDT', c.address)).toBe(0n);
+    await eventOf(done.id, 'salvage.success');
+  });
+
+  it('rpcUrl names a chain this installation does not configure: checked, used once, the master pays its own fee', async () => {
+    await fetch(foreign.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
+    });
+    const to = fresh();
+    const body = {
+      senderAddress: wallet().address,
+      recipientAddress: to,
+      amount: '0.25',
+      blockchainId: blockchainId(eth),
+      rpcUrl: foreign.rpcUrl,
+    };
+    const fee = await h.api('POST', `${base()}/salvage/network-fee`, { body });
+    expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+    expect(fee.body.data.balance).toBe('1');
+    const res = await h.api('POST', `${base()}/salvage`, { body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const t = res.body.data;
+    expect(t).toMatchObject({ type: 'SALVAGE', status: 'SUCCESS', amount: '0.25' });
+    expect(t.metadata.salvage).toMatchObject({ crossNetwork: true, chainId: 31_999 });
+    expect(JSON.stringify(t)).not.toContain(foreign.rpcUrl);
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
+    expect(await pub.getBalance({ address: to })).toBe(25n * 10n ** 16n);
+    const receipt = await pub.getTransactionReceipt({ hash: t.hash });
+    expect(await pub.getBalance({ address: wallet().address as Address })).toBe(
+      10n ** 18n - 25n * 10n ** 16n - receipt.gasUsed * receipt.effectiveGasPrice,
+    );
+    await eventOf(t.id, 'salvage.success');
+
+    const refused = [
+      { ...body, crossNetwork: true },
+      { ...body, rpcUrl: 'ftp://127.0.0.1/' },
+      { ...body, rpcUrl: 'http://user:secret@127.0.0.1:1/' },
+    ];
+    for (const b of refused) expect((await h.api('POST', `${base()}/salvage`, { body: b })).status, JSON.stringify(b)).toBe(400);
+  });
+});
+
+describe('refusals write nothing', () => {
+  it('an enabled asset, the master native coin, a sender not ours, more than held', async () => {
+    const c = await child();
+    await eth.sendToken('USDC', c.address, '3');
+    const usdcId = eth.token('USDC');
+    const walletUsdc = (await h.api('GET', `${base()}/assets`)).body.data.find((a: any) => a.asset.symbol === 'USDC');
+    if (walletUsdc && !walletUsdc.isActive) await h.api('PATCH', `${base()}/assets/${walletUsdc.id}`, { body: { isActive: true } });
+    const before = await counts();
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ senderAddress: c.address, tokenAddress: usdcId.address, amount: '3' }, 422, 'SALVAGE_NOT_NEEDED'],
+      [{ senderAddress: wallet().address, amount: '0.1' }, 422, 'SALVAGE_NOT_NEEDED'],
+      [{ senderAddress: fresh(), tokenAddress: lost, amount: '1' }, 422, 'SENDER_NOT_IN_WALLET'],
+      [{ senderAddress: c.address, tokenAddress: lost, amount: '1' }, 422, 'INSUFFICIENT_BALANCE'],
+      [{ senderAddress: c.address, tokenAddress: fresh(), amount: '1' }, 422, 'NOT_A_TOKEN'],
+      [{ senderAddress: c.address, tokenAddress: lost, amount: '0' }, 400, 'VALIDATION_ERROR'],
+      [{ senderAddress: 'nope', tokenAddress: lost, amount: '1' }, 400, 'VALIDATION_ERROR'],
+    ];
+    for (const [over, status, code] of cases) {
+      const res = await h.api('POST', `${base()}/salvage`, {
+        body: { recipientAddress: fresh(), blockchainId: blockchainId(eth), ...over },
+      });
+      expect([res.status, res.body.error], JSON.stringify(over)).toEqual([status, code]);
+    }
+    expect(await counts()).toEqual(before);
+  });
+});
