@@ -204,6 +204,7 @@ export async function createServices(
     catalogue,
     transactions,
     rates,
+    aml,
   });
   const moduleDeps = {
     db,

@@ -20,6 +20,8 @@ import {
   type PolicyWorld,
 } from './world.js';
 import { eventually } from '../support/fixtures.js';
+import { importList, parseListFile } from '../../src/modules/aml/service.js';
+import { LISTED, SDN } from '../aml/support.js';
 
 let w: PolicyWorld;
 
@@ -199,6 +201,35 @@ describe('approvals', () => {
       SELECT action FROM audit_log WHERE details->>'transactionId' = ${id} ORDER BY seq`.execute(w.h.database.db);
     expect(rows.map((r) => r.action)).toEqual(['approval.requested', 'approval.cancelled']);
   });
+
+  it(
+    'a recipient listed while its payout waited: the approving vote is refused (AML_BLOCKED), nothing sent, a rejection still cancels',
+    { timeout: 60_000 },
+    async () => {
+      const wallet = await fundedWallet(w, 'listed-later', '200');
+      await policy(w, approvalRule(wallet.id, 1));
+      const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: LISTED.evm, amount: '150' });
+      expect(res.body.data?.status, JSON.stringify(res.body)).toBe('PENDING_APPROVAL');
+      const id = res.body.data.id as string;
+      // The OFAC list arrives (the operator's `aml import`) with the recipient on it.
+      await importList(w.h.database.db, w.h.services.changes, 'ofac', await parseListFile(SDN));
+
+      const approved = await vote(w, w.approvers[1], id, 'approve');
+      expect(approved.status, JSON.stringify(approved.body)).toBe(422);
+      expect(approved.body.error).toBe('AML_BLOCKED');
+      expect((await getTx(w, wallet, id)).status).toBe('PENDING_APPROVAL');
+      expect(await footprint(w, wallet.id)).toEqual({ transactions: 1, outbound: 0, approvals: 1 });
+      const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM approval_votes v JOIN approvals a ON a.id = v.approval_id WHERE a.transaction_id = ${id}`.execute(
+        w.h.database.db,
+      );
+      expect(rows[0]!.n).toBe(0);
+
+      const rejected = await vote(w, w.approvers[1], id, 'reject', 'sanctioned');
+      expect(rejected.status).toBe(200);
+      expect((await getTx(w, wallet, id)).status).toBe('CANCELLED');
+    },
+  );
 
   it('the audit chain holds after all of it', async () => {
     const report = await w.h.services.audit.verify();

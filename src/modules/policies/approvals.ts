@@ -138,6 +138,7 @@ export class ApprovalService {
     const voter = identityOf(initiatorOf(auth));
     if (voter === found.initiator) throw new ForbiddenError('The initiator of a payout cannot approve or reject it', 'SELF_APPROVAL');
     id = found.id;
+    if (decision !== 'REJECT') await this.#screenPayout(auth, found.transaction_id, requestId);
     const expired = await this.deps.db.transaction().execute(async (tx) => {
       const a = await store.lockApprovalById(tx, id);
       if (!a || a.status !== 'PENDING') throw closed(a?.status ?? 'CANCELLED');
@@ -194,6 +195,28 @@ export class ApprovalService {
     });
     if (expired) throw new ConflictError('APPROVAL_EXPIRED', 'This request expired before a decision; its payout is cancelled');
     return this.get(auth, id);
+  }
+
+  /**
+   * The recipient may have been listed while the payout waited (hours, with a long time to
+   * live): it is screened again before a vote that may send it, outside the vote's
+   * transaction (providers answer over the network). A listed recipient refuses the vote with
+   * AML_BLOCKED (audited by the screening) and records nothing; the payout keeps waiting
+   * until someone rejects it or it expires.
+   */
+  async #screenPayout(auth: AuthContext, transactionId: string, requestId?: string): Promise<void> {
+    if (!this.deps.aml) return;
+    const t = await this.deps.transactions.findRow(this.deps.db, transactionId);
+    if (!t?.recipient_address) return;
+    const wallet = await this.deps.wallets.requireRow(t.wallet_id);
+    await this.deps.aml.checkPayout({
+      wallet,
+      chain: this.deps.wallets.chainOf(wallet),
+      recipients: [{ address: t.recipient_address, field: 'recipientAddress' }],
+      operation: 'approval',
+      actor: labelOf(auth),
+      ...(requestId ? { requestId } : {}),
+    });
   }
 
   /** The job at a request's time to live (and the minute's sweep): expires it if still open and due. */

@@ -4,6 +4,7 @@ import type { Db } from '../../db/pool.js';
 import type { Events } from '../../events.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AddressService } from '../addresses/service.js';
+import type { AmlService } from '../aml/service.js';
 import type { WalletAssetService } from '../assets/service.js';
 import type { AuditService } from '../audit/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
@@ -23,4 +24,6 @@ export interface PolicyDeps {
   catalogue: CatalogueService;
   transactions: TransactionService;
   rates?: RateService;
+  /** Screens a held payout's recipient again before a vote that may send it. */
+  aml?: AmlService;
 }
