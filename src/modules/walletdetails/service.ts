@@ -34,17 +34,21 @@ function usdSum(values: (string | null)[]): string | null {
 }
 
 export function walletDetails(deps: WalletDetailsDeps) {
-  return async (auth: AuthContext, walletId: string) => {
+  return async (auth: AuthContext, walletId: string, opts: { created?: boolean } = {}) => {
     const [assets, addressCounts, rows, currentBalance, unsweptBalance] = await Promise.all([
       deps.walletAssets.list(auth, walletId),
       deps.addresses.analytics(auth, walletId),
       deps.transactions.countsOf(walletId),
-      // A chain that does not answer leaves the figure null, not the wallet unreadable.
-      deps.balances
-        .ofWallet(auth, walletId, {})
-        .then((entries) => usdSum(entries.filter((e) => e.balance !== '0').map((e) => e.convertedBalance)))
-        .catch(() => null),
-      unswept(deps, walletId).catch(() => null),
+      // A wallet made just now holds nothing (its keys are new, nothing was deposited): its
+      // creation neither waits on the chain nor fills the rate cache. Otherwise a chain that
+      // does not answer leaves the figure null, not the wallet unreadable.
+      opts.created
+        ? '0'
+        : deps.balances
+            .ofWallet(auth, walletId, {})
+            .then((entries) => usdSum(entries.filter((e) => e.balance !== '0').map((e) => e.convertedBalance)))
+            .catch(() => null),
+      opts.created ? '0' : unswept(deps, walletId).catch(() => null),
     ]);
     const byType: Record<string, number> = Object.fromEntries(TRANSACTION_TYPES.map((t) => [t, 0]));
     const byStatus: Record<string, number> = Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, 0]));

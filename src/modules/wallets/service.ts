@@ -69,7 +69,7 @@ export class WalletService {
   readonly #refs: TtlCache<string, WalletRef>;
   #settlementRules: ((walletIds: string[]) => Promise<Map<string, unknown[]>>) | undefined;
   #amlProviders: ((chain: ChainHandle) => string[]) | undefined;
-  #details: ((auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>) | undefined;
+  #details: ((auth: AuthContext, walletId: string, opts?: { created?: boolean }) => Promise<Record<string, unknown>>) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -166,7 +166,11 @@ export class WalletService {
       );
       return this.apiKeys.issueWalletKey(tx, creator, businessId, id, input.network);
     });
-    return { wallet: await this.get({ keyId: '', businessId, walletId: id }, id), apiKey: key.apiKey, apiKeyScopes: key.scopes };
+    return {
+      wallet: await this.get({ keyId: '', businessId, walletId: id }, id, { created: true }),
+      apiKey: key.apiKey,
+      apiKeyScopes: key.scopes,
+    };
   }
 
   /** The wallet if the caller's key reaches it; a foreign wallet looks exactly like a missing one. */
@@ -326,13 +330,14 @@ export class WalletService {
   }
 
   /** What GET and PATCH of one wallet add (details.ts: its assets and analytics); set by services.ts. */
-  useDetails(source: (auth: AuthContext, walletId: string) => Promise<Record<string, unknown>>): void {
+  useDetails(source: (auth: AuthContext, walletId: string, opts?: { created?: boolean }) => Promise<Record<string, unknown>>): void {
     this.#details = source;
   }
 
-  async get(auth: AuthContext, walletId: string): Promise<WalletView> {
+  /** `created`: the wallet was made just now from new keys (nothing to read on chain). */
+  async get(auth: AuthContext, walletId: string, opts: { created?: boolean } = {}): Promise<WalletView> {
     const [view] = await this.#withRules([this.present(await this.require(auth, walletId))]);
-    return this.#details ? { ...view!, ...(await this.#details(auth, walletId)) } : view!;
+    return this.#details ? { ...view!, ...(await this.#details(auth, walletId, opts)) } : view!;
   }
 
   async list(auth: AuthContext, page: number, limit: number): Promise<{ items: WalletView[]; meta: PageMeta }> {
