@@ -166,7 +166,7 @@ describe('the chain family seam', () => {
     const offered = Object.fromEntries(all.map(([name, a]) => [name, CAPABILITIES.filter((c) => a.capabilities[c] !== undefined)]));
     expect(offered).toEqual({
       evm: ['contracts', 'typedData', 'messages', 'priceFeeds', 'screening', 'paymentRequests', 'foreignChains'],
-      tron: ['contracts', 'messages', 'screening', 'paymentRequests', 'staking'],
+      tron: ['contracts', 'messages', 'screening', 'staking', 'paymentRequests'],
       solana: ['messages', 'batching', 'screening', 'feeSponsorship', 'paymentRequests'],
       ledger: [],
       'ledger (expiry)': [],

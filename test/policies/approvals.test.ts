@@ -21,7 +21,7 @@ import {
 } from './world.js';
 import { eventually } from '../support/fixtures.js';
 import { importList, parseListFile } from '../../src/modules/aml/service.js';
-import { LISTED, SDN } from '../aml/support.js';
+import { LISTED, lookupUntil, SDN } from '../aml/support.js';
 
 let w: PolicyWorld;
 
@@ -213,6 +213,8 @@ describe('approvals', () => {
       const id = res.body.data.id as string;
       // The OFAC list arrives (the operator's `aml import`) with the recipient on it.
       await importList(w.h.database.db, w.h.services.changes, 'ofac', await parseListFile(SDN));
+      // Every process reloads its lists when told of the change: wait until screening sees it.
+      await lookupUntil(w.h, wallet.apiKey, wallet.id, LISTED.evm, true);
 
       const approved = await vote(w, w.approvers[1], id, 'approve');
       expect(approved.status, JSON.stringify(approved.body)).toBe(422);
