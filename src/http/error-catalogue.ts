@@ -222,7 +222,8 @@ export const ERROR_CATALOGUE = {
   // Policies and approvals (docs/policies.md).
   POLICY_BLOCKED: {
     status: 422,
-    meaning: 'A transaction policy blocks the payout; the message names the rule and why it matched. Nothing was reserved or written.',
+    meaning:
+      'A transaction policy blocks the payout, or holds for approval one that cannot wait (a sign-only withdrawal, a contract write, a swap, an asset recovery); the message names the rule and why it matched. Nothing was reserved or written.',
   },
   POLICY_MANAGEMENT_NOT_ALLOWED: {
     status: 403,

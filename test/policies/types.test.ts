@@ -1,13 +1,18 @@
 /**
  * Policies on the other kinds of payout: a sign-only withdrawal (SIGN_ONLY) is refused before
- * anything is signed, a contract write (CONTRACT_WRITE) by what it moves, and an
- * auto-settlement (AUTO_SETTLEMENT, initiated by the service) fails with the rule's reason
- * before anything is sent.
+ * anything is signed, a contract write (CONTRACT_WRITE) by what it moves, an API swap (SWAP)
+ * and an asset recovery (SALVAGE) before anything is reserved or written (neither can wait
+ * for approval), and an auto-settlement (AUTO_SETTLEMENT, initiated by the service) fails
+ * with the rule's reason before anything is sent.
  */
 import { sql } from 'kysely';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ABI } from '../contracts/support.js';
 import { eventually } from '../support/fixtures.js';
+import { uuidv7 } from '../../src/lib/ids.js';
+import type { ApprovalSpec } from '../../src/modules/policies/rules.js';
+import { insertPolicy } from '../../src/modules/policies/store.js';
 import { randomAddress } from '../withdrawals/world.js';
 import { ETH, footprint, fundedWallet, policy, startPolicyWorld, type PolicyWorld } from './world.js';
 
@@ -80,6 +85,103 @@ describe('policies on other payouts', () => {
     const small = await write('5000000');
     expect(small.status, JSON.stringify(small.body)).toBe(200);
     expect(small.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING' });
+  });
+
+  it('API swaps: a SWAP rule refuses before anything is reserved or written; the dry run says the same', async () => {
+    const wallet = await fundedWallet(w, 'swaps', '50');
+    const usdt = w.h.services.catalogue.findChain(ETH, 'testnet')!.assets.find((a) => a.symbol === 'USDT')!.id;
+    const rule = await policy(w, {
+      name: 'no swaps of 10 USDC or more',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['SWAP'], assets: ['USDC'], amount: { min: '10', currency: 'ASSET' } },
+      action: 'BLOCK',
+    });
+    const recipient = randomAddress();
+    const swap = (amount: string) =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/swaps/execute`, {
+        key: wallet.apiKey,
+        body: { fromAssetId: w.usdc.id, toAssetId: usdt, amount, recipientAddress: recipient },
+      });
+    const dry = await w.h.api('POST', '/v1/policies/evaluate', {
+      key: w.manager.apiKey,
+      body: { type: 'SWAP', walletId: wallet.id, assetId: w.usdc.id, amount: '20', address: recipient },
+    });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.data).toMatchObject({ action: 'BLOCK', policy: { id: rule.id } });
+
+    const refused = await swap('20');
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error).toBe('POLICY_BLOCKED');
+    expect(refused.body.message).toContain('no swaps of 10 USDC or more');
+    expect(refused.body.details[0]).toEqual({ field: 'amount', message: `blocked by policy ${rule.id}` });
+    expect(await footprint(w, wallet.id)).toEqual({ transactions: 0, outbound: 0, approvals: 0 });
+    const swaps = await sql<{ n: string }>`SELECT count(*)::text AS n FROM swaps WHERE wallet_id = ${wallet.id}`.execute(w.h.database.db);
+    expect(swaps.rows[0]!.n).toBe('0');
+    expect(await w.eth.balanceOf('USDC', wallet.address)).toBe(50_000_000n);
+    expect(await w.eth.balanceOf('USDT', wallet.address)).toBe(0n);
+    expect(await w.eth.balanceOf('USDT', recipient)).toBe(0n);
+
+    const allowed = await swap('5');
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.data).toMatchObject({ type: 'SWAP', status: 'PENDING' });
+  });
+
+  it('recoveries: a rule holding SALVAGE for approval refuses it (it cannot wait), writing nothing', async () => {
+    const wallet = await fundedWallet(w, 'salvage', '0');
+    const child = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
+    const address = (child.body.data as { address: Address }).address;
+    await w.eth.rpc('anvil_setBalance', [address, '0xDE0B6B3A7640000']); // 1 ETH left at the child
+    const approval: ApprovalSpec = { approvers: { roles: ['owner'] }, quorum: 1, ttlSeconds: 600 };
+    const body = {
+      name: 'recoveries held',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['SALVAGE'] },
+      action: 'REQUIRE_APPROVAL',
+      approval,
+    };
+    // The API never writes such a rule (only withdrawals can wait)...
+    const created = await w.h.api('POST', '/v1/policies', { key: w.manager.apiKey, body });
+    expect(created.status).toBe(400);
+    expect(created.body.details[0].field).toBe('conditions.types');
+    // ...one written by hand (a restored backup, an older version) still cannot hold a recovery.
+    const rule = await insertPolicy(w.h.database.db, uuidv7(), w.h.businessId, {
+      walletId: wallet.id,
+      addressId: null,
+      name: body.name,
+      priority: 1,
+      isActive: true,
+      conditions: { types: ['SALVAGE'] },
+      action: 'REQUIRE_APPROVAL',
+      approval,
+    });
+    const recipient = randomAddress();
+    const salvage = () =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/salvage`, {
+        key: wallet.apiKey,
+        body: {
+          senderAddress: address,
+          recipientAddress: recipient,
+          amount: '0.5',
+          blockchainId: w.h.services.catalogue.findChain(ETH, 'testnet')!.row.blockchain_id,
+        },
+      });
+    const refused = await salvage();
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error).toBe('POLICY_BLOCKED');
+    expect(refused.body.message).toContain('recoveries held');
+    expect(refused.body.message).toContain('cannot wait for');
+    expect(refused.body.details[0]).toEqual({ field: 'amount', message: `blocked by policy ${rule.id}` });
+    expect(await footprint(w, wallet.id)).toEqual({ transactions: 0, outbound: 0, approvals: 0 });
+    expect(await w.eth.pub.getBalance({ address })).toBe(10n ** 18n);
+    expect(await w.eth.pub.getBalance({ address: recipient as Address })).toBe(0n);
+
+    // Without the rule, the same recovery goes ahead.
+    expect((await w.h.api('DELETE', `/v1/policies/${rule.id}`, { key: w.manager.apiKey })).status).toBe(200);
+    const allowed = await salvage();
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.data).toMatchObject({ type: 'SALVAGE', status: 'PENDING' });
   });
 
   it('auto-settlements: a rule on AUTO_SETTLEMENT fails the settlement before anything is sent', { timeout: 90_000 }, async () => {

@@ -6,7 +6,7 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { initiatorOf, requireAllowed, type Candidate } from '../policies/service.js';
+import { initiatorOf, type Candidate } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
 import type { Actor, ContractServiceDeps, Move } from './types.js';
 
@@ -60,10 +60,5 @@ export async function requirePolicies(
   candidates: Candidate[],
   lock: boolean,
 ): Promise<void> {
-  const session = lock
-    ? await deps.policies.session(db, actor.wallet.business_id, candidates)
-    : await deps.policies.session(db, actor.wallet.business_id, candidates, false);
-  const decisions = session.decide(candidates);
-  requireAllowed(decisions, (i) => `calls.${i}`);
-  session.accept(candidates);
+  await deps.policies.requireAllowed(db, actor.wallet.business_id, candidates, (i) => `calls.${i}`, lock);
 }

@@ -11,7 +11,7 @@ import { BusinessRuleError, NotFoundError, ValidationError } from '../../lib/err
 import { uuidv7 } from '../../lib/ids.js';
 import { parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
-import { usdValue } from '../rates/service.js';
+import { usdValue, type RateService } from '../rates/service.js';
 import { ApprovalService } from './approvals.js';
 import { assertBusinessLevel, assertMayManagePolicies, initiatorOf, labelOf } from './identity.js';
 import { earlyDecision, type Candidate, type Decision, type Initiator, type Rule } from './rules.js';
@@ -177,6 +177,24 @@ export class PolicyService {
     };
   }
 
+  /**
+   * For a payout that cannot wait for approval (a sign-only withdrawal, a contract write, an
+   * API swap, a recovery): decides `candidates` in `tx`, under the velocity windows' locks
+   * unless `lock` is false, and throws the first that is not ALLOW (422 POLICY_BLOCKED; a
+   * REQUIRE_APPROVAL says it cannot wait). Call it before anything is written or reserved.
+   */
+  async requireAllowed(
+    tx: DbConn,
+    businessId: string,
+    candidates: readonly Candidate[],
+    fieldOf: (i: number) => string,
+    lock = true,
+  ): Promise<void> {
+    const session = await this.session(tx, businessId, candidates, lock);
+    requireAllowed(session.decide(candidates), fieldOf);
+    session.accept(candidates);
+  }
+
   /** The rules of a business applied in `tx` (see session.ts); `lock: false` for reads that decide nothing. */
   session(tx: DbConn, businessId: string, candidates: readonly Candidate[], lock = true): Promise<PolicySession> {
     return PolicySession.open(tx, businessId, candidates, { lock });
@@ -246,6 +264,23 @@ export class PolicyService {
       initiator,
     };
   }
+}
+
+/**
+ * What a candidate moves: `amount` of a catalogued asset, in USD at the quote already read
+ * (RateService.prefetch before the transaction; none cached: no USD amount).
+ */
+export function movedOf(
+  rates: RateService | undefined,
+  asset: { id: string; symbol: string; decimals: number },
+  amount: bigint,
+): Pick<Candidate, 'asset' | 'amount' | 'amountUsd'> {
+  const quote = rates?.cached(asset.id) ?? null;
+  return {
+    asset: { id: asset.id, symbol: asset.symbol, decimals: asset.decimals },
+    amount,
+    amountUsd: quote ? usdValue(amount, asset.decimals, quote) : null,
+  };
 }
 
 /** A refusal as the client reads it: which rule, and why it matched (`field`: where in the request). */

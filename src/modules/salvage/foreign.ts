@@ -9,6 +9,7 @@
  * An endpoint of a chain this installation configures is recovered through that chain instead.
  */
 import type { ChainAdapter, TxIntent } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
 import { nativeValueOf } from '../../chains/intents.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { capability, isZeroAddress, sharesKeys } from '../../chains/registry.js';
@@ -20,6 +21,7 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
+import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
 
@@ -156,6 +158,8 @@ export async function foreignRecover(
   f: Extract<ForeignChain, { kind: 'foreign' }>,
   body: SalvageBody,
   senderOf: (address: string) => Promise<Salvager>,
+  /** Transaction policies (policy.ts), in the transaction that records the recovery: throws a refusal. */
+  decide: (tx: DbConn, r: Recovered) => Promise<void>,
 ): Promise<string> {
   const { adapter, own } = f;
   try {
@@ -176,29 +180,33 @@ export async function foreignRecover(
       sender.sign(p.intent, nonce, network, key),
     );
     const id = uuidv7();
-    // Recorded before it is broadcast (a crash after leaves the hash to look up, never an unknown transfer).
-    await deps.transactions.create(deps.db, {
-      id,
-      wallet_id: wallet.id,
-      address_id: p.sender.addressId,
-      chain_id: own.id,
-      reference: body.reference ?? shortReference(),
-      type: 'SALVAGE',
-      status: 'PENDING',
-      stage: 'created',
-      confirmed: false,
-      amount: p.amount.toString(),
-      amount_paid: p.amount.toString(),
-      amount_decimals: p.decimals,
-      sender_address: p.sender.address,
-      recipient_address: p.recipient,
-      token_address: p.token,
-      network: own.row.network,
-      created_channel: 'API',
-      metadata: {
-        ...(body.metadata ?? {}),
-        salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
-      },
+    // Decided and recorded before it is broadcast (a crash after leaves the hash to look up,
+    // never an unknown transfer); a refusal drops the signed bytes, never sent.
+    await deps.db.transaction().execute(async (tx) => {
+      await decide(tx, { sender: p.sender, recipient: p.recipient, assetId: null, amount: p.amount });
+      await deps.transactions.create(tx, {
+        id,
+        wallet_id: wallet.id,
+        address_id: p.sender.addressId,
+        chain_id: own.id,
+        reference: body.reference ?? shortReference(),
+        type: 'SALVAGE',
+        status: 'PENDING',
+        stage: 'created',
+        confirmed: false,
+        amount: p.amount.toString(),
+        amount_paid: p.amount.toString(),
+        amount_decimals: p.decimals,
+        sender_address: p.sender.address,
+        recipient_address: p.recipient,
+        token_address: p.token,
+        network: own.row.network,
+        created_channel: 'API',
+        metadata: {
+          ...(body.metadata ?? {}),
+          salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
+        },
+      });
     });
     await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
     const end = async (ok: boolean, reason: string | null, mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined']) =>

@@ -15,7 +15,8 @@
  * asked of anyone else). A child's fee is funded as a sweep's is (the family's
  * planChildFunding: an EVM top-up, Tron energy lent and taken back, Solana's master as fee
  * payer), so recovery never needs the client to fund the address first. The recipient
- * follows the wallet's whitelist; the zero address is refused. A Transaction of type SALVAGE
+ * follows the wallet's whitelist; the zero address is refused; transaction policies decide it
+ * (SALVAGE, policy.ts: anything but ALLOW refuses it). A Transaction of type SALVAGE
  * follows the transfer (steps.ts) and ends with `salvage.success` or `salvage.failed`.
  */
 import type { ChildFeeFunding, FeeQuote, TxIntent } from '../../chains/types.js';
@@ -33,6 +34,7 @@ import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { foreignFee, foreignRecover, openForeign, type ForeignDeps } from './foreign.js';
+import { requirePolicies } from './policy.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import { SalvageSteps } from './steps.js';
 import * as store from './store.js';
@@ -87,18 +89,30 @@ export class SalvageService {
           chain.adapter.normalizeAddress(body.recipientAddress) ?? body.recipientAddress,
           'salvage',
         );
-        return this.deps.transactions.load(await foreignRecover(this.deps, wallet, chain, body, (a) => this.#sender(wallet, a)));
+        return this.deps.transactions.load(
+          await foreignRecover(
+            this.deps,
+            wallet,
+            chain,
+            body,
+            (a) => this.#sender(wallet, a),
+            (tx, r) => requirePolicies(this.deps, tx, auth, wallet, r),
+          ),
+        );
       }
       blockchainId = chain.chain.row.blockchain_id;
     }
     const p = await this.plan(wallet, { ...body, blockchainId, rpcUrl: undefined });
     await this.withdrawals.checkWhitelistOf(wallet.id, p.recipient, 'recipientAddress');
     await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
+    if (p.assetId) await this.deps.rates?.prefetch([p.assetId]); // its USD value, for the policies
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
       if (await store.senderBusy(tx, p.chain.id, p.sender.address)) {
         throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight; send this one once it ends');
       }
+      // Transaction policies (SALVAGE, policy.ts), before anything is reserved or written.
+      await requirePolicies(this.deps, tx, auth, wallet, p);
       // Held like a withdrawal where the sender pays its own way (a listed asset or the native coin, and the fee).
       if (p.funding.kind === 'none' && !p.intent.feePayer) await this.#reserve(tx, p);
       return this.steps.start(tx, p, { reference: body.reference ?? shortReference(), metadata: body.metadata ?? null });

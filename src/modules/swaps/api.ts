@@ -15,9 +15,11 @@
  * that moves after signing makes the swap revert (swap.failed, the input stays where it was)
  * rather than fill below it.
  *
- * Execution writes, in one database transaction under the sender's lock: the input held like
- * a withdrawal (the SWAP row counts in the withdrawal reservations), the whitelist applied to
- * a recipient other than the sender, the SWAP Transaction, the swap row, the quote marked
+ * Execution writes, in one database transaction under the sender's lock: the whitelist applied
+ * to a recipient other than the sender, the transaction policies (a SWAP candidate: the input
+ * asset and amount, to the recipient, initiated by the API key; anything but ALLOW refuses it,
+ * as a swap cannot wait for approval), the input held like a withdrawal (the SWAP row counts
+ * in the withdrawal reservations), the SWAP Transaction, the swap row, the quote marked
  * used, and the first transactions (a child's gas top-up, or [approve(0)] [approve] and the
  * swap, in nonce order). flow.ts follows them.
  */
@@ -29,6 +31,7 @@ import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
+import { initiatorOf, movedOf, type Candidate } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -159,10 +162,22 @@ export class SwapApi {
     if (request.recipient !== actor.address) {
       await this.withdrawals.screenRecipient(auth, actor.wallet, actor.chain, request.recipient, 'swap');
     }
+    // Transaction policies (SWAP): what is given, paid out to the recipient; decided in start's transaction.
+    await this.deps.rates?.prefetch([request.from.row.id]);
+    const candidate: Candidate = {
+      type: 'SWAP',
+      walletId: actor.wallet.id,
+      addressId: actor.addressId,
+      ...movedOf(this.deps.rates, request.from.row, request.amountIn),
+      destination: request.recipient,
+      destinationKind: null,
+      initiator: initiatorOf(auth),
+    };
     const id = await this.flow.start(
       { ...priced, minOut: floor },
       {
         actor,
+        candidate,
         withdrawals: this.withdrawals,
         quote: quote ? { id: quote.id, requoted: expired } : null,
         reference: body.reference ?? shortReference(),

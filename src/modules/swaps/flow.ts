@@ -23,6 +23,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { Confirmation, OutboundRow } from '../outbound/service.js';
+import type { Candidate } from '../policies/service.js';
 import type { FeeQuote } from '../../chains/types.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
@@ -51,6 +52,8 @@ export interface Accepted {
 export interface StartContext {
   actor: { wallet: WalletRow; chain: ChainHandle; address: string; index: number; addressId: string | null };
   withdrawals: WithdrawalService;
+  /** The swap as transaction policies see it (SWAP). */
+  candidate: Candidate;
   quote: { id: string; requoted: boolean } | null;
   reference: string;
   metadata: Record<string, unknown> | null;
@@ -76,6 +79,8 @@ export class SwapFlow {
         throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
       }
       if (a.recipient !== actor.address) await ctx.withdrawals.checkWhitelistOf(wallet.id, a.recipient, 'recipientAddress', tx);
+      // Transaction policies under their velocity windows' locks, before anything is reserved or written.
+      await this.deps.policies.requireAllowed(tx, wallet.business_id, [ctx.candidate], () => 'amount');
       // Read under the sender's lock: no other swap of it can change the allowance meanwhile.
       const allowance = await provider.allowance(a.from.row.address, actor.address);
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
