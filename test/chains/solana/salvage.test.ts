@@ -24,11 +24,15 @@ async function rpc<T>(method: string, params: unknown[]): Promise<T> {
 }
 const lamports = async (owner: string) => BigInt((await rpc<{ value: number }>('getBalance', [owner, { commitment: 'confirmed' }])).value);
 async function tokenAccount(owner: string, mint: string) {
+  // A mint created moments ago may not be confirmed yet: the node then refuses the filter (as agave does).
   const r = await rpc<{ value: { pubkey: string; account: { lamports: number } }[] }>('getTokenAccountsByOwner', [
     owner,
     { mint },
     { encoding: 'jsonParsed', commitment: 'confirmed' },
-  ]);
+  ]).catch((err: Error) => {
+    if (err.message.includes('could not find mint')) return { value: [] };
+    throw err;
+  });
   return r.value[0] ?? null;
 }
 
