@@ -77,9 +77,12 @@ export async function newChild(w: SweepWorld, wallet: TronWallet): Promise<{ id:
 
 /** An outside payer sends USDT to the child; the deposit indexer confirms it. Returns the deposit's transaction id. */
 export async function deposit(w: SweepWorld, wallet: TronWallet, child: string, amount: bigint, stepIndexer = true): Promise<string> {
+  const indexer = w.h.services.deposits.indexer(w.h.services.catalogue.findChain(wallet.slug, 'testnet')!);
+  // Catch up with the blocks produced since the last deposit first (on a loaded machine a
+  // backlog of them took longer than the wait below), so that the wait is for this one.
+  if (stepIndexer) while ((await indexer.step()) === 'progress');
   const sent = await sendToken(w.s, w.payer, w.usdt, child, amount);
   if (!sent.result) throw new Error(JSON.stringify(sent));
-  const indexer = w.h.services.deposits.indexer(w.h.services.catalogue.findChain(wallet.slug, 'testnet')!);
   const rows = await eventually(
     async () => {
       if (stepIndexer) await indexer.step();
