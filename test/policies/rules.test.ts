@@ -7,6 +7,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomAddress } from '../withdrawals/world.js';
+import { PolicySession } from '../../src/modules/policies/session.js';
+import type { Candidate } from '../../src/modules/policies/rules.js';
+import { uuidv7 } from '../../src/lib/ids.js';
 import { footprint, fundedWallet, mintKey, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from './world.js';
 
 let w: PolicyWorld;
@@ -267,5 +270,47 @@ describe('managing rules', () => {
     expect(rows.map((r) => r.action)).toEqual(['policy.created', 'policy.updated', 'policy.deleted']);
     expect(rows[1]!.details.before!.priority).toBe(99);
     expect(rows[1]!.details.after!.priority).toBe(100);
+  });
+});
+
+describe('destination kinds compare addresses as their family does', () => {
+  it('a case look-alike of a whitelisted base58 address is not whitelisted (a rule allowing whitelisted destinations does not let it through)', async () => {
+    const wallet = await fundedWallet(w, 'look-alike', '10');
+    await policy(w, {
+      name: 'whitelisted destinations go',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW'], destination: 'WHITELISTED' },
+      action: 'ALLOW',
+    });
+    await policy(w, {
+      name: 'everything else stops',
+      priority: 2,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW'] },
+      action: 'BLOCK',
+    });
+    // A Solana-style account: its case is part of the address.
+    const listed = '6wNCxWrdpjRrFwiLpDXjhrbu8ShGjuKqDjLTFzApXRFw';
+    const lookAlike = '6wNCxWrdpjRrFwiLpDXjhrbu8ShGjuKqDjLTFzApXRFW';
+    await sql`INSERT INTO beneficiaries (id, wallet_id, name, address, is_whitelisted) VALUES (${uuidv7()}, ${wallet.id}, 'payee', ${listed}, true)`.execute(
+      w.h.database.db,
+    );
+    const businessId = w.h.businessId;
+    const candidate = (destination: string): Candidate => ({
+      type: 'WITHDRAW',
+      walletId: wallet.id,
+      addressId: null,
+      asset: null,
+      amount: null,
+      amountUsd: null,
+      destination,
+      destinationKind: null,
+      initiator: { kind: 'SYSTEM' },
+    });
+    const session = await PolicySession.open(w.h.database.db, businessId, [candidate(listed), candidate(lookAlike)], { lock: false });
+    const [exact, alike] = session.decide([candidate(listed), candidate(lookAlike)]);
+    expect(exact!.action).toBe('ALLOW');
+    expect(alike!.action).toBe('BLOCK');
   });
 });

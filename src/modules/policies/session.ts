@@ -11,6 +11,7 @@
  *
  * Opened without locks, the same code answers the dry run (`POST /v1/policies/evaluate`).
  */
+import { addressKey } from '../../chains/address-key.js';
 import type { DbConn } from '../../db/pool.js';
 import {
   countedTypes,
@@ -116,7 +117,7 @@ export class PolicySession {
   #withKind(c: Candidate): Candidate {
     const kinds = this.kinds.get(c.walletId);
     if (!kinds || c.destination === null) return c;
-    const w = kinds.get(c.destination.toLowerCase());
+    const w = kinds.get(addressKey(c.destination));
     return { ...c, destinationKind: w === undefined ? 'NON_BENEFICIARY' : w ? 'WHITELISTED' : 'BENEFICIARY_NOT_WHITELISTED' };
   }
 

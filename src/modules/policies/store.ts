@@ -1,4 +1,5 @@
 /** SQL of policies, their velocity windows, approvals and votes (migration 038). */
+import { addressKey } from '../../chains/address-key.js';
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { Action, ApprovalSpec, Approvers, Conditions, Rule } from './rules.js';
@@ -167,11 +168,18 @@ function normaliseDecimal(s: string): string {
 }
 
 /** The wallet's beneficiaries (active, not deleted) by lower-case address: whitelisted or not. */
+/**
+ * The wallet's beneficiaries by addressKey: whitelisted or not. Keyed by the family's own
+ * comparison, never by lower case: two base58 spellings that differ in case are different
+ * accounts, and a look-alike of a whitelisted address must not count as whitelisted.
+ */
 export async function beneficiaryKinds(db: DbConn, walletId: string): Promise<Map<string, boolean>> {
   const { rows } = await sql<{ address: string; whitelisted: boolean }>`
-    SELECT lower(address) AS address, bool_or(is_whitelisted) AS whitelisted FROM beneficiaries
-     WHERE wallet_id = ${walletId} AND is_active AND deleted_at IS NULL GROUP BY lower(address)`.execute(db);
-  return new Map(rows.map((r) => [r.address, r.whitelisted]));
+    SELECT address, is_whitelisted AS whitelisted FROM beneficiaries
+     WHERE wallet_id = ${walletId} AND is_active AND deleted_at IS NULL`.execute(db);
+  const kinds = new Map<string, boolean>();
+  for (const r of rows) kinds.set(addressKey(r.address), (kinds.get(addressKey(r.address)) ?? false) || r.whitelisted);
+  return kinds;
 }
 
 // ---- approvals --------------------------------------------------------------------------
