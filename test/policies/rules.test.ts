@@ -10,7 +10,7 @@ import { randomAddress } from '../withdrawals/world.js';
 import { PolicySession } from '../../src/modules/policies/session.js';
 import type { Candidate } from '../../src/modules/policies/rules.js';
 import { uuidv7 } from '../../src/lib/ids.js';
-import { footprint, fundedWallet, mintKey, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from './world.js';
+import { ETH, footprint, fundedWallet, mintKey, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from './world.js';
 
 let w: PolicyWorld;
 
@@ -312,5 +312,49 @@ describe('destination kinds compare addresses as their family does', () => {
     const [exact, alike] = session.decide([candidate(listed), candidate(lookAlike)]);
     expect(exact!.action).toBe('ALLOW');
     expect(alike!.action).toBe('BLOCK');
+  });
+});
+
+describe('velocity windows per destination compare addresses as their family does', () => {
+  it('a base58 destination and its case look-alike are two windows; hex spellings of one address are one', async () => {
+    const wallet = await fundedWallet(w, 'window look-alike', '0');
+    await policy(w, {
+      name: 'one payout a day to one address',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW'], velocity: { measure: 'COUNT', scope: 'DESTINATION', windowSeconds: 86_400, limit: '1' } },
+      action: 'BLOCK',
+    });
+    const listed = '6wNCxWrdpjRrFwiLpDXjhrbu8ShGjuKqDjLTFzApXRFw';
+    const lookAlike = '6wNCxWrdpjRrFwiLpDXjhrbu8ShGjuKqDjLTFzApXRFW';
+    const hex = randomAddress().toLowerCase();
+    const chain = w.h.services.catalogue.findChain(ETH, 'testnet')!;
+    // One payout already in each window: to the base58 address, and to the hex address in upper case.
+    for (const to of [listed, `0x${hex.slice(2).toUpperCase()}`]) {
+      const id = uuidv7();
+      await sql`
+        INSERT INTO transactions (id, wallet_id, asset_id, chain_id, reference, type, status, stage, confirmed, amount, currency,
+                                  sender_address, recipient_address, network, created_channel)
+        VALUES (${id}, ${wallet.id}, ${w.usdc.id}, ${chain.id}, ${`window-${id}`}, 'WITHDRAW', 'PENDING', 'created',
+                false, '1', 'USDC', ${wallet.address}, ${to}, 'testnet', 'api')`.execute(w.h.database.db);
+    }
+    const candidate = (destination: string): Candidate => ({
+      type: 'WITHDRAW',
+      walletId: wallet.id,
+      addressId: null,
+      asset: null,
+      amount: null,
+      amountUsd: null,
+      destination,
+      destinationKind: null,
+      initiator: { kind: 'SYSTEM' },
+    });
+    const tried = [listed, lookAlike, hex];
+    const session = await PolicySession.open(w.h.database.db, w.h.businessId, tried.map(candidate), { lock: false });
+    // Each decided alone: the listed address's window is full, its look-alike's is empty, and
+    // the hex address's window counts its upper-case spelling.
+    const actions = tried.map((to) => session.decide([candidate(to)])[0]!.action);
+    expect(actions).toEqual(['BLOCK', 'ALLOW', 'BLOCK']);
+    await sql`DELETE FROM transactions WHERE wallet_id = ${wallet.id}`.execute(w.h.database.db);
   });
 });

@@ -8,6 +8,7 @@
  * its scope (wallet, sending address) and every condition it has match; the first that
  * matches decides ALLOW, BLOCK or REQUIRE_APPROVAL. No rule matching: ALLOW.
  */
+import { addressKey } from '../../chains/address-key.js';
 import { formatAmount } from '../../lib/money.js';
 
 export const POLICY_TYPES = ['WITHDRAW', 'BATCH_ITEM', 'SIGN_ONLY', 'CONTRACT_WRITE', 'SWAP', 'SALVAGE', 'AUTO_SETTLEMENT'] as const;
@@ -277,14 +278,15 @@ export function ordered(rules: readonly Rule[]): Rule[] {
 }
 
 /**
- * The key of a velocity window: rule and scope (the wallet, or the destination in lower
- * case). Requests sharing one are serialised (service.ts) and tallied together.
+ * The key of a velocity window: rule and scope (the wallet, or the destination by
+ * addressKey: two base58 spellings that differ in case are two accounts, two windows).
+ * Candidates sharing one are tallied together (session.ts).
  */
 export function windowKey(rule: Rule, c: Candidate): string | null {
   const v = rule.conditions.velocity;
   if (!v) return null;
   if (v.scope === 'WALLET') return `${rule.id}:wallet:${c.walletId}`;
-  return c.destination ? `${rule.id}:to:${c.destination.toLowerCase()}` : null;
+  return c.destination ? `${rule.id}:to:${addressKey(c.destination)}` : null;
 }
 
 /** The transaction types (the transactions table's) a velocity window counts for a rule. */

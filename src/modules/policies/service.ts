@@ -66,9 +66,7 @@ export class PolicyService {
     /** Anything but ALLOW refuses (what cannot wait for approval). */
     strict = false,
   ): Promise<{ index: number; decision: Decision } | null> {
-    const rules = await this.#rules.getOrLoad(businessId, async () =>
-      (await store.listPolicies(this.deps.db, businessId)).map(store.ruleOf).filter((r) => r.isActive),
-    );
+    const rules = await this.#cached(businessId);
     if (!rules || rules.length === 0) return null;
     for (const [index, c] of candidates.entries()) {
       const decision = earlyDecision(rules, c);
@@ -195,9 +193,21 @@ export class PolicyService {
     session.accept(candidates);
   }
 
-  /** The rules of a business applied in `tx` (see session.ts); `lock: false` for reads that decide nothing. */
+  /**
+   * The rules of a business applied in `tx` (see session.ts); `lock: false` for reads that
+   * decide nothing. The cached rules only tell the session what to read with them.
+   */
   session(tx: DbConn, businessId: string, candidates: readonly Candidate[], lock = true): Promise<PolicySession> {
-    return PolicySession.open(tx, businessId, candidates, { lock });
+    // Only what is cached already: loading it here would take a second connection while
+    // `tx` holds one (and the sender's lock); without it the session reads all it may need.
+    return PolicySession.open(tx, businessId, candidates, { lock, hint: this.#rules.get(businessId) });
+  }
+
+  /** The business's active rules, a few seconds stale at most (see #rules). */
+  #cached(businessId: string): Promise<Rule[] | undefined> {
+    return this.#rules.getOrLoad(businessId, async () =>
+      (await store.listPolicies(this.deps.db, businessId)).map(store.ruleOf).filter((r) => r.isActive),
+    );
   }
 
   /** The rule checked (validate.ts) and its wallet, address, users and keys found in the business. */

@@ -3,11 +3,18 @@
  * group commit, a sign-only request, a contract write, an auto-settlement).
  *
  * `open` reads the business's rules afresh (a rule committed before the transaction began
- * applies to it), then locks the velocity windows the candidates count in (store.lockWindows)
- * and reads what those windows hold: two transactions that could push one window over its
- * limit are decided one after the other, each seeing the other's rows. Candidates decided in
- * the same transaction are tallied in memory (`accept`), so the second of a batch sees the
- * first before either is written.
+ * applies to it), locks the velocity windows the candidates count in, and then reads what
+ * those windows hold: two transactions that could push one window over its limit are decided
+ * one after the other, each seeing the other's rows. Candidates decided in the same
+ * transaction are tallied in memory (`accept`), so the second of a batch sees the first
+ * before either is written.
+ *
+ * Two statements when the business has velocity rules, one otherwise (store.openSession
+ * reads the rules and takes the locks together): the cached copy of the rules (`hint`) says
+ * beforehand whether locks and beneficiaries are needed, and a rule it did not know yet costs
+ * its own statements, never a decision made without it. The locks are per scope (a wallet, or
+ * a destination in the business), whichever rule counts there, so what is locked does not
+ * depend on the rules read in the same statement.
  *
  * Opened without locks, the same code answers the dry run (`POST /v1/policies/evaluate`).
  */
@@ -36,6 +43,9 @@ interface Tally {
 
 const emptyTally = (): Tally => ({ count: 0, byAsset: new Map(), usd: 0n });
 
+/** A rule whose decision depends on what the destination is to the wallet (beneficiaries). */
+const needsKinds = (r: Rule) => r.conditions.destination !== undefined && r.conditions.destination !== 'ANY';
+
 export class PolicySession {
   /** Windows' totals as read, then grown by accepted candidates: by window key. */
   readonly #tallies = new Map<string, Tally>();
@@ -48,45 +58,52 @@ export class PolicySession {
   /** A session without rules: everything is allowed. */
   static readonly NONE = new PolicySession([], new Map());
 
-  static async open(db: DbConn, businessId: string, candidates: readonly Candidate[], opts: { lock: boolean }): Promise<PolicySession> {
-    const rules = ordered((await store.listPolicies(db, businessId)).map(store.ruleOf).filter((r) => r.isActive));
+  static async open(
+    db: DbConn,
+    businessId: string,
+    candidates: readonly Candidate[],
+    opts: { lock: boolean; hint?: readonly Rule[] | undefined },
+  ): Promise<PolicySession> {
+    const { hint } = opts;
+    const wallets = [...new Set(candidates.map((c) => c.walletId))];
+    const locks = opts.lock ? lockKeysOf(businessId, candidates) : [];
+    const lockFirst = hint === undefined || hint.some((r) => r.conditions.velocity);
+    const kindsFirst = hint === undefined || hint.some(needsKinds);
+    const first = await store.openSession(db, {
+      businessId,
+      lockKeys: lockFirst ? locks : [],
+      kindsOf: kindsFirst ? wallets : [],
+    });
+    const rules = ordered(first.rules.filter((r) => r.isActive));
     if (rules.length === 0) return PolicySession.NONE;
     const velocity = rules.filter((r) => r.conditions.velocity);
-    const windows = new Map<string, { rule: Rule; scopeKey: string }>();
-    for (const rule of velocity) {
-      for (const c of candidates) {
-        if (!countsIn(rule, c)) continue;
-        const key = windowKey(rule, c);
-        if (key) windows.set(key, { rule, scopeKey: scopeKeyOf(rule, c)! });
-      }
-    }
-    if (opts.lock) await store.lockWindows(db, [...windows.keys()]);
-    // Whitelisted, beneficiary or neither: only read when a rule asks.
-    const kinds = new Map<string, Map<string, boolean>>();
-    if (rules.some((r) => r.conditions.destination && r.conditions.destination !== 'ANY')) {
-      for (const walletId of new Set(candidates.map((c) => c.walletId))) kinds.set(walletId, await store.beneficiaryKinds(db, walletId));
+    // Rules the cached copy did not know yet: their locks and beneficiaries, before deciding.
+    if (!lockFirst && velocity.length > 0) await store.lockWindows(db, locks);
+    let kinds = first.kinds;
+    if (!kindsFirst && rules.some(needsKinds)) {
+      kinds = new Map();
+      for (const walletId of wallets) kinds.set(walletId, await store.beneficiaryKinds(db, walletId));
     }
     const session = new PolicySession(rules, kinds);
-    // One read per velocity rule, for every scope key the candidates need.
-    for (const rule of velocity) {
-      const keys = [...windows.values()].filter((w) => w.rule === rule).map((w) => w.scopeKey);
-      if (keys.length === 0) continue;
+    // Every velocity rule's windows, for every scope key the candidates need: one statement.
+    const queries = velocity.map((rule) => {
       const v = rule.conditions.velocity!;
-      const groups = await store.windowGroups(db, {
-        businessId,
-        scope: v.scope,
-        keys,
-        types: countedTypes(rule),
-        seconds: v.windowSeconds,
-      });
-      for (const key of keys) session.#tallies.set(`${rule.id}:${v.scope === 'WALLET' ? 'wallet' : 'to'}:${key}`, emptyTally());
-      for (const g of groups) {
-        const t = session.#tallies.get(`${rule.id}:${v.scope === 'WALLET' ? 'wallet' : 'to'}:${g.key}`);
-        if (!t) continue;
-        t.count += g.count;
-        if (g.assetId) t.byAsset.set(g.assetId, (t.byAsset.get(g.assetId) ?? 0n) + g.sum);
-        t.usd += scaled(g.sumUsd);
+      const keys = new Set<string>();
+      for (const c of candidates) {
+        if (!countsIn(rule, c) || !windowKey(rule, c)) continue;
+        const key = scopeKeyOf(rule, c)!;
+        keys.add(key);
+        session.#tallies.set(windowKey(rule, c)!, emptyTally());
       }
+      return { scope: v.scope, keys: [...keys], types: countedTypes(rule), seconds: v.windowSeconds };
+    });
+    for (const g of await store.windowGroups(db, businessId, queries)) {
+      const rule = velocity[g.query]!;
+      const t = session.#tallies.get(`${rule.id}:${rule.conditions.velocity!.scope === 'WALLET' ? 'wallet' : 'to'}:${g.key}`);
+      if (!t) continue;
+      t.count += g.count;
+      if (g.assetId) t.byAsset.set(g.assetId, (t.byAsset.get(g.assetId) ?? 0n) + g.sum);
+      t.usd += scaled(g.sumUsd);
     }
     return session;
   }
@@ -148,8 +165,22 @@ export class PolicySession {
   }
 }
 
-/** The window's scope value: the wallet id, or the destination in lower case. */
+/** The window's scope value: the wallet id, or the destination by addressKey. */
 function scopeKeyOf(rule: Rule, c: Candidate): string | null {
   const v = rule.conditions.velocity!;
-  return v.scope === 'WALLET' ? c.walletId : (c.destination?.toLowerCase() ?? null);
+  return v.scope === 'WALLET' ? c.walletId : c.destination === null ? null : addressKey(c.destination);
+}
+
+/**
+ * The window locks a transaction of these candidates takes: each one's wallet and, within
+ * the business, its destination, whichever velocity rule counts there (a rule's own windows
+ * are finer; a lock per scope serialises at most a little more, and never depends on rules).
+ */
+function lockKeysOf(businessId: string, candidates: readonly Candidate[]): string[] {
+  const keys = new Set<string>();
+  for (const c of candidates) {
+    keys.add(`wallet:${c.walletId}`);
+    if (c.destination !== null) keys.add(`to:${businessId}:${addressKey(c.destination)}`);
+  }
+  return [...keys];
 }

@@ -106,10 +106,43 @@ export async function deletePolicy(db: DbConn, id: string): Promise<void> {
 }
 
 /**
- * Serialises every request that may count in one of these velocity windows until the
- * caller's transaction ends. Taken in hash order (one order for every transaction), after
- * the sender's lock: two transactions never wait for each other's window locks in turn.
+ * What an accepting transaction needs before it decides, read in ONE statement (each round
+ * trip inside the transaction is paid with the sender's lock held, behind every request
+ * the event loop is busy with, so they are what a burst of payouts queues on):
+ * - the velocity windows' locks (`lockKeys`): serialise every transaction that may count in
+ *   one of these windows until this one ends. Taken in hash order (one order for every
+ *   transaction), after the sender's lock: two transactions never wait for each other's
+ *   window locks in turn;
+ * - the business's rules (deleted ones aside), as committed when the statement began: a rule
+ *   committed before the transaction began applies to it;
+ * - when `kindsOf` names wallets, their beneficiaries by addressKey (see beneficiaryKinds).
+ * The windows themselves are read by a later statement (windowGroups), whose snapshot is
+ * taken after the locks are held, so it sees every transaction that held them before.
  */
+export async function openSession(
+  db: DbConn,
+  q: { businessId: string; lockKeys: string[]; kindsOf: string[] },
+): Promise<{ rules: Rule[]; kinds: Map<string, Map<string, boolean>> }> {
+  const { rows } = await sql<{ locks: string; rules: Rule[]; kinds: [string, string, boolean][] | null }>`
+    WITH locked AS (
+      SELECT pg_advisory_xact_lock(h) AS l FROM (
+        SELECT DISTINCT hashtextextended('policy-window:' || k, 0) AS h FROM unnest(${q.lockKeys}::text[]) AS k ORDER BY h) ordered)
+    SELECT (SELECT count(*) FROM locked) AS locks,
+           (SELECT coalesce(json_agg(json_build_object(
+                     'id', id, 'name', name, 'priority', priority, 'walletId', wallet_id, 'addressId', address_id,
+                     'isActive', is_active, 'conditions', conditions, 'action', action, 'approval', approval)
+                   ORDER BY priority, id), '[]')
+              FROM policies WHERE business_id = ${q.businessId} AND deleted_at IS NULL) AS rules,
+           (SELECT json_agg(json_build_array(wallet_id, address, is_whitelisted))
+              FROM beneficiaries
+             WHERE wallet_id = ANY(${q.kindsOf}::uuid[]) AND is_active AND deleted_at IS NULL) AS kinds`.execute(db);
+  const row = rows[0]!;
+  const kinds = new Map<string, Map<string, boolean>>(q.kindsOf.map((w) => [w, new Map()]));
+  for (const [walletId, address, whitelisted] of row.kinds ?? []) addKind(kinds.get(walletId)!, address, whitelisted);
+  return { rules: row.rules, kinds };
+}
+
+/** Takes window locks as openSession does, for a transaction whose first statement did not. */
 export async function lockWindows(db: DbConn, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   await sql`
@@ -118,15 +151,16 @@ export async function lockWindows(db: DbConn, keys: string[]): Promise<void> {
 }
 
 export interface WindowQuery {
-  businessId: string;
   scope: 'WALLET' | 'DESTINATION';
-  /** Wallet ids (WALLET) or lower-case destinations (DESTINATION). */
+  /** Wallet ids (WALLET) or destinations by addressKey (DESTINATION). */
   keys: string[];
   types: string[];
   seconds: number;
 }
 
 export interface WindowGroup {
+  /** The index of its query in the list given to windowGroups. */
+  query: number;
   key: string;
   assetId: string | null;
   count: number;
@@ -135,25 +169,41 @@ export interface WindowGroup {
 }
 
 /**
- * What velocity windows hold, per scope key and asset: the transactions of these types
- * created in the last `seconds` (database time) that move or may still move money:
- * PENDING, PENDING_APPROVAL and SUCCESS (a FAILED or CANCELLED one moved nothing). A
- * DESTINATION window counts what any wallet of the business sent there.
+ * What velocity windows hold, per query, scope key and asset (one statement for all of a
+ * session's windows): the transactions of these types created in the last `seconds`
+ * (database time) that move or may still move money: PENDING, PENDING_APPROVAL and SUCCESS
+ * (a FAILED or CANCELLED one moved nothing). A DESTINATION window counts what any wallet of
+ * the business sent there, the destination compared by address_key() (migration 039: the
+ * SQL twin of addressKey), so two base58 spellings that differ in case are two windows.
  */
-export async function windowGroups(db: DbConn, q: WindowQuery): Promise<WindowGroup[]> {
-  if (q.keys.length === 0) return [];
-  const key = q.scope === 'WALLET' ? sql`t.wallet_id::text` : sql`lower(t.recipient_address)`;
-  const scope =
-    q.scope === 'WALLET'
-      ? sql`t.wallet_id = ANY(${q.keys}::uuid[])`
-      : sql`lower(t.recipient_address) = ANY(${q.keys}::text[]) AND t.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${q.businessId})`;
-  const { rows } = await sql<{ k: string; asset_id: string | null; n: string; total: string | null; usd: string | null }>`
-    SELECT ${key} AS k, t.asset_id, count(*)::text AS n, sum(t.amount)::text AS total, sum(t.amount_usd::numeric)::text AS usd
-      FROM transactions t
-     WHERE ${scope} AND t.type = ANY(${q.types}::text[]) AND t.status IN ('PENDING', 'PENDING_APPROVAL', 'SUCCESS')
-       AND t.created_at > now() - make_interval(secs => ${q.seconds})
-     GROUP BY 1, 2`.execute(db);
+export async function windowGroups(db: DbConn, businessId: string, queries: readonly WindowQuery[]): Promise<WindowGroup[]> {
+  const parts = queries.flatMap((q, i) => {
+    if (q.keys.length === 0) return [];
+    const key = q.scope === 'WALLET' ? sql`t.wallet_id::text` : sql`address_key(t.recipient_address)`;
+    const scope =
+      q.scope === 'WALLET'
+        ? sql`t.wallet_id = ANY(${q.keys}::uuid[])`
+        : sql`address_key(t.recipient_address) = ANY(${q.keys}::text[]) AND t.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${businessId})`;
+    return [
+      sql`SELECT ${sql.lit(i)}::int AS q, ${key} AS k, t.asset_id, count(*)::text AS n, sum(t.amount)::text AS total,
+                 sum(t.amount_usd::numeric)::text AS usd
+            FROM transactions t
+           WHERE ${scope} AND t.type = ANY(${q.types}::text[]) AND t.status IN ('PENDING', 'PENDING_APPROVAL', 'SUCCESS')
+             AND t.created_at > now() - make_interval(secs => ${q.seconds})
+           GROUP BY 1, 2, 3`,
+    ];
+  });
+  if (parts.length === 0) return [];
+  const { rows } = await sql<{
+    q: number;
+    k: string;
+    asset_id: string | null;
+    n: string;
+    total: string | null;
+    usd: string | null;
+  }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
   return rows.map((r) => ({
+    query: r.q,
     key: r.k,
     assetId: r.asset_id,
     count: Number(r.n),
@@ -167,7 +217,6 @@ function normaliseDecimal(s: string): string {
   return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
 }
 
-/** The wallet's beneficiaries (active, not deleted) by lower-case address: whitelisted or not. */
 /**
  * The wallet's beneficiaries by addressKey: whitelisted or not. Keyed by the family's own
  * comparison, never by lower case: two base58 spellings that differ in case are different
@@ -178,8 +227,13 @@ export async function beneficiaryKinds(db: DbConn, walletId: string): Promise<Ma
     SELECT address, is_whitelisted AS whitelisted FROM beneficiaries
      WHERE wallet_id = ${walletId} AND is_active AND deleted_at IS NULL`.execute(db);
   const kinds = new Map<string, boolean>();
-  for (const r of rows) kinds.set(addressKey(r.address), (kinds.get(addressKey(r.address)) ?? false) || r.whitelisted);
+  for (const r of rows) addKind(kinds, r.address, r.whitelisted);
   return kinds;
+}
+
+function addKind(kinds: Map<string, boolean>, address: string, whitelisted: boolean): void {
+  const key = addressKey(address);
+  kinds.set(key, (kinds.get(key) ?? false) || whitelisted);
 }
 
 // ---- approvals --------------------------------------------------------------------------

@@ -25,7 +25,9 @@ function searchWhere(f: SearchFilter) {
       sql`t.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${f.businessId})`,
       ...(f.walletId ? [sql`t.wallet_id = ${f.walletId}`] : []),
       ...(f.hash ? [sql`lower(t.hash) = lower(${f.hash})`] : []),
-      ...(f.address ? [sql`(lower(t.sender_address) = lower(${f.address}) OR lower(t.recipient_address) = lower(${f.address}))`] : []),
+      ...(f.address
+        ? [sql`(address_key(t.sender_address) = address_key(${f.address}) OR address_key(t.recipient_address) = address_key(${f.address}))`]
+        : []),
       ...(f.reference ? [sql`t.reference = ${f.reference}`] : []),
       ...(f.status ? [sql`t.status = ${f.status}`] : []),
       ...(f.type ? [sql`t.type = ${f.type}`] : []),
