@@ -136,12 +136,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onSend', async (req, reply) => {
+  // A callback hook: no promise per request.
+  app.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
     // API answers are one tenant's data and some carry secrets (a new or regenerated API
     // key, an exported private key): no cache may keep any of them. Every /v1 answer, so
     // a new secret-bearing route cannot forget it.
     if (req.url.startsWith('/v1/') || req.url === '/v1') void reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   await app.register(swagger, {

@@ -22,11 +22,23 @@ export function installMetrics(app: FastifyInstance, registry: Registry): void {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (req, reply) => {
+  // Each (method, route, status)'s children, found once: prom-client otherwise hashes the
+  // label object on every observation, on every request. Bounded: routes are patterns.
+  const children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+  // A callback hook: no promise per request.
+  app.addHook('onResponse', (req, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would explode label cardinality.
     const route = req.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: req.method, route, status: String(reply.statusCode) });
-    duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    const status = String(reply.statusCode);
+    const key = `${req.method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      child = { count: requests.labels(req.method, route, status), time: duration.labels(req.method, route) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     void reply.header('content-type', registry.contentType);
