@@ -36,13 +36,14 @@ export type WalletRow = store.WalletRow;
 export { normaliseConfigurations };
 // Wallet keys by the chain family (keys.ts), for the address module.
 export { keysOfChain, type ChildAddresses, type WalletKeys };
+/** The transaction statuses the wallet's analytics count (details.ts; the types are src/transaction-types.ts). */
+export { TRANSACTION_STATUSES } from './details.js';
+
 /**
  * What never changes once a wallet exists: enough to check access and read balances.
  * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address
  * issuance could change.
  */
-/** The transaction types and statuses the wallet's analytics count (details.ts). */
-export { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './details.js';
 
 export type WalletRef = Readonly<Pick<WalletRow, 'id' | 'business_id' | 'chain_id' | 'address'>>;
 /** Published when a wallet row changes; every process drops its cached copy. */
