@@ -1,7 +1,9 @@
 /**
  * The seam's swap side (chains/types.ts re-exports it): what the service needs of a DEX for
- * auto-settlement, in domain terms.
+ * API swaps and auto-settlement, in domain terms.
  */
+import type { TxIntent } from './intents.js';
+import type { NetworkData } from './network-data.js';
 
 /*
  * What the service needs of a DEX, in domain terms: quotes over candidate routes, the calls
@@ -18,8 +20,11 @@ export interface SwapQuote {
   amountOut: bigint;
   /** What the pools' mid prices give, before fees and price impact. */
   midAmountOut: bigint;
-  /** Gas a swap along this path is expected to use (for CHEAPEST and for gas top-ups). */
-  gas: bigint;
+  /**
+   * What a swap along this path is signed with (opaque: EVM its fixed gas limit), so its fee
+   * can be priced at a quote's fees (Sender.requote) for CHEAPEST.
+   */
+  network: NetworkData;
 }
 
 /** A call a swap makes (an approval, the swap itself), as an intent without its parties. */
@@ -28,6 +33,11 @@ export interface SwapCall {
   to: string;
   data: string;
   value: bigint;
+  /**
+   * What it must be signed with (opaque: EVM its gas limit, fixed because estimating a swap
+   * before its approval is mined would revert).
+   */
+  network: NetworkData;
 }
 
 export interface SwapProvider {
@@ -36,11 +46,23 @@ export interface SwapProvider {
   readonly spender: string;
   /** Quotes the direct route and, where the router has a wrapped native coin, the route through it. */
   quote(tokenIn: string, tokenOut: string, amountIn: bigint): Promise<SwapQuote[]>;
-  /** Converts native coin (wei) into `token` units at the pools' mid price; null when no pool prices it. */
-  nativeValueIn(token: string, wei: bigint): Promise<bigint | null>;
+  /** Converts an amount of the native coin (base units) into `token` units at the pools' mid price; null when no pool prices it. */
+  nativeValueIn(token: string, amount: bigint): Promise<bigint | null>;
   allowance(token: string, owner: string): Promise<bigint>;
   approveCall(token: string, amount: bigint): SwapCall;
   swapCall(p: { path: string[]; amountIn: bigint; amountOutMin: bigint; recipient: string; deadline: bigint }): SwapCall;
+  /**
+   * A payment that moves nothing, from `from`, with the network data it is signed with: what
+   * the fees of a swap's transactions are quoted on, and what a child's top-up from its
+   * master costs.
+   */
+  probe(from: string): { intent: TxIntent; network: NetworkData };
+  /**
+   * The network data of several of a swap's transactions taken together (what they can cost
+   * at most at a quote's fees; what a child's top-up pays for): the swap along `path`,
+   * `approvals` approvals before it, and `more` (other transactions paid for the same way).
+   */
+  legs(p: { path: string[]; approvals: number; more?: NetworkData[] }): NetworkData;
   /** Units of `tokenOut` the mined transaction `hash` transferred to `recipient`; null when unknown. */
   outputOf(hash: string, tokenOut: string, recipient: string): Promise<bigint | null>;
 }

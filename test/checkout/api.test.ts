@@ -4,9 +4,15 @@
  * edited and deactivated; slugs unique and checked; a session's address, amount and
  * deadlines; an exact payment seen then settled with checkout.* and deposit.* webhooks
  * naming the link and the session; a partial one topped up; expiry on the service clock,
- * then a late payment; the payment limit; tenancy.
+ * then a late payment; the payment limit; tenancy; a payment AML screening holds (seen, not
+ * confirmed: settled once released, invalid when still held at the window's end).
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { devnetChain } from '../../src/devnet/chain.js';
+import { setDevnetSanctioned } from '../../src/devnet/sanctions.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -254,5 +260,55 @@ describe('checkout sessions', () => {
     expect(refused.body).toMatchObject({ error: 'PAYMENT_LINK_INACTIVE', message: 'All gone' });
     const listed = await h.api('GET', `/v1/payment_links/${link.id}/checkouts`, { key: key() });
     expect(listed.body.data.map((x: any) => x.id).sort()).toEqual([a.id, b.id].sort());
+  });
+  it('a payment AML screening holds is seen, not confirmed: released, it settles; still held when the window ends, invalid', async () => {
+    const link = await createLink({ name: 'Held', amount: '4', configurations: { expiresInMinutes: 10, monitoringMinutes: 20 } });
+    const [released, held] = [await startCheckout(link.id, { asset: 'USDC' }), await startCheckout(link.id, { asset: 'USDC' })];
+    // A payer the devnet sanctions oracle lists: its deposits are FLAGGED and held (the wallet's default onDepositHit HOLD).
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await setDevnetSanctioned(eth().config.rpcUrl, eth().config.chainId, [sender.address]);
+    await eth().rpc('anvil_setBalance', [sender.address, '0x56BC75E2D63100000']);
+    await eth().sendToken('USDC', sender.address, '8');
+    const payer = createWalletClient({
+      chain: devnetChain(eth().config.chainId, eth().config.rpcUrl),
+      transport: http(eth().config.rpcUrl),
+      account: sender,
+    });
+    const hashes: Hex[] = [];
+    for (const to of [released.address, held.address] as Address[]) {
+      const hash = await payer.sendTransaction({
+        to: eth().token('USDC').address as Address,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits('4', 6)] }),
+      });
+      await eth().pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      hashes.push(hash);
+    }
+    await eth().mine(2);
+    await indexAll();
+    const { rows } = await sql<{ id: string; hash: string; status: string; aml_held: boolean }>`
+      SELECT id, hash, status, aml_held FROM transactions WHERE type = 'DEPOSIT' AND hash IN (${sql.join(hashes)})`.execute(h.database.db);
+    expect(rows.map((r) => [r.status, r.aml_held])).toEqual([
+      ['SUCCESS', true],
+      ['SUCCESS', true],
+    ]);
+
+    // Confirmed on chain, but held: both sessions saw the money and wait (not settled).
+    for (const c of [released, held]) {
+      const seen = await until(c.id, (x) => x.amountPaid === '4');
+      expect(seen).toMatchObject({ status: 'processing', amountConfirmed: '0', partial: false });
+    }
+
+    // Released by an operator: that session settles; the other is still held.
+    const depositOf = rows.find((r) => r.hash === hashes[0])!.id;
+    const release = await h.api('POST', `/v1/wallets/${h.wallets[SLUG]!.id}/transactions/${depositOf}/aml/release`, { key: h.businessKey });
+    expect(release.status, JSON.stringify(release.body)).toBe(200);
+    expect(await until(released.id, (x) => x.status === 'settled')).toMatchObject({ amountPaid: '4', amountConfirmed: '4' });
+    expect(await checkout(held.id)).toMatchObject({ status: 'processing', amountConfirmed: '0' });
+
+    // Past expiresAt it still waits (seen in time); the monitoring window ends with it held: invalid.
+    clock.advance(15 * 60_000);
+    expect(await checkout(held.id)).toMatchObject({ status: 'processing' });
+    clock.advance(15 * 60_000);
+    expect(await checkout(held.id)).toMatchObject({ status: 'invalid', amountPaid: '4', amountConfirmed: '0' });
   });
 });

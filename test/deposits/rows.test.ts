@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { uuidv7, shortReference } from '../../src/lib/ids.js';
-import * as store from '../../src/modules/transactions/store.js';
+import * as store from '../../src/modules/transactions/deposit-store.js';
 import type { NewDeposit } from '../../src/modules/transactions/service.js';
 import type { TransactionRow } from '../../src/modules/transactions/service.js';
 import { startHarness, type Harness } from '../support/harness.js';

@@ -78,7 +78,7 @@ describe('delivery and signatures', () => {
     ).toThrow(/too old/);
 
     const entry = await eventually(
-      () => h.services.webhooks.one(eth().id, res.body.data.id),
+      () => h.services.webhooks.log.one(eth().id, res.body.data.id),
       (e) => e.status === 'success',
     );
     expect(entry).toMatchObject({ attempts: 1, status: 'success', response: 'ok', lastStatusCode: 200, nextAttemptAt: null });

@@ -14,7 +14,8 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem';
-import type { SwapCall, SwapProvider, SwapQuote } from '../types.js';
+import type { NetworkData, SwapCall, SwapProvider, SwapQuote, TxIntent } from '../types.js';
+import { TRANSFER_GAS } from './sender.js';
 
 const routerAbi = parseAbi([
   'function factory() view returns (address)',
@@ -31,6 +32,13 @@ const pairAbi = parseAbi([
 /** Gas of a V2 swap: about 100k for the first hop and 60k per further hop on mainnet; with margin. */
 export const SWAP_GAS_BASE = 160_000n;
 export const SWAP_GAS_PER_HOP = 90_000n;
+/** Gas of an ERC-20 approval: generous for any token (a child's top-up pays for it in advance). */
+export const APPROVE_GAS = 80_000n;
+
+/** The swap along `path` (its hops). */
+const swapGas = (path: readonly string[]) => SWAP_GAS_BASE + SWAP_GAS_PER_HOP * BigInt(path.length - 2);
+const limited = (gas: bigint): NetworkData => ({ gasLimit: gas.toString() });
+const limitOf = (network: NetworkData) => BigInt(network.gasLimit ?? 0);
 
 /** The swaps capability of an EVM chain whose chains file names a router (`swapRouter`); null without one. */
 export function createSwapProvider(client: PublicClient, router: string | null | undefined): SwapProvider | null {
@@ -57,11 +65,11 @@ class UniswapV2Provider implements SwapProvider {
     return quotes.filter((q): q is SwapQuote => q !== null);
   }
 
-  async nativeValueIn(token: string, wei: bigint): Promise<bigint | null> {
+  async nativeValueIn(token: string, amount: bigint): Promise<bigint | null> {
     const weth = await this.#wrappedNative();
-    if (!weth || wei === 0n) return wei === 0n ? 0n : null;
+    if (!weth || amount === 0n) return amount === 0n ? 0n : null;
     const reserves = await this.#reserves(weth, getAddress(token));
-    return reserves ? (wei * reserves.out) / reserves.in : null;
+    return reserves ? (amount * reserves.out) / reserves.in : null;
   }
 
   async allowance(token: string, owner: string): Promise<bigint> {
@@ -79,6 +87,7 @@ class UniswapV2Provider implements SwapProvider {
       to: getAddress(token),
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [this.spender, amount] }),
       value: 0n,
+      network: limited(APPROVE_GAS),
     };
   }
 
@@ -92,7 +101,17 @@ class UniswapV2Provider implements SwapProvider {
         args: [p.amountIn, p.amountOutMin, p.path.map((x) => getAddress(x)), getAddress(p.recipient), p.deadline],
       }),
       value: 0n,
+      network: limited(swapGas(p.path)),
     };
+  }
+
+  probe(from: string): { intent: TxIntent; network: NetworkData } {
+    return { intent: { kind: 'native', from, to: from, amount: 0n }, network: limited(TRANSFER_GAS) };
+  }
+
+  legs(p: { path: string[]; approvals: number; more?: NetworkData[] }): NetworkData {
+    const more = (p.more ?? []).reduce((sum, n) => sum + limitOf(n), 0n);
+    return limited(swapGas(p.path) + BigInt(p.approvals) * APPROVE_GAS + more);
   }
 
   async outputOf(hash: string, tokenOut: string, recipient: string): Promise<bigint | null> {
@@ -127,8 +146,7 @@ class UniswapV2Provider implements SwapProvider {
       if (!r) return null;
       mid = (mid * r.out) / r.in;
     }
-    const hops = BigInt(path.length - 1);
-    return { path, amountOut: amounts[amounts.length - 1]!, midAmountOut: mid, gas: SWAP_GAS_BASE + SWAP_GAS_PER_HOP * (hops - 1n) };
+    return { path, amountOut: amounts[amounts.length - 1]!, midAmountOut: mid, network: limited(swapGas(path)) };
   }
 
   async #reserves(tokenIn: Address, tokenOut: Address): Promise<{ in: bigint; out: bigint } | null> {

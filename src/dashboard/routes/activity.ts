@@ -86,7 +86,7 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
     const transactionId = transactionIdParam(req);
     const [tx, deliveries] = await Promise.all([
       services.transactions.get(session.auth, walletId, transactionId),
-      services.webhooks.listForTransaction(session.auth, walletId, transactionId),
+      services.webhooks.log.listForTransaction(session.auth, walletId, transactionId),
     ]);
     const approval = await services.policies.approvals.ofTransaction(session.auth, transactionId);
     return sendPage(reply, transactionPage(frameOf(session, { notice, error }), session.csrfToken, { tx, deliveries, approval }), status);
@@ -127,7 +127,7 @@ export function activityRoutes(app: FastifyInstance, ctx: Ctx): void {
     const transactionId = transactionIdParam(req);
     try {
       // The same call as POST /v1/wallets/{id}/webhooks/resend: a new delivery of the latest event.
-      await services.webhooks.resend(session.auth, walletId, transactionId);
+      await services.webhooks.log.resend(session.auth, walletId, transactionId);
       return redirect(reply, `${PREFIX}/wallets/${walletId}/transactions/${transactionId}?resent=1`);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;

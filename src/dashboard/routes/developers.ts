@@ -30,7 +30,7 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
           keyPrefix: key?.prefix ?? null,
           keyLastUsedAt: key?.lastUsedAt ?? null,
           keyScopes: key?.scopes ?? [],
-          recent: (await services.webhooks.listForWallet(session.auth, wallet.id, 1, 5)).items,
+          recent: (await services.webhooks.log.listForWallet(session.auth, wallet.id, 1, 5)).items,
         };
       }),
     );
@@ -82,7 +82,7 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const state: Omit<DevelopersState, 'wallets'> = {};
     if (q.saved === '1') state.saved = walletId;
     if (typeof q.delivery === 'string' && UUID.test(q.delivery)) {
-      const entry = await services.webhooks.one(walletId, q.delivery).catch(() => null);
+      const entry = await services.webhooks.log.one(walletId, q.delivery).catch(() => null);
       if (entry) state.test = { walletId, entry };
     }
     return render(req, reply, state);
@@ -159,7 +159,7 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const walletId = walletIdParam(req);
     const session = sessionOf(req);
     return attempt(req, reply, walletId, async () => {
-      const sent = await services.webhooks.sendTest(session.auth, walletId);
+      const sent = await services.webhooks.log.sendTest(session.auth, walletId);
       // Wait for the worker's first attempt, so the page shows how the receiver answered.
       const entry = await settled(ctx, walletId, sent);
       return new URLSearchParams({ wallet: walletId, delivery: entry.id });
@@ -173,7 +173,7 @@ async function settled(ctx: Ctx, walletId: string, entry: WebhookLogEntry): Prom
   let current = entry;
   while (current.attempts === 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
-    current = await ctx.services.webhooks.one(walletId, entry.id);
+    current = await ctx.services.webhooks.log.one(walletId, entry.id);
   }
   return current;
 }

@@ -79,7 +79,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: Ctx): void {
     const session = sessionOf(req);
     const { resent: _resent, ...query } = compact(req.query);
     const { page, ...filter } = check(DeliveryQuery, query, 'query');
-    const { items, meta } = await services.webhooks.listForBusiness(session.auth, filter, page ?? 1, PAGE_SIZE);
+    const { items, meta } = await services.webhooks.log.listForBusiness(session.auth, filter, page ?? 1, PAGE_SIZE);
     return sendPage(
       reply,
       deliveriesPage(frameOf(session, { notice, error }), session.csrfToken, {
@@ -103,7 +103,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: Ctx): void {
     const id = (req.params as { deliveryId?: string }).deliveryId;
     if (!id || !UUID.test(id)) throw new NotFoundError('Webhook delivery');
     try {
-      await services.webhooks.resendDelivery(session.auth, id);
+      await services.webhooks.log.resendDelivery(session.auth, id);
       return redirect(reply, `${PREFIX}/deliveries?resent=1`);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;

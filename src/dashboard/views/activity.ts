@@ -4,7 +4,7 @@ import { PREFIX } from '../web.js';
 import type { WalletView } from '../../modules/wallets/service.js';
 import type { AddressAnalytics, AddressView } from '../../modules/addresses/service.js';
 import type { TransactionView } from '../../modules/transactions/service.js';
-import { TRANSACTION_TYPES } from '../../modules/transactions/schemas.js';
+import { TRANSACTION_TYPES } from '../../transaction-types.js';
 import type { PageMeta } from '../../lib/schema.js';
 import { badge, csrf, layout, pager, walletTabs, type Frame } from './layout.js';
 
@@ -105,6 +105,53 @@ export function amountOf(t: TransactionView): Html {
   return html`<span class="amount">${groupDigits(t.amount)}</span> <span class="symbol">${t.asset?.symbol ?? t.blockchain.symbol}</span>`;
 }
 
+/**
+ * A table of transactions, one row each, linked to the transaction's page. A wallet's own
+ * list shows each row's hash, a pending row's confirmations and its reference as a link; the
+ * search across wallets (`acrossWallets`) shows the wallet's name in their place.
+ */
+export function transactionsTable(items: TransactionView[], opts: { acrossWallets?: boolean } = {}): Html {
+  const across = opts.acrossWallets === true;
+  const column = (shown: boolean, cell: Html | string) => (shown ? cell : '');
+  return html`<table class="transactions">
+    <thead>
+      <tr>
+        <th>Created</th>
+        ${column(across, html`<th>Wallet</th>`)}
+        <th>Type</th>
+        <th>Status</th>
+        <th>Amount</th>
+        <th>Counterparty</th>
+        ${column(!across, html`<th>Hash</th>`)}
+        <th>Reference</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${
+        items.length === 0
+          ? html`<tr>
+              <td colspan="7" class="muted">No transactions match.</td>
+            </tr>`
+          : ''
+      }
+      ${items.map((t) => {
+        const page = `${PREFIX}/wallets/${t.wallet.id}/transactions/${t.id}`;
+        const pending = !across && t.confirmations !== null && t.status === 'PENDING';
+        return html`<tr data-transaction="${t.id}" data-hash="${t.hash ?? ''}">
+          <td data-label="Created"><a href="${page}">${when(t.createdAt)}</a></td>
+          ${column(across, html`<td data-label="Wallet">${t.wallet.name}</td>`)}
+          <td data-label="Type">${t.type}</td>
+          <td data-label="Status">${badge(t.status)}${pending ? html` <span class="muted small">${t.confirmations} conf.</span>` : ''}</td>
+          <td data-label="Amount">${amountOf(t)}</td>
+          <td data-label="Counterparty">${short(t.type === 'DEPOSIT' ? t.senderAddress : t.recipientAddress, 6)}</td>
+          ${column(!across, html`<td data-label="Hash">${short(t.hash, 6)}</td>`)}
+          <td data-label="Reference">${across ? t.reference : html`<a href="${page}">${t.reference}</a>`}</td>
+        </tr>`;
+      })}
+    </tbody>
+  </table>`;
+}
+
 export function transactionsPage(
   frame: Frame,
   s: { wallet: WalletView; items: TransactionView[]; meta: PageMeta; query: Record<string, string>; addressLabel: string | null },
@@ -137,44 +184,6 @@ export function transactionsPage(
           <div class="actions"><button type="submit" class="primary">Apply</button> <a href="${base}/transactions">Reset</a></div>
         </form>
       </section>
-      <section class="card">
-        <table class="transactions">
-          <thead>
-            <tr>
-              <th>Created</th>
-              <th>Type</th>
-              <th>Status</th>
-              <th>Amount</th>
-              <th>Counterparty</th>
-              <th>Hash</th>
-              <th>Reference</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              s.items.length === 0
-                ? html`<tr>
-                    <td colspan="7" class="muted">No transactions match.</td>
-                  </tr>`
-                : ''
-            }
-            ${s.items.map(
-              (t) =>
-                html`<tr data-transaction="${t.id}" data-hash="${t.hash ?? ''}">
-                  <td data-label="Created"><a href="${base}/transactions/${t.id}">${when(t.createdAt)}</a></td>
-                  <td data-label="Type">${t.type}</td>
-                  <td data-label="Status">
-                    ${badge(t.status)}${t.confirmations !== null && t.status === 'PENDING' ? html` <span class="muted small">${t.confirmations} conf.</span>` : ''}
-                  </td>
-                  <td data-label="Amount">${amountOf(t)}</td>
-                  <td data-label="Counterparty">${short(t.type === 'DEPOSIT' ? t.senderAddress : t.recipientAddress, 6)}</td>
-                  <td data-label="Hash">${short(t.hash, 6)}</td>
-                  <td data-label="Reference"><a href="${base}/transactions/${t.id}">${t.reference}</a></td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-        ${pager(`${base}/transactions`, q, s.meta)}
-      </section>`,
+      <section class="card">${transactionsTable(s.items)} ${pager(`${base}/transactions`, q, s.meta)}</section>`,
   );
 }

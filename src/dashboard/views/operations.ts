@@ -5,7 +5,7 @@ import type { TransactionView } from '../../modules/transactions/service.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import type { WalletView } from '../../modules/wallets/service.js';
 import type { PageMeta } from '../../lib/schema.js';
-import { amountOf } from './activity.js';
+import { transactionsTable } from './activity.js';
 import { badge, csrf, layout, pager, walletTabs, type Frame } from './layout.js';
 
 const STATUSES = ['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'];
@@ -42,43 +42,7 @@ export function searchPage(
           <div class="actions"><button type="submit" class="primary">Search</button> <a href="${PREFIX}/transactions">Reset</a></div>
         </form>
       </section>
-      <section class="card">
-        <table class="transactions">
-          <thead>
-            <tr>
-              <th>Created</th>
-              <th>Wallet</th>
-              <th>Type</th>
-              <th>Status</th>
-              <th>Amount</th>
-              <th>Counterparty</th>
-              <th>Reference</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              s.items.length === 0
-                ? html`<tr>
-                    <td colspan="7" class="muted">No transactions match.</td>
-                  </tr>`
-                : ''
-            }
-            ${s.items.map(
-              (t) =>
-                html`<tr data-transaction="${t.id}" data-hash="${t.hash ?? ''}">
-                  <td data-label="Created"><a href="${PREFIX}/wallets/${t.wallet.id}/transactions/${t.id}">${when(t.createdAt)}</a></td>
-                  <td data-label="Wallet">${t.wallet.name}</td>
-                  <td data-label="Type">${t.type}</td>
-                  <td data-label="Status">${badge(t.status)}</td>
-                  <td data-label="Amount">${amountOf(t)}</td>
-                  <td data-label="Counterparty">${short(t.type === 'DEPOSIT' ? t.senderAddress : t.recipientAddress, 6)}</td>
-                  <td data-label="Reference">${t.reference}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-        ${pager(`${PREFIX}/transactions`, q, s.meta)}
-      </section>`,
+      <section class="card">${transactionsTable(s.items, { acrossWallets: true })} ${pager(`${PREFIX}/transactions`, q, s.meta)}</section>`,
   );
 }
 

@@ -36,11 +36,13 @@ import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { failureOf, Legs } from './legs.js';
-import { APPROVE_GAS, minedOfStrings, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
+import { minedOfStrings, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
 import { offers } from '../../chains/registry.js';
+import type { SwapCall } from '../../chains/types.js';
+import type { Purpose } from '../../events.js';
 
 /** How soon a settlement waiting for another of its sender looks again. */
 const SENDER_WAIT_MS = 2_000;
@@ -138,29 +140,20 @@ export class AutoSettlementExecutor {
     const sender = await this.#sender(tx, s);
     // Decided at planning, under the sender's lock (planner.ts); same nonce order as listed.
     const approvals = plan!.approve ? (plan!.resetApproval ? [0n, amountIn] : [amountIn]) : [];
-    for (const amount of approvals) {
-      await this.deps.outbound.enqueue(tx, {
-        ...this.#from(s),
-        intent: provider.approveCall(assetIn.address, amount),
-        gasLimit: APPROVE_GAS,
-        purpose: PURPOSE.approve,
-        ownerId: s.id,
-      });
-    }
-    await this.deps.outbound.enqueue(tx, {
-      ...this.#from(s),
-      intent: provider.swapCall({
+    // Each call signed with its network data (the swap's fixed: estimating it before the approval is mined would revert).
+    const send = ({ network, ...intent }: SwapCall, purpose: Purpose) =>
+      this.deps.outbound.enqueue(tx, { ...this.#from(s), intent, network, purpose, ownerId: s.id });
+    for (const amount of approvals) await send(provider.approveCall(assetIn.address, amount), PURPOSE.approve);
+    await send(
+      provider.swapCall({
         path: plan!.path,
         amountIn,
         amountOutMin: BigInt(plan!.amountOutMin),
         recipient: sender,
         deadline: BigInt(plan!.deadline),
       }),
-      // Fixed: estimating before the approval is mined would revert.
-      gasLimit: BigInt(plan!.gas),
-      purpose: PURPOSE.swap,
-      ownerId: s.id,
-    });
+      PURPOSE.swap,
+    );
     await store.updateSettlement(tx, s.id, { stage: 'sending' });
   }
 

@@ -9,8 +9,8 @@ import { AppError } from '../../lib/errors.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
-import { isZeroAddress } from '../../chains/registry.js';
-import type { ChainAdapter, FeeQuote, Sender, TxIntent } from '../../chains/types.js';
+import { capability, isZeroAddress } from '../../chains/registry.js';
+import type { ChainAdapter, FeeQuote, NetworkData, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
 import type { Mined } from '../transactions/service.js';
@@ -19,7 +19,6 @@ import { offers } from '../../chains/registry.js';
 const NATIVE_TRANSFER_GAS = 21_000n;
 /** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
 const TOKEN_TRANSFER_GAS = 100_000n;
-export const APPROVE_GAS = 80_000n;
 /** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
 const SWAP_DEADLINE_SECONDS = 3_600n;
 
@@ -37,7 +36,6 @@ export interface StoredPlan {
    * to change a non-zero allowance to another non-zero value.
    */
   resetApproval?: boolean;
-  gas: string;
   candidates: { path: string[]; amountOut: string }[];
   mined?: { hash: string; block: { number: string; hash: string }; gasUsed: string; gasPrice: string };
   /** Depth of the swap's block when it became final. */
@@ -115,7 +113,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       amountIn,
       order: rule.order,
       slippage: rule.slippage_tolerance,
-      gasFee: (gas) => priced(family, quote!, gas).fee,
+      feeOf: (network) => family.requote(quote!, network).fee,
     });
     if (result.ok) {
       const allowance = await result.plan.provider.allowance(assetIn.address, sender);
@@ -124,15 +122,15 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
     } else refusal = result.reason;
     if (result.plan) plan ??= storedPlan(result.plan, false, 0n);
   }
-  let gas = 0n;
   let topup = 0n;
   let transferGas = 0n;
   if (fromChild && !refusal && quote) {
     let network = quote.network;
     if (swapping) {
       transferGas = assetOut.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
-      gas = transferGas + (plan ? BigInt(plan.gas) + approvals(plan) * APPROVE_GAS : 0n);
-      network = priced(family, quote, gas).network;
+      // The child's legs and its final transfer, taken together: what its top-up pays for.
+      const transfer = family.fixedNetwork({ limit: transferGas });
+      network = family.requote(quote, plan ? legsOf(adapter, plan, [transfer]) : transfer).network;
     } else {
       // The child signs the move with the limit quoted (in the family's units; none: 0).
       transferGas = quote.limit?.limit ?? 0n;
@@ -175,6 +173,11 @@ function priced(family: Sender, quote: FeeQuote, gas: bigint): FeeQuote {
   return family.requote(quote, family.fixedNetwork({ limit: gas }));
 }
 
+/** The network data of the plan's approvals and swap taken together, and `more` (the swaps capability's legs). */
+function legsOf(adapter: ChainAdapter, plan: StoredPlan, more: NetworkData[] = []): NetworkData {
+  return capability(adapter, 'swaps').legs({ path: plan.path, approvals: Number(approvals(plan)), more });
+}
+
 /** How many approve transactions the plan sends before its swap. */
 export function approvals(p: StoredPlan): bigint {
   return p.approve ? (p.resetApproval ? 2n : 1n) : 0n;
@@ -193,7 +196,6 @@ function storedPlan(
     referenceKind: p.referenceKind,
     deadline: deadline.toString(),
     approve,
-    gas: p.route.gas.toString(),
     candidates: p.candidates,
   };
 }
@@ -247,9 +249,9 @@ export async function reserveAtMaster(
   const asset = deps.catalogue.asset(s.asset_in_id)!;
   try {
     const chain = deps.catalogue.chain(s.chain_id);
-    // A swap's legs in gas at the quote's fees; a plain move's own quote (planSettlement).
+    // A swap's legs at the quote's fees; a plain move's own quote (planSettlement).
     const fee = plan
-      ? priced(chain.adapter.sender, quote!, BigInt(plan.gas) + approvals(plan) * APPROVE_GAS).fee
+      ? chain.adapter.sender.requote(quote!, legsOf(chain.adapter, plan)).fee
       : s.asset_in_id !== s.asset_out_id
         ? priced(chain.adapter.sender, quote!, asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS).fee
         : quote!.fee;

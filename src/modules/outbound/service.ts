@@ -66,6 +66,32 @@ export type { Confirmation } from '../../outbound-row.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 export type { DetachedSlot } from './strategy.js';
 
+/** What `mined` answers: the transaction that landed, and its fee as the public fields show it (FeeReport.ofReceipt). */
+export interface Mined {
+  hash: string;
+  block: BlockPointer;
+  gasUsed: bigint;
+  gasPrice: bigint;
+}
+
+/**
+ * `Mined` as an owner keeps it until it settles later (JSON, decimal strings): its hash and
+ * block, and the fee fields, which the owner hands back through `minedOfRecord` unread.
+ */
+export type MinedRecord = Readonly<{ hash: string; blockNumber: string; blockHash: string } & Record<string, string>>;
+
+export function minedRecord(m: Mined): MinedRecord {
+  const { hash, block, ...fees } = m;
+  const figures = Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, v.toString()]));
+  return { ...figures, hash, blockNumber: block.number.toString(), blockHash: block.hash };
+}
+
+export function minedOfRecord(r: MinedRecord): Mined {
+  const { hash, blockNumber, blockHash, ...fees } = r;
+  const figures = Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, BigInt(v)])) as Pick<Mined, 'gasUsed' | 'gasPrice'>;
+  return { ...figures, hash, block: { number: BigInt(blockNumber), hash: blockHash } };
+}
+
 export interface OutboundOptions {
   /** First receipt check after signing; doubles per poll up to maxTrackDelayMs. */
   firstTrackDelayMs?: number;
@@ -161,7 +187,7 @@ export class OutboundService {
    * family maps it to (ChainAdapter.fees.ofReceipt: gasUsed x gasPrice is the fee); null
    * without a receipt.
    */
-  mined(row: OutboundRow): { hash: string; block: BlockPointer; gasUsed: bigint; gasPrice: bigint } | null {
+  mined(row: OutboundRow): Mined | null {
     if (!row.receipt) return null;
     return { hash: row.hash!, block: row.receipt.block, ...this.catalogue.chain(row.chainId).adapter.fees.ofReceipt(row.receipt) };
   }

@@ -20,11 +20,11 @@
  * asset and amount, to the recipient, initiated by the API key; anything but ALLOW refuses it,
  * as a swap cannot wait for approval), the input held like a withdrawal (the SWAP row counts
  * in the withdrawal reservations), the SWAP Transaction, the swap row, the quote marked
- * used, and the first transactions (a child's gas top-up, or [approve(0)] [approve] and the
+ * used, and the first transactions (a child's fee top-up, or [approve(0)] [approve] and the
  * swap, in nonce order). flow.ts follows them.
  */
 import { capability, isZeroAddress } from '../../chains/registry.js';
-import type { FeeQuote, Sender, TxIntent } from '../../chains/types.js';
+import type { FeeQuote } from '../../chains/types.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
@@ -42,8 +42,6 @@ import type { SwapService } from './service.js';
 import * as store from './store.js';
 import type { Order } from './types.js';
 
-export const APPROVE_GAS = 80_000n;
-const NATIVE_TRANSFER_GAS = 21_000n;
 const DEFAULT_SLIPPAGE = '0.5';
 /** The swap must be mined within this long of its execution, or the router reverts it. */
 const DEADLINE_SECONDS = 600n;
@@ -77,8 +75,7 @@ interface Priced extends Request {
   route: store.RoutePlan;
   minOut: bigint;
   fees: FeeQuote;
-  /** Gas of the swap and of the most approvals it may need. */
-  gas: bigint;
+  /** What the swap, the most approvals it may need and a child's top-up cost at `fees`. */
   networkFee: bigint;
   nativeBalance: bigint;
 }
@@ -265,9 +262,10 @@ export class SwapApi {
         [{ field: 'amount', message: 'insufficient balance' }],
       );
     }
-    // The legs are priced in gas at the fees now, on a transfer that moves nothing (their limits are fixed).
-    const still: TxIntent = { kind: 'native', from: actor.address, to: actor.address, amount: 0n };
-    const fees = await family.quote(still, family.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }), { fresh: true });
+    // The legs are priced at the fees now, quoted on a payment that moves nothing (their network data is fixed).
+    const provider = this.swaps.provider(actor.chain.id)!;
+    const probe = provider.probe(actor.address);
+    const fees = await family.quote(probe.intent, probe.network, { fresh: true });
     const asset = (a: AssetHandle) => ({
       address: a.row.address,
       decimals: a.row.decimals,
@@ -280,12 +278,13 @@ export class SwapApi {
       amountIn: r.amountIn,
       order: r.order,
       slippage: r.slippage,
-      gasFee: (gas) => priced(family, fees, gas).fee,
+      feeOf: (network) => family.requote(fees, network).fee,
     });
     const plan = result.ok ? result.plan : result.plan;
     if (!plan) throw new BusinessRuleError('NO_SWAP_ROUTE', `No route: ${result.ok ? '' : result.reason}`);
     if (!result.ok && opts.refuse !== false) throw slippage(r, plan.route.amountOut, plan.amountOutMin, null);
-    const gas = plan.route.gas + 2n * APPROVE_GAS + (actor.index === 0 ? 0n : NATIVE_TRANSFER_GAS);
+    // At most two approvals (approve(0) first where an allowance is short); a child's top-up from its master.
+    const legs = provider.legs({ path: plan.route.path, approvals: 2, more: actor.index === 0 ? [] : [probe.network] });
     return {
       ...r,
       route: {
@@ -294,13 +293,11 @@ export class SwapApi {
         midAmountOut: plan.route.midAmountOut.toString(),
         reference: plan.reference.toString(),
         referenceKind: plan.referenceKind,
-        gas: plan.route.gas.toString(),
         candidates: plan.candidates,
       },
       minOut: plan.amountOutMin,
       fees,
-      gas,
-      networkFee: priced(family, fees, gas).fee,
+      networkFee: family.requote(fees, legs).fee,
       nativeBalance: nativeBalance!,
     };
   }
@@ -339,11 +336,6 @@ export class SwapApi {
       recipientAddress: p.recipient,
     };
   }
-}
-
-/** The quote at another gas limit: what `gas` costs at its fees. */
-export function priced(family: Sender, quote: FeeQuote, gas: bigint): FeeQuote {
-  return family.requote(quote, family.fixedNetwork({ limit: gas }));
 }
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -2,7 +2,7 @@
  * An API swap's steps (api.ts accepts it), each in the transaction of the step before:
  *
  *   start (the request's transaction, under the sender's lock): the SWAP Transaction and the
- *     swap row; a child's gas top-up (stage topup) or the legs at once (stage sending);
+ *     swap row; a child's fee top-up (stage topup) or the legs at once (stage sending);
  *   top-up mined: the legs, [approve(0)] [approve] + the router's swap (amountOutMin and the
  *     deadline signed into it; the output sent straight to the recipient), consecutive nonces;
  *   swap mined and its block the chain's confirmations deep (outbound.confirmed, final): stage
@@ -10,7 +10,7 @@
  *     receipt's transfer logs (a chain read, so outside the pipeline's transaction) and ends
  *     the Transaction SUCCESS with that toAmount and `swap.success`;
  *   a swap that reverted (the pool moved below the minimum, the deadline passed) or was never
- *     mined: FAILED and `swap.failed`; the input never left the sender, only gas was spent.
+ *     mined: FAILED and `swap.failed`; the input never left the sender, only the network fee was spent.
  *
  * Every step checks the swap's stage under its row lock, so a replayed handler or job does
  * nothing twice; a reorg before the final depth re-sends the same bytes (the pipeline).
@@ -22,9 +22,9 @@ import { ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
-import type { Confirmation, OutboundRow } from '../outbound/service.js';
+import { minedOfRecord, minedRecord, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import type { Candidate } from '../policies/service.js';
-import type { FeeQuote } from '../../chains/types.js';
+import type { FeeQuote, SwapCall } from '../../chains/types.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { SwapService } from './service.js';
@@ -32,8 +32,6 @@ import * as store from './store.js';
 
 export const SWAP_PURPOSES = { topup: 'swap-topup', approve: 'swap-approve', swap: 'swap' } as const satisfies Record<string, Purpose>;
 export const SWAP_EVENTS = { ok: 'swap.success', failed: 'swap.failed' } as const;
-
-const APPROVE_GAS = 80_000n;
 
 /** What start needs of a priced request (api.ts). */
 export interface Accepted {
@@ -84,10 +82,9 @@ export class SwapFlow {
       // Read under the sender's lock: no other swap of it can change the allowance meanwhile.
       const allowance = await provider.allowance(a.from.row.address, actor.address);
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
-      const gas = BigInt(a.route.gas) + BigInt(approvals.length) * APPROVE_GAS;
-      const legs = family.requote(a.fees, family.fixedNetwork({ limit: gas }));
+      const legs = family.requote(a.fees, provider.legs({ path: a.route.path, approvals: approvals.length }));
       const child = actor.index !== 0;
-      // The input (and, from the master, the legs' gas) held like a withdrawal's.
+      // The input (and, from the master, the legs' fees) held like a withdrawal's.
       await ctx.withdrawals.reserveForMove(tx, {
         chain,
         sender: actor.address,
@@ -102,7 +99,6 @@ export class SwapFlow {
         ...a.route,
         deadline: ctx.deadline.toString(),
         approvals: approvals.map(String),
-        approveGas: APPROVE_GAS.toString(),
         // A child signs with what its top-up paid for (each leg sets its own limit over it).
         ...(child ? { network: family.fundedNetwork(legs) } : {}),
       };
@@ -179,34 +175,22 @@ export class SwapFlow {
   async #sendLegs(tx: DbConn, s: store.SwapRow): Promise<void> {
     const provider = this.swaps.provider(s.chain_id)!;
     const token = this.deps.catalogue.asset(s.asset_in_id)!.row.address;
-    const from = {
-      chainId: s.chain_id,
-      walletId: s.wallet_id,
-      fromIndex: s.from_index,
-      ownerId: s.id,
-      ...(s.plan.network ? { network: s.plan.network } : {}),
-    };
-    for (const amount of s.plan.approvals) {
-      await this.deps.outbound.enqueue(tx, {
-        ...from,
-        intent: provider.approveCall(token, BigInt(amount)),
-        gasLimit: BigInt(s.plan.approveGas),
-        purpose: SWAP_PURPOSES.approve,
-      });
-    }
-    await this.deps.outbound.enqueue(tx, {
-      ...from,
-      intent: provider.swapCall({
+    const from = { chainId: s.chain_id, walletId: s.wallet_id, fromIndex: s.from_index, ownerId: s.id };
+    // Each call is signed with its own network data (the swap's fixed: estimating it before
+    // the approval is mined would revert), over what a child's top-up paid for.
+    const send = ({ network, ...intent }: SwapCall, purpose: Purpose) =>
+      this.deps.outbound.enqueue(tx, { ...from, intent, network: { ...s.plan.network, ...network }, purpose });
+    for (const amount of s.plan.approvals) await send(provider.approveCall(token, BigInt(amount)), SWAP_PURPOSES.approve);
+    await send(
+      provider.swapCall({
         path: s.plan.path,
         amountIn: BigInt(s.amount_in),
         amountOutMin: BigInt(s.min_out),
         recipient: s.recipient,
         deadline: BigInt(s.plan.deadline),
       }),
-      // Fixed: estimating before the approval is mined would revert.
-      gasLimit: BigInt(s.plan.gas),
-      purpose: SWAP_PURPOSES.swap,
-    });
+      SWAP_PURPOSES.swap,
+    );
     await store.updateSwap(tx, s.id, { stage: 'sending' });
   }
 
@@ -220,7 +204,7 @@ export class SwapFlow {
     const s = await this.#locked(tx, row, 'topup');
     if (!s) return;
     if (row.stage === 'mined') await this.#sendLegs(tx, s);
-    else await this.#fail(tx, s, `${this.deps.outbound.failure(row, 'gas top-up')}; the funds stay with the sender`, null, 'not-sent');
+    else await this.#fail(tx, s, `${this.deps.outbound.failure(row, 'fee top-up')}; the funds stay with the sender`, null, 'not-sent');
   }
 
   /** outbound.settled of 'swap-approve': nothing to do; a failed approval makes the swap behind it revert. */
@@ -258,17 +242,7 @@ export class SwapFlow {
       await this.#fail(tx, s, why, mined, 'failed', change.depth);
       return;
     }
-    const plan: store.SwapPlan = {
-      ...s.plan,
-      depth: change.depth,
-      mined: {
-        hash: mined.hash,
-        blockNumber: mined.block.number.toString(),
-        blockHash: mined.block.hash,
-        gasUsed: mined.gasUsed.toString(),
-        gasPrice: mined.gasPrice.toString(),
-      },
-    };
+    const plan: store.SwapPlan = { ...s.plan, depth: change.depth, mined: minedRecord(mined) };
     await store.updateSwap(tx, s.id, { stage: 'swapped', plan });
     await jobs.swap_settle.add(tx, { id: s.id }, { key: jobs.swap_settle.key(s.id) });
   }
@@ -280,7 +254,7 @@ export class SwapFlow {
     const tokenOut = this.deps.catalogue.asset(s.asset_out_id)!.row.address;
     const output = await this.swaps.provider(s.chain_id)!.outputOf(s.plan.mined.hash, tokenOut, s.recipient);
     if (output === null) throw new Error(`swap ${s.plan.mined.hash} has no readable receipt yet`);
-    const m = s.plan.mined;
+    const mined = minedOfRecord(s.plan.mined);
     await this.deps.db.transaction().execute(async (tx) => {
       const locked = await store.lockSwap(tx, id);
       if (!locked || locked.status !== 'pending' || locked.stage !== 'swapped') return;
@@ -291,12 +265,7 @@ export class SwapFlow {
         reason: null,
         toAmount: output,
         ...(s.plan.depth !== undefined ? { confirmations: s.plan.depth } : {}),
-        mined: {
-          hash: m.hash,
-          block: { number: BigInt(m.blockNumber), hash: m.blockHash },
-          gasUsed: BigInt(m.gasUsed),
-          gasPrice: BigInt(m.gasPrice),
-        },
+        mined,
       });
       if (moved) await this.deps.webhooks.emitForTransaction(tx, id, SWAP_EVENTS.ok);
     });

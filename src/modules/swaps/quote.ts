@@ -48,18 +48,18 @@ export function parValue(amountIn: bigint, decimalsIn: number, decimalsOut: numb
  * The route the order asks for:
  * - FASTEST: fewest hops (one transaction either way, but fewer pools = less to go wrong);
  *   ties by output;
- * - CHEAPEST: best output net of gas, gas valued in the output asset (`gasCostOut`, null when
- *   no pool prices the native coin: then best output);
+ * - CHEAPEST: best output net of its network fee, the fee valued in the output asset
+ *   (`feeCostOut`, null when no pool prices the native coin: then best output);
  * - RECOMMENDED and NO_SLIPPAGE: best output.
  */
-export function chooseRoute(quotes: SwapQuote[], order: Order, gasCostOut: (q: SwapQuote) => bigint | null): SwapQuote | null {
+export function chooseRoute(quotes: SwapQuote[], order: Order, feeCostOut: (q: SwapQuote) => bigint | null): SwapQuote | null {
   if (quotes.length === 0) return null;
   const byOutput = (a: SwapQuote, b: SwapQuote) =>
     a.amountOut === b.amountOut ? a.path.length - b.path.length : a.amountOut > b.amountOut ? -1 : 1;
   const sorted = [...quotes];
   if (order === 'FASTEST') sorted.sort((a, b) => a.path.length - b.path.length || byOutput(a, b));
   else if (order === 'CHEAPEST') {
-    const net = (q: SwapQuote) => q.amountOut - (gasCostOut(q) ?? 0n);
+    const net = (q: SwapQuote) => q.amountOut - (feeCostOut(q) ?? 0n);
     sorted.sort((a, b) => (net(a) === net(b) ? byOutput(a, b) : net(a) > net(b) ? -1 : 1));
   } else sorted.sort(byOutput);
   return sorted[0]!;

@@ -3,7 +3,7 @@
  * plan of a swap (route, reference, minimum output) per quote.ts's rules.
  */
 import type { Logger } from '../../lib/logger.js';
-import type { SwapProvider, SwapQuote } from '../../chains/types.js';
+import type { NetworkData, SwapProvider, SwapQuote } from '../../chains/types.js';
 import { swapProviderFor } from '../../chains/registry.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { Order } from './types.js';
@@ -49,19 +49,20 @@ export class SwapService {
 
   /**
    * Quotes `amountIn` of `from` into `to`, picks the route by `order` and sets the minimum
-   * output. `gasFee` (what that much gas costs in the native coin, at the caller's fee
-   * quote) values gas for CHEAPEST. A failure says why nothing can be sent.
+   * output. `feeOf` (what a transaction signed with that network data costs in the native
+   * coin, at the caller's fee quote) values each route's network fee for CHEAPEST. A failure
+   * says why nothing can be sent.
    */
   async plan(
     chainId: string,
-    p: { from: SwapAsset; to: SwapAsset; amountIn: bigint; order: Order; slippage: string; gasFee: (gas: bigint) => bigint },
+    p: { from: SwapAsset; to: SwapAsset; amountIn: bigint; order: Order; slippage: string; feeOf: (network: NetworkData) => bigint },
   ): Promise<PlanResult> {
     const provider = this.provider(chainId);
     if (!provider) return { ok: false, reason: 'no swap router is configured for this chain' };
     const quotes = await provider.quote(p.from.address, p.to.address, p.amountIn);
-    const gasValue = new Map<SwapQuote, bigint | null>();
-    if (p.order === 'CHEAPEST') for (const q of quotes) gasValue.set(q, await provider.nativeValueIn(p.to.address, p.gasFee(q.gas)));
-    const route = chooseRoute(quotes, p.order, (q) => gasValue.get(q) ?? null);
+    const feeValue = new Map<SwapQuote, bigint | null>();
+    if (p.order === 'CHEAPEST') for (const q of quotes) feeValue.set(q, await provider.nativeValueIn(p.to.address, p.feeOf(q.network)));
+    const route = chooseRoute(quotes, p.order, (q) => feeValue.get(q) ?? null);
     const candidates = quotes.map((q) => ({ path: q.path, amountOut: q.amountOut.toString() }));
     if (!route || route.amountOut === 0n) return { ok: false, reason: `no pool can swap ${p.from.symbol} into ${p.to.symbol}` };
 

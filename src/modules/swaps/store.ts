@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { NetworkData } from '../../chains/types.js';
+import type { MinedRecord } from '../outbound/service.js';
 
 /** What a quote or a swap keeps of its route (decimal strings): what later steps sign without a new quote. */
 export interface RoutePlan {
@@ -10,7 +11,6 @@ export interface RoutePlan {
   midAmountOut: string;
   reference: string;
   referenceKind: 'par' | 'mid' | 'quote';
-  gas: string;
   candidates: { path: string[]; amountOut: string }[];
 }
 
@@ -62,10 +62,9 @@ export type SwapStage = 'topup' | 'sending' | 'swapped' | 'done' | 'failed';
 export interface SwapPlan extends RoutePlan {
   deadline: string;
   approvals: string[];
-  approveGas: string;
   network?: NetworkData;
-  /** The swap's receipt once final (its output is read from it). */
-  mined?: { hash: string; blockNumber: string; blockHash: string; gasUsed: string; gasPrice: string };
+  /** The swap's transaction once final (its output is read from its receipt), as the pipeline stores it (outbound minedRecord). */
+  mined?: MinedRecord;
   depth?: number;
 }
 

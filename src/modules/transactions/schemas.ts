@@ -3,23 +3,9 @@ import { JsonObject, Nullable, Timestamp, Uuid } from '../../lib/schema.js';
 import { AssetSchema, BlockchainSchema } from '../catalogue/schemas.js';
 import { AddressSchema } from '../addresses/schemas.js';
 import { WalletSchema } from '../wallets/schemas.js';
+import { TRANSACTION_TYPES } from '../../transaction-types.js';
 
 const Str = Nullable(Type.String());
-
-/** Every transaction type, in the order the docs list them (also the list filter's values). */
-export const TRANSACTION_TYPES = [
-  'DEPOSIT',
-  'WITHDRAW',
-  'SALVAGE',
-  'SIGNED',
-  'CUSTOM_SMART_CONTRACT',
-  'SWAP',
-  'AUTO_SETTLEMENT',
-  'STAKING',
-  'UNSTAKING',
-  'RESTAKING',
-  'UNSTAKING_WITHDRAW',
-] as const;
 
 export const TransactionSchema = Type.Object(
   {

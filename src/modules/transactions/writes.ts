@@ -9,6 +9,7 @@ import type { Insertable } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { TransactionsTable } from '../../db/types.js';
 import type { TransactionType } from './lifecycle.js';
+import * as deposits from './deposit-store.js';
 import * as store from './store.js';
 import type {
   ContractCallOutcome,
@@ -56,7 +57,7 @@ export class TransactionWrites {
    * skipped), built in memory. With `depth`, one at or below the final block `depth.final` is written SUCCESS.
    */
   recordDeposits(db: DbConn, ds: NewDeposit[], depth?: { head: bigint; final: bigint }): Promise<store.TransactionRow[]> {
-    return store.insertDeposits(db, ds, depth);
+    return deposits.insertDeposits(db, ds, depth);
   }
 
   /**
@@ -71,19 +72,19 @@ export class TransactionWrites {
     screening: Record<string, unknown>,
     held: boolean,
   ): Promise<boolean> {
-    return store.setDepositScreening(db, id, from, screening, held);
+    return deposits.setDepositScreening(db, id, from, screening, held);
   }
 
   // ---- deposits ---------------------------------------------------------------------
 
   /** depositRelocated: found in another block (its caller matched it, PENDING or FAILED, in the range's transaction). */
   relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
-    return store.relocateDeposit(db, id, loc);
+    return deposits.relocateDeposit(db, id, loc);
   }
 
   /** depositReorged, only if still PENDING in the block it was read in; false when it has moved on. */
   failDeposit(db: DbConn, d: { id: string; block_hash: string }, reason: string): Promise<boolean> {
-    return store.failDeposit(db, d, reason);
+    return deposits.failDeposit(db, d, reason);
   }
 
   /**
@@ -92,22 +93,22 @@ export class TransactionWrites {
    * adapter's finalizedHead: depth counting on EVM, the solidified block on Tron).
    */
   confirmDeposits(db: DbConn, chainId: string, head: bigint, verifiedTo: bigint, final: bigint, only?: string[]): Promise<string[]> {
-    return store.confirmDeposits(db, chainId, head, verifiedTo, final, only);
+    return deposits.confirmDeposits(db, chainId, head, verifiedTo, final, only);
   }
 
   /** depositSwept: the deposits are carried by this sweep (its caller holds the address's lock). */
   attachToSweep(db: DbConn, sweepId: string, depositIds: string[]): Promise<void> {
-    return store.attachDeposits(db, sweepId, depositIds);
+    return deposits.attachDeposits(db, sweepId, depositIds);
   }
 
   /** depositSwept: the sweep's transfer was mined. */
   markSwept(db: DbConn, depositId: string, s: Swept): Promise<void> {
-    return store.markSwept(db, depositId, s);
+    return deposits.markSwept(db, depositId, s);
   }
 
   /** depositSwept: the sweep failed; the reason is kept in asset_swept_response. */
   recordSweepFailure(db: DbConn, depositId: string, response: unknown): Promise<void> {
-    return store.recordSweepFailure(db, depositId, response);
+    return deposits.recordSweepFailure(db, depositId, response);
   }
 
   // ---- sends (withdrawals, contract writes, settlement legs) ---------------------------

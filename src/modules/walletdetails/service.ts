@@ -12,7 +12,8 @@ import type { CatalogueService } from '../catalogue/service.js';
 import type { RateService } from '../rates/service.js';
 import { usdValue } from '../rates/service.js';
 import type { TransactionService } from '../transactions/service.js';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../wallets/service.js';
+import { TRANSACTION_STATUSES } from '../wallets/service.js';
+import { TRANSACTION_TYPES } from '../../transaction-types.js';
 
 export interface WalletDetailsDeps {
   walletAssets: WalletAssetService;

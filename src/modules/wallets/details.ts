@@ -7,6 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { walletProps } from './schemas.js';
+import { TRANSACTION_TYPES } from '../../transaction-types.js';
 
 // The counts and the asset shape are other modules' (addresses, assets): named here by
 // their fields and by the shared schema's $id, so this module imports neither (no cycle).
@@ -21,23 +22,9 @@ const AddressCounts = {
   internalAddressesCount: Count,
 };
 
-/** The transaction types (the transactions module's TRANSACTION_TYPES: wallets cannot import it, the modules would form a circle). */
-export const TRANSACTION_TYPES = [
-  'DEPOSIT',
-  'WITHDRAW',
-  'SALVAGE',
-  'SIGNED',
-  'CUSTOM_SMART_CONTRACT',
-  'SWAP',
-  'AUTO_SETTLEMENT',
-  'STAKING',
-  'UNSTAKING',
-  'RESTAKING',
-  'UNSTAKING_WITHDRAW',
-];
 export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'];
 
-const Counts = (keys: string[], description: string) =>
+const Counts = (keys: readonly string[], description: string) =>
   Type.Object(Object.fromEntries(keys.map((k) => [k, Type.Integer({ minimum: 0 })])), {
     additionalProperties: Type.Integer(),
     description,

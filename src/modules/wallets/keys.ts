@@ -1,15 +1,16 @@
 /**
  * A wallet's keys by its chain's family (chains/families.ts through chains/registry.ts): the
  * opened account xpubs that issue bip32 children without the seed, and the seed path of a
- * family whose children need it (childKeysFrom 'seed'). WalletService creates one and delegates to it.
+ * family whose children need it (childKeysFrom 'seed'). WalletService creates one and delegates to it;
+ * a new wallet's keys are made and sealed here (`newWalletKeys`).
  */
 import type { Db } from '../../db/pool.js';
 import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
 import type { AddressCodec, ChildAddressDeriver, KeyDerivation } from '../../chains/types.js';
 import type { ChainConfig } from '../../config/index.js';
-import { seedFromMnemonic } from '../../keys/hd.js';
-import { WALLET_XPUB } from '../../keys/sealed-columns.js';
-import { wipe } from '../../keys/secret-bytes.js';
+import { generateMnemonic, seedFromMnemonic } from '../../keys/hd.js';
+import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
+import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import type { KeyVault } from '../../keys/vault.js';
 import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import type { CatalogueService } from '../catalogue/service.js';
@@ -35,6 +36,52 @@ export interface ChildAddresses {
 /** The keys of a configured chain's family. */
 export function keysOfChain(chain: ChainConfig): WalletKeys {
   return { derivation: derivationOfChain(chain), codec: familyOfChain(chain).codec };
+}
+
+/** A new wallet's key material as stored: the sealed mnemonic, the sealed account xpub (bip32 families), its master address. */
+export type NewWalletKeys = Pick<
+  store.NewWallet,
+  'address' | 'derivationPath' | 'accountXpubSealed' | 'childrenFromSeed' | 'seedCiphertext'
+>;
+
+/**
+ * A new mnemonic for wallet `id` on `chain`, sealed, with its master address: what the
+ * wallet row stores. Nothing secret outlives the call in clear.
+ */
+export async function newWalletKeys(vault: KeyVault, chain: ChainConfig, id: string): Promise<NewWalletKeys> {
+  const { derivation, codec } = keysOfChain(chain);
+  const fromSeed = derivation.childKeysFrom === 'seed';
+  // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
+  const mnemonic = secretFromString(generateMnemonic());
+  let xpub: Buffer | undefined;
+  let seed: Buffer | undefined;
+  let address: string;
+  let seedCiphertext: Buffer;
+  let accountXpubSealed: Buffer | null = null;
+  try {
+    seed = seedFromMnemonic(mnemonic);
+    if (fromSeed) {
+      // A seed family (children from the seed: derivation.childKeysFrom) keeps no xpub: its addresses come from the seed (issuance).
+      address = codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!);
+    } else {
+      // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
+      const xpubText = derivation.accountXpub!(seed);
+      xpub = secretFromString(xpubText);
+      const account = derivation.openAccount!(xpubText);
+      try {
+        address = account.address(0);
+      } finally {
+        account.wipe();
+      }
+    }
+    seed.fill(0);
+    seedCiphertext = await vault.seal(mnemonic, WALLET_SEED.associatedData(id));
+    if (xpub) accountXpubSealed = await vault.seal(xpub, WALLET_XPUB.associatedData(id));
+  } finally {
+    wipe(mnemonic, xpub, seed);
+  }
+
+  return { address, derivationPath: derivation.childPath(0), accountXpubSealed, childrenFromSeed: fromSeed, seedCiphertext };
 }
 
 /** Wallets whose opened account xpub a process keeps (the least recently used goes first). */

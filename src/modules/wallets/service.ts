@@ -8,12 +8,10 @@ import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { KeyVault } from '../../keys/vault.js';
 import type { ChildAddressDeriver } from '../../chains/types.js';
-import { generateMnemonic, seedFromMnemonic } from '../../keys/hd.js';
-import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
-import { secretFromString, wipe } from '../../keys/secret-bytes.js';
+import { WALLET_SEED } from '../../keys/sealed-columns.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
-import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { OPERATOR, type AuthContext, type ApiKeyScope, type ApiKeyService, type Scoped } from '../apikeys/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
@@ -21,12 +19,11 @@ import {
   defaultWalletConfigurations,
   mergeConfigurations,
   normaliseConfigurations,
-  relaxesAml,
-  relaxesContractWrites,
   type WalletConfigurations,
   type WalletConfigurationsPatch,
 } from './configurations.js';
-import { keysOfChain, WalletKeyring, type ChildAddresses, type WalletKeys } from './keys.js';
+import { checkAml, checkContractWrites, requireBusinessKey } from './checks.js';
+import { keysOfChain, newWalletKeys, WalletKeyring, type ChildAddresses, type WalletKeys } from './keys.js';
 import type { WalletSchema } from './schemas.js';
 import * as store from './store.js';
 
@@ -36,14 +33,14 @@ export type WalletRow = store.WalletRow;
 export { normaliseConfigurations };
 // Wallet keys by the chain family (keys.ts), for the address module.
 export { keysOfChain, type ChildAddresses, type WalletKeys };
+/** The transaction statuses the wallet's analytics count (details.ts; the types are src/transaction-types.ts). */
+export { TRANSACTION_STATUSES } from './details.js';
+
 /**
  * What never changes once a wallet exists: enough to check access and read balances.
  * Cached (see `requireRef`), so it deliberately holds no field a PATCH or an address
  * issuance could change.
  */
-/** The transaction types and statuses the wallet's analytics count (details.ts). */
-export { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './details.js';
-
 export type WalletRef = Readonly<Pick<WalletRow, 'id' | 'business_id' | 'chain_id' | 'address'>>;
 /** Published when a wallet row changes; every process drops its cached copy. */
 export const WALLET_CHANGED = 'wallet';
@@ -113,37 +110,7 @@ export class WalletService {
     }
     const assets = pickAssets(chain, input.assets);
     const id = uuidv7();
-    const { derivation, codec } = keysOfChain(chain.config);
-    const fromSeed = derivation.childKeysFrom === 'seed';
-    // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
-    const mnemonic = secretFromString(generateMnemonic());
-    let xpub: Buffer | undefined;
-    let seed: Buffer | undefined;
-    let address: string;
-    let seedCiphertext: Buffer;
-    let accountXpubSealed: Buffer | null = null;
-    try {
-      seed = seedFromMnemonic(mnemonic);
-      if (fromSeed) {
-        // A seed family (children from the seed: derivation.childKeysFrom) keeps no xpub: its addresses come from the seed (issuance).
-        address = codec.fromPublicKey(derivation.publicKeysFromSeed(seed, [0])[0]!);
-      } else {
-        // bip32: the account node's xpub is stored (sealed); children come from it, never the seed.
-        const xpubText = derivation.accountXpub!(seed);
-        xpub = secretFromString(xpubText);
-        const account = derivation.openAccount!(xpubText);
-        try {
-          address = account.address(0);
-        } finally {
-          account.wipe();
-        }
-      }
-      seed.fill(0);
-      seedCiphertext = await this.vault.seal(mnemonic, WALLET_SEED.associatedData(id));
-      if (xpub) accountXpubSealed = await this.vault.seal(xpub, WALLET_XPUB.associatedData(id));
-    } finally {
-      wipe(mnemonic, xpub, seed);
-    }
+    const keys = await newWalletKeys(this.vault, chain.config, id);
 
     const key = await this.db.transaction().execute(async (tx) => {
       await store.insertWallet(tx, {
@@ -152,11 +119,7 @@ export class WalletService {
         chainId: chain.id,
         name: input.name,
         description: input.description ?? '',
-        address,
-        derivationPath: derivation.childPath(0),
-        accountXpubSealed,
-        childrenFromSeed: fromSeed,
-        seedCiphertext,
+        ...keys,
         addressLimit: this.defaults.addressLimit,
         configurations: defaultWalletConfigurations(),
       });
@@ -405,44 +368,6 @@ export class WalletService {
     });
     return { walletId, apiKey: issued.apiKey, prefix: issued.prefix, scopes: issued.scopes };
   }
-}
-
-/**
- * The allow-list in canonical form (each entry a valid address of the wallet's chain, no
- * duplicates; 400 naming the entry otherwise); relaxing the setting needs a business key.
- */
-function checkContractWrites(
-  auth: AuthContext,
-  chain: ChainHandle,
-  current: WalletConfigurations,
-  patch: WalletConfigurationsPatch,
-): WalletConfigurationsPatch {
-  const given = patch.contractWrites;
-  if (!given) return patch;
-  let allowedContracts = given.allowedContracts;
-  if (allowedContracts) {
-    const canonical = allowedContracts.map((a, i) => {
-      const c = chain.adapter.normalizeAddress(a);
-      if (c) return c;
-      const field = `configurations.contractWrites.allowedContracts.${i}`;
-      throw new ValidationError(`${field} is not a valid ${chain.key} address`, [{ field, message: 'not a valid address' }]);
-    });
-    allowedContracts = [...new Set(canonical)];
-  }
-  const next = { ...current.contractWrites, ...given, ...(allowedContracts ? { allowedContracts } : {}) };
-  if (relaxesContractWrites(current.contractWrites, next)) requireBusinessKey(auth, 'switch contract writes on or widen their allow-list');
-  return { ...patch, contractWrites: { ...given, ...(allowedContracts ? { allowedContracts } : {}) } };
-}
-
-/** AML settings may be made stricter by any key; less strict only by a business key. */
-function checkAml(auth: AuthContext, current: WalletConfigurations, patch: WalletConfigurationsPatch): WalletConfigurationsPatch {
-  if (patch.aml && relaxesAml(current.aml, { ...current.aml, ...patch.aml }))
-    requireBusinessKey(auth, 'relax AML screening (onDepositHit FLAG, onProviderFailure ALLOW)');
-  return patch;
-}
-
-function requireBusinessKey(auth: AuthContext, what: string): void {
-  if (auth.walletId !== null) throw new ForbiddenError(`A wallet API key cannot ${what}; use the business API key`);
 }
 
 function pickAssets(chain: ChainHandle, symbols: string[] | undefined) {

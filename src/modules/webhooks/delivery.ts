@@ -14,7 +14,7 @@ import type { ApiKeyService } from '../apikeys/service.js';
 import type { WebhookSecretService } from './secrets.js';
 import { FINAL_ATTEMPT_GRACE_MS, RETRY_DELAYS_MS } from './schedule.js';
 import type { SendResult, WebhookSender } from './sender.js';
-import * as store from './store.js';
+import * as attempts from './attempts-store.js';
 
 /** Attempts one batch job keeps in flight. */
 export const BATCH_WINDOW = 32;
@@ -34,7 +34,7 @@ interface KeyEntry {
 }
 
 interface PendingOutcome {
-  outcome: store.AttemptOutcome;
+  outcome: attempts.AttemptOutcome;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -87,7 +87,7 @@ export class DeliveryRunner {
       if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
         // Held while the claim is awaited, so concurrent batches cannot overshoot the budget.
         this.#reserved += room;
-        let rows: store.ClaimedAttempt[];
+        let rows: attempts.ClaimedAttempt[];
         try {
           rows = await this.claim({ batch }, room);
         } finally {
@@ -120,8 +120,8 @@ export class DeliveryRunner {
     for (const wake of this.#capacityWaiters.splice(0)) wake();
   }
 
-  private claim(which: { ids?: string[]; batch?: string }, limit: number): Promise<store.ClaimedAttempt[]> {
-    return store.claimAttempts(this.db, {
+  private claim(which: { ids?: string[]; batch?: string }, limit: number): Promise<attempts.ClaimedAttempt[]> {
+    return attempts.claimAttempts(this.db, {
       ...which,
       now: this.clock.now(),
       limit,
@@ -131,7 +131,7 @@ export class DeliveryRunner {
   }
 
   /** Signs, sends and records one claimed attempt. */
-  private async attempt(row: store.ClaimedAttempt): Promise<void> {
+  private async attempt(row: attempts.ClaimedAttempt): Promise<void> {
     this.#active++;
     try {
       await this.attemptOnce(row);
@@ -141,7 +141,7 @@ export class DeliveryRunner {
     }
   }
 
-  private async attemptOnce(row: store.ClaimedAttempt): Promise<void> {
+  private async attemptOnce(row: attempts.ClaimedAttempt): Promise<void> {
     // The attempt starts now (service clock): the signature carries this instant.
     const startedAt = this.clock.now();
     const [apiKey, secrets] = await Promise.all([
@@ -194,7 +194,7 @@ export class DeliveryRunner {
    * Records an outcome together with the others that finish meanwhile: one statement per
    * group, resolved once the group is committed.
    */
-  private record(outcome: store.AttemptOutcome): Promise<void> {
+  private record(outcome: attempts.AttemptOutcome): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ outcome, resolve, reject });
       if (!this.#flushing) void this.flush();
@@ -207,7 +207,7 @@ export class DeliveryRunner {
       while (this.#pending.length) {
         const group = this.#pending.splice(0, RECORD_GROUP);
         try {
-          await store.recordOutcomes(
+          await attempts.recordOutcomes(
             this.db,
             group.map((g) => g.outcome),
           );

@@ -37,7 +37,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
       },
     },
     async (req) =>
-      ok(await webhooks.listForTransaction(req.auth, req.params.walletId, req.params.transactionsId), 'Webhook logs fetched successfully'),
+      ok(
+        await webhooks.log.listForTransaction(req.auth, req.params.walletId, req.params.transactionsId),
+        'Webhook logs fetched successfully',
+      ),
   );
 
   // Resend answers the Transaction (as the described service documents), the new delivery
@@ -54,7 +57,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     },
   };
   const resend = async (auth: FastifyRequest['auth'], walletId: string, transactionId: string) => {
-    const { transaction, webhookLog } = await webhooks.resendTransaction(auth, walletId, transactionId);
+    const { transaction, webhookLog } = await webhooks.log.resendTransaction(auth, walletId, transactionId);
     return ok(transaction, 'Webhook resent successfully', { webhookLog });
   };
   app.post('/v1/wallets/:walletId/transactions/webhooks/resend', { schema: resendSchema }, async (req) =>
@@ -82,7 +85,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
   };
   const walletLog = async (req: FastifyRequest<{ Params: { walletId: string }; Querystring: { page?: number; limit?: number } }>) => {
     const { page = 1, limit = 100 } = req.query;
-    const { items, meta } = await webhooks.listForWallet(req.auth, req.params.walletId, page, limit);
+    const { items, meta } = await webhooks.log.listForWallet(req.auth, req.params.walletId, page, limit);
     return ok(items, 'Webhook logs fetched successfully', { meta });
   };
   app.get('/v1/wallets/:walletId/webhooks', { schema: logSchema }, walletLog);
@@ -100,7 +103,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
         response: { 200: Envelope(entry) },
       },
     },
-    async (req) => ok(await webhooks.sendTest(req.auth, req.params.walletId), 'Test event queued'),
+    async (req) => ok(await webhooks.log.sendTest(req.auth, req.params.walletId), 'Test event queued'),
   );
 
   app.get(

@@ -2,29 +2,26 @@
  * Events and webhooks. `emit` writes the event (and, when the wallet has a URL, its
  * delivery and the job that makes it) inside the caller's transaction: the outbox. Every
  * delivery one transaction writes joins one batch with one job (up to BATCH_MAX), so a
- * burst is claimed, sent and recorded in groups by DeliveryRunner.
+ * burst is claimed, sent and recorded in groups by DeliveryRunner (delivery.ts). The log of
+ * deliveries, resends and the test event are WebhookLog's (log.ts).
  */
-import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { KeyVault } from '../../keys/vault.js';
-import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
-import { shortReference, uuidv7 } from '../../lib/ids.js';
-import { pageMeta, type PageMeta } from '../../lib/schema.js';
-import type { ApiKeyService, AuthContext } from '../apikeys/service.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { ApiKeyService } from '../apikeys/service.js';
 import type { TransactionRow, TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import { DeliveryRunner } from './delivery.js';
 import { MAX_ATTEMPTS } from './schedule.js';
-import type { WebhookLogEntrySchema } from './schemas.js';
+import { WebhookLog } from './log.js';
 import type { WebhookSender } from './sender.js';
 import { WebhookSecretService } from './secrets.js';
+import * as attempts from './attempts-store.js';
 import * as store from './store.js';
 
-export type WebhookLogEntry = Static<typeof WebhookLogEntrySchema>;
-
-export const TEST_EVENT = 'webhook.test';
+export { TEST_EVENT, type WebhookLogEntry } from './log.js';
 /** Transactions loaded and events written per statement (bounds memory on big ranges). */
 const EMIT_CHUNK = 100;
 /** Encoded event chunks queued on a transaction's connection at most (see eventWriter). */
@@ -57,6 +54,8 @@ export class WebhookService {
   readonly runner: DeliveryRunner;
   /** Per-wallet signing secrets of the Standard Webhooks signature. */
   readonly secrets: WebhookSecretService;
+  /** The delivery log: a transaction's, a wallet's, a business's deliveries; resends and the test event (log.ts). */
+  readonly log: WebhookLog;
   /** The open batch of each live transaction (gone with the transaction object). */
   readonly #batches = new WeakMap<object, BatchState>();
 
@@ -64,7 +63,7 @@ export class WebhookService {
     private readonly db: Db,
     private readonly clock: Clock,
     vault: KeyVault,
-    private readonly wallets: WalletService,
+    wallets: WalletService,
     apiKeys: ApiKeyService,
     private readonly transactions: TransactionService,
     sender: WebhookSender,
@@ -72,6 +71,7 @@ export class WebhookService {
   ) {
     this.secrets = new WebhookSecretService(db, clock, vault, wallets);
     this.runner = new DeliveryRunner(db, clock, apiKeys, this.secrets, sender, logger);
+    this.log = new WebhookLog({ db, clock, wallets, transactions, plan: (tx, count) => this.plan(tx, count) });
   }
 
   /**
@@ -227,182 +227,12 @@ export class WebhookService {
    */
   async sweep(limit = 500): Promise<number> {
     const now = this.clock.now();
-    const due = await store.dueDeliveries(this.db, now, limit, SWEEP_BATCH_GRACE_MS);
+    const due = await attempts.dueDeliveries(this.db, now, limit, SWEEP_BATCH_GRACE_MS);
     for (const d of due) {
-      if (d.attempts >= d.max_attempts) await store.failAbandoned(this.db, d.id, now);
+      if (d.attempts >= d.max_attempts) await attempts.failAbandoned(this.db, d.id, now);
       else await store.enqueueDeliveryJob(this.db, d.id, new Date());
     }
     return due.length;
-  }
-
-  async listForTransaction(auth: AuthContext, walletId: string, transactionId: string): Promise<WebhookLogEntry[]> {
-    await this.transactions.require(auth, walletId, transactionId);
-    return this.present(await store.deliveriesOfTransaction(this.db, walletId, transactionId));
-  }
-
-  async listForWallet(
-    auth: AuthContext,
-    walletId: string,
-    page: number,
-    limit: number,
-  ): Promise<{ items: WebhookLogEntry[]; meta: PageMeta }> {
-    await this.wallets.require(auth, walletId);
-    const [rows, total] = await Promise.all([
-      store.deliveriesOfWallet(this.db, walletId, (page - 1) * limit, limit),
-      store.countDeliveriesOfWallet(this.db, walletId),
-    ]);
-    const items = await this.present(rows);
-    return { items, meta: pageMeta(page, limit, items.length, total) };
-  }
-
-  /** Re-delivers the transaction's latest event as a new delivery (same body, new log entry). */
-  async resend(auth: AuthContext, walletId: string, transactionId: string): Promise<WebhookLogEntry> {
-    await this.transactions.require(auth, walletId, transactionId);
-    const id = await this.db.transaction().execute(async (tx) => {
-      const event = await store.latestEventOfTransaction(tx, transactionId);
-      if (!event) throw new BusinessRuleError('NO_EVENT', 'This transaction has no event to resend yet');
-      return this.#deliverAgain(tx, event);
-    });
-    return this.one(walletId, id);
-  }
-
-  /** The deliveries of every wallet of the caller's business, newest first (the dashboard's delivery log). */
-  async listForBusiness(
-    auth: AuthContext,
-    filter: { walletId?: string; status?: string; event?: string },
-    page: number,
-    limit: number,
-  ): Promise<{ items: (WebhookLogEntry & { walletId: string })[]; meta: PageMeta }> {
-    const { rows, total } = await store.deliveriesOfBusiness(
-      this.db,
-      { businessId: auth.businessId, ...filter },
-      (page - 1) * limit,
-      limit,
-    );
-    const entries = await this.present(rows);
-    const items = entries.map((e, i) => ({ ...e, walletId: rows[i]!.wallet_id }));
-    return { items, meta: pageMeta(page, limit, items.length, total) };
-  }
-
-  /** Delivers the event of one delivery of the caller's business again, as a new delivery. */
-  async resendDelivery(auth: AuthContext, deliveryId: string): Promise<WebhookLogEntry> {
-    const { id, walletId } = await this.db.transaction().execute(async (tx) => {
-      const event = await store.eventOfDelivery(tx, auth.businessId, deliveryId);
-      if (!event) throw new NotFoundError('Webhook delivery');
-      if (auth.walletId !== null && auth.walletId !== event.wallet_id) throw new NotFoundError('Webhook delivery');
-      return { id: await this.#deliverAgain(tx, event), walletId: event.wallet_id };
-    });
-    return this.one(walletId, id);
-  }
-
-  async #deliverAgain(tx: DbConn, event: store.EventRow): Promise<string> {
-    const url = await this.requireUrl(tx, event.wallet_id);
-    const deliveryId = uuidv7();
-    await store.insertDeliveryOfEvent(tx, {
-      deliveryId,
-      eventId: event.id,
-      url,
-      // Events from before migration 006 carry no body: the delivery keeps its own copy.
-      body: event.body === null ? JSON.stringify({ event: event.name, data: event.payload }) : null,
-      maxAttempts: MAX_ATTEMPTS,
-      now: this.clock.now(),
-      job: this.plan(tx, 1),
-    });
-    return deliveryId;
-  }
-
-  /**
-   * `resend` as the described service answers it: the Transaction, with the new delivery
-   * (its log entry) beside it.
-   */
-  async resendTransaction(
-    auth: AuthContext,
-    walletId: string,
-    transactionId: string,
-  ): Promise<{ transaction: TransactionView; webhookLog: WebhookLogEntry }> {
-    const webhookLog = await this.resend(auth, walletId, transactionId);
-    return { transaction: await this.transactions.get(auth, walletId, transactionId), webhookLog };
-  }
-
-  /** Sends a signed `webhook.test` event through the real pipeline. */
-  async sendTest(auth: AuthContext, walletId: string): Promise<WebhookLogEntry> {
-    const wallet = await this.wallets.require(auth, walletId);
-    const view = this.wallets.present(wallet);
-    const now = this.clock.now().toISOString();
-    const reference = shortReference();
-    const data = {
-      id: uuidv7(),
-      reference,
-      type: 'TEST',
-      status: 'SUCCESS',
-      network: view.network,
-      wallet: view,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const id = await this.db.transaction().execute(async (tx) => {
-      await this.requireUrl(tx, walletId);
-      const deliveryId = await store.insertEventWithDelivery(tx, {
-        eventId: uuidv7(),
-        deliveryId: uuidv7(),
-        walletId,
-        transactionId: null,
-        name: TEST_EVENT,
-        reference,
-        body: JSON.stringify({ event: TEST_EVENT, data }),
-        maxAttempts: MAX_ATTEMPTS,
-        now: this.clock.now(),
-        job: this.plan(tx, 1),
-      });
-      return deliveryId!;
-    });
-    return this.one(walletId, id);
-  }
-
-  /** One delivery of the wallet, for callers that already checked access. */
-  async one(walletId: string, deliveryId: string): Promise<WebhookLogEntry> {
-    const row = await store.findDelivery(this.db, walletId, deliveryId);
-    if (!row) throw new NotFoundError('Webhook delivery');
-    const [entry] = await this.present([row]);
-    return entry!;
-  }
-
-  private async requireUrl(tx: DbConn, walletId: string): Promise<string> {
-    const url = await store.walletWebhookUrl(tx, walletId);
-    if (!url) throw new BusinessRuleError('WEBHOOK_URL_NOT_SET', 'Set webhookUrl on the wallet (PATCH /v1/wallets/{walletId}) first');
-    return url;
-  }
-
-  private async present(rows: store.DeliveryRow[]): Promise<WebhookLogEntry[]> {
-    const attempts = await store.attemptsOf(
-      this.db,
-      rows.map((r) => r.id),
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      event: r.event,
-      payload: (JSON.parse(r.body) as { data: unknown }).data,
-      reference: r.reference,
-      attempts: r.attempts,
-      status: r.status,
-      response: r.response,
-      url: r.url,
-      transactionId: r.transaction_id,
-      lastStatusCode: r.last_status_code,
-      lastAttemptAt: r.last_attempt_at?.toISOString() ?? null,
-      nextAttemptAt: r.status === 'pending' ? (r.next_attempt_at?.toISOString() ?? null) : null,
-      history: attempts
-        .filter((a) => a.delivery_id === r.id)
-        .map((a) => ({
-          attempt: a.attempt,
-          attemptedAt: a.attempted_at.toISOString(),
-          statusCode: a.status_code,
-          error: a.error,
-          durationMs: a.duration_ms,
-        })),
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
-    }));
   }
 }
 

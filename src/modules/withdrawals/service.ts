@@ -9,7 +9,8 @@
  * sender share that transaction (group commit, batcher.ts and create.ts), each judged as
  * if it were alone. The API only accepts, reserves and enqueues: signing, broadcasting and
  * tracking are the worker's (outbound pipeline). Completion, cancel and retry are in
- * lifecycle.ts; signing a sign-only withdrawal in sign-only.ts.
+ * lifecycle.ts; signing a sign-only withdrawal in sign-only.ts; what other spends of the
+ * wallet's funds go through (the sender's lock, the whitelist, screening) in guards.ts.
  */
 import type { DbConn } from '../../db/pool.js';
 
@@ -19,16 +20,16 @@ import { formatAmount } from '../../lib/money.js';
 import { rateText, usdValue } from '../rates/service.js';
 import type { AuthContext } from '../apikeys/service.js';
 
-import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
-import type { EnabledAsset } from '../assets/service.js';
+import type { ChainHandle } from '../catalogue/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 
 import { GroupQueue } from './batcher.js';
 import { FreshCoalescer } from './coalesce.js';
-import { createBatch, notWhitelisted, original, type CreateJob, type CreateResult } from './create.js';
-import { DbClock, affordable, chargedFees, checkAgainstPending, snapshot, sponsorOf, type GasPlan, type Snapshot } from './funds.js';
+import { createBatch, original, type CreateJob, type CreateResult } from './create.js';
+import { DbClock, affordable, chargedFees, checkAgainstPending, sponsorOf, type GasPlan, type Snapshot } from './funds.js';
+import { checkWhitelist, checkWhitelistOf, inFlight, reserveForMove, screen, screenRecipient, type MoveReservation } from './guards.js';
 import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
@@ -181,32 +182,9 @@ export class WithdrawalService implements SenderAccess {
     return this.#senders.solo(senderKey(s), fn);
   }
 
-  /**
-   * Before a move of the sender's funds made outside withdrawals (an auto-settlement from the
-   * master) is written in `tx`: takes the sender's withdrawal lock (withdrawals and the move
-   * are judged in turn) and throws INSUFFICIENT_BALANCE unless the sender holds `amount` plus
-   * `fee` (the family's quote of the move) after its pending withdrawals, swaps and settlements. The move's PENDING
-   * Transactions, written next in `tx`, are then held back for later withdrawals.
-   */
-  async reserveForMove(
-    tx: DbConn,
-    m: { chain: ChainHandle; sender: string; asset: AssetHandle; amount: bigint; to: string; fee: bigint },
-  ): Promise<void> {
-    // checkFunds reads only the asset's row and the field name of an item.
-    const item: Item = {
-      asset: { asset: m.asset } as EnabledAsset,
-      to: m.to,
-      amount: m.amount,
-      reference: null,
-      note: null,
-      metadata: null,
-      field: 'amount',
-    };
-    // The balances are read before the lock (funds.ts explains why that is safe), so the
-    // sender's withdrawals do not wait for a node's answer.
-    const snap = await snapshot(tx, m.chain, m.sender, [item]);
-    await store.lockSender(tx, m.chain.id, m.sender);
-    await checkAgainstPending(tx, m.chain, m.sender, [item], [m.fee], snap);
+  /** What other modules' spends ask of withdrawals (guards.ts): the sender's lock and funds, the whitelist, AML screening. */
+  reserveForMove(tx: DbConn, m: MoveReservation): Promise<void> {
+    return reserveForMove(tx, m);
   }
 
   /** Moves of the wallet's funds by contract writes, under the withdrawal rules: see moves.ts. */
@@ -222,58 +200,24 @@ export class WithdrawalService implements SenderAccess {
     return checkMoves(this.deps.db, walletId, prepared);
   }
 
-  /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
-  async checkWhitelist(walletId: string, items: Item[], db: DbConn = this.deps.db): Promise<void> {
-    const refused = notWhitelisted(await store.whitelist(db, walletId), items);
-    if (refused) throw refused;
+  checkWhitelist(walletId: string, items: Item[], db: DbConn = this.deps.db): Promise<void> {
+    return checkWhitelist(db, walletId, items);
   }
 
-  /**
-   * What the sender's spends in flight (PENDING withdrawals, swaps, settlement legs, contract
-   * writes, recoveries, stakes) hold of `assetId`, and the fees they hold in the native coin:
-   * what a sweep must leave where it is (a balance read at the latest block still counts it).
-   */
-  async inFlight(chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
-    const held = (await store.heldBack(this.deps.db, chain.id, sender, new Date(8.64e15))).filter((h) => h.pending && !h.standing);
-    return {
-      amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
-      fees: held.reduce((s, h) => s + h.fees, 0n),
-    };
+  checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db): Promise<void> {
+    return checkWhitelistOf(db, walletId, address, field);
   }
 
-  /** checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress). */
-  async checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db): Promise<void> {
-    const refused = notWhitelisted(await store.whitelist(db, walletId), [{ to: address, field: '' }], field);
-    if (refused) throw refused;
+  inFlight(chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
+    return inFlight(this.deps.db, chain, sender, assetId);
   }
 
-  /**
-   * AML screening of one `recipientAddress` (a swap's output, a recovery's transfer) when it
-   * is outside the wallet (modules/aml checkPayout), before anything is reserved or signed:
-   * 422 AML_BLOCKED for a listed one. The wallet's own addresses are not payouts.
-   */
-  async screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {
-    if (!this.deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
-    if (await this.deps.addresses.findByAddress(wallet.id, recipient)) return;
-    await this.deps.aml.checkPayout({
-      wallet,
-      chain,
-      recipients: [{ address: recipient, field: 'recipientAddress' }],
-      operation,
-      actor: `api-key:${auth.keyId}`,
-    });
+  screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {
+    return screenRecipient(this.deps, auth, wallet, chain, recipient, operation);
   }
 
-  /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
-  async screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
-    const screenings = await this.deps.aml?.checkPayout({
-      wallet: s.wallet,
-      chain: s.chain,
-      recipients: items.map((i) => ({ address: i.to, field: i.field ? `${i.field}.address` : 'address' })),
-      operation,
-      actor: `api-key:${auth.keyId}`,
-    });
-    screenings?.forEach((screening, i) => (items[i]!.aml = { ...screening }));
+  screen(auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
+    return screen(this.deps, auth, s, items, operation);
   }
 
   /** `body`'s gas options (gas-options.ts) apply to every transaction of the request. */

@@ -1,0 +1,143 @@
+/**
+ * The sender's side of webhook deliveries: claiming due attempts, recording their outcomes
+ * (and queuing retries), and the sweep's reads of deliveries whose job was lost. What is
+ * written when an event is emitted is store.ts; what the log shows is log-store.ts.
+ */
+import { sql } from 'kysely';
+import type { DbConn } from '../../db/pool.js';
+import { jobs } from '../../jobs/store.js';
+
+/** An attempt that was just claimed: everything needed to sign and send it. */
+export interface ClaimedAttempt {
+  id: string;
+  wallet_id: string;
+  url: string;
+  body: string;
+  attempt: number;
+  max_attempts: number;
+  network: string;
+  /** The wallet's live API key row (the signing secret), null when it has none. */
+  key_id: string | null;
+  /** The wallet's webhook signing secrets that sign now, newest first (migration 015). */
+  secret_ids: string[];
+  /** Whether the API key also keys webhook-signature (no secret yet, or the first overlap). */
+  api_key_signs: boolean;
+}
+
+/**
+ * Claims the next attempt of up to `limit` due, pending deliveries (given by id or by
+ * batch) in ONE statement: locks them (skipping any another worker holds), counts the
+ * attempt, moves the schedule to the following slot (so a worker dying mid-attempt leaves
+ * the schedule intact) and logs the attempt. Only one caller can ever claim an attempt.
+ */
+export async function claimAttempts(
+  db: DbConn,
+  c: { ids?: string[]; batch?: string; now: Date; limit: number; retryDelaysMs: number[]; finalGraceMs: number },
+): Promise<ClaimedAttempt[]> {
+  const which = c.batch !== undefined ? sql`batch_id = ${c.batch}::uuid` : sql`id = ANY(${c.ids ?? []}::uuid[])`;
+  const { rows } = await sql<ClaimedAttempt>`
+    WITH due AS (
+      SELECT id FROM webhook_deliveries
+       WHERE ${which} AND status = 'pending' AND next_attempt_at <= ${c.now} AND attempts < max_attempts
+       ORDER BY id LIMIT ${c.limit}
+         FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+         SET attempts = d.attempts + 1, last_attempt_at = ${c.now}, updated_at = ${c.now},
+             next_attempt_at = ${c.now}::timestamptz + interval '1 millisecond' *
+               CASE WHEN d.attempts + 1 < d.max_attempts THEN coalesce((${c.retryDelaysMs}::bigint[])[d.attempts + 1], ${c.finalGraceMs})
+                    ELSE ${c.finalGraceMs} END
+        FROM due WHERE d.id = due.id
+      RETURNING d.id, d.wallet_id, d.event_id, d.url, d.body, d.attempts AS attempt, d.max_attempts
+    ), logged AS (
+      INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at)
+      SELECT gen_random_uuid(), id, attempt, ${c.now} FROM claimed
+    )
+    SELECT c.id, c.wallet_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id,
+           ws.secret_ids, ws.api_key_signs
+      FROM claimed c
+      JOIN events e ON e.id = c.event_id
+      JOIN wallets w ON w.id = c.wallet_id
+      JOIN chains ch ON ch.id = w.chain_id
+      LEFT JOIN api_keys k ON k.wallet_id = c.wallet_id AND k.revoked_at IS NULL
+      CROSS JOIN LATERAL (
+        SELECT coalesce(array_agg(s.id::text ORDER BY s.created_at DESC, s.id DESC)
+                          FILTER (WHERE s.retires_at IS NULL OR s.retires_at > ${c.now}), '{}') AS secret_ids,
+               (count(*) = 0 OR coalesce(bool_or(s.api_key_signs_until > ${c.now}), false)) AS api_key_signs
+          FROM webhook_secrets s WHERE s.wallet_id = c.wallet_id
+      ) ws`.execute(db);
+  return rows;
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  attempt: number;
+  status: 'pending' | 'success' | 'failed';
+  statusCode: number | null;
+  /** The receiver's body (truncated). */
+  response: string | null;
+  error: string | null;
+  durationMs: number;
+  finishedAt: Date;
+  /** When a retry follows: the real time its job should run. */
+  retryJobAt: Date | null;
+}
+
+/**
+ * Records many attempts' outcomes in ONE statement: the attempt rows, the deliveries
+ * (`status` stays pending while retries remain) and the jobs of the retries. A delivery is
+ * only updated by the outcome of its latest claimed attempt.
+ */
+export async function recordOutcomes(db: DbConn, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((o) => ({
+    delivery_id: o.deliveryId,
+    attempt: o.attempt,
+    status: o.status,
+    status_code: o.statusCode,
+    response: o.response,
+    error: o.error,
+    duration_ms: o.durationMs,
+    finished_at: o.finishedAt.toISOString(),
+    retry_job_at: o.retryJobAt?.toISOString() ?? null,
+  }));
+  await sql`
+    WITH o AS (
+      SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json)
+        AS t(delivery_id uuid, attempt int, status text, status_code int, response text, error text, duration_ms int,
+             finished_at timestamptz, retry_job_at timestamptz)
+    ), a AS (
+      UPDATE webhook_attempts wa SET status_code = o.status_code, response = o.response, error = o.error, duration_ms = o.duration_ms,
+                                     finished_at = o.finished_at
+        FROM o WHERE wa.delivery_id = o.delivery_id AND wa.attempt = o.attempt
+    ), d AS (
+      UPDATE webhook_deliveries wd SET status = o.status, last_status_code = o.status_code, response = coalesce(o.response, o.error),
+                                       updated_at = o.finished_at,
+                                       next_attempt_at = CASE WHEN o.status = 'pending' THEN wd.next_attempt_at END
+        FROM o WHERE wd.id = o.delivery_id AND wd.attempts = o.attempt
+      RETURNING wd.id, o.retry_job_at
+    )
+    SELECT count(${jobs.deliver_webhook.addSql({ deliveryId: sql`d.id::text` }, { runAt: sql`d.retry_job_at`, key: sql`'webhook:' || d.id::text`, maxAttempts: 10 })})
+      FROM d WHERE d.retry_job_at IS NOT NULL`.execute(db);
+}
+
+/**
+ * Pending deliveries due by `now`, except first attempts of batches younger than
+ * `batchGraceMs`: their batch job is still working through them (a backlog of thousands
+ * drains in seconds); re-queuing them one job each would only add no-op claims.
+ */
+export async function dueDeliveries(db: DbConn, now: Date, limit: number, batchGraceMs: number) {
+  const { rows } = await sql<{ id: string; attempts: number; max_attempts: number }>`
+    SELECT id, attempts, max_attempts FROM webhook_deliveries
+     WHERE status = 'pending' AND next_attempt_at <= ${now}
+       AND NOT (batch_id IS NOT NULL AND attempts = 0 AND created_at > ${now}::timestamptz - interval '1 millisecond' * ${batchGraceMs})
+     ORDER BY next_attempt_at LIMIT ${limit}`.execute(db);
+  return rows;
+}
+
+/** A delivery whose final attempt was claimed but never recorded (the worker died). */
+export async function failAbandoned(db: DbConn, id: string, now: Date): Promise<void> {
+  await sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = ${now},
+                   response = coalesce(response, 'no outcome recorded for the final attempt')
+             WHERE id = ${id} AND status = 'pending' AND attempts >= max_attempts`.execute(db);
+}

@@ -1,0 +1,114 @@
+/**
+ * The withdrawal rules other spends of a wallet's funds go through (swaps, recoveries,
+ * stakes, auto-settlements, sweeps), and the screening withdrawals themselves run: the
+ * sender's lock and what its spends in flight hold, the beneficiary whitelist, AML screening
+ * of a destination. WithdrawalService answers them (service.ts); the rules are here.
+ */
+import { addressKey } from '../../chains/address-key.js';
+import type { DbConn } from '../../db/pool.js';
+import type { AuthContext } from '../apikeys/service.js';
+import type { EnabledAsset } from '../assets/service.js';
+import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import type { WalletRow } from '../wallets/service.js';
+import { notWhitelisted } from './create.js';
+import { checkAgainstPending, snapshot } from './funds.js';
+import * as store from './store.js';
+import type { Sender, WithdrawalServiceDeps } from './types.js';
+import type { Item } from './validate.js';
+
+/** A move of the sender's funds made outside withdrawals, to be judged as a withdrawal would be. */
+export interface MoveReservation {
+  chain: ChainHandle;
+  sender: string;
+  asset: AssetHandle;
+  amount: bigint;
+  to: string;
+  /** The family's quote of the move's fee, in the native coin. */
+  fee: bigint;
+}
+
+/**
+ * Before a move of the sender's funds made outside withdrawals (an auto-settlement from the
+ * master) is written in `tx`: takes the sender's withdrawal lock (withdrawals and the move
+ * are judged in turn) and throws INSUFFICIENT_BALANCE unless the sender holds `amount` plus
+ * `fee` after its pending withdrawals, swaps and settlements. The move's PENDING
+ * Transactions, written next in `tx`, are then held back for later withdrawals.
+ */
+export async function reserveForMove(tx: DbConn, m: MoveReservation): Promise<void> {
+  // checkFunds reads only the asset's row and the field name of an item.
+  const item: Item = {
+    asset: { asset: m.asset } as EnabledAsset,
+    to: m.to,
+    amount: m.amount,
+    reference: null,
+    note: null,
+    metadata: null,
+    field: 'amount',
+  };
+  // The balances are read before the lock (funds.ts explains why that is safe), so the
+  // sender's withdrawals do not wait for a node's answer.
+  const snap = await snapshot(tx, m.chain, m.sender, [item]);
+  await store.lockSender(tx, m.chain.id, m.sender);
+  await checkAgainstPending(tx, m.chain, m.sender, [item], [m.fee], snap);
+}
+
+/** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
+export async function checkWhitelist(db: DbConn, walletId: string, items: Item[]): Promise<void> {
+  const refused = notWhitelisted(await store.whitelist(db, walletId), items);
+  if (refused) throw refused;
+}
+
+/** checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress). */
+export async function checkWhitelistOf(db: DbConn, walletId: string, address: string, field: string): Promise<void> {
+  const refused = notWhitelisted(await store.whitelist(db, walletId), [{ to: address, field: '' }], field);
+  if (refused) throw refused;
+}
+
+/**
+ * What the sender's spends in flight (PENDING withdrawals, swaps, settlement legs, contract
+ * writes, recoveries, stakes) hold of `assetId`, and the fees they hold in the native coin:
+ * what a sweep must leave where it is (a balance read at the latest block still counts it).
+ */
+export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
+  const held = (await store.heldBack(db, chain.id, sender, new Date(8.64e15))).filter((h) => h.pending && !h.standing);
+  return {
+    amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
+    fees: held.reduce((s, h) => s + h.fees, 0n),
+  };
+}
+
+/**
+ * AML screening of one `recipientAddress` (a swap's output, a recovery's transfer) when it
+ * is outside the wallet (modules/aml checkPayout), before anything is reserved or signed:
+ * 422 AML_BLOCKED for a listed one. The wallet's own addresses are not payouts.
+ */
+export async function screenRecipient(
+  deps: WithdrawalServiceDeps,
+  auth: AuthContext,
+  wallet: WalletRow,
+  chain: ChainHandle,
+  recipient: string,
+  operation: string,
+): Promise<void> {
+  if (!deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
+  if (await deps.addresses.findByAddress(wallet.id, recipient)) return;
+  await deps.aml.checkPayout({
+    wallet,
+    chain,
+    recipients: [{ address: recipient, field: 'recipientAddress' }],
+    operation,
+    actor: `api-key:${auth.keyId}`,
+  });
+}
+
+/** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */
+export async function screen(deps: WithdrawalServiceDeps, auth: AuthContext, s: Sender, items: Item[], operation: string): Promise<void> {
+  const screenings = await deps.aml?.checkPayout({
+    wallet: s.wallet,
+    chain: s.chain,
+    recipients: items.map((i) => ({ address: i.to, field: i.field ? `${i.field}.address` : 'address' })),
+    operation,
+    actor: `api-key:${auth.keyId}`,
+  });
+  screenings?.forEach((screening, i) => (items[i]!.aml = { ...screening }));
+}

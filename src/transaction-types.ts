@@ -1,0 +1,19 @@
+/**
+ * Every transaction type, in the order the docs list them: the transactions module's list
+ * filter and schema, and the wallets module's analytics (counts per type) both name them.
+ * It lives here, below both, because wallets cannot import the transactions module (the
+ * transactions schemas import the wallets ones: the two would form a circle).
+ */
+export const TRANSACTION_TYPES = [
+  'DEPOSIT',
+  'WITHDRAW',
+  'SALVAGE',
+  'SIGNED',
+  'CUSTOM_SMART_CONTRACT',
+  'SWAP',
+  'AUTO_SETTLEMENT',
+  'STAKING',
+  'UNSTAKING',
+  'RESTAKING',
+  'UNSTAKING_WITHDRAW',
+] as const;
