@@ -13,8 +13,8 @@
  *
  * The sender is the master or an address of the wallet ("master-wallet keys only": no key is
  * asked of anyone else). A child's fee is funded as a sweep's is (the family's
- * planChildFunding: an EVM top-up, Tron energy lent and taken back, Solana's master as fee
- * payer), so recovery never needs the client to fund the address first. The recipient
+ * planChildFunding: a top-up of the child's native coin, a resource lent and taken back, or
+ * the master paying as fee payer, as the family does it), so recovery never needs the client to fund the address first. The recipient
  * follows the wallet's whitelist; the zero address is refused; transaction policies decide it
  * (SALVAGE, policy.ts: anything but ALLOW refuses it). A Transaction of type SALVAGE
  * follows the transfer (steps.ts) and ends with `salvage.success` or `salvage.failed`.

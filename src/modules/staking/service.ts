@@ -1,8 +1,8 @@
 /**
  * Staking of a master wallet's native coin (issue 27, 3): on a chain whose family offers the
  * staking capability (Tron's Stake 2.0, chains/tron/staking.ts), the master address stakes
- * TRX for ENERGY or BANDWIDTH, unstakes (unlocked after the chain's period, 14 days on
- * Tron), restakes (every pending unstake back into its stake) and withdraws what unlocked.
+ * its native coin for one of the resources the family names (chains/staking.ts), unstakes
+ * (unlocked after the chain's period, 14 days on Tron), restakes (every pending unstake back into its stake) and withdraws what unlocked.
  * Other chains answer 422 NOT_SUPPORTED from capability(adapter, 'staking'), before anything
  * is written.
  *
@@ -14,8 +14,8 @@
  * withdrawn, what went back into the stake) and ends the Transaction with
  * `<operation>.success`; a row that ends otherwise ends it with `<operation>.failed`.
  *
- * The energy staked here is what sweeps lend children for their TRC-20 transfers
- * (chains/tron/resources.ts): `lendable` in the positions.
+ * What is staked here is what sweeps may lend children for their token transfers (the
+ * family's fee planning, e.g. chains/tron/resources.ts): `lendable` in the positions.
  */
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
@@ -177,7 +177,7 @@ export class StakingService {
     const [row] = (await this.deps.outbound.ofOwner(id)).filter((r) => r.stage === 'mined' && r.hash === t.hash);
     if (!row) throw new Error(`staking ${id}: its mined outbound row is not found`);
     const amount =
-      action === 'withdraw' ? outcome.withdrawn : action === 'restake' ? outcome.restaked.ENERGY + outcome.restaked.BANDWIDTH : null;
+      action === 'withdraw' ? outcome.withdrawn : action === 'restake' ? Object.values(outcome.restaked).reduce((a, b) => a + b, 0n) : null;
     await this.deps.db.transaction().execute(async (tx) => {
       // What the chain did, which may differ from the request's view (an unstake that unlocked meanwhile).
       if (amount !== null) await this.deps.transactions.setLegAmount(tx, id, amount);
@@ -199,7 +199,7 @@ export class StakingService {
                 staking: {
                   ...((t.metadata as { staking?: object } | null)?.staking ?? {}),
                   withdrawn: outcome.withdrawn.toString(),
-                  restaked: { ENERGY: outcome.restaked.ENERGY.toString(), BANDWIDTH: outcome.restaked.BANDWIDTH.toString() },
+                  restaked: Object.fromEntries(Object.entries(outcome.restaked).map(([resource, v]) => [resource, v.toString()])),
                 },
               },
             }
