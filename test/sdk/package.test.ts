@@ -57,7 +57,7 @@ describe('the SDK package', () => {
 
   it('needs nothing at run time beyond Node, except commander for the CLI', () => {
     expect(Object.keys(pkg.dependencies ?? {})).toEqual(['commander']);
-    expect(pkg.engines.node).toBe('>=20');
+    expect(pkg.engines.node).toBe('>=22');
     const outside = new Set<string>();
     const visit = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
