@@ -425,8 +425,8 @@ export class WebhookService {
 /**
  * The event rows of some Transactions, already encoded: the views are garbage by the time
  * the insert is awaited, so a big range does not carry them into V8's old generation.
+ * `json[i]`, when given and not null: views[i] as JSON.stringify writes it.
  */
-/** `json[i]`, when given and not null: views[i] as JSON.stringify writes it. */
 function encodeRows(name: string, views: TransactionView[], json?: (string | null)[]): store.EncodedEventRows {
   return store.encodeEventRows(
     name,
