@@ -44,6 +44,8 @@ export interface IndexerRunReport {
   statements: ReturnType<typeof topStatements>;
   profile?: ProfileSummary;
   heapSites?: string[];
+  /** CPU time of this process over the run (all its threads: process.cpuUsage), ms: robust to other work on the machine, unlike the rate. */
+  cpuMs: number;
   /** BENCH_TRACE=1: time the recording transaction's connection had nothing to run, by the statement that ended the wait. */
   idleGaps?: { before: string; ms: number; n: number }[];
 }
@@ -177,6 +179,7 @@ async function main(): Promise<void> {
   const trace = process.env.BENCH_TRACE === '1' ? traceIdleGaps() : null;
   const heapSites: string[] = [];
   process.send!({ type: 'start' });
+  const cpu0 = process.cpuUsage();
   const { result, profile } = await profiled(process.env.BENCH_CPU_PROF === '1', 'backfill', () =>
     heapSampled(
       process.env.BENCH_HEAP_PROF === '1',
@@ -189,6 +192,7 @@ async function main(): Promise<void> {
       },
     ),
   );
+  const cpuUsed = process.cpuUsage(cpu0);
   const counts = counter.stop();
   const idleGaps = trace?.();
   clearInterval(sampler);
@@ -201,6 +205,7 @@ async function main(): Promise<void> {
     ms: result.ms,
     steps: result.steps,
     transfers,
+    cpuMs: (cpuUsed.user + cpuUsed.system) / 1000,
     baselineRssMb: mem.rss / MB,
     peakRssMb: peak / MB,
     hwmRssMb: hwm,

@@ -58,7 +58,9 @@ export function cpuSnapshot(): CpuSnapshot {
       snap.loadgen += s.childTicks; // reaped children: the forked load generators
     } else if (ours(pid)) {
       if (s.cmd.includes('anvil')) snap.anvil += s.ticks;
-      else if (s.cmd.startsWith('postgres') || s.cmd.includes('/bin/postgres')) snap.postgres += s.ticks;
+      // With the backends that exited meanwhile (reaped by the postmaster: its children's
+      // time), e.g. the sessions of an indexer process that closed its pool before the snapshot.
+      else if (s.cmd.startsWith('postgres') || s.cmd.includes('/bin/postgres')) snap.postgres += s.ticks + s.childTicks;
       else if (s.cmd.includes('loadgen-child')) snap.loadgen += s.ticks;
       else snap.otherChildren += s.ticks;
     }

@@ -516,7 +516,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
           `         where: watch-set load ${pct(ph.refresh!)}, RPC ${pct(ph.rpc!)} [scan ${pct(ph.scan!)}], vanished check ${pct(ph.vanished!)}, DB record ${pct(ph.record!)} [events of confirmations ${pct(ph.emit!)}; sweep hooks ${pct(ph.hooks!)}; new deposits with their events, blocks, cursor ${pct(ph.recordRest!)}], other ${pct(ph.other!)} (two ranges overlap: phases can add up to more than the run)`,
         );
         log(
-          `         SQL: ${fmt(r.queriesPerTransfer, 1)} statements per transfer (${fmt(r.jobQueueQueriesPerTransfer, 1)} job-queue); ${r.calls.emit} emit calls, ${r.calls.hooks} sweep-hook calls | cpu% indexer process ${cpuPct(r.cpu.other)} pg ${cpuPct(r.cpu.postgres)} anvil ${cpuPct(r.cpu.anvil)} foreign ${cpuPct(r.cpu.foreign)}`,
+          `         SQL: ${fmt(r.queriesPerTransfer, 1)} statements per transfer (${fmt(r.jobQueueQueriesPerTransfer, 1)} job-queue); ${r.calls.emit} emit calls, ${r.calls.hooks} sweep-hook calls | cpu% indexer process ${cpuPct(r.cpu.other)} pg ${cpuPct(r.cpu.postgres)} anvil ${cpuPct(r.cpu.anvil)} foreign ${cpuPct(r.cpu.foreign)} | CPU per transfer: indexer ${fmt((r.cpuMs * 1000) / r.transfers, 0)} µs, pg ${fmt(pgCpuUsPerTransfer(r), 0)} µs`,
         );
         log(
           `         database sessions in a transaction, % of 5 ms samples: ${Object.entries(r.recordingSession)
@@ -584,6 +584,17 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         main.map((r) => r.peakRssMb),
         '< 300 MB',
         (m) => m < 300,
+        0,
+      ),
+      // The indexer's CPU time per transfer: what its work costs whatever else runs on the
+      // machine (the rate moves with the other work sharing the two cores; this much less).
+      // PostgreSQL's (printed per run) is not a figure: under contention it moved 3x.
+      figure(
+        'deposits: backfill CPU per transfer, indexer process',
+        'µs',
+        main.map((r) => (r.cpuMs * 1000) / r.transfers),
+        '-',
+        undefined,
         0,
       ),
       figure(
@@ -846,6 +857,11 @@ async function bareRun(world: ExtraWorld, from: bigint, batchBlocks: number, tra
  * cursor until idle; then the rows are checked here. CPU shares cover exactly its stepping
  * (between its 'start' and 'done' messages).
  */
+/** PostgreSQL's CPU time over a run (bench/cpu.ts: percent of one core over the wall time), µs per transfer. */
+function pgCpuUsPerTransfer(r: BackfillRun): number {
+  return (r.cpu.postgres * 10 * r.ms) / r.transfers;
+}
+
 async function backfillRun(
   world: ExtraWorld,
   wallet: BenchWallet,

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/lib/ids.js';
 import { WatchSet } from '../../src/modules/deposits/watch.js';
-import { watchedChanges } from '../../src/modules/deposits/store.js';
+import { eachLiveAddressPage, watchedChanges } from '../../src/modules/deposits/store.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/fixtures.js';
 
@@ -98,4 +98,34 @@ it('picks up a late-committing writer, follows removal and re-adding, and reads 
     await slow.end();
     await quick.end();
   }
+});
+
+it('a full load reads every live address of the chain once, a page at a time, and none removed', async () => {
+  const client = await connect();
+  let removed: string;
+  try {
+    await client.query('BEGIN');
+    for (let i = 0; i < 7; i++) await insertAddress(client, randomAddress());
+    removed = await insertAddress(client, randomAddress());
+    await client.query('UPDATE addresses SET deleted_at = now() WHERE id = $1', [removed]);
+    await client.query('COMMIT');
+  } finally {
+    await client.end();
+  }
+  const { rows: live } = await h.database.pool.query<{ id: string }>(
+    'SELECT id FROM addresses WHERE chain_id = $1 AND deleted_at IS NULL',
+    [chainId],
+  );
+  expect(live.length).toBeGreaterThan(7);
+  const pages: number[] = [];
+  const seen: string[] = [];
+  await eachLiveAddressPage(h.services.db, chainId, 3, (page) => {
+    pages.push(page.length);
+    seen.push(...page.map((r) => r.id));
+  });
+  expect(seen.sort()).toEqual(live.map((r) => r.id).sort());
+  expect(seen).not.toContain(removed!);
+  // Full pages until the last, which is short (possibly empty).
+  expect(pages.slice(0, -1).every((n) => n === 3)).toBe(true);
+  expect(pages.at(-1)!).toBeLessThan(3);
 });

@@ -14,3 +14,15 @@ describe('checksumLower', () => {
     for (const lower of samples) expect(checksumLower(lower)).toBe(getAddress(lower));
   });
 });
+
+describe('keccak-256 of the runtime', () => {
+  it('is the keccak-256 @noble computes (checksumLower uses node:crypto where OpenSSL has it)', async () => {
+    const { getHashes, hash } = await import('node:crypto');
+    const { keccak_256 } = await import('@noble/hashes/sha3');
+    if (!getHashes().includes('keccak-256')) return; // the @noble fallback is then what checksumLower runs
+    for (let i = 0; i < 200; i++) {
+      const text = randomBytes(20).toString('hex');
+      expect(hash('keccak-256', text, 'hex')).toBe(Buffer.from(keccak_256(new TextEncoder().encode(text))).toString('hex'));
+    }
+  });
+});

@@ -5,6 +5,7 @@
  * so the cost does not grow with their number.
  */
 import { decodeEventLog, getAddress, parseAbiItem, toEventSelector, toHex, type Hash, type PublicClient, type RpcLog } from 'viem';
+import { hash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { BlockRef, ScanResult, TransferEvent } from '../types.js';
 
@@ -48,14 +49,29 @@ export function decodeTransferLog(log: RpcLog): TransferEvent | null {
  */
 const ascii = new TextEncoder();
 
+/**
+ * Keccak-256 of ASCII text: OpenSSL's (node:crypto, about 8x faster than @noble's in a
+ * backfill, where it was ~9% of the indexer's main thread) where the runtime's OpenSSL has
+ * it (3.2 and later), else @noble's. The same function either way (compared in scan.test.ts).
+ */
+const keccakOfAscii: (text: string) => Uint8Array = (() => {
+  try {
+    if (hash('keccak-256', '', 'hex') === 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
+      return (text: string) => hash('keccak-256', text, 'buffer');
+  } catch {
+    // no keccak-256 in this OpenSSL
+  }
+  return (text: string) => keccak_256(ascii.encode(text));
+})();
+
 export function checksumLower(lower: string): string {
   const hex = lower.slice(2);
-  const hash = keccak_256(ascii.encode(hex));
+  const digest = keccakOfAscii(hex);
   let out = '0x';
   for (let i = 0; i < 40; i++) {
     const c = hex[i]!;
     // Letter i is upper case when nibble i of the hash of the lowercase hex is 8 or more.
-    const nibble = i % 2 === 0 ? hash[i >> 1]! >> 4 : hash[i >> 1]! & 0x0f;
+    const nibble = i % 2 === 0 ? digest[i >> 1]! >> 4 : digest[i >> 1]! & 0x0f;
     out += nibble >= 8 && c > '9' ? c.toUpperCase() : c;
   }
   return out;

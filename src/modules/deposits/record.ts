@@ -144,10 +144,30 @@ const INSERT_CHUNK = 500;
  * showing it as it was when found (not yet confirmed), then, for one written already
  * confirmed, `deposit.success`.
  */
-const DEPOSIT_FOUND: EventStage[] = [
-  { name: 'deposit.processing', view: (v) => (v.status === 'SUCCESS' ? { ...v, status: 'PENDING', confirmed: false } : v) },
-  { name: 'deposit.success', view: (v) => (v.status === 'SUCCESS' ? v : null) },
+export const DEPOSIT_FOUND: EventStage[] = [
+  {
+    name: 'deposit.processing',
+    view: (v) => (v.status === 'SUCCESS' ? { ...v, status: 'PENDING', confirmed: false } : v),
+    json: (json, v) => (v.status === 'SUCCESS' ? asFound(json) : json),
+  },
+  { name: 'deposit.success', view: (v) => (v.status === 'SUCCESS' ? v : null), json: (json) => json },
 ];
+
+const CONFIRMED_KEYS = '"status":"SUCCESS","confirmed":true,';
+const FOUND_KEYS = '"status":"PENDING","confirmed":false,';
+
+/**
+ * The JSON of `{ ...v, status: 'PENDING', confirmed: false }` from the JSON of a confirmed
+ * view `v` (spreading keeps the keys' order, so only those two values differ): the first
+ * `"status":` key is the view's own (the keys before it, id, reference and type, hold
+ * strings, inside which JSON escapes every quote). Null, and the view is written in full,
+ * if the text is not as expected.
+ */
+function asFound(json: string): string | null {
+  const at = json.indexOf('"status":');
+  if (at < 1 || json[at - 1] !== ',' || !json.startsWith(CONFIRMED_KEYS, at)) return null;
+  return json.slice(0, at) + FOUND_KEYS + json.slice(at + CONFIRMED_KEYS.length);
+}
 
 /**
  * Inserts the new deposits in bulk and reports them (`deposit.processing`); returns the

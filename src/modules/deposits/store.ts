@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DbConn } from '../../db/pool.js';
+import type { Db, DbConn } from '../../db/pool.js';
 import type { BlockRef } from '../../chains/types.js';
 import { anyAddress } from '../../db/address-sql.js';
 export type { NewDeposit } from '../transactions/service.js';
@@ -133,18 +133,33 @@ export async function watchHorizon(db: DbConn): Promise<string> {
   return rows[0]!.horizon;
 }
 
-/** One page (by id) of the chain's live child and external addresses, for a full load in bounded memory. */
-export async function liveAddressesPage(
-  db: DbConn,
+/**
+ * The chain's live child and external addresses, handed to `use` a page of `pageSize` at a
+ * time (a full load in bounded memory), from ONE scan: a cursor in a read-only transaction.
+ * Pages of `ORDER BY id LIMIT n` each re-read every address after the last page and sorted
+ * them (no index leads with chain_id then id): 100,000 addresses cost ten scans and sorts,
+ * most of the load. The cursor's rows are one snapshot, taken after the caller's horizon.
+ */
+export async function eachLiveAddressPage(
+  db: Db,
   chainId: string,
-  afterId: string | null,
-  limit: number,
-): Promise<{ id: string; address: string; wallet_id: string; internal: boolean }[]> {
-  const { rows } = await sql<{ id: string; address: string; wallet_id: string; internal: boolean }>`
-    SELECT id, address, wallet_id, (type = 'INTERNAL' OR key_imported) AS internal FROM addresses
-     WHERE chain_id = ${chainId} AND deleted_at IS NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)
-     ORDER BY id LIMIT ${limit}`.execute(db);
-  return rows;
+  pageSize: number,
+  use: (page: { id: string; address: string; wallet_id: string; internal: boolean }[]) => void,
+): Promise<void> {
+  await db
+    .transaction()
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      await sql`DECLARE live_addresses NO SCROLL CURSOR FOR
+                SELECT id, address, wallet_id, (type = 'INTERNAL' OR key_imported) AS internal FROM addresses
+                 WHERE chain_id = ${chainId} AND deleted_at IS NULL`.execute(tx);
+      for (;;) {
+        const { rows } = await sql<{ id: string; address: string; wallet_id: string; internal: boolean }>`
+          FETCH FORWARD ${sql.raw(String(Math.trunc(pageSize)))} FROM live_addresses`.execute(tx);
+        use(rows);
+        if (rows.length < pageSize) break;
+      }
+    });
 }
 
 /** The chain's wallets (their master addresses). */

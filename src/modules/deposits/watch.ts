@@ -96,12 +96,9 @@ export class WatchSet {
     // One string per wallet id instead of one per row.
     const walletIds = new Map<string, string>();
     const wallet = (id: string) => walletIds.get(id) ?? (walletIds.set(id, id), id);
-    for (let after: string | null = null; ;) {
-      const page = await store.liveAddressesPage(this.db, this.chainId, after, FULL_LOAD_PAGE);
+    await store.eachLiveAddressPage(this.db, this.chainId, FULL_LOAD_PAGE, (page) => {
       for (const row of page) add(owners, row.address, { walletId: wallet(row.wallet_id), addressId: row.id, internal: row.internal });
-      if (page.length < FULL_LOAD_PAGE) break;
-      after = page.at(-1)!.id;
-    }
+    });
     for (const row of await store.mastersOfChain(this.db, this.chainId)) {
       add(owners, row.address, { walletId: wallet(row.id), addressId: null, internal: true });
     }

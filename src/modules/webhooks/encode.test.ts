@@ -24,3 +24,23 @@ describe('encodeEventRows', () => {
     expect(encodeEventRows('x', []).bodies.length).toBe(0);
   });
 });
+
+describe('encodeEventRows with the data already as JSON', () => {
+  it('writes the same bytes as JSON.stringify({ event, data }) around the given JSON, rows with and without it mixed', () => {
+    const datas = [
+      { id: 'a', status: 'SUCCESS', metadata: { name: 'Zoë ✓ 🚀', quote: '"status":"x"' } },
+      { id: 'b', note: null },
+    ];
+    const rows = datas.map((data, i) => ({
+      event_id: `e${i}`,
+      delivery_id: `d${i}`,
+      wallet_id: 'w',
+      transaction_id: `t${i}`,
+      reference: `r${i}`,
+      data,
+      ...(i === 0 ? { json: JSON.stringify(data) } : {}),
+    }));
+    const bodies = encodeEventRows('deposit.processing', rows).bodies.toString('utf8').split('\u001e');
+    expect(bodies).toEqual(datas.map((data) => JSON.stringify({ event: 'deposit.processing', data })));
+  });
+});

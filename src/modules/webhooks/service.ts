@@ -35,6 +35,13 @@ const SWEEP_BATCH_GRACE_MS = 2 * 60_000;
 export interface EventStage {
   name: string;
   view(v: TransactionView): TransactionView | null;
+  /**
+   * Optional: `view(v)` as JSON.stringify writes it, derived from `json`, the JSON of `v`
+   * (written once per row for all the stages: the bodies are ~4 KB each); null when it
+   * cannot be derived (the view is then written by JSON.stringify). Must equal
+   * JSON.stringify(view(v)) byte for byte whenever view(v) is not null.
+   */
+  json?(json: string, v: TransactionView): string | null;
 }
 
 /** Event inserts queued in order on one transaction (`WebhookService.eventWriter`). */
@@ -138,9 +145,17 @@ export class WebhookService {
           // the next chunk: PostgreSQL runs them while this process builds.
           await new Promise((resolve) => setImmediate(resolve));
           const views = rows.slice(i, i + EMIT_CHUNK).map(present);
+          const texts = stages.some((s) => s.json) ? views.map((v) => JSON.stringify(v)) : null;
           for (const stage of stages) {
-            const picked = views.flatMap((v) => stage.view(v) ?? []);
-            if (picked.length) inflight = this.emitViews(tx, picked, stage.name, inflight);
+            const picked: TransactionView[] = [];
+            const json: (string | null)[] = [];
+            views.forEach((v, j) => {
+              const view = stage.view(v);
+              if (!view) return;
+              picked.push(view);
+              json.push(texts && stage.json ? stage.json(texts[j]!, v) : null);
+            });
+            if (picked.length) inflight = this.emitViews(tx, picked, stage.name, inflight, json);
           }
           queued.push(inflight);
         }
@@ -157,7 +172,7 @@ export class WebhookService {
    * connection; the caller awaits the last one before its transaction commits, and any
    * failure still aborts the transaction.
    */
-  private emitViews(tx: DbConn, views: TransactionView[], name: string, before: Promise<void>): Promise<void> {
+  private emitViews(tx: DbConn, views: TransactionView[], name: string, before: Promise<void>, json?: (string | null)[]): Promise<void> {
     // Encoded and planned now, in call order, so batch ids are handed out as without overlap.
     // A batch holds at most BATCH_MAX: split where a batch fills up.
     const parts: Parameters<typeof store.insertEventsWithDeliveries>[1][] = [];
@@ -165,7 +180,8 @@ export class WebhookService {
       const state = tx.isTransaction ? this.#batches.get(tx) : undefined;
       const room = state && state.size < BATCH_MAX ? BATCH_MAX - state.size : BATCH_MAX;
       const part = views.slice(i, i + room);
-      parts.push({ name, rows: encodeRows(name, part), maxAttempts: MAX_ATTEMPTS, now: this.clock.now(), job: this.plan(tx, part.length) });
+      const rows = encodeRows(name, part, json?.slice(i, i + part.length));
+      parts.push({ name, rows, maxAttempts: MAX_ATTEMPTS, now: this.clock.now(), job: this.plan(tx, part.length) });
       i += part.length;
     }
     // In a transaction, queued now: its one connection runs statements in the order they
@@ -239,11 +255,13 @@ export class WebhookService {
 /**
  * The event rows of some Transactions, already encoded: the views are garbage by the time
  * the insert is awaited, so a big range does not carry them into V8's old generation.
+ * `json[i]`, when given and not null: views[i] as JSON.stringify writes it.
  */
-function encodeRows(name: string, views: TransactionView[]): store.EncodedEventRows {
+function encodeRows(name: string, views: TransactionView[], json?: (string | null)[]): store.EncodedEventRows {
   return store.encodeEventRows(
     name,
-    views.map((data) => ({
+    views.map((data, i) => ({
+      ...(json?.[i] != null ? { json: json[i] } : {}),
       event_id: uuidv7(),
       delivery_id: uuidv7(),
       wallet_id: data.wallet.id,
