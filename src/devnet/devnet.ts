@@ -126,9 +126,14 @@ export async function startDevnet(opts: StartDevnetOptions): Promise<Devnet> {
       standIns.push(started);
     }
     const templates = opts.dir ? undefined : opts.templates;
+    // The anvil processes start side by side (each waits for its own to listen); their chains
+    // are then loaded or provisioned one after the other, in order.
+    const anvils = await Promise.allSettled(specs.map((spec, i) => startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i)));
+    for (const s of anvils) if (s.status === 'fulfilled') handles.push(s.value);
+    const failed = anvils.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     for (const [i, spec] of specs.entries()) {
-      const handle = await startChain(spec, opts, opts.portBase === 0 ? 0 : opts.portBase + i);
-      handles.push(handle);
+      const handle = handles[i]!;
       watchdogs.push(startPoolWatchdog(handle.rpcUrl, opts.logger));
       const key = JSON.stringify(spec);
       const template = templates?.get(key);

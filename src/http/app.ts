@@ -53,6 +53,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { ERROR_CATALOGUE } from './error-catalogue.js';
 import { installValidation } from './validation.js';
 import { lazySerializerFactory } from './lazy-schemas.js';
+import { sharedSerializerFactory } from './serializers.js';
 import { installAuth } from './auth.js';
 import { installMetrics, createRegistry } from './metrics.js';
 import { RequestLog } from './request-log.js';
@@ -126,7 +127,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       typeof opts.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (opts.trustProxy as number)
         : (opts.trustProxy ?? false),
-    ...(opts.lazySchemas ? { schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } } } : {}),
+    schemaController: { compilersFactory: { buildSerializer: opts.lazySchemas ? lazySerializerFactory() : sharedSerializerFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The spec reads GET .../balances filters from a JSON body, so GET must parse bodies.

@@ -8,8 +8,9 @@
  * differs. Production keeps Fastify's eager compilation: a schema that cannot compile stops
  * the start instead of failing its route's first request.
  */
-import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
+import { sharedSerializerFactory } from './serializers.js';
 
 type FastifyValidationResult = ReturnType<FastifySchemaCompiler<unknown>>;
 
@@ -25,9 +26,9 @@ export function lazyValidator(compile: () => FastifyValidationResult): FastifyVa
   return validate;
 }
 
-/** Fastify's own serializer factory (fast-json-stringify), each route's serializer compiled at its first response. */
+/** The service's serializer factory (serializers.ts), each route's serializer compiled at its first response. */
 export function lazySerializerFactory(): SerializerFactory {
-  const eager = SerializerSelector();
+  const eager = sharedSerializerFactory();
   return (externalSchemas, options) => {
     const compileRoute = eager(externalSchemas, options);
     return (route) => {

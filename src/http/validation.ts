@@ -7,7 +7,7 @@
  * like "ammount" is an error, not a silently ignored field). Query strings and path
  * parameters are text by nature, so there types are coerced.
  */
-import { Ajv, type AnySchema } from 'ajv';
+import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../lib/errors.js';
@@ -37,9 +37,19 @@ export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema
     strict.addSchema(schema);
     coercing.addSchema(schema);
   }
+  // One validator per distinct schema text and rule set: many routes share a schema of the same
+  // text in their own object (path parameters, pagination), which Ajv, caching by object, compiled
+  // again for each. Fastify reads a validator's `errors` right after calling it, so routes can share one.
+  const compiled = new Map<string, ValidateFunction>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    return opts.lazy ? lazyValidator(() => ajv.compile(schema)) : ajv.compile(schema);
+    const body = httpPart === 'body';
+    const key = `${body ? 'strict' : 'coercing'} ${JSON.stringify(schema)}`;
+    const compile = () => {
+      let validate = compiled.get(key);
+      if (!validate) compiled.set(key, (validate = (body ? strict : coercing).compile(schema)));
+      return validate;
+    };
+    return opts.lazy ? lazyValidator(compile) : compile();
   });
   // Before the schemas, so the message names the bad text rather than a pattern it fails.
   // A callback hook: no promise per request.

@@ -15,7 +15,14 @@ import { createDatabase, type Database$ } from '../../src/db/pool.js';
 import { LocalKeyVault } from '../../src/keys/vault.js';
 import { createServices, type ServiceOptions, type Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
-import { startDevnet, DEVNET_CHAINS, type Devnet, type DevnetChainSpec, type DevnetTemplates } from '../../src/devnet/devnet.js';
+import {
+  startDevnet,
+  DEVNET_CHAINS,
+  type Devnet,
+  type DevnetChainSpec,
+  type DevnetTemplates,
+  type StartDevnetOptions,
+} from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { AppConfig, ChainConfig } from '../../src/config/index.js';
@@ -101,6 +108,21 @@ export async function dropDatabase(url: string): Promise<void> {
  */
 export const DEVNET_TEMPLATES: DevnetTemplates = new Map();
 
+/**
+ * A fresh database and the devnets, made side by side (one waits on PostgreSQL, the other on
+ * anvil processes); if either fails, the other is undone.
+ */
+export async function databaseAndDevnet(
+  devnetOptions: StartDevnetOptions,
+  createDatabase: () => Promise<string>,
+): Promise<{ databaseUrl: string; devnet: Devnet }> {
+  const [database, devnet] = await Promise.allSettled([createDatabase(), startDevnet(devnetOptions)]);
+  if (database.status === 'fulfilled' && devnet.status === 'fulfilled') return { databaseUrl: database.value, devnet: devnet.value };
+  if (database.status === 'fulfilled') await dropDatabase(database.value).catch(() => undefined);
+  if (devnet.status === 'fulfilled') await devnet.value.stop().catch(() => undefined);
+  throw database.status === 'rejected' ? database.reason : (devnet as PromiseRejectedResult).reason;
+}
+
 /** Resolves `localhost` and nothing else: tests never reach a real DNS server. */
 const localhostOnly: NonNullable<SenderOptions['resolveAll']> = (host, callback) =>
   host === 'localhost'
@@ -145,14 +167,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
   });
   const logger = createLogger('debug', sink);
-  const databaseUrl = await createDatabaseFromTemplate();
-  const devnet = await startDevnet({
-    portBase: 0,
-    blockTime: 0,
-    logger,
-    specs: opts.specs ?? DEVNET_CHAINS,
-    templates: DEVNET_TEMPLATES,
-  });
+  const { databaseUrl, devnet } = await databaseAndDevnet(
+    { portBase: 0, blockTime: 0, logger, specs: opts.specs ?? DEVNET_CHAINS, templates: DEVNET_TEMPLATES },
+    createDatabaseFromTemplate,
+  );
   const database = createDatabase(databaseUrl, logger);
   const kek = randomBytes(32);
   const services = await createServices(

@@ -9,9 +9,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startDevnet, type Devnet, type DevnetChain, type DevnetChainSpec } from '../../src/devnet/devnet.js';
+import { startDevnet, type Devnet, type DevnetChain, type DevnetChainSpec, type StartDevnetOptions } from '../../src/devnet/devnet.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createDatabaseFromTemplate, DEVNET_TEMPLATES, dropDatabase } from './harness.js';
+import { createDatabaseFromTemplate, databaseAndDevnet, DEVNET_TEMPLATES, dropDatabase } from './harness.js';
 import { cleanEnv } from './cli.js';
 
 export interface Installation {
@@ -33,14 +33,16 @@ export async function startInstallation(opts: { specs?: DevnetChainSpec[]; datab
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'wallet-installation-'));
   const dataDir = path.join(tmp, 'data');
   await mkdir(dataDir);
-  const databaseUrl = opts.databaseUrl ?? (await createDatabaseFromTemplate());
-  const devnet = await startDevnet({
+  const devnetOptions: StartDevnetOptions = {
     portBase: 0,
     blockTime: 0,
     logger: createLogger('warn'),
     ...(opts.specs ? { specs: opts.specs } : {}),
     templates: DEVNET_TEMPLATES,
-  });
+  };
+  const { databaseUrl, devnet } = opts.databaseUrl
+    ? { databaseUrl: opts.databaseUrl, devnet: await startDevnet(devnetOptions) }
+    : await databaseAndDevnet(devnetOptions, createDatabaseFromTemplate);
   const masterKey = randomBytes(32).toString('base64');
 
   // Exactly what an operator writes for private EVM chains: none of these slugs is in the
