@@ -3,11 +3,6 @@
  * event-loop turn) are sent together as one batch, identical (owner, token) pairs once.
  * Every caller's read still starts after it asked, so nothing is served stale; under load
  * a busy wallet costs the node one multicall per round trip instead of one per request.
- *
- * One read in flight by default: with more, a fast node answers before the next requests
- * arrive, so under load nearly every request got a read of its own (the balance benchmark's
- * server spent more on its HTTP requests to the node than on anything else). A lone read
- * waits for nothing; a read asked while another runs waits for it, at most one round trip.
  */
 import type { BalanceQuery } from './types.js';
 
@@ -25,7 +20,7 @@ export class BalanceBatcher {
 
   constructor(
     private readonly read: (queries: BalanceQuery[]) => Promise<bigint[]>,
-    private readonly opts: { maxBatch: number; maxInFlight: number } = { maxBatch: 300, maxInFlight: 1 },
+    private readonly opts: { maxBatch: number; maxInFlight: number } = { maxBatch: 300, maxInFlight: 4 },
   ) {}
 
   load(queries: BalanceQuery[]): Promise<bigint[]> {
