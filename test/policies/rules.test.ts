@@ -30,6 +30,21 @@ async function child(wallet: TestWallet, usdc: string): Promise<{ id: string; ad
   return c;
 }
 
+/** A system-initiated withdrawal of no particular asset or amount to `destination`: what a destination rule sees. */
+function withdrawalTo(walletId: string, destination: string): Candidate {
+  return {
+    type: 'WITHDRAW',
+    walletId,
+    addressId: null,
+    asset: null,
+    amount: null,
+    amountUsd: null,
+    destination,
+    destinationKind: null,
+    initiator: { kind: 'SYSTEM' },
+  };
+}
+
 async function nonceCounter(address: string): Promise<string | null> {
   const { rows } = await sql<{ next_nonce: string }>`SELECT next_nonce::text FROM nonces WHERE lower(address) = lower(${address})`.execute(
     w.h.database.db,
@@ -297,17 +312,7 @@ describe('destination kinds compare addresses as their family does', () => {
       w.h.database.db,
     );
     const businessId = w.h.businessId;
-    const candidate = (destination: string): Candidate => ({
-      type: 'WITHDRAW',
-      walletId: wallet.id,
-      addressId: null,
-      asset: null,
-      amount: null,
-      amountUsd: null,
-      destination,
-      destinationKind: null,
-      initiator: { kind: 'SYSTEM' },
-    });
+    const candidate = (destination: string) => withdrawalTo(wallet.id, destination);
     const session = await PolicySession.open(w.h.database.db, businessId, [candidate(listed), candidate(lookAlike)], { lock: false });
     const [exact, alike] = session.decide([candidate(listed), candidate(lookAlike)]);
     expect(exact!.action).toBe('ALLOW');
@@ -338,17 +343,7 @@ describe('velocity windows per destination compare addresses as their family doe
         VALUES (${id}, ${wallet.id}, ${w.usdc.id}, ${chain.id}, ${`window-${id}`}, 'WITHDRAW', 'PENDING', 'created',
                 false, '1', 'USDC', ${wallet.address}, ${to}, 'testnet', 'api')`.execute(w.h.database.db);
     }
-    const candidate = (destination: string): Candidate => ({
-      type: 'WITHDRAW',
-      walletId: wallet.id,
-      addressId: null,
-      asset: null,
-      amount: null,
-      amountUsd: null,
-      destination,
-      destinationKind: null,
-      initiator: { kind: 'SYSTEM' },
-    });
+    const candidate = (destination: string) => withdrawalTo(wallet.id, destination);
     const tried = [listed, lookAlike, hex];
     const session = await PolicySession.open(w.h.database.db, w.h.businessId, tried.map(candidate), { lock: false });
     // Each decided alone: the listed address's window is full, its look-alike's is empty, and
