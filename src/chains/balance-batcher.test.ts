@@ -31,6 +31,15 @@ describe('BalanceBatcher', () => {
     expect(z).toEqual([5003n]);
   });
 
+  it('reads base58 owners that differ only in case separately (two addresses, not one)', async () => {
+    const { calls, read } = recorder();
+    const b = new BalanceBatcher(read);
+    const owner = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+    await Promise.all([b.load([{ owner, token: null }]), b.load([{ owner: owner.toLowerCase(), token: null }])]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.map((q) => q.owner)).toEqual([owner, owner.toLowerCase()]);
+  });
+
   it('queues calls made during a read and sends them together after it', async () => {
     const { calls, read } = recorder(20);
     const b = new BalanceBatcher(read, { maxBatch: 300, maxInFlight: 1 });

@@ -3,7 +3,10 @@
  * event-loop turn) are sent together as one batch, identical (owner, token) pairs once.
  * Every caller's read still starts after it asked, so nothing is served stale; under load
  * a busy wallet costs the node one multicall per round trip instead of one per request.
+ * Two queries are identical when their addresses are (addressKey: hex spellings meet, base58
+ * spellings that differ in case are two addresses).
  */
+import { addressKey } from './address-key.js';
 import type { BalanceQuery } from './types.js';
 
 interface Pending {
@@ -27,7 +30,7 @@ export class BalanceBatcher {
     const results = queries.map(
       (query) =>
         new Promise<bigint>((resolve, reject) =>
-          this.#queue.push({ key: `${query.owner.toLowerCase()}|${query.token?.toLowerCase() ?? ''}`, query, resolve, reject }),
+          this.#queue.push({ key: `${addressKey(query.owner)}|${query.token === null ? '' : addressKey(query.token)}`, query, resolve, reject }),
         ),
     );
     this.#schedule();
