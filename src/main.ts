@@ -19,6 +19,6 @@
  */
 import { runCli } from './cli/command.js';
 import { COMMANDS } from './cli/commands.js';
-import { ALL_ROLES } from './runtime.js';
+import { ALL_ROLES } from './roles/names.js';
 
 await runCli(COMMANDS, process.argv.slice(2), ALL_ROLES);

@@ -27,8 +27,8 @@ import { taskList } from './jobs/tasks.js';
 import { JOB } from './jobs/catalogue.js';
 import { startIndexer, type IndexerHandle } from './roles/indexer.js';
 
-export type Role = 'api' | 'worker' | 'indexer';
-export const ALL_ROLES: Role[] = ['api', 'worker', 'indexer'];
+import type { Role } from './roles/names.js';
+export { ALL_ROLES, type Role } from './roles/names.js';
 
 export interface RuntimeOptions {
   config: AppConfig;

@@ -30,7 +30,12 @@ export class BalanceBatcher {
     const results = queries.map(
       (query) =>
         new Promise<bigint>((resolve, reject) =>
-          this.#queue.push({ key: `${addressKey(query.owner)}|${query.token === null ? '' : addressKey(query.token)}`, query, resolve, reject }),
+          this.#queue.push({
+            key: `${addressKey(query.owner)}|${query.token === null ? '' : addressKey(query.token)}`,
+            query,
+            resolve,
+            reject,
+          }),
         ),
     );
     this.#schedule();

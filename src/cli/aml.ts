@@ -14,7 +14,7 @@
  * codes: 0 done, 2 a refused file or usage, 1 anything else.
  */
 import path from 'node:path';
-import { UsageError, flag, type Command } from './command.js';
+import { UsageError, flag } from './command.js';
 import { createLogger } from '../lib/logger.js';
 import { ValidationError } from '../lib/errors.js';
 import { withDatabase } from './database.js';
@@ -23,12 +23,6 @@ import { SOURCE } from '../modules/aml/lists.js';
 import * as store from '../modules/aml/store.js';
 
 const USAGE = 'usage: aml import <file> [--list <name>]   |   aml lists';
-
-export const amlCmd: Command = {
-  usage: 'import <file> [--list <name>] | lists',
-  summary: "import an offline sanctions list (OFAC's SDN XML, or one address a line) or show the lists imported",
-  run: (args) => amlCommand(args),
-};
 
 export async function amlCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [sub, ...rest] = args;

@@ -4,30 +4,26 @@
  * chain holds, 1 when it is broken (or the anchor, a head printed by an earlier run, is no
  * longer in it: entries after it were cut), 2 on wrong usage.
  */
-import { flag, UsageError, type Command } from './command.js';
+import { flag, UsageError } from './command.js';
 import { withDatabase } from './database.js';
 import { createLogger } from '../lib/logger.js';
 import { AuditService, type ChainReport } from '../modules/audit/service.js';
 
 const HASH = /^[0-9a-f]{64}$/;
 
-export const auditVerifyCommand: Command = {
-  usage: '[--anchor <head hash printed by an earlier run>]',
-  summary: "verify the audit log's hash chain; prints the head hash, or the first broken link (exit 1)",
-  async run(args) {
-    const anchor = flag(args, 'anchor');
-    const unknown = args.filter((a, i) => !(a === '--anchor' || (i > 0 && args[i - 1] === '--anchor')));
-    if (unknown.length > 0 || (args.includes('--anchor') && (!anchor || !HASH.test(anchor)))) {
-      throw new UsageError('usage: audit-verify [--anchor <64 hex characters>]');
-    }
-    // Only the database: DATABASE_URL, or the embedded default's (database.ts).
-    return withDatabase(process.env, createLogger(process.env.LOG_LEVEL || 'warn'), async (db) => {
-      const report = await new AuditService(db).verify(anchor);
-      process.stdout.write(describe(report));
-      return report.broken || report.anchorFound === false ? 1 : 0;
-    });
-  },
-};
+export async function auditVerify(args: string[]): Promise<number> {
+  const anchor = flag(args, 'anchor');
+  const unknown = args.filter((a, i) => !(a === '--anchor' || (i > 0 && args[i - 1] === '--anchor')));
+  if (unknown.length > 0 || (args.includes('--anchor') && (!anchor || !HASH.test(anchor)))) {
+    throw new UsageError('usage: audit-verify [--anchor <64 hex characters>]');
+  }
+  // Only the database: DATABASE_URL, or the embedded default's (database.ts).
+  return withDatabase(process.env, createLogger(process.env.LOG_LEVEL || 'warn'), async (db) => {
+    const report = await new AuditService(db).verify(anchor);
+    process.stdout.write(describe(report));
+    return report.broken || report.anchorFound === false ? 1 : 0;
+  });
+}
 
 export function describe(r: ChainReport): string {
   const legacy = r.unchained > 0 ? ` (${r.unchained} older entries not chained yet: the next entry written chains them)` : '';

@@ -1,12 +1,11 @@
 /**
- * What every CLI command shares: the command shape the table (commands.ts) holds, the dispatcher,
- * and the helpers one-off commands use (configuration, a runtime without roles).
+ * What every CLI command shares: the command shape the table (commands.ts) holds, the
+ * dispatcher, and argument helpers. Light on purpose: `help`, a usage error and the dispatch
+ * load only this and the table; a command's own file (and the service it needs) is loaded
+ * when that command runs (context.ts has the helpers that start the service).
  */
-import { ConfigError, type AppConfig } from '../config/index.js';
-import { loadConfig } from '../configuration.js';
-import { createLogger, type Logger } from '../lib/logger.js';
+import { ConfigError } from '../config/errors.js';
 import { DataDirInUseError } from '../lib/data-dir-lock.js';
-import { startRuntime, type Runtime } from '../runtime.js';
 
 export interface Command {
   /** Arguments after the command name, for `help` (e.g. `<business name>`). */
@@ -88,31 +87,6 @@ export async function runCli(table: CommandTable, argv: string[], roles: readonl
     }
     process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
-  }
-}
-
-/** The configuration, or a ConfigError that runCli reports (exit code 2). */
-export function configAndLogger(): { config: AppConfig; logger: Logger } {
-  const config = loadConfig();
-  return { config, logger: createLogger(config.logLevel) };
-}
-
-/**
- * Runs a one-off task on a runtime without roles (the embedded default starts its database
- * and devnets for it), then stops that runtime whatever happened.
- */
-export async function withRuntime<T>(config: AppConfig, logger: Logger, task: (runtime: Runtime) => Promise<T>): Promise<T> {
-  // The embedded PostgreSQL and anvil run in process groups of their own, so a signal's
-  // default action (die without running 'exit' hooks) would leave them running: exit
-  // through the hooks that stop them.
-  const onSignal = () => process.exit(130);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
-  const runtime = await startRuntime({ config, roles: [], logger });
-  try {
-    return await task(runtime);
-  } finally {
-    await runtime.stop();
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(signal, onSignal);
   }
 }
 

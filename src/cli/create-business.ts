@@ -1,17 +1,14 @@
 /** `create-business "<name>"`: creates a business and prints its business API key once. */
-import { configAndLogger, UsageError, withRuntime, type Command } from './command.js';
+import { UsageError } from './command.js';
+import { configAndLogger, withRuntime } from './context.js';
 
-export const createBusinessCommand: Command = {
-  usage: '<business name>',
-  summary: 'create a business and print its business API key (shown once)',
-  async run(args) {
-    const name = args.join(' ').trim();
-    if (!name) throw new UsageError('usage: create-business "<business name>"');
-    const { config, logger } = configAndLogger();
-    return withRuntime(config, logger, async (runtime) => {
-      const { business, apiKey } = await runtime.services.businesses.create(name);
-      process.stdout.write(`${JSON.stringify({ business, apiKey }, null, 2)}\nStore the API key now: it is not shown again.\n`);
-      return 0;
-    });
-  },
-};
+export async function createBusiness(args: string[]): Promise<number> {
+  const name = args.join(' ').trim();
+  if (!name) throw new UsageError('usage: create-business "<business name>"');
+  const { config, logger } = configAndLogger();
+  return withRuntime(config, logger, async (runtime) => {
+    const { business, apiKey } = await runtime.services.businesses.create(name);
+    process.stdout.write(`${JSON.stringify({ business, apiKey }, null, 2)}\nStore the API key now: it is not shown again.\n`);
+    return 0;
+  });
+}

@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ALL_ROLES } from '../runtime.js';
+import { ALL_ROLES } from '../roles/names.js';
 import { runCli } from './command.js';
 import { COMMANDS } from './commands.js';
 

@@ -2,7 +2,7 @@
  * One configuration, parsed and validated once at start and passed down. Every problem is
  * reported with the name of the setting at fault, before anything starts. The chain
  * families' part of it (config/chains.ts, FamilyConfig) is handed in by the caller, the
- * composition root (cli/command.ts passes chains/family-lookup.ts's FAMILY_CONFIGS).
+ * composition root (configuration.ts passes chains/family-lookup.ts's FAMILY_CONFIGS).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,12 +20,9 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type { BlacklistKind, ChainConfig, FamilyConfig } from './chains.js';
 
-export class ConfigError extends Error {
-  constructor(setting: string, problem: string) {
-    super(`Invalid configuration: ${setting} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+// In a file of its own so that the command line's dispatcher can tell it apart without loading this one.
+import { ConfigError } from './errors.js';
+export { ConfigError };
 
 export interface AppConfig {
   /** No DATABASE_URL: run an embedded PostgreSQL under the data directory. */
