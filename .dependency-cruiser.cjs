@@ -122,6 +122,24 @@ module.exports = {
       to: { path: '^src/devnet/' },
     },
     {
+      name: 'cli-dispatch-stays-light',
+      comment:
+        'The command line answers `help`, `--help` and a usage error without loading the ' +
+        'service: main.ts and the dispatcher (cli/command.ts, cli/commands.ts) import a ' +
+        "command's file only when it runs (a dynamic import), never the runtime, the " +
+        'configuration, the services, chains, modules, http or db.',
+      severity: 'error',
+      from: { path: '^src/(main|cli/commands?)\\.ts$' },
+      to: {
+        path: [
+          '^src/(runtime|services|configuration|server)\\.ts$',
+          '^src/(chains|modules|http|db|keys|devnet)/',
+          '^src/cli/(?!commands?\\.ts$)',
+        ],
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
+    },
+    {
       name: 'no-module-cycles',
       comment:
         'No cycles between module folders either: if two modules need each other, one of ' +
