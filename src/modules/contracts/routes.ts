@@ -4,7 +4,7 @@ import { WalletParams } from '../wallets/schemas.js';
 import { AddressParams } from '../addresses/schemas.js';
 import { withCalls } from './body.js';
 import type { ContractService } from './service.js';
-import { ContractCallsBody, NetworkFee, ReadResult, TransactionOrList } from './schemas.js';
+import { ContractCallsBody, NETWORK_FEE_HELP, NetworkFee, ReadResult, TransactionOrList } from './schemas.js';
 
 const TAGS = ['Smart contracts'];
 const ERRORS =
@@ -67,7 +67,7 @@ export const contractsRoutes: FastifyPluginAsyncTypebox<{ service: ContractServi
         schema: {
           tags: TAGS,
           summary: `Estimate the network fee of contract calls from ${who}`,
-          description: `\`balance\`: the sender's native-coin balance; \`fee\`: estimated gas x current max fee per gas, summed over the calls, in the native coin (on Tron: energy x energy price + bandwidth x its price, in TRX). ${FORMS}${child} ${ERRORS}`,
+          description: `${NETWORK_FEE_HELP} ${FORMS}${child} ${ERRORS}`,
           params,
           body: ContractCallsBody,
           response: { 200: Envelope(NetworkFee) },

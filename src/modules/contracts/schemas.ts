@@ -86,3 +86,7 @@ export const NetworkFee = Type.Object({
 export const TransactionOrList = Type.Union([Type.Ref(TransactionSchema), Type.Array(Type.Ref(TransactionSchema))], {
   description: 'one call: a Transaction; several: an array in call order',
 });
+
+/** What the network-fee route's `balance` and `fee` mean, per family. */
+export const NETWORK_FEE_HELP =
+  "`balance`: the sender's native-coin balance; `fee`: estimated gas x current max fee per gas, summed over the calls, in the native coin (on Tron: energy x energy price + bandwidth x its price, in TRX).";

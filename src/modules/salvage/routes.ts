@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema.js';
 import { TransactionSchema } from '../transactions/schemas.js';
 import { WalletParams } from '../wallets/schemas.js';
-import { SalvageBody, SalvageFeeBody, SalvageFeeSchema } from './schemas.js';
+import { SALVAGE_FEE_HELP, SalvageBody, SalvageFeeBody, SalvageFeeSchema } from './schemas.js';
 import type { SalvageService } from './service.js';
 
 const WHAT =
@@ -31,7 +31,7 @@ export const salvageRoutes: FastifyPluginAsyncTypebox<{ salvage: SalvageService 
       schema: {
         tags,
         summary: 'Recover assets from an address of the wallet',
-        description: `${WHAT} A child's fee is funded as a sweep's is (an EVM top-up, Tron energy lent from the master's stake and taken back, Solana's master as fee payer); on a chain named by \`rpcUrl\` the sender pays its own fee and the request follows the transfer to its receipt. The recipient follows the wallet's whitelist. Returns a Transaction of type SALVAGE (filter \`type=SALVAGE\`); \`salvage.success\` or \`salvage.failed\` follows.`,
+        description: `${WHAT} ${SALVAGE_FEE_HELP}`,
         params: WalletParams,
         body: SalvageBody,
         response: { 200: Envelope(Type.Ref(TransactionSchema)) },

@@ -43,3 +43,7 @@ export const SalvageFeeSchema = Type.Object({
   fee: Type.String({ description: 'the network fee of the recovery transfer, in the native coin' }),
   tokenBalance: Nullable(Type.String({ description: "the sender's balance of the token (its units); null for the native coin" })),
 });
+
+/** The salvage route's documentation of who pays the fee, per family as the public API describes it. */
+export const SALVAGE_FEE_HELP =
+  "A child's fee is funded as a sweep's is (an EVM top-up, Tron energy lent from the master's stake and taken back, Solana's master as fee payer); on a chain named by `rpcUrl` the sender pays its own fee and the request follows the transfer to its receipt. The recipient follows the wallet's whitelist. Returns a Transaction of type SALVAGE (filter `type=SALVAGE`); `salvage.success` or `salvage.failed` follows.";

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema.js';
 import { TransactionSchema } from '../transactions/schemas.js';
 import { WalletParams } from '../wallets/schemas.js';
-import { StakeBody, StakingActionBody, StakingSchema } from './schemas.js';
+import { STAKE_SUMMARY, STAKING_READ_HELP, StakeBody, StakingActionBody, StakingSchema } from './schemas.js';
 import type { StakingAction, StakingService } from './service.js';
 
 const HELP =
@@ -19,8 +19,7 @@ export const stakingRoutes: FastifyPluginAsyncTypebox<{ staking: StakingService 
       schema: {
         tags,
         summary: "The master address's stake: per resource, unstakes with their unlock dates, what can be withdrawn",
-        description:
-          "Extension. Read on chain: what is staked and lent per resource (ENERGY, BANDWIDTH), the energy or bandwidth it gives a day (`resourceLimit`, `resourceUsed`), what the master can lend children now (`lendable`: what sweeps lend), each unstake with `unlocksAt` (judged against the head block's time) and `withdrawable`. Other chains answer 422 NOT_SUPPORTED.",
+        description: STAKING_READ_HELP,
         params: WalletParams,
         response: { 200: Envelope(StakingSchema) },
       },
@@ -38,7 +37,7 @@ export const stakingRoutes: FastifyPluginAsyncTypebox<{ staking: StakingService 
     {
       action: 'stake',
       path: 'stake',
-      summary: 'Stake the native coin for ENERGY or BANDWIDTH',
+      summary: STAKE_SUMMARY,
       body: StakeBody,
       events: '`staking.success` (type STAKING; `staking.failed` otherwise). The TRX staked is held like a withdrawal until then.',
     },

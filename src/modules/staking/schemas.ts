@@ -52,3 +52,8 @@ export const StakingSchema = Type.Object({
   nextUnlockAt: Nullable(Timestamp),
 });
 export type StakingView = Static<typeof StakingSchema>;
+
+/** The routes' documentation, beside the fields it names (the resources are the public API's values). */
+export const STAKING_READ_HELP =
+  "Extension. Read on chain: what is staked and lent per resource (ENERGY, BANDWIDTH), the energy or bandwidth it gives a day (`resourceLimit`, `resourceUsed`), what the master can lend children now (`lendable`: what sweeps lend), each unstake with `unlocksAt` (judged against the head block's time) and `withdrawable`. Other chains answer 422 NOT_SUPPORTED.";
+export const STAKE_SUMMARY = 'Stake the native coin for ENERGY or BANDWIDTH';

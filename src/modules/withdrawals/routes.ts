@@ -7,13 +7,11 @@ import { AddressParams } from '../addresses/schemas.js';
 import { TransactionSchema } from '../transactions/schemas.js';
 import { lifecycleRoutes } from './lifecycle-routes.js';
 import type { WithdrawalService } from './service.js';
-import { IdempotencyHeaders, NetworkFeeSchema, WithdrawBody } from './schemas.js';
+import { GAS_HELP, IdempotencyHeaders, NetworkFeeSchema, WithdrawBody } from './schemas.js';
 
 /** `/v1/wallets/:walletId/...` as the OpenAPI document writes it (`{walletId}`). */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-const GAS_HELP =
-  '`gasLimit` (gas) and `gasPrice` (wei per gas, the fee cap) are honoured within safety: a gas limit below the network estimate, or a fee cap below the current network fee, is a 400; `nonce`/`nounce` are refused (400): the service manages nonces.';
 const BODY_HELP =
   'Single: top-level `assetId`, `address`, `amount` (plus optional `reference`, `note`, `metadata`). Batch: `assets` items `{ id, amount, address, reference?, note?, metadata? }` instead; every item is checked before anything is created and one bad item rejects the request; `data` is then an array in request order. A `reference` already used on the wallet returns the original transaction (409 if it names a different payment).';
 

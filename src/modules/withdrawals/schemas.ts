@@ -83,3 +83,7 @@ export const NetworkFeeSchema = Type.Object({
 });
 
 export const TransactionIdBody = Type.Object({ id: Uuid('transaction id') }, { additionalProperties: false });
+
+/** What the withdraw routes do with the body's fee fields. */
+export const GAS_HELP =
+  '`gasLimit` (gas) and `gasPrice` (wei per gas, the fee cap) are honoured within safety: a gas limit below the network estimate, or a fee cap below the current network fee, is a 400; `nonce`/`nounce` are refused (400): the service manages nonces.';
