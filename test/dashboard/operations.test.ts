@@ -18,6 +18,7 @@ import { chainOf } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
 import { randomAddress } from '../withdrawals/world.js';
 import { createDashboardUser } from './support.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../src/transaction-types.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -213,6 +214,18 @@ describe.skipIf(!present)('the operations dashboard in a real browser', () => {
     await expect.poll(() => owner.locator(`tr[data-transaction="${withdrawalId}"]`).count()).toBe(1);
     await shot(owner, 'ops-08-search');
     await owner.fill('input[name=minAmount]', '150.000001');
+    await owner.click('button:has-text("Search")');
+    await expect.poll(() => owner.locator('tbody').textContent()).toContain('No transactions match');
+  });
+
+  it('offers every transaction type and status the API knows in its filters', async () => {
+    await owner.goto(`${h.baseUrl}/dashboard/transactions`);
+    const options = (name: string) =>
+      owner.locator(`select[name=${name}] option`).evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    expect((await options('type')).filter(Boolean)).toEqual([...TRANSACTION_TYPES]);
+    expect((await options('status')).filter(Boolean)).toEqual([...TRANSACTION_STATUSES]);
+    // A type beyond the first seven (staking) is a search, not a refused query.
+    await owner.selectOption('select[name=type]', 'UNSTAKING_WITHDRAW');
     await owner.click('button:has-text("Search")');
     await expect.poll(() => owner.locator('tbody').textContent()).toContain('No transactions match');
   });

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, NotFoundError } from '../../lib/errors.js';
 import { UUID_PATTERN } from '../../lib/ids.js';
 import { Uuid } from '../../lib/schema.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../transaction-types.js';
 import { WithdrawBody } from '../../modules/withdrawals/schemas.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
 import { can, requireCan } from '../roles.js';
@@ -23,12 +24,8 @@ const SearchQuery = Type.Object(
     reference: Type.Optional(Type.String({ maxLength: 100 })),
     minAmount: Type.Optional(Decimal),
     maxAmount: Type.Optional(Decimal),
-    status: Type.Optional(Type.Union(['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'].map((s) => Type.Literal(s)))),
-    type: Type.Optional(
-      Type.Union(
-        ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'].map((s) => Type.Literal(s)),
-      ),
-    ),
+    status: Type.Optional(Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s)))),
+    type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((s) => Type.Literal(s)))),
     walletId: Type.Optional(Uuid()),
     page: Page,
   },

@@ -4,7 +4,7 @@ import { PREFIX } from '../web.js';
 import type { WalletView } from '../../modules/wallets/service.js';
 import type { AddressAnalytics, AddressView } from '../../modules/addresses/service.js';
 import type { TransactionView } from '../../modules/transactions/service.js';
-import { TRANSACTION_TYPES } from '../../transaction-types.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../transaction-types.js';
 import type { PageMeta } from '../../lib/schema.js';
 import { badge, csrf, layout, pager, walletTabs, type Frame } from './layout.js';
 
@@ -97,7 +97,7 @@ export function addressesPage(
   );
 }
 
-const STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'];
+const STATUSES: string[] = [...TRANSACTION_STATUSES];
 const TYPES: string[] = [...TRANSACTION_TYPES];
 
 export function amountOf(t: TransactionView): Html {

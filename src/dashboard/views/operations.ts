@@ -5,11 +5,12 @@ import type { TransactionView } from '../../modules/transactions/service.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import type { WalletView } from '../../modules/wallets/service.js';
 import type { PageMeta } from '../../lib/schema.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../transaction-types.js';
 import { transactionsTable } from './activity.js';
 import { badge, csrf, layout, pager, walletTabs, type Frame } from './layout.js';
 
-const STATUSES = ['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'];
-const TYPES = ['DEPOSIT', 'WITHDRAW', 'SALVAGE', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'AUTO_SETTLEMENT'];
+const STATUSES: string[] = [...TRANSACTION_STATUSES];
+const TYPES: string[] = [...TRANSACTION_TYPES];
 
 const select = (q: Record<string, string>, name: string, values: { value: string; label: string }[], anyLabel = 'any') =>
   html`<select name="${name}">

@@ -11,7 +11,8 @@
  * - `hash`, `nonce`, `raw_transaction`: set from `signed` on; block and gas columns once mined.
  */
 
-export const STATUSES = ['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
+import { TRANSACTION_STATUSES as STATUSES } from '../../transaction-types.js';
+export { STATUSES };
 export type TransactionStatus = (typeof STATUSES)[number];
 
 /**

@@ -3,7 +3,7 @@ import { JsonObject, Nullable, Timestamp, Uuid } from '../../lib/schema.js';
 import { AssetSchema, BlockchainSchema } from '../catalogue/schemas.js';
 import { AddressSchema } from '../addresses/schemas.js';
 import { WalletSchema } from '../wallets/schemas.js';
-import { TRANSACTION_TYPES } from '../../transaction-types.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../transaction-types.js';
 
 const Str = Nullable(Type.String());
 
@@ -76,7 +76,7 @@ export const TransactionListQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
     id: Type.Optional(Uuid('transaction id')),
     hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
-    status: Type.Optional(Type.Union(['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'].map((s) => Type.Literal(s)))),
+    status: Type.Optional(Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s)))),
     type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((s) => Type.Literal(s)))),
     order: Type.Optional(Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' })),
     assets: Type.Optional(

@@ -12,7 +12,7 @@ import type { CatalogueService } from '../catalogue/service.js';
 import type { RateService } from '../rates/service.js';
 import { usdValue } from '../rates/service.js';
 import type { TransactionService } from '../transactions/service.js';
-import { TRANSACTION_STATUSES } from '../wallets/service.js';
+import { ANALYTICS_STATUSES } from '../wallets/service.js';
 import { TRANSACTION_TYPES } from '../../transaction-types.js';
 
 export interface WalletDetailsDeps {
@@ -52,7 +52,7 @@ export function walletDetails(deps: WalletDetailsDeps) {
       opts.created ? '0' : unswept(deps, walletId).catch(() => null),
     ]);
     const byType: Record<string, number> = Object.fromEntries(TRANSACTION_TYPES.map((t) => [t, 0]));
-    const byStatus: Record<string, number> = Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, 0]));
+    const byStatus: Record<string, number> = Object.fromEntries(ANALYTICS_STATUSES.map((s) => [s, 0]));
     const byTypeAndStatus: Record<string, Record<string, number>> = {};
     let total = 0;
     for (const r of rows) {

@@ -22,7 +22,8 @@ const AddressCounts = {
   internalAddressesCount: Count,
 };
 
-export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'];
+/** The statuses analytics counts even at zero (the described service's); PENDING_APPROVAL appears when it occurs. */
+export const ANALYTICS_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'];
 
 const Counts = (keys: readonly string[], description: string) =>
   Type.Object(Object.fromEntries(keys.map((k) => [k, Type.Integer({ minimum: 0 })])), {
@@ -43,7 +44,7 @@ export const WalletAnalyticsSchema = Type.Object({
   transactions: Type.Object({
     total: Type.Integer({ minimum: 0 }),
     byType: Counts(TRANSACTION_TYPES, 'transactions per type'),
-    byStatus: Counts(TRANSACTION_STATUSES, 'transactions per status'),
+    byStatus: Counts(ANALYTICS_STATUSES, 'transactions per status'),
     byTypeAndStatus: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer()), {
       description: 'type -> status -> count, only the pairs that occur',
     }),

@@ -34,7 +34,7 @@ export { normaliseConfigurations };
 // Wallet keys by the chain family (keys.ts), for the address module.
 export { keysOfChain, type ChildAddresses, type WalletKeys };
 /** The transaction statuses the wallet's analytics count (details.ts; the types are src/transaction-types.ts). */
-export { TRANSACTION_STATUSES } from './details.js';
+export { ANALYTICS_STATUSES } from './details.js';
 
 /**
  * What never changes once a wallet exists: enough to check access and read balances.

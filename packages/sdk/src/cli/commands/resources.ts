@@ -17,6 +17,25 @@ export async function collect<T>(list: AsyncIterable<T>, opts: { limit?: string;
 export const limitOptions = (cmd: Command) =>
   cmd.option('--limit <n>', 'at most this many items (default 100)', positiveInt).option('--all', 'every item, page after page');
 
+/**
+ * The transaction list's filters, as the API lists them (the service's src/transaction-types.ts;
+ * test/sdk/choices.test.ts keeps the two equal).
+ */
+const TX_STATUSES = ['PENDING', 'PENDING_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'];
+const TX_TYPES = [
+  'DEPOSIT',
+  'WITHDRAW',
+  'SALVAGE',
+  'SIGNED',
+  'CUSTOM_SMART_CONTRACT',
+  'SWAP',
+  'AUTO_SETTLEMENT',
+  'STAKING',
+  'UNSTAKING',
+  'RESTAKING',
+  'UNSTAKING_WITHDRAW',
+];
+
 export function positiveInt(value: string): string {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('not a positive whole number');
   return value;
@@ -119,18 +138,8 @@ export function resourceCommands(program: Command): void {
       .command('list')
       .description('Transaction history, newest first (filters as the API)')
       .option('--address <addressId>', "one child address's transactions")
-      .addOption(new Option('--status <status>').choices(['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED']))
-      .addOption(
-        new Option('--type <type>').choices([
-          'DEPOSIT',
-          'WITHDRAW',
-          'SALVAGE',
-          'SIGNED',
-          'CUSTOM_SMART_CONTRACT',
-          'SWAP',
-          'AUTO_SETTLEMENT',
-        ]),
-      )
+      .addOption(new Option('--status <status>').choices(TX_STATUSES))
+      .addOption(new Option('--type <type>').choices(TX_TYPES))
       .option('--hash <hash>', 'the chain transaction hash')
       .option('--reference <reference>')
       .option('--assets <symbols>', 'comma-separated asset symbols, e.g. USDT,USDC')
