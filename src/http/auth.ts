@@ -191,8 +191,10 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? undefined : header;
-    // A key that authenticated here lately passes the address limit and the budget (and is still looked up).
-    const vouched = apiKeys.vouches(key);
+    // A key that authenticated here lately passes the address limit and the budget (and is
+    // still looked up). Hashed once for both questions.
+    const probe = apiKeys.probe(key);
+    const vouched = probe.refusal === null && probe.vouched;
     if (failures && !vouched) {
       const seen = await failures(req, { increment: false });
       if (!seen.isAllowed && seen.isExceeded) {
@@ -200,7 +202,7 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
         return refuseFailures(req, reply, seen, 'Too many failed authentications from this address');
       }
     }
-    const checked = await apiKeys.check(key, () => vouched || budget.take());
+    const checked = await apiKeys.check(probe, () => vouched || budget.take());
     if (!checked.auth) {
       refused(req, checked.reason);
       if (checked.reason === 'shed') {

@@ -79,3 +79,7 @@ export function assertMayRevokeKeys(auth: Scoped): void {
     throw new ForbiddenError('Only a business API key without restrictions can revoke API keys', 'KEY_RESTRICTED');
   }
 }
+
+/** A stored key's scopes that this version knows (an unknown one, from a newer version, is left out). */
+export const knownScopes = (scopes: string[]): ApiKeyScope[] =>
+  scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s));
