@@ -5,8 +5,8 @@
  * The sweep over every command calls the dispatcher in this process with the real table (a
  * command that ran instead of printing help would find no database and fail, or call
  * process.exit); two real processes then prove the exit status a shell sees. Each process
- * loads the whole service through tsx, which takes many seconds on a busy machine: one
- * process per command would make the test's duration depend on the machine's load.
+ * starts tsx, which takes seconds on a busy machine: one process per command would make the
+ * test's duration depend on the machine's load.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

@@ -82,13 +82,13 @@ export function hashKey(apiKey: string): Buffer {
 const KEY_SHAPE = /^sk_(?:test|live|biz)_[A-Za-z0-9_-]{20,200}$/;
 const plausible = (apiKey: string | undefined): apiKey is string => apiKey !== undefined && KEY_SHAPE.test(apiKey);
 
+/** A key as `probe` found it: refused by its shape, or its hash and whether it authenticated here lately. */
+export type KeyProbe = { refusal: 'missing' | 'malformed' } | { refusal: null; digest: string; vouched: boolean };
+
 /**
  * An authentication's outcome: the key's context, or why it was refused. `lookedUp` says
  * whether the refusal cost a database lookup; `shed`: the caller's `mayLookUp` said no.
  */
-/** A key as `probe` found it: refused by its shape, or its hash and whether it authenticated here lately. */
-export type KeyProbe = { refusal: 'missing' | 'malformed' } | { refusal: null; digest: string; vouched: boolean };
-
 export type KeyCheck =
   | { auth: AuthContext }
   | { auth: null; reason: 'missing' | 'malformed' | 'shed'; lookedUp: false }
