@@ -28,7 +28,6 @@ import { JOB } from './jobs/catalogue.js';
 import { startIndexer, type IndexerHandle } from './roles/indexer.js';
 
 import type { Role } from './roles/names.js';
-export { ALL_ROLES, type Role } from './roles/names.js';
 
 export interface RuntimeOptions {
   config: AppConfig;

@@ -140,13 +140,12 @@ export class KeyAuthenticator {
   }
 
   /**
-   * Authenticates a key, cheapest refusals first: no key, then a key not shaped like ours
+   * Authenticates a key as `probe` found it, cheapest refusals first: no key, then a key not shaped like ours
    * (no hash, no lookup), then a key known to be unknown (the cache: no database round
    * trip), and only then the batched lookup, if `mayLookUp` allows it (the HTTP layer's
    * failed-auth budget; absent: always).
    */
-  async check(key: string | undefined | KeyProbe, mayLookUp?: () => boolean): Promise<KeyCheck> {
-    const probe = typeof key === 'object' ? key : this.probe(key);
+  async check(probe: KeyProbe, mayLookUp?: () => boolean): Promise<KeyCheck> {
     if (probe.refusal) return { auth: null, reason: probe.refusal, lookedUp: false };
     const { digest } = probe;
     // Keyed by the hash, never the key: no key in clear sits in memory.

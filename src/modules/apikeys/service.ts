@@ -164,12 +164,12 @@ export class ApiKeyService {
   }
 
   async authenticate(apiKey: string | undefined): Promise<AuthContext | null> {
-    return (await this.#auth.check(apiKey)).auth;
+    return (await this.#auth.check(this.#auth.probe(apiKey))).auth;
   }
 
   /** Authenticates a key (authentication.ts, KeyAuthenticator.check). */
-  check(key: string | undefined | KeyProbe, mayLookUp?: () => boolean): Promise<KeyCheck> {
-    return this.#auth.check(key, mayLookUp);
+  check(probe: KeyProbe, mayLookUp?: () => boolean): Promise<KeyCheck> {
+    return this.#auth.check(probe, mayLookUp);
   }
 
   /** The key hashed once, and whether it authenticated here lately (KeyAuthenticator.probe). */

@@ -12,7 +12,7 @@
  */
 
 import { TRANSACTION_STATUSES as STATUSES } from '../../transaction-types.js';
-export { STATUSES };
+
 export type TransactionStatus = (typeof STATUSES)[number];
 
 /**
