@@ -192,3 +192,24 @@ describe('deposit.confirmed runs its treasury work as jobs', () => {
     expect(rows[0]!.n).toBe(1);
   });
 });
+
+describe('event storage', () => {
+  it("a deposit's event bodies are kept compressed in the events row, not moved to the TOAST table (migration 040)", async () => {
+    const child = await newAddress();
+    const { transactionHash } = await eth.sendToken('USDC', child.address, '3');
+    await drain();
+    const d = (await deposit(transactionHash))!;
+    const { rows } = await sql<{ name: string; raw: number; stored: number; compression: string | null; chunk: string | null }>`
+      SELECT name, octet_length(body) AS raw, pg_column_size(body) AS stored, pg_column_compression(body) AS compression,
+             pg_column_toast_chunk_id(body)::text AS chunk
+        FROM events WHERE transaction_id = ${d.id} ORDER BY created_at, id`.execute(h.database.db);
+    expect(rows.map((r) => r.name)).toEqual(['deposit.processing', 'deposit.success']);
+    for (const r of rows) {
+      // A whole Transaction: big enough that the default storage would have moved it out of line.
+      expect(r.raw).toBeGreaterThan(2_500);
+      expect(r.compression).toBe('pglz');
+      expect(r.stored).toBeLessThan(r.raw);
+      expect(r.chunk).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,16 @@
+-- Event bodies stay in the events row, compressed (STORAGE MAIN), instead of moving to the
+-- TOAST table (the default, EXTENDED, moves a value out of line when the row is still over
+-- ~2 KB after compression).
+--
+-- Why: a deposit's body (the whole Transaction, ~4.6 KB of JSON) compresses to ~1.9 KB,
+-- which with the row's other columns is just over that threshold. So every event wrote a
+-- TOAST chunk and its TOAST index entry besides its row, and the events heap kept only a
+-- pointer per event: a few pages for thousands of events. On a fresh or freshly vacuumed
+-- table the foreign-key check of webhook_deliveries.event_id was then planned, once per
+-- connection, as a sequential scan of that small heap, and kept that plan while the table
+-- grew: the indexer's ranges spent most of their time in it (the backfill benchmark fell
+-- from ~2,000 to ~850 transfers/s; docs/deposits.md). Inline, each row holds its
+-- compressed body: one heap write per event, and a heap the planner sizes right. A body
+-- too large for a page still moves out of line. Existing rows keep their storage; the
+-- change rewrites nothing.
+ALTER TABLE events ALTER COLUMN body SET STORAGE MAIN;
