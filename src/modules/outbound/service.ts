@@ -75,22 +75,21 @@ export interface Mined {
 }
 
 /**
- * `Mined` as an owner keeps it until it settles later (JSON, decimal strings): its hash, its
- * block (number, and the block's own id: its hash on every family so far), and the fee
- * fields, which the owner hands back through `minedOfRecord` unread.
+ * `Mined` as an owner keeps it until it settles later (JSON, decimal strings): its hash and
+ * block, and the fee fields, which the owner hands back through `minedOfRecord` unread.
  */
-export type MinedRecord = Readonly<{ hash: string; blockNumber: string; blockId: string } & Record<string, string>>;
+export type MinedRecord = Readonly<{ hash: string; blockNumber: string; blockHash: string } & Record<string, string>>;
 
 export function minedRecord(m: Mined): MinedRecord {
   const { hash, block, ...fees } = m;
   const figures = Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, v.toString()]));
-  return { ...figures, hash, blockNumber: block.number.toString(), blockId: block.hash };
+  return { ...figures, hash, blockNumber: block.number.toString(), blockHash: block.hash };
 }
 
 export function minedOfRecord(r: MinedRecord): Mined {
-  const { hash, blockNumber, blockId, ...fees } = r;
+  const { hash, blockNumber, blockHash, ...fees } = r;
   const figures = Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, BigInt(v)])) as Pick<Mined, 'gasUsed' | 'gasPrice'>;
-  return { ...figures, hash, block: { number: BigInt(blockNumber), hash: blockId } };
+  return { ...figures, hash, block: { number: BigInt(blockNumber), hash: blockHash } };
 }
 
 export interface OutboundOptions {
