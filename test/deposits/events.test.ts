@@ -204,12 +204,14 @@ describe('event storage', () => {
              pg_column_toast_chunk_id(body)::text AS chunk
         FROM events WHERE transaction_id = ${d.id} ORDER BY created_at, id`.execute(h.database.db);
     expect(rows.map((r) => r.name)).toEqual(['deposit.processing', 'deposit.success']);
-    // LZ4 where the server has it (a server built with it: 'l'), else pglz (the embedded one).
-    const { rows: column } = await sql<{ method: string }>`
-      SELECT attcompression::text AS method FROM pg_attribute WHERE attrelid = 'events'::regclass AND attname = 'body'`.execute(
-      h.database.db,
-    );
-    const method = column[0]!.method === 'l' ? 'lz4' : 'pglz';
+    // The column: kept in the row (storage 'm'), LZ4 exactly where the server was built with it.
+    const { rows: column } = await sql<{ storage: string; method: string; lz4: boolean }>`
+      SELECT attstorage::text AS storage, attcompression::text AS method,
+             (SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression') AS lz4
+        FROM pg_attribute WHERE attrelid = 'events'::regclass AND attname = 'body'`.execute(h.database.db);
+    expect(column[0]!.storage).toBe('m');
+    expect(column[0]!.method).toBe(column[0]!.lz4 ? 'l' : '');
+    const method = column[0]!.lz4 ? 'lz4' : 'pglz';
     for (const r of rows) {
       // A whole Transaction: big enough that the default storage would have moved it out of line.
       expect(r.raw).toBeGreaterThan(2_500);

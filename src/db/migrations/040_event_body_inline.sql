@@ -6,12 +6,13 @@
 -- ~1.9 KB, which with the row's other columns is just over that threshold. So every event
 -- wrote a TOAST chunk and its TOAST index entry besides its row, and the events heap kept
 -- only a pointer per event: a few pages for thousands of events. On a fresh or freshly
--- vacuumed table the foreign-key check of webhook_deliveries.event_id was then planned, once
--- per connection, as a sequential scan of that small heap, and kept that plan while the table
--- grew: the indexer's ranges spent most of their time in it (the backfill benchmark fell
--- from ~2,000 to ~850 transfers/s; docs/deposits.md). Inline, each row holds its
--- compressed body: one heap write per event, and a heap the planner sizes right. A body
--- too large for a page still moves out of line.
+-- vacuumed table a sequential scan of so small a heap is the cheapest plan, and the
+-- foreign-key check of webhook_deliveries.event_id, planned once per connection, was found
+-- planned that way and kept scanning the whole growing table for every delivery (the backfill
+-- benchmark at ~850 instead of ~1,900 transfers/s; docs/deposits.md). Inline, each row holds
+-- its compressed body (~2 KB): one heap write per event, and a heap on which the index is
+-- the cheaper plan from the first few rows. A body too large for a page still moves out of
+-- line.
 --
 -- Why LZ4: compressing the body is most of an event's insert. On PostgreSQL 15 with LZ4,
 -- 20,000 deposit bodies inserted in 0.8 s instead of 2.0-2.1 s with pglz, stored in ~2.1 KB
