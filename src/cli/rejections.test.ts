@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnreachable } from './rejections.js';
+import { isDatabaseUnreachable, isWorkerDoubleRelease } from './rejections.js';
 
 const coded = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 
@@ -19,6 +19,35 @@ describe('isDatabaseUnreachable', () => {
     expect(isDatabaseUnreachable(coded('relation "x" does not exist', '42P01'))).toBe(false);
     expect(isDatabaseUnreachable('ECONNREFUSED')).toBe(false);
     expect(isDatabaseUnreachable(undefined)).toBe(false);
+  });
+});
+
+describe('isWorkerDoubleRelease', () => {
+  const released = (stack: string) =>
+    Object.assign(new Error('Release called on client which has already been released to the pool.'), {
+      stack: `Error: Release called on client which has already been released to the pool.\n${stack}`,
+    });
+  it("pg-pool's refusal of a second release, thrown from graphile-worker's listener", () => {
+    expect(
+      isWorkerDoubleRelease(
+        released(
+          '    at throwOnDoubleRelease (/srv/app/node_modules/pg-pool/index.js:27:9)\n    at /srv/app/node_modules/graphile-worker/dist/main.js:324:29',
+        ),
+      ),
+    ).toBe(true);
+  });
+  it('not the same refusal from anywhere else (our own double release is a bug), nor other errors', () => {
+    expect(
+      isWorkerDoubleRelease(
+        released(
+          '    at throwOnDoubleRelease (/srv/app/node_modules/pg-pool/index.js:27:9)\n    at release (/srv/app/dist/db/pool.js:40:7)',
+        ),
+      ),
+    ).toBe(false);
+    expect(
+      isWorkerDoubleRelease(Object.assign(new Error('a bug'), { stack: 'at /srv/app/node_modules/graphile-worker/dist/main.js:1:1' })),
+    ).toBe(false);
+    expect(isWorkerDoubleRelease('Release called on client which has already been released to the pool.')).toBe(false);
   });
 });
 
@@ -42,6 +71,14 @@ describe('tolerateDatabaseOutages (in a process of its own)', () => {
 
   it('an unhandled rejection saying the database is unreachable is logged and the process lives on', () => {
     const r = run(`Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('WARN');
+    expect(r.stdout).toContain('still running');
+  });
+  it("graphile-worker's second release of its lost listener connection is logged and the process lives on", () => {
+    const r = run(
+      `Object.assign(new Error('Release called on client which has already been released to the pool.'), { stack: 'Error: Release called on client which has already been released to the pool.\\n    at /srv/app/node_modules/graphile-worker/dist/main.js:324:29' })`,
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('WARN');
     expect(r.stdout).toContain('still running');

@@ -6,8 +6,15 @@
  * Node ends the process (seen in the scale-out test as a worker dying during a PostgreSQL
  * restart; the runner's own failure is handled in roles/worker.ts, which starts a new one).
  *
+ * Another, of the same library: when its notify listener's connection dies (a PostgreSQL
+ * restart) while the pool is being replaced, the listener's client is released twice (its
+ * `release()` chains UNLISTEN and the release without a rejection handler), and pg-pool
+ * refuses the second release by throwing, before it touches anything (seen in the scale-out
+ * test under load: a worker dying right after PostgreSQL came back).
+ *
  * So a rejection nobody handled is tolerated, with a warning, when it says only that the
- * database was unreachable; any other one still ends the process as Node would.
+ * database was unreachable, or is that second release from graphile-worker; any other one
+ * still ends the process as Node would.
  */
 import type { Logger } from '../lib/logger.js';
 
@@ -21,6 +28,15 @@ export function isDatabaseUnreachable(reason: unknown): boolean {
   return /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(reason.message);
 }
 
+/** pg-pool's refusal of a second release of one client, thrown from graphile-worker's code. */
+export function isWorkerDoubleRelease(reason: unknown): boolean {
+  return (
+    reason instanceof Error &&
+    reason.message === 'Release called on client which has already been released to the pool.' &&
+    /[\\/]graphile-worker[\\/]/.test(reason.stack ?? '')
+  );
+}
+
 let installed = false;
 
 export function tolerateDatabaseOutages(logger: Logger): void {
@@ -29,6 +45,10 @@ export function tolerateDatabaseOutages(logger: Logger): void {
   process.on('unhandledRejection', (reason) => {
     if (isDatabaseUnreachable(reason)) {
       logger.warn({ err: (reason as Error).message }, 'a background task failed while PostgreSQL was unreachable; it reconnects by itself');
+      return;
+    }
+    if (isWorkerDoubleRelease(reason)) {
+      logger.warn({ err: (reason as Error).message }, "the job queue's listener released its lost connection twice; nothing to undo");
       return;
     }
     throw reason; // as Node does without a handler: an uncaught exception ends the process
