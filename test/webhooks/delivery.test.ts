@@ -138,6 +138,19 @@ describe('delivery and signatures', () => {
  */
 const AFTER_SWEEP_MS = 40_000;
 
+/**
+ * Waits until the first attempt's outcome is recorded. The claim already shows the
+ * delivery pending with its next attempt due, while the request is still in flight; a
+ * clock moved and swept in that window queues the retry job, and the outcome recorded
+ * just after re-queues it for its real-time delay (5 minutes), so the retry never came
+ * (CI, stop 37).
+ */
+const firstAttemptRecorded = (deliveryId: string) =>
+  eventually(
+    () => attemptTimes(h, deliveryId),
+    (a) => a.length === 1 && a[0]!.finished_at !== null,
+  );
+
 /** Runs a delivery against a failing target through the whole schedule on the fake clock. */
 async function exhaustSchedule(url: string, behaviour: Behaviour | null) {
   await setUrl(url);
@@ -145,10 +158,7 @@ async function exhaustSchedule(url: string, behaviour: Behaviour | null) {
   const tx = await recordDeposit(h, 'devnet-eth');
   const [deliveryId] = await deliveriesOf(h, tx.id);
   const t0 = clock.now().getTime();
-  await eventually(
-    () => attemptTimes(h, deliveryId!),
-    (a) => a.length === 1 && a[0]!.finished_at !== null,
-  );
+  await firstAttemptRecorded(deliveryId!);
   const delays = [5, 10, 20, 40, 80].map((m) => m * MIN);
   let expectedAt = t0;
   for (const [i, delay] of delays.entries()) {
@@ -215,10 +225,9 @@ describe('retry schedule on the fake clock (5, 10, 20, 40, 80 minutes), then fai
     receiver.script({ kind: 'status', status: 204 });
     const tx = await recordDeposit(h, 'devnet-eth');
     const [id] = await deliveriesOf(h, tx.id);
-    const state = await eventually(
-      () => deliveryState(h, id!),
-      (s) => s.attempts === 1 && s.status === 'pending' && s.next_attempt_at !== null,
-    );
+    await firstAttemptRecorded(id!);
+    const state = await deliveryState(h, id!);
+    expect(state).toMatchObject({ attempts: 1, status: 'pending' });
     expect(state.next_attempt_at!.getTime() - clock.now().getTime()).toBe(5 * MIN);
     // Let it succeed, so it does not take part in the next test's schedule.
     clock.advance(5 * MIN);
@@ -235,10 +244,8 @@ describe('retry schedule on the fake clock (5, 10, 20, 40, 80 minutes), then fai
     const before = receiver.requests.length;
     const tx = await recordDeposit(h, 'devnet-eth');
     const [id] = await deliveriesOf(h, tx.id);
-    await eventually(
-      () => deliveryState(h, id!),
-      (s) => s.attempts === 1 && s.next_attempt_at !== null && s.status === 'pending',
-    );
+    await firstAttemptRecorded(id!);
+    expect(await deliveryState(h, id!)).toMatchObject({ attempts: 1, status: 'pending' });
     for (const [i, m] of [5, 10].entries()) {
       clock.advance(m * MIN);
       await h.services.webhooks.sweep();
