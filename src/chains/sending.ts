@@ -93,6 +93,13 @@ export interface QuoteOptions {
    * its rent to the fee payer).
    */
   reclaim?: boolean;
+  /**
+   * The transfer sends the sender's whole native balance less its fee (a sweep of the coin to
+   * the master): what is reserved for the fee is left behind, so a family whose plain
+   * transfer has an exact cost signs with it instead of an estimate with a margin (EVM:
+   * 21,000 gas). Others quote as usual.
+   */
+  wholeNative?: boolean;
 }
 
 /** What one transaction would cost its sender (Sender.quote). */

@@ -63,6 +63,12 @@ export interface SwapProvider {
    * `approvals` approvals before it, and `more` (other transactions paid for the same way).
    */
   legs(p: { path: string[]; approvals: number; more?: NetworkData[] }): NetworkData;
+  /**
+   * The limit, in the family's units, of a transfer of the swap's output signed by a child
+   * after the swap: fixed, since the amount exists only once the swap is mined (nothing to
+   * estimate at planning), and enough for any plain transfer of the coin or of a token.
+   */
+  outputTransferLimit(native: boolean): bigint;
   /** Units of `tokenOut` the mined transaction `hash` transferred to `recipient`; null when unknown. */
   outputOf(hash: string, tokenOut: string, recipient: string): Promise<bigint | null>;
 }

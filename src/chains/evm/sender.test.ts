@@ -33,6 +33,20 @@ describe('EVM sender', () => {
     expect(await new EvmSender(n).estimateLimit({ from: '0x1', to: '0x2', value: 0n })).toEqual({ estimate: 21_001n, limit: 25_202n });
   });
 
+  it("prices a sweep of the whole native balance at a plain transfer's exact 21,000 gas, unestimated and kept", async () => {
+    let estimated = 0;
+    const { n } = node({ estimateGas: async () => (estimated++, 50_000n) });
+    const s = new EvmSender(n);
+    const all: TxIntent = { kind: 'native', from: '0x1', to: '0x2', amount: 0n };
+    const q = await s.quote(all, {}, { wholeNative: true });
+    expect(q).toMatchObject({ fee: 21_000n * 100n, network: { gasLimit: '21000' }, fixed: { gasLimit: '21000' } });
+    expect(estimated).toBe(0);
+    // A limit the caller fixed stands; without the option the node's estimate and the margin price it.
+    expect((await s.quote(all, { gasLimit: '30000' }, { wholeNative: true })).fee).toBe(30_000n * 100n);
+    expect((await s.quote(all)).fee).toBe(60_000n * 100n);
+    expect(estimated).toBe(1);
+  });
+
   it('shares one fee quote for a second; fresh reads the node; a failure is not remembered', async () => {
     const { n, calls } = node();
     const s = new EvmSender(n, { feeCacheMs: 60_000 });

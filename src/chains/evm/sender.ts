@@ -88,6 +88,11 @@ export class EvmSender implements NonceSender {
   }
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
+    // A transfer of the whole balance to an account without code costs exactly 21,000 gas: the
+    // fee left behind is then no more than the transfer's (no margin), and nothing is estimated.
+    if (opts.wholeNative && intent.kind === 'native' && evmNetwork(given).gasLimit === null) {
+      given = { ...given, ...this.fixedNetwork({ limit: TRANSFER_GAS }) };
+    }
     return this.#quote(intent, given, opts.estimate, this.quoteFees(opts), opts.above);
   }
 

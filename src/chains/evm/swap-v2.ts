@@ -34,6 +34,8 @@ export const SWAP_GAS_BASE = 160_000n;
 export const SWAP_GAS_PER_HOP = 90_000n;
 /** Gas of an ERC-20 approval: generous for any token (a child's top-up pays for it in advance). */
 export const APPROVE_GAS = 80_000n;
+/** A child's transfer of a swap's output is signed before its amount exists: generous for any ERC-20. */
+const TOKEN_TRANSFER_GAS = 100_000n;
 
 /** The swap along `path` (its hops). */
 const swapGas = (path: readonly string[]) => SWAP_GAS_BASE + SWAP_GAS_PER_HOP * BigInt(path.length - 2);
@@ -107,6 +109,10 @@ class UniswapV2Provider implements SwapProvider {
 
   probe(from: string): { intent: TxIntent; network: NetworkData } {
     return { intent: { kind: 'native', from, to: from, amount: 0n }, network: limited(TRANSFER_GAS) };
+  }
+
+  outputTransferLimit(native: boolean): bigint {
+    return native ? TRANSFER_GAS : TOKEN_TRANSFER_GAS;
   }
 
   legs(p: { path: string[]; approvals: number; more?: NetworkData[] }): NetworkData {

@@ -16,9 +16,6 @@ import type * as store from './store.js';
 import type { Mined } from '../transactions/service.js';
 import { offers } from '../../chains/registry.js';
 
-const NATIVE_TRANSFER_GAS = 21_000n;
-/** Child senders sign with fixed gas limits, so the top-up covers them: generous for any ERC-20. */
-const TOKEN_TRANSFER_GAS = 100_000n;
 /** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
 const SWAP_DEADLINE_SECONDS = 3_600n;
 
@@ -90,10 +87,10 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   let refusal: string | null = null;
   let quote: FeeQuote | null;
   if (swapping) {
-    // A swap's legs are priced in gas units at the fees now, read on the call that fills a
-    // slot (its limit is fixed: nothing is estimated). Swaps run on 'nonce' families only.
-    const slot: TxIntent = { kind: 'native', from: sender, to: sender, amount: 0n };
-    quote = await family.quote(slot, family.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }), { fresh: true });
+    // A swap's legs are priced in the family's units at the fees now, read on the swaps
+    // capability's probe (a payment that moves nothing; its limit is fixed: nothing is estimated).
+    const probe = capability(adapter, 'swaps').probe(sender);
+    quote = await family.quote(probe.intent, probe.network, { fresh: true });
   } else {
     // A plain move is one transfer: the family quotes it as it will be sent (its limit, fees
     // and whatever else it prices), in its own units.
@@ -127,7 +124,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   if (fromChild && !refusal && quote) {
     let network = quote.network;
     if (swapping) {
-      transferGas = assetOut.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS;
+      transferGas = capability(adapter, 'swaps').outputTransferLimit(assetOut.is_native);
       // The child's legs and its final transfer, taken together: what its top-up pays for.
       const transfer = family.fixedNetwork({ limit: transferGas });
       network = family.requote(quote, plan ? legsOf(adapter, plan, [transfer]) : transfer).network;
@@ -253,7 +250,7 @@ export async function reserveAtMaster(
     const fee = plan
       ? chain.adapter.sender.requote(quote!, legsOf(chain.adapter, plan)).fee
       : s.asset_in_id !== s.asset_out_id
-        ? priced(chain.adapter.sender, quote!, asset.row.is_native ? NATIVE_TRANSFER_GAS : TOKEN_TRANSFER_GAS).fee
+        ? priced(chain.adapter.sender, quote!, capability(chain.adapter, 'swaps').outputTransferLimit(asset.row.is_native)).fee
         : quote!.fee;
     await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee });
     return null;

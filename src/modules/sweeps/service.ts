@@ -35,8 +35,6 @@ import { offers } from '../../chains/registry.js';
 
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
-const NATIVE_TRANSFER_GAS = 21_000n;
-
 /**
  * `failed`: the funds were gone, the deposits' sweep ended failed at once. `held`: a deposit
  * at the address is held by AML screening, so its balance is not moved (modules/aml).
@@ -152,9 +150,10 @@ export class SweepService {
     else if (native && sponsored && free <= 0n) gone = GONE;
     else {
       try {
-        const limit = native && !sponsored ? adapter.sender.fixedNetwork({ limit: NATIVE_TRANSFER_GAS }) : {};
+        // The coin's whole balance less its fee: the family prices the transfer exactly (no margin left behind).
         // A token sweep of the whole balance: the family may give back what holding it cost (Solana: the account's rent).
-        quote = await adapter.sender.quote(transfer, limit, { fresh: true, ...(native || held.amount > 0n ? {} : { wholeBalance: true }) });
+        const whole = native ? (sponsored ? {} : { wholeNative: true }) : held.amount > 0n ? {} : { wholeBalance: true };
+        quote = await adapter.sender.quote(transfer, {}, { fresh: true, ...whole });
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
         // a pending transaction, or the token refuses the address). Asking again will not
