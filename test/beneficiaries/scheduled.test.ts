@@ -160,6 +160,8 @@ describe('DAILY settlement on the fake clock', () => {
       body: { name: 'Whitelisted', address: randomAddress(), isWhitelisted: true },
     });
     expect(other.status).toBe(200);
+    // The last test's payout is mined, but its withdrawal may still be PENDING (held against the balance) until tracked.
+    await noPendingWithdrawals();
     await eth.sendToken('USDC', w.address, '5');
     clock.set(Date.UTC(2026, 0, 5, 0, 1, 0));
     await h.services.settlements.tick();

@@ -12,7 +12,7 @@ let h: Harness;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  h = await startHarness({ clock, worker: true, sender: { timeoutMs: 400 } });
+  h = await startHarness({ clock, worker: true, sender: { timeoutMs: 1_500 } });
   receiver = await startReceiver();
 });
 afterAll(async () => {

@@ -163,7 +163,8 @@ describe('stuck withdrawals', () => {
       await w.h.stopWorker();
       try {
         // Another node's pool kept the original; the base fee fell back and it got mined.
-        await eth.rpc('anvil_dropTransaction', [rows.at(-1)!.hash]);
+        // Every replacement leaves this pool: a third version may have been signed before the worker stopped.
+        for (const r of await outboundOf(w.h, id)) if (r.id !== original.id && r.hash) await eth.rpc('anvil_dropTransaction', [r.hash]);
         await eth.rpc('anvil_setNextBlockBaseFeePerGas', [toHex(1_000_000n)]);
         await eth.rpc('eth_sendRawTransaction', [raw]);
         await eth.mine();
