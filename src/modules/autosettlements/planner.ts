@@ -89,8 +89,9 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   if (swapping) {
     // A swap's legs are priced in the family's units at the fees now, read on the swaps
     // capability's probe (a payment that moves nothing; its limit is fixed: nothing is estimated).
-    const probe = capability(adapter, 'swaps').probe(sender);
-    quote = await family.quote(probe.intent, probe.network, { fresh: true });
+    // Without one (the router switched off since the rule was saved) swaps.plan says so: the refusal.
+    const probe = offers(adapter, 'swaps') ? capability(adapter, 'swaps').probe(sender) : null;
+    quote = probe && (await family.quote(probe.intent, probe.network, { fresh: true }));
   } else {
     // A plain move is one transfer: the family quotes it as it will be sent (its limit, fees
     // and whatever else it prices), in its own units.
