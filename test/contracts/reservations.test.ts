@@ -31,6 +31,7 @@ import {
   type Harness,
 } from './rules-world.js';
 import { TRY_AGGREGATE } from './support.js';
+import type { ApiResponse } from '../support/harness.js';
 
 let h: Harness;
 
@@ -100,6 +101,24 @@ describe('contract writes and withdrawals share one balance reservation', () => 
   });
 });
 
+/**
+ * A request that needs exactly what is left, made right after a contract write settled: for
+ * a moment the funds check may count the settled approve twice, by its row and by the
+ * allowance read on chain (funds.ts: T is up to 250 ms old; it holds back more, never less),
+ * so an INSUFFICIENT_BALANCE then is asked again (a refusal writes nothing) for up to 5 s.
+ */
+async function acceptedSoon(request: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const res = await request();
+    if (res.status === 200 || res.body?.error !== 'INSUFFICIENT_BALANCE' || Date.now() > deadline) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('what an approve reserves', () => {
   it('the allowance is held while it stands: withdrawals see less; the spender pulling or a revocation frees it', async () => {
     const w = await freshWallet(h, '100');
@@ -116,8 +135,7 @@ describe('what an approve reserves', () => {
     await settled(h, w, granted.body.data.id);
     expectRefused(await withdraw(h, w, randomAddress(), '41'), 422, 'INSUFFICIENT_BALANCE');
     expectRefused(await write(h, w, [transfer(h, randomAddress(), 41)]), 422, 'INSUFFICIENT_BALANCE');
-    const forty = await withdraw(h, w, randomAddress(), '40');
-    expect(forty.status, JSON.stringify(forty.body)).toBe(200);
+    const forty = await acceptedSoon(() => withdraw(h, w, randomAddress(), '40'));
     await settled(h, w, forty.body.data.id);
 
     // The spender takes 25: the allowance and the balance fall together; 0 left for withdrawals.
@@ -140,8 +158,7 @@ describe('what an approve reserves', () => {
     const revoked = await write(h, w, [approve(h, spender.address, 0)]);
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
     await settled(h, w, revoked.body.data.id);
-    const rest = await withdraw(h, w, randomAddress(), '35');
-    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    const rest = await acceptedSoon(() => withdraw(h, w, randomAddress(), '35'));
     await settled(h, w, rest.body.data.id);
     expect(await balance(w.address)).toBe(0n);
   });

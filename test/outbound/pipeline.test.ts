@@ -423,8 +423,13 @@ describe('dropped, reverted and voided transactions', () => {
       async () => calls,
       (n) => n >= 1,
     );
-    // Read at once: the handler runs inside the settling transaction, so until it rolls back
-    // nothing is visible, and after it the job's retry (about 2.7 s later) is the next writer.
+    // Once the job has recorded the handler's error, its settling transaction has ended: read
+    // then, before the job's retry (about 2.7 s later) settles the row again.
+    await eventually(
+      async () =>
+        (await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE last_error LIKE '%handler failed once%'`.execute(h.database.db)).rows[0]!.n,
+      (n) => n > 0,
+    );
     expect(await stageOf(w, id)).not.toBe('mined'); // the first settlement was rolled back
     expect((await settledRow(w, id)).stage).toBe('mined');
     expect(calls).toBe(2);

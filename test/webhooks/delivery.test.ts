@@ -323,7 +323,7 @@ describe('logs and resend', () => {
     const log = await eventually(
       async () => {
         const r = await h.api('GET', `/v1/wallets/${eth().id}/transactions/${tx.id}/webhooks`);
-        // On a loaded machine an attempt can outlast the 0.4 s timeout: its retry is then due
+        // On a loaded machine an attempt can outlast the sender's timeout: its retry is then due
         // on the fake clock, which only the test moves.
         const due = (r.body.data as { status: string; nextAttemptAt: string | null }[]).filter(
           (e) => e.status === 'pending' && e.nextAttemptAt !== null,

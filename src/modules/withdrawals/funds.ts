@@ -21,6 +21,9 @@
  * PENDING or settled since T under the lock, and held by its row; one committed before P
  * is in the list. Allowances are read before balances: a spender pulling in between
  * lowers the allowance read before the balance, which only holds back more, never less.
+ * An approve settled since T is held by its row and, when the allowance read comes after
+ * it was mined, by the allowance too: twice, never less (T is at most DbClock's 250 ms
+ * old, so that lasts a moment after it settles; docs/signing-and-contracts.md).
  */
 import type { FeeQuote, IntentBody, NetworkData, TxIntent } from '../../chains/types.js';
 import { intentOf as withParties } from '../../chains/intents.js';
