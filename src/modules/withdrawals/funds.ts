@@ -23,7 +23,10 @@
  * lowers the allowance read before the balance, which only holds back more, never less.
  * An approve settled since T is held by its row and, when the allowance read comes after
  * it was mined, by the allowance too: twice, never less (T is at most DbClock's 250 ms
- * old, so that lasts a moment after it settles; docs/signing-and-contracts.md).
+ * old, so that lasts a moment after it settles). When that refuses a request, the slow
+ * path reads the allowance of each such approve again: the rows were read settled, so it
+ * was mined before that read, which then replaces both its row and the snapshot's read of
+ * the same spender (docs/signing-and-contracts.md).
  */
 import type { FeeQuote, IntentBody, NetworkData, TxIntent } from '../../chains/types.js';
 import { intentOf as withParties } from '../../chains/intents.js';
@@ -301,11 +304,15 @@ export async function checkHeld(
   mined: Map<string, Promise<boolean>> = new Map(),
 ): Promise<void> {
   const mine = held.filter((h) => h.pending || h.settledAt! >= snap.at);
+  // Approves settled since T whose token is asked for: their allowance can be read again (the slow path).
+  const tokens = new Map(items.filter((i) => !i.asset.asset.row.is_native).map((i) => [i.asset.asset.row.id, i.asset.asset.row.address]));
+  const settledApproves = mine.filter((h) => h.standing && !h.pending && h.spender !== null && h.assetId !== null && tokens.has(h.assetId));
   try {
     checkFunds(chain, items, snap.balances, [...mine, ...extra, ...snap.allowances], fees);
     return;
   } catch (err) {
-    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE' || !mine.some((h) => h.hash && !h.standing)) throw err;
+    if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;
+    if (!mine.some((h) => h.hash && !h.standing) && settledApproves.length === 0) throw err;
   }
   // Allowances granted by contract writes stay held: a balance read does not show them.
   const pending = mine.filter((h) => h.pending && !h.standing);
@@ -315,9 +322,30 @@ export async function checkHeld(
     return found;
   };
   const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
+  // Receipts first, allowances second, balances last (see the header).
+  const reread = await allowancesNow(chain, sender, settledApproves, tokens);
   const balances = await readBalances(chain, sender, items);
-  const standing = mine.filter((h) => h.standing);
-  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...snap.allowances], fees);
+  const standing = mine.filter((h) => h.standing && !settledApproves.includes(h));
+  const allowances = [...snap.allowances.filter((a) => !reread.has(pairKey(a.assetId!, a.spender))), ...reread.values()];
+  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...allowances], fees);
+}
+
+const pairKey = (assetId: string, spender: string) => `${assetId} ${addressKey(spender)}`;
+
+/** The allowances of the given settled approves' (token, spender) pairs, read now; one per pair. */
+async function allowancesNow(
+  chain: ChainHandle,
+  owner: string,
+  approves: store.Held[],
+  tokens: Map<string, string>,
+): Promise<Map<string, Allowance>> {
+  const pairs = new Map(approves.map((h) => [pairKey(h.assetId!, h.spender!), { assetId: h.assetId!, spender: h.spender! }]));
+  if (pairs.size === 0) return new Map();
+  const list = [...pairs.values()];
+  const amounts = await capability(chain.adapter, 'contracts').getAllowances(
+    list.map((p) => ({ owner, token: tokens.get(p.assetId)!, spender: p.spender })),
+  );
+  return new Map(list.map((p, i) => [pairKey(p.assetId, p.spender), { assetId: p.assetId, amount: amounts[i]!, fees: 0n, spender: p.spender }]));
 }
 
 export interface Reserved {

@@ -30,6 +30,8 @@ export interface Held {
    * was, so unlike a spend it is not seen in a balance read after it was mined.
    */
   standing: boolean;
+  /** The spender, for an allowance (standing); null otherwise. */
+  spender: string | null;
 }
 
 /**
@@ -61,15 +63,16 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     status: string;
     updated_at: Date;
     standing: boolean;
+    spender: string | null;
   }>`
-    SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false AS standing FROM transactions
+    SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false AS standing, NULL AS spender FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status IN ('PENDING', 'PENDING_APPROVAL')
     UNION ALL
-    SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false FROM transactions
+    SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false, NULL FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status NOT IN ('PENDING', 'PENDING_APPROVAL')
        AND updated_at >= ${since} AND hash IS NOT NULL
     UNION ALL
-    SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance'
+    SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
      WHERE m.chain_id = ${chainId} AND m.owner_address = ${sender} AND (m.settled_at IS NULL OR m.settled_at >= ${since})`.execute(db);
   return rows.map((r) => ({
@@ -81,6 +84,7 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     pending: r.status === 'PENDING' || r.status === 'PENDING_APPROVAL',
     settledAt: r.status === 'PENDING' || r.status === 'PENDING_APPROVAL' ? null : r.updated_at,
     standing: r.standing,
+    spender: r.spender,
   }));
 }
 
