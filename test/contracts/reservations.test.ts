@@ -167,10 +167,12 @@ describe('what an approve reserves', () => {
       metadata: null,
       field: 'amount',
     };
+    const spender = privateKeyToAccount(generatePrivateKey());
+    await setEth(chainOf(h, ETH), spender.address, 10n ** 18n);
     await h.stopWorker();
     let granted;
     try {
-      granted = await write(h, w, [approve(h, randomAddress(), 60)]);
+      granted = await write(h, w, [approve(h, spender.address, 60)]);
       expect(granted.status, JSON.stringify(granted.body)).toBe(200);
       const before = await snapshot(h.database.db, chain, w.address, [item]);
       await h.startWorker();
@@ -184,6 +186,26 @@ describe('what an approve reserves', () => {
       await checkHeld(chain, w.address, [item], [0n], snap, held, []);
       // 41 does not fit beside the 60 the spender may pull.
       await expect(checkHeld(chain, w.address, [{ ...item, amount: 41_000_000n }], [0n], snap, held, [])).rejects.toMatchObject({
+        code: 'INSUFFICIENT_BALANCE',
+      });
+      // The spender pulls 25 before the allowance is read again (75 left, 35 allowed): while
+      // T predates the approve, its pair stays held at what it granted, never at a lower read
+      // (which a node behind the receipt's could give too): 15 fits, 16 does not.
+      const pulls = createWalletClient({
+        chain: devnetChain(chainOf(h, ETH).config.chainId, chain.config.rpcUrl),
+        transport: http(chain.config.rpcUrl),
+        account: spender,
+      });
+      const hash = await pulls.writeContract({
+        address: usdcOf(h),
+        abi: erc20Abi,
+        functionName: 'transferFrom',
+        args: [w.address, spender.address, 25_000_000n],
+      });
+      await chainOf(h, ETH).pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      const pulled = { ...snap, balances: new Map([...snap.balances].map(([k, v]) => [k, k === null ? v : v - 25_000_000n])) };
+      await checkHeld(chain, w.address, [{ ...item, amount: 15_000_000n }], [0n], pulled, held, []);
+      await expect(checkHeld(chain, w.address, [{ ...item, amount: 16_000_000n }], [0n], pulled, held, [])).rejects.toMatchObject({
         code: 'INSUFFICIENT_BALANCE',
       });
     } finally {

@@ -332,7 +332,14 @@ export async function checkHeld(
 
 const pairKey = (assetId: string, spender: string) => `${assetId} ${addressKey(spender)}`;
 
-/** The allowances of the given settled approves' (token, spender) pairs, read now; one per pair. */
+/**
+ * The allowances of the given settled approves' (token, spender) pairs, read now; one per
+ * pair, and never below what the pair's approves granted: a read lower than that is either
+ * the spender's pull (which left the balance too: holding it a moment longer only holds
+ * more) or a node behind the one that gave the receipt (which must not free the hold).
+ * A transferFrom by the spender itself is not taken off the read (moves.ts consumes it
+ * from the snapshot only): more is held, never less.
+ */
 async function allowancesNow(
   chain: ChainHandle,
   owner: string,
@@ -345,7 +352,18 @@ async function allowancesNow(
   const amounts = await capability(chain.adapter, 'contracts').getAllowances(
     list.map((p) => ({ owner, token: tokens.get(p.assetId)!, spender: p.spender })),
   );
-  return new Map(list.map((p, i) => [pairKey(p.assetId, p.spender), { assetId: p.assetId, amount: amounts[i]!, fees: 0n, spender: p.spender }]));
+  const granted = new Map<string, bigint>();
+  for (const h of approves) {
+    const key = pairKey(h.assetId!, h.spender!);
+    if (h.amount > (granted.get(key) ?? 0n)) granted.set(key, h.amount);
+  }
+  return new Map(
+    list.map((p, i) => {
+      const key = pairKey(p.assetId, p.spender);
+      const amount = amounts[i]! > granted.get(key)! ? amounts[i]! : granted.get(key)!;
+      return [key, { assetId: p.assetId, amount, fees: 0n, spender: p.spender }];
+    }),
+  );
 }
 
 export interface Reserved {
