@@ -10,6 +10,7 @@ import { startHarness, type Harness, type TestWallet } from '../support/harness.
 import { chainOf, type TestChain } from '../support/chain.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { randomAddress } from '../withdrawals/world.js';
+import { eventually } from '../support/fixtures.js';
 import { setDevnetSanctioned } from '../../src/devnet/sanctions.js';
 
 let h: Harness;
@@ -240,7 +241,13 @@ describe('resource groups', () => {
     expect(mine.length).toBeGreaterThan(2);
     expect(new Set(mine.map((e) => e.cursor)).size).toBe(mine.length);
     expect(mine.every((e) => e.walletId === w.id)).toBe(true);
-    const swaps = await business.events.list({ types: ['swap.success'] });
+    // The feed shows an event once no transaction older than it is open anywhere in the cluster
+    // (another test file's may be, for a while): polled, like a client reading the feed.
+    const swaps = await eventually(
+      async () => await business.events.list({ types: ['swap.success'] }),
+      (page) => page.data.length > 0,
+      30_000,
+    );
     expect(swaps.data.map((e) => e.walletId)).toEqual([bsc.id]);
     const after = await client.events.list({ after: mine[1]!.cursor, limit: 1 });
     expect(after.data[0]!.id).toBe(mine[2]!.id);
