@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createWalletClient, erc20Abi, http, type Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
 import {
   approve,
@@ -46,6 +46,23 @@ afterAll(async () => {
 });
 
 const balance = (owner: string) => chainOf(h, ETH).balanceOf('USDC', owner);
+
+/** The spender takes `amount` of the owner's USDC with transferFrom, signed by its own key; waits for the receipt. */
+async function pull(spender: PrivateKeyAccount, owner: Address, amount: bigint): Promise<void> {
+  const chain = chainOf(h, ETH);
+  const pulls = createWalletClient({
+    chain: devnetChain(chain.config.chainId, chain.config.rpcUrl),
+    transport: http(chain.config.rpcUrl),
+    account: spender,
+  });
+  const hash = await pulls.writeContract({
+    address: usdcOf(h),
+    abi: erc20Abi,
+    functionName: 'transferFrom',
+    args: [owner, spender.address, amount],
+  });
+  await chain.pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+}
 
 describe('contract writes and withdrawals share one balance reservation', () => {
   it('5 full-balance contract transfers and 1 full-balance withdrawal at once: exactly one accepted, the rest 422, balances exact', async () => {
@@ -125,18 +142,7 @@ describe('what an approve reserves', () => {
     await settled(h, w, forty.body.data.id);
 
     // The spender takes 25: the allowance and the balance fall together; 0 left for withdrawals.
-    const pulls = createWalletClient({
-      chain: devnetChain(chain.config.chainId, chain.config.rpcUrl),
-      transport: http(chain.config.rpcUrl),
-      account: spender,
-    });
-    const hash = await pulls.writeContract({
-      address: usdcOf(h),
-      abi: erc20Abi,
-      functionName: 'transferFrom',
-      args: [w.address, spender.address, 25_000_000n],
-    });
-    await chain.pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await pull(spender, w.address, 25_000_000n);
     expect(await balance(w.address)).toBe(35_000_000n);
     expectRefused(await withdraw(h, w, randomAddress(), '1'), 422, 'INSUFFICIENT_BALANCE');
 
@@ -191,21 +197,9 @@ describe('what an approve reserves', () => {
       // The spender pulls 25 before the allowance is read again (75 left, 35 allowed): while
       // T predates the approve, its pair stays held at what it granted, never at a lower read
       // (which a node behind the receipt's could give too): 15 fits, 16 does not.
-      const pulls = createWalletClient({
-        chain: devnetChain(chainOf(h, ETH).config.chainId, chain.config.rpcUrl),
-        transport: http(chain.config.rpcUrl),
-        account: spender,
-      });
-      const hash = await pulls.writeContract({
-        address: usdcOf(h),
-        abi: erc20Abi,
-        functionName: 'transferFrom',
-        args: [w.address, spender.address, 25_000_000n],
-      });
-      await chainOf(h, ETH).pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      const pulled = { ...snap, balances: new Map([...snap.balances].map(([k, v]) => [k, k === null ? v : v - 25_000_000n])) };
-      await checkHeld(chain, w.address, [{ ...item, amount: 15_000_000n }], [0n], pulled, held, []);
-      await expect(checkHeld(chain, w.address, [{ ...item, amount: 16_000_000n }], [0n], pulled, held, [])).rejects.toMatchObject({
+      await pull(spender, w.address, 25_000_000n);
+      await checkHeld(chain, w.address, [{ ...item, amount: 15_000_000n }], [0n], snap, held, []);
+      await expect(checkHeld(chain, w.address, [{ ...item, amount: 16_000_000n }], [0n], snap, held, [])).rejects.toMatchObject({
         code: 'INSUFFICIENT_BALANCE',
       });
     } finally {
