@@ -30,9 +30,22 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'dashboard.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/dashboard.js', import.meta.url)) },
 };
 
-const PUBLIC = new Set([`${PREFIX}/login`]);
-/** Joining through an invitation: before there is an account. */
-const PUBLIC_PREFIX = `${PREFIX}/join/`;
+/**
+ * Routes (as registered) reachable without a session: the sign-in page, the static files,
+ * and joining through an invitation (before there is an account).
+ */
+const PUBLIC = new Set([`${PREFIX}/login`, `${PREFIX}/assets/:name`, `${PREFIX}/join/:token`]);
+
+/**
+ * The route the router matched for this request, as registered (`/dashboard/wallets/:walletId`),
+ * or null when none did (the 404 page). Every access decision is made on this, never on
+ * `req.url`: the router decodes the path before matching (`/dashboard/develop%65rs` runs the
+ * /developers handler), takes the path of an absolute-form target (`http://host/dashboard/…`)
+ * and stops at a `#`, so a check of the raw URL could be stepped around by spelling it another way.
+ */
+function routeOf(req: FastifyRequest): string | null {
+  return req.routeOptions.url ?? null;
+}
 
 /**
  * What a session that has not given every factor yet may reach: the code's page (stage
@@ -78,9 +91,10 @@ export async function dashboardPlugin(
   });
 
   // Who is asking: without a live session, every page sends the browser to sign in.
+  // A path that reaches no route needs a session too, so strangers learn nothing from 404s.
   app.addHook('onRequest', async (req, reply) => {
-    const path = req.url.split('?')[0]!;
-    if (PUBLIC.has(path) || path.startsWith(`${PREFIX}/assets/`) || path.startsWith(PUBLIC_PREFIX)) return;
+    const route = routeOf(req);
+    if (route !== null && PUBLIC.has(route)) return;
     const session = await ctx.accounts.session(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
     if (!session) {
       const next = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : '';
@@ -89,17 +103,19 @@ export async function dashboardPlugin(
     attachSession(req, session);
     if (session.stage !== 'full') {
       const stage = STAGE_PATHS[session.stage];
-      if (!stage.paths.has(path)) return redirect(reply, stage.home);
+      if (route === null || !stage.paths.has(route)) return redirect(reply, stage.home);
       return;
     }
     setPendingCount(session, await s.policies.approvals.countPending(session.auth));
   });
 
   // What the role may do (roles.ts), once the body is parsed: every change is listed there.
+  // Decided on the route that will run, for GETs and POSTs alike (see routeOf).
   app.addHook('preHandler', async (req) => {
     const session = maybeSessionOf(req);
     if (!session || session.stage !== 'full') return;
-    checkRequest(session, req.method, req.url.split('?')[0]!.slice(PREFIX.length) || '/');
+    const route = routeOf(req);
+    checkRequest(session, req.method, route === null ? null : route.slice(PREFIX.length) || '/');
   });
 
   // Changes need the session's CSRF token (SameSite=Strict already keeps other sites'

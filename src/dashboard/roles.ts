@@ -48,9 +48,11 @@ export function requireCan(session: Pick<Session, 'role'>, capability: Capabilit
 }
 
 /**
- * Which capability each change needs, by path (every POST is listed; one that is not is
+ * Which capability each change needs, by route (every POST is listed; one that is not is
  * refused, so a new form cannot forget its check). `null`: any signed-in user (signing out,
- * the account, votes, which the policies check themselves).
+ * the account, votes, which the policies check themselves). The patterns are matched
+ * against the route as registered (`/wallets/:walletId/withdraw`), which a parameter's
+ * `:name` satisfies like any id.
  */
 const POSTS: [RegExp, Capability | null][] = [
   [/^\/(logout|notice\/dismiss|login\/two-factor)$/, null],
@@ -74,14 +76,22 @@ const GETS: [RegExp, Capability][] = [
   [/^\/wallets\/[^/]+\/withdraw$/, 'withdraw'],
 ];
 
-/** Throws the 403 a role gets for this request (`path` without the /dashboard prefix). */
-export function checkRequest(session: Pick<Session, 'role'>, method: string, path: string): void {
+/**
+ * Throws the 403 a role gets for this request. `route` is the route the router matched, as
+ * registered and without the /dashboard prefix (`/developers`, `/wallets/:walletId`), or null
+ * when none did. Never the request's own path: the router decodes it first
+ * (`/develop%65rs` is `/developers`) and the raw URL can be spelt many ways (an
+ * absolute-form target, a `#`), so only what the router chose says which handler will run.
+ */
+export function checkRequest(session: Pick<Session, 'role'>, method: string, route: string | null): void {
   if (method === 'POST') {
-    const entry = POSTS.find(([re]) => re.test(path));
+    // A POST that reaches no route changes nothing, but is refused like an unlisted one.
+    const entry = route === null ? undefined : POSTS.find(([re]) => re.test(route));
     if (!entry) throw new ForbiddenError('This change is not allowed from the dashboard');
     if (entry[1]) requireCan(session, entry[1]);
     return;
   }
-  const entry = GETS.find(([re]) => re.test(path));
+  if (route === null) return; // the 404 page
+  const entry = GETS.find(([re]) => re.test(route));
   if (entry) requireCan(session, entry[1]);
 }

@@ -91,6 +91,58 @@ describe('roles', () => {
   });
 });
 
+describe('how a path is spelt', () => {
+  it('no spelling of a path reaches a page the role may not see, and what it may see still answers', async () => {
+    const viewer = await userWithRole('viewer-paths@roles.example', 'viewer');
+    const approver = await userWithRole('approver-paths@roles.example', 'approver');
+    await enrol(approver.client);
+    const wallet = h.wallets['devnet-eth']!;
+    // The router decodes the path, takes an absolute-form target's path, and ends it at '#':
+    // each of these answers the Developers, Team or withdrawal page.
+    const routed = [
+      '/dashboard/develop%65rs',
+      '/dashboard/%64evelopers',
+      '/%64ashboard/developers',
+      `http://${new URL(h.baseUrl).host}/dashboard/developers`,
+      '/dashboard/developers#x',
+      '/dashboard/developers?x=/dashboard/wallets',
+      '/dashboard/user%73',
+      `/dashboard/wallets/${wallet.id}/withdra%77`,
+    ];
+    // These reach no route at all (no trailing-slash, duplicate-slash, case or ';' folding;
+    // dot segments and %2F are not resolved).
+    const unrouted = [
+      '/dashboard/developers/',
+      '/dashboard//developers',
+      '/dashboard/DEVELOPERS',
+      '/dashboard/developers;x=1',
+      '/dashboard/./developers',
+      '/dashboard/wallets/../developers',
+      '/dashboard/%2e/developers',
+      '/dashboard%2Fdevelopers',
+      '/dashboard/join/%2e%2e%2Fdevelopers',
+    ];
+    for (const [role, { client }] of [
+      ['viewer', viewer],
+      ['approver', approver],
+    ] as const) {
+      for (const target of routed) expect((await client.raw('GET', target)).status, `${role} ${target}`).toBe(403);
+      for (const target of unrouted) expect((await client.raw('GET', target)).status, `${role} ${target}`).toBe(404);
+      for (const target of ['/dashboard/wallets', '/dashboard/walle%74s', `/dashboard/wallets/${wallet.id}`, '/dashboard/approvals']) {
+        expect((await client.raw('GET', target)).status, `${role} ${target}`).toBe(200);
+      }
+      // A change spelt another way is checked as the route it reaches.
+      const token = csrfOf((await client.get('/dashboard/wallets')).text);
+      const made = await client.request('POST', '/dashboard/develop%65rs/api-keys', { _csrf: token, name: `by ${role}` });
+      expect(made.status, role).toBe(403);
+      expect(made.text).toContain(`Your role (${role}) cannot manage API keys and webhooks`);
+    }
+    // The roles that may see the page still get it, however it is spelt.
+    const dev = await userWithRole('dev-paths@roles.example', 'developer');
+    expect((await dev.client.raw('GET', '/dashboard/develop%65rs')).status).toBe(200);
+  });
+});
+
 describe('the team', () => {
   it('admins never touch owners; a business always keeps an owner; removing a user ends their sessions', async () => {
     const owner = await userWithRole('owner@team.example', 'owner');

@@ -2,6 +2,7 @@
  * A browser-less dashboard client for HTTP-level tests: a cookie jar, manual redirects,
  * and forms posted with the CSRF token read from the page, as a browser would.
  */
+import { request as httpRequest } from 'node:http';
 import { DashboardService } from '../../src/dashboard/service.js';
 import type { Harness } from '../support/harness.js';
 
@@ -52,6 +53,47 @@ export class DashClient {
 
   get(path: string) {
     return this.request('GET', path);
+  }
+
+  /**
+   * Sends `target` exactly as written (fetch would resolve `./` and `../`, and could not send
+   * an absolute-form target), with the jar's cookies and an optional body of any type.
+   */
+  raw(method: 'GET' | 'POST', target: string, body?: { type: string; text: string }): Promise<Page> {
+    const url = new URL(this.baseUrl);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path: target,
+          headers: {
+            ...(this.jar.size ? { cookie: this.cookieHeader() } : {}),
+            ...(body ? { 'content-type': body.type, 'content-length': String(Buffer.byteLength(body.text)) } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) {
+              for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) headers.append(k, one);
+            }
+            resolve({
+              status: res.statusCode!,
+              location: res.headers.location ?? null,
+              text: Buffer.concat(chunks).toString('utf8'),
+              headers,
+            });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body?.text);
+    });
   }
 
   /** Reads the CSRF token from `pagePath`, then posts the form with it. */

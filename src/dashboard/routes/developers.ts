@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { UpdateWalletBody } from '../../modules/wallets/schemas.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
+import { requireCan } from '../roles.js';
 import { check } from '../validate.js';
 import { BUSINESS_KEYS, developersPage, type DevelopersState } from '../views/developers.js';
 import { CreateApiKeyBody } from '../../modules/apikeys/schemas.js';
@@ -21,6 +22,9 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   async function render(req: FastifyRequest, reply: FastifyReply, state: Omit<DevelopersState, 'wallets'> = {}, status = 200) {
     const session = sessionOf(req);
+    // Checked in plugin.ts for the route already; again here because this page lists every
+    // key's name, prefix and scopes and every webhook URL and delivery.
+    requireCan(session, 'develop');
     const { items } = await services.wallets.list(session.auth, 1, 100);
     const wallets = await Promise.all(
       items.map(async (wallet) => {
