@@ -6,7 +6,7 @@
  * SALVAGE Transaction and its webhook, and the balances on chain exact to the base unit.
  * Refusals write nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { createPublicClient, erc20Abi, getAddress, http, parseAbi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -248,6 +248,100 @@ describe('funds sent on the other devnet to an address of ours', () => {
       { ...body, rpcUrl: 'http://user:secret@127.0.0.1:1/' },
     ];
     for (const b of refused) expect((await h.api('POST', `${base()}/salvage`, { body: b })).status, JSON.stringify(b)).toBe(400);
+  });
+});
+
+describe('a client reference already used on the wallet', () => {
+  it("a recovery repeating it, or taking a withdrawal's: 409 REFERENCE_IN_USE, nothing written or signed, nothing moved", async () => {
+    const c = await child();
+    await eth.pub.waitForTransactionReceipt({
+      hash: await eth.wallet.writeContract({
+        address: lost,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [c.address, 5n * 10n ** 9n],
+        chain: null,
+      }),
+    });
+    const recover = (over: Record<string, unknown>) =>
+      h.api('POST', `${base()}/salvage`, {
+        body: {
+          senderAddress: c.address,
+          recipientAddress: fresh(),
+          amount: '1',
+          blockchainId: blockchainId(eth),
+          tokenAddress: lost,
+          ...over,
+        },
+      });
+    const first = await recover({ reference: 'salvage-ref-1' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await settledTx(first.body.data.id)).status).toBe('SUCCESS');
+    // A withdrawal of the master's ETH (enabled on the wallet for it) takes another reference.
+    const eth0 = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!.id;
+    expect((await h.api('POST', `${base()}/assets`, { body: { assetId: eth0 } })).status).toBe(200);
+    const paid = await h.api('POST', `${base()}/withdraw`, {
+      body: { assetId: eth0, address: fresh(), amount: '0.001', reference: 'paid-ref-1' },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    await settledTx(paid.body.data.id);
+
+    await fetch(foreign.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
+    });
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
+    const before = await counts();
+    const held = await lostOf(c.address);
+    const onForeign = await pub.getBalance({ address: wallet().address as Address });
+    const signs = vi.spyOn(h.services.signer, 'withKey');
+    try {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ reference: 'salvage-ref-1' }, first.body.data.id],
+        [{ reference: 'paid-ref-1' }, paid.body.data.id],
+        // A chain named by rpcUrl: refused before the transfer is signed.
+        [
+          { senderAddress: wallet().address, amount: '0.25', tokenAddress: undefined, rpcUrl: foreign.rpcUrl, reference: 'salvage-ref-1' },
+          first.body.data.id,
+        ],
+      ];
+      for (const [over, holder] of cases) {
+        const res = await recover(over);
+        expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([409, 'REFERENCE_IN_USE']);
+        expect(res.body.message).toBe(
+          `The reference '${over.reference}' is already used on this wallet by another transaction (${holder})`,
+        );
+      }
+      expect(signs.mock.calls.filter(([walletId]) => walletId === wallet().id)).toEqual([]);
+    } finally {
+      signs.mockRestore();
+    }
+    expect(await counts()).toEqual(before);
+    expect(await lostOf(c.address)).toBe(held);
+    expect(await pub.getBalance({ address: wallet().address as Address })).toBe(onForeign);
+  });
+
+  it('two recoveries sent at once with one reference: one is created, the other is 409 REFERENCE_IN_USE', async () => {
+    const c = await child();
+    await eth.sendNative(c.address, '0.5');
+    const before = await counts();
+    const body = {
+      senderAddress: c.address,
+      recipientAddress: fresh(),
+      amount: '0.1',
+      blockchainId: blockchainId(eth),
+      reference: 'salvage-race',
+    };
+    const [a, b] = await Promise.all([0, 1].map(() => h.api('POST', `${base()}/salvage`, { body })));
+    const answers = [a!, b!].map((r) => [r.status, r.body.error ?? null]).sort();
+    expect(answers, JSON.stringify([a!.body.message, b!.body.message])).toEqual([
+      [200, null],
+      [409, 'REFERENCE_IN_USE'],
+    ]);
+    const created = (a!.status === 200 ? a! : b!).body.data;
+    expect(Number((await counts())!.t) - Number(before!.t)).toBe(1);
+    expect((await settledTx(created.id)).status).toBe('SUCCESS');
   });
 });
 

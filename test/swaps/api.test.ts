@@ -221,6 +221,52 @@ describe('refusals write nothing', () => {
   });
 });
 
+describe('a client reference already used on the wallet', () => {
+  it("a swap repeating it, or taking a withdrawal's: 409 REFERENCE_IN_USE, nothing written, the quote still unused", async () => {
+    const first = await execute(swapBody('1', { reference: 'swap-ref-1' }));
+    await settled(first.id);
+    const paid = await h.api('POST', `${base()}/withdraw`, {
+      body: { assetId: assetId('devnet-eth', 'USDC'), address: fresh(), amount: '1', reference: 'paid-ref-1' },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    await settled(paid.body.data.id);
+
+    const before = await counts();
+    const usdc = await eth.balanceOf('USDC', wallet().address);
+    const q = await quote(swapBody('1'));
+    for (const [reference, holder] of [
+      ['swap-ref-1', first.id],
+      ['paid-ref-1', paid.body.data.id],
+    ]) {
+      const res = await h.api('POST', `${base()}/swaps/execute`, { body: { quoteId: q.quoteId, reference } });
+      expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([409, 'REFERENCE_IN_USE']);
+      expect(res.body.message).toBe(`The reference '${reference}' is already used on this wallet by another transaction (${holder})`);
+    }
+    expect(await counts()).toEqual(before);
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(usdc);
+    // The refused requests left the quote as it was: it executes once, under a new reference.
+    const done = await settled((await execute({ quoteId: q.quoteId, reference: 'swap-ref-2' })).id);
+    expect(done.status).toBe('SUCCESS');
+  });
+
+  it('two swaps sent at once with one reference: one is created, the other is 409 REFERENCE_IN_USE', async () => {
+    const before = await counts();
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => h.api('POST', `${base()}/swaps/execute`, { body: swapBody('1', { reference: 'swap-race' }) })),
+    );
+    const answers = [a!, b!].map((r) => [r.status, r.body.error ?? null]).sort();
+    expect(answers, JSON.stringify([a!.body.message, b!.body.message])).toEqual([
+      [200, null],
+      [409, 'REFERENCE_IN_USE'],
+    ]);
+    const created = (a!.status === 200 ? a! : b!).body.data;
+    const after = await counts();
+    expect(Number(after!.t) - Number(before!.t)).toBe(1);
+    expect(Number(after!.q) - Number(before!.q)).toBe(1);
+    expect((await settled(created.id)).status).toBe('SUCCESS');
+  });
+});
+
 describe('AML screening of the recipient', () => {
   it('an outside recipient on the sanctions list: 422 AML_BLOCKED, audited, nothing written', async () => {
     const sanctioned = fresh();

@@ -176,6 +176,11 @@ export async function foreignRecover(
     // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
     const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
     const network = await clientNode(() => sender.prepare(p.intent, p.network));
+    // Asked again just before signing (service.ts asked before the node was read): a
+    // reference the wallet holds is refused with the key unused. A twin committing after
+    // this is refused by create, its signed bytes dropped unsent.
+    const reference = body.reference ?? shortReference();
+    await deps.transactions.requireReferenceFree(deps.db, wallet.id, body.reference);
     const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
       sender.sign(p.intent, nonce, network, key),
     );
@@ -189,7 +194,7 @@ export async function foreignRecover(
         wallet_id: wallet.id,
         address_id: p.sender.addressId,
         chain_id: own.id,
-        reference: body.reference ?? shortReference(),
+        reference,
         type: 'SALVAGE',
         status: 'PENDING',
         stage: 'created',

@@ -77,6 +77,9 @@ export class SalvageService {
   /** POST .../salvage: a PENDING SALVAGE Transaction; the funding step (or the transfer) is queued with it. */
   async salvage(auth: AuthContext, walletId: string, body: SalvageBody): Promise<TransactionView> {
     const wallet = await this.#wallet(auth, walletId, true);
+    // A reference the wallet holds is a 409 before any chain is read or, on a chain named by
+    // rpcUrl, the transfer is signed (a signature made for a row that cannot be written).
+    await this.deps.transactions.requireReferenceFree(this.deps.db, wallet.id, body.reference);
     let blockchainId = body.blockchainId;
     if (body.rpcUrl !== undefined) {
       const chain = await openForeign(this.deps, wallet, body);
@@ -106,8 +109,12 @@ export class SalvageService {
     await this.withdrawals.checkWhitelistOf(wallet.id, p.recipient, 'recipientAddress');
     await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
     if (p.assetId) await this.deps.rates?.prefetch([p.assetId]); // its USD value, for the policies
+    const reference = body.reference ?? shortReference();
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
+      // A twin with the same reference waited here for the first to commit: it answers
+      // REFERENCE_IN_USE, not SALVAGE_IN_PROGRESS (another sender's twin is caught by create).
+      await this.deps.transactions.requireReferenceFree(tx, wallet.id, reference);
       if (await store.senderBusy(tx, p.chain.id, p.sender.address)) {
         throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight; send this one once it ends');
       }
@@ -115,7 +122,7 @@ export class SalvageService {
       await requirePolicies(this.deps, tx, auth, wallet, p);
       // Held like a withdrawal where the sender pays its own way (a listed asset or the native coin, and the fee).
       if (p.funding.kind === 'none' && !p.intent.feePayer) await this.#reserve(tx, p);
-      return this.steps.start(tx, p, { reference: body.reference ?? shortReference(), metadata: body.metadata ?? null });
+      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null });
     });
     return this.deps.transactions.load(id);
   }

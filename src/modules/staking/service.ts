@@ -70,6 +70,9 @@ export class StakingService {
   /** POST .../staking/{stake|unstake|restake|withdraw}: a PENDING Transaction of the operation. */
   async operate(auth: AuthContext, walletId: string, action: StakingAction, body: StakeBody | StakingActionBody): Promise<TransactionView> {
     const { wallet, chain, staking } = await this.#master(auth, walletId, true);
+    // A reference the wallet holds is a 409 before the chain is read; a concurrent twin is
+    // refused by transactions.create, rolling back the hold taken with it.
+    await this.deps.transactions.requireReferenceFree(this.deps.db, wallet.id, body.reference);
     const decimals = chain.config.blockchain.nativeDecimals;
     const symbol = chain.config.blockchain.symbol;
     let op: StakingOperation;

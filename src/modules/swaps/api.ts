@@ -143,6 +143,8 @@ export class SwapApi {
       }
       request = await this.#request(actor, { ...body, fromAssetId, toAssetId, amount });
     }
+    // A reference the wallet holds is a 409 before the pools are read (start checks it again under the lock).
+    await this.deps.transactions.requireReferenceFree(this.deps.db, actor.wallet.id, body.reference);
     // Always quoted again: a live quote keeps its own minimum, an expired one never goes below it nor a fresh one.
     const priced = await this.#price(actor, request, { refuse: false });
     const expired = quote !== undefined && quote.expires_at.getTime() <= this.deps.clock.now().getTime();

@@ -73,6 +73,9 @@ export class SwapFlow {
     const id = uuidv7();
     return this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, chain.id, actor.address);
+      // A twin with the same reference waited here for the first to commit: it answers
+      // REFERENCE_IN_USE, not SWAP_IN_PROGRESS (another sender's twin is caught by create).
+      await this.deps.transactions.requireReferenceFree(tx, wallet.id, ctx.reference);
       if (await store.senderBusy(tx, chain.id, actor.address)) {
         throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
       }

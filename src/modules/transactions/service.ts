@@ -22,7 +22,7 @@ import { searchTransactions } from './report-store.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
 export type TransactionRow = store.TransactionRow;
-export { TransactionWrites, type NewTransaction, type TransactionFields } from './writes.js';
+export { TransactionWrites, referenceInUse, type NewTransaction, type TransactionFields } from './writes.js';
 export type { DailyReport, SearchFilter } from './reports.js';
 export type * from './types.js';
 export { sendEnd, stateIn, type FailedStage, type SendEnd, type TransactionState, type TransactionStatus } from './lifecycle.js';

@@ -13,8 +13,31 @@ export type { TransactionRow } from './types.js';
 
 export type NewTransaction = Insertable<TransactionsTable>;
 
-export async function insertTransaction(db: DbConn, row: NewTransaction): Promise<void> {
-  await db.insertInto('transactions').values(row).execute();
+/**
+ * Inserts the row unless its wallet already holds its reference (UNIQUE (wallet_id,
+ * reference)): false then, and nothing written. ON CONFLICT rather than a caught 23505, so
+ * the caller's transaction is not aborted and can read who holds it; a twin inserting the
+ * same reference concurrently makes this wait for its commit, then skip.
+ */
+export async function insertTransaction(db: DbConn, row: NewTransaction): Promise<boolean> {
+  const inserted = await db
+    .insertInto('transactions')
+    .values(row)
+    .onConflict((oc) => oc.columns(['wallet_id', 'reference']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The id of the Transaction of the wallet that holds `reference`, if any. */
+export async function referenceHolder(db: DbConn, walletId: string, reference: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('wallet_id', '=', walletId)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+  return row?.id;
 }
 
 export function findTransaction(db: DbConn, walletId: string, id: string) {

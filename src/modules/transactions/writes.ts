@@ -6,6 +6,7 @@
  * none, its caller holds the row lock and has checked the state (said below).
  */
 import type { Insertable } from 'kysely';
+import { ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { TransactionsTable } from '../../db/types.js';
 import type { TransactionType } from './lifecycle.js';
@@ -33,9 +34,26 @@ export type NewTransaction = TransactionFields &
 export class TransactionWrites {
   // ---- created ----------------------------------------------------------------------
 
-  /** One row (contract calls, signatures): sendCreated or signatureCreated. */
+  /**
+   * One row (swaps, recoveries, staking, contract calls, signatures): sendCreated or
+   * signatureCreated. Its reference may be the client's: one the wallet already holds (an
+   * earlier request, a withdrawal, a concurrent twin that committed first) throws 409
+   * REFERENCE_IN_USE, and the caller's transaction, rolled back, writes nothing else either.
+   */
   async create(db: DbConn, row: NewTransaction): Promise<void> {
-    await store.insertTransaction(db, row);
+    if (await store.insertTransaction(db, row)) return;
+    throw referenceInUse(row.reference, await store.referenceHolder(db, row.wallet_id, row.reference));
+  }
+
+  /**
+   * 409 REFERENCE_IN_USE when the wallet already holds `reference` (none given: nothing to
+   * check). Callers ask before work they would otherwise do for nothing (reading the chain,
+   * signing); `create` stays the guard against a twin that commits in between.
+   */
+  async requireReferenceFree(db: DbConn, walletId: string, reference: string | undefined): Promise<void> {
+    if (reference === undefined) return;
+    const holder = await store.referenceHolder(db, walletId, reference);
+    if (holder) throw referenceInUse(reference, holder);
   }
 
   /** Withdrawals accepted (sendCreated), held for approval (approvalRequired) or signed only (signatureCreated), in one statement; the rows as written. */
@@ -175,4 +193,15 @@ export class TransactionWrites {
   reserveFee(db: DbConn, id: string, fee: bigint): Promise<void> {
     return store.reserveFee(db, id, fee);
   }
+}
+
+/**
+ * The answer to a reference the wallet already holds (`holder`, its Transaction's id): one
+ * code and one message for every operation that takes a client reference (withdrawals too).
+ */
+export function referenceInUse(reference: string, holder: string | undefined): ConflictError {
+  return new ConflictError(
+    'REFERENCE_IN_USE',
+    `The reference '${reference}' is already used on this wallet by another transaction (${holder ?? 'unknown'})`,
+  );
 }

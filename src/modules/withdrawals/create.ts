@@ -26,7 +26,7 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
-import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
+import { BusinessRuleError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
 import { paymentOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
@@ -34,7 +34,7 @@ import { transferGroups } from './groups.js';
 import type { FeeQuote, IntentBody, TxIntent } from '../../chains/types.js';
 import { bodyOf } from '../../chains/intents.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
-import type { TransactionView } from '../transactions/service.js';
+import { referenceInUse, type TransactionView } from '../transactions/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { candidateOf, decideItems, openApprovals, type Held } from './approval.js';
@@ -256,10 +256,7 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
     found.amount !== item.amount.toString() ||
     !sameAddress(found.recipient_address, item.to)
   ) {
-    throw new ConflictError(
-      'REFERENCE_IN_USE',
-      `The reference '${item.reference}' is already used on this wallet by another transaction (${found.id})`,
-    );
+    throw referenceInUse(item.reference!, found.id);
   }
   return found.id;
 }

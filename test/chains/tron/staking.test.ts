@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, info } from '../../../src/devnet/tron/testkit.js';
-import { events, hex41, settled, startTronWorld, walletApi, writtenRows, type TronWorld } from './world.js';
+import { childOf, events, hex41, settled, startTronWorld, walletApi, writtenRows, type TronWorld } from './world.js';
 
 let w: TronWorld;
 const TRX = 1_000_000n;
@@ -168,6 +168,46 @@ describe('staking TRX on the master', () => {
     expect(rich.status, JSON.stringify(rich.body)).toBe(422);
     expect(rich.body.error).toBe('INSUFFICIENT_BALANCE');
     expect(await writtenRows(w)).toEqual(rows);
+  });
+});
+
+describe('a client reference already used on the wallet', () => {
+  it("an operation repeating it, or taking a withdrawal's: 409 REFERENCE_IN_USE, nothing written, nothing staked", async () => {
+    const first = await operate('stake', { amount: '5', resource: 'ENERGY', reference: 'stake-ref-1' });
+    const to = await childOf(w);
+    const paid = await walletApi(w, 'POST', '/withdraw', { assetId: w.trxId, address: to.address, amount: '1', reference: 'paid-ref-1' });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    await settled(w, paid.body.data.id);
+
+    const rows = await writtenRows(w);
+    const node = await master();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['stake', { amount: '5', resource: 'ENERGY', reference: 'stake-ref-1' }, first.id],
+      ['unstake', { amount: '1', resource: 'ENERGY', reference: 'stake-ref-1' }, first.id],
+      ['stake', { amount: '2', resource: 'BANDWIDTH', reference: 'paid-ref-1' }, paid.body.data.id],
+    ];
+    for (const [path, body, holder] of cases) {
+      const res = await walletApi(w, 'POST', `/staking/${path}`, body);
+      expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([409, 'REFERENCE_IN_USE']);
+      expect(res.body.message).toBe(`The reference '${body.reference}' is already used on this wallet by another transaction (${holder})`);
+    }
+    await w.s.control.produceBlocks(2);
+    expect(await writtenRows(w)).toEqual(rows);
+    expect(await master()).toEqual(node);
+  });
+
+  it('two stakes sent at once with one reference: one is created, the other is 409 REFERENCE_IN_USE', async () => {
+    const rows = await writtenRows(w);
+    const body = { amount: '1', resource: 'ENERGY', reference: 'stake-race' };
+    const [a, b] = await Promise.all([0, 1].map(() => walletApi(w, 'POST', '/staking/stake', body)));
+    const answers = [a!, b!].map((r) => [r.status, r.body.error ?? null]).sort();
+    expect(answers, JSON.stringify([a!.body.message, b!.body.message])).toEqual([
+      [200, null],
+      [409, 'REFERENCE_IN_USE'],
+    ]);
+    expect(await writtenRows(w)).toEqual({ transactions: rows.transactions + 1, outbound: rows.outbound + 1 });
+    const created = (a!.status === 200 ? a! : b!).body.data;
+    expect((await settled(w, created.id)).status).toBe('SUCCESS');
   });
 });
 
