@@ -4,11 +4,23 @@
  * nothing and does not affect the others. Also: old Idempotency-Keys are pruned.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Address } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { taskList } from '../../src/jobs/tasks.js';
-import { assetOf, chainOf, counts, randomAddress, settledTx, startWorld, withdraw, type TestChain, type World } from './world.js';
+import { addressKey } from '../../src/chains/address-key.js';
+import {
+  assetOf,
+  chainOf,
+  counts,
+  eventually,
+  randomAddress,
+  settledTx,
+  startWorld,
+  withdraw,
+  type TestChain,
+  type World,
+} from './world.js';
 
 let w: World;
 let eth: TestChain;
@@ -83,6 +95,86 @@ describe('batched acceptance', () => {
     );
     expect(Number(rows[0]!.n)).toBe(1);
   });
+});
+
+describe('a batch whose commit is reported failed after it committed', () => {
+  it(
+    'is run again one request at a time without writing or paying anything twice (requests without key or reference)',
+    { timeout: 120_000 },
+    async () => {
+      await eth.sendToken('USDC', master(), '100');
+      const usdc = assetOf(w.h, ETH, 'USDC');
+      const db = w.h.database.db;
+      const deps = w.h.services.withdrawals.deps as { db: Kysely<any> };
+      const real = deps.db;
+      // The connection lost during COMMIT, as the batcher sees it: the batch's transaction
+      // commits, then its execute rejects. Once, for the first batch of two or more requests.
+      let lost = 0;
+      const lossyCommit = (builder: ReturnType<Kysely<any>['transaction']>) =>
+        new Proxy(builder, {
+          get: (target, prop) =>
+            prop === 'execute'
+              ? async (fn: (tx: Transaction<any>) => Promise<unknown>) => {
+                  const result = await target.execute(fn);
+                  // create.ts's batch answers { out, accepted, inserted }: one `out` per request.
+                  const out = (result as { out?: unknown } | null)?.out;
+                  if (lost === 0 && Array.isArray(out) && out.length >= 2 && (result as { inserted?: unknown }).inserted) {
+                    lost++;
+                    throw new Error('Connection terminated unexpectedly');
+                  }
+                  return result;
+                }
+              : Reflect.get(target, prop, target),
+        });
+      deps.db = new Proxy(real, {
+        get: (target, prop) => {
+          if (prop === 'transaction') return () => lossyCommit(target.transaction());
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      try {
+        const { rows: chain } = await sql<{ chain_id: string }>`SELECT chain_id FROM wallets WHERE id = ${w.h.wallets[ETH]!.id}`.execute(
+          db,
+        );
+        const start = await counts(w.h);
+        const bodies = Array.from({ length: 8 }, (_, i) => ({ assetId: usdc.id, address: randomAddress(), amount: `${i + 1}` }));
+        // The sender's lock held, so that the requests after the first queue up and are taken as one batch.
+        const { sent } = await db.transaction().execute(async (tx) => {
+          await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdraw:${chain[0]!.chain_id}:${addressKey(master())}`}, 0))`.execute(
+            tx,
+          );
+          const sent = Promise.all(bodies.map((b) => withdraw(w.h, ETH, b)));
+          await eventually(
+            async () =>
+              Number(
+                (await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(db))
+                  .rows[0]!.n,
+              ),
+            (n) => n > 0,
+            30_000,
+          );
+          await new Promise((r) => setTimeout(r, 1_500));
+          // Wrapped: returned bare, the transaction would wait for the responses, which wait for its lock.
+          return { sent };
+        });
+        const responses = await sent;
+        expect(lost, 'no batch of two or more requests was taken').toBe(1);
+        expect(responses.map((r) => r.status)).toEqual(bodies.map(() => 200));
+        const end = await counts(w.h);
+        expect(end.transactions! - start.transactions!).toBe(8);
+        expect(end.outbound! - start.outbound!).toBe(8);
+        expect(end.nonces! - start.nonces!).toBe(8);
+        const ids = new Set(responses.map((r) => r.body.data.id as string));
+        expect(ids.size).toBe(8);
+        for (const r of responses) await settledTx(w.h, ETH, r.body.data.id, 'SUCCESS');
+        // Each recipient paid once, on chain (a second payment would show as twice the amount).
+        for (const [i, b] of bodies.entries()) expect(await eth.balanceOf('USDC', b.address)).toBe(BigInt(i + 1) * 1_000_000n);
+      } finally {
+        deps.db = real;
+      }
+    },
+  );
 });
 
 describe('Idempotency-Key retention', () => {

@@ -11,8 +11,11 @@
  * instead of once per request: that, not CPU, is what limits one sender's acceptance rate.
  *
  * A batch that fails as a whole (an unexpected database error) is retried one request at
- * a time, so one bad request cannot fail the others. `solo` runs a function alone, in
- * queue order (retries, which need their own transaction).
+ * a time, so one bad request cannot fail the others. Such a failure may come after the
+ * batch committed (the connection lost during COMMIT), so a run again must recognise what
+ * it already wrote: withdrawals carry a reference fixed before the first run
+ * (service.ts, #create), and a key when the client sent one. `solo` runs a function alone,
+ * in queue order (retries, which need their own transaction).
  */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 

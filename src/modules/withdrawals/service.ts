@@ -301,7 +301,13 @@ export class WithdrawalService implements SenderAccess {
     key: IdempotencyKey | null,
     single: boolean,
   ): Promise<WithdrawResult> {
-    const done = await this.#senders.submit(senderKey(s), { auth, s, items, fresh, costs, key, single });
+    // An item without a reference gets its generated one here, once for every run of this
+    // request: a batch whose commit fails in a way that may have committed (the connection
+    // lost during COMMIT) is run again one request at a time (batcher.ts), and the run then
+    // finds the request's Transactions by these references (create.ts, `original`) instead of
+    // writing, and paying, them a second time. Keyed requests are safe by their key alone.
+    const named = items.map((item) => (item.reference ? item : { ...item, reference: shortReference() }));
+    const done = await this.#senders.submit(senderKey(s), { auth, s, items: named, fresh, costs, key, single });
     if ('data' in done) return done.data;
     // Without a key the response is read after the commit, so the sender's lock is not held for it.
     const views = await done.views;
