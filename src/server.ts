@@ -17,6 +17,6 @@ export async function buildServer(opts: BuildServerOptions): Promise<FastifyInst
   // The operator's dashboard: server-rendered pages with their own session auth (not x-api-key).
   await app.register(dashboardPlugin, { prefix: '/dashboard', services: opts.services, statusOf });
   // The payer's page of payment links (no API key, no session): /pay/<slug>.
-  await app.register(payPlugin, { prefix: '/pay', services: opts.services });
+  await app.register(payPlugin, { prefix: '/pay', services: opts.services, statusOf });
   return app;
 }

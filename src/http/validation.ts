@@ -10,8 +10,7 @@
 import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from '../lib/errors.js';
-import { unsafeInputIssue } from '../lib/safe-text.js';
+import { unsafeInputError } from '../lib/safe-text.js';
 import { lazyValidator } from './lazy-schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
@@ -54,8 +53,11 @@ export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema
   // Before the schemas, so the message names the bad text rather than a pattern it fails.
   // A callback hook: no promise per request.
   app.addHook('preValidation', (req, _reply, done) => {
-    const issue =
-      unsafeInputIssue(req.params, 'params') ?? unsafeInputIssue(req.query, 'querystring') ?? unsafeInputIssue(req.body, 'body');
-    done(issue ? new ValidationError(`${issue.field} ${issue.message}`, [issue]) : undefined);
+    done(
+      unsafeInputError(req.params, 'params') ??
+        unsafeInputError(req.query, 'querystring') ??
+        unsafeInputError(req.body, 'body') ??
+        undefined,
+    );
   });
 }

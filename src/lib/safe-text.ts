@@ -12,7 +12,7 @@
  *
  * Object keys are checked as well as values (client metadata stores them).
  */
-import type { FieldIssue } from './errors.js';
+import { ValidationError, type FieldIssue } from './errors.js';
 
 export const MAX_DEPTH = 64;
 
@@ -31,6 +31,16 @@ export function isUnsafeText(s: string): boolean {
  */
 export function unsafeInputIssue(value: unknown, root: string): FieldIssue | null {
   return visit(value, '', root, 0);
+}
+
+/**
+ * The same check as the 400 it answers: every request part passes it before its schema
+ * (http/validation.ts), and so does a body a route rebuilds from text after that (the
+ * payment links' multipart form, whose JSON fields are parsed only then).
+ */
+export function unsafeInputError(value: unknown, root: string): ValidationError | null {
+  const issue = unsafeInputIssue(value, root);
+  return issue ? new ValidationError(`${issue.field} ${issue.message}`, [issue]) : null;
 }
 
 function visit(value: unknown, path: string, root: string, depth: number): FieldIssue | null {

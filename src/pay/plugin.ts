@@ -6,17 +6,27 @@
  */
 import { readFileSync } from 'node:fs';
 import encodeQR from 'qr';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RateLimitedError } from '../lib/errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, RateLimitedError, ValidationError } from '../lib/errors.js';
 import { formatAmount } from '../lib/money.js';
 import { UUID_PATTERN } from '../lib/ids.js';
 import { CreateCheckoutBody } from '../modules/checkouts/schemas.js';
-import { dueOf, paymentUri, type CheckoutRow, type LinkRow, type PublicLink } from '../modules/checkouts/service.js';
+import { dueOf, isHttpUrl, paymentUri, type CheckoutRow, type LinkRow, type PublicLink } from '../modules/checkouts/service.js';
 import type { Services } from '../services.js';
 import { check } from '../dashboard/validate.js';
 import { parseForm } from '../dashboard/web.js';
 import { LiveCheckouts } from './live.js';
-import { chooserPage, errorPage, inactivePage, notFoundPage, PREFIX, sessionPage, statusText, type Choice } from './views.js';
+import {
+  chooserPage,
+  errorPage,
+  inactivePage,
+  notFoundPage,
+  PREFIX,
+  requestErrorPage,
+  sessionPage,
+  statusText,
+  type Choice,
+} from './views.js';
 import { SessionLimiter } from './limit.js';
 
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
@@ -52,10 +62,35 @@ function send(reply: FastifyReply, page: { value: string }, status = 200): Fasti
 
 const params = (req: FastifyRequest) => req.params as { slug: string; id?: string };
 const query = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
-const form = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, string>) : {});
+
+/**
+ * The posted form's fields. A web form (parseForm) gives text only, but the route also takes
+ * what Fastify parses by itself (JSON, plain text), where a field may be a number, an object
+ * or absent: anything but named text fields is refused (400) before a value is used as text.
+ */
+function form(req: FastifyRequest): Record<string, string> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationError('The form must be a set of named text fields', [{ field: 'body', message: 'must be a form' }]);
+  for (const [k, v] of Object.entries(body))
+    if (typeof v !== 'string') throw new ValidationError(`${k} must be text`, [{ field: k, message: 'must be a string' }]);
+  return body as Record<string, string>;
+}
+
+/** What the payer is told when the request itself is refused (Fastify's own messages name parsers and headers). */
+function clientMessage(err: Error, status: number): string {
+  if (err instanceof AppError) return err.message;
+  if (status === 413) return 'The form sent is too large.';
+  if (status === 415) return 'The form was sent in a format this page does not read.';
+  return 'The form sent could not be read.';
+}
 const text = (v: unknown, max: number) => (typeof v === 'string' && v.trim() !== '' && v.length <= max ? v.trim() : undefined);
 
-export async function payPlugin(app: FastifyInstance, opts: { services: Services; sessionsPerIp?: number }): Promise<void> {
+export async function payPlugin(
+  app: FastifyInstance,
+  opts: { services: Services; statusOf: (err: AppError) => number; sessionsPerIp?: number },
+): Promise<void> {
   const { checkouts, catalogue, clock } = opts.services;
   const live = new LiveCheckouts(checkouts, (err) => app.log.error({ err }, 'live checkout status failed'));
   const limiter = new SessionLimiter(opts.sessionsPerIp ?? 30, 10 * 60_000);
@@ -67,13 +102,20 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
   app.addHook('onRoute', (route) => {
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
+  // Plain text names no fields: 415 here (this plugin's own parsers only), as for any other type.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) =>
     done(null, parseForm(body as string)),
   );
   app.setNotFoundHandler((_req, reply) => send(reply, notFoundPage(), 404));
-  app.setErrorHandler((err, req, reply) => {
-    if (!(err instanceof AppError)) req.log.error({ err }, 'payment page failed');
+  // A client's mistake (bad text in the query or form, a body of the wrong type, malformed or
+  // too large) keeps its 4xx status and says what was wrong; only our own faults are the 500 page.
+  app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     if (err instanceof AppError && err.code === 'NOT_FOUND') return send(reply, notFoundPage(), 404);
+    const fastifyStatus = (err as FastifyError).statusCode;
+    const status = err instanceof AppError ? opts.statusOf(err) : typeof fastifyStatus === 'number' ? fastifyStatus : 500;
+    if (status >= 400 && status < 500) return send(reply, requestErrorPage(clientMessage(err, status)), status);
+    req.log.error({ err }, 'payment page failed');
     return send(reply, errorPage(), 500);
   });
 
@@ -109,10 +151,15 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
     });
   }
 
-  /** What the URL's query may fill in (as the described service does); a redirect only to the link's own site when it has one. */
+  /**
+   * What the URL's query may fill in (as the described service does). A redirect: only one
+   * the URL parser reads (the session page builds the redirect with it), and only to the
+   * link's own site when it has one; a link without one takes any http(s) URL from the payer
+   * (docs/checkout.md says so: the payer chooses where their own browser goes afterwards).
+   */
   function prefill(link: LinkRow, q: Record<string, string | undefined>) {
     const redirect = text(q.redirectUrl, 2048);
-    const allowed = redirect && /^https?:\/\//.test(redirect) && (!link.redirect_url || sameOrigin(redirect, link.redirect_url));
+    const allowed = redirect && isHttpUrl(redirect) && (!link.redirect_url || sameOrigin(redirect, link.redirect_url));
     return {
       ...(link.amount === null && text(q.amount, 40) ? { amount: text(q.amount, 40)! } : {}),
       ...(text(q.name, 200) ? { name: text(q.name, 200)! } : {}),
@@ -156,8 +203,8 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
       const row = await checkouts.startFromPage(slug, input);
       return reply.status(303).header('location', `${PREFIX}/${slug}/${row.id}`).header('cache-control', 'no-store').send();
     } catch (err) {
-      if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
-      const status = err.code === 'RATE_LIMITED' ? 429 : err.code === 'VALIDATION_ERROR' ? 400 : 422;
+      if (!(err instanceof AppError) || err.code === 'NOT_FOUND' || opts.statusOf(err) >= 500) throw err;
+      const status = opts.statusOf(err);
       return send(
         reply,
         chooserPage(found.link, slug, { choices: choices(found), amount: found.link.amount, prefill: chosen, error: err.message }),
@@ -200,7 +247,9 @@ export async function payPlugin(app: FastifyInstance, opts: { services: Services
 
   /** Where a settled session sends the payer: its own redirect, else the link's, with the session named. */
   function redirectOf(link: LinkRow, row: CheckoutRow): string | null {
-    const target = row.redirect_url ?? link.redirect_url;
+    // Creation checks both now; one stored before that check, which no parser reads, means no
+    // redirect (the success message instead) rather than a 500 on every page of the session.
+    const target = [row.redirect_url, link.redirect_url].find((u): u is string => !!u && isHttpUrl(u));
     if (!target) return null;
     const url = new URL(target);
     url.searchParams.set('checkoutId', row.id);

@@ -58,6 +58,16 @@ export function errorPage(): Html {
   );
 }
 
+/** A request the page cannot take (bad text in the address, a form of the wrong type or size): the payer's mistake or their tool's, not ours. */
+export function requestErrorPage(message: string): Html {
+  return frame(
+    'Request not accepted',
+    html`<h1>Request not accepted</h1>
+      <p>${message}</p>
+      <p>Go back to the payment link you were given and try again; nothing was charged.</p>`,
+  );
+}
+
 export function inactivePage(link: LinkRow, slug: string): Html {
   return frame(
     link.name,

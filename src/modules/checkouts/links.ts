@@ -110,6 +110,38 @@ export async function resolveAccepts(
   return out;
 }
 
+/**
+ * A link's amount as stored: canonical and more than 0. The schema's pattern (shared with
+ * sessions) lets "0" and "0.00" through, and the column's CHECK (amount > 0) would then fail
+ * the insert as a 500; checked here, every way in (API, multipart, dashboard) answers 400.
+ */
+export function linkAmount(text: string, field = 'amount'): string {
+  const amount = canonicalDecimal(text);
+  if (amount === '0') throw new ValidationError(`${field} must be more than 0`, [{ field, message: 'must be more than 0' }]);
+  return amount;
+}
+
+/**
+ * Whether `text` is an absolute http(s) URL that the WHATWG parser (new URL, what the payer's
+ * page builds the redirect with) reads. The schema's pattern only asks for a scheme and no
+ * spaces, so "http://[" or "http://exa%mple.com" match it and then fail on every page that
+ * would redirect.
+ */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses a redirect URL (of a link or a session) that isHttpUrl rejects: 400, before anything is written. */
+export function checkRedirectUrl(url: string | undefined, field = 'redirectUrl'): void {
+  if (url !== undefined && !isHttpUrl(url))
+    throw new ValidationError(`${field} is not a valid absolute http(s) URL`, [{ field, message: 'not a valid absolute http(s) URL' }]);
+}
+
 /** The amount fits every accepted asset's decimals (a payer must be able to pay it exactly). */
 export function checkAmountFits(amount: string | null, assets: AssetHandle[], field = 'amount'): void {
   if (amount === null) return;

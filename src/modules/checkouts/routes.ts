@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, PagedEnvelope, ok } from '../../lib/schema.js';
 import { ValidationError } from '../../lib/errors.js';
+import { unsafeInputError } from '../../lib/safe-text.js';
 import { IMAGE_MAX_BYTES } from './links.js';
 import type { CheckoutService, Upload } from './service.js';
 import {
@@ -31,7 +32,8 @@ const uploads = new WeakMap<FastifyRequest, Upload>();
 /**
  * A multipart body (the described service's form, with an image `file`) as the JSON body
  * the route's schema checks: JSON fields parsed, numbers and booleans read, blanks dropped;
- * the file kept aside for the handler. JSON bodies pass untouched.
+ * the file kept aside for the handler, and the result checked for unstorable text as any
+ * JSON body is. JSON bodies pass untouched.
  */
 async function fromForm(req: FastifyRequest): Promise<void> {
   if (!req.isMultipart()) return;
@@ -56,6 +58,11 @@ async function fromForm(req: FastifyRequest): Promise<void> {
     else if (key === 'active' && (value === 'true' || value === 'false')) body[key] = value === 'true';
     else body[key] = value;
   }
+  // The global input check (http/validation.ts) ran before this hook, on the form's raw
+  // text, where a JSON escape such as "\u0000" is six harmless characters; parsed, it is a
+  // NUL that jsonb refuses (a 500). So the rebuilt body passes the same check again.
+  const unsafe = unsafeInputError(body, 'body');
+  if (unsafe) throw unsafe;
   req.body = body;
 }
 

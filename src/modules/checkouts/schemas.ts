@@ -5,10 +5,21 @@ import { Nullable, PageQuery, Timestamp, Uuid } from '../../lib/schema.js';
 export const CHECKOUT_STATUSES = ['new', 'processing', 'settled', 'expired', 'invalid'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
-/** A decimal string > 0 in the link's currency (USD), at most 18 fraction digits. */
-const Amount = Type.String({ pattern: '^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$', description: 'decimal string, e.g. "100" or "12.5"' });
+/**
+ * A decimal string in the link's currency (USD), at most 18 fraction digits. More than 0: the
+ * services refuse "0" and "0.00" (400, field named), which the pattern alone cannot say clearly.
+ */
+const Amount = Type.String({
+  pattern: '^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$',
+  description: 'decimal string more than 0, e.g. "100" or "12.5"',
+});
 const Slug = Type.String({ pattern: '^[A-Za-z0-9-]{1,250}$', description: 'letters, digits and hyphens; unique on the installation' });
-const Url = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' });
+/** The pattern is a first sieve; the services also require that the URL parser (WHATWG, new URL) reads it. */
+const Url = Type.String({
+  maxLength: 2048,
+  pattern: '^https?://[^\\s]+$',
+  description: 'an absolute http(s) URL that parses as one (e.g. not "http://[")',
+});
 const Metadata = Type.Object(
   {},
   {

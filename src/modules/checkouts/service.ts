@@ -14,11 +14,12 @@ import type { CatalogueService } from '../catalogue/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
 import {
-  canonicalDecimal,
   checkAmountFits,
   checkImage,
+  checkRedirectUrl,
   configurationsOf,
   isOpen,
+  linkAmount,
   presentLink,
   requireReach,
   resolveAccepts,
@@ -31,7 +32,7 @@ import * as store from './store.js';
 
 export type { CheckoutView, PaymentLinkView } from './schemas.js';
 export type { LinkRow, CheckoutRow } from './store.js';
-export { isOpen } from './links.js';
+export { isHttpUrl, isOpen } from './links.js';
 export { dueOf, paymentUri } from './sessions.js';
 
 /** A link as the payer's page needs it: the row, what it takes, and whether it is open. */
@@ -70,8 +71,9 @@ export class CheckoutService {
 
   async createLink(auth: AuthContext, input: CreateLinkBody, image: Upload | null, channel: 'api' | 'dashboard'): Promise<PaymentLinkView> {
     assertMayWrite(auth);
+    checkRedirectUrl(input.redirectUrl);
     const accepted = await resolveAccepts({ wallets: this.wallets, walletAssets: this.walletAssets }, auth, input.accepts);
-    const amount = input.amount ? canonicalDecimal(input.amount) : null;
+    const amount = input.amount ? linkAmount(input.amount) : null;
     checkAmountFits(
       amount,
       accepted.map((a) => a.asset),
@@ -119,10 +121,11 @@ export class CheckoutService {
 
   async updateLink(auth: AuthContext, id: string, input: UpdateLinkBody, image: Upload | null): Promise<PaymentLinkView> {
     assertMayWrite(auth);
+    checkRedirectUrl(input.redirectUrl);
     await this.db.transaction().execute(async (tx) => {
       const accepts = await store.acceptsOf(tx, [id]);
       const link = requireReach(auth, await store.findLink(tx, id, true), accepts);
-      const amount = input.amount === undefined ? undefined : input.amount === '' ? null : canonicalDecimal(input.amount);
+      const amount = input.amount === undefined ? undefined : input.amount === '' ? null : linkAmount(input.amount);
       if (amount)
         checkAmountFits(
           amount,

@@ -13,7 +13,7 @@ import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AddressService } from '../addresses/service.js';
 import type { AssetHandle, CatalogueService } from '../catalogue/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { configurationsOf, isOpen } from './links.js';
+import { checkRedirectUrl, configurationsOf, isOpen } from './links.js';
 import type { CheckoutView, CreateCheckoutBody } from './schemas.js';
 import { nextState, thresholdOf } from './status.js';
 import * as store from './store.js';
@@ -63,6 +63,7 @@ export async function startSession(
   channel: Channel,
 ): Promise<store.CheckoutRow> {
   if (!isOpen(link)) throw inactive(link);
+  checkRedirectUrl(input.redirectUrl);
   const pick = choose(accepts, deps.catalogue, input);
   const asset = deps.catalogue.asset(pick.asset_id)!;
   const given = channel === 'api' ? (input.amount ?? link.amount) : (link.amount ?? input.amount);

@@ -12494,7 +12494,7 @@ export interface paths {
             };
             /** @description settled payments the link takes, then it is inactive */
             paymentLimit?: number;
-            /** @description an http(s) URL */
+            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
             redirectUrl?: string;
             /** @description letters, digits and hyphens; unique on the installation */
             slug?: string;
@@ -12527,7 +12527,7 @@ export interface paths {
             };
             /** @description settled payments the link takes, then it is inactive */
             paymentLimit?: number;
-            /** @description an http(s) URL */
+            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
             redirectUrl?: string;
             /** @description letters, digits and hyphens; unique on the installation */
             slug?: string;
@@ -12732,7 +12732,7 @@ export interface paths {
             };
             /** @description settled payments the link takes, then it is inactive */
             paymentLimit?: number;
-            /** @description an http(s) URL */
+            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
             redirectUrl?: string;
             /** @description letters, digits and hyphens; unique on the installation */
             slug?: string;
@@ -12759,7 +12759,7 @@ export interface paths {
             };
             /** @description settled payments the link takes, then it is inactive */
             paymentLimit?: number;
-            /** @description an http(s) URL */
+            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
             redirectUrl?: string;
             /** @description letters, digits and hyphens; unique on the installation */
             slug?: string;
@@ -12957,13 +12957,13 @@ export interface paths {
             walletId?: string;
             /** @description symbol or id; may be left out when one fits */
             asset?: string;
-            /** @description decimal string, e.g. "100" or "12.5" */
+            /** @description decimal string more than 0, e.g. "100" or "12.5" */
             amount?: string;
             reference?: string;
             /** Format: email */
             email?: string;
             name?: string;
-            /** @description an http(s) URL */
+            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
             redirectUrl?: string;
             /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
             metadata?: {
