@@ -76,9 +76,19 @@ export async function dashboardPlugin(
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
 
+  // Bodies are the forms our pages post, and nothing else. The API's JSON parser (and
+  // Fastify's text/plain one) would otherwise be inherited, handing the handlers numbers,
+  // arrays and objects where they read strings (`form.email.slice`, the CSRF comparison):
+  // a 500 for any client that sends JSON. Any other body is a 415 page before a hook or
+  // handler reads it; an empty one (a GET that names a type) is no form fields.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
     done(null, parseForm(body as string)),
   );
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, {});
+    done(Object.assign(new Error('The dashboard accepts only the forms of its own pages.'), { statusCode: 415 }), undefined);
+  });
 
   app.get('/assets/:name', async (req, reply) => {
     const asset = ASSETS[(req.params as { name: string }).name];

@@ -59,6 +59,8 @@ export function clearCookie(reply: FastifyReply, req: FastifyRequest, name: stri
 }
 
 export function safeEqual(a: string, b: string): boolean {
+  // Typed as strings, but a body field is the client's: anything else is simply unequal.
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
   return x.length === y.length && timingSafeEqual(x, y);
@@ -78,9 +80,17 @@ export function parseForm(body: string): Record<string, string> {
   return out;
 }
 
+/**
+ * The posted form's string fields. The plugin parses only urlencoded bodies (all strings);
+ * fields of any other type are dropped here too, so no handler ever reads a number, an
+ * array or an object where it expects text, whatever parser a later change adds.
+ */
 export function formOf(req: FastifyRequest): Record<string, string> {
   const body = req.body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, string>) : {};
+  const out: Record<string, string> = {};
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
+  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
 }
 
 const CSP = [

@@ -143,6 +143,74 @@ describe('how a path is spelt', () => {
   });
 });
 
+describe('bodies that are not forms', () => {
+  const json = (value: unknown) => ({ type: 'application/json', text: JSON.stringify(value) });
+  const counts = async () => {
+    const { rows } = await sql<{ sessions: string; throttle: string; audit: string }>`
+      SELECT (SELECT count(*) FROM dashboard_sessions) AS sessions,
+             (SELECT count(*) FROM dashboard_login_throttle) AS throttle,
+             (SELECT count(*) FROM audit_log WHERE action LIKE 'dashboard.sign%') AS audit`.execute(h.database.db);
+    return rows[0]!;
+  };
+
+  it('a sign-in posted as JSON is refused with a 4xx page and writes nothing', async () => {
+    const email = 'json-login@roles.example';
+    await createDashboardUser(h, h.businessId, email, PASSWORD);
+    const c = new DashClient(h.baseUrl);
+    // The login page sets the double-submit cookie, so the JSON bodies below can carry a good token.
+    const token = csrfOf((await c.get('/dashboard/login')).text);
+    const before = await counts();
+    for (const body of [
+      { email: 1 },
+      { _csrf: 5 },
+      { _csrf: token, email, password: 12345 },
+      { _csrf: token, email: [email], password: { toString: PASSWORD } },
+      { _csrf: token, email, password: 'wrong password', next: 7 },
+      // Strings throughout, and the right password: still not a form.
+      { _csrf: token, email, password: PASSWORD },
+    ]) {
+      const res = await c.raw('POST', '/dashboard/login', json(body));
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.text).toContain('The dashboard accepts only the forms of its own pages.');
+      expect(res.headers.get('set-cookie') ?? '').not.toContain('wallet_dashboard=');
+    }
+    expect(await counts()).toEqual(before);
+    // The browser's form still signs in.
+    expect((await c.login(email, PASSWORD)).status).toBe(303);
+  });
+
+  it('a signed-in form posted as JSON or plain text is refused with a 4xx page and changes nothing', async () => {
+    const { client } = await userWithRole('json-owner@roles.example', 'owner');
+    const token = csrfOf((await client.get('/dashboard/wallets')).text);
+    const walletsBefore = (await h.services.wallets.list({ keyId: 'x', businessId: h.businessId, walletId: null }, 1, 100)).meta.totalItems;
+    const { rows: keysBefore } = await sql<{ n: string }>`SELECT count(*) AS n FROM api_keys`.execute(h.database.db);
+    for (const [path, body] of [
+      ['/dashboard/wallets', json({ _csrf: token, name: 5, chain: 'devnet-eth|testnet' })],
+      ['/dashboard/wallets', json({ _csrf: 5, name: 'five' })],
+      ['/dashboard/wallets', json({ _csrf: [token], name: 'five' })],
+      ['/dashboard/developers/api-keys', json({ _csrf: token, name: ['a key'], rateLimit: 3 })],
+      ['/dashboard/users/invite', json({ _csrf: token, email: { a: 1 }, role: null })],
+      ['/dashboard/logout', json({ _csrf: token })],
+      ['/dashboard/wallets', { type: 'text/plain', text: `_csrf=${token}&name=plain` }],
+    ] as const) {
+      const res = await client.raw('POST', path, body);
+      expect(res.status, `${path} ${body.text}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${path} ${body.text}`).toBeLessThan(500);
+    }
+    const walletsAfter = (await h.services.wallets.list({ keyId: 'x', businessId: h.businessId, walletId: null }, 1, 100)).meta.totalItems;
+    expect(walletsAfter).toBe(walletsBefore);
+    const { rows: keysAfter } = await sql<{ n: string }>`SELECT count(*) AS n FROM api_keys`.execute(h.database.db);
+    expect(keysAfter[0]!.n).toBe(keysBefore[0]!.n);
+    // Still signed in (the JSON logout did nothing), and a page asked for with a type but
+    // no body still answers; the real form still works.
+    expect((await client.get('/dashboard/wallets')).status).toBe(200);
+    expect((await client.raw('GET', '/dashboard/wallets', { type: 'application/json', text: '' })).status).toBe(200);
+    expect((await client.submit('/dashboard/wallets', '/dashboard/logout')).status).toBe(303);
+  });
+});
+
 describe('the team', () => {
   it('admins never touch owners; a business always keeps an owner; removing a user ends their sessions', async () => {
     const owner = await userWithRole('owner@team.example', 'owner');
