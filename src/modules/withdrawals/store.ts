@@ -45,6 +45,8 @@ export interface Held {
  * (reserved_fee; amount and asset are null) and what they move in contract_moves.
  */
 const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTRACT', 'SALVAGE', 'STAKING')`;
+/** Staking operations that move no coin out of the balance: their rows' amount is what they unstake or restake, so only their fee is held. */
+const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
 
 /**
  * What the sender's spending transactions hold back from a balance read after `since`:
@@ -71,6 +73,10 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     SELECT asset_id, amount, reserved_fee, hash, status, updated_at, false, NULL FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${SPENDING} AND status NOT IN ('PENDING', 'PENDING_APPROVAL')
        AND updated_at >= ${since} AND hash IS NOT NULL
+    UNION ALL
+    SELECT NULL, NULL, reserved_fee, hash, status, updated_at, false, NULL FROM transactions
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${FEE_ONLY}
+       AND (status = 'PENDING' OR (updated_at >= ${since} AND hash IS NOT NULL))
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id

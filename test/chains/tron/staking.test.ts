@@ -7,7 +7,9 @@
  * write nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { account, info } from '../../../src/devnet/tron/testkit.js';
+import { heldBack } from '../../../src/modules/withdrawals/store.js';
 import { childOf, events, hex41, settled, startTronWorld, walletApi, writtenRows, type TronWorld } from './world.js';
 
 let w: TronWorld;
@@ -168,6 +170,23 @@ describe('staking TRX on the master', () => {
     expect(rich.status, JSON.stringify(rich.body)).toBe(422);
     expect(rich.body.error).toBe('INSUFFICIENT_BALANCE');
     expect(await writtenRows(w)).toEqual(rows);
+  });
+});
+
+describe("the master's payouts", () => {
+  it("count an unstake's and a restake's fee as held until spent, not what they move (a withdrawal of unlocked TRX is held the same way)", async () => {
+    const db = w.h.database.db;
+    await operate('stake', { amount: '5', resource: 'ENERGY' });
+    const since = (await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db)).rows[0]!.now;
+    const unstake = await operate('unstake', { amount: '2', resource: 'ENERGY' });
+    const restake = await operate('restake', {});
+    const { rows } = await sql<{ id: string; chain_id: string; reserved_fee: string }>`
+      SELECT id, chain_id, reserved_fee FROM transactions WHERE id IN (${unstake.id}, ${restake.id})`.execute(db);
+    const held = await heldBack(db, rows[0]!.chain_id, w.wallet.address, since);
+    // Spent on chain since `since`: each holds its fee (a balance read before it still had it), and no TRX.
+    for (const [tx, row] of [unstake, restake].map((t) => [t, rows.find((r) => r.id === t.id)!] as const)) {
+      expect(held).toContainEqual(expect.objectContaining({ hash: tx.hash, assetId: null, amount: 0n, fees: BigInt(row.reserved_fee) }));
+    }
   });
 });
 
