@@ -149,6 +149,31 @@ describe('payment links', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('a slug taken by another link while the edit runs: 409 SLUG_TAKEN, never a 500, and the link is unchanged', async () => {
+    const a = await createLink({ name: 'Race A' });
+    const b = await createLink({ name: 'Race B' });
+    const slug = `race-${Date.now()}`;
+    // A's edit to the slug, not yet committed: B's edit does not see it when it checks, then meets it in the unique index.
+    const patched = await h.database.db.transaction().execute(async (tx) => {
+      await sql`UPDATE payment_links SET slug = ${slug} WHERE id = ${a.id}`.execute(tx);
+      const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(tx)).rows[0]!.pid;
+      const sent = h.api('PATCH', `/v1/payment_links/${b.id}`, { key: key(), body: { slug, name: 'Race B2' } });
+      // B's UPDATE waits for this transaction (the index entry it would duplicate).
+      const blocked = sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+      await eventually(
+        async () => Number((await blocked.execute(h.database.db)).rows[0]!.n),
+        (n) => n > 0,
+        30_000,
+      );
+      return { sent };
+    });
+    const res = await patched.sent;
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error).toBe('SLUG_TAKEN');
+    const after = await h.api('GET', `/v1/payment_links/${b.id}`, { key: key() });
+    expect(after.body.data).toMatchObject({ name: 'Race B', slug: b.slug });
+  });
+
   it('lists, reads, edits and deactivates; another business sees nothing', async () => {
     const link = await createLink({ name: 'Edit me' });
     const patched = await h.api('PATCH', `/v1/payment_links/${link.id}`, {

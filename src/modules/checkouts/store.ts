@@ -149,7 +149,19 @@ export async function updateLink(db: DbConn, id: string, p: LinkPatch, now: Date
   }
   const taken = p.slug === undefined ? null : await findLinkBySlug(db, p.slug);
   if (taken && taken.id !== id) return false;
-  await sql`UPDATE payment_links SET ${sql.join(set)} WHERE id = ${id}`.execute(db);
+  try {
+    await sql`UPDATE payment_links SET ${sql.join(set)} WHERE id = ${id}`.execute(db);
+  } catch (err) {
+    // Another link took the slug after the read above (its transaction not committed then):
+    // the unique index decides, and the caller's transaction is rolled back with SLUG_TAKEN.
+    if (
+      p.slug !== undefined &&
+      (err as { code?: string; constraint?: string }).code === '23505' &&
+      (err as { constraint?: string }).constraint === 'payment_links_slug'
+    )
+      return false;
+    throw err;
+  }
   return true;
 }
 
