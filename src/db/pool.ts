@@ -41,6 +41,12 @@ export function createDatabase(connectionString: string, logger: Logger, max = 2
   };
 }
 
+/** Whether `err` is PostgreSQL refusing a duplicate in the unique index or constraint `name` (23505). */
+export function isUniqueViolation(err: unknown, name: string): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && e.constraint === name;
+}
+
 /**
  * Runs a whole transaction again when PostgreSQL broke a deadlock by aborting it (nothing
  * of it was written). For short transactions whose every step may simply be repeated.

@@ -99,6 +99,12 @@ async function costOf(c: TestChain, hash: string) {
   const r = await c.pub.getTransactionReceipt({ hash: hash as Hex });
   return r.gasUsed * r.effectiveGasPrice;
 }
+/** The unlisted token sent to `to` (lost there: the wallet does not list it). */
+async function sendLost(to: Address, amount: bigint) {
+  await eth.pub.waitForTransactionReceipt({
+    hash: await eth.wallet.writeContract({ address: lost, abi: erc20Abi, functionName: 'transfer', args: [to, amount], chain: null }),
+  });
+}
 async function counts() {
   const { rows } = await sql<{ t: string; o: string }>`
     SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM outbound_txs) AS o`.execute(h.database.db);
@@ -108,15 +114,7 @@ async function counts() {
 describe('an unlisted token at a child address', () => {
   it('network-fee shows the balances and fee; the salvage tops the child up, moves exactly the amount and ends salvage.success', async () => {
     const c = await child();
-    await eth.pub.waitForTransactionReceipt({
-      hash: await eth.wallet.writeContract({
-        address: lost,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [c.address, 12_345_000_001n],
-        chain: null,
-      }),
-    });
+    await sendLost(c.address, 12_345_000_001n);
     const to = fresh();
     const body = {
       senderAddress: c.address,
@@ -254,15 +252,7 @@ describe('funds sent on the other devnet to an address of ours', () => {
 describe('a client reference already used on the wallet', () => {
   it("a recovery repeating it, or taking a withdrawal's: 409 REFERENCE_IN_USE, nothing written or signed, nothing moved", async () => {
     const c = await child();
-    await eth.pub.waitForTransactionReceipt({
-      hash: await eth.wallet.writeContract({
-        address: lost,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [c.address, 5n * 10n ** 9n],
-        chain: null,
-      }),
-    });
+    await sendLost(c.address, 5n * 10n ** 9n);
     const recover = (over: Record<string, unknown>) =>
       h.api('POST', `${base()}/salvage`, {
         body: {

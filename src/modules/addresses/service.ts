@@ -1,7 +1,7 @@
 /** Child deposit addresses: issuance, listing with analytics, updates, key export. */
 import type { Static } from '@sinclair/typebox';
 import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
-import type { Db, DbConn } from '../../db/pool.js';
+import { isUniqueViolation, type Db, type DbConn } from '../../db/pool.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
@@ -149,7 +149,7 @@ export class AddressService {
         if (key) {
           // Two wallets importing one key at once: the unique index keeps one holder.
           await this.keys.store(tx, { id: rowId, wallet_id: walletId, chain_id: chain.id, address }, key).catch((err: unknown) => {
-            throw isOneHolderViolation(err) ? notExternal() : err;
+            throw isUniqueViolation(err, 'address_keys_one_holder') ? notExternal() : err;
           });
           await this.audit.record(
             {
@@ -367,8 +367,3 @@ function presentAnalytics(wallet: WalletRow, counts: Awaited<ReturnType<typeof s
 }
 
 const notExternal = () => new BusinessRuleError('ADDRESS_NOT_EXTERNAL', 'This address cannot be registered as an external address');
-
-function isOneHolderViolation(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e.code === '23505' && e.constraint === 'address_keys_one_holder';
-}

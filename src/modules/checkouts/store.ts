@@ -1,6 +1,6 @@
 /** SQL of payment links and checkout sessions (migration 035). */
 import { sql } from 'kysely';
-import type { DbConn } from '../../db/pool.js';
+import { isUniqueViolation, type DbConn } from '../../db/pool.js';
 import { jobs } from '../../jobs/store.js';
 import type { CheckoutStatus } from './schemas.js';
 
@@ -154,12 +154,7 @@ export async function updateLink(db: DbConn, id: string, p: LinkPatch, now: Date
   } catch (err) {
     // Another link took the slug after the read above (its transaction not committed then):
     // the unique index decides, and the caller's transaction is rolled back with SLUG_TAKEN.
-    if (
-      p.slug !== undefined &&
-      (err as { code?: string; constraint?: string }).code === '23505' &&
-      (err as { constraint?: string }).constraint === 'payment_links_slug'
-    )
-      return false;
+    if (p.slug !== undefined && isUniqueViolation(err, 'payment_links_slug')) return false;
     throw err;
   }
   return true;

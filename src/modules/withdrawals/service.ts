@@ -12,7 +12,7 @@
  * lifecycle.ts; signing a sign-only withdrawal in sign-only.ts; what other spends of the
  * wallet's funds go through (the sender's lock, the whitelist, screening) in guards.ts.
  */
-import type { DbConn } from '../../db/pool.js';
+import { isUniqueViolation, type DbConn } from '../../db/pool.js';
 
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference } from '../../lib/ids.js';
@@ -274,10 +274,11 @@ export class WithdrawalService implements SenderAccess {
         return await run(s, items, key);
       } catch (err) {
         if (attempt > 0) throw err;
+        // Tried once more: a key a twin holds (unless its answer is stored) and a (wallet, reference) a concurrent request took first.
         if (err instanceof KeyTaken) {
           const stored = await replay(this.deps.db, key!);
           if (stored) return stored.response as WithdrawResult;
-        } else if (!isReferenceClash(err)) throw err;
+        } else if (!isUniqueViolation(err, 'transactions_wallet_id_reference_key')) throw err;
       }
     }
   }
@@ -378,9 +379,3 @@ export class WithdrawalService implements SenderAccess {
 const pick = <T>(list: T[], indexes: number[]): T[] => indexes.map((i) => list[i]!);
 
 const senderKey = (s: Sender) => `${s.chain.id}:${addressKey(s.address)}`;
-
-/** A concurrent request took the same (wallet, reference) first. */
-function isReferenceClash(err: unknown): boolean {
-  const e = err as { code?: unknown; constraint?: unknown };
-  return e.code === '23505' && e.constraint === 'transactions_wallet_id_reference_key';
-}
