@@ -575,6 +575,7 @@ export interface Sweeps {
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
   network: JsonColumn | null;
+  reserved_fee: NumericColumn | null;
   stage: string;
   status: string;
   topup_outbound_id: string | null;

@@ -12,6 +12,7 @@ import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
+import { addressKey } from '../../src/chains/address-key.js';
 
 let h: Harness;
 let eth: TestChain;
@@ -42,12 +43,35 @@ async function childWithDeposit(amount: string) {
   const res = await h.api('POST', `${base()}/addresses`, { body: { disableAutoSweep: true } });
   const child = res.body.data as { id: string; address: string };
   const receipt = await eth.sendToken('USDC', child.address, amount);
-  await eth.sendNative(child.address, '0.1');
+  const gas = await eth.sendNative(child.address, '0.1');
   for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+  return { ...child, depositId: await depositOf(receipt.transactionHash), gasHash: gas.transactionHash };
+}
+
+async function depositOf(hash: string) {
   const { rows } = await sql<{ id: string; status: string }>`
-    SELECT id, status FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${receipt.transactionHash})`.execute(h.database.db);
+    SELECT id, status FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${hash})`.execute(h.database.db);
   expect(rows[0]?.status).toBe('SUCCESS');
-  return { ...child, depositId: rows[0]!.id };
+  return rows[0]!.id;
+}
+
+const assetId = (symbol: string) => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === symbol)!.id;
+
+/** A sweep of the deposit, started by the API while the worker is stopped: its transaction written, not yet sent. */
+async function sweepInFlight(childId: string, depositId: string) {
+  const res = await h.api('POST', `${base()}/transactions/sweep/assets`, { body: { transactionId: depositId } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const { rows } = await sql<{ amount: string; reserved_fee: string }>`
+    SELECT amount, reserved_fee FROM sweeps WHERE address_id = ${childId} AND status = 'pending'`.execute(h.database.db);
+  expect(rows).toHaveLength(1);
+  return { amount: BigInt(rows[0]!.amount), fee: BigInt(rows[0]!.reserved_fee) };
+}
+
+/** The child's withdrawals (rows of any status): a refused request writes none. */
+async function withdrawalsFrom(childId: string) {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM transactions WHERE address_id = ${childId} AND type = 'WITHDRAW'`.execute(h.database.db);
+  return rows[0]!.n;
 }
 
 /** A withdrawal from the child, signed and broadcast but not mined (automine is off). */
@@ -91,6 +115,113 @@ describe('a manual sweep while withdrawals of the child are in flight', () => {
     );
     expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 97n * USDC);
     expect(await eth.balanceOf('USDC', payee)).toBe(8n * USDC);
+    expect(await eth.balanceOf('USDC', a.address)).toBe(0n);
+  });
+});
+
+describe('withdrawals from a child while its sweep is in flight', () => {
+  it('a token sweep holds what it moves and its fee: a withdrawal of the token is refused, nothing is written, the sweep lands whole', async () => {
+    const a = await childWithDeposit('100');
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+    // Stopped, the worker sends nothing: the window between a sweep's plan and its transfer
+    // reaching the node (a busy queue, a top-up to wait for), where the node's estimate of
+    // the withdrawal still passes.
+    await h.stopWorker();
+    try {
+      const sweep = await sweepInFlight(a.id, a.depositId);
+      expect(sweep.amount).toBe(100n * USDC);
+      // The child pays its transfer from its own 0.1 ETH (no top-up): the quote's fee is held.
+      expect(sweep.fee).toBeGreaterThan(0n);
+      const res = await h.api('POST', `${base()}/addresses/${a.id}/withdraw`, {
+        body: { assetId: assetId('USDC'), address: fresh(), amount: '1' },
+      });
+      expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([422, 'INSUFFICIENT_BALANCE']);
+      expect(await withdrawalsFrom(a.id)).toBe(0);
+    } finally {
+      await h.startWorker();
+    }
+    await eventually(
+      async () => (await h.api('GET', `${base()}/transactions/${a.depositId}`)).body.data.assetSwept,
+      (v) => v === true,
+      30_000,
+    );
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 100n * USDC);
+    expect(await eth.balanceOf('USDC', a.address)).toBe(0n);
+  });
+
+  it('a native sweep holds the whole coin: a withdrawal of a little ETH from the child is refused', async () => {
+    // The coin enabled on the wallet: the child's 0.1 ETH is a deposit, and ETH can be withdrawn.
+    expect((await h.api('PATCH', `${base()}/assets/${assetId('ETH')}`, { body: { isActive: true } })).status).toBe(200);
+    const a = await childWithDeposit('1');
+    const ethDepositId = await depositOf(a.gasHash);
+    await h.stopWorker();
+    try {
+      const sweep = await sweepInFlight(a.id, ethDepositId);
+      // Everything the child holds: what it moves and its fee.
+      expect(sweep.amount + sweep.fee).toBe(10n ** 17n);
+      const res = await h.api('POST', `${base()}/addresses/${a.id}/withdraw`, {
+        body: { assetId: assetId('ETH'), address: fresh(), amount: '0.001' },
+      });
+      expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([422, 'INSUFFICIENT_BALANCE']);
+      expect(await withdrawalsFrom(a.id)).toBe(0);
+    } finally {
+      await h.startWorker();
+    }
+    await eventually(
+      async () => (await h.api('GET', `${base()}/transactions/${ethDepositId}`)).body.data.assetSwept,
+      (v) => v === true,
+      30_000,
+    );
+  });
+
+  it('a withdrawal accepted while the sweep was being planned is seen under the lock: the sweep plans again and finds nothing free', async () => {
+    const a = await childWithDeposit('100');
+    await eth.rpc('evm_setAutomine', [false]);
+    const payee = fresh();
+    const { rows: chain } = await sql<{ chain_id: string }>`SELECT chain_id FROM addresses WHERE id = ${a.id}`.execute(h.database.db);
+    const waiting = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(h.database.db))
+          .rows[0]!.n,
+      );
+    try {
+      // The child's withdrawal lock held: the withdrawal waits at it with its balance read, the
+      // sweep reads the chain and the child's spends in flight (none yet) and then waits too.
+      const { withdrawal, sweep } = await h.database.db.transaction().execute(async (tx) => {
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdraw:${chain[0]!.chain_id}:${addressKey(a.address)}`}, 0))`.execute(
+          tx,
+        );
+        const withdrawal = h.api('POST', `${base()}/addresses/${a.id}/withdraw`, {
+          body: { assetId: assetId('USDC'), address: payee, amount: '100' },
+        });
+        await eventually(waiting, (n) => n === 1, 30_000);
+        let answered = false;
+        const sweep = h
+          .api('POST', `${base()}/transactions/sweep/assets`, { body: { transactionId: a.depositId } })
+          .finally(() => (answered = true));
+        await eventually(
+          async () => (answered ? 2 : await waiting()),
+          (n) => n === 2,
+          30_000,
+        );
+        // Wrapped: returned bare, the transaction would wait for the responses, which wait for its lock.
+        return { withdrawal, sweep };
+      });
+      const w = await withdrawal;
+      expect(w.status, JSON.stringify(w.body)).toBe(200);
+      const s = await sweep;
+      expect([s.status, s.body.error], JSON.stringify(s.body)).toEqual([409, 'FUNDS_IN_FLIGHT']);
+      const { rows } = await sql`SELECT 1 FROM sweeps WHERE address_id = ${a.id}`.execute(h.database.db);
+      expect(rows).toHaveLength(0);
+    } finally {
+      await eth.rpc('evm_setAutomine', [true]);
+    }
+    await eth.mine(1);
+    await eventually(
+      () => eth.balanceOf('USDC', payee),
+      (b) => b === 100n * USDC,
+      30_000,
+    );
     expect(await eth.balanceOf('USDC', a.address)).toBe(0n);
   });
 });

@@ -35,6 +35,9 @@ import { offers } from '../../chains/registry.js';
 
 type AutoSweeping = ReturnType<typeof normaliseConfigurations>['autoSweeping'];
 
+/** sweepAddress: what its plan read changed before its lock was taken. */
+const REPLAN = Symbol('replan');
+
 /**
  * `failed`: the funds were gone, the deposits' sweep ended failed at once. `held`: a deposit
  * at the address is held by AML screening, so its balance is not moved (modules/aml).
@@ -51,8 +54,8 @@ export class SweepService {
     private readonly addresses: AddressService,
     private readonly outbound: OutboundService,
     private readonly transactions: TransactionService,
-    /** What the address's own spends in flight hold (a sweep leaves it where it is). */
-    private readonly withdrawals: Pick<WithdrawalService, 'inFlight'>,
+    /** What the address's own spends in flight hold (a sweep leaves it where it is), read again under their lock. */
+    private readonly withdrawals: Pick<WithdrawalService, 'inFlight' | 'lockSender'>,
     /** Only the steps (steps.ts) emit deposit webhooks. */
     webhooks: WebhookService,
     /** sweep.completed is emitted here: treasury features act once funds reach the master (src/subscriptions.ts). */
@@ -109,6 +112,18 @@ export class SweepService {
    * instead of an error the job queue would retry; `manual` (the API) only reports it.
    */
   async sweepAddress(addressId: string, assetId: string, opts: { manual?: boolean } = {}): Promise<SweepResult> {
+    // A spend of the address accepted between the plan's reads and its lock changes what is
+    // free: plan again from fresh reads (a few times; a job that still loses is retried).
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.#sweepAddress(addressId, assetId, opts);
+      if (result !== REPLAN) return result;
+      if (attempt < 3) continue;
+      if (opts.manual) return 'funds-in-flight';
+      throw new Error('the address kept spending while its sweep was planned; the job retries');
+    }
+  }
+
+  async #sweepAddress(addressId: string, assetId: string, opts: { manual?: boolean }): Promise<SweepResult | typeof REPLAN> {
     const address = await this.addresses.findRow(addressId);
     const asset = this.catalogue.asset(assetId);
     // A child address, or one whose key the wallet imported (signed by address).
@@ -171,18 +186,27 @@ export class SweepService {
         : await adapter.sender.planChildFunding({
             child: address.address,
             master: wallet.address,
-            // The fees of the address's own spends in flight are not the sweep's to use.
-            nativeBalance: nativeBalance! > held.fees ? nativeBalance! - held.fees : 0n,
+            // What the address's own spends in flight hold of the native coin (their fees, native payouts) is not the sweep's to use.
+            nativeBalance: nativeBalance! > held.native ? nativeBalance! - held.native : 0n,
             value: 0n,
             network: quote.network,
           });
     const topup = funding?.kind === 'transfer' ? funding.amount : funding?.kind === 'lend' ? funding.transfer : 0n;
     const lend = funding?.kind === 'lend' ? funding : null;
+    // What the transfer may cost the child itself, held against the child's own withdrawals
+    // while the sweep is in flight (withdrawals/store.ts heldBack): nothing where the master
+    // pays as fee payer; where resources are lent, the TRX sent for what cannot be lent.
+    const childFee = sponsored || !quote ? 0n : lend ? lend.transfer : quote.fee;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);
       if (!locked) return 'nothing';
+      // The child's withdrawals are judged under this lock against what its sweeps hold: from
+      // here until the commit none can be accepted, and one accepted since the reads above is seen.
+      await this.withdrawals.lockSender(tx, chain, address.address);
+      const now = await this.withdrawals.inFlight(chain, address.address, assetId, tx);
+      if (now.amount !== held.amount || now.native !== held.native) return REPLAN;
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);
@@ -220,6 +244,7 @@ export class SweepService {
         network: adapter.sender.fundedNetwork(quote!),
         lend: lend?.lend ?? null,
         giveBack: lend?.giveBack ?? null,
+        reservedFee: childFee,
       });
       await this.transactions.attachToSweep(
         tx,

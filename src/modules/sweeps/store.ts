@@ -95,13 +95,17 @@ export async function insertSweep(
     network?: NetworkData | null;
     lend?: NetworkData | null;
     giveBack?: NetworkData | null;
+    /** What the transfer may cost the child in the native coin (heldBack holds it while the sweep is pending). */
+    reservedFee?: bigint;
     error?: string;
   },
 ): Promise<void> {
   const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, error)
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, reserved_fee, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
-                    ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.error ?? null})`.execute(db);
+                    ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.reservedFee?.toString() ?? null}, ${s.error ?? null})`.execute(
+    db,
+  );
 }
 
 /**

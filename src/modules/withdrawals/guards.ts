@@ -66,14 +66,24 @@ export async function checkWhitelistOf(db: DbConn, walletId: string, address: st
 
 /**
  * What the sender's spends in flight (PENDING withdrawals, swaps, settlement legs, contract
- * writes, recoveries, stakes) hold of `assetId`, and the fees they hold in the native coin:
- * what a sweep must leave where it is (a balance read at the latest block still counts it).
+ * writes, recoveries, stakes, sweeps) hold of `assetId`, the fees they hold in the native
+ * coin, and all they hold of the native coin (`native`: fees and native amounts): what a sweep must leave where it
+ * is (a balance read at the latest block still counts it). Read in `db`: under the sender's
+ * lock (store.lockSender) it is final until that transaction ends.
  */
-export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
+export async function inFlight(
+  db: DbConn,
+  chain: ChainHandle,
+  sender: string,
+  assetId: string,
+): Promise<{ amount: bigint; fees: bigint; native: bigint }> {
   const held = (await store.heldBack(db, chain.id, sender, new Date(8.64e15))).filter((h) => h.pending && !h.standing);
+  const nativeId = chain.assets.find((a) => a.is_native)?.id;
+  const fees = held.reduce((s, h) => s + h.fees, 0n);
   return {
     amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
-    fees: held.reduce((s, h) => s + h.fees, 0n),
+    fees,
+    native: held.filter((h) => h.assetId !== null && h.assetId === nativeId).reduce((s, h) => s + h.amount, fees),
   };
 }
 

@@ -209,8 +209,18 @@ export class WithdrawalService implements SenderAccess {
     return checkWhitelistOf(db, walletId, address, field);
   }
 
-  inFlight(chain: ChainHandle, sender: string, assetId: string): Promise<{ amount: bigint; fees: bigint }> {
-    return inFlight(this.deps.db, chain, sender, assetId);
+  inFlight(
+    chain: ChainHandle,
+    sender: string,
+    assetId: string,
+    db: DbConn = this.deps.db,
+  ): Promise<{ amount: bigint; fees: bigint; native: bigint }> {
+    return inFlight(db, chain, sender, assetId);
+  }
+
+  /** The sender's withdrawal lock (store.lockSender), for a move planned outside withdrawals that re-reads inFlight under it (a sweep). */
+  lockSender(tx: DbConn, chain: ChainHandle, sender: string): Promise<void> {
+    return store.lockSender(tx, chain.id, sender);
   }
 
   screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {

@@ -54,7 +54,10 @@ const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
  * (funds.ts explains why; one that ended without a hash never reached the chain, so a
  * payout refused while it waited for approval releases its funds at once); plus what
  * contract writes move out of the sender's address (the sender of a transferFrom may be
- * another address), by the same rule.
+ * another address), by the same rule; plus the sweeps of the address (a child's), by the
+ * same rule: a sweep writes no Transaction of its own, yet from the moment it is planned it
+ * owns what it moves and its transfer's fee (sweeps.reserved_fee), and a withdrawal from the
+ * child accepted meanwhile would leave one of the two to fail on chain, fee paid.
  */
 export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
   const { rows } = await sql<{
@@ -77,6 +80,12 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     SELECT NULL, NULL, reserved_fee, hash, status, updated_at, false, NULL FROM transactions
      WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${FEE_ONLY}
        AND (status = 'PENDING' OR (updated_at >= ${since} AND hash IS NOT NULL))
+    UNION ALL
+    SELECT s.asset_id, s.amount, s.reserved_fee, o.hash, CASE WHEN s.status = 'pending' THEN 'PENDING' ELSE 'SETTLED' END, s.updated_at, false, NULL
+      FROM sweeps s LEFT JOIN outbound_txs o ON o.id = s.transfer_outbound_id
+     WHERE s.chain_id = ${chainId}
+       AND s.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
+       AND (s.status = 'pending' OR (s.updated_at >= ${since} AND o.hash IS NOT NULL))
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
