@@ -337,7 +337,7 @@ describe('swap rules', () => {
   });
 });
 
-describe('settlements from the master and withdrawals', () => {
+describe('settlements and withdrawals from the same address', () => {
   it('a withdrawal accepted while a settlement from the master waits: the settlement is refused before anything is sent, the withdrawal is paid', async () => {
     const master = wallet().address;
     const dest = freshAddress();
@@ -379,6 +379,57 @@ describe('settlements from the master and withdrawals', () => {
     } finally {
       await h.startWorker();
       await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
+  });
+
+  it('a withdrawal from a child accepted while a settlement from that child waits: the settlement is refused before anything is sent, the withdrawal is paid', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    await addressRule(child.id, rule({ to: dest }));
+    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    // Gas of its own for the withdrawal, set outright (a native transfer would be a deposit).
+    await eth.rpc('anvil_setBalance', [child.address, '0xde0b6b3a7640000']);
+    const masterEth = await eth.pub.getBalance({ address: wallet().address as `0x${string}` });
+    try {
+      await h.stopWorker(); // the settlement's job waits until the withdrawal is accepted
+      const receipt = await eth.sendToken('USDC', child.address, '5');
+      await drain();
+      const deposit = await depositId(receipt.transactionHash);
+      // The worker is stopped: do the job the confirmation queued (auto_settle_deposits) here.
+      await h.services.autoSettlements.takeConfirmed([deposit]);
+      expect(await settlementOf(deposit)).toMatchObject([{ status: 'pending', stage: 'queued' }]);
+      const to = freshAddress();
+      const res = await h.api('POST', `${base()}/addresses/${child.id}/withdraw`, { body: { assetId: usdc.id, address: to, amount: '5' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // The settlement's job, here while the withdrawal waits unsent: a started worker could mine
+      // the withdrawal first, and the settlement's gas estimate would then refuse it instead.
+      const [queued] = await settlementOf(deposit);
+      await h.services.autoSettlements.executor.run(queued!.id);
+      await h.startWorker();
+
+      const s = await finished(deposit);
+      expect(s).toMatchObject({ status: 'failed' });
+      expect(s.error).toMatch(/sending address cannot pay this settlement now: Insufficient USDC/);
+      const settle = await transaction(s.settle_transaction_id!);
+      expect(settle).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED' });
+      expect(settle.senderAddress.toLowerCase()).toBe(child.address.toLowerCase());
+      expect((await eventOf(settle.id, 'auto-settlement.failed')).data.reason).toMatch(/cannot pay/);
+      // Nothing was sent for the settlement (a top-up from the master would be a row of it too).
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
+      expect(Number(rows[0]!.n)).toBe(0);
+      const paid = await eventually(
+        () => transaction(res.body.data.id as string),
+        (t) => t.status !== 'PENDING',
+        30_000,
+      );
+      expect(paid).toMatchObject({ status: 'SUCCESS' });
+      expect((await eth.pub.getTransactionReceipt({ hash: paid.hash })).status).toBe('success');
+      expect(await eth.balanceOf('USDC', to)).toBe(5n * USDC);
+      expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+      expect(await eth.balanceOf('USDC', dest)).toBe(0n);
+      expect(await eth.pub.getBalance({ address: wallet().address as `0x${string}` })).toBe(masterEth);
+    } finally {
+      await h.startWorker();
     }
   });
 });

@@ -56,6 +56,12 @@ export interface Planned {
   transferGas: bigint;
   /** Native coin the master sends the child first; 0 = none needed. */
   topup: bigint;
+  /**
+   * What the child's own transactions can cost it in the native coin (what its top-up was
+   * reckoned against, top-up included); 0 from the master and where another account pays a
+   * child's fees (feeSponsorship: Solana's master signs as fee payer).
+   */
+  childFee: bigint;
 }
 
 export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: store.SettlementRow, sender: string): Promise<Planned> {
@@ -64,7 +70,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   // settlement fails (auto-settlement.failed) with the list named; a provider that does not
   // answer on a wallet that fails closed throws AML_UNAVAILABLE, and the job tries again later.
   const blocked = await screenDestination(deps, s);
-  if (blocked) return { quote: null, plan: null, refusal: blocked, transferGas: 0n, topup: 0n };
+  if (blocked) return { quote: null, plan: null, refusal: blocked, transferGas: 0n, topup: 0n, childFee: 0n };
   const adapter = catalogue.chain(s.chain_id).adapter;
   const assetIn = catalogue.asset(s.asset_in_id)!.row;
   const assetOut = catalogue.asset(s.asset_out_id)!.row;
@@ -81,6 +87,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       refusal: 'The destination is the zero address; funds sent there are lost',
       transferGas: 0n,
       topup: 0n,
+      childFee: 0n,
     };
   }
   let plan: StoredPlan | null = null;
@@ -122,6 +129,7 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
   }
   let topup = 0n;
   let transferGas = 0n;
+  let childFee = 0n;
   if (fromChild && !refusal && quote) {
     let network = quote.network;
     if (swapping) {
@@ -136,9 +144,10 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
     const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
     const funding = family.childFeeFunding({ nativeBalance: native!, value: assetIn.is_native ? amountIn : 0n, network });
     topup = funding.kind === 'transfer' ? funding.amount : 0n;
+    childFee = offers(adapter, 'feeSponsorship') ? 0n : family.costOf(0n, network);
   }
 
-  return { quote, plan, refusal, transferGas, topup };
+  return { quote, plan, refusal, transferGas, topup, childFee };
 }
 
 /** Why AML screening refuses the settlement's destination (modules/aml), or null. */
@@ -230,33 +239,43 @@ export function minedOfStrings(m: NonNullable<StoredPlan['mined']>): Mined {
 }
 
 /**
- * Holds a settlement's input at the master against withdrawals, in the transaction that
- * records it, under the master's withdrawal lock (see WithdrawalService.reserveForMove);
- * returns the reason to refuse the settlement when pending withdrawals, swaps or
- * settlements leave too little for it. Without this a withdrawal accepted meanwhile and the
- * settlement could both be sent, and the second to be mined would fail on chain, fee paid.
+ * Holds a settlement's input at its sender (the master, or the child it leaves from) against
+ * withdrawals, in the transaction that records it, under the sender's withdrawal lock (see
+ * WithdrawalService.reserveForMove); returns the reason to refuse the settlement when pending
+ * withdrawals, swaps or settlements leave too little for it. Without this a withdrawal
+ * accepted meanwhile and the settlement could both be sent, and the second to be mined would
+ * fail on chain, fee paid. A child may hold no native coin until its top-up lands, so of its
+ * fee it must hold only what the top-up leaves to it: the top-up is reckoned from the child's
+ * balance as read, not from what its pending spends leave of it.
  */
-export async function reserveAtMaster(
+export async function reserveAtSender(
   deps: ModuleDeps,
   withdrawals: WithdrawalService,
   tx: DbConn,
   s: store.SettlementRow,
   sender: string,
-  { plan, quote }: Planned,
+  { plan, quote, topup, childFee }: Planned,
 ): Promise<string | null> {
   const asset = deps.catalogue.asset(s.asset_in_id)!;
+  const fromChild = s.from_index !== 0;
   try {
     const chain = deps.catalogue.chain(s.chain_id);
-    // A swap's legs at the quote's fees; a plain move's own quote (planSettlement).
-    const fee = plan
-      ? chain.adapter.sender.requote(quote!, legsOf(chain.adapter, plan)).fee
-      : s.asset_in_id !== s.asset_out_id
-        ? priced(chain.adapter.sender, quote!, capability(chain.adapter, 'swaps').outputTransferLimit(asset.row.is_native)).fee
-        : quote!.fee;
+    // The child's legs were priced with its top-up (planSettlement): what the master sends it
+    // is not the child's to hold already.
+    const fee = fromChild ? (childFee > topup ? childFee - topup : 0n) : masterFee(chain.adapter, s, asset.row.is_native, plan, quote!);
     await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee });
     return null;
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;
-    return `The master address cannot pay this settlement now: ${(err as Error).message}`;
+    const who = fromChild ? 'The sending address' : 'The master address';
+    return `${who} cannot pay this settlement now: ${(err as Error).message}`;
   }
+}
+
+/** What the master's legs can cost it: a swap's legs at the quote's fees; a plain move's own quote (planSettlement). */
+function masterFee(adapter: ChainAdapter, s: store.SettlementRow, nativeIn: boolean, plan: StoredPlan | null, quote: FeeQuote): bigint {
+  if (plan) return adapter.sender.requote(quote, legsOf(adapter, plan)).fee;
+  if (s.asset_in_id === s.asset_out_id) return quote.fee;
+  const limit = capability(adapter, 'swaps').outputTransferLimit(nativeIn);
+  return priced(adapter.sender, quote, limit).fee;
 }

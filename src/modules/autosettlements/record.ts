@@ -11,7 +11,7 @@ import type { ModuleDeps } from '../deps.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { Legs } from './legs.js';
-import { publicPlan, reserveAtMaster, type Planned } from './planner.js';
+import { publicPlan, reserveAtSender, type Planned } from './planner.js';
 import { policyRefusal } from './policy.js';
 import * as store from './store.js';
 
@@ -51,8 +51,8 @@ export async function recordPlanned(
   const swapping = assetIn.id !== assetOut.id;
   const locked = await store.lockSettlement(tx, s.id);
   if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
-  // From the master, the money may also be wanted by a withdrawal accepted meanwhile.
-  const reserved = planned.refusal ?? (fromChild ? null : await reserveAtMaster(deps, withdrawals, tx, s, sender, planned));
+  // The money may also be wanted by a withdrawal from the same address accepted meanwhile.
+  const reserved = planned.refusal ?? (await reserveAtSender(deps, withdrawals, tx, s, sender, planned));
   const [deposit] = await store.deposits(tx, [s.deposit_id]);
   // Transaction policies, last: what is refused for funds is not counted in their windows.
   const refusal =

@@ -23,16 +23,20 @@ export interface MoveReservation {
   asset: AssetHandle;
   amount: bigint;
   to: string;
-  /** The family's quote of the move's fee, in the native coin. */
+  /**
+   * The family's quote of the move's fee, in the native coin: what the sender must hold for
+   * it itself (a child's swap or settlement less what the master sends or pays for it).
+   */
   fee: bigint;
 }
 
 /**
- * Before a move of the sender's funds made outside withdrawals (an auto-settlement from the
- * master) is written in `tx`: takes the sender's withdrawal lock (withdrawals and the move
- * are judged in turn) and throws INSUFFICIENT_BALANCE unless the sender holds `amount` plus
- * `fee` after its pending withdrawals, swaps and settlements. The move's PENDING
- * Transactions, written next in `tx`, are then held back for later withdrawals.
+ * Before a move of the sender's funds made outside withdrawals (a swap, an auto-settlement
+ * from the master or a child, a recovery, a stake) is written in `tx`: takes the sender's
+ * withdrawal lock (withdrawals and the move are judged in turn) and throws
+ * INSUFFICIENT_BALANCE unless the sender holds `amount` plus `fee` after its pending
+ * withdrawals, swaps and settlements. The move's PENDING Transactions, written next in
+ * `tx`, are then held back for later withdrawals.
  */
 export async function reserveForMove(tx: DbConn, m: MoveReservation): Promise<void> {
   // checkFunds reads only the asset's row and the field name of an item.
