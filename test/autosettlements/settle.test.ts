@@ -432,6 +432,37 @@ describe('settlements and withdrawals from the same address', () => {
       await h.startWorker();
     }
   });
+
+  it('a settlement in flight holds what its legs may cost the child in gas, as a pending withdrawal holds its own', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    await addressRule(child.id, rule({ to: freshAddress() }));
+    await eth.rpc('anvil_setBalance', [child.address, '0xde0b6b3a7640000']);
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const native = chain.assets.find((a) => a.is_native)!;
+    const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
+    let deposit = '';
+    try {
+      await h.stopWorker(); // the legs stay unsent
+      const receipt = await eth.sendToken('USDC', child.address, '5');
+      await drain();
+      deposit = await depositId(receipt.transactionHash);
+      await h.services.autoSettlements.takeConfirmed([deposit]);
+      const [queued] = await settlementOf(deposit);
+      await h.services.autoSettlements.executor.run(queued!.id);
+      const [s] = await settlementOf(deposit);
+      const { rows } = await sql<{ reserved_fee: string | null }>`
+        SELECT reserved_fee FROM transactions WHERE id = ${s!.settle_transaction_id}`.execute(h.database.db);
+      const fee = BigInt(rows[0]!.reserved_fee ?? 0);
+      expect(fee).toBeGreaterThan(0n);
+      // What a withdrawal from the child (and a sweep of its coin) must leave: the legs' fee, besides the 5 USDC.
+      const held = await h.services.withdrawals.inFlight(chain, child.address, usdc.id);
+      expect(held).toEqual({ amount: 5n * USDC, fees: fee, native: fee });
+      expect((await h.services.withdrawals.inFlight(chain, child.address, native.id)).native).toBe(fee);
+    } finally {
+      await h.startWorker();
+    }
+    expect((await finished(deposit)).status).toBe('success');
+  });
 });
 
 describe('deleting a rule', () => {

@@ -246,7 +246,9 @@ export function minedOfStrings(m: NonNullable<StoredPlan['mined']>): Mined {
  * accepted meanwhile and the settlement could both be sent, and the second to be mined would
  * fail on chain, fee paid. A child may hold no native coin until its top-up lands, so of its
  * fee it must hold only what the top-up leaves to it: the top-up is reckoned from the child's
- * balance as read, not from what its pending spends leave of it.
+ * balance as read, not from what its pending spends leave of it. `fee`: what the legs may
+ * cost the sender in all (a child's top-up included), for the settlement's leg to hold
+ * against later withdrawals while it is in flight (withdrawals/store.ts heldBack).
  */
 export async function reserveAtSender(
   deps: ModuleDeps,
@@ -255,20 +257,21 @@ export async function reserveAtSender(
   s: store.SettlementRow,
   sender: string,
   { plan, quote, topup, childFee }: Planned,
-): Promise<string | null> {
+): Promise<{ refusal: string | null; fee: bigint }> {
   const asset = deps.catalogue.asset(s.asset_in_id)!;
   const fromChild = s.from_index !== 0;
+  const chain = deps.catalogue.chain(s.chain_id);
+  const fee = fromChild ? childFee : masterFee(chain.adapter, s, asset.row.is_native, plan, quote!);
   try {
-    const chain = deps.catalogue.chain(s.chain_id);
     // The child's legs were priced with its top-up (planSettlement): what the master sends it
     // is not the child's to hold already.
-    const fee = fromChild ? (childFee > topup ? childFee - topup : 0n) : masterFee(chain.adapter, s, asset.row.is_native, plan, quote!);
-    await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee });
-    return null;
+    const own = fromChild ? (childFee > topup ? childFee - topup : 0n) : fee;
+    await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee: own });
+    return { refusal: null, fee };
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;
     const who = fromChild ? 'The sending address' : 'The master address';
-    return `${who} cannot pay this settlement now: ${(err as Error).message}`;
+    return { refusal: `${who} cannot pay this settlement now: ${(err as Error).message}`, fee: 0n };
   }
 }
 

@@ -52,7 +52,10 @@ export async function recordPlanned(
   const locked = await store.lockSettlement(tx, s.id);
   if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
   // The money may also be wanted by a withdrawal from the same address accepted meanwhile.
-  const reserved = planned.refusal ?? (await reserveAtSender(deps, withdrawals, tx, s, sender, planned));
+  const reservation = planned.refusal
+    ? { refusal: planned.refusal, fee: 0n }
+    : await reserveAtSender(deps, withdrawals, tx, s, sender, planned);
+  const reserved = reservation.refusal;
   const [deposit] = await store.deposits(tx, [s.deposit_id]);
   // Transaction policies, last: what is refused for funds is not counted in their windows.
   const refusal =
@@ -108,6 +111,8 @@ export async function recordPlanned(
     token: assetOut.is_native ? null : assetOut.address,
     reason: null,
     metadata: swapId ? { ...metadata, swapTransactionId: swapId } : metadata,
+    // Every leg's fee on the last leg to settle: held from the sender's native coin until the settlement ends.
+    reservedFee: reservation.fee,
   });
   await store.updateSettlement(tx, s.id, {
     swapTransactionId: swapId ?? undefined,

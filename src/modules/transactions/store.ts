@@ -244,11 +244,11 @@ export async function insertLeg(db: DbConn, l: NewLeg): Promise<void> {
   await sql`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, currency, to_amount, to_currency, sender_address, recipient_address,
-                              token_address, reason, metadata, network, created_channel, aml_screening)
+                              token_address, reason, metadata, network, created_channel, aml_screening, reserved_fee)
     VALUES (${l.id}, ${l.walletId}, ${l.addressId}, ${l.assetId}, ${l.chainId}, ${l.reference}, ${l.type}, 'PENDING', 'created', false,
             ${l.amount.toString()}, ${l.amount.toString()}, ${l.currency}, ${l.toAmount?.toString() ?? null}, ${l.toCurrency},
             ${l.sender}, ${l.recipient}, ${l.token}, ${l.reason}, ${JSON.stringify(l.metadata)}::jsonb, ${l.network},
-            'AUTO_SETTLEMENT', '{}'::jsonb)`.execute(db);
+            'AUTO_SETTLEMENT', '{}'::jsonb, ${l.reservedFee?.toString() ?? null})`.execute(db);
 }
 
 /** Only a PENDING leg moves: a replayed completion finds it settled and changes nothing (false). */

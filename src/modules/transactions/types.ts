@@ -95,6 +95,8 @@ export interface NewLeg {
   network: string;
   reason: string | null;
   metadata: Record<string, unknown>;
+  /** What the settlement's legs may cost the sender in the native coin (heldBack holds it while the leg is in flight). */
+  reservedFee?: bigint;
 }
 
 /** A signed version of a sent transaction: the hash to follow, and what the flow keeps of it. */
