@@ -111,7 +111,8 @@ export function subscriptions({
     // A purpose listed here is followed to the chain's confirmation depth (outbound/confirm.ts).
     'outbound.confirmed': {
       withdraw: (tx, { row, change }) => withdrawal.confirmation(tx, row, change),
-      'withdraw-cancel': null,
+      // A reorg can take the cancel away and land the original it replaced (same nonce).
+      'withdraw-cancel': (tx, { row, change }) => withdrawal.cancelConfirmation(tx, row, change),
       'sweep-topup': null,
       sweep: null,
       'sweep-lend': null,

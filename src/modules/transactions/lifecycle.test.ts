@@ -103,8 +103,17 @@ describe('withdrawals', () => {
     expect(canMove('WITHDRAW', s('FAILED/dropped'), s('PENDING/created'))).toBe(true);
     expect(canMove('WITHDRAW', s('SUCCESS/mined'), s('PENDING/created'))).toBe(false);
     expect(canMove('WITHDRAW', s('CANCELLED/cancelled'), s('PENDING/created'))).toBe(false);
-    expect(isFinal('WITHDRAW', s('CANCELLED/cancelled'))).toBe(true);
     expect(isFinal('WITHDRAW', s('FAILED/failed'))).toBe(false);
+  });
+
+  it('a mined cancellation is followed like a mined withdrawal: a reorg reopens it, and the original may then be mined', () => {
+    expect(canMove('WITHDRAW', s('CANCELLED/cancelled'), s('CANCELLED/cancelled'))).toBe(true);
+    expect(canMove('WITHDRAW', s('CANCELLED/cancelled'), s('PENDING/broadcast'))).toBe(true);
+    expect(canMove('WITHDRAW', s('PENDING/broadcast'), s('SUCCESS/mined'))).toBe(true);
+    expect(isFinal('WITHDRAW', s('CANCELLED/cancelled'))).toBe(false);
+    // Never retried or signed anew: only the bytes already signed for its nonce can land.
+    expect(canMove('WITHDRAW', s('CANCELLED/cancelled'), s('PENDING/signed'))).toBe(false);
+    expect(canMove('WITHDRAW', s('CANCELLED/cancelled'), s('SUCCESS/mined'))).toBe(false);
   });
 });
 

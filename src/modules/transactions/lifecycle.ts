@@ -27,7 +27,8 @@ export type TransactionStatus = (typeof STATUSES)[number];
  *   `not-sent` (a settlement leg abandoned before its send), `reorged` (a deposit whose
  *   block was replaced).
  * - CANCELLED: `cancelled` (a withdrawal whose nonce a 0-value self-transfer took, voided
- *   before broadcast, or refused by its approvers or its approval's time to live).
+ *   before broadcast, or refused by its approvers or its approval's time to live). Only the
+ *   first has a receipt, and a reorg can still take it away until it is final (PENDING again).
  * - PENDING_APPROVAL: `awaiting-approval` (a payout a policy holds for approval: nothing
  *   signed, no nonce, its amount held back from the sender's balance).
  */
@@ -138,8 +139,13 @@ export const TRANSITIONS = {
   withdrawalCancelled: { flows: ['withdrawal'], from: OUT_PENDING, to: ['CANCELLED/cancelled', 'FAILED/dropped', 'FAILED/replaced'] },
   /** After settlement: depth counted, or the receipt moved to another block. */
   withdrawalDepth: { flows: ['withdrawal'], from: ['SUCCESS/mined', 'FAILED/failed'], to: ['SUCCESS/mined', 'FAILED/failed'] },
-  /** The receipt's block was reorged away: PENDING again while the same bytes are re-sent. */
-  withdrawalReorged: { flows: ['withdrawal'], from: ['SUCCESS/mined', 'FAILED/failed'], to: ['PENDING/broadcast'] },
+  /** The same for the receipt of the 0-value self-transfer that cancelled it. */
+  cancellationDepth: { flows: ['withdrawal'], from: ['CANCELLED/cancelled'], to: ['CANCELLED/cancelled'] },
+  /**
+   * The receipt's block was reorged away: PENDING again while the same bytes are re-sent. For
+   * a cancellation, the original it replaced may be mined instead: the withdrawal was paid.
+   */
+  withdrawalReorged: { flows: ['withdrawal'], from: ['SUCCESS/mined', 'FAILED/failed', 'CANCELLED/cancelled'], to: ['PENDING/broadcast'] },
   /** A failed withdrawal retried: a new send with a new nonce. */
   withdrawalRetried: {
     flows: ['withdrawal'],

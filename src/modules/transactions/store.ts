@@ -181,14 +181,15 @@ export async function settleWithdrawal(db: DbConn, id: string, o: WithdrawalOutc
 }
 
 /**
- * After settlement (outbound confirm.ts), for the attempt whose hash the withdrawal holds.
+ * After settlement (outbound confirm.ts), for the attempt whose hash the withdrawal holds
+ * (a CANCELLED one holds its cancellation's, the receipt it was settled with).
  * Depth and moved-block updates leave updated_at alone: the outcome and its effect on the
  * sender's balance are unchanged, and updated_at of a settled withdrawal is what the
  * balance check reads as "settled since" (heldBack).
  */
 export async function setConfirmations(db: DbConn, id: string, hash: string, depth: number): Promise<void> {
   await sql`UPDATE transactions SET confirmations = ${depth}
-             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED') AND confirmations IS DISTINCT FROM ${depth}`.execute(
+             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED', 'CANCELLED') AND confirmations IS DISTINCT FROM ${depth}`.execute(
     db,
   );
 }
@@ -198,19 +199,19 @@ export async function moveBlock(db: DbConn, id: string, m: Mined, depth: number)
   await sql`UPDATE transactions SET block_number = ${m.block.number.toString()}, block_hash = ${m.block.hash},
                    gas_used = ${m.gasUsed.toString()}, gas_price = ${m.gasPrice.toString()}, gas_fee = ${fee}, fee = ${fee},
                    confirmations = ${depth}
-             WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
+             WHERE id = ${id} AND hash = ${m.hash} AND status IN ('SUCCESS', 'FAILED', 'CANCELLED')`.execute(db);
 }
 
 /**
- * The block that held the withdrawal was reorged away: PENDING again (its reservation
- * counts again), the same signed transaction being re-sent; the chain data of the lost
- * block cleared. True when the withdrawal was changed.
+ * The block that held the withdrawal (or its cancellation) was reorged away: PENDING again
+ * (its reservation counts again), the same signed transaction being re-sent; the chain data
+ * of the lost block cleared. True when the withdrawal was changed.
  */
 export async function reopenAfterReorg(db: DbConn, id: string, hash: string, reason: string): Promise<boolean> {
   const r = await sql`UPDATE transactions SET status = 'PENDING', stage = 'broadcast', confirmed = false, confirmations = NULL,
                    block_number = NULL, block_hash = NULL, gas_used = NULL, gas_price = NULL, gas_fee = NULL, fee = NULL,
                    reason = ${reason}, updated_at = now()
-             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED')`.execute(db);
+             WHERE id = ${id} AND hash = ${hash} AND status IN ('SUCCESS', 'FAILED', 'CANCELLED')`.execute(db);
   return Number(r.numAffectedRows ?? 0n) > 0;
 }
 

@@ -152,14 +152,15 @@ export class TransactionWrites {
   }
 
   /**
-   * withdrawalDepth, for the attempt whose hash the withdrawal holds. Leaves updated_at
-   * alone: a settled withdrawal's updated_at is what the balance check reads as "settled since".
+   * withdrawalDepth (cancellationDepth for a CANCELLED one), for the attempt whose hash the
+   * withdrawal holds. Leaves updated_at alone: a settled withdrawal's updated_at is what the
+   * balance check reads as "settled since".
    */
   setConfirmations(db: DbConn, id: string, hash: string, depth: number): Promise<void> {
     return store.setConfirmations(db, id, hash, depth);
   }
 
-  /** withdrawalDepth: the receipt moved to another block (updated_at left alone, as above). */
+  /** withdrawalDepth or cancellationDepth: the receipt moved to another block (updated_at left alone, as above). */
   moveBlock(db: DbConn, id: string, m: Mined, depth: number): Promise<void> {
     return store.moveBlock(db, id, m, depth);
   }

@@ -13,6 +13,8 @@
  *   SUCCESS or CANCELLED -> 409.
  * A cancellation that gets mined is reported with `withdraw.failed` (status CANCELLED): the
  * event list has no cancellation event, and for the receiver the withdrawal did not happen.
+ * Like a mined withdrawal, a mined cancellation is followed to the chain's depth: a reorg
+ * that removes it reopens the withdrawal, which then ends as whichever version is mined.
  */
 import { BusinessRuleError, ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
@@ -249,6 +251,29 @@ export class WithdrawalLifecycle {
       mined: minedOf(this.deps.outbound, row),
     });
     await this.deps.webhooks.emitForTransaction(tx, t.id, 'withdraw.failed');
+  }
+
+  /**
+   * outbound.confirmed of the cancel purpose: the CANCELLED withdrawal follows its
+   * cancellation's receipt as a mined withdrawal follows its own (confirmation above). A
+   * reorg that takes the cancel away makes the withdrawal PENDING again: the original was
+   * broadcast too and may now hold the nonce. The tracker then settles the cancel row's
+   * family by whichever version the chain has (core.ts, minedVersion): the original through
+   * settled() (SUCCESS, withdraw.success), the cancel again through cancelSettled().
+   */
+  async cancelConfirmation(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    if (!row.ownerId || !row.hash) return;
+    const t = await store.lockTransaction(tx, row.ownerId);
+    if (!t) return;
+    if (change.kind === 'depth') await this.deps.transactions.setConfirmations(tx, t.id, row.hash, change.depth);
+    else if (change.kind === 'moved') await this.deps.transactions.moveBlock(tx, t.id, minedOf(this.deps.outbound, row)!, change.depth);
+    else
+      await this.deps.transactions.reopenAfterReorg(
+        tx,
+        t.id,
+        row.hash,
+        `the cancellation was reorganised away; nonce ${row.nonce} goes to whichever of the withdrawal and its cancellation is mined: ${change.reason}`,
+      );
   }
 
   /**
