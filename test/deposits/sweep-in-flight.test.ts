@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { formatUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
@@ -223,5 +224,46 @@ describe('withdrawals from a child while its sweep is in flight', () => {
       30_000,
     );
     expect(await eth.balanceOf('USDC', a.address)).toBe(0n);
+  });
+});
+
+describe("the master's top-ups in flight", () => {
+  it('a top-up queued for a sweep is held from the master: a payout of all the ETH it leaves plus one wei is refused', async () => {
+    expect((await h.api('PATCH', `${base()}/assets/${assetId('ETH')}`, { body: { isActive: true } })).status).toBe(200);
+    // A child with the token and no coin of its own: its sweep starts with a top-up from the master.
+    const res = await h.api('POST', `${base()}/addresses`, { body: { disableAutoSweep: true } });
+    const child = res.body.data as { id: string; address: string };
+    const receipt = await eth.sendToken('USDC', child.address, '10');
+    for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+    const depositId = await depositOf(receipt.transactionHash);
+    const master = wallet().address as `0x${string}`;
+    await h.stopWorker(); // the top-up stays queued
+    try {
+      await sweepInFlight(child.id, depositId);
+      const { rows } = await sql<{ value: string }>`
+        SELECT o.value FROM outbound_txs o JOIN sweeps s ON s.topup_outbound_id = o.id WHERE s.address_id = ${child.id}`.execute(
+        h.database.db,
+      );
+      const topup = BigInt(rows[0]!.value);
+      expect(topup).toBeGreaterThan(0n);
+      // The payout's fee fixed by its own gas fields (the reservation is limit x fee cap).
+      const gas = { gasLimit: '21000', gasPrice: '10000000000' };
+      const fee = 21_000n * 10_000_000_000n;
+      const balance = await eth.pub.getBalance({ address: master });
+      const payout = (amount: bigint) =>
+        h.api('POST', `${base()}/withdraw`, {
+          body: { assetId: assetId('ETH'), address: fresh(), amount: formatUnits(amount, 18), ...gas },
+        });
+      const refused = await payout(balance - fee - topup + 1n);
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([422, 'INSUFFICIENT_BALANCE']);
+    } finally {
+      await h.startWorker();
+    }
+    await eventually(
+      async () => (await h.api('GET', `${base()}/transactions/${depositId}`)).body.data.assetSwept,
+      (v) => v === true,
+      30_000,
+    );
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
   });
 });

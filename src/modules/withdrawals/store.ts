@@ -49,6 +49,13 @@ const SPENDING = sql`('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTR
 const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
 
 /**
+ * Outbound purposes by which the master sends a child native coin for its fees, ahead of a
+ * sweep, a settlement, a recovery or a swap: no Transaction of the master's records them.
+ * Their value is held from the master's balance (their own fee is not known before signing).
+ */
+const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-topup')`;
+
+/**
  * What the sender's spending transactions hold back from a balance read after `since`:
  * every PENDING (or PENDING_APPROVAL) one, and every one settled since then that was signed
  * (funds.ts explains why; one that ended without a hash never reached the chain, so a
@@ -57,7 +64,8 @@ const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
  * another address), by the same rule; plus the sweeps of the address (a child's), by the
  * same rule: a sweep writes no Transaction of its own, yet from the moment it is planned it
  * owns what it moves and its transfer's fee (sweeps.reserved_fee), and a withdrawal from the
- * child accepted meanwhile would leave one of the two to fail on chain, fee paid.
+ * child accepted meanwhile would leave one of the two to fail on chain, fee paid; plus, from
+ * a master, the top-ups it sends children (TOPUPS), by the same rule.
  */
 export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
   const { rows } = await sql<{
@@ -86,6 +94,12 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
      WHERE s.chain_id = ${chainId}
        AND s.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
        AND (s.status = 'pending' OR (s.updated_at >= ${since} AND o.hash IS NOT NULL))
+    UNION ALL
+    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), o.value, NULL, o.hash,
+           CASE WHEN o.stage IN ('created', 'signed', 'broadcast') THEN 'PENDING' ELSE 'SETTLED' END, o.updated_at, false, NULL
+      FROM outbound_txs o
+     WHERE o.chain_id = ${chainId} AND o.from_address = ${sender} AND o.purpose IN ${TOPUPS}
+       AND (o.stage IN ('created', 'signed', 'broadcast') OR (o.stage IN ('mined', 'failed') AND o.updated_at >= ${since}))
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
