@@ -23,7 +23,7 @@ export function lifecycleRoutes(app: FastifyInstance, service: WithdrawalService
       action: 'cancel',
       summary: 'Cancel a pending withdrawal',
       description:
-        'Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).',
+        'Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first, or if a reorganisation replaces the mined cancellation with the withdrawal before the cancellation is final). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).',
       run: async (auth: FastifyRequest['auth'], walletId: string, id: string) => {
         const r = await service.lifecycle.cancel(auth, walletId, id);
         return ok(r.transaction, r.pending ? 'Transaction cancellation submitted successfully' : 'Transaction cancelled successfully');

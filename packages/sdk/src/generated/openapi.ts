@@ -5063,7 +5063,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a pending withdrawal
-     * @description Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).
+     * @description Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first, or if a reorganisation replaces the mined cancellation with the withdrawal before the cancellation is final). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).
      */
     post: {
       parameters: {
@@ -5163,7 +5163,7 @@ export interface paths {
     /**
      * Cancel a pending withdrawal
      * @deprecated
-     * @description Alias of `POST /v1/wallets/{walletId}/transactions/cancel` (same request, same answer), kept for clients written for the described service. Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).
+     * @description Alias of `POST /v1/wallets/{walletId}/transactions/cancel` (same request, same answer), kept for clients written for the described service. Not yet broadcast: CANCELLED at once. Broadcast but not mined: a 0-value self-transfer with the same nonce and fees raised by at least 10% is sent; the withdrawal becomes CANCELLED when it is mined (or SUCCESS if the withdrawal is mined first, or if a reorganisation replaces the mined cancellation with the withdrawal before the cancellation is final). 409 when mined, failed or already cancelled, and when broadcast on a chain without nonces (Tron, Solana: there a sent transaction lands or expires).
      */
     post: {
       parameters: {
