@@ -3,6 +3,7 @@
  * exactly once, heartbeats, tenancy, a revoked key, the per-key limit, a slow reader
  * disconnected with a reason while nothing else waits for it, and a clean shutdown.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type TestWallet } from '../support/harness.js';
 import { openStream, type SseConnection } from '../support/sse.js';
@@ -161,6 +162,33 @@ describe('the event stream', () => {
     await waitUntil('the slot to be freed', () => h.services.eventFeed.openStreams === 5, 10_000);
     expect((await stream(a.apiKey)).status).toBe(200);
     for (const c of open) c.close();
+    await waitUntil('every stream to close', () => h.services.eventFeed.openStreams === 0, 10_000);
+  });
+});
+
+describe('clients that hang up at once', () => {
+  it("give their key's slot back: twenty requests closed right after they are sent leave no stream open, and five can open after", async () => {
+    await waitUntil('earlier streams to close', () => h.services.eventFeed.openStreams === 0, 10_000);
+    const { hostname, port } = new URL(h.baseUrl);
+    // Each closes its socket as soon as the request is written: the server is still checking
+    // the stream (it reads the database) when the connection goes.
+    await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = net.connect(Number(port), hostname, () => {
+              socket.end(`GET /v1/events/stream HTTP/1.1\r\nHost: ${hostname}\r\nx-api-key: ${a.apiKey}\r\n\r\n`, () => socket.destroy());
+            });
+            socket.on('close', () => resolve());
+            socket.on('error', () => resolve());
+          }),
+      ),
+    );
+    await waitUntil('the hung-up streams to stop', () => h.services.eventFeed.openStreams === 0, 10_000);
+    const five = await Promise.all([1, 2, 3, 4, 5].map(() => stream(a.apiKey)));
+    expect(five.map((c) => c.status)).toEqual([200, 200, 200, 200, 200]);
+    for (const c of five) c.close();
     await waitUntil('every stream to close', () => h.services.eventFeed.openStreams === 0, 10_000);
   });
 });

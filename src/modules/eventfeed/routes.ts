@@ -57,6 +57,8 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<{ feed: EventFeedService
       // From here on the connection is the stream's; Fastify's reply (and onSend hooks) are out of the way.
       reply.hijack();
       const res = reply.raw;
+      // Gone while the stream was prepared (its checks read the database): give the slot back.
+      if (req.raw.socket.destroyed || res.destroyed) return prepared.cancel();
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',

@@ -107,10 +107,18 @@ export class EventStream {
 
   /** Starts reading; the headers are already sent. */
   start(): void {
-    this.sink.once('close', () => {
+    let gone = false;
+    const release = () => {
+      if (gone) return;
+      gone = true;
       this.#finish();
       this.ctx.released(this);
-    });
+    };
+    this.sink.once('close', release);
+    // A client that hung up while the stream was being prepared: its 'close' has been
+    // emitted already and will not come again; the stream would hold its key's slot and
+    // poll the database for a connection that is gone.
+    if (this.sink.destroyed) return release();
     // Tells EventSource how soon to reconnect, and shows the client where it starts.
     this.#write(`retry: 1000\n: open after ${formatCursor(this.#position)}\n\n`);
     this.#heartbeat = setInterval(() => void this.#beat(), this.ctx.settings.heartbeatMs);
