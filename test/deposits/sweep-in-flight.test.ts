@@ -227,6 +227,45 @@ describe('withdrawals from a child while its sweep is in flight', () => {
   });
 });
 
+describe('a withdrawal from the child settled while its sweep was being planned', () => {
+  it('the sweep sees it settled since its reads and plans again: nothing to sweep, nothing sent', async () => {
+    const a = await childWithDeposit('100');
+    const payee = fresh();
+    const waiting = async () =>
+      Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE NOT granted`.execute(h.database.db)).rows[0]!.n);
+    // The address row held: the sweep reads the chain (100 USDC, nothing in flight) and waits at
+    // its lock, while a withdrawal of all of it is accepted, mined and recorded SUCCESS.
+    const sweep = await h.database.db.transaction().execute(async (tx) => {
+      await sql`SELECT 1 FROM addresses WHERE id = ${a.id} FOR NO KEY UPDATE`.execute(tx);
+      let answered = false;
+      const sweep = h
+        .api('POST', `${base()}/transactions/sweep/assets`, { body: { transactionId: a.depositId } })
+        .finally(() => (answered = true));
+      await eventually(
+        async () => (answered ? 1 : await waiting()),
+        (n) => n === 1,
+        30_000,
+      );
+      const w = await h.api('POST', `${base()}/addresses/${a.id}/withdraw`, {
+        body: { assetId: assetId('USDC'), address: payee, amount: '100' },
+      });
+      expect(w.status, JSON.stringify(w.body)).toBe(200);
+      await eventually(
+        async () => (await h.api('GET', `${base()}/transactions/${w.body.data.id}`)).body.data.status,
+        (status) => status === 'SUCCESS',
+        30_000,
+      );
+      // Wrapped: returned bare, the transaction would wait for the response, which waits for its lock.
+      return { sweep };
+    });
+    const res = await sweep.sweep;
+    expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([422, 'NOTHING_TO_SWEEP']);
+    const { rows } = await sql`SELECT 1 FROM sweeps WHERE address_id = ${a.id}`.execute(h.database.db);
+    expect(rows).toHaveLength(0);
+    expect(await eth.balanceOf('USDC', payee)).toBe(100n * USDC);
+  });
+});
+
 describe("the master's top-ups in flight", () => {
   it('a top-up queued for a sweep is held from the master: a payout of all the ETH it leaves plus one wei is refused', async () => {
     expect((await h.api('PATCH', `${base()}/assets/${assetId('ETH')}`, { body: { isActive: true } })).status).toBe(200);

@@ -139,12 +139,15 @@ export class SweepService {
     // the address's own spends in flight (withdrawals signed or queued, not settled) still
     // count in it: what they hold stays where it is, and only the rest is swept (the
     // transfer's estimate runs against the pending state, where those spends are already made).
+    // T, noted first: a spend that settles after it may or may not show in the balance read,
+    // so the plan is checked under the lock against what settled since T.
+    const since = await store.databaseNow(this.db);
     const [[tokenBalance, nativeBalance], held] = await Promise.all([
       adapter.getBalances([
         { owner: address.address, token: native ? null : asset.row.address },
         { owner: address.address, token: null },
       ]),
-      this.withdrawals.inFlight(chain, address.address, assetId),
+      this.withdrawals.inFlight(chain, address.address, assetId, { since }),
     ]);
     const free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
     const moved = free > 0n ? free : 0n;
@@ -203,10 +206,12 @@ export class SweepService {
       const locked = await store.lockAddress(tx, addressId);
       if (!locked) return 'nothing';
       // The child's withdrawals are judged under this lock against what its sweeps hold: from
-      // here until the commit none can be accepted, and one accepted since the reads above is seen.
+      // here until the commit none can be accepted. The plan stands only if the child's spends
+      // are still those it was made with and none settled since T (a balance read may or may
+      // not show it); otherwise it is made again from fresh reads.
       await this.withdrawals.lockSender(tx, chain, address.address);
-      const now = await this.withdrawals.inFlight(chain, address.address, assetId, tx);
-      if (now.amount !== held.amount || now.native !== held.native) return REPLAN;
+      const now = await this.withdrawals.inFlight(chain, address.address, assetId, { db: tx, since });
+      if (now.settledSince > 0 || now.pending !== held.pending) return REPLAN;
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);

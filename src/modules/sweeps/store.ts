@@ -144,6 +144,12 @@ export async function setOutbound(
     );
 }
 
+/** The database's clock (a time to compare updated_at with), read now. */
+export async function databaseNow(db: DbConn): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
+  return rows[0]!.now;
+}
+
 export async function lockSweep(db: DbConn, id: string): Promise<SweepRow | undefined> {
   const { rows } = await sql<SweepRow>`SELECT * FROM sweeps WHERE id = ${id} FOR UPDATE`.execute(db);
   return rows[0];

@@ -70,25 +70,38 @@ export async function checkWhitelistOf(db: DbConn, walletId: string, address: st
 
 /**
  * What the sender's spends in flight (PENDING withdrawals, swaps, settlement legs, contract
- * writes, recoveries, stakes, sweeps) hold of `assetId`, the fees they hold in the native
- * coin, and all they hold of the native coin (`native`: fees and native amounts): what a sweep must leave where it
- * is (a balance read at the latest block still counts it). Read in `db`: under the sender's
- * lock (store.lockSender) it is final until that transaction ends.
+ * writes, recoveries, stakes, sweeps, a master's top-ups) hold of `assetId`, the fees they
+ * hold in the native coin, and all they hold of the native coin (`native`: fees and native
+ * amounts): what a sweep must leave where it is (a balance read at the latest block still
+ * counts it). `since` (a database time noted before that balance read): `changed` then says
+ * whether a spend settled since, and `pending` names the spends in flight, so that a plan made
+ * from the read can be checked under the sender's lock (store.lockSender), where it is final.
  */
-export async function inFlight(
-  db: DbConn,
-  chain: ChainHandle,
-  sender: string,
-  assetId: string,
-): Promise<{ amount: bigint; fees: bigint; native: bigint }> {
-  const held = (await store.heldBack(db, chain.id, sender, new Date(8.64e15))).filter((h) => h.pending && !h.standing);
+export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, assetId: string, since?: Date): Promise<InFlight> {
+  const rows = (await store.heldBack(db, chain.id, sender, since ?? new Date(8.64e15))).filter((h) => !h.standing);
+  const held = rows.filter((h) => h.pending);
   const nativeId = chain.assets.find((a) => a.is_native)?.id;
   const fees = held.reduce((s, h) => s + h.fees, 0n);
   return {
     amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
     fees,
     native: held.filter((h) => h.assetId !== null && h.assetId === nativeId).reduce((s, h) => s + h.amount, fees),
+    settledSince: rows.length - held.length,
+    pending: held
+      .map((h) => `${h.assetId} ${h.amount} ${h.fees} ${h.hash}`)
+      .sort()
+      .join('|'),
   };
+}
+
+export interface InFlight {
+  amount: bigint;
+  fees: bigint;
+  native: bigint;
+  /** Spends settled since the `since` given (0 without one). */
+  settledSince: number;
+  /** The spends in flight, one key each, sorted: equal strings, the same spends. */
+  pending: string;
 }
 
 /**

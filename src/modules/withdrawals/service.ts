@@ -30,7 +30,16 @@ import { FreshCoalescer } from './coalesce.js';
 import { createBatch, original, type CreateJob, type CreateResult } from './create.js';
 import { affordable, chargedFees, checkAgainstPending, sponsorOf, type GasPlan, type Snapshot } from './funds.js';
 import { DbClock } from './db-clock.js';
-import { checkWhitelist, checkWhitelistOf, inFlight, reserveForMove, screen, screenRecipient, type MoveReservation } from './guards.js';
+import {
+  checkWhitelist,
+  checkWhitelistOf,
+  inFlight,
+  reserveForMove,
+  screen,
+  screenRecipient,
+  type InFlight,
+  type MoveReservation,
+} from './guards.js';
 import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
@@ -209,13 +218,8 @@ export class WithdrawalService implements SenderAccess {
     return checkWhitelistOf(db, walletId, address, field);
   }
 
-  inFlight(
-    chain: ChainHandle,
-    sender: string,
-    assetId: string,
-    db: DbConn = this.deps.db,
-  ): Promise<{ amount: bigint; fees: bigint; native: bigint }> {
-    return inFlight(db, chain, sender, assetId);
+  inFlight(chain: ChainHandle, sender: string, assetId: string, opts: { db?: DbConn; since?: Date } = {}): Promise<InFlight> {
+    return inFlight(opts.db ?? this.deps.db, chain, sender, assetId, opts.since);
   }
 
   /** The sender's withdrawal lock (store.lockSender), for a move planned outside withdrawals that re-reads inFlight under it (a sweep). */

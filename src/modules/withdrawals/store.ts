@@ -55,6 +55,12 @@ const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
  */
 const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-topup')`;
 
+/*
+ * Each kind of hold is read by two arms, "pending" and "settled since", never one arm with an
+ * OR: each arm matches one partial index (migrations 036, 041), and this runs on every payout
+ * under the sender's lock.
+ */
+
 /**
  * What the sender's spending transactions hold back from a balance read after `since`:
  * every PENDING (or PENDING_APPROVAL) one, and every one settled since then that was signed
@@ -86,20 +92,30 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
        AND updated_at >= ${since} AND hash IS NOT NULL
     UNION ALL
     SELECT NULL, NULL, reserved_fee, hash, status, updated_at, false, NULL FROM transactions
-     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${FEE_ONLY}
-       AND (status = 'PENDING' OR (updated_at >= ${since} AND hash IS NOT NULL))
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${FEE_ONLY} AND status = 'PENDING'
     UNION ALL
-    SELECT s.asset_id, s.amount, s.reserved_fee, o.hash, CASE WHEN s.status = 'pending' THEN 'PENDING' ELSE 'SETTLED' END, s.updated_at, false, NULL
+    SELECT NULL, NULL, reserved_fee, hash, status, updated_at, false, NULL FROM transactions
+     WHERE chain_id = ${chainId} AND sender_address = ${sender} AND type IN ${FEE_ONLY} AND status <> 'PENDING'
+       AND updated_at >= ${since} AND hash IS NOT NULL
+    UNION ALL
+    SELECT s.asset_id, s.amount, s.reserved_fee, o.hash, 'PENDING', s.updated_at, false, NULL
       FROM sweeps s LEFT JOIN outbound_txs o ON o.id = s.transfer_outbound_id
-     WHERE s.chain_id = ${chainId}
-       AND s.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
-       AND (s.status = 'pending' OR (s.updated_at >= ${since} AND o.hash IS NOT NULL))
+     WHERE s.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
+       AND s.status = 'pending'
     UNION ALL
-    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), o.value, NULL, o.hash,
-           CASE WHEN o.stage IN ('created', 'signed', 'broadcast') THEN 'PENDING' ELSE 'SETTLED' END, o.updated_at, false, NULL
-      FROM outbound_txs o
-     WHERE o.chain_id = ${chainId} AND o.from_address = ${sender} AND o.purpose IN ${TOPUPS}
-       AND (o.stage IN ('created', 'signed', 'broadcast') OR (o.stage IN ('mined', 'failed') AND o.updated_at >= ${since}))
+    SELECT s.asset_id, s.amount, s.reserved_fee, o.hash, 'SETTLED', s.updated_at, false, NULL
+      FROM sweeps s JOIN outbound_txs o ON o.id = s.transfer_outbound_id
+     WHERE s.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
+       AND s.status <> 'pending' AND s.updated_at >= ${since} AND o.hash IS NOT NULL
+    UNION ALL
+    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), value, NULL, hash, 'PENDING', updated_at, false, NULL
+      FROM outbound_txs
+     WHERE chain_id = ${chainId} AND from_address = ${sender} AND purpose IN ${TOPUPS} AND stage IN ('created', 'signed', 'broadcast')
+    UNION ALL
+    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), value, NULL, hash, 'SETTLED', updated_at, false, NULL
+      FROM outbound_txs
+     WHERE chain_id = ${chainId} AND from_address = ${sender} AND purpose IN ${TOPUPS} AND stage IN ('mined', 'failed')
+       AND updated_at >= ${since}
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
