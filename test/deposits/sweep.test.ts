@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { parseUnits } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
@@ -161,6 +162,126 @@ describe('a deposit whose funds an earlier sweep took along', () => {
     );
     expect(swept(b.id).map((e) => e.event)).toEqual(['deposit.swept.success']);
     expect(await sweepsOf(child.id)).toEqual([{ status: 'success' }]);
+  });
+});
+
+describe('a sweep whose transaction was sped up (replaced by one with the same nonce and higher fees)', () => {
+  const automine = (on: boolean) => eth.rpc('evm_setAutomine', [on]);
+  const usdcId = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id;
+  /** The rows of a purpose sent from `from` (to `to`, when given), oldest first. */
+  async function sentFrom(from: string, purpose: string, to?: string) {
+    const { rows } = await sql<{ id: string; stage: string; hash: string; replaced_by: string | null }>`
+      SELECT id, stage, hash, replaced_by FROM outbound_txs
+       WHERE lower(from_address) = lower(${from}) AND purpose = ${purpose} AND (${to ?? null}::text IS NULL OR lower(to_address) = lower(${to ?? null}))
+       ORDER BY created_at, id`.execute(h.database.db);
+    return rows;
+  }
+  /** Waits for the row (the only one of `purpose` from `from`, to `to`) to be broadcast, then speeds it up, as an operator would. */
+  async function speedUpBroadcast(from: string, purpose: string, to?: string) {
+    const [original] = await eventually(
+      () => sentFrom(from, purpose, to),
+      (rows) => rows.length === 1 && rows[0]!.stage === 'broadcast',
+      20_000,
+    );
+    expect(await h.services.outbound.speedUp(original!.id)).toMatchObject({ kind: 'replaced' });
+    return original!;
+  }
+  const feeOf = async (hash: string) => {
+    const r = await eth.pub.getTransactionReceipt({ hash: hash as `0x${string}` });
+    return r.gasUsed * r.effectiveGasPrice;
+  };
+
+  it('its transfer: the deposits are swept by the version that was mined, and so is a deposit it took along', async () => {
+    const child = await newAddress();
+    // Gas of its own, more than the transfer needs (no top-up), so the child can pay for a
+    // faster version; set outright, as a native transfer would be a deposit.
+    await eth.rpc('anvil_setBalance', [child.address, '0xde0b6b3a7640000']);
+    await h.stopWorker();
+    const first = await eth.sendToken('USDC', child.address, '3');
+    await drain(); // the first is confirmed and its sweep queued
+    const second = await eth.sendToken('USDC', child.address, '4'); // mined, not yet seen by the indexer
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+    await automine(false);
+    let original: { id: string; hash: string };
+    try {
+      await h.startWorker(); // the sweep moves the whole balance: both deposits' funds
+      original = await speedUpBroadcast(child.address, 'sweep');
+      await eth.mine();
+    } finally {
+      await automine(true);
+    }
+    const a = await sweptDeposit(first.transactionHash);
+    const rows = await sentFrom(child.address, 'sweep');
+    expect(rows.map((r) => r.stage)).toEqual(['replaced', 'mined']);
+    expect(rows[0]).toMatchObject({ id: original!.id, replaced_by: rows[1]!.id });
+    const mined = await eth.pub.getTransactionReceipt({ hash: rows[1]!.hash as `0x${string}` });
+    expect(a).toMatchObject({ assetSwept: true, assetSweptAmount: '3', assetSweptHash: rows[1]!.hash });
+    expect(a.assetSweptResponse).toMatchObject({ status: 'success', blockNumber: Number(mined.blockNumber), topupHash: null });
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 7n * USDC);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+
+    // The second is confirmed; its sweep finds nothing left at the address: the sweep that
+    // took its funds along marks it swept, with the transfer that was mined.
+    await h.stopWorker();
+    try {
+      await drain();
+      expect(await h.services.sweeps.sweepAddress(child.id, usdcId())).toBe('nothing');
+    } finally {
+      await h.startWorker();
+    }
+    const b = await sweptDeposit(second.transactionHash);
+    expect(b).toMatchObject({
+      assetSwept: true,
+      assetSweptAmount: '4',
+      assetSweptHash: rows[1]!.hash,
+      assetSweptGasFee: a.assetSweptGasFee,
+      assetSweptResponse: a.assetSweptResponse,
+    });
+    expect(parseUnits(b.assetSweptGasFee, 18)).toBe(await feeOf(rows[1]!.hash));
+    for (const d of [a, b]) {
+      await eventually(
+        async () => swept(d.id).map((e) => e.event),
+        (events) => events.length > 0,
+      );
+      expect(swept(d.id).map((e) => e.event)).toEqual(['deposit.swept.success']);
+      expect(swept(d.id)[0]!.data).toMatchObject({ assetSwept: true, assetSweptHash: rows[1]!.hash });
+    }
+    const { rows: sweeps } = await sql<{ status: string; stage: string }>`
+      SELECT status, stage FROM sweeps WHERE address_id = ${child.id}`.execute(h.database.db);
+    expect(sweeps).toEqual([{ status: 'success', stage: 'done' }]);
+  });
+
+  it('its top-up: the deposit shows the top-up that was mined, and its fee', async () => {
+    const child = await newAddress();
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+    const receipt = await eth.sendToken('USDC', child.address, '6');
+    await automine(false);
+    try {
+      await drain(); // confirmed: the sweep tops the child up
+      await speedUpBroadcast(wallet().address, 'sweep-topup', child.address);
+      await eth.mine(); // the faster top-up
+      await eventually(
+        () => sentFrom(child.address, 'sweep'),
+        (rows) => rows[0]?.stage === 'broadcast',
+        20_000,
+      );
+      await eth.mine(); // the transfer
+    } finally {
+      await automine(true);
+    }
+    const d = await sweptDeposit(receipt.transactionHash);
+    const topups = await sentFrom(wallet().address, 'sweep-topup', child.address);
+    expect(topups.map((r) => r.stage)).toEqual(['replaced', 'mined']);
+    const [transfer] = await sentFrom(child.address, 'sweep');
+    expect(d).toMatchObject({ assetSwept: true, assetSweptAmount: '6', assetSweptHash: transfer!.hash });
+    expect(d.assetSweptResponse).toMatchObject({ status: 'success', topupHash: topups[1]!.hash });
+    expect(parseUnits(d.assetSweptGasFee, 18)).toBe((await feeOf(topups[1]!.hash)) + (await feeOf(transfer!.hash)));
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 6n * USDC);
+    await eventually(
+      async () => swept(d.id),
+      (events) => events.length > 0,
+    );
+    expect(swept(d.id)[0]).toMatchObject({ event: 'deposit.swept.success', data: { assetSweptResponse: { topupHash: topups[1]!.hash } } });
   });
 });
 

@@ -77,10 +77,29 @@ export class SweepSteps {
     await store.setOutbound(tx, sweep.id, step, sent.id);
   }
 
+  /**
+   * The pending sweep a step's row settled for, locked, that row recorded as the step's: the
+   * version that settled (a speed-up's replacement, or the original mined after all; a rebuild
+   * after expiry), not the first one queued (setOutbound), which a replacement leaves 'replaced'
+   * with no receipt. The give-back's outcome, markSwept and a later carrier sweep read these.
+   */
+  private async settled(
+    tx: DbConn,
+    row: OutboundRow,
+    field: 'topup' | 'lend' | 'transfer' | 'give_back',
+  ): Promise<store.SweepRow | undefined> {
+    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
+    if (!sweep || sweep.status !== 'pending') return undefined;
+    const key = `${field}_outbound_id` as const;
+    if (sweep[key] === row.id) return sweep;
+    await store.setSettled(tx, sweep.id, field, row.id);
+    return { ...sweep, [key]: row.id };
+  }
+
   /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the lend or the transfer follows, or the sweep fails. */
   async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
-    if (!sweep || sweep.status !== 'pending') return;
+    const sweep = await this.settled(tx, row, 'topup');
+    if (!sweep) return;
     if (row.stage === 'mined') await this.next(tx, sweep);
     else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
   }
@@ -90,8 +109,8 @@ export class SweepSteps {
    * lent: a lend voided before signing, e.g. the stake no longer covers it, never reached the chain).
    */
   async lendSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
-    if (!sweep || sweep.status !== 'pending') return;
+    const sweep = await this.settled(tx, row, 'lend');
+    if (!sweep) return;
     if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
     else await this.fail(tx, sweep, `lending resources ${row.stage}${row.error ? `: ${row.error}` : ''}`);
   }
@@ -102,8 +121,8 @@ export class SweepSteps {
    * otherwise the deposits are swept (sweep.completed), or the sweep fails.
    */
   async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
-    if (!sweep || sweep.status !== 'pending') return;
+    const sweep = await this.settled(tx, row, 'transfer');
+    if (!sweep) return;
     if (sweep.give_back && sweep.lend_outbound_id && !sweep.give_back_outbound_id) {
       await this.enqueueMasterStep(tx, sweep, 'give_back', sweep.give_back);
       return;
@@ -113,8 +132,8 @@ export class SweepSteps {
 
   /** outbound.settled of 'sweep-give-back': the loan is back (or could not be taken back: logged); the sweep ends as its transfer did. */
   async giveBackSettled(tx: DbConn, row: OutboundRow): Promise<void> {
-    const sweep = row.ownerId ? await store.lockSweep(tx, row.ownerId) : undefined;
-    if (!sweep || sweep.status !== 'pending') return;
+    const sweep = await this.settled(tx, row, 'give_back');
+    if (!sweep) return;
     if (row.stage !== 'mined')
       this.logger.error({ sweepId: sweep.id, outboundId: row.id, stage: row.stage, err: row.error }, 'lent resources were not taken back');
     await this.complete(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!);

@@ -150,6 +150,21 @@ export async function databaseNow(db: DbConn): Promise<Date> {
   return rows[0]!.now;
 }
 
+/**
+ * The version of a step's transaction that settled (outbound.settled: a speed-up's replacement
+ * or the original mined after all, a rebuild after expiry) becomes the step's row: setOutbound
+ * recorded the first version, which a replacement or rebuild left 'replaced', without a receipt.
+ */
+export async function setSettled(
+  db: DbConn,
+  sweepId: string,
+  field: 'topup' | 'lend' | 'transfer' | 'give_back',
+  outboundId: string,
+): Promise<void> {
+  const column = sql.ref(`${field}_outbound_id`);
+  await sql`UPDATE sweeps SET ${column} = ${outboundId}, updated_at = now() WHERE id = ${sweepId}`.execute(db);
+}
+
 export async function lockSweep(db: DbConn, id: string): Promise<SweepRow | undefined> {
   const { rows } = await sql<SweepRow>`SELECT * FROM sweeps WHERE id = ${id} FOR UPDATE`.execute(db);
   return rows[0];

@@ -6,7 +6,8 @@
  * the sweep's cost, energy and bandwidth on the deposit and in deposit.swept.success.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, post, tokenBalance } from '../../../src/devnet/tron/testkit.js';
+import { sql } from 'kysely';
+import { account, info, post, sendToken, tokenBalance } from '../../../src/devnet/tron/testkit.js';
 import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
@@ -169,4 +170,86 @@ describe('a USDT sweep burning TRX (sweepFunding burn)', () => {
     expect(done.assetSweptResponse).toMatchObject({ energyUsed: t.energy.toString() });
     expect(done.assetSweptResponse.lendHash).toBeUndefined();
   }, 120_000);
+});
+
+describe('a USDT sweep whose transfer expired unmined and was rebuilt', () => {
+  it('ends as the rebuilt transfer did: swept (deposit.swept.success), the energy taken back', async () => {
+    const wallet = w.lending;
+    const child = await newChild(w, wallet);
+    const masterUsdt = await tokenBalance(w.s, w.usdt, wallet.address);
+    const indexer = w.h.services.deposits.indexer(w.h.services.catalogue.findChain(wallet.slug, 'testnet')!);
+    while ((await indexer.step()) === 'progress');
+    const transfers = async () => (await sweepRows(w, id)).filter((r) => r.purpose === 'sweep');
+    let id = '';
+    let expired: { hash: string | null } | undefined;
+    w.s.control.pause();
+    try {
+      const sent = await sendToken(w.s, w.payer, w.usdt, child.address, 3_000_000n);
+      expect(sent.result).toBe(true);
+      await w.s.control.solidify(); // the deposit's block solidified: confirmed once indexed
+      const [d] = await eventually(
+        async () => {
+          await indexer.step();
+          const { rows } = await sql<{ id: string; status: string }>`
+            SELECT id, status FROM transactions WHERE type = 'DEPOSIT' AND hash = ${sent.txid as string}`.execute(w.h.database.db);
+          return rows;
+        },
+        (r) => r[0]?.status === 'SUCCESS',
+        90_000,
+      );
+      id = d!.id;
+      // The activation and the lend land one block at a time; once the lend has settled (the
+      // transfer is queued in that transaction) no block is made: the transfer stays unmined.
+      await eventually(
+        async () => {
+          if ((await sweepRows(w, id)).some((r) => r.purpose === 'sweep-lend' && r.stage === 'mined')) return true;
+          await w.s.control.produceBlocks(1);
+          await new Promise((r) => setTimeout(r, 100));
+          return false;
+        },
+        (lent) => lent,
+        60_000,
+      );
+      [expired] = await eventually(transfers, (rows) => rows.length === 1 && rows[0]!.stage === 'broadcast', 20_000);
+      // Past its expiration: the next block drops it; once the solidified head is past it too, it is rebuilt.
+      await w.s.control.advanceTime(61_000);
+      await w.s.control.solidify();
+      expect((await info(w.s, expired!.hash!)).blockNumber).toBeUndefined();
+      await eventually(transfers, (rows) => rows.length === 2 && rows[1]!.stage === 'broadcast', 30_000);
+    } finally {
+      w.s.control.resume();
+    }
+
+    const done = await swept(w, wallet, id);
+    const rows = await sweepRows(w, id);
+    expect(rows.map((r) => [r.purpose, r.stage])).toEqual([
+      ['sweep-topup', 'mined'], // activation
+      ['sweep-lend', 'mined'],
+      ['sweep', 'replaced'], // expired unmined
+      ['sweep', 'mined'], // rebuilt
+      ['sweep-give-back', 'mined'],
+    ]);
+    const [activation, lend, , transfer, giveBack] = rows;
+    expect(rows[2]!.hash).toBe(expired!.hash);
+    expect(done.assetSwept, JSON.stringify(done.assetSweptResponse)).toBe(true);
+    expect(done).toMatchObject({ assetSweptAmount: '3', assetSweptHash: transfer!.hash });
+    expect(done.assetSweptResponse).toMatchObject({
+      status: 'success',
+      topupHash: activation!.hash,
+      lendHash: lend!.hash,
+      giveBackHash: giveBack!.hash,
+    });
+    expect(units(done.assetSweptGasFee)).toBe(await chargedFor([activation!, lend!, transfer!, giveBack!]));
+    expect(await tokenBalance(w.s, w.usdt, wallet.address)).toBe(masterUsdt + 3_000_000n);
+    expect(await tokenBalance(w.s, w.usdt, child.address)).toBe(0n);
+    expect(await post(w.s, 'wallet/getdelegatedresourcev2', { fromAddress: hex(wallet.address), toAddress: hex(child.address) })).toEqual(
+      {},
+    );
+    const { rows: sweeps } = await sql<{ status: string; stage: string }>`
+      SELECT status, stage FROM sweeps WHERE address_id = ${child.id}`.execute(w.h.database.db);
+    expect(sweeps).toEqual([{ status: 'success', stage: 'done' }]);
+    const event = await sweptEvent(wallet, id);
+    expect(event.data).toMatchObject({ assetSwept: true, assetSweptHash: transfer!.hash });
+    expect(receiver.requests.filter((r) => r.body.includes(id) && r.body.includes('deposit.swept.failed'))).toEqual([]);
+  }, 180_000);
 });
