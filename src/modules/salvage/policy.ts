@@ -1,9 +1,10 @@
 /**
  * Recoveries under transaction policies (SALVAGE): what is recovered, paid out to the
  * recipient, initiated by the API key, decided in the transaction that records the recovery
- * (under the velocity windows' locks, before anything is reserved or written). A recovery
- * answers at once and cannot wait for approval: anything but ALLOW refuses it (422
- * POLICY_BLOCKED), as a sign-only withdrawal or a contract write is.
+ * (under the velocity windows' locks, taken after the sender's withdrawal lock when the
+ * recovery is reserved like a withdrawal: service.ts; before anything is reserved or
+ * written). A recovery answers at once and cannot wait for approval: anything but ALLOW
+ * refuses it (422 POLICY_BLOCKED), as a sign-only withdrawal or a contract write is.
  *
  * A catalogued asset (the native coin, a listed token) is named with its amount. An unlisted
  * token, or anything on a chain this installation does not configure, moves nothing policies

@@ -119,9 +119,13 @@ export class SalvageService {
         throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight; send this one once it ends');
       }
       // Transaction policies (SALVAGE, policy.ts), before anything is reserved or written.
-      await requirePolicies(this.deps, tx, auth, wallet, p);
-      // Held like a withdrawal where the sender pays its own way (a listed asset or the native coin, and the fee).
-      if (p.funding.kind === 'none' && !p.intent.feePayer) await this.#reserve(tx, p);
+      const policies = () => requirePolicies(this.deps, tx, auth, wallet, p);
+      // Held like a withdrawal where the sender pays its own way (a listed asset or the native
+      // coin, and the fee): the policies are then decided under the sender's withdrawal lock,
+      // which comes before their velocity windows' locks as in a withdrawal (one lock order:
+      // deciding first deadlocked with a withdrawal of the sender queued on that lock).
+      if (p.funding.kind === 'none' && !p.intent.feePayer) await this.#reserve(tx, p, policies);
+      else await policies();
       return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null });
     });
     return this.deps.transactions.load(id);
@@ -310,16 +314,21 @@ export class SalvageService {
     return funding;
   }
 
-  async #reserve(tx: DbConn, p: SalvagePlan): Promise<void> {
+  /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
+  async #reserve(tx: DbConn, p: SalvagePlan, policies: () => Promise<void>): Promise<void> {
     const listed = p.assetId ?? p.chain.assets.find((a) => a.is_native)?.id;
-    if (!listed) return;
-    await this.withdrawals.reserveForMove(tx, {
-      chain: p.chain,
-      sender: p.sender.address,
-      asset: this.deps.catalogue.asset(listed)!,
-      amount: p.assetId ? p.amount : 0n,
-      to: p.recipient,
-      fee: p.quote.fee,
-    });
+    if (!listed) return policies();
+    await this.withdrawals.reserveForMove(
+      tx,
+      {
+        chain: p.chain,
+        sender: p.sender.address,
+        asset: this.deps.catalogue.asset(listed)!,
+        amount: p.assetId ? p.amount : 0n,
+        to: p.recipient,
+        fee: p.quote.fee,
+      },
+      policies,
+    );
   }
 }

@@ -18,10 +18,11 @@
  * Execution writes, in one database transaction under the sender's lock: the whitelist applied
  * to a recipient other than the sender, the transaction policies (a SWAP candidate: the input
  * asset and amount, to the recipient, initiated by the API key; anything but ALLOW refuses it,
- * as a swap cannot wait for approval), the input held like a withdrawal (the SWAP row counts
- * in the withdrawal reservations), the SWAP Transaction, the swap row, the quote marked
- * used, and the first transactions (a child's fee top-up, or [approve(0)] [approve] and the
- * swap, in nonce order). flow.ts follows them.
+ * as a swap cannot wait for approval; decided under the sender's withdrawal lock, which comes
+ * before the velocity windows' locks as in a withdrawal), the input held like a withdrawal
+ * (the SWAP row counts in the withdrawal reservations), the SWAP Transaction, the swap row,
+ * the quote marked used, and the first transactions (a child's fee top-up, or [approve(0)]
+ * [approve] and the swap, in nonce order). flow.ts follows them.
  */
 import { capability, isZeroAddress } from '../../chains/registry.js';
 import type { FeeQuote } from '../../chains/types.js';

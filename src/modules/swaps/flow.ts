@@ -80,22 +80,21 @@ export class SwapFlow {
         throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
       }
       if (a.recipient !== actor.address) await ctx.withdrawals.checkWhitelistOf(wallet.id, a.recipient, 'recipientAddress', tx);
-      // Transaction policies under their velocity windows' locks, before anything is reserved or written.
-      await this.deps.policies.requireAllowed(tx, wallet.business_id, [ctx.candidate], () => 'amount');
-      // Read under the sender's lock: no other swap of it can change the allowance meanwhile.
+      // Read under the swap lock: no other swap of the sender can change the allowance meanwhile.
       const allowance = await provider.allowance(a.from.row.address, actor.address);
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
       const legs = family.requote(a.fees, provider.legs({ path: a.route.path, approvals: approvals.length }));
       const child = actor.index !== 0;
-      // The input (and, from the master, the legs' fees) held like a withdrawal's.
-      await ctx.withdrawals.reserveForMove(tx, {
-        chain,
-        sender: actor.address,
-        asset: a.from,
-        amount: a.amountIn,
-        to: a.recipient,
-        fee: child ? 0n : legs.fee,
-      });
+      // The input (and, from the master, the legs' fees) held like a withdrawal's. Transaction
+      // policies are decided under the sender's withdrawal lock, before the funds check and
+      // anything written: one lock order, the withdrawal lock before the velocity windows'
+      // locks, as a withdrawal takes them (deciding first deadlocked with a withdrawal of the
+      // sender queued on that lock; guards.ts, reserveForMove).
+      await ctx.withdrawals.reserveForMove(
+        tx,
+        { chain, sender: actor.address, asset: a.from, amount: a.amountIn, to: a.recipient, fee: child ? 0n : legs.fee },
+        () => this.deps.policies.requireAllowed(tx, wallet.business_id, [ctx.candidate], () => 'amount'),
+      );
       const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;
       const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
       const plan: store.SwapPlan = {

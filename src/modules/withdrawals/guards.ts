@@ -37,8 +37,16 @@ export interface MoveReservation {
  * INSUFFICIENT_BALANCE unless the sender holds `amount` plus `fee` after its pending
  * withdrawals, swaps and settlements. The move's PENDING Transactions, written next in
  * `tx`, are then held back for later withdrawals.
+ *
+ * `policies`, when given, decides the move's transaction policies under that lock, before
+ * the funds check (a refusal reserves nothing). One lock order for every spend of a sender:
+ * its withdrawal lock first, then the velocity windows' locks the policies take, as a
+ * withdrawal takes them (create.ts). A move that decided its policies first would hold the
+ * wallet's window while waiting for the sender's lock, behind a withdrawal of the sender
+ * that holds the lock and waits for the window: a deadlock, which PostgreSQL breaks by
+ * failing one of them (503 CONCURRENT_UPDATE; test/policies/lock-order.test.ts).
  */
-export async function reserveForMove(tx: DbConn, m: MoveReservation): Promise<void> {
+export async function reserveForMove(tx: DbConn, m: MoveReservation, policies?: () => Promise<void>): Promise<void> {
   // checkFunds reads only the asset's row and the field name of an item.
   const item: Item = {
     asset: { asset: m.asset } as EnabledAsset,
@@ -53,6 +61,7 @@ export async function reserveForMove(tx: DbConn, m: MoveReservation): Promise<vo
   // sender's withdrawals do not wait for a node's answer.
   const snap = await snapshot(tx, m.chain, m.sender, [item]);
   await store.lockSender(tx, m.chain.id, m.sender);
+  await policies?.();
   await checkAgainstPending(tx, m.chain, m.sender, [item], [m.fee], snap);
 }
 

@@ -192,9 +192,13 @@ export class WithdrawalService implements SenderAccess {
     return this.#senders.solo(senderKey(s), fn);
   }
 
-  /** What other modules' spends ask of withdrawals (guards.ts): the sender's lock and funds, the whitelist, AML screening. */
-  reserveForMove(tx: DbConn, m: MoveReservation): Promise<void> {
-    return reserveForMove(tx, m);
+  /**
+   * What other modules' spends ask of withdrawals (guards.ts): the sender's lock and funds, the
+   * whitelist, AML screening. A spend under transaction policies decides them in `policies`,
+   * run under the sender's lock (its withdrawal lock before the velocity windows, as withdrawals).
+   */
+  reserveForMove(tx: DbConn, m: MoveReservation, policies?: () => Promise<void>): Promise<void> {
+    return reserveForMove(tx, m, policies);
   }
 
   /** Moves of the wallet's funds by contract writes, under the withdrawal rules: see moves.ts. */
