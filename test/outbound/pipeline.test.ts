@@ -427,7 +427,11 @@ describe('dropped, reverted and voided transactions', () => {
     // then, before the job's retry (about 2.7 s later) settles the row again.
     await eventually(
       async () =>
-        (await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE last_error LIKE '%handler failed once%'`.execute(h.database.db)).rows[0]!.n,
+        (
+          await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE last_error LIKE '%handler failed once%'`.execute(h.database.db)
+        ).rows[0]!.n,
       (n) => n > 0,
     );
     expect(await stageOf(w, id)).not.toBe('mined'); // the first settlement was rolled back
