@@ -3,7 +3,7 @@
 // built code looks for it (next to the module, through import.meta.url). A file already
 // there with the same bytes is left alone, so a process reading it meanwhile never sees a
 // half-written copy.
-import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,3 +24,16 @@ for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) 
   copied++;
 }
 console.log(`assets: ${copied} copied from src/ to dist/, ${same} already there`);
+// A migration renamed or removed in src/ must not stay in dist/: the built CLI applies every
+// SQL file it finds there (a stale copy of a renamed one would be applied twice).
+const migrations = path.join(dist, 'db', 'migrations');
+let removed = 0;
+if (existsSync(migrations)) {
+  for (const name of readdirSync(migrations)) {
+    if (name.endsWith('.sql') && !existsSync(path.join(src, 'db', 'migrations', name))) {
+      rmSync(path.join(migrations, name));
+      removed++;
+    }
+  }
+}
+if (removed > 0) console.log(`assets: ${removed} stale migration(s) removed from dist/`);
