@@ -127,10 +127,19 @@ export class SalvageSteps {
     await this.#end(tx, s, (await this.deps.outbound.get(s.transfer_outbound_id!, tx))!);
   }
 
-  /** The salvage of `row`, locked, when it is pending at `stage` (else a replay: nothing to do). */
-  async #locked(tx: DbConn, row: OutboundRow, stage: store.SalvageStage): Promise<store.SalvageRow | undefined> {
+  /**
+   * The salvage of `row`, locked, when it is pending at `stage` (else a replay: nothing to do),
+   * with `row` recorded as the step's: the version that settled (a speed-up's replacement or the
+   * original mined after all, a rebuild after expiry), not the first one queued (setOutbound),
+   * which a replacement leaves 'replaced' with no receipt. The give-back's end reads it.
+   */
+  async #locked(tx: DbConn, row: OutboundRow, stage: store.SalvageStep): Promise<store.SalvageRow | undefined> {
     const s = row.ownerId ? await store.lockSalvage(tx, row.ownerId) : undefined;
-    return s && s.status === 'pending' && s.stage === stage ? s : undefined;
+    if (!s || s.status !== 'pending' || s.stage !== stage) return undefined;
+    const key = `${stage}_outbound_id` as const;
+    if (s[key] === row.id) return s;
+    await store.setSettled(tx, s.id, stage, row.id);
+    return { ...s, [key]: row.id };
   }
 
   async #next(tx: DbConn, s: store.SalvageRow): Promise<void> {

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 
-export type SalvageStage = 'topup' | 'lend' | 'transfer' | 'give_back' | 'done' | 'failed';
+export type SalvageStep = 'topup' | 'lend' | 'transfer' | 'give_back';
+export type SalvageStage = SalvageStep | 'done' | 'failed';
 
 export interface SalvageRow {
   id: string;
@@ -59,14 +60,19 @@ export async function lockSalvage(db: DbConn, id: string): Promise<SalvageRow | 
 }
 
 /** The step's outbound row is queued: the salvage moves on to that stage. */
-export async function setOutbound(
-  db: DbConn,
-  id: string,
-  step: 'topup' | 'lend' | 'transfer' | 'give_back',
-  outboundId: string,
-): Promise<void> {
+export async function setOutbound(db: DbConn, id: string, step: SalvageStep, outboundId: string): Promise<void> {
   const column = sql.ref(`${step}_outbound_id`);
   await sql`UPDATE salvages SET ${column} = ${outboundId}, stage = ${step}, updated_at = now() WHERE id = ${id}`.execute(db);
+}
+
+/**
+ * The version of a step's transaction that settled (outbound.settled: a speed-up's replacement
+ * or the original mined after all, a rebuild after expiry) becomes the step's row: setOutbound
+ * recorded the first version, which a replacement or rebuild left 'replaced', without a receipt.
+ */
+export async function setSettled(db: DbConn, id: string, step: SalvageStep, outboundId: string): Promise<void> {
+  const column = sql.ref(`${step}_outbound_id`);
+  await sql`UPDATE salvages SET ${column} = ${outboundId}, updated_at = now() WHERE id = ${id}`.execute(db);
 }
 
 export async function finishSalvage(db: DbConn, id: string, ok: boolean, error: string | null): Promise<void> {

@@ -6,8 +6,10 @@
  * on the node; the SALVAGE Transaction and salvage.success.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWallet, tokenBalance } from '../../../src/devnet/tron/testkit.js';
-import { childOf, events, outboundRows, settled, startTronWorld, walletApi, type TronWorld } from './world.js';
+import { sql } from 'kysely';
+import { info, newWallet, post, tokenBalance } from '../../../src/devnet/tron/testkit.js';
+import { eventually } from '../../support/fixtures.js';
+import { childOf, events, hex41, outboundRows, settled, startTronWorld, walletApi, type TronWorld } from './world.js';
 
 let w: TronWorld;
 
@@ -53,4 +55,74 @@ describe('an unlisted TRC-20 at a fresh child address', () => {
     // The loan is back: nothing is lent out any more.
     expect(view.positions.find((p: { resource: string }) => p.resource === 'ENERGY').delegated).toBe('0');
   });
+});
+
+describe('a recovery with energy lent whose transfer expired unmined and was rebuilt', () => {
+  it('ends as the rebuilt transfer did: SUCCESS with its hash and fee, salvage.success, the energy taken back', async () => {
+    const usdc = w.s.tokens[1]!;
+    const child = await childOf(w);
+    await w.s.control.fund(child.address, { tokens: { USDC: 1_234_000n } });
+    await w.s.control.produceBlocks(1);
+    const to = newWallet().address;
+    const blockchainId = w.h.services.catalogue.findChain('tron-salvage', 'testnet')!.row.blockchain_id;
+    const body = { senderAddress: child.address, recipientAddress: to, amount: '1.234', blockchainId, tokenAddress: usdc.address };
+    const transfers = async () => (await outboundRows(w, id)).filter((r) => r.purpose === 'salvage');
+    let id = '';
+    let expired: { hash: string | null } | undefined;
+    w.s.control.pause();
+    try {
+      const res = await walletApi(w, 'POST', '/salvage', body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      id = res.body.data.id;
+      // The activation and the lend land one block at a time; once the lend has settled (the
+      // transfer is queued in that transaction) no block is made: the transfer stays unmined.
+      await eventually(
+        async () => {
+          if ((await outboundRows(w, id)).some((r) => r.purpose === 'salvage-lend' && r.stage === 'mined')) return true;
+          await w.s.control.produceBlocks(1);
+          await new Promise((r) => setTimeout(r, 100));
+          return false;
+        },
+        (lent) => lent,
+        60_000,
+      );
+      [expired] = await eventually(transfers, (rows) => rows.length === 1 && rows[0]!.stage === 'broadcast', 20_000);
+      // Past its expiration: the next block drops it; once the solidified head is past it too, it is rebuilt.
+      await w.s.control.advanceTime(61_000);
+      await w.s.control.solidify();
+      expect((await info(w.s, expired!.hash!)).blockNumber).toBeUndefined();
+      await eventually(transfers, (rows) => rows.length === 2 && rows[1]!.stage === 'broadcast', 30_000);
+    } finally {
+      w.s.control.resume();
+    }
+
+    const done = await settled(w, id, 60_000);
+    const rows = await outboundRows(w, id);
+    expect(rows.map((r) => [r.purpose, r.stage])).toEqual([
+      ['salvage-topup', 'mined'], // activation of the child
+      ['salvage-lend', 'mined'],
+      ['salvage', 'replaced'], // expired unmined
+      ['salvage', 'mined'], // rebuilt
+      ['salvage-give-back', 'mined'],
+    ]);
+    const transfer = rows[3]!;
+    expect(rows[2]!.hash).toBe(expired!.hash);
+    expect(done, JSON.stringify(done)).toMatchObject({ type: 'SALVAGE', status: 'SUCCESS', amount: '1.234', hash: transfer.hash });
+    // The fee and block are the rebuilt transfer's (energy lent, bandwidth free: nothing burnt).
+    expect(done.blockNumber).toBe((await info(w.s, transfer.hash!)).blockNumber);
+    expect((await info(w.s, transfer.hash!)).fee ?? 0).toBe(0);
+    expect(done.fee).toBe('0');
+    expect(await tokenBalance(w.s, usdc.address, to)).toBe(1_234_000n);
+    expect(await tokenBalance(w.s, usdc.address, child.address)).toBe(0n);
+    expect(
+      await post(w.s, 'wallet/getdelegatedresourcev2', { fromAddress: hex41(w.wallet.address), toAddress: hex41(child.address) }),
+    ).toEqual({});
+    const { rows: salvages } = await sql<{ status: string; stage: string; error: string | null; transfer: string }>`
+      SELECT s.status, s.stage, s.error, o.hash AS transfer
+        FROM salvages s JOIN outbound_txs o ON o.id = s.transfer_outbound_id WHERE s.id = ${id}`.execute(w.h.database.db);
+    expect(salvages).toEqual([{ status: 'success', stage: 'done', error: null, transfer: transfer.hash }]);
+    const [event] = await events(w, id, 'salvage.success');
+    expect(event!.data).toMatchObject({ status: 'SUCCESS', hash: transfer.hash });
+    expect(w.receiver.requests.filter((r) => r.body.includes(id) && r.body.includes('salvage.failed'))).toEqual([]);
+  }, 180_000);
 });
