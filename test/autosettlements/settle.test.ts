@@ -465,6 +465,52 @@ describe('settlements and withdrawals from the same address', () => {
   });
 });
 
+describe('a settlement from a child whose own payout holds its coin', () => {
+  it('tops the child up for what its payout holds: the payout and the settlement are both made', async () => {
+    const child = await newAddress({ disableAutoSweep: true });
+    const dest = freshAddress();
+    await addressRule(child.id, rule({ to: dest }));
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const native = chain.assets.find((a) => a.is_native)!;
+    expect((await h.api('PATCH', `${base()}/assets/${native.id}`, { body: { isActive: true } })).status).toBe(200);
+    // 0.01 ETH of its own, set outright (a native transfer would be a deposit).
+    await eth.rpc('anvil_setBalance', [child.address, '0x2386f26fc10000']);
+    const payee = freshAddress();
+    let deposit = '';
+    let payout = '';
+    try {
+      await h.stopWorker(); // nothing is sent until both are recorded
+      const receipt = await eth.sendToken('USDC', child.address, '5');
+      await drain();
+      deposit = await depositId(receipt.transactionHash);
+      await h.services.autoSettlements.takeConfirmed([deposit]);
+      // A payout of all its coin but the payout's own gas (fixed by its gas fields): nothing is free for the legs.
+      const fee = 21_000n * 10_000_000_000n;
+      const res = await h.api('POST', `${base()}/addresses/${child.id}/withdraw`, {
+        body: {
+          assetId: native.id,
+          address: payee,
+          amount: formatAmount(10n ** 16n - fee, 18),
+          gasLimit: '21000',
+          gasPrice: '10000000000',
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      payout = res.body.data.id as string;
+      const [queued] = await settlementOf(deposit);
+      await h.services.autoSettlements.executor.run(queued!.id);
+      expect((await settlementOf(deposit))[0]).toMatchObject({ status: 'pending', error: null });
+    } finally {
+      await h.startWorker();
+    }
+    const s = await finished(deposit);
+    expect(s.status, s.error ?? '').toBe('success');
+    expect(await transaction(payout)).toMatchObject({ status: 'SUCCESS' });
+    expect(await eth.balanceOf('USDC', dest)).toBe(5n * USDC);
+    expect(await eth.pub.getBalance({ address: payee as `0x${string}` })).toBe(10n ** 16n - 21_000n * 10_000_000_000n);
+  });
+});
+
 describe('deleting a rule', () => {
   it('while a job holds one of its settlements and updates it twice: both finish, no deadlock, the settlement keeps its copy of the rule', async () => {
     const child = await newAddress({ disableAutoSweep: true });

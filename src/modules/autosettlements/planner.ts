@@ -64,7 +64,13 @@ export interface Planned {
   childFee: bigint;
 }
 
-export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: store.SettlementRow, sender: string): Promise<Planned> {
+export async function planSettlement(
+  deps: ModuleDeps,
+  swaps: SwapService,
+  withdrawals: Pick<WithdrawalService, 'inFlight'>,
+  s: store.SettlementRow,
+  sender: string,
+): Promise<Planned> {
   const { catalogue } = deps;
   // The destination is screened before anything is planned, reserved or signed: listed, the
   // settlement fails (auto-settlement.failed) with the list named; a provider that does not
@@ -141,8 +147,15 @@ export async function planSettlement(deps: ModuleDeps, swaps: SwapService, s: st
       // The child signs the move with the limit quoted (in the family's units; none: 0).
       transferGas = quote.limit?.limit ?? 0n;
     }
-    const [native] = await adapter.getBalances([{ owner: sender, token: null }]);
-    const funding = family.childFeeFunding({ nativeBalance: native!, value: assetIn.is_native ? amountIn : 0n, network });
+    // What the child's own spends in flight hold of its native coin (a payout, their fees) is
+    // not there for the legs: the top-up makes up for it, or reserveAtSender would refuse a
+    // settlement that a larger top-up lets through.
+    const [[native], held] = await Promise.all([
+      adapter.getBalances([{ owner: sender, token: null }]),
+      withdrawals.inFlight(catalogue.chain(s.chain_id), sender, assetIn.id),
+    ]);
+    const free = native! > held.native ? native! - held.native : 0n;
+    const funding = family.childFeeFunding({ nativeBalance: free, value: assetIn.is_native ? amountIn : 0n, network });
     topup = funding.kind === 'transfer' ? funding.amount : 0n;
     childFee = offers(adapter, 'feeSponsorship') ? 0n : family.costOf(0n, network);
   }
