@@ -28,3 +28,4 @@ DROP INDEX transactions_spending_settled;
 CREATE INDEX transactions_spending_settled ON transactions (chain_id, sender_address, updated_at)
   WHERE type IN ('WITHDRAW', 'SWAP', 'AUTO_SETTLEMENT', 'CUSTOM_SMART_CONTRACT', 'SALVAGE', 'STAKING',
                  'UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW');
+

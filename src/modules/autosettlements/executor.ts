@@ -97,7 +97,7 @@ export class AutoSettlementExecutor {
 
     // A plain move from the master reads nothing of the sender's: its chain reads need no lock.
     if (!fromChild && !swapping) {
-      const planned = await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender);
+      const planned = await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender, db);
       await db.transaction().execute((tx) => this.#record(tx, s, wallet, sender, planned));
       return;
     }
@@ -110,7 +110,7 @@ export class AutoSettlementExecutor {
         return;
       }
       // The sender's allowance and balance, read while no other settlement of it can move them.
-      await this.#record(tx, locked, wallet, sender, await planSettlement(this.deps, this.swaps, this.withdrawals, locked, sender));
+      await this.#record(tx, locked, wallet, sender, await planSettlement(this.deps, this.swaps, this.withdrawals, locked, sender, tx));
     });
   }
 

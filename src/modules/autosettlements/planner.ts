@@ -70,6 +70,8 @@ export async function planSettlement(
   withdrawals: Pick<WithdrawalService, 'inFlight'>,
   s: store.SettlementRow,
   sender: string,
+  /** The caller's connection: a child's plan is made in the transaction that holds its settlement lock (one connection, not two). */
+  db: DbConn,
 ): Promise<Planned> {
   const { catalogue } = deps;
   // The destination is screened before anything is planned, reserved or signed: listed, the
@@ -152,7 +154,7 @@ export async function planSettlement(
     // settlement that a larger top-up lets through.
     const [[native], held] = await Promise.all([
       adapter.getBalances([{ owner: sender, token: null }]),
-      withdrawals.inFlight(catalogue.chain(s.chain_id), sender, assetIn.id),
+      withdrawals.inFlight(catalogue.chain(s.chain_id), sender, assetIn.id, { db }),
     ]);
     const free = native! > held.native ? native! - held.native : 0n;
     const funding = family.childFeeFunding({ nativeBalance: free, value: assetIn.is_native ? amountIn : 0n, network });
@@ -258,8 +260,9 @@ export function minedOfStrings(m: NonNullable<StoredPlan['mined']>): Mined {
  * withdrawals, swaps or settlements leave too little for it. Without this a withdrawal
  * accepted meanwhile and the settlement could both be sent, and the second to be mined would
  * fail on chain, fee paid. A child may hold no native coin until its top-up lands, so of its
- * fee it must hold only what the top-up leaves to it: the top-up is reckoned from the child's
- * balance as read, not from what its pending spends leave of it. `fee`: what the legs may
+ * fee it must hold only what the top-up leaves to it (the top-up was reckoned from what the
+ * child's spends in flight left of its balance when planned; one accepted since is caught
+ * here, under the lock). `fee`: what the legs may
  * cost the sender in all (a child's top-up included), for the settlement's leg to hold
  * against later withdrawals while it is in flight (withdrawals/store.ts heldBack).
  */
