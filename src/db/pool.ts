@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type { Database } from './types.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -59,4 +59,10 @@ export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): P
       if ((err as { code?: unknown }).code !== '40P01' || attempt >= attempts) throw err;
     }
   }
+}
+
+/** The database's clock, read now (clock_timestamp: not the transaction's start): a time to compare rows' updated_at with. */
+export async function databaseNow(db: DbConn): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
+  return rows[0]!.now;
 }

@@ -102,6 +102,28 @@ async function finished(deposit: string) {
     30_000,
   ).then((rows) => rows[0]!);
 }
+/**
+ * A settlement refused for funds a payout of its sender took: failed with `reason`, its leg
+ * FAILED with auto-settlement.failed, nothing sent for it (no transaction to revert, no fee
+ * paid; a top-up from the master would be a row of it too); the payout SUCCESS.
+ */
+async function refusedWhilePaid(deposit: string, payoutId: string, reason: RegExp) {
+  const s = await finished(deposit);
+  expect(s).toMatchObject({ status: 'failed' });
+  expect(s.error).toMatch(reason);
+  const settle = await transaction(s.settle_transaction_id!);
+  expect(settle).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED' });
+  expect((await eventOf(settle.id, 'auto-settlement.failed')).data.reason).toMatch(/cannot pay/);
+  const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
+  expect(Number(rows[0]!.n)).toBe(0);
+  const paid = await eventually(
+    () => transaction(payoutId),
+    (t) => t.status !== 'PENDING',
+    30_000,
+  );
+  expect(paid).toMatchObject({ status: 'SUCCESS' });
+  return { settle, paid };
+}
 async function transaction(id: string) {
   const res = await h.api('GET', `${base()}/transactions/${id}`);
   expect(res.status).toBe(200);
@@ -359,21 +381,7 @@ describe('settlements and withdrawals from the same address', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       await h.startWorker();
 
-      const s = await finished(deposit);
-      expect(s).toMatchObject({ status: 'failed' });
-      expect(s.error).toMatch(/master address cannot pay this settlement now: Insufficient USDC/);
-      const settle = await transaction(s.settle_transaction_id!);
-      expect(settle).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED' });
-      expect((await eventOf(settle.id, 'auto-settlement.failed')).data.reason).toMatch(/cannot pay/);
-      // Nothing was sent for the settlement: no transaction to revert, no fee paid.
-      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
-      expect(Number(rows[0]!.n)).toBe(0);
-      const paid = await eventually(
-        () => transaction(res.body.data.id as string),
-        (t) => t.status !== 'PENDING',
-        30_000,
-      );
-      expect(paid).toMatchObject({ status: 'SUCCESS' });
+      await refusedWhilePaid(deposit, res.body.data.id as string, /master address cannot pay this settlement now: Insufficient USDC/);
       expect(await eth.balanceOf('USDC', to)).toBe(all);
       expect(await eth.balanceOf('USDC', dest)).toBe(0n);
     } finally {
@@ -407,22 +415,12 @@ describe('settlements and withdrawals from the same address', () => {
       await h.services.autoSettlements.executor.run(queued!.id);
       await h.startWorker();
 
-      const s = await finished(deposit);
-      expect(s).toMatchObject({ status: 'failed' });
-      expect(s.error).toMatch(/sending address cannot pay this settlement now: Insufficient USDC/);
-      const settle = await transaction(s.settle_transaction_id!);
-      expect(settle).toMatchObject({ type: 'AUTO_SETTLEMENT', status: 'FAILED' });
-      expect(settle.senderAddress.toLowerCase()).toBe(child.address.toLowerCase());
-      expect((await eventOf(settle.id, 'auto-settlement.failed')).data.reason).toMatch(/cannot pay/);
-      // Nothing was sent for the settlement (a top-up from the master would be a row of it too).
-      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM outbound_txs WHERE owner_id = ${s.id}`.execute(h.database.db);
-      expect(Number(rows[0]!.n)).toBe(0);
-      const paid = await eventually(
-        () => transaction(res.body.data.id as string),
-        (t) => t.status !== 'PENDING',
-        30_000,
+      const { settle, paid } = await refusedWhilePaid(
+        deposit,
+        res.body.data.id as string,
+        /sending address cannot pay this settlement now: Insufficient USDC/,
       );
-      expect(paid).toMatchObject({ status: 'SUCCESS' });
+      expect(settle.senderAddress.toLowerCase()).toBe(child.address.toLowerCase());
       expect((await eth.pub.getTransactionReceipt({ hash: paid.hash })).status).toBe('success');
       expect(await eth.balanceOf('USDC', to)).toBe(5n * USDC);
       expect(await eth.balanceOf('USDC', child.address)).toBe(0n);

@@ -14,7 +14,7 @@
  */
 import { ChainRejectedError } from '../../chains/errors.js';
 import type { FeeQuote, TxIntent } from '../../chains/types.js';
-import type { Db, DbConn } from '../../db/pool.js';
+import { databaseNow, type Db, type DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
 import { BusinessRuleError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -141,7 +141,7 @@ export class SweepService {
     // transfer's estimate runs against the pending state, where those spends are already made).
     // T, noted first: a spend that settles after it may or may not show in the balance read,
     // so the plan is checked under the lock against what settled since T.
-    const since = await store.databaseNow(this.db);
+    const since = await databaseNow(this.db);
     const [[tokenBalance, nativeBalance], held] = await Promise.all([
       adapter.getBalances([
         { owner: address.address, token: native ? null : asset.row.address },

@@ -144,12 +144,6 @@ export async function setOutbound(
     );
 }
 
-/** The database's clock (a time to compare updated_at with), read now. */
-export async function databaseNow(db: DbConn): Promise<Date> {
-  const { rows } = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
-  return rows[0]!.now;
-}
-
 /**
  * The version of a step's transaction that settled (outbound.settled: a speed-up's replacement
  * or the original mined after all, a rebuild after expiry) becomes the step's row: setOutbound

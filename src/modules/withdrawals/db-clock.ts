@@ -2,7 +2,7 @@
  * The database time and spender lists the funds check reads (funds.ts, "T" and "P"), shared
  * by concurrent requests for a moment instead of read by each.
  */
-import type { DbConn } from '../../db/pool.js';
+import { databaseNow, type DbConn } from '../../db/pool.js';
 import * as store from './store.js';
 
 type Spenders = Awaited<ReturnType<typeof store.spenders>>;
@@ -22,7 +22,7 @@ export class DbClock {
   now(db: DbConn): Promise<Date> {
     const last = this.#last;
     if (last && Date.now() - last.at < this.maxAgeMs) return last.value;
-    const entry = { at: Date.now(), value: store.databaseNow(db) };
+    const entry = { at: Date.now(), value: databaseNow(db) };
     this.#last = entry;
     entry.value.catch(() => this.#last === entry && (this.#last = null));
     return entry.value;

@@ -11,11 +11,6 @@ export async function lockSender(db: DbConn, chainId: string, address: string): 
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdraw:${chainId}:${addressKey(address)}`}, 0))`.execute(db);
 }
 
-export async function databaseNow(db: DbConn): Promise<Date> {
-  const { rows } = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
-  return rows[0]!.now;
-}
-
 export interface Held {
   assetId: string | null;
   amount: bigint;

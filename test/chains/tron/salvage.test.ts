@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { info, newWallet, post, tokenBalance } from '../../../src/devnet/tron/testkit.js';
-import { eventually } from '../../support/fixtures.js';
+import { expireTransferOnceLent } from './expiry.js';
 import { childOf, events, hex41, outboundRows, settled, startTronWorld, walletApi, type TronWorld } from './world.js';
 
 let w: TronWorld;
@@ -66,7 +66,6 @@ describe('a recovery with energy lent whose transfer expired unmined and was reb
     const to = newWallet().address;
     const blockchainId = w.h.services.catalogue.findChain('tron-salvage', 'testnet')!.row.blockchain_id;
     const body = { senderAddress: child.address, recipientAddress: to, amount: '1.234', blockchainId, tokenAddress: usdc.address };
-    const transfers = async () => (await outboundRows(w, id)).filter((r) => r.purpose === 'salvage');
     let id = '';
     let expired: { hash: string | null } | undefined;
     w.s.control.pause();
@@ -74,24 +73,7 @@ describe('a recovery with energy lent whose transfer expired unmined and was reb
       const res = await walletApi(w, 'POST', '/salvage', body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       id = res.body.data.id;
-      // The activation and the lend land one block at a time; once the lend has settled (the
-      // transfer is queued in that transaction) no block is made: the transfer stays unmined.
-      await eventually(
-        async () => {
-          if ((await outboundRows(w, id)).some((r) => r.purpose === 'salvage-lend' && r.stage === 'mined')) return true;
-          await w.s.control.produceBlocks(1);
-          await new Promise((r) => setTimeout(r, 100));
-          return false;
-        },
-        (lent) => lent,
-        60_000,
-      );
-      [expired] = await eventually(transfers, (rows) => rows.length === 1 && rows[0]!.stage === 'broadcast', 20_000);
-      // Past its expiration: the next block drops it; once the solidified head is past it too, it is rebuilt.
-      await w.s.control.advanceTime(61_000);
-      await w.s.control.solidify();
-      expect((await info(w.s, expired!.hash!)).blockNumber).toBeUndefined();
-      await eventually(transfers, (rows) => rows.length === 2 && rows[1]!.stage === 'broadcast', 30_000);
+      expired = await expireTransferOnceLent(w.s, () => outboundRows(w, id), { lend: 'salvage-lend', transfer: 'salvage' });
     } finally {
       w.s.control.resume();
     }

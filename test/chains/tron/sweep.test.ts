@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { account, info, post, sendToken, tokenBalance } from '../../../src/devnet/tron/testkit.js';
+import { account, post, sendToken, tokenBalance } from '../../../src/devnet/tron/testkit.js';
+import { expireTransferOnceLent } from './expiry.js';
 import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
@@ -179,7 +180,6 @@ describe('a USDT sweep whose transfer expired unmined and was rebuilt', () => {
     const masterUsdt = await tokenBalance(w.s, w.usdt, wallet.address);
     const indexer = w.h.services.deposits.indexer(w.h.services.catalogue.findChain(wallet.slug, 'testnet')!);
     while ((await indexer.step()) === 'progress');
-    const transfers = async () => (await sweepRows(w, id)).filter((r) => r.purpose === 'sweep');
     let id = '';
     let expired: { hash: string | null } | undefined;
     w.s.control.pause();
@@ -198,24 +198,7 @@ describe('a USDT sweep whose transfer expired unmined and was rebuilt', () => {
         90_000,
       );
       id = d!.id;
-      // The activation and the lend land one block at a time; once the lend has settled (the
-      // transfer is queued in that transaction) no block is made: the transfer stays unmined.
-      await eventually(
-        async () => {
-          if ((await sweepRows(w, id)).some((r) => r.purpose === 'sweep-lend' && r.stage === 'mined')) return true;
-          await w.s.control.produceBlocks(1);
-          await new Promise((r) => setTimeout(r, 100));
-          return false;
-        },
-        (lent) => lent,
-        60_000,
-      );
-      [expired] = await eventually(transfers, (rows) => rows.length === 1 && rows[0]!.stage === 'broadcast', 20_000);
-      // Past its expiration: the next block drops it; once the solidified head is past it too, it is rebuilt.
-      await w.s.control.advanceTime(61_000);
-      await w.s.control.solidify();
-      expect((await info(w.s, expired!.hash!)).blockNumber).toBeUndefined();
-      await eventually(transfers, (rows) => rows.length === 2 && rows[1]!.stage === 'broadcast', 30_000);
+      expired = await expireTransferOnceLent(w.s, () => sweepRows(w, id), { lend: 'sweep-lend', transfer: 'sweep' });
     } finally {
       w.s.control.resume();
     }
