@@ -17,7 +17,12 @@ interface SamplingNode {
  * BENCH_HEAP_PROF=1: where the first backfill run allocates (V8 sampling heap profiler,
  * counting objects the GC has already freed too), printed as the top allocation sites.
  */
-export async function heapSampled<T>(enabled: boolean, log: (line: string) => void, fn: () => Promise<T>): Promise<T> {
+export async function heapSampled<T>(
+  enabled: boolean,
+  log: (line: string) => void,
+  fn: () => Promise<T>,
+  what = 'the first backfill run',
+): Promise<T> {
   if (!enabled) return fn();
   const session = new Session();
   session.connect();
@@ -37,13 +42,13 @@ export async function heapSampled<T>(enabled: boolean, log: (line: string) => vo
       const f = n.callFrame;
       const url = f.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/main\//, '');
       const here = `${f.functionName || '(anonymous)'} ${url}:${f.lineNumber + 1}`;
-      const path = [...stack, here].slice(-3);
+      const path = [...stack, here].slice(-(Number(process.env.HEAP_PROF_DEPTH) || 3));
       if (n.selfSize) sites.set(path.join(' < '), (sites.get(path.join(' < ')) ?? 0) + n.selfSize);
       for (const c of n.children) walk(c, path);
     };
     walk(profile.head, []);
     const total = [...sites.values()].reduce((a, b) => a + b, 0);
-    log(`  allocation sampling of the first backfill run: ${fmt(total / MB, 0)} MB allocated in all; top sites (innermost last):`);
+    log(`  allocation sampling of ${what}: ${fmt(total / MB, 0)} MB allocated in all; top sites (innermost last):`);
     for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 25))
       log(`    ${fmt(bytes / MB, 1).padStart(6)} MB  ${site}`);
   }

@@ -2,10 +2,13 @@
  * Where the time goes, for one endpoint under the benchmark's load (not part of
  * `npm run bench`; run it when a target is missed):
  *
- *   npx tsx bench/profile.ts addresses|balances|ceiling [seconds] [--cpu-prof=/tmp/x.cpuprofile] [--what-if=a,b]
+ *   npx tsx bench/profile.ts addresses|balances|ceiling [seconds] [--cpu-prof=/tmp/x.cpuprofile] [--heap-prof] [--what-if=a,b]
  *
  * With --cpu-prof, the server thread's V8 CPU profile of the measured window only (not the
  * start-up) is written to the file (open it in Chrome DevTools or speedscope).
+ *
+ * With --heap-prof, the top allocation sites of the measured window (V8's sampling heap
+ * profiler, objects the GC already freed included): where the garbage collector's work comes from.
  *
  * --what-if patches the running service graph (never src/) to estimate what a change in
  * src/ would buy. These are measurement aids, not proposals to ship as written:
@@ -32,10 +35,12 @@ import { runLoad, type LoadSpec } from './loadgen.js';
 import { startCeiling, balanceSpecs } from './balances.js';
 import { fmt } from './stats.js';
 import { cpuShare, cpuSnapshot } from './cpu.js';
+import { heapSampled } from './heap-sampled.js';
 
 const endpoint = process.argv[2] ?? 'balances';
 const seconds = Number(process.argv.slice(3).find((a) => /^\d+(\.\d+)?$/.test(a)) ?? 10);
 const cpuProf = process.argv.find((a) => a.startsWith('--cpu-prof='))?.slice('--cpu-prof='.length);
+const heapProf = process.argv.includes('--heap-prof');
 const whatIf = new Set((process.argv.find((a) => a.startsWith('--what-if='))?.slice('--what-if='.length) ?? '').split(',').filter(Boolean));
 const WHAT_IFS = ['rpc-batch', 'rpc-nodehttp', 'cache-auth', 'cache-wallet', 'cache-assets'];
 for (const w of whatIf) if (!WHAT_IFS.includes(w)) throw new Error(`unknown --what-if ${w}; one of ${WHAT_IFS.join(', ')}`);
@@ -202,7 +207,7 @@ async function main(): Promise<void> {
     const before = cpuSnapshot();
     const elu0 = performance.eventLoopUtilization();
     const t0 = performance.now();
-    const r = await runLoad(spec, 'child');
+    const r = await heapSampled(heapProf, (line) => console.log(line), () => runLoad(spec, 'child'), 'the measured window');
     const wall = performance.now() - t0;
     if (session && cpuProf) {
       const { profile } = await session.post('Profiler.stop');

@@ -247,6 +247,53 @@ describe('funds sent on the other devnet to an address of ours', () => {
     ];
     for (const b of refused) expect((await h.api('POST', `${base()}/salvage`, { body: b })).status, JSON.stringify(b)).toBe(400);
   });
+
+  it('recoveries of one sender at once on a chain named by rpcUrl: one signs at a time, the others 409, none FAILED', async () => {
+    // No tracker follows a foreign chain: two requests that read the same pending nonce
+    // would sign two transfers with it; the node keeps one, the other ended FAILED (or, had
+    // it replaced the first, the first stayed PENDING for ever).
+    await fetch(foreign.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
+    });
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
+    const recover = (to: string) =>
+      h.api('POST', `${base()}/salvage`, {
+        body: { senderAddress: wallet().address, recipientAddress: to, amount: '0.01', blockchainId: blockchainId(eth), rpcUrl: foreign.rpcUrl },
+      });
+    const before = await counts();
+    const recipients = [fresh(), fresh(), fresh()];
+    const answers = await Promise.all(recipients.map(recover));
+    const paid: string[] = [];
+    const hashes: Hex[] = [];
+    for (const [i, res] of answers.entries()) {
+      if (res.status === 409) {
+        expect(res.body.error, JSON.stringify(res.body)).toBe('SALVAGE_IN_PROGRESS');
+        expect(await pub.getBalance({ address: recipients[i] as Address })).toBe(0n);
+        continue;
+      }
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data, JSON.stringify(res.body.data)).toMatchObject({ type: 'SALVAGE', status: 'SUCCESS' });
+      paid.push(recipients[i]!);
+      hashes.push(res.body.data.hash);
+    }
+    expect(paid.length).toBeGreaterThan(0);
+    // Each refused one goes through once sent again.
+    for (const [i, res] of answers.entries()) {
+      if (res.status !== 409) continue;
+      const again = await recover(recipients[i]!);
+      expect([again.status, again.body.data?.status], JSON.stringify(again.body)).toEqual([200, 'SUCCESS']);
+      paid.push(recipients[i]!);
+      hashes.push(again.body.data.hash);
+    }
+    const nonces = await Promise.all(hashes.map(async (hash) => (await pub.getTransaction({ hash })).nonce));
+    expect(new Set(nonces).size).toBe(recipients.length);
+    for (const to of recipients) expect(await pub.getBalance({ address: to as Address })).toBe(10n ** 16n);
+    // One Transaction per transfer, none left FAILED by a lost nonce race.
+    const after = await counts();
+    expect(Number(after!.t) - Number(before!.t)).toBe(recipients.length);
+  });
 });
 
 describe('a client reference already used on the wallet', () => {

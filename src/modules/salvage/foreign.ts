@@ -13,7 +13,7 @@ import type { DbConn } from '../../db/pool.js';
 import { nativeValueOf } from '../../chains/intents.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { capability, isZeroAddress, sharesKeys } from '../../chains/registry.js';
-import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
@@ -24,6 +24,7 @@ import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
+import { tryLockForeignSender } from './store.js';
 
 export interface ForeignDeps {
   /** The installation's rule for outside targets (webhook URLs), applied to RPC URLs too. */
@@ -173,48 +174,7 @@ export async function foreignRecover(
       );
     }
     const sender = adapter.sender;
-    // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
-    const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
-    const network = await clientNode(() => sender.prepare(p.intent, p.network));
-    // Asked again just before signing (service.ts asked before the node was read): a
-    // reference the wallet holds is refused with the key unused. A twin committing after
-    // this is refused by create, its signed bytes dropped unsent.
-    const reference = body.reference ?? shortReference();
-    await deps.transactions.requireReferenceFree(deps.db, wallet.id, body.reference);
-    const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
-      sender.sign(p.intent, nonce, network, key),
-    );
-    const id = uuidv7();
-    // Decided and recorded before it is broadcast (a crash after leaves the hash to look up,
-    // never an unknown transfer); a refusal drops the signed bytes, never sent.
-    await deps.db.transaction().execute(async (tx) => {
-      await decide(tx, { sender: p.sender, recipient: p.recipient, assetId: null, amount: p.amount });
-      await deps.transactions.create(tx, {
-        id,
-        wallet_id: wallet.id,
-        address_id: p.sender.addressId,
-        chain_id: own.id,
-        reference,
-        type: 'SALVAGE',
-        status: 'PENDING',
-        stage: 'created',
-        confirmed: false,
-        amount: p.amount.toString(),
-        amount_paid: p.amount.toString(),
-        amount_decimals: p.decimals,
-        sender_address: p.sender.address,
-        recipient_address: p.recipient,
-        token_address: p.token,
-        network: own.row.network,
-        created_channel: 'API',
-        metadata: {
-          ...(body.metadata ?? {}),
-          salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
-        },
-      });
-    });
-    await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
-    const end = async (ok: boolean, reason: string | null, mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined']) =>
+    const end = async (id: string, ok: boolean, reason: string | null, mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined']) =>
       deps.db.transaction().execute(async (tx) => {
         const moved = await deps.transactions.settleLeg(
           tx,
@@ -225,18 +185,73 @@ export async function foreignRecover(
         );
         if (moved) await deps.webhooks.emitForTransaction(tx, id, ok ? SALVAGE_EVENTS.ok : SALVAGE_EVENTS.failed);
       });
-    try {
-      await adapter.broadcast(signed.raw);
-    } catch (err) {
-      await end(false, `the chain's node refused the transfer: ${(err as Error).message.slice(0, 300)}`, null);
-      return id;
-    }
+    // No tracker follows a foreign chain and its node alone counts the sender's nonces: two
+    // recoveries of one sender that read the count together would sign two transfers with one
+    // nonce (the node keeps one; the other fails, or replaces the first and leaves it PENDING
+    // for ever). So one at a time, from the nonce read to the broadcast, under a lock the
+    // twin is told about (409) rather than queued on: waiting would hold a pool connection
+    // on a node the client named.
+    const sent = await deps.db.transaction().execute(async (held) => {
+      if (!(await tryLockForeignSender(held, adapter.config.chainId, p.sender.address)))
+        throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight on that chain; send this one once it ends');
+      // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
+      const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
+      const network = await clientNode(() => sender.prepare(p.intent, p.network));
+      // Asked again just before signing (service.ts asked before the node was read): a
+      // reference the wallet holds is refused with the key unused. A twin committing after
+      // this is refused by create, its signed bytes dropped unsent.
+      const reference = body.reference ?? shortReference();
+      await deps.transactions.requireReferenceFree(deps.db, wallet.id, body.reference);
+      const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
+        sender.sign(p.intent, nonce, network, key),
+      );
+      const id = uuidv7();
+      // Decided and recorded before it is broadcast (a crash after leaves the hash to look up,
+      // never an unknown transfer); a refusal drops the signed bytes, never sent.
+      await deps.db.transaction().execute(async (tx) => {
+        await decide(tx, { sender: p.sender, recipient: p.recipient, assetId: null, amount: p.amount });
+        await deps.transactions.create(tx, {
+          id,
+          wallet_id: wallet.id,
+          address_id: p.sender.addressId,
+          chain_id: own.id,
+          reference,
+          type: 'SALVAGE',
+          status: 'PENDING',
+          stage: 'created',
+          confirmed: false,
+          amount: p.amount.toString(),
+          amount_paid: p.amount.toString(),
+          amount_decimals: p.decimals,
+          sender_address: p.sender.address,
+          recipient_address: p.recipient,
+          token_address: p.token,
+          network: own.row.network,
+          created_channel: 'API',
+          metadata: {
+            ...(body.metadata ?? {}),
+            salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
+          },
+        });
+      });
+      await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
+      try {
+        await adapter.broadcast(signed.raw);
+      } catch (err) {
+        await end(id, false, `the chain's node refused the transfer: ${(err as Error).message.slice(0, 300)}`, null);
+        return { id, hash: null };
+      }
+      return { id, hash: signed.hash };
+    });
+    const { id, hash } = sent;
+    if (hash === null) return id;
     const deadline = Date.now() + RECEIPT_WAIT_MS;
     while (Date.now() < deadline) {
-      const r = await adapter.getReceipt(signed.hash).catch(() => null);
+      const r = await adapter.getReceipt(hash).catch(() => null);
       if (r) {
-        const mined = { hash: signed.hash, block: r.block, ...adapter.fees.ofReceipt(r) };
+        const mined = { hash, block: r.block, ...adapter.fees.ofReceipt(r) };
         await end(
+          id,
           r.status === 'success',
           r.status === 'success' ? null : 'the recovery transfer reverted on chain (the network fee was paid)',
           mined,
@@ -245,7 +260,7 @@ export async function foreignRecover(
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    deps.logger.warn({ salvageId: id, hash: signed.hash }, 'foreign-chain recovery not mined within the request; it stays PENDING');
+    deps.logger.warn({ salvageId: id, hash }, 'foreign-chain recovery not mined within the request; it stays PENDING');
     return id;
   } finally {
     adapter.close();

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export type SalvageStep = 'topup' | 'lend' | 'transfer' | 'give_back';
 export type SalvageStage = SalvageStep | 'done' | 'failed';
@@ -86,6 +87,16 @@ export async function senderBusy(db: DbConn, chainId: string, sender: string): P
   const { rows } = await sql<{ id: string }>`
     SELECT id FROM salvages WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending' LIMIT 1`.execute(db);
   return rows.length > 0;
+}
+
+/**
+ * One recovery of a sender at a time on a chain named by rpcUrl (foreign.ts), keyed by that
+ * chain's id: false when another holds it (transaction-scoped; never waits).
+ */
+export async function tryLockForeignSender(db: DbConn, chainId: number, sender: string): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean }>`
+    SELECT pg_try_advisory_xact_lock(hashtextextended(${`salvage-foreign:${chainId}:${addressKey(sender)}`}, 0)) AS ok`.execute(db);
+  return rows[0]!.ok;
 }
 
 /** Serialises salvages of one sender (transaction-scoped advisory lock). */
