@@ -248,6 +248,31 @@ describe('funds sent on the other devnet to an address of ours', () => {
     for (const b of refused) expect((await h.api('POST', `${base()}/salvage`, { body: b })).status, JSON.stringify(b)).toBe(400);
   });
 
+  it('more recoveries at once on a chain named by rpcUrl than the pool has connections, each of another sender: all paid, the API answering', async () => {
+    // A sender's claim must not hold a pool connection while the client's node answers:
+    // held in a transaction, 24 recoveries took the pool's 20 connections and each waited
+    // for one more to record itself (nothing answered again, other routes included).
+    const senders = await Promise.all(Array.from({ length: 24 }, () => child()));
+    for (const c of senders)
+      await fetch(foreign.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [c.address, '0xDE0B6B3A7640000'] }),
+      });
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
+    const recipients = senders.map(() => fresh());
+    const answers = await Promise.all(
+      senders.map((c, i) =>
+        h.api('POST', `${base()}/salvage`, {
+          body: { senderAddress: c.address, recipientAddress: recipients[i], amount: '0.01', blockchainId: blockchainId(eth), rpcUrl: foreign.rpcUrl },
+        }),
+      ),
+    );
+    for (const res of answers) expect([res.status, res.body.data?.status], JSON.stringify(res.body)).toEqual([200, 'SUCCESS']);
+    for (const to of recipients) expect(await pub.getBalance({ address: to as Address })).toBe(10n ** 16n);
+    expect((await h.api('GET', base())).status).toBe(200);
+  });
+
   it('recoveries of one sender at once on a chain named by rpcUrl: one signs at a time, the others 409, none FAILED', async () => {
     // No tracker follows a foreign chain: two requests that read the same pending nonce
     // would sign two transfers with it; the node keeps one, the other ended FAILED (or, had

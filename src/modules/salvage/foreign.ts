@@ -24,7 +24,7 @@ import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
-import { tryLockForeignSender } from './store.js';
+import { claimForeignSender as tryClaim, releaseForeignSender as release } from './store.js';
 
 export interface ForeignDeps {
   /** The installation's rule for outside targets (webhook URLs), applied to RPC URLs too. */
@@ -33,6 +33,12 @@ export interface ForeignDeps {
 
 /** How long the request follows the transfer for its receipt. */
 const RECEIPT_WAIT_MS = 30_000;
+/**
+ * How long a sender's claim on a foreign chain lasts if its holder never releases it (a crash
+ * between the nonce read and the broadcast): past the longest the node's three calls can take
+ * (the chain client's timeout and retries).
+ */
+const CLAIM_TTL_MS = 5 * 60_000;
 
 export type ForeignChain = { kind: 'configured'; chain: ChainHandle } | { kind: 'foreign'; adapter: ChainAdapter; own: ChainHandle };
 
@@ -188,12 +194,15 @@ export async function foreignRecover(
     // No tracker follows a foreign chain and its node alone counts the sender's nonces: two
     // recoveries of one sender that read the count together would sign two transfers with one
     // nonce (the node keeps one; the other fails, or replaces the first and leaves it PENDING
-    // for ever). So one at a time, from the nonce read to the broadcast, under a lock the
-    // twin is told about (409) rather than queued on: waiting would hold a pool connection
-    // on a node the client named.
-    const sent = await deps.db.transaction().execute(async (held) => {
-      if (!(await tryLockForeignSender(held, adapter.config.chainId, p.sender.address)))
-        throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight on that chain; send this one once it ends');
+    // for ever). So one at a time, from the nonce read to the broadcast, under a claim the
+    // twin is told about (409) rather than queued on. A claim row, not a lock held in a
+    // transaction: that would keep a pool connection for as long as the client's node takes,
+    // while the recovery needs more connections to record itself.
+    const claim = uuidv7();
+    const chainId = adapter.config.chainId;
+    if (!(await tryClaim(deps.db, chainId, p.sender.address, claim, CLAIM_TTL_MS)))
+      throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight on that chain; send this one once it ends');
+    const signAndSend = async () => {
       // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
       const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
       const network = await clientNode(() => sender.prepare(p.intent, p.network));
@@ -242,7 +251,16 @@ export async function foreignRecover(
         return { id, hash: null };
       }
       return { id, hash: signed.hash };
-    });
+    };
+    let sent: Awaited<ReturnType<typeof signAndSend>>;
+    try {
+      sent = await signAndSend();
+    } finally {
+      // Best effort: a claim left behind expires (CLAIM_TTL_MS).
+      await release(deps.db, chainId, p.sender.address, claim).catch((err: unknown) =>
+        deps.logger.warn({ err: (err as Error).message, chainId }, 'foreign-chain recovery claim not released; it expires'),
+      );
+    }
     const { id, hash } = sent;
     if (hash === null) return id;
     const deadline = Date.now() + RECEIPT_WAIT_MS;

@@ -91,12 +91,21 @@ export async function senderBusy(db: DbConn, chainId: string, sender: string): P
 
 /**
  * One recovery of a sender at a time on a chain named by rpcUrl (foreign.ts), keyed by that
- * chain's id: false when another holds it (transaction-scoped; never waits).
+ * chain's id: a claim row (migration 043) that expires after `ttlMs` should its holder never
+ * release it. False when another holds it.
  */
-export async function tryLockForeignSender(db: DbConn, chainId: number, sender: string): Promise<boolean> {
-  const { rows } = await sql<{ ok: boolean }>`
-    SELECT pg_try_advisory_xact_lock(hashtextextended(${`salvage-foreign:${chainId}:${addressKey(sender)}`}, 0)) AS ok`.execute(db);
-  return rows[0]!.ok;
+export async function claimForeignSender(db: DbConn, chainId: number, sender: string, token: string, ttlMs: number): Promise<boolean> {
+  const { rows } = await sql<{ token: string }>`
+    INSERT INTO foreign_salvage_claims (chain_id, sender_key, token, expires_at)
+    VALUES (${chainId}, ${addressKey(sender)}, ${token}, now() + make_interval(secs => ${ttlMs / 1000}))
+    ON CONFLICT (chain_id, sender_key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+      WHERE foreign_salvage_claims.expires_at < now()
+    RETURNING token`.execute(db);
+  return rows.length > 0;
+}
+
+export async function releaseForeignSender(db: DbConn, chainId: number, sender: string, token: string): Promise<void> {
+  await sql`DELETE FROM foreign_salvage_claims WHERE chain_id = ${chainId} AND sender_key = ${addressKey(sender)} AND token = ${token}`.execute(db);
 }
 
 /** Serialises salvages of one sender (transaction-scoped advisory lock). */
