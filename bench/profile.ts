@@ -207,7 +207,12 @@ async function main(): Promise<void> {
     const before = cpuSnapshot();
     const elu0 = performance.eventLoopUtilization();
     const t0 = performance.now();
-    const r = await heapSampled(heapProf, (line) => console.log(line), () => runLoad(spec, 'child'), 'the measured window');
+    const r = await heapSampled(
+      heapProf,
+      (line) => console.log(line),
+      () => runLoad(spec, 'child'),
+      'the measured window',
+    );
     const wall = performance.now() - t0;
     if (session && cpuProf) {
       const { profile } = await session.post('Profiler.stop');

@@ -373,6 +373,13 @@ export interface Events {
   wallet_id: string;
 }
 
+export interface ForeignSalvageClaims {
+  chain_id: Int8Column;
+  expires_at: TimestampColumn;
+  sender_key: string;
+  token: string;
+}
+
 export interface IdempotencyKeys {
   created_at: Generated<TimestampColumn>;
   fingerprint: string;
@@ -748,6 +755,7 @@ export interface DB {
   dashboard_users: DashboardUsers;
   deposit_repairs: DepositRepairs;
   events: Events;
+  foreign_salvage_claims: ForeignSalvageClaims;
   idempotency_keys: IdempotencyKeys;
   master_keys: MasterKeys;
   nonces: Nonces;

@@ -19,8 +19,19 @@ export interface Database$ {
   close(): Promise<void>;
 }
 
-export function createDatabase(connectionString: string, logger: Logger, max = 20): Database$ {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+/**
+ * How long a query waits for one of the pool's connections before it fails (pg-pool's
+ * `connectionTimeoutMillis`; without it the wait has no end). Code that opens a transaction
+ * and then asks the pool for another connection inside it holds one and waits for a second:
+ * as many of those at once as the pool has connections, and none ever gets one, so the
+ * process would answer nothing again. With the limit the waiters fail (503 DATABASE_BUSY; their
+ * transactions roll back and give their connections back) and the process recovers. The
+ * stores pass their transaction on so that this does not happen; this bounds what one missed.
+ */
+export const POOL_WAIT_MS = 30_000;
+
+export function createDatabase(connectionString: string, logger: Logger, max = 20, waitMs = POOL_WAIT_MS): Database$ {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: waitMs });
   // A client losing its connection (database restart) must not crash the process. The pool
   // reports idle clients' errors; a checked-out client has no listener of the pool's (pg-pool
   // removes it while the client is lent), and one that lost its connection between two

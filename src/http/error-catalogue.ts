@@ -253,6 +253,11 @@ export const ERROR_CATALOGUE = {
       'AML screening could not be completed (a provider did not answer) and the wallet fails closed (`configurations.aml.onProviderFailure` BLOCK): nothing was written; retry later. /readyz names the provider.',
   },
   CHAIN_UNAVAILABLE: { status: 503, meaning: "A chain's RPC endpoint failed; safe to retry." },
+  DATABASE_BUSY: {
+    status: 503,
+    meaning:
+      "Every database connection of the instance stayed busy for 30 s; the request's open transaction was rolled back. Send it again (with the same `reference` or `Idempotency-Key` where it takes one).",
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

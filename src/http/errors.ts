@@ -98,7 +98,17 @@ function fieldOf(context: string | undefined, instancePath: string, params: Reco
  */
 const CONCURRENCY_CODES = new Set(['40P01', '40001', '55P03']);
 
+/** pg-pool's error when no connection came within POOL_WAIT_MS (db/pool.ts); it carries no code. */
+const POOL_WAIT_MESSAGE = 'timeout exceeded when trying to connect';
+
 export function fromDatabase(err: unknown): { status: number; code: string; message: string; details?: FieldIssue[] } | null {
+  if (err instanceof Error && err.message === POOL_WAIT_MESSAGE) {
+    return {
+      status: C.DATABASE_BUSY.status,
+      code: 'DATABASE_BUSY',
+      message: 'The database connections of this instance stayed busy; this request was not completed. Send it again.',
+    };
+  }
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !CONCURRENCY_CODES.has(code)) return null;
   return {
@@ -123,6 +133,10 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
       if (mapped.code === 'CONCURRENT_UPDATE') {
         req.log.warn({ err }, 'request rolled back by a concurrent transaction');
         void reply.header('retry-after', '1');
+      }
+      if (mapped.code === 'DATABASE_BUSY') {
+        req.log.error({ err }, 'no database connection within the pool wait');
+        void reply.header('retry-after', '5');
       }
       body = { statusCode: mapped.status, message: mapped.message, error: mapped.code, requestId: req.id };
       if (mapped.details) body.details = mapped.details;

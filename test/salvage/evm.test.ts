@@ -264,7 +264,13 @@ describe('funds sent on the other devnet to an address of ours', () => {
     const answers = await Promise.all(
       senders.map((c, i) =>
         h.api('POST', `${base()}/salvage`, {
-          body: { senderAddress: c.address, recipientAddress: recipients[i], amount: '0.01', blockchainId: blockchainId(eth), rpcUrl: foreign.rpcUrl },
+          body: {
+            senderAddress: c.address,
+            recipientAddress: recipients[i],
+            amount: '0.01',
+            blockchainId: blockchainId(eth),
+            rpcUrl: foreign.rpcUrl,
+          },
         }),
       ),
     );
@@ -285,7 +291,13 @@ describe('funds sent on the other devnet to an address of ours', () => {
     const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
     const recover = (to: string) =>
       h.api('POST', `${base()}/salvage`, {
-        body: { senderAddress: wallet().address, recipientAddress: to, amount: '0.01', blockchainId: blockchainId(eth), rpcUrl: foreign.rpcUrl },
+        body: {
+          senderAddress: wallet().address,
+          recipientAddress: to,
+          amount: '0.01',
+          blockchainId: blockchainId(eth),
+          rpcUrl: foreign.rpcUrl,
+        },
       });
     const before = await counts();
     const recipients = [fresh(), fresh(), fresh()];

@@ -156,6 +156,8 @@ export interface HarnessOptions {
   extraChains?: ChainConfig[];
   /** AML screening settings (timeouts, cache); default the service's (modules/aml). */
   aml?: AppConfig['aml'];
+  /** The service's pool: connections and how long a query waits for one (default createDatabase's). */
+  pool?: { max: number; waitMs: number };
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -171,7 +173,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     { portBase: 0, blockTime: 0, logger, specs: opts.specs ?? DEVNET_CHAINS, templates: DEVNET_TEMPLATES },
     createDatabaseFromTemplate,
   );
-  const database = createDatabase(databaseUrl, logger);
+  const database = opts.pool ? createDatabase(databaseUrl, logger, opts.pool.max, opts.pool.waitMs) : createDatabase(databaseUrl, logger);
   const kek = randomBytes(32);
   const services = await createServices(
     database.db,

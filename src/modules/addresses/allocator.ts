@@ -4,7 +4,7 @@
  * the addresses and inserts them together. Indexes come from the row (not from memory),
  * so several processes stay gap- and duplicate-free; batching amortises the commit.
  */
-import type { Db } from '../../db/pool.js';
+import type { Db, DbConn } from '../../db/pool.js';
 import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as store from './store.js';
@@ -24,7 +24,8 @@ interface WalletSlot {
    * The addresses of the batch's indexes, in order; called once per batch, after the
    * indexes are reserved (a seed family opens the seed here, once per batch).
    */
-  derive(indexes: readonly number[]): Promise<string[]>;
+  /** On `tx`, the issuing transaction (it must ask nothing of the pool while it is open). */
+  derive(indexes: readonly number[], tx: DbConn): Promise<string[]>;
 }
 
 interface Pending {
@@ -71,7 +72,7 @@ export class AddressAllocator {
         const reserved = await store.reserveIndexes(tx, slot.walletId, batch.length);
         if (!reserved) throw new NotFoundError('Wallet');
         const indexes = Array.from({ length: reserved.granted }, (_, i) => reserved.first + i);
-        const addresses = indexes.length > 0 ? await slot.derive(indexes) : [];
+        const addresses = indexes.length > 0 ? await slot.derive(indexes, tx) : [];
         const rows: store.NewAddress[] = [];
         for (let i = 0; i < reserved.granted; i++) {
           const index = indexes[i]!;

@@ -59,7 +59,7 @@ export class AddressService {
         walletId,
         chainId: chain.id,
         path: (index) => children.path(index),
-        derive: (indexes) => children.addresses(indexes),
+        derive: (indexes, tx) => children.addresses(indexes, tx),
       },
       {
         name: input.name ?? null,

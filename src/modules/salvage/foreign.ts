@@ -180,7 +180,12 @@ export async function foreignRecover(
       );
     }
     const sender = adapter.sender;
-    const end = async (id: string, ok: boolean, reason: string | null, mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined']) =>
+    const end = async (
+      id: string,
+      ok: boolean,
+      reason: string | null,
+      mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined'],
+    ) =>
       deps.db.transaction().execute(async (tx) => {
         const moved = await deps.transactions.settleLeg(
           tx,
@@ -201,7 +206,10 @@ export async function foreignRecover(
     const claim = uuidv7();
     const chainId = adapter.config.chainId;
     if (!(await tryClaim(deps.db, chainId, p.sender.address, claim, CLAIM_TTL_MS)))
-      throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight on that chain; send this one once it ends');
+      throw new ConflictError(
+        'SALVAGE_IN_PROGRESS',
+        'Another recovery from this address is in flight on that chain; send this one once it ends',
+      );
     const signAndSend = async () => {
       // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
       const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;

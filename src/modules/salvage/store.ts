@@ -105,7 +105,9 @@ export async function claimForeignSender(db: DbConn, chainId: number, sender: st
 }
 
 export async function releaseForeignSender(db: DbConn, chainId: number, sender: string, token: string): Promise<void> {
-  await sql`DELETE FROM foreign_salvage_claims WHERE chain_id = ${chainId} AND sender_key = ${addressKey(sender)} AND token = ${token}`.execute(db);
+  await sql`DELETE FROM foreign_salvage_claims WHERE chain_id = ${chainId} AND sender_key = ${addressKey(sender)} AND token = ${token}`.execute(
+    db,
+  );
 }
 
 /** Serialises salvages of one sender (transaction-scoped advisory lock). */

@@ -4,7 +4,7 @@
  * family whose children need it (childKeysFrom 'seed'). WalletService creates one and delegates to it;
  * a new wallet's keys are made and sealed here (`newWalletKeys`).
  */
-import type { Db } from '../../db/pool.js';
+import type { Db, DbConn } from '../../db/pool.js';
 import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
 import type { AddressCodec, ChildAddressDeriver, KeyDerivation } from '../../chains/types.js';
 import type { ChainConfig } from '../../config/index.js';
@@ -28,9 +28,10 @@ export interface ChildAddresses {
   path(index: number): string;
   /**
    * The addresses of `indexes`, in order: from the opened account xpub on bip32 families;
-   * on a seed family from the seed, opened once for the whole call and zeroed.
+   * on a seed family from the seed, opened once for the whole call and zeroed (read on
+   * `within`, the caller's open transaction: the issuing one holds the wallet row).
    */
-  addresses(indexes: readonly number[]): Promise<string[]>;
+  addresses(indexes: readonly number[], within?: DbConn): Promise<string[]>;
 }
 
 /** The keys of a configured chain's family. */
@@ -117,7 +118,7 @@ export class WalletKeyring {
     private readonly vault: KeyVault,
     private readonly catalogue: CatalogueService,
     /** The wallet's mnemonic as bytes of their own (WalletService.openMnemonicBytes). */
-    private readonly openMnemonicBytes: (walletId: string) => Promise<Buffer>,
+    private readonly openMnemonicBytes: (walletId: string, db?: DbConn) => Promise<Buffer>,
   ) {}
 
   /** Whether the wallet's children come from the seed (a seed family), not an account xpub. */
@@ -126,11 +127,11 @@ export class WalletKeyring {
   }
 
   /** How the wallet's child addresses are derived (address issuance). */
-  async childAddresses(wallet: { id: string; chain_id: string }): Promise<ChildAddresses> {
+  async childAddresses(wallet: { id: string; chain_id: string }, db: DbConn = this.db): Promise<ChildAddresses> {
     const { derivation, codec } = keysOfChain(this.catalogue.chain(wallet.chain_id).config);
     const path = (index: number) => derivation.childPath(index);
     if (derivation.childKeysFrom === 'account-xpub') {
-      const deriver = await this.deriver(wallet);
+      const deriver = await this.deriver(wallet, db);
       return { path, addresses: async (indexes) => indexes.map((i) => deriver.address(i)) };
     }
     // A seed family (chains/types.ts, KeyDerivation): one vault opening per call that asks
@@ -138,7 +139,7 @@ export class WalletKeyring {
     // nothing secret outlives the call.
     return {
       path,
-      addresses: async (indexes) => {
+      addresses: async (indexes, within) => {
         const ahead = this.#aheadOf(wallet.id);
         const missing = indexes.filter((i) => !ahead.has(i));
         if (missing.length > 0) {
@@ -147,7 +148,7 @@ export class WalletKeyring {
             (i) => i < HARDENED_LIMIT && !ahead.has(i) && !missing.includes(i),
           );
           const wanted = [...missing, ...extra];
-          const mnemonic = await this.openMnemonicBytes(wallet.id);
+          const mnemonic = await this.openMnemonicBytes(wallet.id, within);
           let seed: Buffer | undefined;
           try {
             seed = seedFromMnemonic(mnemonic);
@@ -178,16 +179,18 @@ export class WalletKeyring {
   /**
    * The wallet's address deriver: its account xpub, opened once per process and kept
    * (bip32 families). A seed family's wallet has none: its addresses are the
-   * stored rows (issuance derives them from the seed, `childAddresses`).
+   * stored rows (issuance derives them from the seed, `childAddresses`). Its first opening
+   * reads on `db`: the caller's transaction when it has one open (a second connection asked
+   * of the pool from inside a transaction can wait for ever, db/pool.ts).
    */
-  deriver(wallet: { id: string }): Promise<ChildAddressDeriver> {
+  deriver(wallet: { id: string }, db: DbConn = this.db): Promise<ChildAddressDeriver> {
     const hit = this.#derivers.get(wallet.id);
     if (hit) {
       this.#derivers.delete(wallet.id);
       this.#derivers.set(wallet.id, hit); // re-inserted: Map order is the LRU order
       return hit;
     }
-    const opening = this.#openDeriver(wallet.id);
+    const opening = this.#openDeriver(wallet.id, db);
     this.#derivers.set(wallet.id, opening);
     // A failure (vault unavailable) is not remembered.
     opening.catch(() => {
@@ -204,8 +207,8 @@ export class WalletKeyring {
     return opening;
   }
 
-  async #openDeriver(walletId: string): Promise<ChildAddressDeriver> {
-    const row = await store.readAccountXpub(this.db, walletId);
+  async #openDeriver(walletId: string, db: DbConn): Promise<ChildAddressDeriver> {
+    const row = await store.readAccountXpub(db, walletId);
     if (!row) throw new NotFoundError('Wallet');
     const { derivation } = keysOfChain(this.catalogue.chain(row.chain_id).config);
     if (derivation.childKeysFrom !== 'account-xpub') {

@@ -78,7 +78,7 @@ export class WalletService {
     private readonly changes: Changes,
   ) {
     this.#refs = changes.cache('wallets');
-    this.#keys = new WalletKeyring(db, vault, catalogue, (id) => this.openMnemonicBytes(id));
+    this.#keys = new WalletKeyring(db, vault, catalogue, (id, within) => this.openMnemonicBytes(id, within));
     changes.on(WALLET_CHANGED, (id) => this.#refs.delete(id));
   }
 
@@ -201,8 +201,8 @@ export class WalletService {
    * The wallet's address deriver: its account xpub, opened once per process and kept
    * (bip32 families; keys.ts). A seed family's wallet has none.
    */
-  deriver(wallet: Pick<WalletRow, 'id'>): Promise<ChildAddressDeriver> {
-    return this.#keys.deriver(wallet);
+  deriver(wallet: Pick<WalletRow, 'id'>, db: DbConn = this.db): Promise<ChildAddressDeriver> {
+    return this.#keys.deriver(wallet, db);
   }
 
   /**
@@ -216,15 +216,15 @@ export class WalletService {
       if (!address) throw new NotFoundError('Address');
       return address;
     }
-    return (await this.#keys.deriver(wallet)).address(index);
+    return (await this.#keys.deriver(wallet, db)).address(index);
   }
 
   /**
    * The wallet's mnemonic as UTF-8 bytes in a buffer of its own: the caller derives from it
    * and zeroes it at once (the signer does).
    */
-  async openMnemonicBytes(walletId: string): Promise<Buffer> {
-    const sealed = await store.readSeedCiphertext(this.db, walletId);
+  async openMnemonicBytes(walletId: string, db: DbConn = this.db): Promise<Buffer> {
+    const sealed = await store.readSeedCiphertext(db, walletId);
     if (!sealed) throw new NotFoundError('Wallet');
     return this.vault.open(sealed, WALLET_SEED.associatedData(walletId));
   }

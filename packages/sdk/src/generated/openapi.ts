@@ -14393,7 +14393,8 @@ export interface components {
         | 'LAST_OWNER'
         | 'USER_EXISTS'
         | 'AML_UNAVAILABLE'
-        | 'CHAIN_UNAVAILABLE';
+        | 'CHAIN_UNAVAILABLE'
+        | 'DATABASE_BUSY';
       details?: {
         field: string;
         message: string;

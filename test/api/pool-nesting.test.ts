@@ -1,0 +1,96 @@
+/**
+ * Work inside a transaction never waits for a second connection of the same pool. With as
+ * many such requests at once as the pool has connections, each would hold one and wait for
+ * another, and the process would answer nothing again. Two defences, each tested here:
+ *
+ * - the pool gives up waiting after POOL_WAIT_MS (db/pool.ts): such a wait fails, its
+ *   transaction rolls back and the process recovers;
+ * - the flows pass their transaction on. A world whose pool has ONE connection makes any
+ *   query sent to the pool from inside a transaction wait for ever (here: until the pool's
+ *   wait ends, a 503), so each flow below answering 200 there shows it asks nothing of the
+ *   pool while its transaction is open.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import { createDatabase } from '../../src/db/pool.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { chainOf } from '../support/chain.js';
+import { resolveChain } from '../../src/configuration.js';
+import { startSolanaStandIn, type SolanaStandIn } from '../../src/devnet/solana/index.js';
+
+const SOLANA = 'solana-pool-of-one';
+let sol: SolanaStandIn;
+let h: Harness;
+beforeAll(async () => {
+  sol = await startSolanaStandIn({ port: 0, slotMs: 50, tokens: [] });
+  const solana = resolveChain(
+    {
+      blockchain: SOLANA,
+      family: 'solana',
+      network: 'testnet',
+      rpcUrl: sol.url,
+      chainId: 990_311,
+      name: 'Solana',
+      symbol: 'SOL',
+      confirmations: 1,
+      assets: [],
+    },
+    'test',
+  );
+  h = await startHarness({ specs: [DEVNET_CHAINS[0]!], extraChains: [solana], pool: { max: 1, waitMs: 5_000 } });
+});
+afterAll(async () => {
+  await h?.stop();
+  await sol?.stop();
+});
+
+describe('the pool', () => {
+  it('a query that waits for a connection past the wait limit fails instead of waiting for ever', async () => {
+    const database = createDatabase(h.databaseUrl, createLogger('silent'), 1, 300);
+    try {
+      const nested = database.db.transaction().execute(async () => {
+        await sql`SELECT 1`.execute(database.db);
+      });
+      await expect(nested).rejects.toThrow('timeout exceeded when trying to connect');
+      // And the connection came back: the pool serves again.
+      expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(database.db)).rows[0]!.one).toBe(1);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('flows on a pool of one connection', () => {
+  it("a new wallet's first payout and first child address (its account key read for the first time in this process)", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'pool of one' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const w = created.body.data as { id: string; address: string; apiKey: string };
+    await chainOf(h, 'devnet-eth').sendNative(w.address, '1');
+    const eth = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!.id;
+    expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: eth } })).status).toBe(200);
+    const paid = await h.api('POST', `/v1/wallets/${w.id}/withdraw`, {
+      key: w.apiKey,
+      body: { assetId: eth, address: '0x000000000000000000000000000000000000dEaD', amount: '0.001' },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const child = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} });
+    expect(child.status, JSON.stringify(child.body)).toBe(200);
+  });
+
+  it("a new Solana wallet's first child address (its seed read inside the issuing transaction)", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: SOLANA, network: 'testnet', name: 'pool of one' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const w = created.body.data as { id: string; apiKey: string };
+    const child = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} });
+    expect(child.status, JSON.stringify(child.body)).toBe(200);
+    expect(child.body.data.derivationPath).toBe("m/44'/501'/1'/0'");
+  });
+});
