@@ -21,7 +21,13 @@ export { parseMasterKey };
 
 /** Where secrets are sealed. A cloud KMS can implement the same two calls. */
 export interface KeyVault {
-  seal(plaintext: Uint8Array, associatedData: string): Promise<Buffer>;
+  /**
+   * `within`: the caller's open database transaction, when it seals inside one. It is handed
+   * as is to the ring's `sealingKeyId`, which reads the active key on it: a read on the pool
+   * from inside a transaction waits for a second connection (db/pool.ts). Opaque here: keys/
+   * knows no database.
+   */
+  seal(plaintext: Uint8Array, associatedData: string, within?: unknown): Promise<Buffer>;
   /** The plaintext, in a buffer of its own (never Node's shared pool): zero it after use. */
   open(sealed: Buffer, associatedData: string): Promise<Buffer>;
 }
@@ -127,9 +133,9 @@ function gcmOpen(key: KeyObject, nonce: Buffer, tag: Buffer, body: Buffer, aad: 
 export class KeyRing implements KeyVault {
   readonly keys: readonly MasterKey[];
   readonly #byId = new Map<string, MasterKey>();
-  readonly #sealingKeyId: () => string | Promise<string>;
+  readonly #sealingKeyId: (within?: unknown) => string | Promise<string>;
 
-  constructor(keys: MasterKey[], sealingKeyId: () => string | Promise<string>) {
+  constructor(keys: MasterKey[], sealingKeyId: (within?: unknown) => string | Promise<string>) {
     this.keys = keys;
     for (const key of keys) if (!this.#byId.has(key.id)) this.#byId.set(key.id, key);
     this.#sealingKeyId = sealingKeyId;
@@ -139,8 +145,8 @@ export class KeyRing implements KeyVault {
     return this.#byId.get(id);
   }
 
-  async seal(plaintext: Uint8Array, associatedData: string): Promise<Buffer> {
-    const id = await this.#sealingKeyId();
+  async seal(plaintext: Uint8Array, associatedData: string, within?: unknown): Promise<Buffer> {
+    const id = await this.#sealingKeyId(within);
     const key = this.#byId.get(id);
     if (!key) {
       throw new MasterKeyError(

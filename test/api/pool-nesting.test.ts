@@ -15,7 +15,10 @@ import { sql } from 'kysely';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { createDatabase } from '../../src/db/pool.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { randomBytes } from 'node:crypto';
+import { createDatabaseFromTemplate, dropDatabase, startHarness, type Harness } from '../support/harness.js';
+import { openCustody } from '../../src/modules/custody/service.js';
+import { localKeys } from '../keys/support.js';
 import { chainOf } from '../support/chain.js';
 import { resolveChain } from '../../src/configuration.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../src/devnet/solana/index.js';
@@ -63,6 +66,30 @@ describe('the pool', () => {
 });
 
 describe('flows on a pool of one connection', () => {
+  it('sealing a secret inside a transaction (a new API key, an imported key) reads the active master key on it', async () => {
+    // Production custody: the key that seals is the one the database marks active, read at
+    // every seal (so a rotation reaches every process at once).
+    const url = await createDatabaseFromTemplate();
+    const database = createDatabase(url, createLogger('silent'), 1, 2_000);
+    try {
+      const custody = await openCustody({
+        db: database.db,
+        keys: localKeys(randomBytes(32)),
+        keyFileDir: null,
+        logger: createLogger('silent'),
+      });
+      try {
+        const sealed = await database.db.transaction().execute((tx) => custody.vault.seal(Buffer.from('a secret'), 'owner-1', tx));
+        expect((await custody.vault.open(sealed, 'owner-1')).toString()).toBe('a secret');
+      } finally {
+        await custody.close();
+      }
+    } finally {
+      await database.close();
+      await dropDatabase(url);
+    }
+  });
+
   it("a new wallet's first payout and first child address (its account key read for the first time in this process)", async () => {
     const created = await h.api('POST', '/v1/wallets', {
       key: h.businessKey,

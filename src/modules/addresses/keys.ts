@@ -112,7 +112,7 @@ export class AddressKeys {
 
   /** Seals the key for the address row and stores it, in the caller's transaction. */
   async store(tx: DbConn, row: { id: string; wallet_id: string; chain_id: string; address: string }, key: Uint8Array): Promise<void> {
-    const ciphertext = await this.policy.vault!.seal(key, ADDRESS_KEY.associatedData(row.id));
+    const ciphertext = await this.policy.vault!.seal(key, ADDRESS_KEY.associatedData(row.id), tx);
     await store.insertAddressKey(tx, {
       addressId: row.id,
       walletId: row.wallet_id,

@@ -156,7 +156,7 @@ export class ApiKeyService {
       id,
       prefix,
       hash: hashKey(apiKey),
-      ciphertext: await this.vault.seal(Buffer.from(apiKey, 'utf8'), id),
+      ciphertext: await this.vault.seal(Buffer.from(apiKey, 'utf8'), id, tx),
     });
     // The new key may have been tried (and cached as unknown) somewhere before it existed.
     await this.changes.publish(tx, API_KEYS_CHANGED);

@@ -48,8 +48,9 @@ export async function openCustody(opts: CustodyOptions): Promise<Custody> {
   const held = await loadKeys(opts);
   try {
     await checkKeys(db, held.keys, held.primary, logger);
-    const vault = new KeyRing(held.keys, async () => {
-      const id = await store.activeKeyId(db);
+    // Read on the sealing caller's transaction when it is inside one (KeyVault.seal).
+    const vault = new KeyRing(held.keys, async (within) => {
+      const id = await store.activeKeyId((within as DbConn | undefined) ?? db);
       if (!id) throw new MasterKeyError('no active master key is recorded in the database');
       return id;
     });
@@ -209,7 +210,7 @@ async function sealClearXpubs(db: Db, vault: KeyRing, logger: Logger): Promise<v
       for (const row of rows) {
         const plain = secretFromString(row.account_xpub!);
         try {
-          await store.sealXpub(tx, row.id, await vault.seal(plain, WALLET_XPUB.associatedData(row.id)));
+          await store.sealXpub(tx, row.id, await vault.seal(plain, WALLET_XPUB.associatedData(row.id), tx));
         } finally {
           plain.fill(0);
         }
