@@ -20,6 +20,7 @@ import { createDatabaseFromTemplate, dropDatabase, startHarness, type Harness } 
 import { openCustody } from '../../src/modules/custody/service.js';
 import { localKeys } from '../keys/support.js';
 import { chainOf } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
 import { resolveChain } from '../../src/configuration.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../src/devnet/solana/index.js';
 
@@ -119,5 +120,45 @@ describe('flows on a pool of one connection', () => {
     const child = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} });
     expect(child.status, JSON.stringify(child.body)).toBe(200);
     expect(child.body.data.derivationPath).toBe("m/44'/501'/1'/0'");
+  });
+});
+
+describe('a worker on a pool of one connection', () => {
+  it("an auto-settlement from a child address (planned in the transaction that holds the sender's lock) reaches its destination", async () => {
+    const w = await startHarness({
+      specs: [{ ...DEVNET_CHAINS[0]!, confirmations: 1 }],
+      worker: true,
+      services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } },
+      pool: { max: 1, waitMs: 5_000 },
+    });
+    try {
+      const wallet = w.wallets['devnet-eth']!;
+      const base = `/v1/wallets/${wallet.id}`;
+      expect((await w.api('PATCH', `${base}/auto-settlements`, { body: { isActive: true } })).status).toBe(200);
+      const child = await w.api('POST', `${base}/addresses`, { body: { disableAutoSweep: true } });
+      expect(child.status, JSON.stringify(child.body)).toBe(200);
+      const dest = '0x000000000000000000000000000000000000bEEF';
+      const rule = await w.api('POST', `${base}/addresses/${child.body.data.id}/auto-settlements/rules`, {
+        body: {
+          name: 'pool of one',
+          order: 'RECOMMENDED',
+          slippageTolerance: '1',
+          source: { assets: ['USDC'], blockchain: 'devnet-eth', minAmount: '0', maxAmount: null },
+          destination: { asset: 'USDC', address: dest, blockchain: 'devnet-eth' },
+        },
+      });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+      const eth = chainOf(w, 'devnet-eth');
+      await eth.sendToken('USDC', child.body.data.address, '3');
+      const indexer = w.services.deposits.indexer(w.services.catalogue.findChain('devnet-eth', 'testnet')!);
+      for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+      await eventually(
+        async () => (await eth.balanceOf('USDC', dest)).toString(),
+        (v) => v === '3000000',
+        30_000,
+      );
+    } finally {
+      await w.stop();
+    }
   });
 });

@@ -36,7 +36,7 @@ import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { failureOf, Legs } from './legs.js';
-import { minedOfStrings, planSettlement, stringsOf, type Planned, type StoredPlan } from './planner.js';
+import { minedOfStrings, planSettlement, refusedPlan, screenDestination, stringsOf, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
@@ -95,9 +95,10 @@ export class AutoSettlementExecutor {
     const fromChild = s.from_index !== 0;
     const swapping = s.asset_in_id !== s.asset_out_id;
 
+    const blocked = await screenDestination(this.deps, s, wallet);
     // A plain move from the master reads nothing of the sender's: its chain reads need no lock.
     if (!fromChild && !swapping) {
-      const planned = await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender, db);
+      const planned = blocked ? refusedPlan(blocked) : await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender, db);
       await db.transaction().execute((tx) => this.#record(tx, s, wallet, sender, planned));
       return;
     }
@@ -110,7 +111,8 @@ export class AutoSettlementExecutor {
         return;
       }
       // The sender's allowance and balance, read while no other settlement of it can move them.
-      await this.#record(tx, locked, wallet, sender, await planSettlement(this.deps, this.swaps, this.withdrawals, locked, sender, tx));
+      const planned = blocked ? refusedPlan(blocked) : await planSettlement(this.deps, this.swaps, this.withdrawals, locked, sender, tx);
+      await this.#record(tx, locked, wallet, sender, planned);
     });
   }
 

@@ -8,6 +8,7 @@ import type { DbConn } from '../../db/pool.js';
 import { AppError } from '../../lib/errors.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
+import type { WalletRow } from '../wallets/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { capability, isZeroAddress } from '../../chains/registry.js';
 import type { ChainAdapter, FeeQuote, NetworkData, Sender, TxIntent } from '../../chains/types.js';
@@ -74,11 +75,6 @@ export async function planSettlement(
   db: DbConn,
 ): Promise<Planned> {
   const { catalogue } = deps;
-  // The destination is screened before anything is planned, reserved or signed: listed, the
-  // settlement fails (auto-settlement.failed) with the list named; a provider that does not
-  // answer on a wallet that fails closed throws AML_UNAVAILABLE, and the job tries again later.
-  const blocked = await screenDestination(deps, s);
-  if (blocked) return { quote: null, plan: null, refusal: blocked, transferGas: 0n, topup: 0n, childFee: 0n };
   const adapter = catalogue.chain(s.chain_id).adapter;
   const assetIn = catalogue.asset(s.asset_in_id)!.row;
   const assetOut = catalogue.asset(s.asset_out_id)!.row;
@@ -112,7 +108,7 @@ export async function planSettlement(
     // and whatever else it prices), in its own units.
     // A child's move names the master as fee payer where the family lets it pay (Solana): quoted as sent.
     const move = moveOf(assetIn, sender, rule.destination.address, amountIn);
-    if (fromChild && offers(adapter, 'feeSponsorship')) move.feePayer = (await deps.wallets.requireRow(s.wallet_id)).address;
+    if (fromChild && offers(adapter, 'feeSponsorship')) move.feePayer = (await deps.wallets.requireRow(s.wallet_id, db)).address;
     quote = await quoteMove(family, move).catch((err: unknown) => {
       if (!(err instanceof ChainRejectedError)) throw err;
       refusal = `The chain refuses this transfer: ${err.message}`;
@@ -165,12 +161,19 @@ export async function planSettlement(
   return { quote, plan, refusal, transferGas, topup, childFee };
 }
 
-/** Why AML screening refuses the settlement's destination (modules/aml), or null. */
-async function screenDestination(deps: ModuleDeps, s: store.SettlementRow): Promise<string | null> {
+/**
+ * Why AML screening refuses the settlement's destination (modules/aml), or null. Asked before
+ * anything is planned, reserved or signed, and before the transaction that plans a child's
+ * settlement opens: the providers' answers (and the audit row of a refusal, in a transaction of
+ * its own) must not wait while that transaction holds a connection and the sender's lock.
+ * Listed, the settlement fails (auto-settlement.failed) with the list named; a provider that
+ * does not answer on a wallet that fails closed throws AML_UNAVAILABLE, and the job tries again.
+ */
+export async function screenDestination(deps: ModuleDeps, s: store.SettlementRow, wallet: WalletRow): Promise<string | null> {
   if (!deps.aml) return null;
   try {
     await deps.aml.checkPayout({
-      wallet: await deps.wallets.requireRow(s.wallet_id),
+      wallet,
       chain: deps.catalogue.chain(s.chain_id),
       recipients: [{ address: s.rule.destination.address, field: 'destination.address' }],
       operation: 'auto-settlement',
@@ -181,6 +184,11 @@ async function screenDestination(deps: ModuleDeps, s: store.SettlementRow): Prom
     if (err instanceof AppError && err.code === 'AML_BLOCKED') return `AML_BLOCKED: ${err.message}`;
     throw err;
   }
+}
+
+/** The plan of a settlement refused before anything was planned (screenDestination's reason). */
+export function refusedPlan(refusal: string): Planned {
+  return { quote: null, plan: null, refusal, transferGas: 0n, topup: 0n, childFee: 0n };
 }
 
 /** The transfer a plain move sends: a payment of the native coin, or of the token. */
