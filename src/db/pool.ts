@@ -25,7 +25,7 @@ export interface Database$ {
  * and then asks the pool for another connection inside it holds one and waits for a second:
  * as many of those at once as the pool has connections, and none ever gets one, so the
  * process would answer nothing again. With the limit the waiters fail (503 DATABASE_BUSY; their
- * transactions roll back and give their connections back) and the process recovers. The
+ * open transactions roll back and give their connections back) and the process recovers. The
  * stores pass their transaction on so that this does not happen; this bounds what one missed.
  */
 export const POOL_WAIT_MS = 30_000;

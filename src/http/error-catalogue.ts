@@ -256,7 +256,7 @@ export const ERROR_CATALOGUE = {
   DATABASE_BUSY: {
     status: 503,
     meaning:
-      "Every database connection of the instance stayed busy for 30 s; the request's open transaction was rolled back. Send it again (with the same `reference` or `Idempotency-Key` where it takes one).",
+      'Every database connection of the instance stayed busy for 30 s. An open transaction of the request was rolled back, but a step it had already committed may stand: send it again with the same `reference` or `Idempotency-Key` (where it takes one), or look it up first.',
   },
 } as const satisfies Record<string, ErrorEntry>;
 

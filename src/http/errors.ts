@@ -106,7 +106,8 @@ export function fromDatabase(err: unknown): { status: number; code: string; mess
     return {
       status: C.DATABASE_BUSY.status,
       code: 'DATABASE_BUSY',
-      message: 'The database connections of this instance stayed busy; this request was not completed. Send it again.',
+      message:
+        'The database connections of this instance stayed busy and this request was cut short; it may have taken effect in part. Send it again with the same reference or Idempotency-Key, or look it up first.',
     };
   }
   const code = (err as { code?: unknown } | null)?.code;

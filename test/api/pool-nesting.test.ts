@@ -91,7 +91,7 @@ describe('flows on a pool of one connection', () => {
     }
   });
 
-  it("a new wallet's first payout and first child address (its account key read for the first time in this process)", async () => {
+  it("a new wallet's first payout (its account key read for the first time in this process, inside the enqueue transaction)", async () => {
     const created = await h.api('POST', '/v1/wallets', {
       key: h.businessKey,
       body: { blockchain: 'devnet-eth', network: 'testnet', name: 'pool of one' },
@@ -106,8 +106,25 @@ describe('flows on a pool of one connection', () => {
       body: { assetId: eth, address: '0x000000000000000000000000000000000000dEaD', amount: '0.001' },
     });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    const child = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} });
-    expect(child.status, JSON.stringify(child.body)).toBe(200);
+  });
+
+  it("a transaction's deriver waits on no opening another caller started on the pool", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'shared deriver' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const row = await h.services.wallets.requireRow(created.body.data.id);
+    let onPool: Promise<string> | undefined;
+    const inTx = await h.services.db.transaction().execute(async (tx) => {
+      // Started first, on the pool, whose one connection this transaction holds: its read
+      // waits until the transaction ends. The transaction's own lookup must not wait on it.
+      onPool = h.services.wallets.addressOf(row, 1);
+      return h.services.wallets.addressOf(row, 2, tx);
+    });
+    expect(inTx).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await onPool!).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await h.services.wallets.addressOf(row, 2)).toBe(inTx);
   });
 
   it("a new Solana wallet's first child address (its seed read inside the issuing transaction)", async () => {
@@ -129,7 +146,8 @@ describe('a worker on a pool of one connection', () => {
       specs: [{ ...DEVNET_CHAINS[0]!, confirmations: 1 }],
       worker: true,
       services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } },
-      pool: { max: 1, waitMs: 5_000 },
+      // Longer than the first world's: twenty jobs and the indexer share the connection here.
+      pool: { max: 1, waitMs: 20_000 },
     });
     try {
       const wallet = w.wallets['devnet-eth']!;

@@ -17,6 +17,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
+import { addressKey } from '../../src/chains/address-key.js';
 
 let h: Harness;
 let receiver: Receiver;
@@ -277,6 +278,51 @@ describe('funds sent on the other devnet to an address of ours', () => {
     for (const res of answers) expect([res.status, res.body.data?.status], JSON.stringify(res.body)).toEqual([200, 'SUCCESS']);
     for (const to of recipients) expect(await pub.getBalance({ address: to as Address })).toBe(10n ** 16n);
     expect((await h.api('GET', base())).status).toBe(200);
+  });
+
+  it("a sender's claim on a chain named by rpcUrl: held, another recovery is 409 with nothing signed; expired, it is taken over", async () => {
+    await fetch(foreign.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
+    });
+    const to = fresh();
+    const recover = () =>
+      h.api('POST', `${base()}/salvage`, {
+        body: {
+          senderAddress: wallet().address,
+          recipientAddress: to,
+          amount: '0.01',
+          blockchainId: blockchainId(eth),
+          rpcUrl: foreign.rpcUrl,
+        },
+      });
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
+    const claim = (expires: string) =>
+      sql`
+      INSERT INTO foreign_salvage_claims (chain_id, sender_key, token, expires_at)
+      VALUES (31999, ${addressKey(wallet().address)}, gen_random_uuid(), now() + ${expires}::interval)
+      ON CONFLICT (chain_id, sender_key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at`.execute(h.database.db);
+    // Held by a recovery in flight elsewhere (another process).
+    await claim('1 minute');
+    const before = await counts();
+    const signs = vi.spyOn(h.services.signer, 'withKey');
+    try {
+      const busy = await recover();
+      expect([busy.status, busy.body.error], JSON.stringify(busy.body)).toEqual([409, 'SALVAGE_IN_PROGRESS']);
+      expect(signs.mock.calls.filter(([walletId]) => walletId === wallet().id)).toEqual([]);
+    } finally {
+      signs.mockRestore();
+    }
+    expect(await counts()).toEqual(before);
+    expect(await pub.getBalance({ address: to as Address })).toBe(0n);
+    // Its holder died: past its expiry the claim is taken over, and released after.
+    await claim('-1 second');
+    const res = await recover();
+    expect([res.status, res.body.data?.status], JSON.stringify(res.body)).toEqual([200, 'SUCCESS']);
+    expect(await pub.getBalance({ address: to as Address })).toBe(10n ** 16n);
+    const { rows } = await sql`SELECT 1 FROM foreign_salvage_claims WHERE chain_id = 31999`.execute(h.database.db);
+    expect(rows).toEqual([]);
   });
 
   it('recoveries of one sender at once on a chain named by rpcUrl: one signs at a time, the others 409, none FAILED', async () => {

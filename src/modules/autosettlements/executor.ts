@@ -95,6 +95,12 @@ export class AutoSettlementExecutor {
     const fromChild = s.from_index !== 0;
     const swapping = s.asset_in_id !== s.asset_out_id;
 
+    // A sender busy with another settlement: wait for it before screening (asked again under
+    // the lock below), or each wait of SENDER_WAIT_MS would screen, and audit a refusal, again.
+    if ((fromChild || swapping) && (await store.senderBusy(db, s))) {
+      await store.enqueueJob(db, s.id, SENDER_WAIT_MS);
+      return;
+    }
     const blocked = await screenDestination(this.deps, s, wallet);
     // A plain move from the master reads nothing of the sender's: its chain reads need no lock.
     if (!fromChild && !swapping) {

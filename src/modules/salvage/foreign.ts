@@ -24,7 +24,7 @@ import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
-import { claimForeignSender as tryClaim, releaseForeignSender as release } from './store.js';
+import { claimForeignSender as tryClaim, releaseForeignSender as release, renewForeignSender as renew } from './store.js';
 
 export interface ForeignDeps {
   /** The installation's rule for outside targets (webhook URLs), applied to RPC URLs too. */
@@ -214,6 +214,14 @@ export async function foreignRecover(
       // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
       const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
       const network = await clientNode(() => sender.prepare(p.intent, p.network));
+      // The node's answers may have outlasted the claim (a slow node the client named): a
+      // twin that took it over reads the same nonce, so this one signs nothing.
+      const stillOurs = () => renew(deps.db, chainId, p.sender.address, claim, CLAIM_TTL_MS);
+      if (!(await stillOurs()))
+        throw new ConflictError(
+          'SALVAGE_IN_PROGRESS',
+          'Another recovery from this address took over on that chain; send this one once it ends',
+        );
       // Asked again just before signing (service.ts asked before the node was read): a
       // reference the wallet holds is refused with the key unused. A twin committing after
       // this is refused by create, its signed bytes dropped unsent.
@@ -252,6 +260,10 @@ export async function foreignRecover(
         });
       });
       await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
+      if (!(await stillOurs())) {
+        await end(id, false, 'the claim on the sender expired before the broadcast (the node was too slow); nothing was sent', null);
+        return { id, hash: null };
+      }
       try {
         await adapter.broadcast(signed.raw);
       } catch (err) {

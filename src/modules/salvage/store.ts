@@ -104,6 +104,18 @@ export async function claimForeignSender(db: DbConn, chainId: number, sender: st
   return rows.length > 0;
 }
 
+/**
+ * The claim made longer, if `token` still holds it: false when it expired and another took
+ * it over (the holder's node calls outlasted the claim; it must not sign or broadcast then).
+ */
+export async function renewForeignSender(db: DbConn, chainId: number, sender: string, token: string, ttlMs: number): Promise<boolean> {
+  const { rows } = await sql<{ token: string }>`
+    UPDATE foreign_salvage_claims SET expires_at = now() + make_interval(secs => ${ttlMs / 1000})
+     WHERE chain_id = ${chainId} AND sender_key = ${addressKey(sender)} AND token = ${token}
+    RETURNING token`.execute(db);
+  return rows.length > 0;
+}
+
 export async function releaseForeignSender(db: DbConn, chainId: number, sender: string, token: string): Promise<void> {
   await sql`DELETE FROM foreign_salvage_claims WHERE chain_id = ${chainId} AND sender_key = ${addressKey(sender)} AND token = ${token}`.execute(
     db,

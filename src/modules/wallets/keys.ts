@@ -105,6 +105,8 @@ export class WalletKeyring {
    * child key gives the account's private key), so it exists in clear only here.
    */
   readonly #derivers = new Map<string, Promise<ChildAddressDeriver>>();
+  /** The kept openings that have finished (deriver: what a caller inside a transaction may wait on). */
+  readonly #opened = new WeakSet<Promise<ChildAddressDeriver>>();
   /**
    * A seed family's addresses derived ahead, by wallet then index. Only public keys, as an
    * xpub's children are: unlike the xpub, no set of them and one child key gives away
@@ -185,17 +187,39 @@ export class WalletKeyring {
    */
   deriver(wallet: { id: string }, db: DbConn = this.db): Promise<ChildAddressDeriver> {
     const hit = this.#derivers.get(wallet.id);
-    if (hit) {
+    // A caller inside a transaction takes only a finished opening: waiting on another caller's
+    // read (on the pool, or on that caller's transaction) would keep its own transaction's
+    // connection waiting on a connection it does not hold, or hand it another's error.
+    if (hit && (!db.isTransaction || this.#opened.has(hit))) {
       this.#derivers.delete(wallet.id);
       this.#derivers.set(wallet.id, hit); // re-inserted: Map order is the LRU order
       return hit;
     }
     const opening = this.#openDeriver(wallet.id, db);
-    this.#derivers.set(wallet.id, opening);
+    if (db.isTransaction) {
+      // Its own, on its transaction; kept for everyone once finished, unless one is by then.
+      void opening.then(
+        () => {
+          if (!this.#derivers.has(wallet.id)) this.#keep(wallet.id, opening);
+        },
+        () => undefined,
+      );
+      return opening;
+    }
+    this.#keep(wallet.id, opening);
     // A failure (vault unavailable) is not remembered.
     opening.catch(() => {
       if (this.#derivers.get(wallet.id) === opening) this.#derivers.delete(wallet.id);
     });
+    return opening;
+  }
+
+  #keep(walletId: string, opening: Promise<ChildAddressDeriver>): void {
+    this.#derivers.set(walletId, opening);
+    void opening.then(
+      () => this.#opened.add(opening),
+      () => undefined,
+    );
     while (this.#derivers.size > MAX_DERIVERS) {
       const oldest = this.#derivers.keys().next().value!;
       void this.#derivers.get(oldest)!.then(
@@ -204,7 +228,6 @@ export class WalletKeyring {
       );
       this.#derivers.delete(oldest);
     }
-    return opening;
   }
 
   async #openDeriver(walletId: string, db: DbConn): Promise<ChildAddressDeriver> {
