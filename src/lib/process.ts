@@ -14,6 +14,23 @@ export function processCommand(pid: number): string | null {
   }
 }
 
+/**
+ * When `pid` started (field 22 of /proc/<pid>/stat, clock ticks since boot), or null when no
+ * such process runs (a zombie included). A pid and its start time name one process: a pid
+ * alone may have been handed to another process since it was written down.
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (the state): field 22 is fields[19].
+    if (fields[0] === 'Z') return null;
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();

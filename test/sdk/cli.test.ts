@@ -196,6 +196,13 @@ describe('commands', () => {
       200,
     );
     const [withdrawal] = await json(['tx', 'list', '--type', 'WITHDRAW', '--limit', '1']);
+    // The withdrawal's first event comes with its outcome (withdraw.success once mined): on a
+    // busy machine the tracker may not have settled it yet. Until then resend is 422 NO_EVENT.
+    await eventually(
+      () => h.api('GET', `/v1/wallets/${w.id}/transactions/${withdrawal.id}`, { key: w.apiKey }),
+      (res) => res.body.data?.status !== 'PENDING',
+      30_000,
+    );
     const resent = await json(['webhooks', 'resend', withdrawal.id]);
     expect(resent.webhookLog).toMatchObject({ transactionId: withdrawal.id, status: 'pending' });
   });

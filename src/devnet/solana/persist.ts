@@ -19,6 +19,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { processStartTime } from '../../lib/process.js';
 import { LiteSvm } from 'litesvm/dist/internal.js';
 import type { Block, Ledger, TxRecord, Undo } from './ledger.js';
 
@@ -83,12 +84,16 @@ export class DataDir {
     const resolved = path.resolve(this.dir);
     if (openDirs.has(resolved)) throw new Error(`solana stand-in: ${this.dir} is already in use by this process`);
     try {
-      const pid = Number.parseInt(readFileSync(this.pidFile, 'utf8'), 10);
-      if (pid !== process.pid && pid > 0 && isAlive(pid)) throw new Error(`solana stand-in: ${this.dir} is in use by process ${pid}`);
+      // "<pid> <start time>": the holder is that very process, not whichever took its pid since
+      // it died (a SIGKILLed service's pid reused on a busy machine looked like a live holder).
+      const [pidText, started] = readFileSync(this.pidFile, 'utf8').trim().split(/\s+/);
+      const pid = Number.parseInt(pidText ?? '', 10);
+      if (pid > 0 && pid !== process.pid && holds(pid, started))
+        throw new Error(`solana stand-in: ${this.dir} is in use by process ${pid}`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    writeFileSync(this.pidFile, `${process.pid}\n`);
+    writeFileSync(this.pidFile, `${process.pid} ${processStartTime(process.pid) ?? ''}\n`);
     openDirs.add(resolved);
   }
 
@@ -177,7 +182,12 @@ export class DataDir {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether `pid`, which wrote `started` as its start time, still runs (without /proc: whether any process has that pid). */
+function holds(pid: number, started: string | undefined): boolean {
+  if (existsSync('/proc/self/stat')) {
+    const now = processStartTime(pid);
+    return now !== null && (started === undefined || started === now);
+  }
   try {
     process.kill(pid, 0);
     return true;
