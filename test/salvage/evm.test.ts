@@ -106,6 +106,14 @@ async function sendLost(to: Address, amount: bigint) {
     hash: await eth.wallet.writeContract({ address: lost, abi: erc20Abi, functionName: 'transfer', args: [to, amount], chain: null }),
   });
 }
+/** 1 ETH at `address` on the chain no installation configures (the one tests name by rpcUrl). */
+async function oneEtherOnForeign(address: string) {
+  await fetch(foreign.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [address, '0xDE0B6B3A7640000'] }),
+  });
+}
 async function counts() {
   const { rows } = await sql<{ t: string; o: string }>`
     SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM outbound_txs) AS o`.execute(h.database.db);
@@ -211,11 +219,7 @@ describe('funds sent on the other devnet to an address of ours', () => {
   });
 
   it('rpcUrl names a chain this installation does not configure: checked, used once, the master pays its own fee', async () => {
-    await fetch(foreign.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
-    });
+    await oneEtherOnForeign(wallet().address);
     const to = fresh();
     const body = {
       senderAddress: wallet().address,
@@ -254,12 +258,7 @@ describe('funds sent on the other devnet to an address of ours', () => {
     // held in a transaction, 24 recoveries took the pool's 20 connections and each waited
     // for one more to record itself (nothing answered again, other routes included).
     const senders = await Promise.all(Array.from({ length: 24 }, () => child()));
-    for (const c of senders)
-      await fetch(foreign.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [c.address, '0xDE0B6B3A7640000'] }),
-      });
+    for (const c of senders) await oneEtherOnForeign(c.address);
     const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
     const recipients = senders.map(() => fresh());
     const answers = await Promise.all(
@@ -281,11 +280,7 @@ describe('funds sent on the other devnet to an address of ours', () => {
   });
 
   it("a sender's claim on a chain named by rpcUrl: held, another recovery is 409 with nothing signed; expired, it is taken over", async () => {
-    await fetch(foreign.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
-    });
+    await oneEtherOnForeign(wallet().address);
     const to = fresh();
     const recover = () =>
       h.api('POST', `${base()}/salvage`, {
@@ -329,11 +324,7 @@ describe('funds sent on the other devnet to an address of ours', () => {
     // No tracker follows a foreign chain: two requests that read the same pending nonce
     // would sign two transfers with it; the node keeps one, the other ended FAILED (or, had
     // it replaced the first, the first stayed PENDING for ever).
-    await fetch(foreign.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
-    });
+    await oneEtherOnForeign(wallet().address);
     const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
     const recover = (to: string) =>
       h.api('POST', `${base()}/salvage`, {
@@ -406,11 +397,7 @@ describe('a client reference already used on the wallet', () => {
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     await settledTx(paid.body.data.id);
 
-    await fetch(foreign.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet().address, '0xDE0B6B3A7640000'] }),
-    });
+    await oneEtherOnForeign(wallet().address);
     const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
     const before = await counts();
     const held = await lostOf(c.address);
