@@ -7,7 +7,7 @@
 import type { DbConn } from '../../db/pool.js';
 import { AppError } from '../../lib/errors.js';
 import type { ModuleDeps } from '../deps.js';
-import type { WithdrawalService } from '../withdrawals/service.js';
+import type { MoveRead, WithdrawalService } from '../withdrawals/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { capability, isZeroAddress } from '../../chains/registry.js';
@@ -63,12 +63,14 @@ export interface Planned {
    * child's fees (feeSponsorship: Solana's master signs as fee payer).
    */
   childFee: bigint;
+  /** What reserving the settlement at its sender reads of the chain (reserveAtSender); null when refused. */
+  read: MoveRead | null;
 }
 
 export async function planSettlement(
   deps: ModuleDeps,
   swaps: SwapService,
-  withdrawals: Pick<WithdrawalService, 'inFlight'>,
+  withdrawals: Pick<WithdrawalService, 'inFlight' | 'readForMove'>,
   s: store.SettlementRow,
   sender: string,
   /** The caller's connection: a child's plan is made in the transaction that holds its settlement lock (one connection, not two). */
@@ -92,6 +94,7 @@ export async function planSettlement(
       transferGas: 0n,
       topup: 0n,
       childFee: 0n,
+      read: null,
     };
   }
   let plan: StoredPlan | null = null;
@@ -158,7 +161,13 @@ export async function planSettlement(
     childFee = offers(adapter, 'feeSponsorship') ? 0n : family.costOf(0n, network);
   }
 
-  return { quote, plan, refusal, transferGas, topup, childFee };
+  // Read with the plan, before the transaction that records it where the plan is (a plain
+  // move from the master); a child's or a swap's plan is made under its lock, on `db`.
+  const master = fromChild ? [(await deps.wallets.requireRow(s.wallet_id, db)).address] : [];
+  const read = refusal
+    ? null
+    : await withdrawals.readForMove({ chain: catalogue.chain(s.chain_id), sender, asset: catalogue.asset(s.asset_in_id)! }, master, db);
+  return { quote, plan, refusal, transferGas, topup, childFee, read };
 }
 
 /**
@@ -188,7 +197,7 @@ export async function screenDestination(deps: ModuleDeps, s: store.SettlementRow
 
 /** The plan of a settlement refused before anything was planned (screenDestination's reason). */
 export function refusedPlan(refusal: string): Planned {
-  return { quote: null, plan: null, refusal, transferGas: 0n, topup: 0n, childFee: 0n };
+  return { quote: null, plan: null, refusal, transferGas: 0n, topup: 0n, childFee: 0n, read: null };
 }
 
 /** The transfer a plain move sends: a payment of the native coin, or of the token. */
@@ -280,7 +289,7 @@ export async function reserveAtSender(
   tx: DbConn,
   s: store.SettlementRow,
   sender: string,
-  { plan, quote, topup, childFee }: Planned,
+  { plan, quote, topup, childFee, read }: Planned,
 ): Promise<{ refusal: string | null; fee: bigint }> {
   const asset = deps.catalogue.asset(s.asset_in_id)!;
   const fromChild = s.from_index !== 0;
@@ -290,7 +299,8 @@ export async function reserveAtSender(
     // The child's legs were priced with its top-up (planSettlement): what the master sends it
     // is not the child's to hold already.
     const own = fromChild ? (childFee > topup ? childFee - topup : 0n) : fee;
-    await withdrawals.reserveForMove(tx, { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee: own });
+    const move = { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee: own };
+    await withdrawals.reserveForMove(tx, move, read ?? (await withdrawals.readForMove(move, [], tx)));
     return { refusal: null, fee };
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;

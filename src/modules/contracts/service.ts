@@ -107,6 +107,8 @@ export class ContractService {
     const plan = await this.checked(actor, calls);
     await this.screen(auth, actor, plan, 'contract-write');
     const candidates = await candidatesOf(this.deps, auth, actor, plan);
+    // The sender's first nonce, read before the transaction (no connection waits on the node).
+    await this.deps.outbound.ready(actor.chain, [actor.address]);
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));

@@ -7,7 +7,8 @@
  * conflicts, fillers, speed-up and cancel.
  * - Allocation: consecutive nonces from the `nonces` counter under its row lock, in the
  *   caller's transaction: a rollback gives them back, so no gaps and no duplicates across
- *   callers, processes and restarts. A sender's first send seeds the counter from the chain.
+ *   callers, processes and restarts. A new sender's counter is seeded from the chain's count
+ *   before the caller's transaction opens (`ready`), so taking a slot waits on no node.
  * - Conflicts: a node saying our nonce is used, without knowing our hash, drops the row only
  *   if that persists past a grace period (a lagging node behind a load balancer can say so
  *   about a transaction that did mine) and no version of ours has a receipt.
@@ -59,11 +60,23 @@ function nonceOf(row: OutboundRow): bigint {
 }
 
 function nonceOrdering(sender: NonceSender): OrderingStrategy {
+  // Senders whose counter this process has seen exist (counters are never deleted).
+  const counted = new Set<string>();
   return {
     kind: 'nonce',
 
+    async ready(db, chain, from) {
+      const key = `${chain.id}:${from}`;
+      if (counted.has(key)) return;
+      // Remembered once seen, not once seeded: a seed written in a caller's transaction that
+      // rolls back is gone (take then reads the chain itself, as it would without ready).
+      if ((await store.peekNonce(db, chain.id, from)) !== null) counted.add(key);
+      else await store.seedNonce(db, chain.id, from, await sender.nonceOf(from, 'pending'));
+    },
+
     async take(tx, chain, from, count) {
-      // The common case is one statement; only a sender's first send reads the chain's count.
+      // One statement once `ready` has run; a caller that skipped it seeds the counter here,
+      // reading the chain inside its transaction (correct, but the node's answer holds it).
       const first =
         (await store.takeNonces(tx, chain.id, from, count)) ??
         (await store.allocateNonces(tx, chain.id, from, await sender.nonceOf(from, 'pending'), count));
@@ -140,6 +153,8 @@ async function conflict(core: Core, sender: NonceSender, row: OutboundRow, messa
 function expiryOrdering(sender: ExpirySender): OrderingStrategy {
   return {
     kind: 'expiry',
+
+    async ready() {},
 
     async take(_tx, _chain, _from, count) {
       return Array.from({ length: count }, () => null);

@@ -141,10 +141,22 @@ export class OutboundService {
   }
 
   /**
+   * Before the transaction that enqueues from these senders opens: whatever taking their
+   * slots needs from the chain (a new sender's nonce count), read where the node's answer
+   * holds no connection. A flow that skips it still works; its transaction waits on the node.
+   */
+  async ready(chain: ChainHandle, senders: string[], db: DbConn = this.db): Promise<void> {
+    const ordering = orderingOf(chain);
+    // Spelled as enqueue spells its senders, so the counter seeded is the one taken.
+    const spelled = senders.map((s) => chain.adapter.normalizeAddress(s) ?? s);
+    for (const from of new Set(spelled)) await ordering.ready(db, chain, from);
+  }
+
+  /**
    * Must run inside the caller's transaction, as late as possible: the sender's nonce
    * counter stays locked until that transaction ends, so other sends from the same address
    * wait for it (and a caller enqueuing from several senders should lock them in one order).
-   * The first send from an address reads the chain's nonce, an RPC call made before the lock.
+   * Call `ready` for its senders before that transaction opens.
    */
   async enqueue(tx: DbConn, req: EnqueueRequest): Promise<{ id: string; nonce: bigint | null; from: string }> {
     return (await this.enqueueMany(tx, [req]))[0]!;

@@ -52,6 +52,12 @@ export interface OrderingStrategy {
    */
   take(tx: DbConn, chain: ChainHandle, from: string, count: number): Promise<(bigint | null)[]>;
   /**
+   * Makes `take` for this sender need no chain call, called before the caller's transaction
+   * opens: a nonce family seeds a new sender's counter from the chain's pending count here,
+   * where the node's answer holds no connection and no lock (expiry families: nothing).
+   */
+  ready(db: DbConn, chain: ChainHandle, from: string): Promise<void>;
+  /**
    * Slots and network data of transactions signed for a client to broadcast (sign-only),
    * never reserved: a nonce family's next nonces (a transaction never broadcast must not
    * leave a hole), signed with what was quoted; an expiry family's none, each prepared now

@@ -32,7 +32,7 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
-import type { WithdrawalService } from '../withdrawals/service.js';
+import type { MoveRead, WithdrawalService } from '../withdrawals/service.js';
 import { foreignFee, foreignRecover, openForeign, type ForeignDeps } from './foreign.js';
 import { requirePolicies } from './policy.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
@@ -110,6 +110,12 @@ export class SalvageService {
     await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
     if (p.assetId) await this.deps.rates?.prefetch([p.assetId]); // its USD value, for the policies
     const reference = body.reference ?? shortReference();
+    // Held like a withdrawal where the sender pays its own way (a listed asset or the native
+    // coin, and the fee). What that and the sends need of the chain is read here, before the
+    // transaction: no connection or lock waits on the node.
+    const reserving = p.funding.kind === 'none' && !p.intent.feePayer;
+    const read = reserving ? await this.#read(p, [wallet.address]) : null;
+    if (!read) await this.deps.outbound.ready(p.chain, [p.sender.address, wallet.address]);
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
       // A twin with the same reference waited here for the first to commit: it answers
@@ -120,11 +126,10 @@ export class SalvageService {
       }
       // Transaction policies (SALVAGE, policy.ts), before anything is reserved or written.
       const policies = () => requirePolicies(this.deps, tx, auth, wallet, p);
-      // Held like a withdrawal where the sender pays its own way (a listed asset or the native
-      // coin, and the fee): the policies are then decided under the sender's withdrawal lock,
-      // which comes before their velocity windows' locks as in a withdrawal (one lock order:
-      // deciding first deadlocked with a withdrawal of the sender queued on that lock).
-      if (p.funding.kind === 'none' && !p.intent.feePayer) await this.#reserve(tx, p, policies);
+      // Held like a withdrawal: the policies are then decided under the sender's withdrawal
+      // lock, which comes before their velocity windows' locks as in a withdrawal (one lock
+      // order: deciding first deadlocked with a withdrawal of the sender queued on that lock).
+      if (read) await this.#reserve(tx, p, read, policies);
       else await policies();
       return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null });
     });
@@ -314,20 +319,31 @@ export class SalvageService {
     return funding;
   }
 
-  /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
-  async #reserve(tx: DbConn, p: SalvagePlan, policies: () => Promise<void>): Promise<void> {
+  /** The asset a recovery is held in: its own when listed, else the native coin (its fee). */
+  #held(p: SalvagePlan) {
     const listed = p.assetId ?? p.chain.assets.find((a) => a.is_native)?.id;
-    if (!listed) return policies();
+    return listed ? this.deps.catalogue.asset(listed)! : null;
+  }
+
+  /** readForMove for the recovery (null: nothing to hold it in; its sends made ready all the same). */
+  async #read(p: SalvagePlan, also: string[]): Promise<MoveRead | null> {
+    const asset = this.#held(p);
+    return asset ? this.withdrawals.readForMove({ chain: p.chain, sender: p.sender.address, asset }, also) : null;
+  }
+
+  /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
+  async #reserve(tx: DbConn, p: SalvagePlan, read: MoveRead, policies: () => Promise<void>): Promise<void> {
     await this.withdrawals.reserveForMove(
       tx,
       {
         chain: p.chain,
         sender: p.sender.address,
-        asset: this.deps.catalogue.asset(listed)!,
+        asset: this.#held(p)!,
         amount: p.assetId ? p.amount : 0n,
         to: p.recipient,
         fee: p.quote.fee,
       },
+      read,
       policies,
     );
   }

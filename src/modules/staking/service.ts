@@ -95,18 +95,23 @@ export class StakingService {
     const quote = await chain.adapter.sender.quote(intent, staking.network(op), { fresh: true });
     const native = chain.assets.find((a) => a.is_native);
     const id = uuidv7();
+    // Held like a withdrawal of the master: a stake's TRX and every operation's fee; what
+    // that needs of the chain read before the transaction opens.
+    const asset = native ? this.deps.catalogue.asset(native.id)! : null;
+    const read = asset ? await this.withdrawals.readForMove({ chain, sender: wallet.address, asset }) : null;
+    if (!read) await this.deps.outbound.ready(chain, [wallet.address]);
 
     await this.deps.db.transaction().execute(async (tx) => {
-      // Held like a withdrawal of the master: a stake's TRX and every operation's fee.
-      if (native) {
-        await this.withdrawals.reserveForMove(tx, {
+      if (asset && read) {
+        const move = {
           chain,
           sender: wallet.address,
-          asset: this.deps.catalogue.asset(native.id)!,
+          asset,
           amount: op.action === 'stake' ? amount : 0n,
           to: wallet.address,
           fee: quote.fee,
-        });
+        };
+        await this.withdrawals.reserveForMove(tx, move, read);
       }
       await this.deps.transactions.create(tx, {
         id,

@@ -26,7 +26,7 @@ import { minedOfRecord, minedRecord, type Confirmation, type OutboundRow } from 
 import type { Candidate } from '../policies/service.js';
 import type { FeeQuote, SwapCall } from '../../chains/types.js';
 import type { WalletRow } from '../wallets/service.js';
-import type { WithdrawalService } from '../withdrawals/service.js';
+import type { MoveRead, WithdrawalService } from '../withdrawals/service.js';
 import type { SwapService } from './service.js';
 import * as store from './store.js';
 
@@ -58,14 +58,49 @@ export interface StartContext {
   deadline: bigint;
 }
 
+/** What start read of the chain before its transaction, and the sender's swaps just before. */
+interface ChainRead {
+  seen: store.SenderSwaps;
+  allowance: bigint;
+  read: MoveRead;
+}
+
+/** The sender's swaps changed between start's chain read and its lock: read again. */
+class StaleRead extends Error {}
+
 export class SwapFlow {
   constructor(
     private readonly deps: ModuleDeps,
     private readonly swaps: SwapService,
   ) {}
 
-  /** The swap's rows and first transactions, in one database transaction; its (and its Transaction's) id. */
+  /**
+   * The swap's rows and first transactions, in one database transaction; its (and its
+   * Transaction's) id. What it needs of the chain (the sender's allowance to the router, its
+   * balances, its first nonce) is read before that transaction opens, so no connection or lock
+   * waits on the node. Only another swap of the sender moves the allowance (approve, then the
+   * router's pull): the sender's swaps are looked at before the read and again under the swap
+   * lock, and a swap in flight then, or begun since, makes the read stale: read again.
+   */
   async start(a: Accepted, ctx: StartContext): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      const seen = await store.senderSwaps(this.deps.db, ctx.actor.chain.id, ctx.actor.address);
+      const [allowance, read] = await Promise.all([
+        this.swaps.provider(ctx.actor.chain.id)!.allowance(a.from.row.address, ctx.actor.address),
+        ctx.withdrawals.readForMove({ chain: ctx.actor.chain, sender: ctx.actor.address, asset: a.from }, [ctx.actor.wallet.address]),
+      ]);
+      try {
+        return await this.#start(a, ctx, { seen, allowance, read });
+      } catch (err) {
+        if (!(err instanceof StaleRead)) throw err;
+        if (attempt === 3) {
+          throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address just started or ended; send this one again');
+        }
+      }
+    }
+  }
+
+  async #start(a: Accepted, ctx: StartContext, chainRead: ChainRead): Promise<string> {
     const { actor } = ctx;
     const { chain, wallet } = actor;
     const family = chain.adapter.sender;
@@ -76,12 +111,13 @@ export class SwapFlow {
       // A twin with the same reference waited here for the first to commit: it answers
       // REFERENCE_IN_USE, not SWAP_IN_PROGRESS (another sender's twin is caught by create).
       await this.deps.transactions.requireReferenceFree(tx, wallet.id, ctx.reference);
-      if (await store.senderBusy(tx, chain.id, actor.address)) {
+      const now = await store.senderSwaps(tx, chain.id, actor.address);
+      if (now.pending > 0) {
         throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
       }
+      if (chainRead.seen.pending > 0 || now.newest !== chainRead.seen.newest) throw new StaleRead();
       if (a.recipient !== actor.address) await ctx.withdrawals.checkWhitelistOf(wallet.id, a.recipient, 'recipientAddress', tx);
-      // Read under the swap lock: no other swap of the sender can change the allowance meanwhile.
-      const allowance = await provider.allowance(a.from.row.address, actor.address);
+      const { allowance } = chainRead;
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
       const legs = family.requote(a.fees, provider.legs({ path: a.route.path, approvals: approvals.length }));
       const child = actor.index !== 0;
@@ -93,6 +129,7 @@ export class SwapFlow {
       await ctx.withdrawals.reserveForMove(
         tx,
         { chain, sender: actor.address, asset: a.from, amount: a.amountIn, to: a.recipient, fee: child ? 0n : legs.fee },
+        chainRead.read,
         () => this.deps.policies.requireAllowed(tx, wallet.business_id, [ctx.candidate], () => 'amount'),
       );
       const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;

@@ -123,9 +123,17 @@ export async function lockSender(db: DbConn, chainId: string, sender: string): P
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`swap:${chainId}:${sender}`}, 0))`.execute(db);
 }
 
-/** Whether another API swap of the sender is in flight. */
-export async function senderBusy(db: DbConn, chainId: string, sender: string): Promise<boolean> {
-  const { rows } = await sql<{ id: string }>`
-    SELECT id FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending' LIMIT 1`.execute(db);
-  return rows.length > 0;
+/** The sender's API swaps: the newest one's id (ids grow with time: uuidv7), and how many are in flight. */
+export interface SenderSwaps {
+  newest: string | null;
+  pending: number;
+}
+
+export async function senderSwaps(db: DbConn, chainId: string, sender: string): Promise<SenderSwaps> {
+  const { rows } = await sql<SenderSwaps>`
+    SELECT (SELECT id FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} ORDER BY id DESC LIMIT 1) AS newest,
+           (SELECT count(*)::int FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending') AS pending`.execute(
+    db,
+  );
+  return rows[0]!;
 }

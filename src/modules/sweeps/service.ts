@@ -201,6 +201,8 @@ export class SweepService {
     // pays as fee payer; where resources are lent, the TRX sent for what cannot be lent.
     const childFee = sponsored || !quote ? 0n : lend ? lend.transfer : quote.fee;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
+    // The address's first send (and the master's top-up), their nonces read before the lock.
+    if (!gone) await this.outbound.ready(chain, [address.address, wallet.address]);
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);

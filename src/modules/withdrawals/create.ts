@@ -78,6 +78,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
   const groupings = await Promise.all(
     jobs.map((job) => transferGroups(job.s.chain, job.s.address, job.items, job.fresh, job.costs?.plan ?? null)),
   );
+  await deps.outbound.ready(s.chain, [s.address]);
   const outcomes = await deps.db.transaction().execute(async (tx) => {
     const out: (Outcome<CreateResult> | undefined)[] = jobs.map(() => undefined);
     const fail = (j: number, error: unknown) => (out[j] = { ok: false, error });

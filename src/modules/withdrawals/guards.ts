@@ -11,7 +11,7 @@ import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import { notWhitelisted } from './create.js';
-import { checkAgainstPending, snapshot } from './funds.js';
+import { checkAgainstPending, snapshot, type Snapshot } from './funds.js';
 import * as store from './store.js';
 import type { Sender, WithdrawalServiceDeps } from './types.js';
 import type { Item } from './validate.js';
@@ -30,13 +30,51 @@ export interface MoveReservation {
   fee: bigint;
 }
 
+/** What a move's reservation read of the chain before its transaction opened (readForMove). */
+export interface MoveRead {
+  snap: Snapshot;
+}
+
+const itemOf = (m: Pick<MoveReservation, 'asset' | 'to' | 'amount'>): Item => ({
+  // checkFunds reads only the asset's row and the field name of an item.
+  asset: { asset: m.asset } as EnabledAsset,
+  to: m.to,
+  amount: m.amount,
+  reference: null,
+  note: null,
+  metadata: null,
+  field: 'amount',
+});
+
+/**
+ * The chain's part of a move's reservation, read before the transaction that records the
+ * move opens (so no connection or lock waits on the node): the sender's balances and
+ * standing allowances (funds.ts says why a read before the lock is safe), and what its
+ * first send needs (outbound `ready`). `also`: other senders of the move's transactions (a
+ * child's top-up from the master).
+ */
+export async function readForMove(
+  deps: WithdrawalServiceDeps,
+  m: Pick<MoveReservation, 'chain' | 'sender' | 'asset'>,
+  also: string[] = [],
+  /** A caller already inside a transaction (an auto-settlement planned under its lock) reads on it: one connection, not two. */
+  db: DbConn = deps.db,
+): Promise<MoveRead> {
+  const [snap] = await Promise.all([
+    snapshot(db, m.chain, m.sender, [itemOf({ asset: m.asset, to: m.sender, amount: 0n })]),
+    deps.outbound.ready(m.chain, [m.sender, ...also], db),
+  ]);
+  return { snap };
+}
+
 /**
  * Before a move of the sender's funds made outside withdrawals (a swap, an auto-settlement
  * from the master or a child, a recovery, a stake) is written in `tx`: takes the sender's
  * withdrawal lock (withdrawals and the move are judged in turn) and throws
  * INSUFFICIENT_BALANCE unless the sender holds `amount` plus `fee` after its pending
- * withdrawals, swaps and settlements. The move's PENDING Transactions, written next in
- * `tx`, are then held back for later withdrawals.
+ * withdrawals, swaps and settlements, judged on `read` (readForMove, before `tx` opened).
+ * The move's PENDING Transactions, written next in `tx`, are then held back for later
+ * withdrawals.
  *
  * `policies`, when given, decides the move's transaction policies under that lock, before
  * the funds check (a refusal reserves nothing). One lock order for every spend of a sender:
@@ -46,23 +84,10 @@ export interface MoveReservation {
  * that holds the lock and waits for the window: a deadlock, which PostgreSQL breaks by
  * failing one of them (503 CONCURRENT_UPDATE; test/policies/lock-order.test.ts).
  */
-export async function reserveForMove(tx: DbConn, m: MoveReservation, policies?: () => Promise<void>): Promise<void> {
-  // checkFunds reads only the asset's row and the field name of an item.
-  const item: Item = {
-    asset: { asset: m.asset } as EnabledAsset,
-    to: m.to,
-    amount: m.amount,
-    reference: null,
-    note: null,
-    metadata: null,
-    field: 'amount',
-  };
-  // The balances are read before the lock (funds.ts explains why that is safe), so the
-  // sender's withdrawals do not wait for a node's answer.
-  const snap = await snapshot(tx, m.chain, m.sender, [item]);
+export async function reserveForMove(tx: DbConn, m: MoveReservation, read: MoveRead, policies?: () => Promise<void>): Promise<void> {
   await store.lockSender(tx, m.chain.id, m.sender);
   await policies?.();
-  await checkAgainstPending(tx, m.chain, m.sender, [item], [m.fee], snap);
+  await checkAgainstPending(tx, m.chain, m.sender, [itemOf(m)], [m.fee], read.snap);
 }
 
 /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */

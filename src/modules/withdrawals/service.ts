@@ -35,6 +35,8 @@ import {
   checkWhitelistOf,
   inFlight,
   reserveForMove,
+  readForMove,
+  type MoveRead,
   screen,
   screenRecipient,
   type InFlight,
@@ -47,6 +49,7 @@ import { WithdrawalLifecycle } from './lifecycle.js';
 import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
 
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
+export type { MoveRead } from './guards.js';
 import { signOnly } from './sign-only.js';
 import { candidateOf, policyRefusal } from './approval.js';
 import * as store from './store.js';
@@ -197,8 +200,13 @@ export class WithdrawalService implements SenderAccess {
    * whitelist, AML screening. A spend under transaction policies decides them in `policies`,
    * run under the sender's lock (its withdrawal lock before the velocity windows, as withdrawals).
    */
-  reserveForMove(tx: DbConn, m: MoveReservation, policies?: () => Promise<void>): Promise<void> {
-    return reserveForMove(tx, m, policies);
+  reserveForMove(tx: DbConn, m: MoveReservation, read: MoveRead, policies?: () => Promise<void>): Promise<void> {
+    return reserveForMove(tx, m, read, policies);
+  }
+
+  /** Before the transaction that reserves a move (reserveForMove): what it reads of the chain. */
+  readForMove(m: Pick<MoveReservation, 'chain' | 'sender' | 'asset'>, also: string[] = [], db?: DbConn): Promise<MoveRead> {
+    return readForMove(this.deps, m, also, db);
   }
 
   /** Moves of the wallet's funds by contract writes, under the withdrawal rules: see moves.ts. */

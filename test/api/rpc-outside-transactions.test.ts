@@ -1,0 +1,187 @@
+/**
+ * No chain call while a database transaction is open. A transaction waiting on the node
+ * holds a pool connection (and the sender's lock) for as long as the node takes, up to the
+ * client's timeout and retries: a slow node and enough requests at once empty the pool and
+ * every route waits. Each flow below reads the chain first and decides under its locks on
+ * what it read (funds.ts, the sender's first nonce, a swap's allowance).
+ *
+ * The devnet's node sits behind a proxy that asks PostgreSQL, at each call, whether a
+ * session of the service's database is idle inside a transaction (test/support/rpc-gate.ts).
+ * No worker runs: the only transactions are the requests'.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encodeFunctionData, erc20Abi, getAddress, parseAbi, type Address, type Hex } from 'viem';
+import { sql } from 'kysely';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import { loadArtifact } from '../../src/devnet/compile.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startRpcGate, type RpcGate } from '../support/rpc-gate.js';
+import { chainOf, type TestChain } from '../support/chain.js';
+import { call } from '../contracts/support.js';
+
+let h: Harness;
+let gate: RpcGate;
+let eth: TestChain;
+
+const wallet = () => h.wallets['devnet-eth']!;
+const base = () => `/v1/wallets/${wallet().id}`;
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
+const assetId = (symbol: string) => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === symbol)!.id;
+
+beforeAll(async () => {
+  gate = await startRpcGate();
+  h = await startHarness({
+    specs: [{ ...DEVNET_CHAINS[0]!, confirmations: 1 }],
+    rpcUrlOf: (config) => {
+      gate.forwardTo(config.rpcUrl);
+      return gate.url;
+    },
+  });
+  eth = chainOf(h, 'devnet-eth');
+  await eth.sendToken('USDC', wallet().address, '1000');
+  await gate.watch(h.databaseUrl);
+}, 90_000);
+afterAll(async () => {
+  await gate?.close();
+  await h?.stop();
+});
+beforeEach(() => {
+  gate.caught.length = 0;
+});
+
+/** The calls the request made to the node, and those of them made inside a transaction (none). */
+async function calls<T>(run: () => Promise<T>): Promise<T> {
+  const before = gate.checked();
+  const result = await run();
+  expect(gate.checked(), 'the flow read the chain through the proxy').toBeGreaterThan(before);
+  expect(gate.caught, 'chain calls made while a transaction was open').toEqual([]);
+  return result;
+}
+
+describe('chain calls stay outside transactions', () => {
+  it("a new wallet's first withdrawal (its sender's first nonce)", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'first nonce' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const w = created.body.data as { id: string; address: string; apiKey: string };
+    await eth.sendNative(w.address, '1');
+    const native = assetId('ETH');
+    expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: native } })).status).toBe(200);
+    const paid = await calls(() =>
+      h.api('POST', `/v1/wallets/${w.id}/withdraw`, { key: w.apiKey, body: { assetId: native, address: fresh(), amount: '0.001' } }),
+    );
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const { nonce } = (await h.services.db
+      .selectFrom('outbound_txs')
+      .select('nonce')
+      .where('from_address', '=', w.address)
+      .executeTakeFirstOrThrow()) as { nonce: string | bigint };
+    expect(BigInt(nonce)).toBe(0n);
+  });
+
+  it('a swap from the master (its balances, its allowance to the router)', async () => {
+    const res = await calls(() =>
+      h.api('POST', `${base()}/swaps/execute`, {
+        body: { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10', reference: 'gate-swap' },
+      }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ type: 'SWAP', status: 'PENDING' });
+  });
+
+  it('a recovery of an unlisted token from a child address paying its own fee (its balances, held like a withdrawal)', async () => {
+    const art = (await loadArtifact('TestToken'))!;
+    const deployed = await eth.wallet.deployContract({
+      abi: art.abi,
+      bytecode: art.bytecode as Hex,
+      args: ['Lost', 'LOST', 6],
+      chain: null,
+    });
+    const lost = getAddress((await eth.pub.waitForTransactionReceipt({ hash: deployed })).contractAddress!);
+    const child = await h.api('POST', `${base()}/addresses`, { body: { disableAutoSweep: true } });
+    expect(child.status).toBe(200);
+    const at = child.body.data.address as Address;
+    await eth.pub.waitForTransactionReceipt({
+      hash: await eth.wallet.writeContract({
+        address: lost,
+        abi: parseAbi(['function mint(address to, uint256 amount)']),
+        functionName: 'mint',
+        args: [at, 5_000_000n],
+        chain: null,
+      }),
+    });
+    expect(await eth.pub.readContract({ address: lost, abi: erc20Abi, functionName: 'balanceOf', args: [at] })).toBe(5_000_000n);
+    // Its own fee: no top-up, so the recovery is held against the child's withdrawals.
+    await eth.sendNative(at, '1');
+    const blockchainId = h.services.catalogue.findChain('devnet-eth', 'testnet')!.row.blockchain_id;
+    const res = await calls(() =>
+      h.api('POST', `${base()}/salvage`, {
+        body: { senderAddress: at, recipientAddress: fresh(), amount: '5', blockchainId, tokenAddress: lost, reference: 'gate-lost' },
+      }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ type: 'SALVAGE', status: 'PENDING', amount: '5' });
+    expect(res.body.data.metadata.salvage).toMatchObject({ funding: 'none' });
+  });
+
+  it('a contract write from a new child address (its first nonce, its balances)', async () => {
+    const child = await h.api('POST', `${base()}/addresses`, { body: { disableAutoSweep: true } });
+    expect(child.status).toBe(200);
+    await eth.sendToken('USDC', child.body.data.address, '5');
+    await eth.sendNative(child.body.data.address, '1');
+    const usdc = eth.token('USDC').address;
+    const res = await calls(() =>
+      h.api('POST', `${base()}/addresses/${child.body.data.id}/contracts/write`, {
+        body: { calls: [call(usdc, 'transfer', [fresh(), '1000'])] },
+      }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING', senderAddress: child.body.data.address });
+  });
+
+  it("a swap whose sender's allowance a swap that ended meanwhile lowered reads it again under the lock", async () => {
+    const master = wallet().address as Address;
+    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.address as Address;
+    const amount = 10n * 10n ** 6n;
+    // The master approves the router directly (the devnet lets a test sign as it).
+    const approve = async (spender: Address, value: bigint) => {
+      await eth.rpc('anvil_impersonateAccount', [master]);
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, value] });
+      const hash = await eth.rpc<Hex>('eth_sendTransaction', [{ from: master, to: usdc, data }]);
+      await eth.pub.waitForTransactionReceipt({ hash });
+      await eth.rpc('anvil_stopImpersonatingAccount', [master]);
+    };
+    // No worker runs here: end what earlier tests left in flight, then one swap in flight (B).
+    await sql`UPDATE swaps SET status = 'failed' WHERE sender = ${master} AND status = 'pending'`.execute(h.database.db);
+    const body = { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10' };
+    const b = await h.api('POST', `${base()}/swaps/execute`, { body: { ...body, reference: 'gate-b' } });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    const router = h.services.catalogue.findChain('devnet-eth', 'testnet')!.config.swapRouter as Address;
+    let seen = false;
+    // A's allowance read answers `amount` (granted for B); then, before A takes its lock, B's
+    // swap pulls it (allowance 0) and B ends. A must not sign without approving again.
+    gate.afterAnswer(
+      (call) =>
+        call.method === 'eth_call' &&
+        String((call.params[0] as { data?: string; input?: string }).data ?? (call.params[0] as { input?: string }).input).startsWith(
+          '0xdd62ed3e',
+        ),
+      async () => {
+        seen = true;
+        await approve(router, 0n);
+        await sql`UPDATE swaps SET status = 'failed' WHERE id = ${b.body.data.id}`.execute(h.database.db);
+      },
+    );
+    await approve(router, amount);
+    const a = await calls(() => h.api('POST', `${base()}/swaps/execute`, { body: { ...body, reference: 'gate-a' } }));
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(seen, 'the allowance read was answered through the proxy').toBe(true);
+    const { rows } = await sql<{ plan: { approvals: string[] } }>`SELECT plan FROM swaps WHERE id = ${a.body.data.id}`.execute(
+      h.database.db,
+    );
+    expect(rows[0]!.plan.approvals).toEqual([amount.toString()]);
+  });
+});
