@@ -7,11 +7,10 @@
  * such calls at once the pool is empty and every route waits. So the flows read the chain
  * first and decide under their locks on what they read.
  *
- * How it sees one: when a request reaches the proxy, and again a moment later (a call made
- * beside a statement still running), it asks PostgreSQL whether a session of the watched
- * database sits "idle in transaction": the service is waiting on something that is not the
- * database. The world must run nothing else meanwhile (no worker, no indexer), so that such
- * a session can only be the flow that made the call.
+ * How it sees one: while holding each request it asks PostgreSQL which sessions of the
+ * watched database sit "idle in transaction" (waiting on something that is not the
+ * database), and whether one of them stays so, with no statement since, all the while the
+ * request is held: that transaction is waiting on the call.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +35,8 @@ export interface RpcGate {
   close(): Promise<void>;
 }
 
-const IN_TRANSACTION = `SELECT count(*)::int AS n FROM pg_stat_activity
+// Sessions of the watched database idle inside a transaction, and since when.
+const IN_TRANSACTION = `SELECT pid, state_change::text AS since FROM pg_stat_activity
   WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`;
 
 function described(req: IncomingMessage, body: Buffer): string {
@@ -71,12 +71,30 @@ export async function startRpcGate(): Promise<RpcGate> {
   };
   // One check at a time on the one client: pg queues them anyway, this keeps the order.
   let queue: Promise<unknown> = Promise.resolve();
-  const inTransaction = (): Promise<boolean> => {
+  const idle = (): Promise<Set<string>> => {
     const c = client;
-    if (!c) return Promise.resolve(false);
-    const run = queue.then(async () => (await c.query<{ n: number }>(IN_TRANSACTION)).rows[0]!.n > 0);
+    if (!c) return Promise.resolve(new Set());
+    const run = queue.then(
+      async () => new Set((await c.query<{ pid: number; since: string }>(IN_TRANSACTION)).rows.map((r) => `${r.pid} ${r.since}`)),
+    );
     queue = run.catch(() => undefined);
     return run;
+  };
+  /**
+   * Whether a session sat idle in a transaction, without a statement since, all the while this
+   * call was held: a flow waiting on the call. A transaction merely between two statements
+   * when the call arrived (another job's, in a world with a worker) moves on within the
+   * first wait; the longer second wait is paid only on suspicion.
+   */
+  const waitedOn = async (): Promise<boolean> => {
+    let still = await idle();
+    for (const ms of [25, 250]) {
+      if (still.size === 0) return false;
+      await new Promise((r) => setTimeout(r, ms));
+      const now = await idle();
+      still = new Set([...still].filter((k) => now.has(k)));
+    }
+    return still.size > 0;
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -86,11 +104,9 @@ export async function startRpcGate(): Promise<RpcGate> {
       try {
         if (client) {
           checks++;
-          const now = await inTransaction();
-          await new Promise((r) => setTimeout(r, 20));
-          const later = await inTransaction();
-          if (process.env.RPC_GATE_DEBUG) console.log('rpc-gate', described(req, body), now, later);
-          if (now || later) caught.push(described(req, body));
+          const waited = await waitedOn();
+          if (process.env.RPC_GATE_DEBUG) console.log('rpc-gate', described(req, body), waited);
+          if (waited) caught.push(described(req, body));
         }
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) {

@@ -108,6 +108,11 @@ export class AutoSettlementExecutor {
       await db.transaction().execute((tx) => this.#record(tx, s, wallet, sender, planned));
       return;
     }
+    // The sender's allowance, balance and fees, read before the transaction (the node's
+    // answers hold no connection or lock); under the sender's lock, a settlement of the same
+    // sender that moved since the reads began may have changed them: plan again.
+    const since = await store.databaseTime(db);
+    const planned = blocked ? refusedPlan(blocked) : await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender, db);
     await db.transaction().execute(async (tx) => {
       await store.lockSender(tx, s.chain_id, sender);
       const locked = await store.lockSettlement(tx, s.id);
@@ -116,8 +121,10 @@ export class AutoSettlementExecutor {
         await store.enqueueJob(tx, s.id, SENDER_WAIT_MS);
         return;
       }
-      // The sender's allowance and balance, read while no other settlement of it can move them.
-      const planned = blocked ? refusedPlan(blocked) : await planSettlement(this.deps, this.swaps, this.withdrawals, locked, sender, tx);
+      if (!blocked && (await store.movedSince(tx, locked, since))) {
+        await store.enqueueJob(tx, s.id);
+        return;
+      }
       await this.#record(tx, locked, wallet, sender, planned);
     });
   }

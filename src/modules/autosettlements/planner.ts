@@ -73,7 +73,7 @@ export async function planSettlement(
   withdrawals: Pick<WithdrawalService, 'inFlight' | 'readForMove'>,
   s: store.SettlementRow,
   sender: string,
-  /** The caller's connection: a child's plan is made in the transaction that holds its settlement lock (one connection, not two). */
+  /** Where the plan's database reads go (the pool: plans are made before the transaction that records them). */
   db: DbConn,
 ): Promise<Planned> {
   const { catalogue } = deps;
@@ -161,8 +161,7 @@ export async function planSettlement(
     childFee = offers(adapter, 'feeSponsorship') ? 0n : family.costOf(0n, network);
   }
 
-  // Read with the plan, before the transaction that records it where the plan is (a plain
-  // move from the master); a child's or a swap's plan is made under its lock, on `db`.
+  // Read with the plan, before the transaction that records it (reserveAtSender judges it there).
   const master = fromChild ? [(await deps.wallets.requireRow(s.wallet_id, db)).address] : [];
   const read = refusal
     ? null

@@ -287,6 +287,28 @@ export async function senderBusy(db: DbConn, s: SettlementRow): Promise<boolean>
   return rows.length > 0;
 }
 
+/** The database's time, noted before a plan's chain reads (movedSince). */
+export async function databaseTime(db: DbConn): Promise<Date> {
+  const { rows } = await sql<{ t: Date }>`SELECT statement_timestamp() AS t`.execute(db);
+  return rows[0]!.t;
+}
+
+/**
+ * Whether a settlement that senderBusy would weigh against `s` changed since `since` (a time
+ * noted before `s`'s plan read the chain): its moves may have changed what the plan read. A
+ * move's effect on chain is followed by an update of its row, in a transaction begun after it
+ * was seen mined; so one that landed after the read shows here. Still queued: nothing moved.
+ */
+export async function movedSince(db: DbConn, s: SettlementRow, since: Date): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM auto_settlements
+     WHERE wallet_id = ${s.wallet_id} AND chain_id = ${s.chain_id} AND from_index = ${s.from_index} AND updated_at >= ${since}
+       AND id <> ${s.id} AND stage <> 'queued'
+       AND (from_index <> 0 OR (asset_in_id = ${s.asset_in_id} AND asset_out_id <> asset_in_id))
+     LIMIT 1`.execute(db);
+  return rows.length > 0;
+}
+
 export async function findSettlement(db: DbConn, id: string): Promise<SettlementRow | undefined> {
   const { rows } = await sql<SettlementRow>`SELECT * FROM auto_settlements WHERE id = ${id}`.execute(db);
   return rows[0];
