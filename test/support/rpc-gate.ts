@@ -10,7 +10,7 @@
  * How it sees one: while holding each request it asks PostgreSQL which sessions of the
  * watched database sit "idle in transaction" (waiting on something that is not the
  * database), and whether one of them stays so, with no statement since, all the while the
- * request is held: that transaction is waiting on the call.
+ * request is held, and moves on once the call is answered: that transaction was waiting on it.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,7 @@ import pg from 'pg';
 export interface RpcGate {
   /** The proxy's URL: give it to the service as the chain's node. */
   url: string;
-  /** Where requests go (set once the node is up). */
+  /** Where requests go (set once the node is up): one node, so a world of one chain. */
   forwardTo(url: string): void;
   /** Starts checking each request against this database's sessions. */
   watch(databaseUrl: string): Promise<void>;
@@ -30,6 +30,8 @@ export interface RpcGate {
    * reaches the service, runs `action` (the world changing between a flow's read and its lock).
    */
   afterAnswer(match: (call: { method: string; params: unknown[] }) => boolean, action: () => Promise<void>): void;
+  /** Once every call answered so far has its verdict in `caught`. */
+  settled(): Promise<void>;
   /** Requests checked so far. */
   checked(): number;
   close(): Promise<void>;
@@ -55,6 +57,8 @@ export async function startRpcGate(): Promise<RpcGate> {
   let client: pg.Client | null = null;
   let checks = 0;
   const caught: string[] = [];
+  // Verdicts still being reached on calls already answered.
+  const pending = new Set<Promise<void>>();
   let hook: { match: (call: { method: string; params: unknown[] }) => boolean; action: () => Promise<void> } | null = null;
   const hooked = (body: Buffer) => {
     if (!hook) return null;
@@ -86,15 +90,24 @@ export async function startRpcGate(): Promise<RpcGate> {
    * when the call arrived (another job's, in a world with a worker) moves on within the
    * first wait; the longer second wait is paid only on suspicion.
    */
-  const waitedOn = async (): Promise<boolean> => {
+  const waitedOn = async (): Promise<Set<string>> => {
     let still = await idle();
     for (const ms of [25, 250]) {
-      if (still.size === 0) return false;
+      if (still.size === 0) return still;
       await new Promise((r) => setTimeout(r, ms));
       const now = await idle();
       still = new Set([...still].filter((k) => now.has(k)));
     }
-    return still.size > 0;
+    return still;
+  };
+  /** Whether one of `suspects` ran a statement within 2 s of the call's answer: it was waiting on it. */
+  const movedOn = async (suspects: Set<string>): Promise<boolean> => {
+    for (let i = 0; i < 40; i++) {
+      const now = await idle();
+      if ([...suspects].some((k) => !now.has(k))) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -102,11 +115,10 @@ export async function startRpcGate(): Promise<RpcGate> {
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
       try {
+        let suspects = new Set<string>();
         if (client) {
           checks++;
-          const waited = await waitedOn();
-          if (process.env.RPC_GATE_DEBUG) console.log('rpc-gate', described(req, body), waited);
-          if (waited) caught.push(described(req, body));
+          suspects = await waitedOn();
         }
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) {
@@ -121,8 +133,16 @@ export async function startRpcGate(): Promise<RpcGate> {
         await hooked(body)?.();
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
         res.end(answered);
+        // A session idle all the while the call was held, that moves on once it is answered.
+        if (suspects.size > 0) {
+          const verdict = movedOn(suspects).then((moved) => {
+            if (moved) caught.push(described(req, body));
+          });
+          pending.add(verdict);
+          void verdict.catch(() => undefined).finally(() => pending.delete(verdict));
+        }
       } catch (err) {
-        res.writeHead(502).end(String(err));
+        if (!res.headersSent) res.writeHead(502).end(String(err));
       }
     });
   });
@@ -143,6 +163,9 @@ export async function startRpcGate(): Promise<RpcGate> {
       hook = { match, action };
     },
     checked: () => checks,
+    async settled() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await client?.end();

@@ -19,9 +19,11 @@
  * swap is final (else a swap re-mined reverted would leave the transfer paying its output
  * out of the sender's other funds), and a transfer is reported only once final.
  *
- * One sender at a time: planning reads the sender's allowance and native balance, so it
- * runs under the sender's advisory lock and waits (the job re-queued) while another
- * settlement of the same sender is in flight (store.senderBusy).
+ * One sender at a time: planning reads the sender's allowance and native balance, before
+ * any transaction opens (a node's answer must not hold a connection or a lock); the plan is
+ * recorded under the sender's advisory lock, and the job re-queued instead while another
+ * settlement of the same sender is in flight (store.senderBusy), or when one moved since the
+ * reads began (store.movedSince: the reads may be stale; planned again).
  *
  * Every send goes through the outbound pipeline (nonces, stored raw transactions, fee
  * bumps, receipts); every step runs in the transaction that records the previous step's
@@ -46,6 +48,12 @@ import type { Purpose } from '../../events.js';
 
 /** How soon a settlement waiting for another of its sender looks again. */
 const SENDER_WAIT_MS = 2_000;
+/**
+ * Before planning again a settlement whose reads another settlement of its sender made stale:
+ * a moment, so a burst of such moves (each settlement updates its row a few times on its way)
+ * is over rather than met again by every new plan.
+ */
+const REPLAN_DELAY_MS = 500;
 
 export class AutoSettlementExecutor {
   readonly #legs: Legs;
@@ -122,7 +130,7 @@ export class AutoSettlementExecutor {
         return;
       }
       if (!blocked && (await store.movedSince(tx, locked, since))) {
-        await store.enqueueJob(tx, s.id);
+        await store.enqueueJob(tx, s.id, REPLAN_DELAY_MS);
         return;
       }
       await this.#record(tx, locked, wallet, sender, planned);

@@ -299,7 +299,9 @@ export async function reserveAtSender(
     // is not the child's to hold already.
     const own = fromChild ? (childFee > topup ? childFee - topup : 0n) : fee;
     const move = { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee: own };
-    await withdrawals.reserveForMove(tx, move, read ?? (await withdrawals.readForMove(move, [], tx)));
+    // planSettlement read it for every plan it did not refuse (and a refused one is not reserved).
+    if (!read) throw new Error(`settlement ${s.id}: reserved without the plan's read of the sender`);
+    await withdrawals.reserveForMove(tx, move, read);
     return { refusal: null, fee };
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;

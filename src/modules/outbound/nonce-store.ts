@@ -29,15 +29,6 @@ export async function allocateNonce(db: DbConn, chainId: string, address: string
   return BigInt(rows[0]!.nonce);
 }
 
-/**
- * Creates a sender's counter at `next` (the chain's pending count) unless it exists: an
- * existing counter knows better (sends queued and not yet seen by the chain).
- */
-export async function seedNonce(db: DbConn, chainId: string, address: string, next: bigint): Promise<void> {
-  await sql`INSERT INTO nonces (chain_id, address, next_nonce) VALUES (${chainId}, ${address}, ${next})
-            ON CONFLICT (chain_id, address) DO NOTHING`.execute(db);
-}
-
 /** Takes the next nonce of a sender the counter already knows (row lock as allocateNonce); null otherwise. */
 export async function takeNonce(db: DbConn, chainId: string, address: string): Promise<bigint | null> {
   return takeNonces(db, chainId, address, 1);

@@ -7,8 +7,9 @@
  * conflicts, fillers, speed-up and cancel.
  * - Allocation: consecutive nonces from the `nonces` counter under its row lock, in the
  *   caller's transaction: a rollback gives them back, so no gaps and no duplicates across
- *   callers, processes and restarts. A new sender's counter is seeded from the chain's count
- *   before the caller's transaction opens (`ready`), so taking a slot waits on no node.
+ *   callers, processes and restarts. A new sender's pending count is read from the chain
+ *   before the caller's transaction opens (`ready`) and seeds its counter when the first
+ *   slots are taken, so taking a slot waits on no node.
  * - Conflicts: a node saying our nonce is used, without knowing our hash, drops the row only
  *   if that persists past a grace period (a lagging node behind a load balancer can say so
  *   about a transaction that did mine) and no version of ours has a receipt.
@@ -59,27 +60,45 @@ function nonceOf(row: OutboundRow): bigint {
   return row.nonce;
 }
 
+/**
+ * How long a new sender's pending count, read by `ready`, may seed its counter in `take`.
+ * The read is made just before the caller's transaction; a stale one could hand out a nonce
+ * the address has used since (a transaction the client broadcast itself from sign-only).
+ */
+const SEED_TTL_MS = 10_000;
+
 function nonceOrdering(sender: NonceSender): OrderingStrategy {
   // Senders whose counter this process has seen exist (counters are never deleted).
   const counted = new Set<string>();
+  // New senders' pending counts read by `ready`, kept in memory only: nothing is written for
+  // a request that ends up sending nothing, and the counter is created by the transaction
+  // that takes its first slots (allocateNonces: a counter created meanwhile only rises).
+  const seeds = new Map<string, { next: bigint; at: number }>();
   return {
     kind: 'nonce',
 
     async ready(db, chain, from) {
       const key = `${chain.id}:${from}`;
       if (counted.has(key)) return;
-      // Remembered once seen, not once seeded: a seed written in a caller's transaction that
-      // rolls back is gone (take then reads the chain itself, as it would without ready).
-      if ((await store.peekNonce(db, chain.id, from)) !== null) counted.add(key);
-      else await store.seedNonce(db, chain.id, from, await sender.nonceOf(from, 'pending'));
+      if ((await store.peekNonce(db, chain.id, from)) !== null) {
+        counted.add(key);
+        seeds.delete(key);
+        return;
+      }
+      seeds.set(key, { next: await sender.nonceOf(from, 'pending'), at: Date.now() });
     },
 
     async take(tx, chain, from, count) {
-      // One statement once `ready` has run; a caller that skipped it seeds the counter here,
-      // reading the chain inside its transaction (correct, but the node's answer holds it).
-      const first =
-        (await store.takeNonces(tx, chain.id, from, count)) ??
-        (await store.allocateNonces(tx, chain.id, from, await sender.nonceOf(from, 'pending'), count));
+      const taken = await store.takeNonces(tx, chain.id, from, count);
+      if (taken !== null) return consecutive(taken, count);
+      // A new sender: seeded from the count `ready` read before the transaction; a caller
+      // that skipped it (or waited past the TTL) reads the chain here, inside its transaction
+      // (correct, but the node's answer holds the transaction's connection).
+      const key = `${chain.id}:${from}`;
+      const seed = seeds.get(key);
+      const fresh = seed !== undefined && Date.now() - seed.at <= SEED_TTL_MS;
+      if (!fresh) seeds.delete(key);
+      const first = await store.allocateNonces(tx, chain.id, from, fresh ? seed.next : await sender.nonceOf(from, 'pending'), count);
       return consecutive(first, count);
     },
 

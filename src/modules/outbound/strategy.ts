@@ -53,8 +53,9 @@ export interface OrderingStrategy {
   take(tx: DbConn, chain: ChainHandle, from: string, count: number): Promise<(bigint | null)[]>;
   /**
    * Makes `take` for this sender need no chain call, called before the caller's transaction
-   * opens: a nonce family seeds a new sender's counter from the chain's pending count here,
-   * where the node's answer holds no connection and no lock (expiry families: nothing).
+   * opens: a nonce family reads a new sender's pending count here (kept in memory for a few
+   * seconds, for `take` to seed its counter with), where the node's answer holds no
+   * connection and no lock (expiry families: nothing).
    */
   ready(db: DbConn, chain: ChainHandle, from: string): Promise<void>;
   /**

@@ -78,9 +78,12 @@ export class SwapFlow {
    * The swap's rows and first transactions, in one database transaction; its (and its
    * Transaction's) id. What it needs of the chain (the sender's allowance to the router, its
    * balances, its first nonce) is read before that transaction opens, so no connection or lock
-   * waits on the node. Only another swap of the sender moves the allowance (approve, then the
-   * router's pull): the sender's swaps are looked at before the read and again under the swap
-   * lock, and a swap in flight then, or begun since, makes the read stale: read again.
+   * waits on the node. Another swap of the sender moves the allowance (approve, then the
+   * router's pull): the sender's swaps are looked at before the read (noting the database's
+   * time) and again under the swap lock, and a swap in flight then, or written since, makes the
+   * read stale: read again. (An auto-settlement's swap or a contract write's approve from the
+   * same address is not serialised with API swaps; a swap signed on a stale allowance
+   * reverts on chain, its input untouched.)
    */
   async start(a: Accepted, ctx: StartContext): Promise<string> {
     for (let attempt = 1; ; attempt++) {
@@ -115,7 +118,9 @@ export class SwapFlow {
       if (now.pending > 0) {
         throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
       }
-      if (chainRead.seen.pending > 0 || now.newest !== chainRead.seen.newest) throw new StaleRead();
+      if (chainRead.seen.pending > 0 || (await store.swapsMovedSince(tx, chain.id, actor.address, chainRead.seen.at))) {
+        throw new StaleRead();
+      }
       if (a.recipient !== actor.address) await ctx.withdrawals.checkWhitelistOf(wallet.id, a.recipient, 'recipientAddress', tx);
       const { allowance } = chainRead;
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];

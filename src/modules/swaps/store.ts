@@ -123,17 +123,26 @@ export async function lockSender(db: DbConn, chainId: string, sender: string): P
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`swap:${chainId}:${sender}`}, 0))`.execute(db);
 }
 
-/** The sender's API swaps: the newest one's id (ids grow with time: uuidv7), and how many are in flight. */
+/** The sender's API swaps in flight, and the database's time of the look (`at`). */
 export interface SenderSwaps {
-  newest: string | null;
   pending: number;
+  at: Date;
 }
 
 export async function senderSwaps(db: DbConn, chainId: string, sender: string): Promise<SenderSwaps> {
   const { rows } = await sql<SenderSwaps>`
-    SELECT (SELECT id FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} ORDER BY id DESC LIMIT 1) AS newest,
-           (SELECT count(*)::int FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending') AS pending`.execute(
-    db,
-  );
+    SELECT (SELECT count(*)::int FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending') AS pending,
+           statement_timestamp() AS at`.execute(db);
   return rows[0]!;
+}
+
+/**
+ * Whether a swap of the sender was written at or after `since`: begun, or moved on (every
+ * step of a swap updates its row once the step is seen on chain, in a transaction begun after
+ * that; so one whose approve or router pull landed after `since` shows here).
+ */
+export async function swapsMovedSince(db: DbConn, chainId: string, sender: string, since: Date): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND updated_at >= ${since} LIMIT 1`.execute(db);
+  return rows.length > 0;
 }
