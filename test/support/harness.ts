@@ -158,7 +158,7 @@ export interface HarnessOptions {
   aml?: AppConfig['aml'];
   /** The service's pool: connections and how long a query waits for one (default createDatabase's). */
   pool?: { max: number; waitMs: number };
-  /** The node URL the service is given for each devnet chain (default the devnet's own), e.g. a proxy in front of it. */
+  /** The node URL the service is given for each chain, devnets' and extra ones (default its own), e.g. a proxy in front of it. */
   rpcUrlOf?: (config: ChainConfig) => string;
 }
 
@@ -181,10 +181,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     database.db,
     new LocalKeyVault(kek),
     {
-      chains: [
-        ...devnet.chains.map((c) => (opts.rpcUrlOf ? { ...c.config, rpcUrl: opts.rpcUrlOf(c.config) } : c.config)),
-        ...(opts.extraChains ?? []),
-      ],
+      chains: [...devnet.chains.map((c) => c.config), ...(opts.extraChains ?? [])].map((c) =>
+        opts.rpcUrlOf ? { ...c, rpcUrl: opts.rpcUrlOf(c) } : c,
+      ),
       addressLimit: opts.addressLimit ?? 100_000,
       keyExport: opts.keyExport ?? { testnet: true, mainnet: false },
       webhookAllowPrivateTargets: opts.allowPrivateWebhookTargets ?? true,
