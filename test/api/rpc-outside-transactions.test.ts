@@ -18,6 +18,7 @@ import { loadArtifact } from '../../src/devnet/compile.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startRpcGate, type RpcGate } from '../support/rpc-gate.js';
 import { chainOf, type TestChain } from '../support/chain.js';
+import { eventually } from '../support/fixtures.js';
 import { call } from '../contracts/support.js';
 
 let h: Harness;
@@ -206,4 +207,48 @@ describe('chain calls stay outside transactions', () => {
       expect(rows[0]!.plan.approvals).toEqual([amount.toString()]);
     });
   }
+
+  it('a funds check taken the slow way (a payout mined, not yet recorded) waits on a slow node 3 s at most, then 503', async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'slow path' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const w = created.body.data as { id: string; address: string; apiKey: string };
+    await eth.sendNative(w.address, '1');
+    const native = assetId('ETH');
+    expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: native } })).status).toBe(200);
+    const pay = (amount: string) =>
+      h.api('POST', `/v1/wallets/${w.id}/withdraw`, { key: w.apiKey, body: { assetId: native, address: fresh(), amount } });
+    const first = await pay('0.6');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // Sent and mined (no worker here: nobody records it), so it is both spent on chain and
+    // PENDING: the quick check counts it twice and refuses 0.3, the receipt shows it mined.
+    const [row] = await h.services.outbound.ofOwner(first.body.data.id);
+    await h.services.outbound.send(row!.id);
+    await eventually(
+      () => eth.pub.getBalance({ address: w.address as Address }),
+      (b) => b < 10n ** 18n / 2n,
+    );
+    const rows = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM transactions WHERE wallet_id = ${w.id}`.execute(h.database.db)).rows[0]!.n;
+    gate.slow((call) => call.method === 'eth_getTransactionReceipt', 4_500);
+    try {
+      const slow = await pay('0.3');
+      expect(slow.status, JSON.stringify(slow.body)).toBe(503);
+      expect(slow.body.error).toBe('CHAIN_UNAVAILABLE');
+      expect(await rows()).toBe(1);
+    } finally {
+      gate.slow(null);
+    }
+    // Safe to retry: once the node answers in time (the late read still in flight is shared
+    // until it ends), the same payout is accepted.
+    const paid = await eventually(
+      () => pay('0.3'),
+      (r) => r.status !== 503,
+      15_000,
+    );
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(await rows()).toBe(2);
+  });
 });

@@ -30,6 +30,8 @@ export interface RpcGate {
    * reaches the service, runs `action` (the world changing between a flow's read and its lock).
    */
   afterAnswer(match: (call: { method: string; params: unknown[] }) => boolean, action: () => Promise<void>): void;
+  /** Until cleared (null): JSON-RPC calls `match` picks are answered `ms` late (a slow node). */
+  slow(match: ((call: { method: string; params: unknown[] }) => boolean) | null, ms?: number): void;
   /** Once every call answered so far has its verdict in `caught`. */
   settled(): Promise<void>;
   /** Requests checked so far. */
@@ -57,6 +59,18 @@ export async function startRpcGate(): Promise<RpcGate> {
   let client: pg.Client | null = null;
   let checks = 0;
   const caught: string[] = [];
+  let slowness: { match: (call: { method: string; params: unknown[] }) => boolean; ms: number } | null = null;
+  const isSlow = (body: Buffer): boolean => {
+    if (!slowness) return false;
+    try {
+      const parsed = JSON.parse(body.toString()) as { method?: string; params?: unknown[] } | { method?: string; params?: unknown[] }[];
+      return (Array.isArray(parsed) ? parsed : [parsed]).some(
+        (c) => typeof c.method === 'string' && slowness!.match({ method: c.method, params: c.params ?? [] }),
+      );
+    } catch {
+      return false;
+    }
+  };
   // Verdicts still being reached on calls already answered.
   const pending = new Set<Promise<void>>();
   let hook: { match: (call: { method: string; params: unknown[] }) => boolean; action: () => Promise<void> } | null = null;
@@ -120,6 +134,7 @@ export async function startRpcGate(): Promise<RpcGate> {
           checks++;
           suspects = await waitedOn();
         }
+        if (isSlow(body)) await new Promise((r) => setTimeout(r, slowness!.ms));
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) {
           if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
@@ -163,6 +178,9 @@ export async function startRpcGate(): Promise<RpcGate> {
       hook = { match, action };
     },
     checked: () => checks,
+    slow(match, ms = 0) {
+      slowness = match ? { match, ms } : null;
+    },
     async settled() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },

@@ -13,6 +13,7 @@
  * still PENDING): safe, but it could refuse a request that fits. So when the quick check
  * fails, the pending withdrawals' receipts are looked up, the balances read again, and
  * those mined are no longer held back (reservations first, receipts second, balances last).
+ * Those reads are made under the lock, so they are bounded (LOCKED_READS_MS).
  *
  * Allowances. An allowance granted by a contract write (approve, increaseAllowance) lets
  * its spender pull that much at any time, so it is held back for as long as it stands: the
@@ -32,7 +33,7 @@ import type { FeeQuote, IntentBody, NetworkData, TxIntent } from '../../chains/t
 import { intentOf as withParties } from '../../chains/intents.js';
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
-import { BusinessRuleError } from '../../lib/errors.js';
+import { BusinessRuleError, UpstreamError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import { checkGasLimit, type GasOptions } from './gas-options.js';
@@ -285,13 +286,47 @@ export async function checkHeld(
     if (!found) mined.set(hash, (found = chain.adapter.getReceipt(hash).then((r) => r !== null)));
     return found;
   };
-  const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
-  // Receipts first, allowances second, balances last (see the header).
-  const reread = await allowancesNow(chain, sender, settledApproves, tokens);
-  const balances = await readBalances(chain, sender, items);
+  const { done, reread, balances } = await boundedUnderLock(chain, async () => {
+    const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
+    // Receipts first, allowances second, balances last (see the header).
+    const reread = await allowancesNow(chain, sender, settledApproves, tokens);
+    return { done, reread, balances: await readBalances(chain, sender, items) };
+  });
   const standing = mine.filter((h) => h.standing && !settledApproves.includes(h));
   const allowances = [...snap.allowances.filter((a) => !reread.has(pairKey(a.assetId!, a.spender))), ...reread.values()];
   checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...allowances], fees);
+}
+
+/**
+ * How long the slow path's chain reads may take. They are made under the sender's lock, in
+ * the transaction that holds a pool connection (the quick check refused, perhaps only because
+ * a spend in flight is mined but not yet recorded); a slow node holds both this long at most,
+ * not for the client's timeout and retries. Past it the request is refused, 503
+ * CHAIN_UNAVAILABLE (safe to retry: the item writes nothing), and the reads are left to end.
+ */
+export const LOCKED_READS_MS = 3_000;
+
+async function boundedUnderLock<T>(chain: ChainHandle, reads: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new UpstreamError(
+            'CHAIN_UNAVAILABLE',
+            `${chain.config.blockchain.name}'s node did not answer within ${LOCKED_READS_MS / 1000} s while the balance was checked again; try again`,
+          ),
+        ),
+      LOCKED_READS_MS,
+    );
+  });
+  const running = reads();
+  running.catch(() => undefined); // its own failure, past the deadline, is nobody's to see
+  try {
+    return await Promise.race([running, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const pairKey = (assetId: string, spender: string) => `${assetId} ${addressKey(spender)}`;
