@@ -251,4 +251,44 @@ describe('chain calls stay outside transactions', () => {
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(await rows()).toBe(2);
   });
+
+  it("a send whose flow skipped `ready` reads a new sender's nonce in its transaction, 3 s at most", async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'unready' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const w = created.body.data as { id: string; address: string };
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const enqueue = () =>
+      h.services.db.transaction().execute((tx) =>
+        h.services.outbound.enqueue(tx, {
+          chainId: chain.id,
+          walletId: w.id,
+          fromIndex: 0,
+          intent: { kind: 'native', to: fresh(), amount: 1n },
+          purpose: 'test-unready',
+        }),
+      );
+    const written = async () =>
+      (
+        await sql<{ n: number }>`
+          SELECT (SELECT count(*) FROM outbound_txs WHERE wallet_id = ${w.id}) + (SELECT count(*) FROM nonces WHERE address = ${w.address}) AS n`.execute(
+          h.database.db,
+        )
+      ).rows[0]!.n;
+    gate.slow((call) => call.method === 'eth_getTransactionCount', 4_500);
+    try {
+      await expect(enqueue()).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
+      expect(Number(await written())).toBe(0);
+    } finally {
+      gate.slow(null);
+    }
+    const sent = await eventually(
+      () => enqueue().catch((err: { code?: string }) => ({ failed: err.code })),
+      (r) => !('failed' in r),
+      15_000,
+    );
+    expect(sent).toMatchObject({ nonce: 0n, from: w.address });
+  });
 });

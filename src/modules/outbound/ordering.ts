@@ -26,6 +26,8 @@
 import type { ExpirySender, NonceSender } from '../../chains/types.js';
 import type { Purpose } from '../../events.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { withDeadline } from '../../lib/deadline.js';
+import { UpstreamError } from '../../lib/errors.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import { logFields, successorOf } from './checks.js';
 import { minedVersion, settle, settleReceipt, type Core } from './core.js';
@@ -67,6 +69,15 @@ function nonceOf(row: OutboundRow): bigint {
  */
 const SEED_TTL_MS = 10_000;
 
+/**
+ * How long `take` waits, inside its caller's transaction, for a new sender's count that
+ * `ready` did not read: the transaction's connection (and the sender's locks) wait with it.
+ */
+const UNREADY_READ_MS = 3_000;
+
+const unready = (chain: ChainHandle) =>
+  new UpstreamError('CHAIN_UNAVAILABLE', `${chain.config.blockchain.name}'s node did not give a new sender's nonce in time; try again`);
+
 function nonceOrdering(sender: NonceSender): OrderingStrategy {
   // Senders whose counter this process has seen exist (counters are never deleted).
   const counted = new Set<string>();
@@ -98,7 +109,8 @@ function nonceOrdering(sender: NonceSender): OrderingStrategy {
       const seed = seeds.get(key);
       const fresh = seed !== undefined && Date.now() - seed.at <= SEED_TTL_MS;
       if (!fresh) seeds.delete(key);
-      const first = await store.allocateNonces(tx, chain.id, from, fresh ? seed.next : await sender.nonceOf(from, 'pending'), count);
+      const next = fresh ? seed.next : await withDeadline(sender.nonceOf(from, 'pending'), UNREADY_READ_MS, () => unready(chain));
+      const first = await store.allocateNonces(tx, chain.id, from, next, count);
       return consecutive(first, count);
     },
 

@@ -35,6 +35,7 @@ import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { BusinessRuleError, UpstreamError } from '../../lib/errors.js';
 import { formatAmount } from '../../lib/money.js';
+import { withDeadline } from '../../lib/deadline.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import { checkGasLimit, type GasOptions } from './gas-options.js';
 
@@ -306,27 +307,16 @@ export async function checkHeld(
  */
 export const LOCKED_READS_MS = 3_000;
 
-async function boundedUnderLock<T>(chain: ChainHandle, reads: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new UpstreamError(
-            'CHAIN_UNAVAILABLE',
-            `${chain.config.blockchain.name}'s node did not answer within ${LOCKED_READS_MS / 1000} s while the balance was checked again; try again`,
-          ),
-        ),
-      LOCKED_READS_MS,
-    );
-  });
-  const running = reads();
-  running.catch(() => undefined); // its own failure, past the deadline, is nobody's to see
-  try {
-    return await Promise.race([running, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+function boundedUnderLock<T>(chain: ChainHandle, reads: () => Promise<T>): Promise<T> {
+  return withDeadline(
+    reads(),
+    LOCKED_READS_MS,
+    () =>
+      new UpstreamError(
+        'CHAIN_UNAVAILABLE',
+        `${chain.config.blockchain.name}'s node did not answer within ${LOCKED_READS_MS / 1000} s while the balance was checked again; try again`,
+      ),
+  );
 }
 
 const pairKey = (assetId: string, spender: string) => `${assetId} ${addressKey(spender)}`;
