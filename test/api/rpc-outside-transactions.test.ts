@@ -238,21 +238,29 @@ describe('chain calls stay outside transactions', () => {
       expect(slow.status, JSON.stringify(slow.body)).toBe(503);
       expect(slow.body.error).toBe('CHAIN_UNAVAILABLE');
       expect(await rows()).toBe(1);
+      // Several at once, checked in one transaction under the sender's lock: 3 s for all of
+      // them, not each (each waited its own 3 s, and a later one outlasted the slow answer).
+      // The late receipt read above ends first (a read still in flight is shared, also by
+      // the next transaction); answers now come later than two transactions' 3 s.
+      await new Promise((r) => setTimeout(r, 2_000));
+      gate.slow((call) => call.method === 'eth_getTransactionReceipt', 9_000);
+      const many = await Promise.all(['0.01', '0.02', '0.03', '0.04'].map(pay));
+      expect(many.map((r) => r.status)).toEqual([503, 503, 503, 503]);
+      expect(await rows()).toBe(1);
     } finally {
       gate.slow(null);
     }
-    // Safe to retry: once the node answers in time (the late read still in flight is shared
-    // until it ends), the same payout is accepted.
+    // Safe to retry: once the node answers in time, the same payout is accepted.
     const paid = await eventually(
       () => pay('0.3'),
       (r) => r.status !== 503,
-      15_000,
+      20_000,
     );
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(await rows()).toBe(2);
   });
 
-  it("a send whose flow skipped `ready` reads a new sender's nonce in its transaction, 3 s at most", async () => {
+  it("a send whose flow skipped `ready` reads a new sender's nonce in its transaction, 10 s at most", async () => {
     const created = await h.api('POST', '/v1/wallets', {
       key: h.businessKey,
       body: { blockchain: 'devnet-eth', network: 'testnet', name: 'unready' },
@@ -277,7 +285,7 @@ describe('chain calls stay outside transactions', () => {
           h.database.db,
         )
       ).rows[0]!.n;
-    gate.slow((call) => call.method === 'eth_getTransactionCount', 4_500);
+    gate.slow((call) => call.method === 'eth_getTransactionCount', 12_000);
     try {
       await expect(enqueue()).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
       expect(Number(await written())).toBe(0);

@@ -71,9 +71,12 @@ const SEED_TTL_MS = 10_000;
 
 /**
  * How long `take` waits, inside its caller's transaction, for a new sender's count that
- * `ready` did not read: the transaction's connection (and the sender's locks) wait with it.
+ * `ready` did not read (or read too long ago: a sweep's child transfer, taken in the
+ * transaction that records its top-up, comes well after the sweep's `ready`): the
+ * transaction's connection and the sender's locks wait with it. Long enough for a slow node
+ * (such a step must go through on one), short of the client's own timeout and retries.
  */
-const UNREADY_READ_MS = 3_000;
+const UNREADY_READ_MS = 10_000;
 
 const unready = (chain: ChainHandle) =>
   new UpstreamError('CHAIN_UNAVAILABLE', `${chain.config.blockchain.name}'s node did not give a new sender's nonce in time; try again`);
@@ -96,7 +99,10 @@ function nonceOrdering(sender: NonceSender): OrderingStrategy {
         seeds.delete(key);
         return;
       }
-      seeds.set(key, { next: await sender.nonceOf(from, 'pending'), at: Date.now() });
+      const next = await sender.nonceOf(from, 'pending');
+      // Senders that never sent leave their count behind: cleared once stale.
+      if (seeds.size >= 1_000) for (const [k, v] of seeds) if (Date.now() - v.at > SEED_TTL_MS) seeds.delete(k);
+      seeds.set(key, { next, at: Date.now() });
     },
 
     async take(tx, chain, from, count) {

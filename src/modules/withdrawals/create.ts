@@ -29,7 +29,7 @@ import type { Purpose } from '../../events.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Outcome } from './batcher.js';
-import { paymentOf, chargedFee, checkHeld, intentOf, type GasPlan, type Reserved, type Snapshot } from './funds.js';
+import { paymentOf, chargedFee, checkHeld, intentOf, lockedReads, type GasPlan, type Reserved, type Snapshot } from './funds.js';
 import { transferGroups } from './groups.js';
 import type { FeeQuote, IntentBody, TxIntent } from '../../chains/types.js';
 import { bodyOf } from '../../chains/intents.js';
@@ -107,7 +107,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       live.flatMap((j) => jobs[j]!.fresh.map((i) => candidateOf(deps, jobs[j]!.auth, jobs[j]!.s, jobs[j]!.items[i]!, jobs[j]!.single))),
     );
     const reserved: Reserved[] = [];
-    const mined = new Map<string, Promise<boolean>>();
+    const locked = lockedReads();
     const accepted: Accepted[] = [];
     const writes: {
       id: string;
@@ -145,7 +145,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         if (now.length > 0) {
           const items = now.map((i) => job.items[i]!);
           const fees = now.map(feeOf);
-          await checkHeld(job.s.chain, job.s.address, items, fees, job.costs!.snap, held, reserved, mined);
+          await checkHeld(job.s.chain, job.s.address, items, fees, job.costs!.snap, held, reserved, locked);
         }
         policy.accept(candidates);
         const ids = job.items.map((_item, i) => existing[i] ?? uuidv7());

@@ -267,7 +267,7 @@ export async function checkHeld(
   snap: Snapshot,
   held: store.Held[],
   extra: Reserved[],
-  mined: Map<string, Promise<boolean>> = new Map(),
+  locked: LockedReads = lockedReads(),
 ): Promise<void> {
   const mine = held.filter((h) => h.pending || h.settledAt! >= snap.at);
   // Approves settled since T whose token is asked for: their allowance can be read again (the slow path).
@@ -283,14 +283,16 @@ export async function checkHeld(
   // Allowances granted by contract writes stay held: a balance read does not show them.
   const pending = mine.filter((h) => h.pending && !h.standing);
   const isMined = (hash: string) => {
-    let found = mined.get(hash);
-    if (!found) mined.set(hash, (found = chain.adapter.getReceipt(hash).then((r) => r !== null)));
+    let found = locked.mined.get(hash);
+    if (!found) locked.mined.set(hash, (found = chain.adapter.getReceipt(hash).then((r) => r !== null)));
     return found;
   };
-  const { done, reread, balances } = await boundedUnderLock(chain, async () => {
+  const { done, reread, balances } = await boundedUnderLock(chain, locked, async (late) => {
     const done = await Promise.all(pending.map((p) => (p.hash ? isMined(p.hash) : false)));
     // Receipts first, allowances second, balances last (see the header).
+    late(); // given up on meanwhile: no more reads for nobody
     const reread = await allowancesNow(chain, sender, settledApproves, tokens);
+    late();
     return { done, reread, balances: await readBalances(chain, sender, items) };
   });
   const standing = mine.filter((h) => h.standing && !settledApproves.includes(h));
@@ -299,23 +301,40 @@ export async function checkHeld(
 }
 
 /**
- * How long the slow path's chain reads may take. They are made under the sender's lock, in
- * the transaction that holds a pool connection (the quick check refused, perhaps only because
- * a spend in flight is mined but not yet recorded); a slow node holds both this long at most,
- * not for the client's timeout and retries. Past it the request is refused, 503
- * CHAIN_UNAVAILABLE (safe to retry: the item writes nothing), and the reads are left to end.
+ * How long the slow path's chain reads may take, in all, in one transaction. They are made
+ * under the sender's lock, in the transaction that holds a pool connection (the quick check
+ * refused, perhaps only because a spend in flight is mined but not yet recorded); a slow node
+ * holds both this long at most, however many requests of a batch take the slow path, not for
+ * the client's timeout and retries. Past it an item is refused, 503 CHAIN_UNAVAILABLE (safe to
+ * retry: the item writes nothing), and reads under way stop at their next step.
  */
 export const LOCKED_READS_MS = 3_000;
 
-function boundedUnderLock<T>(chain: ChainHandle, reads: () => Promise<T>): Promise<T> {
+/** The slow path's state in one transaction: receipts looked up once, and when its time is up. */
+export interface LockedReads {
+  mined: Map<string, Promise<boolean>>;
+  /** Date.now() past which no slow path of the transaction reads the chain; set by the first. */
+  until?: number;
+}
+
+export const lockedReads = (): LockedReads => ({ mined: new Map() });
+
+function boundedUnderLock<T>(chain: ChainHandle, locked: LockedReads, reads: (late: () => void) => Promise<T>): Promise<T> {
+  const late = () =>
+    new UpstreamError(
+      'CHAIN_UNAVAILABLE',
+      `${chain.config.blockchain.name}'s node did not answer within ${LOCKED_READS_MS / 1000} s while the balance was checked again; try again`,
+    );
+  locked.until ??= Date.now() + LOCKED_READS_MS;
+  const left = locked.until - Date.now();
+  if (left <= 0) return Promise.reject(late());
+  const until = locked.until;
   return withDeadline(
-    reads(),
-    LOCKED_READS_MS,
-    () =>
-      new UpstreamError(
-        'CHAIN_UNAVAILABLE',
-        `${chain.config.blockchain.name}'s node did not answer within ${LOCKED_READS_MS / 1000} s while the balance was checked again; try again`,
-      ),
+    reads(() => {
+      if (Date.now() >= until) throw late();
+    }),
+    left,
+    late,
   );
 }
 

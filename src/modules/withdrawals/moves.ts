@@ -12,7 +12,7 @@ import type { DbConn } from '../../db/pool.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import { notWhitelisted } from './create.js';
-import { checkFunds, checkHeld, snapshot, type Snapshot } from './funds.js';
+import { checkFunds, checkHeld, lockedReads, snapshot, type Snapshot } from './funds.js';
 import type { DbClock } from './db-clock.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
@@ -92,10 +92,10 @@ export async function checkMoves(db: DbConn, walletId: string, p: PreparedMoves,
   const beneficiaries = owners.flatMap((o) => o.items.filter((_item, i) => o.spends.spends[i]!.beneficiary));
   const refused = notWhitelisted(await store.whitelist(db, walletId), beneficiaries);
   if (refused) throw refused;
-  const mined = new Map<string, Promise<boolean>>();
+  const locked = lockedReads();
   for (const o of owners) {
     const held = await store.heldBack(db, p.chain.id, o.spends.owner, o.snap.at);
-    await checkHeld(p.chain, o.spends.owner, o.items, o.fees, o.snap, held, [], mined);
+    await checkHeld(p.chain, o.spends.owner, o.items, o.fees, o.snap, held, [], locked);
   }
 }
 
