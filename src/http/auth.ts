@@ -8,7 +8,9 @@
  *   (no hash), known to be unknown (the negative cache: no database round trip);
  * - the failed-auth budget (`AUTH_FAILURE_BUDGET` per second, this process, all clients
  *   together), before the key's database lookup: it counts the lookups of keys that did not
- *   authenticate here lately and found nothing. Past it, until the second is over, such a
+ *   authenticate here lately and found nothing (requests of a key whose lookup is under way
+ *   wait on it and take nothing: a new key's first burst is one lookup, one slot). Past it,
+ *   until the second is over, such a
  *   key is refused (429, held like the per-address refusals) without a lookup, so a flood of
  *   random keys from any number of addresses sheds its own requests before it slows
  *   authenticated clients down; their keys are still looked up (no process keeps a good key);
@@ -202,7 +204,10 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
         return refuseFailures(req, reply, seen, 'Too many failed authentications from this address');
       }
     }
-    const checked = await apiKeys.check(probe, () => vouched || budget.take());
+    // A slot is taken only by the request that starts a lookup (others of the same key wait
+    // on it), and given back only by that request when the key is good.
+    let took = false;
+    const checked = await apiKeys.check(probe, () => vouched || (took = budget.take()));
     if (!checked.auth) {
       refused(req, checked.reason);
       if (checked.reason === 'shed') {
@@ -220,7 +225,7 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
       }
       throw new UnauthorizedError(key ? 'Invalid API key' : 'Missing x-api-key header');
     }
-    if (!vouched) budget.refund();
+    if (took) budget.refund();
     const auth = checked.auth;
     req.auth = auth;
     logAccepted(req);

@@ -107,6 +107,30 @@ describe('a random-key flood from a new address per request', () => {
     expect(metrics.unknown).toBe(counted[401]);
   });
 
+  it("a new key's first burst spends one lookup and one slot of the budget, whatever its size", async () => {
+    const fresh = await h.services.apiKeys.createBusinessKey(
+      { keyId: 'test', businessId: h.businessId, walletId: null },
+      { name: 'burst' },
+    );
+    // 200 requests of a key this process never saw, checked at once (before any lookup ends):
+    // each used to take a slot, so past the budget a new client's first burst was refused.
+    let slots = 0;
+    const probe = h.services.apiKeys.probe(fresh.apiKey);
+    const checks = await Promise.all(Array.from({ length: 200 }, () => h.services.apiKeys.check(probe, () => ++slots > 0)));
+    expect(checks.every((c) => c.auth?.keyId === checks[0]!.auth!.keyId)).toBe(true);
+    expect(slots).toBe(1);
+    // Through HTTP: a burst of a new key is answered, and leaves the budget whole for others.
+    const other = await h.services.apiKeys.createBusinessKey(
+      { keyId: 'test', businessId: h.businessId, walletId: null },
+      { name: 'burst 2' },
+    );
+    await nextSecond();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => h.api('GET', '/v1/wallets', { key: other.apiKey })));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const random = await Promise.all(Array.from({ length: BUDGET }, (_, i) => from(`127.30.2.${i + 1}`, '/v1/wallets', randomKey())));
+    expect(statuses(random)).toEqual({ 401: BUDGET });
+  });
+
   it('writes no log line per refusal; an accepted request is logged as before', async () => {
     const wallet = h.wallets['devnet-eth']!;
     await nextSecond();

@@ -115,6 +115,12 @@ export class KeyAuthenticator {
    */
   readonly #vouched = new TtlCache<string, true>({ ttlMs: 10 * 60_000, maxEntries: 10_000 });
   readonly #lookups: BatchLoader<string, store.LiveKeyRow>;
+  /**
+   * Key hash -> its check under way: the same key asked again meanwhile (a new key's first
+   * burst of requests) waits on that one lookup, without a call on the budget: one lookup
+   * spends one slot, whatever number of requests it answers.
+   */
+  readonly #checking = new Map<string, Promise<KeyCheck>>();
   readonly #usage: UsageRecorder;
 
   constructor(
@@ -157,7 +163,16 @@ export class KeyAuthenticator {
       return { auth: known };
     }
     if (this.#unknown.get(digest)) return { auth: null, reason: 'unknown', lookedUp: false };
+    const under = this.#checking.get(digest);
+    if (under) return under;
     if (mayLookUp && !mayLookUp()) return { auth: null, reason: 'shed', lookedUp: false };
+    const checking = this.#lookUp(digest).finally(() => this.#checking.delete(digest));
+    this.#checking.set(digest, checking);
+    return checking;
+  }
+
+  /** The lookup of a key neither cache knows, and the caches written from its answer. */
+  async #lookUp(digest: string): Promise<KeyCheck> {
     const generation = this.#unknown.generation;
     const liveGeneration = this.#live.generation;
     // The lookup is a query that starts after this moment: the entry it makes lives
