@@ -569,7 +569,17 @@ describe('external (whitelisted) addresses', () => {
 
     expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: external } })).status).toBe(409);
     expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: w.address } })).status).toBe(409);
-    const badChecksum = external.slice(0, -1) + (external.endsWith('a') ? 'B' : 'a');
+    // One letter's case flipped, the address still in mixed case: always a broken EIP-55
+    // checksum (changing the last character, as this did, now and then made another address
+    // whose checksum happened to hold).
+    const body = [...external.slice(2)];
+    const lower = body.flatMap((c, i) => (/[a-f]/.test(c) ? [i] : []));
+    const upper = body.flatMap((c, i) => (/[A-F]/.test(c) ? [i] : []));
+    const at = lower.length >= 2 ? lower[0]! : upper[0]!;
+    body[at] = lower.length >= 2 ? body[at]!.toUpperCase() : body[at]!.toLowerCase();
+    const badChecksum = `0x${body.join('')}`;
+    expect(badChecksum).toMatch(/[a-f]/);
+    expect(badChecksum.slice(2)).toMatch(/[A-F]/);
     expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: badChecksum } })).status).toBe(400);
     expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: 'not-an-address' } })).status).toBe(400);
     expect((await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: {} })).status).toBe(400);
