@@ -135,8 +135,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // What /readyz adds to the database, migration and chain checks for this process's roles.
     let worker: WorkerHandle | null = null;
     let indexer: IndexerHandle | null = null;
+    // Not ready until every role of the process runs (the API listens before the worker and
+    // the indexer start, and before the embedded default's demo data and credentials exist).
+    let starting = true;
     const roleChecks = (): { checks: Checks; info: Record<string, unknown> } => ({
       checks: {
+        ...(starting ? { startup: 'starting' } : {}),
         ...(stopping ? { shutdown: 'stopping' } : {}),
         ...(worker ? { worker: worker.healthy() ? 'ok' : 'no job-queue worker is running' } : {}),
       },
@@ -198,6 +202,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       healthUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${portOf(probes)}`;
     }
 
+    starting = false;
     return { config, services, databaseUrl, app, baseUrl: listeningUrl, healthUrl, devnet, credentials, stop };
   } catch (err) {
     await stop();

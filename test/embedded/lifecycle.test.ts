@@ -45,6 +45,8 @@ interface Service {
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   banner: { api: string; docs: string; dashboard: string; credentials: string };
+  /** With PORT given: /readyz's first 200 during the start, and credentials.json's baseUrl at that moment. */
+  firstReady?: { checks: Record<string, string>; credentialsBaseUrl: string | null };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -144,6 +146,24 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
   const deadline = Date.now() + START_TIMEOUT_MS;
   let done: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   void exited.then((e) => (done = e));
+  // With a known port: asks /readyz all along the start, and notes what a client that waits for
+  // it would find at its first 200 (a readiness probe, a script reading the credentials).
+  const watching = extraEnv.PORT
+    ? (async () => {
+        while (!out.includes('Stop with Ctrl-C.') && !done && Date.now() < deadline) {
+          const res = await fetch(`http://127.0.0.1:${extraEnv.PORT}/readyz`).catch(() => null);
+          if (res?.status === 200) {
+            const body = (await res.json()) as { checks: Record<string, string> };
+            const file = path.join(dataDir, 'credentials.json');
+            const credentialsBaseUrl = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Credentials).baseUrl : null;
+            service.firstReady = { checks: body.checks, credentialsBaseUrl };
+            return;
+          }
+          await res?.arrayBuffer();
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      })()
+    : null;
   while (!out.includes('Stop with Ctrl-C.')) {
     if (done) throw new Error(`the service exited during start (${JSON.stringify(done)})\nstdout:\n${out}\nstderr:\n${err}`);
     if (Date.now() > deadline) throw new Error(`no "running" banner within ${START_TIMEOUT_MS} ms\nstdout:\n${out}\nstderr:\n${err}`);
@@ -151,6 +171,7 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
   }
   const line = (label: string) => new RegExp(`^\\s*${label}:\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '';
   service.banner = { api: line('API'), docs: line('Docs'), dashboard: line('Dashboard'), credentials: line('Credentials') };
+  await watching;
   recordPids();
   return service;
 }
@@ -243,6 +264,14 @@ function errorLogs(text: string): string[] {
     .split('\n')
     .filter((l) => /^\{.*"level":(50|60)\b/.test(l))
     .map((l) => String((JSON.parse(l) as { msg?: unknown }).msg).slice(0, 200));
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
 }
 
 async function freeConsecutivePorts(): Promise<number> {
@@ -554,8 +583,16 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
   });
 
   it('a second start reuses the database, the chain state, the wallets and the keys', { timeout: START_TIMEOUT_MS + 60_000 }, async () => {
-    const service = await startService();
+    // On another port than the first run's (PORT=0 gave it one): what credentials.json says
+    // when /readyz first answers 200 shows whether the start had finished by then.
+    const port = await freePort();
+    const service = await startService({ PORT: String(port) });
     const again = readCredentials();
+    expect(again.baseUrl).toBe(`http://127.0.0.1:${port}`);
+    // Ready only once the whole start is done: every role runs and the credentials are written.
+    expect(service.firstReady, 'readyz answered 200 during the start').toBeDefined();
+    expect(service.firstReady!.credentialsBaseUrl).toBe(again.baseUrl);
+    expect(service.firstReady!.checks.worker).toBe('ok');
 
     expect(again.business).toEqual(first.business);
     expect(again.wallets).toEqual(first.wallets);
