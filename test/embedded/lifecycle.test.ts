@@ -150,7 +150,8 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
   // it would find at its first 200 (a readiness probe, a script reading the credentials).
   const watching = extraEnv.PORT
     ? (async () => {
-        while (!out.includes('Stop with Ctrl-C.') && !done && Date.now() < deadline) {
+        // Until its first 200 (also once the banner is out: ready may come just after it).
+        while (!done && Date.now() < deadline) {
           const res = await fetch(`http://127.0.0.1:${extraEnv.PORT}/readyz`).catch(() => null);
           if (res?.status === 200) {
             const body = (await res.json()) as { checks: Record<string, string> };
