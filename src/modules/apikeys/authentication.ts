@@ -131,7 +131,12 @@ export class KeyAuthenticator {
     this.#unknown = changes.cache('apiKeysUnknown');
     changes.on(API_KEYS_CHANGED, () => this.#unknown.clear());
     this.#live = changes.cache('apiKeysLive', { ttlMs: opts.liveKeyTtlMs ?? LIVE_KEY_TTL_MS });
-    changes.on(API_KEYS_REVOKED, () => this.#live.clear());
+    changes.on(API_KEYS_REVOKED, () => {
+      this.#live.clear();
+      // A lookup under way may have read the key before the revocation: requests from now on
+      // start their own instead of waiting on it.
+      this.#checking.clear();
+    });
     this.#lookups = new BatchLoader(async (digests) => {
       const rows = await store.findLiveKeysByHashes(
         this.db,
@@ -166,7 +171,10 @@ export class KeyAuthenticator {
     const under = this.#checking.get(digest);
     if (under) return under;
     if (mayLookUp && !mayLookUp()) return { auth: null, reason: 'shed', lookedUp: false };
-    const checking = this.#lookUp(digest).finally(() => this.#checking.delete(digest));
+    const checking: Promise<KeyCheck> = this.#lookUp(digest).finally(() => {
+      // Only its own entry: a revocation may have cleared it and a newer lookup taken its place.
+      if (this.#checking.get(digest) === checking) this.#checking.delete(digest);
+    });
     this.#checking.set(digest, checking);
     return checking;
   }
