@@ -16,7 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { loadArtifact } from '../../src/devnet/compile.js';
 import { startHarness, type Harness } from '../support/harness.js';
-import { startRpcGate, type RpcGate } from '../support/rpc-gate.js';
+import { outsideTransactions, startRpcGate, type RpcGate } from '../support/rpc-gate.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
 import { call } from '../contracts/support.js';
@@ -51,27 +51,25 @@ beforeEach(() => {
   gate.caught.length = 0;
 });
 
-/** The calls the request made to the node, and those of them made inside a transaction (none). */
-async function calls<T>(run: () => Promise<T>): Promise<T> {
-  const before = gate.checked();
-  const result = await run();
-  await gate.settled();
-  expect(gate.checked(), 'the flow read the chain through the proxy').toBeGreaterThan(before);
-  expect(gate.caught, 'chain calls made while a transaction was open').toEqual([]);
-  return result;
+const calls = <T>(run: () => Promise<T>) => outsideTransactions(gate, run);
+
+/** A new wallet on devnet-eth, its master holding 1 ETH, ETH enabled: a sender that never sent. */
+async function fundedWallet(name: string) {
+  const created = await h.api('POST', '/v1/wallets', {
+    key: h.businessKey,
+    body: { blockchain: 'devnet-eth', network: 'testnet', name },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const w = created.body.data as { id: string; address: string; apiKey: string };
+  await eth.sendNative(w.address, '1');
+  const native = assetId('ETH');
+  expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: native } })).status).toBe(200);
+  return { w, native };
 }
 
 describe('chain calls stay outside transactions', () => {
   it("a new wallet's first withdrawal (its sender's first nonce)", async () => {
-    const created = await h.api('POST', '/v1/wallets', {
-      key: h.businessKey,
-      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'first nonce' },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const w = created.body.data as { id: string; address: string; apiKey: string };
-    await eth.sendNative(w.address, '1');
-    const native = assetId('ETH');
-    expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: native } })).status).toBe(200);
+    const { w, native } = await fundedWallet('first nonce');
     // Made ready before a transaction that may still refuse: nothing written, not even the
     // sender's nonce counter (written then, it could be stale by the sender's first send).
     const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
@@ -209,15 +207,7 @@ describe('chain calls stay outside transactions', () => {
   }
 
   it('a funds check taken the slow way (a payout mined, not yet recorded) waits on a slow node 3 s at most, then 503', async () => {
-    const created = await h.api('POST', '/v1/wallets', {
-      key: h.businessKey,
-      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'slow path' },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const w = created.body.data as { id: string; address: string; apiKey: string };
-    await eth.sendNative(w.address, '1');
-    const native = assetId('ETH');
-    expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: native } })).status).toBe(200);
+    const { w, native } = await fundedWallet('slow path');
     const pay = (amount: string) =>
       h.api('POST', `/v1/wallets/${w.id}/withdraw`, { key: w.apiKey, body: { assetId: native, address: fresh(), amount } });
     const first = await pay('0.6');

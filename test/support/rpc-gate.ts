@@ -15,6 +15,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { expect } from 'vitest';
 
 export interface RpcGate {
   /** The proxy's URL: give it to the service as the chain's node. */
@@ -189,4 +190,18 @@ export async function startRpcGate(): Promise<RpcGate> {
       await client?.end();
     },
   };
+}
+
+/**
+ * Runs a flow through the gate and expects it to have called the node (through the proxy)
+ * and never while one of its transactions was open; the flow's result.
+ */
+export async function outsideTransactions<T>(gate: RpcGate, run: () => Promise<T>): Promise<T> {
+  gate.caught.length = 0;
+  const before = gate.checked();
+  const result = await run();
+  await gate.settled();
+  expect(gate.checked(), 'the flow called the node through the proxy').toBeGreaterThan(before);
+  expect(gate.caught, 'node calls made while a transaction was open').toEqual([]);
+  return result;
 }

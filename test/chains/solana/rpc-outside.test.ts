@@ -5,7 +5,7 @@
  * inside a transaction all the while the call is held. No worker runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRpcGate, type RpcGate } from '../../support/rpc-gate.js';
+import { outsideTransactions, startRpcGate, type RpcGate } from '../../support/rpc-gate.js';
 import { eventually } from '../../support/fixtures.js';
 import { startSolanaWorld as startBaseWorld, walletApi, type SolanaWorld } from './misc-world.js';
 import { outsider } from './withdrawals-world.js';
@@ -37,15 +37,7 @@ afterAll(async () => {
   await w?.stop();
 });
 
-async function calls(run: () => Promise<{ status: number; body: any }>) {
-  gate.caught.length = 0;
-  const before = gate.checked();
-  const res = await run();
-  await gate.settled();
-  expect(gate.checked(), 'the flow called the node through the proxy').toBeGreaterThan(before);
-  expect(gate.caught, 'node calls made while a transaction was open').toEqual([]);
-  return res;
-}
+const calls = <T>(run: () => Promise<T>) => outsideTransactions(gate, run);
 
 describe('chain calls stay outside transactions on Solana', () => {
   it('withdrawals of SOL and of USDC from the master', async () => {

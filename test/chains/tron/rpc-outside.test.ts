@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWallet, startForTest } from '../../../src/devnet/tron/testkit.js';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
 import type { Harness } from '../../support/harness.js';
-import { startRpcGate, type RpcGate } from '../../support/rpc-gate.js';
+import { outsideTransactions, startRpcGate, type RpcGate } from '../../support/rpc-gate.js';
 import { createTronWallet, startTronService, tronChain, type TronWallet } from './world.js';
 
 const SLUG = 'tron-gate';
@@ -32,15 +32,7 @@ afterAll(async () => {
   await s?.stop();
 });
 
-async function calls(run: () => Promise<{ status: number; body: any }>) {
-  gate.caught.length = 0;
-  const before = gate.checked();
-  const res = await run();
-  await gate.settled();
-  expect(gate.checked(), 'the flow called the node through the proxy').toBeGreaterThan(before);
-  expect(gate.caught, 'node calls made while a transaction was open').toEqual([]);
-  return res;
-}
+const calls = <T>(run: () => Promise<T>) => outsideTransactions(gate, run);
 
 const api = (method: string, path: string, body?: unknown) =>
   h.api(method as 'POST', `/v1/wallets/${w.id}${path}`, { key: w.apiKey, ...(body === undefined ? {} : { body }) });
