@@ -1,6 +1,7 @@
 /**
  * The backfill benchmark's indexer, in its own process as production runs the `indexer`
- * role (`npm start -- indexer`): a fresh process opens the benchmark world's database and
+ * role (`node dist/main.js start indexer`: deposits.ts runs this file transpiled next to
+ * the build, see built-child.ts; or under tsx, as `npm start -- indexer` runs it): a fresh process opens the benchmark world's database and
  * chain, builds the real service graph and one ChainIndexer (as DepositService.indexer()
  * builds it, with this run's range size), and steps it from the stored cursor until idle.
  * Its memory is the indexer's alone: the benchmark's own data (100,000 derived addresses,
@@ -17,7 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createLogger } from '../src/lib/logger.js';
 import { ChainIndexer } from '../src/modules/deposits/indexer.js';
-import { countQueries, profiled, topStatements, type ProfileSummary } from './webhooks.js';
+import { countQueries, profiled, topStatements, type ProfileSummary } from './probes.js';
 import { heapSampled } from './heap-sampled.js';
 import { env, servicesFromEnv } from './child-services.js';
 
@@ -35,6 +36,8 @@ export interface IndexerRunReport {
   /** The kernel's peak RSS of the whole process life (VmHWM), MB; null when unavailable. */
   hwmRssMb: number | null;
   heapUsedPeakMb: number;
+  /** process.memoryUsage() at the sample of the RSS peak, MB: how the peak splits (V8 heap committed, external). */
+  atPeak: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
   afterGc: { rss: number; heapUsed: number };
   baseline: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
   phasesMs: Record<string, number>;
@@ -170,9 +173,10 @@ async function main(): Promise<void> {
   const mem = process.memoryUsage();
   let peak = mem.rss;
   let heapPeak = mem.heapUsed;
+  let atPeak = mem;
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
-    if (m.rss > peak) peak = m.rss;
+    if (m.rss > peak) [peak, atPeak] = [m.rss, m];
     if (m.heapUsed > heapPeak) heapPeak = m.heapUsed;
   }, 50);
   const counter = countQueries();
@@ -210,6 +214,13 @@ async function main(): Promise<void> {
     peakRssMb: peak / MB,
     hwmRssMb: hwm,
     heapUsedPeakMb: heapPeak / MB,
+    atPeak: {
+      rss: atPeak.rss / MB,
+      heapTotal: atPeak.heapTotal / MB,
+      heapUsed: atPeak.heapUsed / MB,
+      external: atPeak.external / MB,
+      arrayBuffers: atPeak.arrayBuffers / MB,
+    },
     afterGc: { rss: after.rss / MB, heapUsed: after.heapUsed / MB },
     baseline: {
       rss: mem.rss / MB,

@@ -16,7 +16,9 @@
  *    issue them at ~1k/s, minutes of set-up), 10,000 token transfers to 10,000 distinct of
  *    them (indexes 10, 20, ..., 100,000) made by contracts/BatchSender.sol in 40 transactions
  *    of 250, spread with empty blocks over about 1,000 blocks; then the cursor is put back
- *    before the transfers and a fresh ChainIndexer is stepped until idle. Reported:
+ *    before the transfers and a fresh ChainIndexer is stepped until idle, in a process of
+ *    its own run as the deploy recipes run the indexer: plain node on the build (dist/,
+ *    built-child.ts; one more run under tsx, as `npm start` runs it, is reported beside). Reported:
  *    transfers/s, baseline and peak RSS (sampled every 50 ms, cross-checked with the
  *    kernel's VmHWM), an exactly-once check of the rows, and where the time went (watch-set
  *    load, RPC, DB record with events and sweep hooks, SQL statements per transfer, CPU).
@@ -43,6 +45,7 @@ import { startWorker, type WorkerHandle } from '../src/roles/worker.js';
 import { taskList } from '../src/jobs/tasks.js';
 import { ChainIndexer } from '../src/modules/deposits/indexer.js';
 import type { ChainHandle } from '../src/modules/catalogue/service.js';
+import { builtChild } from './built-child.js';
 import { cpuProbeMs, fmt, load1, sleep } from './stats.js';
 import { cpuShare, cpuSnapshot, withCpu, type CpuShare, type CpuSnapshot } from './cpu.js';
 import type { IndexerRunReport } from './backfill-indexer.js';
@@ -509,7 +512,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         runs.push(r);
         const ph = r.phasesMs;
         log(
-          `  batch ${batchBlocks} run ${run}${profiling ? ' (CPU-profiled)' : ''}: ${fmt(r.rate, 0)} transfers/s (${fmt(r.ms / 1000, 2)} s, ${r.steps} steps) | RSS baseline ${fmt(r.baselineRssMb, 0)} MB, peak ${fmt(r.peakRssMb, 0)} MB (VmHWM ${r.hwmRssMb === null ? 'n/a' : fmt(r.hwmRssMb, 0)} MB), heap used peak ${fmt(r.heapUsedPeakMb, 0)} MB (after GC: ${fmt(r.afterGc.heapUsed, 0)} MB) | check ${r.check.ok ? 'OK' : 'FAILED'} | load ${r.load1.toFixed(2)}, cpu probe ${fmt(r.cpuProbeMs, 0)} ms`,
+          `  batch ${batchBlocks} run ${run}${profiling ? ' (CPU-profiled)' : ''}: ${fmt(r.rate, 0)} transfers/s (${fmt(r.ms / 1000, 2)} s, ${r.steps} steps) | RSS baseline ${fmt(r.baselineRssMb, 0)} MB, peak ${fmt(r.peakRssMb, 0)} MB (VmHWM ${r.hwmRssMb === null ? 'n/a' : fmt(r.hwmRssMb, 0)} MB), heap used peak ${fmt(r.heapUsedPeakMb, 0)} MB (after GC: ${fmt(r.afterGc.heapUsed, 0)} MB; at the sampled peak: V8 heap ${fmt(r.atPeak.heapTotal, 0)} MB, external ${fmt(r.atPeak.external, 0)} MB) | check ${r.check.ok ? 'OK' : 'FAILED'} | load ${r.load1.toFixed(2)}, cpu probe ${fmt(r.cpuProbeMs, 0)} ms`,
         );
         const pct = (v: number) => `${fmt(v / 1000, 2)} s (${fmt((v / r.ms) * 100, 0)}%)`;
         log(
@@ -537,6 +540,18 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
       }
     }
     if (profile) logProfile(log, 'CPU profile of the first backfill run (the indexer process, main thread)', profile);
+
+    // The same run once more with the indexer as `npm start` runs it (tsx compiling as it
+    // loads), for comparison: the figures above are the deployed process's (built-child.ts).
+    await resetIndexing(world, wallet, chain.id, sent.cursorBefore);
+    const underTsx = await backfillRun(world, wallet, kek, opts.batchSizes[0]!, expectedLower, expectedTotal, {
+      cpu: false,
+      heap: false,
+      tsx: true,
+    });
+    log(
+      `  batch ${opts.batchSizes[0]} under tsx (npm start's way, not the deployed build): ${fmt(underTsx.rate, 0)} transfers/s | RSS baseline ${fmt(underTsx.baselineRssMb, 0)} MB, peak ${fmt(underTsx.peakRssMb, 0)} MB | check ${underTsx.check.ok ? 'OK' : 'FAILED'}`,
+    );
 
     const diagnostics: { name: string; run: BackfillRun }[] = [];
     if (opts.diagnose) {
@@ -597,6 +612,7 @@ export async function benchBackfill(opts: BackfillOptions): Promise<BackfillRepo
         undefined,
         0,
       ),
+      figure('deposits: backfill peak RSS, indexer under tsx (one run)', 'MB', [underTsx.peakRssMb], '-', undefined, 0),
       figure(
         'deposits: backfill baseline RSS (before indexing)',
         'MB',
@@ -869,10 +885,12 @@ async function backfillRun(
   batchBlocks: number,
   expectedLower: string[],
   expectedTotal: bigint,
-  profiles: { cpu: boolean; heap: boolean },
+  profiles: { cpu: boolean; heap: boolean; tsx?: boolean },
 ): Promise<BackfillRun> {
   const probeMs = cpuProbeMs();
-  const proc = spawn(process.execPath, ['--import', 'tsx', INDEXER_SCRIPT], {
+  // As deployed (plain node on dist/, see built-child.ts), or as `npm start` runs (tsx).
+  const args = profiles.tsx ? ['--import', 'tsx', INDEXER_SCRIPT] : [builtChild(INDEXER_SCRIPT)];
+  const proc = spawn(process.execPath, args, {
     env: {
       ...process.env,
       DATABASE_URL: world.databaseUrl,
