@@ -1,9 +1,10 @@
 /**
  * The backfill benchmark's indexer, in its own process as production runs the `indexer`
- * role (`node dist/main.js start indexer`: deposits.ts runs this file transpiled next to
- * the build, see built-child.ts; or under tsx, as `npm start -- indexer` runs it): a fresh process opens the benchmark world's database and
- * chain, builds the real service graph and one ChainIndexer (as DepositService.indexer()
- * builds it, with this run's range size), and steps it from the stored cursor until idle.
+ * role (`node dist/main.js start indexer`: deposits.ts runs this file transpiled beside the
+ * build, see built-child.ts; or under tsx, as `npm start -- indexer` runs it): a fresh
+ * process opens the benchmark world's database and chain, builds the real service graph and
+ * one ChainIndexer (as DepositService.indexer() builds it, with this run's range size), and
+ * steps it from the stored cursor until idle.
  * Its memory is the indexer's alone: the benchmark's own data (100,000 derived addresses,
  * clients, the API server) lives in the parent.
  *
