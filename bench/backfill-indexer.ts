@@ -25,6 +25,14 @@ import { env, servicesFromEnv } from './child-services.js';
 
 const MB = 1024 * 1024;
 
+export interface MemoryMb {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
 /** What one run of the child reports (the parent adds the row check, CPU shares and load). */
 export interface IndexerRunReport {
   ms: number;
@@ -38,9 +46,9 @@ export interface IndexerRunReport {
   hwmRssMb: number | null;
   heapUsedPeakMb: number;
   /** process.memoryUsage() at the sample of the RSS peak, MB: how the peak splits (V8 heap committed, external). */
-  atPeak: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
+  atPeak: MemoryMb;
   afterGc: { rss: number; heapUsed: number };
-  baseline: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
+  baseline: MemoryMb;
   phasesMs: Record<string, number>;
   calls: Record<string, number>;
   queriesPerTransfer: number;
@@ -101,6 +109,17 @@ function traceIdleGaps(): () => { before: string; ms: number; n: number }[] {
 function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
+}
+
+/** process.memoryUsage()'s figures in MB (the report's unit). */
+function inMb(m: NodeJS.MemoryUsage): MemoryMb {
+  return {
+    rss: m.rss / MB,
+    heapTotal: m.heapTotal / MB,
+    heapUsed: m.heapUsed / MB,
+    external: m.external / MB,
+    arrayBuffers: m.arrayBuffers / MB,
+  };
 }
 
 function vmHwmMb(): number | null {
@@ -215,21 +234,9 @@ async function main(): Promise<void> {
     peakRssMb: peak / MB,
     hwmRssMb: hwm,
     heapUsedPeakMb: heapPeak / MB,
-    atPeak: {
-      rss: atPeak.rss / MB,
-      heapTotal: atPeak.heapTotal / MB,
-      heapUsed: atPeak.heapUsed / MB,
-      external: atPeak.external / MB,
-      arrayBuffers: atPeak.arrayBuffers / MB,
-    },
+    atPeak: inMb(atPeak),
     afterGc: { rss: after.rss / MB, heapUsed: after.heapUsed / MB },
-    baseline: {
-      rss: mem.rss / MB,
-      heapTotal: mem.heapTotal / MB,
-      heapUsed: mem.heapUsed / MB,
-      external: mem.external / MB,
-      arrayBuffers: mem.arrayBuffers / MB,
-    },
+    baseline: inMb(mem),
     phasesMs: { ...phases, recordRest: phases.record - phases.emit - phases.hooks, other: result.ms - accounted },
     calls,
     queriesPerTransfer: counts.total / transfers,
