@@ -7,6 +7,7 @@
  * reverting into swap.failed with the input where it was; refusals (cross-chain, the
  * whitelist, balances) write nothing.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -158,6 +159,28 @@ describe('from the master address', () => {
     expect(done.status).toBe('SUCCESS');
     expect(done.metadata.swap).toMatchObject({ quoteId: q.quoteId, requoted: true });
     expect(units(done.toAmount)).toBeGreaterThanOrEqual(units(q.minAmount));
+  });
+});
+
+describe('migration 045: a swap plan written with the flat block fields', () => {
+  it('is read back in the layout the code writes now (plan.mined.block), the same values', async () => {
+    const { rows } = await sql<{ id: string; plan: Record<string, any> }>`
+      SELECT id, plan FROM swaps WHERE status = 'success' ORDER BY created_at LIMIT 1`.execute(h.database.db);
+    const { id, plan } = rows[0]!;
+    const shown = (await h.api('GET', `${base()}/transactions/${id}`)).body.data as Record<string, any>;
+    expect(plan.mined).toMatchObject({ hash: shown.hash, block: { number: String(shown.blockNumber), hash: shown.blockHash } });
+
+    // The layout swaps kept from migration 036 until 045.
+    const { block, ...rest } = plan.mined;
+    const flat = { ...plan, mined: { ...rest, blockNumber: block.number, blockHash: block.hash } };
+    await sql`UPDATE swaps SET plan = ${JSON.stringify(flat)}::jsonb WHERE id = ${id}`.execute(h.database.db);
+    const file = readFileSync(new URL('../../src/db/migrations/045_swap_mined_block.sql', import.meta.url), 'utf8');
+    await sql.raw(file).execute(h.database.db);
+    const after = await sql<{ plan: unknown }>`SELECT plan FROM swaps WHERE id = ${id}`.execute(h.database.db);
+    expect(after.rows[0]!.plan).toEqual(plan);
+    // Run again, nothing changes (a plan without flat fields is left alone).
+    await sql.raw(file).execute(h.database.db);
+    expect((await sql<{ plan: unknown }>`SELECT plan FROM swaps WHERE id = ${id}`.execute(h.database.db)).rows[0]!.plan).toEqual(plan);
   });
 });
 

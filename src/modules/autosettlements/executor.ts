@@ -33,12 +33,12 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import type { ModuleDeps } from '../deps.js';
-import type { Confirmation, OutboundRow } from '../outbound/service.js';
+import { minedOfRecord, minedRecord, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import type { SwapService } from '../swaps/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { failureOf, Legs } from './legs.js';
-import { minedOfStrings, planSettlement, refusedPlan, screenDestination, stringsOf, type Planned, type StoredPlan } from './planner.js';
+import { planSettlement, refusedPlan, screenDestination, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
 import { PURPOSE, recordPlanned } from './record.js';
 import * as store from './store.js';
@@ -249,7 +249,7 @@ export class AutoSettlementExecutor {
       return;
     }
     // What the swap delivered is read from its receipt's logs: a chain read, so in the job.
-    const plan = { ...(s.swap as unknown as StoredPlan), mined: stringsOf(mined), depth: change.depth };
+    const plan = { ...(s.swap as unknown as StoredPlan), mined: minedRecord(mined), depth: change.depth };
     await store.updateSettlement(tx, s.id, { stage: 'swapped', swap: plan as unknown as Record<string, unknown> });
     await store.enqueueJob(tx, s.id);
   }
@@ -265,7 +265,7 @@ export class AutoSettlementExecutor {
       if (!locked || locked.status !== 'pending' || locked.stage !== 'swapped') return;
       const m = plan.mined!;
       await store.updateSettlement(tx, s.id, { amountOut: output });
-      await this.#legs.succeed(tx, locked.swap_transaction_id, 'SWAP', minedOfStrings(m), output, plan.depth);
+      await this.#legs.succeed(tx, locked.swap_transaction_id, 'SWAP', minedOfRecord(m), output, plan.depth);
       if (output === 0n) {
         await this.#legs.failAll(tx, locked, 'the swap delivered nothing');
         return;

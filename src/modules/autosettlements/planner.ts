@@ -14,7 +14,7 @@ import { capability, isZeroAddress } from '../../chains/registry.js';
 import type { ChainAdapter, FeeQuote, NetworkData, Sender, TxIntent } from '../../chains/types.js';
 import type { SwapPlan, SwapService } from '../swaps/service.js';
 import type * as store from './store.js';
-import type { Mined } from '../transactions/service.js';
+import type { MinedRecord } from '../outbound/service.js';
 import { offers } from '../../chains/registry.js';
 
 /** The swap must be mined within this long of planning, or it reverts (Router02's deadline). */
@@ -35,7 +35,8 @@ export interface StoredPlan {
    */
   resetApproval?: boolean;
   candidates: { path: string[]; amountOut: string }[];
-  mined?: { hash: string; block: { number: string; hash: string }; gasUsed: string; gasPrice: string };
+  /** The swap's receipt once final, as outbound's minedRecord keeps it. */
+  mined?: MinedRecord;
   /** Depth of the swap's block when it became final. */
   depth?: number;
 }
@@ -247,25 +248,6 @@ export function publicPlan(p: StoredPlan): Record<string, unknown> {
     reference: p.reference,
     referenceKind: p.referenceKind,
     routes: p.candidates,
-  };
-}
-
-/** The swap's receipt as the plan keeps it (JSON), and back. */
-export function stringsOf(m: Mined): NonNullable<StoredPlan['mined']> {
-  return {
-    hash: m.hash,
-    block: { number: m.block.number.toString(), hash: m.block.hash },
-    gasUsed: m.gasUsed.toString(),
-    gasPrice: m.gasPrice.toString(),
-  };
-}
-
-export function minedOfStrings(m: NonNullable<StoredPlan['mined']>): Mined {
-  return {
-    hash: m.hash,
-    block: { number: BigInt(m.block.number), hash: m.block.hash },
-    gasUsed: BigInt(m.gasUsed),
-    gasPrice: BigInt(m.gasPrice),
   };
 }
 

@@ -75,21 +75,33 @@ export interface Mined {
 }
 
 /**
- * `Mined` as an owner keeps it until it settles later (JSON, decimal strings): its hash and
- * block, and the fee fields, which the owner hands back through `minedOfRecord` unread.
+ * `Mined` as an owner keeps it until it settles later (JSON, decimal strings): its hash, its
+ * block as one pointer, and its fee figures. An API swap's plan and an auto-settlement's swap
+ * plan store this layout (migrations 034 and 045 brought older rows to it).
  */
-export type MinedRecord = Readonly<{ hash: string; blockNumber: string; blockHash: string } & Record<string, string>>;
+export interface MinedRecord {
+  readonly hash: string;
+  readonly block: { readonly number: string; readonly hash: string };
+  readonly gasUsed: string;
+  readonly gasPrice: string;
+}
 
 export function minedRecord(m: Mined): MinedRecord {
-  const { hash, block, ...fees } = m;
-  const figures = Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, v.toString()]));
-  return { ...figures, hash, blockNumber: block.number.toString(), blockHash: block.hash };
+  return {
+    hash: m.hash,
+    block: { number: m.block.number.toString(), hash: m.block.hash },
+    gasUsed: m.gasUsed.toString(),
+    gasPrice: m.gasPrice.toString(),
+  };
 }
 
 export function minedOfRecord(r: MinedRecord): Mined {
-  const { hash, blockNumber, blockHash, ...fees } = r;
-  const figures = Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, BigInt(v)])) as Pick<Mined, 'gasUsed' | 'gasPrice'>;
-  return { ...figures, hash, block: { number: BigInt(blockNumber), hash: blockHash } };
+  return {
+    hash: r.hash,
+    block: { number: BigInt(r.block.number), hash: r.block.hash },
+    gasUsed: BigInt(r.gasUsed),
+    gasPrice: BigInt(r.gasPrice),
+  };
 }
 
 export interface OutboundOptions {
