@@ -1,4 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { formatAmount } from '../../lib/money.js';
+import type { TransactionRow } from './store.js';
 import { JsonObject, Nullable, Timestamp, Uuid } from '../../lib/schema.js';
 import { AssetSchema, BlockchainSchema } from '../catalogue/schemas.js';
 import { AddressSchema } from '../addresses/schemas.js';
@@ -69,6 +71,87 @@ export const TransactionSchema = Type.Object(
   },
   { $id: 'Transaction' },
 );
+
+export type TransactionView = Static<typeof TransactionSchema>;
+
+/** What a row's view needs beyond the row: its chain's figures and the objects it embeds, resolved by the service. */
+export interface TransactionViewParts {
+  nativeDecimals: number;
+  /** The amount's asset (a salvaged token the catalogue does not list: the decimals read on chain). */
+  assetDecimals: number;
+  /** A swap's output asset (toAmount). */
+  toDecimals: number;
+  chainId: number | null;
+  asset: TransactionView['asset'];
+  toAsset: TransactionView['toAsset'];
+  blockchain: TransactionView['blockchain'];
+  toBlockchain: TransactionView['toBlockchain'];
+  address: TransactionView['address'];
+  wallet: TransactionView['wallet'];
+}
+
+/**
+ * A transaction row in the spec's Transaction shape: beside the schema, so that a field is
+ * declared and written in one file. Amounts go from base units to the asset's units; fee
+ * figures are as the family mapped them (ChainAdapter.fees).
+ */
+export function transactionView(row: TransactionRow, parts: TransactionViewParts): TransactionView {
+  const units = (v: string | null, decimals: number) => (v === null ? null : formatAmount(BigInt(v), decimals));
+  const { nativeDecimals: native, assetDecimals } = parts;
+  return {
+    id: row.id,
+    reference: row.reference,
+    type: row.type,
+    status: row.status,
+    confirmed: row.confirmed,
+    confirmations: row.confirmations,
+    amount: units(row.amount, assetDecimals),
+    amountPaid: units(row.amount_paid, assetDecimals),
+    amountUSD: row.amount_usd,
+    currency: row.currency,
+    rate: row.rate,
+    rateUSD: row.rate_usd,
+    toAmount: units(row.to_amount, parts.toDecimals),
+    toCurrency: row.to_currency,
+    toAsset: parts.toAsset,
+    toBlockchain: parts.toBlockchain,
+    fee: units(row.fee, native),
+    feeHash: row.fee_hash,
+    feeMetadata: row.fee_metadata ?? null,
+    gasFee: units(row.gas_fee, native),
+    gasPrice: row.gas_price,
+    gasUsed: row.gas_used,
+    hash: row.hash,
+    blockHash: row.block_hash,
+    blockNumber: row.block_number === null ? null : Number(row.block_number),
+    chainId: parts.chainId,
+    senderAddress: row.sender_address,
+    recipientAddress: row.recipient_address,
+    tokenAddress: row.token_address,
+    note: row.note,
+    reason: row.reason,
+    metadata: (row.metadata as Record<string, unknown> | null) ?? null,
+    network: row.network,
+    createdChannel: row.created_channel,
+    signedTransaction: row.signed_transaction ?? null,
+    amlScreening: row.aml_screening ?? null,
+    assetSwept: row.asset_swept,
+    assetSweptAmount: units(row.asset_swept_amount, assetDecimals),
+    assetSweptAt: row.asset_swept_at ? row.asset_swept_at.toISOString() : null,
+    assetSweptGasFee: units(row.asset_swept_gas_fee, native),
+    assetSweptHash: row.asset_swept_hash,
+    assetSweptRecipientAddress: row.asset_swept_recipient_address,
+    assetSweptSenderAddress: row.asset_swept_sender_address,
+    assetSweptResponse: row.asset_swept_response ?? null,
+    asset: parts.asset,
+    blockchain: parts.blockchain,
+    address: parts.address,
+    wallet: parts.wallet,
+    response: row.response ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
 
 export const TransactionListQuery = Type.Object(
   {

@@ -1,26 +1,26 @@
 /**
  * Transactions: the owner of the table (the writes, lifecycle.ts's moves, are inherited from
- * writes.ts), presentation of the spec's Transaction (with asset, blockchain, wallet and
- * address) and lookups. Amounts are stored in base units and shown in the asset's units;
- * fee figures as the family maps them (ChainAdapter.fees): `gasUsed` in its units, `gasPrice`
- * in the native coin's base units per unit, `gasFee` and `fee` in the native coin.
+ * writes.ts), presentation of the spec's Transaction (the asset, blockchain, wallet and
+ * address it embeds are resolved here; schemas.ts's transactionView writes the fields) and
+ * lookups. Amounts are stored in base units and shown in the asset's units; fee figures as
+ * the family maps them (ChainAdapter.fees): `gasUsed` in its units, `gasPrice` in the native
+ * coin's base units per unit, `gasFee` and `fee` in the native coin.
  */
 import type { Static } from '@sinclair/typebox';
 import type { Db, DbConn } from '../../db/pool.js';
-import { formatAmount } from '../../lib/money.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressRow, AddressService } from '../addresses/service.js';
 import type { CatalogueService, ChainHandle } from '../catalogue/service.js';
 import type { WalletService } from '../wallets/service.js';
-import type { TransactionListQuery, TransactionSchema } from './schemas.js';
+import { transactionView, type TransactionListQuery, type TransactionView } from './schemas.js';
 import * as store from './store.js';
 import { TransactionWrites } from './writes.js';
 import { dailyReport, type DailyReport, type SearchFilter } from './reports.js';
 import { searchTransactions } from './report-store.js';
 
-export type TransactionView = Static<typeof TransactionSchema>;
+export type { TransactionView } from './schemas.js';
 export type TransactionRow = store.TransactionRow;
 export { TransactionWrites, referenceInUse, type NewTransaction, type TransactionFields } from './writes.js';
 export type { DailyReport, SearchFilter } from './reports.js';
@@ -182,65 +182,24 @@ export class TransactionService extends TransactionWrites {
   private presentWith(row: TransactionRow, walletView: TransactionView['wallet'], address: AddressRow | undefined): TransactionView {
     const chain = this.catalogue.chain(row.chain_id);
     const asset = row.asset_id ? this.catalogue.asset(row.asset_id) : undefined;
-    const native = chain.config.blockchain.nativeDecimals;
-    const units = (v: string | null, decimals: number) => (v === null ? null : formatAmount(BigInt(v), decimals));
+    const nativeDecimals = chain.config.blockchain.nativeDecimals;
     // A token the catalogue does not list (salvaged) carries its own decimals, read on chain.
-    const assetDecimals = row.amount_decimals ?? asset?.row.decimals ?? native;
+    const assetDecimals = row.amount_decimals ?? asset?.row.decimals ?? nativeDecimals;
     const toAsset = toAssetOf(chain, row.to_currency);
-    return {
-      id: row.id,
-      reference: row.reference,
-      type: row.type,
-      status: row.status,
-      confirmed: row.confirmed,
-      confirmations: row.confirmations,
-      amount: units(row.amount, assetDecimals),
-      amountPaid: units(row.amount_paid, assetDecimals),
-      amountUSD: row.amount_usd,
-      currency: row.currency,
-      rate: row.rate,
-      rateUSD: row.rate_usd,
+    const blockchain = this.catalogue.blockchainView(chain);
+    return transactionView(row, {
+      nativeDecimals,
+      assetDecimals,
       // to_amount is in base units of the asset named by to_currency (a swap's output).
-      toAmount: units(row.to_amount, toAsset?.decimals ?? assetDecimals),
-      toCurrency: row.to_currency,
-      toAsset: toAsset ? (this.catalogue.asset(toAsset.id)?.view ?? null) : null,
-      toBlockchain: toAsset ? this.catalogue.blockchainView(chain) : null,
-      fee: units(row.fee, native),
-      feeHash: row.fee_hash,
-      feeMetadata: row.fee_metadata ?? null,
-      gasFee: units(row.gas_fee, native),
-      gasPrice: row.gas_price,
-      gasUsed: row.gas_used,
-      hash: row.hash,
-      blockHash: row.block_hash,
-      blockNumber: row.block_number === null ? null : Number(row.block_number),
+      toDecimals: toAsset?.decimals ?? assetDecimals,
       chainId: chain.config.chainId,
-      senderAddress: row.sender_address,
-      recipientAddress: row.recipient_address,
-      tokenAddress: row.token_address,
-      note: row.note,
-      reason: row.reason,
-      metadata: (row.metadata as Record<string, unknown> | null) ?? null,
-      network: row.network,
-      createdChannel: row.created_channel,
-      signedTransaction: row.signed_transaction ?? null,
-      amlScreening: row.aml_screening ?? null,
-      assetSwept: row.asset_swept,
-      assetSweptAmount: units(row.asset_swept_amount, assetDecimals),
-      assetSweptAt: row.asset_swept_at ? row.asset_swept_at.toISOString() : null,
-      assetSweptGasFee: units(row.asset_swept_gas_fee, native),
-      assetSweptHash: row.asset_swept_hash,
-      assetSweptRecipientAddress: row.asset_swept_recipient_address,
-      assetSweptSenderAddress: row.asset_swept_sender_address,
-      assetSweptResponse: row.asset_swept_response ?? null,
       asset: asset ? asset.view : null,
-      blockchain: this.catalogue.blockchainView(chain),
+      toAsset: toAsset ? (this.catalogue.asset(toAsset.id)?.view ?? null) : null,
+      blockchain,
+      toBlockchain: toAsset ? blockchain : null,
       address: address ? this.addresses.present(address) : null,
       wallet: walletView,
-      response: row.response ?? null,
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
-    };
+    });
   }
 }
 
