@@ -541,3 +541,112 @@ describe('deleting a rule', () => {
     expect((await h.api('GET', `${base()}/addresses/${child.id}/auto-settlements/rules/${created.id}`)).status).toBe(404);
   });
 });
+
+describe('auto-settlements and API swaps from the same address', () => {
+  const usdcId = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id;
+  const usdtId = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDT')!.id;
+  /** USDC at the master for an API swap, credited before any rule exists (so nothing settles it). */
+  async function fundMaster(amount: string) {
+    const receipt = await eth.sendToken('USDC', wallet().address, amount);
+    await drain();
+    const id = await depositId(receipt.transactionHash);
+    await eventually(
+      () => transaction(id),
+      (t) => t.status === 'SUCCESS',
+      30_000,
+    );
+  }
+  async function apiSwap(amount: string) {
+    // Wide bounds: earlier tests of this file move the pool away from par.
+    const body = { fromAssetId: usdcId(), toAssetId: usdtId(), amount, slippageTolerance: '20' };
+    const q = await h.api('POST', `${base()}/swaps/quote`, { body });
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    return q.body.data.quoteId as string;
+  }
+  const execute = (quoteId: string) => h.api('POST', `${base()}/swaps/execute`, { body: { quoteId } });
+  async function rows() {
+    const { rows } = await sql<{ t: string; s: string; o: string }>`
+      SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM swaps) AS s, (SELECT count(*) FROM outbound_txs) AS o`.execute(
+      h.database.db,
+    );
+    return rows[0];
+  }
+  /** A deposit of `amount` USDC straight to the master, its settlement created (the worker stopped) and run once by hand. */
+  async function settlementRunOnce(amount: string) {
+    const receipt = await eth.sendToken('USDC', wallet().address, amount);
+    await drain();
+    const deposit = await depositId(receipt.transactionHash);
+    await h.services.autoSettlements.takeConfirmed([deposit]);
+    const [queued] = await settlementOf(deposit);
+    await h.services.autoSettlements.executor.run(queued!.id);
+    return deposit;
+  }
+  async function settledSwap(id: string) {
+    return eventually(
+      () => transaction(id),
+      (t) => t.status !== 'PENDING',
+      30_000,
+    );
+  }
+
+  it("an API swap of the input a settlement from the master is swapping: 409 SWAP_IN_PROGRESS, nothing written; accepted once the settlement's swap is final", async () => {
+    await fundMaster('10');
+    const dest = freshAddress();
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, { body: rule({ to: dest, asset: 'USDT', slippage: '20' }) });
+    expect(created.status).toBe(200);
+    try {
+      await h.stopWorker(); // the settlement's legs wait in the pipeline, approve and swap not sent
+      const deposit = await settlementRunOnce('20');
+      expect((await settlementOf(deposit))[0]).toMatchObject({ status: 'pending', stage: 'sending' });
+      const quoteId = await apiSwap('5');
+      const before = await rows();
+      const refused = await execute(quoteId);
+      expect([refused.status, refused.body.error]).toEqual([409, 'SWAP_IN_PROGRESS']);
+      expect(await rows()).toEqual(before);
+
+      await h.startWorker();
+      expect((await finished(deposit)).status).toBe('success');
+      const usdtBefore = await eth.balanceOf('USDT', wallet().address);
+      const again = await execute(quoteId);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      const done = await settledSwap(again.body.data.id);
+      expect(done.status).toBe('SUCCESS');
+      expect(formatAmount((await eth.balanceOf('USDT', wallet().address)) - usdtBefore, 6)).toBe(done.toAmount);
+      expect(await eth.balanceOf('USDT', dest)).toBeGreaterThan(16n * USDC);
+    } finally {
+      await h.startWorker();
+      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
+  });
+
+  it('a settlement from the master swapping the input of an API swap in flight waits for it, then swaps: neither reverts', async () => {
+    await fundMaster('10');
+    const dest = freshAddress();
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, { body: rule({ to: dest, asset: 'USDT', slippage: '20' }) });
+    expect(created.status).toBe(200);
+    try {
+      await h.stopWorker();
+      const accepted = await execute(await apiSwap('5'));
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      const deposit = await settlementRunOnce('20');
+      // Not planned: it would read the router allowance the API swap's approve and pull are about to move.
+      expect((await settlementOf(deposit))[0]).toMatchObject({ status: 'pending', stage: 'queued' });
+
+      await h.startWorker();
+      const api = await settledSwap(accepted.body.data.id);
+      expect(api.status).toBe('SUCCESS');
+      const s = await finished(deposit);
+      expect(s.status).toBe('success');
+      const settlementSwap = await transaction(s.swap_transaction_id!);
+      expect(settlementSwap.status).toBe('SUCCESS');
+      expect(settlementSwap.blockNumber).toBeGreaterThan(api.blockNumber);
+      for (const hash of [api.hash, settlementSwap.hash]) {
+        expect((await eth.pub.getTransactionReceipt({ hash })).status).toBe('success');
+      }
+      expect(await eth.balanceOf('USDT', dest)).toBeGreaterThan(16n * USDC);
+    } finally {
+      await h.startWorker();
+      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
+  });
+});

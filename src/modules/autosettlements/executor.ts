@@ -105,7 +105,8 @@ export class AutoSettlementExecutor {
 
     // A sender busy with another settlement: wait for it before screening (asked again under
     // the lock below), or each wait of SENDER_WAIT_MS would screen, and audit a refusal, again.
-    if ((fromChild || swapping) && (await store.senderBusy(db, s))) {
+    const asSwapSender = { chainId: s.chain_id, walletId: s.wallet_id, fromIndex: s.from_index, assetInId: s.asset_in_id };
+    if ((fromChild || swapping) && ((await store.senderBusy(db, s)) || (await this.swaps.seenBySettlement(db, asSwapSender)).pending)) {
       await store.enqueueJob(db, s.id, SENDER_WAIT_MS);
       return;
     }
@@ -117,19 +118,23 @@ export class AutoSettlementExecutor {
       return;
     }
     // The sender's allowance, balance and fees, read before the transaction (the node's
-    // answers hold no connection or lock); under the sender's lock, a settlement of the same
-    // sender that moved since the reads began may have changed them: plan again.
+    // answers hold no connection or lock); under the sender's locks, a settlement or an API
+    // swap of the same sender in flight is waited for, and one that moved since the reads
+    // began may have changed them: plan again. The swap lock is the one API swaps take to
+    // look at the sender's settlements (swaps/flow.ts start): one order, settlement then swap.
     const since = await store.databaseTime(db);
     const planned = blocked ? refusedPlan(blocked) : await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender, db);
     await db.transaction().execute(async (tx) => {
       await store.lockSender(tx, s.chain_id, sender);
+      await this.swaps.lockSender(tx, s.chain_id, sender);
       const locked = await store.lockSettlement(tx, s.id);
       if (!locked || locked.status !== 'pending' || locked.stage !== 'queued') return;
-      if (await store.senderBusy(tx, locked)) {
+      const apiSwaps = await this.swaps.seenBySettlement(tx, asSwapSender, since);
+      if ((await store.senderBusy(tx, locked)) || apiSwaps.pending) {
         await store.enqueueJob(tx, s.id, SENDER_WAIT_MS);
         return;
       }
-      if (!blocked && (await store.movedSince(tx, locked, since))) {
+      if (!blocked && ((await store.movedSince(tx, locked, since)) || apiSwaps.moved)) {
         await store.enqueueJob(tx, s.id, REPLAN_DELAY_MS);
         return;
       }

@@ -65,6 +65,14 @@ interface ChainRead {
   read: MoveRead;
 }
 
+/** Who the swap sends from, as the look at the sender's other swaps keys it. */
+const senderOf = (a: Accepted, ctx: StartContext): store.SwapSender => ({
+  chainId: ctx.actor.chain.id,
+  walletId: ctx.actor.wallet.id,
+  fromIndex: ctx.actor.index,
+  assetInId: a.from.row.id,
+});
+
 /** The sender's swaps changed between start's chain read and its lock: read again. */
 class StaleRead extends Error {}
 
@@ -79,15 +87,16 @@ export class SwapFlow {
    * Transaction's) id. What it needs of the chain (the sender's allowance to the router, its
    * balances, its first nonce) is read before that transaction opens, so no connection or lock
    * waits on the node. Another swap of the sender moves the allowance (approve, then the
-   * router's pull): the sender's swaps are looked at before the read (noting the database's
-   * time) and again under the swap lock, and a swap in flight then, or written since, makes the
-   * read stale: read again. (An auto-settlement's swap or a contract write's approve from the
-   * same address is not serialised with API swaps; a swap signed on a stale allowance
-   * reverts on chain, its input untouched.)
+   * router's pull), an API swap or an auto-settlement's (which takes the same lock): the
+   * sender's swaps are looked at before the read (noting the database's time) and again under
+   * the swap lock; one in flight then answers SWAP_IN_PROGRESS, one written since makes the
+   * read stale: read again. (A contract write's approve from the same address is not
+   * serialised with swaps; a swap signed on a stale allowance reverts on chain, its input
+   * untouched.)
    */
   async start(a: Accepted, ctx: StartContext): Promise<string> {
     for (let attempt = 1; ; attempt++) {
-      const seen = await store.senderSwaps(this.deps.db, ctx.actor.chain.id, ctx.actor.address);
+      const seen = await store.senderSwaps(this.deps.db, senderOf(a, ctx));
       const [allowance, read] = await Promise.all([
         this.swaps.provider(ctx.actor.chain.id)!.allowance(a.from.row.address, ctx.actor.address),
         ctx.withdrawals.readForMove({ chain: ctx.actor.chain, sender: ctx.actor.address, asset: a.from }, [ctx.actor.wallet.address]),
@@ -114,11 +123,11 @@ export class SwapFlow {
       // A twin with the same reference waited here for the first to commit: it answers
       // REFERENCE_IN_USE, not SWAP_IN_PROGRESS (another sender's twin is caught by create).
       await this.deps.transactions.requireReferenceFree(tx, wallet.id, ctx.reference);
-      const now = await store.senderSwaps(tx, chain.id, actor.address);
+      const now = await store.senderSwaps(tx, senderOf(a, ctx));
       if (now.pending > 0) {
         throw new ConflictError('SWAP_IN_PROGRESS', 'Another swap from this address is in flight; send this one once it ends');
       }
-      if (chainRead.seen.pending > 0 || (await store.swapsMovedSince(tx, chain.id, actor.address, chainRead.seen.at))) {
+      if (chainRead.seen.pending > 0 || (await store.swapsMovedSince(tx, senderOf(a, ctx), chainRead.seen.at))) {
         throw new StaleRead();
       }
       if (a.recipient !== actor.address) await ctx.withdrawals.checkWhitelistOf(wallet.id, a.recipient, 'recipientAddress', tx);

@@ -2,12 +2,14 @@
  * Swaps for auto-settlement: one provider per chain that has a router configured, and the
  * plan of a swap (route, reference, minimum output) per quote.ts's rules.
  */
+import type { DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { NetworkData, SwapProvider, SwapQuote } from '../../chains/types.js';
 import { swapProviderFor } from '../../chains/registry.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { Order } from './types.js';
 import { chooseRoute, minimumOut, parValue } from './quote.js';
+import * as store from './store.js';
 
 export interface SwapAsset {
   address: string;
@@ -45,6 +47,23 @@ export class SwapService {
 
   available(chainId: string): boolean {
     return this.provider(chainId) !== null;
+  }
+
+  /**
+   * The sender's swap lock (store.lockSender), which API swaps take to look at the sender's
+   * other swaps and write theirs: an auto-settlement's swap takes it too, so that neither
+   * signs on an allowance the other is about to move (docs/settlement.md).
+   */
+  lockSender(tx: DbConn, chainId: string, sender: string): Promise<void> {
+    return store.lockSender(tx, chainId, sender);
+  }
+
+  /**
+   * What an auto-settlement from the sender must weigh of its API swaps, under lockSender:
+   * one in flight (`pending`: wait for it) or written since `since` (`moved`: plan again).
+   */
+  seenBySettlement(db: DbConn, sender: store.SwapSender, since: Date | null = null): Promise<{ pending: boolean; moved: boolean }> {
+    return store.apiSwapsOf(db, sender, since);
   }
 
   /**

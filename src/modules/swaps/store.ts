@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { NetworkData } from '../../chains/types.js';
 import type { MinedRecord } from '../outbound/service.js';
+import { addressKey } from '../../chains/address-key.js';
 
 /** What a quote or a swap keeps of its route (decimal strings): what later steps sign without a new quote. */
 export interface RoutePlan {
@@ -118,31 +119,82 @@ export async function updateSwap(
      WHERE id = ${id}`.execute(db);
 }
 
-/** Serialises swaps of one sender: its allowance and balance reads are the one swap's to use (transaction-scoped). */
+/**
+ * Serialises the swaps of one sender, API swaps and auto-settlements' swaps alike (the
+ * executor takes it too, SwapService.lockSender): its allowance and balance reads are the one
+ * swap's to use (transaction-scoped).
+ */
 export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`swap:${chainId}:${sender}`}, 0))`.execute(db);
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`swap:${chainId}:${addressKey(sender)}`}, 0))`.execute(db);
 }
 
-/** The sender's API swaps in flight, and the database's time of the look (`at`). */
+/** Who an API swap sends from, for the look at the sender's other swaps. */
+export interface SwapSender {
+  chainId: string;
+  walletId: string;
+  /** The address's index in the wallet (0: the master). */
+  fromIndex: number;
+  /** The swap's input asset. */
+  assetInId: string;
+}
+
+/**
+ * The sender's swaps in flight that an API swap's reads of its allowance and balances must
+ * not overlap, and the database's time of the look (`at`): its API swaps, and its
+ * auto-settlements whose moves would make those reads wrong, by the rule the settlements
+ * apply among themselves (autosettlements/store.ts senderBusy): from a child any planned one
+ * (its gas and top-up), from the master one swapping the same input asset whose approve or
+ * swap is not yet final (the allowance).
+ */
 export interface SenderSwaps {
   pending: number;
   at: Date;
 }
 
-export async function senderSwaps(db: DbConn, chainId: string, sender: string): Promise<SenderSwaps> {
+export async function senderSwaps(db: DbConn, s: SwapSender): Promise<SenderSwaps> {
   const { rows } = await sql<SenderSwaps>`
-    SELECT (SELECT count(*)::int FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND status = 'pending') AS pending,
+    SELECT (SELECT count(*)::int FROM swaps
+             WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND status = 'pending')
+         + (SELECT count(*)::int FROM auto_settlements
+             WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND status = 'pending'
+               AND ${settlementUsesReads(s)}) AS pending,
            statement_timestamp() AS at`.execute(db);
   return rows[0]!;
 }
 
 /**
- * Whether a swap of the sender was written at or after `since`: begun, or moved on (every
- * step of a swap updates its row once the step is seen on chain, in a transaction begun after
- * that; so one whose approve or router pull landed after `since` shows here).
+ * Whether a swap of the sender, or a settlement senderSwaps weighs, was written at or after
+ * `since`: begun, or moved on (every step of either updates its row once the step is seen on
+ * chain, in a transaction begun after that; so one whose approve or router pull landed after
+ * `since` shows here).
  */
-export async function swapsMovedSince(db: DbConn, chainId: string, sender: string, since: Date): Promise<boolean> {
+export async function swapsMovedSince(db: DbConn, s: SwapSender, since: Date): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
-    SELECT id FROM swaps WHERE chain_id = ${chainId} AND sender = ${sender} AND updated_at >= ${since} LIMIT 1`.execute(db);
+    SELECT id FROM swaps
+     WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND updated_at >= ${since}
+    UNION ALL
+    SELECT id FROM auto_settlements
+     WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND updated_at >= ${since}
+       AND ${settlementUsesReads(s)}
+     LIMIT 1`.execute(db);
   return rows.length > 0;
+}
+
+/** An auto-settlement of the sender (same chain, wallet and index) that moves what an API swap reads. */
+const settlementUsesReads = (s: SwapSender) =>
+  sql`stage <> 'queued' AND (from_index <> 0 OR (stage = 'sending' AND asset_in_id = ${s.assetInId} AND asset_out_id <> asset_in_id))`;
+
+/**
+ * The API swaps of the sender an auto-settlement from the same address weighs (SwapService.
+ * seenBySettlement): from a child any, from the master those whose input is the settlement's.
+ * `pending`: one is in flight (wait for it); `moved`: one was written at or after `since`
+ * (the settlement's reads may be stale: plan again; never without a `since`).
+ */
+export async function apiSwapsOf(db: DbConn, s: SwapSender, since: Date | null): Promise<{ pending: boolean; moved: boolean }> {
+  const { rows } = await sql<{ pending: boolean; moved: boolean }>`
+    SELECT coalesce(bool_or(status = 'pending'), false) AS pending, coalesce(bool_or(updated_at >= ${since}), false) AS moved
+      FROM swaps
+     WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex}
+       AND (from_index <> 0 OR asset_in_id = ${s.assetInId}) AND (status = 'pending' OR updated_at >= ${since})`.execute(db);
+  return rows[0]!;
 }
