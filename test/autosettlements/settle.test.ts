@@ -16,6 +16,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { movePool } from './pool.js';
+import * as swapStore from '../../src/modules/swaps/store.js';
 import { eventually, untilBlocking } from '../support/fixtures.js';
 
 let h: Harness;
@@ -545,7 +546,10 @@ describe('deleting a rule', () => {
 describe('auto-settlements and API swaps from the same address', () => {
   const usdcId = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id;
   const usdtId = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDT')!.id;
-  /** USDC at the master for an API swap, credited before any rule exists (so nothing settles it). */
+  /**
+   * USDC at the master for an API swap: 10, below the tests' rule minimum (15), so a rule made
+   * before this deposit's settlement job runs still leaves it alone.
+   */
   async function fundMaster(amount: string) {
     const receipt = await eth.sendToken('USDC', wallet().address, amount);
     await drain();
@@ -563,6 +567,12 @@ describe('auto-settlements and API swaps from the same address', () => {
     expect(q.status, JSON.stringify(q.body)).toBe(200);
     return q.body.data.quoteId as string;
   }
+  const masterSender = () => ({
+    chainId: h.services.catalogue.findChain('devnet-eth', 'testnet')!.id,
+    walletId: wallet().id,
+    fromIndex: 0,
+    assetInId: usdcId(),
+  });
   const execute = (quoteId: string) => h.api('POST', `${base()}/swaps/execute`, { body: { quoteId } });
   async function rows() {
     const { rows } = await sql<{ t: string; s: string; o: string }>`
@@ -592,7 +602,9 @@ describe('auto-settlements and API swaps from the same address', () => {
   it("an API swap of the input a settlement from the master is swapping: 409 SWAP_IN_PROGRESS, nothing written; accepted once the settlement's swap is final", async () => {
     await fundMaster('10');
     const dest = freshAddress();
-    const created = await h.api('POST', `${base()}/auto-settlements/rules`, { body: rule({ to: dest, asset: 'USDT', slippage: '20' }) });
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, {
+      body: rule({ to: dest, asset: 'USDT', slippage: '20', min: '15' }),
+    });
     expect(created.status).toBe(200);
     try {
       await h.stopWorker(); // the settlement's legs wait in the pipeline, approve and swap not sent
@@ -602,12 +614,17 @@ describe('auto-settlements and API swaps from the same address', () => {
       const before = await rows();
       const refused = await execute(quoteId);
       expect([refused.status, refused.body.error]).toEqual([409, 'SWAP_IN_PROGRESS']);
+      expect(refused.body.message).toMatch(/is in flight/); // found under the lock, not a read gone stale three times
       expect(await rows()).toEqual(before);
 
+      const { rows: at } = await sql<{ t: Date }>`SELECT statement_timestamp() AS t`.execute(h.database.db);
       await h.startWorker();
       expect((await finished(deposit)).status).toBe('success');
+      // An API swap that read the allowance while this settlement swapped and takes its lock
+      // now would see the settlement moved, though it has left 'sending' since.
+      expect(await swapStore.swapsMovedSince(h.database.db, masterSender(), at[0]!.t)).toBe(true);
       const usdtBefore = await eth.balanceOf('USDT', wallet().address);
-      const again = await execute(quoteId);
+      const again = await execute(await apiSwap('5'));
       expect(again.status, JSON.stringify(again.body)).toBe(200);
       const done = await settledSwap(again.body.data.id);
       expect(done.status).toBe('SUCCESS');
@@ -622,7 +639,9 @@ describe('auto-settlements and API swaps from the same address', () => {
   it('a settlement from the master swapping the input of an API swap in flight waits for it, then swaps: neither reverts', async () => {
     await fundMaster('10');
     const dest = freshAddress();
-    const created = await h.api('POST', `${base()}/auto-settlements/rules`, { body: rule({ to: dest, asset: 'USDT', slippage: '20' }) });
+    const created = await h.api('POST', `${base()}/auto-settlements/rules`, {
+      body: rule({ to: dest, asset: 'USDT', slippage: '20', min: '15' }),
+    });
     expect(created.status).toBe(200);
     try {
       await h.stopWorker();
@@ -644,9 +663,29 @@ describe('auto-settlements and API swaps from the same address', () => {
         expect((await eth.pub.getTransactionReceipt({ hash })).status).toBe('success');
       }
       expect(await eth.balanceOf('USDT', dest)).toBeGreaterThan(16n * USDC);
+
+      // What a settlement weighs of an API swap by its stage: one at 'swapped' has moved all
+      // it will on chain (its output is read next, and a failing read must not hold the
+      // address's settlements); at 'sending' its approve or swap may still move the allowance.
+      const weighed = (stage: string) =>
+        h.database.db
+          .transaction()
+          .execute(async (tx) => {
+            await sql`UPDATE swaps SET status = 'pending', stage = ${stage} WHERE id = ${api.id}`.execute(tx);
+            throw new Rollback(await swapStore.apiSwapsOf(tx, masterSender(), null));
+          })
+          .catch((e: unknown) => (e as Rollback).seen);
+      expect(await weighed('swapped')).toEqual({ pending: false, moved: false });
+      expect(await weighed('sending')).toEqual({ pending: true, moved: false });
     } finally {
       await h.startWorker();
       await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
     }
   });
 });
+
+class Rollback extends Error {
+  constructor(readonly seen: { pending: boolean; moved: boolean }) {
+    super('rolled back');
+  }
+}

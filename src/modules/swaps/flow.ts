@@ -89,8 +89,8 @@ export class SwapFlow {
    * waits on the node. Another swap of the sender moves the allowance (approve, then the
    * router's pull), an API swap or an auto-settlement's (which takes the same lock): the
    * sender's swaps are looked at before the read (noting the database's time) and again under
-   * the swap lock; one in flight then answers SWAP_IN_PROGRESS, one written since makes the
-   * read stale: read again. (A contract write's approve from the same address is not
+   * the swap lock (store.senderSwaps counts the sender's settlements too); one in flight then
+   * answers SWAP_IN_PROGRESS, one written since makes the read stale: read again. (A contract write's approve from the same address is not
    * serialised with swaps; a swap signed on a stale allowance reverts on chain, its input
    * untouched.)
    */

@@ -157,16 +157,17 @@ export async function senderSwaps(db: DbConn, s: SwapSender): Promise<SenderSwap
              WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND status = 'pending')
          + (SELECT count(*)::int FROM auto_settlements
              WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND status = 'pending'
-               AND ${settlementUsesReads(s)}) AS pending,
+               AND stage <> 'queued' AND (from_index <> 0 OR (stage = 'sending' AND ${sameSwapInput(s)}))) AS pending,
            statement_timestamp() AS at`.execute(db);
   return rows[0]!;
 }
 
 /**
- * Whether a swap of the sender, or a settlement senderSwaps weighs, was written at or after
- * `since`: begun, or moved on (every step of either updates its row once the step is seen on
- * chain, in a transaction begun after that; so one whose approve or router pull landed after
- * `since` shows here).
+ * Whether a swap of the sender, or a settlement that uses what an API swap reads, was written
+ * at or after `since`: begun, or moved on (every step of either updates its row once the step
+ * is seen on chain, in a transaction begun after that; so one whose approve or router pull
+ * landed after `since` shows here, whatever stage it has reached since: autosettlements/
+ * store.ts movedSince's rule).
  */
 export async function swapsMovedSince(db: DbConn, s: SwapSender, since: Date): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
@@ -175,26 +176,29 @@ export async function swapsMovedSince(db: DbConn, s: SwapSender, since: Date): P
     UNION ALL
     SELECT id FROM auto_settlements
      WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND updated_at >= ${since}
-       AND ${settlementUsesReads(s)}
+       AND stage <> 'queued' AND (from_index <> 0 OR ${sameSwapInput(s)})
      LIMIT 1`.execute(db);
   return rows.length > 0;
 }
 
-/** An auto-settlement of the sender (same chain, wallet and index) that moves what an API swap reads. */
-const settlementUsesReads = (s: SwapSender) =>
-  sql`stage <> 'queued' AND (from_index <> 0 OR (stage = 'sending' AND asset_in_id = ${s.assetInId} AND asset_out_id <> asset_in_id))`;
+/** A settlement row swapping the API swap's input asset. */
+const sameSwapInput = (s: SwapSender) => sql`(asset_in_id = ${s.assetInId} AND asset_out_id <> asset_in_id)`;
 
 /**
  * The API swaps of the sender an auto-settlement from the same address weighs (SwapService.
  * seenBySettlement): from a child any, from the master those whose input is the settlement's.
- * `pending`: one is in flight (wait for it); `moved`: one was written at or after `since`
- * (the settlement's reads may be stale: plan again; never without a `since`).
+ * `pending`: one whose approve or swap is not yet final, or a child's top-up (stages topup and
+ * sending: wait for it; one at `swapped` has moved nothing more on chain); `moved`: one was
+ * written at or after `since` (the settlement's reads may be stale: plan again; never without
+ * a `since`).
  */
 export async function apiSwapsOf(db: DbConn, s: SwapSender, since: Date | null): Promise<{ pending: boolean; moved: boolean }> {
   const { rows } = await sql<{ pending: boolean; moved: boolean }>`
-    SELECT coalesce(bool_or(status = 'pending'), false) AS pending, coalesce(bool_or(updated_at >= ${since}), false) AS moved
-      FROM swaps
-     WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex}
-       AND (from_index <> 0 OR asset_in_id = ${s.assetInId}) AND (status = 'pending' OR updated_at >= ${since})`.execute(db);
+    SELECT EXISTS (SELECT 1 FROM swaps
+                    WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND status = 'pending'
+                      AND stage IN ('topup', 'sending') AND (from_index <> 0 OR asset_in_id = ${s.assetInId})) AS pending,
+           ${since}::timestamptz IS NOT NULL AND EXISTS (SELECT 1 FROM swaps
+                    WHERE chain_id = ${s.chainId} AND wallet_id = ${s.walletId} AND from_index = ${s.fromIndex} AND updated_at >= ${since}
+                      AND (from_index <> 0 OR asset_in_id = ${s.assetInId})) AS moved`.execute(db);
   return rows[0]!;
 }
