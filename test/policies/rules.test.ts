@@ -2,7 +2,8 @@
  * Policies decided live: a velocity limit held under 20 concurrent requests from two
  * senders of one wallet; a BLOCK refuses before anything is reserved; the dry run gives the
  * decision the live request then gets; the API's own rules (who may change rules, what a rule
- * may say) and the audit trail of changes.
+ * may say) and the audit trail of changes; a FAILED withdrawal sent again is decided and
+ * screened as a new payout.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,22 @@ import { randomAddress } from '../withdrawals/world.js';
 import { PolicySession } from '../../src/modules/policies/session.js';
 import type { Candidate } from '../../src/modules/policies/rules.js';
 import { uuidv7 } from '../../src/lib/ids.js';
-import { ETH, footprint, fundedWallet, mintKey, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from './world.js';
+import { encodeAbiParameters, keccak256, pad, toHex, type Address } from 'viem';
+import { eventually } from '../support/fixtures.js';
+import { setDevnetSanctioned } from '../../src/devnet/sanctions.js';
+import {
+  ETH,
+  footprint,
+  fundedWallet,
+  getTx,
+  mintKey,
+  policy,
+  startPolicyWorld,
+  waitStatus,
+  withdraw,
+  type PolicyWorld,
+  type TestWallet,
+} from './world.js';
 
 let w: PolicyWorld;
 
@@ -352,4 +368,89 @@ describe('velocity windows per destination compare addresses as their family doe
     expect(actions).toEqual(['BLOCK', 'ALLOW', 'BLOCK']);
     await sql`DELETE FROM transactions WHERE wallet_id = ${wallet.id}`.execute(w.h.database.db);
   });
+});
+
+describe('a FAILED withdrawal sent again (retry)', () => {
+  /** The devnet token's balance slot of `owner` (balanceOf is its 4th slot). */
+  const balanceSlot = (owner: string) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner as Address, 3n]));
+  const retry = (wallet: TestWallet, id: string) =>
+    w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/retry`, { key: wallet.apiKey, body: { id } });
+
+  /** A withdrawal of `amount` USDC that reverts on chain (the funds vanish between signing and mining), final. */
+  async function failedWithdrawal(wallet: TestWallet, to: string, amount: string): Promise<string> {
+    const token = w.eth.token('USDC').address;
+    const slot = balanceSlot(wallet.address);
+    const held = await w.eth.balanceOf('USDC', wallet.address);
+    await w.eth.rpc('evm_setAutomine', [false]);
+    let id = '';
+    try {
+      const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      id = res.body.data.id;
+      await eventually(
+        () => getTx(w, wallet, id),
+        (t) => t.hash !== null,
+        20_000,
+      );
+      await w.eth.rpc('anvil_setStorageAt', [token, slot, pad(toHex(0n))]);
+      await w.eth.mine();
+    } finally {
+      await w.eth.rpc('evm_setAutomine', [true]);
+    }
+    await waitStatus(w, wallet, id, 'FAILED');
+    await w.eth.rpc('anvil_setStorageAt', [token, slot, pad(toHex(held))]);
+    await w.eth.mine();
+    await w.eth.mine();
+    await eventually(
+      () => getTx(w, wallet, id),
+      (t) => t.confirmations >= 2,
+      20_000,
+    );
+    return id;
+  }
+
+  it(
+    'is decided by the policies and screened again, as a new payout is: a window it would exceed, or a destination listed since, refuses it',
+    { timeout: 120_000 },
+    async () => {
+      const wallet = await fundedWallet(w, 'retry', '50');
+      const rule = await policy(w, {
+        name: 'at most 10 USDC an hour',
+        priority: 1,
+        walletId: wallet.id,
+        conditions: { types: ['WITHDRAW'], velocity: { measure: 'SUM', scope: 'WALLET', windowSeconds: 3600, limit: '10' } },
+        action: 'BLOCK',
+      });
+      const to = randomAddress();
+      const id = await failedWithdrawal(wallet, to, '6');
+      // The failed payout moved nothing, so the window has room for another 6...
+      const second = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '6' });
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      await waitStatus(w, wallet, second.body.data.id, 'SUCCESS');
+      // ...and none for the first one sent again: refused, nothing sent, still FAILED.
+      const before = await footprint(w, wallet.id);
+      const refused = await retry(wallet, id);
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([422, 'POLICY_BLOCKED']);
+      expect(refused.body.message).toContain('at most 10 USDC an hour');
+      expect(await footprint(w, wallet.id)).toEqual(before);
+      expect((await getTx(w, wallet, id)).status).toBe('FAILED');
+
+      // Room again (the rule switched off), but the destination was listed meanwhile.
+      expect((await w.h.api('PATCH', `/v1/policies/${rule.id}`, { key: w.manager.apiKey, body: { isActive: false } })).status).toBe(200);
+      await setDevnetSanctioned(w.eth.config.rpcUrl, w.eth.config.chainId, [to]);
+      w.h.services.aml.clearCache(); // the first attempt's screening (CLEAR) is cached for a minute
+      try {
+        const listed = await retry(wallet, id);
+        expect([listed.status, listed.body.error], JSON.stringify(listed.body)).toEqual([422, 'AML_BLOCKED']);
+        expect(await footprint(w, wallet.id)).toEqual(before);
+      } finally {
+        await setDevnetSanctioned(w.eth.config.rpcUrl, w.eth.config.chainId, [to], false);
+        w.h.services.aml.clearCache();
+      }
+      const sent = await retry(wallet, id);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      await waitStatus(w, wallet, id, 'SUCCESS');
+      expect(await w.eth.balanceOf('USDC', to)).toBe(6n * 10n ** 6n);
+    },
+  );
 });
