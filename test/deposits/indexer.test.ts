@@ -1,4 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createWalletClient,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  keccak256,
+  pad,
+  parseAbi,
+  parseEventLogs,
+  toHex,
+  type Address,
+  type Hex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { devnetChain } from '../../src/devnet/chain.js';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
@@ -251,6 +267,111 @@ describe('reorgs', () => {
     expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
   });
 
+  describe('a transaction with two transfers to one address (Multicall3 paying out of its own balance)', () => {
+    const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
+    const aggregate3 = parseAbi([
+      'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])',
+    ]);
+    /** The devnet token's balance slot of `owner` (balanceOf is its 4th slot). */
+    const balanceSlot = (owner: Address) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner, 3n]));
+
+    /** Signed, not sent: from a fresh account (so the faucet's nonces stay free for a filler), Multicall3 paying `amounts` to `to`. */
+    async function twoTransfers(to: string, amounts: bigint[]): Promise<Hex> {
+      const usdc = eth.token('USDC').address as Address;
+      const account = privateKeyToAccount(generatePrivateKey());
+      await eth.rpc('anvil_setBalance', [account.address, '0xDE0B6B3A7640000']);
+      const client = createWalletClient({
+        account,
+        chain: devnetChain(eth.config.chainId, eth.config.rpcUrl),
+        transport: http(eth.config.rpcUrl),
+      });
+      const calls = amounts.map((amount) => ({
+        target: usdc,
+        allowFailure: true,
+        callData: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount] }),
+      }));
+      const data = encodeFunctionData({ abi: aggregate3, functionName: 'aggregate3', args: [calls] });
+      return client.signTransaction((await client.prepareTransactionRequest({ to: MULTICALL3, data, gas: 300_000n })) as never);
+    }
+    /** The amounts of the receipt's Transfer logs to `to`, by log index. */
+    async function logged(hash: Hex, to: string): Promise<Map<number, bigint>> {
+      const receipt = await eth.pub.getTransactionReceipt({ hash });
+      const events = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs });
+      return new Map(events.filter((e) => e.args.to.toLowerCase() === to.toLowerCase()).map((e) => [e.logIndex, e.args.value]));
+    }
+
+    it('re-mined behind another transfer in one block (its logs one index later): one record of each, amounts and positions right', async () => {
+      const child = await newAddress('devnet-eth');
+      await eth.sendToken('USDC', MULTICALL3, '10');
+      const raw = await twoTransfers(child.address, [1_500_000n, 2_500_000n]);
+      const snap = await eth.snapshot();
+      const first = await eth.sendRaw(raw);
+      await drain('devnet-eth');
+      const before = await depositsOf(first.transactionHash);
+      expect(before.map((r) => r.amount).sort()).toEqual(['1500000', '2500000']);
+
+      await eth.revert(snap);
+      // The same transaction behind a faucet token transfer in one block: its logs move up by one.
+      await eth.rpc('evm_setAutomine', [false]);
+      try {
+        const usdc = eth.token('USDC').address as Address;
+        await eth.wallet.writeContract({
+          address: usdc,
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [privateKeyToAccount(generatePrivateKey()).address, 1n],
+          maxPriorityFeePerGas: 10n ** 10n,
+          maxFeePerGas: 10n ** 11n,
+        });
+        await eth.rpc('eth_sendRawTransaction', [raw]);
+        await eth.mine();
+      } finally {
+        await eth.rpc('evm_setAutomine', [true]);
+      }
+      const logs = await logged(first.transactionHash, child.address);
+      expect([...logs.keys()].sort()).not.toEqual(before.map((r) => r.log_index).sort());
+      await eth.mine(CONFIRMATIONS);
+      await drain('devnet-eth');
+
+      const after = await depositsOf(first.transactionHash);
+      expect(after.map((r) => r.id).sort()).toEqual(before.map((r) => r.id).sort());
+      for (const r of after) {
+        expect(r.status).toBe('SUCCESS');
+        expect(BigInt(r.amount), `deposit at log ${r.log_index}`).toBe(logs.get(r.log_index));
+      }
+      expect(after.reduce((sum, r) => sum + BigInt(r.amount), 0n)).toBe(4_000_000n);
+    });
+
+    it('re-executed with one transfer fewer (Multicall3 short of the second): that deposit ends FAILED with deposit.failed, the other SUCCESS', async () => {
+      const child = await newAddress('devnet-eth');
+      await eth.sendToken('USDC', MULTICALL3, '10');
+      const raw = await twoTransfers(child.address, [1_500_000n, 2_500_000n]);
+      const snap = await eth.snapshot();
+      const first = await eth.sendRaw(raw);
+      await drain('devnet-eth');
+      const before = await depositsOf(first.transactionHash);
+      expect(before).toHaveLength(2);
+
+      await eth.revert(snap);
+      // In the new branch Multicall3 holds only the first amount: the second call fails (allowed).
+      await eth.rpc('anvil_setStorageAt', [eth.token('USDC').address, balanceSlot(MULTICALL3), pad(toHex(1_500_000n))]);
+      await eth.sendFiller();
+      const again = await eth.sendRaw(raw);
+      expect(again.status).toBe('success');
+      expect([...(await logged(again.transactionHash, child.address)).values()]).toEqual([1_500_000n]);
+      await eth.mine(CONFIRMATIONS);
+      await drain('devnet-eth');
+
+      const rows = await depositsOf(first.transactionHash);
+      expect(rows).toHaveLength(2);
+      const byAmount = new Map(rows.map((r) => [r.amount, r]));
+      expect(byAmount.get('1500000')!.status).toBe('SUCCESS');
+      const goneRow = byAmount.get('2500000')!;
+      expect(goneRow.status).toBe('FAILED');
+      expect(await eventsFor(goneRow.id)).toEqual(['deposit.processing', 'deposit.failed']);
+    });
+  });
+
   it('catching up, a reorg of the range after one still being written is not recorded', async () => {
     // Two-block ranges, so catching up writes one range while it reads and writes the next.
     const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
@@ -274,6 +395,47 @@ describe('reorgs', () => {
     await eth.mine(CONFIRMATIONS + 6);
     for (let i = 0; i < 1000 && (await ix.step()) !== 'idle'; i++);
     expect(await depositsOf(receipt.transactionHash)).toEqual([]);
+  });
+
+  it('a deposit whose block is replaced while its transaction sits in a block past the range follows it there: gone with that block too, it ends FAILED, never SUCCESS', async () => {
+    // Two-block ranges, so a range can end below the block the transaction was re-mined in.
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const ix = new ChainIndexer(h.services.db, chain, h.services.webhooks, h.services.events, createLogger('silent'), {
+      batchBlocks: 2,
+      extraWindow: 64,
+    });
+    const steps = async () => {
+      for (let i = 0; i < 1000 && (await ix.step()) !== 'idle'; i++);
+    };
+    const child = await newAddress('devnet-eth');
+    await steps();
+    const raw = await eth.signTokenTransfer('USDC', child.address, '3.25');
+    const beforeDeposit = await eth.snapshot();
+    const first = await eth.sendRaw(raw);
+    await steps();
+    const [dep] = await depositsOf(first.transactionHash);
+    expect(dep).toMatchObject({ status: 'PENDING', block_number: String(first.blockNumber) });
+
+    // A new branch: three other blocks, then the same transaction three blocks later than before.
+    await eth.revert(beforeDeposit);
+    await eth.sendFiller();
+    await eth.mine(2);
+    const beforeRemined = await eth.snapshot();
+    const again = await eth.sendRaw(raw);
+    expect(again.blockNumber).toBeGreaterThan(first.blockNumber + 1n);
+    // The rewind, then the range holding the deposit's old block (two blocks, below the new one).
+    expect(await ix.step()).toBe('progress');
+    expect(await ix.step()).toBe('progress');
+
+    // That block goes too, and the faucet's next transfer takes the transaction's nonce: it is
+    // on no branch any more.
+    await eth.revert(beforeRemined);
+    await eth.sendToken('USDC', eth.faucet, '1');
+    await eth.mine(CONFIRMATIONS + 4);
+    await steps();
+    const [after] = await depositsOf(first.transactionHash);
+    expect(after).toMatchObject({ id: dep!.id, status: 'FAILED' });
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.failed']);
   });
 
   it('a reorg above a confirmed deposit leaves it untouched', async () => {

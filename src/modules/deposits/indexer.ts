@@ -8,7 +8,7 @@
  * by two overlapping transactions that still commit in order (see `step`).
  */
 import type { Db, DbTx } from '../../db/pool.js';
-import type { BlockRef, ScanResult } from '../../chains/types.js';
+import type { BlockPointer, BlockRef, ScanResult } from '../../chains/types.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
 import type { ChainHandle } from '../catalogue/service.js';
@@ -17,7 +17,7 @@ import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
 import * as store from './store.js';
 import { WatchSet } from './watch.js';
-import { insertNew, recordTransfer, type RecordContext } from './record.js';
+import { applyMoves, failGone, goneFrom, insertNew, recordTransfer, type Move, type RecordContext } from './record.js';
 import type { AmlService, DepositScreener } from '../aml/service.js';
 import { addressKey } from '../../chains/address-key.js';
 
@@ -48,6 +48,12 @@ interface Recording {
 /** Waits for a recording; true when it committed. */
 async function settle(r: Recording | null): Promise<boolean> {
   return r ? r.done : false;
+}
+
+/** Pending deposits of a range whose transaction its scan did not find (vanishedDeposits). */
+interface Vanished {
+  gone: store.DepositRow[];
+  ahead: { row: store.DepositRow; block: BlockPointer }[];
 }
 
 export class ChainIndexer {
@@ -194,7 +200,7 @@ export class ChainIndexer {
     depth: Depth,
     to: bigint,
     scan: ScanResult,
-    vanished: store.DepositRow[],
+    vanished: Vanished,
     after: Recording | null,
     screener?: DepositScreener,
   ): Recording {
@@ -291,17 +297,20 @@ export class ChainIndexer {
   }
 
   /**
-   * Pending deposits of the range that the scan did not find: reorged away, unless the
-   * node knows their transaction in a later block (then the later range records it).
+   * Pending deposits of the range whose transaction the scan did not find: reorged away
+   * (`gone`), unless the node knows the transaction in a later block (`ahead`: moved there, so
+   * the range that scans that block finds it, or fails it if that block goes too; left in a
+   * block no range will scan again, it would be confirmed by its number on a replaced block).
    */
-  private async vanishedDeposits(from: bigint, to: bigint, scan: ScanResult): Promise<store.DepositRow[]> {
+  private async vanishedDeposits(from: bigint, to: bigint, scan: ScanResult): Promise<Vanished> {
     const pending = await store.pendingDepositsBetween(this.db, this.chain.id, from, to);
     const seen = new Set(scan.transfers.map((t) => t.txHash.toLowerCase()));
     const missing = pending.filter((p) => !seen.has(p.hash.toLowerCase()));
-    const out: store.DepositRow[] = [];
+    const out: Vanished = { gone: [], ahead: [] };
     for (const p of missing) {
       const receipt = await this.chain.adapter.getReceipt(p.hash);
-      if (!receipt || receipt.block.number <= to) out.push(p);
+      if (!receipt || receipt.block.number <= to) out.gone.push(p);
+      else out.ahead.push({ row: p, block: receipt.block });
     }
     return out;
   }
@@ -312,7 +321,7 @@ export class ChainIndexer {
     { head, final }: Depth,
     to: bigint,
     scan: ScanResult,
-    vanished: store.DepositRow[],
+    vanished: Vanished,
     after: Recording | null,
     screener?: DepositScreener,
   ): Promise<void> {
@@ -335,19 +344,27 @@ export class ChainIndexer {
     }
     const matched = new Set<string>();
     const inserts: store.NewDeposit[] = [];
+    const moves: Move[] = [];
     const ctx = this.context(screener);
-    for (const t of scan.transfers) await recordTransfer(tx, ctx, t, existing, matched, inserts);
+    for (const t of scan.transfers) recordTransfer(ctx, t, existing, matched, inserts, moves);
+    // Records are only matched, moved or gone when some were read, and then under the lock.
+    // The gone fail first and the moved move next: the inserts may take their positions.
+    await failGone(tx, ctx, goneFrom(existing, matched, scan.transfers));
+    await applyMoves(tx, ctx, moves);
     const { ids: inserted, settled } = await insertNew(tx, ctx, inserts, { head, final });
     if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
     const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
     if (rescreen.length) await this.aml!.queueRescreen(tx, rescreen);
     if (!lockedFirst) await lock();
-    for (const v of vanished) {
+    for (const v of vanished.gone) {
       if (matched.has(v.id)) continue;
       // Read before the lock: failed only if still PENDING in the block it was read in (the
       // previous range may have found it re-mined elsewhere meanwhile).
       if (await this.transactions.failDeposit(tx, v, 'The block holding this deposit was replaced (chain reorganisation)'))
         await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
+    }
+    for (const { row, block } of vanished.ahead) {
+      if (!matched.has(row.id)) await this.transactions.moveDepositAhead(tx, row, block);
     }
 
     // The blocks that can still be replaced (head - final), and `extraWindow` more below them.

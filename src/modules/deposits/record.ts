@@ -2,8 +2,10 @@
  * Recording one transfer to a watched address as deposits, shared by the indexer and the
  * deposit finder: one record per wallet credited with it (the key holder of one of the
  * service's addresses; every wallet watching an outside address). A transfer already on
- * record for that wallet (same chain transaction) is matched, and relocated when a reorg
- * moved it to another block; only a new one is inserted.
+ * record for that wallet (same chain transaction, recipient, token and amount) is matched,
+ * and relocated when a reorg moved it to another block or position; only a new one is
+ * inserted. A record of a transaction read whole that no transfer matched any more is gone:
+ * the transaction was executed again, differently, after a reorg (failGone).
  */
 import type { DbTx } from '../../db/pool.js';
 import type { TransferEvent } from '../../chains/types.js';
@@ -37,19 +39,28 @@ export interface RecordContext {
   rescreen?: string[];
 }
 
+/** A deposit on record whose transfer was found at another position (or revived): applyMoves writes it. */
+export interface Move {
+  id: string;
+  t: TransferEvent;
+  /** It had failed (reorged away) and is back: PENDING again, `deposit.processing` once more. */
+  revived: boolean;
+}
+
 /**
  * Matches a transfer against what is on record, for each wallet credited with it. A new
- * deposit is appended to `inserts` (the caller inserts them in bulk with `insertNew`); the
- * planned ids are returned, as are the ids of deposits already on record.
+ * deposit is appended to `inserts` (the caller inserts them in bulk with `insertNew`), a
+ * record to move to `moves` (applyMoves, before the inserts); the planned ids are returned,
+ * as are the ids of deposits already on record.
  */
-export async function recordTransfer(
-  tx: DbTx,
+export function recordTransfer(
   ctx: RecordContext,
   t: TransferEvent,
   existing: store.DepositRow[],
   matched: Set<string>,
   inserts: store.NewDeposit[],
-): Promise<string[]> {
+  moves: Move[],
+): string[] {
   const owners = ctx.owners(t.to);
   if (owners.length === 0) return [];
   const senders = ctx.owners(t.from);
@@ -57,54 +68,108 @@ export async function recordTransfer(
   if (!asset) return [];
   const ids: string[] = [];
   for (const owner of owners) {
+    // A record of this transfer follows it (a reorg moved it), whatever the wallet watches or
+    // enables now: a record left unmatched is one whose transfer is gone (indexer.ts fails it).
+    const found = onRecord(t, owner, existing, matched);
+    if (found) {
+      ids.push(follow(ctx, t, found, moves));
+      continue;
+    }
     // Our own movements (gas top-ups, sweeps to the master) are not deposits.
     if (senders.some((s) => s.walletId === owner.walletId)) continue;
     if (!ctx.isEnabled(owner.walletId, asset.id)) continue;
-    const id = await recordFor(tx, ctx, t, owner, asset, existing, matched, inserts);
-    ids.push(id);
+    ids.push(plan(ctx, t, owner, asset, inserts));
   }
   return ids;
 }
 
-async function recordFor(
-  tx: DbTx,
+/**
+ * This wallet's record of the transfer, if any: the same chain transaction, recipient, token
+ * and amount, at the same log index if one is (a transaction re-mined in another block keeps
+ * its logs' order but not their indexes, which count the block's logs: matching by index
+ * alone would pair a record with another transfer of the same transaction). Another wallet
+ * watching the same address has its own records.
+ */
+function onRecord(t: TransferEvent, owner: Owner, existing: store.DepositRow[], matched: Set<string>): store.DepositRow | undefined {
+  const same = existing.filter(
+    (e) =>
+      e.wallet_id === owner.walletId &&
+      e.hash.toLowerCase() === t.txHash.toLowerCase() &&
+      !matched.has(e.id) &&
+      (e.recipient_address ? addressKey(e.recipient_address) : null) === addressKey(t.to) &&
+      addressKey(e.token_address ?? '') === addressKey(t.token ?? '') &&
+      BigInt(e.amount) === t.amount,
+  );
+  const found = same.find((e) => e.log_index === t.logIndex) ?? same[0];
+  if (found) matched.add(found.id);
+  return found;
+}
+
+/** A transfer on record: to be relocated when a reorg moved it, revived when one had failed it. */
+function follow(ctx: RecordContext, t: TransferEvent, found: store.DepositRow, moves: Move[]): string {
+  const moved = found.block_hash !== t.block.hash || found.log_index !== t.logIndex;
+  if (found.status === 'SUCCESS') {
+    if (moved)
+      ctx.logger.error({ chain: ctx.chain.key, deposit: found.id }, 'a confirmed deposit moved: reorg deeper than the confirmation depth');
+    return found.id;
+  }
+  if (moved || found.status === 'FAILED') moves.push({ id: found.id, t, revived: found.status === 'FAILED' });
+  return found.id;
+}
+
+/**
+ * Records of transactions the caller has just read whole (`transfers`) that no transfer
+ * matched, still PENDING: the transaction was executed again, differently, in the block it
+ * was re-mined in, and their transfer is not among its logs any more. Only where a transfer of
+ * the same transaction and token was read (what was read of the transaction covers theirs).
+ */
+export function goneFrom(existing: store.DepositRow[], matched: Set<string>, transfers: readonly TransferEvent[]): store.DepositRow[] {
+  const read = new Set(transfers.map((t) => `${t.txHash.toLowerCase()} ${addressKey(t.token ?? '')}`));
+  return existing.filter(
+    (e) => e.status === 'PENDING' && !matched.has(e.id) && read.has(`${e.hash.toLowerCase()} ${addressKey(e.token_address ?? '')}`),
+  );
+}
+
+/** Fails the deposits goneFrom found (each only if still PENDING where it was read), with `deposit.failed`. */
+export async function failGone(tx: DbTx, ctx: RecordContext, gone: store.DepositRow[]): Promise<void> {
+  for (const g of gone) {
+    if (
+      await ctx.transactions.failDeposit(
+        tx,
+        g,
+        'Its transfer is no longer in the transaction, executed again in another block (chain reorganisation)',
+      )
+    )
+      await ctx.webhooks.emitForTransaction(tx, g.id, 'deposit.failed');
+  }
+}
+
+/**
+ * Writes the moves recordTransfer found, in the recording transaction, before its inserts:
+ * parked off their positions first (a re-mined transaction's records shift together, and one
+ * moved onto a position another still holds would clash), then each at its new position.
+ */
+export async function applyMoves(tx: DbTx, ctx: RecordContext, moves: Move[]): Promise<void> {
+  if (moves.length === 0) return;
+  if (moves.length > 1)
+    await ctx.transactions.parkDeposits(
+      tx,
+      moves.map((m) => m.id),
+    );
+  for (const m of moves) {
+    await ctx.transactions.relocateDeposit(tx, m.id, m.t);
+    if (m.revived) await ctx.webhooks.emitForTransaction(tx, m.id, 'deposit.processing');
+  }
+}
+
+/** A new deposit of the transfer for `owner`, appended to `inserts`; its planned id. */
+function plan(
   ctx: RecordContext,
   t: TransferEvent,
   owner: Owner,
   asset: ChainHandle['assets'][number],
-  existing: store.DepositRow[],
-  matched: Set<string>,
   inserts: store.NewDeposit[],
-): Promise<string> {
-  // Only this wallet's records: another wallet watching the same address has its own.
-  const same = existing.filter(
-    (e) => e.wallet_id === owner.walletId && e.hash.toLowerCase() === t.txHash.toLowerCase() && !matched.has(e.id),
-  );
-  const found =
-    same.find((e) => e.log_index === t.logIndex) ??
-    same.find(
-      (e) =>
-        (e.recipient_address ? addressKey(e.recipient_address) : null) === addressKey(t.to) &&
-        addressKey(e.token_address ?? '') === addressKey(t.token ?? '') &&
-        BigInt(e.amount) === t.amount,
-    );
-  if (found) {
-    matched.add(found.id);
-    const moved = found.block_hash !== t.block.hash || found.log_index !== t.logIndex;
-    if (found.status === 'SUCCESS') {
-      if (moved)
-        ctx.logger.error(
-          { chain: ctx.chain.key, deposit: found.id },
-          'a confirmed deposit moved: reorg deeper than the confirmation depth',
-        );
-      return found.id;
-    }
-    if (moved || found.status === 'FAILED') {
-      await ctx.transactions.relocateDeposit(tx, found.id, t);
-      if (found.status === 'FAILED') await ctx.webhooks.emitForTransaction(tx, found.id, 'deposit.processing');
-    }
-    return found.id;
-  }
+): string {
   const id = uuidv7();
   const quote = ctx.usd?.(asset.id) ?? null;
   const screened = ctx.aml?.(t.from, owner.walletId);

@@ -14,7 +14,7 @@ import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
 import type { AmlService } from '../aml/service.js';
 import { ChainIndexer, type IndexerOptions } from './indexer.js';
-import { insertNew, recordTransfer } from './record.js';
+import { applyMoves, failGone, goneFrom, insertNew, recordTransfer, type Move } from './record.js';
 import { runRepairs } from './repair.js';
 import * as store from './store.js';
 import { credited, type Owner, type Watcher } from './watch.js';
@@ -155,10 +155,22 @@ export class DepositService {
         ...(screener ? { aml: screener, rescreen: [] as string[] } : {}),
       };
       const inserts: store.NewDeposit[] = [];
+      const moves: Move[] = [];
       for (const t of transfers) {
-        for (const id of await recordTransfer(tx, ctx, t, existing, matched, inserts))
-          if (!inserts.some((d) => d.id === id)) found.push(id);
+        for (const id of recordTransfer(ctx, t, existing, matched, inserts, moves)) if (!inserts.some((d) => d.id === id)) found.push(id);
       }
+      // As a range does (indexer.ts): this wallet's records the receipts no longer hold fail,
+      // the moved move, before the inserts that may take their positions.
+      await failGone(
+        tx,
+        ctx,
+        goneFrom(
+          existing.filter((e) => e.wallet_id === walletId),
+          matched,
+          transfers,
+        ),
+      );
+      await applyMoves(tx, ctx, moves);
       const inserted = (await insertNew(tx, ctx, inserts)).ids;
       if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
       found.push(...inserted);

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import { depositRow } from './rows.js';
 import type { DepositLocation, NewDeposit, Swept, TransactionRow } from './types.js';
+import type { BlockPointer } from '../../chains/types.js';
 
 // ---- deposits (flow 'deposit') ------------------------------------------------------
 
@@ -45,7 +46,7 @@ export async function insertDeposits(db: DbConn, ds: NewDeposit[], depth?: { hea
            AS t(id, wallet_id, address_id, asset_id, chain_id, reference, amount, amount_usd, rate_usd, currency, hash, log_index, block_number,
                 block_hash, sender, recipient, token, network, confirmations, settled, aml_screening, aml_held)
       LEFT JOIN addresses a ON a.id = t.address_id
-    ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' DO NOTHING
+    ON CONFLICT (chain_id, hash, log_index, wallet_id) WHERE type = 'DEPOSIT' AND status <> 'FAILED' DO NOTHING
     RETURNING id, created_at, metadata`.execute(db);
   const written = new Map(rows.map((r) => [r.id, r]));
   return ds.flatMap((d) => {
@@ -69,11 +70,32 @@ export async function setDepositScreening(
   return rows.length > 0;
 }
 
+/**
+ * Moves the deposits out of the way of relocations (parkDeposits, then relocateDeposit each,
+ * in one transaction): a transaction's records shift together when it is re-mined, and one
+ * moved first onto the position another still holds would break the one-record-per-position
+ * index. Parked at -2, -3, ... (-1 is a top-level native transfer; nothing stays parked).
+ */
+export async function parkDeposits(db: DbConn, ids: string[]): Promise<void> {
+  await sql`UPDATE transactions t SET log_index = -1 - p.n
+              FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS p(id, n) WHERE t.id = p.id`.execute(db);
+}
+
 /** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
 export async function relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
   await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.block.number.toString()}, block_hash = ${loc.block.hash},
                    status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
              WHERE id = ${id}`.execute(db);
+}
+
+/**
+ * A deposit whose block was replaced while the node has its transaction in a later block:
+ * moved there (its log index stays until the range that scans that block relocates it), if
+ * still PENDING in the block it was read in.
+ */
+export async function moveDepositAhead(db: DbConn, d: { id: string; block_hash: string }, block: BlockPointer): Promise<void> {
+  await sql`UPDATE transactions SET block_number = ${block.number.toString()}, block_hash = ${block.hash}, confirmations = 0, updated_at = now()
+             WHERE id = ${d.id} AND status = 'PENDING' AND block_hash = ${d.block_hash}`.execute(db);
 }
 
 /** Fails a deposit still PENDING in the block it was seen in; false when it has moved on since. */

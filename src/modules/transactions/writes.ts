@@ -10,6 +10,7 @@ import { ConflictError } from '../../lib/errors.js';
 import type { DbConn } from '../../db/pool.js';
 import type { TransactionsTable } from '../../db/types.js';
 import type { TransactionType } from './lifecycle.js';
+import type { BlockPointer } from '../../chains/types.js';
 import * as deposits from './deposit-store.js';
 import * as store from './store.js';
 import type {
@@ -95,6 +96,11 @@ export class TransactionWrites {
 
   // ---- deposits ---------------------------------------------------------------------
 
+  /** Before relocating several deposits in one transaction: off their positions first (deposit-store.ts). */
+  parkDeposits(db: DbConn, ids: string[]): Promise<void> {
+    return deposits.parkDeposits(db, ids);
+  }
+
   /** depositRelocated: found in another block (its caller matched it, PENDING or FAILED, in the range's transaction). */
   relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
     return deposits.relocateDeposit(db, id, loc);
@@ -103,6 +109,11 @@ export class TransactionWrites {
   /** depositReorged, only if still PENDING in the block it was read in; false when it has moved on. */
   failDeposit(db: DbConn, d: { id: string; block_hash: string }, reason: string): Promise<boolean> {
     return deposits.failDeposit(db, d, reason);
+  }
+
+  /** Still PENDING (no transition): its block replaced, its transaction known in a later block, moved there. */
+  moveDepositAhead(db: DbConn, d: { id: string; block_hash: string }, block: BlockPointer): Promise<void> {
+    return deposits.moveDepositAhead(db, d, block);
   }
 
   /**
