@@ -776,4 +776,31 @@ describe('external (whitelisted) addresses', () => {
     await drain('devnet-eth');
     expect(await depositsOf(watched.transactionHash)).toHaveLength(1);
   });
+
+  it("a transfer from one of them to the wallet's own address is a deposit (only the wallet's own movements are not)", async () => {
+    const w = h.wallets['devnet-eth']!;
+    const outside = privateKeyToAccount(generatePrivateKey());
+    const added = await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: outside.address, name: 'customer' } });
+    expect(added.status).toBe(200);
+    await eth.rpc('anvil_setBalance', [outside.address, '0xDE0B6B3A7640000']);
+    await eth.sendToken('USDC', outside.address, '10');
+    const child = await newAddress('devnet-eth');
+    const client = createWalletClient({
+      account: outside,
+      chain: devnetChain(eth.config.chainId, eth.config.rpcUrl),
+      transport: http(eth.config.rpcUrl),
+    });
+    const hash = await client.writeContract({
+      address: eth.token('USDC').address as Address,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [child.address as Address, 7_000_000n],
+    });
+    await eth.pub.waitForTransactionReceipt({ hash });
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(hash);
+    expect(dep).toMatchObject({ amount: '7000000' });
+    const view = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`);
+    expect(view.body.data).toMatchObject({ type: 'DEPOSIT', amount: '7', senderAddress: outside.address, address: { id: child.id } });
+  });
 });

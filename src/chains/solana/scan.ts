@@ -188,12 +188,16 @@ export function transfersOf(
     out.push({ ...at, token: after.mint, from, to: after.owner, amount: delta, logIndex: index });
   }
 
-  // SOL: a watched account's lamports rose (the fee payer's can only fall: it paid the fee).
+  // SOL: a watched account's lamports rose. The sender: the account that lost the most; a
+  // token account stands for its owner (a token account closed in the transaction gives its
+  // rent to the close's destination, often the fee payer: a sweep that closes the child's
+  // account returns that rent to the master, a movement between the wallet's own addresses).
+  const tokenOwner = new Map((meta.preTokenBalances ?? []).flatMap((b) => (b.owner ? [[b.accountIndex, b.owner] as const] : [])));
   let sender = feePayer;
   let most = 0n;
   meta.preBalances.forEach((p, i) => {
     const loss = u64(p) - u64(meta.postBalances[i] ?? 0);
-    if (loss > most) [sender, most] = [keys[i]!, loss];
+    if (loss > most) [sender, most] = [tokenOwner.get(i) ?? keys[i]!, loss];
   });
   meta.postBalances.forEach((p, i) => {
     const delta = u64(p) - u64(meta.preBalances[i] ?? 0);

@@ -15,7 +15,7 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { EventStage, WebhookService } from '../webhooks/service.js';
 import type { TransactionRow, TransactionWrites } from '../transactions/service.js';
 import * as store from './store.js';
-import type { Owner } from './watch.js';
+import type { Owner, Watcher } from './watch.js';
 import { rateText, usdValue, type UsdQuote } from '../rates/service.js';
 import { addressKey } from '../../chains/address-key.js';
 import type { DepositScreener } from '../aml/service.js';
@@ -25,8 +25,8 @@ export interface RecordContext {
   webhooks: WebhookService;
   transactions: TransactionWrites;
   logger: Logger;
-  /** The wallets credited with a transfer to `address` (see watch.ts `credited`). */
-  owners(address: string): readonly Owner[];
+  /** The wallets credited with a transfer to `address` (see watch.ts `credited`), and whether the service holds its key. */
+  owners(address: string): readonly Watcher[];
   isEnabled(walletId: string, assetId: string): boolean;
   /**
    * The asset's USD quote at recording time (rates/service.ts `cached`, read before the
@@ -75,8 +75,10 @@ export function recordTransfer(
       ids.push(follow(ctx, t, found, moves));
       continue;
     }
-    // Our own movements (gas top-ups, sweeps to the master) are not deposits.
-    if (senders.some((s) => s.walletId === owner.walletId)) continue;
+    // Our own movements (gas top-ups, sweeps to the master: from an address of the wallet
+    // whose key the service holds) are not deposits; a transfer from an outside address the
+    // wallet watches is one.
+    if (senders.some((s) => s.walletId === owner.walletId && s.internal)) continue;
     if (!ctx.isEnabled(owner.walletId, asset.id)) continue;
     ids.push(plan(ctx, t, owner, asset, inserts));
   }

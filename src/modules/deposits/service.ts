@@ -17,7 +17,7 @@ import { ChainIndexer, type IndexerOptions } from './indexer.js';
 import { applyMoves, failGone, goneFrom, insertNew, recordTransfer, type Move } from './record.js';
 import { runRepairs } from './repair.js';
 import * as store from './store.js';
-import { credited, type Owner, type Watcher } from './watch.js';
+import { credited, type Watcher } from './watch.js';
 import { addressKey } from '../../chains/address-key.js';
 
 export class DepositService {
@@ -123,7 +123,7 @@ export class DepositService {
       list.push({ walletId: row.wallet_id, addressId: row.address_id, internal: row.internal });
       watchers.set(key, list);
     }
-    const owners = new Map<string, Owner[]>();
+    const owners = new Map<string, Watcher[]>();
     for (const [key, list] of watchers)
       owners.set(
         key,

@@ -9,6 +9,7 @@
  */
 import type { TxIntent } from '../../../src/chains/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { verifyWebhook } from '../../../packages/sdk/src/webhooks/index.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { eventually } from '../../support/fixtures.js';
@@ -155,6 +156,13 @@ describe('closing the swept child token account (sweepCloseAccounts)', () => {
     expect(await usdcOf(w, wallet.address)).toBe(5_500_001n);
     expect(await tokenAccountOf(w, child.address)).toBeNull();
     expect(await lamportsOf(w, child.address)).toBe(0n);
+
+    // The rent the first sweep returned to the master (its fee payer) is the wallet's own
+    // movement, not a SOL deposit, though the master's lamports rose (SOL is enabled here, and
+    // the indexer has read past that sweep: it found the later deposit).
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM transactions WHERE type = 'DEPOSIT' AND hash = ${row!.hash}`.execute(w.h.database.db);
+    expect(rows[0]!.n).toBe(0);
   });
 });
 
