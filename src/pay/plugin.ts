@@ -11,7 +11,7 @@ import { AppError, RateLimitedError, ValidationError } from '../lib/errors.js';
 import { formatAmount } from '../lib/money.js';
 import { UUID_PATTERN } from '../lib/ids.js';
 import { CreateCheckoutBody } from '../modules/checkouts/schemas.js';
-import { dueOf, isHttpUrl, paymentUri, type CheckoutRow, type LinkRow, type PublicLink } from '../modules/checkouts/service.js';
+import { dueOf, isHttpUrl, owing, paymentUri, type CheckoutRow, type LinkRow, type PublicLink } from '../modules/checkouts/service.js';
 import type { Services } from '../services.js';
 import { check } from '../dashboard/validate.js';
 import { parseForm } from '../dashboard/web.js';
@@ -240,7 +240,10 @@ export async function payPlugin(
     return {
       asset,
       amount: formatAmount(BigInt(row.amount), d),
-      amountDue: formatAmount(dueOf(row) > 0n ? dueOf(row) : BigInt(row.amount), d),
+      amountDue: formatAmount(dueOf(row), d),
+      // The instructions (address, amount, QR code) while something is due; hidden once the
+      // full amount is seen, even before it is confirmed (else they ask for it again).
+      owing: owing(row),
       amountPaid: formatAmount(BigInt(row.seen_in_time) + BigInt(row.seen_late), d),
     };
   }
@@ -274,6 +277,7 @@ export async function payPlugin(
         amount: d.amount,
         amountDue: d.amountDue,
         amountPaid: d.amountPaid,
+        owing: d.owing,
         paymentUri: paymentUri(d.asset, row),
         remainingMs: Math.max(0, row.expires_at.getTime() - clock.now().getTime()),
         redirect: redirectOf(link, row),
@@ -319,6 +323,7 @@ export async function payPlugin(
         paidLate: row.paid_late,
         amountDue: d.amountDue,
         amountPaid: d.amountPaid,
+        owing: d.owing,
         redirect: row.status === 'settled' ? redirectOf(link, row) : null,
       };
       res.write(`event: status\ndata: ${JSON.stringify(data)}\n\n`);

@@ -141,6 +141,8 @@ export interface SessionState {
   amountDue: string;
   amount: string;
   amountPaid: string;
+  /** Something is still due on an open session: the instructions show. */
+  owing: boolean;
   paymentUri: string | null;
   remainingMs: number;
   redirect: string | null;
@@ -189,7 +191,7 @@ export function sessionPage(s: SessionState): Html {
           ${link.success_message || 'Your payment is complete.'}
         </p>
         ${s.redirect && row.status === 'settled' ? html`<p><a id="continue" href="${s.redirect}">Continue</a></p>` : ''}
-        <div class="pay" ${open ? '' : raw('hidden')} id="instructions">
+        <div class="pay" ${s.owing ? '' : raw('hidden')} id="instructions">
           <h2>Send exactly <span id="due">${s.amountDue}</span> ${s.symbol} on ${s.chain}</h2>
           <img class="qr" src="${qr}" width="232" height="232" alt="QR code to pay ${s.amountDue} ${s.symbol} to ${row.address}" />
           <dl>

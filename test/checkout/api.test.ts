@@ -105,6 +105,11 @@ describe('payment links', () => {
     const taken = await h.api('POST', '/v1/payment_links', { key: key(), body: { name: 'x', slug: 'tshirt-BLUE' } });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toBe('SLUG_TAKEN');
+    // The pages' own files are served under /pay/assets/: a link there could not show its sessions.
+    for (const slug of ['assets', 'Assets']) {
+      const reserved = await h.api('POST', '/v1/payment_links', { key: key(), body: { name: 'x', slug } });
+      expect([reserved.status, reserved.body.error]).toEqual([409, 'SLUG_TAKEN']);
+    }
     for (const body of [
       { name: 'x', slug: 'has space' },
       { name: 'x', slug: 'émoji' },
@@ -206,9 +211,15 @@ describe('checkout sessions', () => {
     const usdc = eth().token('USDC').address;
     expect(c.paymentUri).toBe(`ethereum:${usdc}@31337/transfer?address=${c.address}&uint256=12500000`);
 
+    const instructions = async () => /<div class="pay"\s*(hidden)?\s*id="instructions">/.exec(await (await fetch(c.url)).text())!;
+    expect((await instructions())[1]).toBeUndefined();
+
     await eth().sendToken('USDC', c.address, '12.5');
     await indexAll();
-    await until(c.id, (x) => x.status === 'processing');
+    const seen = await until(c.id, (x) => x.status === 'processing');
+    // Paid in full, not yet confirmed: nothing more is asked (no URI, no instructions on the page).
+    expect(seen).toMatchObject({ amountDue: '0', paymentUri: null });
+    expect((await instructions())[1]).toBe('hidden');
     await eth().mine(2);
     await indexAll();
     const done = await until(c.id, (x) => x.status === 'settled');
@@ -247,6 +258,24 @@ describe('checkout sessions', () => {
     await eth().mine(2);
     await indexAll();
     expect(await until(over.id, (x) => x.status === 'settled')).toMatchObject({ overpaid: true, amountPaid: '7.25' });
+  });
+
+  it('a full payment seen just before the deadline is in time, even read past the deadline before the worker has run', async () => {
+    const link = await createLink({ name: 'Just in time', amount: '3', configurations: { expiresInMinutes: 10 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    await h.stopWorker(); // its checkout_payments job waits
+    try {
+      clock.advance(10 * 60_000 - 1_000);
+      await eth().sendToken('USDC', c.address, '3');
+      await indexAll(); // seen one second before the deadline
+      clock.advance(2_000);
+      expect(await checkout(c.id)).toMatchObject({ status: 'processing', amountPaid: '3', amountDue: '0', paidLate: false });
+    } finally {
+      await h.startWorker();
+    }
+    await eth().mine(2);
+    await indexAll();
+    expect(await until(c.id, (x) => x.status === 'settled')).toMatchObject({ paidLate: false, amountPaid: '3', amountConfirmed: '3' });
   });
 
   it('expires on the service clock; money after that is paidLate', async () => {

@@ -153,6 +153,14 @@ export function checkAmountFits(amount: string | null, assets: AssetHandle[], fi
     ]);
 }
 
+/**
+ * Slugs the pages' own paths take: /pay/assets/<file> serves the page's style and script, so
+ * a link named `assets` would have its sessions' pages (/pay/assets/<checkoutId>) answer 404.
+ */
+export function isReservedSlug(slug: string): boolean {
+  return slug.toLowerCase() === 'assets';
+}
+
 export function slugTaken(): ConflictError {
   return new ConflictError('SLUG_TAKEN', 'This slug is taken on this installation: choose another');
 }

@@ -19,6 +19,7 @@ import {
   checkRedirectUrl,
   configurationsOf,
   isOpen,
+  isReservedSlug,
   linkAmount,
   presentLink,
   requireReach,
@@ -33,7 +34,7 @@ import * as store from './store.js';
 export type { CheckoutView, PaymentLinkView } from './schemas.js';
 export type { LinkRow, CheckoutRow } from './store.js';
 export { isHttpUrl, isOpen } from './links.js';
-export { dueOf, paymentUri } from './sessions.js';
+export { dueOf, owing, paymentUri } from './sessions.js';
 
 /** A link as the payer's page needs it: the row, what it takes, and whether it is open. */
 export interface PublicLink {
@@ -72,6 +73,7 @@ export class CheckoutService {
   async createLink(auth: AuthContext, input: CreateLinkBody, image: Upload | null, channel: 'api' | 'dashboard'): Promise<PaymentLinkView> {
     assertMayWrite(auth);
     checkRedirectUrl(input.redirectUrl);
+    if (input.slug !== undefined && isReservedSlug(input.slug)) throw slugTaken();
     const accepted = await resolveAccepts({ wallets: this.wallets, walletAssets: this.walletAssets }, auth, input.accepts);
     const amount = input.amount ? linkAmount(input.amount) : null;
     checkAmountFits(
@@ -122,6 +124,7 @@ export class CheckoutService {
   async updateLink(auth: AuthContext, id: string, input: UpdateLinkBody, image: Upload | null): Promise<PaymentLinkView> {
     assertMayWrite(auth);
     checkRedirectUrl(input.redirectUrl);
+    if (input.slug !== undefined && isReservedSlug(input.slug)) throw slugTaken();
     await this.db.transaction().execute(async (tx) => {
       const accepts = await store.acceptsOf(tx, [id]);
       const link = requireReach(auth, await store.findLink(tx, id, true), accepts);
@@ -219,12 +222,12 @@ export class CheckoutService {
 
   // ---- after deposits, and on the clock --------------------------------------------------
 
-  /** deposit.recorded and deposit.confirmed: a job for deposits to sessions' addresses, in the indexer's transaction. */
+  /** deposit.recorded and deposit.confirmed, in the indexer's transaction: deposits to sessions' addresses attached, and a job to move the sessions on. */
   queuePayments(tx: DbConn, depositIds: string[]): Promise<void> {
     return store.queuePayments(tx, depositIds, this.clock.now());
   }
 
-  /** Job checkout_payments: the deposits attached to their sessions (first sighting kept), the sessions moved on. */
+  /** Job checkout_payments: the sessions moved on (the deposits attached, if queuePayments has not: first sighting kept). */
   async takePayments(depositIds: string[], seenAt: Date): Promise<void> {
     const ids = await store.attachPayments(this.db, depositIds, seenAt);
     for (const id of ids) await this.recompute(id);

@@ -162,15 +162,18 @@ export async function recompute(deps: SessionDeps, id: string, slugOf: (linkId: 
   });
 }
 
-/** The session's payment URI (the QR code's content): for what is still due, or the whole amount once nothing is. */
+/**
+ * The session's payment URI (the QR code's content) for what is still due; null once nothing
+ * is (paid in full, even before its confirmations: a URI then asks the payer to pay again) or
+ * the session is closed, and where the family offers no URI scheme.
+ */
 export function paymentUri(asset: AssetHandle, row: store.CheckoutRow, label?: string): string | null {
   const requests = paymentRequestsOf(asset);
-  if (!requests) return null;
-  const due = dueOf(row);
+  if (!requests || !owing(row)) return null;
   return requests.uri({
     recipient: row.address,
     token: asset.row.is_native ? null : asset.row.address,
-    amount: due > 0n ? due : BigInt(row.amount),
+    amount: dueOf(row),
     decimals: asset.row.decimals,
     ...(label ? { label } : {}),
     ...(row.payment_reference ? { reference: row.payment_reference } : {}),
@@ -184,6 +187,11 @@ export function paymentUri(asset: AssetHandle, row: store.CheckoutRow, label?: s
 function paymentRequestsOf(asset: AssetHandle): PaymentRequests | null {
   const adapter = asset.chain.adapter;
   return offers(adapter, 'paymentRequests') ? capability(adapter, 'paymentRequests') : null;
+}
+
+/** Open and short of its amount: the payer is still asked to pay (`amountDue`, the page's instructions, the URI). */
+export function owing(row: store.CheckoutRow): boolean {
+  return (row.status === 'new' || row.status === 'processing') && dueOf(row) > 0n;
 }
 
 export function dueOf(row: store.CheckoutRow): bigint {

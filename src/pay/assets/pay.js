@@ -55,7 +55,8 @@
       if (el && el.textContent !== value) el.textContent = value;
     }
     const open = s.status === 'new' || s.status === 'processing';
-    if (instructions) instructions.hidden = !open;
+    // Only while something is due: paid in full, it waits for confirmations, asking nothing more.
+    if (instructions) instructions.hidden = !s.owing;
     if (!open) clearInterval(timer);
     if (s.status === 'settled') {
       success.hidden = false;
