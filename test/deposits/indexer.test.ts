@@ -276,8 +276,7 @@ describe('reorgs', () => {
     const balanceSlot = (owner: Address) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner, 3n]));
 
     /** Signed, not sent: from a fresh account (so the faucet's nonces stay free for a filler), Multicall3 paying `amounts` to `to`. */
-    async function twoTransfers(to: string, amounts: bigint[]): Promise<Hex> {
-      const usdc = eth.token('USDC').address as Address;
+    async function twoTransfers(to: string | string[], amounts: bigint[], symbols = ['USDC', 'USDC']): Promise<Hex> {
       const account = privateKeyToAccount(generatePrivateKey());
       await eth.rpc('anvil_setBalance', [account.address, '0xDE0B6B3A7640000']);
       const client = createWalletClient({
@@ -285,10 +284,14 @@ describe('reorgs', () => {
         chain: devnetChain(eth.config.chainId, eth.config.rpcUrl),
         transport: http(eth.config.rpcUrl),
       });
-      const calls = amounts.map((amount) => ({
-        target: usdc,
+      const calls = amounts.map((amount, i) => ({
+        target: eth.token(symbols[i]!).address as Address,
         allowFailure: true,
-        callData: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount] }),
+        callData: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [(Array.isArray(to) ? to[i] : to) as Address, amount],
+        }),
       }));
       const data = encodeFunctionData({ abi: aggregate3, functionName: 'aggregate3', args: [calls] });
       return client.signTransaction((await client.prepareTransactionRequest({ to: MULTICALL3, data, gas: 300_000n })) as never);
@@ -369,6 +372,58 @@ describe('reorgs', () => {
       const goneRow = byAmount.get('2500000')!;
       expect(goneRow.status).toBe('FAILED');
       expect(await eventsFor(goneRow.id)).toEqual(['deposit.processing', 'deposit.failed']);
+    });
+
+    it('re-mined after the wallet stopped watching one of its recipients: that deposit is not failed (nothing was read for it), the other follows', async () => {
+      const w = h.wallets['devnet-eth']!;
+      const outside = privateKeyToAccount(generatePrivateKey()).address;
+      const added = await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: outside } });
+      expect(added.status).toBe(200);
+      const child = await newAddress('devnet-eth');
+      await eth.sendToken('USDC', MULTICALL3, '10');
+      const raw = await twoTransfers([outside, child.address], [1_000_000n, 2_000_000n]);
+      const snap = await eth.snapshot();
+      const first = await eth.sendRaw(raw);
+      await drain('devnet-eth');
+      expect(await depositsOf(first.transactionHash)).toHaveLength(2);
+      expect((await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.body.data.id}`)).status).toBe(200);
+
+      await eth.revert(snap);
+      await eth.sendFiller();
+      await eth.sendRaw(raw);
+      await eth.mine(CONFIRMATIONS);
+      await drain('devnet-eth');
+      const byAmount = new Map((await depositsOf(first.transactionHash)).map((r) => [r.amount, r]));
+      expect(byAmount.get('2000000')).toMatchObject({ status: 'SUCCESS' });
+      expect(byAmount.get('1000000')!.status).not.toBe('FAILED');
+      expect(await eventsFor(byAmount.get('1000000')!.id)).not.toContain('deposit.failed');
+    });
+
+    it("re-executed without its first transfer (another token), the second taking that one's position: the first FAILED, the second follows, the indexer goes on", async () => {
+      const child = await newAddress('devnet-eth');
+      await eth.sendToken('USDT', MULTICALL3, '10');
+      await eth.sendToken('USDC', MULTICALL3, '10');
+      const raw = await twoTransfers(child.address, [2_000_000n, 1_000_000n], ['USDT', 'USDC']);
+      const snap = await eth.snapshot();
+      const first = await eth.sendRaw(raw);
+      await drain('devnet-eth');
+      const before = await depositsOf(first.transactionHash);
+      expect(before).toHaveLength(2);
+
+      await eth.revert(snap);
+      // In the new branch Multicall3 holds no USDT: the first call fails (allowed), USDC's log comes first.
+      await eth.rpc('anvil_setStorageAt', [eth.token('USDT').address, balanceSlot(MULTICALL3), pad(toHex(0n))]);
+      await eth.sendFiller();
+      const again = await eth.sendRaw(raw);
+      const logs = await logged(again.transactionHash, child.address);
+      expect([...logs.values()]).toEqual([1_000_000n]);
+      await eth.mine(CONFIRMATIONS);
+      await drain('devnet-eth');
+
+      const byAmount = new Map((await depositsOf(first.transactionHash)).map((r) => [r.amount, r]));
+      expect(byAmount.get('1000000')).toMatchObject({ status: 'SUCCESS', log_index: [...logs.keys()][0] });
+      expect(byAmount.get('2000000')).toMatchObject({ status: 'FAILED' });
+      expect(await eventsFor(byAmount.get('2000000')!.id)).toEqual(['deposit.processing', 'deposit.failed']);
     });
   });
 

@@ -349,7 +349,7 @@ export class ChainIndexer {
     for (const t of scan.transfers) recordTransfer(ctx, t, existing, matched, inserts, moves);
     // Records are only matched, moved or gone when some were read, and then under the lock.
     // The gone fail first and the moved move next: the inserts may take their positions.
-    await failGone(tx, ctx, goneFrom(existing, matched, scan.transfers));
+    await failGone(tx, ctx, goneFrom(ctx, existing, matched, scan.transfers, { moves, inserts }));
     await applyMoves(tx, ctx, moves);
     const { ids: inserted, settled } = await insertNew(tx, ctx, inserts, { head, final });
     if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });

@@ -120,16 +120,38 @@ function follow(ctx: RecordContext, t: TransferEvent, found: store.DepositRow, m
 }
 
 /**
- * Records of transactions the caller has just read whole (`transfers`) that no transfer
- * matched, still PENDING: the transaction was executed again, differently, in the block it
- * was re-mined in, and their transfer is not among its logs any more. Only where a transfer of
- * the same transaction and token was read (what was read of the transaction covers theirs).
+ * Records no transfer matched that must fail, still PENDING (failGone, before the moves and
+ * inserts):
+ * - gone: their wallet is credited with their recipient now, and a transfer of the same
+ *   transaction to that recipient in that token was read, but none matched them: the
+ *   transaction was executed again, differently, in the block it was re-mined in;
+ * - displaced: a transfer of the same transaction moves or is inserted at their position for
+ *   their wallet, so they are not there any more (one live record per position; left, they
+ *   would stop the range, or the insert would be skipped).
+ * A record whose wallet no longer watches its recipient is neither: nothing was read for it.
  */
-export function goneFrom(existing: store.DepositRow[], matched: Set<string>, transfers: readonly TransferEvent[]): store.DepositRow[] {
-  const read = new Set(transfers.map((t) => `${t.txHash.toLowerCase()} ${addressKey(t.token ?? '')}`));
-  return existing.filter(
-    (e) => e.status === 'PENDING' && !matched.has(e.id) && read.has(`${e.hash.toLowerCase()} ${addressKey(e.token_address ?? '')}`),
-  );
+export function goneFrom(
+  ctx: Pick<RecordContext, 'owners'>,
+  existing: store.DepositRow[],
+  matched: Set<string>,
+  transfers: readonly TransferEvent[],
+  claimed: { moves: readonly Move[]; inserts: readonly store.NewDeposit[] },
+): store.DepositRow[] {
+  const key = (hash: string, to: string | null, token: string | null) =>
+    `${hash.toLowerCase()} ${to ? addressKey(to) : ''} ${addressKey(token ?? '')}`;
+  const read = new Set(transfers.map((t) => key(t.txHash, t.to, t.token)));
+  const wallets = new Map(existing.map((e) => [e.id, e.wallet_id]));
+  const position = (hash: string, wallet: string, logIndex: number) => `${hash.toLowerCase()} ${wallet} ${logIndex}`;
+  const taken = new Set([
+    ...claimed.moves.map((m) => position(m.t.txHash, wallets.get(m.id)!, m.t.logIndex)),
+    ...claimed.inserts.map((d) => position(d.hash, d.walletId, d.logIndex)),
+  ]);
+  return existing.filter((e) => {
+    if (e.status !== 'PENDING' || matched.has(e.id)) return false;
+    if (taken.has(position(e.hash, e.wallet_id, e.log_index))) return true;
+    const credited = e.recipient_address !== null && ctx.owners(e.recipient_address).some((o) => o.walletId === e.wallet_id);
+    return credited && read.has(key(e.hash, e.recipient_address, e.token_address));
+  });
 }
 
 /** Fails the deposits goneFrom found (each only if still PENDING where it was read), with `deposit.failed`. */
@@ -147,17 +169,17 @@ export async function failGone(tx: DbTx, ctx: RecordContext, gone: store.Deposit
 }
 
 /**
- * Writes the moves recordTransfer found, in the recording transaction, before its inserts:
- * parked off their positions first (a re-mined transaction's records shift together, and one
- * moved onto a position another still holds would clash), then each at its new position.
+ * Writes the moves recordTransfer found, in the recording transaction, after failGone and
+ * before the inserts: parked off their positions first (a re-mined transaction's records
+ * shift together, and one moved onto a position another still holds would clash), then each
+ * at its new position.
  */
 export async function applyMoves(tx: DbTx, ctx: RecordContext, moves: Move[]): Promise<void> {
   if (moves.length === 0) return;
-  if (moves.length > 1)
-    await ctx.transactions.parkDeposits(
-      tx,
-      moves.map((m) => m.id),
-    );
+  await ctx.transactions.parkDeposits(
+    tx,
+    moves.map((m) => m.id),
+  );
   for (const m of moves) {
     await ctx.transactions.relocateDeposit(tx, m.id, m.t);
     if (m.revived) await ctx.webhooks.emitForTransaction(tx, m.id, 'deposit.processing');

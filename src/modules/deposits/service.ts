@@ -165,9 +165,11 @@ export class DepositService {
         tx,
         ctx,
         goneFrom(
+          ctx,
           existing.filter((e) => e.wallet_id === walletId),
           matched,
           transfers,
+          { moves, inserts },
         ),
       );
       await applyMoves(tx, ctx, moves);

@@ -74,10 +74,12 @@ export async function setDepositScreening(
  * Moves the deposits out of the way of relocations (parkDeposits, then relocateDeposit each,
  * in one transaction): a transaction's records shift together when it is re-mined, and one
  * moved first onto the position another still holds would break the one-record-per-position
- * index. Parked at -2, -3, ... (-1 is a top-level native transfer; nothing stays parked).
+ * index. Parked at -2147483647, -2147483646, ...: far below any real position (a top-level
+ * native transfer is -1, a Solana SOL transfer -1 minus its account's index, under 256);
+ * nothing stays parked.
  */
 export async function parkDeposits(db: DbConn, ids: string[]): Promise<void> {
-  await sql`UPDATE transactions t SET log_index = -1 - p.n
+  await sql`UPDATE transactions t SET log_index = -2147483648 + p.n
               FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS p(id, n) WHERE t.id = p.id`.execute(db);
 }
 
