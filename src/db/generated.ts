@@ -613,6 +613,7 @@ export interface Transactions {
   chain_id: string;
   confirmations: number | null;
   confirmed: Generated<boolean>;
+  counted_at: TimestampColumn | null;
   created_at: Generated<TimestampColumn>;
   created_channel: string | null;
   currency: string | null;

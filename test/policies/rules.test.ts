@@ -453,4 +453,25 @@ describe('a FAILED withdrawal sent again (retry)', () => {
       expect(await w.eth.balanceOf('USDC', to)).toBe(6n * 10n ** 6n);
     },
   );
+
+  it('counts in the windows from its retry on, however long ago it was created', { timeout: 120_000 }, async () => {
+    const wallet = await fundedWallet(w, 'retry-window', '50');
+    await policy(w, {
+      name: 'at most 10 USDC an hour (retries)',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW'], velocity: { measure: 'SUM', scope: 'WALLET', windowSeconds: 3600, limit: '10' } },
+      action: 'BLOCK',
+    });
+    const id = await failedWithdrawal(wallet, randomAddress(), '6');
+    // It failed two hours ago, as far as its creation time says: out of the window.
+    await sql`UPDATE transactions SET created_at = created_at - interval '2 hours' WHERE id = ${id}`.execute(w.h.database.db);
+    const sent = await retry(wallet, id);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    await waitStatus(w, wallet, id, 'SUCCESS');
+    // Sent again just now, it holds 6 of this hour's 10.
+    const next = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '6' });
+    expect([next.status, next.body.error], JSON.stringify(next.body)).toEqual([422, 'POLICY_BLOCKED']);
+    expect((await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '4' })).status).toBe(200);
+  });
 });

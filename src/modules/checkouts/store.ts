@@ -238,9 +238,14 @@ export async function insertCheckout(db: DbConn, c: NewCheckout): Promise<Checko
   return rows[0]!;
 }
 
+/**
+ * `forUpdate`: locked against other recomputes, but not against the indexer attaching a
+ * payment meanwhile (its checkout_payments row's key share on the session): FOR NO KEY UPDATE,
+ * so a page poll or the tick never waits for a whole indexer range.
+ */
 export async function findCheckout(db: DbConn, id: string, forUpdate = false): Promise<CheckoutRow | undefined> {
   const { rows } =
-    await sql<CheckoutRow>`SELECT ${CHECKOUT} FROM checkouts WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(db);
+    await sql<CheckoutRow>`SELECT ${CHECKOUT} FROM checkouts WHERE id = ${id} ${forUpdate ? sql`FOR NO KEY UPDATE` : sql``}`.execute(db);
   return rows[0];
 }
 

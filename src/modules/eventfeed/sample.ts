@@ -101,6 +101,7 @@ export function sampleTransaction(s: SampleInput): TransactionRow {
     asset_swept_response: null,
     response: null,
     aml_held: false,
+    counted_at: null,
     created_at: s.now,
     updated_at: s.now,
   };

@@ -170,7 +170,8 @@ export interface WindowGroup {
 
 /**
  * What velocity windows hold, per query, scope key and asset (one statement for all of a
- * session's windows): the transactions of these types created in the last `seconds`
+ * session's windows): the transactions of these types created (or, a retried withdrawal,
+ * sent again: counted_at) in the last `seconds`
  * (database time) that move or may still move money: PENDING, PENDING_APPROVAL and SUCCESS
  * (a FAILED or CANCELLED one moved nothing). A DESTINATION window counts what any wallet of
  * the business sent there, the destination compared by address_key() (migration 039: the
@@ -189,7 +190,7 @@ export async function windowGroups(db: DbConn, businessId: string, queries: read
                  sum(t.amount_usd::numeric)::text AS usd
             FROM transactions t
            WHERE ${scope} AND t.type = ANY(${q.types}::text[]) AND t.status IN ('PENDING', 'PENDING_APPROVAL', 'SUCCESS')
-             AND t.created_at > now() - make_interval(secs => ${q.seconds})
+             AND (t.created_at > now() - make_interval(secs => ${q.seconds}) OR t.counted_at > now() - make_interval(secs => ${q.seconds}))
            GROUP BY 1, 2, 3`,
     ];
   });

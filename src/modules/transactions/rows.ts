@@ -57,6 +57,7 @@ export function depositRow(
     signed_transaction: null,
     aml_screening: d.amlScreening ?? {},
     aml_held: d.amlHeld ?? false,
+    counted_at: null,
     nonce: null,
     raw_transaction: null,
     signed_fees: null,

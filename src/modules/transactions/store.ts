@@ -215,12 +215,12 @@ export async function reopenAfterReorg(db: DbConn, id: string, hash: string, rea
   return Number(r.numAffectedRows ?? 0n) > 0;
 }
 
-/** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared. */
+/** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared, in the policies' windows from now (counted_at). */
 export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
   await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
                    reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
                    gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce?.toString() ?? null}, reason = NULL,
-                   updated_at = now()
+                   counted_at = now(), updated_at = now()
              WHERE id = ${id}`.execute(db);
 }
 
