@@ -28,7 +28,6 @@ import * as store from './store.js';
 import type { Item } from './validate.js';
 import { approvalDecided, cancelWaiting, candidateOf } from './approval.js';
 import { screen } from './guards.js';
-import { refusalOf, type Decision } from '../policies/service.js';
 import type { EventPayloads } from '../../events.js';
 
 export const CANCEL_PURPOSE = 'withdraw-cancel' satisfies Purpose;
@@ -162,11 +161,8 @@ export class WithdrawalLifecycle {
         // The policies, as for a new withdrawal (the sender's lock, then the windows' locks):
         // a FAILED payout counts in no velocity window, so without a decision here a retry
         // would move money the windows never weighed, or that a rule made since refuses.
-        const candidate = candidateOf(this.deps, auth, s, item, true);
-        const policy = await this.deps.policies.session(tx, s.wallet.business_id, [candidate]);
-        const [decision] = policy.decide([candidate]);
-        if (decision!.action !== 'ALLOW') throw retryRefusal(decision!);
-        policy.accept([candidate]);
+        // REQUIRE_APPROVAL refuses too: a retry answers at once (a new withdrawal would wait).
+        await this.deps.policies.requireAllowed(tx, s.wallet.business_id, [candidateOf(this.deps, auth, s, item, true)], () => 'amount');
         const locked = await store.lockTransaction(tx, t.id);
         if (locked?.status !== 'FAILED') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
         await checkAgainstPending(tx, s.chain, s.address, [item], [fee], snap);
@@ -349,19 +345,5 @@ function unaffordable(what: string, needed: bigint, balance: bigint): BusinessRu
   return new BusinessRuleError(
     'INSUFFICIENT_BALANCE',
     `The sender cannot pay the network fee of the ${what}: needs up to ${needed}, holds ${balance} (base units of the native coin)`,
-  );
-}
-
-/**
- * A retry the policies do not allow: BLOCK as for a new withdrawal; REQUIRE_APPROVAL too, as a
- * retry is answered at once (a new withdrawal of the same payout waits for the approval).
- */
-function retryRefusal(d: Decision): BusinessRuleError {
-  if (d.action !== 'REQUIRE_APPROVAL') return refusalOf(d, 'amount');
-  const step = d.steps.find((x) => x.matched)!;
-  return new BusinessRuleError(
-    'POLICY_BLOCKED',
-    `Refused by the policy "${step.name}": a retry is sent at once and this payout needs approval (${step.reason}); make a new withdrawal, which waits for it`,
-    [{ field: 'amount', message: `blocked by policy ${step.policyId}` }],
   );
 }
