@@ -309,7 +309,8 @@ export async function updateCheckout(db: DbConn, id: string, u: CheckoutUpdate):
  * Attaches deposits to the sessions of their addresses (same asset), each once, with the
  * time the service first saw it; a deposit seen after a session's monitoring window is not
  * the session's. Returns the sessions the deposits concern (attached now or before:
- * queuePayments attaches them as they are recorded; this covers jobs queued before it did).
+ * queuePayments attaches them as they are recorded; the job's call covers jobs queued before
+ * it did).
  */
 export async function attachPayments(db: DbConn, depositIds: string[], seenAt: Date): Promise<string[]> {
   const { rows } = await sql<{ checkout_id: string }>`
@@ -335,18 +336,8 @@ export async function attachPayments(db: DbConn, depositIds: string[], seenAt: D
  * down) counts the payment, and a payment seen in time never turns the session `expired`.
  */
 export async function queuePayments(db: DbConn, depositIds: string[], seenAt: Date): Promise<void> {
-  await sql`
-    WITH d AS (
-      SELECT t.id AS transaction_id, c.id AS checkout_id, c.expires_at, c.monitor_until
-        FROM transactions t JOIN checkouts c ON c.address_id = t.address_id AND c.asset_id = t.asset_id
-       WHERE t.id = ANY(${depositIds}::uuid[]) AND t.type = 'DEPOSIT'
-    ), ins AS (
-      INSERT INTO checkout_payments (transaction_id, checkout_id, seen_at, late)
-      SELECT transaction_id, checkout_id, ${seenAt}, ${seenAt} >= expires_at FROM d WHERE ${seenAt} < monitor_until
-      ON CONFLICT (transaction_id) DO NOTHING
-    )
-    SELECT ${jobs.checkout_payments.addSql({ depositIds: sql`${depositIds}::text[]`, seenAt: sql`${seenAt.toISOString()}::text` })}
-     WHERE EXISTS (SELECT 1 FROM d)`.execute(db);
+  if ((await attachPayments(db, depositIds, seenAt)).length === 0) return;
+  await jobs.checkout_payments.add(db, { depositIds, seenAt: seenAt.toISOString() });
 }
 
 /** Open sessions whose deadline or monitoring window has passed by `now` (the tick's work). */
