@@ -137,6 +137,8 @@ export function goneFrom(
   transfers: readonly TransferEvent[],
   claimed: { moves: readonly Move[]; inserts: readonly store.NewDeposit[] },
 ): store.DepositRow[] {
+  // Nothing on record (a backfill's ranges): no key built for the range's transfers.
+  if (existing.length === 0) return [];
   const key = (hash: string, to: string | null, token: string | null) =>
     `${hash.toLowerCase()} ${to ? addressKey(to) : ''} ${addressKey(token ?? '')}`;
   const read = new Set(transfers.map((t) => key(t.txHash, t.to, t.token)));
