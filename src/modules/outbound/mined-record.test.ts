@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minedOfRecord, minedRecord } from './service.js';
+import { minedOfRecord, minedRecord } from './mined-record.js';
 
 describe('a mined transaction as an owner keeps it (minedRecord)', () => {
   it('is JSON-safe strings, read back to the same figures', () => {

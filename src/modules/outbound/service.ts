@@ -41,7 +41,7 @@
  * which picks one per chain: the steps here never ask.
  */
 import type { Db, DbConn } from '../../db/pool.js';
-import type { BlockPointer, FeeQuote, NetworkData, SignedFeeFields, SignedTransaction, TxIntent } from '../../chains/types.js';
+import type { FeeQuote, NetworkData, SignedFeeFields, SignedTransaction, TxIntent } from '../../chains/types.js';
 import { intentOf } from '../../chains/intents.js';
 import type { Signer } from '../../keys/signer.js';
 import type { Logger } from '../../lib/logger.js';
@@ -65,44 +65,8 @@ export { REVERTED } from './store.js';
 export type { Confirmation } from '../../outbound-row.js';
 export type { CancelResult, ReplaceResult } from './replace.js';
 export type { DetachedSlot } from './strategy.js';
-
-/** What `mined` answers: the transaction that landed, and its fee as the public fields show it (FeeReport.ofReceipt). */
-export interface Mined {
-  hash: string;
-  block: BlockPointer;
-  gasUsed: bigint;
-  gasPrice: bigint;
-}
-
-/**
- * `Mined` as an owner keeps it until it settles later (JSON, decimal strings): its hash, its
- * block as one pointer, and its fee figures. An API swap's plan and an auto-settlement's swap
- * plan store this layout (migrations 034 and 045 brought older rows to it).
- */
-export interface MinedRecord {
-  readonly hash: string;
-  readonly block: { readonly number: string; readonly hash: string };
-  readonly gasUsed: string;
-  readonly gasPrice: string;
-}
-
-export function minedRecord(m: Mined): MinedRecord {
-  return {
-    hash: m.hash,
-    block: { number: m.block.number.toString(), hash: m.block.hash },
-    gasUsed: m.gasUsed.toString(),
-    gasPrice: m.gasPrice.toString(),
-  };
-}
-
-export function minedOfRecord(r: MinedRecord): Mined {
-  return {
-    hash: r.hash,
-    block: { number: BigInt(r.block.number), hash: r.block.hash },
-    gasUsed: BigInt(r.gasUsed),
-    gasPrice: BigInt(r.gasPrice),
-  };
-}
+export { minedOfRecord, minedRecord, type Mined, type MinedRecord } from './mined-record.js';
+import type { Mined } from './mined-record.js';
 
 export interface OutboundOptions {
   /** First receipt check after signing; doubles per poll up to maxTrackDelayMs. */
