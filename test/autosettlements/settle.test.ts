@@ -599,7 +599,12 @@ describe('auto-settlements and API swaps from the same address', () => {
     );
   }
 
-  it("an API swap of the input a settlement from the master is swapping: 409 SWAP_IN_PROGRESS, nothing written; accepted once the settlement's swap is final", async () => {
+  /**
+   * `body` with a rule of the wallet swapping USDC deposits of 15 or more into USDT for a
+   * fresh destination (wide slippage: earlier tests move the pool), 10 USDC at the master for
+   * API swaps first; the worker running and the rule gone after.
+   */
+  async function withSwapRule(body: (dest: string) => Promise<void>) {
     await fundMaster('10');
     const dest = freshAddress();
     const created = await h.api('POST', `${base()}/auto-settlements/rules`, {
@@ -607,6 +612,15 @@ describe('auto-settlements and API swaps from the same address', () => {
     });
     expect(created.status).toBe(200);
     try {
+      await body(dest);
+    } finally {
+      await h.startWorker();
+      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
+    }
+  }
+
+  it("an API swap of the input a settlement from the master is swapping: 409 SWAP_IN_PROGRESS, nothing written; accepted once the settlement's swap is final", async () => {
+    await withSwapRule(async (dest) => {
       await h.stopWorker(); // the settlement's legs wait in the pipeline, approve and swap not sent
       const deposit = await settlementRunOnce('20');
       expect((await settlementOf(deposit))[0]).toMatchObject({ status: 'pending', stage: 'sending' });
@@ -630,20 +644,11 @@ describe('auto-settlements and API swaps from the same address', () => {
       expect(done.status).toBe('SUCCESS');
       expect(formatAmount((await eth.balanceOf('USDT', wallet().address)) - usdtBefore, 6)).toBe(done.toAmount);
       expect(await eth.balanceOf('USDT', dest)).toBeGreaterThan(16n * USDC);
-    } finally {
-      await h.startWorker();
-      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
-    }
+    });
   });
 
   it('a settlement from the master swapping the input of an API swap in flight waits for it, then swaps: neither reverts', async () => {
-    await fundMaster('10');
-    const dest = freshAddress();
-    const created = await h.api('POST', `${base()}/auto-settlements/rules`, {
-      body: rule({ to: dest, asset: 'USDT', slippage: '20', min: '15' }),
-    });
-    expect(created.status).toBe(200);
-    try {
+    await withSwapRule(async (dest) => {
       await h.stopWorker();
       const accepted = await execute(await apiSwap('5'));
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
@@ -677,10 +682,7 @@ describe('auto-settlements and API swaps from the same address', () => {
           .catch((e: unknown) => (e as Rollback).seen);
       expect(await weighed('swapped')).toEqual({ pending: false, moved: false });
       expect(await weighed('sending')).toEqual({ pending: true, moved: false });
-    } finally {
-      await h.startWorker();
-      await h.api('DELETE', `${base()}/auto-settlements/rules/${created.body.data.id}`);
-    }
+    });
   });
 });
 

@@ -303,6 +303,28 @@ describe('reorgs', () => {
       return new Map(events.filter((e) => e.args.to.toLowerCase() === to.toLowerCase()).map((e) => [e.logIndex, e.args.value]));
     }
 
+    /**
+     * `raw` mined and indexed (`afterFirst` then), the chain taken back before it, and `raw`
+     * mined again after `beforeAgain` and another account's transaction; indexed to its depth.
+     */
+    async function minedTwice(
+      raw: Hex,
+      steps: { afterFirst?: (hash: Hex) => Promise<void>; beforeAgain?: () => Promise<void> },
+    ): Promise<{ first: Hex; again: Hex }> {
+      const snap = await eth.snapshot();
+      const first = await eth.sendRaw(raw);
+      await drain('devnet-eth');
+      await steps.afterFirst?.(first.transactionHash);
+      await eth.revert(snap);
+      await steps.beforeAgain?.();
+      await eth.sendFiller();
+      const again = await eth.sendRaw(raw);
+      expect(again.status).toBe('success');
+      await eth.mine(CONFIRMATIONS);
+      await drain('devnet-eth');
+      return { first: first.transactionHash, again: again.transactionHash };
+    }
+
     it('re-mined behind another transfer in one block (its logs one index later): one record of each, amounts and positions right', async () => {
       const child = await newAddress('devnet-eth');
       await eth.sendToken('USDC', MULTICALL3, '10');
@@ -349,23 +371,14 @@ describe('reorgs', () => {
       const child = await newAddress('devnet-eth');
       await eth.sendToken('USDC', MULTICALL3, '10');
       const raw = await twoTransfers(child.address, [1_500_000n, 2_500_000n]);
-      const snap = await eth.snapshot();
-      const first = await eth.sendRaw(raw);
-      await drain('devnet-eth');
-      const before = await depositsOf(first.transactionHash);
-      expect(before).toHaveLength(2);
+      const { first, again } = await minedTwice(raw, {
+        afterFirst: async (hash) => expect(await depositsOf(hash)).toHaveLength(2),
+        // In the new branch Multicall3 holds only the first amount: the second call fails (allowed).
+        beforeAgain: () => eth.rpc('anvil_setStorageAt', [eth.token('USDC').address, balanceSlot(MULTICALL3), pad(toHex(1_500_000n))]),
+      });
+      expect([...(await logged(again, child.address)).values()]).toEqual([1_500_000n]);
 
-      await eth.revert(snap);
-      // In the new branch Multicall3 holds only the first amount: the second call fails (allowed).
-      await eth.rpc('anvil_setStorageAt', [eth.token('USDC').address, balanceSlot(MULTICALL3), pad(toHex(1_500_000n))]);
-      await eth.sendFiller();
-      const again = await eth.sendRaw(raw);
-      expect(again.status).toBe('success');
-      expect([...(await logged(again.transactionHash, child.address)).values()]).toEqual([1_500_000n]);
-      await eth.mine(CONFIRMATIONS);
-      await drain('devnet-eth');
-
-      const rows = await depositsOf(first.transactionHash);
+      const rows = await depositsOf(first);
       expect(rows).toHaveLength(2);
       const byAmount = new Map(rows.map((r) => [r.amount, r]));
       expect(byAmount.get('1500000')!.status).toBe('SUCCESS');
@@ -382,18 +395,13 @@ describe('reorgs', () => {
       const child = await newAddress('devnet-eth');
       await eth.sendToken('USDC', MULTICALL3, '10');
       const raw = await twoTransfers([outside, child.address], [1_000_000n, 2_000_000n]);
-      const snap = await eth.snapshot();
-      const first = await eth.sendRaw(raw);
-      await drain('devnet-eth');
-      expect(await depositsOf(first.transactionHash)).toHaveLength(2);
-      expect((await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.body.data.id}`)).status).toBe(200);
-
-      await eth.revert(snap);
-      await eth.sendFiller();
-      await eth.sendRaw(raw);
-      await eth.mine(CONFIRMATIONS);
-      await drain('devnet-eth');
-      const byAmount = new Map((await depositsOf(first.transactionHash)).map((r) => [r.amount, r]));
+      const { first } = await minedTwice(raw, {
+        afterFirst: async (hash) => {
+          expect(await depositsOf(hash)).toHaveLength(2);
+          expect((await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.body.data.id}`)).status).toBe(200);
+        },
+      });
+      const byAmount = new Map((await depositsOf(first)).map((r) => [r.amount, r]));
       expect(byAmount.get('2000000')).toMatchObject({ status: 'SUCCESS' });
       expect(byAmount.get('1000000')!.status).not.toBe('FAILED');
       expect(await eventsFor(byAmount.get('1000000')!.id)).not.toContain('deposit.failed');
@@ -404,23 +412,15 @@ describe('reorgs', () => {
       await eth.sendToken('USDT', MULTICALL3, '10');
       await eth.sendToken('USDC', MULTICALL3, '10');
       const raw = await twoTransfers(child.address, [2_000_000n, 1_000_000n], ['USDT', 'USDC']);
-      const snap = await eth.snapshot();
-      const first = await eth.sendRaw(raw);
-      await drain('devnet-eth');
-      const before = await depositsOf(first.transactionHash);
-      expect(before).toHaveLength(2);
-
-      await eth.revert(snap);
-      // In the new branch Multicall3 holds no USDT: the first call fails (allowed), USDC's log comes first.
-      await eth.rpc('anvil_setStorageAt', [eth.token('USDT').address, balanceSlot(MULTICALL3), pad(toHex(0n))]);
-      await eth.sendFiller();
-      const again = await eth.sendRaw(raw);
-      const logs = await logged(again.transactionHash, child.address);
+      const { first, again } = await minedTwice(raw, {
+        afterFirst: async (hash) => expect(await depositsOf(hash)).toHaveLength(2),
+        // In the new branch Multicall3 holds no USDT: the first call fails (allowed), USDC's log comes first.
+        beforeAgain: () => eth.rpc('anvil_setStorageAt', [eth.token('USDT').address, balanceSlot(MULTICALL3), pad(toHex(0n))]),
+      });
+      const logs = await logged(again, child.address);
       expect([...logs.values()]).toEqual([1_000_000n]);
-      await eth.mine(CONFIRMATIONS);
-      await drain('devnet-eth');
 
-      const byAmount = new Map((await depositsOf(first.transactionHash)).map((r) => [r.amount, r]));
+      const byAmount = new Map((await depositsOf(first)).map((r) => [r.amount, r]));
       expect(byAmount.get('1000000')).toMatchObject({ status: 'SUCCESS', log_index: [...logs.keys()][0] });
       expect(byAmount.get('2000000')).toMatchObject({ status: 'FAILED' });
       expect(await eventsFor(byAmount.get('2000000')!.id)).toEqual(['deposit.processing', 'deposit.failed']);
