@@ -630,6 +630,11 @@ export interface Transactions {
   network: string;
   nonce: Int8Column | null;
   note: string | null;
+  policy_amount: NumericColumn | null;
+  policy_amount_usd: NumericColumn | null;
+  policy_asset_id: string | null;
+  policy_destination: string | null;
+  policy_type: string | null;
   rate: string | null;
   rate_usd: string | null;
   raw_transaction: string | null;

@@ -355,9 +355,12 @@ describe('velocity windows per destination compare addresses as their family doe
       const id = uuidv7();
       await sql`
         INSERT INTO transactions (id, wallet_id, asset_id, chain_id, reference, type, status, stage, confirmed, amount, currency,
-                                  sender_address, recipient_address, network, created_channel)
+                                  sender_address, recipient_address, network, created_channel,
+                                  policy_type, policy_asset_id, policy_amount, policy_destination)
         VALUES (${id}, ${wallet.id}, ${w.usdc.id}, ${chain.id}, ${`window-${id}`}, 'WITHDRAW', 'PENDING', 'created',
-                false, '1', 'USDC', ${wallet.address}, ${to}, 'testnet', 'api')`.execute(w.h.database.db);
+                false, '1', 'USDC', ${wallet.address}, ${to}, 'testnet', 'api', 'WITHDRAW', ${w.usdc.id}, '1', ${to})`.execute(
+        w.h.database.db,
+      );
     }
     const candidate = (destination: string) => withdrawalTo(wallet.id, destination);
     const tried = [listed, lookAlike, hex];

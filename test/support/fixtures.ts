@@ -19,24 +19,28 @@ export async function recordDeposit(
   const id = uuidv7();
   const reference = shortReference();
   await h.database.db.transaction().execute(async (tx) => {
-    await insertTransaction(tx, {
-      id,
-      wallet_id: wallet.id,
-      chain_id: chain.id,
-      asset_id: asset.id,
-      reference,
-      type: 'DEPOSIT',
-      status: 'SUCCESS',
-      confirmed: true,
-      confirmations: 2,
-      amount: opts.amount ?? 1_500_000n,
-      hash: `0x${'ab'.repeat(32)}`,
-      log_index: Math.floor(Math.random() * 1e6),
-      network: chain.row.network,
-      recipient_address: wallet.address,
-      token_address: asset.address,
-      aml_screening: JSON.stringify({}),
-    });
+    await insertTransaction(
+      tx,
+      {
+        id,
+        wallet_id: wallet.id,
+        chain_id: chain.id,
+        asset_id: asset.id,
+        reference,
+        type: 'DEPOSIT',
+        status: 'SUCCESS',
+        confirmed: true,
+        confirmations: 2,
+        amount: opts.amount ?? 1_500_000n,
+        hash: `0x${'ab'.repeat(32)}`,
+        log_index: Math.floor(Math.random() * 1e6),
+        network: chain.row.network,
+        recipient_address: wallet.address,
+        token_address: asset.address,
+        aml_screening: JSON.stringify({}),
+      },
+      null,
+    );
     await h.services.webhooks.emitForTransaction(tx, id, opts.event ?? 'deposit.success');
   });
   return { id, reference };

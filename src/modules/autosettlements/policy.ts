@@ -11,15 +11,14 @@ import type { Candidate } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
 import * as store from './store.js';
 
-export async function policyRefusal(
+/** The legs as candidates: the SWAP (when the assets differ) first, then the AUTO_SETTLEMENT. */
+export function settlementCandidates(
   deps: ModuleDeps,
-  tx: DbConn,
   s: store.SettlementRow,
-  businessId: string,
   sender: string,
   addressId: string | null,
   amountOut: bigint,
-): Promise<string | null> {
+): { swap: Candidate | null; settle: Candidate } {
   const assetIn = deps.catalogue.asset(s.asset_in_id)!.row;
   const assetOut = deps.catalogue.asset(s.asset_out_id)!.row;
   const candidate = (type: 'SWAP' | 'AUTO_SETTLEMENT', asset: typeof assetIn, amount: bigint, to: string): Candidate => {
@@ -36,10 +35,20 @@ export async function policyRefusal(
       initiator: { kind: 'SYSTEM' },
     };
   };
-  const candidates = [
-    ...(assetIn.id !== assetOut.id ? [candidate('SWAP', assetIn, BigInt(s.amount_in), sender)] : []),
-    candidate('AUTO_SETTLEMENT', assetOut, amountOut, s.rule.destination.address),
-  ];
+  return {
+    swap: assetIn.id !== assetOut.id ? candidate('SWAP', assetIn, BigInt(s.amount_in), sender) : null,
+    settle: candidate('AUTO_SETTLEMENT', assetOut, amountOut, s.rule.destination.address),
+  };
+}
+
+/** Decides the legs in `tx`, under the velocity windows' locks: null when allowed, or the refusal's reason. */
+export async function policyRefusal(
+  deps: ModuleDeps,
+  tx: DbConn,
+  businessId: string,
+  legs: { swap: Candidate | null; settle: Candidate },
+): Promise<string | null> {
+  const candidates = legs.swap ? [legs.swap, legs.settle] : [legs.settle];
   const session = await deps.policies.session(tx, businessId, candidates);
   const decisions = session.decide(candidates);
   const k = decisions.findIndex((d) => d.action !== 'ALLOW');

@@ -12,7 +12,8 @@ import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { Legs } from './legs.js';
 import { publicPlan, reserveAtSender, type Planned } from './planner.js';
-import { policyRefusal } from './policy.js';
+import { countedOf } from '../policies/service.js';
+import { policyRefusal, settlementCandidates } from './policy.js';
 import * as store from './store.js';
 
 /** The outbound purposes of a settlement's legs (src/subscriptions.ts subscribes to each). */
@@ -58,17 +59,15 @@ export async function recordPlanned(
   const reserved = reservation.refusal;
   const [deposit] = await store.deposits(tx, [s.deposit_id]);
   // Transaction policies, last: what is refused for funds is not counted in their windows.
-  const refusal =
-    reserved ??
-    (await policyRefusal(
-      deps,
-      tx,
-      s,
-      wallet.business_id,
-      sender,
-      fromChild ? (deposit?.address_id ?? null) : null,
-      swapping ? BigInt(plan?.quote ?? '0') : amountIn,
-    ));
+  // The legs' rows keep what their candidates count (a refused settlement's legs fail, uncounted).
+  const candidates = settlementCandidates(
+    deps,
+    s,
+    sender,
+    fromChild ? (deposit?.address_id ?? null) : null,
+    swapping ? BigInt(plan?.quote ?? '0') : amountIn,
+  );
+  const refusal = reserved ?? (await policyRefusal(deps, tx, wallet.business_id, candidates));
   const legBase = {
     walletId: s.wallet_id,
     addressId: fromChild ? (deposit?.address_id ?? null) : null,
@@ -94,6 +93,7 @@ export async function recordPlanned(
       token: assetIn.address,
       reason: null,
       metadata: { ...metadata, slippageTolerance: rule.slippage_tolerance, swap: plan && publicPlan(plan) },
+      counted: countedOf(candidates.swap!),
     });
   }
   const settleId = uuidv7();
@@ -113,6 +113,7 @@ export async function recordPlanned(
     metadata: swapId ? { ...metadata, swapTransactionId: swapId } : metadata,
     // Every leg's fee on the last leg to settle: held from the sender's native coin until the settlement ends.
     reservedFee: reservation.fee,
+    counted: countedOf(candidates.settle),
   });
   await store.updateSettlement(tx, s.id, {
     swapTransactionId: swapId ?? undefined,

@@ -9,7 +9,7 @@ import type { Purpose } from '../../events.js';
 import { shortReference } from '../../lib/ids.js';
 import type { EncodedContractCall, SignedFeeFields } from '../../chains/types.js';
 import type { OutboundRow } from '../outbound/service.js';
-import { sendEnd, signedFees, type TransactionFields } from '../transactions/service.js';
+import { sendEnd, signedFees, type Counted, type TransactionFields } from '../transactions/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { ContractCalls } from './schemas.js';
 import type { Actor } from './types.js';
@@ -44,15 +44,14 @@ export async function insertPendingWrite(
   call: ContractCalls[number],
   encoded: EncodedContractCall,
   nonce: bigint | null,
+  counted: Counted,
   deps: Pick<ModuleDeps, 'transactions'>,
 ): Promise<void> {
-  await deps.transactions.create(tx, {
-    ...baseRow(actor, id, call, encoded),
-    status: 'PENDING',
-    stage: 'created',
-    confirmed: false,
-    nonce,
-  });
+  await deps.transactions.create(
+    tx,
+    { ...baseRow(actor, id, call, encoded), status: 'PENDING', stage: 'created', confirmed: false, nonce },
+    counted,
+  );
 }
 
 /** A signed call; its nonce is null on families without them (Tron), its fee fields as the family shows them. */
@@ -70,21 +69,27 @@ export async function insertSignedWrite(
   call: ContractCalls[number],
   encoded: EncodedContractCall,
   s: SignedCall,
+  counted: Counted,
   deps: Pick<ModuleDeps, 'webhooks' | 'transactions'>,
 ): Promise<void> {
-  await deps.transactions.create(tx, {
-    ...baseRow(actor, id, call, encoded),
-    type: 'SIGNED',
-    status: 'SUCCESS',
-    stage: 'signed',
-    confirmed: true,
-    // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
-    signed_transaction: JSON.stringify(s.raw),
-    nonce: s.nonce,
-    signed_fees: signedFees(s.fees),
-    // The would-be hash, the nonce and the family's fee fields (gasLimit and the fee caps on EVM; null elsewhere).
-    response: JSON.stringify({ hash: s.hash, nonce: asNumber(s.nonce), ...s.fees }),
-  });
+  await deps.transactions.create(
+    tx,
+    {
+      ...baseRow(actor, id, call, encoded),
+      type: 'SIGNED',
+      status: 'SUCCESS',
+      stage: 'signed',
+      confirmed: true,
+      // `hash` stays null: nothing is on chain and may never be. The would-be hash is in `response`.
+      signed_transaction: JSON.stringify(s.raw),
+      nonce: s.nonce,
+      signed_fees: signedFees(s.fees),
+      // The would-be hash, the nonce and the family's fee fields (gasLimit and the fee caps on EVM; null elsewhere).
+      response: JSON.stringify({ hash: s.hash, nonce: asNumber(s.nonce), ...s.fees }),
+    },
+    // Decided as a CONTRACT_WRITE: it counts there, not under SIGN_ONLY.
+    counted,
+  );
   await deps.webhooks.emitForTransaction(tx, id, 'signed.success');
 }
 

@@ -23,6 +23,7 @@ import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
+import { countedOf } from '../policies/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
 import type { OutboundRow } from '../outbound/service.js';
@@ -125,7 +126,7 @@ export class ContractService {
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });
-        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce, this.deps);
+        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce, countedOf(candidates[i]!), this.deps);
         await this.record(tx, actor, id, plan, i, plan.quotes[i]!.fee);
         made.push(id);
       }
@@ -178,7 +179,7 @@ export class ContractService {
       // A refusal here rolls back, and the signatures made are never handed out.
       await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {
-        await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, this.deps);
+        await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, countedOf(candidates[i]!), this.deps);
         await this.record(tx, actor, ids[i]!, plan, i, null);
       }
     });

@@ -10,6 +10,7 @@
  */
 import { addressKey } from '../../chains/address-key.js';
 import { formatAmount } from '../../lib/money.js';
+import type { Counted } from '../transactions/types.js';
 
 export const POLICY_TYPES = ['WITHDRAW', 'BATCH_ITEM', 'SIGN_ONLY', 'CONTRACT_WRITE', 'SWAP', 'SALVAGE', 'AUTO_SETTLEMENT'] as const;
 export type PolicyType = (typeof POLICY_TYPES)[number];
@@ -289,18 +290,9 @@ export function windowKey(rule: Rule, c: Candidate): string | null {
   return c.destination ? `${rule.id}:to:${addressKey(c.destination)}` : null;
 }
 
-/** The transaction types (the transactions table's) a velocity window counts for a rule. */
-export function countedTypes(rule: Rule): string[] {
-  const map: Record<PolicyType, string> = {
-    WITHDRAW: 'WITHDRAW',
-    BATCH_ITEM: 'WITHDRAW',
-    SIGN_ONLY: 'SIGNED',
-    CONTRACT_WRITE: 'CUSTOM_SMART_CONTRACT',
-    SWAP: 'SWAP',
-    SALVAGE: 'SALVAGE',
-    AUTO_SETTLEMENT: 'AUTO_SETTLEMENT',
-  };
-  return [...new Set((rule.conditions.types ?? POLICY_TYPES).map((t) => map[t]))];
+/** The window families (Counted.as, a row's policy_type) a velocity window counts for a rule. */
+export function countedTypes(rule: Rule): Counted['as'][] {
+  return [...new Set((rule.conditions.types ?? POLICY_TYPES).map(familyOf))];
 }
 
 /**
@@ -310,17 +302,27 @@ export function countedTypes(rule: Rule): string[] {
  */
 export function countsIn(rule: Rule, c: Candidate): boolean {
   if (rule.walletId && rule.walletId !== c.walletId) return false;
-  return countedTypes(rule).includes(tableType(c.type));
+  return countedTypes(rule).includes(familyOf(c.type));
 }
 
-function tableType(t: PolicyType): string {
-  return t === 'BATCH_ITEM' || t === 'WITHDRAW'
-    ? 'WITHDRAW'
-    : t === 'SIGN_ONLY'
-      ? 'SIGNED'
-      : t === 'CONTRACT_WRITE'
-        ? 'CUSTOM_SMART_CONTRACT'
-        : t;
+/**
+ * What a decided candidate adds to the windows, kept on the row it becomes (the creating
+ * module writes it): the candidate itself, not the row's public columns, which show a
+ * contract write without its transfer and a leg without its USD value.
+ */
+export function countedOf(c: Candidate): Counted {
+  return {
+    as: familyOf(c.type),
+    assetId: c.asset?.id ?? null,
+    amount: c.asset ? c.amount : null,
+    amountUsd: c.amountUsd,
+    destination: c.destination,
+  };
+}
+
+/** A batch's items are withdrawals: one window family. */
+function familyOf(t: PolicyType): Counted['as'] {
+  return t === 'BATCH_ITEM' ? 'WITHDRAW' : t;
 }
 
 function describeKind(kind: DestinationKind | null): string {

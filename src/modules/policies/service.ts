@@ -22,7 +22,7 @@ import { checkRule } from './validate.js';
 import type { PolicyDeps } from './types.js';
 
 export type { Candidate, Decision, Initiator, PolicyType, Rule } from './rules.js';
-export { APPROVING_ROLES, ROLES, type Role } from './rules.js';
+export { APPROVING_ROLES, ROLES, countedOf, type Role } from './rules.js';
 export { PolicySession } from './session.js';
 export { identityOf, initiatorOf, labelOf } from './identity.js';
 export type { ApprovalView, PolicyView } from './schemas.js';

@@ -170,26 +170,28 @@ export interface WindowGroup {
 
 /**
  * What velocity windows hold, per query, scope key and asset (one statement for all of a
- * session's windows): the transactions of these types created (or, a retried withdrawal,
- * sent again: counted_at) in the last `seconds`
- * (database time) that move or may still move money: PENDING, PENDING_APPROVAL and SUCCESS
- * (a FAILED or CANCELLED one moved nothing). A DESTINATION window counts what any wallet of
- * the business sent there, the destination compared by address_key() (migration 039: the
- * SQL twin of addressKey), so two base58 spellings that differ in case are two windows.
+ * session's windows), as each payout's decision counted it (its policy_* columns, migration
+ * 049: the candidate, rules.ts countedOf): the payouts of these window families created (or,
+ * a retried withdrawal, sent again: counted_at) in the last `seconds` (database time) that
+ * move or may still move money: PENDING, PENDING_APPROVAL and SUCCESS (a FAILED or CANCELLED
+ * one moved nothing). A DESTINATION window counts what any wallet of the business sent there,
+ * the destination (the candidate's: a contract write's beneficiary, not the contract)
+ * compared by address_key() (migration 039: the SQL twin of addressKey), so two base58
+ * spellings that differ in case are two windows.
  */
 export async function windowGroups(db: DbConn, businessId: string, queries: readonly WindowQuery[]): Promise<WindowGroup[]> {
   const parts = queries.flatMap((q, i) => {
     if (q.keys.length === 0) return [];
-    const key = q.scope === 'WALLET' ? sql`t.wallet_id::text` : sql`address_key(t.recipient_address)`;
+    const key = q.scope === 'WALLET' ? sql`t.wallet_id::text` : sql`address_key(t.policy_destination)`;
     const scope =
       q.scope === 'WALLET'
         ? sql`t.wallet_id = ANY(${q.keys}::uuid[])`
-        : sql`address_key(t.recipient_address) = ANY(${q.keys}::text[]) AND t.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${businessId})`;
+        : sql`address_key(t.policy_destination) = ANY(${q.keys}::text[]) AND t.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${businessId})`;
     return [
-      sql`SELECT ${sql.lit(i)}::int AS q, ${key} AS k, t.asset_id, count(*)::text AS n, sum(t.amount)::text AS total,
-                 sum(t.amount_usd::numeric)::text AS usd
+      sql`SELECT ${sql.lit(i)}::int AS q, ${key} AS k, t.policy_asset_id AS asset_id, count(*)::text AS n,
+                 sum(t.policy_amount)::text AS total, sum(t.policy_amount_usd)::text AS usd
             FROM transactions t
-           WHERE ${scope} AND t.type = ANY(${q.types}::text[]) AND t.status IN ('PENDING', 'PENDING_APPROVAL', 'SUCCESS')
+           WHERE ${scope} AND t.policy_type = ANY(${q.types}::text[]) AND t.status IN ('PENDING', 'PENDING_APPROVAL', 'SUCCESS')
              AND (t.created_at > now() - make_interval(secs => ${q.seconds}) OR t.counted_at > now() - make_interval(secs => ${q.seconds}))
            GROUP BY 1, 2, 3`,
     ];

@@ -19,6 +19,7 @@ import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { WebhookTargetPolicy } from '../../lib/ssrf.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
+import type { Counted } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
@@ -166,7 +167,7 @@ export async function foreignRecover(
   body: SalvageBody,
   senderOf: (address: string) => Promise<Salvager>,
   /** Transaction policies (policy.ts), in the transaction that records the recovery: throws a refusal. */
-  decide: (tx: DbConn, r: Recovered) => Promise<void>,
+  decide: (tx: DbConn, r: Recovered) => Promise<Counted>,
 ): Promise<string> {
   const { adapter, own } = f;
   try {
@@ -234,30 +235,34 @@ export async function foreignRecover(
       // Decided and recorded before it is broadcast (a crash after leaves the hash to look up,
       // never an unknown transfer); a refusal drops the signed bytes, never sent.
       await deps.db.transaction().execute(async (tx) => {
-        await decide(tx, { sender: p.sender, recipient: p.recipient, assetId: null, amount: p.amount });
-        await deps.transactions.create(tx, {
-          id,
-          wallet_id: wallet.id,
-          address_id: p.sender.addressId,
-          chain_id: own.id,
-          reference,
-          type: 'SALVAGE',
-          status: 'PENDING',
-          stage: 'created',
-          confirmed: false,
-          amount: p.amount.toString(),
-          amount_paid: p.amount.toString(),
-          amount_decimals: p.decimals,
-          sender_address: p.sender.address,
-          recipient_address: p.recipient,
-          token_address: p.token,
-          network: own.row.network,
-          created_channel: 'API',
-          metadata: {
-            ...(body.metadata ?? {}),
-            salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
+        const counted = await decide(tx, { sender: p.sender, recipient: p.recipient, assetId: null, amount: p.amount });
+        await deps.transactions.create(
+          tx,
+          {
+            id,
+            wallet_id: wallet.id,
+            address_id: p.sender.addressId,
+            chain_id: own.id,
+            reference,
+            type: 'SALVAGE',
+            status: 'PENDING',
+            stage: 'created',
+            confirmed: false,
+            amount: p.amount.toString(),
+            amount_paid: p.amount.toString(),
+            amount_decimals: p.decimals,
+            sender_address: p.sender.address,
+            recipient_address: p.recipient,
+            token_address: p.token,
+            network: own.row.network,
+            created_channel: 'API',
+            metadata: {
+              ...(body.metadata ?? {}),
+              salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },
+            },
           },
-        });
+          counted,
+        );
       });
       await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
       if (!(await stillOurs())) {

@@ -14,7 +14,8 @@
 import type { DbConn } from '../../db/pool.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { ModuleDeps } from '../deps.js';
-import { initiatorOf, movedOf, type Candidate } from '../policies/service.js';
+import { countedOf, initiatorOf, movedOf, type Candidate } from '../policies/service.js';
+import type { Counted } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { Salvager } from './types.js';
 
@@ -27,8 +28,11 @@ export interface Recovered {
   amount: bigint;
 }
 
-/** Decides a recovery in `tx`; throws 422 POLICY_BLOCKED unless a rule allows it (or none matches). */
-export async function requirePolicies(deps: ModuleDeps, tx: DbConn, auth: AuthContext, wallet: WalletRow, r: Recovered): Promise<void> {
+/**
+ * Decides a recovery in `tx`; throws 422 POLICY_BLOCKED unless a rule allows it (or none
+ * matches). What it counted in the velocity windows: for the recovery's Transaction row.
+ */
+export async function requirePolicies(deps: ModuleDeps, tx: DbConn, auth: AuthContext, wallet: WalletRow, r: Recovered): Promise<Counted> {
   const asset = r.assetId ? deps.catalogue.asset(r.assetId)?.row : undefined;
   const candidate: Candidate = {
     type: 'SALVAGE',
@@ -40,4 +44,5 @@ export async function requirePolicies(deps: ModuleDeps, tx: DbConn, auth: AuthCo
     initiator: initiatorOf(auth),
   };
   await deps.policies.requireAllowed(tx, wallet.business_id, [candidate], () => 'amount');
+  return countedOf(candidate);
 }

@@ -30,7 +30,7 @@ import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
-import type { TransactionView } from '../transactions/service.js';
+import type { Counted, TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { MoveRead, WithdrawalService } from '../withdrawals/service.js';
 import { foreignFee, foreignRecover, openForeign, type ForeignDeps } from './foreign.js';
@@ -125,13 +125,16 @@ export class SalvageService {
         throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight; send this one once it ends');
       }
       // Transaction policies (SALVAGE, policy.ts), before anything is reserved or written.
-      const policies = () => requirePolicies(this.deps, tx, auth, wallet, p);
+      let counted: Counted | undefined;
+      const policies = async () => {
+        counted = await requirePolicies(this.deps, tx, auth, wallet, p);
+      };
       // Held like a withdrawal: the policies are then decided under the sender's withdrawal
       // lock, which comes before their velocity windows' locks as in a withdrawal (one lock
       // order: deciding first deadlocked with a withdrawal of the sender queued on that lock).
       if (read) await this.#reserve(tx, p, read, policies);
       else await policies();
-      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null });
+      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null }, counted!);
     });
     return this.deps.transactions.load(id);
   }

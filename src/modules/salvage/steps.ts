@@ -17,6 +17,7 @@ import type { Purpose } from '../../events.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
 import type { OutboundRow } from '../outbound/service.js';
+import type { Counted } from '../transactions/service.js';
 import type { SalvagePlan } from './types.js';
 import * as store from './store.js';
 
@@ -33,36 +34,45 @@ export class SalvageSteps {
   constructor(private readonly deps: ModuleDeps) {}
 
   /** Writes the Transaction and the salvage, and queues the first step, in the caller's transaction; the id. */
-  async start(tx: DbConn, p: SalvagePlan, client: { reference: string; metadata: Record<string, unknown> | null }): Promise<string> {
+  async start(
+    tx: DbConn,
+    p: SalvagePlan,
+    client: { reference: string; metadata: Record<string, unknown> | null },
+    counted: Counted,
+  ): Promise<string> {
     const id = uuidv7();
     const { chain, wallet, funding } = p;
-    await this.deps.transactions.create(tx, {
-      id,
-      wallet_id: wallet.id,
-      address_id: p.sender.addressId,
-      chain_id: chain.id,
-      asset_id: p.assetId,
-      reference: client.reference,
-      type: 'SALVAGE',
-      status: 'PENDING',
-      stage: 'created',
-      confirmed: false,
-      amount: p.amount.toString(),
-      amount_paid: p.amount.toString(),
-      // An unlisted token is shown in its own decimals (read on chain).
-      amount_decimals: p.assetId === null ? p.decimals : null,
-      currency: p.currency,
-      sender_address: p.sender.address,
-      recipient_address: p.recipient,
-      token_address: p.token,
-      network: chain.row.network,
-      created_channel: 'API',
-      reserved_fee: p.funding.kind === 'none' && !p.intent.feePayer ? p.quote.fee.toString() : null,
-      metadata: {
-        ...(client.metadata ?? {}),
-        salvage: { crossNetwork: chain.id !== wallet.chain_id, funding: funding.kind, wholeBalance: p.wholeBalance },
+    await this.deps.transactions.create(
+      tx,
+      {
+        id,
+        wallet_id: wallet.id,
+        address_id: p.sender.addressId,
+        chain_id: chain.id,
+        asset_id: p.assetId,
+        reference: client.reference,
+        type: 'SALVAGE',
+        status: 'PENDING',
+        stage: 'created',
+        confirmed: false,
+        amount: p.amount.toString(),
+        amount_paid: p.amount.toString(),
+        // An unlisted token is shown in its own decimals (read on chain).
+        amount_decimals: p.assetId === null ? p.decimals : null,
+        currency: p.currency,
+        sender_address: p.sender.address,
+        recipient_address: p.recipient,
+        token_address: p.token,
+        network: chain.row.network,
+        created_channel: 'API',
+        reserved_fee: p.funding.kind === 'none' && !p.intent.feePayer ? p.quote.fee.toString() : null,
+        metadata: {
+          ...(client.metadata ?? {}),
+          salvage: { crossNetwork: chain.id !== wallet.chain_id, funding: funding.kind, wholeBalance: p.wholeBalance },
+        },
       },
-    });
+      counted,
+    );
     const topup = funding.kind === 'transfer' ? funding.amount : funding.kind === 'lend' ? funding.transfer : 0n;
     const lend = funding.kind === 'lend' ? funding : null;
     await store.insertSalvage(tx, {

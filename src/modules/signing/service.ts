@@ -32,24 +32,28 @@ export class SigningService {
     const signature = await signer.signMessage(who.wallet.id, who.index, payload, who.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
-      await transactions.create(tx, {
-        id,
-        wallet_id: who.wallet.id,
-        address_id: who.addressId,
-        chain_id: who.chain.id,
-        reference: shortReference(),
-        type: 'SIGNED',
-        status: 'SUCCESS',
-        stage: 'signed',
-        confirmed: true,
-        network: who.chain.row.network,
-        created_channel: 'API',
-        sender_address: who.address,
-        signed_transaction: JSON.stringify(signature),
-        reason: `${payload.standard} personal message (${payload.kind === 'bytes' ? `${(payload.message.length - 2) / 2} bytes` : `${payload.message.length} characters`})`,
-        // What was signed, for the audit trail: the message itself and its digest.
-        response: JSON.stringify({ kind: payload.standard, encoding: payload.kind, message: payload.message, digest: payload.digest }),
-      });
+      await transactions.create(
+        tx,
+        {
+          id,
+          wallet_id: who.wallet.id,
+          address_id: who.addressId,
+          chain_id: who.chain.id,
+          reference: shortReference(),
+          type: 'SIGNED',
+          status: 'SUCCESS',
+          stage: 'signed',
+          confirmed: true,
+          network: who.chain.row.network,
+          created_channel: 'API',
+          sender_address: who.address,
+          signed_transaction: JSON.stringify(signature),
+          reason: `${payload.standard} personal message (${payload.kind === 'bytes' ? `${(payload.message.length - 2) / 2} bytes` : `${payload.message.length} characters`})`,
+          // What was signed, for the audit trail: the message itself and its digest.
+          response: JSON.stringify({ kind: payload.standard, encoding: payload.kind, message: payload.message, digest: payload.digest }),
+        },
+        null,
+      ); // no policy decides a signature of a message or typed data
       await webhooks.emitForTransaction(tx, id, 'signed.success');
     });
     return transactions.load(id);
@@ -64,24 +68,28 @@ export class SigningService {
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
-      await transactions.create(tx, {
-        id,
-        wallet_id: wallet.id,
-        chain_id: chain.id,
-        reference: shortReference(),
-        type: 'SIGNED',
-        status: 'SUCCESS',
-        stage: 'signed',
-        confirmed: true,
-        network: chain.row.network,
-        created_channel: 'API',
-        sender_address: wallet.address,
-        recipient_address: payload.domain.verifyingContract,
-        signed_transaction: JSON.stringify(signature),
-        reason: describe(payload),
-        // What was signed, for the audit trail: the digest binds domain, types and message.
-        response: JSON.stringify({ kind: 'EIP-712', primaryType: payload.primaryType, domain: payload.domain, digest: payload.digest }),
-      });
+      await transactions.create(
+        tx,
+        {
+          id,
+          wallet_id: wallet.id,
+          chain_id: chain.id,
+          reference: shortReference(),
+          type: 'SIGNED',
+          status: 'SUCCESS',
+          stage: 'signed',
+          confirmed: true,
+          network: chain.row.network,
+          created_channel: 'API',
+          sender_address: wallet.address,
+          recipient_address: payload.domain.verifyingContract,
+          signed_transaction: JSON.stringify(signature),
+          reason: describe(payload),
+          // What was signed, for the audit trail: the digest binds domain, types and message.
+          response: JSON.stringify({ kind: 'EIP-712', primaryType: payload.primaryType, domain: payload.domain, digest: payload.digest }),
+        },
+        null,
+      ); // no policy decides a signature of a message or typed data
       await webhooks.emitForTransaction(tx, id, 'signed.success');
     });
     return transactions.load(id);

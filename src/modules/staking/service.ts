@@ -113,27 +113,31 @@ export class StakingService {
         };
         await this.withdrawals.reserveForMove(tx, move, read);
       }
-      await this.deps.transactions.create(tx, {
-        id,
-        wallet_id: wallet.id,
-        address_id: null,
-        chain_id: chain.id,
-        asset_id: native?.id ?? null,
-        reference: body.reference ?? shortReference(),
-        type: KINDS[action].type,
-        status: 'PENDING',
-        stage: 'created',
-        confirmed: false,
-        amount: amount.toString(),
-        amount_paid: amount.toString(),
-        currency: symbol,
-        sender_address: wallet.address,
-        recipient_address: wallet.address,
-        network: chain.row.network,
-        created_channel: 'API',
-        reserved_fee: quote.fee.toString(),
-        metadata: { ...(body.metadata ?? {}), staking: stakingMetadata(op, state) },
-      });
+      await this.deps.transactions.create(
+        tx,
+        {
+          id,
+          wallet_id: wallet.id,
+          address_id: null,
+          chain_id: chain.id,
+          asset_id: native?.id ?? null,
+          reference: body.reference ?? shortReference(),
+          type: KINDS[action].type,
+          status: 'PENDING',
+          stage: 'created',
+          confirmed: false,
+          amount: amount.toString(),
+          amount_paid: amount.toString(),
+          currency: symbol,
+          sender_address: wallet.address,
+          recipient_address: wallet.address,
+          network: chain.row.network,
+          created_channel: 'API',
+          reserved_fee: quote.fee.toString(),
+          metadata: { ...(body.metadata ?? {}), staking: stakingMetadata(op, state) },
+        },
+        null,
+      ); // staking stays with the wallet: no policy type decides it
       await this.deps.outbound.enqueue(tx, {
         chainId: chain.id,
         walletId: wallet.id,

@@ -23,7 +23,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import { minedOfRecord, minedRecord, type Confirmation, type OutboundRow } from '../outbound/service.js';
-import type { Candidate } from '../policies/service.js';
+import { countedOf, type Candidate } from '../policies/service.js';
 import type { FeeQuote, SwapCall } from '../../chains/types.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { MoveRead, WithdrawalService } from '../withdrawals/service.js';
@@ -155,42 +155,46 @@ export class SwapFlow {
         // A child signs with what its top-up paid for (each leg sets its own limit over it).
         ...(child ? { network: family.fundedNetwork(legs) } : {}),
       };
-      await this.deps.transactions.create(tx, {
-        id,
-        wallet_id: wallet.id,
-        address_id: actor.addressId,
-        chain_id: chain.id,
-        asset_id: a.from.row.id,
-        reference: ctx.reference,
-        type: 'SWAP',
-        status: 'PENDING',
-        stage: 'created',
-        confirmed: false,
-        amount: a.amountIn.toString(),
-        amount_paid: a.amountIn.toString(),
-        currency: a.from.row.symbol,
-        to_amount: a.route.amountOut,
-        to_currency: a.to.row.symbol,
-        sender_address: actor.address,
-        recipient_address: a.recipient,
-        token_address: a.from.row.address,
-        network: chain.row.network,
-        created_channel: 'API',
-        reserved_fee: child ? null : legs.fee.toString(),
-        metadata: {
-          ...(ctx.metadata ?? {}),
-          swap: {
-            quoteId: ctx.quote?.id ?? null,
-            requoted: ctx.quote?.requoted ?? false,
-            order: a.order,
-            slippageTolerance: a.slippage,
-            quote: a.route.amountOut,
-            minAmount: a.minOut.toString(),
-            path: a.route.path,
-            deadline: new Date(Number(ctx.deadline) * 1000).toISOString(),
+      await this.deps.transactions.create(
+        tx,
+        {
+          id,
+          wallet_id: wallet.id,
+          address_id: actor.addressId,
+          chain_id: chain.id,
+          asset_id: a.from.row.id,
+          reference: ctx.reference,
+          type: 'SWAP',
+          status: 'PENDING',
+          stage: 'created',
+          confirmed: false,
+          amount: a.amountIn.toString(),
+          amount_paid: a.amountIn.toString(),
+          currency: a.from.row.symbol,
+          to_amount: a.route.amountOut,
+          to_currency: a.to.row.symbol,
+          sender_address: actor.address,
+          recipient_address: a.recipient,
+          token_address: a.from.row.address,
+          network: chain.row.network,
+          created_channel: 'API',
+          reserved_fee: child ? null : legs.fee.toString(),
+          metadata: {
+            ...(ctx.metadata ?? {}),
+            swap: {
+              quoteId: ctx.quote?.id ?? null,
+              requoted: ctx.quote?.requoted ?? false,
+              order: a.order,
+              slippageTolerance: a.slippage,
+              quote: a.route.amountOut,
+              minAmount: a.minOut.toString(),
+              path: a.route.path,
+              deadline: new Date(Number(ctx.deadline) * 1000).toISOString(),
+            },
           },
         },
-      });
+        countedOf(ctx.candidate),
+      );
       await store.insertSwap(tx, {
         id,
         wallet_id: wallet.id,

@@ -7,7 +7,17 @@ import { sql, type Insertable } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import type { SignedFeeFields } from '../../chains/types.js';
 import type { TransactionsTable } from '../../db/types.js';
-import type { ContractCallOutcome, LegOutcome, Mined, NewLeg, NewWithdrawal, Signed, TransactionRow, WithdrawalOutcome } from './types.js';
+import type {
+  ContractCallOutcome,
+  Counted,
+  LegOutcome,
+  Mined,
+  NewLeg,
+  NewWithdrawal,
+  Signed,
+  TransactionRow,
+  WithdrawalOutcome,
+} from './types.js';
 
 export type { TransactionRow } from './types.js';
 
@@ -19,14 +29,25 @@ export type NewTransaction = Insertable<TransactionsTable>;
  * the caller's transaction is not aborted and can read who holds it; a twin inserting the
  * same reference concurrently makes this wait for its commit, then skip.
  */
-export async function insertTransaction(db: DbConn, row: NewTransaction): Promise<boolean> {
+export async function insertTransaction(db: DbConn, row: NewTransaction, counted: Counted | null): Promise<boolean> {
   const inserted = await db
     .insertInto('transactions')
-    .values(row)
+    .values({ ...row, ...countedColumns(counted) })
     .onConflict((oc) => oc.columns(['wallet_id', 'reference']).doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/** The policy_* columns (migration 049) of what a policy decision counted; all null for a row none decides. */
+export function countedColumns(c: Counted | null) {
+  return {
+    policy_type: c?.as ?? null,
+    policy_asset_id: c?.assetId ?? null,
+    policy_amount: c?.amount?.toString() ?? null,
+    policy_amount_usd: c?.amountUsd ?? null,
+    policy_destination: c?.destination ?? null,
+  };
 }
 
 /** The id of the Transaction of the wallet that holds `reference`, if any. */
@@ -133,13 +154,16 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.metadata === null ? null : JSON.stringify(w.metadata)}::jsonb, ${w.network}, 'API',
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce?.toString() ?? null},
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb,
-            ${JSON.stringify(w.amlScreening ?? {})}::jsonb)`;
+            ${JSON.stringify(w.amlScreening ?? {})}::jsonb,
+            -- Decided as what it shows (policies: a WITHDRAW or BATCH_ITEM, a SIGN_ONLY).
+            ${w.type === 'SIGNED' ? 'SIGN_ONLY' : 'WITHDRAW'}, ${w.assetId}, ${w.amount.toString()}, ${w.amountUsd}, ${w.recipient})`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
                               token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
-                              raw_transaction, signed_transaction, signed_fees, aml_screening)
+                              raw_transaction, signed_transaction, signed_fees, aml_screening,
+                              policy_type, policy_asset_id, policy_amount, policy_amount_usd, policy_destination)
     VALUES ${sql.join(values)}
     RETURNING *`.execute(db);
   return rows;
@@ -242,14 +266,17 @@ export async function refuseApproval(db: DbConn, id: string, reason: string): Pr
 // ---- settlement legs (SWAP, AUTO_SETTLEMENT) -------------------------------------------
 
 export async function insertLeg(db: DbConn, l: NewLeg): Promise<void> {
+  const c = countedColumns(l.counted);
   await sql`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, currency, to_amount, to_currency, sender_address, recipient_address,
-                              token_address, reason, metadata, network, created_channel, aml_screening, reserved_fee)
+                              token_address, reason, metadata, network, created_channel, aml_screening, reserved_fee,
+                              policy_type, policy_asset_id, policy_amount, policy_amount_usd, policy_destination)
     VALUES (${l.id}, ${l.walletId}, ${l.addressId}, ${l.assetId}, ${l.chainId}, ${l.reference}, ${l.type}, 'PENDING', 'created', false,
             ${l.amount.toString()}, ${l.amount.toString()}, ${l.currency}, ${l.toAmount?.toString() ?? null}, ${l.toCurrency},
             ${l.sender}, ${l.recipient}, ${l.token}, ${l.reason}, ${JSON.stringify(l.metadata)}::jsonb, ${l.network},
-            'AUTO_SETTLEMENT', '{}'::jsonb, ${l.reservedFee?.toString() ?? null})`.execute(db);
+            'AUTO_SETTLEMENT', '{}'::jsonb, ${l.reservedFee?.toString() ?? null},
+            ${c.policy_type}, ${c.policy_asset_id}, ${c.policy_amount}, ${c.policy_amount_usd}, ${c.policy_destination})`.execute(db);
 }
 
 /** Only a PENDING leg moves: a replayed completion finds it settled and changes nothing (false). */

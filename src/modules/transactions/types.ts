@@ -8,11 +8,15 @@ import type { TransactionsTable } from '../../db/types.js';
 import type { SendEnd } from './lifecycle.js';
 
 /**
- * A transaction as the code reads it. sweep_id (sweeps) and reserved_fee (withdrawals,
- * contracts) are read only by their owners' stores, in their own queries, so the row type
- * leaves them out and builders of rows (deposits' depositRow) need not carry them.
+ * A transaction as the code reads it. sweep_id (sweeps), reserved_fee (withdrawals,
+ * contracts) and the policy_* columns (policies' velocity windows) are read only by their
+ * owners' stores, in their own queries, so the row type leaves them out and builders of rows
+ * (deposits' depositRow) need not carry them.
  */
-export type TransactionRow = Omit<Selectable<TransactionsTable>, 'sweep_id' | 'reserved_fee'>;
+export type TransactionRow = Omit<
+  Selectable<TransactionsTable>,
+  'sweep_id' | 'reserved_fee' | 'policy_type' | 'policy_asset_id' | 'policy_amount' | 'policy_amount_usd' | 'policy_destination'
+>;
 
 /** A transfer in, as the indexer or the deposit finder found it. */
 export interface NewDeposit {
@@ -47,6 +51,22 @@ export interface DepositLocation {
 }
 
 /** A withdrawal (type WITHDRAW), or a sign-only one (type SIGNED, `signed` set). */
+/**
+ * What a transaction policy decision counted a payout as, kept on its row (policy_* columns,
+ * migration 049) for the velocity windows to add up: the candidate as the rules saw it, which
+ * is not always what the row shows (a contract write's transfer, a leg's USD value).
+ */
+export interface Counted {
+  /** The window family: a PolicyType, BATCH_ITEM counted as WITHDRAW. */
+  as: 'WITHDRAW' | 'SIGN_ONLY' | 'CONTRACT_WRITE' | 'SWAP' | 'SALVAGE' | 'AUTO_SETTLEMENT';
+  assetId: string | null;
+  /** Base units of `assetId`; null when the decision saw no amount. */
+  amount: bigint | null;
+  /** A decimal string, when a rate existed. */
+  amountUsd: string | null;
+  destination: string | null;
+}
+
 export interface NewWithdrawal {
   id: string;
   walletId: string;
@@ -97,6 +117,8 @@ export interface NewLeg {
   metadata: Record<string, unknown>;
   /** What the settlement's legs may cost the sender in the native coin (heldBack holds it while the leg is in flight). */
   reservedFee?: bigint;
+  /** The leg's candidate as its policy decision counted it. */
+  counted: Counted;
 }
 
 /** A signed version of a sent transaction: the hash to follow, and what the flow keeps of it. */

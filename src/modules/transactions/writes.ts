@@ -15,6 +15,7 @@ import * as deposits from './deposit-store.js';
 import * as store from './store.js';
 import type {
   ContractCallOutcome,
+  Counted,
   DepositLocation,
   LegOutcome,
   Mined,
@@ -40,9 +41,10 @@ export class TransactionWrites {
    * signatureCreated. Its reference may be the client's: one the wallet already holds (an
    * earlier request, a withdrawal, a concurrent twin that committed first) throws 409
    * REFERENCE_IN_USE, and the caller's transaction, rolled back, writes nothing else either.
+   * `counted`: what its policy decision counted it as (null: a row no policy decides).
    */
-  async create(db: DbConn, row: NewTransaction): Promise<void> {
-    if (await store.insertTransaction(db, row)) return;
+  async create(db: DbConn, row: NewTransaction, counted: Counted | null): Promise<void> {
+    if (await store.insertTransaction(db, row, counted)) return;
     throw referenceInUse(row.reference, await store.referenceHolder(db, row.wallet_id, row.reference));
   }
 

@@ -1,0 +1,45 @@
+-- What transaction policies counted a row as, kept beside the row's public columns: the
+-- velocity windows (policies/store.ts windowGroups) add up these, not the public ones,
+-- because the two differ where a payout is not a plain transfer:
+--   * a contract write that moves one catalogued asset (a token transfer, an approve, native
+--     value) was decided as that amount to its beneficiary, while its row shows no amount and
+--     the contract as recipient: counted by the public columns, a CONTRACT_WRITE window never
+--     added up its transfers, and a DESTINATION window looked at the contract;
+--   * a contract call signed for the client is a SIGNED row like a sign-only withdrawal, but
+--     it was decided as CONTRACT_WRITE and must count there, not under SIGN_ONLY;
+--   * swaps, settlement legs and recoveries show no amountUSD, while their decision had one:
+--     a USD SUM window counted them as 0.
+-- policy_type is the window family (BATCH_ITEM counts as WITHDRAW); NULL: a row no policy
+-- decides (deposits, signed messages and typed data, staking), never counted.
+ALTER TABLE transactions
+  ADD COLUMN policy_type text
+    CHECK (policy_type IN ('WITHDRAW', 'SIGN_ONLY', 'CONTRACT_WRITE', 'SWAP', 'SALVAGE', 'AUTO_SETTLEMENT')),
+  ADD COLUMN policy_asset_id uuid REFERENCES assets(id),
+  ADD COLUMN policy_amount numeric(78,0),
+  ADD COLUMN policy_amount_usd numeric,
+  ADD COLUMN policy_destination text;
+
+-- Rows written before: counted as the windows counted them until now (their public columns),
+-- but the signed contract call, which moves to CONTRACT_WRITE. It is told from a sign-only
+-- withdrawal by having no asset and, as its reason, the JSON of its method and abi
+-- (contracts/records.ts); a signed message or typed data has neither and stays uncounted.
+UPDATE transactions
+   SET policy_type = CASE
+         WHEN type = 'CUSTOM_SMART_CONTRACT' THEN 'CONTRACT_WRITE'
+         WHEN type = 'SIGNED' AND asset_id IS NOT NULL THEN 'SIGN_ONLY'
+         WHEN type = 'SIGNED' AND reason LIKE '{"method":%' THEN 'CONTRACT_WRITE'
+         WHEN type = 'SIGNED' THEN NULL
+         ELSE type END,
+       policy_asset_id = asset_id,
+       policy_amount = CASE WHEN asset_id IS NULL THEN NULL ELSE amount END,
+       policy_amount_usd = CASE WHEN amount_usd ~ '^[0-9]+(\.[0-9]+)?$' THEN amount_usd::numeric END,
+       policy_destination = recipient_address
+ WHERE type IN ('WITHDRAW', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'SALVAGE', 'AUTO_SETTLEMENT')
+   AND policy_type IS NULL;
+
+-- The windows' look-ups: per wallet (WALLET scope) and per destination (DESTINATION scope).
+DROP INDEX IF EXISTS transactions_recipient_created;
+CREATE INDEX transactions_policy_destination ON transactions (address_key(policy_destination), created_at)
+  WHERE policy_type IS NOT NULL;
+CREATE INDEX transactions_policy_wallet ON transactions (wallet_id, policy_type, created_at)
+  WHERE policy_type IS NOT NULL;
