@@ -27,7 +27,7 @@ import {
   statusText,
   type Choice,
 } from './views.js';
-import { SessionLimiter } from './limit.js';
+import { SessionLimiter, clientOf } from './limit.js';
 
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'pay.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/pay.css', import.meta.url)) },
@@ -189,7 +189,7 @@ export async function payPlugin(
     const [walletId, assetId] = (f.choice ?? '').split(':');
     const chosen = prefill(found.link, f);
     try {
-      if (!limiter.take(req.ip || 'unknown'))
+      if (!limiter.take(clientOf(req.ip || 'unknown')))
         throw new RateLimitedError('RATE_LIMITED', 'Too many payment sessions from your address; wait a few minutes.', 600);
       const input = check(
         CreateCheckoutBody,
