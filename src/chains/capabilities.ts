@@ -136,9 +136,19 @@ export interface Contracts {
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
 }
 
+/** An allowance a signature grants on its own (a token permit): `owner`'s `token`, up to `amount`, to `spender`. */
+export interface SignedAllowance {
+  token: string;
+  owner: string;
+  spender: string;
+  amount: bigint;
+}
+
 export interface TypedDataSigning {
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
+  /** What prepared typed data grants when it is a token permit (EVM: EIP-2612, DAI's); null when it is none. */
+  allowanceOf(payload: TypedDataPayload): SignedAllowance | null;
 }
 
 export interface PersonalMessages {

@@ -43,6 +43,7 @@ export type {
   PersonalMessages,
   PriceFeedRound,
   PriceFeeds,
+  SignedAllowance,
   TokenCall,
   TypedDataInput,
   TypedDataSigning,

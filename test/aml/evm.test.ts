@@ -2,7 +2,7 @@
  * AML screening on an EVM chain, through HTTP against the real service, devnet and
  * PostgreSQL (docs/aml.md): the lookup; payouts to a blacklisted (Circle's list, read on
  * the devnet USDC) and a sanctioned (the devnet sanctions oracle) address refused with
- * nothing signed, for every kind of payout; the OFAC list imported from a sample SDN file
+ * nothing signed, for every kind of payout (a token permit's spender too); the OFAC list imported from a sample SDN file
  * with the real CLI, replaced while the service runs, a removed address paid again; a
  * deposit from a listed sender credited, FLAGGED, held from its sweep until released; an
  * HTTP provider that times out blocking payouts (fail closed) and showing in /readyz; and
@@ -133,6 +133,26 @@ describe('AML screening on EVM', () => {
     });
     expect(contract.status, JSON.stringify(contract.body)).toBe(422);
     expect(contract.body.error).toBe('AML_BLOCKED');
+    // A permit is an approve signed off chain: its spender is screened before the key signs.
+    const permit = await h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, {
+      key: wallet.apiKey,
+      body: {
+        domain: { name: 'USD Coin', version: '2', chainId: c.config.chainId, verifyingContract: usdc.address },
+        types: {
+          Permit: [
+            { name: 'owner', type: 'address' },
+            { name: 'spender', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        },
+        message: { owner: wallet.address, spender: sanctioned, value: '1000000', nonce: 0, deadline: 1_900_000_000 },
+      },
+    });
+    expect(permit.status, JSON.stringify(permit.body)).toBe(422);
+    expect(permit.body.error).toBe('AML_BLOCKED');
+    expect(permit.body.details).toEqual([{ field: 'message.spender', message: 'on sanctions-oracle' }]);
     const beneficiary = await h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
       key: wallet.apiKey,
       body: { name: 'listed', address: sanctioned, isWhitelisted: true },
@@ -159,7 +179,7 @@ describe('AML screening on EVM', () => {
     // Nothing reserved, signed or sent; each attempt in the audit log.
     const after = await written(h);
     expect({ ...after, blocked: 0 }).toEqual({ ...before, blocked: 0 });
-    expect(after.blocked - before.blocked).toBe(8);
+    expect(after.blocked - before.blocked).toBe(9);
     expect(await c.pub.getTransactionCount({ address: wallet.address as Address })).toBe(nonce);
     const [latest] = await blockedAudit(h);
     expect(latest!.actor).toMatch(/^api-key:/);

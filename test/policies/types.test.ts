@@ -3,7 +3,8 @@
  * anything is signed, a contract write (CONTRACT_WRITE) by what it moves, an API swap (SWAP)
  * and an asset recovery (SALVAGE) before anything is reserved or written (neither can wait
  * for approval), and an auto-settlement (AUTO_SETTLEMENT, initiated by the service) fails
- * with the rule's reason before anything is sent.
+ * with the rule's reason before anything is sent. Typed data is signed as a CONTRACT_WRITE:
+ * a token permit as the approve it is, anything else as no amount to its verifying contract.
  */
 import { sql } from 'kysely';
 import type { Address } from 'viem';
@@ -14,6 +15,8 @@ import { uuidv7 } from '../../src/lib/ids.js';
 import type { ApprovalSpec } from '../../src/modules/policies/rules.js';
 import { insertPolicy } from '../../src/modules/policies/store.js';
 import { randomAddress } from '../withdrawals/world.js';
+import { CONTRACT, mail } from '../signing/eip712-example.js';
+import { getAddress } from 'viem';
 import { ETH, footprint, fundedWallet, policy, startPolicyWorld, type PolicyWorld } from './world.js';
 
 let w: PolicyWorld;
@@ -85,6 +88,70 @@ describe('policies on other payouts', () => {
     const small = await write('5000000');
     expect(small.status, JSON.stringify(small.body)).toBe(200);
     expect(small.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING' });
+  });
+
+  it('typed data: a permit is weighed as the approve it is, other typed data as a call to its contract', async () => {
+    const wallet = await fundedWallet(w, 'typed-data', '50');
+    const usdc = w.eth.token('USDC').address;
+    const big = await policy(w, {
+      name: 'no permits of 10 USDC or more',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['CONTRACT_WRITE'], assets: ['USDC'], amount: { min: '10', currency: 'ASSET' } },
+      action: 'BLOCK',
+    });
+    await policy(w, {
+      name: 'one signature for the mail contract',
+      priority: 2,
+      walletId: wallet.id,
+      conditions: { types: ['CONTRACT_WRITE'], velocity: { measure: 'COUNT', scope: 'DESTINATION', windowSeconds: 86_400, limit: '1' } },
+      action: 'BLOCK',
+    });
+    const spender = getAddress(randomAddress());
+    const permit = (value: string, owner = wallet.address) =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, {
+        key: wallet.apiKey,
+        body: {
+          domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: usdc },
+          types: {
+            Permit: [
+              { name: 'owner', type: 'address' },
+              { name: 'spender', type: 'address' },
+              { name: 'value', type: 'uint256' },
+              { name: 'nonce', type: 'uint256' },
+              { name: 'deadline', type: 'uint256' },
+            ],
+          },
+          message: { owner: getAddress(owner), spender, value, nonce: 0, deadline: 1_900_000_000 },
+        },
+      });
+    const refused = await permit('20000000');
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error).toBe('POLICY_BLOCKED');
+    expect(refused.body.details[0]).toEqual({ field: 'message', message: `blocked by policy ${big.id}` });
+    expect(await footprint(w, wallet.id)).toEqual({ transactions: 0, outbound: 0, approvals: 0 });
+    // Another owner's permit grants nothing of the wallet's: no amount, judged as a call to the token.
+    const foreign = await permit('20000000', randomAddress());
+    expect(foreign.status, JSON.stringify(foreign.body)).toBe(200);
+    const small = await permit('5000000');
+    expect(small.status, JSON.stringify(small.body)).toBe(200);
+    expect(small.body.data).toMatchObject({ type: 'SIGNED', status: 'SUCCESS' });
+    const { rows } = await sql<{ policy_type: string; policy_amount: string; policy_destination: string }>`
+      SELECT policy_type, policy_amount::text, policy_destination FROM transactions WHERE id = ${small.body.data.id}`.execute(
+      w.h.database.db,
+    );
+    expect(rows[0]).toEqual({ policy_type: 'CONTRACT_WRITE', policy_amount: '5000000', policy_destination: spender });
+    // Typed data that is no permit: one signature for its contract, then its window is full.
+    const sign = () => w.h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, { key: wallet.apiKey, body: mail() });
+    expect((await sign()).status).toBe(200);
+    const second = await sign();
+    expect(second.status).toBe(422);
+    expect(second.body.message).toContain('one signature for the mail contract');
+    const { rows: mailRows } = await sql<{ n: string }>`
+      SELECT count(*)::text AS n FROM transactions WHERE wallet_id = ${wallet.id} AND policy_destination = ${CONTRACT}`.execute(
+      w.h.database.db,
+    );
+    expect(mailRows[0]!.n).toBe('1');
   });
 
   it('API swaps: a SWAP rule refuses before anything is reserved or written; the dry run says the same', async () => {

@@ -1,8 +1,10 @@
 /**
  * EIP-712 typed-data signing with a wallet's master key (index 0). The input is validated
- * completely (types, domain, message, primary type) before the key is touched; the
- * signature is recorded as a SIGNED Transaction with its `signed.success` event in one
- * database transaction, and returned only once recorded.
+ * completely (types, domain, message, primary type) and decided by the transaction policies
+ * (policy.ts: CONTRACT_WRITE, a token permit as the approve it is) before the key is
+ * touched; the signature is recorded as a SIGNED Transaction with its `signed.success` event
+ * in one database transaction, decided again there under the velocity windows' locks, and
+ * returned only once recorded.
  */
 import type { ModuleDeps } from '../deps.js';
 
@@ -14,6 +16,8 @@ import type { AuthContext } from '../apikeys/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
 
+import { countedOf } from '../policies/service.js';
+import { ownPermit, requirePolicies, screenPermit, typedDataCandidate } from './policy.js';
 import type { TypedDataRequest } from './schemas.js';
 
 export type SigningServiceDeps = ModuleDeps;
@@ -52,8 +56,9 @@ export class SigningService {
           // What was signed, for the audit trail: the message itself and its digest.
           response: JSON.stringify({ kind: payload.standard, encoding: payload.kind, message: payload.message, digest: payload.digest }),
         },
+        // No policy decides a personal message: no contract acts on one.
         null,
-      ); // no policy decides a signature of a message or typed data
+      );
       await webhooks.emitForTransaction(tx, id, 'signed.success');
     });
     return transactions.load(id);
@@ -65,9 +70,15 @@ export class SigningService {
     if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = wallets.chainOf(wallet);
     const payload = capability(chain.adapter, 'typedData').prepareTypedData(body);
+    const permit = ownPermit(chain, wallet, payload);
+    await screenPermit(this.deps, auth, wallet, chain, permit);
+    const candidate = await typedDataCandidate(this.deps, auth, wallet, chain, payload, permit);
+    await requirePolicies(this.deps, db, wallet, candidate, false);
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
+      // A refusal here rolls back, and the signature made is never handed out.
+      await requirePolicies(this.deps, tx, wallet, candidate, true);
       await transactions.create(
         tx,
         {
@@ -88,8 +99,8 @@ export class SigningService {
           // What was signed, for the audit trail: the digest binds domain, types and message.
           response: JSON.stringify({ kind: 'EIP-712', primaryType: payload.primaryType, domain: payload.domain, digest: payload.digest }),
         },
-        null,
-      ); // no policy decides a signature of a message or typed data
+        countedOf(candidate),
+      );
       await webhooks.emitForTransaction(tx, id, 'signed.success');
     });
     return transactions.load(id);

@@ -6643,7 +6643,7 @@ export interface paths {
     put?: never;
     /**
      * Sign EIP-712 typed data with the master key
-     * @description Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred. 422 `TYPED_DATA_NOT_SUPPORTED` (nothing written) on a Tron or Solana wallet.
+     * @description Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred. 422 `TYPED_DATA_NOT_SUPPORTED` (nothing written) on a Tron or Solana wallet. Decided by the transaction policies as a `CONTRACT_WRITE` before anything is signed (a token permit, EIP-2612 or DAI's, as the approve it is: its value to its spender; other typed data as no amount to its verifying contract): 422 `POLICY_BLOCKED` (nothing written) unless allowed.
      */
     post: {
       parameters: {
@@ -6762,7 +6762,7 @@ export interface paths {
     /**
      * Sign EIP-712 typed data with the master key
      * @deprecated
-     * @description Alias of `/v1/wallets/{walletId}/signing/typed-data` (same request, same answer), kept for clients written for the described service. Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred. 422 `TYPED_DATA_NOT_SUPPORTED` (nothing written) on a Tron or Solana wallet.
+     * @description Alias of `/v1/wallets/{walletId}/signing/typed-data` (same request, same answer), kept for clients written for the described service. Returns a SIGNED Transaction (SUCCESS, confirmed) whose `signedTransaction` is `{ r, s, signature, v }`, recoverable to the master address; `signed.success` is emitted. 400 (nothing written) for malformed types, unknown referenced types, bad Solidity types, domain or message values that do not fit their types, and a primary type that cannot be inferred. 422 `TYPED_DATA_NOT_SUPPORTED` (nothing written) on a Tron or Solana wallet. Decided by the transaction policies as a `CONTRACT_WRITE` before anything is signed (a token permit, EIP-2612 or DAI's, as the approve it is: its value to its spender; other typed data as no amount to its verifying contract): 422 `POLICY_BLOCKED` (nothing written) unless allowed.
      */
     post: {
       parameters: {
