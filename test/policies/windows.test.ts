@@ -8,7 +8,8 @@
 import { sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ABI } from '../contracts/support.js';
+import { ABI, TRY_AGGREGATE } from '../contracts/support.js';
+import { uuidv7 } from '../../src/lib/ids.js';
 import { randomAddress } from '../withdrawals/world.js';
 import { ETH, fundedWallet, policy, startPolicyWorld, type PolicyWorld, type TestWallet } from './world.js';
 
@@ -75,6 +76,39 @@ describe('velocity windows count what was decided', () => {
       w.h.database.db,
     );
     expect(rows[0]!.n).toBe('2');
+  });
+
+  it('a contract call paying native value counts it (its own move, to the contract)', async () => {
+    const wallet = await fundedWallet(w, 'windows-native-value', '0');
+    const native = w.h.services.catalogue.findChain(ETH, 'testnet')!.assets.find((a) => a.is_native)!;
+    await policy(w, {
+      name: 'contract calls: 1 ETH a day',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: {
+        types: ['CONTRACT_WRITE'],
+        velocity: { measure: 'SUM', scope: 'WALLET', windowSeconds: 86_400, limit: '1', currency: 'ASSET' },
+      },
+      action: 'BLOCK',
+    });
+    const multicall = w.eth.config.multicall3 as string;
+    const pay = () =>
+      w.h.api('POST', `/v1/wallets/${wallet.id}/contracts/write`, {
+        key: wallet.apiKey,
+        body: { calls: [{ address: multicall, method: 'tryAggregate', parameters: [false, []], abi: [TRY_AGGREGATE], value: '0.6' }] },
+      });
+    const first = await pay();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const row = await counted(first.body.data.id);
+    expect(row).toMatchObject({ policy_type: 'CONTRACT_WRITE', policy_amount: '600000000000000000' });
+    expect(row.policy_destination?.toLowerCase()).toBe(multicall.toLowerCase());
+    const { rows } = await sql<{
+      asset: string;
+    }>`SELECT policy_asset_id AS asset FROM transactions WHERE id = ${first.body.data.id}`.execute(w.h.database.db);
+    expect(rows[0]!.asset).toBe(native.id);
+    const second = await pay();
+    expect(second.status, JSON.stringify(second.body)).toBe(422);
+    expect(second.body.message).toContain('contract calls: 1 ETH a day');
   });
 
   it('a contract call signed for the client counts under CONTRACT_WRITE, not SIGN_ONLY', async () => {
@@ -170,5 +204,61 @@ describe('velocity windows count what was decided', () => {
     expect(migrated[0]!.policy_amount).toBeNull();
     expect(migrated[0]!.policy_destination?.toLowerCase()).toBe(w.eth.token('USDC').address.toLowerCase());
     expect(written[0]!.policy_amount).toBe('1000000');
+  });
+  it('a settlement leg counts what it sends once the swap delivered it, its USD value at the rate it was decided on', async () => {
+    const wallet = await fundedWallet(w, 'windows-leg', '0');
+    const chain = w.h.services.catalogue.findChain(ETH, 'testnet')!;
+    const id = uuidv7();
+    const to = randomAddress();
+    await w.h.services.transactions.createLeg(w.h.database.db, {
+      id,
+      walletId: wallet.id,
+      addressId: null,
+      assetId: w.usdc.id,
+      chainId: chain.id,
+      reference: `leg-${id}`,
+      type: 'AUTO_SETTLEMENT',
+      amount: 100_000_000n,
+      currency: 'USDC',
+      toAmount: null,
+      toCurrency: null,
+      sender: wallet.address,
+      recipient: to,
+      token: w.eth.token('USDC').address,
+      network: 'testnet',
+      reason: null,
+      metadata: {},
+      counted: { as: 'AUTO_SETTLEMENT', assetId: w.usdc.id, amount: 100_000_000n, amountUsd: '99.5', destination: to },
+    });
+    await w.h.services.transactions.setLegAmount(w.h.database.db, id, 120_000_000n);
+    const { rows } = await sql<{ amount: string; usd: string }>`
+      SELECT policy_amount::text AS amount, policy_amount_usd::text AS usd FROM transactions WHERE id = ${id}`.execute(w.h.database.db);
+    expect(rows[0]!.amount).toBe('120000000');
+    expect(Number(rows[0]!.usd)).toBeCloseTo(119.4, 9);
+    await sql`DELETE FROM transactions WHERE id = ${id}`.execute(w.h.database.db);
+  });
+
+  it('a payout written without its counts (an instance of the previous version, mid-deploy) is counted as its row shows it', async () => {
+    const wallet = await fundedWallet(w, 'windows-old-writer', '0');
+    const chain = w.h.services.catalogue.findChain(ETH, 'testnet')!;
+    const to = randomAddress();
+    const insert = async (type: string, assetId: string | null, reason: string | null) => {
+      const id = uuidv7();
+      await sql`
+        INSERT INTO transactions (id, wallet_id, asset_id, chain_id, reference, type, status, stage, confirmed, amount, amount_usd,
+                                  currency, sender_address, recipient_address, network, created_channel, reason)
+        VALUES (${id}, ${wallet.id}, ${assetId}, ${chain.id}, ${`old-${id}`}, ${type}, 'PENDING', 'created', false,
+                ${assetId ? '7000000' : null}, ${assetId ? '7' : null}, 'USDC', ${wallet.address}, ${to}, 'testnet', 'API', ${reason})`.execute(
+        w.h.database.db,
+      );
+      const { rows } = await sql<{ t: string | null; amount: string | null; usd: string | null; to: string | null }>`
+        SELECT policy_type AS t, policy_amount::text AS amount, policy_amount_usd::text AS usd, policy_destination AS to
+          FROM transactions WHERE id = ${id}`.execute(w.h.database.db);
+      return rows[0]!;
+    };
+    expect(await insert('WITHDRAW', w.usdc.id, null)).toEqual({ t: 'WITHDRAW', amount: '7000000', usd: '7', to });
+    expect((await insert('SIGNED', null, '{"method":"transfer","parameters":[],"abi":[]}')).t).toBe('CONTRACT_WRITE');
+    expect(await insert('SIGNED', null, 'EIP-191 personal message (5 characters)')).toEqual({ t: null, amount: null, usd: null, to: null });
+    expect((await insert('DEPOSIT', w.usdc.id, null)).t).toBeNull();
   });
 });

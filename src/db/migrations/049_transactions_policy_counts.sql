@@ -43,3 +43,28 @@ CREATE INDEX transactions_policy_destination ON transactions (address_key(policy
   WHERE policy_type IS NOT NULL;
 CREATE INDEX transactions_policy_wallet ON transactions (wallet_id, policy_type, created_at)
   WHERE policy_type IS NOT NULL;
+
+-- During a rolling deploy, instances still running the previous version go on writing
+-- payouts without these columns; left NULL, those would count in no window of the new
+-- instances for good. Such a row is filled as the backfill above fills one. This version
+-- always fills them (NULL only where no policy decides: a signed message, which the
+-- function leaves NULL too), so it changes nothing of its own rows.
+CREATE FUNCTION transactions_policy_fill() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.policy_type := CASE
+      WHEN NEW.type = 'CUSTOM_SMART_CONTRACT' THEN 'CONTRACT_WRITE'
+      WHEN NEW.type = 'SIGNED' AND NEW.asset_id IS NOT NULL THEN 'SIGN_ONLY'
+      WHEN NEW.type = 'SIGNED' AND NEW.reason LIKE '{"method":%' THEN 'CONTRACT_WRITE'
+      WHEN NEW.type = 'SIGNED' THEN NULL
+      ELSE NEW.type END;
+  IF NEW.policy_type IS NOT NULL THEN
+    NEW.policy_asset_id := NEW.asset_id;
+    NEW.policy_amount := CASE WHEN NEW.asset_id IS NULL THEN NULL ELSE NEW.amount END;
+    NEW.policy_amount_usd := CASE WHEN NEW.amount_usd ~ '^[0-9]+(\.[0-9]+)?$' THEN NEW.amount_usd::numeric END;
+    NEW.policy_destination := NEW.recipient_address;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER transactions_policy_fill BEFORE INSERT ON transactions FOR EACH ROW
+  WHEN (NEW.policy_type IS NULL AND NEW.type IN ('WITHDRAW', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'SALVAGE', 'AUTO_SETTLEMENT'))
+  EXECUTE FUNCTION transactions_policy_fill();

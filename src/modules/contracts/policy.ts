@@ -23,7 +23,6 @@ export async function candidatesOf(
   ]);
   return plan.encoded.map((e, i) => {
     const moves = plan.moves.moves[i] ?? [];
-    const native = plan.values[i] ?? 0n;
     const base: Candidate = {
       type: 'CONTRACT_WRITE',
       walletId: actor.wallet.id,
@@ -35,19 +34,17 @@ export async function candidatesOf(
       destinationKind: null,
       initiator: initiatorOf(auth),
     };
-    const one = moves.length === 1 && native === 0n ? moves[0]! : null;
-    const nativeAsset = native > 0n && moves.length === 0 ? actor.chain.assets.find((a) => a.is_native) : undefined;
-    const assetId = one?.assetId ?? nativeAsset?.id;
-    const handle = assetId ? deps.catalogue.asset(assetId) : undefined;
-    if (!handle) return base;
-    const amount = one ? one.amount : native;
+    // Native value is a move of its own (rules.ts movesOf), its beneficiary the contract.
+    const one = moves.length === 1 ? moves[0]! : null;
+    const handle = one ? deps.catalogue.asset(one.assetId) : undefined;
+    if (!one || !handle) return base;
     const quote = deps.rates?.cached(handle.row.id) ?? null;
     return {
       ...base,
       asset: { id: handle.row.id, symbol: handle.row.symbol, decimals: handle.row.decimals },
-      amount,
-      amountUsd: quote ? usdValue(amount, handle.row.decimals, quote) : null,
-      destination: one ? one.beneficiary : e.to,
+      amount: one.amount,
+      amountUsd: quote ? usdValue(one.amount, handle.row.decimals, quote) : null,
+      destination: one.beneficiary,
     };
   });
 }

@@ -145,6 +145,7 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
   if (list.length === 0) return [];
   const values = list.map((w) => {
     const s = w.signed;
+    const c = countedColumns(w.counted);
     const status = s ? 'SUCCESS' : w.awaitingApproval ? 'PENDING_APPROVAL' : 'PENDING';
     const stage = s ? 'signed' : w.awaitingApproval ? 'awaiting-approval' : 'created';
     return sql`(${w.id}, ${w.walletId}, ${w.addressId}, ${w.assetId}, ${w.chainId}, ${w.reference}, ${w.type},
@@ -155,8 +156,7 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${w.reservedFee === null ? null : w.reservedFee.toString()}, ${s?.hash ?? null}, ${w.nonce?.toString() ?? null},
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb,
             ${JSON.stringify(w.amlScreening ?? {})}::jsonb,
-            -- Decided as what it shows (policies: a WITHDRAW or BATCH_ITEM, a SIGN_ONLY).
-            ${w.type === 'SIGNED' ? 'SIGN_ONLY' : 'WITHDRAW'}, ${w.assetId}, ${w.amount.toString()}, ${w.amountUsd}, ${w.recipient})`;
+            ${c.policy_type}, ${c.policy_asset_id}, ${c.policy_amount}, ${c.policy_amount_usd}, ${c.policy_destination})`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
@@ -240,11 +240,14 @@ export async function reopenAfterReorg(db: DbConn, id: string, hash: string, rea
 }
 
 /** A retry of a FAILED withdrawal: PENDING again, reserving anew, the last attempt's chain data cleared, in the policies' windows from now (counted_at). */
-export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
+export async function reopen(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null, counted: Counted): Promise<void> {
+  const c = countedColumns(counted);
   await sql`UPDATE transactions SET status = 'PENDING', stage = 'created', confirmed = false, confirmations = NULL,
                    reserved_fee = ${reservedFee.toString()}, hash = NULL, block_number = NULL, block_hash = NULL, gas_used = NULL,
                    gas_price = NULL, gas_fee = NULL, fee = NULL, raw_transaction = NULL, nonce = ${nonce?.toString() ?? null}, reason = NULL,
-                   counted_at = now(), updated_at = now()
+                   counted_at = now(), policy_type = ${c.policy_type}, policy_asset_id = ${c.policy_asset_id},
+                   policy_amount = ${c.policy_amount}, policy_amount_usd = ${c.policy_amount_usd},
+                   policy_destination = ${c.policy_destination}, updated_at = now()
              WHERE id = ${id}`.execute(db);
 }
 
@@ -298,7 +301,13 @@ export async function settleLeg(db: DbConn, id: string, o: LegOutcome): Promise<
 
 /** The AUTO_SETTLEMENT leg's amount once the swap has delivered its output. */
 export async function setLegAmount(db: DbConn, id: string, amount: bigint): Promise<void> {
-  await sql`UPDATE transactions SET amount = ${amount.toString()}, amount_paid = ${amount.toString()}, updated_at = now()
+  // The windows count what is sent, not the quote the leg was decided on: its USD value scaled
+  // at the same rate (the quote's USD per unit).
+  await sql`UPDATE transactions SET amount = ${amount.toString()}, amount_paid = ${amount.toString()},
+                   policy_amount_usd = CASE WHEN policy_amount > 0 THEN policy_amount_usd * ${amount.toString()}::numeric / policy_amount
+                                            ELSE policy_amount_usd END,
+                   policy_amount = CASE WHEN policy_asset_id IS NULL THEN policy_amount ELSE ${amount.toString()}::numeric END,
+                   updated_at = now()
              WHERE id = ${id} AND status = 'PENDING'`.execute(db);
 }
 

@@ -94,6 +94,8 @@ export interface NewWithdrawal {
   amlScreening?: Record<string, unknown>;
   /** Held for approval by a policy: PENDING_APPROVAL, no nonce, nothing signed (approvalRequired). */
   awaitingApproval?: boolean;
+  /** Its candidate as its policy decision counted it (the USD value the rules saw, not one read again). */
+  counted: Counted;
 }
 
 /** A settlement's SWAP or AUTO_SETTLEMENT transaction. */

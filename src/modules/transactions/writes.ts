@@ -183,9 +183,12 @@ export class TransactionWrites {
     return store.reopenAfterReorg(db, id, hash, reason);
   }
 
-  /** withdrawalRetried: reserving anew, the last attempt's chain data cleared (the caller locked it and saw it FAILED). */
-  retryWithdrawal(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null): Promise<void> {
-    return store.reopen(db, id, reservedFee, nonce);
+  /**
+   * withdrawalRetried: reserving anew, the last attempt's chain data cleared (the caller locked
+   * it and saw it FAILED), counted in the windows from now as the retry was decided.
+   */
+  retryWithdrawal(db: DbConn, id: string, reservedFee: bigint, nonce: bigint | null, counted: Counted): Promise<void> {
+    return store.reopen(db, id, reservedFee, nonce, counted);
   }
 
   /** approvalGranted: the approvers' quorum reached, sent on with this nonce; false when it is no longer PENDING_APPROVAL. */

@@ -34,7 +34,8 @@ import { transferGroups } from './groups.js';
 import type { FeeQuote, IntentBody, TxIntent } from '../../chains/types.js';
 import { bodyOf } from '../../chains/intents.js';
 import { KeyTaken, type IdempotencyKey } from './idempotency.js';
-import { referenceInUse, type TransactionView } from '../transactions/service.js';
+import { referenceInUse, type Counted, type TransactionView } from '../transactions/service.js';
+import { countedOf } from '../policies/service.js';
 import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { candidateOf, decideItems, openApprovals, type Held } from './approval.js';
@@ -63,7 +64,7 @@ export interface CreateJob {
 export type CreateResult = { ids: string[]; views: Promise<Map<string, TransactionView>> } | { data: WithdrawResult };
 
 export interface CreateHooks {
-  row(s: Sender, item: Item, id: string, reservedFee: bigint): store.NewWithdrawal;
+  row(s: Sender, item: Item, id: string, reservedFee: bigint): Omit<store.NewWithdrawal, 'counted'>;
   respond(tx: DbConn, ids: string[], key: IdempotencyKey, single: boolean): Promise<WithdrawResult>;
 }
 
@@ -118,6 +119,8 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       job: CreateJob;
       /** Held for approval by this rule's decision (no outbound row). */
       waits: Held['decision'] | null;
+      /** What its decision counted in the windows. */
+      counted: Counted;
     }[] = [];
     // One outbound row per entry: indexes into writes (several: one transaction carrying them all).
     const calls: number[][] = [];
@@ -162,6 +165,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
             payer: job.costs!.plan.payer,
             job,
             waits: d.action === 'REQUIRE_APPROVAL' ? d : null,
+            counted: countedOf(candidates[k]!),
           });
           // Later requests of the batch with this reference get this payment (or a 409).
           if (item.reference) found.set(item.reference, refOf(job.s, item, ids[i]!));
@@ -215,6 +219,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       tx,
       writes.map((w, k) => ({
         ...hooks.row(w.job.s, w.item, w.id, w.fee),
+        counted: w.counted,
         nonce: nonceOf.get(k) ?? null,
         ...(w.waits ? { awaitingApproval: true } : {}),
       })),

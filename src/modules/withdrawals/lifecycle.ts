@@ -22,6 +22,7 @@ import type { Purpose } from '../../events.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { REVERTED, type Confirmation, type OutboundRow, type OutboundService } from '../outbound/service.js';
 import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '../transactions/service.js';
+import { countedOf } from '../policies/service.js';
 import { paymentOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
 import type { SenderAccess, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
@@ -162,7 +163,8 @@ export class WithdrawalLifecycle {
         // a FAILED payout counts in no velocity window, so without a decision here a retry
         // would move money the windows never weighed, or that a rule made since refuses.
         // REQUIRE_APPROVAL refuses too: a retry answers at once (a new withdrawal would wait).
-        await this.deps.policies.requireAllowed(tx, s.wallet.business_id, [candidateOf(this.deps, auth, s, item, true)], () => 'amount');
+        const candidate = candidateOf(this.deps, auth, s, item, true);
+        await this.deps.policies.requireAllowed(tx, s.wallet.business_id, [candidate], () => 'amount');
         const locked = await store.lockTransaction(tx, t.id);
         if (locked?.status !== 'FAILED') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
         await checkAgainstPending(tx, s.chain, s.address, [item], [fee], snap);
@@ -177,7 +179,7 @@ export class WithdrawalLifecycle {
           ownerId: t.id,
           ...(payer ? { feePayer: payer } : {}),
         });
-        await this.deps.transactions.retryWithdrawal(tx, t.id, fee, sent.nonce);
+        await this.deps.transactions.retryWithdrawal(tx, t.id, fee, sent.nonce, countedOf(candidate));
       }),
     );
     return this.#result(t.id, true);

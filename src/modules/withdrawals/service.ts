@@ -373,7 +373,7 @@ export class WithdrawalService implements SenderAccess {
     type: 'WITHDRAW' | 'SIGNED',
     reservedFee: bigint | null,
     signed: store.NewWithdrawal['signed'],
-  ): store.NewWithdrawal {
+  ): Omit<store.NewWithdrawal, 'counted'> {
     const a = item.asset.asset.row;
     const quote = this.deps.rates?.cached(a.id) ?? null;
     return {

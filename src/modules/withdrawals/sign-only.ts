@@ -14,6 +14,7 @@ import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 import type { AuthContext } from '../apikeys/service.js';
+import { countedOf } from '../policies/service.js';
 import { candidateOf, refuseUnlessAllowed } from './approval.js';
 
 export interface SignJob {
@@ -32,7 +33,7 @@ export interface SignJob {
 export interface SignHooks {
   /** Per item, the id of the original already on the wallet under its reference. */
   existing(tx: DbConn, s: Sender, items: Item[]): Promise<(string | undefined)[]>;
-  row(s: Sender, item: Item, id: string, signed: store.NewWithdrawal['signed']): store.NewWithdrawal;
+  row(s: Sender, item: Item, id: string, signed: store.NewWithdrawal['signed']): Omit<store.NewWithdrawal, 'counted'>;
   respond(tx: DbConn, ids: string[], key: IdempotencyKey | null, single: boolean): Promise<WithdrawResult>;
 }
 
@@ -83,13 +84,15 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
       refuseUnlessAllowed(now, session.decide(candidates));
     }
     const ids: string[] = [];
+    let k = 0; // the item's index among `now` (and `candidates`)
     for (const [i, item] of items.entries()) {
       const id = existing[i] ?? uuidv7();
       ids.push(id);
       if (existing[i]) continue;
       // A twin with the same reference may commit first: the unique key refuses this one and the request is retried.
       const sig = signed.get(i)!;
-      await deps.transactions.createWithdrawal(tx, { ...hooks.row(s, item, id, sig), nonce: sig.nonce });
+      const counted = countedOf(candidates[k++]!);
+      await deps.transactions.createWithdrawal(tx, { ...hooks.row(s, item, id, sig), nonce: sig.nonce, counted });
       await webhooks.emitForTransaction(tx, id, 'signed.success');
     }
     return hooks.respond(tx, ids, key, single);
