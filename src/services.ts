@@ -225,7 +225,7 @@ export async function createServices(
   const withdrawals = new WithdrawalService(moduleDeps);
   const sweeps = new SweepService(db, catalogue, wallets, addresses, outbound, transactions, withdrawals, webhooks, events, logger);
   const contracts = new ContractService(moduleDeps, withdrawals);
-  const signing = new SigningService(moduleDeps);
+  const signing = new SigningService(moduleDeps, withdrawals);
   const swaps = new SwapService(catalogue, logger);
   const autoSettlements = new AutoSettlementService(moduleDeps, sweeps, swaps, withdrawals);
   const staking = new StakingService(moduleDeps, withdrawals);

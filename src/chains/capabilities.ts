@@ -136,19 +136,29 @@ export interface Contracts {
   getAllowances(queries: { owner: string; token: string; spender: string }[]): Promise<bigint[]>;
 }
 
-/** An allowance a signature grants on its own (a token permit): `owner`'s `token`, up to `amount`, to `spender`. */
-export interface SignedAllowance {
+/**
+ * What a signature lets others do with the signer's tokens on its own (a token permit, a
+ * transfer authorisation): an allowance of `amount` of `token` to `to`, or a transfer to it.
+ */
+export interface SignedGrant {
+  kind: 'allowance' | 'transfer';
   token: string;
-  owner: string;
-  spender: string;
+  /** Whose tokens: the owner the message names, or null where it is the signer itself (Permit2). */
+  owner: string | null;
+  /** The spender of an allowance, the recipient of a transfer. */
+  to: string;
   amount: bigint;
+  /** Whether the domain names the adapter's own chain. */
+  thisChain: boolean;
+  /** Where the message names it, for errors (`message.spender`). */
+  field: string;
 }
 
 export interface TypedDataSigning {
   /** Validates EIP-712 input (types, domain, message), infers the primary type, hashes it. */
   prepareTypedData(input: TypedDataInput): TypedDataPayload;
-  /** What prepared typed data grants when it is a token permit (EVM: EIP-2612, DAI's); null when it is none. */
-  allowanceOf(payload: TypedDataPayload): SignedAllowance | null;
+  /** What prepared typed data authorises over tokens by itself (EVM: permits, transfer authorisations, Permit2); none: []. */
+  grantsOf(payload: TypedDataPayload): SignedGrant[];
 }
 
 export interface PersonalMessages {

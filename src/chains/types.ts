@@ -43,7 +43,7 @@ export type {
   PersonalMessages,
   PriceFeedRound,
   PriceFeeds,
-  SignedAllowance,
+  SignedGrant,
   TokenCall,
   TypedDataInput,
   TypedDataSigning,

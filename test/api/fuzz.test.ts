@@ -170,10 +170,11 @@ it('no generated request to any route of /openapi.json gets a 5xx, and every ans
     const name = `${operation.method} ${operation.path}`;
     const statuses: Record<number, number> = {};
     exercised.set(name, statuses);
-    // Earlier routes may have switched the wallet off or stopped its addresses: start each route from a usable wallet.
+    // Earlier routes may have switched the wallet off, stopped its addresses or its contract
+    // writes (typed-data signing too): start each route from a usable wallet.
     await h.api('PATCH', `/v1/wallets/${w.id}`, {
       key: h.businessKey,
-      body: { isActive: true, configurations: { addresses: { isActive: true } } },
+      body: { isActive: true, configurations: { addresses: { isActive: true }, contractWrites: { isActive: true, allowedContracts: [] } } },
     });
     const property = fc.asyncProperty(requestOf(operation, doc, pools, examples), fc.nat(9), async (r, k) => {
       const res = await send(operation.method, r, keys[k < 8 ? 0 : 1]!);

@@ -92,7 +92,6 @@ describe('policies on other payouts', () => {
 
   it('typed data: a permit is weighed as the approve it is, other typed data as a call to its contract', async () => {
     const wallet = await fundedWallet(w, 'typed-data', '50');
-    const usdc = w.eth.token('USDC').address;
     const big = await policy(w, {
       name: 'no permits of 10 USDC or more',
       priority: 1,
@@ -108,23 +107,7 @@ describe('policies on other payouts', () => {
       action: 'BLOCK',
     });
     const spender = getAddress(randomAddress());
-    const permit = (value: string, owner = wallet.address) =>
-      w.h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, {
-        key: wallet.apiKey,
-        body: {
-          domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: usdc },
-          types: {
-            Permit: [
-              { name: 'owner', type: 'address' },
-              { name: 'spender', type: 'address' },
-              { name: 'value', type: 'uint256' },
-              { name: 'nonce', type: 'uint256' },
-              { name: 'deadline', type: 'uint256' },
-            ],
-          },
-          message: { owner: getAddress(owner), spender, value, nonce: 0, deadline: 1_900_000_000 },
-        },
-      });
+    const permit = (value: string, owner = wallet.address) => signTyped(wallet, permitOf(owner, spender, value));
     const refused = await permit('20000000');
     expect(refused.status, JSON.stringify(refused.body)).toBe(422);
     expect(refused.body.error).toBe('POLICY_BLOCKED');
@@ -142,7 +125,7 @@ describe('policies on other payouts', () => {
     );
     expect(rows[0]).toEqual({ policy_type: 'CONTRACT_WRITE', policy_amount: '5000000', policy_destination: spender });
     // Typed data that is no permit: one signature for its contract, then its window is full.
-    const sign = () => w.h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, { key: wallet.apiKey, body: mail() });
+    const sign = () => signTyped(wallet, mail());
     expect((await sign()).status).toBe(200);
     const second = await sign();
     expect(second.status).toBe(422);
@@ -152,6 +135,70 @@ describe('policies on other payouts', () => {
       w.h.database.db,
     );
     expect(mailRows[0]!.n).toBe('1');
+  });
+
+  it('typed data: a USDC transfer authorisation is a transfer; authorisations obey the chain, the whitelist and the contract-write setting', async () => {
+    const wallet = await fundedWallet(w, 'typed-data-rules', '50');
+    await policy(w, {
+      name: 'contract transfers: 10 USDC a day',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: {
+        types: ['CONTRACT_WRITE'],
+        assets: ['USDC'],
+        velocity: { measure: 'SUM', scope: 'WALLET', windowSeconds: 86_400, limit: '10', currency: 'ASSET' },
+      },
+      action: 'BLOCK',
+    });
+    const to = getAddress(randomAddress());
+    const authorise = (value: string) =>
+      signTyped(wallet, {
+        domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: w.eth.token('USDC').address },
+        types: {
+          TransferWithAuthorization: [
+            { name: 'from', type: 'address' },
+            { name: 'to', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'validAfter', type: 'uint256' },
+            { name: 'validBefore', type: 'uint256' },
+            { name: 'nonce', type: 'bytes32' },
+          ],
+        },
+        message: { from: wallet.address, to, value, validAfter: 0, validBefore: 1_900_000_000, nonce: `0x${'22'.repeat(32)}` },
+      });
+    expect((await authorise('6000000')).status).toBe(200);
+    const over = await authorise('6000000');
+    expect(over.status).toBe(422);
+    expect(over.body.message).toContain('contract transfers: 10 USDC a day');
+
+    // Another chain's permit: the service weighs nothing there.
+    const otherChain = await signTyped(wallet, {
+      ...permitOf(wallet.address, to, '1'),
+      domain: { ...permitOf(wallet.address, to, '1').domain, chainId: 1 },
+    });
+    expect(otherChain.status).toBe(400);
+    expect(otherChain.body.details[0].field).toBe('domain.chainId');
+    // With a whitelist, a permit's spender must be on it, as an approve's is.
+    const listed = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+      key: wallet.apiKey,
+      body: { name: 'payee', address: randomAddress(), isWhitelisted: true },
+    });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const notListed = await signTyped(wallet, permitOf(wallet.address, to, '1'));
+    expect(notListed.status).toBe(422);
+    expect(notListed.body.error).toBe('NOT_WHITELISTED');
+    // Contract writes switched off: no typed data either.
+    const off = await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, {
+      key: wallet.apiKey,
+      body: { configurations: { contractWrites: { isActive: false, allowedContracts: [] } } },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const disabled = await signTyped(wallet, mail());
+    expect([disabled.status, disabled.body.error]).toEqual([422, 'CONTRACT_WRITES_DISABLED']);
+    const { rows } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM transactions WHERE wallet_id = ${wallet.id}`.execute(
+      w.h.database.db,
+    );
+    expect(rows[0]!.n).toBe('1');
   });
 
   it('API swaps: a SWAP rule refuses before anything is reserved or written; the dry run says the same', async () => {
@@ -300,3 +347,24 @@ describe('policies on other payouts', () => {
     expect((await footprint(w, wallet.id)).outbound).toBe(0);
   });
 });
+
+function signTyped(wallet: { id: string; apiKey: string }, body: unknown) {
+  return w.h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, { key: wallet.apiKey, body });
+}
+
+/** An EIP-2612 permit of the devnet's USDC. */
+function permitOf(owner: string, spender: string, value: string) {
+  return {
+    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: w.eth.token('USDC').address },
+    types: {
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    message: { owner: getAddress(owner), spender, value, nonce: 0, deadline: 1_900_000_000 },
+  };
+}

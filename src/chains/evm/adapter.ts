@@ -43,7 +43,7 @@ import * as send from './send.js';
 import { EvmSender } from './sender.js';
 import * as contracts from './contracts.js';
 import { prepareTypedData } from './typed-data.js';
-import { allowanceOf } from './permit.js';
+import { grantsOf } from './grants.js';
 import * as priceFeed from './price-feed.js';
 import { prepareMessage } from './message.js';
 import { describeTokenCall } from './token-calls.js';
@@ -100,7 +100,7 @@ export class EvmAdapter implements ChainAdapter {
         describeTokenCall,
         getAllowances: (queries) => this.getAllowances(queries),
       },
-      typedData: { prepareTypedData, allowanceOf },
+      typedData: { prepareTypedData, grantsOf: (payload) => grantsOf(payload, config.chainId) },
       messages: { prepareMessage },
       priceFeeds: { readPriceFeed: (feed) => this.readPriceFeed(feed) },
       ...(swaps ? { swaps } : {}),

@@ -23,7 +23,24 @@ export interface CallMoves {
 
 /** 422 CONTRACT_WRITES_DISABLED or CONTRACT_NOT_ALLOWED by the wallet's `configurations.contractWrites`. */
 export function checkPolicy(deps: ContractServiceDeps, actor: Actor, encoded: EncodedContractCall[]): void {
-  const policy = deps.wallets.present(actor.wallet).configurations.contractWrites;
+  requireContractsAllowed(
+    deps,
+    actor.wallet,
+    encoded.map((e, i) => ({ address: e.to, field: `calls.${i}.address` })),
+  );
+}
+
+/**
+ * What the wallet's `configurations.contractWrites` says of contracts it would act on (a
+ * call's, a typed-data signature's verifying contract): 422 CONTRACT_WRITES_DISABLED when
+ * switched off, CONTRACT_NOT_ALLOWED for one not on its allow-list (when it has one).
+ */
+export function requireContractsAllowed(
+  deps: Pick<ContractServiceDeps, 'wallets'>,
+  wallet: Actor['wallet'],
+  contracts: { address: string; field: string }[],
+): void {
+  const policy = deps.wallets.present(wallet).configurations.contractWrites;
   if (!policy.isActive) {
     throw new BusinessRuleError(
       'CONTRACT_WRITES_DISABLED',
@@ -32,12 +49,12 @@ export function checkPolicy(deps: ContractServiceDeps, actor: Actor, encoded: En
   }
   if (policy.allowedContracts.length === 0) return;
   const allowed = new Set(policy.allowedContracts.map(addressKey));
-  const i = encoded.findIndex((e) => !allowed.has(addressKey(e.to)));
-  if (i < 0) return;
+  const refused = contracts.find((c) => !allowed.has(addressKey(c.address)));
+  if (!refused) return;
   throw new BusinessRuleError(
     'CONTRACT_NOT_ALLOWED',
-    `${encoded[i]!.to} is not in this wallet's contract allow-list (configurations.contractWrites.allowedContracts)`,
-    [{ field: `calls.${i}.address`, message: 'not an allowed contract' }],
+    `${refused.address} is not in this wallet's contract allow-list (configurations.contractWrites.allowedContracts)`,
+    [{ field: refused.field, message: 'not an allowed contract' }],
   );
 }
 

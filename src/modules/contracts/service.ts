@@ -37,6 +37,7 @@ import type { Actor, ContractServiceDeps } from './types.js';
 import { candidatesOf, requirePolicies } from './policy.js';
 
 export type { ContractServiceDeps } from './types.js';
+export { requireContractsAllowed } from './rules.js';
 
 interface Plan {
   encoded: EncodedContractCall[];

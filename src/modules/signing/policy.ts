@@ -1,55 +1,93 @@
 /**
- * Typed-data signatures under transaction policies, as CONTRACT_WRITE: the signature is
- * checked by the domain's contract, and a token permit (EIP-2612, DAI's) sets an allowance
- * from it alone, as an `approve` would. A permit of a catalogued token, signed by the wallet
- * for its own funds, is judged as that approve: the amount to the spender. Any other typed
- * data is a candidate with no amount, its destination the verifying contract (rules on the
- * type, the destination, the initiator and COUNT velocity match it). A signature answers at
- * once: anything but ALLOW refuses it (422 POLICY_BLOCKED), as a contract write is refused.
- * Personal messages are decided by no rule: no contract acts on one.
+ * What a typed-data signature must pass before the key signs it. It is a contract write
+ * signed off chain: its verifying contract verifies it, and the standard authorisations (a
+ * token permit, a USDC transfer authorisation, Permit2: the family's `grantsOf`) let others
+ * move the master's tokens with nothing more from the wallet. So:
+ *
+ * - the wallet's contract-write setting applies to the verifying contract (switched off:
+ *   422 CONTRACT_WRITES_DISABLED; an allow-list: CONTRACT_NOT_ALLOWED);
+ * - an authorisation over the master's own tokens must name the wallet's chain (400:
+ *   the service weighs nothing on another chain), at most one catalogued token (400: one
+ *   signature is one candidate), and is held to the withdrawal rules an `approve` or a
+ *   `transfer` is: the spender or recipient whitelisted when the wallet has a whitelist,
+ *   the token and the spender or recipient AML-screened;
+ * - transaction policies decide it as a CONTRACT_WRITE: an authorisation of a catalogued
+ *   token as that amount to its spender or recipient, anything else as no amount to the
+ *   verifying contract (rules on the type, destination, initiator and COUNT velocity match
+ *   it). A signature answers at once: anything but ALLOW refuses it (422 POLICY_BLOCKED).
+ *
+ * Personal messages are decided by none of these: no contract acts on one.
  */
 import { addressKey } from '../../chains/address-key.js';
-import type { SignedAllowance, TypedDataPayload } from '../../chains/types.js';
+import type { SignedGrant, TypedDataPayload } from '../../chains/types.js';
 import { capability } from '../../chains/registry.js';
 import type { DbConn } from '../../db/pool.js';
+import { ValidationError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { ChainHandle } from '../catalogue/service.js';
+import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import { requireContractsAllowed } from '../contracts/service.js';
 import type { ModuleDeps } from '../deps.js';
 import { initiatorOf, movedOf, type Candidate } from '../policies/service.js';
 import type { WalletRow } from '../wallets/service.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 
-/** The allowance typed data grants on the wallet's own funds (a permit the master signs for itself), or null. */
-export function ownPermit(chain: ChainHandle, wallet: WalletRow, payload: TypedDataPayload): SignedAllowance | null {
-  const grant = capability(chain.adapter, 'typedData').allowanceOf(payload);
-  return grant && addressKey(grant.owner) === addressKey(wallet.address) ? grant : null;
+/** The authorisation over the master's own tokens that policies weigh, if any: its catalogued token with it. */
+export interface OwnGrant {
+  grant: SignedGrant;
+  asset: AssetHandle['row'] | null;
 }
 
 /**
- * A permit the wallet signs for its own funds pays its spender by allowance: screened as a
- * contract call's spender is (docs/aml.md), before anything is signed.
+ * The rules before signing, but the policies (decided by `requirePolicies`, twice); what the
+ * signature authorises over a catalogued token of the master's, for them.
  */
-export async function screenPermit(
+export async function checkTypedData(
   deps: ModuleDeps,
+  withdrawals: WithdrawalService,
   auth: AuthContext,
   wallet: WalletRow,
   chain: ChainHandle,
-  grant: SignedAllowance | null,
-): Promise<void> {
-  if (!grant) return;
-  const recipients = [
-    { address: grant.token, field: 'domain.verifyingContract' },
-    { address: grant.spender, field: 'message.spender' },
-  ];
-  await deps.aml?.checkPayout({ wallet, chain, recipients, operation: 'typed-data-permit', actor: `api-key:${auth.keyId}` });
+  payload: TypedDataPayload,
+): Promise<OwnGrant | null> {
+  requireContractsAllowed(deps, wallet, [{ address: payload.domain.verifyingContract, field: 'domain.verifyingContract' }]);
+  const grants = capability(chain.adapter, 'typedData')
+    .grantsOf(payload)
+    .filter((g) => g.owner === null || addressKey(g.owner) === addressKey(wallet.address));
+  if (grants.length === 0) return null;
+  if (grants.some((g) => !g.thisChain)) {
+    const message = `must be this wallet's chain for an authorisation over its tokens: the service weighs nothing on another chain`;
+    throw new ValidationError(`domain.chainId ${message}`, [{ field: 'domain.chainId', message }]);
+  }
+  const own = grants.map((grant) => ({ grant, asset: tokenOf(chain, grant.token) }));
+  const catalogued = own.filter((g) => g.asset !== null);
+  if (catalogued.length > 1) {
+    const message = 'authorises several catalogued tokens: sign one per signature, so that each is weighed';
+    throw new ValidationError(`message ${message}`, [{ field: 'message', message }]);
+  }
+  // The withdrawal rules an approve or a transfer of a catalogued token obeys.
+  for (const { grant } of catalogued) await withdrawals.checkWhitelistOf(wallet.id, grant.to, grant.field);
+  await deps.aml?.checkPayout({
+    wallet,
+    chain,
+    recipients: [
+      { address: payload.domain.verifyingContract, field: 'domain.verifyingContract' },
+      ...own.flatMap(({ grant }) => [
+        { address: grant.token, field: grant.field },
+        { address: grant.to, field: grant.field },
+      ]),
+    ],
+    operation: 'typed-data-authorisation',
+    actor: `api-key:${auth.keyId}`,
+  });
+  return catalogued[0] ?? own[0]!;
 }
 
 export async function typedDataCandidate(
   deps: ModuleDeps,
   auth: AuthContext,
   wallet: WalletRow,
-  chain: ChainHandle,
   payload: TypedDataPayload,
-  grant: SignedAllowance | null,
+  own: OwnGrant | null,
 ): Promise<Candidate> {
   const base: Candidate = {
     type: 'CONTRACT_WRITE',
@@ -62,14 +100,17 @@ export async function typedDataCandidate(
     destinationKind: null,
     initiator: initiatorOf(auth),
   };
-  if (!grant) return base;
-  const token = chain.assets.find((a) => !a.is_native && a.address !== null && addressKey(a.address) === addressKey(grant.token));
-  if (!token) return base;
-  await deps.rates?.prefetch([token.id]); // its USD value, read outside any transaction
-  return { ...base, ...movedOf(deps.rates, token, grant.amount), destination: grant.spender };
+  if (!own?.asset) return base;
+  await deps.rates?.prefetch([own.asset.id]); // its USD value, read outside any transaction
+  return { ...base, ...movedOf(deps.rates, own.asset, own.grant.amount), destination: own.grant.to };
 }
 
 /** Decides a signature in `db` (under the velocity windows' locks when it is the recording transaction). */
 export async function requirePolicies(deps: ModuleDeps, db: DbConn, wallet: WalletRow, c: Candidate, lock: boolean): Promise<void> {
   await deps.policies.requireAllowed(db, wallet.business_id, [c], () => 'message', lock);
+}
+
+/** The catalogued token (not the native coin) at `address` on the wallet's chain. */
+function tokenOf(chain: ChainHandle, address: string): AssetHandle['row'] | null {
+  return chain.assets.find((a) => !a.is_native && a.address !== null && addressKey(a.address) === addressKey(address)) ?? null;
 }

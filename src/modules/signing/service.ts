@@ -1,10 +1,10 @@
 /**
  * EIP-712 typed-data signing with a wallet's master key (index 0). The input is validated
- * completely (types, domain, message, primary type) and decided by the transaction policies
- * (policy.ts: CONTRACT_WRITE, a token permit as the approve it is) before the key is
- * touched; the signature is recorded as a SIGNED Transaction with its `signed.success` event
- * in one database transaction, decided again there under the velocity windows' locks, and
- * returned only once recorded.
+ * completely (types, domain, message, primary type), held to the rules of a contract write
+ * and decided by the transaction policies (policy.ts: a token authorisation as the approve or
+ * transfer it is) before the key is touched; the signature is recorded as a SIGNED
+ * Transaction with its `signed.success` event in one database transaction, decided again
+ * there under the velocity windows' locks, and returned only once recorded.
  */
 import type { ModuleDeps } from '../deps.js';
 
@@ -17,13 +17,17 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { TransactionView } from '../transactions/service.js';
 
 import { countedOf } from '../policies/service.js';
-import { ownPermit, requirePolicies, screenPermit, typedDataCandidate } from './policy.js';
+import { checkTypedData, requirePolicies, typedDataCandidate } from './policy.js';
+import type { WithdrawalService } from '../withdrawals/service.js';
 import type { TypedDataRequest } from './schemas.js';
 
 export type SigningServiceDeps = ModuleDeps;
 
 export class SigningService {
-  constructor(readonly deps: SigningServiceDeps) {}
+  constructor(
+    readonly deps: SigningServiceDeps,
+    private readonly withdrawals: WithdrawalService,
+  ) {}
 
   /**
    * A personal message (under the standard of the wallet's family: the adapter's prepareMessage) signed by the master or a child address:
@@ -70,9 +74,8 @@ export class SigningService {
     if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = wallets.chainOf(wallet);
     const payload = capability(chain.adapter, 'typedData').prepareTypedData(body);
-    const permit = ownPermit(chain, wallet, payload);
-    await screenPermit(this.deps, auth, wallet, chain, permit);
-    const candidate = await typedDataCandidate(this.deps, auth, wallet, chain, payload, permit);
+    const own = await checkTypedData(this.deps, this.withdrawals, auth, wallet, chain, payload);
+    const candidate = await typedDataCandidate(this.deps, auth, wallet, payload, own);
     await requirePolicies(this.deps, db, wallet, candidate, false);
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
     const id = uuidv7();
