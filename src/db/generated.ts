@@ -475,6 +475,13 @@ export interface PaymentLinks {
   updated_at: TimestampColumn;
 }
 
+export interface PaymentLinkSlugs {
+  business_id: string;
+  claimed_at: Generated<TimestampColumn>;
+  link_id: string;
+  slug_key: string;
+}
+
 export interface Policies {
   action: string;
   address_id: string | null;
@@ -768,6 +775,7 @@ export interface DB {
   outbound_owners: OutboundOwners;
   outbound_txs: OutboundTxs;
   payment_link_assets: PaymentLinkAssets;
+  payment_link_slugs: PaymentLinkSlugs;
   payment_links: PaymentLinks;
   policies: Policies;
   salvages: Salvages;

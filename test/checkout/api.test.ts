@@ -179,6 +179,39 @@ describe('payment links', () => {
     expect(after.body.data).toMatchObject({ name: 'Race B', slug: b.slug });
   });
 
+  it("a slug renamed away stays its business's: no other business can take it (its old URL would pay them)", async () => {
+    const link = await createLink({ name: 'Renamed', slug: 'spring-sale' });
+    const renamed = await h.api('PATCH', `/v1/payment_links/${link.id}`, { key: key(), body: { slug: 'summer-sale' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const other = await h.services.businesses.create('Slug Squatter');
+    const wallet = await h.api('POST', '/v1/wallets', {
+      key: other.apiKey,
+      body: { blockchain: SLUG, network: 'testnet', name: 'Squatter' },
+    });
+    expect(wallet.status, JSON.stringify(wallet.body)).toBe(200);
+    const accepts = [{ walletId: wallet.body.data.id }];
+    // Neither by creating a link with it, in any case...
+    const created = await h.api('POST', '/v1/payment_links', { key: other.apiKey, body: { name: 'x', slug: 'Spring-Sale', accepts } });
+    expect([created.status, created.body.error]).toEqual([409, 'SLUG_TAKEN']);
+    // ...nor by renaming one to it; their link keeps its slug, and nothing else is written.
+    const theirs = await createLink({ name: 'Theirs', accepts }, other.apiKey);
+    const taken = await h.api('PATCH', `/v1/payment_links/${theirs.id}`, {
+      key: other.apiKey,
+      body: { slug: 'spring-sale', name: 'Changed' },
+    });
+    expect([taken.status, taken.body.error]).toEqual([409, 'SLUG_TAKEN']);
+    expect((await h.api('GET', `/v1/payment_links/${theirs.id}`, { key: other.apiKey })).body.data).toMatchObject({
+      slug: theirs.slug,
+      name: 'Theirs',
+    });
+    const listed = await h.api('GET', '/v1/payment_links', { key: other.apiKey });
+    expect(listed.body.data.map((l: { id: string }) => l.id)).toEqual([theirs.id]);
+    expect((await fetch(`${h.baseUrl}/pay/spring-sale`)).status).toBe(404);
+    // The business that held it may take it again, with another link.
+    const again = await createLink({ name: 'Spring again', slug: 'spring-sale' });
+    expect(again.url).toMatch(/\/pay\/spring-sale$/);
+  });
+
   it('lists, reads, edits and deactivates; another business sees nothing', async () => {
     const link = await createLink({ name: 'Edit me' });
     const patched = await h.api('PATCH', `/v1/payment_links/${link.id}`, {

@@ -162,7 +162,7 @@ export function isReservedSlug(slug: string): boolean {
 }
 
 export function slugTaken(): ConflictError {
-  return new ConflictError('SLUG_TAKEN', 'This slug is taken on this installation: choose another');
+  return new ConflictError('SLUG_TAKEN', 'This slug is taken on this installation, or was held by another business: choose another');
 }
 
 /** The link if the caller's key reaches it: its business's, and for a wallet key, a link that takes that wallet only. */

@@ -83,10 +83,11 @@ export class CheckoutService {
     const configurations = configurationsOf(null, input.configurations);
     const picture = image ? checkImage(image.data) : null;
     const id = uuidv7();
-    const inserted = await store.insertLink(this.db, {
+    const slug = input.slug ?? slugFrom(input.name);
+    const link = {
       id,
       businessId: auth.businessId,
-      slug: input.slug ?? slugFrom(input.name),
+      slug,
       name: input.name,
       description: input.description ?? null,
       amount,
@@ -101,8 +102,11 @@ export class CheckoutService {
       createdChannel: channel,
       now: this.clock.now(),
       accepts: accepted.map((a) => ({ walletId: a.wallet.id, assetId: a.asset.row.id })),
+    };
+    // The link, what it accepts and its claim on the slug commit together.
+    await this.db.transaction().execute(async (tx) => {
+      if (!(await store.insertLink(tx, link)) || !(await store.claimSlug(tx, slug, auth.businessId, id))) throw slugTaken();
     });
-    if (!inserted) throw slugTaken();
     return this.getLink(auth, id);
   }
 
@@ -154,6 +158,8 @@ export class CheckoutService {
         this.clock.now(),
       );
       if (!ok) throw slugTaken();
+      // A slug another business held before (renamed away since) is still theirs.
+      if (input.slug !== undefined && !(await store.claimSlug(tx, input.slug, link.business_id, id))) throw slugTaken();
     });
     return this.getLink(auth, id);
   }

@@ -78,6 +78,19 @@ export async function insertLink(db: DbConn, l: NewLink): Promise<boolean> {
   return true;
 }
 
+/**
+ * Claims `slug` for a link of `businessId` (migration 050): false when another business has
+ * ever held it (now or before a rename). Run in the transaction that gives the link the slug.
+ */
+export async function claimSlug(db: DbConn, slug: string, businessId: string, linkId: string): Promise<boolean> {
+  const { rows } = await sql<{ slug_key: string }>`
+    INSERT INTO payment_link_slugs (slug_key, business_id, link_id) VALUES (lower(${slug}), ${businessId}, ${linkId})
+    ON CONFLICT (slug_key) DO UPDATE SET link_id = EXCLUDED.link_id, claimed_at = now()
+      WHERE payment_link_slugs.business_id = EXCLUDED.business_id
+    RETURNING slug_key`.execute(db);
+  return rows.length > 0;
+}
+
 export async function findLink(db: DbConn, id: string, forUpdate = false): Promise<LinkRow | undefined> {
   const { rows } = await sql<LinkRow>`SELECT ${LINK} FROM payment_links l WHERE l.id = ${id}
     ${forUpdate ? sql`FOR NO KEY UPDATE` : sql``}`.execute(db);
