@@ -212,6 +212,22 @@ describe('payment links', () => {
     expect(again.url).toMatch(/\/pay\/spring-sale$/);
   });
 
+  it('an edit takes a redirect, a payment limit and metadata off with null; a bad one writes nothing', async () => {
+    const link = await createLink({ name: 'Clear me', redirectUrl: 'https://shop.example/done', paymentLimit: 5, metadata: { a: '1' } });
+    const bad = await h.api('PATCH', `/v1/payment_links/${link.id}`, { key: key(), body: { redirectUrl: null, paymentLimit: 0 } });
+    expect(bad.status).toBe(400);
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: key() })).body.data).toMatchObject({
+      redirectUrl: 'https://shop.example/done',
+      paymentLimit: 5,
+    });
+    const cleared = await h.api('PATCH', `/v1/payment_links/${link.id}`, {
+      key: key(),
+      body: { redirectUrl: null, paymentLimit: null, metadata: null, description: '' },
+    });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.data).toMatchObject({ redirectUrl: null, paymentLimit: null, metadata: null, description: null, active: true });
+  });
+
   it('lists, reads, edits and deactivates; another business sees nothing', async () => {
     const link = await createLink({ name: 'Edit me' });
     const patched = await h.api('PATCH', `/v1/payment_links/${link.id}`, {

@@ -137,8 +137,8 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /** Refuses a redirect URL (of a link or a session) that isHttpUrl rejects: 400, before anything is written. */
-export function checkRedirectUrl(url: string | undefined, field = 'redirectUrl'): void {
-  if (url !== undefined && !isHttpUrl(url))
+export function checkRedirectUrl(url: string | null | undefined, field = 'redirectUrl'): void {
+  if (url !== undefined && url !== null && !isHttpUrl(url))
     throw new ValidationError(`${field} is not a valid absolute http(s) URL`, [{ field, message: 'not a valid absolute http(s) URL' }]);
 }
 

@@ -82,7 +82,19 @@ export const CreateLinkBody = Type.Object({ name: Name, ...LinkFields, accepts: 
 export type CreateLinkBody = Static<typeof CreateLinkBody>;
 
 export const UpdateLinkBody = Type.Object(
-  { name: Type.Optional(Name), ...LinkFields, active: Type.Optional(Type.Boolean()) },
+  {
+    name: Type.Optional(Name),
+    ...LinkFields,
+    // null takes a setting off the link (blank does the same for the texts and the amount).
+    metadata: Type.Optional(Type.Union([Metadata, Type.Null()], { description: 'null: none' })),
+    paymentLimit: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+        description: 'settled payments the link takes, then it is inactive; null: no limit',
+      }),
+    ),
+    redirectUrl: Type.Optional(Type.Union([Url, Type.Null()], { description: 'null: none (the success message is shown)' })),
+    active: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 export type UpdateLinkBody = Static<typeof UpdateLinkBody>;

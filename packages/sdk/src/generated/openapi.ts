@@ -12726,14 +12726,14 @@ export interface paths {
             description?: string;
             /** @description blank or absent: the payer chooses */
             amount?: string | '';
-            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            /** @description null: none */
             metadata?: {
               [key: string]: string | number;
-            };
-            /** @description settled payments the link takes, then it is inactive */
-            paymentLimit?: number;
-            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
-            redirectUrl?: string;
+            } | null;
+            /** @description settled payments the link takes, then it is inactive; null: no limit */
+            paymentLimit?: number | null;
+            /** @description null: none (the success message is shown) */
+            redirectUrl?: string | null;
             /** @description letters, digits and hyphens; unique on the installation */
             slug?: string;
             successMessage?: string;
@@ -12753,14 +12753,14 @@ export interface paths {
             description?: string;
             /** @description blank or absent: the payer chooses */
             amount?: string | '';
-            /** @description key/value pairs (strings or numbers); in multipart, a JSON string */
+            /** @description null: none */
             metadata?: {
               [key: string]: string | number;
-            };
-            /** @description settled payments the link takes, then it is inactive */
-            paymentLimit?: number;
-            /** @description an absolute http(s) URL that parses as one (e.g. not "http://[") */
-            redirectUrl?: string;
+            } | null;
+            /** @description settled payments the link takes, then it is inactive; null: no limit */
+            paymentLimit?: number | null;
+            /** @description null: none (the success message is shown) */
+            redirectUrl?: string | null;
             /** @description letters, digits and hyphens; unique on the installation */
             slug?: string;
             successMessage?: string;
