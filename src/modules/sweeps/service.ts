@@ -352,7 +352,13 @@ export class SweepService {
         'What the address holds of this asset is held by its own withdrawals in flight: nothing is free to sweep until they settle',
       );
     }
-    if (result === 'nothing') throw new BusinessRuleError('NOTHING_TO_SWEEP', 'The address holds none of this asset to sweep');
+    if (result === 'nothing') {
+      // A twin request (or the sweep job) may have swept it meanwhile, the balance read after
+      // its transfer: this deposit's sweep, not an empty address.
+      const now = await store.depositForSweep(this.db, walletId, transactionId);
+      if (!now?.asset_swept && !(now?.sweep_id && now.sweep_status === 'pending'))
+        throw new BusinessRuleError('NOTHING_TO_SWEEP', 'The address holds none of this asset to sweep');
+    }
     return this.transactions.get(auth, walletId, transactionId);
   }
 
