@@ -64,15 +64,17 @@ export async function checkTypedData(
     const message = 'authorises several catalogued tokens: sign one per signature, so that each is weighed';
     throw new ValidationError(`message ${message}`, [{ field: 'message', message }]);
   }
-  // The withdrawal rules an approve or a transfer of a catalogued token obeys.
-  for (const { grant } of catalogued) await withdrawals.checkWhitelistOf(wallet.id, grant.to, grant.field);
+  // The withdrawal rules an approve or a transfer of a catalogued token obeys (revoking, 0, moves nothing).
+  for (const { grant } of catalogued) if (grant.amount > 0n) await withdrawals.checkWhitelistOf(wallet.id, grant.to, grant.field);
+  const verifying = addressKey(payload.domain.verifyingContract);
   await deps.aml?.checkPayout({
     wallet,
     chain,
     recipients: [
       { address: payload.domain.verifyingContract, field: 'domain.verifyingContract' },
       ...own.flatMap(({ grant }) => [
-        { address: grant.token, field: grant.field },
+        // A token other than the verifying contract (Permit2 names them in the message).
+        ...(addressKey(grant.token) === verifying ? [] : [{ address: grant.token, field: grant.field }]),
         { address: grant.to, field: grant.field },
       ]),
     ],
