@@ -233,6 +233,20 @@ describe('approvals', () => {
     },
   );
 
+  it('two edits of a rule at once: each changes its own fields, neither undoes the other', async () => {
+    const wallet = await fundedWallet(w, 'concurrent-edits', '0');
+    const patch = (id: string, body: Record<string, unknown>) => w.h.api('PATCH', `/v1/policies/${id}`, { key: w.manager.apiKey, body });
+    for (let i = 0; i < 8; i++) {
+      const rule = await policy(w, { ...approvalRule(wallet.id, 1), name: `edited ${i}` });
+      const raise = { ...approvalRule(wallet.id, 2).approval };
+      const [a, b] = await Promise.all([patch(rule.id, { approval: raise }), patch(rule.id, { name: `renamed ${i}` })]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const now = (await w.h.api('GET', `/v1/policies/${rule.id}`, { key: w.manager.apiKey })).body.data;
+      expect({ name: now.name, quorum: now.approval.quorum }).toEqual({ name: `renamed ${i}`, quorum: 2 });
+      expect((await w.h.api('DELETE', `/v1/policies/${rule.id}`, { key: w.manager.apiKey })).status).toBe(200);
+    }
+  });
+
   it('the audit chain holds after all of it', async () => {
     const report = await w.h.services.audit.verify();
     expect(report.broken).toBeNull();

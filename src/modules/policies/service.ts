@@ -114,19 +114,27 @@ export class PolicyService {
     assertMayManagePolicies(auth);
     const current = await store.findPolicy(this.deps.db, auth.businessId, id);
     if (!current) throw new NotFoundError('Policy');
-    const action = body.action ?? current.action;
-    const input = await this.#checked(auth, {
-      walletId: body.walletId !== undefined ? body.walletId : current.wallet_id,
-      addressId: body.addressId !== undefined ? body.addressId : current.address_id,
-      conditions: body.conditions ?? current.conditions,
-      action,
-      // Moving away from REQUIRE_APPROVAL drops the approval settings unless new ones are sent.
-      approval: body.approval !== undefined ? body.approval : action === 'REQUIRE_APPROVAL' ? current.approval : null,
-    });
+    // The rule the body edits, checked before the transaction (the checks read the database).
+    const rule = (base: store.PolicyRow) => {
+      const action = body.action ?? base.action;
+      return this.#checked(auth, {
+        walletId: body.walletId !== undefined ? body.walletId : base.wallet_id,
+        addressId: body.addressId !== undefined ? body.addressId : base.address_id,
+        conditions: body.conditions ?? base.conditions,
+        action,
+        // Moving away from REQUIRE_APPROVAL drops the approval settings unless new ones are sent.
+        approval: body.approval !== undefined ? body.approval : action === 'REQUIRE_APPROVAL' ? base.approval : null,
+      });
+    };
+    const checked = await rule(current);
     const row = await this.deps.changes.transaction(async (tx) => {
       await this.deps.changes.publish(tx, POLICIES_CHANGED, auth.businessId);
       const before = await store.findPolicy(tx, auth.businessId, id, true);
       if (!before) throw new NotFoundError('Policy');
+      // Another edit committed since the first read: this one applies its own fields on top of
+      // that one's, never writing back what it read before (a concurrent quorum raise, an
+      // approver removed, would be undone).
+      const input = sameRule(before, current) ? checked : await rule(before);
       const row = await store.updatePolicy(tx, id, {
         ...input,
         name: body.name ?? before.name,
@@ -337,4 +345,10 @@ function record(auth: AuthContext, action: string, id: string, details: Record<s
     details: { ...details, by: initiatorOf(auth) },
     ...(requestId ? { requestId } : {}),
   };
+}
+
+/** Whether two reads of a rule agree on what an edit builds on (all but name, priority and isActive, read under the lock). */
+function sameRule(a: store.PolicyRow, b: store.PolicyRow): boolean {
+  const of = (r: store.PolicyRow) => JSON.stringify([r.wallet_id, r.address_id, r.conditions, r.action, r.approval]);
+  return of(a) === of(b);
 }
