@@ -33,7 +33,7 @@ const ALLOWED: Record<Capability, readonly string[]> = {
 const WHAT: Record<Capability, string> = {
   manage_wallets: 'change wallets',
   develop: 'manage API keys and webhooks',
-  withdraw: 'send withdrawals',
+  withdraw: 'send withdrawals or hand out a wallet key that can',
   approve: 'approve payouts',
   release_held: 'release deposits held by AML screening',
   manage_team: 'manage the team',
@@ -41,6 +41,14 @@ const WHAT: Record<Capability, string> = {
 
 export function can(session: Pick<Session, 'role'>, capability: Capability): boolean {
   return ALLOWED[capability].includes(session.role);
+}
+
+/**
+ * Restrictions every business API key a role mints carries: a key that may write may pay
+ * out over the API, so only a role that may withdraw mints one (a developer's keys read).
+ */
+export function mintedKeyRestrictions(session: Pick<Session, 'role'>): 'READ_ONLY'[] {
+  return can(session, 'withdraw') ? [] : ['READ_ONLY'];
 }
 
 export function requireCan(session: Pick<Session, 'role'>, capability: Capability): void {
@@ -66,6 +74,8 @@ const POSTS: [RegExp, Capability | null][] = [
   [/^\/wallets\/[^/]+\/withdraw$/, 'withdraw'],
   // Payment links take customers' money into a wallet: as changing the wallet's own settings.
   [/^\/payment-links(\/[^/]+\/active)?$/, 'manage_wallets'],
+  // A wallet's new key pays out over the API: only roles that may withdraw hand one out.
+  [/^\/developers\/[^/]+\/key$/, 'withdraw'],
   [/^\/developers(\/.*)?$/, 'develop'],
   [/^\/deliveries\/[^/]+\/resend$/, 'develop'],
   [/^\/(users|invitations)(\/.*)?$/, 'manage_team'],

@@ -88,6 +88,24 @@ describe('roles', () => {
     expect((await client.submit('/dashboard/wallets', '/dashboard/users/invite', { email: 'x@y.example', role: 'viewer' })).status).toBe(
       403,
     );
+    // Nor through a key: the keys a developer creates only read, and a wallet's key (which
+    // pays out) is handed out by owners and admins only.
+    const created = await client.submit('/dashboard/developers', '/dashboard/developers/api-keys', { name: 'dev key' });
+    expect(created.status).toBe(200);
+    const minted = /id="business-key-new">([^<]+)</.exec(created.text)?.[1];
+    expect(minted).toBeDefined();
+    const pay = await h.api('POST', `/v1/wallets/${wallet.id}/withdraw`, {
+      key: minted!,
+      body: {
+        assetId: h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id,
+        address: wallet.address,
+        amount: '1',
+      },
+    });
+    expect([pay.status, pay.body.error]).toEqual([403, 'KEY_READ_ONLY']);
+    expect((await client.submit('/dashboard/developers', `/dashboard/developers/${wallet.id}/key`, {})).status).toBe(403);
+    // The wallet's key was not replaced.
+    expect((await h.api('GET', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey })).status).toBe(200);
   });
 });
 

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { UpdateWalletBody } from '../../modules/wallets/schemas.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
-import { requireCan } from '../roles.js';
+import { mintedKeyRestrictions, requireCan } from '../roles.js';
 import { check } from '../validate.js';
 import { BUSINESS_KEYS, developersPage, type DevelopersState } from '../views/developers.js';
 import { CreateApiKeyBody } from '../../modules/apikeys/schemas.js';
@@ -39,7 +39,8 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
       }),
     );
     const businessKeys = (await services.apiKeys.listBusinessKeys(session.auth, { page: 1, limit: 100 })).items;
-    return sendPage(reply, developersPage(frameOf(session), session.csrfToken, { ...state, wallets, businessKeys }), status);
+    const readOnlyKeys = mintedKeyRestrictions(session).length > 0;
+    return sendPage(reply, developersPage(frameOf(session), session.csrfToken, { ...state, wallets, businessKeys, readOnlyKeys }), status);
   }
 
   /**
@@ -97,8 +98,8 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const session = sessionOf(req);
     const form = formOf(req);
     return attempt(req, reply, BUSINESS_KEYS, async () => {
-      const scopes: ApiKeyScope[] = [];
-      if (form.readOnly) scopes.push('READ_ONLY');
+      const scopes: ApiKeyScope[] = [...mintedKeyRestrictions(session)];
+      if (form.readOnly && !scopes.includes('READ_ONLY')) scopes.push('READ_ONLY');
       if (form.noKeyExport) scopes.push('NO_KEY_EXPORT');
       const name = (form.name ?? '').trim();
       const rate = (form.rateLimit ?? '').trim();

@@ -24,6 +24,8 @@ export const BUSINESS_KEYS = 'business-keys';
 
 export interface DevelopersState {
   wallets: DeveloperWallet[];
+  /** The viewer's role may not pay out: the keys it creates are read-only, and it hands out no wallet key. */
+  readOnlyKeys?: boolean;
   /** The business's live business keys. */
   businessKeys?: ApiKeyView[];
   /** A business key created by this very request: the one time it is shown. */
@@ -84,14 +86,18 @@ function walletCard(w: DeveloperWallet, csrfToken: string, state: DevelopersStat
             ${w.keyPrefix && w.keyScopes?.length ? html`<span class="small" data-testid="key-scopes">restricted: ${w.keyScopes.join(', ')}</span>` : ''}
           </p>`
     }
-    <form
-      method="post"
-      action="${base}/key"
-      data-confirm="${w.keyPrefix ? 'Regenerate the key? The current key stops working at once.' : ''}"
-    >
-      ${csrf(csrfToken)}
-      <button type="submit" name="action" value="regenerate">${w.keyPrefix ? 'Regenerate key' : 'Generate key'}</button>
-    </form>
+    ${
+      state.readOnlyKeys
+        ? html`<p class="muted small">An owner or an admin generates this wallet's key: it can pay out.</p>`
+        : html`<form
+            method="post"
+            action="${base}/key"
+            data-confirm="${w.keyPrefix ? 'Regenerate the key? The current key stops working at once.' : ''}"
+          >
+            ${csrf(csrfToken)}
+            <button type="submit" name="action" value="regenerate">${w.keyPrefix ? 'Regenerate key' : 'Generate key'}</button>
+          </form>`
+    }
 
     <h3>Webhook URL</h3>
     <form method="post" action="${base}/webhook" class="inline">
@@ -230,7 +236,11 @@ function businessKeysCard(csrfToken: string, state: DevelopersState): Html {
       ${csrf(csrfToken)}
       <label class="grow">Name <input type="text" name="name" maxlength="100" placeholder="e.g. payouts service" /></label>
       <label>Rate limit (requests/s) <input type="text" inputmode="numeric" name="rateLimit" placeholder="default" /></label>
-      <label class="check"><input type="checkbox" name="readOnly" value="1" /> Read only</label>
+      ${
+        state.readOnlyKeys
+          ? html`<span class="muted small">Read only (your role may not pay out, so its keys only read)</span>`
+          : html`<label class="check"><input type="checkbox" name="readOnly" value="1" /> Read only</label>`
+      }
       <label class="check"><input type="checkbox" name="noKeyExport" value="1" /> No key export</label>
       <button type="submit">Create key</button>
     </form>
