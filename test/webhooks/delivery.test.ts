@@ -270,6 +270,60 @@ describe('retry schedule on the fake clock (5, 10, 20, 40, 80 minutes), then fai
   });
 });
 
+describe('the URL a retry goes to', () => {
+  it("is the wallet's URL at the attempt: moved, the retries follow it; removed, they stop, unsent", async () => {
+    const moved = await startReceiver();
+    try {
+      await setUrl(receiver.url);
+      receiver.script({ kind: 'status', status: 500 });
+      const tx = await recordDeposit(h, 'devnet-eth');
+      const [id] = await deliveriesOf(h, tx.id);
+      await firstAttemptRecorded(id!);
+      const toOld = receiver.requests.length;
+      // The merchant moves the URL: the next attempt goes to the new one, not the old one.
+      await setUrl(moved.url);
+      clock.advance(5 * MIN);
+      await h.services.webhooks.sweep();
+      await moved.waitForRequests(1);
+      const done = await eventually(
+        () => deliveryState(h, id!),
+        (st) => st.status === 'success',
+      );
+      expect(done).toMatchObject({ attempts: 2 });
+      expect(receiver.requests.length).toBe(toOld);
+      const entry = (await h.api('GET', `/v1/wallets/${eth().id}/transactions/${tx.id}/webhooks`)).body.data[0];
+      expect(entry).toMatchObject({ status: 'success', url: moved.url });
+
+      // Removed: a pending retry is closed, failed, without an attempt.
+      await setUrl(receiver.url);
+      receiver.script({ kind: 'status', status: 500 });
+      const tx2 = await recordDeposit(h, 'devnet-eth');
+      const [id2] = await deliveriesOf(h, tx2.id);
+      await firstAttemptRecorded(id2!);
+      const before = receiver.requests.length;
+      await setUrl(null);
+      clock.advance(5 * MIN);
+      await h.services.webhooks.sweep();
+      const closed = await eventually(
+        () => deliveryState(h, id2!),
+        (st) => st.status !== 'pending',
+      );
+      expect(closed).toMatchObject({ status: 'failed', attempts: 1, next_attempt_at: null });
+      expect(await attemptTimes(h, id2!)).toHaveLength(1);
+      expect(receiver.requests.length).toBe(before);
+      const log = await h.api('GET', `/v1/wallets/${eth().id}/transactions/${tx2.id}/webhooks`);
+      expect(log.body.data[0]).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        response: 'not sent: the wallet has no webhook URL any more',
+      });
+    } finally {
+      await moved.close();
+      await setUrl(receiver.url);
+    }
+  });
+});
+
 describe('concurrency', () => {
   it('racing deliverers make each attempt exactly once', async () => {
     await setUrl(receiver.url);

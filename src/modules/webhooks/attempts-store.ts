@@ -29,25 +29,35 @@ export interface ClaimedAttempt {
  * batch) in ONE statement: locks them (skipping any another worker holds), counts the
  * attempt, moves the schedule to the following slot (so a worker dying mid-attempt leaves
  * the schedule intact) and logs the attempt. Only one caller can ever claim an attempt.
+ *
+ * Each attempt goes to the wallet's webhook URL as it is now, not as it was when the event
+ * was written: a merchant who moves or removes the URL (a host lost or compromised) must
+ * not keep receiving signed events there for the hours retries last. A delivery whose
+ * wallet has no URL any more is closed, failed, without an attempt.
  */
 export async function claimAttempts(
   db: DbConn,
   c: { ids?: string[]; batch?: string; now: Date; limit: number; retryDelaysMs: number[]; finalGraceMs: number },
 ): Promise<ClaimedAttempt[]> {
-  const which = c.batch !== undefined ? sql`batch_id = ${c.batch}::uuid` : sql`id = ANY(${c.ids ?? []}::uuid[])`;
+  const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
   const { rows } = await sql<ClaimedAttempt>`
     WITH due AS (
-      SELECT id FROM webhook_deliveries
-       WHERE ${which} AND status = 'pending' AND next_attempt_at <= ${c.now} AND attempts < max_attempts
-       ORDER BY id LIMIT ${c.limit}
-         FOR UPDATE SKIP LOCKED
+      SELECT d.id, w.webhook_url FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
+       WHERE ${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts
+       ORDER BY d.id LIMIT ${c.limit}
+         FOR UPDATE OF d SKIP LOCKED
+    ), closed AS (
+      UPDATE webhook_deliveries d
+         SET status = 'failed', next_attempt_at = NULL, updated_at = ${c.now},
+             response = 'not sent: the wallet has no webhook URL any more'
+        FROM due WHERE d.id = due.id AND due.webhook_url IS NULL
     ), claimed AS (
       UPDATE webhook_deliveries d
-         SET attempts = d.attempts + 1, last_attempt_at = ${c.now}, updated_at = ${c.now},
+         SET attempts = d.attempts + 1, last_attempt_at = ${c.now}, updated_at = ${c.now}, url = due.webhook_url,
              next_attempt_at = ${c.now}::timestamptz + interval '1 millisecond' *
                CASE WHEN d.attempts + 1 < d.max_attempts THEN coalesce((${c.retryDelaysMs}::bigint[])[d.attempts + 1], ${c.finalGraceMs})
                     ELSE ${c.finalGraceMs} END
-        FROM due WHERE d.id = due.id
+        FROM due WHERE d.id = due.id AND due.webhook_url IS NOT NULL
       RETURNING d.id, d.wallet_id, d.event_id, d.url, d.body, d.attempts AS attempt, d.max_attempts
     ), logged AS (
       INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at)
