@@ -151,8 +151,14 @@ export const ERROR_CATALOGUE = {
   WEBHOOK_URL_NOT_SET: { status: 422, meaning: "Set the wallet's webhookUrl first." },
 
   // Contract calls, signing, auto-settlement.
-  CONTRACT_WRITES_DISABLED: { status: 422, meaning: "Contract writes are switched off in the wallet's configurations (typed-data signing too: a contract acts on it)." },
-  CONTRACT_NOT_ALLOWED: { status: 422, meaning: "The contract (a call's, or typed data's verifying contract) is not in the wallet's contract allow-list." },
+  CONTRACT_WRITES_DISABLED: {
+    status: 422,
+    meaning: "Contract writes are switched off in the wallet's configurations (typed-data signing too: a contract acts on it).",
+  },
+  CONTRACT_NOT_ALLOWED: {
+    status: 422,
+    meaning: "The contract (a call's, or typed data's verifying contract) is not in the wallet's contract allow-list.",
+  },
   NOT_A_CONTRACT: { status: 422, meaning: 'There is no contract code at the address.' },
   CONTRACT_REVERTED: { status: 422, meaning: 'The call reverts; `details` carries the decoded reason.' },
   CONTRACT_CALL_FAILED: { status: 422, meaning: "The contract's answer does not match the ABI given, or the call failed." },

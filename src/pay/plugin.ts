@@ -87,6 +87,14 @@ function clientMessage(err: Error, status: number): string {
 }
 const text = (v: unknown, max: number) => (typeof v === 'string' && v.trim() !== '' && v.length <= max ? v.trim() : undefined);
 
+/**
+ * Live-status streams one client may hold open (a payer has a tab or two; payers behind one
+ * carrier NAT share an address), and this process in all. Refused, the page reloads itself
+ * now and then instead (assets/pay.js).
+ */
+const STREAMS_PER_CLIENT = 20;
+const STREAMS_PER_PROCESS = 5_000;
+
 export async function payPlugin(
   app: FastifyInstance,
   opts: { services: Services; statusOf: (err: AppError) => number; sessionsPerIp?: number },
@@ -95,6 +103,8 @@ export async function payPlugin(
   const live = new LiveCheckouts(checkouts, (err) => app.log.error({ err }, 'live checkout status failed'));
   const limiter = new SessionLimiter(opts.sessionsPerIp ?? 30, 10 * 60_000);
   const streams = new Set<() => void>();
+  /** Open live-status streams per client (clientOf), this process. */
+  const openStreams = new Map<string, number>();
   app.addHook('onClose', async () => {
     for (const end of [...streams]) end();
     live.stop();
@@ -303,6 +313,19 @@ export async function payPlugin(
     const found = await sessionOf(req, reply);
     if (!found) return reply;
     const { link } = found;
+    // Each stream holds a socket and a listener until the client leaves: one client (or all
+    // of them, on this open page) may only hold so many.
+    const client = clientOf(req.ip || 'unknown');
+    const held = openStreams.get(client) ?? 0;
+    if (held >= STREAMS_PER_CLIENT || streams.size >= STREAMS_PER_PROCESS) {
+      return reply
+        .status(429)
+        .header('retry-after', '30')
+        .header('cache-control', 'no-store')
+        .type('text/plain')
+        .send('Too many open status streams.');
+    }
+    openStreams.set(client, held + 1);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -331,9 +354,12 @@ export async function payPlugin(
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
     let unwatch: () => void = () => undefined;
     const end = () => {
+      if (!streams.delete(end)) return; // ended already (the client left, then the server closed)
       clearInterval(heartbeat);
       unwatch();
-      streams.delete(end);
+      const left = (openStreams.get(client) ?? 1) - 1;
+      if (left > 0) openStreams.set(client, left);
+      else openStreams.delete(client);
       res.end();
     };
     streams.add(end);

@@ -251,6 +251,35 @@ describe('payment links', () => {
   });
 });
 
+describe('live status streams', () => {
+  it('one client holds at most 20 open; past that 429, and a closed one frees its place', async () => {
+    const link = await createLink({ name: 'Streams', amount: '3' });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const open: AbortController[] = [];
+    const stream = async () => {
+      const abort = new AbortController();
+      const res = await fetch(`${c.url}/events`, { signal: abort.signal });
+      if (res.status === 200) {
+        open.push(abort);
+        // The first event comes at once: the stream is held.
+        const reader = res.body!.getReader();
+        await reader.read();
+      } else await res.text();
+      return res.status;
+    };
+    try {
+      const first = [];
+      for (let i = 0; i < 20; i++) first.push(await stream());
+      expect(first).toEqual(Array(20).fill(200));
+      expect(await stream()).toBe(429);
+      open.shift()!.abort();
+      await eventually(stream, (status) => status === 200);
+    } finally {
+      for (const a of open) a.abort();
+    }
+  });
+});
+
 describe('checkout sessions', () => {
   it('an exact payment: seen (processing), then confirmed (settled); the webhooks name the link and the session', async () => {
     const link = await createLink({ name: 'Exact', amount: '12.5', metadata: { order: 'A-1' } });

@@ -39,6 +39,11 @@
   const instructions = document.getElementById('instructions');
   const success = document.getElementById('success');
   const events = new EventSource(session.dataset.events);
+  // Refused (429: too many open from this network) or gone for good: the page itself shows
+  // the status, so read it again now and then instead.
+  events.addEventListener('error', () => {
+    if (events.readyState === EventSource.CLOSED) setTimeout(() => window.location.reload(), 30000);
+  });
   events.addEventListener('status', (message) => {
     const s = JSON.parse(message.data);
     if (status.dataset.status !== s.state) {
