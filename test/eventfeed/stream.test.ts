@@ -166,6 +166,35 @@ describe('the event stream', () => {
   });
 });
 
+describe('per business', () => {
+  it('keeps at most 20 streams open per business whatever its keys (keys are free to make)', async () => {
+    await waitUntil('earlier streams to close', () => h.services.eventFeed.openStreams === 0, 10_000);
+    const operator = { keyId: 'cli:operator', businessId: h.businessId, walletId: null, operator: true };
+    const minted = await Promise.all(
+      [1, 2, 3].map(async (i) => (await h.services.apiKeys.createBusinessKey(operator, { name: `streams ${i}` })).apiKey),
+    );
+    const keys = [a.apiKey, b.apiKey, h.businessKey, ...minted]; // b's key was regenerated above
+    expect(keys.length * 5).toBeGreaterThan(20);
+    // Five a key, until the business holds 20.
+    const plan = Array.from({ length: 20 }, (_, i) => keys[Math.floor(i / 5)]!);
+    const twenty = await Promise.all(plan.map((k) => stream(k)));
+    expect(
+      twenty.map((c) => c.status),
+      twenty.map((c) => c.body).join(' '),
+    ).toEqual(Array(20).fill(200));
+    const spare = keys[4]!; // a key with no stream of its own yet
+    const refused = await stream(spare);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: 'STREAM_LIMIT_REACHED' });
+    expect(JSON.parse(refused.body).message).toContain('This business has 20 event streams open');
+    twenty[0]!.close();
+    await waitUntil('the slot to be freed', () => h.services.eventFeed.openStreams === 19, 10_000);
+    expect((await stream(spare)).status).toBe(200);
+    for (const c of open) c.close();
+    await waitUntil('every stream to close', () => h.services.eventFeed.openStreams === 0, 10_000);
+  });
+});
+
 describe('clients that hang up at once', () => {
   it("give their key's slot back: twenty requests closed right after they are sent leave no stream open, and five can open after", async () => {
     await waitUntil('earlier streams to close', () => h.services.eventFeed.openStreams === 0, 10_000);

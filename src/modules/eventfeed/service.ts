@@ -61,6 +61,7 @@ export class EventFeedService {
   readonly #byWallet = new Map<string, Set<EventStream>>();
   readonly #byBusiness = new Map<string, Set<EventStream>>();
   readonly #perKey = new Map<string, number>();
+  readonly #perBusiness = new Map<string, number>();
   readonly #open = new Set<EventStream>();
   #closing = false;
 
@@ -105,12 +106,26 @@ export class EventFeedService {
         5,
       );
     }
+    const business = this.#perBusiness.get(auth.businessId) ?? 0;
+    if (business >= this.settings.maxStreamsPerBusiness) {
+      throw new RateLimitedError(
+        'STREAM_LIMIT_REACHED',
+        `This business has ${business} event streams open on this server (at most ${this.settings.maxStreamsPerBusiness}, whatever the keys); close one first`,
+        5,
+      );
+    }
     this.#perKey.set(auth.keyId, open + 1);
+    this.#perBusiness.set(auth.businessId, business + 1);
     let settled = false;
     const release = () => {
-      const n = (this.#perKey.get(auth.keyId) ?? 1) - 1;
-      if (n > 0) this.#perKey.set(auth.keyId, n);
-      else this.#perKey.delete(auth.keyId);
+      for (const [map, id] of [
+        [this.#perKey, auth.keyId],
+        [this.#perBusiness, auth.businessId],
+      ] as const) {
+        const n = (map.get(id) ?? 1) - 1;
+        if (n > 0) map.set(id, n);
+        else map.delete(id);
+      }
     };
     return {
       start: (sink) => {

@@ -21,6 +21,11 @@ export interface StreamSettings {
   heartbeatMs: number;
   /** Open streams per API key and process (default 5). */
   maxStreamsPerKey: number;
+  /**
+   * Open streams per business and process, whatever its keys (default 20): keys are free to
+   * create, and every stream is woken by every event and reads the shared pool.
+   */
+  maxStreamsPerBusiness: number;
   /** Bytes a connection may hold unsent before the next batch waits (default 1 MiB). */
   bufferBytes: number;
   /** How long the buffer may stay above `bufferBytes` before the reader is dropped (default 30 s). */
@@ -39,6 +44,7 @@ export interface StreamSettings {
 export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   heartbeatMs: 15_000,
   maxStreamsPerKey: 5,
+  maxStreamsPerBusiness: 20,
   bufferBytes: 1024 * 1024,
   slowReaderMs: 30_000,
   closeGraceMs: 30_000,
