@@ -40,6 +40,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     meaning: 'APPROVE and MANAGE_POLICIES are given by the operator only (the `api-key create --scope` command), never by another key.',
   },
+  APPROVER_KEY: {
+    status: 403,
+    meaning:
+      'A key with the APPROVE grant creates no API key or wallet (whose key it would hand out): it would approve what its own keys pay out.',
+  },
   RATE_LIMITED: {
     status: 429,
     meaning: "The key's request rate (or the dashboard's sign-in attempts) ran out; retry after `Retry-After` seconds.",

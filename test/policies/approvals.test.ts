@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomAddress } from '../withdrawals/world.js';
 import {
+  ETH,
   eventsOf,
   footprint,
   fundedWallet,
@@ -144,6 +145,22 @@ describe('approvals', () => {
     expect(all.body.data?.status).toBe('PENDING');
     const rest = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '101' });
     expect(rest.body.data?.status).toBe('PENDING_APPROVAL');
+  });
+
+  it('a key that may approve makes no key or wallet: its holder would approve what they pay out', async () => {
+    const approver = w.approvers[0].apiKey;
+    const wallets = async () => (await w.h.api('GET', '/v1/wallets', { key: w.h.businessKey })).body.meta.totalItems as number;
+    const before = await wallets();
+    const minted = await w.h.api('POST', '/v1/api-keys', { key: approver, body: { name: 'would pay out' } });
+    expect([minted.status, minted.body.error]).toEqual([403, 'APPROVER_KEY']);
+    const wallet = await w.h.api('POST', '/v1/wallets', {
+      key: approver,
+      body: { blockchain: ETH, network: 'testnet', name: 'would pay out' },
+    });
+    expect([wallet.status, wallet.body.error]).toEqual([403, 'APPROVER_KEY']);
+    expect(await wallets()).toBe(before);
+    const plain = await w.h.api('POST', '/v1/api-keys', { key: w.h.businessKey, body: { name: 'plain' } });
+    expect(plain.status).toBe(200);
   });
 
   it('expiry cancels and releases (hand-moved clock)', { timeout: 60_000 }, async () => {

@@ -62,6 +62,14 @@ export function assertMayExportKeys(auth: Scoped): void {
 export function scopesOfNewKey(creator: Scoped, requested: readonly ApiKeyScope[] = []): ApiKeyScope[] {
   if (creator.walletId !== null) throw new ForbiddenError('A wallet API key cannot create API keys; use a business API key');
   if (isReadOnly(creator)) throw new ForbiddenError('This API key is read-only: it cannot create API keys', 'KEY_READ_ONLY');
+  // A key that approves payouts makes no key that asks for them (a business key, a wallet's
+  // key): its holder would pay out with the new key and approve the payout itself.
+  if (hasGrant(creator, 'APPROVE') && !creator.operator) {
+    throw new ForbiddenError(
+      'A key that may approve payouts cannot create API keys or wallets: it would approve what its own keys pay out',
+      'APPROVER_KEY',
+    );
+  }
   const grants = KEY_GRANTS.filter((g) => requested.includes(g));
   if (grants.length > 0 && !creator.operator) {
     throw new ForbiddenError(`Only the operator can give ${grants.join(' and ')} (the api-key command)`, 'KEY_GRANT_NOT_ALLOWED');
