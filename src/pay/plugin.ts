@@ -313,6 +313,9 @@ export async function payPlugin(
     const found = await sessionOf(req, reply);
     if (!found) return reply;
     const { link } = found;
+    // A client that hung up while the session was read sent its 'close' already: a stream
+    // started now would never end (its slot, timer and watcher kept for good).
+    if (req.raw.destroyed || req.raw.socket.destroyed) return reply;
     // Each stream holds a socket and a listener until the client leaves: one client (or all
     // of them, on this open page) may only hold so many.
     const client = clientOf(req.ip || 'unknown');

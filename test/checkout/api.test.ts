@@ -7,6 +7,7 @@
  * then a late payment; the payment limit; tenancy; a payment AML screening holds (seen, not
  * confirmed: settled once released, invalid when still held at the window's end).
  */
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, type Address, type Hex } from 'viem';
@@ -276,6 +277,35 @@ describe('live status streams', () => {
       await eventually(stream, (status) => status === 200);
     } finally {
       for (const a of open) a.abort();
+    }
+  });
+
+  it('a client that hangs up before its stream starts holds no place', async () => {
+    const link = await createLink({ name: 'Hang ups', amount: '3' });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const { host, port, pathname } = new URL(`${c.url}/events`);
+    // Each sends the request and leaves at once, while the server still reads the session.
+    await Promise.all(
+      Array.from(
+        { length: 25 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = net.connect(Number(port), host.split(':')[0], () => {
+              socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, () => {
+                socket.destroy();
+                resolve();
+              });
+            });
+          }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const abort = new AbortController();
+    try {
+      const res = await fetch(`${c.url}/events`, { signal: abort.signal });
+      expect(res.status).toBe(200);
+    } finally {
+      abort.abort();
     }
   });
 });
