@@ -126,7 +126,9 @@ export async function createServices(
   db: Db,
   vault: KeyVault,
   config: Pick<AppConfig, 'chains' | 'addressLimit' | 'keyExport'> &
-    Partial<Pick<AppConfig, 'webhookAllowPrivateTargets' | 'rates' | 'keyImportMainnet' | 'webhookCompatSignatureHeader' | 'aml'>> & {
+    Partial<
+      Pick<AppConfig, 'webhookAllowPrivateTargets' | 'rates' | 'keyImportMainnet' | 'webhookCompatSignatureHeader' | 'aml' | 'eventStreams'>
+    > & {
       apiLimits?: ApiKeyLimits;
     },
   opts: ServiceOptions = {},
@@ -251,7 +253,10 @@ export async function createServices(
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
   const checkouts = new CheckoutService(db, clock, catalogue, wallets, walletAssets, addresses, webhooks);
   events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts, staking, salvage, swapApi }));
-  const eventFeed = new EventFeedService({ db, clock, logger, changes, wallets, walletAssets, transactions, webhooks }, opts.eventStreams);
+  const eventFeed = new EventFeedService(
+    { db, clock, logger, changes, wallets, walletAssets, transactions, webhooks },
+    { ...config.eventStreams, ...opts.eventStreams },
+  );
   return {
     db,
     catalogue,

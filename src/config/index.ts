@@ -62,6 +62,8 @@ export interface AppConfig {
    * addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS). Default: only with the local devnet.
    */
   webhookAllowPrivateTargets: boolean;
+  /** Open event streams per API key and per business, per process (EVENT_STREAMS_PER_KEY, EVENT_STREAMS_PER_BUSINESS). */
+  eventStreams: { maxStreamsPerKey: number; maxStreamsPerBusiness: number };
   /** Which reverse proxies may name the client (TRUST_PROXY; Fastify's trustProxy). */
   trustProxy: TrustProxy;
   /**
@@ -164,6 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, families: readonly FamilyConf
     // installation, private targets would expose the operator's internal services.
     webhookAllowPrivateTargets: boolSetting(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', devnet),
     trustProxy,
+    eventStreams: {
+      maxStreamsPerKey: intSetting(env, 'EVENT_STREAMS_PER_KEY', 5, 1, 10_000),
+      maxStreamsPerBusiness: intSetting(env, 'EVENT_STREAMS_PER_BUSINESS', 50, 1, 100_000),
+    },
     apiLimits: {
       keyRate: intSetting(env, 'API_KEY_RATE_LIMIT', 1_000, 0, 1_000_000),
       authFailures: intSetting(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),

@@ -56,7 +56,7 @@ export const ERROR_CATALOGUE = {
   STREAM_LIMIT_REACHED: {
     status: 429,
     meaning:
-      'This API key (5) or its business (20, whatever the keys) already has the most event streams this server keeps open; close one, or retry after `Retry-After` seconds.',
+      'This API key (5 by default) or its business (50, whatever the keys) already has the most event streams this server keeps open; close one, or retry after `Retry-After` seconds.',
   },
 
   // Resources.

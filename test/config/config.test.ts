@@ -755,3 +755,14 @@ describe('loadConfig: Solana in the catalogue', () => {
     ).toMatch(/chains\.tron\.finality: only Solana chains/);
   });
 });
+
+describe('loadConfig: event stream limits', () => {
+  it('5 per key and 50 per business by default; each settable, a bad value refused', () => {
+    expect(loadConfig({}).eventStreams).toEqual({ maxStreamsPerKey: 5, maxStreamsPerBusiness: 50 });
+    expect(loadConfig({ EVENT_STREAMS_PER_KEY: '2', EVENT_STREAMS_PER_BUSINESS: '400' }).eventStreams).toEqual({
+      maxStreamsPerKey: 2,
+      maxStreamsPerBusiness: 400,
+    });
+    expect(configError({ EVENT_STREAMS_PER_BUSINESS: '0' }).message).toMatch(/^Invalid configuration: EVENT_STREAMS_PER_BUSINESS\b/);
+  });
+});

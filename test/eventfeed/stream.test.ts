@@ -16,7 +16,7 @@ let b: TestWallet;
 let receiver: Receiver;
 const open: SseConnection[] = [];
 
-const SETTINGS = { heartbeatMs: 300, bufferBytes: 64 * 1024, slowReaderMs: 2_000 };
+const SETTINGS = { heartbeatMs: 300, bufferBytes: 64 * 1024, slowReaderMs: 2_000, maxStreamsPerBusiness: 20 };
 
 const trigger = async (w: TestWallet, event = 'deposit.success') => {
   const res = await h.api('POST', `/v1/wallets/${w.id}/webhooks/trigger`, { key: w.apiKey, body: { event } });

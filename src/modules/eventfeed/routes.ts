@@ -41,7 +41,7 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<{ feed: EventFeedService
           'from now on, or after `after`, or after `Last-Event-ID` (what EventSource sends when it reconnects), so a reconnecting client misses nothing. ' +
           'A `: keep-alive` comment every 15 s. The server ends a stream with `event: stream.closed` and a `reason` ' +
           '(`shutdown`, `slow_reader` when the client reads too slowly, `key_revoked`, `error`). ' +
-          'A limited number of open streams per API key and server (5; 429 `STREAM_LIMIT_REACHED` beyond).',
+          'A limited number of open streams per API key and per business, per server (5 and 50 by default: EVENT_STREAMS_PER_KEY, EVENT_STREAMS_PER_BUSINESS; 429 `STREAM_LIMIT_REACHED` beyond).',
         querystring: StreamQuery,
         headers: StreamHeaders,
         response: {

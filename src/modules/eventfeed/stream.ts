@@ -22,7 +22,7 @@ export interface StreamSettings {
   /** Open streams per API key and process (default 5). */
   maxStreamsPerKey: number;
   /**
-   * Open streams per business and process, whatever its keys (default 20): keys are free to
+   * Open streams per business and process, whatever its keys (default 50): keys are free to
    * create, and every stream is woken by every event and reads the shared pool.
    */
   maxStreamsPerBusiness: number;
@@ -44,7 +44,7 @@ export interface StreamSettings {
 export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   heartbeatMs: 15_000,
   maxStreamsPerKey: 5,
-  maxStreamsPerBusiness: 20,
+  maxStreamsPerBusiness: 50,
   bufferBytes: 1024 * 1024,
   slowReaderMs: 30_000,
   closeGraceMs: 30_000,

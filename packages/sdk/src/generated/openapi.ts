@@ -13533,7 +13533,7 @@ export interface paths {
     };
     /**
      * The same events, live (Server-Sent Events)
-     * @description Extension. `text/event-stream`: one message per event (`id:` its cursor, `event:` its name, `data:` the Event as JSON), from now on, or after `after`, or after `Last-Event-ID` (what EventSource sends when it reconnects), so a reconnecting client misses nothing. A `: keep-alive` comment every 15 s. The server ends a stream with `event: stream.closed` and a `reason` (`shutdown`, `slow_reader` when the client reads too slowly, `key_revoked`, `error`). A limited number of open streams per API key and server (5; 429 `STREAM_LIMIT_REACHED` beyond).
+     * @description Extension. `text/event-stream`: one message per event (`id:` its cursor, `event:` its name, `data:` the Event as JSON), from now on, or after `after`, or after `Last-Event-ID` (what EventSource sends when it reconnects), so a reconnecting client misses nothing. A `: keep-alive` comment every 15 s. The server ends a stream with `event: stream.closed` and a `reason` (`shutdown`, `slow_reader` when the client reads too slowly, `key_revoked`, `error`). A limited number of open streams per API key and per business, per server (5 and 50 by default: EVENT_STREAMS_PER_KEY, EVENT_STREAMS_PER_BUSINESS; 429 `STREAM_LIMIT_REACHED` beyond).
      */
     get: {
       parameters: {
@@ -14304,6 +14304,7 @@ export interface components {
         | 'KEY_EXPORT_NOT_ALLOWED'
         | 'KEY_RESTRICTED'
         | 'KEY_GRANT_NOT_ALLOWED'
+        | 'APPROVER_KEY'
         | 'RATE_LIMITED'
         | 'AUTH_RATE_LIMITED'
         | 'STREAM_LIMIT_REACHED'
