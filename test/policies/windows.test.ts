@@ -204,7 +204,14 @@ describe('velocity windows count what was decided', () => {
     expect(migrated[0]!.policy_amount).toBeNull();
     expect(migrated[0]!.policy_destination?.toLowerCase()).toBe(w.eth.token('USDC').address.toLowerCase());
     expect(written[0]!.policy_amount).toBe('1000000');
+    // A payout older than any window (31 days at most) is left as it was.
+    await sql`UPDATE transactions SET policy_type = NULL, created_at = now() - interval '40 days' WHERE id = ${ids[1]}`.execute(
+      w.h.database.db,
+    );
+    await sql.raw(backfill).execute(w.h.database.db);
+    expect((await read())[1]!.policy_type).toBeNull();
   });
+
   it('a settlement leg counts what it sends once the swap delivered it, its USD value at the rate it was decided on', async () => {
     const wallet = await fundedWallet(w, 'windows-leg', '0');
     const chain = w.h.services.catalogue.findChain(ETH, 'testnet')!;

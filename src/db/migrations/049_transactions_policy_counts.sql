@@ -22,7 +22,11 @@ ALTER TABLE transactions
 -- Rows written before: counted as the windows counted them until now (their public columns),
 -- but the signed contract call, which moves to CONTRACT_WRITE. It is told from a sign-only
 -- withdrawal by having no asset and, as its reason, the JSON of its method and abi
--- (contracts/records.ts); a signed message or typed data has neither and stays uncounted.
+-- (contracts/records.ts); a signed message or typed data has neither and is no longer
+-- counted (no policy decides it). Only rows a window can still see: a window is at most 31
+-- days (policies/schemas.ts), so older payouts are left alone (a long history is not
+-- rewritten under this migration's lock); one retried later is counted then (its retry
+-- writes these columns).
 UPDATE transactions
    SET policy_type = CASE
          WHEN type = 'CUSTOM_SMART_CONTRACT' THEN 'CONTRACT_WRITE'
@@ -35,7 +39,8 @@ UPDATE transactions
        policy_amount_usd = CASE WHEN amount_usd ~ '^[0-9]+(\.[0-9]+)?$' THEN amount_usd::numeric END,
        policy_destination = recipient_address
  WHERE type IN ('WITHDRAW', 'SIGNED', 'CUSTOM_SMART_CONTRACT', 'SWAP', 'SALVAGE', 'AUTO_SETTLEMENT')
-   AND policy_type IS NULL;
+   AND policy_type IS NULL
+   AND (created_at > now() - interval '32 days' OR counted_at > now() - interval '32 days');
 
 -- The windows' look-ups: per wallet (WALLET scope) and per destination (DESTINATION scope).
 DROP INDEX IF EXISTS transactions_recipient_created;

@@ -86,7 +86,9 @@ export const UpdateLinkBody = Type.Object(
     name: Type.Optional(Name),
     ...LinkFields,
     // null takes a setting off the link (blank does the same for the texts and the amount).
-    metadata: Type.Optional(Type.Union([Metadata, Type.Null()], { description: 'null: none' })),
+    metadata: Type.Optional(
+      Type.Union([Metadata, Type.Null()], { description: 'key/value pairs (strings or numbers); in multipart, a JSON string; null: none' }),
+    ),
     paymentLimit: Type.Optional(
       Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
         description: 'settled payments the link takes, then it is inactive; null: no limit',

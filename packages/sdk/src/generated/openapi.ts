@@ -12726,7 +12726,7 @@ export interface paths {
             description?: string;
             /** @description blank or absent: the payer chooses */
             amount?: string | '';
-            /** @description null: none */
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string; null: none */
             metadata?: {
               [key: string]: string | number;
             } | null;
@@ -12753,7 +12753,7 @@ export interface paths {
             description?: string;
             /** @description blank or absent: the payer chooses */
             amount?: string | '';
-            /** @description null: none */
+            /** @description key/value pairs (strings or numbers); in multipart, a JSON string; null: none */
             metadata?: {
               [key: string]: string | number;
             } | null;
