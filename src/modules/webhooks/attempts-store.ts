@@ -11,6 +11,7 @@ import { jobs } from '../../jobs/store.js';
 export interface ClaimedAttempt {
   id: string;
   wallet_id: string;
+  business_id: string;
   url: string;
   body: string;
   attempt: number;
@@ -37,13 +38,23 @@ export interface ClaimedAttempt {
  */
 export async function claimAttempts(
   db: DbConn,
-  c: { ids?: string[]; batch?: string; now: Date; limit: number; retryDelaysMs: number[]; finalGraceMs: number },
+  c: {
+    ids?: string[];
+    batch?: string;
+    now: Date;
+    limit: number;
+    retryDelaysMs: number[];
+    finalGraceMs: number;
+    /** Businesses whose deliveries wait this time (their attempts in flight here are at their share). */
+    skipBusinesses?: string[];
+  },
 ): Promise<ClaimedAttempt[]> {
   const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
   const { rows } = await sql<ClaimedAttempt>`
     WITH due AS (
       SELECT d.id, w.webhook_url FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
        WHERE ${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts
+         AND w.business_id <> ALL(${c.skipBusinesses ?? []}::uuid[])
        ORDER BY d.id LIMIT ${c.limit}
          FOR UPDATE OF d SKIP LOCKED
     ), closed AS (
@@ -63,7 +74,7 @@ export async function claimAttempts(
       INSERT INTO webhook_attempts (id, delivery_id, attempt, attempted_at)
       SELECT gen_random_uuid(), id, attempt, ${c.now} FROM claimed
     )
-    SELECT c.id, c.wallet_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id,
+    SELECT c.id, c.wallet_id, w.business_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id,
            ws.secret_ids, ws.api_key_signs
       FROM claimed c
       JOIN events e ON e.id = c.event_id
@@ -77,6 +88,17 @@ export async function claimAttempts(
           FROM webhook_secrets s WHERE s.wallet_id = c.wallet_id
       ) ws`.execute(db);
   return rows;
+}
+
+/** Whether deliveries of the job (by ids or batch) are due but were skipped for their business's share. */
+export async function heldBack(db: DbConn, c: { ids?: string[]; batch?: string; now: Date; skipBusinesses: string[] }): Promise<boolean> {
+  const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
+  const { rows } = await sql`
+    SELECT 1 FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
+     WHERE ${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts
+       AND w.business_id = ANY(${c.skipBusinesses}::uuid[])
+     LIMIT 1`.execute(db);
+  return rows.length > 0;
 }
 
 export interface AttemptOutcome {

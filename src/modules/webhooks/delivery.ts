@@ -23,6 +23,17 @@ export const BATCH_WINDOW = 32;
  * HTTP agent (64 sockets per host), where the 15 s timeout would already be running.
  */
 export const MAX_IN_FLIGHT = 64;
+/**
+ * Delivery jobs of one business this process runs at once before a new one waits: a job
+ * holds one of the worker's 20 slots while its attempts run, and a tenant whose receiver
+ * hangs (each trigger a job of its own) must not take every slot while other tenants'
+ * events queue behind it. A job held back is queued again a little later (DEFER_MS) and
+ * ends at once. A burst comes as a few batch jobs of many attempts each (one per
+ * transaction), and a job that has started goes on through its window, so a burst is not
+ * held back.
+ */
+export const PER_BUSINESS_JOBS = 8;
+export const DEFER_MS = 1_000;
 /** Outcomes recorded per statement at most. */
 const RECORD_GROUP = 500;
 /** Wallets whose signing secret is kept in memory at most. */
@@ -50,6 +61,8 @@ export class DeliveryRunner {
   #pending: PendingOutcome[] = [];
   #flushing = false;
   #active = 0;
+  /** Delivery jobs running per business, this process (a batch across businesses counts for each). */
+  readonly #jobs = new Map<string, number>();
   /** Slots held by claims in progress (their attempts are not active yet). */
   #reserved = 0;
   #capacityWaiters: (() => void)[] = [];
@@ -63,11 +76,17 @@ export class DeliveryRunner {
     private readonly logger: Logger,
   ) {}
 
-  /** The next attempt of one delivery, if it is due. */
-  async deliverOne(deliveryId: string): Promise<'sent' | 'not-due'> {
-    const [row] = await this.claim({ ids: [deliveryId] }, 1);
-    if (!row) return 'not-due';
-    await this.attempt(row);
+  /** The next attempt of one delivery, if it is due ('deferred': its business is at its share, see PER_BUSINESS_JOBS). */
+  async deliverOne(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
+    const skip = this.atShare();
+    const [row] = await this.claim({ ids: [deliveryId] }, 1, skip);
+    if (!row) return (await this.heldBack({ ids: [deliveryId] }, skip)) ? 'deferred' : 'not-due';
+    const done = this.jobOf([row.business_id]);
+    try {
+      await this.attempt(row);
+    } finally {
+      done();
+    }
     return 'sent';
   }
 
@@ -76,39 +95,51 @@ export class DeliveryRunner {
    * were made. Deliveries another worker holds, or that are not due, are left alone (their
    * own jobs or the sweep cover them).
    */
-  async deliverBatch(batch: string): Promise<number> {
+  async deliverBatch(batch: string): Promise<number | 'deferred'> {
     const inFlight = new Set<Promise<void>>();
     let made = 0;
+    // Only the first claim weighs the businesses' shares: a job that started goes on.
+    let skip: string[] | null = this.atShare();
+    let done: (() => void) | null = null;
     let exhausted = false;
     let failure: unknown = null;
-    while (!failure) {
-      const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
-      // Claim in groups (half a window at least), not one statement per finished attempt.
-      if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
-        // Held while the claim is awaited, so concurrent batches cannot overshoot the budget.
-        this.#reserved += room;
-        let rows: attempts.ClaimedAttempt[];
-        try {
-          rows = await this.claim({ batch }, room);
-        } finally {
-          this.#reserved -= room;
-          this.wakeWaiters();
+    try {
+      while (!failure) {
+        const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
+        // Claim in groups (half a window at least), not one statement per finished attempt.
+        if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
+          // Held while the claim is awaited, so concurrent batches cannot overshoot the budget.
+          this.#reserved += room;
+          let rows: attempts.ClaimedAttempt[];
+          try {
+            rows = await this.claim({ batch }, room, skip ?? []);
+          } finally {
+            this.#reserved -= room;
+            this.wakeWaiters();
+          }
+          const weighed = skip !== null && skip.length > 0;
+          if (weighed && rows.length === 0 && (await this.heldBack({ batch }, skip!))) return 'deferred';
+          if (skip !== null && rows.length > 0) done = this.jobOf(rows.map((r) => r.business_id));
+          skip = null;
+          // A first claim that left some out for their share is no sign of the end: claim again.
+          if (rows.length < room && !weighed) exhausted = true;
+          made += rows.length;
+          for (const row of rows) {
+            const p: Promise<void> = this.attempt(row)
+              .catch((err: unknown) => void (failure ??= err))
+              .finally(() => inFlight.delete(p));
+            inFlight.add(p);
+          }
         }
-        if (rows.length < room) exhausted = true;
-        made += rows.length;
-        for (const row of rows) {
-          const p: Promise<void> = this.attempt(row)
-            .catch((err: unknown) => void (failure ??= err))
-            .finally(() => inFlight.delete(p));
-          inFlight.add(p);
-        }
+        if (inFlight.size > 0) await Promise.race(inFlight);
+        else if (exhausted) break;
+        // Other jobs use the whole budget: wait until one of their attempts ends.
+        else if (room <= 0) await new Promise<void>((resolve) => this.#capacityWaiters.push(resolve));
       }
-      if (inFlight.size > 0) await Promise.race(inFlight);
-      else if (exhausted) break;
-      // Other jobs use the whole budget: wait until one of their attempts ends.
-      else if (room <= 0) await new Promise<void>((resolve) => this.#capacityWaiters.push(resolve));
+      await Promise.allSettled(inFlight);
+    } finally {
+      done?.();
     }
-    await Promise.allSettled(inFlight);
     // A recording failure: the job is retried; the claimed attempts already count and
     // their next slot is set, exactly as if this worker had died.
     if (failure) throw failure;
@@ -120,9 +151,32 @@ export class DeliveryRunner {
     for (const wake of this.#capacityWaiters.splice(0)) wake();
   }
 
-  private claim(which: { ids?: string[]; batch?: string }, limit: number): Promise<attempts.ClaimedAttempt[]> {
+  /** Businesses with PER_BUSINESS_JOBS delivery jobs or more running here. */
+  private atShare(): string[] {
+    return [...this.#jobs].flatMap(([id, n]) => (n >= PER_BUSINESS_JOBS ? [id] : []));
+  }
+
+  /** Counts a running job for these businesses; the returned function ends it. */
+  private jobOf(businesses: Iterable<string>): () => void {
+    const ids = [...new Set(businesses)];
+    for (const id of ids) this.#jobs.set(id, (this.#jobs.get(id) ?? 0) + 1);
+    return () => {
+      for (const id of ids) {
+        const left = this.#jobs.get(id)! - 1;
+        if (left > 0) this.#jobs.set(id, left);
+        else this.#jobs.delete(id);
+      }
+    };
+  }
+
+  private async heldBack(which: { ids?: string[]; batch?: string }, skip: string[]): Promise<boolean> {
+    return skip.length > 0 && attempts.heldBack(this.db, { ...which, now: this.clock.now(), skipBusinesses: skip });
+  }
+
+  private claim(which: { ids?: string[]; batch?: string }, limit: number, skip: string[] = []): Promise<attempts.ClaimedAttempt[]> {
     return attempts.claimAttempts(this.db, {
       ...which,
+      skipBusinesses: skip,
       now: this.clock.now(),
       limit,
       retryDelaysMs: RETRY_DELAYS_MS,

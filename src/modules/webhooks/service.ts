@@ -13,7 +13,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { ApiKeyService } from '../apikeys/service.js';
 import type { TransactionRow, TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
-import { DeliveryRunner } from './delivery.js';
+import { DEFER_MS, DeliveryRunner } from './delivery.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { WebhookLog } from './log.js';
 import type { WebhookSender } from './sender.js';
@@ -225,13 +225,18 @@ export class WebhookService {
    * from any number of workers: the claim statement's row lock and the unique (delivery,
    * attempt) key let exactly one caller make each attempt.
    */
-  deliver(deliveryId: string): Promise<'sent' | 'not-due'> {
-    return this.runner.deliverOne(deliveryId);
+  async deliver(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
+    const result = await this.runner.deliverOne(deliveryId);
+    // Its business's attempts take their share of this process: the job comes back shortly.
+    if (result === 'deferred') await store.enqueueDeliveryJob(this.db, deliveryId, new Date(Date.now() + DEFER_MS));
+    return result;
   }
 
   /** Makes the due attempts of a batch (one job per transaction that wrote deliveries). */
-  deliverBatch(batch: string): Promise<number> {
-    return this.runner.deliverBatch(batch);
+  async deliverBatch(batch: string): Promise<number | 'deferred'> {
+    const result = await this.runner.deliverBatch(batch);
+    if (result === 'deferred') await store.enqueueBatchJob(this.db, batch, new Date(Date.now() + DEFER_MS));
+    return result;
   }
 
   /**

@@ -199,3 +199,8 @@ export async function walletWebhookUrl(db: DbConn, walletId: string): Promise<st
 export async function enqueueDeliveryJob(db: DbConn, deliveryId: string, runAt: Date): Promise<void> {
   await jobs.deliver_webhook.add(db, { deliveryId }, { runAt, key: `webhook:${deliveryId}`, maxAttempts: 10 });
 }
+
+/** A batch's job again (held back for its business's share: delivery.ts DEFER_MS). */
+export async function enqueueBatchJob(db: DbConn, batch: string, runAt: Date): Promise<void> {
+  await jobs.deliver_webhook.add(db, { batch }, { runAt, maxAttempts: 10 });
+}
