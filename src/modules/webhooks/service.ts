@@ -227,7 +227,7 @@ export class WebhookService {
    */
   async deliver(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
     const result = await this.runner.deliverOne(deliveryId);
-    // Its business's attempts take their share of this process: the job comes back shortly.
+    // Its business runs its share of delivery jobs in this process: the job comes back shortly.
     if (result === 'deferred') await store.enqueueDeliveryJob(this.db, deliveryId, new Date(Date.now() + DEFER_MS));
     return result;
   }
