@@ -9,6 +9,7 @@ import type { PriceFeedConfig } from '../../config/chains.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { CATALOGUE, ChainRegistry, chainKey, type AdapterFor, type ChainAdapter } from '../../chains/registry.js';
 import { NotFoundError } from '../../lib/errors.js';
+import { addressKey } from '../../chains/address-key.js';
 import * as store from './store.js';
 import { presentAsset, presentBlockchain, presentChainBlockchain, type AssetView, type BlockchainView } from './present.js';
 
@@ -19,6 +20,12 @@ export interface ChainHandle {
   config: ChainConfig;
   adapter: ChainAdapter;
   assets: store.AssetRow[];
+}
+
+/** The chain's catalogued token (not its native coin) at `address`, compared as the family compares addresses. */
+export function tokenAt(chain: Pick<ChainHandle, 'assets'>, address: string): store.AssetRow | undefined {
+  const key = addressKey(address);
+  return chain.assets.find((a) => !a.is_native && a.address !== null && addressKey(a.address) === key);
 }
 
 export interface AssetHandle {

@@ -15,6 +15,7 @@ import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
 import type { Actor, ContractServiceDeps, Move } from './types.js';
 import { addressKey } from '../../chains/address-key.js';
+import { tokenAt } from '../catalogue/service.js';
 
 export interface CallMoves {
   moves: Move[][];
@@ -145,7 +146,7 @@ export function tokenCall(
   e: EncodedContractCall,
   i: number,
 ): { assetId: string; call: Exclude<TokenCall, { kind: 'malformed' }> } | null {
-  const row = actor.chain.assets.find((a) => !a.is_native && addressKey(a.address) === addressKey(e.to));
+  const row = tokenAt(actor.chain, e.to);
   const call = row ? capability(actor.chain.adapter, 'contracts').describeTokenCall(e.data) : null;
   if (!row || !call) return null;
   if (call.kind === 'malformed') {

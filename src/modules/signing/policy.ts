@@ -24,7 +24,7 @@ import { capability } from '../../chains/registry.js';
 import type { DbConn } from '../../db/pool.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import { tokenAt, type AssetHandle, type ChainHandle } from '../catalogue/service.js';
 import { requireContractsAllowed } from '../contracts/service.js';
 import type { ModuleDeps } from '../deps.js';
 import { initiatorOf, movedOf, type Candidate } from '../policies/service.js';
@@ -58,7 +58,7 @@ export async function checkTypedData(
     const message = `must be this wallet's chain for an authorisation over its tokens: the service weighs nothing on another chain`;
     throw new ValidationError(`domain.chainId ${message}`, [{ field: 'domain.chainId', message }]);
   }
-  const own = grants.map((grant) => ({ grant, asset: tokenOf(chain, grant.token) }));
+  const own = grants.map((grant) => ({ grant, asset: tokenAt(chain, grant.token) ?? null }));
   const catalogued = own.filter((g) => g.asset !== null);
   if (catalogued.length > 1) {
     const message = 'authorises several catalogued tokens: sign one per signature, so that each is weighed';
@@ -110,9 +110,4 @@ export async function typedDataCandidate(
 /** Decides a signature in `db` (under the velocity windows' locks when it is the recording transaction). */
 export async function requirePolicies(deps: ModuleDeps, db: DbConn, wallet: WalletRow, c: Candidate, lock: boolean): Promise<void> {
   await deps.policies.requireAllowed(db, wallet.business_id, [c], () => 'message', lock);
-}
-
-/** The catalogued token (not the native coin) at `address` on the wallet's chain. */
-function tokenOf(chain: ChainHandle, address: string): AssetHandle['row'] | null {
-  return chain.assets.find((a) => !a.is_native && a.address !== null && addressKey(a.address) === addressKey(address)) ?? null;
 }
