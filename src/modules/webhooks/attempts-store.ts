@@ -25,6 +25,12 @@ export interface ClaimedAttempt {
   api_key_signs: boolean;
 }
 
+/** A job's deliveries (given by id or by batch, as `d`) with an attempt due by `now`: what a claim takes. */
+function dueOfJob(c: { ids?: string[]; batch?: string; now: Date }) {
+  const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
+  return sql`${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts`;
+}
+
 /**
  * Claims the next attempt of up to `limit` due, pending deliveries (given by id or by
  * batch) in ONE statement: locks them (skipping any another worker holds), counts the
@@ -49,11 +55,10 @@ export async function claimAttempts(
     skipBusinesses?: string[];
   },
 ): Promise<ClaimedAttempt[]> {
-  const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
   const { rows } = await sql<ClaimedAttempt>`
     WITH due AS (
       SELECT d.id, w.webhook_url FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
-       WHERE ${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts
+       WHERE ${dueOfJob(c)}
          AND w.business_id <> ALL(${c.skipBusinesses ?? []}::uuid[])
        ORDER BY d.id LIMIT ${c.limit}
          FOR UPDATE OF d SKIP LOCKED
@@ -92,10 +97,9 @@ export async function claimAttempts(
 
 /** Whether deliveries of the job (by ids or batch) are due but were skipped for their business's share. */
 export async function heldBack(db: DbConn, c: { ids?: string[]; batch?: string; now: Date; skipBusinesses: string[] }): Promise<boolean> {
-  const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
   const { rows } = await sql`
     SELECT 1 FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
-     WHERE ${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts
+     WHERE ${dueOfJob(c)}
        AND w.business_id = ANY(${c.skipBusinesses}::uuid[])
      LIMIT 1`.execute(db);
   return rows.length > 0;
