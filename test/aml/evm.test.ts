@@ -25,6 +25,7 @@ import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
 import { startProviderDouble, type ProviderDouble } from '../support/aml-provider.js';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
+import { permit } from '../signing/eip712-example.js';
 import { amlImport, blockedAudit, LISTED, lookup, lookupUntil, REMOVED, SDN, SDN_NEXT, seedOf, written } from './support.js';
 
 const SLUG = 'devnet-eth';
@@ -134,25 +135,13 @@ describe('AML screening on EVM', () => {
     expect(contract.status, JSON.stringify(contract.body)).toBe(422);
     expect(contract.body.error).toBe('AML_BLOCKED');
     // A permit is an approve signed off chain: its spender is screened before the key signs.
-    const permit = await h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, {
+    const permitted = await h.api('POST', `/v1/wallets/${wallet.id}/signing/typed-data`, {
       key: wallet.apiKey,
-      body: {
-        domain: { name: 'USD Coin', version: '2', chainId: c.config.chainId, verifyingContract: usdc.address },
-        types: {
-          Permit: [
-            { name: 'owner', type: 'address' },
-            { name: 'spender', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'nonce', type: 'uint256' },
-            { name: 'deadline', type: 'uint256' },
-          ],
-        },
-        message: { owner: wallet.address, spender: sanctioned, value: '1000000', nonce: 0, deadline: 1_900_000_000 },
-      },
+      body: permit(usdc.address, c.config.chainId, wallet.address, sanctioned, '1000000'),
     });
-    expect(permit.status, JSON.stringify(permit.body)).toBe(422);
-    expect(permit.body.error).toBe('AML_BLOCKED');
-    expect(permit.body.details).toEqual([{ field: 'message.spender', message: 'on sanctions-oracle' }]);
+    expect(permitted.status, JSON.stringify(permitted.body)).toBe(422);
+    expect(permitted.body.error).toBe('AML_BLOCKED');
+    expect(permitted.body.details).toEqual([{ field: 'message.spender', message: 'on sanctions-oracle' }]);
     const beneficiary = await h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
       key: wallet.apiKey,
       body: { name: 'listed', address: sanctioned, isWhitelisted: true },

@@ -15,7 +15,7 @@ import { uuidv7 } from '../../src/lib/ids.js';
 import type { ApprovalSpec } from '../../src/modules/policies/rules.js';
 import { insertPolicy } from '../../src/modules/policies/store.js';
 import { randomAddress } from '../withdrawals/world.js';
-import { CONTRACT, mail } from '../signing/eip712-example.js';
+import { CONTRACT, mail, permit } from '../signing/eip712-example.js';
 import { getAddress } from 'viem';
 import { ETH, footprint, fundedWallet, policy, startPolicyWorld, type PolicyWorld } from './world.js';
 
@@ -354,17 +354,5 @@ function signTyped(wallet: { id: string; apiKey: string }, body: unknown) {
 
 /** An EIP-2612 permit of the devnet's USDC. */
 function permitOf(owner: string, spender: string, value: string) {
-  return {
-    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: w.eth.token('USDC').address },
-    types: {
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
-    message: { owner: getAddress(owner), spender, value, nonce: 0, deadline: 1_900_000_000 },
-  };
+  return permit(w.eth.token('USDC').address, 31337, getAddress(owner), spender, value);
 }

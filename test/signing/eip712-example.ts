@@ -22,3 +22,20 @@ export function mail() {
     },
   };
 }
+
+/** An EIP-2612 permit of `token` (a USDC-like domain): `owner` lets `spender` take `value` base units. */
+export function permit(token: string, chainId: number, owner: string, spender: string, value: string) {
+  return {
+    domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: token },
+    types: {
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    message: { owner, spender, value, nonce: 0, deadline: 1_900_000_000 },
+  };
+}
