@@ -280,6 +280,59 @@ describe('AML screening on EVM', () => {
     expect(rows.length).toBe(1);
   });
 
+  it('never pays a token sweep’s network fee from native coin held from a listed sender: the master tops the child up', async () => {
+    const sender = privateKeyToAccount(`0x${Buffer.from(seedOf('listed-sender')).toString('hex')}`);
+    const child = (await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: {} })).body.data as {
+      id: string;
+      address: Address;
+    };
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+    const depositOf = (hash: string) =>
+      eventually(
+        async () => {
+          await indexer.step();
+          const { rows } = await sql<{ id: string; status: string }>`
+            SELECT id, status FROM transactions WHERE type = 'DEPOSIT' AND hash = ${hash}`.execute(h.database.db);
+          return rows;
+        },
+        (r) => r[0]?.status === 'SUCCESS',
+        30_000,
+      ).then((r) => r[0]!.id);
+
+    // 0.05 ETH from the listed sender: credited and held (enough to pay a token transfer's gas many times over).
+    const eth = h.services.catalogue.findChain(SLUG, 'testnet')!.assets.find((a) => a.is_native)!;
+    const enabled = await h.api('PATCH', `/v1/wallets/${wallet.id}/assets/${eth.id}`, { key: wallet.apiKey, body: { isActive: true } });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    await c.rpc('anvil_setBalance', [sender.address, '0x56BC75E2D63100000']);
+    const payer = createWalletClient({
+      chain: devnetChain(c.config.chainId, c.config.rpcUrl),
+      transport: http(c.config.rpcUrl),
+      account: sender,
+    });
+    const heldHash = await payer.sendTransaction({ to: child.address, value: parseUnits('0.05', 18) });
+    await c.pub.waitForTransactionReceipt({ hash: heldHash, pollingInterval: 50 });
+    await c.mine(3);
+    const heldId = await depositOf(heldHash);
+    const get = async (id: string) => (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data;
+    expect((await get(heldId)).amlScreening).toMatchObject({ status: 'FLAGGED', held: true });
+
+    // Then USDC from a clean sender: swept to the master as usual.
+    const clean = await c.sendToken('USDC', child.address, '10');
+    await c.mine(3);
+    const cleanId = await depositOf(clean.transactionHash);
+    await eventually(
+      () => get(cleanId),
+      (t) => t.assetSwept === true,
+      60_000,
+    );
+    expect(await c.balanceOf('USDC', child.address)).toBe(0n);
+    // The held coin is all still there: the sweep's gas came from a top-up by the master.
+    expect(await c.pub.getBalance({ address: child.address })).toBeGreaterThanOrEqual(parseUnits('0.05', 18));
+    const { rows } = await sql<{ topup_outbound_id: string | null }>`
+      SELECT s.topup_outbound_id FROM sweeps s JOIN transactions t ON t.sweep_id = s.id WHERE t.id = ${cleanId}`.execute(h.database.db);
+    expect(rows[0]?.topup_outbound_id).not.toBeNull();
+  });
+
   it('blocks payouts while a provider times out (fail closed), shows it in /readyz, and lets them through NOT_SCREENED when the wallet allows', async () => {
     double.mode = 'hang';
     try {

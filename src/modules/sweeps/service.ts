@@ -142,12 +142,14 @@ export class SweepService {
     // T, noted first: a spend that settles after it may or may not show in the balance read,
     // so the plan is checked under the lock against what settled since T.
     const since = await databaseNow(this.db);
-    const [[tokenBalance, nativeBalance], held] = await Promise.all([
+    const [[tokenBalance, nativeBalance], held, amlHeld] = await Promise.all([
       adapter.getBalances([
         { owner: address.address, token: native ? null : asset.row.address },
         { owner: address.address, token: null },
       ]),
       this.withdrawals.inFlight(chain, address.address, assetId, { since }),
+      // A native sweep is refused outright while any of it is held (above); a token sweep's fee must not come out of it.
+      native ? 0n : store.amlHeldNative(this.db, addressId),
     ]);
     const free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
     const moved = free > 0n ? free : 0n;
@@ -189,8 +191,9 @@ export class SweepService {
         : await adapter.sender.planChildFunding({
             child: address.address,
             master: wallet.address,
-            // What the address's own spends in flight hold of the native coin (their fees, native payouts) is not the sweep's to use.
-            nativeBalance: nativeBalance! > held.native ? nativeBalance! - held.native : 0n,
+            // What the address's own spends in flight hold of the native coin (their fees, native
+            // payouts) is not the sweep's to use, nor what AML screening holds there: the master pays instead.
+            nativeBalance: nativeBalance! > held.native + amlHeld ? nativeBalance! - held.native - amlHeld : 0n,
             value: 0n,
             network: quote.network,
           });
@@ -216,6 +219,8 @@ export class SweepService {
       if (now.settledSince > 0 || now.pending !== held.pending) return REPLAN;
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
+      // A native deposit held since the plan was made: planned again, so the top-up covers the fee.
+      if (!native && (await store.amlHeldNative(tx, addressId)) !== amlHeld) return REPLAN;
       const deposits = await store.unsweptDeposits(tx, addressId, assetId);
       if (deposits.length === 0) return 'nothing';
       // The key is checked again under the row lock that removing an imported address takes:

@@ -69,6 +69,17 @@ export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: strin
   return rows.length > 0;
 }
 
+/**
+ * What AML screening holds of the native coin at an address (deposits from listed senders,
+ * not released): it stays where it is, so a token sweep's network fee is never paid from it.
+ */
+export async function amlHeldNative(db: DbConn, addressId: string): Promise<bigint> {
+  const { rows } = await sql<{ held: string }>`
+    SELECT coalesce(sum(t.amount), 0)::text AS held FROM transactions t JOIN assets a ON a.id = t.asset_id
+     WHERE t.address_id = ${addressId} AND t.aml_held AND a.is_native`.execute(db);
+  return BigInt(rows[0]!.held);
+}
+
 /** Confirmed deposits of an address and asset that no sweep has taken yet. */
 export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
   const { rows } = await sql<SweepableDeposit>`
