@@ -401,6 +401,33 @@ describe('native deposits', () => {
     const left = await eth.pub.getBalance({ address: child.address as `0x${string}` });
     expect(left).toBeLessThan(10n ** 15n); // dust: unused fee headroom only
   });
+
+  it('reach a threshold exactly as written: 0.1 ETH meets 0.1, 0.29999999999999999 ETH stays below 0.3', async () => {
+    const threshold = async (t: number) =>
+      expect(
+        (
+          await h.api('PATCH', `/v1/wallets/${wallet().id}`, {
+            body: { configurations: { autoSweeping: { isActive: true, threshold: t } } },
+          })
+        ).status,
+      ).toBe(200);
+    try {
+      await threshold(0.1);
+      const at = await newAddress();
+      const r = await eth.sendNative(at.address, '0.1');
+      await drain();
+      expect((await sweptDeposit(r.transactionHash)).assetSweptAmount).toBe('0.1');
+
+      await threshold(0.3);
+      const below = await newAddress();
+      await eth.sendNative(below.address, '0.29999999999999999');
+      await drain();
+      await new Promise((res) => setTimeout(res, 500));
+      expect(await sweepsOf(below.id)).toEqual([]);
+    } finally {
+      await threshold(0);
+    }
+  });
 });
 
 describe('a sweep and a send from the same address at once', () => {
