@@ -407,6 +407,26 @@ describe('reorgs', () => {
       expect(await eventsFor(byAmount.get('1000000')!.id)).not.toContain('deposit.failed');
     });
 
+    it('a lone transfer re-mined after the wallet stopped watching its recipient: not failed, moved to its new block, confirmed', async () => {
+      const w = h.wallets['devnet-eth']!;
+      const outside = privateKeyToAccount(generatePrivateKey()).address;
+      const added = await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { body: { address: outside } });
+      expect(added.status).toBe(200);
+      await drain('devnet-eth');
+      const raw = await eth.signTokenTransfer('USDC', outside, '3');
+      const { first } = await minedTwice(raw, {
+        afterFirst: async (hash) => {
+          expect(await depositsOf(hash)).toMatchObject([{ status: 'PENDING', amount: '3000000' }]);
+          expect((await h.api('DELETE', `/v1/wallets/${w.id}/addresses/whitelist/${added.body.data.id}`)).status).toBe(200);
+        },
+      });
+      expect(await eth.balanceOf('USDC', outside)).toBe(3_000_000n);
+      const receipt = await eth.pub.getTransactionReceipt({ hash: first });
+      const [row] = await depositsOf(first);
+      expect(row).toMatchObject({ status: 'SUCCESS', amount: '3000000', block_number: receipt.blockNumber.toString() });
+      expect(await eventsFor(row!.id)).not.toContain('deposit.failed');
+    });
+
     it("re-executed without its first transfer (another token), the second taking that one's position: the first FAILED, the second follows, the indexer goes on", async () => {
       const child = await newAddress('devnet-eth');
       await eth.sendToken('USDT', MULTICALL3, '10');

@@ -301,6 +301,10 @@ export class ChainIndexer {
    * (`gone`), unless the node knows the transaction in a later block (`ahead`: moved there, so
    * the range that scans that block finds it, or fails it if that block goes too; left in a
    * block no range will scan again, it would be confirmed by its number on a replaced block).
+   * The scan reads transfers to watched addresses only: a deposit whose wallet has stopped
+   * watching its recipient is missing from it whatever became of it, so it is failed only when
+   * its transaction is gone or reverted; mined again in the range, it moves to that block
+   * (nothing was read for it, as goneFrom leaves such records: record.ts).
    */
   private async vanishedDeposits(from: bigint, to: bigint, scan: ScanResult): Promise<Vanished> {
     const pending = await store.pendingDepositsBetween(this.db, this.chain.id, from, to);
@@ -309,10 +313,16 @@ export class ChainIndexer {
     const out: Vanished = { gone: [], ahead: [] };
     for (const p of missing) {
       const receipt = await this.chain.adapter.getReceipt(p.hash);
-      if (!receipt || receipt.block.number <= to) out.gone.push(p);
-      else out.ahead.push({ row: p, block: receipt.block });
+      if (receipt && receipt.block.number > to) out.ahead.push({ row: p, block: receipt.block });
+      else if (receipt?.status === 'success' && !this.#watchedFor(p)) out.ahead.push({ row: p, block: receipt.block });
+      else out.gone.push(p);
     }
     return out;
+  }
+
+  /** Whether the deposit's wallet still watches its recipient (so a scan would have read the transfer). */
+  #watchedFor(d: store.DepositRow): boolean {
+    return d.recipient_address !== null && this.watch.owners(d.recipient_address).some((o) => o.walletId === d.wallet_id);
   }
 
   private async record(
