@@ -17,7 +17,35 @@
  * transaction moved nothing but its fee and is skipped.
  */
 import type { BlockRef, ScanResult, TransferEvent } from '../types.js';
+import { associatedTokenAccount } from './balances.js';
 import { isNotAvailable, isSkippedSlot, u64, type SolanaNode, type SolanaRpc } from './rpc.js';
+
+/** The two SPL token programs, for a node that does not name an account's program. */
+const TOKEN_PROGRAMS = ['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PR9m2aMbvdHSCm3'];
+/** Derived associated token accounts (a PDA search each), by owner, mint and program; cleared when full. */
+const ATAS = new Map<string, Promise<string>>();
+const ATAS_MAX = 100_000;
+
+function ataOf(owner: string, mint: string, program: string): Promise<string> {
+  const k = `${owner} ${mint} ${program}`;
+  let found = ATAS.get(k);
+  if (!found) {
+    if (ATAS.size >= ATAS_MAX) ATAS.clear();
+    ATAS.set(k, (found = associatedTokenAccount(owner, mint, program)));
+    found.catch(() => ATAS.delete(k));
+  }
+  return found;
+}
+
+/**
+ * Whether a token account is its owner's associated token account: the only one the sweep
+ * and the balance reads look at (balances.ts). Tokens sent into any other account the owner
+ * holds are not a deposit the service could move, so they are not credited (docs/solana.md).
+ */
+async function isAssociated(account: string, owner: string, mint: string, program: string | undefined): Promise<boolean> {
+  for (const p of program ? [program] : TOKEN_PROGRAMS) if ((await ataOf(owner, mint, p)) === account) return true;
+  return false;
+}
 
 /** How far back a skipped slot looks for the block before it; further back, it keeps going. */
 const LOOKBACK = 256n;
@@ -26,6 +54,8 @@ interface TokenBalanceJson {
   accountIndex: number;
   mint: string;
   owner?: string;
+  /** The token program that owns the account (nodes since 1.11 say it). */
+  programId?: string;
   uiTokenAmount: { amount: string };
 }
 
@@ -139,7 +169,7 @@ export async function scanSlots(
     if (block) {
       last = refOf(slot, block);
       blocks.push(last);
-      for (const tx of block.transactions ?? []) transfers.push(...transfersOf(tx, slot, last.hash, wanted, isWatched));
+      for (const tx of block.transactions ?? []) transfers.push(...(await transfersOf(tx, slot, last.hash, wanted, isWatched)));
     } else if (last) blocks.push(emptySlot(slot, last));
     else throw new Error(`no block at or before slot ${slot}`);
   }
@@ -151,13 +181,13 @@ export async function scanSlots(
  * account's index in the transaction) and SOL (logIndex = -1 - the account's index, so
  * native transfers keep negative indexes as on the other families).
  */
-export function transfersOf(
+export async function transfersOf(
   tx: SolanaTxJson,
   slot: bigint,
   blockHash: string,
   mints: Set<string>,
   isWatched: (address: string) => boolean,
-): TransferEvent[] {
+): Promise<TransferEvent[]> {
   const meta = tx.meta;
   if (!meta || meta.err !== null) return [];
   const keys = [
@@ -178,6 +208,7 @@ export function transfersOf(
     if (!mints.has(after.mint) || !after.owner || !isWatched(after.owner)) continue;
     const delta = amountOf(after) - amountOf(pre.get(index));
     if (delta <= 0n) continue;
+    if (!(await isAssociated(keys[index]!, after.owner, after.mint, after.programId))) continue;
     // The sender: the owner of the account of the same mint that lost the most.
     let from = feePayer;
     let most = 0n;
