@@ -4,7 +4,8 @@
  * the devnet USDC) and a sanctioned (the devnet sanctions oracle) address refused with
  * nothing signed, for every kind of payout (a token permit's spender too); the OFAC list imported from a sample SDN file
  * with the real CLI, replaced while the service runs, a removed address paid again; a
- * deposit from a listed sender credited, FLAGGED, held from its sweep until released; an
+ * deposit from a listed sender credited, FLAGGED, held from its sweep until released (its
+ * native coin never paying another sweep's fee, and nothing held once a reorg took it); an
  * HTTP provider that times out blocking payouts (fail closed) and showing in /readyz; and
  * 1,000 lookups costing a handful of node calls.
  */
@@ -331,6 +332,53 @@ describe('AML screening on EVM', () => {
     const { rows } = await sql<{ topup_outbound_id: string | null }>`
       SELECT s.topup_outbound_id FROM sweeps s JOIN transactions t ON t.sweep_id = s.id WHERE t.id = ${cleanId}`.execute(h.database.db);
     expect(rows[0]?.topup_outbound_id).not.toBeNull();
+  });
+
+  it('a held deposit reorged away (FAILED) no longer holds its address: the next deposit there is swept', async () => {
+    const sender = privateKeyToAccount(`0x${Buffer.from(seedOf('listed-sender')).toString('hex')}`);
+    await c.rpc('anvil_setBalance', [sender.address, '0x56BC75E2D63100000']);
+    await c.sendToken('USDC', sender.address, '5');
+    const child = (await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: {} })).body.data as {
+      id: string;
+      address: Address;
+    };
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+    const recorded = (hash: string, status: string) =>
+      eventually(
+        async () => {
+          await indexer.step();
+          const { rows } = await sql<{ id: string; status: string; aml_held: boolean }>`
+            SELECT id, status, aml_held FROM transactions WHERE type = 'DEPOSIT' AND hash = ${hash}`.execute(h.database.db);
+          return rows;
+        },
+        (r) => r[0]?.status === status,
+        30_000,
+      ).then((r) => r[0]!);
+
+    const snap = await c.snapshot();
+    const payer = createWalletClient({
+      chain: devnetChain(c.config.chainId, c.config.rpcUrl),
+      transport: http(c.config.rpcUrl),
+      account: sender,
+    });
+    const flaggedHash = await payer.sendTransaction({
+      to: usdc.address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [child.address, parseUnits('5', 6)] }),
+    });
+    await c.pub.waitForTransactionReceipt({ hash: flaggedHash, pollingInterval: 50 });
+    // Recorded while its block can still be replaced: PENDING, held.
+    expect(await recorded(flaggedHash, 'PENDING')).toMatchObject({ aml_held: true });
+    await c.revert(snap);
+    await c.sendFiller();
+    await c.mine(3);
+    expect(await recorded(flaggedHash, 'FAILED')).toMatchObject({ aml_held: true });
+
+    const clean = await c.sendToken('USDC', child.address, '7');
+    await c.mine(3);
+    const { id } = await recorded(clean.transactionHash, 'SUCCESS');
+    const get = async () => (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data;
+    await eventually(get, (t) => t.assetSwept === true, 30_000);
+    expect(await c.balanceOf('USDC', child.address)).toBe(0n);
   });
 
   it('blocks payouts while a provider times out (fail closed), shows it in /readyz, and lets them through NOT_SCREENED when the wallet allows', async () => {

@@ -156,10 +156,14 @@ export async function depositsToSettle(db: DbConn, ids: string[], masterOnly: bo
   return rows;
 }
 
-/** Deposits held by AML screening on the master address, per asset: not the settlement's to move until released. */
+/**
+ * Deposits held by AML screening on the master address, per asset: not the settlement's to
+ * move until released (one a reorg took away, FAILED, never arrived: nothing of it is held).
+ */
 export async function amlHeldAtMaster(db: DbConn, walletId: string): Promise<Map<string, bigint>> {
   const { rows } = await sql<{ asset_id: string; amount: string }>`
     SELECT asset_id, sum(amount)::text AS amount FROM transactions
-     WHERE wallet_id = ${walletId} AND address_id IS NULL AND aml_held AND asset_id IS NOT NULL GROUP BY asset_id`.execute(db);
+     WHERE wallet_id = ${walletId} AND address_id IS NULL AND aml_held AND status <> 'FAILED' AND asset_id IS NOT NULL
+     GROUP BY asset_id`.execute(db);
   return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
 }

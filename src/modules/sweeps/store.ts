@@ -62,10 +62,12 @@ export async function activeSweep(db: DbConn, addressId: string, assetId: string
 /**
  * Whether a deposit of the asset to the address is held by AML screening (a listed sender,
  * not released): a sweep moves the address's whole balance, so none is made while one is.
+ * A held deposit a reorg took away (FAILED) holds nothing: its money never arrived (revived,
+ * it holds again).
  */
 export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: string): Promise<boolean> {
-  const { rows } =
-    await sql`SELECT 1 FROM transactions WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held LIMIT 1`.execute(db);
+  const { rows } = await sql`SELECT 1 FROM transactions
+     WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held AND status <> 'FAILED' LIMIT 1`.execute(db);
   return rows.length > 0;
 }
 
@@ -76,7 +78,7 @@ export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: strin
 export async function amlHeldNative(db: DbConn, addressId: string): Promise<bigint> {
   const { rows } = await sql<{ held: string }>`
     SELECT coalesce(sum(t.amount), 0)::text AS held FROM transactions t JOIN assets a ON a.id = t.asset_id
-     WHERE t.address_id = ${addressId} AND t.aml_held AND a.is_native`.execute(db);
+     WHERE t.address_id = ${addressId} AND t.aml_held AND t.status <> 'FAILED' AND a.is_native`.execute(db);
   return BigInt(rows[0]!.held);
 }
 
