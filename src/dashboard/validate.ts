@@ -2,24 +2,10 @@
  * Dashboard forms are checked against the API's own TypeBox schemas, so a value the API
  * refuses is refused here too, with the same messages.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { makeAjv } from '../lib/ajv.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ValidationError } from '../lib/errors.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    coerceTypes: coerce ? 'array' : false,
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    strict: false,
-  });
-  addFormats(ajv);
-  return ajv;
-}
 
 const strict = makeAjv(false);
 const coercing = makeAjv(true);

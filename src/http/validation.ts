@@ -7,26 +7,11 @@
  * like "ammount" is an error, not a silently ignored field). Query strings and path
  * parameters are text by nature, so there types are coerced.
  */
-import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { AnySchema, ValidateFunction } from 'ajv';
+import { makeAjv } from '../lib/ajv.js';
 import type { FastifyInstance } from 'fastify';
 import { unsafeInputError } from '../lib/safe-text.js';
 import { lazyValidator } from './lazy-schemas.js';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    coerceTypes: coerce ? 'array' : false,
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    strict: false,
-  });
-  addFormats(ajv);
-  return ajv;
-}
 
 /** `lazy`: each validator compiled at its first request (lazy-schemas.ts), for test worlds. */
 export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema[], opts: { lazy?: boolean } = {}): void {

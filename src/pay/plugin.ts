@@ -316,6 +316,11 @@ export async function payPlugin(
     // A client that hung up while the session was read sent its 'close' already: a stream
     // started now would never end (its slot, timer and watcher kept for good).
     if (req.raw.destroyed || req.raw.socket.destroyed) return reply;
+    // HEAD: the stream's headers, no stream (Node holds a HEAD's headers back until an end a
+    // stream never reaches: the client hung, holding a stream slot).
+    if (req.method === 'HEAD') {
+      return reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').send();
+    }
     // Each stream holds a socket and a listener until the client leaves: one client (or all
     // of them, on this open page) may only hold so many.
     const client = clientOf(req.ip || 'unknown');

@@ -15,7 +15,8 @@ export function approvalRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   async function render(req: FastifyRequest, reply: FastifyReply, notice: string | null = null, error: string | null = null, status = 200) {
     const session = sessionOf(req);
-    const page = Math.max(1, Math.min(10_000, Number(compact(req.query).page ?? '1') || 1));
+    // Lenient, as links are edited by hand: anything but a page number is the first page, a fraction its whole part.
+    const page = Math.max(1, Math.min(10_000, Math.trunc(Number(compact(req.query).page ?? '1')) || 1));
     const [pending, decided] = await Promise.all([
       approvals.list(session.auth, { status: 'PENDING', page: 1, limit: 100 }),
       approvals.list(session.auth, { decided: true, page, limit: 25 }),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, PagedEnvelope, ok } from '../../lib/schema.js';
-import { ValidationError } from '../../lib/errors.js';
+import { AppError, ValidationError } from '../../lib/errors.js';
 import { unsafeInputError } from '../../lib/safe-text.js';
 import { IMAGE_MAX_BYTES } from './links.js';
 import type { CheckoutService, Upload } from './service.js';
@@ -66,7 +66,19 @@ async function fromForm(req: FastifyRequest): Promise<void> {
   req.body = body;
 }
 
+/** What busboy says of a form it cannot read (no boundary, an empty one, cut short): plain Errors, without a status. */
+const MALFORMED_FORM = /multipart|boundary|needle/i;
+
 export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkouts: CheckoutService }> = async (app, { checkouts }) => {
+  // A malformed form is the client's mistake: 400, not the 500 an error without a status
+  // becomes. Anything else goes on to the API's error handler (a throw here reaches it).
+  app.setErrorHandler((err: Error, req) => {
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (req.isMultipart() && !(err instanceof AppError) && typeof status !== 'number' && MALFORMED_FORM.test(err.message)) {
+      throw new ValidationError('body is not a well-formed multipart form', [{ field: 'body', message: err.message }]);
+    }
+    throw err;
+  });
   // Multipart here only: the rest of the API takes JSON (415 otherwise).
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',

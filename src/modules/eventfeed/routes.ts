@@ -54,6 +54,13 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<{ feed: EventFeedService
     },
     async (req, reply) => {
       const prepared = await feed.prepareStream(req.auth, req.query, req.headers['last-event-id']);
+      // HEAD (Fastify answers it with this handler): the stream's headers, no stream. Node
+      // would hold a HEAD's headers back until the end that a stream never reaches, so the
+      // client hung, holding one of the key's stream slots.
+      if (req.method === 'HEAD') {
+        prepared.cancel();
+        return reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').send();
+      }
       // From here on the connection is the stream's; Fastify's reply (and onSend hooks) are out of the way.
       reply.hijack();
       const res = reply.raw;
