@@ -380,6 +380,10 @@ describe('settlements and withdrawals from the same address', () => {
       const to = freshAddress();
       const res = await h.api('POST', `${base()}/withdraw`, { body: { assetId: usdc.id, address: to, amount: formatAmount(all, 6) } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // The settlement's job, here while the withdrawal waits unsent: a started worker could mine
+      // the withdrawal first (it did, under load), and the settlement's gas estimate would then refuse it instead.
+      const [queued] = await settlementOf(deposit);
+      await h.services.autoSettlements.executor.run(queued!.id);
       await h.startWorker();
 
       await refusedWhilePaid(deposit, res.body.data.id as string, /master address cannot pay this settlement now: Insufficient USDC/);
