@@ -110,11 +110,11 @@ export class SalvageService {
     await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
     if (p.assetId) await this.deps.rates?.prefetch([p.assetId]); // its USD value, for the policies
     const reference = body.reference ?? shortReference();
-    // Held like a withdrawal where the sender pays its own way (a listed asset or the native
-    // coin, and the fee). What that and the sends need of the chain is read here, before the
-    // transaction: no connection or lock waits on the node.
-    const reserving = p.funding.kind === 'none' && !p.intent.feePayer;
-    const read = reserving ? await this.#read(p, [wallet.address]) : null;
+    // Held like a withdrawal whoever pays the fee (a listed asset or the native coin, and the
+    // fee the sender pays itself); a top-up from the master held at the master too. What that
+    // and the sends need of the chain is read here, before the transaction: no connection or
+    // lock waits on the node.
+    const read = await this.#read(p, [wallet.address]);
     if (!read) await this.deps.outbound.ready(p.chain, [p.sender.address, wallet.address]);
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
@@ -129,9 +129,10 @@ export class SalvageService {
       const policies = async () => {
         counted = await requirePolicies(this.deps, tx, auth, wallet, p);
       };
-      // Held like a withdrawal: the policies are then decided under the sender's withdrawal
-      // lock, which comes before their velocity windows' locks as in a withdrawal (one lock
-      // order: deciding first deadlocked with a withdrawal of the sender queued on that lock).
+      // The policies are decided under the sender's withdrawal lock (and the master's, when it
+      // tops the sender up), which comes before their velocity windows' locks as in a
+      // withdrawal (one lock order: deciding first deadlocked with a withdrawal of the sender
+      // queued on that lock).
       if (read) await this.#reserve(tx, p, read, policies);
       else await policies();
       return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null }, counted!);
@@ -298,12 +299,17 @@ export class SalvageService {
       }
       return { kind: 'none' };
     }
+    // What the child's own spends in flight hold of its native coin (a payout, their fees) is
+    // not there for this transfer: the top-up makes up for it, as for a sweep, or the
+    // reservation under the child's lock would refuse a recovery a larger top-up lets through.
+    const nativeId = chain.assets.find((a) => a.is_native)?.id;
+    const held = sponsored || !nativeId ? 0n : (await this.withdrawals.inFlight(chain, sender.address, nativeId)).native;
     const funding = sponsored
       ? ({ kind: 'none' } as const)
       : await chain.adapter.sender.planChildFunding({
           child: sender.address,
           master: wallet.address,
-          nativeBalance,
+          nativeBalance: nativeBalance > held ? nativeBalance - held : 0n,
           value,
           network: quote.network,
         });
@@ -312,6 +318,8 @@ export class SalvageService {
     if (masterPays > 0n) {
       const [held] = await chain.adapter.getBalances([{ owner: wallet.address, token: null }]);
       // The master funds the child (or pays its fee) on this chain: it must hold that there.
+      // A first answer (the fee quote shows it too); a top-up is held against the master's
+      // own pending spends under its lock (#reserve), where a fee payer's fee is not (funds.ts checkPayer).
       if (held! < masterPays + (funding.kind === 'none' ? 0n : quote.fee)) {
         throw new BusinessRuleError(
           'INSUFFICIENT_BALANCE',
@@ -331,11 +339,18 @@ export class SalvageService {
   /** readForMove for the recovery (null: nothing to hold it in; its sends made ready all the same). */
   async #read(p: SalvagePlan, also: string[]): Promise<MoveRead | null> {
     const asset = this.#held(p);
-    return asset ? this.withdrawals.readForMove({ chain: p.chain, sender: p.sender.address, asset }, also) : null;
+    const funder = topupOf(p.funding) > 0n ? { funder: p.wallet.address } : {};
+    return asset ? this.withdrawals.readForMove({ chain: p.chain, sender: p.sender.address, asset, ...funder }, also) : null;
   }
 
   /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
   async #reserve(tx: DbConn, p: SalvagePlan, read: MoveRead, policies: () => Promise<void>): Promise<void> {
+    const { funding, quote } = p;
+    const topup = topupOf(funding);
+    // Of the fee, the sender holds what nobody else pays: all of it when it pays its own way;
+    // nothing under a master fee payer, or with resources lent (their TRX transfer was planned
+    // on what the sender's spends leave it); less the top-up where the master sends the rest.
+    const fee = p.intent.feePayer || funding.kind === 'lend' ? 0n : quote.fee > topup ? quote.fee - topup : 0n;
     await this.withdrawals.reserveForMove(
       tx,
       {
@@ -344,10 +359,17 @@ export class SalvageService {
         asset: this.#held(p)!,
         amount: p.assetId ? p.amount : 0n,
         to: p.recipient,
-        fee: p.quote.fee,
+        fee,
+        // The recovery's own quote stands for the top-up's fee (and the loan's), as #funding reckons it.
+        ...(topup > 0n ? { funder: { address: p.wallet.address, value: topup, fee: quote.fee } } : {}),
       },
       read,
       policies,
     );
   }
+}
+
+/** The native coin the master sends the sender before its transfer. */
+function topupOf(funding: ChildFeeFunding): bigint {
+  return funding.kind === 'transfer' ? funding.amount : funding.kind === 'lend' ? funding.transfer : 0n;
 }

@@ -99,7 +99,15 @@ export class SwapFlow {
       const seen = await store.senderSwaps(this.deps.db, senderOf(a, ctx));
       const [allowance, read] = await Promise.all([
         this.swaps.provider(ctx.actor.chain.id)!.allowance(a.from.row.address, ctx.actor.address),
-        ctx.withdrawals.readForMove({ chain: ctx.actor.chain, sender: ctx.actor.address, asset: a.from }, [ctx.actor.wallet.address]),
+        ctx.withdrawals.readForMove(
+          {
+            chain: ctx.actor.chain,
+            sender: ctx.actor.address,
+            asset: a.from,
+            ...(ctx.actor.index !== 0 ? { funder: ctx.actor.wallet.address } : {}),
+          },
+          [ctx.actor.wallet.address],
+        ),
       ]);
       try {
         return await this.#start(a, ctx, { seen, allowance, read });
@@ -135,19 +143,29 @@ export class SwapFlow {
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
       const legs = family.requote(a.fees, provider.legs({ path: a.route.path, approvals: approvals.length }));
       const child = actor.index !== 0;
-      // The input (and, from the master, the legs' fees) held like a withdrawal's. Transaction
-      // policies are decided under the sender's withdrawal lock, before the funds check and
-      // anything written: one lock order, the withdrawal lock before the velocity windows'
-      // locks, as a withdrawal takes them (deciding first deadlocked with a withdrawal of the
-      // sender queued on that lock; guards.ts, reserveForMove).
+      const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;
+      const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
+      // The input and the legs' fees held like a withdrawal's; of a child's fees, what its
+      // top-up leaves it to pay, and the top-up (at the probe's fee: a native payment, as the
+      // top-up is) held at the master, which sends it. Transaction policies are decided under
+      // the withdrawal locks, before the funds check and anything written: one lock order, the
+      // withdrawal locks before the velocity windows' locks, as a withdrawal takes them
+      // (deciding first deadlocked with a withdrawal of the sender queued on that lock;
+      // guards.ts, reserveForMove).
       await ctx.withdrawals.reserveForMove(
         tx,
-        { chain, sender: actor.address, asset: a.from, amount: a.amountIn, to: a.recipient, fee: child ? 0n : legs.fee },
+        {
+          chain,
+          sender: actor.address,
+          asset: a.from,
+          amount: a.amountIn,
+          to: a.recipient,
+          fee: legs.fee > topup ? legs.fee - topup : 0n,
+          ...(topup > 0n ? { funder: { address: wallet.address, value: topup, fee: a.fees.fee } } : {}),
+        },
         chainRead.read,
         () => this.deps.policies.requireAllowed(tx, wallet.business_id, [ctx.candidate], () => 'amount'),
       );
-      const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;
-      const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
       const plan: store.SwapPlan = {
         ...a.route,
         deadline: ctx.deadline.toString(),

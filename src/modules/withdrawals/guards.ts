@@ -6,6 +6,7 @@
  */
 import { addressKey } from '../../chains/address-key.js';
 import type { DbConn } from '../../db/pool.js';
+import { BusinessRuleError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
@@ -28,11 +29,20 @@ export interface MoveReservation {
    * it itself (a child's swap or settlement less what the master sends or pays for it).
    */
   fee: bigint;
+  /**
+   * Native coin another address of the wallet sends the sender ahead of the move (the
+   * master's top-up of a child's fee): `value`, and the most sending it costs that address
+   * (`fee`). It is that address's spend as much as any payout of its own, so it is judged
+   * against that address's pending spends as one (readForMove must have read its balance).
+   */
+  funder?: { address: string; value: bigint; fee: bigint };
 }
 
 /** What a move's reservation read of the chain before its transaction opened (readForMove). */
 export interface MoveRead {
   snap: Snapshot;
+  /** The balance of the address that funds the move (readForMove's `funder`). */
+  funder?: { address: string; snap: Snapshot };
 }
 
 const itemOf = (m: Pick<MoveReservation, 'asset' | 'to' | 'amount'>): Item => ({
@@ -46,25 +56,35 @@ const itemOf = (m: Pick<MoveReservation, 'asset' | 'to' | 'amount'>): Item => ({
   field: 'amount',
 });
 
+/** An amount of the chain's native coin, as an item the funds check reads (its asset row only). */
+function nativeItem(chain: ChainHandle, to: string, amount: bigint): Item {
+  const row = chain.assets.find((a) => a.is_native);
+  if (!row) throw new Error(`chain ${chain.id} lists no native coin`);
+  return itemOf({ asset: { row } as AssetHandle, to, amount });
+}
+
 /**
  * The chain's part of a move's reservation, read before the transaction that records the
  * move opens (so no connection or lock waits on the node): the sender's balances and
  * standing allowances (funds.ts says why a read before the lock is safe), and what its
  * first send needs (outbound `ready`). `also`: other senders of the move's transactions (a
- * child's top-up from the master).
+ * child's top-up from the master). `funder`: the address that may fund the move
+ * (MoveReservation.funder), whose native balance is read too.
  */
 export async function readForMove(
   deps: WithdrawalServiceDeps,
-  m: Pick<MoveReservation, 'chain' | 'sender' | 'asset'>,
+  m: Pick<MoveReservation, 'chain' | 'sender' | 'asset'> & { funder?: string },
   also: string[] = [],
   /** A caller already inside a transaction (an auto-settlement planned under its lock) reads on it: one connection, not two. */
   db: DbConn = deps.db,
 ): Promise<MoveRead> {
-  const [snap] = await Promise.all([
+  const funder = m.funder;
+  const [snap, funded] = await Promise.all([
     snapshot(db, m.chain, m.sender, [itemOf({ asset: m.asset, to: m.sender, amount: 0n })]),
-    deps.outbound.ready(m.chain, [m.sender, ...also], db),
+    funder === undefined ? null : snapshot(db, m.chain, funder, [nativeItem(m.chain, m.sender, 0n)]),
+    deps.outbound.ready(m.chain, [m.sender, ...also, ...(funder === undefined ? [] : [funder])], db),
   ]);
-  return { snap };
+  return funded ? { snap, funder: { address: funder!, snap: funded } } : { snap };
 }
 
 /**
@@ -74,21 +94,44 @@ export async function readForMove(
  * INSUFFICIENT_BALANCE unless the sender holds `amount` plus `fee` after its pending
  * withdrawals, swaps and settlements, judged on `read` (readForMove, before `tx` opened).
  * The move's PENDING Transactions, written next in `tx`, are then held back for later
- * withdrawals.
+ * withdrawals. A move with a `funder` (a child's, whose fee the master tops up) takes the
+ * funder's withdrawal lock too and throws INSUFFICIENT_BALANCE unless the funder holds the
+ * top-up and its fee after its own pending spends; the top-up's outbound row (a TOPUPS
+ * purpose, withdrawals/store.ts) then holds its value there.
  *
  * `policies`, when given, decides the move's transaction policies under that lock, before
  * the funds check (a refusal reserves nothing). One lock order for every spend of a sender:
- * its withdrawal lock first, then the velocity windows' locks the policies take, as a
+ * its withdrawal lock (and its funder's, in address order) first, then the velocity windows' locks the policies take, as a
  * withdrawal takes them (create.ts). A move that decided its policies first would hold the
  * wallet's window while waiting for the sender's lock, behind a withdrawal of the sender
  * that holds the lock and waits for the window: a deadlock, which PostgreSQL breaks by
  * failing one of them (503 CONCURRENT_UPDATE; test/policies/lock-order.test.ts).
  */
 export async function reserveForMove(tx: DbConn, m: MoveReservation, read: MoveRead, policies?: () => Promise<void>): Promise<void> {
-  await store.lockSender(tx, m.chain.id, m.sender);
+  const funder = m.funder && m.funder.value + m.funder.fee > 0n ? m.funder : undefined;
+  if (funder && read.funder?.address !== funder.address) throw new Error(`move from ${m.sender}: reserved without the read of its funder`);
+  // The funder's lock too, before the policies' windows: withdrawal locks in address order, as
+  // contract writes paying from several addresses take them (moves.ts), so that a child's move
+  // funded by the master and a contract write of the same two addresses cannot deadlock.
+  const senders = funder ? [m.sender, funder.address].sort((a, b) => cmp(addressKey(a), addressKey(b))) : [m.sender];
+  for (const sender of senders) await store.lockSender(tx, m.chain.id, sender);
   await policies?.();
   await checkAgainstPending(tx, m.chain, m.sender, [itemOf(m)], [m.fee], read.snap);
+  if (!funder) return;
+  try {
+    await checkAgainstPending(tx, m.chain, funder.address, [nativeItem(m.chain, m.sender, funder.value)], [funder.fee], read.funder!.snap);
+  } catch (err) {
+    if (!(err instanceof BusinessRuleError) || err.code !== 'INSUFFICIENT_BALANCE') throw err;
+    // The numbers are the funder's: said so, or they read as the sender's.
+    throw new BusinessRuleError(
+      'INSUFFICIENT_BALANCE',
+      `The master address first sends the sending address its network fee: ${err.message}`,
+      err.details?.map((d) => ({ ...d, message: 'insufficient balance of the master (fee top-up)' })),
+    );
+  }
 }
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Throws NOT_WHITELISTED when the wallet whitelists beneficiaries and a destination is none of them. */
 export async function checkWhitelist(db: DbConn, walletId: string, items: Item[]): Promise<void> {

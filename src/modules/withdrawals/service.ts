@@ -205,7 +205,11 @@ export class WithdrawalService implements SenderAccess {
   }
 
   /** Before the transaction that reserves a move (reserveForMove): what it reads of the chain. */
-  readForMove(m: Pick<MoveReservation, 'chain' | 'sender' | 'asset'>, also: string[] = [], db?: DbConn): Promise<MoveRead> {
+  readForMove(
+    m: Pick<MoveReservation, 'chain' | 'sender' | 'asset'> & { funder?: string },
+    also: string[] = [],
+    db?: DbConn,
+  ): Promise<MoveRead> {
     return readForMove(this.deps, m, also, db);
   }
 

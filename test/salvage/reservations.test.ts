@@ -1,0 +1,178 @@
+/**
+ * Recoveries and swaps held like withdrawals, whoever pays their fee (docs/withdrawals.md,
+ * "Reservations"): a withdrawal waiting for approval holds its amount and fee as a pending
+ * one does (docs/policies.md), and a recovery or a swap accepted meanwhile must not spend
+ * what it holds. Each is refused with 422 INSUFFICIENT_BALANCE and writes nothing:
+ *  - a recovery from a child whose fee the master tops up, of the child's native coin a
+ *    pending withdrawal of the child holds (the child's own spends, under its lock);
+ *  - a recovery or a swap from a child whose top-up the master sends, when the master's ETH
+ *    is held by its own pending withdrawal (the top-up is a spend of the master's, checked
+ *    under the master's lock against its pending spends, not its raw balance).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ETH, fundedWallet, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from '../policies/world.js';
+
+let w: PolicyWorld;
+beforeAll(async () => {
+  w = await startPolicyWorld();
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
+const chain = () => w.h.services.catalogue.findChain(ETH, 'testnet')!;
+const ethId = () => chain().assets.find((a) => a.is_native)!.id;
+const assetId = (symbol: string) => chain().assets.find((a) => a.symbol === symbol)!.id;
+const WEI = 10n ** 18n;
+const toWei = (decimal: string) => {
+  const [whole, fraction = ''] = decimal.split('.');
+  return BigInt(whole!) * WEI + BigInt(fraction.padEnd(18, '0'));
+};
+const fmt = (wei: bigint) => {
+  const s = wei.toString().padStart(19, '0');
+  return `${s.slice(0, -18)}.${s.slice(-18)}`.replace(/\.?0+$/, '');
+};
+
+/** Every PENDING / PENDING_APPROVAL spend of `sender` in ETH (amount of ETH rows + reserved fees) and top-ups it sends. */
+async function ethHeld(sender: string): Promise<bigint> {
+  const { rows } = await sql<{ held: string }>`
+    SELECT coalesce((SELECT sum(CASE WHEN asset_id = ${ethId()} THEN amount ELSE 0 END) + sum(coalesce(reserved_fee, 0))
+                       FROM transactions WHERE sender_address = ${sender} AND status IN ('PENDING', 'PENDING_APPROVAL')), 0)
+         + coalesce((SELECT sum(value) FROM outbound_txs WHERE from_address = ${sender} AND purpose LIKE '%topup'), 0) AS held`.execute(
+    w.h.database.db,
+  );
+  return BigInt(rows[0]!.held);
+}
+
+/** The refused request's traces: its Transaction (SALVAGE or SWAP) and the master's top-up. */
+async function written(wallet: TestWallet): Promise<{ transactions: number; topups: number }> {
+  const { rows } = await sql<{ transactions: number; topups: number }>`
+    SELECT (SELECT count(*)::int FROM transactions WHERE wallet_id = ${wallet.id} AND type IN ('SALVAGE', 'SWAP')) AS transactions,
+           (SELECT count(*)::int FROM outbound_txs WHERE from_address = ${wallet.address} AND purpose LIKE '%topup') AS topups`.execute(
+    w.h.database.db,
+  );
+  return rows[0]!;
+}
+
+async function child(wallet: TestWallet) {
+  const res = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as { id: string; address: string };
+}
+
+/** ETH withdrawals of this wallet wait for approval (the approvers never vote here). */
+async function holdEthWithdrawals(wallet: TestWallet) {
+  const enabled = await w.h.api('POST', `/v1/wallets/${wallet.id}/assets`, { key: wallet.apiKey, body: { assetId: ethId() } });
+  expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+  await policy(w, {
+    name: 'ETH payouts need an approval',
+    priority: 1,
+    walletId: wallet.id,
+    conditions: { types: ['WITHDRAW'], assets: ['ETH'] },
+    action: 'REQUIRE_APPROVAL',
+    approval: { approvers: { apiKeys: w.approvers.map((k) => k.id) }, quorum: 1, ttlSeconds: 86_400 },
+  });
+}
+
+/** A master whose ETH is all held by one withdrawal waiting for approval (a tenth of a transfer fee left free). */
+async function masterAllHeld(wallet: TestWallet) {
+  await w.eth.rpc('anvil_setBalance', [wallet.address, '0xDE0B6B3A7640000']); // 1 ETH
+  const balance = WEI;
+  const to = fresh();
+  const fee = await w.h.api('POST', `/v1/wallets/${wallet.id}/withdraw/network-fee`, {
+    key: wallet.apiKey,
+    body: { assetId: ethId(), address: to, amount: '0.1' },
+  });
+  expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+  const feeWei = toWei(fee.body.data.networkFee);
+  const res = await withdraw(w, wallet, { assetId: ethId(), address: to, amount: fmt(balance - feeWei - feeWei / 10n) });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.data.status).toBe('PENDING_APPROVAL');
+  // The master's free ETH is now less than a second small payout needs.
+  const more = await w.h.api('POST', `/v1/wallets/${wallet.id}/withdraw`, {
+    key: wallet.apiKey,
+    body: { assetId: assetId('USDC'), address: fresh(), amount: '1' },
+  });
+  return { balance, withdrawal: res.body.data, more };
+}
+
+describe('a recovery from a child whose fee the master tops up', () => {
+  it('is refused when a pending withdrawal of the child holds the native coin it would take', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'salvage-child-held', '0');
+    await holdEthWithdrawals(wallet);
+    const c = await child(wallet);
+    await w.eth.sendNative(c.address, '0.5');
+
+    // The child withdraws 0.4 ETH: held for approval, it holds 0.4 ETH and its fee at the child.
+    const pending = await withdraw(w, wallet, { assetId: ethId(), address: fresh(), amount: '0.4' }, { addressId: c.id });
+    expect(pending.status, JSON.stringify(pending.body)).toBe(200);
+    expect(pending.body.data.status).toBe('PENDING_APPROVAL');
+    // A second withdrawal of the same coin is refused, as it must be.
+    const twice = await withdraw(w, wallet, { assetId: ethId(), address: fresh(), amount: '0.4' }, { addressId: c.id });
+    expect(twice.status, JSON.stringify(twice.body)).toBe(422);
+    expect(twice.body.error).toBe('INSUFFICIENT_BALANCE');
+
+    // A recovery of the child's whole 0.5 ETH (the master tops up its fee) takes the same coin.
+    const salvage = await w.h.api('POST', `/v1/wallets/${wallet.id}/salvage`, {
+      key: wallet.apiKey,
+      body: { senderAddress: c.address, recipientAddress: fresh(), amount: '0.5', blockchainId: chain().row.blockchain_id },
+    });
+    const held = await ethHeld(c.address);
+    const onChain = await w.eth.pub.getBalance({ address: c.address as `0x${string}` });
+    expect(
+      { status: salvage.status, code: salvage.body.error },
+      `the recovery was accepted: the child's pending spends hold ${fmt(held)} ETH of the ${fmt(onChain)} it has`,
+    ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    // The child's own funds refuse it, not the master's.
+    expect(salvage.body.message).not.toMatch(/master/);
+    expect(await written(wallet)).toEqual({ transactions: 0, topups: 0 });
+  });
+});
+
+describe("the master's top-up of a child, judged against the master's pending spends", () => {
+  it("refuses a recovery whose top-up the master's free ETH cannot pay", { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'salvage-master-held', '10');
+    await holdEthWithdrawals(wallet);
+    const c = await child(wallet);
+    const { balance, more } = await masterAllHeld(wallet);
+    expect(more.status, 'a 1 USDC withdrawal (gas only) no longer fits beside the held ETH').toBe(422);
+
+    // Native coin at the child: 0.01 ETH, the child lacks its fee, so the master tops it up.
+    await w.eth.sendNative(c.address, '0.01');
+    const salvage = await w.h.api('POST', `/v1/wallets/${wallet.id}/salvage`, {
+      key: wallet.apiKey,
+      body: { senderAddress: c.address, recipientAddress: fresh(), amount: '0.01', blockchainId: chain().row.blockchain_id },
+    });
+    const held = await ethHeld(wallet.address);
+    expect(
+      { status: salvage.status, code: salvage.body.error },
+      `the recovery was accepted (${JSON.stringify(salvage.body.data?.status)}): the master's pending spends now hold ${fmt(held)} ETH of its ${fmt(balance)}`,
+    ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(salvage.body.message).toMatch(/^The master address first sends the sending address its network fee: Insufficient ETH/);
+    expect(await written(wallet)).toEqual({ transactions: 0, topups: 0 });
+  });
+
+  it("refuses a swap whose top-up the master's free ETH cannot pay", { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'swap-master-held', '10');
+    await holdEthWithdrawals(wallet);
+    const c = await child(wallet);
+    await w.eth.sendToken('USDC', c.address, '50');
+    const { balance, more } = await masterAllHeld(wallet);
+    expect(more.status, 'a 1 USDC withdrawal (gas only) no longer fits beside the held ETH').toBe(422);
+
+    const swap = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${c.id}/swaps/execute`, {
+      key: wallet.apiKey,
+      body: { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10' },
+    });
+    const held = await ethHeld(wallet.address);
+    expect(
+      { status: swap.status, code: swap.body.error },
+      `the swap was accepted (${JSON.stringify(swap.body.data?.status ?? swap.body)}): the master's pending spends now hold ${fmt(held)} ETH of its ${fmt(balance)}`,
+    ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(swap.body.message).toMatch(/^The master address first sends the sending address its network fee: Insufficient ETH/);
+    expect(await written(wallet)).toEqual({ transactions: 0, topups: 0 });
+  });
+});
