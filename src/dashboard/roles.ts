@@ -51,6 +51,15 @@ export function mintedKeyRestrictions(session: Pick<Session, 'role'>): 'READ_ONL
   return can(session, 'withdraw') ? [] : ['READ_ONLY'];
 }
 
+/**
+ * Whether the role may revoke a business API key with these restrictions: what it could mint
+ * (mintedKeyRestrictions). A developer revoking an owner's writing key would stop the
+ * business's payouts over the API, which its own keys cannot make.
+ */
+export function mayRevokeKey(session: Pick<Session, 'role'>, scopes: readonly string[]): boolean {
+  return mintedKeyRestrictions(session).every((r) => scopes.includes(r));
+}
+
 export function requireCan(session: Pick<Session, 'role'>, capability: Capability): void {
   if (!can(session, capability)) throw new ForbiddenError(`Your role (${session.role}) cannot ${WHAT[capability]}`);
 }

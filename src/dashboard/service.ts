@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db, DbConn } from '../db/pool.js';
 import type { Clock } from '../lib/clock.js';
 import { uuidv7 } from '../lib/ids.js';
-import { AppError, ValidationError } from '../lib/errors.js';
+import { AppError, ConflictError, ValidationError } from '../lib/errors.js';
 import type { AuthContext } from '../modules/apikeys/service.js';
 import type { AuditService } from '../modules/audit/service.js';
 import type { KeyVault } from '../keys/vault.js';
@@ -116,6 +116,14 @@ export class DashboardService {
       ]);
     }
     const existing = await store.findUserByEmail(this.db, trimmed);
+    // A reset names the user's own business: with another one it would move the user there
+    // (role and all), perhaps leaving its business without an owner.
+    if (existing && existing.business_id !== businessId) {
+      throw new ConflictError(
+        'EMAIL_TAKEN',
+        `${trimmed} is a dashboard user of another business; name that business to set a new password`,
+      );
+    }
     // The embedded default re-seeds on every start: keep the stored hash (and sessions)
     // when the password has not changed.
     if (existing && existing.business_id === businessId && (await verifyPassword(password, existing.password_hash))) {

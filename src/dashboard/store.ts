@@ -65,13 +65,13 @@ export function findUserByEmail(db: DbConn, email: string): Promise<UserRow | un
     .executeTakeFirst();
 }
 
-/** Creates the user, or (same email) replaces its business and password: idempotent seeding. */
+/** Creates the user, or (same email; the service checks it is the same business) replaces its password: idempotent seeding. */
 export async function upsertUser(db: DbConn, u: { id: string; businessId: string; email: string; passwordHash: string }): Promise<UserRow> {
   const { rows } = await sql<UserRow>`
     INSERT INTO dashboard_users (id, business_id, email, password_hash)
     VALUES (${u.id}, ${u.businessId}, ${u.email}, ${u.passwordHash})
     ON CONFLICT ((lower(email))) DO UPDATE
-      SET business_id = EXCLUDED.business_id, password_hash = EXCLUDED.password_hash, disabled_at = NULL, updated_at = now()
+      SET password_hash = EXCLUDED.password_hash, disabled_at = NULL, updated_at = now()
     RETURNING id, business_id, email, password_hash, role, totp_enabled_at, disabled_at`.execute(db);
   return rows[0]!;
 }
@@ -175,6 +175,11 @@ export async function deleteSession(db: DbConn, idHash: Buffer): Promise<void> {
 /** A password change ends every session of the user. */
 export async function deleteSessionsOfUser(db: DbConn, userId: string): Promise<void> {
   await t(db).deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+}
+
+/** Ends a user's sessions but one (the one that just turned two-factor sign-in on). */
+export async function deleteOtherSessionsOfUser(db: DbConn, userId: string, keepHash: Buffer): Promise<void> {
+  await sql`DELETE FROM dashboard_sessions WHERE user_id = ${userId} AND id_hash <> ${keepHash}`.execute(db);
 }
 
 export async function deleteExpiredSessions(db: DbConn): Promise<void> {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.js';
 import type { Clock } from '../lib/clock.js';
-import { ValidationError } from '../lib/errors.js';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors.js';
 import { newSecret, otpauthUri, secretText, verifyTotp } from '../lib/totp.js';
 import type { KeyVault } from '../keys/vault.js';
 import { DASHBOARD_TOTP } from '../keys/sealed-columns.js';
@@ -100,6 +100,9 @@ export class TwoFactor<S extends SessionBase> {
       const newId = randomBytes(32).toString('base64url');
       const csrfToken = randomBytes(24).toString('base64url');
       if (!(await store.upgradeSession(tx, sessionHash(sessionId), sessionHash(newId), csrfToken))) return null;
+      // Turned on: the user's other sessions signed in with the password alone. Left, one of
+      // them (a stolen password's) would stay a full session that never gave a code.
+      if (enrolling) await store.deleteOtherSessionsOfUser(tx, row.id, sessionHash(newId));
       await this.deps.audit?.record(userRecord(row, enrolling ? 'dashboard.two_factor_enabled' : 'dashboard.two_factor_passed', {}), tx);
       return { newId, csrfToken };
     });
@@ -120,15 +123,34 @@ export class TwoFactor<S extends SessionBase> {
     return team.totpEnabled(this.deps.db, userId);
   }
 
-  /** Turns two-factor sign-in off (a role that requires it cannot). */
-  async disableTotp(userId: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (tx) => {
-      const row = await team.lockTotp(tx, userId);
-      if (!row) return;
+  /**
+   * Turns two-factor sign-in off (a role that requires it cannot), from a session that gave a
+   * code and with a current code: a stolen session alone must not take the second factor
+   * away (and enrol its own). The code is throttled and good once, as at sign-in.
+   */
+  async disableTotp(session: { userId: string; twoFactor: boolean }, code: string): Promise<void> {
+    if (!session.twoFactor) throw new ForbiddenError('Sign in with your code first to turn two-factor sign-in off', 'TWO_FACTOR_REQUIRED');
+    const now = this.deps.clock.now();
+    const key = secondFactorKey(session.userId);
+    await this.deps.claim([[key, SECOND_FACTOR]], now);
+    const wrong = await this.deps.db.transaction().execute(async (tx) => {
+      const row = await team.lockTotp(tx, session.userId);
+      if (!row?.totp_secret_sealed || row.totp_enabled_at === null) return false;
       if (TOTP_REQUIRED_ROLES.includes(row.role)) throw new ValidationError(`Your role (${row.role}) requires two-factor sign-in`);
-      await team.clearTotp(tx, userId);
+      const secret = await this.#vault().open(row.totp_secret_sealed, DASHBOARD_TOTP.associatedData(row.id));
+      const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
+      const step = verifyTotp(secret, code.replace(/\s/g, ''), now.getTime(), last);
+      secret.fill(0);
+      if (step === null) {
+        await this.deps.audit?.record(userRecord(row, 'dashboard.two_factor_failed', {}), tx);
+        return true;
+      }
+      await store.clearThrottle(tx, key);
+      await team.clearTotp(tx, session.userId);
       await this.deps.audit?.record(userRecord(row, 'dashboard.two_factor_disabled', {}), tx);
+      return false;
     });
+    if (wrong) throw new UnauthorizedError('Wrong code: type the code your authenticator app shows now');
   }
 
   #vault(): KeyVault {

@@ -245,8 +245,16 @@ export const ERROR_CATALOGUE = {
     meaning:
       "The caller may not vote on this request: a key without the APPROVE scope or not among the request's approvers, or a dashboard user whose role cannot approve.",
   },
-  TWO_FACTOR_REQUIRED: { status: 403, meaning: 'Approving from the dashboard needs a session signed in with a TOTP code.' },
+  TWO_FACTOR_REQUIRED: {
+    status: 403,
+    meaning: 'Approving from the dashboard, or turning two-factor sign-in off, needs a session signed in with a TOTP code.',
+  },
   SELF_APPROVAL: { status: 403, meaning: 'The initiator of a payout cannot approve or reject it.' },
+  EMAIL_TAKEN: {
+    status: 409,
+    meaning:
+      'dashboard-user: the email belongs to a dashboard user of another business; a password reset names the business the user is in.',
+  },
   ALREADY_VOTED: { status: 409, meaning: 'This approver has already voted on the request; approvers are counted once.' },
   APPROVAL_CLOSED: { status: 409, meaning: 'The request is already approved, rejected, expired or cancelled.' },
   APPROVAL_EXPIRED: {

@@ -114,6 +114,16 @@ describe('the logger redacts secrets', () => {
     expect(out).toContain('page=1&ApiKey=[redacted]');
     expect(out).toContain('&limit=2');
   });
+
+  it('an invitation link: its token is in the path (a bearer credential for a new account)', () => {
+    const { logger, text } = capture();
+    const token = '8g_WD7wMKtrQ5mUpIW6QM-60yzkOlV6GMrOhsIq52Yk';
+    logger.info({ req: { method: 'GET', url: `/dashboard/join/${token}`, ip: '127.0.0.1' } }, 'incoming request');
+    logger.info({ req: { method: 'POST', url: `/dashboard/join/${token}?x=1`, ip: '127.0.0.1' } }, 'incoming request');
+    const out = text();
+    expect(out).not.toContain(token);
+    expect(out).toContain('/dashboard/join/[redacted]?x=1');
+  });
 });
 
 describe('the logger keeps what is not a secret', () => {

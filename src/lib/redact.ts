@@ -124,9 +124,16 @@ function redactQuery(text: string): string {
   });
 }
 
-/** A URL with the values of its secret query parameters replaced (names compared decoded and case-blind). */
+/**
+ * Paths that carry a secret themselves: an invitation link (/dashboard/join/<token>) is a
+ * bearer credential for a new account until it is used.
+ */
+const SECRET_PATH = /(\/join\/)[^/?#]+/i;
+
+/** A URL with the values of its secret query parameters (names compared decoded and case-blind) and secret path segments replaced. */
 export function redactUrl(url: string): string {
-  return url.includes('=') ? redactQuery(url) : url;
+  const path = SECRET_PATH.test(url) ? url.replace(SECRET_PATH, `$1${CENSOR}`) : url;
+  return path.includes('=') ? redactQuery(path) : path;
 }
 
 /** Runs of 12 or more consecutive BIP39 words become one CENSOR. */

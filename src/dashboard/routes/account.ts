@@ -83,7 +83,7 @@ export function accountRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   app.post('/account/two-factor/disable', async (req, reply) => {
     try {
-      await ctx.accounts.twoFactor.disableTotp(sessionOf(req).userId);
+      await ctx.accounts.twoFactor.disableTotp(sessionOf(req), (formOf(req).code ?? '').slice(0, 20));
       return redirect(reply, `${PREFIX}/account`);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

@@ -1,10 +1,10 @@
 /** Developers page: business and wallet API keys, webhook URL, test event. Everything goes through the API's services. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/errors.js';
+import { AppError, ForbiddenError } from '../../lib/errors.js';
 import { UpdateWalletBody } from '../../modules/wallets/schemas.js';
 import type { WebhookLogEntry } from '../../modules/webhooks/service.js';
 import { frameOf, sessionOf, type Ctx } from '../context.js';
-import { mintedKeyRestrictions, requireCan } from '../roles.js';
+import { mayRevokeKey, mintedKeyRestrictions, requireCan } from '../roles.js';
 import { check } from '../validate.js';
 import { BUSINESS_KEYS, developersPage, type DevelopersState } from '../views/developers.js';
 import { CreateApiKeyBody } from '../../modules/apikeys/schemas.js';
@@ -116,6 +116,10 @@ export function developerRoutes(app: FastifyInstance, ctx: Ctx): void {
     const keyId = apiKeyIdParam(req);
     const session = sessionOf(req);
     return attempt(req, reply, BUSINESS_KEYS, async () => {
+      // A key's restrictions never change, so reading them first decides the revoke.
+      const key = await services.apiKeys.getBusinessKey(session.auth, keyId);
+      if (!mayRevokeKey(session, key.scopes))
+        throw new ForbiddenError(`Your role (${session.role}) revokes only keys it could create (read-only); this one may write`);
       await services.apiKeys.revokeBusinessKey(session.auth, keyId);
       return new URLSearchParams({ revoked: keyId });
     });

@@ -60,7 +60,11 @@ export function accountPage(frame: Frame, csrfToken: string, s: AccountState): H
                     s.mustEnrol || s.role === 'approver'
                       ? ''
                       : html`<form method="post" action="${PREFIX}/account/two-factor/disable" data-confirm="Turn two-factor sign-in off?">
-                          ${csrf(csrfToken)}<button type="submit">Turn off</button>
+                          ${csrf(csrfToken)}
+                          <label
+                            >Code from your authenticator app <input name="code" inputmode="numeric" autocomplete="one-time-code" required
+                          /></label>
+                          <button type="submit">Turn off</button>
                         </form>`
                   }`
               : html`<p>Approving payouts needs a session signed in with a code from an authenticator app.</p>

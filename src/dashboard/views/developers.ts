@@ -217,13 +217,17 @@ function businessKeysCard(csrfToken: string, state: DevelopersState): Html {
                     <td data-label="Created">${when(k.createdAt)}</td>
                     <td data-label="Last used">${lastUsed(k.lastUsedAt)}</td>
                     <td>
-                      <form
-                        method="post"
-                        action="${PREFIX}/developers/api-keys/${k.id}/revoke"
-                        data-confirm="Revoke ${k.prefix}…? It stops working at once."
-                      >
-                        ${csrf(csrfToken)}<button type="submit">Revoke</button>
-                      </form>
+                      ${
+                        state.readOnlyKeys && !k.scopes.includes('READ_ONLY')
+                          ? html`<span class="muted small">An owner or admin revokes a key that may write</span>`
+                          : html`<form
+                              method="post"
+                              action="${PREFIX}/developers/api-keys/${k.id}/revoke"
+                              data-confirm="Revoke ${k.prefix}…? It stops working at once."
+                            >
+                              ${csrf(csrfToken)}<button type="submit">Revoke</button>
+                            </form>`
+                      }
                     </td>
                   </tr>`,
               )}
