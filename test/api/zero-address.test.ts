@@ -3,7 +3,7 @@
  * 0x000…0, Tron T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb, Solana's System Program
  * 11111111111111111111111111111111) is refused wherever a destination is saved: auto-settlement
  * rule destinations (created or patched, wallet and address rules) and whitelisted external
- * addresses, in any spelling the family accepts. Each refusal is a 400 that writes nothing.
+ * addresses, in any spelling the family accepts; a catalogued token's contract too. Each refusal is a 400 that writes nothing.
  * The Tron and Solana chains are configured only (never dialled): nothing here needs a node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,4 +116,21 @@ describe.each(FAMILIES)('$slug', (f) => {
     const ok = await h.api('POST', `/v1/wallets/${w.id}/addresses/whitelist`, { key: w.apiKey, body: { address: f.valid } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
+});
+
+it("a catalogued token's contract is refused as a settlement destination (what is sent there is lost)", async () => {
+  const w = wallets['devnet-eth']!;
+  const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+  const before = await counts();
+  const res = await h.api('POST', `/v1/wallets/${w.id}/auto-settlements/rules`, {
+    key: w.apiKey,
+    body: {
+      name: 'Settle',
+      source: { assets: ['USDC'], blockchain: 'devnet-eth' },
+      destination: { asset: 'USDC', address: usdc.address, blockchain: 'devnet-eth' },
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.details).toContainEqual({ field: 'destination.address', message: expect.stringContaining('is the contract of USDC') });
+  expect(await counts()).toEqual(before);
 });

@@ -468,6 +468,8 @@ describe('refusals write nothing', () => {
       [{ senderAddress: c.address, tokenAddress: fresh(), amount: '1' }, 422, 'NOT_A_TOKEN'],
       [{ senderAddress: c.address, tokenAddress: lost, amount: '0' }, 400, 'VALIDATION_ERROR'],
       [{ senderAddress: 'nope', tokenAddress: lost, amount: '1' }, 400, 'VALIDATION_ERROR'],
+      // A catalogued token's contract as the recipient: what is sent there is lost.
+      [{ senderAddress: c.address, tokenAddress: lost, amount: '1', recipientAddress: usdcId.address }, 400, 'VALIDATION_ERROR'],
     ];
     for (const [over, status, code] of cases) {
       const res = await h.api('POST', `${base()}/salvage`, {

@@ -220,6 +220,14 @@ describe('refusals write nothing', () => {
       [swapBody('0'), 400, 'VALIDATION_ERROR'],
       [swapBody('1', { slippageTolerance: '-1' }), 400, 'VALIDATION_ERROR'],
       [{ amount: '1' }, 400, 'VALIDATION_ERROR'],
+      // A token's contract as the recipient: what is sent there is lost.
+      [
+        swapBody('1', {
+          recipientAddress: h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDT')!.address,
+        }),
+        400,
+        'VALIDATION_ERROR',
+      ],
     ];
     for (const [body, status, code] of cases) {
       const res = await h.api('POST', `${base()}/swaps/execute`, { body });

@@ -99,6 +99,13 @@ describe('bad input writes nothing and sends nothing', () => {
     expect(body.details[0].field).toBe('address');
   });
 
+  it("destination the token's own contract (any case) is a 400: tokens sent there are lost", async () => {
+    for (const address of [usdc.address, usdc.address.toLowerCase()]) {
+      const body = await refused({ assetId: usdc.id, address, amount: '1' }, 400, {}, 'VALIDATION_ERROR');
+      expect(body.details[0]).toMatchObject({ field: 'address', message: expect.stringContaining('is the contract of USDC') });
+    }
+  });
+
   it('all-lowercase and checksummed forms of an address are both accepted (no checksum to check in lowercase)', async () => {
     const to = randomAddress();
     for (const address of [to.toLowerCase(), to]) {

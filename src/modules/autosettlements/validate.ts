@@ -6,7 +6,7 @@
 import { isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError, type FieldIssue } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
-import type { ChainHandle } from '../catalogue/service.js';
+import { tokenAt, type ChainHandle } from '../catalogue/service.js';
 import { sameSymbol, type RuleDestination, type RuleSource } from './rules.js';
 import type { RuleValues } from './store.js';
 
@@ -38,6 +38,10 @@ export function checkRule(chain: ChainHandle, v: RuleValues, canSwap: boolean): 
   // The family's all-zero (burn, system) address: what is settled there is lost.
   else if (isZeroAddress(chain.config, address))
     issues.push({ field: 'destination.address', message: 'is the zero address; funds sent there are lost' });
+  else {
+    const token = tokenAt(chain, address);
+    if (token) issues.push({ field: 'destination.address', message: `is the contract of ${token.symbol}; funds sent there are lost` });
+  }
   if (Number(v.slippageTolerance) >= 100) issues.push({ field: 'slippageTolerance', message: 'must be below 100 (percent)' });
   issues.push(...boundIssues(source, sourceAssets));
   if (issues.length) throw new ValidationError(`${issues[0]!.field}: ${issues[0]!.message}`, issues);

@@ -28,7 +28,7 @@ import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/err
 import { shortReference } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { ChainHandle } from '../catalogue/service.js';
+import { tokenAt, type ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { Counted, TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -150,6 +150,8 @@ export class SalvageService {
     const recipient = adapter.normalizeAddress(body.recipientAddress);
     if (!recipient) throw field('recipientAddress', `is not ${familyOfChain(chain.config).addressForm}`);
     if (isZeroAddress(chain.config, recipient)) throw field('recipientAddress', 'is the zero address: funds sent there are lost');
+    const listedToken = tokenAt(chain, recipient);
+    if (listedToken) throw field('recipientAddress', `is the contract of ${listedToken.symbol}: funds sent there are lost`);
     const sender = await this.#sender(wallet, senderAddress);
     if (sender.address === recipient) throw field('recipientAddress', 'is the sender itself');
 

@@ -30,7 +30,7 @@ import { BusinessRuleError, ConflictError, NotFoundError, ValidationError } from
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import { tokenAt, type AssetHandle, type ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import { initiatorOf, movedOf, type Candidate } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
@@ -238,6 +238,8 @@ export class SwapApi {
       const given = actor.chain.adapter.normalizeAddress(body.recipientAddress);
       if (!given) throw bad('recipientAddress', 'is not an address of the chain');
       if (isZeroAddress(actor.chain.config, given)) throw bad('recipientAddress', 'is the zero address: funds sent there are lost');
+      const token = tokenAt(actor.chain, given);
+      if (token) throw bad('recipientAddress', `is the contract of ${token.symbol}: funds sent there are lost`);
       recipient = given;
     }
     return {

@@ -7,7 +7,7 @@ import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
-import type { ChainHandle } from '../catalogue/service.js';
+import { tokenAt, type ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawBody } from './schemas.js';
 import { addressKey } from '../../chains/address-key.js';
@@ -118,6 +118,9 @@ export async function checkItems(
     const to = chain.adapter.normalizeAddress(r.address);
     if (!to) throw bad(addressField, `is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`);
     if (isZeroAddress(chain.config, to)) throw bad(addressField, 'is the zero address; funds sent there are lost');
+    // A token's contract (or mint) takes what is sent to it and has no way to give it back.
+    const token = tokenAt(chain, to);
+    if (token) throw bad(addressField, `is the contract of ${token.symbol}; funds sent there are lost`);
     if (addressKey(to) === addressKey(sender)) {
       throw new BusinessRuleError('SAME_ADDRESS', `${addressField}: the destination is the sending address itself`, [
         { field: addressField, message: 'is the sender' },
