@@ -24,6 +24,8 @@ export interface OutboundRow {
   network: NetworkData;
   /** Who pays the fee and signs as fee payer, when not the sender (Solana: the wallet's master); null: the sender. */
   feePayer: string | null;
+  /** The most its fee may be when signed: what its payout reserved (EnqueueRequest.feeCeiling); null: no bound. */
+  feeCeiling: bigint | null;
   raw: string | null;
   hash: string | null;
   stage: Stage;

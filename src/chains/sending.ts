@@ -156,8 +156,11 @@ export interface SenderCore {
    * estimated and quoted. A call that would revert is a ChainRejectedError ('reverted').
    * On 'expiry' families it always sets a fresh deadline (a reference block, a recent
    * blockhash), whatever `given` holds: a rebuild after expiry prepares the old row's data again.
+   * `feeCeiling`: the most the fee may be (what the payout reserved, native base units); a
+   * family that bids its fee when signing (EVM) bids at most that; one whose fee `given`
+   * already bounds (Tron's fee limit, Solana's compute units) has nothing to lower.
    */
-  prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData>;
+  prepare(intent: TxIntent, given: NetworkData, opts?: { feeCeiling?: bigint }): Promise<NetworkData>;
   /**
    * Signs with the lent key; `nonce` is the ordering slot on 'nonce' families (required
    * there) and null on 'expiry' families (the deadline is in `network`). `payerKey`: the

@@ -421,6 +421,7 @@ export interface OutboundTxs {
   data: string | null;
   error: string | null;
   fee: NumericColumn | null;
+  fee_ceiling: NumericColumn | null;
   fee_payer: string | null;
   from_address: string;
   from_index: number | null;
@@ -650,6 +651,7 @@ export interface Transactions {
   reference: string;
   reserved_fee: NumericColumn | null;
   response: JsonColumn | null;
+  send_network: JsonColumn | null;
   sender_address: string | null;
   signed_fees: JsonColumn | null;
   signed_transaction: JsonColumn | null;

@@ -91,6 +91,35 @@ describe('EVM sender', () => {
     expect(() => s.fixedNetwork({ fees: fees(1n, 2n) })).toThrow(/between 0 and maxFeePerGas/);
   });
 
+  it('prepares within a fee ceiling (what the payout reserved): a fresher quote above it is bid down, the tip at most the cap', async () => {
+    const { n } = node({ estimateFees: async () => fees(100n, 30n) });
+    const s = new EvmSender(n, { feeCacheMs: 0 });
+    const intent: TxIntent = { kind: 'native', from: '0x1', to: '0x2', amount: 1n };
+    // 60,000 gas x 100 fits a ceiling of 6,000,000: as quoted.
+    expect(await s.prepare(intent, {}, { feeCeiling: 6_000_000n })).toEqual({
+      gasLimit: '60000',
+      maxFeePerGas: '100',
+      maxPriorityFeePerGas: '30',
+    });
+    // 3,000,000 reserved: 50 per gas at most; 1,200,000: 20, and the tip follows the cap down.
+    expect(await s.prepare(intent, {}, { feeCeiling: 3_000_000n })).toEqual({
+      gasLimit: '60000',
+      maxFeePerGas: '50',
+      maxPriorityFeePerGas: '30',
+    });
+    expect(await s.prepare(intent, {}, { feeCeiling: 1_200_000n })).toEqual({
+      gasLimit: '60000',
+      maxFeePerGas: '20',
+      maxPriorityFeePerGas: '20',
+    });
+    // A client's cap under the network's fee, approved later, is signed as given (not refused at signing).
+    expect(await s.prepare(intent, s.fixedNetwork({ feeCap: 10n }))).toEqual({
+      gasLimit: '60000',
+      maxFeePerGas: '10',
+      maxPriorityFeePerGas: '10',
+    });
+  });
+
   it('a replacement keeps the limit and bumps the fees against a fresh quote', async () => {
     const { n, calls } = node();
     const s = new EvmSender(n, { feeCacheMs: 60_000 });

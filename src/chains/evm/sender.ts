@@ -181,11 +181,14 @@ export class EvmSender implements NonceSender {
     };
   }
 
-  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+  async prepare(intent: TxIntent, given: NetworkData, opts: { feeCeiling?: bigint } = {}): Promise<NetworkData> {
     const fixed = evmNetwork(given);
     const gasLimit = fixed.gasLimit ?? (await this.estimateLimit(callOf(intent))).limit;
-    const fees = fixed.fees ?? (fixed.cap !== null ? capped(fixed.cap, await this.quoteFees()) : await this.quoteFees());
-    return this.fixedNetwork({ limit: gasLimit, fees });
+    // A client's cap is signed as given (checked against the network when it was accepted; a
+    // payout approved hours later may meet a higher base fee: the node then refuses the bid as
+    // too low and the stuck row is replaced as any other).
+    const fees = fixed.fees ?? (fixed.cap !== null ? bid(fixed.cap, await this.quoteFees()) : await this.quoteFees());
+    return this.fixedNetwork({ limit: gasLimit, fees: withinCeiling(fees, gasLimit, opts.feeCeiling) });
   }
 
   sign(intent: TxIntent, nonce: bigint | null, network: NetworkData, key: SigningKey): SignedTransaction {
@@ -261,7 +264,24 @@ export function capped(cap: bigint, quote: FeeEstimate): FeeEstimate {
       { field: 'gasPrice', message: `below the current network fee (${floor} wei)` },
     ]);
   }
+  return bid(cap, quote);
+}
+
+/** A fee cap as signed: the cap, and the quote's tip at most the cap. */
+function bid(cap: bigint, quote: FeeEstimate): FeeEstimate {
   return { maxFeePerGas: cap, maxPriorityFeePerGas: quote.maxPriorityFeePerGas < cap ? quote.maxPriorityFeePerGas : cap };
+}
+
+/**
+ * Fees bid down to a ceiling on the whole fee (what the payout reserved when it was
+ * accepted): limit x cap at most `ceiling`, the tip at most the cap. Under a base fee that
+ * rose past it, the transaction is still signed within what was held; a node refuses it as
+ * too low, and the pipeline replaces it once the sender can pay more (or it waits).
+ */
+export function withinCeiling(fees: FeeEstimate, limit: bigint, ceiling: bigint | undefined): FeeEstimate {
+  if (ceiling === undefined || limit * fees.maxFeePerGas <= ceiling) return fees;
+  const cap = ceiling / limit > 0n ? ceiling / limit : 1n;
+  return bid(cap, fees);
 }
 
 /**

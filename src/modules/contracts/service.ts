@@ -124,6 +124,8 @@ export class ContractService {
           walletId: actor.wallet.id,
           fromIndex: actor.index!,
           intent: { kind: 'call', to: plan.encoded[i]!.to, value: plan.values[i]!, data: plan.encoded[i]!.data },
+          // Signed within the fee reserved for it (quoted again when signed: outbound/enqueue.ts).
+          ...(plan.quotes[i]!.fee > 0n ? { feeCeiling: plan.quotes[i]!.fee } : {}),
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });

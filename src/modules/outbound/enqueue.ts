@@ -60,6 +60,14 @@ export interface EnqueueRequest {
    */
   feePayer?: string;
   /**
+   * The most the fee may be when the row is signed, in native base units: what the caller
+   * reserved for it from the quote it was accepted with. A fresher quote above it is bid
+   * down to it (Sender.prepare), so the signed transaction never costs more than was held;
+   * should the node then refuse the bid as too low, the stuck row gets the pipeline's usual
+   * replacement, which first checks the sender can pay for it. Absent: priced when signed.
+   */
+  feeCeiling?: bigint;
+  /**
    * The chain may be another than the wallet's when it shares the wallet's keys (the same
    * family and account path): an asset recovery of funds sent to our address on the wrong
    * chain. Without it the wallet must live on the chain.
@@ -115,6 +123,7 @@ export async function enqueueMany(
       fromIndex: p.req.fromIndex,
       nonce,
       feePayer: feePayerOf(p.chain, p.from, p.req.feePayer, p.master),
+      feeCeiling: p.req.feeCeiling ?? null,
       ...p.checked,
       purpose: p.req.purpose,
       ownerId: p.req.owners ? uuidv7() : (p.req.ownerId ?? null),

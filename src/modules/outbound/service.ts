@@ -223,7 +223,7 @@ export class OutboundService {
     let signed: SignedTransaction;
     try {
       // The family completes what the caller did not fix (EVM: the gas limit with its margin, the fee quote).
-      network = await sender.prepare(intent, row.network);
+      network = await sender.prepare(intent, row.network, row.feeCeiling === null ? {} : { feeCeiling: row.feeCeiling });
     } catch (err) {
       if (rejectionOf(err) === 'reverted') return this.#voidIfReverting(row, chain, messageOf(err));
       await store.recordError(this.db, id, messageOf(err));

@@ -21,6 +21,7 @@ interface DbRow {
   more: { to: string; amount: string }[] | null;
   network_data: NetworkData;
   fee_payer: string | null;
+  fee_ceiling: string | null;
   raw: string | null;
   hash: string | null;
   stage: Stage;
@@ -53,6 +54,7 @@ function toRow(r: DbRow): OutboundRow {
     intent: intentOfColumns(r),
     network: r.network_data,
     feePayer: r.fee_payer,
+    feeCeiling: big(r.fee_ceiling),
     raw: r.raw,
     hash: r.hash,
     stage: r.stage,
@@ -137,6 +139,8 @@ export interface NewOutbound {
   network: NetworkData;
   /** See OutboundRow.feePayer; absent: the sender pays. */
   feePayer?: string | null;
+  /** See OutboundRow.feeCeiling; absent: no bound. */
+  feeCeiling?: bigint | null;
   purpose: string;
   ownerId: string | null;
 }
@@ -152,10 +156,10 @@ export async function insertOutbounds(db: DbConn, list: NewOutbound[]): Promise<
     const c = columnsOfIntent(r.intent);
     return sql`(${r.id}, ${r.chainId}, ${r.walletId}, ${r.fromAddress}, ${r.fromIndex}, ${r.nonce}, ${c.kind}, ${c.to_address},
                 ${c.value}, ${c.data}, ${c.token}, ${c.memo}, ${c.more}::jsonb, ${JSON.stringify(r.network)}::jsonb,
-                ${r.feePayer ?? null}, 'created', ${r.purpose}, ${r.ownerId})`;
+                ${r.feePayer ?? null}, ${r.feeCeiling?.toString() ?? null}, 'created', ${r.purpose}, ${r.ownerId})`;
   });
   await sql`INSERT INTO outbound_txs (id, chain_id, wallet_id, from_address, from_index, nonce, kind, to_address, value, data,
-                                      token, memo, more, network_data, fee_payer, stage, purpose, owner_id)
+                                      token, memo, more, network_data, fee_payer, fee_ceiling, stage, purpose, owner_id)
             VALUES ${sql.join(values)}`.execute(db);
 }
 

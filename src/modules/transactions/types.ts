@@ -3,19 +3,26 @@
  * outcomes they settle with. Amounts are bigint base units; the store writes them as text.
  */
 import type { Selectable } from 'kysely';
-import type { BlockPointer, SignedFeeFields } from '../../chains/types.js';
+import type { BlockPointer, NetworkData, SignedFeeFields } from '../../chains/types.js';
 import type { TransactionsTable } from '../../db/types.js';
 import type { SendEnd } from './lifecycle.js';
 
 /**
- * A transaction as the code reads it. sweep_id (sweeps), reserved_fee (withdrawals,
- * contracts) and the policy_* columns (policies' velocity windows) are read only by their
+ * A transaction as the code reads it. sweep_id (sweeps), reserved_fee and send_network
+ * (withdrawals, contracts) and the policy_* columns (policies' velocity windows) are read only by their
  * owners' stores, in their own queries, so the row type leaves them out and builders of rows
  * (deposits' depositRow) need not carry them.
  */
 export type TransactionRow = Omit<
   Selectable<TransactionsTable>,
-  'sweep_id' | 'reserved_fee' | 'policy_type' | 'policy_asset_id' | 'policy_amount' | 'policy_amount_usd' | 'policy_destination'
+  | 'sweep_id'
+  | 'reserved_fee'
+  | 'send_network'
+  | 'policy_type'
+  | 'policy_asset_id'
+  | 'policy_amount'
+  | 'policy_amount_usd'
+  | 'policy_destination'
 >;
 
 /** A transfer in, as the indexer or the deposit finder found it. */
@@ -94,6 +101,8 @@ export interface NewWithdrawal {
   amlScreening?: Record<string, unknown>;
   /** Held for approval by a policy: PENDING_APPROVAL, no nonce, nothing signed (approvalRequired). */
   awaitingApproval?: boolean;
+  /** Held for approval: the fee fields to send it with once approved (the family's, as its quote fixed them: a client's gasLimit / gasPrice). */
+  sendNetwork?: NetworkData;
   /** Its candidate as its policy decision counted it (the USD value the rules saw, not one read again). */
   counted: Counted;
 }

@@ -150,6 +150,9 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
   }
   await store.lockSender(tx, chain.id, address);
   const payer = sponsorOf(chain, address, wallet.address);
+  // Sent as it was accepted: with the fee fields the client fixed, and within the fee its
+  // acceptance held (reserved_fee), whatever the network asks by the time it is approved.
+  const reserved = t.reserved_fee === null ? 0n : BigInt(t.reserved_fee);
   const sent = await deps.outbound.enqueue(tx, {
     chainId: chain.id,
     walletId: wallet.id,
@@ -157,6 +160,8 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     fromIndex: index,
     ...(index === null ? { fromAddress: address } : {}),
     intent: paymentOf(item),
+    ...(t.send_network ? { network: t.send_network } : {}),
+    ...(reserved > 0n ? { feeCeiling: reserved } : {}),
     purpose: 'withdraw' satisfies Purpose,
     ownerId: t.id,
     ...(payer ? { feePayer: payer } : {}),

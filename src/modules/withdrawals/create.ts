@@ -192,6 +192,9 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       calls.map((call) => {
         const w = writes[call[0]!]!;
         const chain = w.job.s.chain;
+        // Signed within the fees the funds check held for its withdrawals (quoted again when
+        // signed, a risen base fee would otherwise cost more than was held).
+        const reserved = call.reduce((sum, k) => sum + writes[k]!.fee, 0n);
         return {
           chainId: chain.id,
           walletId: w.job.s.wallet.id,
@@ -199,6 +202,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
           fromIndex: w.job.s.index,
           // The client's gasLimit / gasPrice as the family translated them (gas-options.ts); the rest is quoted when signed.
           network: w.quote.fixed,
+          ...(reserved > 0n ? { feeCeiling: reserved } : {}),
           purpose: 'withdraw' satisfies Purpose,
           // A child's fees paid by its master (Solana): the master signs as fee payer.
           ...(w.payer ? { feePayer: w.payer } : {}),
@@ -221,7 +225,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         ...hooks.row(w.job.s, w.item, w.id, w.fee),
         counted: w.counted,
         nonce: nonceOf.get(k) ?? null,
-        ...(w.waits ? { awaitingApproval: true } : {}),
+        ...(w.waits ? { awaitingApproval: true, sendNetwork: w.quote.fixed } : {}),
       })),
     );
     await openApprovals(

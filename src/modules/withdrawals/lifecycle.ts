@@ -175,6 +175,7 @@ export class WithdrawalLifecycle {
           fromIndex: s.index,
           intent: paymentOf(item),
           network: quote.fixed,
+          ...(fee > 0n ? { feeCeiling: fee } : {}),
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
           ...(payer ? { feePayer: payer } : {}),

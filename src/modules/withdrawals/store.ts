@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import type { NetworkData } from '../../chains/types.js';
 import { addressKey } from '../../chains/address-key.js';
 export type { NewWithdrawal } from '../transactions/service.js';
 
@@ -197,11 +198,15 @@ export interface LockedWithdrawal {
   recipient_address: string | null;
   amount: string | null;
   nonce: string | null;
+  reserved_fee: string | null;
+  /** A payout held for approval: the fee fields to send it with (NewWithdrawal.sendNetwork). */
+  send_network: NetworkData | null;
 }
 
 export async function lockTransaction(db: DbConn, id: string): Promise<LockedWithdrawal | undefined> {
   const { rows } = await sql<LockedWithdrawal>`
-    SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce
+    SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce,
+           reserved_fee, send_network
       FROM transactions WHERE id = ${id} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
 }
