@@ -14387,6 +14387,7 @@ export interface components {
         | 'NOT_AN_APPROVER'
         | 'TWO_FACTOR_REQUIRED'
         | 'SELF_APPROVAL'
+        | 'EMAIL_TAKEN'
         | 'ALREADY_VOTED'
         | 'APPROVAL_CLOSED'
         | 'APPROVAL_EXPIRED'
