@@ -8,7 +8,7 @@ import { startHarness, type Harness, type TestWallet } from '../support/harness.
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { waitUntil } from '../support/cli.js';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
-import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/types.js';
+import { FEED_EVENTS, WEBHOOK_EVENTS } from '../../src/modules/webhooks/types.js';
 
 let h: Harness;
 let a: TestWallet;
@@ -138,6 +138,13 @@ describe('GET /v1/events', () => {
   it('answers 401 without a key', async () => {
     expect((await list('')).status).toBe(401);
   });
+
+  it('filters on every name the service sends: approvals, recoveries, staking and checkout sessions too', async () => {
+    for (const name of FEED_EVENTS) {
+      const res = await list(a.apiKey, `types=${name}`);
+      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+  });
 });
 
 describe('an event and its delivery', () => {
@@ -241,7 +248,7 @@ describe('/openapi.json', () => {
       expect(op.responses['429']).toBeDefined();
     }
     expect(Object.keys(spec.paths['/v1/events/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
-    expect(spec.components.schemas.Event.properties.event.enum).toEqual([...WEBHOOK_EVENTS]);
+    expect(spec.components.schemas.Event.properties.event.enum).toEqual([...FEED_EVENTS]);
     expect(spec.components.schemas.ErrorBody.properties.error.enum).toContain('STREAM_LIMIT_REACHED');
   });
 });

@@ -12,6 +12,7 @@
  * settled, expired and invalid are final; their flags still follow the payments.
  */
 import type { CheckoutStatus } from './schemas.js';
+import type { CheckoutEventName } from '../webhooks/types.js';
 
 export interface Totals {
   /** Seen before expiresAt, not failed (pending or confirmed). */
@@ -37,8 +38,7 @@ export interface Terms {
 }
 
 /** The webhook events of a change, in the order they happened (docs/checkout.md, "Webhook events"). */
-export type CheckoutEvent =
-  'checkout.processing' | 'checkout.partial' | 'checkout.settled' | 'checkout.expired' | 'checkout.invalid' | 'checkout.paid-late';
+export type CheckoutEvent = CheckoutEventName;
 
 export interface Step {
   state: SessionState;

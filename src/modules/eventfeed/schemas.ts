@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../../lib/schema.js';
-import { WEBHOOK_EVENTS, type WebhookEventName } from '../webhooks/types.js';
+import { FEED_EVENTS, WEBHOOK_EVENTS, type FeedEventName } from '../webhooks/types.js';
 
 export const EventName = Type.Union(
   WEBHOOK_EVENTS.map((name) => Type.Literal(name)),
@@ -24,12 +24,14 @@ export const EventSchema = Type.Object(
     id: Uuid('the event id'),
     cursor: Type.String({ description: 'this position in the feed: pass it as `after` (or `Last-Event-ID`) to read what follows' }),
     // An enum, not a union of literals: the serialiser would refuse a name outside the list.
-    event: Type.Unsafe<WebhookEventName>({
+    event: Type.Unsafe<FeedEventName>({
       type: 'string',
-      enum: [...WEBHOOK_EVENTS],
+      enum: [...FEED_EVENTS],
       description: 'the event name, as in the webhook body',
     }),
-    data: Type.Unknown({ description: "the webhook body's `data` (a Transaction), as it was when the event happened" }),
+    data: Type.Unknown({
+      description: "the webhook body's `data` (a Transaction; a checkout session for `checkout.*`), as it was when the event happened",
+    }),
     test: Type.Boolean({ description: 'a test event (POST .../webhooks/trigger), not something that happened' }),
     walletId: Uuid(),
     transactionId: Nullable(Uuid()),
@@ -43,9 +45,9 @@ export const EventSchema = Type.Object(
 );
 
 const Types = Type.String({
-  pattern: '^[a-z.-]+(,[a-z.-]+)*$',
+  pattern: '^[a-z_.-]+(,[a-z_.-]+)*$',
   maxLength: 1000,
-  description: `comma-separated event names to keep (default: every event): ${WEBHOOK_EVENTS.join(', ')}`,
+  description: `comma-separated event names to keep (default: every event): ${FEED_EVENTS.join(', ')}`,
 });
 const After = Type.String({
   minLength: 1,

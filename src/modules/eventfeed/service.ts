@@ -17,7 +17,7 @@ import type { WalletAssetService } from '../assets/service.js';
 import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
-import { isWebhookEvent, type WebhookEventName } from '../webhooks/types.js';
+import { isFeedEvent, type WebhookEventName } from '../webhooks/types.js';
 import { START, before, parseCursor, type Position } from './cursor.js';
 import { presentEvent, type EventView } from './present.js';
 import { sampleTransaction } from './sample.js';
@@ -231,7 +231,7 @@ export class EventFeedService {
 function parseTypes(text: string | undefined): string[] | null {
   if (text === undefined) return null;
   const names = [...new Set(text.split(','))];
-  const unknown = names.find((n) => !isWebhookEvent(n));
+  const unknown = names.find((n) => !isFeedEvent(n));
   if (unknown !== undefined) {
     throw new ValidationError(`types: unknown event ${JSON.stringify(unknown)}`, [
       { field: 'types', message: `unknown event ${JSON.stringify(unknown)}` },

@@ -125,8 +125,11 @@ export class EventStream {
     // emitted already and will not come again; the stream would hold its key's slot and
     // poll the database for a connection that is gone.
     if (this.sink.destroyed) return release();
-    // Tells EventSource how soon to reconnect, and shows the client where it starts.
-    this.#write(`retry: 1000\n: open after ${formatCursor(this.#position)}\n\n`);
+    // Tells EventSource how soon to reconnect, and where it starts: an `id:` alone sets the
+    // client's Last-Event-ID without an event, so a reconnect before the first event resumes
+    // here instead of "from now" (which lost what was written in between).
+    const opened = formatCursor(this.#position);
+    this.#write(`retry: 1000\nid: ${opened}\n: open after ${opened}\n\n`);
     this.#heartbeat = setInterval(() => void this.#beat(), this.ctx.settings.heartbeatMs);
     this.#heartbeat.unref();
     void this.#run();

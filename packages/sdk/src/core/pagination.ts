@@ -37,8 +37,23 @@ export class PagePromise<T, M, C> implements PromiseLike<Page<T, M>>, AsyncItera
     }
   }
 
+  /**
+   * Every item once. The lists are pages of a newest-first order: a row written between two
+   * page reads shifts the rest down by one, so the next page starts again with the last item
+   * already read. Items are told apart by their `id`: one already yielded is skipped.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for await (const page of this.pages()) yield* page.data;
+    const seen = new Set<unknown>();
+    for await (const page of this.pages()) {
+      for (const item of page.data) {
+        const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
+        if (id !== undefined) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
+        yield item;
+      }
+    }
   }
 
   /** Every item, up to `max` (default 10,000: a guard against reading a huge list by accident). */

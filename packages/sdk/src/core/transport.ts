@@ -46,6 +46,13 @@ const REPLAY_SAFE_POSTS: ReadonlySet<string> = new Set([
   'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign',
 ]);
 
+/**
+ * Retryable answers after which the request may have taken effect in part (DATABASE_BUSY: a
+ * step committed before the connections ran out): sent again only where a repeat is answered
+ * once (reads, withdrawals by Idempotency-Key). Every other 429 and 503 wrote nothing.
+ */
+const MAY_HAVE_WRITTEN: ReadonlySet<string> = new Set(['DATABASE_BUSY']);
+
 const BASE_DELAY_MS = 500;
 
 export class Transport {
@@ -124,6 +131,9 @@ export class Transport {
       if (res.ok) return res;
       const error = await toApiError(res, method, path);
       if (!error.retryable || attempt >= maxRetries) throw error;
+      // DATABASE_BUSY may have committed a step of the request: sent again only where the
+      // service answers a repeat once (a read, a withdrawal by its Idempotency-Key).
+      if (!replaySafe && MAY_HAVE_WRITTEN.has(error.code)) throw error;
       await sleep(this.#backoff(attempt, error.retryAfter), opts.signal);
     }
   }

@@ -16,6 +16,11 @@ export interface SseParsed {
   comments: string[];
   /** A `retry:` the server asked for, in ms. */
   retry?: number;
+  /**
+   * The last event id as of the last block completed in this text, messages or not (an
+   * `id:` alone moves it, as for EventSource): where a reconnect resumes.
+   */
+  lastEventId?: string;
 }
 
 export class SseParser {
@@ -52,6 +57,7 @@ export class SseParser {
 
   #line(line: string, out: SseParsed): void {
     if (line === '') {
+      out.lastEventId = this.#lastEventId;
       if (this.#data.length > 0)
         out.messages.push({ event: this.#event || 'message', data: this.#data.join('\n'), lastEventId: this.#lastEventId });
       this.#data = [];

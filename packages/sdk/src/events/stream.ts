@@ -47,6 +47,8 @@ const OPERATION: OperationName = 'GET /v1/events/stream';
 export class EventStream implements AsyncIterable<WalletEvent> {
   readonly #ctrl = new AbortController();
   #lastEventId: string | undefined;
+  /** How long to wait before reconnecting after a clean close: the service's `retry:` (1 s), until it says. */
+  #retryMs = 1_000;
   #started = false;
   #idle: NodeJS.Timeout | undefined;
 
@@ -81,12 +83,25 @@ export class EventStream implements AsyncIterable<WalletEvent> {
       while (!signal.aborted) {
         let retryAfter: number | null = null;
         try {
-          for await (const event of this.#connection(signal)) {
-            failures = 0;
-            yield event;
+          const connection = this.#connection(signal);
+          try {
+            for (;;) {
+              const next = await connection.next();
+              if (next.done) {
+                // The service ended the stream cleanly (stream.closed with a reason to come back):
+                // after `error` (its read failed) the next attempt backs off like a failure, so a
+                // service failing at every start is not reconnected to in a tight loop.
+                if (next.value === 'error') failures++;
+                else failures = 0;
+                break;
+              }
+              failures = 0;
+              yield next.value;
+            }
+          } finally {
+            // A `break` of the caller's loop lands here: the connection's own cleanup runs.
+            await connection.return('shutdown');
           }
-          // The service ended the stream cleanly (stream.closed with a reason to come back).
-          failures = 0;
         } catch (err) {
           if (signal.aborted) return;
           if (err instanceof StreamClosedError) throw err;
@@ -99,16 +114,16 @@ export class EventStream implements AsyncIterable<WalletEvent> {
           failures++;
         }
         if (!reconnect) return;
-        await sleep(failures === 0 ? 0 : backoff(failures - 1, retryAfter, this.opts.maxReconnectDelayMs ?? 30_000), signal).catch(
-          () => undefined,
-        );
+        const delay = failures === 0 ? this.#retryMs : backoff(failures - 1, retryAfter, this.opts.maxReconnectDelayMs ?? 30_000);
+        await sleep(Math.max(delay, this.#retryMs), signal).catch(() => undefined);
       }
     } finally {
       this.#ctrl.abort(new WalletSdkError('stream closed'));
     }
   }
 
-  async *#connection(signal: AbortSignal): AsyncGenerator<WalletEvent> {
+  /** Ends with the reason of a `stream.closed` that asks for a reconnect. */
+  async *#connection(signal: AbortSignal): AsyncGenerator<WalletEvent, StreamCloseReason> {
     const conn = new AbortController();
     const stop = () => conn.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
@@ -134,16 +149,24 @@ export class EventStream implements AsyncIterable<WalletEvent> {
           if (done) throw new ConnectionError('the event stream ended without a reason');
           arm();
           const parsed = parser.push(decoder.decode(value, { stream: true }));
+          if (parsed.retry !== undefined) this.#retryMs = parsed.retry;
+          // Where the service started this stream (`id:`, or the `: open after` comment of an
+          // older service): a reconnect before the first event resumes there, not "from now".
+          if (this.#lastEventId === undefined) {
+            const opened = parsed.comments.map((c) => /^open after (\S+)$/.exec(c)?.[1]).find(Boolean);
+            if (opened) this.#lastEventId = opened;
+          }
           for (const message of parsed.messages) {
             if (message.event === 'stream.closed') {
               const { reason, message: why } = JSON.parse(message.data) as { reason: StreamCloseReason; message: string };
-              if (RECONNECT_AFTER.has(reason)) return;
+              if (RECONNECT_AFTER.has(reason)) return reason;
               throw new StreamClosedError(reason, why);
             }
             const event = JSON.parse(message.data) as WalletEvent;
             this.#lastEventId = message.lastEventId || event.cursor;
             yield event;
           }
+          if (parsed.lastEventId) this.#lastEventId = parsed.lastEventId;
         }
       } finally {
         reader.cancel().catch(() => undefined);

@@ -13437,7 +13437,7 @@ export interface paths {
         query?: {
           /** @description a cursor: only events after it (default: from the oldest event) */
           after?: string;
-          /** @description comma-separated event names to keep (default: every event): deposit.processing, deposit.success, deposit.failed, deposit.swept.success, deposit.swept.failed, withdraw.success, withdraw.failed, signed.success, signed.failed, swap.success, swap.failed, custom-smart-contract.success, custom-smart-contract.failed, auto-settlement.success, auto-settlement.failed, webhook.test */
+          /** @description comma-separated event names to keep (default: every event): deposit.processing, deposit.success, deposit.failed, deposit.swept.success, deposit.swept.failed, withdraw.success, withdraw.failed, withdraw.pending_approval, withdraw.cancelled, signed.success, signed.failed, swap.success, swap.failed, custom-smart-contract.success, custom-smart-contract.failed, auto-settlement.success, auto-settlement.failed, salvage.success, salvage.failed, staking.success, staking.failed, unstaking.success, unstaking.failed, restaking.success, restaking.failed, unstaking.withdraw.success, unstaking.withdraw.failed, webhook.test, checkout.processing, checkout.partial, checkout.settled, checkout.expired, checkout.invalid, checkout.paid-late */
           types?: string;
           /** @description only this wallet's events (a business key; a wallet key may name its own wallet) */
           walletId?: string;
@@ -13540,7 +13540,7 @@ export interface paths {
         query?: {
           /** @description a cursor: start after it (default: events from now on); Last-Event-ID wins */
           after?: string;
-          /** @description comma-separated event names to keep (default: every event): deposit.processing, deposit.success, deposit.failed, deposit.swept.success, deposit.swept.failed, withdraw.success, withdraw.failed, signed.success, signed.failed, swap.success, swap.failed, custom-smart-contract.success, custom-smart-contract.failed, auto-settlement.success, auto-settlement.failed, webhook.test */
+          /** @description comma-separated event names to keep (default: every event): deposit.processing, deposit.success, deposit.failed, deposit.swept.success, deposit.swept.failed, withdraw.success, withdraw.failed, withdraw.pending_approval, withdraw.cancelled, signed.success, signed.failed, swap.success, swap.failed, custom-smart-contract.success, custom-smart-contract.failed, auto-settlement.success, auto-settlement.failed, salvage.success, salvage.failed, staking.success, staking.failed, unstaking.success, unstaking.failed, restaking.success, restaking.failed, unstaking.withdraw.success, unstaking.withdraw.failed, webhook.test, checkout.processing, checkout.partial, checkout.settled, checkout.expired, checkout.invalid, checkout.paid-late */
           types?: string;
           /** @description only this wallet's events (a business key; a wallet key may name its own wallet) */
           walletId?: string;
@@ -13653,6 +13653,8 @@ export interface paths {
               | 'deposit.swept.failed'
               | 'withdraw.success'
               | 'withdraw.failed'
+              | 'withdraw.pending_approval'
+              | 'withdraw.cancelled'
               | 'signed.success'
               | 'signed.failed'
               | 'swap.success'
@@ -13661,6 +13663,16 @@ export interface paths {
               | 'custom-smart-contract.failed'
               | 'auto-settlement.success'
               | 'auto-settlement.failed'
+              | 'salvage.success'
+              | 'salvage.failed'
+              | 'staking.success'
+              | 'staking.failed'
+              | 'unstaking.success'
+              | 'unstaking.failed'
+              | 'restaking.success'
+              | 'restaking.failed'
+              | 'unstaking.withdraw.success'
+              | 'unstaking.withdraw.failed'
               | 'webhook.test';
           };
         };
@@ -14262,6 +14274,8 @@ export interface components {
         | 'deposit.swept.failed'
         | 'withdraw.success'
         | 'withdraw.failed'
+        | 'withdraw.pending_approval'
+        | 'withdraw.cancelled'
         | 'signed.success'
         | 'signed.failed'
         | 'swap.success'
@@ -14270,8 +14284,24 @@ export interface components {
         | 'custom-smart-contract.failed'
         | 'auto-settlement.success'
         | 'auto-settlement.failed'
-        | 'webhook.test';
-      /** @description the webhook body's `data` (a Transaction), as it was when the event happened */
+        | 'salvage.success'
+        | 'salvage.failed'
+        | 'staking.success'
+        | 'staking.failed'
+        | 'unstaking.success'
+        | 'unstaking.failed'
+        | 'restaking.success'
+        | 'restaking.failed'
+        | 'unstaking.withdraw.success'
+        | 'unstaking.withdraw.failed'
+        | 'webhook.test'
+        | 'checkout.processing'
+        | 'checkout.partial'
+        | 'checkout.settled'
+        | 'checkout.expired'
+        | 'checkout.invalid'
+        | 'checkout.paid-late';
+      /** @description the webhook body's `data` (a Transaction; a checkout session for `checkout.*`), as it was when the event happened */
       data: unknown;
       /** @description a test event (POST .../webhooks/trigger), not something that happened */
       test: boolean;

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EventName, WalletEvent } from '../../events/types.js';
+import type { WalletClient } from '../../client.js';
 import { signWebhook } from '../../webhooks/signature.js';
 import { context, type Context } from '../context.js';
 import { fields } from '../output.js';
@@ -78,7 +79,7 @@ export function webhookCommands(program: Command): void {
     .argument('<event>', 'e.g. deposit.success, withdraw.failed, webhook.test')
     .action(async (event: string, _opts, cmd: Command) => {
       const ctx = context(cmd);
-      const e = await ctx.client().webhooks.trigger(ctx.walletId(), event as EventName);
+      const e = await ctx.client().webhooks.trigger(ctx.walletId(), event as Parameters<WalletClient['webhooks']['trigger']>[1]);
       ctx.out.result(
         e,
         () =>

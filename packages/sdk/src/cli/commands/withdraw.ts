@@ -60,7 +60,8 @@ export function withdrawCommand(program: Command): void {
       const ready = new Promise<void>((resolve) => (connected = resolve));
       const stream = opts.wait
         ? client.events.stream({
-            types: ['withdraw.success', 'withdraw.failed'],
+            // withdraw.cancelled: one held for approval and then rejected, expired or cancelled.
+            types: ['withdraw.success', 'withdraw.failed', 'withdraw.cancelled'],
             walletId,
             onStatus: (s) => s.state === 'connected' && connected(),
           })
@@ -81,7 +82,11 @@ export function withdrawCommand(program: Command): void {
         ['hash', 'hash'],
       ];
       if (!outcome) return ctx.out.result({ transaction: tx, networkFee: fee.networkFee }, () => fields(tx, keys));
-      ctx.out.info(`Withdrawal ${String(tx.id)} accepted; waiting for it on chain…`);
+      ctx.out.info(
+        tx.status === 'PENDING_APPROVAL'
+          ? `Withdrawal ${String(tx.id)} is held for approval; waiting for the approvers, then for it on chain…`
+          : `Withdrawal ${String(tx.id)} accepted; waiting for it on chain…`,
+      );
       const event = await outcome.until(String(tx.id));
       stream!.close();
       ctx.out.result(
@@ -90,6 +95,8 @@ export function withdrawCommand(program: Command): void {
       );
       if (event.event === 'withdraw.failed')
         throw new CliError(`the withdrawal failed: ${event.data.reason ?? 'see the transaction'}`, EXIT.FAILED);
+      if (event.event === 'withdraw.cancelled')
+        throw new CliError(`the withdrawal was cancelled: ${event.data.reason ?? 'see the transaction'}`, EXIT.FAILED);
     });
 }
 

@@ -1,0 +1,69 @@
+/**
+ * The SDK's retry and reconnect policies against a fetch answering what the service answers:
+ * a 503 DATABASE_BUSY ("it may have taken effect in part") is not sent again for a POST the
+ * service does not answer once per Idempotency-Key; a stream closed with reason `error`
+ * reconnects after the service's `retry:`, not in a tight loop.
+ */
+import { describe, expect, it } from 'vitest';
+import { WalletClient } from '../../packages/sdk/src/index.js';
+
+const WALLET = '0195f3c2-0000-7000-8000-000000000001';
+
+describe('retries of non-idempotent POSTs', () => {
+  it('does not send a contract write again after 503 DATABASE_BUSY ("it may have taken effect in part")', async () => {
+    const sent: { method: string; path: string; key: string | null }[] = [];
+    const fake: typeof fetch = async (input, init) => {
+      sent.push({
+        method: init?.method ?? 'GET',
+        path: new URL(String(input)).pathname,
+        key: new Headers(init?.headers).get('idempotency-key'),
+      });
+      // The service's answer when the pool wait ran out mid-request (src/http/errors.ts fromDatabase).
+      return new Response(
+        JSON.stringify({
+          statusCode: 503,
+          error: 'DATABASE_BUSY',
+          message:
+            'The database connections of this instance stayed busy and this request was cut short; it may have taken effect in part. Send it again with the same reference or Idempotency-Key, or look it up first.',
+          requestId: 'req-1',
+        }),
+        { status: 503, headers: { 'content-type': 'application/json' } },
+      );
+    };
+    const client = new WalletClient({ baseUrl: 'http://wallet.test', apiKey: 'sk_test_x', fetch: fake, maxRetryDelayMs: 1 });
+    await expect(
+      client.contracts.write(WALLET, {
+        address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        method: 'transfer',
+        parameters: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '1000000'],
+        abi: [],
+      } as never),
+    ).rejects.toMatchObject({ code: 'DATABASE_BUSY' });
+    // The service ignores Idempotency-Key on this route (docs/sdk.md): each send is a new write.
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('event stream reconnects', () => {
+  it('honours the server\'s `retry: 1000` (or backs off) after `stream.closed` reason "error"', async () => {
+    let connections = 0;
+    const fake: typeof fetch = async () => {
+      connections++;
+      // What src/modules/eventfeed/stream.ts writes when its read loop fails: the retry hint, then the close.
+      const text =
+        'retry: 1000\n: open after 5.00000000-0000-0000-0000-000000000000\n\n' +
+        'event: stream.closed\ndata: {"reason":"error","message":"the stream failed; reconnect with Last-Event-ID"}\n\n';
+      return new Response(text, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const client = new WalletClient({ baseUrl: 'http://wallet.test', apiKey: 'sk_test_x', fetch: fake });
+    const stream = client.events.stream();
+    const reading = (async () => {
+      for await (const _ of stream) void _;
+    })().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    stream.close();
+    await reading;
+    // The server asked for 1 s between attempts: at most the first connection and one more.
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+});
