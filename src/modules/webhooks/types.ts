@@ -1,7 +1,7 @@
 /**
  * Every event a webhook (and the event feed) can carry, as DESIGN section 7 names them, the
  * extensions' (approvals, recoveries, staking), and `webhook.test` of the test endpoint
- * (types.test.ts checks that every name the source emits is here). The feed's `types` filter and the test trigger accept
+ * (test/webhooks/event-names.test.ts checks that every name the source emits is here). The feed's `types` filter and the test trigger accept
  * these names only, so a typo is a 400 instead of a filter that silently matches nothing.
  */
 export const WEBHOOK_EVENTS = [

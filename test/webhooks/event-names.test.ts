@@ -2,13 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SETTLE_EVENTS } from '../autosettlements/legs.js';
-import { SALVAGE_EVENTS } from '../salvage/steps.js';
-import { SWAP_EVENTS } from '../swaps/flow.js';
-import { CANCELLED_EVENT, PENDING_APPROVAL_EVENT } from '../withdrawals/approval.js';
-import { WEBHOOK_EVENTS } from './types.js';
+import { SETTLE_EVENTS } from '../../src/modules/autosettlements/legs.js';
+import { SALVAGE_EVENTS } from '../../src/modules/salvage/steps.js';
+import { SWAP_EVENTS } from '../../src/modules/swaps/flow.js';
+import { CANCELLED_EVENT, PENDING_APPROVAL_EVENT } from '../../src/modules/withdrawals/approval.js';
+import { WEBHOOK_EVENTS } from '../../src/modules/webhooks/types.js';
 
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory()
