@@ -159,15 +159,17 @@ export class SweepService {
     // signs too: the child sends everything it holds and needs no native coin of its own.
     const sponsored = offers(adapter, 'feeSponsorship');
     const payer = sponsored ? { feePayer: wallet.address } : {};
+    // A native transfer is quoted moving all that is free (the most it will move: on Tron its
+    // size, so its bandwidth, grows with the amount; EVM prices a whole-balance transfer exactly).
     const transfer: TxIntent = native
-      ? { kind: 'native', from: address.address, to: wallet.address, amount: sponsored ? moved : 0n, ...payer }
+      ? { kind: 'native', from: address.address, to: wallet.address, amount: moved, ...payer }
       : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: moved, ...payer };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
     const inFlight = held.amount > 0n && free <= 0n && (native ? nativeBalance! : tokenBalance!) > 0n;
     if (inFlight) gone = HELD;
     else if (!native && free <= 0n) gone = GONE;
-    else if (native && sponsored && free <= 0n) gone = GONE;
+    else if (native && free <= 0n) gone = sponsored ? GONE : GONE_NATIVE;
     else {
       try {
         // The coin's whole balance less its fee: the family prices the transfer exactly (no margin left behind).
