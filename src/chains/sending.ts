@@ -157,8 +157,9 @@ export interface SenderCore {
    * On 'expiry' families it always sets a fresh deadline (a reference block, a recent
    * blockhash), whatever `given` holds: a rebuild after expiry prepares the old row's data again.
    * `feeCeiling`: the most the fee may be (what the payout reserved, native base units); a
-   * family that bids its fee when signing (EVM) bids at most that; one whose fee `given`
-   * already bounds (Tron's fee limit, Solana's compute units) has nothing to lower.
+   * family that bids its fee when signing bids at most that (EVM: the fee cap; Solana: the
+   * priority fee, and a cost that cannot fit, such as a token account's rent, is refused as
+   * 'reverted'); Tron's fee limit, fixed when quoted, already bounds it.
    */
   prepare(intent: TxIntent, given: NetworkData, opts?: { feeCeiling?: bigint }): Promise<NetworkData>;
   /**

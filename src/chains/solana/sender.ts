@@ -34,7 +34,7 @@ import type {
   NativeIntent,
   TxIntent,
 } from '../types.js';
-import type { SolanaBalances } from './balances.js';
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
@@ -116,12 +116,13 @@ export class SolanaSender implements ExpirySender {
       }
     }
     const mint = mintAddress ? { address: mintAddress, ...(await this.balances.mintsOf([mintAddress])).get(mintAddress)! } : null;
-    // Which recipients have no token account yet (one read for all of a multi-transfer).
+    // Which recipients have no token account yet, and what the recipients are (one read for
+    // all of a multi-transfer).
     const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, mintAddress!)));
-    const found = accounts.length
+    const read = accounts.length
       ? (
           await rpc
-            .getMultipleAccounts(accounts as Address[], {
+            .getMultipleAccounts([...accounts, ...list!.map((t) => t.to)] as Address[], {
               commitment: 'confirmed',
               encoding: 'base64',
               dataSlice: { offset: 0, length: 0 },
@@ -129,6 +130,16 @@ export class SolanaSender implements ExpirySender {
             .send()
         ).value
       : [];
+    const found = read.slice(0, accounts.length);
+    // A token account (or a mint) named as the recipient would get a token account of its own,
+    // owned by an address nobody signs for: the tokens would be lost. Its owner is the recipient.
+    const wrong = read.slice(accounts.length).findIndex((a) => a !== null && TOKEN_PROGRAMS.has(a.owner));
+    if (wrong >= 0) {
+      throw new ChainRejectedError(
+        'refused',
+        `${list![wrong]!.to} is a token account or a mint, not a wallet address: send to the address of its owner`,
+      );
+    }
     const transfers = (list ?? []).map((t, k) => ({ recipient: t.to, amount: t.amount, createRecipientAccount: found[k] === null }));
     const createRecipientAccount = transfers[0]?.createRecipientAccount ?? false;
     return {
@@ -189,6 +200,26 @@ export class SolanaSender implements ExpirySender {
       ...(plan.closeSourceAccount ? { closeSource: '1' } : {}),
       fee: fee.toString(),
     };
+  }
+
+  /** `network` priced within `ceiling`: the priority fee lowered to fit, or a refusal ('reverted') when the rest alone is above it. */
+  async #withinCeiling(
+    plan: SolanaTransferPlan,
+    given: NetworkData,
+    network: NetworkData,
+    ceiling: bigint | undefined,
+  ): Promise<NetworkData> {
+    if (ceiling === undefined || BigInt(network.fee!) <= ceiling) return network;
+    const units = BigInt(network.units!);
+    const fixedPart = BigInt(network.signatures!) * LAMPORTS_PER_SIGNATURE + BigInt(network.rent!);
+    if (fixedPart > ceiling) {
+      throw new ChainRejectedError(
+        'reverted',
+        `the transfer now costs at least ${fixedPart} lamports (signatures${BigInt(network.rent!) > 0n ? ' and the rent of a token account to create' : ''}), more than the ${ceiling} reserved for it when it was accepted`,
+      );
+    }
+    const microLamports = ((ceiling - fixedPart) * 1_000_000n) / units;
+    return this.#priced(plan, { ...given, units: units.toString(), microLamports: microLamports.toString() });
   }
 
   /** The compute units the transfer uses now; a failure is ChainRejectedError ('insufficient-funds' or 'reverted'). */
@@ -259,15 +290,21 @@ export class SolanaSender implements ExpirySender {
     return given.limit !== undefined ? { units: given.limit.toString() } : {};
   }
 
-  /** Always a fresh blockhash (a rebuild after expiry prepares the old data again); the fee priced anew unless fixed. */
-  async prepare(intent: TxIntent, given: NetworkData): Promise<NetworkData> {
+  /**
+   * Always a fresh blockhash (a rebuild after expiry prepares the old data again); the fee
+   * priced anew unless fixed, within `feeCeiling` (what the payout reserved): the priority fee
+   * is bid down to fit; a fee that cannot fit (a token account to create that did not need
+   * creating when it was accepted: its rent) is refused as failing, so the payout fails with
+   * the reason instead of costing more than was held (a retry reserves the new cost).
+   */
+  async prepare(intent: TxIntent, given: NetworkData, opts: { feeCeiling?: bigint } = {}): Promise<NetworkData> {
     const rpc = await this.node.rpc();
     const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
     const plan = await this.#plan(intent, given, {
       blockhash: lifetime.blockhash,
       lastValidBlockHeight: u64(lifetime.lastValidBlockHeight),
     });
-    const network = await this.#priced(plan, given);
+    const network = await this.#withinCeiling(plan, given, await this.#priced(plan, given), opts.feeCeiling);
     const compiled = await compileTransfer({
       ...plan,
       computeUnits: Number(network.units),
@@ -387,4 +424,7 @@ function percentile75(values: bigint[]): bigint {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
+/** The SPL token programs: an account they own is a token account or a mint, never a wallet. */
+const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM, TOKEN_2022_PROGRAM]);
+
 const big = (v: string | undefined): bigint | null => (v === undefined ? null : BigInt(v));
