@@ -86,7 +86,7 @@ export function logFields(row: OutboundRow) {
 export function successorOf(
   row: OutboundRow,
   id: string,
-  next: Pick<store.NewOutbound, 'intent' | 'network' | 'purpose' | 'ownerId'>,
+  next: Pick<store.NewOutbound, 'intent' | 'network' | 'purpose' | 'ownerId' | 'feeCeiling'>,
 ): store.NewOutbound {
   return {
     id,

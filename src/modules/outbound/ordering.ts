@@ -231,7 +231,15 @@ async function rebuildExpired(core: Core, row: OutboundRow): Promise<OutboundRow
     await store.markReplaced(tx, row.id, id, `expired unmined (${row.hash}); rebuilt and signed again`);
     await store.insertOutbound(
       tx,
-      successorOf(row, id, { intent: row.intent, network: row.network, purpose: row.purpose, ownerId: row.ownerId }),
+      // The same payout: signed within what it reserved, as the first time (a replacement's
+      // higher fees, on 'nonce' families, are deliberately above it and carry none).
+      successorOf(row, id, {
+        intent: row.intent,
+        network: row.network,
+        purpose: row.purpose,
+        ownerId: row.ownerId,
+        feeCeiling: row.feeCeiling,
+      }),
     );
     await store.enqueueSendJob(tx, id);
     return store.findOutbound(tx, id);
