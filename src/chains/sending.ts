@@ -159,7 +159,8 @@ export interface SenderCore {
    * `feeCeiling`: the most the fee may be (what the payout reserved, native base units); a
    * family that bids its fee when signing bids at most that (EVM: the fee cap; Solana: the
    * priority fee, and a cost that cannot fit, such as a token account's rent, is refused as
-   * 'reverted'); Tron's fee limit, fixed when quoted, already bounds it.
+   * 'reverted'); on Tron the fee limit fixed when quoted bounds it, and a payout approved
+   * later is estimated again (a limit lowered to fit would run out of energy on chain).
    */
   prepare(intent: TxIntent, given: NetworkData, opts?: { feeCeiling?: bigint }): Promise<NetworkData>;
   /**

@@ -125,7 +125,8 @@ export class SolanaSender implements ExpirySender {
             .getMultipleAccounts([...accounts, ...list!.map((t) => t.to)] as Address[], {
               commitment: 'confirmed',
               encoding: 'base64',
-              dataSlice: { offset: 0, length: 0 },
+              // Enough of each account to tell a multisig (355 bytes) from a token account or a mint.
+              dataSlice: { offset: 0, length: MULTISIG_BYTES + 1 },
             })
             .send()
         ).value
@@ -133,7 +134,10 @@ export class SolanaSender implements ExpirySender {
     const found = read.slice(0, accounts.length);
     // A token account (or a mint) named as the recipient would get a token account of its own,
     // owned by an address nobody signs for: the tokens would be lost. Its owner is the recipient.
-    const wrong = read.slice(accounts.length).findIndex((a) => a !== null && TOKEN_PROGRAMS.has(a.owner));
+    // A multisig, owned by the token programs too, is an owner of token accounts (M of N): paid.
+    const wrong = read
+      .slice(accounts.length)
+      .findIndex((a) => a !== null && TOKEN_PROGRAMS.has(a.owner) && dataLength(a.data) !== MULTISIG_BYTES);
     if (wrong >= 0) {
       throw new ChainRejectedError(
         'refused',
@@ -424,7 +428,11 @@ function percentile75(values: bigint[]): bigint {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
-/** The SPL token programs: an account they own is a token account or a mint, never a wallet. */
+/** The SPL token programs: an account they own is a token account, a mint or a multisig. */
 const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM, TOKEN_2022_PROGRAM]);
+/** An SPL multisig's size (both token programs): an owner of token accounts, so a recipient. */
+const MULTISIG_BYTES = 355;
+/** The length of base64 account data as getMultipleAccounts answers it (`[data, 'base64']`). */
+const dataLength = (data: unknown): number => (Array.isArray(data) ? Buffer.from(String(data[0]), 'base64').length : -1);
 
 const big = (v: string | undefined): bigint | null => (v === undefined ? null : BigInt(v));

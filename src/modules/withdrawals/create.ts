@@ -225,7 +225,8 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         ...hooks.row(w.job.s, w.item, w.id, w.fee),
         counted: w.counted,
         nonce: nonceOf.get(k) ?? null,
-        ...(w.waits ? { awaitingApproval: true, sendNetwork: w.quote.fixed } : {}),
+        // Held for approval: sent, once approved, with what the client fixed (the rest estimated then).
+        ...(w.waits ? { awaitingApproval: true, sendNetwork: w.job.costs!.plan.clientFixed } : {}),
       })),
     );
     await openApprovals(

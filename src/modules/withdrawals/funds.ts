@@ -57,6 +57,13 @@ export interface GasPlan {
    * are then the transactions as the payer signs them, and the sender pays no fee at all.
    */
   payer?: string;
+  /**
+   * The fields the client fixed (its gasLimit / gasPrice, as the family translates them), and
+   * only those: what a payout held for approval is sent with. A quote's `fixed` may hold more
+   * than that (Tron's fee limit, from the energy estimated at acceptance), which a payout
+   * approved later must estimate again.
+   */
+  clientFixed: NetworkData;
 }
 
 /** The most item `i`'s transaction can cost its sender in the native coin, beside its value. */
@@ -113,11 +120,12 @@ export async function planGas(
     }),
   );
   const paid = payer ? { payer } : {};
-  if (opts.gasLimit === undefined) return { quotes, ...paid };
+  if (opts.gasLimit === undefined) return { quotes, ...paid, clientFixed: given };
   // The client's gasLimit, once each estimate fits under it: the same fees, another limit.
   const limit = opts.gasLimit;
   for (const [i, q] of quotes.entries()) checkGasLimit(limit, q.limit!.estimate, items[i]!);
-  return { quotes: quotes.map((q) => family.requote(q, family.fixedNetwork({ limit }))), ...paid };
+  const fixed = family.fixedNetwork({ limit });
+  return { quotes: quotes.map((q) => family.requote(q, fixed)), ...paid, clientFixed: { ...given, ...fixed } };
 }
 
 /** A node's "no" to an estimate, as a business rule on the item; null for transport errors. */

@@ -2,7 +2,8 @@
  * Two Solana payout traps (found by an attack review; both failed before):
  * - a USDC withdrawal to the address of a token account (the recipient's own USDC account,
  *   often pasted instead of the wallet): the sender created a token account owned by that
- *   token account, which nobody signs for, and the tokens were lost. It is refused now.
+ *   token account, which nobody signs for, and the tokens were lost. It is refused now; an
+ *   SPL multisig (owned by the token program too, but an owner of token accounts) is paid.
  * - a recipient that closes its token account between acceptance and signing: the payout was
  *   signed with the new account's rent (2,039,280 lamports) against the 5,000 its acceptance
  *   reserved. It now fails with the reason, having paid nothing; a retry reserves the rent.
@@ -10,7 +11,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generateKeyPairSigner, type Address } from '@solana/kit';
-import { getCloseAccountInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { getCreateAccountInstruction } from '@solana-program/system';
+import {
+  getCloseAccountInstruction,
+  getInitializeMultisigInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import { ata, send } from '../../../src/devnet/solana/test-support.js';
 import { eventually } from '../../support/fixtures.js';
 import { lamports, outsider, settled, solOf, startSolanaWorld, txOf, usdcOf, walletApi, type SolanaWorld } from './withdrawals-world.js';
@@ -44,6 +51,36 @@ describe('a token account given as the destination', () => {
     expect(mint.status, JSON.stringify(mint.body)).toBe(400);
     expect(await count()).toBe(before);
     expect(await usdcOf(w, owner)).toBe(1_000_000n);
+  });
+});
+
+describe('an SPL multisig given as the destination (owned by the token program too)', () => {
+  it('is paid: it owns token accounts (M of N), so its associated token account gets the tokens', { timeout: 90_000 }, async () => {
+    const payer = await generateKeyPairSigner();
+    await w.sol.control.fund(payer.address, 1_000_000_000n);
+    const multisig = await generateKeyPairSigner();
+    const [a, b] = [await generateKeyPairSigner(), await generateKeyPairSigner()];
+    const space = 355n;
+    const rent = BigInt(await (w.rpc as any).getMinimumBalanceForRentExemption(space).send());
+    await send(w.rpc as never, payer, [
+      getCreateAccountInstruction({ payer, newAccount: multisig, lamports: rent, space, programAddress: TOKEN_PROGRAM_ADDRESS }),
+      getInitializeMultisigInstruction({
+        multisig: multisig.address,
+        m: 1,
+        signers: [a.address as Address, b.address as Address],
+      } as never),
+    ]);
+    await expect
+      .poll(
+        async () =>
+          (await (w.rpc as any).getAccountInfo(multisig.address, { encoding: 'base64', commitment: 'confirmed' }).send()).value?.owner,
+        { timeout: 10_000 },
+      )
+      .toBe(TOKEN_PROGRAM_ADDRESS);
+    const res = await walletApi(w, 'POST', '/withdraw', { assetId: w.usdcId, address: multisig.address, amount: '2' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await settled(w, res.body.data.id)).status).toBe('SUCCESS');
+    expect(await usdcOf(w, multisig.address)).toBe(2_000_000n);
   });
 });
 
