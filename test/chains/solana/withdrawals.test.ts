@@ -205,7 +205,9 @@ describe('the priority fee', () => {
     w.sol.control.pause();
     let id: string;
     try {
-      w.sol.control.produceSlots(2);
+      // At least 150 blocks before them: a young chain (the stand-in produces blocks on a timer,
+      // fewer of them on a loaded machine) answers for fewer blocks than 150.
+      w.sol.control.produceSlots(150);
       // 60 of the last 150 blocks hold a transaction writing `busy` at PRICE micro-lamports a unit.
       for (let i = 0; i < 60; i++) {
         const built = await build(w.rpc, busy, [
