@@ -29,6 +29,8 @@ export interface MintInfo {
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+/** Both SPL token programs: an account they own is a token account, a mint or a multisig. */
+export const TOKEN_PROGRAMS: readonly string[] = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
 
 export class SolanaBalances {
   /** mint -> its token program and decimals, once known. */
@@ -53,8 +55,7 @@ export class SolanaBalances {
         value.forEach((account, j) => {
           const owner = account?.owner as string | undefined;
           const decimals = account ? Buffer.from(account.data[0], 'base64') : Buffer.alloc(0);
-          if ((owner !== TOKEN_PROGRAM && owner !== TOKEN_2022_PROGRAM) || decimals.length !== 1)
-            throw new Error(`${chunk[j]} is not an SPL token mint`);
+          if (!owner || !TOKEN_PROGRAMS.includes(owner) || decimals.length !== 1) throw new Error(`${chunk[j]} is not an SPL token mint`);
           this.#mints.set(chunk[j]!, { program: owner, decimals: decimals[0]! });
         });
       }

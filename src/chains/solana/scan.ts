@@ -17,11 +17,9 @@
  * transaction moved nothing but its fee and is skipped.
  */
 import type { BlockRef, ScanResult, TransferEvent } from '../types.js';
-import { associatedTokenAccount, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './balances.js';
+import { associatedTokenAccount, TOKEN_PROGRAMS } from './balances.js';
 import { isNotAvailable, isSkippedSlot, u64, type SolanaNode, type SolanaRpc } from './rpc.js';
 
-/** The two SPL token programs, for a node that does not name an account's program. */
-const TOKEN_PROGRAMS = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
 /** Derived associated token accounts (a PDA search each), by owner, mint and program; cleared when full. */
 const ATAS = new Map<string, Promise<string>>();
 const ATAS_MAX = 100_000;

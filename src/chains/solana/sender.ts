@@ -34,7 +34,7 @@ import type {
   NativeIntent,
   TxIntent,
 } from '../types.js';
-import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type SolanaBalances } from './balances.js';
+import { TOKEN_PROGRAMS, type SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
@@ -137,7 +137,7 @@ export class SolanaSender implements ExpirySender {
     // A multisig, owned by the token programs too, is an owner of token accounts (M of N): paid.
     const wrong = read
       .slice(accounts.length)
-      .findIndex((a) => a !== null && TOKEN_PROGRAMS.has(a.owner) && dataLength(a.data) !== MULTISIG_BYTES);
+      .findIndex((a) => a !== null && TOKEN_PROGRAMS.includes(a.owner) && dataLength(a.data) !== MULTISIG_BYTES);
     if (wrong >= 0) {
       throw new ChainRejectedError(
         'refused',
@@ -428,8 +428,6 @@ function percentile75(values: bigint[]): bigint {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
-/** The SPL token programs: an account they own is a token account, a mint or a multisig. */
-const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM, TOKEN_2022_PROGRAM]);
 /** An SPL multisig's size (both token programs): an owner of token accounts, so a recipient. */
 const MULTISIG_BYTES = 355;
 /** The length of base64 account data as getMultipleAccounts answers it (`[data, 'base64']`). */

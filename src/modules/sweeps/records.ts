@@ -14,7 +14,7 @@ export const KEY_GONE = 'The service no longer holds the key of this address: it
  * The wallet's threshold (a JSON number in asset units, as the spec has it) in base units,
  * read from the number's shortest decimal text, which is what the client wrote: 0.1 is
  * "0.1", not the double's 0.1000000000000000055... (toFixed(18) gave 100000000000000006
- * wei, so a deposit of exactly 0.1 ETH did not reach it). A deposit reaches the threshold
+ * base units of an 18-decimal coin, so a deposit of exactly 0.1 did not reach it). A deposit reaches the threshold
  * when amount >= threshold, so digits past the asset's decimals round up.
  */
 export function thresholdUnits(threshold: number, decimals: number): bigint {

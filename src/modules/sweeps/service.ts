@@ -159,8 +159,8 @@ export class SweepService {
     // signs too: the child sends everything it holds and needs no native coin of its own.
     const sponsored = offers(adapter, 'feeSponsorship');
     const payer = sponsored ? { feePayer: wallet.address } : {};
-    // A native transfer is quoted moving all that is free (the most it will move: on Tron its
-    // size, so its bandwidth, grows with the amount; EVM prices a whole-balance transfer exactly).
+    // A native transfer is quoted moving all that is free: the most it will move (a family may
+    // price a transfer by its size, which grows with the amount; wholeNative below).
     const transfer: TxIntent = native
       ? { kind: 'native', from: address.address, to: wallet.address, amount: moved, ...payer }
       : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: moved, ...payer };

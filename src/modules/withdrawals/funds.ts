@@ -60,7 +60,7 @@ export interface GasPlan {
   /**
    * The fields the client fixed (its gasLimit / gasPrice, as the family translates them), and
    * only those: what a payout held for approval is sent with. A quote's `fixed` may hold more
-   * than that (Tron's fee limit, from the energy estimated at acceptance), which a payout
+   * than that (a fee bound the family estimated at acceptance), which a payout
    * approved later must estimate again.
    */
   clientFixed: NetworkData;
