@@ -172,6 +172,12 @@ export interface SenderCore {
   /** The most a transaction can cost its sender in the native coin. */
   costOf(value: bigint, network: NetworkData): bigint;
   /**
+   * The least native balance a sending account may be left with, unless it is left with
+   * none: a transaction that leaves it in between fails on chain (Solana: the rent-exempt
+   * minimum of an account without data). 0 where any remainder will do (EVM, Tron).
+   */
+  accountFloor(): Promise<bigint>;
+  /**
    * How a child address's transaction gets its fee paid ("fund a child's fee"), given what
    * the child holds in the native coin: EVM: the child pays, so the master first sends what it
    * lacks (`transfer`); Solana: the master signs as fee payer (`none`: nothing to send); Tron:

@@ -60,6 +60,7 @@ const SENDER_CORE = [
   'prepare',
   'sign',
   'costOf',
+  'accountFloor',
   'childFeeFunding',
   'planChildFunding',
   'fundedNetwork',

@@ -201,6 +201,11 @@ abstract class LedgerSenderCore implements SenderCore {
     return value + (n.units ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
   }
 
+  /** Any balance may be left behind on the ledger. */
+  accountFloor(): Promise<bigint> {
+    return Promise.resolve(0n);
+  }
+
   /** On the ledger, as on EVM, a sender pays its own fee: the master tops a child up with what it lacks. */
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
     const needed = this.costOf(p.value, p.network);

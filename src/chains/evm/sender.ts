@@ -225,6 +225,11 @@ export class EvmSender implements NonceSender {
     return value + (n.gasLimit ?? 0n) * (n.fees?.maxFeePerGas ?? 0n);
   }
 
+  /** Any balance may be left behind. */
+  accountFloor(): Promise<bigint> {
+    return Promise.resolve(0n);
+  }
+
   /** The child pays its own gas: whatever it lacks of value + limit x cap is topped up first. */
   childFeeFunding(p: { nativeBalance: bigint; value: bigint; network: NetworkData }): ChildFeeFunding {
     const needed = this.costOf(p.value, p.network);

@@ -66,7 +66,8 @@ export interface SolanaSenderOptions {
 
 export class SolanaSender implements ExpirySender {
   readonly ordering = 'expiry' as const;
-  #rent: Promise<bigint> | null = null;
+  /** The rent-exempt minimum by account size in bytes (a cluster constant), read once. */
+  readonly #rent = new Map<bigint, Promise<bigint>>();
 
   constructor(
     private readonly node: SolanaNode,
@@ -262,12 +263,14 @@ export class SolanaSender implements ExpirySender {
 
   #rentOf(bytes: bigint): Promise<bigint> {
     if (bytes !== TOKEN_ACCOUNT_BYTES && bytes !== 0n) throw new Error('only token accounts and plain accounts are priced');
-    const read = async () => u64(await (await this.node.rpc()).getMinimumBalanceForRentExemption(bytes).send());
-    if (bytes === 0n) return read();
-    return (this.#rent ??= read().catch((err: unknown) => {
-      this.#rent = null;
-      throw err;
-    }));
+    let rent = this.#rent.get(bytes);
+    if (!rent) {
+      rent = (async () => u64(await (await this.node.rpc()).getMinimumBalanceForRentExemption(bytes).send()))();
+      // A failed read is not kept: the next caller asks again.
+      rent.catch(() => this.#rent.get(bytes) === rent && this.#rent.delete(bytes));
+      this.#rent.set(bytes, rent);
+    }
+    return rent;
   }
 
   requote(quote: FeeQuote, given: NetworkData): FeeQuote {
@@ -348,6 +351,11 @@ export class SolanaSender implements ExpirySender {
 
   costOf(value: bigint, network: NetworkData): bigint {
     return value + (big(network.fee) ?? 0n);
+  }
+
+  /** A system account is emptied or stays rent-exempt (the runtime refuses anything in between). */
+  accountFloor(): Promise<bigint> {
+    return this.#rentOf(0n);
   }
 
   /** The master signs every child's transaction as fee payer: nothing to send the child first. */

@@ -260,6 +260,11 @@ export class TronSender implements ExpirySender {
     return value + (big(network.fee) ?? 0n);
   }
 
+  /** An activated account may hold any amount of TRX, none included. */
+  accountFloor(): Promise<bigint> {
+    return Promise.resolve(0n);
+  }
+
   /**
    * The child burns TRX for its energy and bandwidth: the master first sends what it lacks of
    * value + fee (the transfer also activates a child that never held TRX). Delegating staked

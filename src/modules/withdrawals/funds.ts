@@ -187,9 +187,13 @@ export async function affordable(
  */
 async function checkPayer(chain: ChainHandle, payer: string, plan: GasPlan, items: Item[]): Promise<void> {
   const need = feesOf(plan).reduce((a, b) => a + b, 0n);
-  const [held] = await chain.adapter.getBalances([{ owner: payer, token: null }]);
-  if ((held ?? 0n) >= need) return;
-  throw payerShort(chain, held ?? 0n, need, items);
+  const [[held = 0n], floor] = await Promise.all([
+    chain.adapter.getBalances([{ owner: payer, token: null }]),
+    chain.adapter.sender.accountFloor(),
+  ]);
+  // The payer pays fees only: it is never emptied, so it keeps its floor too.
+  if (held >= need + floor) return;
+  throw payerShort(chain, held, need + floor, items);
 }
 
 function payerShort(chain: ChainHandle, held: bigint, need: bigint | null, items: Item[]): BusinessRuleError {
@@ -212,6 +216,8 @@ export interface Snapshot {
   at: Date;
   balances: Map<string | null, bigint>;
   allowances: Allowance[];
+  /** The least native balance the sender may be left with unless emptied (Sender.accountFloor). */
+  floor: bigint;
 }
 
 /** A standing allowance as a hold on its token. */
@@ -238,7 +244,8 @@ export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, i
     fees: 0n,
     spender: p.spender,
   }));
-  return { at, balances: await readBalances(chain, sender, items), allowances: allowances.filter((a) => a.amount > 0n) };
+  const [balances, floor] = await Promise.all([readBalances(chain, sender, items), chain.adapter.sender.accountFloor()]);
+  return { at, balances, allowances: allowances.filter((a) => a.amount > 0n), floor };
 }
 
 async function readBalances(chain: ChainHandle, sender: string, items: Item[]): Promise<Map<string | null, bigint>> {
@@ -282,7 +289,7 @@ export async function checkHeld(
   const tokens = new Map(items.filter((i) => !i.asset.asset.row.is_native).map((i) => [i.asset.asset.row.id, i.asset.asset.row.address]));
   const settledApproves = mine.filter((h) => h.standing && !h.pending && h.spender !== null && h.assetId !== null && tokens.has(h.assetId));
   try {
-    checkFunds(chain, items, snap.balances, [...mine, ...extra, ...snap.allowances], fees);
+    checkFunds(chain, items, snap.balances, [...mine, ...extra, ...snap.allowances], fees, snap.floor);
     return;
   } catch (err) {
     if ((err as { code?: string }).code !== 'INSUFFICIENT_BALANCE') throw err;
@@ -305,7 +312,7 @@ export async function checkHeld(
   });
   const standing = mine.filter((h) => h.standing && !settledApproves.includes(h));
   const allowances = [...snap.allowances.filter((a) => !reread.has(pairKey(a.assetId!, a.spender))), ...reread.values()];
-  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...allowances], fees);
+  checkFunds(chain, items, balances, [...pending.filter((_p, i) => !done[i]), ...standing, ...extra, ...allowances], fees, snap.floor);
 }
 
 /**
@@ -392,6 +399,9 @@ export interface Reserved {
  * Throws INSUFFICIENT_BALANCE unless, for every asset, balance minus reservations covers the
  * items' amounts, and the native balance minus native reservations (amounts and gas) covers
  * native amounts plus every item's fee (`fees`, in item order). `fees` null: amounts only (a cheap early check).
+ * With the fees, what the native coin is left with must be none or at least `floor`
+ * (Sender.accountFloor): the items may each pass the chain's simulation alone and still
+ * leave the sender, together or beside its pending spends, where the chain refuses the last.
  */
 export function checkFunds(
   chain: ChainHandle,
@@ -399,6 +409,7 @@ export function checkFunds(
   balances: Map<string | null, bigint>,
   reserved: Reserved[],
   fees: bigint[] | null,
+  floor = 0n,
 ): void {
   const native = chain.assets.find((a) => a.is_native);
   const reservedOf = (assetId: string) => reserved.filter((r) => r.assetId === assetId).reduce((s, r) => s + r.amount, 0n);
@@ -427,6 +438,23 @@ export function checkFunds(
     const item = items.find((i) => i.asset.asset.row.is_native) ?? items[0]!;
     throw insufficient(what, chain.config.blockchain.nativeDecimals, available, held, nativeNeed, item);
   }
+  const left = available - nativeNeed;
+  if (fees && left > 0n && left < floor) throw underFloor(chain, left, floor, items);
+}
+
+function underFloor(chain: ChainHandle, left: bigint, floor: bigint, items: Item[]): BusinessRuleError {
+  const { symbol, nativeDecimals: decimals } = chain.config.blockchain;
+  const item = items.find((i) => i.asset.asset.row.is_native) ?? items[0]!;
+  return new BusinessRuleError(
+    'INSUFFICIENT_BALANCE',
+    `This would leave the sender ${formatAmount(left, decimals)} ${symbol}, and an account on this chain must keep at least ${formatAmount(floor, decimals)} ${symbol} unless it is emptied: send all of it, or at least ${formatAmount(floor - left, decimals)} ${symbol} less`,
+    [
+      {
+        field: item.field ? `${item.field}.amount` : 'amount',
+        message: `would leave less than ${formatAmount(floor, decimals)} ${symbol}`,
+      },
+    ],
+  );
 }
 
 function insufficient(what: string, decimals: number, available: bigint, held: bigint, need: bigint, item: Item): BusinessRuleError {

@@ -69,7 +69,7 @@ export async function prepareMoves(db: DbConn, chain: ChainHandle, owners: Owner
       return { spends: o, items, fees: o.spends.map((s) => s.fee), snap: consume(snap, o) };
     }),
   );
-  for (const p of prepared) checkFunds(chain, p.items, p.snap.balances, p.snap.allowances, p.fees);
+  for (const p of prepared) checkFunds(chain, p.items, p.snap.balances, p.snap.allowances, p.fees, p.snap.floor);
   return { chain, owners: prepared };
 }
 

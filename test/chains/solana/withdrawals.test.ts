@@ -27,6 +27,7 @@ import {
   walletApi,
   type SolanaWorld,
 } from './withdrawals-world.js';
+import { writtenRows } from './misc-world.js';
 
 /** Rent of an SPL token account (165 bytes), paid by the fee payer when a transfer creates it. */
 const ATA_RENT = 2_039_280n;
@@ -418,5 +419,47 @@ describe('batch', () => {
     expect(await solOf(w, w.wallet.address)).toBe(masterBefore - lamports(doneX.fee) - lamports(doneY.fee));
     await events(w, x!.id, 'withdraw.success');
     await events(w, y!.id, 'withdraw.success');
+  });
+});
+
+describe("an account's rent-exempt floor", () => {
+  // A system account may be emptied or keep at least its rent-exempt minimum (890,880
+  // lamports); a transaction leaving it in between fails on chain. Each item of a batch
+  // passes its own simulation (it alone leaves plenty); together they would not.
+  const FLOOR = 890_880n;
+
+  it('refuses payouts that together would leave the sender between nothing and the minimum, writing nothing; emptying it is fine', async () => {
+    const child = await childOf(w);
+    await w.sol.control.fund(child.address, 2_000_000_000n);
+    await eventually(
+      () => solOf(w, child.address),
+      (v) => v === 2_000_000_000n,
+    );
+    const [a, b] = [outsider(), outsider()];
+    // 1 + 0.9995 SOL out of 2: 500,000 lamports left, under the floor.
+    const short = {
+      assets: [
+        { id: w.solId, amount: '1', address: a },
+        { id: w.solId, amount: '0.9995', address: b },
+      ],
+    };
+    const before = await writtenRows(w);
+    const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, short);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.error).toBe('INSUFFICIENT_BALANCE');
+    expect(res.body.message).toContain('0.00089088 SOL');
+    expect(await writtenRows(w)).toEqual(before);
+
+    // Leaving exactly the floor, or nothing, is allowed.
+    const kept = { assets: [{ id: w.solId, amount: '1.99910912', address: a }] };
+    const first = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, kept);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await settled(w, first.body.data[0].id)).status).toBe('SUCCESS');
+    expect(await solOf(w, child.address)).toBe(FLOOR);
+    const rest = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, { assetId: w.solId, address: b, amount: '0.00089088' });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect((await settled(w, rest.body.data.id)).status).toBe('SUCCESS');
+    expect(await solOf(w, child.address)).toBe(0n);
+    expect(await solOf(w, b)).toBe(FLOOR);
   });
 });

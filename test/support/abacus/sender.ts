@@ -75,6 +75,11 @@ export class AbacusSender implements ExpirySender {
     return value + FEE;
   }
 
+  /** Any balance may be left behind. */
+  accountFloor(): Promise<bigint> {
+    return Promise.resolve(0n);
+  }
+
   /** The sender pays its own flat fee: the master sends a child what it lacks of it. */
   childFeeFunding(p: { nativeBalance: bigint; value: bigint }): ChildFeeFunding {
     const needed = p.value + FEE;
