@@ -176,3 +176,72 @@ describe("the master's top-up of a child, judged against the master's pending sp
     expect(await written(wallet)).toEqual({ transactions: 0, topups: 0 });
   });
 });
+
+describe("a sweep's top-up, judged against the master's pending spends", () => {
+  /** The child's confirmed USDC deposit (the indexer stepped here: this world runs none). */
+  async function deposit(c: { address: string }, amount: string): Promise<string> {
+    const sent = await w.eth.sendToken('USDC', c.address, amount);
+    await w.eth.mine(3);
+    const indexer = w.h.services.deposits.indexer(chain());
+    for (let i = 0; i < 100; i++) {
+      await indexer.step();
+      const { rows } = await sql<{ id: string; status: string }>`
+        SELECT id, status FROM transactions WHERE type = 'DEPOSIT' AND hash = ${sent.transactionHash}`.execute(w.h.database.db);
+      if (rows[0]?.status === 'SUCCESS') return rows[0].id;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the deposit was not confirmed');
+  }
+  const sweepsOf = async (addressId: string) =>
+    (
+      await sql<{ status: string; error: string | null; topup_outbound_id: string | null }>`
+        SELECT status, error, topup_outbound_id FROM sweeps WHERE address_id = ${addressId}`.execute(w.h.database.db)
+    ).rows;
+
+  it("refuses a manual sweep whose top-up the master's free ETH cannot pay, writing nothing", { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'sweep-master-held', '10');
+    await holdEthWithdrawals(wallet);
+    const c = await child(wallet);
+    const depositId = await deposit(c, '25');
+    const { balance, more } = await masterAllHeld(wallet);
+    expect(more.status, 'a 1 USDC withdrawal (gas only) no longer fits beside the held ETH').toBe(422);
+
+    const res = await w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/${depositId}/sweep`, { key: wallet.apiKey });
+    const held = await ethHeld(wallet.address);
+    expect(
+      { status: res.status, code: res.body.error },
+      `the sweep was started: the master's pending spends now hold ${fmt(held)} ETH of its ${fmt(balance)}`,
+    ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(res.body.message).toMatch(/^The master address first sends the sending address its network fee: Insufficient ETH/);
+    expect(await written(wallet)).toEqual({ transactions: 0, topups: 0 });
+    expect(await sweepsOf(c.id)).toEqual([]);
+    expect(await w.eth.balanceOf('USDC', c.address)).toBe(25_000_000n);
+  });
+
+  it(
+    "ends an automatic sweep failed, with the reason, instead of sending a top-up the master's held ETH would pay",
+    { timeout: 90_000 },
+    async () => {
+      const wallet = await fundedWallet(w, 'autosweep-master-held', '10');
+      await holdEthWithdrawals(wallet);
+      const res = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: {} });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const c = res.body.data as { id: string; address: string };
+      await masterAllHeld(wallet);
+
+      const depositId = await deposit(c, '25');
+      let sweeps: Awaited<ReturnType<typeof sweepsOf>> = [];
+      for (let i = 0; i < 200 && sweeps.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        sweeps = await sweepsOf(c.id);
+      }
+      expect(sweeps).toHaveLength(1);
+      expect(sweeps[0]).toMatchObject({ status: 'failed', topup_outbound_id: null });
+      expect(sweeps[0]!.error).toMatch(/^The master address first sends the sending address its network fee: Insufficient ETH/);
+      expect(await written(wallet)).toEqual({ transactions: 0, topups: 0 });
+      const tx = await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${depositId}`, { key: wallet.apiKey });
+      expect(tx.body.data.assetSwept).toBe(false);
+      expect(await w.eth.balanceOf('USDC', c.address)).toBe(25_000_000n);
+    },
+  );
+});

@@ -55,7 +55,7 @@ export class SweepService {
     private readonly outbound: OutboundService,
     private readonly transactions: TransactionService,
     /** What the address's own spends in flight hold (a sweep leaves it where it is), read again under their lock. */
-    private readonly withdrawals: Pick<WithdrawalService, 'inFlight' | 'lockSender'>,
+    private readonly withdrawals: Pick<WithdrawalService, 'inFlight' | 'lockSenders' | 'readFunder' | 'checkTopup'>,
     /** Only the steps (steps.ts) emit deposit webhooks. */
     webhooks: WebhookService,
     /** sweep.completed is emitted here: treasury features act once funds reach the master (src/subscriptions.ts). */
@@ -206,8 +206,12 @@ export class SweepService {
     // pays as fee payer; where resources are lent, the TRX sent for what cannot be lent.
     const childFee = sponsored || !quote ? 0n : lend ? lend.transfer : quote.fee;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
-    // The address's first send (and the master's top-up), their nonces read before the lock.
-    if (!gone) await this.outbound.ready(chain, [address.address, wallet.address]);
+    // The address's first send (and the master's top-up), their nonces read before the lock;
+    // and the master's balance, which must pay the top-up beside its own pending spends.
+    const [, master] = await Promise.all([
+      gone ? null : this.outbound.ready(chain, [address.address, wallet.address]),
+      !gone && topup > 0n ? this.withdrawals.readFunder(chain, wallet.address) : null,
+    ]);
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);
@@ -215,8 +219,9 @@ export class SweepService {
       // The child's withdrawals are judged under this lock against what its sweeps hold: from
       // here until the commit none can be accepted. The plan stands only if the child's spends
       // are still those it was made with and none settled since T (a balance read may or may
-      // not show it); otherwise it is made again from fresh reads.
-      await this.withdrawals.lockSender(tx, chain, address.address);
+      // not show it); otherwise it is made again from fresh reads. A top-up is the master's
+      // spend: its lock too (in address order, as every spend of two addresses takes them).
+      await this.withdrawals.lockSenders(tx, chain, master ? [address.address, wallet.address] : [address.address]);
       const now = await this.withdrawals.inFlight(chain, address.address, assetId, { db: tx, since });
       if (now.settledSince > 0 || now.pending !== held.pending) return REPLAN;
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
@@ -243,6 +248,23 @@ export class SweepService {
         return opts.manual
           ? 'nothing'
           : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, gone);
+      }
+      if (master) {
+        // The top-up must not spend what the master's pending withdrawals (and other spends)
+        // hold; its fee is reckoned at the transfer's own quote (at least a plain transfer's).
+        const short = await this.withdrawals
+          .checkTopup(tx, chain, address.address, { address: wallet.address, value: topup, fee: quote!.fee }, master)
+          .then(
+            () => null,
+            (err: unknown) => {
+              if (err instanceof BusinessRuleError && err.code === 'INSUFFICIENT_BALANCE' && !opts.manual) return err.message;
+              throw err;
+            },
+          );
+        if (short) {
+          this.logger.warn({ addressId, assetId, reason: short }, 'the master cannot pay the sweep top-up');
+          return this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, short);
+        }
       }
       const sweepId = uuidv7();
       await store.insertSweep(tx, {

@@ -81,7 +81,7 @@ export async function readForMove(
   const funder = m.funder;
   const [snap, funded] = await Promise.all([
     snapshot(db, m.chain, m.sender, [itemOf({ asset: m.asset, to: m.sender, amount: 0n })]),
-    funder === undefined ? null : snapshot(db, m.chain, funder, [nativeItem(m.chain, m.sender, 0n)]),
+    funder === undefined ? null : readFunder(db, m.chain, funder),
     deps.outbound.ready(m.chain, [m.sender, ...also, ...(funder === undefined ? [] : [funder])], db),
   ]);
   return funded ? { snap, funder: { address: funder!, snap: funded } } : { snap };
@@ -113,13 +113,26 @@ export async function reserveForMove(tx: DbConn, m: MoveReservation, read: MoveR
   // The funder's lock too, before the policies' windows: withdrawal locks in address order, as
   // contract writes paying from several addresses take them (moves.ts), so that a child's move
   // funded by the master and a contract write of the same two addresses cannot deadlock.
-  const senders = funder ? [m.sender, funder.address].sort((a, b) => cmp(addressKey(a), addressKey(b))) : [m.sender];
-  for (const sender of senders) await store.lockSender(tx, m.chain.id, sender);
+  await lockSenders(tx, m.chain, funder ? [m.sender, funder.address] : [m.sender]);
   await policies?.();
   await checkAgainstPending(tx, m.chain, m.sender, [itemOf(m)], [m.fee], read.snap);
-  if (!funder) return;
+  if (funder) await checkTopup(tx, m.chain, m.sender, funder, read.funder!.snap);
+}
+
+/**
+ * Throws INSUFFICIENT_BALANCE unless `funder` can send `to` its top-up (`value`, plus `fee`
+ * for sending it) beside its own pending spends, judged on `snap` (readFunder, before `tx`
+ * opened) under the funder's withdrawal lock, which the caller holds.
+ */
+export async function checkTopup(
+  tx: DbConn,
+  chain: ChainHandle,
+  to: string,
+  funder: { address: string; value: bigint; fee: bigint },
+  snap: Snapshot,
+): Promise<void> {
   try {
-    await checkAgainstPending(tx, m.chain, funder.address, [nativeItem(m.chain, m.sender, funder.value)], [funder.fee], read.funder!.snap);
+    await checkAgainstPending(tx, chain, funder.address, [nativeItem(chain, to, funder.value)], [funder.fee], snap);
   } catch (err) {
     if (!(err instanceof BusinessRuleError) || err.code !== 'INSUFFICIENT_BALANCE') throw err;
     // The numbers are the funder's: said so, or they read as the sender's.
@@ -129,6 +142,17 @@ export async function reserveForMove(tx: DbConn, m: MoveReservation, read: MoveR
       err.details?.map((d) => ({ ...d, message: 'insufficient balance of the master (fee top-up)' })),
     );
   }
+}
+
+/** What checkTopup judges a funder's top-up on: its native balance, read before the transaction (funds.ts says why that is safe). */
+export function readFunder(db: DbConn, chain: ChainHandle, funder: string): Promise<Snapshot> {
+  return snapshot(db, chain, funder, [nativeItem(chain, funder, 0n)]);
+}
+
+/** Several senders' withdrawal locks, in address order (the order every spend of two addresses takes them in). */
+export async function lockSenders(tx: DbConn, chain: ChainHandle, senders: string[]): Promise<void> {
+  const ordered = [...new Set(senders)].sort((a, b) => cmp(addressKey(a), addressKey(b)));
+  for (const sender of ordered) await store.lockSender(tx, chain.id, sender);
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

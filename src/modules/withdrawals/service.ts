@@ -31,9 +31,12 @@ import { createBatch, original, type CreateJob, type CreateResult } from './crea
 import { affordable, chargedFees, checkAgainstPending, sponsorOf, type GasPlan, type Snapshot } from './funds.js';
 import { DbClock } from './db-clock.js';
 import {
+  checkTopup,
   checkWhitelist,
   checkWhitelistOf,
   inFlight,
+  lockSenders,
+  readFunder,
   reserveForMove,
   readForMove,
   type MoveRead,
@@ -238,9 +241,29 @@ export class WithdrawalService implements SenderAccess {
     return inFlight(opts.db ?? this.deps.db, chain, sender, assetId, opts.since);
   }
 
-  /** The sender's withdrawal lock (store.lockSender), for a move planned outside withdrawals that re-reads inFlight under it (a sweep). */
-  lockSender(tx: DbConn, chain: ChainHandle, sender: string): Promise<void> {
-    return store.lockSender(tx, chain.id, sender);
+  /**
+   * Senders' withdrawal locks (store.lockSender, in address order), for a move planned outside
+   * withdrawals that re-reads inFlight under them (a sweep: the child's, and the master's when
+   * it sends a top-up).
+   */
+  lockSenders(tx: DbConn, chain: ChainHandle, senders: string[]): Promise<void> {
+    return lockSenders(tx, chain, senders);
+  }
+
+  /** A master's top-up of a child judged against the master's pending spends (guards.ts checkTopup), under lockSenders. */
+  checkTopup(
+    tx: DbConn,
+    chain: ChainHandle,
+    to: string,
+    funder: { address: string; value: bigint; fee: bigint },
+    snap: Snapshot,
+  ): Promise<void> {
+    return checkTopup(tx, chain, to, funder, snap);
+  }
+
+  /** What checkTopup judges on, read before the transaction. */
+  readFunder(chain: ChainHandle, funder: string): Promise<Snapshot> {
+    return readFunder(this.deps.db, chain, funder);
   }
 
   screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {
