@@ -12,6 +12,17 @@ import { ATTEMPT_TIMEOUT_MS } from './schedule.js';
 
 export const RESPONSE_LOG_LIMIT = 1024;
 
+/**
+ * Text of the answer (or error) as PostgreSQL can store it: no NUL (text columns refuse it)
+ * and no lone UTF-16 surrogate (the 1 KiB cut can halve an emoji; json_to_recordset refuses
+ * the escape), each replaced by U+FFFD. Otherwise the statement recording the outcome fails,
+ * with every other outcome of its group: an acknowledged attempt is never recorded and is
+ * made again.
+ */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 export interface SendResult {
   statusCode: number | null;
   /** The receiver's response body, truncated to RESPONSE_LOG_LIMIT characters. */
@@ -55,6 +66,8 @@ export class WebhookSender {
     const started = performance.now();
     const done = (r: Omit<SendResult, 'durationMs' | 'ok'>): SendResult => ({
       ...r,
+      response: storable(r.response),
+      error: storable(r.error),
       ok: r.statusCode === 200 && r.error === null,
       durationMs: Math.round(performance.now() - started),
     });
