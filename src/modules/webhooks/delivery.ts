@@ -33,6 +33,13 @@ export const MAX_IN_FLIGHT = 64;
  * held back.
  */
 export const PER_BUSINESS_JOBS = 8;
+/**
+ * Attempts of one business this process keeps in flight at most, across all its jobs: the
+ * rest of MAX_IN_FLIGHT stays free for other businesses. A batch job that has started goes
+ * on (one burst runs its whole window), but a business with two bursts whose receiver hangs
+ * no longer holds every slot while other businesses' events wait out its timeouts.
+ */
+export const PER_BUSINESS_IN_FLIGHT = MAX_IN_FLIGHT - BATCH_WINDOW / 2;
 export const DEFER_MS = 1_000;
 /** Outcomes recorded per statement at most. */
 const RECORD_GROUP = 500;
@@ -61,6 +68,8 @@ export class DeliveryRunner {
   #pending: PendingOutcome[] = [];
   #flushing = false;
   #active = 0;
+  /** Attempts in flight per business, this process. */
+  readonly #activeOf = new Map<string, number>();
   /** Delivery jobs running per business, this process (a batch across businesses counts for each). */
   readonly #jobs = new Map<string, number>();
   /** Slots held by claims in progress (their attempts are not active yet). */
@@ -108,13 +117,20 @@ export class DeliveryRunner {
         const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
         // Claim in groups (half a window at least), not one statement per finished attempt.
         if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
+          // Businesses at their share of the process's attempts are left out, and the claim is
+          // no bigger than the others' share allows (claims still awaited may all be theirs).
+          const plan = this.sharePlan(room);
+          if (plan.room < 1) {
+            await this.waitForRoom(inFlight);
+            continue;
+          }
           // Held while the claim is awaited, so concurrent batches cannot overshoot the budget.
-          this.#reserved += room;
+          this.#reserved += plan.room;
           let rows: attempts.ClaimedAttempt[];
           try {
-            rows = await this.claim({ batch }, room, skip ?? []);
+            rows = await this.claim({ batch }, plan.room, [...new Set([...(skip ?? []), ...plan.full])]);
           } finally {
-            this.#reserved -= room;
+            this.#reserved -= plan.room;
             this.wakeWaiters();
           }
           const weighed = skip !== null && skip.length > 0;
@@ -122,7 +138,13 @@ export class DeliveryRunner {
           if (skip !== null && rows.length > 0) done = this.jobOf(rows.map((r) => r.business_id));
           skip = null;
           // A first claim that left some out for their share is no sign of the end: claim again.
-          if (rows.length < room && !weighed) exhausted = true;
+          if (rows.length < plan.room && !weighed && plan.full.length === 0) exhausted = true;
+          // Only attempts of businesses at their share are left: wait until some of theirs end.
+          if (rows.length === 0 && plan.full.length > 0 && inFlight.size === 0) {
+            if (await this.heldBack({ batch }, plan.full)) await this.waitForRoom(inFlight);
+            else exhausted = true;
+            continue;
+          }
           made += rows.length;
           for (const row of rows) {
             const p: Promise<void> = this.attempt(row)
@@ -149,6 +171,32 @@ export class DeliveryRunner {
   /** Batches waiting for room in the process budget look again. */
   private wakeWaiters(): void {
     for (const wake of this.#capacityWaiters.splice(0)) wake();
+  }
+
+  /**
+   * What the next claim may take under PER_BUSINESS_IN_FLIGHT: businesses at their share are
+   * left out, and the claim is small enough that none of the others passes it.
+   */
+  private sharePlan(room: number): { room: number; full: string[] } {
+    const limit = PER_BUSINESS_IN_FLIGHT - this.#reserved;
+    const full: string[] = [];
+    let heaviest = 0;
+    for (const [id, n] of this.#activeOf) {
+      if (n >= limit) full.push(id);
+      else heaviest = Math.max(heaviest, n);
+    }
+    return { room: Math.min(room, limit - heaviest), full };
+  }
+
+  /** Until an attempt or a claim of this process ends (or a moment passes: a wake may have come already). */
+  private async waitForRoom(inFlight: Set<Promise<void>>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      ...inFlight,
+      new Promise<void>((resolve) => this.#capacityWaiters.push(resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, DEFER_MS))),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Businesses with PER_BUSINESS_JOBS delivery jobs or more running here. */
@@ -187,10 +235,14 @@ export class DeliveryRunner {
   /** Signs, sends and records one claimed attempt. */
   private async attempt(row: attempts.ClaimedAttempt): Promise<void> {
     this.#active++;
+    this.#activeOf.set(row.business_id, (this.#activeOf.get(row.business_id) ?? 0) + 1);
     try {
       await this.attemptOnce(row);
     } finally {
       this.#active--;
+      const left = this.#activeOf.get(row.business_id)! - 1;
+      if (left > 0) this.#activeOf.set(row.business_id, left);
+      else this.#activeOf.delete(row.business_id);
       this.wakeWaiters();
     }
   }
