@@ -210,8 +210,11 @@ describe('retry schedule on the fake clock (5, 10, 20, 40, 80 minutes), then fai
 
   it('receiver redirecting (never followed)', async () => {
     const before = receiver.requests.length;
-    const { attempts } = await exhaustSchedule(receiver.url, { kind: 'redirect', location: 'http://169.254.169.254/latest/meta-data/' });
+    const location = `http://169.254.169.254/latest/meta-data/?token=s3cret#${'x'.repeat(8_000)}`;
+    const { attempts } = await exhaustSchedule(receiver.url, { kind: 'redirect', location });
     expect(attempts.every((a) => a.status_code === 302 && /not followed/.test(a.error ?? ''))).toBe(true);
+    // Where it pointed, without what its query or fragment may carry.
+    expect(attempts[0]!.error).toBe('receiver answered HTTP 302 (redirect to http://169.254.169.254/latest/meta-data/ not followed)');
     expect(receiver.requests.length - before).toBe(6);
   });
 

@@ -23,6 +23,22 @@ function storable(text: string | null): string | null {
   return text === null ? null : text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
+/**
+ * Where a redirect pointed, as the log shows it: origin and path, at most 200 characters. Its
+ * query, fragment and credentials may carry the receiver's tokens, and a Location header may
+ * be kilobytes long; the log keeps neither.
+ */
+export function redirectTarget(location: string, base: string): string {
+  let target: URL;
+  try {
+    target = new URL(location, base);
+  } catch {
+    return 'an address that does not parse';
+  }
+  const shown = `${target.origin}${target.pathname}`;
+  return shown.length > 200 ? `${shown.slice(0, 200)}...` : shown;
+}
+
 export interface SendResult {
   statusCode: number | null;
   /** The receiver's response body, truncated to RESPONSE_LOG_LIMIT characters. */
@@ -112,7 +128,7 @@ export class WebhookSender {
           });
           res.on('end', () => {
             const statusCode = res.statusCode ?? null;
-            const location = res.headers.location ? ` (redirect to ${res.headers.location} not followed)` : '';
+            const location = res.headers.location ? ` (redirect to ${redirectTarget(res.headers.location, url)} not followed)` : '';
             finish({
               statusCode,
               response: text.slice(0, RESPONSE_LOG_LIMIT),
