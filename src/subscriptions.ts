@@ -122,7 +122,7 @@ export function subscriptions({
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
-      staking: null,
+      staking: (tx, { row, change }) => staking.confirmed(tx, row, change),
       'salvage-topup': null,
       'salvage-lend': null,
       salvage: null,

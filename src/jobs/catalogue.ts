@@ -35,8 +35,8 @@ export const JOBS = {
   auto_settle_resume: None,
   /** Ends a final API swap with what its recipient received (swaps/flow.ts). */
   swap_settle: Type.Object({ id: Id }),
-  /** Ends a mined staking operation with what the chain did (staking/service.ts). */
-  staking_settle: Type.Object({ id: Id }),
+  /** Ends a staking operation mined and final (`depth`: its block's depth then) with what the chain did (staking/service.ts). */
+  staking_settle: Type.Object({ id: Id, depth: Type.Optional(Type.Integer({ minimum: 1 })) }),
   /** Signs and broadcasts one outbound row (outbound/store.ts). */
   outbound_send: Type.Object({ id: Id }),
   /** Scheduled (hourly): forgets Idempotency-Keys older than 24 hours. */

@@ -49,8 +49,8 @@ export function taskList(services: Services): TaskList {
     swap_settle: async ({ id }) => {
       await services.swapApi.flow.finish(id);
     },
-    staking_settle: async ({ id }) => {
-      await services.staking.finish(id);
+    staking_settle: async ({ id, depth }) => {
+      await services.staking.finish(id, depth);
     },
     outbound_send: async ({ id }) => {
       await services.outbound.send(id);

@@ -10,7 +10,8 @@
  * outbound row of the master, created in one database transaction after the rules are
  * checked against the chain (what is staked, pending, unlocked) and the master's funds are
  * held like a withdrawal's (withdrawals' reservation: a stake holds the TRX it locks, every
- * operation its fee). Once mined, job staking_settle reads what the chain did (the amount
+ * operation its fee). Once mined and final (the chain's confirmations deep: a reorg before
+ * that sends the same bytes again), job staking_settle reads what the chain did (the amount
  * withdrawn, what went back into the stake) and ends the Transaction with
  * `<operation>.success`; a row that ends otherwise ends it with `<operation>.failed`.
  *
@@ -29,7 +30,7 @@ import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
-import type { OutboundRow } from '../outbound/service.js';
+import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
@@ -158,29 +159,48 @@ export class StakingService {
   }
 
   /**
-   * outbound.settled of 'staking'. Mined: what the chain did is read by job staking_settle
-   * (a node call, so outside the pipeline's transaction). Otherwise the operation failed.
+   * outbound.settled of 'staking'. With a receipt (mined or reverted) nothing is decided until
+   * the receipt is final (confirmed): a reorganisation can still take its block away, and the
+   * pipeline then sends the same bytes again. Without one (dropped, voided) it can never be
+   * mined: the operation fails now.
    */
   async settled(tx: DbConn, row: OutboundRow): Promise<void> {
-    if (!row.ownerId) return;
-    const t = await this.deps.transactions.findRow(tx, row.ownerId);
-    const action = t && actionOf(t.type);
-    if (!t || !action || t.status !== 'PENDING') return;
+    if (!row.ownerId || row.receipt) return;
+    await this.#fail(tx, row, null);
+  }
+
+  /**
+   * outbound.confirmed of 'staking': at its final depth, a mined operation's outcome is read by
+   * job staking_settle (a node call, so outside the pipeline's transaction); a reverted one fails.
+   */
+  async confirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    if (change.kind === 'reorged' || !change.final || !row.ownerId) return;
     if (row.stage === 'mined' && row.receipt?.status === 'success') {
-      await jobs.staking_settle.add(tx, { id: t.id }, { key: jobs.staking_settle.key(t.id) });
+      const t = await this.deps.transactions.findRow(tx, row.ownerId);
+      if (t && actionOf(t.type) && t.status === 'PENDING') {
+        await jobs.staking_settle.add(tx, { id: t.id, depth: change.depth }, { key: jobs.staking_settle.key(t.id) });
+      }
       return;
     }
+    await this.#fail(tx, row, change.depth);
+  }
+
+  async #fail(tx: DbConn, row: OutboundRow, depth: number | null): Promise<void> {
+    const t = await this.deps.transactions.findRow(tx, row.ownerId!);
+    const action = t && actionOf(t.type);
+    if (!t || !action || t.status !== 'PENDING') return;
     const moved = await this.deps.transactions.settleLeg(tx, t.id, {
       status: 'FAILED',
       stage: row.stage === 'mined' ? 'failed' : (row.stage as 'failed' | 'dropped' | 'replaced'),
       reason: this.deps.outbound.failure(row, KINDS[action].what),
       mined: this.deps.outbound.mined(row),
+      ...(depth !== null ? { confirmations: depth } : {}),
     });
     if (moved) await this.deps.webhooks.emitForTransaction(tx, t.id, `${KINDS[action].event}.failed`);
   }
 
-  /** Job staking_settle: the mined operation's outcome, then `<operation>.success`. */
-  async finish(id: string): Promise<void> {
+  /** Job staking_settle: the final operation's outcome, then `<operation>.success`; `depth`: its block's depth when final. */
+  async finish(id: string, depth?: number): Promise<void> {
     const t = await this.deps.transactions.findRow(this.deps.db, id);
     const action = t && actionOf(t.type);
     if (!t || !action || t.status !== 'PENDING' || !t.hash) return;
@@ -198,6 +218,7 @@ export class StakingService {
         stage: 'mined',
         reason: null,
         mined: this.deps.outbound.mined(row),
+        ...(depth !== undefined ? { confirmations: depth } : {}),
         ...(action === 'unstake'
           ? {
               metadata: {
