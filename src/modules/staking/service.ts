@@ -219,10 +219,15 @@ export class StakingService {
         reason: null,
         mined: this.deps.outbound.mined(row),
         ...(depth !== undefined ? { confirmations: depth } : {}),
+        // An unstake first pays out the unstakes that had unlocked (java-tron's unfreezebalancev2), as a withdrawal would.
         ...(action === 'unstake'
           ? {
               metadata: {
-                staking: { ...((t.metadata as { staking?: object } | null)?.staking ?? {}), unlocksAt: outcome.unlocksAt.toISOString() },
+                staking: {
+                  ...((t.metadata as { staking?: object } | null)?.staking ?? {}),
+                  unlocksAt: outcome.unlocksAt.toISOString(),
+                  withdrawn: outcome.withdrawn.toString(),
+                },
               },
             }
           : {}),
