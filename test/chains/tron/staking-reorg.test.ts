@@ -59,7 +59,11 @@ describe('a stake reorganised away', () => {
     w.s.control.resume();
     const end = await eventually(
       async () => ({ t: await txOf(w, id), staked: await energyStaked() }),
-      ({ t, staked }) => t.status !== 'PENDING' && t.confirmed === true && (t.status === 'SUCCESS') === (staked === before + 10n * TRX) && (t.confirmations ?? 0) >= 20,
+      ({ t, staked }) =>
+        t.status !== 'PENDING' &&
+        t.confirmed === true &&
+        (t.status === 'SUCCESS') === (staked === before + 10n * TRX) &&
+        (t.confirmations ?? 0) >= 20,
       40_000,
     ).catch(async () => ({ t: await txOf(w, id), staked: await energyStaked() }));
     expect({ status: end.t.status, staked: end.staked - before }).toEqual({ status: 'SUCCESS', staked: 10n * TRX });
