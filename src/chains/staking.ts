@@ -66,6 +66,8 @@ export interface Staking {
   readonly resources: readonly StakeResource[];
   /** The smallest stake the chain accepts (Tron: 1 TRX). */
   readonly minimumStake: bigint;
+  /** How many unstakes may wait for their unlock at once (Tron: 32); another unstake is refused until one unlocks. */
+  readonly maxUnlocking: number;
   state(owner: string): Promise<StakingState>;
   /** The network data of the owner's transaction that makes `op` (see the header). */
   network(op: StakingOperation): NetworkData;

@@ -227,6 +227,11 @@ export const ERROR_CATALOGUE = {
     status: 422,
     meaning: 'Less is staked for the resource (and held by the master, not lent) than the amount to unstake.',
   },
+  UNSTAKE_LIMIT_REACHED: {
+    status: 422,
+    meaning:
+      'As many unstakes wait for their unlock as the chain allows (Tron: 32); the message names the next unlock date. Wait for it, or restake them.',
+  },
   NOTHING_TO_RESTAKE: { status: 422, meaning: 'No unstake is pending, so there is nothing to put back into the stake.' },
   NOTHING_TO_WITHDRAW: { status: 422, meaning: 'No unstaked amount has unlocked yet; the message names the next unlock date.' },
 

@@ -128,6 +128,7 @@ export class TronAdapter implements ChainAdapter {
       staking: {
         resources: staking.resources,
         minimumStake: staking.minimumStake,
+        maxUnlocking: staking.maxUnlocking,
         network: (op) => staking.network(op),
         state: (owner) => this.rpc(() => staking.state(owner)),
         outcome: (hash) => this.rpc(() => staking.outcome(hash)),

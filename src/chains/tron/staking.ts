@@ -37,6 +37,8 @@ export function stakingOp(op: StakingOperation): ResourceOp {
 export class TronStaking implements Staking {
   readonly resources = ['ENERGY', 'BANDWIDTH'] as const;
   readonly minimumStake = SUN_PER_TRX;
+  /** java-tron's UnfreezeBalanceV2 actuator: "unfreezing times is over limit" past 32 unstakes waiting. */
+  readonly maxUnlocking = 32;
 
   constructor(private readonly node: TronNode) {}
 
@@ -142,6 +144,9 @@ export async function checkStakingOp(node: TronNode, owner: string, op: Resource
       .filter((f) => (f.type ?? 'BANDWIDTH') === op.resource)
       .reduce((s, f) => s + num(f.amount), 0n);
     if (op.balance > frozen) refuse(`${frozen} sun is staked for ${op.resource}, less than the ${op.balance} to unstake`);
+    const now = (await headTime(node)).getTime();
+    const waiting = ((account.unfrozenV2 as Json[] | undefined) ?? []).filter((u) => Number(num(u.unfreeze_expire_time)) > now).length;
+    if (waiting >= 32) refuse(`${waiting} unstakes are waiting for their unlock, the most the chain allows`);
   } else if (op.op === 'cancelUnfreeze') {
     if (((account.unfrozenV2 as Json[] | undefined) ?? []).length === 0) refuse('no unstake is pending');
   } else if (op.op === 'withdrawUnfrozen') {

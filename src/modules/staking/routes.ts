@@ -47,7 +47,7 @@ export const stakingRoutes: FastifyPluginAsyncTypebox<{ staking: StakingService 
       summary: "Start unstaking: the amount unlocks after the chain's period (14 days on Tron)",
       body: StakeBody,
       events:
-        '`unstaking.success` (type UNSTAKING; `metadata.staking.unlocksAt` is the unlock date, `withdrawn` what had already unlocked and the chain paid out with it; `unstaking.failed` otherwise). Only what the master holds staked (not what it lends) can be unstaked: 422 INSUFFICIENT_STAKE.',
+        '`unstaking.success` (type UNSTAKING; `metadata.staking.unlocksAt` is the unlock date, `withdrawn` what had already unlocked and the chain paid out with it; `unstaking.failed` otherwise). Only what the master holds staked (not what it lends) can be unstaked: 422 INSUFFICIENT_STAKE. While as many unstakes wait for their unlock as the chain allows (32 on Tron): 422 UNSTAKE_LIMIT_REACHED.',
     },
     {
       action: 'restake',

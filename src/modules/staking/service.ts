@@ -90,7 +90,7 @@ export class StakingService {
 
     // The chain's word first, outside any lock: what is staked, pending and unlocked now.
     const state = await staking.state(wallet.address);
-    const amount = checkRule(op, state, decimals, symbol);
+    const amount = checkRule(op, state, decimals, symbol, staking.maxUnlocking);
     // Moves nothing: what it does is in the family's network data (Staking.network).
     const intent: TxIntent = { kind: 'native', from: wallet.address, to: wallet.address, amount: 0n };
     const quote = await chain.adapter.sender.quote(intent, staking.network(op), { fresh: true });
@@ -259,7 +259,7 @@ export class StakingService {
  * The operation's rule against the chain's state; the amount its Transaction shows (a stake
  * or unstake: its own; a restake: what is pending; a withdrawal: what unlocked).
  */
-function checkRule(op: StakingOperation, state: StakingState, decimals: number, symbol: string): bigint {
+function checkRule(op: StakingOperation, state: StakingState, decimals: number, symbol: string, maxUnlocking: number): bigint {
   const fmt = (v: bigint) => `${formatAmount(v, decimals)} ${symbol}`;
   const now = state.headTime.getTime();
   switch (op.action) {
@@ -273,6 +273,14 @@ function checkRule(op: StakingOperation, state: StakingState, decimals: number, 
           'INSUFFICIENT_STAKE',
           `${fmt(p.staked)} is staked for ${op.resource}${lent}, less than ${fmt(op.amount)}`,
           [{ field: 'amount', message: 'more than is staked' }],
+        );
+      }
+      // Those already unlocked are paid out by the unstake itself: only the others count.
+      const waiting = state.unlocking.filter((u) => u.unlocksAt.getTime() > now);
+      if (waiting.length >= maxUnlocking) {
+        throw new BusinessRuleError(
+          'UNSTAKE_LIMIT_REACHED',
+          `${waiting.length} unstakes are waiting for their unlock, the most the chain allows; the next unlocks at ${waiting[0]!.unlocksAt.toISOString()} (or restake them all)`,
         );
       }
       return op.amount;

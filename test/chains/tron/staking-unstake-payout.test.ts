@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, info } from '../../../src/devnet/tron/testkit.js';
 import { events, hex41, settled, startTronWorld, walletApi, type TronWorld } from './world.js';
+import { eventually } from '../../support/fixtures.js';
 
 let w: TronWorld;
 const TRX = 1_000_000n;
@@ -51,4 +52,25 @@ describe('an unstake after an earlier one unlocked', () => {
     const [event] = await events(w, second.id, 'unstaking.success');
     expect(event!.data.metadata.staking.withdrawn).toBe('20000000');
   }, 90_000);
+});
+
+describe("the chain's limit of 32 unstakes waiting", () => {
+  it('refuses a 33rd unstake with 422 UNSTAKE_LIMIT_REACHED before anything is written', async () => {
+    await operate('stake', { amount: '40', resource: 'BANDWIDTH' });
+    const sent = await Promise.all(
+      Array.from({ length: 32 }, () => walletApi(w, 'POST', '/staking/unstake', { amount: '1', resource: 'BANDWIDTH' })),
+    );
+    expect(sent.map((r) => r.status)).toEqual(Array(32).fill(200));
+    await eventually(
+      async () => ((await account(w.s, hex41(w.wallet.address))).unfrozenV2 ?? []).length,
+      (n) => n >= 32,
+      60_000,
+    );
+    const before = (await walletApi(w, 'GET', '/transactions')).body.data.length;
+    const res = await walletApi(w, 'POST', '/staking/unstake', { amount: '1', resource: 'BANDWIDTH' });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.error).toBe('UNSTAKE_LIMIT_REACHED');
+    expect(res.body.message).toMatch(/^32 unstakes are waiting for their unlock/);
+    expect((await walletApi(w, 'GET', '/transactions')).body.data.length).toBe(before);
+  }, 120_000);
 });

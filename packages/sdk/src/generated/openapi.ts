@@ -9693,7 +9693,7 @@ export interface paths {
     put?: never;
     /**
      * Start unstaking: the amount unlocks after the chain's period (14 days on Tron)
-     * @description Extension (the described service's staking operations). The master address of a wallet on a chain whose family stakes (Tron's Stake 2.0); other chains answer 422 NOT_SUPPORTED. Returns a PENDING Transaction; once mined and read back from the chain it ends SUCCESS with `unstaking.success` (type UNSTAKING; `metadata.staking.unlocksAt` is the unlock date, `withdrawn` what had already unlocked and the chain paid out with it; `unstaking.failed` otherwise). Only what the master holds staked (not what it lends) can be unstaked: 422 INSUFFICIENT_STAKE.
+     * @description Extension (the described service's staking operations). The master address of a wallet on a chain whose family stakes (Tron's Stake 2.0); other chains answer 422 NOT_SUPPORTED. Returns a PENDING Transaction; once mined and read back from the chain it ends SUCCESS with `unstaking.success` (type UNSTAKING; `metadata.staking.unlocksAt` is the unlock date, `withdrawn` what had already unlocked and the chain paid out with it; `unstaking.failed` otherwise). Only what the master holds staked (not what it lends) can be unstaked: 422 INSUFFICIENT_STAKE. While as many unstakes wait for their unlock as the chain allows (32 on Tron): 422 UNSTAKE_LIMIT_REACHED.
      */
     post: {
       parameters: {
@@ -14410,6 +14410,7 @@ export interface components {
         | 'RPC_URL_UNREACHABLE'
         | 'SALVAGE_IN_PROGRESS'
         | 'INSUFFICIENT_STAKE'
+        | 'UNSTAKE_LIMIT_REACHED'
         | 'NOTHING_TO_RESTAKE'
         | 'NOTHING_TO_WITHDRAW'
         | 'POLICY_BLOCKED'
