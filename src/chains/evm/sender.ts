@@ -13,6 +13,7 @@ import {
   type Hex,
   type TransactionSerializableEIP1559,
 } from 'viem';
+import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../lib/errors.js';
 import type {
   CallLimit,
@@ -133,11 +134,7 @@ export class EvmSender implements NonceSender {
     const fixed = evmNetwork(given);
     const margin = exact ? 100n : (this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT);
     const estimated: Promise<CallLimit | null> | CallLimit | null =
-      fixed.gasLimit !== null
-        ? null
-        : estimate !== undefined
-          ? { estimate, limit: withMargin(estimate, margin) }
-          : this.estimateLimit(callOf(intent));
+      fixed.gasLimit !== null ? null : estimate !== undefined ? { estimate, limit: withMargin(estimate, margin) } : this.#limitOf(intent);
     const [limit, current] = await Promise.all([estimated, quoted]);
     // A retry's fees are fixed: the bump over the latest earlier attempt that had fees, or the quote.
     const previous = above
@@ -159,6 +156,22 @@ export class EvmSender implements NonceSender {
   async estimateLimit(call: { from: string; to: string; value: bigint; data?: string }): Promise<CallLimit> {
     const estimate = await this.node.estimateGas(call);
     return { estimate, limit: withMargin(estimate, this.opts.gasMarginPercent ?? GAS_MARGIN_PERCENT) };
+  }
+
+  /**
+   * An intent's limit. A token transfer is also estimated to an account holding none of the
+   * token (a fresh address), and its limit covers the larger: crediting an empty balance
+   * writes a new storage slot (~17,000 gas more), and a recipient that spends all it holds
+   * before the transfer is mined would otherwise leave it out of gas, its fee burned. The
+   * estimate to the real recipient still decides whether the transfer reverts (a blacklisted
+   * recipient) and stays the `estimate` a client's gasLimit is held to; one to the fresh
+   * address that fails (a token that credits listed accounts only) is ignored.
+   */
+  #limitOf(intent: TxIntent): Promise<CallLimit> {
+    const limit = this.estimateLimit(callOf(intent));
+    if (intent.kind !== 'token') return limit;
+    const empty = this.estimateLimit(callOf({ ...intent, to: freshAddress() })).catch(() => null);
+    return Promise.all([limit, empty]).then(([a, b]) => (b && b.limit > a.limit ? { estimate: a.estimate, limit: b.limit } : a));
   }
 
   voidCall(from: string): NativeIntent & { network: NetworkData } {
@@ -183,7 +196,7 @@ export class EvmSender implements NonceSender {
 
   async prepare(intent: TxIntent, given: NetworkData, opts: { feeCeiling?: bigint } = {}): Promise<NetworkData> {
     const fixed = evmNetwork(given);
-    const gasLimit = fixed.gasLimit ?? (await this.estimateLimit(callOf(intent))).limit;
+    const gasLimit = fixed.gasLimit ?? (await this.#limitOf(intent)).limit;
     // A client's cap is signed as given (checked against the network when it was accepted; a
     // payout approved hours later may meet a higher base fee: the node then refuses the bid as
     // too low and the stuck row is replaced as any other).
@@ -294,6 +307,11 @@ export function withinCeiling(fees: FeeEstimate, limit: bigint, ceiling: bigint 
  * token, or the call as given. One payment per transaction; no memo (an EVM transaction
  * carries none).
  */
+/** An address no one holds a key to or has used: a recipient holding nothing (for an estimate only). */
+function freshAddress(): string {
+  return `0x${randomBytes(20).toString('hex')}`;
+}
+
 export function callOf(intent: TxIntent): { from: string; to: string; value: bigint; data?: string } {
   if (intent.kind !== 'call' && intent.memo !== undefined) throw new ValidationError('an EVM transaction carries no memo');
   switch (intent.kind) {

@@ -15,6 +15,7 @@
  * `refBlockBytes`, `refBlockHash`.
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
@@ -87,7 +88,7 @@ export class TronSender implements ExpirySender {
   }
 
   quote(intent: TxIntent, given: NetworkData = {}, opts: QuoteOptions = {}): Promise<FeeQuote> {
-    return this.#quote(tronIntentOf(intent), given, opts.estimate, this.chainFees(opts), opts.above);
+    return this.#quote(intent, given, opts.estimate, this.chainFees(opts), opts.above);
   }
 
   quoteAll(
@@ -95,7 +96,7 @@ export class TronSender implements ExpirySender {
     opts: { fresh?: boolean } = {},
   ): Promise<FeeQuote[]> {
     const fees = this.chainFees(opts);
-    return Promise.all(items.map((i) => this.#quote(tronIntentOf(i.intent), i.given ?? {}, i.estimate, fees, undefined, i.exact)));
+    return Promise.all(items.map((i) => this.#quote(i.intent, i.given ?? {}, i.estimate, fees, undefined, i.exact)));
   }
 
   /**
@@ -104,13 +105,14 @@ export class TronSender implements ExpirySender {
    * transfer has none. fee = fee limit + bandwidth x price + activation.
    */
   async #quote(
-    intent: TronIntent,
+    typed: TxIntent,
     given: NetworkData,
     estimate: bigint | undefined,
     quoted: Promise<TronChainFees>,
     above?: NetworkData[],
     exact = false,
   ): Promise<FeeQuote> {
+    const intent = tronIntentOf(typed);
     checkIntent(intent, given);
     const fees = await quoted;
     const fixedLimit = big(given.feeLimit);
@@ -128,8 +130,10 @@ export class TronSender implements ExpirySender {
     let energy: bigint | null = null;
     let feeLimit = fixedLimit;
     if (feeLimit === null) {
-      energy = estimate ?? (await this.estimateEnergy(intent));
-      feeLimit = this.#feeLimitOf(energy, fees, exact);
+      // The limit covers a recipient holding none of the token; the estimate a client's limit is held to is its recipient's.
+      const need = estimate !== undefined ? { energy: estimate, worst: estimate } : await this.#energyOf(typed);
+      energy = need.energy;
+      feeLimit = this.#feeLimitOf(need.worst, fees, exact);
       const previous = above
         ?.map((n) => big(n.feeLimit))
         .filter((v) => v !== null)
@@ -159,6 +163,22 @@ export class TronSender implements ExpirySender {
   /** The energy a call needs now; a revert is ChainRejectedError('reverted') (build.ts, estimateEnergy). */
   estimateEnergy(intent: TxIntent | TronIntent): Promise<bigint> {
     return estimateEnergy(this.node, 'kind' in intent ? tronIntentOf(intent) : intent);
+  }
+
+  /**
+   * An intent's energy (`energy`), and what its fee limit must cover (`worst`). A TRC-20
+   * transfer is also estimated to an account holding none of the token (a fresh address), and
+   * `worst` is the larger: crediting an empty balance writes a new storage slot (about twice
+   * the energy), and a recipient that spends all it holds before the transfer is mined would
+   * otherwise leave it out of energy, its fee limit burned. The estimate to the real
+   * recipient still decides whether it reverts (a blacklisted recipient); one to the fresh
+   * address that fails is ignored.
+   */
+  async #energyOf(intent: TxIntent): Promise<{ energy: bigint; worst: bigint }> {
+    const empty =
+      intent.kind === 'token' ? this.estimateEnergy({ ...intent, to: `0x${randomBytes(20).toString('hex')}` }).catch(() => 0n) : 0n;
+    const [energy, other] = await Promise.all([this.estimateEnergy(intent), empty]);
+    return { energy, worst: other > energy ? other : energy };
   }
 
   requote(quote: FeeQuote, given: NetworkData): FeeQuote {
@@ -211,7 +231,12 @@ export class TronSender implements ExpirySender {
       if (resource.op === 'delegate' || resource.op === 'undelegate') await checkResourceOp(this.node, intent.from, intent.to, resource);
       else await checkStakingOp(this.node, intent.from, resource);
     } else if (intent.data !== null) {
-      feeLimit = big(given.feeLimit) ?? this.#feeLimitOf((energy = await this.estimateEnergy(intent)), fees);
+      feeLimit = big(given.feeLimit) ?? 0n;
+      if (big(given.feeLimit) === null) {
+        const need = await this.#energyOf(typed);
+        energy = need.energy;
+        feeLimit = this.#feeLimitOf(need.worst, fees);
+      }
     }
     const call = callOf(intent, feeLimit, given);
     const built = await buildRaw(this.node, intent, feeLimit, given);
