@@ -116,6 +116,7 @@ export class AddressService {
         enableGaslessWithdraw: input.enableGaslessWithdraw ?? false,
       };
       const id = await this.db.transaction().execute(async (tx) => {
+        await store.lockRegistration(tx, walletId, address);
         const existing = await store.findAnyByAddress(tx, walletId, address);
         if (existing && existing.deleted_at === null)
           throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
 import { sameAddress } from '../../db/address-sql.js';
+import { addressKey } from '../../chains/address-key.js';
 
 export interface NewAddress {
   id: string;
@@ -169,6 +170,15 @@ export async function updateAddress(db: DbConn, id: string, patch: AddressPatch)
 
 export function lockAddress(db: DbConn, id: string) {
   return db.selectFrom('addresses').select(['id', 'configurations']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+}
+
+/**
+ * Serialises registrations of one address on one wallet (transaction-scoped advisory lock):
+ * two requests at once would both find no row and both insert (the unique index refuses the
+ * second: a 500), or both bring back one removed row (both answered 200).
+ */
+export async function lockRegistration(db: DbConn, walletId: string, address: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`address_registration:${walletId}:${addressKey(address)}`}, 0))`.execute(db);
 }
 
 /** Any row for this on-chain address in the wallet, removed ones included. */
