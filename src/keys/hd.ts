@@ -113,10 +113,19 @@ export const derivationBackend = nativeTweakAdd ? 'libsecp256k1' : 'noble';
  * issuance fast; the seed is never touched. The family's codec names each key's address
  * (chains/bip32-derivation.ts).
  */
+/** A deriver used after its chain code was zeroed: it would derive addresses of no key. */
+export class WipedDeriverError extends Error {
+  constructor() {
+    super('this account xpub was wiped (dropped from memory); open it again');
+    this.name = 'WipedDeriverError';
+  }
+}
+
 export class PublicKeyDeriver {
   readonly #account: HDKey;
   readonly #publicKey: Uint8Array;
   readonly #chainCode: Buffer;
+  #wiped = false;
 
   constructor(xpub: string) {
     this.#account = HDKey.fromExtendedKey(xpub);
@@ -131,6 +140,8 @@ export class PublicKeyDeriver {
    */
   publicKey(index: number): Uint8Array {
     if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error('non-hardened index out of range');
+    // A zeroed chain code still "derives": keys nobody holds. Refused, never answered.
+    if (this.#wiped) throw new WipedDeriverError();
     if (!nativeTweakAdd) {
       const child = this.#account.deriveChild(index);
       if (!child.publicKey) throw new Error('derivation produced no public key');
@@ -147,6 +158,7 @@ export class PublicKeyDeriver {
 
   /** Zeroes the chain code (with a child's private key it gives the account's): when dropped. */
   wipe(): void {
+    this.#wiped = true;
     this.#chainCode.fill(0);
     this.#account.chainCode?.fill(0);
   }

@@ -8,7 +8,7 @@ import type { Db, DbConn } from '../../db/pool.js';
 import { derivationOfChain, familyOfChain } from '../../chains/registry.js';
 import type { AddressCodec, ChildAddressDeriver, KeyDerivation } from '../../chains/types.js';
 import type { ChainConfig } from '../../config/index.js';
-import { generateMnemonic, seedFromMnemonic } from '../../keys/hd.js';
+import { generateMnemonic, seedFromMnemonic, WipedDeriverError } from '../../keys/hd.js';
 import { WALLET_SEED, WALLET_XPUB } from '../../keys/sealed-columns.js';
 import { secretFromString, wipe } from '../../keys/secret-bytes.js';
 import type { KeyVault } from '../../keys/vault.js';
@@ -133,8 +133,24 @@ export class WalletKeyring {
     const { derivation, codec } = keysOfChain(this.catalogue.chain(wallet.chain_id).config);
     const path = (index: number) => derivation.childPath(index);
     if (derivation.childKeysFrom === 'account-xpub') {
-      const deriver = await this.deriver(wallet, db);
-      return { path, addresses: async (indexes) => indexes.map((i) => deriver.address(i)) };
+      // Opened (or found kept) now, so a missing or unreadable xpub fails before issuance.
+      await this.deriver(wallet, db);
+      return {
+        path,
+        // Taken again when the batch derives: a deriver held since (issuance waits for its
+        // batch and the wallet's row) may have left the cache and been wiped meanwhile.
+        addresses: async (indexes, within) => {
+          for (let attempt = 0; ; attempt++) {
+            const deriver = await this.deriver(wallet, within ?? db);
+            try {
+              return indexes.map((i) => deriver.address(i));
+            } catch (err) {
+              if (err instanceof WipedDeriverError && attempt < 3) continue;
+              throw err;
+            }
+          }
+        },
+      };
     }
     // A seed family (chains/types.ts, KeyDerivation): one vault opening per call that asks
     // for an address not derived ahead, i.e. about once per SEED_LOOKAHEAD issuances;
