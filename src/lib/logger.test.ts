@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HDKey } from '@scure/bip32';
+import { base58 } from '@scure/base';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { createLogger } from './logger.js';
@@ -161,6 +162,29 @@ describe('the logger keeps what is not a secret', () => {
   it('a line with nothing suspect is returned as the same string (the hot path)', () => {
     const line = '{"level":30,"time":1,"reqId":"r1","res":{"statusCode":200},"responseTime":1.2,"msg":"request completed"}\n';
     expect(redactLine(line)).toBe(line);
+  });
+});
+
+describe('ed25519 (Solana) secret keys', () => {
+  // As ed25519 wallets, key tools and the Solana stand-in's faucet hold them: `secretKey`,
+  // base58 of the 64-byte secret key (seed || public key), or its bytes.
+  const ed25519Secret = () => base58.encode(randomBytes(64));
+  it('by name (secretKey, secret_key, privKey, signingKey) and as base58 of 64 bytes in a key-named property', () => {
+    const { logger, text } = capture();
+    const secrets = [ed25519Secret(), ed25519Secret(), ed25519Secret(), ed25519Secret(), ed25519Secret()];
+    const bytes = [...randomBytes(64)];
+    logger.info({ faucet: { address: 'So1ana', secretKey: secrets[0] } }, 'faucet');
+    logger.info({ secret_key: secrets[1], privKey: secrets[2] });
+    logger.info({ signingKey: secrets[3] });
+    logger.info({ key: secrets[4] }, 'a key-named property');
+    logger.info({ keypair: { secretKey: bytes } }, 'a keypair');
+    const out = text();
+    for (const v of secrets) expect(out).not.toContain(v);
+    expect(out).not.toContain(bytes.slice(0, 8).join(','));
+    expect(out).toContain('"address":"So1ana"');
+    // A 64-byte base58 value under a name that is no key (a Solana transaction signature) stays.
+    const signature = ed25519Secret();
+    expect(redactLine(JSON.stringify({ signature }))).toContain(signature);
   });
 });
 

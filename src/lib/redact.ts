@@ -10,11 +10,13 @@
  * - By shape, in every string: API keys (`sk_…`), webhook secrets (`whsec_…`), extended
  *   private keys (`xprv…`, `tprv…`), runs of 12 or more BIP39 English words, and the values
  *   of secret query parameters in URLs (`?x-api-key=`, `apiKey`, `key`, `token`, ...).
- * - 32-byte hex (a raw private key) in a property whose name suggests a key.
+ * - 32-byte hex (a raw private key) or base58 of 64 bytes (an ed25519 secret key) in a
+ *   property whose name suggests a key.
  *
  * The hot path is one regex test per line: a line with nothing that looks like a secret
  * name or shape is written as is (bench/log-redaction.ts measures both paths).
  */
+import { base58 } from '@scure/base';
 import { wordlist } from '@scure/bip39/wordlists/english';
 
 export const CENSOR = '[redacted]';
@@ -31,6 +33,9 @@ const SECRET_NAMES = new Set([
   'tprv',
   'xpriv',
   'secret',
+  'secretkey',
+  'privkey',
+  'signingkey',
   'password',
   'passphrase',
   'masterkey',
@@ -48,7 +53,20 @@ const SECRET_NAMES = new Set([
   'csrftoken',
   'sessiontoken',
 ]);
-const SECRET_SUFFIXES = ['secret', 'password', 'passphrase', 'privatekey', 'apikey', 'mnemonic', 'seed', 'xprv'];
+// `secretkey`: the ed25519 convention (Solana keypairs, the Solana stand-in's faucet).
+const SECRET_SUFFIXES = [
+  'secret',
+  'password',
+  'passphrase',
+  'privatekey',
+  'apikey',
+  'mnemonic',
+  'seed',
+  'xprv',
+  'secretkey',
+  'privkey',
+  'signingkey',
+];
 
 /** Query parameters whose values are secrets (same normalisation). */
 const SECRET_PARAMS = new Set([...SECRET_NAMES, 'key', 'token', 'auth', 'session', 'sig', 'signature', 'pass', 'pwd']);
@@ -110,6 +128,17 @@ const EXTENDED_KEY = /(?<![A-Za-z0-9])[xtyzuvXTYZUV]prv[1-9A-HJ-NP-Za-km-z]{90,}
 const QUERY_PARAM = /(^|[?&;])([^=&#\s"';?]+)=([^&#\s"';]*)/g;
 const WORD_RUN = /[A-Za-z]{3,8}(?:\s+[A-Za-z]{3,8}){11,}/g;
 const HEX_32 = /^(?:0x)?[0-9a-fA-F]{64}$/;
+/** Base58 long enough for 64 bytes: an ed25519 secret key (seed || public key) as Solana wallets write it. */
+const BASE58_64 = /^[1-9A-HJ-NP-Za-km-z]{86,88}$/;
+
+function isBase58Of64Bytes(text: string): boolean {
+  if (!BASE58_64.test(text)) return false;
+  try {
+    return base58.decode(text).length === 64;
+  } catch {
+    return false;
+  }
+}
 const BIP39 = new Set(wordlist);
 
 function redactQuery(text: string): string {
@@ -234,7 +263,7 @@ class LineRedactor {
       const raw = this.s.slice(this.i, end);
       const text = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
       let clean = redactText(text);
-      if (name !== null && keyish(name) && HEX_32.test(text)) clean = CENSOR;
+      if (name !== null && keyish(name) && (HEX_32.test(text) || isBase58Of64Bytes(text))) clean = CENSOR;
       if (clean !== text) this.replace(start, end, JSON.stringify(clean));
       this.i = end;
     } else if (c === '{') {
