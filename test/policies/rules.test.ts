@@ -14,6 +14,7 @@ import { uuidv7 } from '../../src/lib/ids.js';
 import { encodeAbiParameters, keccak256, pad, toHex, type Address } from 'viem';
 import { eventually } from '../support/fixtures.js';
 import { setDevnetSanctioned } from '../../src/devnet/sanctions.js';
+import { readDevnetFeed, setDevnetFeedPrice, setDevnetFeedRound } from '../../src/devnet/feeds.js';
 import {
   ETH,
   footprint,
@@ -456,6 +457,36 @@ describe('a FAILED withdrawal sent again (retry)', () => {
       expect(await w.eth.balanceOf('USDC', to)).toBe(6n * 10n ** 6n);
     },
   );
+
+  it('is weighed at its USD value even when the process answering it holds no quote of the asset', { timeout: 120_000 }, async () => {
+    const wallet = await fundedWallet(w, 'retry-usd', '50');
+    const id = await failedWithdrawal(wallet, randomAddress(), '6');
+    await policy(w, {
+      name: 'no payout of 5 USD or more',
+      priority: 1,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW'], amount: { min: '5', currency: 'USD' } },
+      action: 'BLOCK',
+    });
+    // The process forgets its quote of USDC (as after a restart, or a quiet spell past the
+    // feed's staleness limit): the feed answered one bad round, then a good one again.
+    const feed = w.eth.config.priceFeeds!.USDC!.address;
+    const { rpcUrl, chainId } = w.eth.config;
+    const latest = (await readDevnetFeed(rpcUrl, chainId, feed))!;
+    const next = latest.roundId + 1n;
+    await setDevnetFeedRound(rpcUrl, chainId, feed, { ...latest, roundId: next, answeredInRound: next, answer: 0n });
+    await w.h.services.rates.prefetch([w.usdc.id]);
+    expect(w.h.services.rates.cached(w.usdc.id)).toBeNull();
+    await setDevnetFeedPrice(rpcUrl, chainId, feed, '1');
+
+    const before = await footprint(w, wallet.id);
+    const refused = await retry(wallet, id);
+    expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([422, 'POLICY_BLOCKED']);
+    expect(refused.body.message).toContain('no payout of 5 USD or more');
+    expect(await footprint(w, wallet.id)).toEqual(before);
+    expect((await getTx(w, wallet, id)).status).toBe('FAILED');
+    expect(await w.eth.balanceOf('USDC', wallet.address)).toBe(50n * 10n ** 6n);
+  });
 
   it('counts in the windows from its retry on, however long ago it was created', { timeout: 120_000 }, async () => {
     const wallet = await fundedWallet(w, 'retry-window', '50');

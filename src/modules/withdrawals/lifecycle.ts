@@ -148,6 +148,9 @@ export class WithdrawalLifecycle {
     // Sent again as a new payout is judged: its destination screened now (a listing since the
     // first attempt refuses it, audited), and the transaction policies decided below.
     await screen(this.deps, auth, s, [item], 'withdraw');
+    // Its USD quote read now, as a new withdrawal's is (outside the transaction): the decision
+    // below takes only what is cached, and without a quote a USD rule would not match it.
+    await this.deps.rates?.prefetch([item.asset.asset.row.id]);
     const snap = await snapshot(this.deps.db, s.chain, s.address, [item]);
     // Fees above the last attempt's (the family's bump rule), and at least the current quote.
     const earlier = (await this.deps.outbound.ofOwner(t.id)).map((r) => r.network);
