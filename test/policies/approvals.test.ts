@@ -13,6 +13,7 @@ import {
   footprint,
   fundedWallet,
   getTx,
+  mintKey,
   policy,
   startPolicyWorld,
   vote,
@@ -111,6 +112,34 @@ describe('approvals', () => {
       async () => eventsOf(w, tx.id),
       (e) => e.includes('withdraw.success'),
     );
+  });
+
+  it('a vote of a key revoked since counts no more: the quorum needs approvers who still may approve', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'revoked-voter', '300');
+    const gone = await mintKey(w.h, 'approver revoked later', ['APPROVE']);
+    const rule = approvalRule(wallet.id, 2);
+    await policy(w, { ...rule, approval: { ...rule.approval, approvers: { apiKeys: [gone.id, w.approvers[1].id, w.approvers[2].id] } } });
+    const to = randomAddress();
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount: '150' });
+    expect(res.body.data?.status, JSON.stringify(res.body)).toBe('PENDING_APPROVAL');
+    const id = res.body.data.id as string;
+
+    expect((await vote(w, gone, id, 'approve')).body.data).toMatchObject({ status: 'PENDING', approvals: 1 });
+    // The key is revoked (lost, or its holder left): what it approved is no approval any more.
+    const revoked = await w.h.api('DELETE', `/v1/api-keys/${gone.id}`, { key: w.h.businessKey });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+
+    const second = await vote(w, w.approvers[1], id, 'approve');
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.data).toMatchObject({ status: 'PENDING', approvals: 1 });
+    expect((await getTx(w, wallet, id)).status).toBe('PENDING_APPROVAL');
+    expect((await footprint(w, wallet.id)).outbound).toBe(0);
+
+    // A second approver who still may approve: sent, once.
+    const third = await vote(w, w.approvers[2], id, 'approve');
+    expect(third.body.data).toMatchObject({ status: 'APPROVED', reason: 'approved by 2 of 2 required' });
+    await waitStatus(w, wallet, id, 'SUCCESS');
+    expect(await w.eth.balanceOf('USDC', to)).toBe(150_000_000n);
   });
 
   it('the initiator never approves its own request; one rejection cancels it and releases the funds', { timeout: 60_000 }, async () => {

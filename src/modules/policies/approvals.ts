@@ -18,7 +18,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { AuditRecord } from '../audit/service.js';
 import type { PolicyDeps } from './types.js';
 import { actorOf, assertBusinessLevel, assertMayApprove, assertMayOverride, identityOf, initiatorOf, labelOf } from './identity.js';
-import type { Initiator, Rule } from './rules.js';
+import { APPROVING_ROLES, type Initiator, type Role, type Rule } from './rules.js';
 import type { ApprovalView, ListApprovalsQuery } from './schemas.js';
 import * as store from './store.js';
 
@@ -150,7 +150,9 @@ export class ApprovalService {
       const voted = await store.insertVote(tx, { approvalId: id, voter, voterLabel: labelOf(auth), decision, comment, at: now });
       if (!voted) throw new ConflictError('ALREADY_VOTED', 'You have already voted on this request');
       const votes = await store.votesOf(tx, [id]);
-      const approvals = votes.filter((v) => v.decision === 'APPROVE').length;
+      // Only the approvals of voters who still may approve: a key revoked since it voted (or a
+      // user removed, or moved to a role that cannot approve) no longer counts toward the quorum.
+      const approvals = (await approvalsOf(tx, [a], votes)).get(id) ?? 0;
       const entry = (action: string, details: Record<string, unknown>): AuditRecord => ({
         businessId: a.business_id,
         walletId: a.wallet_id,
@@ -308,6 +310,7 @@ export class ApprovalService {
       ),
     ]);
     const byId = new Map(views.map((v) => [v.id, v]));
+    const counted = await approvalsOf(db, rows, votes);
     return rows.map((r) => {
       const mine = votes.filter((v) => v.approval_id === r.id);
       return {
@@ -318,7 +321,7 @@ export class ApprovalService {
         policy: { id: r.policy_id, name: r.policy_name },
         approvers: r.approvers,
         quorum: r.quorum,
-        approvals: mine.filter((v) => v.decision === 'APPROVE' || v.decision === 'OVERRIDE').length,
+        approvals: counted.get(r.id) ?? 0,
         initiator: actorOf(r.initiator, r.initiator_label),
         votes: mine.map((v) => ({
           voter: actorOf(v.voter, v.voter_label),
@@ -333,6 +336,46 @@ export class ApprovalService {
       };
     });
   }
+}
+
+/**
+ * The approvals each request counts. An open request counts the APPROVE votes of voters who
+ * may still approve it (a business key not revoked and still holding APPROVE, a dashboard
+ * user not removed whose current role approves and is listed, or who is listed by id): the
+ * quorum is of approvers standing when it is reached. A decided request shows the approvals
+ * (and override) it was decided with.
+ */
+async function approvalsOf(db: DbConn, rows: store.ApprovalRow[], votes: store.VoteRow[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const open = new Map(rows.filter((r) => r.status === 'PENDING').map((r) => [r.id, r]));
+  for (const r of rows) {
+    if (open.has(r.id)) continue;
+    out.set(r.id, votes.filter((v) => v.approval_id === r.id && (v.decision === 'APPROVE' || v.decision === 'OVERRIDE')).length);
+  }
+  const pending = votes.filter((v) => open.has(v.approval_id) && v.decision === 'APPROVE');
+  for (const r of open.values()) out.set(r.id, 0);
+  for (const businessId of new Set([...open.values()].map((r) => r.business_id))) {
+    const mine = pending.filter((v) => open.get(v.approval_id)!.business_id === businessId);
+    const ids = (prefix: string) => [...new Set(mine.flatMap((v) => (v.voter.startsWith(prefix) ? [v.voter.slice(prefix.length)] : [])))];
+    const standing = await store.standingVoters(db, businessId, ids('key:'), ids('user:'));
+    for (const v of mine) {
+      const approvers = open.get(v.approval_id)!.approvers;
+      let counts = false;
+      if (v.voter.startsWith('key:')) {
+        const key = v.voter.slice(4);
+        counts = standing.keys.has(key) && (approvers.apiKeys ?? []).includes(key);
+      } else if (v.voter.startsWith('user:')) {
+        const user = v.voter.slice(5);
+        const role = standing.users.get(user) as Role | undefined;
+        counts =
+          role !== undefined &&
+          APPROVING_ROLES.includes(role) &&
+          ((approvers.users ?? []).includes(user) || (approvers.roles ?? []).includes(role));
+      }
+      if (counts) out.set(v.approval_id, out.get(v.approval_id)! + 1);
+    }
+  }
+  return out;
 }
 
 function closed(status: string): ConflictError {

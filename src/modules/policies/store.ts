@@ -327,6 +327,31 @@ export async function votesOf(db: DbConn, ids: string[]): Promise<VoteRow[]> {
   return rows;
 }
 
+/**
+ * Which of these voters may still approve for the business: business keys neither revoked nor
+ * stripped of the APPROVE grant, and dashboard users not removed, with their current roles.
+ */
+export async function standingVoters(
+  db: DbConn,
+  businessId: string,
+  keys: string[],
+  users: string[],
+): Promise<{ keys: Set<string>; users: Map<string, string> }> {
+  const [k, u] = await Promise.all([
+    keys.length
+      ? sql<{ id: string }>`
+          SELECT id FROM api_keys WHERE business_id = ${businessId} AND wallet_id IS NULL AND revoked_at IS NULL
+             AND 'APPROVE' = ANY(scopes) AND id = ANY(${keys}::uuid[])`.execute(db)
+      : { rows: [] },
+    users.length
+      ? sql<{ id: string; role: string }>`
+          SELECT id, role FROM dashboard_users WHERE business_id = ${businessId} AND disabled_at IS NULL
+             AND id = ANY(${users}::uuid[])`.execute(db)
+      : { rows: [] },
+  ]);
+  return { keys: new Set(k.rows.map((r) => r.id)), users: new Map(u.rows.map((r) => [r.id, r.role])) };
+}
+
 /** false when this voter voted on it already (the primary key keeps approvers distinct). */
 export async function insertVote(
   db: DbConn,
