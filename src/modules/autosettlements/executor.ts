@@ -111,6 +111,10 @@ export class AutoSettlementExecutor {
       return;
     }
     const blocked = await screenDestination(this.deps, s, wallet);
+    // Its legs' USD values, read outside any transaction: the policies decide each leg on the
+    // cached quote (policy.ts), and none cached would mean no USD amount, so no USD rule or
+    // window would see it (a swap's output asset is seldom one the indexer just priced).
+    await this.deps.rates?.prefetch([s.asset_in_id, s.asset_out_id]);
     // A plain move from the master reads nothing of the sender's: its chain reads need no lock.
     if (!fromChild && !swapping) {
       const planned = blocked ? refusedPlan(blocked) : await planSettlement(this.deps, this.swaps, this.withdrawals, s, sender, db);
