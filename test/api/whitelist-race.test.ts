@@ -66,3 +66,27 @@ describe('concurrent registrations of one address on one wallet', () => {
     });
   }
 });
+
+describe('a deactivated wallet', () => {
+  it('registers no address (422 WALLET_INACTIVE, nothing written, no key stored) and still lets its keys be exported', async () => {
+    const k = newKey();
+    const kept = await h.api('POST', whitelist(), { body: newKey() });
+    expect(kept.status).toBe(200);
+    const off = await h.api('PATCH', `/v1/wallets/${w().id}`, { body: { isActive: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    try {
+      for (const body of [k, { address: k.address }]) {
+        const res = await h.api('POST', whitelist(), { body });
+        expect(res.status, JSON.stringify(res.body)).toBe(422);
+        expect(res.body.error).toBe('WALLET_INACTIVE');
+      }
+      expect(await rows(k.address)).toEqual({ n: 0, live: 0, keys: 0 });
+      // Export is how funds left on a deactivated wallet are recovered: it stays open.
+      const exported = await h.api('GET', `/v1/wallets/${w().id}/addresses/${kept.body.data.id}?showPrivateKey=true`);
+      expect(exported.status, JSON.stringify(exported.body)).toBe(200);
+      expect(exported.body.data.privateKey).toMatch(/^0x[0-9a-f]{64}$/);
+    } finally {
+      await h.api('PATCH', `/v1/wallets/${w().id}`, { body: { isActive: true } });
+    }
+  });
+});

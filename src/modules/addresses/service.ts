@@ -82,6 +82,8 @@ export class AddressService {
    */
   async whitelist(auth: AuthContext, walletId: string, input: Static<typeof WhitelistBody>): Promise<AddressView> {
     const wallet = await this.wallets.require(auth, walletId);
+    // A deactivated wallet takes no new address, issued or registered (nor a key with one).
+    if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = this.wallets.chainOf(wallet);
     const address = chain.adapter.normalizeAddress(input.address);
     if (!address) {
