@@ -9,6 +9,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress, parseEther, toHex, type Hex } from 'viem';
 import { HDKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase } from '../../src/db/pool.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -430,6 +431,14 @@ describe('GET /v1/wallets/{walletId}/addresses/{addressId} and private key expor
   let address: { id: string; address: string; derivationPath: string };
   beforeAll(async () => {
     address = await createAddress(eth(), { name: 'export me' });
+  });
+
+  it("never hands out a key that is not the address's own (a row whose index names another key): refused, no key in the answer", async () => {
+    const other = await createAddress(eth(), { name: 'index moved' });
+    await sql`UPDATE addresses SET derivation_index = derivation_index + 1000 WHERE id = ${other.id}`.execute(h.database.db);
+    const res = await h.api('GET', `${addressesPath(eth())}/${other.id}?showPrivateKey=true`);
+    expect(res.status).toBe(500);
+    expect(JSON.stringify(res.body)).not.toMatch(/[0-9a-f]{64}/);
   });
 
   it('without the flag (or with =false) there is no privateKey field and no audit row', async () => {

@@ -72,14 +72,20 @@ export class AddressKeys {
       }
     }
     // The child's key by the chain family's derivation (the path its row records).
-    const { derivation } = keysOfChain(chain.config);
+    const { derivation, codec } = keysOfChain(chain.config);
     const mnemonic = await this.wallets.openMnemonicBytes(wallet.id);
     let seed: Buffer | undefined;
     let key: Uint8Array | undefined;
     try {
       seed = seedFromMnemonic(mnemonic);
       key = derivation.privateKeyFromSeed(seed, row.derivation_index!);
-      return keyTextOf(derivation.curve).write(key);
+      const text = keyTextOf(derivation.curve);
+      // Only the address's own key leaves, as the signer only signs for it: a derivation that
+      // ever named another key at this index must never hand that key out as this address's.
+      if (!codec.equals(codec.fromPublicKey(text.publicKey(key)), row.address)) {
+        throw new Error(`the key derived at index ${row.derivation_index} is not the key of address ${row.id}; not exported`);
+      }
+      return text.write(key);
     } finally {
       wipe(mnemonic, seed, key);
     }
