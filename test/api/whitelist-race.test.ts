@@ -90,3 +90,19 @@ describe('a deactivated wallet', () => {
     }
   });
 });
+
+describe('concurrent removals of one registered address', () => {
+  it('one removes it (200, its key deleted and audited once), the others 404', async () => {
+    const k = newKey();
+    const added = await h.api('POST', whitelist(), { body: k });
+    expect(added.status).toBe(200);
+    const results = await Promise.all(Array.from({ length: 4 }, () => h.api('DELETE', `${whitelist()}/${added.body.data.id}`)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404, 404]);
+    expect(await rows(k.address)).toEqual({ n: 1, live: 0, keys: 0 });
+    const { rows: audits } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM audit_log WHERE action = 'address.private_key_deleted' AND target_id = ${added.body.data.id}`.execute(
+      h.database.db,
+    );
+    expect(Number(audits[0]!.n)).toBe(1);
+  });
+});

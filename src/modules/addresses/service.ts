@@ -186,6 +186,8 @@ export class AddressService {
     if (row.type !== 'EXTERNAL') throw new BusinessRuleError('NOT_EXTERNAL', 'Only external (whitelisted) addresses can be removed');
     await this.db.transaction().execute(async (tx) => {
       if (!(await store.lockAddress(tx, addressId))) throw new NotFoundError('Address');
+      // Read again under the lock: a removal committed meanwhile leaves nothing to remove (404).
+      if ((await store.findAddressById(tx, addressId))?.deleted_at !== null) throw new NotFoundError('Address');
       if (row.key_imported) {
         if ((await store.pendingOutboundFrom(tx, walletId, addressId, row.address)) > 0) {
           throw new ConflictError('KEY_IN_USE', 'A transaction from this address is still in flight; remove it once it is final');
