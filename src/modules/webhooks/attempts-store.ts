@@ -41,6 +41,11 @@ function dueOfJob(c: { ids?: string[]; batch?: string; now: Date }) {
  * was written: a merchant who moves or removes the URL (a host lost or compromised) must
  * not keep receiving signed events there for the hours retries last. A delivery whose
  * wallet has no URL any more is closed, failed, without an attempt.
+ *
+ * Each business's deliveries are taken in turn (the first of each, then the second, ...,
+ * each business's in id order): one transaction may write events of many businesses (an
+ * indexer range), and in plain id order one with many deliveries and a hanging receiver
+ * would fill the claim while the others' waited for its timeouts.
  */
 export async function claimAttempts(
   db: DbConn,
@@ -56,11 +61,15 @@ export async function claimAttempts(
   },
 ): Promise<ClaimedAttempt[]> {
   const { rows } = await sql<ClaimedAttempt>`
-    WITH due AS (
-      SELECT d.id, w.webhook_url FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
+    WITH turns AS (
+      SELECT d.id, row_number() OVER (PARTITION BY w.business_id ORDER BY d.id) AS turn
+        FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
        WHERE ${dueOfJob(c)}
          AND w.business_id <> ALL(${c.skipBusinesses ?? []}::uuid[])
-       ORDER BY d.id LIMIT ${c.limit}
+    ), due AS (
+      SELECT d.id, w.webhook_url FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id JOIN turns t ON t.id = d.id
+       WHERE ${dueOfJob(c)}
+       ORDER BY t.turn, d.id LIMIT ${c.limit}
          FOR UPDATE OF d SKIP LOCKED
     ), closed AS (
       UPDATE webhook_deliveries d
