@@ -19,7 +19,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { AppError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { formatAmount, parseAmount } from '../../lib/money.js';
+import { formatAmount } from '../../lib/money.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AutoSettlementService } from '../autosettlements/service.js';
@@ -30,7 +30,6 @@ import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import { duePeriod, SCHEDULED, type ScheduledFrequency } from './periods.js';
 import * as store from './store.js';
-import { addressKey } from '../../chains/address-key.js';
 
 export type { RunRow } from './store.js';
 
@@ -199,7 +198,10 @@ export class SettlementService {
       .filter((a) => !a.is_native && (run.asset_ids === null || run.asset_ids.includes(a.id)))
       .sort((a, b) => a.symbol.localeCompare(b.symbol));
     if (assets.length === 0) return [];
-    const held = await this.#heldByPending(wallet);
+    const held = await this.#heldByPending(
+      wallet,
+      assets.map((a) => a.id),
+    );
     const balances = await chain.adapter.getBalances(assets.map((a) => ({ owner: wallet.address, token: a.address })));
     return assets.flatMap((a, i) => {
       const available = (balances[i] ?? 0n) - (held.get(a.id) ?? 0n);
@@ -208,29 +210,20 @@ export class SettlementService {
   }
 
   /**
-   * What the master has promised elsewhere: pending withdrawals, and the legs of pending
-   * auto-settlements sent from the master (the SWAP's input, the AUTO_SETTLEMENT's
-   * transfer). An auto-settlement's output is held from the quote on, before the swap
-   * delivers it: holding back too much only delays that part to the next period, holding
-   * back too little would send funds the auto-settlement is about to send.
+   * What the master has promised elsewhere, per asset: whatever the withdrawals service holds
+   * against a payout from it (WithdrawalService.inFlight: PENDING and PENDING_APPROVAL
+   * withdrawals, the legs of pending auto-settlements and swaps, contract writes, salvages,
+   * stakes), so that the request it is about to judge fits. An auto-settlement's output is
+   * held from the quote on, before the swap delivers it: holding back too much only delays
+   * that part to the next period, holding back too little would be refused.
    */
-  async #heldByPending(wallet: WalletRow): Promise<Map<string, bigint>> {
+  async #heldByPending(wallet: WalletRow, assetIds: string[]): Promise<Map<string, bigint>> {
     // Deposits to the master held by AML screening are not settled until released.
     const held = await store.amlHeldAtMaster(this.deps.db, wallet.id);
-    for (const type of HELD_TYPES) {
-      for (let page = 1; ; page++) {
-        const { items, meta } = await this.deps.transactions.list(systemAuth(wallet), wallet.id, {
-          status: 'PENDING',
-          type,
-          page,
-          limit: 100,
-        });
-        for (const t of items) {
-          if (!t.asset || !t.amount || !t.senderAddress || addressKey(t.senderAddress) !== addressKey(wallet.address)) continue;
-          held.set(t.asset.id, (held.get(t.asset.id) ?? 0n) + parseAmount(t.amount, t.asset.decimals));
-        }
-        if (page >= meta.totalPages) break;
-      }
+    const chain = this.deps.wallets.chainOf(wallet);
+    for (const id of assetIds) {
+      const { amount } = await this.deps.withdrawals.inFlight(chain, wallet.address, id);
+      held.set(id, (held.get(id) ?? 0n) + amount);
     }
     return held;
   }
@@ -256,9 +249,6 @@ export class SettlementService {
     return Array.isArray(result) ? result : [result];
   }
 }
-
-/** Pending transactions sent from the master whose amounts are not the settlement's to move. */
-const HELD_TYPES = ['WITHDRAW', 'AUTO_SETTLEMENT', 'SWAP'] as const;
 
 /** Settlements act for the wallet itself, not for an API key. */
 const systemAuth = (wallet: WalletRow): AuthContext => ({ keyId: 'settlement', businessId: wallet.business_id, walletId: wallet.id });

@@ -1,0 +1,69 @@
+/**
+ * What a scheduled settlement leaves at the master: everything the withdrawals service
+ * holds there, not only PENDING withdrawals. A payout waiting for approval (PENDING_APPROVAL)
+ * holds its amount against every other payout (docs/policies.md); a settlement that did not
+ * count it asked for the whole balance, was refused INSUFFICIENT_BALANCE twice and failed:
+ * the period was skipped instead of settling what is free.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomAddress } from '../withdrawals/world.js';
+import { fundedWallet, policy, startPolicyWorld, withdraw, type PolicyWorld } from '../policies/world.js';
+import { eventually } from '../support/fixtures.js';
+
+let w: PolicyWorld;
+
+beforeAll(async () => {
+  w = await startPolicyWorld();
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+describe('scheduled settlement and payouts waiting for approval', () => {
+  it('settles the balance less what a PENDING_APPROVAL payout holds', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'settles-around-approval', '500');
+    await policy(w, {
+      name: '100 to 200 USDC needs approval',
+      priority: 10,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW', 'BATCH_ITEM'], assets: ['USDC'], amount: { min: '100', max: '200', currency: 'ASSET' } },
+      action: 'REQUIRE_APPROVAL',
+      approval: { approvers: { apiKeys: w.approvers.map((k) => k.id) }, quorum: 2, ttlSeconds: 86_400 },
+    });
+    const held = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '150' });
+    expect(held.body.data?.status, JSON.stringify(held.body)).toBe('PENDING_APPROVAL');
+
+    const to = randomAddress();
+    const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+      key: wallet.apiKey,
+      body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
+    });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+
+    // Two days on, the day the beneficiary was added has closed.
+    const later = new Date(w.clock.now().getTime() + 2 * 86_400_000);
+    await w.h.services.settlements.tick(later);
+    const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
+    expect(runs.body.data).toHaveLength(1);
+    const runId = runs.body.data[0].id as string;
+    await w.h.services.settlements.run(runId);
+    const run = await eventually(
+      async () =>
+        (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey })).body.data[0],
+      (r) => r.status !== 'pending',
+      20_000,
+    );
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
+    const [t] = await Promise.all(
+      run.transactionIds.map(
+        async (id: string) => (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data,
+      ),
+    );
+    expect(t).toMatchObject({ type: 'WITHDRAW', amount: '350', recipientAddress: to });
+    await eventually(
+      () => w.eth.balanceOf('USDC', to),
+      (v) => v === 350_000_000n,
+      20_000,
+    );
+  });
+});
