@@ -220,6 +220,10 @@ export class SettlementService {
   async #heldByPending(wallet: WalletRow, assetIds: string[]): Promise<Map<string, bigint>> {
     // Deposits to the master held by AML screening are not settled until released.
     const held = await store.amlHeldAtMaster(this.deps.db, wallet.id);
+    // Deposits an auto-settlement has taken but not planned yet: its legs, held below, come later.
+    for (const [id, amount] of await store.queuedAutoSettlementsAtMaster(this.deps.db, wallet.id)) {
+      held.set(id, (held.get(id) ?? 0n) + amount);
+    }
     const chain = this.deps.wallets.chainOf(wallet);
     for (const id of assetIds) {
       const { amount } = await this.deps.withdrawals.inFlight(chain, wallet.address, id);

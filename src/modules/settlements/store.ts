@@ -167,3 +167,16 @@ export async function amlHeldAtMaster(db: DbConn, walletId: string): Promise<Map
      GROUP BY asset_id`.execute(db);
   return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
 }
+
+/**
+ * Auto-settlements from the master that have taken a deposit but not planned it yet (stage
+ * `queued`: no leg written, so nothing else holds their input), per input asset: the
+ * rule's money, not the settlement beneficiary's.
+ */
+export async function queuedAutoSettlementsAtMaster(db: DbConn, walletId: string): Promise<Map<string, bigint>> {
+  const { rows } = await sql<{ asset_id: string; amount: string }>`
+    SELECT asset_in_id AS asset_id, sum(amount_in)::text AS amount FROM auto_settlements
+     WHERE wallet_id = ${walletId} AND from_index = 0 AND status = 'pending' AND stage = 'queued'
+     GROUP BY asset_in_id`.execute(db);
+  return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
+}
