@@ -186,6 +186,20 @@ describe('ed25519 (Solana) secret keys', () => {
     const signature = ed25519Secret();
     expect(redactLine(JSON.stringify({ signature }))).toContain(signature);
   });
+
+  it('as its 64 bytes (a solana-keygen keypair file: a JSON array) in a key-named property', () => {
+    const { logger, text } = capture();
+    const a = [...randomBytes(64)];
+    const b = [...randomBytes(64)];
+    logger.info({ key: a }, 'a key as bytes');
+    logger.info({ faucet: { keypair: b } }, 'a keypair file');
+    const out = text();
+    expect(out).not.toContain(a.join(','));
+    expect(out).not.toContain(b.join(','));
+    // 64 bytes under a name that is no key (a signature's bytes) stay.
+    const sig = [...randomBytes(64)];
+    expect(redactLine(JSON.stringify({ signature: sig }))).toContain(sig.join(','));
+  });
 });
 
 describe('redactLine on odd input', () => {

@@ -139,6 +139,8 @@ function isBase58Of64Bytes(text: string): boolean {
     return false;
   }
 }
+/** A JSON array of exactly 64 integers of at most 3 digits (compact, as JSON.stringify writes it). */
+const BYTES_64 = /^\[(?:\d{1,3},){63}\d{1,3}\]/;
 const BIP39 = new Set(wordlist);
 
 function redactQuery(text: string): string {
@@ -288,6 +290,15 @@ class LineRedactor {
         if (next !== ',') throw new Error('expected , or }');
       }
     } else if (c === '[') {
+      // An ed25519 secret key as its 64 bytes (a solana-keygen keypair file) in a key-named property.
+      if (name !== null && keyish(name)) {
+        const bytes = BYTES_64.exec(this.s.slice(this.i, this.i + 64 * 5 + 2));
+        if (bytes && bytes[0].match(/\d+/g)!.every((b) => Number(b) <= 255)) {
+          this.replace(start, this.i + bytes[0].length, `"${CENSOR}"`);
+          this.i += bytes[0].length;
+          return;
+        }
+      }
       this.i++;
       this.ws();
       if (this.s[this.i] === ']') {
