@@ -342,8 +342,8 @@ export class ApprovalService {
  * The approvals each request counts. An open request counts the APPROVE votes of voters who
  * may still approve it (a business key not revoked and still holding APPROVE, a dashboard
  * user not removed whose current role approves and is listed, or who is listed by id): the
- * quorum is of approvers standing when it is reached. A decided request shows the approvals
- * (and override) it was decided with.
+ * quorum is of approvers standing when it is reached. A decided request shows every approval
+ * (and override) cast on it; its `reason` says how many counted when it was decided.
  */
 async function approvalsOf(db: DbConn, rows: store.ApprovalRow[], votes: store.VoteRow[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
