@@ -208,9 +208,14 @@ export class SweepService {
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
     // The address's first send (and the master's top-up), their nonces read before the lock;
     // and the master's balance, which must pay the top-up beside its own pending spends.
-    const [, master] = await Promise.all([
+    const [, master, topupFee] = await Promise.all([
       gone ? null : this.outbound.ready(chain, [address.address, wallet.address]),
       !gone && topup > 0n ? this.withdrawals.readFunder(chain, wallet.address) : null,
+      // What sending the top-up costs the master (a plain transfer; on Tron with energy lent,
+      // the TRX sent for bandwidth or activation), not the child's own transfer's fee.
+      !gone && topup > 0n
+        ? adapter.sender.quote({ kind: 'native', from: wallet.address, to: address.address, amount: topup }).then((q) => q.fee)
+        : 0n,
     ]);
 
     return this.db.transaction().execute(async (tx) => {
@@ -250,10 +255,9 @@ export class SweepService {
           : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, gone);
       }
       if (master) {
-        // The top-up must not spend what the master's pending withdrawals (and other spends)
-        // hold; its fee is reckoned at the transfer's own quote (at least a plain transfer's).
+        // The top-up must not spend what the master's pending withdrawals (and other spends) hold.
         const short = await this.withdrawals
-          .checkTopup(tx, chain, address.address, { address: wallet.address, value: topup, fee: quote!.fee }, master)
+          .checkTopup(tx, chain, address.address, { address: wallet.address, value: topup, fee: topupFee }, master)
           .then(
             () => null,
             (err: unknown) => {
