@@ -120,7 +120,9 @@ export class DeliveryRunner {
           // Businesses at their share of the process's attempts are left out, and the claim is
           // no bigger than the others' share allows (claims still awaited may all be theirs).
           const plan = this.sharePlan(room);
-          if (plan.room < 1) {
+          // Near a business's share the room left is small: wait for half a window (while
+          // some of this batch's attempts are in flight), not a claim per finished attempt.
+          if (plan.room < 1 || (plan.room < BATCH_WINDOW / 2 && inFlight.size > 0)) {
             await this.waitForRoom(inFlight);
             continue;
           }
