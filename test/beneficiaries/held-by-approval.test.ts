@@ -67,3 +67,49 @@ describe('scheduled settlement and payouts waiting for approval', () => {
     );
   });
 });
+
+describe('scheduled settlement and deposits not confirmed yet', () => {
+  it(
+    'settles the balance less a deposit to the master still PENDING (a reorg may take it, a rule may claim it)',
+    { timeout: 90_000 },
+    async () => {
+      const wallet = await fundedWallet(w, 'settles-around-unconfirmed', '200');
+      const sent = await w.eth.sendToken('USDC', wallet.address, '4');
+      // One block on it of the chain's 2: seen, PENDING.
+      const chain = w.h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+      const indexer = w.h.services.deposits.indexer(chain);
+      const pending = await eventually(
+        async () => {
+          await indexer.step();
+          return (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions?type=DEPOSIT`, { key: wallet.apiKey })).body.data as {
+            hash: string;
+            status: string;
+          }[];
+        },
+        (list) => list.some((t) => t.hash?.toLowerCase() === sent.transactionHash.toLowerCase()),
+        20_000,
+      );
+      expect(pending.find((t) => t.hash?.toLowerCase() === sent.transactionHash.toLowerCase())!.status).toBe('PENDING');
+
+      const to = randomAddress();
+      const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+        key: wallet.apiKey,
+        body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
+      });
+      expect(b.status, JSON.stringify(b.body)).toBe(200);
+      await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
+      const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
+      await w.h.services.settlements.run(runs.body.data[0].id);
+      const run = await eventually(
+        async () =>
+          (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey })).body
+            .data[0],
+        (r) => r.status !== 'pending',
+        20_000,
+      );
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
+      const t = (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${run.transactionIds[0]}`, { key: wallet.apiKey })).body.data;
+      expect(t).toMatchObject({ type: 'WITHDRAW', amount: '200', recipientAddress: to });
+    },
+  );
+});

@@ -218,8 +218,8 @@ export class SettlementService {
    * that part to the next period, holding back too little would be refused.
    */
   async #heldByPending(wallet: WalletRow, assetIds: string[]): Promise<Map<string, bigint>> {
-    // Deposits to the master held by AML screening are not settled until released.
-    const held = await store.amlHeldAtMaster(this.deps.db, wallet.id);
+    // Deposits to the master held by AML screening, or not confirmed yet, are not settled.
+    const held = await store.heldDepositsAtMaster(this.deps.db, wallet.id);
     // Deposits an auto-settlement has taken but not planned yet: its legs, held below, come later.
     for (const [id, amount] of await store.queuedAutoSettlementsAtMaster(this.deps.db, wallet.id)) {
       held.set(id, (held.get(id) ?? 0n) + amount);

@@ -157,13 +157,16 @@ export async function depositsToSettle(db: DbConn, ids: string[], masterOnly: bo
 }
 
 /**
- * Deposits held by AML screening on the master address, per asset: not the settlement's to
- * move until released (one a reorg took away, FAILED, never arrived: nothing of it is held).
+ * Deposits on the master address that are not the settlement's to move yet, per asset: those
+ * held by AML screening (until released; one a reorg took away, FAILED, never arrived:
+ * nothing of it is held), and those not confirmed yet (a reorg may still take them away, and
+ * an auto-settlement rule may take them once confirmed).
  */
-export async function amlHeldAtMaster(db: DbConn, walletId: string): Promise<Map<string, bigint>> {
+export async function heldDepositsAtMaster(db: DbConn, walletId: string): Promise<Map<string, bigint>> {
   const { rows } = await sql<{ asset_id: string; amount: string }>`
     SELECT asset_id, sum(amount)::text AS amount FROM transactions
-     WHERE wallet_id = ${walletId} AND address_id IS NULL AND aml_held AND status <> 'FAILED' AND asset_id IS NOT NULL
+     WHERE wallet_id = ${walletId} AND address_id IS NULL AND asset_id IS NOT NULL AND type = 'DEPOSIT'
+       AND ((aml_held AND status <> 'FAILED') OR status = 'PENDING')
      GROUP BY asset_id`.execute(db);
   return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
 }
