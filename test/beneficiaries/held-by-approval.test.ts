@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomAddress } from '../withdrawals/world.js';
 import { fundedWallet, policy, startPolicyWorld, withdraw, type PolicyWorld } from '../policies/world.js';
 import { eventually } from '../support/fixtures.js';
+import { call } from '../contracts/support.js';
 
 let w: PolicyWorld;
 
@@ -112,4 +113,41 @@ describe('scheduled settlement and deposits not confirmed yet', () => {
       expect(t).toMatchObject({ type: 'WITHDRAW', amount: '200', recipientAddress: to });
     },
   );
+});
+
+describe('scheduled settlement and standing allowances', () => {
+  it('settles the balance less what an allowance granted by a contract write holds', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'settles-around-allowance', '500');
+    const spender = randomAddress();
+    const approved = await w.h.api('POST', `/v1/wallets/${wallet.id}/contracts/write`, {
+      key: wallet.apiKey,
+      body: { calls: [call(w.eth.token('USDC').address, 'approve', [spender, '120000000'])] },
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const id = (Array.isArray(approved.body.data) ? approved.body.data[0] : approved.body.data).id as string;
+    await eventually(
+      async () => (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data.status,
+      (s) => s === 'SUCCESS',
+      30_000,
+    );
+
+    const to = randomAddress();
+    const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+      key: wallet.apiKey,
+      body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
+    });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
+    const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
+    await w.h.services.settlements.run(runs.body.data[0].id);
+    const run = await eventually(
+      async () =>
+        (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey })).body.data[0],
+      (r) => r.status !== 'pending',
+      20_000,
+    );
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
+    const t = (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${run.transactionIds[0]}`, { key: wallet.apiKey })).body.data;
+    expect(t).toMatchObject({ type: 'WITHDRAW', amount: '380', recipientAddress: to });
+  });
 });

@@ -24,6 +24,7 @@ import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AutoSettlementService } from '../autosettlements/service.js';
 import type { WalletAssetService } from '../assets/service.js';
+import type { AssetHandle } from '../catalogue/service.js';
 import type { BeneficiaryRow, BeneficiaryService } from '../beneficiaries/service.js';
 import type { TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletRow, WalletService } from '../wallets/service.js';
@@ -193,15 +194,13 @@ export class SettlementService {
   async #decide(wallet: WalletRow, run: store.RunRow): Promise<store.PlanItem[]> {
     const chain = this.deps.wallets.chainOf(wallet);
     const enabled = await this.deps.walletAssets.enabled(wallet);
-    const assets = enabled
-      .map((e) => e.asset.row)
-      .filter((a) => !a.is_native && (run.asset_ids === null || run.asset_ids.includes(a.id)))
-      .sort((a, b) => a.symbol.localeCompare(b.symbol));
-    if (assets.length === 0) return [];
-    const held = await this.#heldByPending(
-      wallet,
-      assets.map((a) => a.id),
-    );
+    const handles = enabled
+      .map((e) => e.asset)
+      .filter(({ row: a }) => !a.is_native && (run.asset_ids === null || run.asset_ids.includes(a.id)))
+      .sort((a, b) => a.row.symbol.localeCompare(b.row.symbol));
+    if (handles.length === 0) return [];
+    const assets = handles.map((h) => h.row);
+    const held = await this.#heldByPending(wallet, handles);
     const balances = await chain.adapter.getBalances(assets.map((a) => ({ owner: wallet.address, token: a.address })));
     return assets.flatMap((a, i) => {
       const available = (balances[i] ?? 0n) - (held.get(a.id) ?? 0n);
@@ -213,11 +212,11 @@ export class SettlementService {
    * What the master has promised elsewhere, per asset: whatever the withdrawals service holds
    * against a payout from it (WithdrawalService.inFlight: PENDING and PENDING_APPROVAL
    * withdrawals, the legs of pending auto-settlements and swaps, contract writes, salvages,
-   * stakes), so that the request it is about to judge fits. An auto-settlement's output is
+   * stakes, standing allowances), so that the request it is about to judge fits. An auto-settlement's output is
    * held from the quote on, before the swap delivers it: holding back too much only delays
    * that part to the next period, holding back too little would be refused.
    */
-  async #heldByPending(wallet: WalletRow, assetIds: string[]): Promise<Map<string, bigint>> {
+  async #heldByPending(wallet: WalletRow, tokens: AssetHandle[]): Promise<Map<string, bigint>> {
     // Deposits to the master held by AML screening, or not confirmed yet, are not settled.
     const held = await store.heldDepositsAtMaster(this.deps.db, wallet.id);
     // Deposits an auto-settlement has taken but not planned yet: its legs, held below, come later.
@@ -225,8 +224,13 @@ export class SettlementService {
       held.set(id, (held.get(id) ?? 0n) + amount);
     }
     const chain = this.deps.wallets.chainOf(wallet);
-    for (const id of assetIds) {
-      const { amount } = await this.deps.withdrawals.inFlight(chain, wallet.address, id);
+    for (const { row } of tokens) {
+      const { amount } = await this.deps.withdrawals.inFlight(chain, wallet.address, row.id);
+      held.set(row.id, (held.get(row.id) ?? 0n) + amount);
+    }
+    // Allowances the master granted through contract writes, for as long as they stand on
+    // chain: the withdrawals service holds them too (a spender may pull them at any time).
+    for (const [id, amount] of await this.deps.withdrawals.heldByAllowances(chain, wallet.address, tokens)) {
       held.set(id, (held.get(id) ?? 0n) + amount);
     }
     return held;

@@ -144,6 +144,24 @@ export async function checkTopup(
   }
 }
 
+/**
+ * What the owner's standing allowances hold, per token asset: an allowance granted through a
+ * contract write lets its spender pull that much at any time, so the funds check holds it as
+ * long as it stands (funds.ts). Read now from the chain, for a spend decided outside the
+ * withdrawal rules that must fit them (a settlement run deciding its amounts).
+ */
+export async function heldByAllowances(db: DbConn, chain: ChainHandle, owner: string, assets: AssetHandle[]): Promise<Map<string, bigint>> {
+  const { allowances } = await snapshot(
+    db,
+    chain,
+    owner,
+    assets.map((asset) => itemOf({ asset, to: owner, amount: 0n })),
+  );
+  const held = new Map<string, bigint>();
+  for (const a of allowances) held.set(a.assetId!, (held.get(a.assetId!) ?? 0n) + a.amount);
+  return held;
+}
+
 /** What checkTopup judges a funder's top-up on: its native balance, read before the transaction (funds.ts says why that is safe). */
 export function readFunder(db: DbConn, chain: ChainHandle, funder: string): Promise<Snapshot> {
   return snapshot(db, chain, funder, [nativeItem(chain, funder, 0n)]);

@@ -20,7 +20,7 @@ import { formatAmount } from '../../lib/money.js';
 import { rateText, usdValue } from '../rates/service.js';
 import type { AuthContext } from '../apikeys/service.js';
 
-import type { ChainHandle } from '../catalogue/service.js';
+import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -34,6 +34,7 @@ import {
   checkTopup,
   checkWhitelist,
   checkWhitelistOf,
+  heldByAllowances,
   inFlight,
   lockSenders,
   readFunder,
@@ -259,6 +260,11 @@ export class WithdrawalService implements SenderAccess {
     snap: Snapshot,
   ): Promise<void> {
     return checkTopup(tx, chain, to, funder, snap);
+  }
+
+  /** The owner's standing allowances per token asset (guards.ts heldByAllowances). */
+  heldByAllowances(chain: ChainHandle, owner: string, assets: AssetHandle[]): Promise<Map<string, bigint>> {
+    return heldByAllowances(this.deps.db, chain, owner, assets);
   }
 
   /** What checkTopup judges on, read before the transaction. */
