@@ -31,6 +31,17 @@ describe('describeTokenCall', () => {
     });
   });
 
+  it("recognises Tether's increaseApproval (TRC-20 USDT on Tron, StandardTokenWithFees) as granting an allowance", () => {
+    // The token's own name for increaseAllowance: it raises what the spender may pull at any time.
+    const inc = parseAbi(['function increaseApproval(address _spender, uint256 _addedValue)']);
+    expect(describeTokenCall(encodeFunctionData({ abi: inc, functionName: 'increaseApproval', args: [to, 4n] }))).toEqual({
+      kind: 'increaseAllowance',
+      spender: to,
+      amount: 4n,
+    });
+    expect(describeTokenCall('0xd73dd623')).toEqual({ kind: 'malformed', signature: 'increaseApproval(address,uint256)' });
+  });
+
   it('goes by the selector whatever the function is called: colliding names are read as the token reads them', () => {
     const lying = parseAbi(['function sign_szabo_bytecode(bytes16 a, uint128 b)']);
     const data = encodeFunctionData({ abi: lying, functionName: 'sign_szabo_bytecode', args: ['0x000000000000000000000000deadbeef', 42n] });

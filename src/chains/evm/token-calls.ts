@@ -31,6 +31,12 @@ const SIGNATURES: Record<string, { signature: string; words: number; read: (w: b
     words: 2,
     read: (w) => ({ kind: 'increaseAllowance', spender: address(w[0]!), amount: w[1]! }),
   },
+  // Tether's name for it (StandardTokenWithFees: TRC-20 USDT on Tron, and other Tether deployments).
+  d73dd623: {
+    signature: 'increaseApproval(address,uint256)',
+    words: 2,
+    read: (w) => ({ kind: 'increaseAllowance', spender: address(w[0]!), amount: w[1]! }),
+  },
 };
 
 function address(word: bigint): string {

@@ -5,7 +5,7 @@
  *
  * A call moves the wallet's funds when it carries native value, or when it calls a token
  * of the chain's catalogue with a selector that moves or lets move the caller's tokens
- * (transfer, transferAndCall, approve, increaseAllowance) or pulls from one of the
+ * (transfer, transferAndCall, approve, increaseAllowance or Tether's increaseApproval) or pulls from one of the
  * wallet's own addresses (transferFrom). The selector of the encoded calldata decides,
  * never the ABI's function names: an ABI may give a colliding name to `transfer`.
  */
