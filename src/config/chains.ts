@@ -168,9 +168,10 @@ function chainsFileSchema(families: readonly FamilyConfig[]): TObject {
       /** The chain family of a custom chain (addresses and keys); a catalogue chain is of its entry's. Default: the first family. */
       family: Type.Optional(Type.Union(families.map((f) => Type.Literal(f.name)))),
       rpcUrl: Type.String({ pattern: RPC_URL_PATTERN }),
-      chainId: Type.Optional(Type.Integer({ minimum: 1 })),
+      // Past 2^53 a JSON number is rounded: the node would be asked for another chain or block than written.
+      chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
       confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-      startBlock: Type.Optional(Type.Integer({ minimum: 0 })),
+      startBlock: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
       multicall3: Type.Optional(Type.Union([Address, Type.Null()])),
       /** A DEX router for swaps; null switches the catalogue's default off. */
       swapRouter: Type.Optional(Type.Union([Address, Type.Null()])),
@@ -304,6 +305,7 @@ export function resolveChain(entry: ChainEntry, source: string, families: readon
     { symbol, name, address: NATIVE_ADDRESS, decimals: nativeDecimals, isNative: true, standard: null, currency: null },
     ...tokens.map((t) => ({ ...t, isNative: false, standard })),
   ];
+  assertDistinctAddresses(entry, tokens, source);
   return {
     blockchain: {
       slug: entry.blockchain,
@@ -353,6 +355,25 @@ function assertFamilyAddresses(entry: ChainEntry, family: FamilyConfig, source: 
       throw new Error(`${source}: chains.${entry.blockchain}.${field}: not an address of the ${family.name} family (${address})`);
     }
   }
+}
+
+/**
+ * The catalogue keeps one asset per (chain, address): a second token at an address already
+ * listed (or at the native coin's zero address) would overwrite the first one's row at
+ * start, and the native coin's row turned into a token leaves native deposits unmatched.
+ * Hex (0x…) addresses compare without case (an EIP-55 checksum is only case); base58 ones
+ * (T…, Solana) are case-sensitive.
+ */
+function assertDistinctAddresses(entry: ChainEntry, tokens: readonly { address: string }[], source: string): void {
+  const key = (address: string) => (/^0x/i.test(address) ? address.toLowerCase() : address);
+  const seen = new Map<string, number>();
+  tokens.forEach((t, i) => {
+    const field = `${source}: chains.${entry.blockchain}.assets.${i}.address`;
+    if (key(t.address) === key(NATIVE_ADDRESS)) throw new Error(`${field}: the zero address stands for the native coin, not a token`);
+    const first = seen.get(key(t.address));
+    if (first !== undefined) throw new Error(`${field}: the same contract as assets.${first} (${t.address})`);
+    seen.set(key(t.address), i);
+  });
 }
 
 /**

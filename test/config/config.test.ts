@@ -766,3 +766,53 @@ describe('loadConfig: event stream limits', () => {
     expect(configError({ EVENT_STREAMS_PER_BUSINESS: '0' }).message).toMatch(/^Invalid configuration: EVENT_STREAMS_PER_BUSINESS\b/);
   });
 });
+
+describe("loadConfig: a chain's asset list names each contract once", () => {
+  // The catalogue keeps one asset row per (chain, address): a second entry with the same
+  // address (or the native coin's zero address) overwrote the first at start, silently; with
+  // the zero address the native coin's row became a token and native deposits were no longer
+  // matched to any asset.
+  const eth = { blockchain: 'ethereum', network: 'mainnet', rpcUrl: RPC };
+  const token = (symbol: string, address: string) => ({ symbol, address, decimals: 6 });
+  const A = `0x${'ab'.repeat(20)}`;
+  const cases: [string, object[], RegExp][] = [
+    ['the same address twice', [token('USDC', A), token('USDT', A)], /chains\.ethereum\.assets\.1\.address: .*assets\.0/],
+    ['the same EVM address in another case', [token('USDC', A), token('USDT', A.toUpperCase().replace('0X', '0x'))], /assets\.1\.address/],
+    ["the native coin's zero address", [token('USDC', NATIVE_ADDRESS)], /assets\.0\.address: .*native coin/],
+  ];
+  for (const [label, assets, problem] of cases) {
+    it(`refuses ${label}`, () => {
+      const err = configError({ CHAINS_FILE: chainsFile({ chains: [{ ...eth, assets }] }) });
+      expect(err.message).toMatch(/^Invalid configuration: CHAINS_FILE\b/);
+      expect(err.message).toMatch(problem);
+    });
+  }
+
+  it('accepts the same address on two chains, and two Solana mints that differ only in case', () => {
+    const mint = 'So11111111111111111111111111111111111111112';
+    const config = loadConfig({
+      CHAINS_FILE: chainsFile({
+        chains: [
+          { ...eth, assets: [token('USDC', A)] },
+          { blockchain: 'polygon', network: 'mainnet', rpcUrl: RPC, assets: [token('USDC', A)] },
+          {
+            blockchain: 'solana',
+            network: 'mainnet',
+            rpcUrl: RPC,
+            assets: [token('AAA', mint), token('BBB', mint.toLowerCase().replace(/l/g, 'k'))],
+          },
+        ],
+      }),
+    });
+    expect(config.chains).toHaveLength(3);
+  });
+
+  it('refuses a chainId or startBlock past the safe integer range (it would be rounded)', () => {
+    for (const field of ['chainId', 'startBlock']) {
+      const chain = `{"blockchain":"mychain","network":"mainnet","rpcUrl":"${RPC}","name":"M","symbol":"M","chainId":1}`;
+      const raw = `{"chains":[${chain.replace('}', `,"${field}":9007199254740993}`).replace('"chainId":1,"chainId"', '"chainId"')}]}`;
+      const err = configError({ CHAINS_FILE: chainsFile(raw) });
+      expect(err.message).toMatch(new RegExp(`chains\\.0\\.${field}`));
+    }
+  });
+});
