@@ -120,6 +120,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // A path the router cannot read (broken percent-encoding, a segment past maxParamLength):
+    // the error envelope too, not Fastify's own body without a requestId.
+    frameworkErrors: errorHandler,
     // No log line for requests refused by authentication (request-log.ts).
     logController: new RequestLog(),
     // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.

@@ -68,6 +68,11 @@ function fromFastify(err: FastifyError): { status: number; code: string; message
     case 'FST_PROTO_VIOLATION':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return { status: C.VALIDATION_ERROR.status, code: 'VALIDATION_ERROR', message: err.message };
+    // Without the path in the message: Fastify's echoes it whole.
+    case 'FST_ERR_BAD_URL':
+      return { status: C.VALIDATION_ERROR.status, code: 'VALIDATION_ERROR', message: 'The path is not valid percent-encoded UTF-8' };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: C.VALIDATION_ERROR.status, code: 'VALIDATION_ERROR', message: 'A path segment is too long' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: C.MALFORMED_JSON.status, code: 'MALFORMED_JSON', message: err.message };

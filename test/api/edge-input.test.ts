@@ -132,3 +132,29 @@ describe('HEAD on the event streams', () => {
     expect(status).toBe(200);
   });
 });
+
+describe('paths the router cannot read', () => {
+  /** Status and parsed body of a raw GET (fetch would not send every one of these paths as is). */
+  function rawGet(path: string): Promise<{ status: number; body: any }> {
+    const u = new URL(h.baseUrl);
+    return new Promise((resolve, reject) => {
+      const s = connect(Number(u.port), u.hostname);
+      let out = '';
+      s.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      s.on('end', () => {
+        const status = Number(/^HTTP\/1\.1 (\d+)/.exec(out)?.[1] ?? -1);
+        resolve({ status, body: JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)) });
+      });
+      s.on('error', reject);
+      s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${w.apiKey}\r\nConnection: close\r\n\r\n`);
+    });
+  }
+
+  it('a broken percent-encoding or an overlong path segment is a 400 in the error envelope', async () => {
+    for (const path of [`/v1/wallets/${w.id}/addresses/%E0%A4%A`, `/v1/wallets/${'a'.repeat(500)}`]) {
+      const res = await rawGet(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toMatchObject({ statusCode: 400, error: 'VALIDATION_ERROR', requestId: expect.any(String) });
+    }
+  });
+});
