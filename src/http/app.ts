@@ -209,6 +209,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // Fastify's text/plain parser handed the routes a string: a JSON body sent as text/plain
+  // was told "body must be object" instead of 415, as every other type is.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, {});
     return parse(req, body as string, done);

@@ -81,10 +81,25 @@ function fromFastify(err: FastifyError): { status: number; code: string; message
     return { status: C.MALFORMED_JSON.status, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' };
   }
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    return { status: err.statusCode, code: (err.code ?? 'BAD_REQUEST').replace(/^FST_ERR_/, ''), message: err.message };
+    // Any other refusal by Fastify or a plugin (a traversal under /docs, a QUERY without a
+    // body type): a code of the catalogue, the one its status stands for, never a name made
+    // up here (clients and the SDK's types know only the catalogue's).
+    const code = GENERIC_CODES[err.statusCode] ?? 'VALIDATION_ERROR';
+    return { status: C[code].status, code, message: err.message };
   }
   return null;
 }
+
+/** The catalogue's code for a plain 4xx of each status it has one for; others answer 400 VALIDATION_ERROR. */
+const GENERIC_CODES: Partial<
+  Record<number, 'VALIDATION_ERROR' | 'FORBIDDEN' | 'ROUTE_NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>
+> = {
+  400: 'VALIDATION_ERROR',
+  403: 'FORBIDDEN',
+  404: 'ROUTE_NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 function fieldOf(context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
   const base = instancePath.replace(/^\//, '').replace(/\//g, '.');

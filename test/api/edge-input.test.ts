@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type TestWallet } from '../support/harness.js';
 import { createDashboardUser, DashClient } from '../dashboard/support.js';
+import { ERROR_CATALOGUE } from '../../src/http/error-catalogue.js';
 
 let h: Harness;
 let w: TestWallet;
@@ -133,28 +134,56 @@ describe('HEAD on the event streams', () => {
   });
 });
 
-describe('paths the router cannot read', () => {
-  /** Status and parsed body of a raw GET (fetch would not send every one of these paths as is). */
-  function rawGet(path: string): Promise<{ status: number; body: any }> {
-    const u = new URL(h.baseUrl);
-    return new Promise((resolve, reject) => {
-      const s = connect(Number(u.port), u.hostname);
-      let out = '';
-      s.on('data', (c: Buffer) => (out += c.toString('utf8')));
-      s.on('end', () => {
-        const status = Number(/^HTTP\/1\.1 (\d+)/.exec(out)?.[1] ?? -1);
-        resolve({ status, body: JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)) });
-      });
-      s.on('error', reject);
-      s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${w.apiKey}\r\nConnection: close\r\n\r\n`);
+/** Status and parsed body of a raw request (fetch would not send every one of these as is). */
+function rawAnswer(head: string): Promise<{ status: number; body: any }> {
+  const u = new URL(h.baseUrl);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(u.port), u.hostname);
+    let out = '';
+    s.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    s.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d+)/.exec(out)?.[1] ?? -1);
+      resolve({ status, body: JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)) });
     });
-  }
+    s.on('error', reject);
+    s.write(head);
+  });
+}
+
+describe('paths the router cannot read', () => {
+  const rawGet = (path: string) => rawAnswer(`GET ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${w.apiKey}\r\nConnection: close\r\n\r\n`);
 
   it('a broken percent-encoding or an overlong path segment is a 400 in the error envelope', async () => {
     for (const path of [`/v1/wallets/${w.id}/addresses/%E0%A4%A`, `/v1/wallets/${'a'.repeat(500)}`]) {
       const res = await rawGet(path);
       expect(res.status, path).toBe(400);
       expect(res.body, path).toMatchObject({ statusCode: 400, error: 'VALIDATION_ERROR', requestId: expect.any(String) });
+    }
+  });
+});
+
+describe("Fastify's own refusals answer with catalogue codes", () => {
+  const codes = new Set(Object.keys(ERROR_CATALOGUE));
+
+  it('a JSON body sent as text/plain is 415 UNSUPPORTED_MEDIA_TYPE, as any other type is', async () => {
+    const body = '{"name":"x"}';
+    const res = await rawAnswer(
+      `POST /v1/wallets/${w.id}/addresses HTTP/1.1\r\nHost: x\r\nx-api-key: ${w.apiKey}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ statusCode: 415, error: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('a traversal under /docs and a QUERY without a body type name a code of the catalogue', async () => {
+    for (const head of [
+      'GET /docs/static/../../package.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      `QUERY /v1/blockchains HTTP/1.1\r\nHost: x\r\nx-api-key: ${w.apiKey}\r\nConnection: close\r\n\r\n`,
+    ]) {
+      const res = await rawAnswer(head);
+      expect(res.status, head).toBeGreaterThanOrEqual(400);
+      expect(res.status, head).toBeLessThan(500);
+      expect(codes.has(res.body.error), `${head}: ${JSON.stringify(res.body)}`).toBe(true);
+      expect(ERROR_CATALOGUE[res.body.error as keyof typeof ERROR_CATALOGUE].status, head).toBe(res.status);
     }
   });
 });
