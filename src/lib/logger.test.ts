@@ -125,6 +125,18 @@ describe('the logger redacts secrets', () => {
     expect(out).not.toContain(token);
     expect(out).toContain('/dashboard/join/[redacted]?x=1');
   });
+
+  it("the password of a URL's userinfo: a DATABASE_URL or an RPC URL in a message or an error", () => {
+    const { logger, text } = capture();
+    const password = 'Hunter2-not-a-word';
+    logger.error({ err: new Error(`cannot connect to postgres://wallet:${password}@db:5432/wallet`) }, 'start failed');
+    logger.warn(`retrying postgresql://u:${password}@[::1]/db and wss://rpc:${password}@node.example/ws`);
+    const out = text();
+    expect(out).not.toContain(password);
+    expect(out).toContain('postgres://wallet:[redacted]@db:5432/wallet');
+    expect(out).toContain('wss://rpc:[redacted]@node.example/ws');
+    for (const line of out.trim().split('\n')) JSON.parse(line);
+  });
 });
 
 describe('the logger keeps what is not a secret', () => {

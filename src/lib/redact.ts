@@ -86,7 +86,8 @@ function keyish(name: string): boolean {
 
 // Names and shapes that could need redacting; a line with neither these nor a long run of
 // words is written as is (the hot path). `sk_` not after a letter or digit (`task_queues`).
-const SUSPECT = /key|secret|seed|prv|priv|mnemonic|pass|pwd|token|auth|cookie|session|kek|sig|(?<![a-z0-9])sk_|whsec_|"pk"|"sk"/i;
+const SUSPECT =
+  /key|secret|seed|prv|priv|mnemonic|pass|pwd|token|auth|cookie|session|kek|sig|(?<![a-z0-9])sk_|whsec_|"pk"|"sk"|:\/\/[^\s/?#@"]*:[^\s/?#@"]*@/i;
 
 /** Whether the text has 12 words of 3 to 8 letters in a row (a mnemonic's shape), in one pass. */
 function hasWordRun(s: string): boolean {
@@ -123,6 +124,8 @@ function mayHoldMnemonic(s: string): boolean {
   return separators >= 11 && hasWordRun(s);
 }
 
+/** The password of a URL's userinfo (`postgres://user:password@host`, an RPC URL's basic auth). */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"']*):[^\s/?#@"']*@/gi;
 const API_KEY = /(?<![A-Za-z0-9])(?:sk|whsec)_[A-Za-z0-9_+/=-]{20,}/g;
 const EXTENDED_KEY = /(?<![A-Za-z0-9])[xtyzuvXTYZUV]prv[1-9A-HJ-NP-Za-km-z]{90,}/g;
 const QUERY_PARAM = /(^|[?&;])([^=&#\s"';?]+)=([^&#\s"';]*)/g;
@@ -195,6 +198,7 @@ export function redactText(text: string): string {
   if (out.includes('sk_') || out.includes('whsec_')) out = out.replace(API_KEY, CENSOR);
   if (/prv/i.test(out)) out = out.replace(EXTENDED_KEY, CENSOR);
   if (out.includes('=')) out = redactQuery(out);
+  if (out.includes('://')) out = out.replace(URL_PASSWORD, `$1:${CENSOR}@`);
   if (out.length >= 47 && hasWordRun(out)) out = redactMnemonics(out);
   return out;
 }
