@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { KeySettingError, loadKeySettings, type KeySettings } from './keys.js';
 import {
   chainEntriesFromEnv,
@@ -106,12 +107,29 @@ export interface RateSettings {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** Whether pg parses the URL as it will when it connects (a client made, never connected). */
+function driverReads(url: string): boolean {
+  try {
+    new pg.Client({ connectionString: url });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv, families: readonly FamilyConfig[]): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || '.data');
   const port = intSetting(env, 'PORT', 8080, 0, 65_535);
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// connection string');
+  }
+  if (databaseUrl && !driverReads(databaseUrl)) {
+    // Never the URL itself: it carries the password.
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is not a connection string the PostgreSQL driver can read (a port above 65535? characters such as # / ? @ in the password must be percent-encoded)',
+    );
   }
 
   let keys: KeySettings;

@@ -364,6 +364,22 @@ describe('loadConfig: chains resolved against the catalogue', () => {
     expect(() => loadConfig({ AML_HTTP_PROVIDER: 'trm' })).toThrow(/AML_HTTP_PROVIDER/);
   });
 
+  it('refuses a DATABASE_URL the driver cannot read, naming the setting and never the password', () => {
+    for (const url of ['postgres://wallet:s3cret@db:99999/wallet', 'postgres://wallet:s3#cret@db/wallet']) {
+      let message = '';
+      try {
+        loadConfig({ DATABASE_URL: url, MASTER_KEY });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/DATABASE_URL is not a connection string the PostgreSQL driver can read/);
+      expect(message).not.toContain('s3');
+    }
+    expect(loadConfig({ DATABASE_URL: 'postgres://wallet:s3%23cret@db/wallet', MASTER_KEY, DEVNET: 'true' }).databaseUrl).toBe(
+      'postgres://wallet:s3%23cret@db/wallet',
+    );
+  });
+
   it('BNB Smart Chain stablecoins keep their 18 decimals', () => {
     const [chain] = loadConfig({ RPC_BSC_MAINNET: RPC }).chains;
     expect(chain!.chainId).toBe(56);
