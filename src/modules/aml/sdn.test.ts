@@ -1,12 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseListFile } from './sdn.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../test/aml/fixtures');
+// One directory for the run's files, removed after it (tests must not leave files behind).
+const dir = mkdtempSync(path.join(tmpdir(), 'aml-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const tmp = (name: string, text: string) => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'aml-')), name);
+  const file = path.join(dir, name);
   writeFileSync(file, text);
   return file;
 };
