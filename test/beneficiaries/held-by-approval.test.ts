@@ -151,3 +151,40 @@ describe('scheduled settlement and standing allowances', () => {
     expect(t).toMatchObject({ type: 'WITHDRAW', amount: '380', recipientAddress: to });
   });
 });
+
+describe('scheduled settlement and an approve not mined yet', () => {
+  it('settles the balance less what a PENDING approve holds (its allowance is not on chain yet)', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'settles-around-pending-approve', '500');
+    const to = randomAddress();
+    const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+      key: wallet.apiKey,
+      body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
+    });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    await w.eth.rpc('evm_setAutomine', [false]);
+    try {
+      const approved = await w.h.api('POST', `/v1/wallets/${wallet.id}/contracts/write`, {
+        key: wallet.apiKey,
+        body: { calls: [call(w.eth.token('USDC').address, 'approve', [randomAddress(), '120000000'])] },
+      });
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      const id = (Array.isArray(approved.body.data) ? approved.body.data[0] : approved.body.data).id as string;
+      // Signed and sent, not mined: the funds check holds its 120 by its row.
+      await eventually(
+        async () => (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data,
+        (t) => t.status === 'PENDING' && t.hash !== null,
+        30_000,
+      );
+      await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
+      const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
+      await w.h.services.settlements.run(runs.body.data[0].id);
+      const run = (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey }))
+        .body.data[0];
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
+      const t = (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${run.transactionIds[0]}`, { key: wallet.apiKey })).body.data;
+      expect(t).toMatchObject({ type: 'WITHDRAW', amount: '380', recipientAddress: to });
+    } finally {
+      await w.eth.rpc('evm_setAutomine', [true]);
+    }
+  });
+});

@@ -159,6 +159,12 @@ export async function heldByAllowances(db: DbConn, chain: ChainHandle, owner: st
   );
   const held = new Map<string, bigint>();
   for (const a of allowances) held.set(a.assetId!, (held.get(a.assetId!) ?? 0n) + a.amount);
+  // An approve not mined yet: its allowance is not on chain, but the funds check holds it by
+  // its row (checkHeld), on top of the spender's allowance read now.
+  const ids = new Set(assets.map((a) => a.row.id));
+  for (const h of await store.heldBack(db, chain.id, owner, new Date(8.64e15))) {
+    if (h.standing && h.pending && h.assetId !== null && ids.has(h.assetId)) held.set(h.assetId, (held.get(h.assetId) ?? 0n) + h.amount);
+  }
   return held;
 }
 
