@@ -106,6 +106,8 @@ export class DeliveryRunner {
    */
   async deliverBatch(batch: string): Promise<number | 'deferred'> {
     const inFlight = new Set<Promise<void>>();
+    // This batch's attempts in flight, per business.
+    const mine = new Map<string, number>();
     let made = 0;
     // Only the first claim weighs the businesses' shares: a job that started goes on.
     let skip: string[] | null = this.atShare();
@@ -122,7 +124,11 @@ export class DeliveryRunner {
           const plan = this.sharePlan(room);
           // Near a business's share the room left is small: wait for half a window (while
           // some of this batch's attempts are in flight), not a claim per finished attempt.
-          if (plan.room < 1 || (plan.room < BATCH_WINDOW / 2 && inFlight.size > 0)) {
+          // Only when that business's attempts include this batch's: the end of those makes
+          // the room larger; another business's load would keep it small while the batch's
+          // other deliveries waited behind its slowest attempt.
+          const ownHeaviest = plan.heaviest !== null && (mine.get(plan.heaviest) ?? 0) > 0;
+          if (plan.room < 1 || (plan.room < BATCH_WINDOW / 2 && inFlight.size > 0 && ownHeaviest)) {
             await this.waitForRoom(inFlight);
             continue;
           }
@@ -149,9 +155,13 @@ export class DeliveryRunner {
           }
           made += rows.length;
           for (const row of rows) {
+            mine.set(row.business_id, (mine.get(row.business_id) ?? 0) + 1);
             const p: Promise<void> = this.attempt(row)
               .catch((err: unknown) => void (failure ??= err))
-              .finally(() => inFlight.delete(p));
+              .finally(() => {
+                inFlight.delete(p);
+                mine.set(row.business_id, mine.get(row.business_id)! - 1);
+              });
             inFlight.add(p);
           }
         }
@@ -179,15 +189,16 @@ export class DeliveryRunner {
    * What the next claim may take under PER_BUSINESS_IN_FLIGHT: businesses at their share are
    * left out, and the claim is small enough that none of the others passes it.
    */
-  private sharePlan(room: number): { room: number; full: string[] } {
+  private sharePlan(room: number): { room: number; full: string[]; heaviest: string | null } {
     const limit = PER_BUSINESS_IN_FLIGHT - this.#reserved;
     const full: string[] = [];
     let heaviest = 0;
+    let heaviestId: string | null = null;
     for (const [id, n] of this.#activeOf) {
       if (n >= limit) full.push(id);
-      else heaviest = Math.max(heaviest, n);
+      else if (n > heaviest) [heaviest, heaviestId] = [n, id];
     }
-    return { room: Math.min(room, limit - heaviest), full };
+    return { room: Math.min(room, limit - heaviest), full, heaviest: heaviestId };
   }
 
   /** Until an attempt or a claim of this process ends (or a moment passes: a wake may have come already). */
