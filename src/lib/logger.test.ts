@@ -137,6 +137,20 @@ describe('the logger redacts secrets', () => {
     expect(out).toContain('wss://rpc:[redacted]@node.example/ws');
     for (const line of out.trim().split('\n')) JSON.parse(line);
   });
+
+  it("the password of a URL's userinfo with a quote in it (valid: new URL and pg read it)", () => {
+    const { logger, text } = capture();
+    for (const password of ["Hunter2'not-a-word", 'Hunter2"not-a-word']) {
+      expect(new URL(`postgres://wallet:${password}@db:5432/wallet`).host).toBe('db:5432');
+      logger.error({ err: new Error(`cannot connect to postgres://wallet:${password}@db:5432/wallet`) }, 'start failed');
+    }
+    const out = text();
+    expect(out).not.toContain('not-a-word');
+    for (const line of out.trim().split('\n')) {
+      JSON.parse(line);
+      expect(line).toContain('postgres://wallet:[redacted]@db:5432/wallet');
+    }
+  });
 });
 
 describe('the logger keeps what is not a secret', () => {

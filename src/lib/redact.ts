@@ -87,7 +87,7 @@ function keyish(name: string): boolean {
 // Names and shapes that could need redacting; a line with neither these nor a long run of
 // words is written as is (the hot path). `sk_` not after a letter or digit (`task_queues`).
 const SUSPECT =
-  /key|secret|seed|prv|priv|mnemonic|pass|pwd|token|auth|cookie|session|kek|sig|(?<![a-z0-9])sk_|whsec_|"pk"|"sk"|:\/\/[^\s/?#@"]*:[^\s/?#@"]*@/i;
+  /key|secret|seed|prv|priv|mnemonic|pass|pwd|token|auth|cookie|session|kek|sig|(?<![a-z0-9])sk_|whsec_|"pk"|"sk"|:\/\/[^\s/?#@"]*:[^\s/?#@]*@/i;
 
 /** Whether the text has 12 words of 3 to 8 letters in a row (a mnemonic's shape), in one pass. */
 function hasWordRun(s: string): boolean {
@@ -125,7 +125,8 @@ function mayHoldMnemonic(s: string): boolean {
 }
 
 /** The password of a URL's userinfo (`postgres://user:password@host`, an RPC URL's basic auth). */
-const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"']*):[^\s/?#@"']*@/gi;
+// A password may hold quotes (new URL and pg take ' as is, " percent-encoded or not).
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"']*):[^\s/?#@]*@/gi;
 const API_KEY = /(?<![A-Za-z0-9])(?:sk|whsec)_[A-Za-z0-9_+/=-]{20,}/g;
 const EXTENDED_KEY = /(?<![A-Za-z0-9])[xtyzuvXTYZUV]prv[1-9A-HJ-NP-Za-km-z]{90,}/g;
 const QUERY_PARAM = /(^|[?&;])([^=&#\s"';?]+)=([^&#\s"';]*)/g;
