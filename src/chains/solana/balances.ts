@@ -32,6 +32,13 @@ export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 /** Both SPL token programs: an account they own is a token account, a mint or a multisig. */
 export const TOKEN_PROGRAMS: readonly string[] = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
 
+/**
+ * Whether an account read is a token account already (owned by a token program): not when
+ * nothing is there, nor when only lamports someone sent to the address are (a system account,
+ * which the associated token account program takes over when it creates the account there).
+ */
+export const isTokenAccount = (a: { owner: string } | null): boolean => a !== null && TOKEN_PROGRAMS.includes(a.owner);
+
 export class SolanaBalances {
   /** mint -> its token program and decimals, once known. */
   readonly #mints = new Map<string, MintInfo>();

@@ -34,7 +34,7 @@ import type {
   NativeIntent,
   TxIntent,
 } from '../types.js';
-import { TOKEN_PROGRAMS, type SolanaBalances } from './balances.js';
+import { isTokenAccount, TOKEN_PROGRAMS, type SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
@@ -145,7 +145,14 @@ export class SolanaSender implements ExpirySender {
         `${list![wrong]!.to} is a token account or a mint, not a wallet address: send to the address of its owner`,
       );
     }
-    const transfers = (list ?? []).map((t, k) => ({ recipient: t.to, amount: t.amount, createRecipientAccount: found[k] === null }));
+    // No token account yet: nothing there, or only lamports someone sent to its address (a
+    // system account the ATA program takes over when it creates the token account there;
+    // transferring into it as if it were one fails, and anyone can send those lamports).
+    const transfers = (list ?? []).map((t, k) => ({
+      recipient: t.to,
+      amount: t.amount,
+      createRecipientAccount: !isTokenAccount(found[k] ?? null),
+    }));
     const createRecipientAccount = transfers[0]?.createRecipientAccount ?? false;
     return {
       feePayer,

@@ -10,7 +10,7 @@ import type { Address } from '@solana/kit';
 import { ValidationError } from '../../lib/errors.js';
 import { paymentsOf } from '../intents.js';
 import type { Payment, TokenIntent, TxIntent } from '../types.js';
-import type { SolanaBalances } from './balances.js';
+import { isTokenAccount, type SolanaBalances } from './balances.js';
 import { transfersThatFit } from './batch.js';
 import type { SolanaNode } from './rpc.js';
 
@@ -77,7 +77,11 @@ export async function maxSplTransfers(node: SolanaNode, balances: SolanaBalances
     feePayer: first.feePayer ?? first.from,
     owner: first.from,
     mint,
-    transfers: leading.map((e, k) => ({ recipient: e.to, amount: e.amount, createRecipientAccount: found.value[k] === null })),
+    transfers: leading.map((e, k) => ({
+      recipient: e.to,
+      amount: e.amount,
+      createRecipientAccount: !isTokenAccount(found.value[k] ?? null),
+    })),
     computeUnits: 1_400_000,
     microLamportsPerUnit: 1n,
     lifetime: { blockhash: PLACEHOLDER_BLOCKHASH, lastValidBlockHeight: 0n },
