@@ -34,7 +34,7 @@ import type {
   NativeIntent,
   TxIntent,
 } from '../types.js';
-import { isTokenAccount, TOKEN_PROGRAMS, type SolanaBalances } from './balances.js';
+import { associatedTokenAccount, isTokenAccount, TOKEN_PROGRAMS, type SolanaBalances } from './balances.js';
 import { solanaCodec } from './codec.js';
 import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
@@ -194,12 +194,15 @@ export class SolanaSender implements ExpirySender {
     const microLamports = big(given.microLamports) ?? min(percentile75(recent.map((r) => u64(r.prioritizationFee))), cap);
     // Simulated with the instructions that are signed: a price instruction uses compute units
     // too (its value does not change how many, so 1 keeps the simulation's fee small).
-    const simulated = await this.#simulate({ ...plan, microLamportsPerUnit: microLamports > 0n ? 1n : 0n });
+    const { units: simulated, createdBytes } = await this.#simulate({ ...plan, microLamportsPerUnit: microLamports > 0n ? 1n : 0n });
     const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
     const signatures = plan.feePayer === plan.owner ? 1n : 2n;
-    // The rent of every token account the transaction creates (a multi-transfer may create several).
-    const created = BigInt((plan.transfers ?? [plan]).filter((t) => t.createRecipientAccount).length);
-    const rent = created > 0n ? created * (await this.#rentOf(TOKEN_ACCOUNT_BYTES)) : 0n;
+    // The rent of every token account the transaction creates (a multi-transfer may create
+    // several), at each one's size as the simulation made it: a Token-2022 account carries
+    // extensions (170 bytes at least, with ImmutableOwner), an SPL Token one is 165 bytes.
+    const created = BigInt(createdBytes.length);
+    let rent = 0n;
+    for (const bytes of createdBytes) rent += await this.#rentOf(bytes);
     const fee = signatures * LAMPORTS_PER_SIGNATURE + (microLamports * units + 999_999n) / 1_000_000n + rent;
     return {
       units: units.toString(),
@@ -234,9 +237,16 @@ export class SolanaSender implements ExpirySender {
     return this.#priced(plan, { ...given, units: units.toString(), microLamports: microLamports.toString() });
   }
 
-  /** The compute units the transfer uses now; a failure is ChainRejectedError ('insufficient-funds' or 'reverted'). */
-  async #simulate(plan: SolanaTransferPlan): Promise<bigint> {
+  /**
+   * The compute units the transfer uses now, and the size of each token account it creates;
+   * a failure is ChainRejectedError ('insufficient-funds' or 'reverted').
+   */
+  async #simulate(plan: SolanaTransferPlan): Promise<{ units: bigint; createdBytes: bigint[] }> {
     const compiled = await compileTransfer(plan);
+    const creates = (plan.transfers ?? [plan]).filter((t) => t.createRecipientAccount);
+    const createdAccounts = plan.mint
+      ? await Promise.all(creates.map((t) => associatedTokenAccount(t.recipient, plan.mint!.address, plan.mint!.program)))
+      : [];
     // A packed batch sized when it was accepted can outgrow the packet by the time it is
     // prepared (a recipient closed its token account, which must now be created): it can never
     // be sent as is, so it is refused as failing, and the pipeline voids it (each withdrawal
@@ -256,7 +266,13 @@ export class SolanaSender implements ExpirySender {
     ).toString('base64');
     const rpc = await this.node.rpc();
     const { value } = await rpc
-      .simulateTransaction(wire as never, { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' })
+      .simulateTransaction(wire as never, {
+        encoding: 'base64',
+        sigVerify: false,
+        replaceRecentBlockhash: true,
+        commitment: 'confirmed',
+        ...(createdAccounts.length ? { accounts: { addresses: createdAccounts as Address[], encoding: 'base64' as const } } : {}),
+      })
       .send();
     if (value.err !== null) {
       const detail = JSON.stringify(value.err, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
@@ -265,11 +281,16 @@ export class SolanaSender implements ExpirySender {
         nodeMessage: detail,
       });
     }
-    return u64(value.unitsConsumed ?? 0n);
+    const after = (value as { accounts?: ({ data: [string, string] | string[] } | null)[] | null }).accounts ?? [];
+    // A node that answers no account state: an SPL Token account's size (the smallest).
+    const createdBytes = createdAccounts.map((_a, i) => {
+      const data = after[i]?.data;
+      return data ? BigInt(Buffer.from(String(data[0]), 'base64').length) : TOKEN_ACCOUNT_BYTES;
+    });
+    return { units: u64(value.unitsConsumed ?? 0n), createdBytes };
   }
 
   #rentOf(bytes: bigint): Promise<bigint> {
-    if (bytes !== TOKEN_ACCOUNT_BYTES && bytes !== 0n) throw new Error('only token accounts and plain accounts are priced');
     let rent = this.#rent.get(bytes);
     if (!rent) {
       rent = (async () => u64(await (await this.node.rpc()).getMinimumBalanceForRentExemption(bytes).send()))();

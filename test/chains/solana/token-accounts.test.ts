@@ -118,3 +118,33 @@ describe("a recipient's token account address that holds only lamports", () => {
     expect(receipt.details?.rentPaid).toBe((2_039_280n - 1_000_000n).toString());
   });
 });
+
+describe('a Token-2022 mint', () => {
+  it("a child's tokens sent to a new recipient: the quote's rent is the larger account's, the fee payer pays exactly the quote", async () => {
+    const master = keypair();
+    const child = keypair();
+    const recipient = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    await mint2022To(child.address, 3_000_000n);
+    expect(await tokens(child.address, mint2022)).toBe(3_000_000n);
+    const intent: TxIntent = {
+      kind: 'token',
+      from: child.address,
+      token: mint2022,
+      to: recipient.address,
+      amount: 1_250_000n,
+      feePayer: master.address,
+    };
+    const { quote, receipt, paid } = await land(intent, master, child);
+    const rent = await w.rpc.getMinimumBalanceForRentExemption(170n).send();
+    expect(rent).toBe(2_074_080n);
+    expect(quote.network.rent).toBe(rent.toString());
+    expect(receipt.details?.rentPaid).toBe(rent.toString());
+    // Nothing but the signatures and the rent (no prioritization fees on this chain): quoted to the lamport.
+    expect(quote.network.microLamports).toBe('0');
+    expect(paid).toBe(quote.fee);
+    expect(receipt.fee).toBe(quote.fee);
+    expect(await tokens(recipient.address, mint2022)).toBe(1_250_000n);
+    expect(await tokens(child.address, mint2022)).toBe(1_750_000n);
+  });
+});
