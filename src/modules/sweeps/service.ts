@@ -151,7 +151,14 @@ export class SweepService {
       // A native sweep is refused outright while any of it is held (above); a token sweep's fee must not come out of it.
       native ? 0n : store.amlHeldNative(this.db, addressId),
     ]);
-    const free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
+    let free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
+    // A native sweep leaves the address's own payouts in flight where they are. Where the chain
+    // refuses to leave an account between empty and a minimum (Sender.accountFloor: Solana's
+    // rent-exempt minimum), payouts below that minimum get the minimum left beside them, so the
+    // sweep and the payouts land in either order: each leaves the address empty or at the floor.
+    if (native && held.amount > 0n && free > 0n && held.amount < (await adapter.sender.accountFloor())) {
+      free -= await adapter.sender.accountFloor();
+    }
     const moved = free > 0n ? free : 0n;
     // The family's quote, read fresh: a native sweep moves everything free but its fee at a
     // plain transfer's limit; a token sweep's transfer is estimated (with the family's margin).
