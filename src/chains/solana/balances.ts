@@ -98,6 +98,8 @@ export class SolanaBalances {
         const q = queries[i + j]!;
         if (!account) out.push(0n);
         else if (q.token === null) out.push(u64(account.lamports));
+        // Only lamports someone sent to the address of a token account not created yet: no tokens.
+        else if (!isTokenAccount(account)) out.push(0n);
         else out.push(readU64(Buffer.from(account.data[0], 'base64')));
       });
     }

@@ -148,3 +148,19 @@ describe('a Token-2022 mint', () => {
     expect(await tokens(child.address, mint2022)).toBe(1_750_000n);
   });
 });
+
+describe('a token balance read where only lamports sit at the token account address', () => {
+  it('is 0 (no token account), and the other balances of the same read are answered', async () => {
+    const owner = keypair();
+    await w.standIn.control.fund(owner.address, 5_000_000n);
+    // Anyone can send lamports to the address of a token account not created yet (the master's USDC account).
+    await w.standIn.control.fund(await balances.tokenAccount(owner.address, w.usdc), 1_000_000n);
+    slots();
+    expect(
+      await balances.getBalances([
+        { owner: owner.address, token: w.usdc },
+        { owner: owner.address, token: null },
+      ]),
+    ).toEqual([0n, 5_000_000n]);
+  });
+});
