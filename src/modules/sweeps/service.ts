@@ -156,7 +156,8 @@ export class SweepService {
     // refuses to leave an account between empty and a minimum (Sender.accountFloor: Solana's
     // rent-exempt minimum), payouts below that minimum get the minimum left beside them, so the
     // sweep and the payouts land in either order: each leaves the address empty or at the floor.
-    if (native && held.amount > 0n && free > 0n && held.amount < (await adapter.sender.accountFloor())) {
+    // Several payouts: once all but one land, that one's amount is what is left (the smallest).
+    if (native && held.amount > 0n && free > 0n && held.least !== null && held.least < (await adapter.sender.accountFloor())) {
       free -= await adapter.sender.accountFloor();
     }
     const moved = free > 0n ? free : 0n;

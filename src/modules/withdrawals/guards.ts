@@ -209,6 +209,9 @@ export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, a
   const fees = held.reduce((s, h) => s + h.fees, 0n);
   return {
     amount: held.filter((h) => h.assetId === assetId).reduce((s, h) => s + h.amount, 0n),
+    least: held
+      .filter((h) => h.assetId === assetId && h.amount > 0n)
+      .reduce<bigint | null>((m, h) => (m === null || h.amount < m ? h.amount : m), null),
     fees,
     native: held.filter((h) => h.assetId !== null && h.assetId === nativeId).reduce((s, h) => s + h.amount, fees),
     settledSince: rows.length - held.length,
@@ -221,6 +224,8 @@ export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, a
 
 export interface InFlight {
   amount: bigint;
+  /** The smallest of those spends' amounts of `assetId` (null: none): what is left once all the others land. */
+  least: bigint | null;
   fees: bigint;
   native: bigint;
   /** Spends settled since the `since` given (0 without one). */

@@ -46,4 +46,29 @@ describe('a SOL sweep beside a pending SOL payout of the child', () => {
       SELECT amount::text FROM sweeps WHERE address_id = ${child.id} AND asset_id = ${sol.id}`.execute(w.h.database.db);
     expect(rows.map((r) => BigInt(r.amount))).toEqual([1_000_000_000n - 500_000n - FLOOR]);
   });
+
+  it('two payouts that together reach the minimum: the minimum is left too (the first to land would leave the other below it)', async () => {
+    const wallet = await newWallet(w, OPEN);
+    const child = await newChild(w, wallet, { disableAutoSweep: true });
+    const sol = w.h.services.catalogue.findChain(OPEN, 'testnet')!.assets.find((a) => a.is_native)!;
+    const to = (await newChild(w, await newWallet(w, OPEN, 0n))).address;
+    await sendSol(w, to, 1_000_000_000n);
+    const deposit = await confirmed(w, OPEN, await sendSol(w, child.address, 1_000_000_000n));
+    for (const amount of ['0.0005', '0.0005']) {
+      const payout = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${child.id}/withdraw`, {
+        key: wallet.apiKey,
+        body: { assetId: sol.id, address: to, amount },
+      });
+      expect(payout.status, JSON.stringify(payout.body)).toBe(200);
+    }
+    const res = await w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/sweep/assets`, {
+      key: wallet.apiKey,
+      body: { transactionId: deposit },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { rows } = await sql<{ amount: string }>`
+      SELECT amount::text FROM sweeps WHERE address_id = ${child.id} AND asset_id = ${sol.id}`.execute(w.h.database.db);
+    // Without the minimum, the child would hold 1,000,000 after the sweep: either payout then leaves 500,000 (refused).
+    expect(rows.map((r) => BigInt(r.amount))).toEqual([1_000_000_000n - 1_000_000n - FLOOR]);
+  });
 });
