@@ -235,9 +235,12 @@ export class SweepService {
       // not show it); otherwise it is made again from fresh reads. A top-up is the master's
       // spend: its lock too (in address order, as every spend of two addresses takes them).
       await this.withdrawals.lockSenders(tx, chain, master ? [address.address, wallet.address] : [address.address]);
+      // A sweep in flight here first: whatever changed since the plan (that sweep, started or
+      // settled), none is started beside it. A twin request asked at the same moment answers
+      // that one instead of planning again until its tries run out.
+      if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       const now = await this.withdrawals.inFlight(chain, address.address, assetId, { db: tx, since });
       if (now.settledSince > 0 || now.pending !== held.pending) return REPLAN;
-      if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
       // A native deposit held since the plan was made: planned again, so the top-up covers the fee.
       if (!native && (await store.amlHeldNative(tx, addressId)) !== amlHeld) return REPLAN;
