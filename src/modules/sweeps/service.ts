@@ -152,13 +152,13 @@ export class SweepService {
       native ? 0n : store.amlHeldNative(this.db, addressId),
     ]);
     let free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
-    // A native sweep leaves the address's own payouts in flight where they are. Where the chain
-    // refuses to leave an account between empty and a minimum (Sender.accountFloor: Solana's
-    // rent-exempt minimum), payouts below that minimum get the minimum left beside them, so the
-    // sweep and the payouts land in either order: each leaves the address empty or at the floor.
-    // Several payouts: once all but one land, that one's amount is what is left (the smallest).
-    if (native && held.amount > 0n && free > 0n && held.least !== null && held.least < (await adapter.sender.accountFloor())) {
-      free -= await adapter.sender.accountFloor();
+    // A native sweep leaves the address's own payouts in flight where they are, and what they
+    // leave must be a balance the chain allows (Sender.accountFloor: none, or at least the
+    // floor). Once all but one land, the smallest is what is left: below the floor, the floor
+    // stays beside them, so the sweep and the payouts land in either order.
+    if (native && free > 0n && held.least !== null) {
+      const floor = await adapter.sender.accountFloor();
+      if (held.least < floor) free -= floor;
     }
     const moved = free > 0n ? free : 0n;
     // The family's quote, read fresh: a native sweep moves everything free but its fee at a
@@ -219,8 +219,8 @@ export class SweepService {
     const [, master, topupFee] = await Promise.all([
       gone ? null : this.outbound.ready(chain, [address.address, wallet.address]),
       !gone && topup > 0n ? this.withdrawals.readFunder(chain, wallet.address) : null,
-      // What sending the top-up costs the master (a plain transfer; on Tron with energy lent,
-      // the TRX sent for bandwidth or activation), not the child's own transfer's fee.
+      // What sending the top-up costs the master (a plain transfer of the native coin, also where
+      // resources are lent and only the rest is sent), not the child's own transfer's fee.
       !gone && topup > 0n
         ? adapter.sender.quote({ kind: 'native', from: wallet.address, to: address.address, amount: topup }).then((q) => q.fee)
         : 0n,

@@ -226,6 +226,24 @@ export interface Allowance extends Reserved {
 }
 
 export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, items: Item[], clock?: DbClock): Promise<Snapshot> {
+  // Allowances first, balances second (see the header).
+  const { at, allowances } = await standingAllowances(db, chain, sender, items, clock);
+  const [balances, floor] = await Promise.all([readBalances(chain, sender, items), chain.adapter.sender.accountFloor()]);
+  return { at, balances, allowances, floor };
+}
+
+/**
+ * The standing allowances the sender granted through contract writes on the items' tokens (as
+ * holds), read after the database time `at` (snapshot; alone, for a spend that must fit the
+ * withdrawal rules without reading the balances here).
+ */
+export async function standingAllowances(
+  db: DbConn,
+  chain: ChainHandle,
+  sender: string,
+  items: Item[],
+  clock?: DbClock,
+): Promise<{ at: Date; allowances: Allowance[] }> {
   const [now, listed] = await Promise.all([
     clock ? clock.now(db) : null,
     clock ? clock.spenders(db, chain.id, sender) : store.spenders(db, chain.id, sender),
@@ -235,7 +253,6 @@ export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, i
     items.filter((i) => !i.asset.asset.row.is_native).map((i) => [addressKey(i.asset.asset.row.address), i.asset.asset.row.id]),
   );
   const pairs = listed.pairs.filter((p) => tokens.has(addressKey(p.token)));
-  // Allowances first, balances second (see the header).
   const amounts =
     pairs.length > 0 ? await capability(chain.adapter, 'contracts').getAllowances(pairs.map((p) => ({ owner: sender, ...p }))) : [];
   const allowances = pairs.map((p, i) => ({
@@ -244,8 +261,7 @@ export async function snapshot(db: DbConn, chain: ChainHandle, sender: string, i
     fees: 0n,
     spender: p.spender,
   }));
-  const [balances, floor] = await Promise.all([readBalances(chain, sender, items), chain.adapter.sender.accountFloor()]);
-  return { at, balances, allowances: allowances.filter((a) => a.amount > 0n), floor };
+  return { at, allowances: allowances.filter((a) => a.amount > 0n) };
 }
 
 async function readBalances(chain: ChainHandle, sender: string, items: Item[]): Promise<Map<string | null, bigint>> {

@@ -12,7 +12,7 @@ import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import { notWhitelisted } from './create.js';
-import { checkAgainstPending, snapshot, type Snapshot } from './funds.js';
+import { checkAgainstPending, snapshot, standingAllowances, type Snapshot } from './funds.js';
 import * as store from './store.js';
 import type { Sender, WithdrawalServiceDeps } from './types.js';
 import type { Item } from './validate.js';
@@ -151,7 +151,7 @@ export async function checkTopup(
  * withdrawal rules that must fit them (a settlement run deciding its amounts).
  */
 export async function heldByAllowances(db: DbConn, chain: ChainHandle, owner: string, assets: AssetHandle[]): Promise<Map<string, bigint>> {
-  const { allowances } = await snapshot(
+  const { allowances } = await standingAllowances(
     db,
     chain,
     owner,
@@ -162,7 +162,7 @@ export async function heldByAllowances(db: DbConn, chain: ChainHandle, owner: st
   // An approve not mined yet: its allowance is not on chain, but the funds check holds it by
   // its row (checkHeld), on top of the spender's allowance read now.
   const ids = new Set(assets.map((a) => a.row.id));
-  for (const h of await store.heldBack(db, chain.id, owner, new Date(8.64e15))) {
+  for (const h of await store.heldBack(db, chain.id, owner, new Date())) {
     if (h.standing && h.pending && h.assetId !== null && ids.has(h.assetId)) held.set(h.assetId, (held.get(h.assetId) ?? 0n) + h.amount);
   }
   return held;
