@@ -6,43 +6,14 @@
  * waited for those attempts to time out (15 s in production, a round at a time). A claim now
  * takes each business's deliveries in turn.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BATCH_WINDOW } from '../../src/modules/webhooks/delivery.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
+import { useTwoBusinesses } from './two-businesses.js';
 
-let h: Harness;
-let hanging: Receiver;
-let quick: Receiver;
-
-beforeAll(async () => {
-  [h, hanging, quick] = await Promise.all([
-    startHarness({ worker: true, sender: { timeoutMs: 30_000 } }),
-    startReceiver(),
-    startReceiver(),
-  ]);
-}, 120_000);
-afterAll(async () => {
-  await Promise.all([hanging?.close(), quick?.close()]);
-  await h?.stop();
-});
+const world = useTwoBusinesses();
 
 it("a business's delivery in a shared batch is not held up behind another business's hanging ones", { timeout: 60_000 }, async () => {
-  const noisy = h.wallets['devnet-eth']!;
-  const other = await h.services.businesses.create('Quiet Business');
-  const created = await h.api('POST', '/v1/wallets', {
-    key: other.apiKey,
-    body: { blockchain: 'devnet-eth', network: 'testnet', name: 'quiet' },
-  });
-  expect(created.status).toBe(200);
-  const quiet = { id: created.body.data.id as string, apiKey: created.body.apiKey ?? created.body.data.apiKey };
-  for (const [w, url] of [
-    [noisy, hanging.url],
-    [quiet, quick.url],
-  ] as const) {
-    expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: url } })).status).toBe(200);
-  }
-  hanging.fallback = { kind: 'hang' };
+  const { h, quick, noisy, quiet } = world();
   // One transaction: more of the noisy business's events than a window holds, then one of the quiet one's.
   const started = Date.now();
   await h.services.db.transaction().execute(async (tx) => {
