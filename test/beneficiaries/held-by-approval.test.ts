@@ -20,6 +20,35 @@ afterAll(async () => {
   await w?.stop();
 });
 
+type TestWallet = Awaited<ReturnType<typeof fundedWallet>>;
+
+/** A DAILY settlement beneficiary of the wallet: its id and address. */
+async function dailyBeneficiary(wallet: TestWallet): Promise<{ id: string; to: string }> {
+  const to = randomAddress();
+  const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+    key: wallet.apiKey,
+    body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
+  });
+  expect(b.status, JSON.stringify(b.body)).toBe(200);
+  return { id: b.body.data.id, to };
+}
+
+/** Two days on (the day the beneficiary was added has closed): its run made, run, and read once finished. */
+async function settleFirstDay(wallet: TestWallet, beneficiaryId: string): Promise<Record<string, any>> {
+  const list = async () =>
+    (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${beneficiaryId}/settlements`, { key: wallet.apiKey })).body.data;
+  await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
+  await w.h.services.settlements.run((await list())[0].id);
+  return eventually(
+    async () => (await list())[0],
+    (r) => r.status !== 'pending',
+    20_000,
+  );
+}
+
+const txOf = async (wallet: TestWallet, id: string) =>
+  (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data;
+
 describe('scheduled settlement and payouts waiting for approval', () => {
   it('settles the balance less what a PENDING_APPROVAL payout holds', { timeout: 90_000 }, async () => {
     const wallet = await fundedWallet(w, 'settles-around-approval', '500');
@@ -92,24 +121,10 @@ describe('scheduled settlement and deposits not confirmed yet', () => {
       );
       expect(pending.find((t) => t.hash?.toLowerCase() === sent.transactionHash.toLowerCase())!.status).toBe('PENDING');
 
-      const to = randomAddress();
-      const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
-        key: wallet.apiKey,
-        body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
-      });
-      expect(b.status, JSON.stringify(b.body)).toBe(200);
-      await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
-      const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
-      await w.h.services.settlements.run(runs.body.data[0].id);
-      const run = await eventually(
-        async () =>
-          (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey })).body
-            .data[0],
-        (r) => r.status !== 'pending',
-        20_000,
-      );
+      const { id: beneficiaryId, to } = await dailyBeneficiary(wallet);
+      const run = await settleFirstDay(wallet, beneficiaryId);
       expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
-      const t = (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${run.transactionIds[0]}`, { key: wallet.apiKey })).body.data;
+      const t = await txOf(wallet, run.transactionIds[0]);
       expect(t).toMatchObject({ type: 'WITHDRAW', amount: '200', recipientAddress: to });
     },
   );
@@ -131,23 +146,10 @@ describe('scheduled settlement and standing allowances', () => {
       30_000,
     );
 
-    const to = randomAddress();
-    const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
-      key: wallet.apiKey,
-      body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
-    });
-    expect(b.status, JSON.stringify(b.body)).toBe(200);
-    await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
-    const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
-    await w.h.services.settlements.run(runs.body.data[0].id);
-    const run = await eventually(
-      async () =>
-        (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey })).body.data[0],
-      (r) => r.status !== 'pending',
-      20_000,
-    );
+    const { id: beneficiaryId, to } = await dailyBeneficiary(wallet);
+    const run = await settleFirstDay(wallet, beneficiaryId);
     expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
-    const t = (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${run.transactionIds[0]}`, { key: wallet.apiKey })).body.data;
+    const t = await txOf(wallet, run.transactionIds[0]);
     expect(t).toMatchObject({ type: 'WITHDRAW', amount: '380', recipientAddress: to });
   });
 });
@@ -155,12 +157,7 @@ describe('scheduled settlement and standing allowances', () => {
 describe('scheduled settlement and an approve not mined yet', () => {
   it('settles the balance less what a PENDING approve holds (its allowance is not on chain yet)', { timeout: 90_000 }, async () => {
     const wallet = await fundedWallet(w, 'settles-around-pending-approve', '500');
-    const to = randomAddress();
-    const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
-      key: wallet.apiKey,
-      body: { name: 'Daily treasury', address: to, settlementFrequency: 'DAILY' },
-    });
-    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    const { id: beneficiaryId, to } = await dailyBeneficiary(wallet);
     await w.eth.rpc('evm_setAutomine', [false]);
     try {
       const approved = await w.h.api('POST', `/v1/wallets/${wallet.id}/contracts/write`, {
@@ -175,13 +172,9 @@ describe('scheduled settlement and an approve not mined yet', () => {
         (t) => t.status === 'PENDING' && t.hash !== null,
         30_000,
       );
-      await w.h.services.settlements.tick(new Date(w.clock.now().getTime() + 2 * 86_400_000));
-      const runs = await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey });
-      await w.h.services.settlements.run(runs.body.data[0].id);
-      const run = (await w.h.api('GET', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}/settlements`, { key: wallet.apiKey }))
-        .body.data[0];
+      const run = await settleFirstDay(wallet, beneficiaryId);
       expect(run, JSON.stringify(run)).toMatchObject({ status: 'done', error: null });
-      const t = (await w.h.api('GET', `/v1/wallets/${wallet.id}/transactions/${run.transactionIds[0]}`, { key: wallet.apiKey })).body.data;
+      const t = await txOf(wallet, run.transactionIds[0]);
       expect(t).toMatchObject({ type: 'WITHDRAW', amount: '380', recipientAddress: to });
     } finally {
       await w.eth.rpc('evm_setAutomine', [true]);
