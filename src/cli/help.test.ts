@@ -9,6 +9,7 @@
  * test's duration depend on the machine's load.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -75,6 +76,16 @@ describe('wallet-service --help', () => {
     const listed = (r.stdout.match(/^ {2}(\S+)/gm) ?? []).map((l) => l.trim());
     expect(listed).toEqual(Object.keys(COMMANDS));
     expect(listed).toEqual(expect.arrayContaining(['start', 'migrate', 'create-business', 'api-key']));
+  });
+
+  it("README's list of commands names only commands of the table", () => {
+    // The bullet under "Production" an operator reads to learn what `help` lists.
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const list = /`node dist\/main\.js help` lists the commands \(([^)]*)\)/.exec(readme.replace(/\s+/g, ' '));
+    expect(list, 'README names the commands `help` lists').not.toBeNull();
+    const named = [...list![1]!.matchAll(/`([a-z-]+)[^`]*`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(3);
+    expect(named.filter((n) => !Object.hasOwn(COMMANDS, n))).toEqual([]);
   });
 
   it('`<command> --help` prints its usage and exits 0, for every command and role', async () => {
