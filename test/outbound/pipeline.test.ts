@@ -211,6 +211,36 @@ describe('nonces', () => {
       await h.startWorker();
     }
   });
+
+  it('a nonce used outside the pipeline is not replaced while its conflict is judged: dropped after the grace period, even when the replacement delay is shorter', async () => {
+    // The defaults replace a row unmined for 3 minutes and drop a conflict seen for 5: a
+    // replacement (a new row, its conflict clock started afresh) must not restart the grace.
+    const index = 12;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    await h.stopWorker();
+    try {
+      const owner = crypto.randomUUID();
+      const mine = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 5n, purpose: 'conflict', ownerId: owner });
+      const service = restarted(w, { conflictGraceMs: 1_500, replaceAfterMs: 300 });
+      expect((await service.signAndStore(mine.id))!.stage).toBe('signed');
+      const account = privateKeyToAccount(await keyOf(w, index));
+      const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 7n });
+      await w.pub.waitForTransactionReceipt({ hash });
+
+      // The tracker's polls, well past the grace period.
+      const until = Date.now() + 4_000;
+      while (Date.now() < until) {
+        for (const live of await service.liveOf(owner)) await service.track(live.id);
+        await sleep(100);
+      }
+      const rows = await service.ofOwner(owner);
+      expect(rows.map((r) => r.stage)).toEqual(['dropped']);
+      expect(callsFor(mine.id)).toMatchObject([{ stage: 'dropped' }]);
+    } finally {
+      await h.startWorker();
+    }
+  });
 });
 
 describe('crash safety', () => {

@@ -150,6 +150,10 @@ function nonceOrdering(sender: NonceSender): OrderingStrategy {
     replacing: {
       due(core, row, outcome, now = Date.now()) {
         if (outcome === 'fee-too-low') return true;
+        // A replacement of a row whose nonce a foreign transaction holds cannot land either,
+        // and as a new row it would restart the conflict's grace period: with replaceAfterMs
+        // shorter than conflictGraceMs (the defaults) the row was replaced for ever, never dropped.
+        if (outcome === 'nonce-used') return false;
         return now - (row.broadcastAt ?? row.updatedAt).getTime() >= core.opts.replaceAfterMs;
       },
       network: (row) => sender.replacementNetwork(row.network),
@@ -169,14 +173,14 @@ async function conflict(core: Core, sender: NonceSender, row: OutboundRow, messa
   const nonce = nonceOf(row);
   const error = `nonce ${nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
   const seen = await store.recordBroadcastFailure(core.db, row.id, error, true);
-  if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'refused';
+  if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'nonce-used';
   const found = await minedVersion(core, row);
   if (found) {
     await settleReceipt(core, row, found);
     return 'settled';
   }
   const mined = await sender.nonceOf(row.fromAddress, 'latest');
-  if (mined <= nonce) return 'refused';
+  if (mined <= nonce) return 'nonce-used';
   core.logger.warn({ ...logFields(row), err: error }, 'outbound transaction dropped: its nonce was used elsewhere');
   await settle(core, row.id, ['signed', 'broadcast'], async (tx) => {
     await store.raiseNonce(tx, row.chainId, row.fromAddress, mined);

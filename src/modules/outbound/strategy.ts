@@ -16,14 +16,20 @@ import type { ChainHandle } from '../catalogue/service.js';
 import type { Core } from './core.js';
 import type { OutboundRow } from './store.js';
 
-/** 'fee-too-low': the node refused our fee cap (below its base fee); a replacement is due now. */
-export type BroadcastOutcome = 'accepted' | 'refused' | 'fee-too-low' | 'settled';
+/**
+ * 'fee-too-low': the node refused our fee cap (below its base fee); a replacement is due now.
+ * 'nonce-used': the node says the row's slot is taken by a transaction it does not know as
+ * ours, and the conflict is still being judged (ordering.ts, conflict): never a reason to
+ * replace, since a replacement takes the same slot and would only start the judging afresh.
+ */
+export type BroadcastOutcome = 'accepted' | 'refused' | 'fee-too-low' | 'nonce-used' | 'settled';
 
 /** Replacing a signed row under its slot (speed-up, cancel): the 'nonce' strategy's. */
 export interface Replacing {
   /**
    * Whether an unmined row is due for a speed-up: its fee cap was refused outright, or no
-   * version got mined for `replaceAfterMs` since it was first accepted (signed, if never).
+   * version got mined for `replaceAfterMs` since it was first accepted (signed, if never);
+   * never while its slot is said to be used by another transaction ('nonce-used').
    */
   due(core: Core, row: OutboundRow, outcome: BroadcastOutcome, now?: number): boolean;
   /** The family's bump rule over the row's network data, against a fresh quote. */
