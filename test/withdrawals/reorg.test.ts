@@ -101,6 +101,28 @@ describe('withdrawals after a reorganisation', () => {
     expect(events.map((e) => e.data.blockHash)).toEqual([first.blockHash, receipt.blockHash]);
   });
 
+  it('a node whose head is below the receipt block (lagging behind a load balancer) proves nothing: still SUCCESS until a block replaces it', async () => {
+    const snap = await eth.snapshot();
+    const { first, rowId, to, units } = await minedWithdrawal('0.75');
+
+    // What a node behind the one that gave the receipt answers: no receipt, no block at that
+    // height, a head below it (anvil reverted to before the block shows exactly that).
+    await eth.revert(snap);
+    expect(await eth.pub.getBlockNumber()).toBeLessThan(BigInt(first.blockNumber));
+    await w.h.services.outbound.confirm(rowId);
+    expect(await getTx(w.h, ETH, first.id)).toMatchObject({ status: 'SUCCESS', hash: first.hash, blockHash: first.blockHash });
+    expect(await outboundOf(w.h, first.id)).toMatchObject([{ id: rowId, stage: 'mined' }]);
+
+    // Once the chain has another block at that height, it is a reorganisation.
+    await eth.mine(2);
+    await w.h.services.outbound.confirm(rowId);
+    expect(await getTx(w.h, ETH, first.id)).toMatchObject({ status: 'PENDING', blockHash: null });
+    await w.h.startWorker();
+    const again = await settledTx(w.h, ETH, first.id, 'SUCCESS');
+    expect(again.hash).toBe(first.hash);
+    expect(await eth.balanceOf('USDC', to)).toBe(units);
+  });
+
   it('re-mined in another block with the same outcome: block fields follow, still SUCCESS, no second event', async () => {
     const snap = await eth.snapshot();
     const { first, to, rowId, raw, units } = await minedWithdrawal('2.25');

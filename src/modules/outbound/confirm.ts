@@ -9,8 +9,8 @@
  *
  * - the receipt is still in the recorded block: the depth (head - block + 1) is reported;
  *   at `confirmations` it is final and the job ends;
- * - the node has no receipt but the recorded block is still canonical (a lagging or
- *   load-balanced node): nothing is concluded, it looks again;
+ * - the node has no receipt but the recorded block is still canonical, or its head is
+ *   below that block (a lagging or load-balanced node): nothing is concluded, it looks again;
  * - the same transaction was re-mined in another block with the same outcome: the row
  *   takes the new receipt ('moved') and the count starts again from there;
  * - otherwise (no receipt and the block replaced, or re-mined with the other outcome): the
@@ -60,7 +60,13 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
   }
   if (!receipt) {
     // A node that has not seen (or has forgotten) the receipt proves nothing while the
-    // recorded block is still the chain's block at that height.
+    // recorded block is still the chain's block at that height, nor while its head is below
+    // that height: a node behind the one that gave the receipt (a load balancer's) has no
+    // block there to compare, and reading that as a reorg reopened a mined withdrawal.
+    if (head < recorded.block.number) {
+      await next();
+      return;
+    }
     const block = await adapter.getBlock(recorded.block.number);
     if (block && block.hash.toLowerCase() === recorded.block.hash.toLowerCase()) {
       await next();
