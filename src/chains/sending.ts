@@ -159,8 +159,9 @@ export interface SenderCore {
    * `feeCeiling`: the most the fee may be (what the payout reserved, native base units); a
    * family that bids its fee when signing bids at most that (EVM: the fee cap; Solana: the
    * priority fee, and a cost that cannot fit, such as a token account's rent, is refused as
-   * 'reverted'); on Tron the fee limit fixed when quoted bounds it, and a payout approved
-   * later is estimated again (a limit lowered to fit would run out of energy on chain).
+   * 'reverted'); on Tron the fee limit fixed when quoted bounds it, and one estimated when
+   * signing (a payout approved later, a contract write) is lowered to fit, never below the
+   * call's energy at today's price: a call that no longer fits is refused as 'reverted'.
    */
   prepare(intent: TxIntent, given: NetworkData, opts?: { feeCeiling?: bigint }): Promise<NetworkData>;
   /**

@@ -17,6 +17,7 @@ import { describeTokenCall as describeEvmTokenCall } from '../evm/token-calls.js
 import type { ContractCallInput, EncodedContractCall, TokenCall } from '../types.js';
 import { tronCodec, tronEvmHex, tronHex } from './codec.js';
 import type { TronNode } from './node.js';
+import { estimateEnergy } from './build.js';
 
 const TRON_ADDRESSES: AbiAddresses = {
   contract: (input) => tronCodec.normalize(input),
@@ -102,7 +103,11 @@ export async function readTronCall(node: TronNode, call: ContractCallInput, from
 export async function simulateTronCall(node: TronNode, call: ContractCallInput, from: string, field: string): Promise<{ gas: bigint }> {
   const r = resolveTronCall(call, field);
   const { energy } = await runConstant(node, r, from, field);
-  return { gas: energy };
+  // The figure the sender signs for (build.ts estimateEnergy: estimateenergy's requirement,
+  // found to 1 TRX, above what the call uses): a write's reserved fee is priced on it, and a
+  // fee limit estimated again when signing must fit what was reserved (sender.ts, prepare).
+  const required = await estimateEnergy(node, { from, to: r.to, value: 0n, data: r.data });
+  return { gas: required > energy ? required : energy };
 }
 
 /** The token call of calldata (selector alone, as on EVM), its addresses in `T…` form. */

@@ -160,6 +160,28 @@ export class TronSender implements ExpirySender {
     return limit > cap ? cap : limit;
   }
 
+  /**
+   * A fee limit estimated when signing (a contract write, a payout approved later) within
+   * `ceiling`, what its acceptance reserved: the energy price or the call's energy may have
+   * risen since, and signing for more would burn TRX held for other payouts. The limit is
+   * lowered to what the ceiling leaves after bandwidth, never below the call's own energy at
+   * today's price (less would run out of energy on chain, the limit burned): a call that no
+   * longer fits is refused ('reverted'), and its payout fails with that reason.
+   */
+  #withinCeiling(intent: TronIntent, limit: bigint, energy: bigint, fees: TronChainFees, ceiling: bigint | undefined): bigint {
+    if (ceiling === undefined) return limit;
+    const over = BigInt(priced(callOf(intent, limit), fees, { activation: 0n }).fee!) - ceiling;
+    if (over <= 0n) return limit;
+    const room = limit - over;
+    if (room < energy * fees.energyFee) {
+      throw new ChainRejectedError(
+        'reverted',
+        `the call now needs about ${energy * fees.energyFee} sun of energy at ${fees.energyFee} sun each, more than the ${ceiling} sun reserved for it when it was accepted`,
+      );
+    }
+    return room;
+  }
+
   /** The energy a call needs now; a revert is ChainRejectedError('reverted') (build.ts, estimateEnergy). */
   estimateEnergy(intent: TxIntent | TronIntent): Promise<bigint> {
     return estimateEnergy(this.node, 'kind' in intent ? tronIntentOf(intent) : intent);
@@ -219,7 +241,7 @@ export class TronSender implements ExpirySender {
    * expiration), keeping the caller's fee limit, and checks the node's bytes are exactly what
    * was asked before returning them.
    */
-  async prepare(typed: TxIntent, given: NetworkData): Promise<NetworkData> {
+  async prepare(typed: TxIntent, given: NetworkData, opts: { feeCeiling?: bigint } = {}): Promise<NetworkData> {
     const intent = tronIntentOf(typed);
     checkIntent(intent, given);
     const fees = await this.chainFees();
@@ -235,7 +257,7 @@ export class TronSender implements ExpirySender {
       if (big(given.feeLimit) === null) {
         const need = await this.#energyOf(typed);
         energy = need.energy;
-        feeLimit = this.#feeLimitOf(need.worst, fees);
+        feeLimit = this.#withinCeiling(intent, this.#feeLimitOf(need.worst, fees), need.energy, fees, opts.feeCeiling);
       }
     }
     const call = callOf(intent, feeLimit, given);
