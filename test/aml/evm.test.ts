@@ -381,6 +381,60 @@ describe('AML screening on EVM', () => {
     expect(await c.balanceOf('USDC', child.address)).toBe(0n);
   });
 
+  it('keeps a held deposit at its child address from the wallet key: a withdrawal from the child spends only what is not held', async () => {
+    const sender = privateKeyToAccount(`0x${Buffer.from(seedOf('listed-sender')).toString('hex')}`);
+    await c.rpc('anvil_setBalance', [sender.address, '0x56BC75E2D63100000']);
+    await c.sendToken('USDC', sender.address, '25');
+    const child = (await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: {} })).body.data as {
+      id: string;
+      address: Address;
+    };
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+    const confirmed = (hash: string) =>
+      eventually(
+        async () => {
+          await indexer.step();
+          const { rows } = await sql<{ id: string; status: string; aml_held: boolean }>`
+            SELECT id, status, aml_held FROM transactions WHERE type = 'DEPOSIT' AND hash = ${hash}`.execute(h.database.db);
+          return rows;
+        },
+        (r) => r[0]?.status === 'SUCCESS',
+        30_000,
+      ).then((r) => r[0]!);
+    const payer = createWalletClient({
+      chain: devnetChain(c.config.chainId, c.config.rpcUrl),
+      transport: http(c.config.rpcUrl),
+      account: sender,
+    });
+    const flaggedHash = await payer.sendTransaction({
+      to: usdc.address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [child.address, parseUnits('25', 6)] }),
+    });
+    await c.pub.waitForTransactionReceipt({ hash: flaggedHash, pollingInterval: 50 });
+    await c.mine(3);
+    expect(await confirmed(flaggedHash)).toMatchObject({ aml_held: true });
+    // A clean deposit beside it: not swept either (the address holds a held deposit of the asset).
+    const clean = await c.sendToken('USDC', child.address, '10');
+    await c.mine(3);
+    expect(await confirmed(clean.transactionHash)).toMatchObject({ aml_held: false });
+    // The child pays its own gas on EVM.
+    await c.rpc('anvil_setBalance', [child.address, '0x16345785D8A0000']);
+    expect(await c.balanceOf('USDC', child.address)).toBe(parseUnits('35', 6));
+
+    const fromChild = (amount: string) =>
+      h.api('POST', `/v1/wallets/${wallet.id}/addresses/${child.id}/withdraw`, {
+        key: wallet.apiKey,
+        body: { assetId: usdc.id, amount, address: random() },
+      });
+    // The held 25 USDC are not the wallet key's to move: only an operator's release frees them.
+    const refused = await fromChild('35');
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.error).toBe('INSUFFICIENT_BALANCE');
+    expect((await fromChild('10.000001')).status).toBe(422);
+    const allowed = await fromChild('10');
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+  });
+
   it('blocks payouts while a provider times out (fail closed), shows it in /readyz, and lets them through NOT_SCREENED when the wallet allows', async () => {
     double.mode = 'hang';
     try {

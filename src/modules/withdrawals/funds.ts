@@ -475,7 +475,8 @@ function underFloor(chain: ChainHandle, left: bigint, floor: bigint, items: Item
 
 function insufficient(what: string, decimals: number, available: bigint, held: bigint, need: bigint, item: Item): BusinessRuleError {
   const fmt = (v: bigint) => formatAmount(v < 0n ? 0n : v, decimals);
-  const heldText = held > 0n ? ` after ${fmt(held)} held for pending withdrawals, contract writes and allowances` : '';
+  const heldText =
+    held > 0n ? ` after ${fmt(held)} held for pending withdrawals, contract writes, allowances and deposits held by AML screening` : '';
   return new BusinessRuleError(
     'INSUFFICIENT_BALANCE',
     `Insufficient ${what}: ${fmt(available)} available${heldText}, ${fmt(need)} needed`,

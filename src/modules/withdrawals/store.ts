@@ -23,7 +23,8 @@ export interface Held {
   settledAt: Date | null;
   /**
    * An allowance granted by a contract write (approve): mining it leaves the balance as it
-   * was, so unlike a spend it is not seen in a balance read after it was mined.
+   * was, so unlike a spend it is not seen in a balance read after it was mined. Also a
+   * deposit AML screening holds at the sender: in the balance, not the sender's to spend.
    */
   standing: boolean;
   /** The spender, for an allowance (standing); null otherwise. */
@@ -67,7 +68,13 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * same rule: a sweep writes no Transaction of its own, yet from the moment it is planned it
  * owns what it moves and its transfer's fee (sweeps.reserved_fee), and a withdrawal from the
  * child accepted meanwhile would leave one of the two to fail on chain, fee paid; plus, from
- * a master, the top-ups it sends children (TOPUPS), by the same rule.
+ * a master, the top-ups it sends children (TOPUPS), by the same rule; plus the deposits to
+ * the sender (a child, or an address whose key the wallet imported) that AML screening
+ * holds (docs/aml.md): they stay where they landed until an operator releases them, and a
+ * balance read shows them, so they are held as an allowance is (`standing`: for as long as
+ * the hold stands, whatever a receipt says). Without this a wallet key could withdraw from
+ * the child what only a business key may release. Deposits to the master are not kept
+ * apart (docs/aml.md, "What is not covered") and have no address row here.
  */
 export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
   const { rows } = await sql<{
@@ -115,7 +122,12 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
-     WHERE m.chain_id = ${chainId} AND m.owner_address = ${sender} AND (m.settled_at IS NULL OR m.settled_at >= ${since})`.execute(db);
+     WHERE m.chain_id = ${chainId} AND m.owner_address = ${sender} AND (m.settled_at IS NULL OR m.settled_at >= ${since})
+    UNION ALL
+    SELECT t.asset_id, t.amount, NULL, NULL, 'PENDING', t.updated_at, true, NULL
+      FROM transactions t
+     WHERE t.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
+       AND t.aml_held AND t.type = 'DEPOSIT' AND t.status <> 'FAILED' AND NOT t.asset_swept`.execute(db);
   return rows.map((r) => ({
     assetId: r.asset_id,
     amount: BigInt(r.amount ?? 0),
