@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHex, type Address, type Hash, type Hex } from 'viem';
+import { sql } from 'kysely';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import {
   assetOf,
@@ -182,6 +183,30 @@ describe('stuck withdrawals', () => {
       expect(eventsOf(w, ETH, id).map((e) => e.event)).toEqual(['withdraw.success']);
     } finally {
       await automine(true);
+    }
+  });
+
+  it('a replacement that may cost more than its acceptance reserved raises its reserved fee (what the funds check of later requests holds for it)', async () => {
+    await automine(false);
+    try {
+      const { id } = await send('1');
+      const reserved = async () =>
+        BigInt((await sql<{ r: string }>`SELECT reserved_fee AS r FROM transactions WHERE id = ${id}`.execute(w.h.database.db)).rows[0]!.r);
+      const accepted = await reserved();
+      const rows = await eventually(
+        () => outboundOf(w.h, id),
+        (r) => r.length >= 2 && r.at(-1)!.stage === 'broadcast',
+        20_000,
+      );
+      const { rows: nets } = await sql<{ n: { gasLimit: string; maxFeePerGas: string } }>`
+        SELECT network_data AS n FROM outbound_txs WHERE id = ${rows.at(-1)!.id}`.execute(w.h.database.db);
+      const worst = BigInt(nets[0]!.n.gasLimit) * BigInt(nets[0]!.n.maxFeePerGas);
+      // Each speed-up bids at least 10% more: its worst case is above what acceptance held.
+      expect(worst).toBeGreaterThan(accepted);
+      expect(await reserved()).toBeGreaterThanOrEqual(worst);
+    } finally {
+      await automine(true);
+      await eth.mine();
     }
   });
 });

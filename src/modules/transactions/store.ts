@@ -185,6 +185,9 @@ export async function recordSigned(db: DbConn, id: string, s: Signed, onlyType?:
       nonce: s.nonce?.toString() ?? null,
       stage: 'signed',
       ...(s.fees ? { signed_fees: signedFees(s.fees) } : {}),
+      ...(s.worstFee !== undefined
+        ? { reserved_fee: sql<string>`GREATEST(coalesce(reserved_fee, 0), ${s.worstFee.toString()}::numeric)` }
+        : {}),
       updated_at: sql`now()`,
     })
     .where('id', '=', id)

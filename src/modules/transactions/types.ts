@@ -141,6 +141,12 @@ export interface Signed {
   raw?: string;
   /** The fee fields it was signed with, as its family shows them (withdrawals). */
   fees?: SignedFeeFields;
+  /**
+   * The most this version can cost in fees (native base units): the reserved fee is raised to
+   * it when higher (a replacement bids more than the acceptance reserved), so that what is
+   * held for the transaction stays its worst case.
+   */
+  worstFee?: bigint;
 }
 
 /**

@@ -202,12 +202,19 @@ export class WithdrawalLifecycle {
   async signed(tx: DbConn, row: OutboundRow): Promise<void> {
     if (!row.ownerId) return;
     // Every withdrawal the transaction carries holds its hash (one, or a group's: outbound_owners).
-    for (const id of await this.deps.outbound.ownersOf(row.ownerId, tx)) {
+    const owners = await this.deps.outbound.ownersOf(row.ownerId, tx);
+    // A speed-up bids at least 10% above the version it replaces, so its worst case can pass
+    // what the acceptance reserved (reserved_fee), and the funds check of every later request
+    // from this sender would count too little for it: a lone withdrawal's reservation follows
+    // its costliest version (a group's fee was split between its items when reserved).
+    const worstFee = owners.length === 1 ? this.deps.catalogue.chain(row.chainId).adapter.sender.costOf(0n, row.network) : undefined;
+    for (const id of owners) {
       await this.deps.transactions.recordSigned(tx, id, {
         hash: row.hash!,
         raw: row.raw!,
         nonce: row.nonce,
         fees: this.deps.outbound.feeFields(row),
+        ...(worstFee !== undefined ? { worstFee } : {}),
       });
     }
   }
