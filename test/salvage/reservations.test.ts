@@ -7,7 +7,9 @@
  *    pending withdrawal of the child holds (the child's own spends, under its lock);
  *  - a recovery or a swap from a child whose top-up the master sends, when the master's ETH
  *    is held by its own pending withdrawal (the top-up is a spend of the master's, checked
- *    under the master's lock against its pending spends, not its raw balance).
+ *    under the master's lock against its pending spends, not its raw balance);
+ *  - a withdrawal of a child's ETH that would take the gas of the child's swap in flight
+ *    (the swap's Transaction holds all its legs' gas, a child's as a master's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -244,4 +246,48 @@ describe("a sweep's top-up, judged against the master's pending spends", () => {
       expect(await w.eth.balanceOf('USDC', c.address)).toBe(25_000_000n);
     },
   );
+});
+
+describe("a child's own gas for its swap, held while the swap is in flight", () => {
+  it('refuses a withdrawal of the child that would leave its swap without the gas it was accepted with', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'swap-child-gas', '10');
+    const enabled = await w.h.api('POST', `/v1/wallets/${wallet.id}/assets`, { key: wallet.apiKey, body: { assetId: ethId() } });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    const c = await child(wallet);
+    await w.eth.sendToken('USDC', c.address, '50');
+    await w.eth.sendNative(c.address, '0.05'); // ample gas: the child pays its own, no top-up
+    // The swap's legs stay queued (no worker): the child's ETH is still all there.
+    await w.h.stopWorker();
+    try {
+      const swap = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${c.id}/swaps/execute`, {
+        key: wallet.apiKey,
+        body: { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10' },
+      });
+      expect(swap.status, JSON.stringify(swap.body)).toBe(200);
+      expect(await written(wallet)).toEqual({ transactions: 1, topups: 0 });
+
+      // Everything but a native transfer's fee (and a tenth of it) of the child's ETH, paid out.
+      const balance = await w.eth.pub.getBalance({ address: c.address as `0x${string}` });
+      const held = await ethHeld(c.address);
+      const to = fresh();
+      const fee = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${c.id}/withdraw/network-fee`, {
+        key: wallet.apiKey,
+        body: { assetId: ethId(), address: to, amount: '0.01' },
+      });
+      expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+      const feeWei = toWei(fee.body.data.networkFee);
+      const res = await withdraw(
+        w,
+        wallet,
+        { assetId: ethId(), address: to, amount: fmt(balance - feeWei - feeWei / 10n) },
+        { addressId: c.id },
+      );
+      expect(
+        { status: res.status, code: res.body.error },
+        `the withdrawal was accepted: the child's pending swap held ${fmt(held)} ETH of its ${fmt(balance)}, not the gas of its legs`,
+      ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    } finally {
+      await w.h.startWorker();
+    }
+  });
 });

@@ -196,7 +196,11 @@ export class SwapFlow {
           token_address: a.from.row.address,
           network: chain.row.network,
           created_channel: 'API',
-          reserved_fee: child ? null : legs.fee.toString(),
+          // All the legs' gas, a child's too: reserveForMove checked only what its top-up leaves
+          // it to pay, but from the moment the swap is accepted the child owes all of it (its own
+          // ETH now, the top-up once it lands), so its later spends must not take either part
+          // (withdrawals/store.ts heldBack reads this, as a child's auto-settlement holds its fee).
+          reserved_fee: legs.fee.toString(),
           metadata: {
             ...(ctx.metadata ?? {}),
             swap: {
