@@ -9,7 +9,8 @@
  *    is held by its own pending withdrawal (the top-up is a spend of the master's, checked
  *    under the master's lock against its pending spends, not its raw balance);
  *  - a withdrawal of a child's ETH that would take the gas of the child's swap in flight
- *    (the swap's Transaction holds all its legs' gas, a child's as a master's).
+ *    (the swap's Transaction holds all its legs' gas, a child's as a master's), or of its
+ *    recovery whose fee the master tops up (the recovery holds the whole transfer's fee).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -285,6 +286,60 @@ describe("a child's own gas for its swap, held while the swap is in flight", () 
       expect(
         { status: res.status, code: res.body.error },
         `the withdrawal was accepted: the child's pending swap held ${fmt(held)} ETH of its ${fmt(balance)}, not the gas of its legs`,
+      ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    } finally {
+      await w.h.startWorker();
+    }
+  });
+});
+
+describe("a child's own part of its recovery's fee, held while the recovery is in flight", () => {
+  it('refuses a withdrawal of the child that would leave its topped-up recovery short of gas', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'salvage-child-gas', '10');
+    const enabled = await w.h.api('POST', `/v1/wallets/${wallet.id}/assets`, { key: wallet.apiKey, body: { assetId: ethId() } });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    // USDT no longer enabled on the wallet: what a child holds of it is recovered, not withdrawn.
+    const off = await w.h.api('DELETE', `/v1/wallets/${wallet.id}/assets/${assetId('USDT')}`, { key: wallet.apiKey });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const c = await child(wallet);
+    await w.eth.sendToken('USDT', c.address, '5');
+    const body = {
+      senderAddress: c.address,
+      recipientAddress: fresh(),
+      tokenAddress: chain().assets.find((a) => a.symbol === 'USDT')!.address,
+      amount: '5',
+      blockchainId: chain().row.blockchain_id,
+    };
+    const quoted = await w.h.api('POST', `/v1/wallets/${wallet.id}/salvage/network-fee`, { key: wallet.apiKey, body });
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+    const salvageFee = toWei(quoted.body.data.fee);
+    // The child holds nine tenths of its transfer's fee: the master tops up the rest.
+    await w.eth.rpc('anvil_setBalance', [c.address, `0x${(salvageFee - salvageFee / 10n).toString(16)}`]);
+    await w.h.stopWorker();
+    try {
+      const salvage = await w.h.api('POST', `/v1/wallets/${wallet.id}/salvage`, { key: wallet.apiKey, body });
+      expect(salvage.status, JSON.stringify(salvage.body)).toBe(200);
+      expect(salvage.body.data.metadata.salvage.funding).toBe('transfer');
+
+      const balance = await w.eth.pub.getBalance({ address: c.address as `0x${string}` });
+      const held = await ethHeld(c.address);
+      const to = fresh();
+      const fee = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${c.id}/withdraw/network-fee`, {
+        key: wallet.apiKey,
+        body: { assetId: ethId(), address: to, amount: '0.000001' },
+      });
+      expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+      const feeWei = toWei(fee.body.data.networkFee);
+      expect(balance - feeWei - feeWei / 10n, 'the child holds more than a native transfer costs').toBeGreaterThan(0n);
+      const res = await withdraw(
+        w,
+        wallet,
+        { assetId: ethId(), address: to, amount: fmt(balance - feeWei - feeWei / 10n) },
+        { addressId: c.id },
+      );
+      expect(
+        { status: res.status, code: res.body.error },
+        `the withdrawal was accepted: the child's pending recovery held ${fmt(held)} ETH of its ${fmt(balance)}, not its own part of the transfer's fee`,
       ).toEqual({ status: 422, code: 'INSUFFICIENT_BALANCE' });
     } finally {
       await w.h.startWorker();

@@ -65,7 +65,12 @@ export class SalvageSteps {
         token_address: p.token,
         network: chain.row.network,
         created_channel: 'API',
-        reserved_fee: p.funding.kind === 'none' && !p.intent.feePayer ? p.quote.fee.toString() : null,
+        // The transfer's whole fee whenever the sender pays it in its own coin, topped up or not:
+        // service.ts #reserve checked only what the top-up leaves it to pay, but from now on the
+        // sender owes all of it (its own coin now, the top-up once it lands), and its later spends
+        // must take neither part (withdrawals/store.ts heldBack). Not under a fee payer (the master
+        // pays) nor with resources lent (their transfer was planned on what the sender's spends leave it).
+        reserved_fee: p.funding.kind !== 'lend' && !p.intent.feePayer ? p.quote.fee.toString() : null,
         metadata: {
           ...(client.metadata ?? {}),
           salvage: { crossNetwork: chain.id !== wallet.chain_id, funding: funding.kind, wholeBalance: p.wholeBalance },
