@@ -11,11 +11,13 @@
  *  - a withdrawal of a child's ETH that would take the gas of the child's swap in flight
  *    (the swap's Transaction holds all its legs' gas, a child's as a master's), or of its
  *    recovery whose fee the master tops up (the recovery holds the whole transfer's fee).
+ * And a child's swap is topped up past what its pending spends hold of its ETH (accepted, not
+ * refused for a top-up reckoned on its raw balance).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ETH, fundedWallet, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from '../policies/world.js';
+import { ETH, fundedWallet, policy, startPolicyWorld, waitStatus, withdraw, type PolicyWorld, type TestWallet } from '../policies/world.js';
 
 let w: PolicyWorld;
 beforeAll(async () => {
@@ -344,5 +346,47 @@ describe("a child's own part of its recovery's fee, held while the recovery is i
     } finally {
       await w.h.startWorker();
     }
+  });
+});
+
+describe("a child's swap topped up past what the child's pending spends hold", () => {
+  it('is accepted, the master topping up the gas a pending withdrawal of the child leaves it short of', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'swap-child-held', '10');
+    await holdEthWithdrawals(wallet);
+    const c = await child(wallet);
+    await w.eth.sendToken('USDC', c.address, '50');
+    await w.eth.sendNative(c.address, '0.01');
+    // The child pays out nearly all its ETH (waiting for approval, it holds it): ample gas on
+    // chain for the swap, next to none free.
+    const to = fresh();
+    const fee = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${c.id}/withdraw/network-fee`, {
+      key: wallet.apiKey,
+      body: { assetId: ethId(), address: to, amount: '0.001' },
+    });
+    expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+    const feeWei = toWei(fee.body.data.networkFee);
+    const pending = await withdraw(
+      w,
+      wallet,
+      { assetId: ethId(), address: to, amount: fmt(toWei('0.01') - feeWei - feeWei / 10n) },
+      { addressId: c.id },
+    );
+    expect(pending.status, JSON.stringify(pending.body)).toBe(200);
+    expect(pending.body.data.status).toBe('PENDING_APPROVAL');
+
+    const swap = await w.h.api('POST', `/v1/wallets/${wallet.id}/addresses/${c.id}/swaps/execute`, {
+      key: wallet.apiKey,
+      body: { fromAssetId: assetId('USDC'), toAssetId: assetId('USDT'), amount: '10' },
+    });
+    expect(
+      { status: swap.status, code: swap.body.error },
+      `the swap was refused (${swap.body.message}): its top-up was reckoned on the child's ETH, not on what its pending withdrawal leaves free`,
+    ).toEqual({ status: 200, code: undefined });
+    expect(await written(wallet)).toEqual({ transactions: 1, topups: 1 });
+    const done = await waitStatus(w, wallet, swap.body.data.id, 'SUCCESS');
+    expect(done.status).toBe('SUCCESS');
+    // The withdrawal still has what it holds.
+    const balance = await w.eth.pub.getBalance({ address: c.address as `0x${string}` });
+    expect(balance).toBeGreaterThanOrEqual(await ethHeld(c.address));
   });
 });

@@ -63,6 +63,8 @@ interface ChainRead {
   seen: store.SenderSwaps;
   allowance: bigint;
   read: MoveRead;
+  /** What a child's spends in flight hold of its native coin (0 for the master): not there for its legs' gas. */
+  heldNative: bigint;
 }
 
 /** Who the swap sends from, as the look at the sender's other swaps keys it. */
@@ -97,7 +99,8 @@ export class SwapFlow {
   async start(a: Accepted, ctx: StartContext): Promise<string> {
     for (let attempt = 1; ; attempt++) {
       const seen = await store.senderSwaps(this.deps.db, senderOf(a, ctx));
-      const [allowance, read] = await Promise.all([
+      const nativeId = ctx.actor.chain.assets.find((x) => x.is_native)?.id;
+      const [allowance, read, heldNative] = await Promise.all([
         this.swaps.provider(ctx.actor.chain.id)!.allowance(a.from.row.address, ctx.actor.address),
         ctx.withdrawals.readForMove(
           {
@@ -108,9 +111,12 @@ export class SwapFlow {
           },
           [ctx.actor.wallet.address],
         ),
+        ctx.actor.index !== 0 && nativeId
+          ? ctx.withdrawals.inFlight(ctx.actor.chain, ctx.actor.address, nativeId).then((h) => h.native)
+          : 0n,
       ]);
       try {
-        return await this.#start(a, ctx, { seen, allowance, read });
+        return await this.#start(a, ctx, { seen, allowance, read, heldNative });
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;
         if (attempt === 3) {
@@ -143,7 +149,11 @@ export class SwapFlow {
       const approvals = allowance >= a.amountIn ? [] : allowance === 0n ? [a.amountIn] : [0n, a.amountIn];
       const legs = family.requote(a.fees, provider.legs({ path: a.route.path, approvals: approvals.length }));
       const child = actor.index !== 0;
-      const funding = child ? family.childFeeFunding({ nativeBalance: a.nativeBalance, value: 0n, network: legs.network }) : null;
+      // The top-up makes up for what the child's own spends in flight hold of its native coin
+      // (a payout, their fees), as a recovery's or a settlement's does: reckoned on the raw
+      // balance, it came short and reserveForMove refused a swap a larger top-up lets through.
+      const free = a.nativeBalance > chainRead.heldNative ? a.nativeBalance - chainRead.heldNative : 0n;
+      const funding = child ? family.childFeeFunding({ nativeBalance: free, value: 0n, network: legs.network }) : null;
       const topup = funding?.kind === 'transfer' ? funding.amount : 0n;
       // The input and the legs' fees held like a withdrawal's; of a child's fees, what its
       // top-up leaves it to pay, and the top-up (at the probe's fee: a native payment, as the
