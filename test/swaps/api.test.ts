@@ -360,4 +360,20 @@ describe('/openapi.json', () => {
       expect(doc.paths[path]?.post, path).toBeDefined();
     expect(doc.paths['/v1/wallets/{walletId}/staking']?.get).toBeDefined();
   });
+
+  it("names the refusal a chain without a router answers: 422 NOT_SUPPORTED (the swaps capability's; test/chains/tron/staking.test.ts)", async () => {
+    const doc = (await h.api('GET', '/openapi.json', { key: null })).body as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    for (const path of [
+      '/v1/wallets/{walletId}/swaps/quote',
+      '/v1/wallets/{walletId}/swaps/execute',
+      '/v1/wallets/{walletId}/addresses/{addressId}/swaps/quote',
+      '/v1/wallets/{walletId}/addresses/{addressId}/swaps/execute',
+    ]) {
+      const description = doc.paths[path]!.post!.description!;
+      expect(description, path).toMatch(/elsewhere 422 NOT_SUPPORTED/);
+      expect(description, path).not.toMatch(/elsewhere 422 SWAP_NOT_AVAILABLE/);
+    }
+  });
 });

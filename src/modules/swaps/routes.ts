@@ -7,8 +7,10 @@ import { WalletParams } from '../wallets/schemas.js';
 import type { SwapApi } from './api.js';
 import { SwapExecuteBody, SwapQuoteBody, SwapQuoteSchema } from './schemas.js';
 
+// A chain without a router is refused by capability(adapter, 'swaps') (api.ts #actor): NOT_SUPPORTED;
+// SWAP_NOT_AVAILABLE is the answer to a native coin asked of a router that swaps tokens only.
 const WHERE =
-  "On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only.";
+  "On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 NOT_SUPPORTED. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only (a native coin: 422 SWAP_NOT_AVAILABLE).";
 
 export const swapRoutes: FastifyPluginAsyncTypebox<{ swaps: SwapApi }> = async (app, { swaps }) => {
   const tags = ['Swaps'];

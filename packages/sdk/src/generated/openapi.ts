@@ -10240,7 +10240,7 @@ export interface paths {
     put?: never;
     /**
      * Quote a swap from the master address
-     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. The route the `order` picks and its minimum output (`minAmount`: the reference, par for two assets of one currency or else the pools' mid price, less `slippageTolerance`; the quote itself for NO_SLIPPAGE): a pool that cannot give it is refused (422 SLIPPAGE_EXCEEDED). `quoteId` executes it until `expiresAt`.
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 NOT_SUPPORTED. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only (a native coin: 422 SWAP_NOT_AVAILABLE). The route the `order` picks and its minimum output (`minAmount`: the reference, par for two assets of one currency or else the pools' mid price, less `slippageTolerance`; the quote itself for NO_SLIPPAGE): a pool that cannot give it is refused (422 SLIPPAGE_EXCEEDED). `quoteId` executes it until `expiresAt`.
      */
     post: {
       parameters: {
@@ -10384,7 +10384,7 @@ export interface paths {
     put?: never;
     /**
      * Execute a swap from the master address
-     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. By `quoteId` or with the quote's body. Quoted again before anything is written: a live quote keeps its `minAmount`, an expired one is re-quoted (its minimum never lowered) and never executed at its stale rate; a pool below the minimum is refused (422 SLIPPAGE_EXCEEDED). The minimum and a deadline are signed into the router call: a pool that moves after signing makes the swap revert. The input is held like a withdrawal's; a `recipientAddress` other than the sender follows the wallet whitelist. Returns a PENDING Transaction of type SWAP (`toAmount`, `toAsset`, `toBlockchain`); `swap.success` (with the amount the recipient received, read from the receipt's transfer logs) or `swap.failed` follows.
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 NOT_SUPPORTED. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only (a native coin: 422 SWAP_NOT_AVAILABLE). By `quoteId` or with the quote's body. Quoted again before anything is written: a live quote keeps its `minAmount`, an expired one is re-quoted (its minimum never lowered) and never executed at its stale rate; a pool below the minimum is refused (422 SLIPPAGE_EXCEEDED). The minimum and a deadline are signed into the router call: a pool that moves after signing makes the swap revert. The input is held like a withdrawal's; a `recipientAddress` other than the sender follows the wallet whitelist. Returns a PENDING Transaction of type SWAP (`toAmount`, `toAsset`, `toBlockchain`); `swap.success` (with the amount the recipient received, read from the receipt's transfer logs) or `swap.failed` follows.
      */
     post: {
       parameters: {
@@ -10500,7 +10500,7 @@ export interface paths {
     put?: never;
     /**
      * Quote a swap from a child address
-     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. The route the `order` picks and its minimum output (`minAmount`: the reference, par for two assets of one currency or else the pools' mid price, less `slippageTolerance`; the quote itself for NO_SLIPPAGE): a pool that cannot give it is refused (422 SLIPPAGE_EXCEEDED). `quoteId` executes it until `expiresAt`.
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 NOT_SUPPORTED. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only (a native coin: 422 SWAP_NOT_AVAILABLE). The route the `order` picks and its minimum output (`minAmount`: the reference, par for two assets of one currency or else the pools' mid price, less `slippageTolerance`; the quote itself for NO_SLIPPAGE): a pool that cannot give it is refused (422 SLIPPAGE_EXCEEDED). `quoteId` executes it until `expiresAt`.
      */
     post: {
       parameters: {
@@ -10646,7 +10646,7 @@ export interface paths {
     put?: never;
     /**
      * Execute a swap from a child address
-     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 SWAP_NOT_AVAILABLE. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only. By `quoteId` or with the quote's body. Quoted again before anything is written: a live quote keeps its `minAmount`, an expired one is re-quoted (its minimum never lowered) and never executed at its stale rate; a pool below the minimum is refused (422 SLIPPAGE_EXCEEDED). The minimum and a deadline are signed into the router call: a pool that moves after signing makes the swap revert. The input is held like a withdrawal's; a `recipientAddress` other than the sender follows the wallet whitelist. Returns a PENDING Transaction of type SWAP (`toAmount`, `toAsset`, `toBlockchain`); `swap.success` (with the amount the recipient received, read from the receipt's transfer logs) or `swap.failed` follows.
+     * @description On a chain with a swap router (EVM chains whose chains file names one; the devnet AMM in the embedded default); elsewhere 422 NOT_SUPPORTED. Both assets on the wallet's chain (422 CROSS_CHAIN_SWAP_NOT_SUPPORTED: no bridge); tokens only (a native coin: 422 SWAP_NOT_AVAILABLE). By `quoteId` or with the quote's body. Quoted again before anything is written: a live quote keeps its `minAmount`, an expired one is re-quoted (its minimum never lowered) and never executed at its stale rate; a pool below the minimum is refused (422 SLIPPAGE_EXCEEDED). The minimum and a deadline are signed into the router call: a pool that moves after signing makes the swap revert. The input is held like a withdrawal's; a `recipientAddress` other than the sender follows the wallet whitelist. Returns a PENDING Transaction of type SWAP (`toAmount`, `toAsset`, `toBlockchain`); `swap.success` (with the amount the recipient received, read from the receipt's transfer logs) or `swap.failed` follows.
      */
     post: {
       parameters: {
