@@ -17,7 +17,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ETH, fundedWallet, policy, startPolicyWorld, waitStatus, withdraw, type PolicyWorld, type TestWallet } from '../policies/world.js';
+import { ETH, fundedWallet, getTx, policy, startPolicyWorld, withdraw, type PolicyWorld, type TestWallet } from '../policies/world.js';
+import { eventually } from '../support/fixtures.js';
 
 let w: PolicyWorld;
 beforeAll(async () => {
@@ -383,7 +384,16 @@ describe("a child's swap topped up past what the child's pending spends hold", (
       `the swap was refused (${swap.body.message}): its top-up was reckoned on the child's ETH, not on what its pending withdrawal leaves free`,
     ).toEqual({ status: 200, code: undefined });
     expect(await written(wallet)).toEqual({ transactions: 1, topups: 1 });
-    const done = await waitStatus(w, wallet, swap.body.data.id, 'SUCCESS');
+    // The swap's legs are mined as they are sent (automine); its confirmations need blocks
+    // after them, which nothing else in this world mines: one per look.
+    const done = await eventually(
+      async () => {
+        await w.eth.mine();
+        return getTx(w, wallet, swap.body.data.id);
+      },
+      (t) => t.status === 'SUCCESS',
+      30_000,
+    );
     expect(done.status).toBe('SUCCESS');
     // The withdrawal still has what it holds.
     const balance = await w.eth.pub.getBalance({ address: c.address as `0x${string}` });
