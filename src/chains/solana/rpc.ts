@@ -43,5 +43,8 @@ export const isSkippedSlot = (err: unknown) => {
   return code === -32007 || code === -32009;
 };
 
-/** -32004 "Block not available for slot N": the slot is above the commitment asked (not there yet). */
+/**
+ * -32004 "Block not available for slot N": the slot is above the commitment asked (not there
+ * yet), or, above the finalized slot, holds no block of the confirmed chain (agave's getBlock).
+ */
 export const isNotAvailable = (err: unknown) => rpcErrorCode(err) === -32004;

@@ -79,7 +79,7 @@ interface SolanaBlockJson {
 
 const BLOCK_OPTS = { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0, rewards: false } as const;
 
-/** The block in `slot` at `confirmed`: 'skipped' (no block there), or null above the confirmed slot. */
+/** The block in `slot` at `confirmed`: 'skipped' (a finalized slot without a block), or null when not available (-32004). */
 async function readBlock(rpc: SolanaRpc, slot: bigint, details: 'full' | 'none'): Promise<SolanaBlockJson | 'skipped' | null> {
   try {
     const block =
@@ -122,8 +122,16 @@ async function blockAtOrBelow(rpc: SolanaRpc, slot: bigint): Promise<bigint | nu
 /** The reference of `slot` (see the file's comment), or null above the confirmed slot. */
 export async function blockRef(node: SolanaNode, slot: bigint): Promise<BlockRef | null> {
   const rpc = await node.rpc();
-  const block = await readBlock(rpc, slot, 'none');
-  if (block === null) return null;
+  let block = await readBlock(rpc, slot, 'none');
+  if (block === null) {
+    // agave answers -32004 too for a slot at or below the confirmed one that holds no block of
+    // the confirmed chain (skipped, or its block dropped with a fork) while it is not
+    // finalized: only a finalized slot without a block is -32007. Such a slot is read as
+    // skipped; one the confirmed slot reached between the two reads is read again.
+    const confirmed = u64(await rpc.getSlot({ commitment: 'confirmed' }).send());
+    if (slot > confirmed) return null;
+    block = (await readBlock(rpc, slot, 'none')) ?? 'skipped';
+  }
   if (block !== 'skipped') return refOf(slot, block);
   const real = await blockAtOrBelow(rpc, slot);
   if (real === null) return null;

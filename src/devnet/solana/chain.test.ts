@@ -159,6 +159,11 @@ describe('a dropped fork', () => {
     slot();
     const b = await w.rpc.getBlock(next, { commitment: 'confirmed', transactionDetails: 'none', rewards: false }).send();
     expect(b!.parentSlot < landed).toBe(true);
+    // Not an ancestor of the confirmed bank: "not available" (agave) until finalized, then skipped.
+    await expect(w.rpc.getBlock(landed, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send()).rejects.toThrow(
+      /Block not available/,
+    );
+    w.standIn.control.produceSlots(33);
     await expect(w.rpc.getBlock(landed, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).send()).rejects.toThrow(/skipped/);
   });
 

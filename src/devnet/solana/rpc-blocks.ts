@@ -17,12 +17,22 @@ function historyCommitment(cfg: Record<string, unknown>): Commitment {
   return c;
 }
 
-/** The block at `slot` visible at a commitment, or the node's error for why not. */
+/**
+ * The block at `slot` visible at a commitment, or the node's error for why not. As agave's
+ * getBlock: only a finalized (rooted) slot without a block is -32007 "skipped"; above the
+ * finalized slot a block is served only when it is an ancestor of the confirmed bank, so a
+ * slot without one there (skipped, or its block dropped with a fork) is -32004, the answer
+ * for a slot above the commitment's too, until it is finalized.
+ */
 function blockFor(ctx: MethodContext, slot: bigint, commitment: Commitment) {
   const at = ctx.ledger.blockAt(commitment);
-  if (slot > at.slot) throw new RpcError(RPC.BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
+  const notAvailable = () => new RpcError(RPC.BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
+  if (slot > at.slot) throw notAvailable();
   const block = ctx.ledger.block(slot);
-  if (!block) throw new RpcError(RPC.SLOT_SKIPPED, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+  if (!block) {
+    if (slot > ctx.ledger.finalizedSlot) throw notAvailable();
+    throw new RpcError(RPC.SLOT_SKIPPED, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+  }
   return block;
 }
 

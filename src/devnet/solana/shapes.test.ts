@@ -332,6 +332,11 @@ describe('documented errors', () => {
     const status = w.standIn.control.status();
     w.standIn.control.skipSlots(2);
     w.standIn.control.produceSlots(3);
+    // agave's getBlock: a skipped slot above the finalized one is no ancestor of the confirmed
+    // bank, answered -32004 like a slot not reached yet; only once finalized is it -32007.
+    const unfinalized = await rawCall(w.standIn.url, 'getBlock', [Number(status.nextSlot), { commitment: 'confirmed' }]);
+    expect(unfinalized.error).toEqual({ code: -32004, message: `Block not available for slot ${status.nextSlot}` });
+    w.standIn.control.produceSlots(33);
     const skipped = await rawCall(w.standIn.url, 'getBlock', [Number(status.nextSlot), { commitment: 'confirmed' }]);
     expect(skipped.error).toEqual({
       code: -32007,
