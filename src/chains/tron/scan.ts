@@ -146,6 +146,10 @@ export function blockTransfers(
 ): { ref: BlockRef; transfers: TransferEvent[] } {
   const ref = blockRefOf(block);
   if (ref === null) throw new TronChainMovedError('a block of the range is absent');
+  // java-tron's genesis block carries its allocations as TransferContract transactions that
+  // never ran: no result, no TransactionInfo (gettransactioninfobyblocknum answers {} for
+  // num 0). They are no deposits, and the infos cannot match them.
+  if (ref.number === 0n) return { ref, transfers: [] };
   const txs = block.transactions ?? [];
   const ids = txs.map((t) => t.txID);
   if (infos.length !== txs.length || infos.some((info, i) => info.id !== ids[i]))
