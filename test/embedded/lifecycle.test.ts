@@ -283,7 +283,10 @@ async function freeConsecutivePorts(): Promise<number> {
       srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    // Below Linux's ephemeral range (32768 and up by default): there, the connections and
+    // `listen(0)` servers of whatever else runs (other test files) can take one of the four
+    // between this check and the service binding it.
+    const base = 10_000 + Math.floor(Math.random() * 22_000);
     // The two anvils, devnet-tron (the Tron stand-in) and devnet-solana (the Solana stand-in) after them.
     if ((await free(base)) && (await free(base + 1)) && (await free(base + 2)) && (await free(base + 3))) return base;
   }
