@@ -152,6 +152,25 @@ describe('from the master address', () => {
     expect(history.body.data.map((x: { id: string }) => x.id)).toContain(t.id);
   });
 
+  it('refuses quoteId beside a field the quote fixes (a recipient, an amount), writing nothing', async () => {
+    const q = await quote(swapBody('10'));
+    const before = await counts();
+    for (const extra of [
+      { recipientAddress: '0x000000000000000000000000000000000000dEaD' },
+      { amount: '20' },
+      { slippageTolerance: '5' },
+    ]) {
+      const res = await h.api('POST', `${base()}/swaps/execute`, { body: { quoteId: q.quoteId, ...extra } });
+      expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([400, 'VALIDATION_ERROR']);
+      expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(Object.keys(extra));
+    }
+    expect(await counts()).toEqual(before);
+    const { rows } = await sql<{ used: string | null }>`SELECT used_by AS used FROM swap_quotes WHERE id = ${q.quoteId}`.execute(
+      h.database.db,
+    );
+    expect(rows[0]!.used).toBeNull();
+  });
+
   it('a stale quote is quoted again at execution: executed at the fresh rate, flagged requoted', async () => {
     const q = await quote(swapBody('10'));
     await sql`UPDATE swap_quotes SET expires_at = now() - interval '1 second' WHERE id = ${q.quoteId}`.execute(h.database.db);

@@ -124,6 +124,17 @@ export class SwapApi {
     let quote: store.QuoteRow | undefined;
     let request: Request;
     if (body.quoteId !== undefined) {
+      // The quote fixes what is swapped, for whom and how: a field given beside it was ignored,
+      // so a recipient or an amount the client meant to change went by the quote's unnoticed.
+      const beside = (['fromAssetId', 'toAssetId', 'amount', 'order', 'recipientAddress', 'slippageTolerance'] as const).filter(
+        (f) => body[f] !== undefined,
+      );
+      if (beside.length > 0) {
+        throw new ValidationError(
+          `quoteId executes the quote as it was asked: leave out ${beside.join(', ')} (or ask for a new quote)`,
+          beside.map((field) => ({ field, message: 'fixed by the quote' })),
+        );
+      }
       quote = await store.findQuote(this.deps.db, body.quoteId, actor.wallet.id, actor.addressId);
       if (!quote) throw new NotFoundError('Quote');
       if (quote.used_by) throw new ConflictError('QUOTE_USED', 'This quote has been executed already; ask for a new one');
