@@ -116,11 +116,16 @@ export class KeyAuthenticator {
   readonly #vouched = new TtlCache<string, true>({ ttlMs: 10 * 60_000, maxEntries: 10_000 });
   readonly #lookups: BatchLoader<string, store.LiveKeyRow>;
   /**
-   * Key hash -> its check under way: the same key asked again meanwhile (a new key's first
-   * burst of requests) waits on that one lookup, without a call on the budget: one lookup
-   * spends one slot, whatever number of requests it answers.
+   * Key hash -> its check under way and when it began: the same key asked again meanwhile (a
+   * new key's first burst of requests) waits on that one lookup, without a call on the
+   * budget: one lookup spends one slot, whatever number of requests it answers. Only for
+   * #liveTtlMs after it began, as its answer would be kept in `#live`: joining a lookup is
+   * taking what the database said when it began, and a slow one (a slow database or network
+   * path, whose notifications come late as well) otherwise answered requests sent long after
+   * a revocation committed, past the bound every process keeps.
    */
-  readonly #checking = new Map<string, Promise<KeyCheck>>();
+  readonly #checking = new Map<string, { check: Promise<KeyCheck>; asked: number }>();
+  readonly #liveTtlMs: number;
   readonly #usage: UsageRecorder;
 
   constructor(
@@ -130,7 +135,8 @@ export class KeyAuthenticator {
   ) {
     this.#unknown = changes.cache('apiKeysUnknown');
     changes.on(API_KEYS_CHANGED, () => this.#unknown.clear());
-    this.#live = changes.cache('apiKeysLive', { ttlMs: opts.liveKeyTtlMs ?? LIVE_KEY_TTL_MS });
+    this.#liveTtlMs = opts.liveKeyTtlMs ?? LIVE_KEY_TTL_MS;
+    this.#live = changes.cache('apiKeysLive', { ttlMs: this.#liveTtlMs });
     changes.on(API_KEYS_REVOKED, () => {
       this.#live.clear();
       // A lookup under way may have read the key before the revocation: requests from now on
@@ -169,23 +175,25 @@ export class KeyAuthenticator {
     }
     if (this.#unknown.get(digest)) return { auth: null, reason: 'unknown', lookedUp: false };
     const under = this.#checking.get(digest);
-    if (under) return under;
+    // A lookup older than a good key's lifetime is not joined (#checking): a new one starts.
+    if (under && Date.now() - under.asked < this.#liveTtlMs) return under.check;
     if (mayLookUp && !mayLookUp()) return { auth: null, reason: 'shed', lookedUp: false };
-    const checking: Promise<KeyCheck> = this.#lookUp(digest).finally(() => {
-      // Only its own entry: a revocation may have cleared it and a newer lookup taken its place.
-      if (this.#checking.get(digest) === checking) this.#checking.delete(digest);
+    // The lookup is a query that starts after this moment: the entry it makes (and the
+    // requests that join it) count LIVE_KEY_TTL_MS from here, so from before any revocation
+    // it could have missed.
+    const asked = Date.now();
+    const check: Promise<KeyCheck> = this.#lookUp(digest, asked).finally(() => {
+      // Only its own entry: a revocation (or its age) may have let a newer lookup take its place.
+      if (this.#checking.get(digest)?.check === check) this.#checking.delete(digest);
     });
-    this.#checking.set(digest, checking);
-    return checking;
+    this.#checking.set(digest, { check, asked });
+    return check;
   }
 
-  /** The lookup of a key neither cache knows, and the caches written from its answer. */
-  async #lookUp(digest: string): Promise<KeyCheck> {
+  /** The lookup of a key neither cache knows (begun at `asked`), and the caches written from its answer. */
+  async #lookUp(digest: string, asked: number): Promise<KeyCheck> {
     const generation = this.#unknown.generation;
     const liveGeneration = this.#live.generation;
-    // The lookup is a query that starts after this moment: the entry it makes lives
-    // LIVE_KEY_TTL_MS from here, so from before any revocation it could have missed.
-    const asked = Date.now();
     const row = await this.#lookups.load(digest);
     // The lookup is by hash; the explicit constant-time comparison keeps the check itself
     // independent of how the database and the map compare bytes.
