@@ -25,12 +25,17 @@ const LAG_MS = 600;
 let h: Harness;
 let slow: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
 let proxy: net.Server;
+/** Bytes the slow replica has sent PostgreSQL so far: a query is on its way once it grows. */
+let sent = 0;
 
 /** A TCP proxy to PostgreSQL that holds every byte from the server for LAG_MS (a slow network path). */
 async function delayingProxy(target: URL): Promise<net.Server> {
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
-    client.on('data', (d) => upstream.write(d));
+    client.on('data', (d) => {
+      sent += d.length;
+      upstream.write(d);
+    });
     upstream.on('data', (d) => setTimeout(() => client.writable && client.write(d), LAG_MS));
     const end = () => {
       client.destroy();
@@ -88,9 +93,14 @@ describe('a key revoked while a replica looks it up', () => {
     expect(created.status).toBe(200);
     const { id, apiKey } = created.body.data as { id: string; apiKey: string };
 
-    // The replica starts looking the key up; its answer is on the slow path for LAG_MS.
+    // The replica starts looking the key up; its answer is on the slow path for LAG_MS. The
+    // revocation follows once the lookup's query has left (a fixed pause could be too short
+    // on a busy machine, and the lookup would then read the key revoked).
+    const before = sent;
     const first = status(slow.baseUrl, 'GET', '/v1/wallets', apiKey);
-    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 500 && sent === before; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(sent, 'the replica sent its lookup').toBeGreaterThan(before);
+    await new Promise((r) => setTimeout(r, 20));
     expect((await h.api('DELETE', `/v1/api-keys/${id}`, { key: h.businessKey })).status).toBe(200);
     const committed = performance.now();
     await new Promise((r) => setTimeout(r, LIVE_KEY_TTL_MS + 60));
