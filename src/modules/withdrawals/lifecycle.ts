@@ -206,8 +206,11 @@ export class WithdrawalLifecycle {
     // A speed-up bids at least 10% above the version it replaces, so its worst case can pass
     // what the acceptance reserved (reserved_fee), and the funds check of every later request
     // from this sender would count too little for it: a lone withdrawal's reservation follows
-    // its costliest version (a group's fee was split between its items when reserved).
-    const worstFee = owners.length === 1 ? this.deps.catalogue.chain(row.chainId).adapter.sender.costOf(0n, row.network) : undefined;
+    // its costliest version (a group's fee was split between its items when reserved). Not
+    // under a fee payer (a Solana child's: the master pays it, and the child reserved none):
+    // the child would hold a fee in coin it need not have, refusing its every later payout.
+    const worstFee =
+      owners.length === 1 && !row.feePayer ? this.deps.catalogue.chain(row.chainId).adapter.sender.costOf(0n, row.network) : undefined;
     for (const id of owners) {
       await this.deps.transactions.recordSigned(tx, id, {
         hash: row.hash!,

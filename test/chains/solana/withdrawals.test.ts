@@ -151,6 +151,40 @@ describe('single withdrawals from a child: the master pays the fee', () => {
     expect(await solOf(w, w.wallet.address)).toBe(masterBefore - tx.meta!.fee);
   });
 
+  it('a child holding no SOL pays out again while its first payout is in flight: the master pays that fee, the child holds none of it', async () => {
+    const child = await childOf(w);
+    await w.sol.control.mintTo(w.usdc, child.address, 5_000_000n);
+    await eventually(
+      () => usdcOf(w, child.address),
+      (v) => v === 5_000_000n,
+    );
+    // Nothing confirms meanwhile: the first payout stays signed and broadcast, PENDING.
+    w.sol.control.pause();
+    let first: string;
+    let second: { status: number; body: any };
+    try {
+      const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, { assetId: w.usdcId, address: outsider(), amount: '1' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      first = res.body.data.id;
+      await eventually(
+        () => outboundRows(w, first),
+        (rows) => rows[0]?.stage === 'broadcast',
+        20_000,
+      );
+      second = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, { assetId: w.usdcId, address: outsider(), amount: '1' });
+    } finally {
+      w.sol.control.resume();
+    }
+    expect({ status: second.status, code: second.body.error }, `refused while the first was in flight: ${second.body.message}`).toEqual({
+      status: 200,
+      code: undefined,
+    });
+    expect((await settled(w, first!)).status).toBe('SUCCESS');
+    expect((await settled(w, second.body.data.id)).status).toBe('SUCCESS');
+    expect(await solOf(w, child.address)).toBe(0n);
+    expect(await usdcOf(w, child.address)).toBe(3_000_000n);
+  });
+
   it('a child asking more than it holds is refused with INSUFFICIENT_BALANCE and nothing written', async () => {
     const child = await childOf(w);
     await w.sol.control.mintTo(w.usdc, child.address, 1_000_000n);
