@@ -435,6 +435,64 @@ describe('AML screening on EVM', () => {
     expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
   });
 
+  it('tops up the gas of a child’s swap its held native coin would have paid, as a sweep’s: the swap is accepted', async () => {
+    const sender = privateKeyToAccount(`0x${Buffer.from(seedOf('listed-sender')).toString('hex')}`);
+    await c.rpc('anvil_setBalance', [sender.address, '0x56BC75E2D63100000']);
+    const chain = h.services.catalogue.findChain(SLUG, 'testnet')!;
+    const eth = chain.assets.find((a) => a.is_native)!;
+    const usdt = chain.assets.find((a) => a.symbol === 'USDT')!;
+    const enabled = await h.api('PATCH', `/v1/wallets/${wallet.id}/assets/${eth.id}`, { key: wallet.apiKey, body: { isActive: true } });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    const child = (await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } })).body
+      .data as { id: string; address: Address };
+    const indexer = h.services.deposits.indexer(chain);
+    const payer = createWalletClient({
+      chain: devnetChain(c.config.chainId, c.config.rpcUrl),
+      transport: http(c.config.rpcUrl),
+      account: sender,
+    });
+    // 0.05 ETH from the listed sender, held: ample gas on chain, none of it the wallet's to spend.
+    const heldHash = await payer.sendTransaction({ to: child.address, value: parseUnits('0.05', 18) });
+    await c.pub.waitForTransactionReceipt({ hash: heldHash, pollingInterval: 50 });
+    await c.mine(3);
+    const held = await eventually(
+      async () => {
+        await indexer.step();
+        const { rows } = await sql<{ status: string; aml_held: boolean }>`
+          SELECT status, aml_held FROM transactions WHERE type = 'DEPOSIT' AND hash = ${heldHash}`.execute(h.database.db);
+        return rows;
+      },
+      (r) => r[0]?.status === 'SUCCESS',
+      30_000,
+    );
+    expect(held[0]).toMatchObject({ aml_held: true });
+    await c.sendToken('USDC', child.address, '20');
+
+    const swap = await h.api('POST', `/v1/wallets/${wallet.id}/addresses/${child.id}/swaps/execute`, {
+      key: wallet.apiKey,
+      body: { fromAssetId: usdc.id, toAssetId: usdt.id, amount: '10' },
+    });
+    expect(
+      { status: swap.status, code: swap.body.error },
+      `refused, its top-up reckoned as if the held coin paid the gas: ${swap.body.message}`,
+    ).toEqual({ status: 200, code: undefined });
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM outbound_txs WHERE from_address = ${wallet.address} AND purpose = 'swap-topup'
+         AND to_address = ${child.address}`.execute(h.database.db);
+    expect(rows[0]!.n).toBe(1);
+    // Its legs run to the end (their confirmations need blocks: one per look), the held coin untouched.
+    const done = await eventually(
+      async () => {
+        await c.mine();
+        return (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${swap.body.data.id}`, { key: wallet.apiKey })).body.data;
+      },
+      (t) => t.status !== 'PENDING',
+      30_000,
+    );
+    expect(done.status).toBe('SUCCESS');
+    expect(await c.pub.getBalance({ address: child.address })).toBeGreaterThanOrEqual(parseUnits('0.05', 18));
+  });
+
   it('blocks payouts while a provider times out (fail closed), shows it in /readyz, and lets them through NOT_SCREENED when the wallet allows', async () => {
     double.mode = 'hang';
     try {

@@ -156,7 +156,9 @@ export async function planSettlement(
       adapter.getBalances([{ owner: sender, token: null }]),
       withdrawals.inFlight(catalogue.chain(s.chain_id), sender, assetIn.id, { db }),
     ]);
-    const free = native! > held.native ? native! - held.native : 0n;
+    // Native coin AML screening holds at the child is not there for the legs either (standingNative).
+    const taken = held.native + held.standingNative;
+    const free = native! > taken ? native! - taken : 0n;
     const funding = family.childFeeFunding({ nativeBalance: free, value: assetIn.is_native ? amountIn : 0n, network });
     topup = funding.kind === 'transfer' ? funding.amount : 0n;
     childFee = offers(adapter, 'feeSponsorship') ? 0n : family.costOf(0n, network);

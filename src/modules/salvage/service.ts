@@ -305,7 +305,9 @@ export class SalvageService {
     // not there for this transfer: the top-up makes up for it, as for a sweep, or the
     // reservation under the child's lock would refuse a recovery a larger top-up lets through.
     const nativeId = chain.assets.find((a) => a.is_native)?.id;
-    const held = sponsored || !nativeId ? 0n : (await this.withdrawals.inFlight(chain, sender.address, nativeId)).native;
+    const inFlight = sponsored || !nativeId ? null : await this.withdrawals.inFlight(chain, sender.address, nativeId);
+    // Native coin AML screening holds there is not the child's to pay with either (standingNative).
+    const held = inFlight ? inFlight.native + inFlight.standingNative : 0n;
     const funding = sponsored
       ? ({ kind: 'none' } as const)
       : await chain.adapter.sender.planChildFunding({

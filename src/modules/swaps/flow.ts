@@ -63,7 +63,7 @@ interface ChainRead {
   seen: store.SenderSwaps;
   allowance: bigint;
   read: MoveRead;
-  /** What a child's spends in flight hold of its native coin (0 for the master): not there for its legs' gas. */
+  /** What a child's spends in flight and AML-held deposits hold of its native coin (0 for the master): not there for its legs' gas. */
   heldNative: bigint;
 }
 
@@ -112,7 +112,7 @@ export class SwapFlow {
           [ctx.actor.wallet.address],
         ),
         ctx.actor.index !== 0 && nativeId
-          ? ctx.withdrawals.inFlight(ctx.actor.chain, ctx.actor.address, nativeId).then((h) => h.native)
+          ? ctx.withdrawals.inFlight(ctx.actor.chain, ctx.actor.address, nativeId).then((h) => h.native + h.standingNative)
           : 0n,
       ]);
       try {

@@ -203,7 +203,8 @@ export async function checkWhitelistOf(db: DbConn, walletId: string, address: st
  * from the read can be checked under the sender's lock (store.lockSender), where it is final.
  */
 export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, assetId: string, since?: Date): Promise<InFlight> {
-  const rows = (await store.heldBack(db, chain.id, sender, since ?? new Date(8.64e15))).filter((h) => !h.standing);
+  const all = await store.heldBack(db, chain.id, sender, since ?? new Date(8.64e15));
+  const rows = all.filter((h) => !h.standing);
   const held = rows.filter((h) => h.pending);
   const nativeId = chain.assets.find((a) => a.is_native)?.id;
   const fees = held.reduce((s, h) => s + h.fees, 0n);
@@ -214,6 +215,7 @@ export async function inFlight(db: DbConn, chain: ChainHandle, sender: string, a
       .reduce<bigint | null>((m, h) => (m === null || h.amount < m ? h.amount : m), null),
     fees,
     native: held.filter((h) => h.assetId !== null && h.assetId === nativeId).reduce((s, h) => s + h.amount, fees),
+    standingNative: all.filter((h) => h.standing && h.assetId !== null && h.assetId === nativeId).reduce((s, h) => s + h.amount, 0n),
     settledSince: rows.length - held.length,
     pending: held
       .map((h) => `${h.assetId} ${h.amount} ${h.fees} ${h.hash}`)
@@ -228,6 +230,13 @@ export interface InFlight {
   least: bigint | null;
   fees: bigint;
   native: bigint;
+  /**
+   * What standing holds keep of the native coin (deposits AML screening holds at the sender):
+   * no spend in flight, so not in `native` (a sweep reckons them itself), but not there to pay
+   * fees either: a child's top-up is reckoned on what `native` and this leave, or the funds
+   * check under the child's lock (which counts both) refuses a move a top-up lets through.
+   */
+  standingNative: bigint;
   /** Spends settled since the `since` given (0 without one). */
   settledSince: number;
   /** The spends in flight, one key each, sorted: equal strings, the same spends. */
