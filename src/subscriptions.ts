@@ -113,10 +113,11 @@ export function subscriptions({
       withdraw: (tx, { row, change }) => withdrawal.confirmation(tx, row, change),
       // A reorg can take the cancel away and land the original it replaced (same nonce).
       'withdraw-cancel': (tx, { row, change }) => withdrawal.cancelConfirmation(tx, row, change),
-      'sweep-topup': null,
-      sweep: null,
-      'sweep-lend': null,
-      'sweep-give-back': null,
+      // Followed only so that a reorged step is sent again (modules/sweeps/steps.ts, confirmation).
+      'sweep-topup': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
+      sweep: (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
+      'sweep-lend': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
+      'sweep-give-back': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       contract: null,
       'autosettle-topup': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),

@@ -11,7 +11,7 @@ import type { Events, Purpose } from '../../events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AddressService } from '../addresses/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import type { OutboundRow, OutboundService } from '../outbound/service.js';
+import type { Confirmation, OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
@@ -96,10 +96,27 @@ export class SweepSteps {
     return { ...sweep, [key]: row.id };
   }
 
+  /**
+   * outbound.confirmed of every step: only logged. Each step is followed to the chain's depth
+   * so that one a reorganisation takes away is sent again (the same bytes): a master's top-up,
+   * lend or give-back lost for good leaves a hole in its nonces that no later payout of the
+   * master can be mined past, and a lost transfer leaves the swept deposits at the child.
+   * Sent again, a step settles again (outbound.settled): the step handlers below move the
+   * sweep on only from a step whose next one is not queued yet.
+   */
+  confirmation(row: OutboundRow, change: Confirmation): void {
+    if (change.kind === 'depth') return;
+    this.logger.warn(
+      { sweepId: row.ownerId, purpose: row.purpose, hash: row.hash, change: change.kind },
+      change.kind === 'reorged' ? 'sweep step reorged away; the same bytes are sent again' : 'sweep step re-mined in another block',
+    );
+  }
+
   /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the lend or the transfer follows, or the sweep fails. */
   async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = await this.settled(tx, row, 'topup');
-    if (!sweep) return;
+    // Settled again after a reorganisation (confirmation): the step after it is queued already.
+    if (!sweep || sweep.lend_outbound_id || sweep.transfer_outbound_id) return;
     if (row.stage === 'mined') await this.next(tx, sweep);
     else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
   }
@@ -110,7 +127,8 @@ export class SweepSteps {
    */
   async lendSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = await this.settled(tx, row, 'lend');
-    if (!sweep) return;
+    // Settled again after a reorganisation: the transfer is queued already.
+    if (!sweep || sweep.transfer_outbound_id) return;
     if (row.stage === 'mined') await this.enqueueTransfer(tx, sweep);
     else await this.fail(tx, sweep, `lending resources ${row.stage}${row.error ? `: ${row.error}` : ''}`);
   }
@@ -122,8 +140,9 @@ export class SweepSteps {
    */
   async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = await this.settled(tx, row, 'transfer');
-    if (!sweep) return;
-    if (sweep.give_back && sweep.lend_outbound_id && !sweep.give_back_outbound_id) {
+    // Settled again after a reorganisation while its give-back is in flight: the give-back ends the sweep.
+    if (!sweep || sweep.give_back_outbound_id) return;
+    if (sweep.give_back && sweep.lend_outbound_id) {
       await this.enqueueMasterStep(tx, sweep, 'give_back', sweep.give_back);
       return;
     }

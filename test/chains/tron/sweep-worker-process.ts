@@ -26,9 +26,12 @@ if (crashAt === 'lend-broadcast') {
   const outbound = services.outbound;
   const track = outbound.track.bind(outbound);
   outbound.track = async (id, poll) => {
+    // Only the call that settles the transfer: a mined sweep row is tracked on to its depth
+    // too, and an earlier sweep's depth check must not kill this worker before its sweep.
+    const was = (await outbound.get(id))?.stage;
     await track(id, poll);
     const row = await outbound.get(id);
-    if (row?.purpose === 'sweep' && row.stage === 'mined') die();
+    if (row?.purpose === 'sweep' && row.stage === 'mined' && was !== 'mined') die();
   };
 }
 
