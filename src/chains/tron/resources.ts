@@ -63,16 +63,21 @@ export async function planChildResources(
   const bytes = BigInt(p.network.bandwidth!);
   const bandwidthPrice = BigInt(p.network.bandwidthPrice!);
 
-  const [child, childResources, master] = await Promise.all([
+  const [child, childResources, master, onLoan] = await Promise.all([
     node.post<Json>('wallet/getaccount', { address: tronHex(p.child), visible: false }),
     node.post<Json>('wallet/getaccountresource', { address: tronHex(p.child), visible: false }),
     node.post<Json>('wallet/getaccountresource', { address: tronHex(p.master), visible: false }),
+    lent(node, p.master, p.child, 'ENERGY'),
   ]);
   const active = typeof child.address === 'string' || child.create_time !== undefined;
 
-  // Energy: what the fee limit lets the call use (the estimate with its margin), less what the child has.
+  // Energy: what the fee limit lets the call use (the estimate with its margin), less what the
+  // child has of its own. Energy the master lends it now is another sweep's, in flight (a
+  // child's sweeps of two tokens): its transfer uses it and its give-back takes it back, so a
+  // plan that counted it found no energy when its transfer ran (refused, rebuilt for ever).
   const wanted = feeLimit / energyPrice;
-  const has = active ? num(childResources.EnergyLimit) - num(childResources.EnergyUsed) : 0n;
+  const borrowed = energyOfStake(onLoan, num(master.TotalEnergyLimit), num(master.TotalEnergyWeight));
+  const has = active ? num(childResources.EnergyLimit) - num(childResources.EnergyUsed) - borrowed : 0n;
   const missing = wanted - (has > 0n ? has : 0n);
   const sun = missing > 0n ? stakeFor(missing, num(master.TotalEnergyLimit), num(master.TotalEnergyWeight)) : 0n;
   if (sun > 0n) {
@@ -99,10 +104,15 @@ export async function planChildResources(
     }
   }
 
-  // Bandwidth: free and staked bytes first (an account created now starts with its free bytes).
-  const free = active
-    ? num(childResources.freeNetLimit) - num(childResources.freeNetUsed) + num(childResources.NetLimit) - num(childResources.NetUsed)
-    : await freeNetLimit(node);
+  // Bandwidth: free and staked bytes first (an account created now starts with its free bytes),
+  // unless another sweep's transfer is in flight here (a loan of the master's is out): it uses
+  // the free bytes first, and this transfer would then find none; TRX is sent to burn instead.
+  const free =
+    onLoan > 0n
+      ? 0n
+      : active
+        ? num(childResources.freeNetLimit) - num(childResources.freeNetUsed) + num(childResources.NetLimit) - num(childResources.NetUsed)
+        : await freeNetLimit(node);
   const burnBytes = free >= bytes ? 0n : bytes * bandwidthPrice;
   let transfer = burnBytes > p.nativeBalance ? burnBytes - p.nativeBalance : 0n;
   // An inactive child must be created before anything is lent to it or sent from it: 1 sun does it.
@@ -127,6 +137,13 @@ export function stakeFor(energy: bigint, totalEnergyLimit: bigint, totalEnergyWe
   const trx = (energy * totalEnergyWeight + totalEnergyLimit - 1n) / totalEnergyLimit + 1n;
   const sun = trx * SUN_PER_TRX;
   return sun < MIN_DELEGATION_SUN ? MIN_DELEGATION_SUN : sun;
+}
+
+/** The energy `sun` of staked TRX gives (the inverse of stakeFor, rounded up: what a loan of it may have given). */
+export function energyOfStake(sun: bigint, totalEnergyLimit: bigint, totalEnergyWeight: bigint): bigint {
+  if (sun <= 0n || totalEnergyWeight <= 0n) return 0n;
+  const trx = (sun + SUN_PER_TRX - 1n) / SUN_PER_TRX;
+  return (trx * totalEnergyLimit + totalEnergyWeight - 1n) / totalEnergyWeight;
 }
 
 /** Staked sun `owner` can lend of `resource` now (/wallet/getcandelegatedmaxsize). */
