@@ -118,20 +118,24 @@ export function subscriptions({
       sweep: (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       'sweep-lend': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       'sweep-give-back': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
-      contract: null,
+      // Followed only so that a reorged write is sent again (contracts/service.ts, writeConfirmed).
+      contract: (_tx, { row, change }) => contracts.writeConfirmed(row, change),
       'autosettle-topup': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
       staking: (tx, { row, change }) => staking.confirmed(tx, row, change),
-      'salvage-topup': null,
-      'salvage-lend': null,
-      salvage: null,
-      'salvage-give-back': null,
+      // Followed only so that a reorged step is sent again (modules/salvage/steps.ts, confirmation).
+      'salvage-topup': (_tx, { row, change }) => recovery.confirmation(row, change),
+      'salvage-lend': (_tx, { row, change }) => recovery.confirmation(row, change),
+      salvage: (_tx, { row, change }) => recovery.confirmation(row, change),
+      'salvage-give-back': (_tx, { row, change }) => recovery.confirmation(row, change),
       'swap-topup': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
       'swap-approve': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
       swap: (tx, { row, change }) => swap.swapConfirmed(tx, row, change),
-      'nonce-filler': null,
+      // Nothing to tell anyone; followed so that a reorged filler is sent again: the nonce it
+      // fills would otherwise be a hole no later transaction of the sender is mined past.
+      'nonce-filler': () => Promise.resolve(),
     },
     // A deposit to a checkout session's address: the session follows it (seen, then confirmed).
     'deposit.recorded': [(tx, { depositIds }) => checkouts.queuePayments(tx, depositIds)],

@@ -26,7 +26,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import { countedOf } from '../policies/service.js';
 
 import type { TransactionView } from '../transactions/service.js';
-import type { OutboundRow } from '../outbound/service.js';
+import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { PreparedMoves, WithdrawalService } from '../withdrawals/service.js';
 
 import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type SignedCall } from './records.js';
@@ -66,6 +66,23 @@ export class ContractService {
   /** outbound.settled of 'contract' (src/subscriptions.ts): see records.ts, settleWrite. */
   writeSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     return settleWrite(tx, row, this.deps);
+  }
+
+  /**
+   * outbound.confirmed of 'contract': only logged. A write is followed to the chain's depth so
+   * that one a reorganisation takes away is sent again (the same bytes; its nonce would
+   * otherwise be a hole no later transaction of the sender is mined past); settled again,
+   * settleWrite leaves the settled Transaction as it is.
+   */
+  writeConfirmed(row: OutboundRow, change: Confirmation): Promise<void> {
+    if (change.kind !== 'depth')
+      this.deps.logger.warn(
+        { transactionId: row.ownerId, hash: row.hash, change: change.kind },
+        change.kind === 'reorged'
+          ? 'contract write reorged away; the same bytes are sent again'
+          : 'contract write re-mined in another block',
+      );
+    return Promise.resolve();
   }
 
   /** outbound.signed of 'contract': the write holds its signed hash and nonce. */
