@@ -119,7 +119,7 @@ export function subscriptions({
       'sweep-lend': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       'sweep-give-back': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       // Followed only so that a reorged write is sent again (contracts/service.ts, writeConfirmed).
-      contract: (_tx, { row, change }) => contracts.writeConfirmed(row, change),
+      contract: (tx, { row, change }) => contracts.writeConfirmed(tx, row, change),
       'autosettle-topup': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),

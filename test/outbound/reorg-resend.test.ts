@@ -140,4 +140,37 @@ describe('a transaction reorganised away is sent again', () => {
     expect(again.map((r) => [r.stage, r.hash])).toEqual([['mined', before[0]!.hash]]);
     await masterPaysOut();
   });
+
+  it('a contract write re-mined with the other outcome: its Transaction ends as the chain has it', async () => {
+    const to = fresh();
+    const usdc = chain().assets.find((a) => a.symbol === 'USDC')!;
+    // The master holds `held`; 50 more arrive on the branch the write is mined in, and it
+    // sends more than `held`: on the other branch (no such funding) the same bytes revert.
+    const held = await eth.balanceOf('USDC', wallet().address);
+    const amount = held + 10_000_000n;
+    const { ownerId } = await reorgedAway(async () => {
+      await eth.sendToken('USDC', wallet().address, '50');
+      const made = await h.api('POST', `${base()}/contracts/write`, {
+        body: {
+          address: usdc.address,
+          method: 'transfer',
+          parameters: [to, amount.toString()],
+          abi: parseAbi(['function transfer(address to, uint256 amount) returns (bool)']),
+        },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return made.body.data.id as string;
+    });
+    expect(await eth.balanceOf('USDC', to)).toBe(0n);
+
+    // Sent again, the write reverts: nothing moved, and its record must not say SUCCESS.
+    await eventually(
+      () => rowsOf(ownerId),
+      (list) => list.every((r) => r.stage === 'failed'),
+      20_000,
+    );
+    expect(await eth.balanceOf('USDC', to)).toBe(0n);
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(held);
+    expect((await settled(ownerId)).status).toBe('FAILED');
+  });
 });

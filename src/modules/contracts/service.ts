@@ -69,20 +69,22 @@ export class ContractService {
   }
 
   /**
-   * outbound.confirmed of 'contract': only logged. A write is followed to the chain's depth so
-   * that one a reorganisation takes away is sent again (the same bytes; its nonce would
-   * otherwise be a hole no later transaction of the sender is mined past); settled again,
-   * settleWrite leaves the settled Transaction as it is.
+   * outbound.confirmed of 'contract'. A write is followed to the chain's depth so that one a
+   * reorganisation takes away is sent again (the same bytes; its nonce would otherwise be a
+   * hole no later transaction of the sender is mined past). Taken away, its Transaction goes
+   * back to PENDING (its moves held again): the same bytes can run with the other outcome on
+   * the new branch (a revert where it succeeded, or the reverse), and settleWrite only settles
+   * a PENDING write, so a write left SUCCESS would keep an outcome the chain no longer has.
    */
-  writeConfirmed(row: OutboundRow, change: Confirmation): Promise<void> {
-    if (change.kind !== 'depth')
-      this.deps.logger.warn(
-        { transactionId: row.ownerId, hash: row.hash, change: change.kind },
-        change.kind === 'reorged'
-          ? 'contract write reorged away; the same bytes are sent again'
-          : 'contract write re-mined in another block',
-      );
-    return Promise.resolve();
+  async writeConfirmed(tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
+    if (change.kind === 'depth') return;
+    this.deps.logger.warn(
+      { transactionId: row.ownerId, hash: row.hash, change: change.kind },
+      change.kind === 'reorged' ? 'contract write reorged away; the same bytes are sent again' : 'contract write re-mined in another block',
+    );
+    if (change.kind !== 'reorged' || !row.ownerId || !row.hash) return;
+    const reason = `reorganised away, being sent again: ${change.reason}`;
+    if (await this.deps.transactions.reopenAfterReorg(tx, row.ownerId, row.hash, reason)) await store.unsettleMoves(tx, row.ownerId);
   }
 
   /** outbound.signed of 'contract': the write holds its signed hash and nonce. */

@@ -33,3 +33,8 @@ export async function recordMoves(db: DbConn, chainId: string, id: string, moves
 export async function settleMoves(db: DbConn, id: string): Promise<void> {
   await sql`UPDATE contract_moves SET settled_at = now() WHERE transaction_id = ${id}`.execute(db);
 }
+
+/** A write reopened after a reorganisation: its moves are held again until it settles anew. */
+export async function unsettleMoves(db: DbConn, id: string): Promise<void> {
+  await sql`UPDATE contract_moves SET settled_at = NULL WHERE transaction_id = ${id}`.execute(db);
+}
