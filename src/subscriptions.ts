@@ -118,7 +118,7 @@ export function subscriptions({
       sweep: (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       'sweep-lend': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
       'sweep-give-back': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
-      // Followed only so that a reorged write is sent again (contracts/service.ts, writeConfirmed).
+      // A reorged write is sent again and PENDING until it settles anew (contracts/service.ts, writeConfirmed).
       contract: (tx, { row, change }) => contracts.writeConfirmed(tx, row, change),
       'autosettle-topup': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
       'autosettle-approve': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
