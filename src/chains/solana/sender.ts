@@ -20,7 +20,7 @@
  */
 import { base58 } from '@scure/base';
 import type { Address } from '@solana/kit';
-import { ValidationError } from '../../lib/errors.js';
+import { UpstreamError, ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   ChildFeeFunding,
@@ -412,7 +412,20 @@ export class SolanaSender implements ExpirySender {
         .getTransaction(hashes[index] as never, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
         .send();
       const block = await blockRef(this.node, slot);
-      if (!tx || !block || block.number !== slot) continue; // dropped with its fork between the reads
+      if (!tx || !block || block.number !== slot) {
+        // A finalized transaction is in the chain for good: a node that does not give it (or
+        // its block) back is behind the one that answered the status (a load balancer's, a
+        // history node), and reading that as "not landed" would let an expired payment be
+        // rebuilt and paid twice. Asked again later; a confirmed one may have been dropped
+        // with its fork between the reads.
+        if (status.confirmationStatus === 'finalized') {
+          throw new UpstreamError(
+            'CHAIN_UNAVAILABLE',
+            `the Solana node reports ${hashes[index]} finalized in slot ${slot} but does not return it or its block; asked again later`,
+          );
+        }
+        continue;
+      }
       const rent = status.err === null ? rentOf(tx.meta as RentMeta | null) : {};
       return {
         index,

@@ -4,6 +4,8 @@
  * fresh blockhash, signing by the master as fee payer and the child as owner, the landed
  * version found with its fee, and expiry judged on the finalized block height.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519';
@@ -128,6 +130,45 @@ describe('SolanaSender', () => {
     slots(2);
     expect((await sender.findLanded([lost.hash, signed.hash]))?.index).toBe(1);
     expect(await sol(recipient.address)).toBe(2_000_000n);
+  });
+
+  it('a finalized transaction a node does not give back (a lagging history node) is a retryable error, never "not landed"', async () => {
+    const master = keypair();
+    const recipient = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    slots(2);
+    const intent: TxIntent = { kind: 'native', from: master.address, to: recipient.address, amount: 3_000_000n };
+    const signed = sender.sign(intent, null, await sender.prepare(intent, {}), master.key);
+    await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send();
+    slots(40); // past the finalized commitment's lag
+    expect((await w.rpc.getSignatureStatuses([signed.hash as never]).send()).value[0]?.confirmationStatus).toBe('finalized');
+
+    // The same node behind a proxy that answers getTransaction with null, as a node whose
+    // history lags behind the one that gave the status does.
+    const proxy = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const call = JSON.parse(body) as { id: unknown; method: string };
+        if (call.method === 'getTransaction') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
+          return;
+        }
+        void fetch(w.standIn.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const lagging = new SolanaNode(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+      const behind = new SolanaSender(lagging, new SolanaBalances(lagging));
+      // Not null: that would let an expired payment be rebuilt and paid twice.
+      await expect(behind.findLanded([signed.hash])).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE', retryable: true });
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
   });
 
   it('signs only the prepared message of the intent: another sender, or a missing fee payer key, is refused', async () => {
