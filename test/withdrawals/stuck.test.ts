@@ -187,6 +187,10 @@ describe('stuck withdrawals', () => {
   });
 
   it('a replacement that may cost more than its acceptance reserved raises its reserved fee (what the funds check of later requests holds for it)', async () => {
+    // The worker shares fee estimates for 1 s (FeeCache): one read while the previous test
+    // had the base fee raised would reserve far above what the withdrawal is then signed with,
+    // and its speed-up (10% above what was signed) would stay below that reservation.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await automine(false);
     try {
       const { id } = await send('1');
