@@ -48,6 +48,14 @@ export interface Subscribing {
   swapApi: SwapApi;
 }
 
+/**
+ * An outbound.confirmed subscriber with nothing to do: the purpose is followed to its depth
+ * only so that a transaction a reorganisation takes away is sent again, the same signed bytes
+ * (outbound/confirm.ts, which logs it). Lost, its nonce would be a hole no later transaction
+ * of the sender is mined past, and what it moved would not be moved.
+ */
+const resentOnly = (): Promise<void> => Promise.resolve();
+
 export function subscriptions({
   withdrawals,
   contracts,
@@ -113,11 +121,11 @@ export function subscriptions({
       withdraw: (tx, { row, change }) => withdrawal.confirmation(tx, row, change),
       // A reorg can take the cancel away and land the original it replaced (same nonce).
       'withdraw-cancel': (tx, { row, change }) => withdrawal.cancelConfirmation(tx, row, change),
-      // Followed only so that a reorged step is sent again (modules/sweeps/steps.ts, confirmation).
-      'sweep-topup': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
-      sweep: (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
-      'sweep-lend': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
-      'sweep-give-back': (tx, { row, change }) => sweeps.stepConfirmed(tx, row, change),
+      // Sweep steps: resent only (their handlers ignore a second settlement: sweeps/steps.ts).
+      'sweep-topup': resentOnly,
+      sweep: resentOnly,
+      'sweep-lend': resentOnly,
+      'sweep-give-back': resentOnly,
       // A reorged write is sent again and PENDING until it settles anew (contracts/service.ts, writeConfirmed).
       contract: (tx, { row, change }) => contracts.writeConfirmed(tx, row, change),
       'autosettle-topup': (tx, { row, change }) => legs.legConfirmed(tx, row, change),
@@ -125,17 +133,15 @@ export function subscriptions({
       'autosettle-swap': (tx, { row, change }) => legs.swapConfirmed(tx, row, change),
       'autosettle-transfer': (tx, { row, change }) => legs.transferConfirmed(tx, row, change),
       staking: (tx, { row, change }) => staking.confirmed(tx, row, change),
-      // Followed only so that a reorged step is sent again (modules/salvage/steps.ts, confirmation).
-      'salvage-topup': (_tx, { row, change }) => recovery.confirmation(row, change),
-      'salvage-lend': (_tx, { row, change }) => recovery.confirmation(row, change),
-      salvage: (_tx, { row, change }) => recovery.confirmation(row, change),
-      'salvage-give-back': (_tx, { row, change }) => recovery.confirmation(row, change),
+      // Recovery steps: resent only (a second settlement finds the recovery moved on: salvage/steps.ts).
+      'salvage-topup': resentOnly,
+      'salvage-lend': resentOnly,
+      salvage: resentOnly,
+      'salvage-give-back': resentOnly,
       'swap-topup': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
       'swap-approve': (tx, { row, change }) => swap.legConfirmed(tx, row, change),
       swap: (tx, { row, change }) => swap.swapConfirmed(tx, row, change),
-      // Nothing to tell anyone; followed so that a reorged filler is sent again: the nonce it
-      // fills would otherwise be a hole no later transaction of the sender is mined past.
-      'nonce-filler': () => Promise.resolve(),
+      'nonce-filler': resentOnly,
     },
     // A deposit to a checkout session's address: the session follows it (seen, then confirmed).
     'deposit.recorded': [(tx, { depositIds }) => checkouts.queuePayments(tx, depositIds)],

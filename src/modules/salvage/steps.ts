@@ -16,7 +16,7 @@ import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
-import type { Confirmation, OutboundRow } from '../outbound/service.js';
+import type { OutboundRow } from '../outbound/service.js';
 import type { Counted } from '../transactions/service.js';
 import type { SalvagePlan } from './types.js';
 import * as store from './store.js';
@@ -103,23 +103,6 @@ export class SalvageSteps {
   /** outbound.signed of 'salvage': the Transaction holds the transfer's hash. */
   async signed(tx: DbConn, row: OutboundRow): Promise<void> {
     if (row.ownerId && row.hash) await this.deps.transactions.recordSigned(tx, row.ownerId, { hash: row.hash, nonce: row.nonce });
-  }
-
-  /**
-   * outbound.confirmed of every step: only logged. Each step is followed to the chain's depth
-   * so that one a reorganisation takes away is sent again (the same bytes): a master's top-up,
-   * lend or give-back lost for good leaves a hole in its nonces that no later payout of the
-   * master can be mined past, and a lost transfer leaves the funds where they were. Sent
-   * again, a step settles again: #locked finds the recovery at a later stage (or ended) and
-   * nothing moves on twice.
-   */
-  confirmation(row: OutboundRow, change: Confirmation): Promise<void> {
-    if (change.kind !== 'depth')
-      this.deps.logger.warn(
-        { salvageId: row.ownerId, purpose: row.purpose, hash: row.hash, change: change.kind },
-        change.kind === 'reorged' ? 'recovery step reorged away; the same bytes are sent again' : 'recovery step re-mined in another block',
-      );
-    return Promise.resolve();
   }
 
   async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {

@@ -22,7 +22,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import type { Confirmation, OutboundRow, OutboundService } from '../outbound/service.js';
+import type { OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService, TransactionView } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import { normaliseConfigurations } from '../wallets/service.js';
@@ -419,12 +419,6 @@ export class SweepService {
   /** outbound.settled of 'sweep': steps.ts. */
   transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     return this.steps.transferSettled(tx, row);
-  }
-
-  /** outbound.confirmed of every step (followed to depth so a reorged one is sent again): steps.ts. */
-  stepConfirmed(_tx: DbConn, row: OutboundRow, change: Confirmation): Promise<void> {
-    this.steps.confirmation(row, change);
-    return Promise.resolve();
   }
 
   /** outbound.settled of 'sweep-give-back': steps.ts. */

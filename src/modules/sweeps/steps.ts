@@ -11,7 +11,7 @@ import type { Events, Purpose } from '../../events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AddressService } from '../addresses/service.js';
 import type { CatalogueService } from '../catalogue/service.js';
-import type { Confirmation, OutboundRow, OutboundService } from '../outbound/service.js';
+import type { OutboundRow, OutboundService } from '../outbound/service.js';
 import type { TransactionService } from '../transactions/service.js';
 import type { WalletService } from '../wallets/service.js';
 import type { WebhookService } from '../webhooks/service.js';
@@ -96,26 +96,10 @@ export class SweepSteps {
     return { ...sweep, [key]: row.id };
   }
 
-  /**
-   * outbound.confirmed of every step: only logged. Each step is followed to the chain's depth
-   * so that one a reorganisation takes away is sent again (the same bytes): a master's top-up,
-   * lend or give-back lost for good leaves a hole in its nonces that no later payout of the
-   * master can be mined past, and a lost transfer leaves the swept deposits at the child.
-   * Sent again, a step settles again (outbound.settled): the step handlers below move the
-   * sweep on only from a step whose next one is not queued yet.
-   */
-  confirmation(row: OutboundRow, change: Confirmation): void {
-    if (change.kind === 'depth') return;
-    this.logger.warn(
-      { sweepId: row.ownerId, purpose: row.purpose, hash: row.hash, change: change.kind },
-      change.kind === 'reorged' ? 'sweep step reorged away; the same bytes are sent again' : 'sweep step re-mined in another block',
-    );
-  }
-
   /** outbound.settled of 'sweep-topup' (src/subscriptions.ts): the lend or the transfer follows, or the sweep fails. */
   async topupSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = await this.settled(tx, row, 'topup');
-    // Settled again after a reorganisation (confirmation): the step after it is queued already.
+    // Settled again after a reorganisation (src/subscriptions.ts, resentOnly): the step after it is queued already.
     if (!sweep || sweep.lend_outbound_id || sweep.transfer_outbound_id) return;
     if (row.stage === 'mined') await this.next(tx, sweep);
     else await this.fail(tx, sweep, `gas top-up ${row.stage}${row.error ? `: ${row.error}` : ''}`);
