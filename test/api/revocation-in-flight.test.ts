@@ -18,45 +18,23 @@ import { buildServer } from '../../src/server.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { LIVE_KEY_TTL_MS } from '../../src/modules/apikeys/service.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { startDelayingProxy, type DelayingProxy } from '../support/delaying-proxy.js';
 
 /** How late everything the database sends reaches the slow replica (answers and notifications alike). */
 const LAG_MS = 600;
 
 let h: Harness;
 let slow: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
-let proxy: net.Server;
-/** Bytes the slow replica has sent PostgreSQL so far: a query is on its way once it grows. */
-let sent = 0;
-
-/** A TCP proxy to PostgreSQL that holds every byte from the server for LAG_MS (a slow network path). */
-async function delayingProxy(target: URL): Promise<net.Server> {
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port), target.hostname);
-    client.on('data', (d) => {
-      sent += d.length;
-      upstream.write(d);
-    });
-    upstream.on('data', (d) => setTimeout(() => client.writable && client.write(d), LAG_MS));
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', () => setTimeout(end, LAG_MS)).on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
+/** Everything PostgreSQL sends the slow replica, held LAG_MS; `sent()`: bytes the replica sent (a query is on its way once it grows). */
+let proxy: DelayingProxy;
 
 beforeAll(async () => {
   h = await startHarness();
-  proxy = await delayingProxy(new URL(h.databaseUrl));
-  const url = new URL(h.databaseUrl);
-  url.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+  proxy = await startDelayingProxy(h.databaseUrl, LAG_MS);
   const logger = createLogger('silent');
   // Both the queries and the change listener go through the slow path; one connection, made
   // before the test, so a lookup is one round trip.
-  const database = createDatabase(url.toString(), logger, 1);
+  const database = createDatabase(proxy.url, logger, 1);
   const services = await createServices(
     database.db,
     new LocalKeyVault(h.kek),
@@ -66,7 +44,7 @@ beforeAll(async () => {
       keyExport: { testnet: true, mainnet: false },
       apiLimits: { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
     },
-    { logger, databaseUrl: url.toString() },
+    { logger, databaseUrl: proxy.url },
   );
   const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -96,10 +74,10 @@ describe('a key revoked while a replica looks it up', () => {
     // The replica starts looking the key up; its answer is on the slow path for LAG_MS. The
     // revocation follows once the lookup's query has left (a fixed pause could be too short
     // on a busy machine, and the lookup would then read the key revoked).
-    const before = sent;
+    const before = proxy.sent();
     const first = status(slow.baseUrl, 'GET', '/v1/wallets', apiKey);
-    for (let i = 0; i < 500 && sent === before; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(sent, 'the replica sent its lookup').toBeGreaterThan(before);
+    for (let i = 0; i < 500 && proxy.sent() === before; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(proxy.sent(), 'the replica sent its lookup').toBeGreaterThan(before);
     await new Promise((r) => setTimeout(r, 20));
     expect((await h.api('DELETE', `/v1/api-keys/${id}`, { key: h.businessKey })).status).toBe(200);
     const committed = performance.now();

@@ -18,6 +18,7 @@ import { createServices, type Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { startDelayingProxy, type DelayingProxy } from '../support/delaying-proxy.js';
 import { revocationWindow, startApiReplica, type ApiReplica } from '../support/replicas.js';
 
 const LAG_MS = 300;
@@ -29,32 +30,13 @@ let h: Harness;
 let replica: ApiReplica;
 /** A replica in this process whose change listener lags LAG_MS behind the database. */
 let lagging: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
-let proxy: net.Server;
-
-/** A TCP proxy to PostgreSQL that holds every byte from the server for LAG_MS. */
-async function delayingProxy(target: URL): Promise<net.Server> {
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port), target.hostname);
-    client.on('data', (d) => upstream.write(d));
-    upstream.on('data', (d) => setTimeout(() => client.writable && client.write(d), LAG_MS));
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', () => setTimeout(end, LAG_MS)).on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
+let proxy: DelayingProxy;
 
 beforeAll(async () => {
   h = await startHarness();
   const chains = h.devnet.chains.map((c) => c.config);
   const started = startApiReplica({ databaseUrl: h.databaseUrl, kek: h.kek, chains });
-  proxy = await delayingProxy(new URL(h.databaseUrl));
-  const slow = new URL(h.databaseUrl);
-  slow.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+  proxy = await startDelayingProxy(h.databaseUrl, LAG_MS);
   const logger = createLogger('silent');
   // Queries go straight to the database; only the change listener is slow.
   const database = createDatabase(h.databaseUrl, logger);
@@ -67,7 +49,7 @@ beforeAll(async () => {
       keyExport: { testnet: true, mainnet: false },
       apiLimits: { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
     },
-    { logger, databaseUrl: slow.toString() },
+    { logger, databaseUrl: proxy.url },
   );
   const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
