@@ -227,11 +227,16 @@ export interface NonceSender extends SenderCore {
 export interface ExpirySender extends SenderCore {
   readonly ordering: 'expiry';
   /**
-   * Whether a signed transaction's deadline is behind the chain's head, so that no node can
-   * include it any more: only then may the pipeline rebuild it. Asked before looking for a
-   * receipt, so a transaction that landed just in time is found, not rebuilt.
+   * Whether the transaction signed as `hash` with `network` can no longer land and has not:
+   * its deadline is behind the chain's final head (no fork can include it any more) and the
+   * chain, read at or past that point, does not hold it. Only then may the pipeline rebuild
+   * it. The two facts are tied in one answer because behind a load balancer a receipt lookup
+   * can reach a node that lags the one that saw the deadline pass, and its "not found" would
+   * rebuild a payment that landed (paid twice); a family that cannot tell throws a retryable
+   * UpstreamError instead. Asked before looking for a receipt, so a transaction that landed
+   * just in time is found, not rebuilt.
    */
-  hasExpired(network: NetworkData): Promise<boolean>;
+  hasExpired(network: NetworkData, hash: string): Promise<boolean>;
 }
 
 /** A family's side of the outbound lifecycle: the core, and the members of its ordering. */

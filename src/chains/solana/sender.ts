@@ -445,12 +445,28 @@ export class SolanaSender implements ExpirySender {
     return null;
   }
 
-  /** Whether the finalized block height is past the blockhash's last valid height: no fork can include it any more. */
-  async hasExpired(network: NetworkData): Promise<boolean> {
+  /**
+   * Whether the transaction signed as `hash` can no longer land and has not: the finalized
+   * block height is past its blockhash's last valid height (no fork can include it any more),
+   * and a node at or past that finalized slot has no status for it. Behind a load balancer the
+   * two reads can reach different nodes; a status answered by one whose slot is below the
+   * finalized slot the first saw is a lagging node's "not found" (it may not have the block the
+   * payment landed in yet), and rebuilding on it would pay twice: nothing is concluded then.
+   */
+  async hasExpired(network: NetworkData, hash: string): Promise<boolean> {
     const last = big(network.lastValidBlockHeight);
     if (last === null) throw new Error('network data without lastValidBlockHeight');
-    const height = u64(await (await this.node.rpc()).getBlockHeight({ commitment: 'finalized' }).send());
-    return height > last;
+    const rpc = await this.node.rpc();
+    const finalized = await rpc.getEpochInfo({ commitment: 'finalized' }).send();
+    if (u64(finalized.blockHeight) <= last) return false;
+    const { context, value } = await rpc.getSignatureStatuses([hash] as never, { searchTransactionHistory: true }).send();
+    if (u64(context.slot) < u64(finalized.absoluteSlot)) {
+      throw new UpstreamError(
+        'CHAIN_UNAVAILABLE',
+        `the Solana node that answered the status of ${hash} is at slot ${context.slot}, behind the finalized slot ${finalized.absoluteSlot} another answered; asked again later`,
+      );
+    }
+    return value[0] === null;
   }
 }
 

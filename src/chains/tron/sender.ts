@@ -18,6 +18,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
+import { tronHasExpired } from './expiry.js';
 import type {
   ChildFeeFunding,
   FeeQuote,
@@ -43,7 +44,6 @@ import {
   checkRaw,
   encodeSigned,
   varintLength,
-  readHeader,
   txIdOf,
   resourceOpOf,
   resourceOpFields,
@@ -350,20 +350,9 @@ export class TronSender implements ExpirySender {
     return null;
   }
 
-  /**
-   * Whether the solidified head's time has reached the expiration: then no block can include
-   * the transaction, on any fork (the head alone could still be replaced by a fork whose
-   * blocks are older). Costs up to the solidification lag (about a minute) before a rebuild.
-   */
-  async hasExpired(network: NetworkData): Promise<boolean> {
-    const expiration = big(network.expiration) ?? (network.rawDataHex ? readHeader(hexToBytes(network.rawDataHex)).expiration : null);
-    if (expiration === null) throw new Error('network data without an expiration');
-    const block = await this.node.post<Json>('walletsolidity/getnowblock');
-    const raw = (block.block_header as Json | undefined)?.raw_data as Json | undefined;
-    if (raw === undefined) throw new Error('the Tron node answered getnowblock without a block header');
-    // proto3 leaves a zero out: the genesis block (java-tron's mainnet one has timestamp 0).
-    const ts = raw.timestamp ?? 0;
-    return BigInt(ts as number | string) >= expiration;
+  /** See chains/tron/expiry.ts: proved from the solidified blocks between its reference block and its expiration. */
+  hasExpired(network: NetworkData, hash: string): Promise<boolean> {
+    return tronHasExpired(this.node, network, hash);
   }
 }
 

@@ -221,7 +221,10 @@ function expiryOrdering(sender: ExpirySender): OrderingStrategy {
     replacing: null,
 
     rebuilding: {
-      expired: (row) => sender.hasExpired(row.network),
+      expired: (row) => {
+        if (row.hash === null) throw new Error(`outbound ${row.id} is tracked without a signature`);
+        return sender.hasExpired(row.network, row.hash);
+      },
       rebuild: rebuildExpired,
     },
   };

@@ -40,7 +40,7 @@ export interface Replacing {
 
 /** Deadlines and rebuilds: the 'expiry' strategy's. */
 export interface Rebuilding {
-  /** Whether the row's deadline is behind the chain's head (asked before looking for receipts). */
+  /** Whether the row can no longer land and has not (ExpirySender.hasExpired; asked before looking for receipts). */
   expired(row: OutboundRow): Promise<boolean>;
   /**
    * The row steps aside as 'replaced' by a new created row with the same call and owner,

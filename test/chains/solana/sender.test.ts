@@ -4,8 +4,6 @@
  * fresh blockhash, signing by the master as fee payer and the child as owner, the landed
  * version found with its fee, and expiry judged on the finalized block height.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519';
@@ -16,6 +14,7 @@ import { SolanaBalances } from '../../../src/chains/solana/balances.js';
 import { SolanaSender } from '../../../src/chains/solana/sender.js';
 import { ChainRejectedError } from '../../../src/chains/errors.js';
 import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
+import { startLaggingBalancer } from '../../support/lagging-node.js';
 
 let w: World;
 let balances: SolanaBalances;
@@ -113,12 +112,12 @@ describe('SolanaSender', () => {
     const network = await sender.prepare(intent, {});
     const lost = sender.sign(intent, null, network, master.key);
     expect(network.signatures).toBe('1');
-    expect(await sender.hasExpired(network)).toBe(false);
+    expect(await sender.hasExpired(network, lost.hash)).toBe(false);
     // 150 blocks of validity, plus the 32 the finalized commitment lags behind.
     slots(150);
-    expect(await sender.hasExpired(network)).toBe(false);
+    expect(await sender.hasExpired(network, lost.hash)).toBe(false);
     slots(40);
-    expect(await sender.hasExpired(network)).toBe(true);
+    expect(await sender.hasExpired(network, lost.hash)).toBe(true);
     expect(await sender.findLanded([lost.hash])).toBeNull();
     // The lost version is refused now; a rebuilt one lands.
     await expect(w.rpc.sendTransaction(lost.raw as never, { encoding: 'base64' }).send()).rejects.toThrow(/simulation failed/i);
@@ -143,32 +142,53 @@ describe('SolanaSender', () => {
     slots(40); // past the finalized commitment's lag
     expect((await w.rpc.getSignatureStatuses([signed.hash as never]).send()).value[0]?.confirmationStatus).toBe('finalized');
 
-    // The same node behind a proxy that answers getTransaction with null, as a node whose
-    // history lags behind the one that gave the status does.
-    const proxy = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const call = JSON.parse(body) as { id: unknown; method: string };
-        if (call.method === 'getTransaction') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
-          return;
-        }
-        void fetch(w.standIn.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => {
-          res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
-        });
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    // The same node behind a balancer whose other backend answers getTransaction with null, as
+    // a node whose history lags behind the one that gave the status does.
+    const balancer = await startLaggingBalancer(w.standIn.url, (_path, call) =>
+      call.method === 'getTransaction' ? { jsonrpc: '2.0', id: call.id, result: null } : undefined,
+    );
     try {
-      const lagging = new SolanaNode(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+      const lagging = new SolanaNode(balancer.url);
       const behind = new SolanaSender(lagging, new SolanaBalances(lagging));
       // Not null: that would let an expired payment be rebuilt and paid twice.
       await expect(behind.findLanded([signed.hash])).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE', retryable: true });
     } finally {
-      await new Promise((resolve) => proxy.close(resolve));
+      await balancer.close();
     }
     expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
+  });
+
+  it('an expired blockhash is never concluded unlanded from a lagging node: the status must come from one at or past the finalized slot', async () => {
+    const master = keypair();
+    const recipient = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    slots(2);
+    // A balancer's second backend, frozen at the slot reached now: it has never seen the
+    // payment below, so it answers its status with null (and its own slot as the context).
+    const frozenAt = Number(await w.rpc.getSlot({ commitment: 'processed' }).send());
+    const balancer = await startLaggingBalancer(w.standIn.url, (_path, call) =>
+      call.method === 'getSignatureStatuses'
+        ? { jsonrpc: '2.0', id: call.id, result: { context: { slot: frozenAt }, value: (call.params as unknown[][])[0]!.map(() => null) } }
+        : undefined,
+    );
+    try {
+      const intent: TxIntent = { kind: 'native', from: master.address, to: recipient.address, amount: 3_000_000n };
+      const network = await sender.prepare(intent, {});
+      const signed = sender.sign(intent, null, network, master.key);
+      await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send();
+      slots(200); // past its last valid height (150 blocks) and the finalized commitment's lag
+      const node = new SolanaNode(balancer.url);
+      const balanced = new SolanaSender(node, new SolanaBalances(node));
+      // Alone, the lagging backend's answer reads "not landed": the pipeline would rebuild and pay twice.
+      expect(await balanced.findLanded([signed.hash])).toBeNull();
+      await expect(balanced.hasExpired(network, signed.hash)).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE', retryable: true });
+      // A node at the finalized slot has it: not expired, landed, paid once.
+      expect(await sender.hasExpired(network, signed.hash)).toBe(false);
+      expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
+      expect(await sol(recipient.address)).toBe(3_000_000n);
+    } finally {
+      await balancer.close();
+    }
   });
 
   it('signs only the prepared message of the intent: another sender, or a missing fee payer key, is refused', async () => {

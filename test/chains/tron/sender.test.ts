@@ -17,6 +17,7 @@ import { TronNode } from '../../../src/chains/tron/node.js';
 import { TronSender } from '../../../src/chains/tron/sender.js';
 import { tronFees } from '../../../src/chains/tron/receipt.js';
 import { callOf, encodeRaw, readHeader, tronIntentOf } from '../../../src/chains/tron/tx.js';
+import { startLaggingBalancer } from '../../support/lagging-node.js';
 
 let s: TronStandIn;
 let node: TronNode;
@@ -235,7 +236,7 @@ describe('TronSender: expiry', () => {
     const b = newWallet();
     const intent: NativeIntent = { kind: 'native', from: a.address, to: b.address, amount: 1_000n };
     const first = await sender.prepare(intent, {});
-    expect(await sender.hasExpired(first)).toBe(false);
+    expect(await sender.hasExpired(first, first.txID!)).toBe(false);
     // prepare always builds afresh: another reference block or deadline, another txID.
     await s.control.produceBlocks(1);
     const second = await sender.prepare(intent, first);
@@ -244,12 +245,49 @@ describe('TronSender: expiry', () => {
     await s.control.advanceTime(61_000);
     await s.control.produceBlocks(1);
     // The head is past the deadline, the solidified head not yet: a fork could still take it.
-    expect(await sender.hasExpired(first)).toBe(false);
+    expect(await sender.hasExpired(first, first.txID!)).toBe(false);
     await s.control.solidify();
-    expect(await sender.hasExpired(first)).toBe(true);
+    expect(await sender.hasExpired(first, first.txID!)).toBe(true);
     // The stand-in agrees: those bytes can no longer be included.
     const res = await broadcast(sender.sign(intent, null, first, keyOf(a)).raw);
     expect(res.code).toBe('TRANSACTION_EXPIRATION_ERROR');
     expect(BigInt(await balance(s, b.hex))).toBe(0n);
+  });
+
+  it('an expired transaction is never concluded unlanded from a lagging node: every block up to its expiration must come back', async () => {
+    const a = await fundedWallet(s, 10_000_000);
+    const b = newWallet();
+    // A balancer's second backend, frozen at the head reached now: it has none of the blocks
+    // after it (getblockbynum answers {} and getblockbylimitnext leaves them out, as java-tron
+    // does past its head) and no info on the payment below.
+    const head = await node.post<{ block_header: { raw_data: { number: number } } }>('wallet/getnowblock');
+    const frozenAt = head.block_header.raw_data.number;
+    const balancer = await startLaggingBalancer(s.url, async (path, body) => {
+      if (path.endsWith('/gettransactioninfobyid')) return {};
+      if (path.endsWith('/getblockbynum')) return Number(body.num) > frozenAt ? {} : undefined;
+      if (!path.endsWith('/getblockbylimitnext')) return undefined;
+      const all = await node.post<{ block?: { block_header: { raw_data: { number: number } } }[] }>(path.slice(1), body);
+      return { block: (all.block ?? []).filter((blk) => blk.block_header.raw_data.number <= frozenAt) };
+    });
+    try {
+      const intent: NativeIntent = { kind: 'native', from: a.address, to: b.address, amount: 1_000n };
+      const network = await sender.prepare(intent, {});
+      const signed = sender.sign(intent, null, network, keyOf(a));
+      expect((await broadcast(signed.raw)).result).toBe(true);
+      await s.control.produceBlocks(1);
+      await s.control.advanceTime(61_000);
+      await s.control.produceBlocks(1);
+      await s.control.solidify();
+      const balanced = new TronSender(new TronNode(balancer.url));
+      // Alone, the lagging backend's answer reads "not landed": the pipeline would rebuild and pay twice.
+      expect(await balanced.findLanded([signed.hash])).toBeNull();
+      await expect(balanced.hasExpired(network, signed.hash)).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE', retryable: true });
+      // The node that has the blocks finds it in one: not expired, landed, paid once.
+      expect(await sender.hasExpired(network, signed.hash)).toBe(false);
+      expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
+      expect(BigInt(await balance(s, b.hex))).toBe(1_000n);
+    } finally {
+      await balancer.close();
+    }
   });
 });
