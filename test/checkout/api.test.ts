@@ -474,3 +474,38 @@ describe('checkout sessions', () => {
     expect(await checkout(held.id)).toMatchObject({ status: 'invalid', amountPaid: '4', amountConfirmed: '0' });
   });
 });
+
+describe('an asset the wallet stopped taking', () => {
+  it('starts no session in it: its deposits would never be recorded, the payer paying into a session that sees nothing', async () => {
+    const w = h.wallets[SLUG]!;
+    const usdt = h.services.catalogue.findChain(SLUG, 'testnet')!.assets.find((a) => a.symbol === 'USDT')!;
+    const link = await createLink({ name: 'Disabled later', amount: '2', slug: 'disabled-later' });
+    expect(link.accepts.map((a: any) => a.symbol).sort()).toEqual(['USDC', 'USDT']);
+    const off = await h.api('PATCH', `/v1/wallets/${w.id}/assets/${usdt.id}`, { key: key(), body: { isActive: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    try {
+      const before = (await h.api('GET', `/v1/payment_links/${link.id}/checkouts`, { key: key() })).body.meta.totalItems;
+      // The API refuses it, naming the asset; nothing is written (no session, no address).
+      const refused = await h.api('POST', `/v1/payment_links/${link.id}/checkouts`, { key: key(), body: { asset: 'USDT' } });
+      expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([422, 'ASSET_NOT_ENABLED']);
+      expect(refused.body.details?.[0]?.field).toBe('asset');
+      // The payer's page offers only what the wallet still takes, and refuses the other choice.
+      const page = await (await fetch(`${h.baseUrl}/pay/disabled-later`)).text();
+      expect(page).toContain(`${w.id}:${h.services.catalogue.findChain(SLUG, 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id}`);
+      expect(page).not.toContain(`${w.id}:${usdt.id}`);
+      const posted = await fetch(`${h.baseUrl}/pay/disabled-later`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ choice: `${w.id}:${usdt.id}` }).toString(),
+        redirect: 'manual',
+      });
+      expect(posted.status).toBe(422);
+      expect((await h.api('GET', `/v1/payment_links/${link.id}/checkouts`, { key: key() })).body.meta.totalItems).toBe(before);
+      // What it still takes starts as before.
+      expect((await startCheckout(link.id, { asset: 'USDC' })).currency).toBe('USDC');
+    } finally {
+      const on = await h.api('PATCH', `/v1/wallets/${w.id}/assets/${usdt.id}`, { key: key(), body: { isActive: true } });
+      expect(on.status, JSON.stringify(on.body)).toBe(200);
+    }
+  });
+});

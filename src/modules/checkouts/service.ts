@@ -28,7 +28,7 @@ import {
   slugTaken,
 } from './links.js';
 import type { CheckoutView, CreateCheckoutBody, CreateLinkBody, PaymentLinkView, UpdateLinkBody } from './schemas.js';
-import { present, recompute, startSession, type Channel, type SessionDeps } from './sessions.js';
+import { present, recompute, startSession, takenNow, type Channel, type SessionDeps } from './sessions.js';
 import * as store from './store.js';
 
 export type { CheckoutView, PaymentLinkView } from './schemas.js';
@@ -36,7 +36,7 @@ export type { LinkRow, CheckoutRow } from './store.js';
 export { isHttpUrl, isOpen } from './links.js';
 export { dueOf, owing, paymentUri } from './sessions.js';
 
-/** A link as the payer's page needs it: the row, what it takes, and whether it is open. */
+/** A link as the payer's page needs it: the row, what it takes now (its wallets still enable), and whether it is open. */
 export interface PublicLink {
   link: store.LinkRow;
   accepts: store.AcceptRow[];
@@ -60,7 +60,15 @@ export class CheckoutService {
     addresses: AddressService,
     webhooks: WebhookService,
   ) {
-    this.#deps = { db, clock, catalogue, addresses, webhooks, baseUrl: () => this.#baseUrl };
+    this.#deps = {
+      db,
+      clock,
+      catalogue,
+      addresses,
+      webhooks,
+      baseUrl: () => this.#baseUrl,
+      enabledOf: async (walletId) => new Set((await walletAssets.enabledCached({ id: walletId })).map((e) => e.asset.row.id)),
+    };
   }
 
   /** Where the pages are served (PUBLIC_URL or the server's address), for `url` fields; relative until set. */
@@ -194,8 +202,9 @@ export class CheckoutService {
   async publicLink(slug: string): Promise<PublicLink | null> {
     const link = await store.findLinkBySlug(this.db, slug);
     if (!link) return null;
-    const accepts = await store.acceptsOf(this.db, [link.id]);
-    return { link, accepts, open: isOpen(link) };
+    // What its wallets no longer enable is not offered: the indexer would not record its payment.
+    const accepts = await takenNow(this.#deps, await store.acceptsOf(this.db, [link.id]));
+    return { link, accepts, open: isOpen(link) && accepts.length > 0 };
   }
 
   async startFromPage(slug: string, input: CreateCheckoutBody): Promise<store.CheckoutRow> {

@@ -26,26 +26,48 @@ export interface SessionDeps {
   webhooks: WebhookService;
   /** Where the pages are (PUBLIC_URL, or the server's own address): the `url` of a session. */
   baseUrl(): string;
+  /** Catalogue ids of the assets the wallet enables now (the indexer records deposits of these only). */
+  enabledOf(walletId: string): Promise<ReadonlySet<string>>;
 }
 
 /** Who starts a session: the merchant through the API (may set the amount), or a payer on the page. */
 export type Channel = 'api' | 'page';
 
-/** The (wallet, asset) of a link a session is for: the one asked for, or the only one that fits. */
-function choose(accepts: store.AcceptRow[], catalogue: CatalogueService, input: CreateCheckoutBody) {
+/** The (wallet, asset) pairs of a link its wallets still enable: what a payer may be asked to pay in. */
+export async function takenNow(deps: Pick<SessionDeps, 'enabledOf'>, accepts: store.AcceptRow[]): Promise<store.AcceptRow[]> {
+  const enabled = new Map<string, ReadonlySet<string>>();
+  for (const walletId of new Set(accepts.map((a) => a.wallet_id))) enabled.set(walletId, await deps.enabledOf(walletId));
+  return accepts.filter((a) => enabled.get(a.wallet_id)!.has(a.asset_id));
+}
+
+/**
+ * The (wallet, asset) of a link a session is for: the one asked for, or the only one that
+ * fits, among those its wallet still enables. An asset disabled on the wallet since the link
+ * was made is refused (ASSET_NOT_ENABLED): the indexer records no deposit of it, so the payer
+ * would pay a session that never sees the payment.
+ */
+async function choose(deps: SessionDeps, accepts: store.AcceptRow[], input: CreateCheckoutBody) {
   const fits = accepts.filter((a) => {
     if (input.walletId && a.wallet_id !== input.walletId) return false;
     if (!input.asset) return true;
-    const asset = catalogue.asset(a.asset_id);
+    const asset = deps.catalogue.asset(a.asset_id);
     return a.asset_id === input.asset || asset?.row.symbol.toUpperCase() === input.asset.toUpperCase();
   });
-  if (fits.length === 1) return fits[0]!;
+  const field = input.asset ? 'asset' : 'walletId';
   if (fits.length === 0)
     throw new BusinessRuleError('ASSET_NOT_ACCEPTED', 'This payment link does not take that wallet and asset', [
-      { field: input.asset ? 'asset' : 'walletId', message: 'not accepted by the link' },
+      { field, message: 'not accepted by the link' },
     ]);
+  const live = await takenNow(deps, fits);
+  if (live.length === 1) return live[0]!;
+  if (live.length === 0) {
+    const names = [...new Set(fits.map((a) => deps.catalogue.asset(a.asset_id)?.row.symbol ?? a.asset_id))].join(', ');
+    throw new BusinessRuleError('ASSET_NOT_ENABLED', `${names} is no longer enabled on the wallet: this link cannot take it now`, [
+      { field, message: 'not enabled on the wallet' },
+    ]);
+  }
   throw new ValidationError('Choose the network and asset: this link takes several (walletId and asset)', [
-    { field: 'asset', message: `one of ${fits.map((a) => `${a.wallet_id}/${catalogue.asset(a.asset_id)?.row.symbol}`).join(', ')}` },
+    { field: 'asset', message: `one of ${live.map((a) => `${a.wallet_id}/${deps.catalogue.asset(a.asset_id)?.row.symbol}`).join(', ')}` },
   ]);
 }
 
@@ -64,7 +86,7 @@ export async function startSession(
 ): Promise<store.CheckoutRow> {
   if (!isOpen(link)) throw inactive(link);
   checkRedirectUrl(input.redirectUrl);
-  const pick = choose(accepts, deps.catalogue, input);
+  const pick = await choose(deps, accepts, input);
   const asset = deps.catalogue.asset(pick.asset_id)!;
   const given = channel === 'api' ? (input.amount ?? link.amount) : (link.amount ?? input.amount);
   if (!given)
