@@ -22,6 +22,9 @@ import {
   type PolicyWorld,
 } from './world.js';
 import { eventually } from '../support/fixtures.js';
+import { base32 } from '@scure/base';
+import { totpAt } from '../../src/lib/totp.js';
+import { createDashboardUser, csrfOf, DashClient } from '../dashboard/support.js';
 import { importList, parseListFile } from '../../src/modules/aml/service.js';
 import { LISTED, lookupUntil, SDN } from '../aml/support.js';
 
@@ -291,6 +294,41 @@ describe('approvals', () => {
       expect({ name: now.name, quorum: now.approval.quorum }).toEqual({ name: `renamed ${i}`, quorum: 2 });
       expect((await w.h.api('DELETE', `/v1/policies/${rule.id}`, { key: w.manager.apiKey })).status).toBe(200);
     }
+  });
+
+  it('a long dashboard comment is cut on a whole character: the vote is recorded, never a 500', { timeout: 60_000 }, async () => {
+    const wallet = await fundedWallet(w, 'dashboard-comment', '500');
+    await policy(w, {
+      ...approvalRule(wallet.id, 2),
+      approval: { approvers: { roles: ['approver'] }, quorum: 2, ttlSeconds: 3600 },
+    });
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '150' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const approvalId = (await w.h.api('GET', `/v1/approvals/${res.body.data.id}`, { key: w.h.businessKey })).body.data.id as string;
+
+    const email = 'comment-approver@policies.example';
+    const password = 'a long enough password';
+    const user = await createDashboardUser(w.h, w.h.businessId, email, password);
+    await sql`UPDATE dashboard_users SET role = 'approver' WHERE id = ${user.id}`.execute(w.h.database.db);
+    const client = new DashClient(w.h.baseUrl);
+    expect((await client.login(email, password)).status).toBe(303);
+    const started = await client.submit('/dashboard/account', '/dashboard/account/two-factor');
+    const secret = base32.decode(/data-testid="totp-secret">([A-Z2-7]+)</.exec(started.text)![1]!);
+    const enrolled = await client.request('POST', '/dashboard/account/two-factor/confirm', {
+      _csrf: csrfOf(started.text),
+      code: totpAt(secret, w.clock.now().getTime()),
+    });
+    expect(enrolled.status).toBe(303);
+
+    // 1,201 characters (the API's schema counts them so), 2,401 UTF-16 units: the form keeps
+    // the first 1,000 characters, never the first 1,000 units (which end halfway through an emoji).
+    const comment = `a${'\u{1F600}'.repeat(1200)}`;
+    const voted = await client.submit('/dashboard/approvals', `/dashboard/approvals/${approvalId}/approve`, { comment });
+    expect(voted.status, voted.text.slice(0, 300)).toBe(303);
+    const approval = (await w.h.api('GET', `/v1/approvals/${approvalId}`, { key: w.h.businessKey })).body.data;
+    expect(approval).toMatchObject({ status: 'PENDING', approvals: 1 });
+    expect(approval.votes).toHaveLength(1);
+    expect(approval.votes[0].comment).toBe(`a${'\u{1F600}'.repeat(999)}`);
   });
 
   it('the audit chain holds after all of it', async () => {

@@ -46,7 +46,10 @@ export function approvalRoutes(app: FastifyInstance, ctx: Ctx): void {
       const session = sessionOf(req);
       const id = (req.params as { approvalId?: string }).approvalId;
       if (!id || !UUID.test(id)) throw new NotFoundError('Approval');
-      const comment = (formOf(req).comment ?? '').trim().slice(0, 1000) || undefined;
+      // At most 1,000 characters, as the API's schema counts them (code points): cut by UTF-16
+      // units, an emoji astride the cut left half a surrogate pair, which jsonb (the audit
+      // entry of the vote) refuses: a 500, and the vote lost.
+      const comment = [...(formOf(req).comment ?? '').trim()].slice(0, 1000).join('') || undefined;
       try {
         // The policies decide who may vote (role, listed, two factors, never the initiator).
         if (action === 'approve') await approvals.approve(session.auth, id, comment, req.id);
