@@ -475,6 +475,30 @@ describe('checkout sessions', () => {
   });
 });
 
+describe('a payment reorged away', () => {
+  it('seen in time, then gone: the session waits out its window and ends invalid, never expired', async () => {
+    const link = await createLink({ name: 'Reorged', amount: '3', configurations: { expiresInMinutes: 10, monitoringMinutes: 20 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const snap = await eth().snapshot();
+    await eth().sendToken('USDC', c.address, '3');
+    await indexAll();
+    expect(await until(c.id, (x) => x.amountPaid === '3')).toMatchObject({ status: 'processing', amountDue: '0' });
+    await eth().revert(snap);
+    await eth().sendFiller();
+    await eth().mine(3);
+    await indexAll();
+    const { rows } = await sql<{ status: string }>`
+      SELECT t.status FROM checkout_payments p JOIN transactions t ON t.id = p.transaction_id WHERE p.checkout_id = ${c.id}`.execute(
+      h.database.db,
+    );
+    expect(rows.map((r) => r.status)).toEqual(['FAILED']);
+    clock.advance(15 * 60_000);
+    expect((await checkout(c.id)).status).toBe('processing');
+    clock.advance(15 * 60_000);
+    expect(await checkout(c.id)).toMatchObject({ status: 'invalid', amountConfirmed: '0' });
+  });
+});
+
 describe('an asset the wallet stopped taking', () => {
   it('starts no session in it: its deposits would never be recorded, the payer paying into a session that sees nothing', async () => {
     const w = h.wallets[SLUG]!;

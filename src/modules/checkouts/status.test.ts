@@ -60,6 +60,16 @@ describe('nextState', () => {
     expect(invalid.state.status).toBe('invalid');
     expect(invalid.events).toEqual(['checkout.invalid']);
   });
+
+  it('enough seen in time, then reorged away: it still waits, and ends invalid, never expired', () => {
+    const waiting = { ...fresh, status: 'processing' as const, seenBefore: totals(100n, 0n) };
+    expect(nextState(waiting, terms, zero, at(45)).state.status).toBe('processing');
+    const end = nextState(waiting, terms, zero, at(90));
+    expect(end.state.status).toBe('invalid');
+    expect(end.events).toEqual(['checkout.invalid']);
+    // Mined again meanwhile (its first sighting kept): it settles.
+    expect(nextState(waiting, terms, totals(100n, 100n), at(60)).state.status).toBe('settled');
+  });
 });
 
 describe('thresholdOf', () => {

@@ -8,7 +8,8 @@
  * - -> expired: expiresAt passes with less than the threshold seen in time (nothing, or a
  *   partial payment). A session that saw enough in time waits for its confirmations instead.
  * - -> invalid: the monitoring window ends while it still waits (seen in time, never confirmed:
- *   a payment reorged away, a chain that stalled).
+ *   a payment reorged away, a chain that stalled). A payment seen in time that a reorg took
+ *   away keeps it waiting too (the same transaction may be mined again): invalid, not expired.
  * settled, expired and invalid are final; their flags still follow the payments.
  */
 import type { CheckoutStatus } from './schemas.js';
@@ -63,9 +64,13 @@ export function nextState(before: SessionState & { seenBefore: Totals }, terms: 
       status = 'processing';
       events.push('checkout.processing');
     }
+    // Enough seen in time, as last counted, and since gone (a reorg failed the payment; the
+    // deposit may still be mined again): it waits out the window as any unconfirmed payment
+    // does, and ends invalid, never expired, which says the payer paid too little or too late.
+    const sawEnough = before.seenBefore.seenInTime >= terms.threshold;
     if (totals.confirmedInTime >= terms.threshold && !windowOver) {
       status = 'settled';
-    } else if (expired && totals.seenInTime < terms.threshold) {
+    } else if (expired && totals.seenInTime < terms.threshold && !sawEnough) {
       status = 'expired';
     } else if (windowOver) {
       status = 'invalid';
