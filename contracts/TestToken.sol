@@ -24,6 +24,11 @@ contract TestToken {
     // function names, so a test can list an address on either. Appended after the ERC-20
     // slots, so the layout of the balances is that of earlier builds.
     mapping(address => bool) private blacklisted;
+    // Tether's legacy token (USDT on Tron, Solidity 0.4 with SafeMath) checks a balance with
+    // `assert`: a transfer beyond it ends on the invalid opcode, not a revert, and a node
+    // reports that as a VM exception (java-tron: IllegalOperationException), not a revert.
+    // The minter switches a stand-in token to that behaviour. Appended too, for the layout.
+    bool public legacyAssert;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -144,6 +149,11 @@ contract TestToken {
         emit UnBlacklisted(account);
     }
 
+    function setLegacyAssert(bool on) external {
+        if (msg.sender != minter) revert UnauthorizedMinter(msg.sender);
+        legacyAssert = on;
+    }
+
     function _setBlacklisted(address account, bool listed) private {
         if (msg.sender != minter) revert UnauthorizedMinter(msg.sender);
         blacklisted[account] = listed;
@@ -153,7 +163,14 @@ contract TestToken {
         if (from == address(0)) revert ERC20InvalidSender(address(0));
         if (to == address(0)) revert ERC20InvalidReceiver(address(0));
         uint256 fromBalance = balanceOf[from];
-        if (fromBalance < value) revert ERC20InsufficientBalance(from, fromBalance, value);
+        if (fromBalance < value) {
+            if (legacyAssert) {
+                assembly {
+                    invalid()
+                }
+            }
+            revert ERC20InsufficientBalance(from, fromBalance, value);
+        }
         unchecked {
             // Both bounded by totalSupply: the subtraction was checked above, and the sum of
             // two balances never exceeds the supply.

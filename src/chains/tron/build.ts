@@ -49,13 +49,24 @@ export async function readChainFees(node: TronNode): Promise<TronChainFees> {
 export async function estimateEnergy(node: TronNode, intent: TronIntent): Promise<bigint> {
   const est = await node.post<Json>('wallet/estimateenergy', triggerBody(intent));
   const required = est.energy_required as number | string | undefined;
-  if ((est.result as { result?: boolean } | undefined)?.result === true && required !== undefined) return BigInt(required);
+  const estimated = (est.result ?? {}) as { result?: boolean; code?: string; message?: string };
+  if (estimated.result === true && required !== undefined) return BigInt(required);
+  // java-tron answers CONTRACT_EXE_ERROR when the call fails at the highest fee limit: it fails
+  // whatever energy it is given (a revert, or an assert's invalid opcode, which the constant
+  // call below would only report as OTHER_ERROR).
+  if (estimated.code === 'CONTRACT_EXE_ERROR') {
+    const nodeMessage = text(estimated.message);
+    throw new ChainRejectedError('reverted', 'the Tron node says the call would fail', nodeMessage ? { nodeMessage } : {});
+  }
   const res = await node.post<Json>('wallet/triggerconstantcontract', triggerBody(intent));
   const result = (res.result ?? {}) as { result?: boolean; code?: string; message?: string };
   const nodeMessage = text(result.message);
-  // Nodes say a revert in several ways: ret FAILED, CONTRACT_EXE_ERROR, or the message alone.
+  // Nodes say a revert in several ways: ret FAILED, CONTRACT_EXE_ERROR, or the message alone;
+  // a VM exception (an assert's invalid opcode, a bad jump) as OTHER_ERROR naming it. Only
+  // running out of CPU time (OutOfTimeException) can go otherwise on another try.
   const failed = ((res.transaction as Json | undefined)?.ret as { ret?: string }[] | undefined)?.[0]?.ret === 'FAILED';
-  const reverted = failed || result.code === 'CONTRACT_EXE_ERROR' || /REVERT/.test(nodeMessage ?? '');
+  const vmException = /vm\.program\.Program\$(?!OutOfTime)\w+Exception/.test(nodeMessage ?? '');
+  const reverted = failed || vmException || result.code === 'CONTRACT_EXE_ERROR' || /REVERT/.test(nodeMessage ?? '');
   if (result.result !== true || reverted) {
     const reason = reverted || !result.code ? 'reverted' : 'refused';
     throw new ChainRejectedError(reason, 'the Tron node says the call would fail', nodeMessage ? { nodeMessage } : {});

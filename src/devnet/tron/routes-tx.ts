@@ -118,6 +118,27 @@ function retFailure(err: unknown, visible: boolean): Record<string, unknown> {
   return { result: { code: 'OTHER_ERROR', message: textOrHex(`class ${cls} : ${(err as Error).message}`, visible) } };
 }
 
+/**
+ * java-tron's answer to a constant call that ends on a VM exception other than REVERT: the
+ * exception escapes Wallet.callConstantContract and the servlet prints it as OTHER_ERROR with
+ * `class <exception> : <message>` (an assert's invalid opcode is IllegalOperationException).
+ */
+const VM_EXCEPTIONS: Partial<Record<string, [string, string]>> = {
+  ILLEGAL_OPERATION: ['IllegalOperationException', 'Invalid operation code: opCode[fe];'],
+  BAD_JUMP_DESTINATION: ['BadJumpDestinationException', "Operation with pc isn't 'JUMPDEST'"],
+  STACK_TOO_SMALL: ['StackTooSmallException', 'Expected stack size bigger than actual'],
+  STACK_TOO_LARGE: ['StackTooLargeException', 'Expected stack size smaller than actual'],
+  OUT_OF_ENERGY: ['OutOfEnergyException', 'Not enough energy'],
+};
+
+function vmExceptionFailure(result: string, message: string | undefined, visible: boolean): Record<string, unknown> {
+  const known = VM_EXCEPTIONS[result];
+  const text = known
+    ? `class org.tron.core.vm.program.Program$${known[0]} : ${known[1]}`
+    : `class java.lang.RuntimeException : ${message ?? result}`;
+  return { result: { code: 'OTHER_ERROR', message: textOrHex(text, visible) } };
+}
+
 function contractOf(node: TronNode, address: Hex41, missing: string): ContractRecord {
   const c = node.contracts.get(address);
   if (!c) throw new ContractValidateError(missing);
@@ -134,9 +155,7 @@ async function constant(node: TronNode, r: Req, solid: boolean, viaTrigger = fal
   const tx = build(node, 'TriggerSmartContract', t.value, t.feeLimit || undefined);
   const block = solid ? node.solid().evmBlock : 'latest';
   const out = await node.exclusive(() => constantCall(node.evm, t.owner, c, t.data, block, t.feeLimit, node.params));
-  if (out.result !== 'SUCCESS' && out.result !== 'REVERT') {
-    return retFailure(new Error(`${out.result}: ${out.message ?? ''}`), r.visible);
-  }
+  if (out.result !== 'SUCCESS' && out.result !== 'REVERT') return vmExceptionFailure(out.result, out.message, r.visible);
   const printed = printTransaction(tx, r.visible, { withVisible: true });
   return {
     result: compact({ result: true, message: out.message ? textOrHex(out.message, r.visible) : undefined }),

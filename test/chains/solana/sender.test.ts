@@ -14,7 +14,7 @@ import { SolanaBalances } from '../../../src/chains/solana/balances.js';
 import { SolanaSender } from '../../../src/chains/solana/sender.js';
 import { ChainRejectedError } from '../../../src/chains/errors.js';
 import type { SigningKey, TxIntent } from '../../../src/chains/types.js';
-import { startLaggingBalancer } from '../../support/lagging-node.js';
+import { startBalancer } from '../../support/balancer.js';
 
 let w: World;
 let balances: SolanaBalances;
@@ -144,7 +144,7 @@ describe('SolanaSender', () => {
 
     // The same node behind a balancer whose other backend answers getTransaction with null, as
     // a node whose history lags behind the one that gave the status does.
-    const balancer = await startLaggingBalancer(w.standIn.url, (_path, call) =>
+    const balancer = await startBalancer(w.standIn.url, (_path, call) =>
       call.method === 'getTransaction' ? { jsonrpc: '2.0', id: call.id, result: null } : undefined,
     );
     try {
@@ -166,7 +166,7 @@ describe('SolanaSender', () => {
     // A balancer's second backend, frozen at the slot reached now: it has never seen the
     // payment below, so it answers its status with null (and its own slot as the context).
     const frozenAt = Number(await w.rpc.getSlot({ commitment: 'processed' }).send());
-    const balancer = await startLaggingBalancer(w.standIn.url, (_path, call) =>
+    const balancer = await startBalancer(w.standIn.url, (_path, call) =>
       call.method === 'getSignatureStatuses'
         ? { jsonrpc: '2.0', id: call.id, result: { context: { slot: frozenAt }, value: (call.params as unknown[][])[0]!.map(() => null) } }
         : undefined,

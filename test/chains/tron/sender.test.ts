@@ -17,7 +17,7 @@ import { TronNode } from '../../../src/chains/tron/node.js';
 import { TronSender } from '../../../src/chains/tron/sender.js';
 import { tronFees } from '../../../src/chains/tron/receipt.js';
 import { callOf, encodeRaw, readHeader, tronIntentOf } from '../../../src/chains/tron/tx.js';
-import { startLaggingBalancer } from '../../support/lagging-node.js';
+import { startBalancer } from '../../support/balancer.js';
 
 let s: TronStandIn;
 let node: TronNode;
@@ -44,6 +44,9 @@ function keyOf(w: Wallet): SigningKey & { signed: number } {
   return key;
 }
 
+const LEGACY_ASSERT_ABI = [
+  { type: 'function', name: 'setLegacyAssert', inputs: [{ name: 'on', type: 'bool' }], outputs: [], stateMutability: 'nonpayable' },
+] as const;
 const broadcast = (raw: string) => node.post<Record<string, unknown>>('wallet/broadcasthex', { transaction: raw });
 const tokenTransfer = (to: string, amount: bigint) =>
   encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [tronEvmHex(to)!, amount] });
@@ -193,6 +196,49 @@ describe('TronSender: TRC-20 transfers', () => {
     await expect(sender.quote({ ...intent, value: 1n })).rejects.toThrow(/sends no TRX/);
   });
 
+  it('a transfer beyond the balance of a token checked by assert (Tron USDT) is reverted, not refused, with or without estimateenergy', async () => {
+    const token = s.tokens[0]!.address;
+    const legacy = (on: boolean) =>
+      s.control.faucetCall(token, encodeFunctionData({ abi: LEGACY_ASSERT_ABI, functionName: 'setLegacyAssert', args: [on] }));
+    await legacy(true);
+    await s.control.produceBlocks(1);
+    // A node with vm.estimateEnergy off answers estimateenergy with a validation error.
+    const balancer = await startBalancer(s.url, (path) =>
+      path.endsWith('/estimateenergy')
+        ? {
+            result: { code: 'CONTRACT_VALIDATE_ERROR', message: Buffer.from('this node does not support estimate energy').toString('hex') },
+          }
+        : undefined,
+    );
+    try {
+      const a = await fundedWallet(s, 20_000_000, { USDT: 5n });
+      const intent: CallIntent = {
+        kind: 'call',
+        from: a.address,
+        to: token,
+        value: 0n,
+        data: tokenTransfer(newWallet().address, 6_000_000n),
+      };
+      // The invalid opcode, as java-tron prints it: a VM exception, on every run.
+      const constant = await node.post<{ result: { code: string; message: string } }>('wallet/triggerconstantcontract', {
+        owner_address: a.hex,
+        contract_address: s.tokens[0]!.hex,
+        data: intent.data.slice(2),
+      });
+      expect(constant.result.code).toBe('OTHER_ERROR');
+      expect(Buffer.from(constant.result.message, 'hex').toString()).toMatch(/Program\$IllegalOperationException : Invalid operation code/);
+      for (const asked of [sender, new TronSender(new TronNode(balancer.url))]) {
+        const err = await asked.quote(intent).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ChainRejectedError);
+        expect((err as ChainRejectedError).reason).toBe('reverted');
+      }
+    } finally {
+      await balancer.close();
+      await legacy(false);
+      await s.control.produceBlocks(1);
+    }
+  });
+
   it('caps the fee limit at feeLimitSun, and refuses a call whose energy alone costs more', async () => {
     const token = s.tokens[0]!.address;
     const a = await fundedWallet(s, 20_000_000, { USDT: 10n });
@@ -262,7 +308,7 @@ describe('TronSender: expiry', () => {
     // does past its head) and no info on the payment below.
     const head = await node.post<{ block_header: { raw_data: { number: number } } }>('wallet/getnowblock');
     const frozenAt = head.block_header.raw_data.number;
-    const balancer = await startLaggingBalancer(s.url, async (path, body) => {
+    const balancer = await startBalancer(s.url, async (path, body) => {
       if (path.endsWith('/gettransactioninfobyid')) return {};
       if (path.endsWith('/getblockbynum')) return Number(body.num) > frozenAt ? {} : undefined;
       if (!path.endsWith('/getblockbylimitnext')) return undefined;

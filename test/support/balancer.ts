@@ -1,23 +1,23 @@
 /**
- * A load balancer in front of a chain node (the stand-in) with a second backend that lags:
- * the requests `lagging` answers (a JSON body) are served by the lagging backend, the rest
- * are forwarded to the node. Tests model the lagging backend's answers on the real node's
- * rules (what a node frozen at an earlier block or slot says), so that code which ties two
- * reads together can be shown not to conclude from one that a lagging node answered.
+ * A load balancer in front of a chain node (the stand-in) with a second backend that answers
+ * some requests otherwise: the requests `other` answers (a JSON body) are served by it, the
+ * rest are forwarded to the node. Tests model that backend's answers on the real node's rules:
+ * a node frozen at an earlier block or slot (so that code which ties two reads together can be
+ * shown not to conclude from one a lagging node answered), or one configured otherwise.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface LaggingBalancer {
+export interface Balancer {
   url: string;
   close(): Promise<void>;
 }
 
-/** `lagging(path, body)`: the lagging backend's answer to this request, or undefined to forward it. */
-export async function startLaggingBalancer(
+/** `other(path, body)`: the second backend's answer to this request, or undefined to forward it to the node. */
+export async function startBalancer(
   target: string,
-  lagging: (path: string, body: Record<string, unknown>) => Promise<unknown> | unknown,
-): Promise<LaggingBalancer> {
+  other: (path: string, body: Record<string, unknown>) => Promise<unknown> | unknown,
+): Promise<Balancer> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -25,7 +25,7 @@ export async function startLaggingBalancer(
       const text = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '/';
       void (async () => {
-        const answer = await lagging(path, text ? (JSON.parse(text) as Record<string, unknown>) : {});
+        const answer = await other(path, text ? (JSON.parse(text) as Record<string, unknown>) : {});
         if (answer !== undefined) {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
           return;
