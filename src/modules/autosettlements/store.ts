@@ -274,8 +274,9 @@ export async function lockSender(db: DbConn, chainId: string, sender: string): P
 /**
  * Another settlement of the same sender whose moves are still in flight and would make this
  * one's chain reads wrong: from a child, any planned pending one (its gas, its top-up, its
- * allowance); from the master, one swapping the same input asset whose approve/swap is not
- * yet confirmed (the allowance).
+ * allowance), and any sweep of the child in flight (its fee is held at the child while the
+ * top-up that pays it is still on its way from the master); from the master, one swapping the
+ * same input asset whose approve/swap is not yet confirmed (the allowance).
  */
 export async function senderBusy(db: DbConn, s: SettlementRow): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
@@ -283,6 +284,10 @@ export async function senderBusy(db: DbConn, s: SettlementRow): Promise<boolean>
      WHERE status = 'pending' AND id <> ${s.id} AND chain_id = ${s.chain_id} AND wallet_id = ${s.wallet_id}
        AND from_index = ${s.from_index} AND stage <> 'queued'
        AND (from_index <> 0 OR (stage = 'sending' AND asset_in_id = ${s.asset_in_id} AND asset_out_id <> asset_in_id))
+    UNION ALL
+    SELECT sw.id FROM sweeps sw JOIN addresses ad ON ad.id = sw.address_id
+     WHERE ${s.from_index} <> 0 AND sw.status = 'pending' AND ad.wallet_id = ${s.wallet_id} AND ad.chain_id = ${s.chain_id}
+       AND ad.derivation_index = ${s.from_index}
      LIMIT 1`.execute(db);
   return rows.length > 0;
 }
@@ -298,6 +303,7 @@ export async function databaseTime(db: DbConn): Promise<Date> {
  * noted before `s`'s plan read the chain): its moves may have changed what the plan read. A
  * move's effect on chain is followed by an update of its row, in a transaction begun after it
  * was seen mined; so one that landed after the read shows here. Still queued: nothing moved.
+ * From a child, a sweep of it that moved since counts the same way (senderBusy).
  */
 export async function movedSince(db: DbConn, s: SettlementRow, since: Date): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
@@ -305,6 +311,10 @@ export async function movedSince(db: DbConn, s: SettlementRow, since: Date): Pro
      WHERE wallet_id = ${s.wallet_id} AND chain_id = ${s.chain_id} AND from_index = ${s.from_index} AND updated_at >= ${since}
        AND id <> ${s.id} AND stage <> 'queued'
        AND (from_index <> 0 OR (asset_in_id = ${s.asset_in_id} AND asset_out_id <> asset_in_id))
+    UNION ALL
+    SELECT sw.id FROM sweeps sw JOIN addresses ad ON ad.id = sw.address_id
+     WHERE ${s.from_index} <> 0 AND sw.updated_at >= ${since} AND ad.wallet_id = ${s.wallet_id} AND ad.chain_id = ${s.chain_id}
+       AND ad.derivation_index = ${s.from_index}
      LIMIT 1`.execute(db);
   return rows.length > 0;
 }

@@ -142,6 +142,9 @@ export class SweepService {
     // T, noted first: a spend that settles after it may or may not show in the balance read,
     // so the plan is checked under the lock against what settled since T.
     const since = await databaseNow(this.db);
+    // What rules took at the address and have not planned yet is theirs (read before the
+    // spends in flight: one planned in between is held twice, never missed; the lock checks both).
+    const taken = await store.takenByRules(this.db, addressId, assetId);
     const [[tokenBalance, nativeBalance], held, amlHeld] = await Promise.all([
       adapter.getBalances([
         { owner: address.address, token: native ? null : asset.row.address },
@@ -151,7 +154,8 @@ export class SweepService {
       // A native sweep is refused outright while any of it is held (above); a token sweep's fee must not come out of it.
       native ? 0n : store.amlHeldNative(this.db, addressId),
     ]);
-    let free = (native ? nativeBalance! - held.fees : tokenBalance!) - held.amount;
+    const claimed = held.amount + taken;
+    let free = (native ? nativeBalance! - held.fees : tokenBalance!) - claimed;
     // A native sweep leaves the address's own payouts in flight where they are, and what they
     // leave must be a balance the chain allows (Sender.accountFloor: none, or at least the
     // floor). Once all but one land, the smallest is what is left: below the floor, the floor
@@ -174,7 +178,7 @@ export class SweepService {
       : { kind: 'token', from: address.address, token: asset.row.address, to: wallet.address, amount: moved, ...payer };
     let gone: string | null = null;
     let quote: FeeQuote | null = null;
-    const inFlight = held.amount > 0n && free <= 0n && (native ? nativeBalance! : tokenBalance!) > 0n;
+    const inFlight = claimed > 0n && free <= 0n && (native ? nativeBalance! : tokenBalance!) > 0n;
     if (inFlight) gone = HELD;
     else if (!native && free <= 0n) gone = GONE;
     else if (native && free <= 0n) gone = sponsored ? GONE : GONE_NATIVE;
@@ -182,7 +186,7 @@ export class SweepService {
       try {
         // The coin's whole balance less its fee: the family prices the transfer exactly (no margin left behind).
         // A token sweep of the whole balance: the family may give back what holding it cost (Solana: the account's rent).
-        const whole = native ? (sponsored ? {} : { wholeNative: true }) : held.amount > 0n ? {} : { wholeBalance: true };
+        const whole = native ? (sponsored ? {} : { wholeNative: true }) : claimed > 0n ? {} : { wholeBalance: true };
         quote = await adapter.sender.quote(transfer, {}, { fresh: true, ...whole });
       } catch (err) {
         // The node says the transfer cannot succeed (it reverts: the balance is being moved by
@@ -241,6 +245,8 @@ export class SweepService {
       if (await store.activeSweep(tx, addressId, assetId)) return 'in-flight';
       const now = await this.withdrawals.inFlight(chain, address.address, assetId, { db: tx, since });
       if (now.settledSince > 0 || now.pending !== held.pending) return REPLAN;
+      // A rule that took a deposit here since the reads, or planned one: its share is not the sweep's.
+      if ((await store.takenByRules(tx, addressId, assetId)) !== taken) return REPLAN;
       if (await store.holdsAmlHeld(tx, addressId, assetId)) return 'held';
       // A native deposit held since the plan was made: planned again, so the top-up covers the fee.
       if (!native && (await store.amlHeldNative(tx, addressId)) !== amlHeld) return REPLAN;

@@ -82,15 +82,36 @@ export async function amlHeldNative(db: DbConn, addressId: string): Promise<bigi
   return BigInt(rows[0]!.held);
 }
 
-/** Confirmed deposits of an address and asset that no sweep has taken yet. */
+/**
+ * Confirmed deposits of an address and asset that no sweep has taken yet. A deposit an
+ * auto-settlement rule took where it landed (a settlement from the address itself, under
+ * way or done) is the rule's: its money leaves by the settlement, not by a sweep. One whose
+ * settlement failed stays at the address and is swept like any other.
+ */
 export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
   const { rows } = await sql<SweepableDeposit>`
     SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.sweep_id FROM transactions t
      LEFT JOIN sweeps s ON s.id = t.sweep_id
      WHERE t.address_id = ${addressId} AND t.asset_id = ${assetId} AND t.type = 'DEPOSIT' AND t.status = 'SUCCESS'
        AND t.asset_swept = false AND (t.sweep_id IS NULL OR s.status = 'failed')
+       AND NOT EXISTS (SELECT 1 FROM auto_settlements a
+                        WHERE a.deposit_id = t.id AND a.from_index <> 0 AND a.status IN ('pending', 'success'))
      ORDER BY t.created_at`.execute(db);
   return rows;
+}
+
+/**
+ * What auto-settlements from the address have taken of the asset and not yet planned (stage
+ * `queued`: no leg written, so nothing else holds their input): the rules' money, which a sweep
+ * of the address's balance must leave where it is. Planned ones hold their legs like
+ * withdrawals (WithdrawalService.inFlight).
+ */
+export async function takenByRules(db: DbConn, addressId: string, assetId: string): Promise<bigint> {
+  const { rows } = await sql<{ taken: string }>`
+    SELECT coalesce(sum(a.amount_in), 0)::text AS taken FROM transactions t JOIN auto_settlements a ON a.deposit_id = t.id
+     WHERE t.address_id = ${addressId} AND t.type = 'DEPOSIT' AND a.asset_in_id = ${assetId} AND a.from_index <> 0
+       AND a.status = 'pending' AND a.stage = 'queued'`.execute(db);
+  return BigInt(rows[0]!.taken);
 }
 
 export async function insertSweep(
