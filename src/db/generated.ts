@@ -177,6 +177,12 @@ export interface AutoSettlements {
   wallet_id: string;
 }
 
+export interface AutoSettlementTakes {
+  created_at: Generated<TimestampColumn>;
+  deposit_id: string;
+  wallet_id: string;
+}
+
 export interface Beneficiaries {
   address: string;
   created_at: Generated<TimestampColumn>;
@@ -752,6 +758,7 @@ export interface DB {
   audit_log: AuditLog;
   auto_settlement_configs: AutoSettlementConfigs;
   auto_settlement_rules: AutoSettlementRules;
+  auto_settlement_takes: AutoSettlementTakes;
   auto_settlements: AutoSettlements;
   beneficiaries: Beneficiaries;
   blockchains: Blockchains;

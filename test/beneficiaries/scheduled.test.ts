@@ -297,6 +297,9 @@ describe('what auto-settlements hold', () => {
     await noPendingWithdrawals();
     const before = await eth.balanceOf('USDC', b.address);
     const dest = randomAddress();
+    // The earlier tests' deposits, confirmed before any rule exists: no rule may take them.
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(ETH, 'testnet')!);
+    for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
     expect((await h.api('PATCH', `/v1/wallets/${w.id}/auto-settlements`, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
     const created = await h.api('POST', `/v1/wallets/${w.id}/auto-settlements/rules`, {
       key: w.apiKey,
@@ -311,7 +314,6 @@ describe('what auto-settlements hold', () => {
       await h.stopWorker();
       const taken = await eth.sendToken('USDC', w.address, '10');
       await eth.sendToken('USDC', w.address, '3');
-      const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(ETH, 'testnet')!);
       for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
       // The worker is stopped: do the job the confirmation queued (auto_settle_deposits) here.
       const deposits = await sql<{ id: string }>`

@@ -82,6 +82,7 @@ export class AutoSettlementService {
    */
   async takeConfirmed(depositIds: string[]): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
+      await store.takesDone(tx, depositIds);
       const taken = await this.#rulesFor(tx, depositIds);
       if (taken.size === 0) return;
       const swept = await this.sweeps.autoSwept(tx, [...taken.keys()]);
@@ -92,7 +93,10 @@ export class AutoSettlementService {
 
   /** Job auto_settle_swept: the deposits are on the master now, and are settled from there. */
   async takeSwept(depositIds: string[]): Promise<void> {
-    await this.deps.db.transaction().execute(async (tx) => this.#take(tx, await this.#rulesFor(tx, depositIds), true));
+    await this.deps.db.transaction().execute(async (tx) => {
+      await store.takesDone(tx, depositIds);
+      await this.#take(tx, await this.#rulesFor(tx, depositIds), true);
+    });
   }
 
   async #take(tx: DbConn, taken: Map<string, { deposit: store.DepositRow; rule: StoredRule }>, swept: boolean): Promise<void> {

@@ -246,12 +246,37 @@ export async function insertSettlement(db: DbConn, s: NewSettlement): Promise<bo
 export async function enqueueTakeConfirmed(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
   await jobs.auto_settle_deposits.add(db, { depositIds }, { maxAttempts: 25 });
+  await noteTakes(db, depositIds, true);
 }
 
 /** Job auto_settle_swept: deposits a sweep moved to the master (AutoSettlementService.takeSwept). */
 export async function enqueueTakeSwept(db: DbConn, depositIds: string[]): Promise<void> {
   if (depositIds.length === 0) return;
   await jobs.auto_settle_swept.add(db, { depositIds }, { maxAttempts: 25 });
+  await noteTakes(db, depositIds, false);
+}
+
+/**
+ * Notes, beside the job that takes them, the deposits whose money is at the master and that a
+ * rule of their wallet may take (`masterOnly`: deposits made to the master itself; otherwise
+ * swept ones): until the job has run, a settlement to the beneficiary leaves them
+ * (settlements/store.ts heldDepositsAtMaster). Only wallets with rules, so that most
+ * confirmations write nothing more.
+ */
+async function noteTakes(db: DbConn, depositIds: string[], masterOnly: boolean): Promise<void> {
+  await sql`
+    INSERT INTO auto_settlement_takes (deposit_id, wallet_id)
+    SELECT t.id, t.wallet_id FROM transactions t
+     WHERE t.id = ANY(${depositIds}::uuid[]) AND t.type = 'DEPOSIT' AND t.asset_id IS NOT NULL AND t.amount > 0 AND NOT t.aml_held
+       ${masterOnly ? sql`AND t.address_id IS NULL` : sql``}
+       AND EXISTS (SELECT 1 FROM auto_settlement_rules r WHERE r.wallet_id = t.wallet_id)
+    ON CONFLICT DO NOTHING`.execute(db);
+}
+
+/** The take of these deposits has run (in its transaction): what a rule took is held by its settlement now. */
+export async function takesDone(db: DbConn, depositIds: string[]): Promise<void> {
+  if (depositIds.length === 0) return;
+  await sql`DELETE FROM auto_settlement_takes WHERE deposit_id = ANY(${depositIds}::uuid[])`.execute(db);
 }
 
 /**

@@ -219,6 +219,13 @@ export class SettlementService {
   async #heldByPending(wallet: WalletRow, tokens: AssetHandle[]): Promise<Map<string, bigint>> {
     // Deposits to the master held by AML screening, or not confirmed yet, are not settled.
     const held = await store.heldDepositsAtMaster(this.deps.db, wallet.id);
+    // Deposits at the master whose rule has not taken them yet (the job that takes them is
+    // queued): those an active rule takes are the rule's, as once taken (read before the
+    // queued auto-settlements below: one taken in between is held twice, never missed).
+    for (const d of await store.pendingTakes(this.deps.db, wallet.id)) {
+      if (await this.deps.autoSettlements.handles(this.deps.db, d.id))
+        held.set(d.asset_id, (held.get(d.asset_id) ?? 0n) + BigInt(d.amount));
+    }
     // Deposits an auto-settlement has taken but not planned yet: its legs, held below, come later.
     for (const [id, amount] of await store.queuedAutoSettlementsAtMaster(this.deps.db, wallet.id)) {
       held.set(id, (held.get(id) ?? 0n) + amount);

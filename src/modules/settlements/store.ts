@@ -171,6 +171,25 @@ export async function heldDepositsAtMaster(db: DbConn, walletId: string): Promis
   return new Map(rows.map((r) => [r.asset_id, BigInt(r.amount)]));
 }
 
+export interface PendingTake {
+  id: string;
+  asset_id: string;
+  amount: string;
+}
+
+/**
+ * Deposits confirmed at the master, or swept to it, whose rule's take has not run yet
+ * (auto_settlement_takes: the job that writes their auto-settlement is queued, not run), so
+ * whether a rule takes them is not recorded yet. Their full amounts: a swept deposit is never
+ * delivered more than that.
+ */
+export async function pendingTakes(db: DbConn, walletId: string): Promise<PendingTake[]> {
+  const { rows } = await sql<PendingTake>`
+    SELECT t.id, t.asset_id, t.amount::text AS amount FROM auto_settlement_takes k JOIN transactions t ON t.id = k.deposit_id
+     WHERE k.wallet_id = ${walletId} AND t.status = 'SUCCESS' AND t.asset_id IS NOT NULL AND NOT t.aml_held`.execute(db);
+  return rows;
+}
+
 /**
  * Auto-settlements from the master that have taken a deposit but not planned it yet (stage
  * `queued`: no leg written, so nothing else holds their input), per input asset: the
