@@ -207,3 +207,36 @@ it('rows written before migration 006 (payload on the event, body on the deliver
   expect(await h.services.webhooks.deliver(res.body.webhookLog.id)).toBe('sent');
   expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.swept.success', data: legacyData });
 });
+
+it('a transaction whose first events are for a wallet without a URL still queues a job for its later deliveries', async () => {
+  // An indexer range (or any transaction) writing events of several wallets: the first
+  // statement of the batch may write no delivery at all (its wallets have no URL). The
+  // deliveries written after it belong to the same batch and must still get its job,
+  // instead of waiting for the sweep to find them minutes later.
+  const quiet = h.wallets['devnet-bsc']!;
+  expect((await h.api('GET', `/v1/wallets/${quiet.id}`, { key: quiet.apiKey })).body.data.webhookUrl).toBeNull();
+  await h.services.db.transaction().execute(async (tx) => {
+    await h.services.webhooks.emit(tx, {
+      walletId: quiet.id,
+      transactionId: null,
+      name: 'deposit.success',
+      reference: shortReference(),
+      data: { tag: 'no-url-first' },
+    });
+    await h.services.webhooks.emit(tx, {
+      walletId: wallet().id,
+      transactionId: null,
+      name: 'deposit.success',
+      reference: shortReference(),
+      data: { tag: 'url-second' },
+    });
+  });
+  expect(await deliveriesTagged('no-url-first')).toHaveLength(0);
+  const [row] = await deliveriesTagged('url-second');
+  expect(row!.batch_id).toBeTruthy();
+  expect(await jobsOfBatch(row!.batch_id!)).toBe(1);
+  const before = receiver.requests.length;
+  expect(await h.services.webhooks.deliverBatch(row!.batch_id!)).toBe(1);
+  expect(receiver.requests.length).toBe(before + 1);
+  expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.success', data: { tag: 'url-second' } });
+});

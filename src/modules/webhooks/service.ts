@@ -83,16 +83,16 @@ export class WebhookService {
 
   /**
    * Where the next `count` deliveries written through `tx` go: the transaction's open batch,
-   * whose job the first of them queues. Outside a transaction every delivery gets its own
-   * job (a batch could then outlive the job that drains it).
+   * whose job the first statement writing a delivery of it queues (store.ts). Outside a
+   * transaction every delivery gets its own job (a batch could then outlive the job that
+   * drains it).
    */
   private plan(tx: DbConn, count: number): store.JobPlan {
-    if (!tx.isTransaction) return { batch: null, addBatchJob: false };
+    if (!tx.isTransaction) return { batch: null };
     let state = this.#batches.get(tx);
-    const fresh = !state || state.size + count > BATCH_MAX;
-    if (fresh) this.#batches.set(tx, (state = { id: uuidv7(), size: 0 }));
-    state!.size += count;
-    return { batch: state!.id, addBatchJob: fresh };
+    if (!state || state.size + count > BATCH_MAX) this.#batches.set(tx, (state = { id: uuidv7(), size: 0 }));
+    state.size += count;
+    return { batch: state.id };
   }
 
   /** Records `name` for a transaction, with the Transaction as it is inside `tx`. */

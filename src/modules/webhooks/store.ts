@@ -16,8 +16,6 @@ import { jobs } from '../../jobs/store.js';
 export interface JobPlan {
   /** Deliveries carry this batch id; null = a job per delivery. */
   batch: string | null;
-  /** Queue the batch's job with this statement (the first delivery of the batch). */
-  addBatchJob: boolean;
 }
 
 export interface NewEventWithDelivery {
@@ -34,12 +32,22 @@ export interface NewEventWithDelivery {
   job: JobPlan;
 }
 
-// The job of a delivery batch, or of one delivery (`dl` is the inserted deliveries).
+/**
+ * The job of a delivery batch, or of one delivery (`dl` is the inserted deliveries).
+ *
+ * A batch's job is queued by the first statement that writes a delivery of the batch: one
+ * that wrote some while none of the batch was there before it (a statement's reads do not
+ * see its own inserts; a batch belongs to one transaction, whose deliveries stay pending
+ * until it commits). Not simply by the batch's first statement: that one may write events
+ * only (their wallets have no URL), and the deliveries of the statements after it (another
+ * wallet's, in an indexer range) would have had no job and waited for the sweep.
+ */
 const jobOf = (job: JobPlan) =>
   job.batch === null
     ? sql`SELECT count(${jobs.deliver_webhook.addSql({ deliveryId: sql`dl.id::text` }, { key: sql`'webhook:' || dl.id::text`, maxAttempts: 10 })}) FROM dl`
     : sql`SELECT count(${jobs.deliver_webhook.addSql({ batch: sql`${job.batch}::text` }, { maxAttempts: 10 })})
-            FROM (SELECT 1 FROM dl LIMIT 1) one WHERE ${job.addBatchJob}`;
+            FROM (SELECT 1 FROM dl LIMIT 1) one
+           WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries b WHERE b.batch_id = ${job.batch}::uuid AND b.status = 'pending')`;
 
 /**
  * Writes an event and, when the wallet has a webhook URL, its delivery and job, in one
