@@ -240,3 +240,48 @@ it('a transaction whose first events are for a wallet without a URL still queues
   expect(receiver.requests.length).toBe(before + 1);
   expect(JSON.parse(receiver.requests.at(-1)!.body)).toEqual({ event: 'deposit.success', data: { tag: 'url-second' } });
 });
+
+it('a delivery closed in a claim (its wallet lost its URL) does not end the batch: the rest are still sent', async () => {
+  // The claim closes, without an attempt, the deliveries of wallets whose URL was removed
+  // since the event; they still take room in the claim. A claim that came back short for
+  // that reason is not the end of the batch: the other wallets' deliveries behind it must
+  // be sent by the batch's job, not left pending for the sweep.
+  const gone = h.wallets['devnet-bsc']!;
+  const setUrl = async (url: string | null) =>
+    expect((await h.api('PATCH', `/v1/wallets/${gone.id}`, { key: gone.apiKey, body: { webhookUrl: url } })).status).toBe(200);
+  await setUrl(receiver.url);
+  const n = 40;
+  await h.services.db.transaction().execute(async (tx) => {
+    await h.services.webhooks.emit(tx, {
+      walletId: gone.id,
+      transactionId: null,
+      name: 'deposit.success',
+      reference: shortReference(),
+      data: { tag: 'url-removed' },
+    });
+    for (let i = 0; i < n; i++)
+      await h.services.webhooks.emit(tx, {
+        walletId: wallet().id,
+        transactionId: null,
+        name: 'deposit.success',
+        reference: shortReference(),
+        data: { tag: 'behind-removed', i },
+      });
+  });
+  await setUrl(null);
+  const [closed] = await deliveriesTagged('url-removed');
+  const rest = await deliveriesTagged('behind-removed');
+  expect(rest).toHaveLength(n);
+  expect(rest.every((r) => r.batch_id === closed!.batch_id)).toBe(true);
+
+  const before = receiver.requests.length;
+  expect(await h.services.webhooks.deliverBatch(closed!.batch_id!)).toBe(n);
+  expect(receiver.requests.length).toBe(before + n);
+  const { rows } = await sql<{ status: string; attempts: number; n: number }>`
+    SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries WHERE id = ANY(${rest.map((r) => r.id)}::uuid[])
+     GROUP BY status, attempts`.execute(h.database.db);
+  expect(rows).toEqual([{ status: 'success', attempts: 1, n }]);
+  const { rows: gone_ } = await sql<{ status: string; attempts: number }>`
+    SELECT status, attempts FROM webhook_deliveries WHERE id = ${closed!.id}`.execute(h.database.db);
+  expect(gone_).toEqual([{ status: 'failed', attempts: 0 }]);
+});

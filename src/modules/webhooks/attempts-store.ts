@@ -40,7 +40,9 @@ function dueOfJob(c: { ids?: string[]; batch?: string; now: Date }) {
  * Each attempt goes to the wallet's webhook URL as it is now, not as it was when the event
  * was written: a merchant who moves or removes the URL (a host lost or compromised) must
  * not keep receiving signed events there for the hours retries last. A delivery whose
- * wallet has no URL any more is closed, failed, without an attempt.
+ * wallet has no URL any more is closed, failed, without an attempt. Closed deliveries take
+ * room in the claim like the others, so their number comes back too (`closed`): a claim
+ * that came back short only for them is not the end of its batch.
  *
  * Each business's deliveries are taken in turn (the first of each, then the second, ...,
  * each business's in id order): one transaction may write events of many businesses (an
@@ -59,8 +61,8 @@ export async function claimAttempts(
     /** Businesses whose deliveries wait this time (their attempts in flight here are at their share). */
     skipBusinesses?: string[];
   },
-): Promise<ClaimedAttempt[]> {
-  const { rows } = await sql<ClaimedAttempt>`
+): Promise<{ attempts: ClaimedAttempt[]; closed: number }> {
+  const { rows } = await sql<ClaimedAttempt & { closed: boolean }>`
     WITH turns AS (
       SELECT d.id, row_number() OVER (PARTITION BY w.business_id ORDER BY d.id) AS turn
         FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
@@ -76,6 +78,7 @@ export async function claimAttempts(
          SET status = 'failed', next_attempt_at = NULL, updated_at = ${c.now},
              response = 'not sent: the wallet has no webhook URL any more'
         FROM due WHERE d.id = due.id AND due.webhook_url IS NULL
+      RETURNING d.id
     ), claimed AS (
       UPDATE webhook_deliveries d
          SET attempts = d.attempts + 1, last_attempt_at = ${c.now}, updated_at = ${c.now}, url = due.webhook_url,
@@ -89,7 +92,7 @@ export async function claimAttempts(
       SELECT gen_random_uuid(), id, attempt, ${c.now} FROM claimed
     )
     SELECT c.id, c.wallet_id, w.business_id, c.url, coalesce(c.body, e.body) AS body, c.attempt, c.max_attempts, ch.network, k.id AS key_id,
-           ws.secret_ids, ws.api_key_signs
+           ws.secret_ids, ws.api_key_signs, false AS closed
       FROM claimed c
       JOIN events e ON e.id = c.event_id
       JOIN wallets w ON w.id = c.wallet_id
@@ -100,8 +103,16 @@ export async function claimAttempts(
                           FILTER (WHERE s.retires_at IS NULL OR s.retires_at > ${c.now}), '{}') AS secret_ids,
                (count(*) = 0 OR coalesce(bool_or(s.api_key_signs_until > ${c.now}), false)) AS api_key_signs
           FROM webhook_secrets s WHERE s.wallet_id = c.wallet_id
-      ) ws`.execute(db);
-  return rows;
+      ) ws
+    UNION ALL
+    SELECT id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true FROM closed`.execute(db);
+  const attempts: ClaimedAttempt[] = [];
+  let closed = 0;
+  for (const { closed: isClosed, ...row } of rows) {
+    if (isClosed) closed++;
+    else attempts.push(row);
+  }
+  return { attempts, closed };
 }
 
 /** Whether deliveries of the job (by ids or batch) are due but were skipped for their business's share. */

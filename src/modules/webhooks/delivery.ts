@@ -88,7 +88,7 @@ export class DeliveryRunner {
   /** The next attempt of one delivery, if it is due ('deferred': its business is at its share, see PER_BUSINESS_JOBS). */
   async deliverOne(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
     const skip = this.atShare();
-    const [row] = await this.claim({ ids: [deliveryId] }, 1, skip);
+    const [row] = (await this.claim({ ids: [deliveryId] }, 1, skip)).attempts;
     if (!row) return (await this.heldBack({ ids: [deliveryId] }, skip)) ? 'deferred' : 'not-due';
     const done = this.jobOf([row.business_id]);
     try {
@@ -135,8 +135,10 @@ export class DeliveryRunner {
           // Held while the claim is awaited, so concurrent batches cannot overshoot the budget.
           this.#reserved += plan.room;
           let rows: attempts.ClaimedAttempt[];
+          // Deliveries the claim closed instead (their wallet has no URL any more): they took room too.
+          let closed: number;
           try {
-            rows = await this.claim({ batch }, plan.room, [...new Set([...(skip ?? []), ...plan.full])]);
+            ({ attempts: rows, closed } = await this.claim({ batch }, plan.room, [...new Set([...(skip ?? []), ...plan.full])]));
           } finally {
             this.#reserved -= plan.room;
             this.wakeWaiters();
@@ -146,7 +148,8 @@ export class DeliveryRunner {
           if (skip !== null && rows.length > 0) done = this.jobOf(rows.map((r) => r.business_id));
           skip = null;
           // A first claim that left some out for their share is no sign of the end: claim again.
-          if (rows.length < plan.room && !weighed && plan.full.length === 0) exhausted = true;
+          // Nor is one whose room went partly to deliveries it closed.
+          if (rows.length + closed < plan.room && !weighed && plan.full.length === 0) exhausted = true;
           // Only attempts of businesses at their share are left: wait until some of theirs end.
           if (rows.length === 0 && plan.full.length > 0 && inFlight.size === 0) {
             if (await this.heldBack({ batch }, plan.full)) await this.waitForRoom(inFlight);
@@ -234,7 +237,11 @@ export class DeliveryRunner {
     return skip.length > 0 && attempts.heldBack(this.db, { ...which, now: this.clock.now(), skipBusinesses: skip });
   }
 
-  private claim(which: { ids?: string[]; batch?: string }, limit: number, skip: string[] = []): Promise<attempts.ClaimedAttempt[]> {
+  private claim(
+    which: { ids?: string[]; batch?: string },
+    limit: number,
+    skip: string[] = [],
+  ): Promise<{ attempts: attempts.ClaimedAttempt[]; closed: number }> {
     return attempts.claimAttempts(this.db, {
       ...which,
       skipBusinesses: skip,
