@@ -198,7 +198,7 @@ function plan(
 ): string {
   const id = uuidv7();
   const quote = ctx.usd?.(asset.id) ?? null;
-  const screened = ctx.aml?.(t.from, owner.walletId);
+  const screened = unheldIfZero(ctx.aml?.(t.from, owner.walletId), t.amount);
   if (screened?.rescreen) ctx.rescreen?.push(id);
   inserts.push({
     id,
@@ -221,6 +221,17 @@ function plan(
     ...(screened ? { amlScreening: { ...screened.screening }, amlHeld: screened.held } : {}),
   });
   return id;
+}
+
+/**
+ * A zero-value transfer moves nothing, and its log may name any sender: a token's
+ * `transferFrom(anyone, to, 0)` needs no allowance, so anyone can make one "from" a listed
+ * address. What the screening found is kept, but such a deposit holds nothing (a hold stops
+ * the sweep of the address's whole balance of the asset) and is not screened again.
+ */
+function unheldIfZero(v: ReturnType<DepositScreener> | undefined, amount: bigint): ReturnType<DepositScreener> | undefined {
+  if (!v || amount > 0n || (!v.held && !v.rescreen)) return v;
+  return { screening: { ...v.screening, held: false }, held: false, rescreen: false };
 }
 
 /**
