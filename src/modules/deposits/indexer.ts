@@ -376,6 +376,16 @@ export class ChainIndexer {
     for (const { row, block } of vanished.ahead) {
       if (!matched.has(row.id)) await this.transactions.moveDepositAhead(tx, row, block);
     }
+    // Read under the cursor lock: pending deposits at a height of the range in another block
+    // than the range read there, of a transaction the range did not read (those it read are
+    // matched above). The deposit finder wrote them from a block replaced since, after the
+    // range's reads (vanishedDeposits); left, they would be confirmed by their number.
+    const read = new Set(hashes.map((x) => x.toLowerCase()));
+    const offBlocks = await store.pendingOffBlocks(tx, this.chain.id, scan.blocks);
+    for (const d of offBlocks.filter((o) => !read.has(o.hash.toLowerCase()))) {
+      if (await this.transactions.failDeposit(tx, d, 'The block holding this deposit was replaced (chain reorganisation)'))
+        await this.webhooks.emitForTransaction(tx, d.id, 'deposit.failed');
+    }
 
     // The blocks that can still be replaced (head - final), and `extraWindow` more below them.
     const window = head - final + 1n + BigInt(this.opts.extraWindow);

@@ -4,7 +4,7 @@
 import type { Db } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events } from '../../events.js';
-import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, UpstreamError, ValidationError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { AddressService } from '../addresses/service.js';
 import type { ChainHandle } from '../catalogue/service.js';
@@ -178,8 +178,22 @@ export class DepositService {
       found.push(...inserted);
       const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
       if (rescreen.length) await this.#aml!.queueRescreen(tx, rescreen);
+      // The cursor, share-locked: a range recording meanwhile commits first (and fails what
+      // this wrote from a block it read with another hash: indexer.ts), or waits for this one.
+      const cursor = await store.shareLockCursor(tx, chain.id);
+      // A block the indexer has read already, stored with another hash: the block read here
+      // was replaced since (or the indexer has yet to see a reorganisation). Written, no range
+      // would read it again, and the indexer would confirm it by its number: nothing is kept.
+      const block = transfers[0]!.block;
+      if (cursor && found.length && block.number <= cursor.number) {
+        const stored = (await store.storedHashes(tx, chain.id, [block.number])).get(block.number);
+        if (stored !== undefined && stored !== block.hash)
+          throw new UpstreamError(
+            'CHAIN_UNAVAILABLE',
+            `Block ${block.number} changed while this transaction was read (chain reorganisation); ask again`,
+          );
+      }
       // Only blocks the indexer has verified may confirm; later ones it confirms itself.
-      const cursor = await store.readCursor(tx, chain.id);
       if (cursor && found.length) {
         const verified = cursor.number < head ? cursor.number : head;
         const confirmed = await this.transactions.confirmDeposits(tx, chain.id, head, verified, final, found);

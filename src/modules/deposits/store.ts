@@ -207,3 +207,34 @@ export async function closeRepair(db: DbConn, id: string, note: string): Promise
     await sql`UPDATE deposit_repairs SET done_at = now(), note = ${note} WHERE id = ${id} AND done_at IS NULL RETURNING id`.execute(db);
   return rows.length > 0;
 }
+
+/** The cursor row, share-locked for the rest of the transaction (a range's commit waits, and is waited for); null before the first range. */
+export async function shareLockCursor(db: DbConn, chainId: string): Promise<Cursor | null> {
+  const { rows } = await sql<{ block_number: string; block_hash: string | null }>`
+    SELECT block_number, block_hash FROM chain_cursors WHERE chain_id = ${chainId} FOR SHARE`.execute(db);
+  const row = rows[0];
+  return row ? { number: BigInt(row.block_number), hash: row.block_hash } : null;
+}
+
+/** The stored (verified) hashes of these block numbers, by number (those still in the kept window). */
+export async function storedHashes(db: DbConn, chainId: string, numbers: bigint[]): Promise<Map<bigint, string>> {
+  if (numbers.length === 0) return new Map();
+  const { rows } = await sql<{ block_number: string; block_hash: string }>`
+    SELECT block_number, block_hash FROM chain_blocks
+     WHERE chain_id = ${chainId} AND block_number = ANY(${numbers.map(String)}::bigint[])`.execute(db);
+  return new Map(rows.map((r) => [BigInt(r.block_number), r.block_hash]));
+}
+
+/**
+ * Pending deposits of the range recorded in a block the range did not read there (its block
+ * at that number has another hash): written by the deposit finder from a block replaced
+ * since. Read under the cursor lock, so a finder that committed before it is seen.
+ */
+export async function pendingOffBlocks(db: DbConn, chainId: string, blocks: BlockRef[]): Promise<DepositRow[]> {
+  if (blocks.length === 0) return [];
+  const { rows } = await sql<DepositRow>`SELECT ${depositColumns} FROM transactions t
+     JOIN unnest(${blocks.map((b) => b.number.toString())}::bigint[], ${blocks.map((b) => b.hash)}::text[]) AS r(n, h) ON r.n = t.block_number
+     WHERE t.chain_id = ${chainId} AND t.type = 'DEPOSIT' AND t.status = 'PENDING' AND t.block_hash <> r.h
+       AND t.block_number BETWEEN ${blocks[0]!.number} AND ${blocks.at(-1)!.number}`.execute(db);
+  return rows;
+}
