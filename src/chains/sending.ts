@@ -233,8 +233,8 @@ export interface ExpirySender extends SenderCore {
    * it. The two facts are tied in one answer because behind a load balancer a receipt lookup
    * can reach a node that lags the one that saw the deadline pass, and its "not found" would
    * rebuild a payment that landed (paid twice); a family that cannot tell throws a retryable
-   * UpstreamError instead. Asked before looking for a receipt, so a transaction that landed
-   * just in time is found, not rebuilt.
+   * UpstreamError instead. Asked when no receipt was found; a transaction that landed just in
+   * time, after that lookup, is found here and not rebuilt.
    */
   hasExpired(network: NetworkData, hash: string): Promise<boolean>;
 }

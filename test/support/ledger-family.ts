@@ -255,10 +255,11 @@ export class LedgerExpirySender extends LedgerSenderCore implements ExpirySender
   readonly ordering = 'expiry' as const;
 
   /** Past its last valid block once the head has reached it (the next block is beyond). */
-  async hasExpired(network: NetworkData): Promise<boolean> {
+  /** Past its last block, and in no block of the chain (the seam's contract: one answer for both). */
+  async hasExpired(network: NetworkData, hash: string): Promise<boolean> {
     if (network.validUntil === undefined) return false;
     this.chain.beforeExpiryCheck?.();
-    return this.chain.head().number >= BigInt(network.validUntil);
+    return this.chain.head().number >= BigInt(network.validUntil) && this.chain.receipt(hash) === null;
   }
 }
 

@@ -268,15 +268,15 @@ export class OutboundService {
     if (row?.stage === 'mined' || row?.stage === 'failed') return confirm(this.#core, id, poll);
     if (!row || (row.stage !== 'signed' && row.stage !== 'broadcast')) return;
     const { rebuilding, replacing } = orderingOf(this.catalogue.chain(row.chainId));
-    // Expiry first, receipts second: a transaction that landed just before its deadline is
-    // found and settled; one found expired with no receipt after that never can land.
-    const expired = rebuilding !== null && (await rebuilding.expired(row));
     const found = await minedVersion(this.#core, row);
     if (found) {
       await settleReceipt(this.#core, row, found);
       return;
     }
-    if (expired) {
+    // No receipt: rebuilt only once the family proves the deadline passed with the transaction
+    // in no block (hasExpired reads both itself, so one that landed just in time, or that a
+    // lagging node missed above, is never rebuilt); asked only now, as the proof can be costly.
+    if (rebuilding !== null && (await rebuilding.expired(row))) {
       await rebuilding.rebuild(this.#core, row);
       return;
     }

@@ -40,12 +40,12 @@ export interface Replacing {
 
 /** Deadlines and rebuilds: the 'expiry' strategy's. */
 export interface Rebuilding {
-  /** Whether the row can no longer land and has not (ExpirySender.hasExpired; asked before looking for receipts). */
+  /** Whether the row can no longer land and has not (ExpirySender.hasExpired; asked when no receipt was found). */
   expired(row: OutboundRow): Promise<boolean>;
   /**
    * The row steps aside as 'replaced' by a new created row with the same call and owner,
-   * prepared (a fresh deadline) and signed again by the send job. The caller found no
-   * version landed after `expired` said so: the old bytes can never be included any more.
+   * prepared (a fresh deadline) and signed again by the send job. Called once `expired`
+   * said so: the old bytes are in no block and can never be included any more.
    */
   rebuild(core: Core, row: OutboundRow): Promise<OutboundRow | undefined>;
 }
