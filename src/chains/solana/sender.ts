@@ -20,7 +20,7 @@
  */
 import { base58 } from '@scure/base';
 import type { Address } from '@solana/kit';
-import { UpstreamError, ValidationError } from '../../lib/errors.js';
+import { ValidationError } from '../../lib/errors.js';
 import { ChainRejectedError } from '../errors.js';
 import type {
   ChildFeeFunding,
@@ -39,8 +39,7 @@ import { solanaCodec } from './codec.js';
 import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
 import { u64, type SolanaNode } from './rpc.js';
-import { rentOf, type RentMeta } from './rent.js';
-import { blockRef } from './scan.js';
+import { findLanded, hasExpired } from './landing.js';
 import { accountKeysOf, compileTransfer, signersOf, wireTransaction, type SolanaTransferPlan } from './tx.js';
 import { PACKET_BYTES, wireSize } from './batch.js';
 
@@ -400,73 +399,14 @@ export class SolanaSender implements ExpirySender {
     return quote.fixed;
   }
 
-  /** One getSignatureStatuses for all versions; a version counts once confirmed (a processed one can still be dropped). */
-  async findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
-    if (hashes.length === 0) return null;
-    const rpc = await this.node.rpc();
-    const { value } = await rpc.getSignatureStatuses(hashes as never, { searchTransactionHistory: true }).send();
-    for (const [index, status] of value.entries()) {
-      if (!status || status.confirmationStatus === 'processed') continue;
-      const slot = u64(status.slot);
-      const tx = await rpc
-        .getTransaction(hashes[index] as never, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
-        .send();
-      const block = await blockRef(this.node, slot);
-      if (!tx || !block || block.number !== slot) {
-        // A finalized transaction is in the chain for good: a node that does not give it (or
-        // its block) back is behind the one that answered the status (a load balancer's, a
-        // history node), and reading that as "not landed" would let an expired payment be
-        // rebuilt and paid twice. Asked again later; a confirmed one may have been dropped
-        // with its fork between the reads.
-        if (status.confirmationStatus === 'finalized') {
-          throw new UpstreamError(
-            'CHAIN_UNAVAILABLE',
-            `the Solana node reports ${hashes[index]} finalized in slot ${slot} but does not return it or its block; asked again later`,
-          );
-        }
-        continue;
-      }
-      const rent = status.err === null ? rentOf(tx.meta as RentMeta | null) : {};
-      return {
-        index,
-        receipt: {
-          status: status.err === null ? 'success' : 'reverted',
-          block: { number: slot, hash: block.hash },
-          // What the fee payer paid: the fee, and the rent of the token accounts it created
-          // (rentPaid, shown apart too); a failed transaction moved nothing but its fee.
-          fee: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
-          details: {
-            ...(rent.rentPaid !== undefined ? { rentPaid: rent.rentPaid.toString() } : {}),
-            ...(rent.rentReclaimed !== undefined ? { rentReclaimed: rent.rentReclaimed.toString() } : {}),
-          },
-        },
-      };
-    }
-    return null;
+  /** See landing.ts: one getSignatureStatuses for all versions, each counted once confirmed. */
+  findLanded(hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
+    return findLanded(this.node, hashes);
   }
 
-  /**
-   * Whether the transaction signed as `hash` can no longer land and has not: the finalized
-   * block height is past its blockhash's last valid height (no fork can include it any more),
-   * and a node at or past that finalized slot has no status for it. Behind a load balancer the
-   * two reads can reach different nodes; a status answered by one whose slot is below the
-   * finalized slot the first saw is a lagging node's "not found" (it may not have the block the
-   * payment landed in yet), and rebuilding on it would pay twice: nothing is concluded then.
-   */
-  async hasExpired(network: NetworkData, hash: string): Promise<boolean> {
-    const last = big(network.lastValidBlockHeight);
-    if (last === null) throw new Error('network data without lastValidBlockHeight');
-    const rpc = await this.node.rpc();
-    const finalized = await rpc.getEpochInfo({ commitment: 'finalized' }).send();
-    if (u64(finalized.blockHeight) <= last) return false;
-    const { context, value } = await rpc.getSignatureStatuses([hash] as never, { searchTransactionHistory: true }).send();
-    if (u64(context.slot) < u64(finalized.absoluteSlot)) {
-      throw new UpstreamError(
-        'CHAIN_UNAVAILABLE',
-        `the Solana node that answered the status of ${hash} is at slot ${context.slot}, behind the finalized slot ${finalized.absoluteSlot} another answered; asked again later`,
-      );
-    }
-    return value[0] === null;
+  /** See landing.ts: past its blockhash's last valid height, and no status at a node at or past that point. */
+  hasExpired(network: NetworkData, hash: string): Promise<boolean> {
+    return hasExpired(this.node, network, hash);
   }
 }
 

@@ -2,7 +2,7 @@
  * The Solana family's Sender (chains/solana/sender.ts) against the validator stand-in:
  * a quote (signatures, priority fee, the rent of a created token account), prepare with a
  * fresh blockhash, signing by the master as fee payer and the child as owner, the landed
- * version found with its fee, and expiry judged on the finalized block height.
+ * version found with its fee, and expiry judged on the finalized block height (landing.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';

@@ -1,0 +1,80 @@
+/**
+ * Whether a Solana transaction landed (findLanded) or can no longer land (hasExpired): the
+ * SolanaSender's answers to the outbound pipeline's tracker, read so that a node behind
+ * another (a load balancer's backends, a history node) can never make a landed payment look
+ * lost, which would have it rebuilt and paid twice.
+ */
+import { UpstreamError } from '../../lib/errors.js';
+import type { NetworkData, Receipt } from '../types.js';
+import { rentOf, type RentMeta } from './rent.js';
+import { u64, type SolanaNode } from './rpc.js';
+import { blockRef } from './scan.js';
+
+/** One getSignatureStatuses for all versions; a version counts once confirmed (a processed one can still be dropped). */
+export async function findLanded(node: SolanaNode, hashes: string[]): Promise<{ index: number; receipt: Receipt } | null> {
+  if (hashes.length === 0) return null;
+  const rpc = await node.rpc();
+  const { value } = await rpc.getSignatureStatuses(hashes as never, { searchTransactionHistory: true }).send();
+  for (const [index, status] of value.entries()) {
+    if (!status || status.confirmationStatus === 'processed') continue;
+    const slot = u64(status.slot);
+    const tx = await rpc
+      .getTransaction(hashes[index] as never, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    const block = await blockRef(node, slot);
+    if (!tx || !block || block.number !== slot) {
+      // A finalized transaction is in the chain for good: a node that does not give it (or
+      // its block) back is behind the one that answered the status (a load balancer's, a
+      // history node), and reading that as "not landed" would let an expired payment be
+      // rebuilt and paid twice. Asked again later; a confirmed one may have been dropped
+      // with its fork between the reads.
+      if (status.confirmationStatus === 'finalized') {
+        throw new UpstreamError(
+          'CHAIN_UNAVAILABLE',
+          `the Solana node reports ${hashes[index]} finalized in slot ${slot} but does not return it or its block; asked again later`,
+        );
+      }
+      continue;
+    }
+    const rent = status.err === null ? rentOf(tx.meta as RentMeta | null) : {};
+    return {
+      index,
+      receipt: {
+        status: status.err === null ? 'success' : 'reverted',
+        block: { number: slot, hash: block.hash },
+        // What the fee payer paid: the fee, and the rent of the token accounts it created
+        // (rentPaid, shown apart too); a failed transaction moved nothing but its fee.
+        fee: u64(tx.meta?.fee ?? 0n) + (rent.rentPaid ?? 0n),
+        details: {
+          ...(rent.rentPaid !== undefined ? { rentPaid: rent.rentPaid.toString() } : {}),
+          ...(rent.rentReclaimed !== undefined ? { rentReclaimed: rent.rentReclaimed.toString() } : {}),
+        },
+      },
+    };
+  }
+  return null;
+}
+
+/**
+ * Whether the transaction signed as `hash` can no longer land and has not: the finalized
+ * block height is past its blockhash's last valid height (no fork can include it any more),
+ * and a node at or past that finalized slot has no status for it. Behind a load balancer the
+ * two reads can reach different nodes; a status answered by one whose slot is below the
+ * finalized slot the first saw is a lagging node's "not found" (it may not have the block the
+ * payment landed in yet), and rebuilding on it would pay twice: nothing is concluded then.
+ */
+export async function hasExpired(node: SolanaNode, network: NetworkData, hash: string): Promise<boolean> {
+  if (network.lastValidBlockHeight === undefined) throw new Error('network data without lastValidBlockHeight');
+  const last = BigInt(network.lastValidBlockHeight);
+  const rpc = await node.rpc();
+  const finalized = await rpc.getEpochInfo({ commitment: 'finalized' }).send();
+  if (u64(finalized.blockHeight) <= last) return false;
+  const { context, value } = await rpc.getSignatureStatuses([hash] as never, { searchTransactionHistory: true }).send();
+  if (u64(context.slot) < u64(finalized.absoluteSlot)) {
+    throw new UpstreamError(
+      'CHAIN_UNAVAILABLE',
+      `the Solana node that answered the status of ${hash} is at slot ${context.slot}, behind the finalized slot ${finalized.absoluteSlot} another answered; asked again later`,
+    );
+  }
+  return value[0] === null;
+}
