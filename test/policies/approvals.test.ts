@@ -282,6 +282,42 @@ describe('approvals', () => {
     },
   );
 
+  it(
+    'approved after the wallet was deactivated or the asset disabled: cancelled, nothing sent, what it held released',
+    { timeout: 90_000 },
+    async () => {
+      for (const change of ['wallet deactivated', 'asset disabled'] as const) {
+        const wallet = await fundedWallet(w, `stopped: ${change}`, '200');
+        await policy(w, approvalRule(wallet.id, 1));
+        const to = randomAddress();
+        const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount: '150' });
+        expect(res.body.data?.status, JSON.stringify(res.body)).toBe('PENDING_APPROVAL');
+        const id = res.body.data.id as string;
+        // While it waits, the wallet stops paying: a new withdrawal would be refused now.
+        const stopped =
+          change === 'wallet deactivated'
+            ? await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { isActive: false } })
+            : await w.h.api('DELETE', `/v1/wallets/${wallet.id}/assets/${w.usdc.id}`, { key: wallet.apiKey });
+        expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+        const fresh = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount: '1' });
+        expect(fresh.status).toBe(422);
+        expect(fresh.body.error).toBe(change === 'wallet deactivated' ? 'WALLET_INACTIVE' : 'ASSET_NOT_ENABLED');
+
+        const approved = await vote(w, w.approvers[1], id, 'approve');
+        expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+        const t = await getTx(w, wallet, id);
+        expect(t.status, change).toBe('CANCELLED');
+        expect(t.reason).toContain(change === 'wallet deactivated' ? 'deactivated' : 'no longer enabled');
+        expect((await footprint(w, wallet.id)).outbound, change).toBe(0);
+        await eventually(
+          async () => eventsOf(w, id),
+          (e) => e.includes('withdraw.cancelled'),
+        );
+        expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
+      }
+    },
+  );
+
   it('two edits of a rule at once: each changes its own fields, neither undoes the other', async () => {
     const wallet = await fundedWallet(w, 'concurrent-edits', '0');
     const patch = (id: string, body: Record<string, unknown>) => w.h.api('PATCH', `/v1/policies/${id}`, { key: w.manager.apiKey, body });

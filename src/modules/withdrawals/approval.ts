@@ -17,7 +17,6 @@ import type { DbConn, DbTx } from '../../db/pool.js';
 import type { EventPayloads, Purpose } from '../../events.js';
 import { ConflictError, type BusinessRuleError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
-import type { EnabledAsset } from '../assets/service.js';
 import { initiatorOf, labelOf, refusalOf, requireAllowed, type Candidate, type Decision, type PolicySession } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
 import { paymentOf, sponsorOf } from './funds.js';
@@ -132,9 +131,20 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     address = row!.address;
     index = row!.derivation_index;
   }
-  const handle = deps.catalogue.asset(t.asset_id!);
+  // Sent as any withdrawal, so refused as any would be now: a wallet deactivated, or the
+  // asset disabled on it, while the payout waited stops it (a new one is 422
+  // WALLET_INACTIVE / ASSET_NOT_ENABLED). Cancelled, releasing what it held, as below.
+  if (!wallet.is_active) {
+    await refuse(deps, tx, t.id, 'cancelled: approved, but the wallet was deactivated while the payout waited');
+    return;
+  }
+  const asset = (await deps.walletAssets.enabled(wallet)).find((e) => e.asset.row.id === t.asset_id);
+  if (!asset) {
+    await refuse(deps, tx, t.id, 'cancelled: approved, but its asset is no longer enabled on the wallet');
+    return;
+  }
   const item: Item = {
-    asset: { asset: handle } as EnabledAsset,
+    asset,
     to: t.recipient_address!,
     amount: BigInt(t.amount!),
     reference: null,
