@@ -4,8 +4,9 @@
  *
  * Why blocks: a transaction can only be included after its reference block (TaPoS: the block
  * whose number ends in `ref_block_bytes` and whose id carries `ref_block_hash`) and in a block
- * older than its expiration. Once the solidified head's time reaches the expiration, those
- * blocks are final; if none of them holds the transaction, nothing ever will. Asking
+ * built on a block older than its expiration (the first block at or past the expiration can
+ * still hold it). Once the solidified head's time reaches the expiration, those blocks are
+ * final; if none of them holds the transaction, nothing ever will. Asking
  * `gettransactioninfobyid` instead is not a proof behind a load balancer: the node that answers
  * it may lag the one whose head passed the expiration, and its "not found" would rebuild a
  * payment that landed (paid twice). Here every block of the window must come back, or nothing
@@ -51,8 +52,11 @@ export async function tronHasExpired(node: TronNode, network: NetworkData, hash:
     if (blocks.length !== end - from) throw lagging(`blocks ${from} to ${end - 1}`, head);
     for (const [i, block] of blocks.entries()) {
       if (Number(block.block_header?.raw_data?.number ?? -1) !== from + i) throw lagging(`block ${from + i}`, head);
-      if (BigInt(block.block_header?.raw_data?.timestamp ?? 0) >= expiration) return true;
       if ((block.transactions ?? []).some((t) => t.txID === id)) return false;
+      // A block is valid for the transaction while its parent's time is before the expiration
+      // (java-tron's validateCommon reads the head it builds on), so the first block at or past
+      // the expiration can still hold it; the one after it cannot.
+      if (BigInt(block.block_header?.raw_data?.timestamp ?? 0) >= expiration) return true;
     }
   }
   // The solidified head's time reached the expiration, so the loop returned at it at the latest.

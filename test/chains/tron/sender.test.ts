@@ -300,6 +300,30 @@ describe('TronSender: expiry', () => {
     expect(BigInt(await balance(s, b.hex))).toBe(0n);
   });
 
+  it('a transaction packed in the block whose time is its expiration landed: never concluded expired (no second payment)', async () => {
+    const a = await fundedWallet(s, 10_000_000);
+    const b = newWallet();
+    // Blocks ahead of the wall clock: from here each block's time is its parent's + 3 s, or the moved clock's floor.
+    await s.control.produceBlocks(6);
+    const intent: NativeIntent = { kind: 'native', from: a.address, to: b.address, amount: 1_000n };
+    const network = await sender.prepare(intent, {});
+    const expiration = Number(network.expiration);
+    const signed = sender.sign(intent, null, network, keyOf(a));
+    const head = await node.post<{ block_header: { raw_data: { timestamp: number } } }>('wallet/getnowblock');
+    // The last block before the deadline, then the payment, valid while its parent's time is before
+    // the expiration (java-tron's validateCommon reads the parent's), in the block at the expiration.
+    await s.control.advanceTime(expiration - 3_000 - head.block_header.raw_data.timestamp);
+    await s.control.produceBlocks(1);
+    expect((await broadcast(signed.raw)).result).toBe(true);
+    await s.control.produceBlocks(1);
+    const landed = await info(s, signed.hash);
+    expect(Number(landed.blockTimeStamp)).toBe(expiration);
+    await s.control.solidify();
+    expect(BigInt(await balance(s, b.hex))).toBe(1_000n);
+    // Landed: not expired (were it, a receipt lookup on a lagging backend would rebuild it and pay twice).
+    expect(await sender.hasExpired(network, signed.hash)).toBe(false);
+  });
+
   it('an expired transaction is never concluded unlanded from a lagging node: every block up to its expiration must come back', async () => {
     const a = await fundedWallet(s, 10_000_000);
     const b = newWallet();
