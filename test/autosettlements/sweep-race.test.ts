@@ -113,4 +113,54 @@ describe('an auto-sweep of a child whose smaller deposit a rule settles from the
     const { rows } = await sql<{ asset_swept: boolean }>`SELECT asset_swept FROM transactions WHERE id = ${d1}`.execute(h.database.db);
     expect(rows[0]!.asset_swept).toBe(false);
   });
+
+  it('a sweep that ran before the take job carried the small deposit: the rule takes it from the master, nothing fails', async () => {
+    const res = await h.api('POST', `${base()}/addresses`, { body: {} });
+    expect(res.status).toBe(200);
+    const child = res.body.data as { id: string; address: string };
+    const dest = privateKeyToAccount(generatePrivateKey()).address;
+    const rule = await h.api('POST', `${base()}/addresses/${child.id}/auto-settlements/rules`, {
+      body: {
+        name: 'all USDC out',
+        source: { assets: ['USDC'], blockchain: 'devnet-eth' },
+        destination: { asset: 'USDC', address: dest, blockchain: 'devnet-eth' },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    let d1 = '';
+    let d2 = '';
+    try {
+      await h.stopWorker();
+      const small = await eth.sendToken('USDC', child.address, '5');
+      const large = await eth.sendToken('USDC', child.address, '20');
+      await drain();
+      d1 = await depositId(small.transactionHash);
+      d2 = await depositId(large.transactionHash);
+      // sweep_address first this time: no rule has taken anything yet, so it moves the whole balance.
+      expect(await h.services.sweeps.sweepAddress(child.id, usdc.id)).toBe('started');
+      // auto_settle_deposits next, while the sweep is in flight.
+      await h.services.autoSettlements.takeConfirmed([d1, d2]);
+    } finally {
+      await h.startWorker();
+    }
+
+    const settled = await eventually(
+      async () => [...(await settlementOf(d1)), ...(await settlementOf(d2))],
+      (rows) => rows.length === 2 && rows.every((r) => r.status !== 'pending'),
+      30_000,
+    );
+    expect(
+      settled.map((r) => r.status),
+      JSON.stringify(settled),
+    ).toEqual(['success', 'success']);
+    // The small deposit, carried by the sweep, was taken at the master, not at the emptied child.
+    expect(settled.map((r) => r.from_index)).toEqual([0, 0]);
+    // Both deposits reach the destination: 25 USDC.
+    await eventually(
+      () => eth.balanceOf('USDC', dest),
+      (b) => b === 25n * USDC,
+      30_000,
+    );
+  });
 });

@@ -87,6 +87,10 @@ export class AutoSettlementService {
       if (taken.size === 0) return;
       const swept = await this.sweeps.autoSwept(tx, [...taken.keys()]);
       for (const id of swept) taken.delete(id);
+      // A sweep that ran before this job (the child's larger deposit's) may have carried one
+      // along with the child's whole balance: its rule takes it at the master (takeSwept).
+      const atChildren = [...taken.values()].filter((t) => t.deposit.address_id !== null).map((t) => t.deposit.id);
+      for (const id of await this.sweeps.carried(tx, atChildren)) taken.delete(id);
       await this.#take(tx, taken, false);
     });
   }

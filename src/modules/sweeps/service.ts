@@ -93,6 +93,17 @@ export class SweepService {
     return new Set((await store.depositContexts(tx, depositIds)).filter((d) => this.#autoSweeps(d, settings)).map((d) => d.id));
   }
 
+  /**
+   * Of the deposits given (confirmed where they landed), those a sweep already carries, in
+   * flight or done: their money is on its way to the master or there, and a rule takes them
+   * from the master when the sweep completes (sweep.completed), not from where they landed.
+   * Their addresses are locked for the caller's transaction, as a sweep plans under them: one
+   * that has not attached them yet sees the caller's settlements (takenByRules) and plans again.
+   */
+  async carried(tx: DbConn, depositIds: string[]): Promise<Set<string>> {
+    return new Set(await store.carriedBySweeps(tx, depositIds));
+  }
+
   /** `settings`: each wallet's auto-sweep settings, normalised once per call (a range holds thousands of deposits of a few wallets). */
   #autoSweeps(d: store.DepositContext, settings: Map<string, AutoSweeping>): boolean {
     if (!d.address_id || !d.asset_id || !(d.address_type === 'INTERNAL' || d.key_imported) || d.disable_auto_sweep) return false;

@@ -44,6 +44,23 @@ export async function lockAddress(db: DbConn, addressId: string): Promise<Locked
   return rows[0];
 }
 
+/**
+ * Of these deposits, those a sweep carries (in flight or done; not a failed one's), read after
+ * locking their addresses as a sweep plans under them (lockAddress, in id order): a sweep
+ * that has not attached them by then sees what the caller writes before it commits.
+ */
+export async function carriedBySweeps(db: DbConn, depositIds: string[]): Promise<string[]> {
+  if (depositIds.length === 0) return [];
+  await sql`
+    SELECT id FROM addresses
+     WHERE id IN (SELECT address_id FROM transactions WHERE id = ANY(${depositIds}::uuid[]) AND address_id IS NOT NULL)
+     ORDER BY id FOR NO KEY UPDATE`.execute(db);
+  const { rows } = await sql<{ id: string }>`
+    SELECT t.id FROM transactions t JOIN sweeps s ON s.id = t.sweep_id
+     WHERE t.id = ANY(${depositIds}::uuid[]) AND s.status <> 'failed'`.execute(db);
+  return rows.map((r) => r.id);
+}
+
 /** The address as the sweep sees it under its row lock (its key may have gone meanwhile). */
 export interface LockedAddress {
   id: string;
