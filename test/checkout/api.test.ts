@@ -499,6 +499,42 @@ describe('a payment reorged away', () => {
   });
 });
 
+describe('a payment reorged away, then a late payment', () => {
+  it('the recompute the late payment makes does not forget that enough was seen in time: invalid at the end, never expired', async () => {
+    const link = await createLink({
+      name: 'Reorged, then late',
+      amount: '3',
+      configurations: { expiresInMinutes: 10, monitoringMinutes: 20 },
+    });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const snap = await eth().snapshot();
+    await eth().sendToken('USDC', c.address, '3');
+    await indexAll();
+    expect(await until(c.id, (x) => x.amountPaid === '3')).toMatchObject({ status: 'processing', amountDue: '0' });
+    await eth().revert(snap);
+    await eth().sendFiller();
+    await eth().mine(3);
+    await indexAll();
+    // Past its deadline, a small payment comes late: the session is recomputed with the first one failed.
+    clock.advance(11 * 60_000);
+    await eth().sendToken('USDC', c.address, '0.5');
+    await eth().mine(3);
+    await indexAll();
+    await until(c.id, (x) => x.paidLate === true);
+    const waiting = await checkout(c.id);
+    expect(waiting.status).toBe('processing');
+    clock.advance(4 * 60_000);
+    // It saw 3 USDC in time: still waiting out the window, as without the late payment.
+    expect((await checkout(c.id)).status).toBe('processing');
+    clock.advance(15 * 60_000);
+    expect((await checkout(c.id)).status).toBe('invalid');
+    const told = hooks()
+      .filter((e) => e.data?.id === c.id)
+      .map((e) => e.event);
+    expect(told).not.toContain('checkout.expired');
+  });
+});
+
 describe('an asset the wallet stopped taking', () => {
   it('starts no session in it: its deposits would never be recorded, the payer paying into a session that sees nothing', async () => {
     const w = h.wallets[SLUG]!;

@@ -69,6 +69,11 @@ describe('nextState', () => {
     expect(end.events).toEqual(['checkout.invalid']);
     // Mined again meanwhile (its first sighting kept): it settles.
     expect(nextState(waiting, terms, totals(100n, 100n), at(60)).state.status).toBe('settled');
+    // Recomputed after the reorg (a late payment): the stored count is 0, the payments still tell.
+    const forgot = { ...waiting, seenBefore: zero };
+    const gone = { ...totals(0n, 0n, 10n), everSeenInTime: 100n };
+    expect(nextState(forgot, terms, gone, at(45)).state.status).toBe('processing');
+    expect(nextState(forgot, terms, gone, at(90)).state.status).toBe('invalid');
   });
 });
 

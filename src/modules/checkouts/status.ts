@@ -18,6 +18,12 @@ import type { CheckoutEventName } from '../webhooks/types.js';
 export interface Totals {
   /** Seen before expiresAt, not failed (pending or confirmed). */
   seenInTime: bigint;
+  /**
+   * Seen before expiresAt, failed ones included (a reorg took them away): whether enough was
+   * ever seen in time, which the stored count (seenBefore) forgets at the first recompute
+   * after the reorg. Absent: only seenBefore tells.
+   */
+  everSeenInTime?: bigint;
   /** Of those, confirmed. */
   confirmedInTime: bigint;
   /** Seen after expiresAt (within the monitoring window), not failed. */
@@ -64,10 +70,11 @@ export function nextState(before: SessionState & { seenBefore: Totals }, terms: 
       status = 'processing';
       events.push('checkout.processing');
     }
-    // Enough seen in time, as last counted, and since gone (a reorg failed the payment; the
-    // deposit may still be mined again): it waits out the window as any unconfirmed payment
-    // does, and ends invalid, never expired, which says the payer paid too little or too late.
-    const sawEnough = before.seenBefore.seenInTime >= terms.threshold;
+    // Enough seen in time, and since gone (a reorg failed the payment; the deposit may still
+    // be mined again): it waits out the window as any unconfirmed payment does, and ends
+    // invalid, never expired, which says the payer paid too little or too late. Read from the
+    // payments themselves: a recompute after the reorg (a late payment's) stores the lower count.
+    const sawEnough = before.seenBefore.seenInTime >= terms.threshold || (totals.everSeenInTime ?? 0n) >= terms.threshold;
     if (totals.confirmedInTime >= terms.threshold && !windowOver) {
       status = 'settled';
     } else if (expired && totals.seenInTime < terms.threshold && !sawEnough) {

@@ -278,13 +278,22 @@ export async function listCheckouts(db: DbConn, linkId: string, offset: number, 
 }
 
 /**
- * The session's payments, summed: in time or late, seen (not failed) and confirmed. A deposit AML screening holds (a listed sender,
+ * The session's payments, summed: in time or late, seen (not failed) and confirmed, and
+ * `everSeenInTime`, what was seen in time failed ones included (a reorg took them away; a
+ * deposit mined again is the same row, revived, so nothing counts twice). A deposit AML screening holds (a listed sender,
  * docs/aml.md) is seen but not confirmed: it cannot settle the session until an operator
  * releases it (the release emits deposit.confirmed, which recomputes the session).
  */
 export async function totalsOf(db: DbConn, checkoutId: string) {
-  const { rows } = await sql<{ seen_in_time: string; confirmed_in_time: string; seen_late: string; confirmed: string }>`
+  const { rows } = await sql<{
+    seen_in_time: string;
+    ever_in_time: string;
+    confirmed_in_time: string;
+    seen_late: string;
+    confirmed: string;
+  }>`
     SELECT coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status <> 'FAILED'), 0)::text AS seen_in_time,
+           coalesce(sum(t.amount) FILTER (WHERE NOT p.late), 0)::text AS ever_in_time,
            coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed_in_time,
            coalesce(sum(t.amount) FILTER (WHERE p.late AND t.status <> 'FAILED'), 0)::text AS seen_late,
            coalesce(sum(t.amount) FILTER (WHERE t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed
@@ -293,6 +302,7 @@ export async function totalsOf(db: DbConn, checkoutId: string) {
   const r = rows[0]!;
   return {
     seenInTime: BigInt(r.seen_in_time),
+    everSeenInTime: BigInt(r.ever_in_time),
     confirmedInTime: BigInt(r.confirmed_in_time),
     seenLate: BigInt(r.seen_late),
     confirmed: BigInt(r.confirmed),
@@ -357,7 +367,10 @@ export async function queuePayments(db: DbConn, depositIds: string[], seenAt: Da
 export async function dueCheckouts(db: DbConn, now: Date, limit: number): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     SELECT id FROM checkouts
-     WHERE status IN ('new', 'processing') AND ((expires_at <= ${now} AND seen_in_time < threshold) OR monitor_until <= ${now})
+     WHERE status IN ('new', 'processing') AND (monitor_until <= ${now} OR (expires_at <= ${now} AND seen_in_time < threshold
+       -- Enough seen in time and reorged away since waits out the window (status.ts): not due before it.
+       AND (SELECT coalesce(sum(t.amount), 0) FROM checkout_payments p JOIN transactions t ON t.id = p.transaction_id
+             WHERE p.checkout_id = checkouts.id AND NOT p.late) < threshold))
      ORDER BY expires_at LIMIT ${limit}`.execute(db);
   return rows.map((r) => r.id);
 }
