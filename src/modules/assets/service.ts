@@ -1,6 +1,6 @@
 /** Assets enabled on a wallet ("wallet assets"). */
 import type { Static } from '@sinclair/typebox';
-import type { Db } from '../../db/pool.js';
+import type { Db, DbConn } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import { BusinessRuleError, NotFoundError } from '../../lib/errors.js';
@@ -80,6 +80,8 @@ export class WalletAssetService {
     if (isActive) await this.#checkDecimals(asset);
     // changes.transaction: balance reads in every process stop (or start) showing it at COMMIT.
     const row = await this.changes.transaction(async (tx) => {
+      // After the payouts being accepted, before those that follow (wallets/store.ts lockStanding).
+      await this.wallets.lockStanding(tx, walletId);
       const upserted = await store.upsertWalletAsset(tx, existing?.id ?? uuidv7(), walletId, catalogueId, isActive);
       await this.changes.publish(tx, WALLET_ASSETS_CHANGED, walletId);
       return upserted;
@@ -104,9 +106,9 @@ export class WalletAssetService {
     );
   }
 
-  /** Active wallet assets whose catalogue asset is active too: what balances cover. Read fresh. */
-  async enabled(wallet: Pick<WalletRef, 'id'>): Promise<EnabledAsset[]> {
-    const rows = await store.listWalletAssets(this.db, wallet.id);
+  /** Active wallet assets whose catalogue asset is active too: what balances cover. Read fresh (on `db`: a caller's transaction). */
+  async enabled(wallet: Pick<WalletRef, 'id'>, db: DbConn = this.db): Promise<EnabledAsset[]> {
+    const rows = await store.listWalletAssets(db, wallet.id);
     return rows.flatMap((r) => {
       const asset = this.catalogue.asset(r.asset_id);
       if (!r.is_active || !asset || !asset.row.is_active) return [];

@@ -162,6 +162,25 @@ export class WalletService {
     });
   }
 
+  /**
+   * For a write that changes whether the wallet may pay out (an asset enabled or disabled):
+   * the standing's lock, exclusive, until `tx` commits (store.lockStanding).
+   */
+  lockStanding(tx: DbConn, walletId: string): Promise<void> {
+    return store.lockStanding(tx, walletId, false);
+  }
+
+  /**
+   * Whether the wallet may pay out, read in the transaction that accepts a payout, under the
+   * standing's lock (shared) held until that transaction ends: a deactivation committed
+   * before is seen, and one asked meanwhile waits for the payout's COMMIT (store.lockStanding).
+   */
+  async standing(tx: DbConn, walletId: string): Promise<{ isActive: boolean }> {
+    await store.lockStanding(tx, walletId, true);
+    const row = await store.findWallet(tx, walletId);
+    return { isActive: row?.is_active ?? false };
+  }
+
   /** The keys of a wallet's chain family (the signer's source; no access check: internal). */
   async keysOf(walletId: string): Promise<WalletKeys> {
     const ref = await this.#ref(walletId);
@@ -331,6 +350,9 @@ export class WalletService {
         ? (await this.defaults.webhookTargets.check(patch.webhookUrl, this.chainOf(wallet).row.network)).toString()
         : patch.webhookUrl;
     await this.changes.transaction(async (tx) => {
+      // (De)activating waits for the payouts being accepted (they hold the standing shared)
+      // and makes those that follow see it: none is accepted once this is answered.
+      if (patch.isActive !== undefined) await store.lockStanding(tx, walletId, false);
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
       if (!locked) throw new NotFoundError('Wallet');

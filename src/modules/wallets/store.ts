@@ -119,6 +119,20 @@ export async function updateWallet(db: DbConn, id: string, patch: WalletPatch): 
     .execute();
 }
 
+/**
+ * The lock of a wallet's standing as a payer: whether it is active and which assets are
+ * enabled on it. A write that changes either takes it (exclusive) until its COMMIT; a
+ * transaction that accepts a payout takes it shared, reads the standing, and keeps it until
+ * its own COMMIT. So a payout is either decided before the change (and committed before
+ * the change is answered) or sees it: never accepted after a deactivation was answered,
+ * whichever process handles each.
+ */
+export async function lockStanding(db: DbConn, id: string, shared: boolean): Promise<void> {
+  const key = `wallet-standing:${id}`;
+  if (shared) await sql`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(db);
+  else await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}
+
 export async function lockWallet(db: DbConn, id: string) {
   return db.selectFrom('wallets').select(['id', 'configurations']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }

@@ -5,7 +5,8 @@
  *
  * 1. Idempotency keys claimed first (sorted, so two processes claim in one order), so a
  *    concurrent twin waits; a key already taken answers that request with KeyTaken.
- * 2. The wallet's whitelist and the references read once for the whole batch; a reference
+ * 2. The wallet's standing (active, its enabled assets, its whitelist: standing.ts, held to
+ *    the COMMIT) and the references read once for the whole batch; a reference
  *    taken by an earlier request of the batch counts as taken (same payment: the original;
  *    another: 409).
  * 3. Policies (approval.ts): the business's rules read and the velocity windows of the
@@ -40,6 +41,7 @@ import type { Sender, WithdrawResult, WithdrawalServiceDeps } from './types.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { candidateOf, decideItems, openApprovals, type Held } from './approval.js';
 import * as store from './store.js';
+import { readStanding, standingRefusal } from './standing.js';
 import type { Item } from './validate.js';
 import { capability } from '../../chains/registry.js';
 import { addressKey } from '../../chains/address-key.js';
@@ -97,7 +99,9 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     const live = jobs.flatMap((job, j) => (out[j] ? [] : [j]));
     const refs = [...new Set(live.flatMap((j) => jobs[j]!.items.flatMap((i) => (i.reference ? [i.reference] : []))))];
     const found = await store.findByReferences(tx, s.wallet.id, refs);
-    const allowed = await store.whitelist(tx, s.wallet.id);
+    // Whether the wallet is active, its assets and its whitelist as they are now, held to the
+    // COMMIT (standing.ts): what the request checked before it read the chain may have changed.
+    const standing = await readStanding(deps, tx, s.wallet.id);
     const snaps = live.flatMap((j) => (jobs[j]!.costs ? [jobs[j]!.costs!.snap.at] : []));
     const since = snaps.reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
     const held = since ? await store.heldBack(tx, s.chain.id, s.address, since) : [];
@@ -128,7 +132,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     for (const j of live) {
       const job = jobs[j]!;
       try {
-        const refused = notWhitelisted(allowed, job.items);
+        const refused = standingRefusal(standing, job.items);
         if (refused) throw refused;
         const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
         // References are only ever added, so what is new now was new before and has its costs.
@@ -270,21 +274,6 @@ export function original(s: Sender, item: Item, found: store.WithdrawalRef | und
     throw referenceInUse(item.reference!, found.id);
   }
   return found.id;
-}
-
-/**
- * NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, by addressKey) and a
- * destination is none of them: on base58 families an entry matches only as spelt (a case
- * look-alike is another address).
- */
-export function notWhitelisted(allowed: Set<string>, items: Pick<Item, 'to' | 'field'>[], name = 'address'): BusinessRuleError | null {
-  if (allowed.size === 0) return null;
-  const off = items.find((i) => !allowed.has(addressKey(i.to)));
-  if (!off) return null;
-  const field = off.field ? `${off.field}.${name}` : name;
-  return new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
-    { field, message: 'not a whitelisted beneficiary' },
-  ]);
 }
 
 /** Whether a stored address (null: none) and a given one name the same account (addressKey). */

@@ -11,7 +11,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
-import { notWhitelisted } from './create.js';
+import { notWhitelisted } from './standing.js';
 import { checkAgainstPending, snapshot, standingAllowances, type Snapshot } from './funds.js';
 import * as store from './store.js';
 import type { Sender, WithdrawalServiceDeps } from './types.js';

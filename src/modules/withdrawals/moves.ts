@@ -11,7 +11,7 @@
 import type { DbConn } from '../../db/pool.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
-import { notWhitelisted } from './create.js';
+import { notWhitelisted } from './standing.js';
 import { checkFunds, checkHeld, lockedReads, snapshot, type Snapshot } from './funds.js';
 import type { DbClock } from './db-clock.js';
 import * as store from './store.js';

@@ -16,6 +16,7 @@ import type { Item } from './validate.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { countedOf } from '../policies/service.js';
 import { candidateOf, refuseUnlessAllowed } from './approval.js';
+import { readStanding, standingRefusal } from './standing.js';
 
 export interface SignJob {
   /** Who asks (the policies' initiator). */
@@ -75,6 +76,11 @@ export async function signOnly(deps: WithdrawalServiceDeps, job: SignJob, hooks:
   return db.transaction().execute(async (tx) => {
     if (key) await claim(tx, key);
     const existing = await hooks.existing(tx, s, items);
+    // The wallet's standing as it is now, held to the COMMIT (standing.ts): a deactivation, an
+    // asset disabled or a whitelist entry removed while the request signed refuses it here,
+    // and the signatures made are never handed out.
+    const refused = standingRefusal(await readStanding(deps, tx, s.wallet.id), items);
+    if (refused) throw refused;
     // Policies decide again under their locks (service.ts asked before signing): a refusal
     // here rolls everything back and the signatures made are never handed out.
     const now = items.flatMap((item, i) => (existing[i] ? [] : [item]));

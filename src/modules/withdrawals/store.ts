@@ -165,7 +165,10 @@ export async function spenders(
  * The wallet's active whitelisted beneficiaries, by addressKey: hex addresses lowercased,
  * base58 ones as spelt (a case look-alike of a Tron or Solana entry is another address).
  */
-export async function whitelist(db: DbConn, walletId: string): Promise<Set<string>> {
+export async function whitelist(db: DbConn, walletId: string, opts: { held?: boolean } = {}): Promise<Set<string>> {
+  // held: the beneficiaries' write lock (beneficiaries/store.ts lockWallet) taken shared until
+  // the caller's transaction ends, so an entry removed meanwhile waits for its COMMIT.
+  if (opts.held) await sql`SELECT pg_advisory_xact_lock_shared(hashtextextended(${`beneficiaries:${walletId}`}, 0))`.execute(db);
   const { rows } = await sql<{ address: string }>`
     SELECT address FROM beneficiaries
      WHERE wallet_id = ${walletId} AND is_whitelisted AND is_active AND deleted_at IS NULL`.execute(db);

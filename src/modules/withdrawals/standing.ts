@@ -1,0 +1,64 @@
+/**
+ * What the wallet allows a payout, decided in the transaction that accepts it: whether the
+ * wallet is active, the assets enabled on it, its beneficiary whitelist.
+ *
+ * The checks made before that transaction (service.ts `sender`, validate.ts `checkItems`
+ * from the cached list of enabled assets, a sign-only request's whitelist) answer early,
+ * but a request then reads the chain, screens its destinations and waits for its sender's
+ * batch: a deactivation, an asset disabled or a whitelist entry removed meanwhile, through
+ * this process or another, would otherwise not stop it. `readStanding` reads all three
+ * again in the accepting transaction, under the standing's lock (wallets/store.ts
+ * `lockStanding`) and the beneficiaries' lock, both shared and held until that transaction
+ * ends: a change committed before is seen, and one asked meanwhile waits for the payout's
+ * COMMIT. So no payout is accepted after such a change was answered, whichever API process
+ * answered it.
+ */
+import { addressKey } from '../../chains/address-key.js';
+import type { DbConn } from '../../db/pool.js';
+import { BusinessRuleError } from '../../lib/errors.js';
+import * as store from './store.js';
+import type { WithdrawalServiceDeps } from './types.js';
+import type { Item } from './validate.js';
+
+export interface Standing {
+  isActive: boolean;
+  /** Catalogue ids of the assets enabled on the wallet. */
+  enabled: Set<string>;
+  /** The whitelist by addressKey (empty: every destination allowed). */
+  whitelist: Set<string>;
+}
+
+/** The wallet's standing, read in `tx` and held until it ends (the module comment). */
+export async function readStanding(deps: WithdrawalServiceDeps, tx: DbConn, walletId: string): Promise<Standing> {
+  const { isActive } = await deps.wallets.standing(tx, walletId);
+  const enabled = new Set((await deps.walletAssets.enabled({ id: walletId }, tx)).map((e) => e.asset.row.id));
+  return { isActive, enabled, whitelist: await store.whitelist(tx, walletId, { held: true }) };
+}
+
+/** The refusal `standing` gives these items, worded as the early checks word it, or null. */
+export function standingRefusal(standing: Standing, items: Pick<Item, 'asset' | 'to' | 'field'>[]): BusinessRuleError | null {
+  if (!standing.isActive) return new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+  const off = items.find((i) => !standing.enabled.has(i.asset.asset.row.id));
+  if (off) {
+    const field = off.field ? `${off.field}.id` : 'assetId';
+    return new BusinessRuleError('ASSET_NOT_ENABLED', `${field}: this asset is not enabled on the wallet`, [
+      { field, message: 'not enabled on the wallet' },
+    ]);
+  }
+  return notWhitelisted(standing.whitelist, items);
+}
+
+/**
+ * NOT_WHITELISTED when the wallet whitelists beneficiaries (`allowed`, by addressKey) and a
+ * destination is none of them: on base58 families an entry matches only as spelt (a case
+ * look-alike is another address).
+ */
+export function notWhitelisted(allowed: Set<string>, items: Pick<Item, 'to' | 'field'>[], name = 'address'): BusinessRuleError | null {
+  if (allowed.size === 0) return null;
+  const off = items.find((i) => !allowed.has(addressKey(i.to)));
+  if (!off) return null;
+  const field = off.field ? `${off.field}.${name}` : name;
+  return new BusinessRuleError('NOT_WHITELISTED', `${off.to} is not a whitelisted beneficiary of this wallet`, [
+    { field, message: 'not a whitelisted beneficiary' },
+  ]);
+}

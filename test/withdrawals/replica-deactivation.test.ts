@@ -1,0 +1,185 @@
+/**
+ * A wallet deactivated, an asset disabled on it, or a whitelist entry removed through one
+ * API replica, while another replica is half-way through a withdrawal of that wallet (its
+ * checks done, its chain reads under way): from the moment the change is answered, no
+ * replica accepts a payout it forbids (docs/api.md: "from the commit on ... withdrawals of
+ * it are refused"; docs/withdrawals.md: WALLET_INACTIVE, ASSET_NOT_ENABLED, NOT_WHITELISTED).
+ *
+ * Two service graphs on one database, as two `npm start -- api` processes would be: `a` is
+ * the harness's, `b` its own pool, caches, listener and HTTP server. The node sits behind a
+ * proxy (test/support/rpc-gate.ts) that, once b's withdrawal has made its first chain call,
+ * commits the change through a and only then lets b go on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
+import { createDatabase, type Database$ } from '../../src/db/pool.js';
+import { LocalKeyVault } from '../../src/keys/vault.js';
+import { createServices, type Services } from '../../src/services.js';
+import { buildServer } from '../../src/server.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startRpcGate, type RpcGate } from '../support/rpc-gate.js';
+import { chainOf } from '../support/chain.js';
+
+let h: Harness;
+let gate: RpcGate;
+let b: { database: Database$; services: Services; app: FastifyInstance; baseUrl: string };
+
+beforeAll(async () => {
+  gate = await startRpcGate();
+  h = await startHarness({
+    specs: [DEVNET_CHAINS[0]!],
+    rpcUrlOf: (config) => {
+      gate.forwardTo(config.rpcUrl);
+      return gate.url;
+    },
+  });
+  const logger = createLogger('silent');
+  const database = createDatabase(h.databaseUrl, logger);
+  const services = await createServices(
+    database.db,
+    new LocalKeyVault(h.kek),
+    {
+      chains: h.devnet.chains.map((c) => ({ ...c.config, rpcUrl: gate.url })),
+      addressLimit: 100_000,
+      keyExport: { testnet: true, mainnet: false },
+      apiLimits: { keyRate: 0, authFailures: 0, authFailureWindowS: 60 },
+    },
+    { logger, databaseUrl: h.databaseUrl },
+  );
+  const app = await buildServer({ services, logger });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  b = { database, services, app, baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+  await chainOf(h, 'devnet-eth').sendToken('USDC', h.wallets['devnet-eth']!.address, '1000');
+}, 120_000);
+
+afterAll(async () => {
+  await b?.app.close();
+  await b?.services.close();
+  await b?.database.close();
+  await h?.stop();
+  await gate?.close();
+});
+
+const wallet = () => h.wallets['devnet-eth']!;
+const usdc = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id;
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
+
+async function onB(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${b.baseUrl}${path}`, {
+    method,
+    headers: { 'x-api-key': wallet().apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Payouts written under `reference` (any type, any status). */
+async function written(reference: string) {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM transactions WHERE wallet_id = ${wallet().id} AND reference = ${reference}`.execute(h.database.db);
+  return rows[0]!.n;
+}
+
+/**
+ * Sends `path` to replica b; at its first chain call (or the first `at` picks), commits
+ * `change` through replica a (answered before b goes on). Returns b's answer.
+ */
+async function raced(
+  path: string,
+  body: Record<string, unknown>,
+  change: () => Promise<void>,
+  at: (method: string) => boolean = () => true,
+) {
+  let changed = false;
+  gate.afterAnswer(
+    (call) => at(call.method),
+    async () => {
+      await change();
+      changed = true;
+    },
+  );
+  const res = await onB('POST', path, body);
+  expect(changed, 'the change ran while b was reading the chain').toBe(true);
+  return res;
+}
+
+/** Replica a: deactivates (or reactivates) the wallet. */
+async function setActive(isActive: boolean) {
+  const res = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { body: { isActive } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** Replica a: disables (or enables) USDC on the wallet. */
+async function setUsdc(enabled: boolean) {
+  const res = enabled
+    ? await h.api('POST', `/v1/wallets/${wallet().id}/assets`, { body: { assetId: usdc() } })
+    : await h.api('DELETE', `/v1/wallets/${wallet().id}/assets/${usdc()}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+describe('a change answered by replica a binds a withdrawal replica b is still checking', () => {
+  for (const op of ['withdraw', 'sign'] as const) {
+    const path = () => (op === 'withdraw' ? `/v1/wallets/${wallet().id}/withdraw` : `/v1/wallets/${wallet().id}/withdraw/sign`);
+
+    it(`${op}: the wallet deactivated meanwhile is 422 WALLET_INACTIVE, nothing written`, async () => {
+      const reference = `deactivated-${op}`;
+      try {
+        const res = await raced(path(), { assetId: usdc(), address: fresh(), amount: '1', reference }, () => setActive(false));
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+        expect(res.body.error).toBe('WALLET_INACTIVE');
+        expect(await written(reference)).toBe(0);
+      } finally {
+        await setActive(true);
+      }
+    });
+
+    it(`${op}: the asset disabled meanwhile is 422 ASSET_NOT_ENABLED, nothing written`, async () => {
+      const reference = `disabled-${op}`;
+      try {
+        const res = await raced(path(), { assetId: usdc(), address: fresh(), amount: '1', reference }, () => setUsdc(false));
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+        expect(res.body.error).toBe('ASSET_NOT_ENABLED');
+        expect(await written(reference)).toBe(0);
+      } finally {
+        await setUsdc(true);
+      }
+    });
+  }
+
+  it('sign: a whitelist entry removed meanwhile is 422 NOT_WHITELISTED, nothing signed or written', async () => {
+    const kept = fresh();
+    const removed = fresh();
+    const add = async (address: string) => {
+      const res = await h.api('POST', `/v1/wallets/${wallet().id}/beneficiaries`, {
+        body: { name: address.slice(0, 10), address, isWhitelisted: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.id as string;
+    };
+    const keptId = await add(kept);
+    const removedId = await add(removed);
+    try {
+      const reference = 'unwhitelisted-sign';
+      const res = await raced(
+        `/v1/wallets/${wallet().id}/withdraw/sign`,
+        { assetId: usdc(), address: removed, amount: '1', reference },
+        async () => {
+          const del = await h.api('DELETE', `/v1/wallets/${wallet().id}/beneficiaries/${removedId}`);
+          expect(del.status, JSON.stringify(del.body)).toBe(200);
+          // The sender's nonce, read after the whitelist was checked and before signing.
+        },
+        (method) => method === 'eth_getTransactionCount',
+      );
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('NOT_WHITELISTED');
+      expect(await written(reference)).toBe(0);
+    } finally {
+      await h.api('DELETE', `/v1/wallets/${wallet().id}/beneficiaries/${keptId}`);
+    }
+  });
+});
