@@ -20,6 +20,7 @@ import { createDatabaseFromTemplate, dropDatabase, startHarness, type Harness } 
 import { openCustody } from '../../src/modules/custody/service.js';
 import { localKeys } from '../keys/support.js';
 import { chainOf } from '../support/chain.js';
+import { mintKey } from '../policies/world.js';
 import { eventually } from '../support/fixtures.js';
 import { resolveChain } from '../../src/configuration.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../src/devnet/solana/index.js';
@@ -106,6 +107,45 @@ describe('flows on a pool of one connection', () => {
       body: { assetId: eth, address: '0x000000000000000000000000000000000000dEaD', amount: '0.001' },
     });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+  });
+
+  it('a payout held for approval, sent on at the deciding vote (its wallet, asset and whitelist read in the deciding transaction)', async () => {
+    const manager = await mintKey(h, 'pool of one: policies', ['MANAGE_POLICIES']);
+    const approver = await mintKey(h, 'pool of one: approver', ['APPROVE']);
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'pool of one: approval' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const w = created.body.data as { id: string; address: string; apiKey: string };
+    await chainOf(h, 'devnet-eth').sendNative(w.address, '1');
+    const eth = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!.id;
+    expect((await h.api('POST', `/v1/wallets/${w.id}/assets`, { key: w.apiKey, body: { assetId: eth } })).status).toBe(200);
+    const rule = await h.api('POST', '/v1/policies', {
+      key: manager.apiKey,
+      body: {
+        name: 'pool of one: every withdrawal needs one approval',
+        priority: 1,
+        walletId: w.id,
+        conditions: { types: ['WITHDRAW'] },
+        action: 'REQUIRE_APPROVAL',
+        approval: { approvers: { apiKeys: [approver.id] }, quorum: 1, ttlSeconds: 3600 },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    const held = await h.api('POST', `/v1/wallets/${w.id}/withdraw`, {
+      key: w.apiKey,
+      body: { assetId: eth, address: '0x000000000000000000000000000000000000dEaD', amount: '0.001' },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body.data.status).toBe('PENDING_APPROVAL');
+    const voted = await h.api('POST', `/v1/approvals/${held.body.data.id}/approve`, { key: approver.apiKey, body: {} });
+    expect(voted.status, JSON.stringify(voted.body)).toBe(200);
+    expect(voted.body.data.status).toBe('APPROVED');
+    const { rows } = await sql<{ status: string; n: number }>`
+      SELECT t.status, (SELECT count(*)::int FROM outbound_txs o WHERE o.owner_id = t.id) AS n
+        FROM transactions t WHERE t.id = ${held.body.data.id}`.execute(h.database.db);
+    expect(rows[0]).toEqual({ status: 'PENDING', n: 1 });
   });
 
   it("a transaction's deriver waits on no opening another caller started on the pool", async () => {

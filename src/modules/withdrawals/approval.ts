@@ -138,7 +138,10 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     await refuse(deps, tx, t.id, 'cancelled: approved, but the wallet was deactivated while the payout waited');
     return;
   }
-  const asset = (await deps.walletAssets.enabled(wallet)).find((e) => e.asset.row.id === t.asset_id);
+  // On the deciding transaction's connection: a read sent to the pool from inside it would
+  // hold this connection while waiting for another (docs/architecture.md, "One connection per
+  // transaction"), and with as many votes at once as the pool has connections none would get one.
+  const asset = (await deps.walletAssets.enabled(wallet, tx)).find((e) => e.asset.row.id === t.asset_id);
   if (!asset) {
     await refuse(deps, tx, t.id, 'cancelled: approved, but its asset is no longer enabled on the wallet');
     return;
