@@ -45,18 +45,34 @@ export async function tronHasExpired(node: TronNode, network: NetworkData, hash:
   // No solidified block is its reference: it can be valid on no chain that holds these blocks.
   if (ref === null) return true;
   const id = hash.replace(/^0x/, '').toLowerCase();
-  for (let from = ref + 1; from <= head; from += PAGE) {
+  // Each block must be the child of the one before it (the first, of the reference block), and
+  // the last one read must be the solidified block of its number: java-tron answers
+  // walletsolidity/getblockbylimitnext from every snapshot of its block store whatever the
+  // cursor (Chainbase.getValuesNext), so a backend whose solidified head is behind this one
+  // returns its unsolidified blocks for those numbers, possibly of a fork without the payment.
+  let parent = ref.id;
+  for (let from = ref.number + 1; from <= head; from += PAGE) {
     const end = Math.min(from + PAGE, head + 1);
     const page = await node.post<{ block?: TronBlockJson[] }>('walletsolidity/getblockbylimitnext', { startNum: from, endNum: end });
     const blocks = page.block ?? [];
     if (blocks.length !== end - from) throw lagging(`blocks ${from} to ${end - 1}`, head);
     for (const [i, block] of blocks.entries()) {
       if (Number(block.block_header?.raw_data?.number ?? -1) !== from + i) throw lagging(`block ${from + i}`, head);
+      if (typeof block.blockID !== 'string' || (block.block_header?.raw_data?.parentHash ?? '').toLowerCase() !== parent) {
+        throw lagging(`block ${from + i} as a child of block ${from + i - 1}`, head);
+      }
+      parent = block.blockID.toLowerCase();
       if ((block.transactions ?? []).some((t) => t.txID === id)) return false;
       // A block is valid for the transaction while its parent's time is before the expiration
       // (java-tron's validateCommon reads the head it builds on), so the first block at or past
       // the expiration can still hold it; the one after it cannot.
-      if (BigInt(block.block_header?.raw_data?.timestamp ?? 0) >= expiration) return true;
+      if (BigInt(block.block_header?.raw_data?.timestamp ?? 0) >= expiration) {
+        // getblockbynum reads through the solidity cursor: this block, and so every block
+        // linked before it, is on the solidified chain only if it answers the same id.
+        const solid = await node.post<TronBlockJson>('walletsolidity/getblockbynum', { num: from + i });
+        if (typeof solid.blockID !== 'string' || solid.blockID.toLowerCase() !== parent) throw lagging(`block ${from + i}`, head);
+        return true;
+      }
     }
   }
   // The solidified head's time reached the expiration, so the loop returned at it at the latest.
@@ -64,19 +80,25 @@ export async function tronHasExpired(node: TronNode, network: NetworkData, hash:
 }
 
 /**
- * The number of the solidified block the transaction references: the newest at or below the
+ * The number and id of the solidified block the transaction references: the newest at or below the
  * head whose number ends in `refBytes` and whose id carries `refHash`; null when none does.
  * Older candidates are not looked at: java-tron accepts a reference among the last 65,536
  * blocks (about 55 h) and an expiration at most 24 h ahead, so a reference block is never
  * much more than 79 h older than the expiration (the bound below doubles that for missed slots).
  */
-async function referenceBlock(node: TronNode, head: number, expiration: bigint, refBytes: string, refHash: string): Promise<number | null> {
+async function referenceBlock(
+  node: TronNode,
+  head: number,
+  expiration: bigint,
+  refBytes: string,
+  refHash: string,
+): Promise<{ number: number; id: string } | null> {
   const low = Number.parseInt(refBytes, 16);
   for (let n = head - ((((head - low) % REF_SPAN) + REF_SPAN) % REF_SPAN); n >= 0; n -= REF_SPAN) {
     const block = await node.post<TronBlockJson>('walletsolidity/getblockbynum', { num: n });
     if (typeof block.blockID !== 'string') throw lagging(`block ${n}`, head);
     // A block id is its number (8 bytes) then 24 bytes of its hash; ref_block_hash is bytes 8-15.
-    if (block.blockID.slice(16, 32).toLowerCase() === refHash) return n;
+    if (block.blockID.slice(16, 32).toLowerCase() === refHash) return { number: n, id: block.blockID.toLowerCase() };
     if (BigInt(block.block_header?.raw_data?.timestamp ?? 0) < expiration - OLDEST_REFERENCE_MS) return null;
   }
   return null;

@@ -58,11 +58,12 @@ export function queryRoutes(node: TronNode, solid: boolean): [string, Handler][]
         const start = intParam(r.params, 'startNum');
         const end = intParam(r.params, 'endNum');
         if (!(end > 0 && end > start && end - start <= BLOCK_LIMIT_NUM)) return {};
+        // java-tron reads this one past the solidified block even under /walletsolidity:
+        // BlockStore.getLimitNumber's Chainbase.getValuesNext collects every snapshot of the
+        // store (SnapshotImpl.collect walks root to newest) whatever the cursor, so it returns
+        // the head's blocks too.
         const list: Block[] = [];
-        for (let n = Math.max(start, 0); n < end; n++) {
-          const b = blockAt(n);
-          if (b) list.push(b);
-        }
+        for (let n = Math.max(start, 0); n < end && n <= node.head().number; n++) list.push(node.blocks[n] as Block);
         return { block: list.map((b) => printBlock(b, r.visible)) };
       },
     ],

@@ -360,4 +360,60 @@ describe('TronSender: expiry', () => {
       await balancer.close();
     }
   });
+
+  it('a lagging backend whose head is on another fork never proves a landed payment unlanded (walletsolidity/getblockbylimitnext reads past the solidified head)', async () => {
+    const a = await fundedWallet(s, 10_000_000);
+    const b = newWallet();
+    type Json = { blockID: string; block_header: { raw_data: { number: number; parentHash: string } }; transactions?: { txID: string }[] };
+    const head = await node.post<Json>('wallet/getnowblock');
+    const frozenAt = head.block_header.raw_data.number;
+    const intent: NativeIntent = { kind: 'native', from: a.address, to: b.address, amount: 1_000n };
+    const network = await sender.prepare(intent, {});
+    const signed = sender.sign(intent, null, network, keyOf(a));
+    // A second backend whose solidified head stayed at `frozenAt` and whose head went on along
+    // another fork, without the payment. java-tron serves walletsolidity/getblockbylimitnext
+    // from the block store's snapshots whatever the cursor (Chainbase.getValuesNext collects
+    // every snapshot, SnapshotImpl.collect walks root to newest), so that backend returns its
+    // unsolidified fork blocks for numbers past its solidified head; getblockbynum, read
+    // through the solidity cursor, is answered by the node here.
+    const forkId = (id: string) => id.slice(0, 16) + 'f'.repeat(48);
+    const balancer = await startBalancer(s.url, async (path, body) => {
+      if (path.endsWith('/gettransactioninfobyid')) return {};
+      if (!path.endsWith('/getblockbylimitnext')) return undefined;
+      const all = await node.post<{ block?: Json[] }>(`wallet/getblockbylimitnext`, body);
+      return {
+        block: (all.block ?? []).map((blk) => {
+          const n = blk.block_header.raw_data.number;
+          if (n <= frozenAt) return blk;
+          const parent = blk.block_header.raw_data.parentHash;
+          return {
+            ...blk,
+            blockID: forkId(blk.blockID),
+            block_header: {
+              ...blk.block_header,
+              raw_data: { ...blk.block_header.raw_data, parentHash: n - 1 > frozenAt ? forkId(parent) : parent },
+            },
+            transactions: (blk.transactions ?? []).filter((t) => t.txID !== signed.hash),
+          };
+        }),
+      };
+    });
+    try {
+      expect((await broadcast(signed.raw)).result).toBe(true);
+      await s.control.produceBlocks(1);
+      await s.control.advanceTime(61_000);
+      await s.control.produceBlocks(1);
+      await s.control.solidify();
+      expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
+      const balanced = new TronSender(new TronNode(balancer.url));
+      // Landed on the solidified chain: "expired, not landed" would rebuild it and pay twice.
+      const answer = await balanced.hasExpired(network, signed.hash).catch((err: unknown) => err);
+      expect(answer).not.toBe(true);
+      expect(answer).toMatchObject({ code: 'CHAIN_UNAVAILABLE', retryable: true });
+      expect(await sender.hasExpired(network, signed.hash)).toBe(false);
+      expect(BigInt(await balance(s, b.hex))).toBe(1_000n);
+    } finally {
+      await balancer.close();
+    }
+  });
 });
