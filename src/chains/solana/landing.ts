@@ -66,15 +66,44 @@ export async function findLanded(node: SolanaNode, hashes: string[]): Promise<{ 
 export async function hasExpired(node: SolanaNode, network: NetworkData, hash: string): Promise<boolean> {
   if (network.lastValidBlockHeight === undefined) throw new Error('network data without lastValidBlockHeight');
   const last = BigInt(network.lastValidBlockHeight);
-  const rpc = await node.rpc();
-  const finalized = await rpc.getEpochInfo({ commitment: 'finalized' }).send();
-  if (u64(finalized.blockHeight) <= last) return false;
-  const { context, value } = await rpc.getSignatureStatuses([hash] as never, { searchTransactionHistory: true }).send();
-  if (u64(context.slot) < u64(finalized.absoluteSlot)) {
+  // One JSON-RPC batch, one HTTP request: a load balancer hands it to one backend, whose
+  // status answer then covers every slot up to its own finalized one (its processed bank
+  // descends from its root). A balancer that splits batches is caught by the slot check.
+  const [epoch, statuses] = await oneNode(node, [
+    { method: 'getEpochInfo', params: [{ commitment: 'finalized' }] },
+    { method: 'getSignatureStatuses', params: [[hash], { searchTransactionHistory: true }] },
+  ]);
+  const finalized = epoch as { absoluteSlot: number; blockHeight: number };
+  if (BigInt(finalized.blockHeight) <= last) return false;
+  const { context, value } = statuses as { context: { slot: number }; value: unknown[] };
+  if (BigInt(context.slot) < BigInt(finalized.absoluteSlot)) {
     throw new UpstreamError(
       'CHAIN_UNAVAILABLE',
       `the Solana node that answered the status of ${hash} is at slot ${context.slot}, behind the finalized slot ${finalized.absoluteSlot} another answered; asked again later`,
     );
   }
   return value[0] === null;
+}
+
+/**
+ * Calls sent as one JSON-RPC batch (kit's client sends one call per request); their results
+ * in order. A node's refusal of any is a retryable UpstreamError naming it.
+ */
+async function oneNode(node: SolanaNode, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
+  const res = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(calls.map((c, id) => ({ jsonrpc: '2.0', id, ...c }))),
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!res.ok) throw new UpstreamError('CHAIN_UNAVAILABLE', `the Solana node answered HTTP ${res.status}`);
+  const answers = (await res.json()) as { id?: number; result?: unknown; error?: { code?: number; message?: string } }[];
+  if (!Array.isArray(answers)) throw new UpstreamError('CHAIN_UNAVAILABLE', 'the Solana node answered a JSON-RPC batch without a list');
+  return calls.map((c, id) => {
+    const a = answers.find((x) => x.id === id);
+    if (!a || a.error || a.result === undefined) {
+      throw new UpstreamError('CHAIN_UNAVAILABLE', `the Solana node refused ${c.method}: ${a?.error?.message ?? 'no answer'}`);
+    }
+    return a.result;
+  });
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base58 } from '@scure/base';
 import { ed25519 } from '@noble/curves/ed25519';
 import type { Address } from '@solana/kit';
-import { startWorld, type World } from '../../../src/devnet/solana/test-support.js';
+import { rawCall, startWorld, type World } from '../../../src/devnet/solana/test-support.js';
 import { SolanaNode } from '../../../src/chains/solana/rpc.js';
 import { SolanaBalances } from '../../../src/chains/solana/balances.js';
 import { SolanaSender } from '../../../src/chains/solana/sender.js';
@@ -163,31 +163,59 @@ describe('SolanaSender', () => {
     const recipient = keypair();
     await w.standIn.control.fund(master.address, 1_000_000_000n);
     slots(2);
-    // A balancer's second backend, frozen at the slot reached now: it has never seen the
-    // payment below, so it answers its status with null (and its own slot as the context).
+    // A balancer's second backend, frozen at the state reached now: it has never seen the
+    // payment below, so it answers its status with null (its own slot as the context), and
+    // its finalized height is the one of now.
+    type Call = { id: number; method: string; params: unknown[] };
     const frozenAt = Number(await w.rpc.getSlot({ commitment: 'processed' }).send());
-    const balancer = await startBalancer(w.standIn.url, (_path, call) =>
-      call.method === 'getSignatureStatuses'
-        ? { jsonrpc: '2.0', id: call.id, result: { context: { slot: frozenAt }, value: (call.params as unknown[][])[0]!.map(() => null) } }
-        : undefined,
-    );
+    const frozenEpoch = await rawCall(w.standIn.url, 'getEpochInfo', [{ commitment: 'finalized' }]);
+    const forward = async (c: Call) => ({ jsonrpc: '2.0', id: c.id, ...(await rawCall(w.standIn.url, c.method, c.params)) });
+    const frozen = (c: Call) => ({
+      jsonrpc: '2.0',
+      id: c.id,
+      result:
+        c.method === 'getEpochInfo'
+          ? frozenEpoch.result
+          : { context: { slot: frozenAt }, value: (c.params[0] as unknown[]).map(() => null) },
+    });
+    const known = (c: Call) => c.method === 'getEpochInfo' || c.method === 'getSignatureStatuses';
+    // One balancer hands a whole batch to the frozen backend; the other splits a batch, the
+    // statuses to the frozen backend, the rest to the node; both send lone statuses there.
+    const whole = await startBalancer(w.standIn.url, (_path, body) => {
+      const calls = body as unknown as Call | Call[];
+      if (Array.isArray(calls)) return calls.every(known) ? calls.map(frozen) : undefined;
+      return calls.method === 'getSignatureStatuses' ? frozen(calls) : undefined;
+    });
+    const split = await startBalancer(w.standIn.url, async (_path, body) => {
+      const calls = body as unknown as Call | Call[];
+      if (!Array.isArray(calls)) return calls.method === 'getSignatureStatuses' ? frozen(calls) : undefined;
+      return Promise.all(calls.map((c) => (c.method === 'getSignatureStatuses' ? frozen(c) : forward(c))));
+    });
     try {
       const intent: TxIntent = { kind: 'native', from: master.address, to: recipient.address, amount: 3_000_000n };
       const network = await sender.prepare(intent, {});
       const signed = sender.sign(intent, null, network, master.key);
       await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send();
       slots(200); // past its last valid height (150 blocks) and the finalized commitment's lag
-      const node = new SolanaNode(balancer.url);
-      const balanced = new SolanaSender(node, new SolanaBalances(node));
+      const behind = (url: string) => {
+        const node = new SolanaNode(url);
+        return new SolanaSender(node, new SolanaBalances(node));
+      };
       // Alone, the lagging backend's answer reads "not landed": the pipeline would rebuild and pay twice.
-      expect(await balanced.findLanded([signed.hash])).toBeNull();
-      await expect(balanced.hasExpired(network, signed.hash)).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE', retryable: true });
+      expect(await behind(whole.url).findLanded([signed.hash])).toBeNull();
+      // The batch reaches one backend: the frozen one's finalized height is not past the deadline.
+      expect(await behind(whole.url).hasExpired(network, signed.hash)).toBe(false);
+      // Split, the status comes from a node behind the finalized slot the other answered.
+      await expect(behind(split.url).hasExpired(network, signed.hash)).rejects.toMatchObject({
+        code: 'CHAIN_UNAVAILABLE',
+        retryable: true,
+      });
       // A node at the finalized slot has it: not expired, landed, paid once.
       expect(await sender.hasExpired(network, signed.hash)).toBe(false);
       expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
       expect(await sol(recipient.address)).toBe(3_000_000n);
     } finally {
-      await balancer.close();
+      await Promise.all([whole.close(), split.close()]);
     }
   });
 
