@@ -74,8 +74,6 @@ export class DeliveryRunner {
   readonly #jobs = new Map<string, number>();
   /** Slots held by claims in progress (their attempts are not active yet). */
   #reserved = 0;
-  /** The end of the last first claim (deciding): the next one starts after it. */
-  #deciding: Promise<void> = Promise.resolve();
   #capacityWaiters: (() => void)[] = [];
 
   constructor(
@@ -89,12 +87,10 @@ export class DeliveryRunner {
 
   /** The next attempt of one delivery, if it is due ('deferred': its business is at its share, see PER_BUSINESS_JOBS). */
   async deliverOne(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
-    const { row, skip, done } = await this.deciding(async () => {
-      const skip = this.atShare();
-      const [row] = (await this.claim({ ids: [deliveryId] }, 1, skip)).attempts;
-      return { row, skip, done: row ? this.jobOf([row.business_id]) : null };
-    });
-    if (!row || !done) return (await this.heldBack({ ids: [deliveryId] }, skip)) ? 'deferred' : 'not-due';
+    const skip = this.atShare();
+    const [row] = (await this.claim({ ids: [deliveryId] }, 1, skip)).attempts;
+    if (!row) return (await this.heldBack({ ids: [deliveryId] }, skip)) ? 'deferred' : 'not-due';
+    const done = this.jobOf([row.business_id]);
     try {
       await this.attempt(row);
     } finally {
@@ -113,10 +109,9 @@ export class DeliveryRunner {
     // This batch's attempts in flight, per business.
     const mine = new Map<string, number>();
     let made = 0;
-    // Only the first claim weighs the businesses' shares (set by it, null after): a job that started goes on.
-    let skip: string[] | null = [];
-    // Boxed: set inside the first claim's step (deciding), ended once the job is done.
-    const job: { done: (() => void) | null } = { done: null };
+    // Only the first claim weighs the businesses' shares: a job that started goes on.
+    let skip: string[] | null = this.atShare();
+    let done: (() => void) | null = null;
     let exhausted = false;
     let failure: unknown = null;
     try {
@@ -142,22 +137,15 @@ export class DeliveryRunner {
           let rows: attempts.ClaimedAttempt[];
           // Deliveries the claim closed instead (their wallet has no URL any more): they took room too.
           let closed: number;
-          // The first claim weighs the shares and counts this job for its businesses, in one
-          // step with other jobs' (deciding): see there.
-          const claim = async () => {
-            if (skip !== null) skip = this.atShare();
-            const claimed = await this.claim({ batch }, plan.room, [...new Set([...(skip ?? []), ...plan.full])]);
-            if (skip !== null && claimed.attempts.length > 0) job.done = this.jobOf(claimed.attempts.map((r) => r.business_id));
-            return claimed;
-          };
           try {
-            ({ attempts: rows, closed } = await (skip !== null ? this.deciding(claim) : claim()));
+            ({ attempts: rows, closed } = await this.claim({ batch }, plan.room, [...new Set([...(skip ?? []), ...plan.full])]));
           } finally {
             this.#reserved -= plan.room;
             this.wakeWaiters();
           }
           const weighed = skip !== null && skip.length > 0;
           if (weighed && rows.length === 0 && (await this.heldBack({ batch }, skip!))) return 'deferred';
+          if (skip !== null && rows.length > 0) done = this.jobOf(rows.map((r) => r.business_id));
           skip = null;
           // A first claim that left some out for their share is no sign of the end: claim again.
           // Nor is one whose room went partly to deliveries it closed.
@@ -187,7 +175,7 @@ export class DeliveryRunner {
       }
       await Promise.allSettled(inFlight);
     } finally {
-      job.done?.();
+      done?.();
     }
     // A recording failure: the job is retried; the claimed attempts already count and
     // their next slot is set, exactly as if this worker had died.
@@ -225,21 +213,6 @@ export class DeliveryRunner {
       new Promise<void>((resolve) => (timer = setTimeout(resolve, DEFER_MS))),
     ]);
     clearTimeout(timer);
-  }
-
-  /**
-   * Runs a job's first claim alone in this process: whether its business is at its share
-   * (atShare) and the count of the job it starts (jobOf) are one step. Interleaved, the jobs
-   * a worker starts at once (up to its 20 slots) all read the business below its share
-   * before any counted itself, and a tenant whose receiver hangs took them all.
-   */
-  private deciding<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.#deciding.then(step);
-    this.#deciding = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
   }
 
   /** Businesses with PER_BUSINESS_JOBS delivery jobs or more running here. */
