@@ -183,3 +183,115 @@ describe('a change answered by replica a binds a withdrawal replica b is still c
     }
   });
 });
+
+/** Rows a client's move would have written: SWAP and contract Transactions of the wallet, swap rows. */
+async function moves() {
+  const { rows } = await sql<{ t: number; s: number }>`
+    SELECT (SELECT count(*)::int FROM transactions
+             WHERE wallet_id = ${wallet().id} AND type IN ('SWAP', 'CUSTOM_SMART_CONTRACT', 'SIGNED')) AS t,
+           (SELECT count(*)::int FROM swaps WHERE wallet_id = ${wallet().id}) AS s`.execute(h.database.db);
+  return rows[0]!;
+}
+
+const usdt = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDT')!.id;
+const usdcAddress = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.address!;
+const transfer = (to: string) => ({
+  calls: [
+    {
+      address: usdcAddress(),
+      method: 'transfer',
+      parameters: [to, '1000000'],
+      abi: [
+        {
+          type: 'function',
+          name: 'transfer',
+          stateMutability: 'nonpayable',
+          inputs: [
+            { name: 'to', type: 'address' },
+            { name: 'amount', type: 'uint256' },
+          ],
+          outputs: [{ name: '', type: 'bool' }],
+        },
+      ],
+    },
+  ],
+});
+
+describe("a change answered by replica a binds a client's move replica b is still checking (swaps, contract writes)", () => {
+  it('swap: the wallet deactivated meanwhile is 422 WALLET_INACTIVE, no SWAP written', async () => {
+    const before = await moves();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/swaps/execute`, { fromAssetId: usdc(), toAssetId: usdt(), amount: '1' }, () =>
+        setActive(false),
+      );
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('WALLET_INACTIVE');
+      expect(await moves()).toEqual(before);
+    } finally {
+      await setActive(true);
+    }
+  });
+
+  it('swap: the input asset disabled meanwhile is 422 ASSET_NOT_ENABLED, no SWAP written', async () => {
+    const before = await moves();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/swaps/execute`, { fromAssetId: usdc(), toAssetId: usdt(), amount: '1' }, () =>
+        setUsdc(false),
+      );
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('ASSET_NOT_ENABLED');
+      expect(res.body.details?.[0]?.field).toBe('fromAssetId');
+      expect(await moves()).toEqual(before);
+    } finally {
+      await setUsdc(true);
+    }
+  });
+
+  for (const op of ['write', 'write/sign'] as const) {
+    it(`contract ${op}: the wallet deactivated meanwhile is 422 WALLET_INACTIVE, nothing written or signed`, async () => {
+      const before = await moves();
+      try {
+        const res = await raced(`/v1/wallets/${wallet().id}/contracts/${op}`, transfer(fresh()), () => setActive(false));
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+        expect(res.body.error).toBe('WALLET_INACTIVE');
+        expect(await moves()).toEqual(before);
+      } finally {
+        await setActive(true);
+      }
+    });
+  }
+
+  // Already refused before the standing was read under its lock (the whitelist was read in the
+  // accepting transaction); kept so that moving that read under the lock loses nothing.
+  it('contract write: a whitelist entry removed meanwhile is 422 NOT_WHITELISTED, nothing written', async () => {
+    const kept = fresh();
+    const removed = fresh();
+    const add = async (address: string) => {
+      const res = await h.api('POST', `/v1/wallets/${wallet().id}/beneficiaries`, {
+        body: { name: address.slice(0, 10), address, isWhitelisted: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.id as string;
+    };
+    const keptId = await add(kept);
+    const removedId = await add(removed);
+    const before = await moves();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/contracts/write`, transfer(removed), async () => {
+        const del = await h.api('DELETE', `/v1/wallets/${wallet().id}/beneficiaries/${removedId}`);
+        expect(del.status, JSON.stringify(del.body)).toBe(200);
+      });
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('NOT_WHITELISTED');
+      expect(await moves()).toEqual(before);
+    } finally {
+      await h.api('DELETE', `/v1/wallets/${wallet().id}/beneficiaries/${keptId}`);
+    }
+  });
+
+  it('a move accepted after the change is undone goes through (the lock is released at COMMIT)', async () => {
+    const res = await onB('POST', `/v1/wallets/${wallet().id}/contracts/write`, transfer(fresh()));
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING' });
+  });
+});

@@ -198,7 +198,10 @@ export class ContractService {
     }
     const ids = calls.map(() => uuidv7());
     await this.deps.db.transaction().execute(async (tx) => {
-      // A refusal here rolls back, and the signatures made are never handed out.
+      // A refusal here rolls back, and the signatures made are never handed out: the wallet
+      // deactivated or a beneficiary unlisted while it signed, by any API process (read under
+      // the standing's lock, held to the COMMIT: withdrawals/standing.ts), or the policies.
+      await ruled(this.withdrawals.requireMovesStanding(tx, actor.wallet.id, plan.prepared));
       await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {
         await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, countedOf(candidates[i]!), this.deps);

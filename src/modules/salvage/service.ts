@@ -32,7 +32,7 @@ import { tokenAt, type ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { Counted, TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
-import type { MoveRead, WithdrawalService } from '../withdrawals/service.js';
+import type { MoveRead, MoveStanding, WithdrawalService } from '../withdrawals/service.js';
 import { foreignFee, foreignRecover, openForeign, type ForeignDeps } from './foreign.js';
 import { requirePolicies } from './policy.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
@@ -99,7 +99,15 @@ export class SalvageService {
             chain,
             body,
             (a) => this.#sender(wallet, a),
-            (tx, r) => requirePolicies(this.deps, tx, auth, wallet, r),
+            async (tx, r) => {
+              // Active and whitelisted still, under the standing's lock held to the COMMIT
+              // (withdrawals/standing.ts); then the policies. A refusal drops the signed bytes.
+              await this.withdrawals.requireStanding(tx, {
+                walletId: wallet.id,
+                beneficiaries: { items: [{ to: r.recipient, field: '' }], name: 'recipientAddress' },
+              });
+              return requirePolicies(this.deps, tx, auth, wallet, r);
+            },
           ),
         );
       }
@@ -134,7 +142,10 @@ export class SalvageService {
       // withdrawal (one lock order: deciding first deadlocked with a withdrawal of the sender
       // queued on that lock).
       if (read) await this.#reserve(tx, p, read, policies);
-      else await policies();
+      else {
+        await this.withdrawals.requireStanding(tx, this.#standing(p));
+        await policies();
+      }
       return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null }, counted!);
     });
     return this.deps.transactions.load(id);
@@ -347,6 +358,15 @@ export class SalvageService {
     return asset ? this.withdrawals.readForMove({ chain: p.chain, sender: p.sender.address, asset, ...funder }, also) : null;
   }
 
+  /**
+   * What salvage() checked before the chain was read (the wallet active, the recipient
+   * whitelisted), read again in the accepting transaction under the standing's lock, held
+   * to its COMMIT (withdrawals/standing.ts).
+   */
+  #standing(p: SalvagePlan): MoveStanding {
+    return { walletId: p.wallet.id, beneficiaries: { items: [{ to: p.recipient, field: '' }], name: 'recipientAddress' } };
+  }
+
   /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
   async #reserve(tx: DbConn, p: SalvagePlan, read: MoveRead, policies: () => Promise<void>): Promise<void> {
     const { funding, quote } = p;
@@ -366,6 +386,7 @@ export class SalvageService {
         fee,
         // The recovery's own quote stands for the top-up's fee (and the loan's), as #funding reckons it.
         ...(topup > 0n ? { funder: { address: p.wallet.address, value: topup, fee: quote.fee } } : {}),
+        standing: this.#standing(p),
       },
       read,
       policies,

@@ -111,9 +111,11 @@ export class StakingService {
           amount: op.action === 'stake' ? amount : 0n,
           to: wallet.address,
           fee: quote.fee,
+          // Active, read again under the standing's lock and held to the COMMIT (withdrawals/standing.ts).
+          standing: { walletId: wallet.id },
         };
         await this.withdrawals.reserveForMove(tx, move, read);
-      }
+      } else await this.withdrawals.requireStanding(tx, { walletId: wallet.id });
       await this.deps.transactions.create(
         tx,
         {

@@ -172,6 +172,16 @@ export class SwapFlow {
           to: a.recipient,
           fee: legs.fee > topup ? legs.fee - topup : 0n,
           ...(topup > 0n ? { funder: { address: wallet.address, value: topup, fee: a.fees.fee } } : {}),
+          // What api.ts checked before the chain was read, read again under the standing's lock
+          // (held to the COMMIT): a deactivation, the input asset disabled or the recipient
+          // unlisted meanwhile, by any API process, refuses the swap (withdrawals/standing.ts).
+          standing: {
+            walletId: wallet.id,
+            enabled: [{ assetId: a.from.row.id, field: 'fromAssetId' }],
+            ...(a.recipient !== actor.address
+              ? { beneficiaries: { items: [{ to: a.recipient, field: '' }], name: 'recipientAddress' } }
+              : {}),
+          },
         },
         chainRead.read,
         () => this.deps.policies.requireAllowed(tx, wallet.business_id, [ctx.candidate], () => 'amount'),

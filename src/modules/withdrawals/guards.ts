@@ -11,7 +11,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
-import { notWhitelisted } from './standing.js';
+import { notWhitelisted, requireMoveStanding, type MoveStanding } from './standing.js';
 import { checkAgainstPending, snapshot, standingAllowances, type Snapshot } from './funds.js';
 import * as store from './store.js';
 import type { Sender, WithdrawalServiceDeps } from './types.js';
@@ -36,6 +36,13 @@ export interface MoveReservation {
    * against that address's pending spends as one (readForMove must have read its balance).
    */
   funder?: { address: string; value: bigint; fee: bigint };
+  /**
+   * A move a client asked for (a swap, a recovery, a stake): the wallet's standing it needs,
+   * read again under the senders' locks, before the policies (standing.ts requireMoveStanding),
+   * and held to the COMMIT. A system move (an auto-settlement) leaves it out: a deactivation
+   * does not stop the service's own work.
+   */
+  standing?: MoveStanding;
 }
 
 /** What a move's reservation read of the chain before its transaction opened (readForMove). */
@@ -99,21 +106,32 @@ export async function readForMove(
  * top-up and its fee after its own pending spends; the top-up's outbound row (a TOPUPS
  * purpose, withdrawals/store.ts) then holds its value there.
  *
- * `policies`, when given, decides the move's transaction policies under that lock, before
- * the funds check (a refusal reserves nothing). One lock order for every spend of a sender:
- * its withdrawal lock (and its funder's, in address order) first, then the velocity windows' locks the policies take, as a
- * withdrawal takes them (create.ts). A move that decided its policies first would hold the
+ * `m.standing`, when given (a client's move), is read next under the wallet's standing lock,
+ * shared and held to the COMMIT (standing.ts): WALLET_INACTIVE, ASSET_NOT_ENABLED or
+ * NOT_WHITELISTED once a change was answered by any process, and a change asked meanwhile
+ * waits for this COMMIT. `policies`, when given, decides the move's transaction policies
+ * under those locks, before the funds check (a refusal reserves nothing). One lock order for
+ * every spend of a sender: its withdrawal lock (and its funder's, in address order) first,
+ * then the wallet's standing (shared), then the velocity windows' locks the policies take,
+ * as a withdrawal takes them (create.ts). A move that decided its policies first would hold the
  * wallet's window while waiting for the sender's lock, behind a withdrawal of the sender
  * that holds the lock and waits for the window: a deadlock, which PostgreSQL breaks by
  * failing one of them (503 CONCURRENT_UPDATE; test/policies/lock-order.test.ts).
  */
-export async function reserveForMove(tx: DbConn, m: MoveReservation, read: MoveRead, policies?: () => Promise<void>): Promise<void> {
+export async function reserveForMove(
+  deps: WithdrawalServiceDeps,
+  tx: DbConn,
+  m: MoveReservation,
+  read: MoveRead,
+  policies?: () => Promise<void>,
+): Promise<void> {
   const funder = m.funder && m.funder.value + m.funder.fee > 0n ? m.funder : undefined;
   if (funder && read.funder?.address !== funder.address) throw new Error(`move from ${m.sender}: reserved without the read of its funder`);
   // The funder's lock too, before the policies' windows: withdrawal locks in address order, as
   // contract writes paying from several addresses take them (moves.ts), so that a child's move
   // funded by the master and a contract write of the same two addresses cannot deadlock.
   await lockSenders(tx, m.chain, funder ? [m.sender, funder.address] : [m.sender]);
+  if (m.standing) await requireMoveStanding(deps, tx, m.standing);
   await policies?.();
   await checkAgainstPending(tx, m.chain, m.sender, [itemOf(m)], [m.fee], read.snap);
   if (funder) await checkTopup(tx, m.chain, m.sender, funder, read.funder!.snap);

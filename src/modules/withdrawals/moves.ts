@@ -11,10 +11,11 @@
 import type { DbConn } from '../../db/pool.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
-import { notWhitelisted } from './standing.js';
+import { notWhitelisted, requireMoveStanding } from './standing.js';
 import { checkFunds, checkHeld, lockedReads, snapshot, type Snapshot } from './funds.js';
 import type { DbClock } from './db-clock.js';
 import * as store from './store.js';
+import type { WithdrawalServiceDeps } from './types.js';
 import type { Item } from './validate.js';
 import { addressKey } from '../../chains/address-key.js';
 
@@ -75,28 +76,39 @@ export async function prepareMoves(db: DbConn, chain: ChainHandle, owners: Owner
 
 /**
  * In the transaction that will record the moves (their PENDING rows then hold them for
- * later requests): takes every paying address's withdrawal lock, then throws NOT_WHITELISTED
- * or INSUFFICIENT_BALANCE unless the moves fit beside everything already held.
+ * later requests): takes every paying address's withdrawal lock, then reads the wallet's
+ * standing under its lock, shared and held to the COMMIT, before the caller's policies
+ * (standing.ts requireMoveStanding: WALLET_INACTIVE once a deactivation was answered by any
+ * process, NOT_WHITELISTED once the entry's removal was), then throws INSUFFICIENT_BALANCE
+ * unless the moves fit beside everything already held.
  */
-export async function reserveMoves(tx: DbConn, walletId: string, p: PreparedMoves): Promise<void> {
+export async function reserveMoves(deps: WithdrawalServiceDeps, tx: DbConn, walletId: string, p: PreparedMoves): Promise<void> {
   const owners = [...p.owners].sort((a, b) => cmp(addressKey(a.spends.owner), addressKey(b.spends.owner)));
   for (const o of owners) await store.lockSender(tx, p.chain.id, o.spends.owner);
-  await checkMoves(tx, walletId, p, owners);
+  await requireMoveStanding(deps, tx, { walletId, beneficiaries: { items: beneficiariesOf(owners) } });
+  await checkMoves(tx, walletId, p, owners, false);
 }
 
 /**
  * The same checks without a lock, for sign-only requests: they reserve nothing (the service
  * never learns whether the transaction is broadcast) but must not spend what is held.
+ * `whitelist` false: the caller read it already (reserveMoves, under its lock).
  */
-export async function checkMoves(db: DbConn, walletId: string, p: PreparedMoves, owners = p.owners): Promise<void> {
-  const beneficiaries = owners.flatMap((o) => o.items.filter((_item, i) => o.spends.spends[i]!.beneficiary));
-  const refused = notWhitelisted(await store.whitelist(db, walletId), beneficiaries);
-  if (refused) throw refused;
+export async function checkMoves(db: DbConn, walletId: string, p: PreparedMoves, owners = p.owners, whitelist = true): Promise<void> {
+  if (whitelist) {
+    const refused = notWhitelisted(await store.whitelist(db, walletId), beneficiariesOf(owners));
+    if (refused) throw refused;
+  }
   const locked = lockedReads();
   for (const o of owners) {
     const held = await store.heldBack(db, p.chain.id, o.spends.owner, o.snap.at);
     await checkHeld(p.chain, o.spends.owner, o.items, o.fees, o.snap, held, [], locked);
   }
+}
+
+/** The items whose destination must be a whitelisted beneficiary. */
+export function beneficiariesOf(owners: PreparedMoves['owners']): Item[] {
+  return owners.flatMap((o) => o.items.filter((_item, i) => o.spends.spends[i]!.beneficiary));
 }
 
 /** The snapshot with the allowances the request uses lowered by what it takes from them. */

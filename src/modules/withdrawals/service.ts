@@ -50,10 +50,12 @@ import { gasOptions } from './gas-options.js';
 import { networkFeeAnswer, type NetworkFeeAnswer } from './network-fee.js';
 import { KeyTaken, fingerprint, remember, replay, type IdempotencyKey } from './idempotency.js';
 import { WithdrawalLifecycle } from './lifecycle.js';
-import { checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
+import { beneficiariesOf, checkMoves, prepareMoves, reserveMoves, type OwnerSpends, type PreparedMoves } from './moves.js';
 
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
 export type { MoveRead } from './guards.js';
+export type { MoveStanding } from './standing.js';
+import { requireMoveStanding, type MoveStanding } from './standing.js';
 import { signOnly } from './sign-only.js';
 import { candidateOf, policyRefusal } from './approval.js';
 import * as store from './store.js';
@@ -205,7 +207,7 @@ export class WithdrawalService implements SenderAccess {
    * run under the sender's lock (its withdrawal lock before the velocity windows, as withdrawals).
    */
   reserveForMove(tx: DbConn, m: MoveReservation, read: MoveRead, policies?: () => Promise<void>): Promise<void> {
-    return reserveForMove(tx, m, read, policies);
+    return reserveForMove(this.deps, tx, m, read, policies);
   }
 
   /** Before the transaction that reserves a move (reserveForMove): what it reads of the chain. */
@@ -223,11 +225,25 @@ export class WithdrawalService implements SenderAccess {
   }
 
   reserveMoves(tx: DbConn, walletId: string, prepared: PreparedMoves): Promise<void> {
-    return reserveMoves(tx, walletId, prepared);
+    return reserveMoves(this.deps, tx, walletId, prepared);
+  }
+
+  /**
+   * A client's move accepted outside reserveForMove / reserveMoves (a sign-only contract
+   * write's recording transaction, a recovery with nothing to hold): the wallet's standing
+   * read in `tx` under its lock, held to the COMMIT (standing.ts requireMoveStanding).
+   */
+  async requireStanding(tx: DbConn, standing: MoveStanding): Promise<void> {
+    await requireMoveStanding(this.deps, tx, standing);
   }
 
   checkMoves(walletId: string, prepared: PreparedMoves): Promise<void> {
     return checkMoves(this.deps.db, walletId, prepared);
+  }
+
+  /** For a sign-only contract write's recording transaction: the standing reserveMoves reads (active, whitelist), held to its COMMIT. */
+  async requireMovesStanding(tx: DbConn, walletId: string, prepared: PreparedMoves): Promise<void> {
+    await requireMoveStanding(this.deps, tx, { walletId, beneficiaries: { items: beneficiariesOf(prepared.owners) } });
   }
 
   checkWhitelist(walletId: string, items: Item[], db: DbConn = this.deps.db): Promise<void> {

@@ -62,3 +62,36 @@ export function notWhitelisted(allowed: Set<string>, items: Pick<Item, 'to' | 'f
     { field, message: 'not a whitelisted beneficiary' },
   ]);
 }
+
+/**
+ * What a move of the wallet's funds a client asked for (a swap, a recovery, a stake, a
+ * contract write: guards.ts reserveForMove, moves.ts reserveMoves) must still be allowed in
+ * the transaction that accepts it. System moves (sweeps, auto-settlements, a master's fee
+ * top-ups) give none: a deactivation does not strand the service's own work in flight.
+ */
+export interface MoveStanding {
+  walletId: string;
+  /** The wallet's assets the move takes, which must still be enabled, with the request field naming each. */
+  enabled?: { assetId: string; field: string }[];
+  /** Destinations that must be whitelisted beneficiaries (when the wallet whitelists), named as notWhitelisted names them. */
+  beneficiaries?: { items: Pick<Item, 'to' | 'field'>[]; name?: string };
+}
+
+/**
+ * Reads the wallet's standing in `tx` (readStanding: held until `tx` ends) and throws what a
+ * client's move is refused for now: WALLET_INACTIVE, ASSET_NOT_ENABLED, NOT_WHITELISTED.
+ * Taken after the senders' withdrawal locks and before the policies' windows (guards.ts).
+ */
+export async function requireMoveStanding(deps: WithdrawalServiceDeps, tx: DbConn, m: MoveStanding): Promise<Standing> {
+  const standing = await readStanding(deps, tx, m.walletId);
+  if (!standing.isActive) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+  const off = m.enabled?.find((e) => !standing.enabled.has(e.assetId));
+  if (off) {
+    throw new BusinessRuleError('ASSET_NOT_ENABLED', `${off.field}: this asset is not enabled on the wallet`, [
+      { field: off.field, message: 'not enabled on the wallet' },
+    ]);
+  }
+  const refused = m.beneficiaries && notWhitelisted(standing.whitelist, m.beneficiaries.items, m.beneficiaries.name);
+  if (refused) throw refused;
+  return standing;
+}
