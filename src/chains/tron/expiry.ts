@@ -51,8 +51,11 @@ export async function tronHasExpired(node: TronNode, network: NetworkData, hash:
   // cursor (Chainbase.getValuesNext), so a backend whose solidified head is behind this one
   // returns its unsolidified blocks for those numbers, possibly of a fork without the payment.
   let parent = ref.id;
-  for (let from = ref.number + 1; from <= head; from += PAGE) {
-    const end = Math.min(from + PAGE, head + 1);
+  // Pages as long as the window is expected to be (a block every 3 s, two more), at most
+  // PAGE: mainnet blocks carry hundreds of transactions each, and the head may be far past it.
+  const size = Math.min(PAGE, Math.max(2, Number((expiration - ref.timestamp) / 3_000n) + 2));
+  for (let from = ref.number + 1; from <= head; from += size) {
+    const end = Math.min(from + size, head + 1);
     const page = await node.post<{ block?: TronBlockJson[] }>('walletsolidity/getblockbylimitnext', { startNum: from, endNum: end });
     const blocks = page.block ?? [];
     if (blocks.length !== end - from) throw lagging(`blocks ${from} to ${end - 1}`, head);
@@ -80,7 +83,7 @@ export async function tronHasExpired(node: TronNode, network: NetworkData, hash:
 }
 
 /**
- * The number and id of the solidified block the transaction references: the newest at or below the
+ * The number, id and time of the solidified block the transaction references: the newest at or below the
  * head whose number ends in `refBytes` and whose id carries `refHash`; null when none does.
  * Older candidates are not looked at: java-tron accepts a reference among the last 65,536
  * blocks (about 55 h) and an expiration at most 24 h ahead, so a reference block is never
@@ -92,14 +95,15 @@ async function referenceBlock(
   expiration: bigint,
   refBytes: string,
   refHash: string,
-): Promise<{ number: number; id: string } | null> {
+): Promise<{ number: number; id: string; timestamp: bigint } | null> {
   const low = Number.parseInt(refBytes, 16);
   for (let n = head - ((((head - low) % REF_SPAN) + REF_SPAN) % REF_SPAN); n >= 0; n -= REF_SPAN) {
     const block = await node.post<TronBlockJson>('walletsolidity/getblockbynum', { num: n });
     if (typeof block.blockID !== 'string') throw lagging(`block ${n}`, head);
     // A block id is its number (8 bytes) then 24 bytes of its hash; ref_block_hash is bytes 8-15.
-    if (block.blockID.slice(16, 32).toLowerCase() === refHash) return { number: n, id: block.blockID.toLowerCase() };
-    if (BigInt(block.block_header?.raw_data?.timestamp ?? 0) < expiration - OLDEST_REFERENCE_MS) return null;
+    const timestamp = BigInt(block.block_header?.raw_data?.timestamp ?? 0);
+    if (block.blockID.slice(16, 32).toLowerCase() === refHash) return { number: n, id: block.blockID.toLowerCase(), timestamp };
+    if (timestamp < expiration - OLDEST_REFERENCE_MS) return null;
   }
   return null;
 }
