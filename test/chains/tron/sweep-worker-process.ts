@@ -24,6 +24,14 @@ if (crashAt === 'lend-broadcast') {
   }
 } else if (crashAt === 'transfer-settled') {
   const outbound = services.outbound;
+  // The give-back the settling transaction queues must still be unsent when this worker
+  // dies: another of its job slots would otherwise pick it up (and sign it) between that
+  // COMMIT and the kill below, on a busy machine. Held here until the kill.
+  const send = outbound.send.bind(outbound);
+  outbound.send = async (id) => {
+    if ((await outbound.get(id))?.purpose === 'sweep-give-back') return new Promise<void>(() => undefined);
+    return send(id);
+  };
   const track = outbound.track.bind(outbound);
   outbound.track = async (id, poll) => {
     // Only the call that settles the transfer: a mined sweep row is tracked on to its depth
