@@ -49,6 +49,24 @@ async function depositId(hash: string): Promise<string> {
   );
   return rows[0]!.id;
 }
+/** A new child address whose rule sends all its USDC to a fresh destination. */
+async function childWithRule() {
+  const res = await h.api('POST', `${base()}/addresses`, { body: {} });
+  expect(res.status).toBe(200);
+  const child = res.body.data as { id: string; address: string };
+  const dest = privateKeyToAccount(generatePrivateKey()).address;
+  const rule = await h.api('POST', `${base()}/addresses/${child.id}/auto-settlements/rules`, {
+    body: {
+      name: 'all USDC out',
+      source: { assets: ['USDC'], blockchain: 'devnet-eth' },
+      destination: { asset: 'USDC', address: dest, blockchain: 'devnet-eth' },
+    },
+  });
+  expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+  const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+  return { child, dest, usdc };
+}
+
 async function settlementOf(deposit: string) {
   const { rows } = await sql<{ id: string; status: string; stage: string; error: string | null; from_index: number }>`
     SELECT id, status, stage, error, from_index FROM auto_settlements WHERE deposit_id = ${deposit}`.execute(h.database.db);
@@ -57,19 +75,7 @@ async function settlementOf(deposit: string) {
 
 describe('an auto-sweep of a child whose smaller deposit a rule settles from the child', () => {
   it('leaves that deposit to the rule: both deposits reach the destination, neither settlement fails', async () => {
-    const res = await h.api('POST', `${base()}/addresses`, { body: {} });
-    expect(res.status).toBe(200);
-    const child = res.body.data as { id: string; address: string };
-    const dest = privateKeyToAccount(generatePrivateKey()).address;
-    const rule = await h.api('POST', `${base()}/addresses/${child.id}/auto-settlements/rules`, {
-      body: {
-        name: 'all USDC out',
-        source: { assets: ['USDC'], blockchain: 'devnet-eth' },
-        destination: { asset: 'USDC', address: dest, blockchain: 'devnet-eth' },
-      },
-    });
-    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
-    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    const { child, dest, usdc } = await childWithRule();
     let d1 = '';
     try {
       // The jobs the confirmations queue are done here, in the order a busy worker may run them.
@@ -115,19 +121,7 @@ describe('an auto-sweep of a child whose smaller deposit a rule settles from the
   });
 
   it('a sweep that ran before the take job carried the small deposit: the rule takes it from the master, nothing fails', async () => {
-    const res = await h.api('POST', `${base()}/addresses`, { body: {} });
-    expect(res.status).toBe(200);
-    const child = res.body.data as { id: string; address: string };
-    const dest = privateKeyToAccount(generatePrivateKey()).address;
-    const rule = await h.api('POST', `${base()}/addresses/${child.id}/auto-settlements/rules`, {
-      body: {
-        name: 'all USDC out',
-        source: { assets: ['USDC'], blockchain: 'devnet-eth' },
-        destination: { asset: 'USDC', address: dest, blockchain: 'devnet-eth' },
-      },
-    });
-    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
-    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    const { child, dest, usdc } = await childWithRule();
     let d1 = '';
     let d2 = '';
     try {

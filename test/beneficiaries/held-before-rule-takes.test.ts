@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import type { Harness } from '../support/harness.js';
 import { chainOf, type TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
-import { randomAddress, startSettlementWorld, transactions } from './world.js';
+import { dailyTreasuryAndRule, startSettlementWorld, transactions } from './world.js';
 
 let h: Harness;
 let eth: TestChain;
@@ -31,22 +31,7 @@ afterAll(async () => {
 describe('a deposit to the master whose rule has not taken it yet', () => {
   it('is left to the rule: the run settles the rest, the rule settles the deposit', async () => {
     const w = h.wallets[ETH]!;
-    const b = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
-      key: w.apiKey,
-      body: { name: 'Daily treasury', address: randomAddress(), settlementFrequency: 'DAILY' },
-    });
-    expect(b.status).toBe(200);
-    const dest = randomAddress();
-    expect((await h.api('PATCH', `/v1/wallets/${w.id}/auto-settlements`, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
-    const rule = await h.api('POST', `/v1/wallets/${w.id}/auto-settlements/rules`, {
-      key: w.apiKey,
-      body: {
-        name: 'big deposits out',
-        source: { assets: ['USDC'], blockchain: ETH, minAmount: '10' },
-        destination: { asset: 'USDC', address: dest, blockchain: ETH },
-      },
-    });
-    expect(rule.status).toBe(200);
+    const { b, dest } = await dailyTreasuryAndRule(h, w, ETH);
     const before = await eth.balanceOf('USDC', w.address);
     let deposit = '';
     try {

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { Harness } from '../support/harness.js';
 import { chainOf, type TestChain } from '../support/chain.js';
-import { randomAddress, startSettlementWorld, transactions } from './world.js';
+import { dailyTreasuryAndRule, startSettlementWorld, transactions } from './world.js';
 
 let h: Harness;
 let eth: TestChain;
@@ -29,22 +29,7 @@ afterAll(async () => {
 describe('what a queued auto-settlement holds', () => {
   it('the balance less the deposit an auto-settlement has taken but not yet planned', async () => {
     const w = h.wallets[ETH]!;
-    const b = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
-      key: w.apiKey,
-      body: { name: 'Daily treasury', address: randomAddress(), settlementFrequency: 'DAILY' },
-    });
-    expect(b.status).toBe(200);
-    const dest = randomAddress();
-    expect((await h.api('PATCH', `/v1/wallets/${w.id}/auto-settlements`, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
-    const rule = await h.api('POST', `/v1/wallets/${w.id}/auto-settlements/rules`, {
-      key: w.apiKey,
-      body: {
-        name: 'big deposits out',
-        source: { assets: ['USDC'], blockchain: ETH, minAmount: '10' },
-        destination: { asset: 'USDC', address: dest, blockchain: ETH },
-      },
-    });
-    expect(rule.status).toBe(200);
+    const { b, dest } = await dailyTreasuryAndRule(h, w, ETH);
     await h.stopWorker();
     const taken = await eth.sendToken('USDC', w.address, '10');
     await eth.sendToken('USDC', w.address, '3');

@@ -44,3 +44,28 @@ export async function transactions(h: Harness, slug: string, ids: string[]) {
   const w = h.wallets[slug]!;
   return Promise.all(ids.map(async (id) => (await h.api('GET', `/v1/wallets/${w.id}/transactions/${id}`, { key: w.apiKey })).body.data));
 }
+
+/**
+ * A DAILY settlement beneficiary of the wallet, auto-settlement switched on, and a rule that
+ * sends USDC deposits of 10 or more to a fresh destination: the beneficiary's response and
+ * the destination.
+ */
+export async function dailyTreasuryAndRule(h: Harness, w: { id: string; apiKey: string }, slug: string) {
+  const b = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+    key: w.apiKey,
+    body: { name: 'Daily treasury', address: randomAddress(), settlementFrequency: 'DAILY' },
+  });
+  expect(b.status).toBe(200);
+  const dest = randomAddress();
+  expect((await h.api('PATCH', `/v1/wallets/${w.id}/auto-settlements`, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
+  const rule = await h.api('POST', `/v1/wallets/${w.id}/auto-settlements/rules`, {
+    key: w.apiKey,
+    body: {
+      name: 'big deposits out',
+      source: { assets: ['USDC'], blockchain: slug, minAmount: '10' },
+      destination: { asset: 'USDC', address: dest, blockchain: slug },
+    },
+  });
+  expect(rule.status).toBe(200);
+  return { b, dest };
+}

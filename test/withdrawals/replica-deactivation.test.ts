@@ -108,6 +108,15 @@ async function raced(
   return res;
 }
 
+/** Replica a: adds a whitelisted beneficiary; its id. */
+async function whitelist(address: string): Promise<string> {
+  const res = await h.api('POST', `/v1/wallets/${wallet().id}/beneficiaries`, {
+    body: { name: address.slice(0, 10), address, isWhitelisted: true },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.id as string;
+}
+
 /** Replica a: deactivates (or reactivates) the wallet. */
 async function setActive(isActive: boolean) {
   const res = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { body: { isActive } });
@@ -154,15 +163,8 @@ describe('a change answered by replica a binds a withdrawal replica b is still c
   it('sign: a whitelist entry removed meanwhile is 422 NOT_WHITELISTED, nothing signed or written', async () => {
     const kept = fresh();
     const removed = fresh();
-    const add = async (address: string) => {
-      const res = await h.api('POST', `/v1/wallets/${wallet().id}/beneficiaries`, {
-        body: { name: address.slice(0, 10), address, isWhitelisted: true },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data.id as string;
-    };
-    const keptId = await add(kept);
-    const removedId = await add(removed);
+    const keptId = await whitelist(kept);
+    const removedId = await whitelist(removed);
     try {
       const reference = 'unwhitelisted-sign';
       const res = await raced(
@@ -266,15 +268,8 @@ describe("a change answered by replica a binds a client's move replica b is stil
   it('contract write: a whitelist entry removed meanwhile is 422 NOT_WHITELISTED, nothing written', async () => {
     const kept = fresh();
     const removed = fresh();
-    const add = async (address: string) => {
-      const res = await h.api('POST', `/v1/wallets/${wallet().id}/beneficiaries`, {
-        body: { name: address.slice(0, 10), address, isWhitelisted: true },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data.id as string;
-    };
-    const keptId = await add(kept);
-    const removedId = await add(removed);
+    const keptId = await whitelist(kept);
+    const removedId = await whitelist(removed);
     const before = await moves();
     try {
       const res = await raced(`/v1/wallets/${wallet().id}/contracts/write`, transfer(removed), async () => {
