@@ -23,6 +23,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startRpcGate, type RpcGate } from '../support/rpc-gate.js';
 import { chainOf } from '../support/chain.js';
+import { permit } from '../signing/eip712-example.js';
 
 let h: Harness;
 let gate: RpcGate;
@@ -288,5 +289,49 @@ describe("a change answered by replica a binds a client's move replica b is stil
     const res = await onB('POST', `/v1/wallets/${wallet().id}/contracts/write`, transfer(fresh()));
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     expect(res.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING' });
+  });
+});
+
+/** An EIP-2612 permit of the wallet's USDC to `spender`, as replica b is asked to sign it. */
+const permitOf = (spender: string) => permit(usdcAddress(), h.devnet.chains[0]!.config.chainId, wallet().address, spender, '1000000');
+
+describe('a change answered by replica a binds a typed-data signature replica b is still checking', () => {
+  // The spender's screening (AML's on-chain reads) is b's chain call: the change lands there.
+  it('a permit: the wallet deactivated meanwhile is 422 WALLET_INACTIVE, no signature handed out or recorded', async () => {
+    const before = await moves();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/signing/typed-data`, permitOf(fresh()), () => setActive(false));
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('WALLET_INACTIVE');
+      expect(await moves()).toEqual(before);
+    } finally {
+      await setActive(true);
+    }
+  });
+
+  it('a permit: its spender removed from the whitelist meanwhile is 422 NOT_WHITELISTED, nothing recorded', async () => {
+    const kept = fresh();
+    const removed = fresh();
+    const keptId = await whitelist(kept);
+    const removedId = await whitelist(removed);
+    const before = await moves();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/signing/typed-data`, permitOf(removed), async () => {
+        const del = await h.api('DELETE', `/v1/wallets/${wallet().id}/beneficiaries/${removedId}`);
+        expect(del.status, JSON.stringify(del.body)).toBe(200);
+      });
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('NOT_WHITELISTED');
+      expect(res.body.details).toEqual([{ field: 'message.spender', message: 'not a whitelisted beneficiary' }]);
+      expect(await moves()).toEqual(before);
+    } finally {
+      await h.api('DELETE', `/v1/wallets/${wallet().id}/beneficiaries/${keptId}`);
+    }
+  });
+
+  it('a permit signed after the change is undone goes through, recorded as SIGNED', async () => {
+    const res = await onB('POST', `/v1/wallets/${wallet().id}/signing/typed-data`, permitOf(fresh()));
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.data).toMatchObject({ type: 'SIGNED', status: 'SUCCESS' });
   });
 });

@@ -17,8 +17,9 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { TransactionView } from '../transactions/service.js';
 
 import { countedOf } from '../policies/service.js';
-import { checkTypedData, requirePolicies, typedDataCandidate } from './policy.js';
-import type { WithdrawalService } from '../withdrawals/service.js';
+import { checkTypedData, requirePolicies, typedDataCandidate, type OwnGrant } from './policy.js';
+import type { WalletRow } from '../wallets/service.js';
+import type { MoveStanding, WithdrawalService } from '../withdrawals/service.js';
 import type { TypedDataRequest } from './schemas.js';
 
 export type SigningServiceDeps = ModuleDeps;
@@ -40,6 +41,9 @@ export class SigningService {
     const signature = await signer.signMessage(who.wallet.id, who.index, payload, who.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
+      // Still active now that the signature is made: a deactivation answered meanwhile, by
+      // this process or another, refuses it (withdrawals/standing.ts), and it is never handed out.
+      await this.withdrawals.requireStanding(tx, { walletId: who.wallet.id });
       await transactions.create(
         tx,
         {
@@ -80,7 +84,10 @@ export class SigningService {
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
     const id = uuidv7();
     await db.transaction().execute(async (tx) => {
-      // A refusal here rolls back, and the signature made is never handed out.
+      // A refusal here rolls back, and the signature made is never handed out: the wallet still
+      // active and an authorisation's spender or recipient still whitelisted, as read under the
+      // standing's lock (a change answered meanwhile by any API process is seen), then the policies.
+      await this.withdrawals.requireStanding(tx, standingOf(wallet, own));
       await requirePolicies(this.deps, tx, wallet, candidate, true);
       await transactions.create(
         tx,
@@ -108,6 +115,12 @@ export class SigningService {
     });
     return transactions.load(id);
   }
+}
+
+/** What a typed-data signature needs of the wallet's standing: checkTypedData's whitelist rule, read again. */
+function standingOf(wallet: WalletRow, own: OwnGrant | null): MoveStanding {
+  if (!own?.asset || own.grant.amount === 0n) return { walletId: wallet.id };
+  return { walletId: wallet.id, beneficiaries: { items: [{ to: own.grant.to, field: '' }], name: own.grant.field } };
 }
 
 /** The signer of a message: the master address (index 0) or a child address the service holds the key of. */
