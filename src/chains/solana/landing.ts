@@ -58,20 +58,29 @@ export async function findLanded(node: SolanaNode, hashes: string[]): Promise<{ 
 /**
  * Whether the transaction signed as `hash` can no longer land and has not: the finalized
  * block height is past its blockhash's last valid height (no fork can include it any more),
- * and a node at or past that finalized slot has no status for it. Behind a load balancer the
- * two reads can reach different nodes; a status answered by one whose slot is below the
- * finalized slot the first saw is a lagging node's "not found" (it may not have the block the
- * payment landed in yet), and rebuilding on it would pay twice: nothing is concluded then.
+ * and a node at or past that finalized slot, holding the ledger of every slot the
+ * transaction could have landed in, has no status for it.
+ * - Behind a load balancer the reads can reach different nodes; a status answered by one
+ *   whose slot is below the finalized slot the first saw is a lagging node's "not found" (it
+ *   may not have the block the payment landed in yet), and rebuilding on it would pay twice:
+ *   nothing is concluded then.
+ * - A node restarted from a snapshot, or one that prunes its ledger, has no history before
+ *   its first available block: its "not found" for a payment that landed in a slot it lacks
+ *   would pay twice too. Its first available block must be at or before the slot of the
+ *   blockhash's bank (`blockhashSlot`, noted at prepare; rows prepared before it was noted
+ *   are not held to it).
  */
 export async function hasExpired(node: SolanaNode, network: NetworkData, hash: string): Promise<boolean> {
   if (network.lastValidBlockHeight === undefined) throw new Error('network data without lastValidBlockHeight');
   const last = BigInt(network.lastValidBlockHeight);
   // One JSON-RPC batch, one HTTP request: a load balancer hands it to one backend, whose
   // status answer then covers every slot up to its own finalized one (its processed bank
-  // descends from its root). A balancer that splits batches is caught by the slot check.
-  const [epoch, statuses] = await oneNode(node, [
+  // descends from its root) from its first available block on. A balancer that splits
+  // batches is caught by the slot check.
+  const [epoch, statuses, firstAvailable] = await oneNode(node, [
     { method: 'getEpochInfo', params: [{ commitment: 'finalized' }] },
     { method: 'getSignatureStatuses', params: [[hash], { searchTransactionHistory: true }] },
+    { method: 'getFirstAvailableBlock', params: [] },
   ]);
   const finalized = epoch as { absoluteSlot: number; blockHeight: number };
   if (BigInt(finalized.blockHeight) <= last) return false;
@@ -82,7 +91,14 @@ export async function hasExpired(node: SolanaNode, network: NetworkData, hash: s
       `the Solana node that answered the status of ${hash} is at slot ${context.slot}, behind the finalized slot ${finalized.absoluteSlot} another answered; asked again later`,
     );
   }
-  return value[0] === null;
+  if (value[0] !== null) return false;
+  if (network.blockhashSlot !== undefined && BigInt(firstAvailable as number) > BigInt(network.blockhashSlot)) {
+    throw new UpstreamError(
+      'CHAIN_UNAVAILABLE',
+      `the Solana node's ledger starts at slot ${String(firstAvailable)}, after slot ${network.blockhashSlot} from which ${hash} could land: it cannot tell whether it did; asked again later (point the service at a node that keeps that history)`,
+    );
+  }
+  return true;
 }
 
 /**

@@ -16,7 +16,8 @@
  *
  * Network data (decimal strings): `units`, `microLamports`, `signatures`, `rent` (lamports of
  * a created token account), `createAccount` ('1'/'0'), `fee` (lamports); once prepared also
- * `message` (the compiled message, base64), `blockhash`, `lastValidBlockHeight`.
+ * `message` (the compiled message, base64), `blockhash`, `lastValidBlockHeight`, `blockhashSlot`
+ * (the slot of the bank that blockhash was read from).
  */
 import { base58 } from '@scure/base';
 import type { Address } from '@solana/kit';
@@ -333,7 +334,7 @@ export class SolanaSender implements ExpirySender {
    */
   async prepare(intent: TxIntent, given: NetworkData, opts: { feeCeiling?: bigint } = {}): Promise<NetworkData> {
     const rpc = await this.node.rpc();
-    const { value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    const { context, value: lifetime } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
     const plan = await this.#plan(intent, given, {
       blockhash: lifetime.blockhash,
       lastValidBlockHeight: u64(lifetime.lastValidBlockHeight),
@@ -349,6 +350,9 @@ export class SolanaSender implements ExpirySender {
       message: Buffer.from(compiled.messageBytes).toString('base64'),
       blockhash: lifetime.blockhash,
       lastValidBlockHeight: u64(lifetime.lastValidBlockHeight).toString(),
+      // The bank the blockhash is the last of: the transaction can land only in a later slot,
+      // so a node whose ledger starts after it cannot say it did not (landing.ts hasExpired).
+      blockhashSlot: u64(context.slot).toString(),
     };
   }
 

@@ -169,7 +169,8 @@ describe('SolanaSender', () => {
     type Call = { id: number; method: string; params: unknown[] };
     const frozenAt = Number(await w.rpc.getSlot({ commitment: 'processed' }).send());
     const frozenEpoch = await rawCall(w.standIn.url, 'getEpochInfo', [{ commitment: 'finalized' }]);
-    const forward = async (c: Call) => ({ jsonrpc: '2.0', id: c.id, ...(await rawCall(w.standIn.url, c.method, c.params)) });
+    // rawCall's answer carries its own id: the batch's is put back over it.
+    const forward = async (c: Call) => ({ ...(await rawCall(w.standIn.url, c.method, c.params)), jsonrpc: '2.0', id: c.id });
     const frozen = (c: Call) => ({
       jsonrpc: '2.0',
       id: c.id,
@@ -209,6 +210,7 @@ describe('SolanaSender', () => {
       await expect(behind(split.url).hasExpired(network, signed.hash)).rejects.toMatchObject({
         code: 'CHAIN_UNAVAILABLE',
         retryable: true,
+        message: expect.stringMatching(/behind the finalized slot/),
       });
       // A node at the finalized slot has it: not expired, landed, paid once.
       expect(await sender.hasExpired(network, signed.hash)).toBe(false);
@@ -217,6 +219,58 @@ describe('SolanaSender', () => {
     } finally {
       await Promise.all([whole.close(), split.close()]);
     }
+  });
+
+  it('an expired blockhash is never concluded unlanded from a node whose ledger starts after it (restarted from a snapshot)', async () => {
+    const master = keypair();
+    const recipient = keypair();
+    await w.standIn.control.fund(master.address, 1_000_000_000n);
+    slots(2);
+    const intent: TxIntent = { kind: 'native', from: master.address, to: recipient.address, amount: 4_000_000n };
+    const network = await sender.prepare(intent, {});
+    expect(BigInt(network.blockhashSlot!)).toBeGreaterThan(0n);
+    const signed = sender.sign(intent, null, network, master.key);
+    await w.rpc.sendTransaction(signed.raw as never, { encoding: 'base64' }).send();
+    slots(200); // past its last valid height (150 blocks) and the finalized commitment's lag
+    // A backend restarted from a snapshot taken now, its ledger beginning there: at the tip and
+    // the finalized slot like the node, but with no history of the slot the payment landed in
+    // (its status cache long past), so it answers the status with null.
+    type Call = { id: number; method: string; params: unknown[] };
+    const restartedAt = Number(await w.rpc.getSlot({ commitment: 'finalized' }).send());
+    const restarted = async (c: Call) =>
+      c.method === 'getFirstAvailableBlock'
+        ? { jsonrpc: '2.0', id: c.id, result: restartedAt }
+        : c.method === 'getSignatureStatuses'
+          ? {
+              jsonrpc: '2.0',
+              id: c.id,
+              result: { context: { slot: Number(await w.rpc.getSlot({ commitment: 'processed' }).send()) }, value: [null] },
+            }
+          : { ...(await rawCall(w.standIn.url, c.method, c.params)), jsonrpc: '2.0', id: c.id };
+    const balancer = await startBalancer(w.standIn.url, (_path, body) => {
+      const calls = body as unknown as Call | Call[];
+      return Array.isArray(calls) ? Promise.all(calls.map(restarted)) : restarted(calls);
+    });
+    try {
+      const node = new SolanaNode(balancer.url);
+      const behind = new SolanaSender(node, new SolanaBalances(node));
+      // Its "not found" reads "not landed": the pipeline would rebuild and pay twice.
+      expect(await behind.findLanded([signed.hash])).toBeNull();
+      await expect(behind.hasExpired(network, signed.hash)).rejects.toMatchObject({
+        code: 'CHAIN_UNAVAILABLE',
+        retryable: true,
+        message: expect.stringMatching(/ledger starts at slot/),
+      });
+      // Without the blockhash's slot (a row prepared before it was noted), as before.
+      const { blockhashSlot: _, ...older } = network;
+      expect(await behind.hasExpired(older, signed.hash)).toBe(true);
+    } finally {
+      await balancer.close();
+    }
+    // The node with the history: landed, not expired, paid once.
+    expect(await sender.hasExpired(network, signed.hash)).toBe(false);
+    expect((await sender.findLanded([signed.hash]))?.receipt.status).toBe('success');
+    expect(await sol(recipient.address)).toBe(4_000_000n);
   });
 
   it('signs only the prepared message of the intent: another sender, or a missing fee payer key, is refused', async () => {
