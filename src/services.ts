@@ -236,7 +236,7 @@ export async function createServices(
   const swapApi = new SwapApi(moduleDeps, swaps, withdrawals, opts.swaps);
   wallets.useSettlementRules((ids) => autoSettlements.walletRules(ids));
   wallets.useDetails(walletDetails({ walletAssets, addresses, transactions, balances, catalogue, rates }));
-  const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit, aml);
+  const beneficiaries = new BeneficiaryService(db, clock, wallets, addresses, audit, aml, policies);
   // Deposits an auto-settlement rule takes are the rule's, not the settlement beneficiary's (autoSettlements).
   const settlements = new SettlementService({
     db,

@@ -243,7 +243,8 @@ export const ERROR_CATALOGUE = {
   },
   POLICY_MANAGEMENT_NOT_ALLOWED: {
     status: 403,
-    meaning: 'Changing policies needs a business key with the MANAGE_POLICIES scope, or a dashboard owner or admin.',
+    meaning:
+      "Changing policies, or the beneficiaries of a wallet that a policy's destination condition reads, needs a business key with the MANAGE_POLICIES scope, or a dashboard owner or admin.",
   },
   NOT_AN_APPROVER: {
     status: 403,

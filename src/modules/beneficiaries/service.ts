@@ -23,6 +23,7 @@ import type { WalletRow, WalletService } from '../wallets/service.js';
 import type { BeneficiaryView, CreateBeneficiaryBody, Frequency, ListBeneficiariesQuery, UpdateBeneficiaryBody } from './schemas.js';
 import * as store from './store.js';
 import type { AmlService } from '../aml/service.js';
+import type { PolicyService } from '../policies/service.js';
 import { addressKey } from '../../chains/address-key.js';
 
 export type BeneficiaryRow = store.BeneficiaryRow;
@@ -36,6 +37,8 @@ export class BeneficiaryService {
     private readonly audit: AuditService,
     /** AML screening: a beneficiary is screened when saved (and its payouts when paid, by the withdrawals). */
     private readonly aml?: AmlService,
+    /** Transaction policies: their destination rules read the beneficiaries (who may change them, reclassify). */
+    private readonly policies?: PolicyService,
   ) {}
 
   async create(auth: AuthContext, walletId: string, input: CreateBeneficiaryBody, requestId?: string): Promise<BeneficiaryView> {
@@ -57,6 +60,7 @@ export class BeneficiaryService {
     const row = await this.db.transaction().execute(async (tx) => {
       await store.lockWallet(tx, wallet.id);
       if (await store.liveByAddress(tx, wallet.id, address)) throw duplicate(address);
+      await this.policies?.assertMayReclassify(tx, auth, wallet);
       const id = uuidv7();
       if (input.isDefault) await store.clearDefault(tx, wallet.id, id);
       const created = await store.insert(tx, {
@@ -110,6 +114,8 @@ export class BeneficiaryService {
         ...(restarts ? { settlementSince: this.clock.now() } : {}),
       };
       if (Object.keys(patch).length === 0) return current;
+      const after = { is_active: patch.isActive ?? current.is_active, is_whitelisted: patch.isWhitelisted ?? current.is_whitelisted };
+      if (kindOf(after) !== kindOf(current)) await this.policies?.assertMayReclassify(tx, auth, wallet);
       if (input.isDefault) await store.clearDefault(tx, wallet.id, id);
       const updated = await store.update(tx, id, patch);
       await this.#audit(tx, auth, wallet, 'beneficiary.updated', updated, input, requestId);
@@ -124,6 +130,7 @@ export class BeneficiaryService {
       await store.lockWallet(tx, wallet.id);
       const current = await store.find(tx, wallet.id, id, true);
       if (!current || current.deleted_at) throw new NotFoundError('Beneficiary');
+      if (kindOf(current) !== 'NONE') await this.policies?.assertMayReclassify(tx, auth, wallet);
       const deleted = await store.softDelete(tx, id);
       await this.#audit(tx, auth, wallet, 'beneficiary.deleted', deleted, {}, requestId);
       return deleted;
@@ -244,6 +251,11 @@ export function present(row: BeneficiaryRow): BeneficiaryView {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+/** What a live beneficiary makes its address to the wallet's destination rules (policies' beneficiary kinds). */
+function kindOf(b: Pick<BeneficiaryRow, 'is_active' | 'is_whitelisted'>): 'NONE' | 'BENEFICIARY' | 'WHITELISTED' {
+  return !b.is_active ? 'NONE' : b.is_whitelisted ? 'WHITELISTED' : 'BENEFICIARY';
 }
 
 function checkName(name: string): string {

@@ -54,6 +54,16 @@ export function assertMayManagePolicies(auth: AuthContext): void {
   throw new ForbiddenError('This API key may not manage policies: it needs the MANAGE_POLICIES scope', 'POLICY_MANAGEMENT_NOT_ALLOWED');
 }
 
+/** Whether assertMayManagePolicies lets this caller through. */
+export function mayManagePolicies(auth: AuthContext): boolean {
+  if (auth.walletId !== null) return false;
+  if (auth.user) {
+    const role = roleOf(auth);
+    return role === 'owner' || role === 'admin';
+  }
+  return auth.operator === true || hasGrant(auth, 'MANAGE_POLICIES');
+}
+
 /**
  * Whether this caller may vote on a request with these approvers: a business key with the
  * APPROVE scope that the rule lists, or a dashboard user with an approving role (listed by

@@ -7,13 +7,13 @@
 import type { DbConn } from '../../db/pool.js';
 import type { TtlCache } from '../../lib/ttl-cache.js';
 import type { Clock } from '../../lib/clock.js';
-import { BusinessRuleError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { usdValue, type RateService } from '../rates/service.js';
 import { ApprovalService } from './approvals.js';
-import { assertBusinessLevel, assertMayManagePolicies, initiatorOf, labelOf } from './identity.js';
+import { assertBusinessLevel, assertMayManagePolicies, initiatorOf, labelOf, mayManagePolicies } from './identity.js';
 import { earlyDecision, type Candidate, type Decision, type Initiator, type Rule } from './rules.js';
 import type { CreatePolicyBody, EvaluateBody, PolicyView, UpdatePolicyBody } from './schemas.js';
 import { PolicySession } from './session.js';
@@ -157,6 +157,25 @@ export class PolicyService {
       await this.deps.audit.record(record(auth, 'policy.deleted', id, { policy: present(row) }, requestId), tx);
       return present(row);
     });
+  }
+
+  /**
+   * A change to a wallet's beneficiaries that changes what an address is to the wallet (a
+   * beneficiary added, whitelisted or not, activated or not, deleted): refused with 403
+   * POLICY_MANAGEMENT_NOT_ALLOWED while an active rule with a destination condition applies to
+   * the wallet, unless the caller may manage policies. Such a rule decides on the wallet's
+   * beneficiaries, so changing them changes the rule: a key that could make its destination a
+   * whitelisted beneficiary would lift the rule holding its payout. Call it in the transaction
+   * that writes the change.
+   */
+  async assertMayReclassify(db: DbConn, auth: AuthContext, wallet: { id: string; business_id: string }): Promise<void> {
+    if (mayManagePolicies(auth)) return;
+    const rule = await store.destinationRuleOf(db, wallet.business_id, wallet.id);
+    if (!rule) return;
+    throw new ForbiddenError(
+      `The policy "${rule.name}" (${rule.id}) decides payouts by this wallet's beneficiaries: adding, whitelisting, deactivating or deleting one needs a business key with the MANAGE_POLICIES scope, or a dashboard owner or admin`,
+      'POLICY_MANAGEMENT_NOT_ALLOWED',
+    );
   }
 
   /**

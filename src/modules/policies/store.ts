@@ -47,6 +47,23 @@ export async function findPolicy(db: DbConn, businessId: string, id: string, loc
   return rows[0];
 }
 
+/**
+ * An active rule of the business with a destination condition (one that reads the wallet's
+ * beneficiaries: WHITELISTED, BENEFICIARY, NON_BENEFICIARY) that applies to this wallet, if any.
+ */
+export async function destinationRuleOf(
+  db: DbConn,
+  businessId: string,
+  walletId: string,
+): Promise<{ id: string; name: string } | undefined> {
+  const { rows } = await sql<{ id: string; name: string }>`
+    SELECT id, name FROM policies
+     WHERE business_id = ${businessId} AND deleted_at IS NULL AND is_active AND (wallet_id IS NULL OR wallet_id = ${walletId})
+       AND coalesce(conditions->>'destination', 'ANY') <> 'ANY'
+     ORDER BY priority, id LIMIT 1`.execute(db);
+  return rows[0];
+}
+
 export async function findPolicyById(db: DbConn, id: string): Promise<PolicyRow | undefined> {
   const { rows } = await sql<PolicyRow>`SELECT ${COLUMNS} FROM policies WHERE id = ${id}`.execute(db);
   return rows[0];

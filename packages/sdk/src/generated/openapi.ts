@@ -8971,7 +8971,7 @@ export interface paths {
     put?: never;
     /**
      * Add a beneficiary
-     * @description `settlementFrequency` makes it a settlement beneficiary (`isSettlement`, an extension here, defaults to whether a frequency is given; `isSettlement: true` without one is a 400). One live beneficiary per address (409).
+     * @description `settlementFrequency` makes it a settlement beneficiary (`isSettlement`, an extension here, defaults to whether a frequency is given; `isSettlement: true` without one is a 400). One live beneficiary per address (409). While an active transaction policy with a `destination` condition applies to the wallet, changing who is a beneficiary needs a business key with MANAGE_POLICIES or a dashboard owner or admin (403 `POLICY_MANAGEMENT_NOT_ALLOWED`).
      */
     post: {
       parameters: {
@@ -9157,7 +9157,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a beneficiary
-     * @description Soft delete: the beneficiary is returned with `deletedAt` set and stops counting for whitelisting and settlement.
+     * @description Soft delete: the beneficiary is returned with `deletedAt` set and stops counting for whitelisting and settlement. While an active transaction policy with a `destination` condition applies to the wallet, deleting one needs a business key with MANAGE_POLICIES or a dashboard owner or admin (403 `POLICY_MANAGEMENT_NOT_ALLOWED`).
      */
     delete: {
       parameters: {
@@ -9238,7 +9238,7 @@ export interface paths {
     head?: never;
     /**
      * Update a beneficiary
-     * @description Partial update. `settlementFrequency` is required when the beneficiary ends up with `isSettlement` true and has none stored (400). A deleted beneficiary is a 404.
+     * @description Partial update. `settlementFrequency` is required when the beneficiary ends up with `isSettlement` true and has none stored (400). A deleted beneficiary is a 404. While an active transaction policy with a `destination` condition applies to the wallet, changing `isWhitelisted` or `isActive` needs a business key with MANAGE_POLICIES or a dashboard owner or admin (403 `POLICY_MANAGEMENT_NOT_ALLOWED`).
      */
     patch: {
       parameters: {
