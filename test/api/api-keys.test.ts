@@ -115,6 +115,42 @@ describe('managing business keys', () => {
   });
 });
 
+describe('wallet keys on the audit trail', () => {
+  it("a new wallet's key and a regenerated one are audited as key creations, the replaced key as revoked, never the key", async () => {
+    const businessKeyId = (await h.services.apiKeys.authenticate(h.businessKey))!.keyId;
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'audited key' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const wallet = created.body.data.id as string;
+    const firstKey = created.body.data.apiKey as string;
+    const keyIds = async () =>
+      (
+        await sql<{ id: string }>`SELECT id FROM api_keys WHERE wallet_id = ${wallet} ORDER BY created_at, id`.execute(h.database.db)
+      ).rows.map((r) => r.id);
+    const [first] = await keyIds();
+
+    const regenerated = await h.api('POST', `/v1/wallets/${wallet}/api-key/regenerate`, { key: h.businessKey, body: {} });
+    expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);
+    const secondKey = regenerated.body.data.apiKey as string;
+    const second = (await keyIds()).find((id) => id !== first)!;
+
+    const { rows } = await sql<{ action: string; target_id: string; wallet_id: string | null; actor: string; details: unknown }>`
+      SELECT action, target_id, wallet_id, actor, details FROM audit_log
+       WHERE target_type = 'api_key' AND target_id = ANY(${[first!, second]}::uuid[]) ORDER BY seq`.execute(h.database.db);
+    expect(rows.map((r) => [r.action, r.target_id, r.wallet_id, r.actor])).toEqual([
+      ['api_key.created', first, wallet, `api-key:${businessKeyId}`],
+      ['api_key.revoked', first, wallet, `api-key:${businessKeyId}`],
+      ['api_key.created', second, wallet, `api-key:${businessKeyId}`],
+    ]);
+    expect(rows[2]!.details).toMatchObject({ prefix: secondKey.slice(0, 12), scopes: [] });
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain(firstKey);
+    expect(text).not.toContain(secondKey);
+  });
+});
+
 describe('the embedded default credentials file', () => {
   it('shows the newest business key without restrictions, never a restricted one made after it', async () => {
     const full = await createKey({ name: 'full' });

@@ -126,10 +126,36 @@ export class ApiKeyService {
    * (scopesOfNewKey). Run it in `changes.transaction` (as WalletService does) so the change
    * applies locally at COMMIT.
    */
-  async issueWalletKey(tx: DbConn, creator: Scoped, businessId: string, walletId: string, network: string): Promise<IssuedKey> {
+  async issueWalletKey(
+    tx: DbConn,
+    creator: Scoped & { keyId?: string },
+    businessId: string,
+    walletId: string,
+    network: string,
+  ): Promise<IssuedKey> {
     const scopes = scopesOfNewKey(creator);
-    if ((await store.revokeWalletKeys(tx, walletId)) > 0) await this.changes.publish(tx, API_KEYS_REVOKED);
-    return this.issue(tx, { businessId, walletId, scopes }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
+    const revoked = await store.revokeWalletKeys(tx, walletId);
+    if (revoked.length > 0) await this.changes.publish(tx, API_KEYS_REVOKED);
+    const key = await this.issue(tx, { businessId, walletId, scopes }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
+    // On the audit trail as business keys are (by prefix, never the key): the replaced key, then the new one.
+    const actor = creator.keyId !== undefined ? actorOf({ keyId: creator.keyId }) : 'operator';
+    const entry = (action: string, id: string, details: Record<string, unknown>) => ({
+      businessId,
+      walletId,
+      actor,
+      action,
+      targetType: 'api_key',
+      targetId: id,
+      details,
+    });
+    await this.#audit?.recordMany(
+      [
+        ...revoked.map((r) => entry('api_key.revoked', r.id, { prefix: r.prefix, replacedBy: key.id })),
+        entry('api_key.created', key.id, { prefix: key.prefix, scopes: key.scopes }),
+      ],
+      tx,
+    );
+    return key;
   }
 
   /** Issues a business key for `creator`: the scopes asked for plus the creator's own (scopesOfNewKey). */
@@ -287,7 +313,7 @@ function requireBusiness(auth: AuthContext): void {
 }
 
 /** Who did it, for the audit trail: a key, or a dashboard user or the CLI (their own ids). */
-const actorOf = (auth: AuthContext) => (auth.keyId.includes(':') ? auth.keyId : `api-key:${auth.keyId}`);
+const actorOf = (auth: Pick<AuthContext, 'keyId'>) => (auth.keyId.includes(':') ? auth.keyId : `api-key:${auth.keyId}`);
 
 function present(row: NonNullable<store.BusinessKeyRow>): ApiKeyView {
   return {

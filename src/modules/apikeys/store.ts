@@ -32,14 +32,14 @@ export async function insertKey(db: DbConn, key: NewApiKey): Promise<void> {
 }
 
 /** Revokes the wallet's live key; returns how many were revoked (0 or 1). */
-export async function revokeWalletKeys(db: DbConn, walletId: string): Promise<number> {
-  const result = await db
+export async function revokeWalletKeys(db: DbConn, walletId: string): Promise<{ id: string; prefix: string }[]> {
+  return db
     .updateTable('api_keys')
     .set({ revoked_at: sql`now()` })
     .where('wallet_id', '=', walletId)
     .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning(['id', 'prefix'])
+    .execute();
 }
 
 export interface LiveKeyRow {
