@@ -31,7 +31,7 @@ export async function insertKey(db: DbConn, key: NewApiKey): Promise<void> {
     .execute();
 }
 
-/** Revokes the wallet's live key; returns how many were revoked (0 or 1). */
+/** Revokes the wallet's live key; the keys revoked (none or one), for the audit trail. */
 export async function revokeWalletKeys(db: DbConn, walletId: string): Promise<{ id: string; prefix: string }[]> {
   return db
     .updateTable('api_keys')
