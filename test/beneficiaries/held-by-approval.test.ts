@@ -181,3 +181,32 @@ describe('scheduled settlement and an approve not mined yet', () => {
     }
   });
 });
+
+describe('scheduled settlement and rules naming their initiator', () => {
+  it(
+    'a settlement run is the service on its schedule: a rule for initiator system decides it, not the payouts a key asks for',
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const wallet = await fundedWallet(w, 'settles-as-system', '300');
+      const { id: beneficiaryId, to } = await dailyBeneficiary(wallet);
+      const blocked = await policy(w, {
+        name: 'no scheduled payouts',
+        priority: 10,
+        walletId: wallet.id,
+        conditions: { types: ['WITHDRAW', 'BATCH_ITEM'], initiators: { system: true } },
+        action: 'BLOCK',
+      });
+      // A key's payout is not the service's own.
+      const paid = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '1' });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      const run = await settleFirstDay(wallet, beneficiaryId);
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'failed', transactionIds: [] });
+      expect(run.error).toContain('POLICY_BLOCKED');
+      expect(run.error).toContain('no scheduled payouts');
+      expect(blocked.id).toBeTruthy();
+      expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
+    },
+  );
+});

@@ -44,6 +44,8 @@ export interface AuthContext {
   user?: { id: string; email: string; role: string; twoFactor: boolean };
   /** The installation's operator (the CLI); never an API request. */
   operator?: boolean;
+  /** The service acting on its own schedule (a settlement run); never an API request. Policies see initiator `system`. */
+  system?: boolean;
 }
 
 /** Published when a key is created: every process empties its unknown-key cache. */

@@ -9,6 +9,7 @@ import { hasGrant, type AuthContext } from '../apikeys/service.js';
 import { APPROVING_ROLES, ROLES, type Initiator, type Role } from './rules.js';
 
 export function initiatorOf(auth: AuthContext): Initiator {
+  if (auth.system) return { kind: 'SYSTEM' };
   if (auth.user) return { kind: 'USER', id: auth.user.id };
   return { kind: 'API_KEY', id: auth.keyId };
 }

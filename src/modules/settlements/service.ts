@@ -265,8 +265,16 @@ export class SettlementService {
   }
 }
 
-/** Settlements act for the wallet itself, not for an API key. */
-const systemAuth = (wallet: WalletRow): AuthContext => ({ keyId: 'settlement', businessId: wallet.business_id, walletId: wallet.id });
+/**
+ * Settlements act for the wallet itself, not for an API key: the service on its schedule,
+ * which transaction policies see as initiator `system` (docs/policies.md).
+ */
+const systemAuth = (wallet: WalletRow): AuthContext => ({
+  keyId: 'settlement',
+  businessId: wallet.business_id,
+  walletId: wallet.id,
+  system: true,
+});
 
 function presentRun(r: store.RunRow): RunView {
   return {
