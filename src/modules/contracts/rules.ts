@@ -10,6 +10,7 @@
  * never the ABI's function names: an ABI may give a colliding name to `transfer`.
  */
 import type { EncodedContractCall, TokenCall } from '../../chains/types.js';
+import type { DbConn } from '../../db/pool.js';
 import { capability, isZeroAddress } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
@@ -29,6 +30,23 @@ export function checkPolicy(deps: ContractServiceDeps, actor: Actor, encoded: En
     actor.wallet,
     encoded.map((e, i) => ({ address: e.to, field: `calls.${i}.address` })),
   );
+}
+
+/**
+ * checkPolicy again in the transaction that accepts the calls, on the wallet as read there
+ * under its standing's lock, shared and held to the COMMIT (wallets/service.ts standing),
+ * which a change of the setting takes exclusive: writes switched off or a contract left off
+ * the allow-list, answered while the request read the chain, refuses it (nothing written,
+ * no signature handed out), whichever API process answered the change.
+ */
+export async function requirePolicyStanding(
+  deps: ContractServiceDeps,
+  tx: DbConn,
+  actor: Actor,
+  encoded: EncodedContractCall[],
+): Promise<void> {
+  const { row } = await deps.wallets.standing(tx, actor.wallet.id);
+  checkPolicy(deps, { ...actor, wallet: row ?? actor.wallet }, encoded);
 }
 
 /**

@@ -30,7 +30,7 @@ import type { Confirmation, OutboundRow } from '../outbound/service.js';
 import type { PreparedMoves, WithdrawalService } from '../withdrawals/service.js';
 
 import { CONTRACT_PURPOSE, insertPendingWrite, insertSignedWrite, settleWrite, type SignedCall } from './records.js';
-import { checkPolicy, movesOf, tokenCall, type CallMoves } from './rules.js';
+import { checkPolicy, movesOf, requirePolicyStanding, tokenCall, type CallMoves } from './rules.js';
 import type { ContractCalls } from './schemas.js';
 import * as store from './store.js';
 import type { Actor, ContractServiceDeps } from './types.js';
@@ -133,6 +133,8 @@ export class ContractService {
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
       await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
+      // The contract-write setting as it stands now (a change answered meanwhile binds).
+      await requirePolicyStanding(this.deps, tx, actor, plan.encoded);
       // Transaction policies (CONTRACT_WRITE), under the velocity windows' locks.
       await requirePolicies(this.deps, tx, actor, candidates, true);
       const made: string[] = [];
@@ -202,6 +204,7 @@ export class ContractService {
       // deactivated or a beneficiary unlisted while it signed, by any API process (read under
       // the standing's lock, held to the COMMIT: withdrawals/standing.ts), or the policies.
       await ruled(this.withdrawals.requireMovesStanding(tx, actor.wallet.id, plan.prepared));
+      await requirePolicyStanding(this.deps, tx, actor, plan.encoded);
       await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {
         await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, countedOf(candidates[i]!), this.deps);

@@ -174,11 +174,13 @@ export class WalletService {
    * Whether the wallet may pay out, read in the transaction that accepts a payout, under the
    * standing's lock (shared) held until that transaction ends: a deactivation committed
    * before is seen, and one asked meanwhile waits for the payout's COMMIT (store.lockStanding).
+   * `row` is the wallet as read then: its `configurations.contractWrites` is bound the same
+   * way (update takes the lock exclusive when it changes them), for contract writes.
    */
-  async standing(tx: DbConn, walletId: string): Promise<{ isActive: boolean }> {
+  async standing(tx: DbConn, walletId: string): Promise<{ isActive: boolean; row: WalletRow | undefined }> {
     await store.lockStanding(tx, walletId, true);
     const row = await store.findWallet(tx, walletId);
-    return { isActive: row?.is_active ?? false };
+    return { isActive: row?.is_active ?? false, row };
   }
 
   /** The keys of a wallet's chain family (the signer's source; no access check: internal). */
@@ -351,8 +353,11 @@ export class WalletService {
         : patch.webhookUrl;
     await this.changes.transaction(async (tx) => {
       // (De)activating waits for the payouts being accepted (they hold the standing shared)
-      // and makes those that follow see it: none is accepted once this is answered.
-      if (patch.isActive !== undefined) await store.lockStanding(tx, walletId, false);
+      // and makes those that follow see it: none is accepted once this is answered. So does
+      // a change of the contract-write setting, which contract writes read there too.
+      if (patch.isActive !== undefined || patch.configurations?.contractWrites !== undefined) {
+        await store.lockStanding(tx, walletId, false);
+      }
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
       if (!locked) throw new NotFoundError('Wallet');
