@@ -10,6 +10,7 @@ import { startRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
 import type { ApiKeyView, AuthContext } from '../modules/apikeys/service.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../modules/apikeys/scopes.js';
+import { businessOf } from './business-ref.js';
 
 const USAGE = `usage: npm start -- api-key create --business <business id or name> [--name <label>] [--scope READ_ONLY|NO_KEY_EXPORT|APPROVE|MANAGE_POLICIES]... [--rate-limit <requests per second>]
        npm start -- api-key list   --business <business id or name> [--all]
@@ -73,12 +74,14 @@ export async function apiKeyCommand(config: AppConfig, logger: Logger, args: str
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
   const runtime = await startRuntime({ config, roles: [], logger });
   try {
-    const auth = await businessAuth(runtime.services, parsed.business);
-    if (!auth) {
-      process.stderr.write(`no business "${parsed.business}"; create one with: npm start -- create-business "<name>"\n`);
+    const named = await businessOf(runtime.services, parsed.business);
+    if ('error' in named) {
+      process.stderr.write(`${named.error}\n`);
       process.exitCode = 2;
       return;
     }
+    // The operator at the command line acts as the business, as its dashboard does.
+    const auth: AuthContext = { keyId: 'cli:operator', businessId: named.business.id, walletId: null, operator: true };
     await run(runtime.services, auth, parsed).catch((err: unknown) => {
       if (!(err instanceof AppError)) throw err;
       process.stderr.write(`${err.message}\n`);
@@ -87,14 +90,6 @@ export async function apiKeyCommand(config: AppConfig, logger: Logger, args: str
   } finally {
     await runtime.stop();
   }
-}
-
-async function businessAuth(services: Services, business: string): Promise<AuthContext | null> {
-  const found = /^[0-9a-f-]{36}$/i.test(business)
-    ? await services.businesses.get(business).catch(() => null)
-    : await services.businesses.findByName(business);
-  // The operator at the command line acts as the business, as its dashboard does.
-  return found ? { keyId: 'cli:operator', businessId: found.id, walletId: null, operator: true } : null;
 }
 
 async function run(services: Services, auth: AuthContext, p: Parsed): Promise<void> {

@@ -8,6 +8,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../dashboard/passwords
 import { AppError } from '../lib/errors.js';
 import { flag, UsageError } from './command.js';
 import { configAndLogger, withRuntime } from './context.js';
+import { businessOf } from './business-ref.js';
 
 const USAGE =
   'usage: DASHBOARD_PASSWORD=… dashboard-user --email <email> --business <business id or name>\n       (or pipe the password on stdin)';
@@ -24,13 +25,12 @@ export async function dashboardUser(args: string[]): Promise<number> {
   }
   const { config, logger } = configAndLogger();
   return withRuntime(config, logger, async ({ services }) => {
-    const found = /^[0-9a-f-]{36}$/i.test(business)
-      ? await services.businesses.get(business).catch(() => null)
-      : await services.businesses.findByName(business);
-    if (!found) {
-      process.stderr.write(`no business "${business}"; create one with: create-business "<name>"\n`);
+    const named = await businessOf(services, business);
+    if ('error' in named) {
+      process.stderr.write(`${named.error}\n`);
       return 2;
     }
+    const found = named.business;
     const user = await new DashboardService(services.db, services.clock).upsertUser(found.id, email, password).catch((err: unknown) => {
       if (!(err instanceof AppError)) throw err;
       process.stderr.write(`${err.message}\n`);

@@ -32,6 +32,23 @@ export class BusinessService {
     return row ? this.get(row.id) : null;
   }
 
+  /**
+   * The business an operator names on the command line (`--business <id or name>`): by id,
+   * or by a name exactly one business has. Names are not unique (two customers may both be
+   * "Acme Ltd"), so a name several businesses share names none of them: `ambiguous` lists
+   * their ids, and the caller must refuse rather than act for one of two tenants.
+   */
+  async resolve(ref: string): Promise<{ business: BusinessView } | { missing: true } | { ambiguous: string[] }> {
+    if (/^[0-9a-f-]{36}$/i.test(ref)) {
+      const row = await store.findBusiness(this.db, ref).catch(() => undefined);
+      if (row) return { business: await this.get(row.id) };
+    }
+    const rows = await store.findBusinessesByName(this.db, ref);
+    if (rows.length === 0) return { missing: true };
+    if (rows.length > 1) return { ambiguous: rows.map((r) => r.id) };
+    return { business: await this.get(rows[0]!.id) };
+  }
+
   async get(id: string): Promise<BusinessView> {
     const row = await store.findBusiness(this.db, id);
     if (!row) throw new NotFoundError('Business');

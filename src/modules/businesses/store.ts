@@ -15,3 +15,7 @@ export function listBusinesses(db: DbConn) {
 export function findBusinessByName(db: DbConn, name: string) {
   return db.selectFrom('businesses').selectAll().where('name', '=', name).orderBy('created_at').executeTakeFirst();
 }
+
+export function findBusinessesByName(db: DbConn, name: string) {
+  return db.selectFrom('businesses').selectAll().where('name', '=', name).orderBy('created_at').execute();
+}
