@@ -26,6 +26,12 @@ interface WalletSlot {
    */
   /** On `tx`, the issuing transaction (it must ask nothing of the pool while it is open). */
   derive(indexes: readonly number[], tx: DbConn): Promise<string[]>;
+  /**
+   * Throws unless the wallet, as read under its row lock in the issuing transaction, may
+   * issue addresses: the request checked it when it arrived, but a deactivation (or
+   * issuance switched off) may have committed since, while this waited for the row.
+   */
+  admit(wallet: { is_active: boolean; configurations: unknown }): void;
 }
 
 interface Pending {
@@ -69,7 +75,7 @@ export class AddressAllocator {
   private async flush(slot: WalletSlot, batch: Pending[]): Promise<void> {
     try {
       const stored = await this.db.transaction().execute(async (tx) => {
-        const reserved = await store.reserveIndexes(tx, slot.walletId, batch.length);
+        const reserved = await store.reserveIndexes(tx, slot.walletId, batch.length, (w) => slot.admit(w));
         if (!reserved) throw new NotFoundError('Wallet');
         const indexes = Array.from({ length: reserved.granted }, (_, i) => reserved.first + i);
         const addresses = indexes.length > 0 ? await slot.derive(indexes, tx) : [];

@@ -43,10 +43,7 @@ export class AddressService {
 
   async create(auth: AuthContext, walletId: string, input: Static<typeof CreateAddressBody>): Promise<AddressView> {
     const wallet = await this.wallets.require(auth, walletId);
-    if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
-    if (!normaliseConfigurations(wallet.configurations).addresses.isActive) {
-      throw new BusinessRuleError('ADDRESSES_DISABLED', "Address creation is switched off in this wallet's configurations");
-    }
+    admitIssuance(wallet);
     const chain = this.wallets.chainOf(wallet);
     // showPrivateKey: refused before anything is written when the key could not leave.
     if (input.showPrivateKey) {
@@ -60,6 +57,8 @@ export class AddressService {
         chainId: chain.id,
         path: (index) => children.path(index),
         derive: (indexes, tx) => children.addresses(indexes, tx),
+        // Again in the issuing transaction, on the row as it stands then.
+        admit: admitIssuance,
       },
       {
         name: input.name ?? null,
@@ -357,6 +356,14 @@ export class AddressService {
     const row = await store.findAddress(this.db, walletId, addressId);
     if (!row) throw new NotFoundError('Address');
     return row;
+  }
+}
+
+/** 422 unless the wallet issues child addresses: active, and `configurations.addresses.isActive`. */
+function admitIssuance(wallet: { is_active: boolean; configurations: unknown }): void {
+  if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+  if (!normaliseConfigurations(wallet.configurations).addresses.isActive) {
+    throw new BusinessRuleError('ADDRESSES_DISABLED', "Address creation is switched off in this wallet's configurations");
   }
 }
 

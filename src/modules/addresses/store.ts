@@ -18,19 +18,26 @@ export interface NewAddress {
 
 /**
  * Reserves `wanted` consecutive derivation indexes under the wallet's row lock, within the
- * address limit. Returns the first index and how many were granted (possibly 0). Must run
+ * address limit, once `admit` accepts the wallet as read under that lock (it throws to refuse). Returns the first index and how many were granted (possibly 0). Must run
  * inside the transaction that inserts the addresses: a rollback releases the indexes, so
  * they never leave a gap.
  */
-export async function reserveIndexes(db: DbConn, walletId: string, wanted: number): Promise<{ first: number; granted: number } | null> {
+export async function reserveIndexes(
+  db: DbConn,
+  walletId: string,
+  wanted: number,
+  admit: (wallet: { is_active: boolean; configurations: unknown }) => void = () => {},
+): Promise<{ first: number; granted: number } | null> {
   const wallet = await db
     .selectFrom('wallets')
-    .select(['next_index', 'address_limit'])
+    .select(['next_index', 'address_limit', 'is_active', 'configurations'])
     .where('id', '=', walletId)
     // NO KEY: foreign-key checks of rows naming the wallet (deposits, withdrawals) pass.
     .forNoKeyUpdate()
     .executeTakeFirst();
   if (!wallet) return null;
+  // The wallet as its last change left it (a PATCH holds this row until its COMMIT).
+  admit(wallet);
   const used = wallet.next_index - 1;
   const granted = Math.max(0, Math.min(wanted, wallet.address_limit - used));
   if (granted > 0) {
