@@ -17,6 +17,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { startRpcGate, type RpcGate } from '../support/rpc-gate.js';
 import { chainOf } from '../support/chain.js';
 import { ABI } from './support.js';
+import { permit } from '../signing/eip712-example.js';
 
 let h: Harness;
 let gate: RpcGate;
@@ -112,5 +113,35 @@ describe('a contract-write setting answered while a write is under way binds it'
     const res = await h.api('POST', `/v1/wallets/${wallet().id}/contracts/write`, { body: transfer(fresh()) });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     expect(res.body.data).toMatchObject({ type: 'CUSTOM_SMART_CONTRACT', status: 'PENDING' });
+  });
+
+  // Typed data is a contract write signed off chain: the same setting, for its verifying contract.
+  const permitOf = () => permit(usdcAddress(), h.devnet.chains[0]!.config.chainId, wallet().address, fresh(), '1000000');
+
+  it('typed data: writes switched off meanwhile is 422 CONTRACT_WRITES_DISABLED, no signature handed out or recorded', async () => {
+    const before = await written();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/signing/typed-data`, permitOf(), () => setContractWrites({ isActive: false }));
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('CONTRACT_WRITES_DISABLED');
+      expect(await written()).toBe(before);
+    } finally {
+      await setContractWrites({ isActive: true });
+    }
+  });
+
+  it('typed data: its verifying contract left off the allow-list meanwhile is 422 CONTRACT_NOT_ALLOWED', async () => {
+    const before = await written();
+    try {
+      const res = await raced(`/v1/wallets/${wallet().id}/signing/typed-data`, permitOf(), () =>
+        setContractWrites({ allowedContracts: [usdtAddress()] }),
+      );
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+      expect(res.body.error).toBe('CONTRACT_NOT_ALLOWED');
+      expect(res.body.details?.[0]?.field).toBe('domain.verifyingContract');
+      expect(await written()).toBe(before);
+    } finally {
+      await setContractWrites({ allowedContracts: [] });
+    }
   });
 });

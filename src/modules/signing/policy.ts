@@ -41,6 +41,18 @@ export interface OwnGrant {
  * The rules before signing, but the policies (decided by `requirePolicies`, twice); what the
  * signature authorises over a catalogued token of the master's, for them.
  */
+/**
+ * The contract-write setting for the verifying contract, read again in the transaction that
+ * records the signature, on the wallet as read there under its standing's lock (a change of
+ * the setting takes it exclusive: wallets/service.ts update), so that writes switched off or
+ * the contract left off the allow-list, answered while the request screened its addresses,
+ * refuses it and the signature made is never handed out.
+ */
+export async function requireContractsStanding(deps: ModuleDeps, tx: DbConn, wallet: WalletRow, payload: TypedDataPayload): Promise<void> {
+  const { row } = await deps.wallets.standing(tx, wallet.id);
+  requireContractsAllowed(deps, row ?? wallet, [{ address: payload.domain.verifyingContract, field: 'domain.verifyingContract' }]);
+}
+
 export async function checkTypedData(
   deps: ModuleDeps,
   withdrawals: WithdrawalService,

@@ -17,7 +17,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import type { TransactionView } from '../transactions/service.js';
 
 import { countedOf } from '../policies/service.js';
-import { checkTypedData, requirePolicies, typedDataCandidate, type OwnGrant } from './policy.js';
+import { checkTypedData, requireContractsStanding, requirePolicies, typedDataCandidate, type OwnGrant } from './policy.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { MoveStanding, WithdrawalService } from '../withdrawals/service.js';
 import type { TypedDataRequest } from './schemas.js';
@@ -88,6 +88,7 @@ export class SigningService {
       // active and an authorisation's spender or recipient still whitelisted, as read under the
       // standing's lock (a change answered meanwhile by any API process is seen), then the policies.
       await this.withdrawals.requireStanding(tx, standingOf(wallet, own));
+      await requireContractsStanding(this.deps, tx, wallet, payload);
       await requirePolicies(this.deps, tx, wallet, candidate, true);
       await transactions.create(
         tx,
