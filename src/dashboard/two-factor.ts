@@ -53,8 +53,9 @@ export class TwoFactor<S extends SessionBase> {
     const vault = this.#vault();
     const secret = newSecret();
     try {
-      const sealed = await vault.seal(secret, DASHBOARD_TOTP.associatedData(userId));
       const email = await this.deps.db.transaction().execute(async (tx) => {
+        // Sealed in the transaction that stores it: a key rotation waits for it (modules/custody).
+        const sealed = await vault.seal(secret, DASHBOARD_TOTP.associatedData(userId), tx);
         const row = await team.lockTotp(tx, userId);
         if (!row) throw new ValidationError('no such user');
         if (row.totp_enabled_at) throw new ValidationError('Two-factor sign-in is on already; turn it off first to set up a new device');

@@ -22,10 +22,11 @@ export { parseMasterKey };
 /** Where secrets are sealed. A cloud KMS can implement the same two calls. */
 export interface KeyVault {
   /**
-   * `within`: the caller's open database transaction, when it seals inside one. It is handed
-   * as is to the ring's `sealingKeyId`, which reads the active key on it: a read on the pool
-   * from inside a transaction waits for a second connection (db/pool.ts). Opaque here: keys/
-   * knows no database.
+   * `within`: the caller's open database transaction, the one that stores the value. It is
+   * handed as is to the ring's `sealingKeyId`, which reads the active key on it and holds it
+   * to that transaction's end, so a rotation cannot retire the key while the value is on its
+   * way (modules/custody): a value stored must be sealed inside the transaction storing it.
+   * Opaque here: keys/ knows no database.
    */
   seal(plaintext: Uint8Array, associatedData: string, within?: unknown): Promise<Buffer>;
   /** The plaintext, in a buffer of its own (never Node's shared pool): zero it after use. */

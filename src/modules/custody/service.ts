@@ -48,9 +48,12 @@ export async function openCustody(opts: CustodyOptions): Promise<Custody> {
   const held = await loadKeys(opts);
   try {
     await checkKeys(db, held.keys, held.primary, logger);
-    // Read on the sealing caller's transaction when it is inside one (KeyVault.seal).
+    // Read on the sealing caller's transaction (KeyVault.seal), and held to its COMMIT so a
+    // rotation cannot activate another key, re-seal, count and retire this one while a value
+    // sealed under it is still uncommitted (store.activeKeyIdForSealing). Writers seal inside
+    // the transaction that stores the value; a seal outside any is read unheld.
     const vault = new KeyRing(held.keys, async (within) => {
-      const id = await store.activeKeyId((within as DbConn | undefined) ?? db);
+      const id = within ? await store.activeKeyIdForSealing(within as DbConn) : await store.activeKeyId(db);
       if (!id) throw new MasterKeyError('no active master key is recorded in the database');
       return id;
     });

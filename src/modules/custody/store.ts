@@ -14,6 +14,22 @@ export async function activeKeyId(db: DbConn): Promise<string | undefined> {
   return row?.id;
 }
 
+/**
+ * The active key, read by a writer about to seal a value in `tx`, and held (FOR SHARE) to its
+ * COMMIT: a rotation's activation (an UPDATE of this row) waits for every transaction that
+ * sealed under the old key, so none commits such a value after the rotation has re-sealed
+ * and counted what is there (it would stay under a key the rotation then retires). A writer
+ * that came to the row while an activation held it finds it no longer active once that
+ * commits: it reads again, now seeing the new key.
+ */
+export async function activeKeyIdForSealing(tx: DbConn): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rows } = await sql<{ id: string }>`SELECT id FROM master_keys WHERE state = 'active' FOR SHARE`.execute(tx);
+    if (rows[0]) return rows[0].id;
+  }
+  return undefined;
+}
+
 /** Serialises the writers of master_keys (first starts, rotations) without blocking readers. */
 export async function lockMasterKeys(tx: DbConn): Promise<void> {
   await sql`LOCK TABLE master_keys IN SHARE ROW EXCLUSIVE MODE`.execute(tx);

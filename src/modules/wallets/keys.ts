@@ -46,10 +46,22 @@ export type NewWalletKeys = Pick<
 >;
 
 /**
- * A new mnemonic for wallet `id` on `chain`, sealed, with its master address: what the
- * wallet row stores. Nothing secret outlives the call in clear.
+ * A new wallet's keys, made and not yet sealed: its master address and derivation, and
+ * `seal(tx)`, which seals the mnemonic (and the account xpub) inside the transaction that
+ * inserts the wallet row, so a rotation of the master key cannot retire the key they are
+ * sealed under before the row is committed (modules/custody). `wipe()` zeroes the secrets;
+ * the caller calls it once the row is written or abandoned.
  */
-export async function newWalletKeys(vault: KeyVault, chain: ChainConfig, id: string): Promise<NewWalletKeys> {
+export interface PreparedWalletKeys {
+  address: string;
+  derivationPath: string;
+  childrenFromSeed: boolean;
+  seal(tx: DbConn): Promise<NewWalletKeys>;
+  wipe(): void;
+}
+
+/** A new mnemonic for wallet `id` on `chain`, with its master address: see PreparedWalletKeys. */
+export function newWalletKeys(vault: KeyVault, chain: ChainConfig, id: string): PreparedWalletKeys {
   const { derivation, codec } = keysOfChain(chain);
   const fromSeed = derivation.childKeysFrom === 'seed';
   // The mnemonic as bytes of their own, zeroed once sealed (the generator's string cannot be).
@@ -57,8 +69,6 @@ export async function newWalletKeys(vault: KeyVault, chain: ChainConfig, id: str
   let xpub: Buffer | undefined;
   let seed: Buffer | undefined;
   let address: string;
-  let seedCiphertext: Buffer;
-  let accountXpubSealed: Buffer | null = null;
   try {
     seed = seedFromMnemonic(mnemonic);
     if (fromSeed) {
@@ -75,14 +85,23 @@ export async function newWalletKeys(vault: KeyVault, chain: ChainConfig, id: str
         account.wipe();
       }
     }
-    seed.fill(0);
-    seedCiphertext = await vault.seal(mnemonic, WALLET_SEED.associatedData(id));
-    if (xpub) accountXpubSealed = await vault.seal(xpub, WALLET_XPUB.associatedData(id));
-  } finally {
+  } catch (err) {
     wipe(mnemonic, xpub, seed);
+    throw err;
   }
-
-  return { address, derivationPath: derivation.childPath(0), accountXpubSealed, childrenFromSeed: fromSeed, seedCiphertext };
+  seed.fill(0);
+  const derivationPath = derivation.childPath(0);
+  return {
+    address,
+    derivationPath,
+    childrenFromSeed: fromSeed,
+    async seal(tx) {
+      const seedCiphertext = await vault.seal(mnemonic, WALLET_SEED.associatedData(id), tx);
+      const accountXpubSealed = xpub ? await vault.seal(xpub, WALLET_XPUB.associatedData(id), tx) : null;
+      return { address, derivationPath, accountXpubSealed, childrenFromSeed: fromSeed, seedCiphertext };
+    },
+    wipe: () => wipe(mnemonic, xpub),
+  };
 }
 
 /** Wallets whose opened account xpub a process keeps (the least recently used goes first). */

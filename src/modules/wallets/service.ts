@@ -110,25 +110,29 @@ export class WalletService {
     }
     const assets = pickAssets(chain, input.assets);
     const id = uuidv7();
-    const keys = await newWalletKeys(this.vault, chain.config, id);
+    const keys = newWalletKeys(this.vault, chain.config, id);
 
-    const key = await this.db.transaction().execute(async (tx) => {
-      await store.insertWallet(tx, {
-        id,
-        businessId,
-        chainId: chain.id,
-        name: input.name,
-        description: input.description ?? '',
-        ...keys,
-        addressLimit: this.defaults.addressLimit,
-        configurations: defaultWalletConfigurations(),
-      });
-      await store.insertWalletAssets(
-        tx,
-        assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })),
-      );
-      return this.apiKeys.issueWalletKey(tx, creator, businessId, id, input.network);
-    });
+    const key = await this.db
+      .transaction()
+      .execute(async (tx) => {
+        await store.insertWallet(tx, {
+          id,
+          businessId,
+          chainId: chain.id,
+          name: input.name,
+          description: input.description ?? '',
+          // Sealed in the transaction that stores them: a key rotation waits for it (modules/custody).
+          ...(await keys.seal(tx)),
+          addressLimit: this.defaults.addressLimit,
+          configurations: defaultWalletConfigurations(),
+        });
+        await store.insertWalletAssets(
+          tx,
+          assets.map((a) => ({ id: uuidv7(), walletId: id, assetId: a.id })),
+        );
+        return this.apiKeys.issueWalletKey(tx, creator, businessId, id, input.network);
+      })
+      .finally(() => keys.wipe());
     return {
       wallet: await this.get({ keyId: '', businessId, walletId: id }, id, { created: true }),
       apiKey: key.apiKey,

@@ -61,10 +61,11 @@ export class WebhookSecretService {
     const { bytes, text } = generateWebhookSecret();
     const id = uuidv7();
     try {
-      const ciphertext = await this.vault.seal(bytes, id);
       const now = this.clock.now();
       const until = new Date(now.getTime() + overlapSeconds * 1000);
       await this.db.transaction().execute(async (tx) => {
+        // Sealed in the transaction that stores it: a key rotation waits for it (modules/custody).
+        const ciphertext = await this.vault.seal(bytes, id, tx);
         await store.lockWallet(tx, walletId);
         const first = !(await store.hasAnySecret(tx, walletId));
         await store.retireSecrets(tx, walletId, now, until);
