@@ -160,6 +160,8 @@ export interface HarnessOptions {
   pool?: { max: number; waitMs: number };
   /** The node URL the service is given for each chain, devnets' and extra ones (default its own), e.g. a proxy in front of it. */
   rpcUrlOf?: (config: ChainConfig) => string;
+  /** The configuration the service is given for each devnet chain (default the devnet's own), e.g. as an operator wrote its chains file. */
+  configOf?: (config: ChainConfig) => ChainConfig;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -181,7 +183,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     database.db,
     new LocalKeyVault(kek),
     {
-      chains: [...devnet.chains.map((c) => c.config), ...(opts.extraChains ?? [])].map((c) =>
+      chains: [...devnet.chains.map((c) => opts.configOf?.(c.config) ?? c.config), ...(opts.extraChains ?? [])].map((c) =>
         opts.rpcUrlOf ? { ...c, rpcUrl: opts.rpcUrlOf(c) } : c,
       ),
       addressLimit: opts.addressLimit ?? 100_000,

@@ -169,7 +169,9 @@ export class SalvageService {
     let token = body.tokenAddress === undefined ? null : adapter.normalizeAddress(body.tokenAddress);
     if (body.tokenAddress !== undefined && token === null) throw field('tokenAddress', `is not ${familyOfChain(chain.config).addressForm}`);
     if (token !== null && isZeroAddress(chain.config, token)) token = null; // the zero address stands for the native coin
-    const listed = chain.assets.find((a) => (token === null ? a.is_native : !a.is_native && a.address === token));
+    // As the catalogue compares addresses (addressKey): a chains file may write a token's hex
+    // address in any case, and an enabled asset written in lower case is still one.
+    const listed = token === null ? chain.assets.find((a) => a.is_native) : tokenAt(chain, token);
     await this.#recoverable(wallet, chain, sender, token, listed?.id ?? null);
 
     const decimals = token === null ? chain.config.blockchain.nativeDecimals : await this.#decimalsOf(chain, token);
