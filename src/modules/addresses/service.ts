@@ -284,6 +284,16 @@ export class AddressService {
     return store.findAddressById(db, id);
   }
 
+  /**
+   * In the caller's transaction: locks the address row and tells whether the service still
+   * holds its key (a removal of an imported one forgets it). A flow that signs from the
+   * address later checks this before it is written, so a removal committed first refuses it
+   * and one coming after finds it in flight (409 KEY_IN_USE).
+   */
+  lockKeyHolder(tx: DbConn, addressId: string): Promise<boolean> {
+    return store.lockKeyHolder(tx, addressId);
+  }
+
   /** One of the wallet's addresses by its on-chain form (any letter case). */
   findByAddress(walletId: string, address: string): Promise<AddressRow | undefined> {
     return store.findByAddress(this.db, walletId, address);

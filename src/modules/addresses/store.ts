@@ -260,14 +260,33 @@ export async function deleteAddressKey(db: DbConn, addressId: string): Promise<b
 
 /**
  * What is still in flight from the address: outbound transactions not yet final (they may
- * be signed again) and sweeps under way (their transfer is signed once the top-up lands).
- * Its imported key must stay while any is.
+ * be signed again), sweeps under way and recoveries under way (their transfer is signed once
+ * the top-up or the loan lands, on whichever chain of the family they recover from). Its
+ * imported key must stay while any is.
  */
 export async function pendingOutboundFrom(db: DbConn, walletId: string, addressId: string, address: string): Promise<number> {
   const { rows } = await sql<{ n: string }>`
     SELECT (SELECT count(*) FROM outbound_txs
              WHERE wallet_id = ${walletId} AND ${sameAddress('from_address', address)}
                AND stage NOT IN ('mined', 'failed', 'dropped', 'replaced'))
-         + (SELECT count(*) FROM sweeps WHERE address_id = ${addressId} AND status = 'pending') AS n`.execute(db);
+         + (SELECT count(*) FROM sweeps WHERE address_id = ${addressId} AND status = 'pending')
+         + (SELECT count(*) FROM salvages WHERE wallet_id = ${walletId} AND ${sameAddress('sender', address)} AND status = 'pending') AS n`.execute(
+    db,
+  );
   return Number(rows[0]!.n);
+}
+
+/**
+ * The address row locked (as a removal locks it), and whether the service still holds its
+ * key: a flow that will sign from it later (a recovery) is written only under this lock, so a
+ * removal either sees it in flight (pendingOutboundFrom) or has forgotten the key first.
+ */
+export async function lockKeyHolder(db: DbConn, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('addresses')
+    .select(['type', 'derivation_index', 'key_imported', 'deleted_at'])
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  return !!row && row.deleted_at === null && ((row.type === 'INTERNAL' && row.derivation_index !== null) || row.key_imported);
 }

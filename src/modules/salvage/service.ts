@@ -132,6 +132,14 @@ export class SalvageService {
       if (await store.senderBusy(tx, p.chain.id, p.sender.address)) {
         throw new ConflictError('SALVAGE_IN_PROGRESS', 'Another recovery from this address is in flight; send this one once it ends');
       }
+      // Its key still held, under the address row's lock: a removal of an imported key that
+      // committed since #sender read it leaves nothing to sign the transfer with; one that
+      // comes after finds this recovery in flight (409 KEY_IN_USE) and keeps the key.
+      if (p.sender.index === null && p.sender.addressId && !(await this.deps.addresses.lockKeyHolder(tx, p.sender.addressId))) {
+        throw new BusinessRuleError('SENDER_NOT_IN_WALLET', 'senderAddress is not an address whose key this wallet holds', [
+          { field: 'senderAddress', message: 'not an address of this wallet' },
+        ]);
+      }
       // Transaction policies (SALVAGE, policy.ts), before anything is reserved or written.
       let counted: Counted | undefined;
       const policies = async () => {
