@@ -14,7 +14,7 @@
  */
 import { isUniqueViolation, type DbConn } from '../../db/pool.js';
 
-import { BusinessRuleError } from '../../lib/errors.js';
+import { BusinessRuleError, UpstreamError } from '../../lib/errors.js';
 import { shortReference } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import { rateText, usdValue } from '../rates/service.js';
@@ -73,6 +73,12 @@ export type { Sender, WithdrawRequest, WithdrawResult, WithdrawalServiceDeps } f
  * load), which only other requests of the same sender wait for.
  */
 const MAX_BATCH = 250;
+
+/**
+ * How many times a request waits for a twin holding its Idempotency-Key that is then
+ * refused (giving the key back) before it answers 503 CONCURRENT_UPDATE.
+ */
+const MAX_KEY_TURNS = 50;
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -313,7 +319,8 @@ export class WithdrawalService implements SenderAccess {
   /**
    * Common frame: sender, Idempotency-Key replay, item checks, whitelist, then `run`. A
    * concurrent twin holding the same key, or the same reference, is waited for and then
-   * answered from what it stored (one retry).
+   * answered from what it stored (a reference: one retry; a key a refused twin gave back:
+   * run again, as often as twins take turns holding it).
    */
   async #idempotent(
     auth: AuthContext,
@@ -344,16 +351,27 @@ export class WithdrawalService implements SenderAccess {
     ]);
     // A broadcast withdrawal's whitelist is checked in its creating transaction (create.ts).
     if (op === 'sign') await this.checkWhitelist(s.wallet.id, items);
-    for (let attempt = 0; ; attempt++) {
+    let referenceRetried = false;
+    for (let turns = 0; ;) {
       try {
         return await run(s, items, key);
       } catch (err) {
-        if (attempt > 0) throw err;
-        // Tried once more: a key a twin holds (unless its answer is stored) and a (wallet, reference) a concurrent request took first.
         if (err instanceof KeyTaken) {
+          // A twin held the key (earlier in the same batch, or committed first): its answer, once stored.
           const stored = await replay(this.deps.db, key!);
           if (stored) return stored.response as WithdrawResult;
-        } else if (!isUniqueViolation(err, 'transactions_wallet_id_reference_key')) throw err;
+          // Nothing stored: the twin was refused and gave the key back (create.ts), so this
+          // request is judged itself. Twins given back the key together take turns holding
+          // it again, each turn ending one of them, so this ends; bounded all the same.
+          if (++turns < MAX_KEY_TURNS) continue;
+          throw new UpstreamError(
+            'CONCURRENT_UPDATE',
+            'Other requests with this Idempotency-Key kept holding it; nothing was written for this one, send it again',
+          );
+        }
+        // Tried once more: a (wallet, reference) a concurrent request took first.
+        if (referenceRetried || !isUniqueViolation(err, 'transactions_wallet_id_reference_key')) throw err;
+        referenceRetried = true;
       }
     }
   }
