@@ -1,4 +1,5 @@
 /** Transaction search across wallets, the delivery log across wallets with resend, and the withdrawal form. */
+import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, NotFoundError } from '../../lib/errors.js';
@@ -114,6 +115,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: Ctx): void {
     form: Record<string, string> = {},
     error: string | null = null,
     status = 200,
+    key: string | null = null,
   ) {
     const session = sessionOf(req);
     requireCan(session, 'withdraw');
@@ -122,7 +124,11 @@ export function operationsRoutes(app: FastifyInstance, ctx: Ctx): void {
     const assets = (await services.walletAssets.list(session.auth, walletId))
       .filter((a) => a.isActive)
       .map((a) => ({ id: a.asset.id, symbol: a.asset.symbol, balance: null }));
-    return sendPage(reply, withdrawPage(frameOf(session, { error }), session.csrfToken, { wallet, assets, form }), status);
+    // Each form rendered carries its own key: the same form sent twice (a double click, the
+    // browser sending the POST again) is one withdrawal. A form shown again after a refusal
+    // keeps it (the refusal stored nothing under it).
+    const idempotencyKey = key ?? randomUUID();
+    return sendPage(reply, withdrawPage(frameOf(session, { error }), session.csrfToken, { wallet, assets, form, idempotencyKey }), status);
   }
 
   app.get('/wallets/:walletId/withdraw', async (req, reply) => renderWithdraw(req, reply));
@@ -138,15 +144,27 @@ export function operationsRoutes(app: FastifyInstance, ctx: Ctx): void {
         return v ? [[k, v]] : [];
       }),
     );
+    // The form's own key (renderWithdraw); a form without one (a page older than it) is sent without.
+    const formKey = UUID.test(form.idempotencyKey ?? '') ? form.idempotencyKey!.toLowerCase() : null;
     try {
       // The API's own schema and call: the same checks, idempotency rules and policies.
       const body = check(WithdrawBody, fields, 'body');
-      const done = await services.withdrawals.withdraw(session.auth, { walletId, addressId: null, body });
+      const done = await services.withdrawals.withdraw(session.auth, {
+        walletId,
+        addressId: null,
+        body,
+        ...(formKey ? { idempotencyKey: `dashboard:${formKey}` } : {}),
+      });
       const tx = Array.isArray(done) ? done[0]! : done;
       return redirect(reply, `${PREFIX}/wallets/${walletId}/transactions/${tx.id}?sent=${tx.status === 'PENDING_APPROVAL' ? 'held' : '1'}`);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
-      return renderWithdraw(req, reply, fields, err.message, ctx.statusOf(err));
+      if (err.code === 'IDEMPOTENCY_KEY_REUSED') {
+        // This form was sent already, with other values: a fresh form, so that sending it is a decision.
+        const message = 'This form was already sent with other values: check the wallet’s transactions before sending another withdrawal.';
+        return renderWithdraw(req, reply, fields, message, ctx.statusOf(err));
+      }
+      return renderWithdraw(req, reply, fields, err.message, ctx.statusOf(err), formKey);
     }
   });
 }

@@ -133,6 +133,8 @@ export interface WithdrawFormState {
   wallet: WalletView;
   assets: { id: string; symbol: string; balance: string | null }[];
   form: Record<string, string>;
+  /** The form's Idempotency-Key: sent twice, it is one withdrawal. */
+  idempotencyKey: string;
 }
 
 export function withdrawPage(frame: Frame, csrfToken: string, s: WithdrawFormState): Html {
@@ -153,6 +155,7 @@ export function withdrawPage(frame: Frame, csrfToken: string, s: WithdrawFormSta
           data-confirm="Send this withdrawal?"
         >
           ${csrf(csrfToken)}
+          <input type="hidden" name="idempotencyKey" value="${s.idempotencyKey}" />
           <label
             >Asset
             <select name="assetId" required>
