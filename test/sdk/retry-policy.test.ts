@@ -44,6 +44,50 @@ describe('retries of non-idempotent POSTs', () => {
   });
 });
 
+describe("a 503 that is not the service's own", () => {
+  it("does not send a swap again after a proxy's 503 (the upstream reset mid-request: it may have been done)", async () => {
+    const sent: { path: string; key: string | null }[] = [];
+    const fake: typeof fetch = async (input, init) => {
+      sent.push({ path: new URL(String(input)).pathname, key: new Headers(init?.headers).get('idempotency-key') });
+      // Envoy's answer (an Istio or similar front) when the service's connection closed before
+      // it answered, e.g. the process died after committing: no service error body.
+      return new Response('upstream connect error or disconnect/reset before headers. reset reason: connection termination', {
+        status: 503,
+        headers: { 'content-type': 'text/plain' },
+      });
+    };
+    const client = new WalletClient({ baseUrl: 'http://wallet.test', apiKey: 'sk_test_x', fetch: fake, maxRetryDelayMs: 1 });
+    await expect(client.swaps.execute(WALLET, { fromAssetId: WALLET, toAssetId: WALLET, amount: '10' } as never)).rejects.toMatchObject({
+      status: 503,
+      code: 'HTTP_503',
+    });
+    // The service ignores Idempotency-Key on this route: a second send would be a second swap.
+    expect(sent).toHaveLength(1);
+  });
+
+  it("still sends a POST again after the service's own 503 CHAIN_UNAVAILABLE (nothing was written)", async () => {
+    let calls = 0;
+    const fake: typeof fetch = async () => {
+      calls++;
+      if (calls === 1) {
+        return new Response(
+          JSON.stringify({ statusCode: 503, error: 'CHAIN_UNAVAILABLE', message: "A chain's RPC endpoint failed", requestId: 'r' }),
+          { status: 503, headers: { 'content-type': 'application/json' } },
+        );
+      }
+      return new Response(JSON.stringify({ statusCode: 200, message: 'ok', data: { id: 'x' } }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const client = new WalletClient({ baseUrl: 'http://wallet.test', apiKey: 'sk_test_x', fetch: fake, maxRetryDelayMs: 1 });
+    await expect(client.swaps.execute(WALLET, { fromAssetId: WALLET, toAssetId: WALLET, amount: '10' } as never)).resolves.toEqual({
+      id: 'x',
+    });
+    expect(calls).toBe(2);
+  });
+});
+
 describe('event stream reconnects', () => {
   it('honours the server\'s `retry: 1000` (or backs off) after `stream.closed` reason "error"', async () => {
     let connections = 0;

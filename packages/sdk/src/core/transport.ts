@@ -47,11 +47,15 @@ const REPLAY_SAFE_POSTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Retryable answers after which the request may have taken effect in part (DATABASE_BUSY: a
- * step committed before the connections ran out): sent again only where a repeat is answered
- * once (reads, withdrawals by Idempotency-Key). Every other 429 and 503 wrote nothing.
+ * The service's 503s that say nothing was written (the catalogue's CONCURRENT_UPDATE: rolled
+ * back; CHAIN_UNAVAILABLE and AML_UNAVAILABLE: refused before anything was written): only
+ * these are sent again for a POST the service does not answer once per Idempotency-Key. Any
+ * other 503 may come after the request took effect: DATABASE_BUSY (a step committed before
+ * the connections ran out), a code this version does not know, or a proxy's own 503 with no
+ * service body (Envoy answers one when the service's connection closed before it answered,
+ * e.g. a process that died after its COMMIT). A 429 is refused before anything is done.
  */
-const MAY_HAVE_WRITTEN: ReadonlySet<string> = new Set(['DATABASE_BUSY']);
+const WROTE_NOTHING: ReadonlySet<string> = new Set(['CONCURRENT_UPDATE', 'CHAIN_UNAVAILABLE', 'AML_UNAVAILABLE']);
 
 const BASE_DELAY_MS = 500;
 
@@ -106,8 +110,9 @@ export class Transport {
 
   /**
    * Sends until an answer that is not retried: a 2xx is returned, an error status thrown as
-   * ApiError. 429 and 503 are retried (the service did nothing: refused, or rolled back),
-   * after `Retry-After` when given, else exponential backoff with jitter.
+   * ApiError. 429 and 503 are retried (the service did nothing: refused, or rolled back;
+   * for a POST not answered once per key, only the 503s WROTE_NOTHING names), after
+   * `Retry-After` when given, else exponential backoff with jitter.
    */
   async send(
     method: string,
@@ -131,9 +136,9 @@ export class Transport {
       if (res.ok) return res;
       const error = await toApiError(res, method, path);
       if (!error.retryable || attempt >= maxRetries) throw error;
-      // DATABASE_BUSY may have committed a step of the request: sent again only where the
-      // service answers a repeat once (a read, a withdrawal by its Idempotency-Key).
-      if (!replaySafe && MAY_HAVE_WRITTEN.has(error.code)) throw error;
+      // A 503 that may have come after a step of the request committed (WROTE_NOTHING): sent
+      // again only where the service answers a repeat once (a read, a withdrawal by its key).
+      if (!replaySafe && error.status === 503 && !WROTE_NOTHING.has(error.code)) throw error;
       await sleep(this.#backoff(attempt, error.retryAfter), opts.signal);
     }
   }
