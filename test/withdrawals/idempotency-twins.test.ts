@@ -1,7 +1,8 @@
 /**
- * Concurrent twins with one Idempotency-Key whose holder is refused in the creating
- * transaction (create.ts gives the key back): every twin is then judged itself, and gets
- * the same refusal, never a 500, however many twins took turns holding the key.
+ * Idempotency-Key edges: concurrent twins whose holder is refused in the creating
+ * transaction (create.ts gives the key back) are each judged themselves, and get the same
+ * refusal, never a 500, however many twins took turns holding the key; and a stored answer
+ * is given as it was after the wallet was deactivated, not refused as a new request is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -71,5 +72,35 @@ describe('Idempotency-Key twins whose holder is refused', () => {
       n: string;
     }>`SELECT count(*) AS n FROM idempotency_keys WHERE key = ${headers['idempotency-key']}`.execute(db);
     expect(Number(keys[0]!.n)).toBe(0);
+  });
+});
+
+describe('a stored answer outlives the standing it was given under', () => {
+  it('the same key and body after the wallet is deactivated: the stored answer, not a refusal', async () => {
+    const wallet = w.h.wallets[ETH]!;
+    const usdc = assetOf(w.h, ETH, 'USDC');
+    // The whitelist of the test above is in the way: this payment goes to its beneficiary.
+    const { rows: bens } = await sql<{ address: string }>`
+      SELECT address FROM beneficiaries WHERE wallet_id = ${wallet.id} AND is_whitelisted AND deleted_at IS NULL`.execute(w.h.database.db);
+    const body = { assetId: usdc.id, address: bens[0]!.address, amount: '0.5' };
+    const headers = { 'idempotency-key': `standing-${Date.now()}` };
+    const first = await withdraw(w.h, ETH, body, { headers });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+
+    const off = await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { isActive: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    try {
+      // The client's retry of a request whose answer it lost: it was paid, and must be told so.
+      const again = await withdraw(w.h, ETH, body, { headers });
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.data).toEqual(first.body.data);
+      // A new request is refused as before.
+      const fresh = await withdraw(w.h, ETH, body, { headers: { 'idempotency-key': `standing-new-${Date.now()}` } });
+      expect(fresh.status).toBe(422);
+      expect(fresh.body.error).toBe('WALLET_INACTIVE');
+    } finally {
+      const on = await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { isActive: true } });
+      expect(on.status).toBe(200);
+    }
   });
 });

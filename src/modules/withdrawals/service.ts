@@ -178,10 +178,7 @@ export class WithdrawalService implements SenderAccess {
 
   /** The sending address of a request; a foreign wallet or address is a 404. */
   async sender(auth: AuthContext, walletId: string, addressId: string | null): Promise<Sender> {
-    // The key holds everything `require` depends on: the same key always has the same answer (a row or a 404).
-    const wallet = await this.#walletReads.load(`${walletId}|${auth.businessId}|${auth.walletId ?? ''}`, () =>
-      this.deps.wallets.require(auth, walletId),
-    );
+    const wallet = await this.#wallet(auth, walletId);
     if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = this.deps.wallets.chainOf(wallet);
     if (addressId === null) return { wallet, chain, address: wallet.address, index: 0, addressId: null, addressMetadata: null };
@@ -197,6 +194,12 @@ export class WithdrawalService implements SenderAccess {
       addressId,
       addressMetadata: (address.metadata as Record<string, unknown> | null) ?? null,
     };
+  }
+
+  /** The wallet the key reaches (a 404 otherwise), whatever its standing. */
+  #wallet(auth: AuthContext, walletId: string): Promise<WalletRow> {
+    // The key holds everything `require` depends on: the same key always has the same answer (a row or a 404).
+    return this.#walletReads.load(`${walletId}|${auth.businessId}|${auth.walletId ?? ''}`, () => this.deps.wallets.require(auth, walletId));
   }
 
   /**
@@ -329,18 +332,24 @@ export class WithdrawalService implements SenderAccess {
     run: (s: Sender, items: Item[], key: IdempotencyKey | null) => Promise<WithdrawResult>,
   ): Promise<WithdrawResult> {
     gasOptions(req.body); // a nonce or a bad gas field: 400 before anything is read
-    const s = await this.sender(auth, req.walletId, req.addressId);
+    // A stored answer is given as it was, before the wallet's standing is looked at: a
+    // retry of a withdrawal that was made (its answer lost) must learn that it was made,
+    // not be refused because the wallet (or the address, named in the fingerprint, which
+    // the first request checked) was deactivated since. The key reaching the wallet is all
+    // a replay needs; anything else answers as for a new request.
+    const wallet = await this.#wallet(auth, req.walletId);
     const key = req.idempotencyKey
       ? {
-          walletId: s.wallet.id,
+          walletId: wallet.id,
           key: req.idempotencyKey,
           fingerprint: fingerprint(`${op}:${req.walletId}:${req.addressId ?? 'master'}`, req.body),
         }
       : null;
-    if (key) {
-      const stored = await replay(this.deps.db, key);
-      if (stored) return stored.response as WithdrawResult;
-    }
+    const early = key ? await replay(this.deps.db, key).catch((err: unknown) => ({ refused: err })) : null;
+    if (early && 'response' in early) return early.response as WithdrawResult;
+    const s = await this.sender(auth, req.walletId, req.addressId);
+    // A key used for another request: refused after what a new request is refused for first (a foreign address's 404).
+    if (early) throw early.refused;
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
     // Every destination screened before anything is reserved or signed: a listed one is 422
     // AML_BLOCKED (audited), nothing written (modules/aml). Meanwhile the USD quotes that
