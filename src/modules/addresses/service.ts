@@ -118,6 +118,12 @@ export class AddressService {
       };
       const id = await this.db.transaction().execute(async (tx) => {
         await store.lockRegistration(tx, walletId, address);
+        // Still active, read under the standing's lock (shared, held to the COMMIT), which a
+        // deactivation takes exclusive: one answered while this request screened the address
+        // or waited for the lock above refuses it, and one asked now waits for this COMMIT.
+        if (!(await this.wallets.standing(tx, walletId)).isActive) {
+          throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
+        }
         const existing = await store.findAnyByAddress(tx, walletId, address);
         if (existing && existing.deleted_at === null)
           throw new ConflictError('ADDRESS_EXISTS', 'This address is already registered on the wallet');
