@@ -6,6 +6,7 @@
  * the period was skipped instead of settling what is free.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { randomAddress } from '../withdrawals/world.js';
 import { fundedWallet, policy, startPolicyWorld, withdraw, type PolicyWorld } from '../policies/world.js';
 import { eventually } from '../support/fixtures.js';
@@ -207,6 +208,41 @@ describe('scheduled settlement and rules naming their initiator', () => {
       expect(run.error).toContain('no scheduled payouts');
       expect(blocked.id).toBeTruthy();
       expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
+    },
+  );
+});
+
+describe('scheduled settlement held for approval', () => {
+  it(
+    'the request names the service as its initiator, on the approval and on the audit trail, never an API key',
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const wallet = await fundedWallet(w, 'settles-held-as-system', '120');
+      const { id: beneficiaryId } = await dailyBeneficiary(wallet);
+      await policy(w, {
+        name: 'scheduled payouts need approval',
+        priority: 10,
+        walletId: wallet.id,
+        conditions: { types: ['WITHDRAW', 'BATCH_ITEM'], initiators: { system: true } },
+        action: 'REQUIRE_APPROVAL',
+        approval: { approvers: { apiKeys: w.approvers.map((k) => k.id) }, quorum: 1, ttlSeconds: 86_400 },
+      });
+      const run = await settleFirstDay(wallet, beneficiaryId);
+      expect(run, JSON.stringify(run)).toMatchObject({ status: 'done' });
+      const t = await txOf(wallet, run.transactionIds[0]);
+      expect(t.status).toBe('PENDING_APPROVAL');
+      const approval = await w.h.api('GET', `/v1/approvals/${t.id}`, { key: w.approvers[0].apiKey });
+      expect(approval.status, JSON.stringify(approval.body)).toBe(200);
+      const initiator = approval.body.data.initiator;
+      expect(initiator.type).toBe('SYSTEM');
+      expect(initiator.id).toBeNull();
+      // No API key asked for it: the label must not name one.
+      expect(initiator.label, JSON.stringify(initiator)).not.toMatch(/API key/);
+      const { rows } = await sql<{ actor: string }>`
+        SELECT actor FROM audit_log WHERE action = 'approval.requested' AND target_id = ${approval.body.data.id}`.execute(w.h.database.db);
+      expect(rows.map((r) => r.actor)).toEqual(['system']);
     },
   );
 });

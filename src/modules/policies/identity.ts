@@ -18,7 +18,13 @@ export function identityOf(i: Initiator): string {
   return i.kind === 'API_KEY' ? `key:${i.id}` : i.kind === 'USER' ? `user:${i.id}` : 'system';
 }
 
+/**
+ * How an identity is shown (an approval's initiator, a voter, an audit entry's actor): the
+ * service acting on its schedule (a settlement run) is `system`, as its identity says, never
+ * the pseudo key it runs under.
+ */
 export function labelOf(auth: AuthContext): string {
+  if (auth.system) return 'system';
   return auth.user ? auth.user.email : `API key ${auth.keyId.slice(0, 13)}…`;
 }
 
