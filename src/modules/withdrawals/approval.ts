@@ -20,6 +20,7 @@ import type { AuthContext } from '../apikeys/service.js';
 import { initiatorOf, labelOf, refusalOf, requireAllowed, type Candidate, type Decision, type PolicySession } from '../policies/service.js';
 import { usdValue } from '../rates/service.js';
 import { paymentOf, sponsorOf } from './funds.js';
+import { readStanding } from './standing.js';
 import * as store from './store.js';
 import type { Sender, WithdrawalServiceDeps } from './types.js';
 import type { Item } from './validate.js';
@@ -131,10 +132,18 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     address = row!.address;
     index = row!.derivation_index;
   }
+  // The sender's lock, then the wallet's standing (active, enabled assets, whitelist) read
+  // under its locks, shared and held to this COMMIT (standing.ts readStanding), in the order
+  // every payout takes them: a deactivation, an asset disabled or a whitelist entry removed
+  // and answered while this vote was under way, by any API process, is seen, and one asked
+  // now waits for this COMMIT. Read before them, the payout went out after the change was
+  // answered.
+  await store.lockSender(tx, chain.id, address);
+  const standing = await readStanding(deps, tx, wallet.id);
   // Sent as any withdrawal, so refused as any would be now: a wallet deactivated, or the
   // asset disabled on it, while the payout waited stops it (a new one is 422
   // WALLET_INACTIVE / ASSET_NOT_ENABLED). Cancelled, releasing what it held, as below.
-  if (!wallet.is_active) {
+  if (!standing.isActive) {
     await refuse(deps, tx, t.id, 'cancelled: approved, but the wallet was deactivated while the payout waited');
     return;
   }
@@ -156,12 +165,11 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     field: '',
   };
   // The wallet may have stopped paying this address while the payout waited.
-  const allowed = await store.whitelist(tx, wallet.id);
+  const allowed = standing.whitelist;
   if (allowed.size > 0 && !allowed.has(addressKey(item.to))) {
     await refuse(deps, tx, t.id, `cancelled: approved, but ${item.to} is no longer a whitelisted beneficiary of the wallet`);
     return;
   }
-  await store.lockSender(tx, chain.id, address);
   const payer = sponsorOf(chain, address, wallet.address);
   // Sent as it was accepted: with the fee fields the client fixed, and within the fee its
   // acceptance held (reserved_fee), whatever the network asks by the time it is approved.

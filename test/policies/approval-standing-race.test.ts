@@ -1,0 +1,116 @@
+/**
+ * A payout held for approval and the vote that sends it on, while the wallet stops paying:
+ * the wallet deactivated, the asset disabled, or the destination taken off the whitelist.
+ * Once such a change is answered, no payout is sent on (docs/withdrawals.md: the standing is
+ * read "under the standing's lock ... so no payout is accepted after such a change was
+ * answered, whichever API process answered it"; docs/policies.md: a payout approved after
+ * the wallet was deactivated or the asset disabled is cancelled).
+ *
+ * The deciding vote's transaction reads the wallet, its assets and its whitelist, then takes
+ * the sender's withdrawal lock to send the payout on. A transaction of ours holds that lock
+ * while the change is made and answered through the API, then lets the vote go on.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressKey } from '../../src/chains/address-key.js';
+import { randomAddress } from '../withdrawals/world.js';
+import {
+  ETH,
+  footprint,
+  fundedWallet,
+  getTx,
+  policy,
+  startPolicyWorld,
+  vote,
+  withdraw,
+  type PolicyWorld,
+  type TestWallet,
+} from './world.js';
+
+let w: PolicyWorld;
+
+beforeAll(async () => {
+  w = await startPolicyWorld();
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+/** Whether another session waits for an advisory lock (the vote, on the sender's withdrawal lock). */
+async function someoneWaits(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query(
+    `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory' AND pid <> pg_backend_pid()`,
+  );
+  return rows.length > 0;
+}
+
+/** The deciding vote, sent while the sender's withdrawal lock is held and `change` is made (and answered) meanwhile. */
+async function voteWhile(wallet: TestWallet, approvalId: string, change: () => Promise<void>) {
+  const chainId = w.h.services.catalogue.findChain(ETH, 'testnet')!.id;
+  const client = new pg.Client({ connectionString: w.h.databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`withdraw:${chainId}:${addressKey(wallet.address)}`]);
+    const pending = vote(w, w.approvers[0], approvalId, 'approve');
+    for (let i = 0; i < 500 && !(await someoneWaits(client)); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await someoneWaits(client), 'the vote waits for the sender').toBe(true);
+    await change();
+    await client.query('COMMIT');
+    return await pending;
+  } finally {
+    await client.end();
+  }
+}
+
+const CHANGES = ['wallet deactivated', 'asset disabled', 'destination un-whitelisted'] as const;
+
+describe('a payout approved while its wallet stops paying', () => {
+  for (const change of CHANGES) {
+    it(`${change} while the deciding vote is under way: cancelled, nothing sent`, { timeout: 90_000 }, async () => {
+      const wallet = await fundedWallet(w, `approval race: ${change}`, '200');
+      const to = randomAddress();
+      // The wallet whitelists its destinations: `to` is one.
+      const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+        key: wallet.apiKey,
+        body: { name: 'payee', address: to, isWhitelisted: true },
+      });
+      expect(b.status, JSON.stringify(b.body)).toBe(200);
+      // Another stays whitelisted: the whitelist is not lifted when `to` leaves it (an empty one allows all).
+      const other = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+        key: wallet.apiKey,
+        body: { name: 'treasury', address: randomAddress(), isWhitelisted: true },
+      });
+      expect(other.status, JSON.stringify(other.body)).toBe(200);
+      await policy(w, {
+        name: `over 100 USDC needs approval (${change})`,
+        priority: 10,
+        walletId: wallet.id,
+        conditions: { types: ['WITHDRAW', 'BATCH_ITEM'], assets: ['USDC'], amount: { min: '100', currency: 'ASSET' } },
+        action: 'REQUIRE_APPROVAL',
+        approval: { approvers: { apiKeys: w.approvers.map((k) => k.id) }, quorum: 1, ttlSeconds: 3600 },
+      });
+      const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount: '150' });
+      expect(res.body.data?.status, JSON.stringify(res.body)).toBe('PENDING_APPROVAL');
+      const id = res.body.data.id as string;
+
+      const approved = await voteWhile(wallet, id, async () => {
+        const stopped =
+          change === 'wallet deactivated'
+            ? await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { isActive: false } })
+            : change === 'asset disabled'
+              ? await w.h.api('DELETE', `/v1/wallets/${wallet.id}/assets/${w.usdc.id}`, { key: wallet.apiKey })
+              : await w.h.api('PATCH', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}`, {
+                  key: wallet.apiKey,
+                  body: { isWhitelisted: false },
+                });
+        expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+      });
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      const t = await getTx(w, wallet, id);
+      expect(t.status, `${change}: ${JSON.stringify(t)}`).toBe('CANCELLED');
+      expect((await footprint(w, wallet.id)).outbound, change).toBe(0);
+      expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
+    });
+  }
+});
