@@ -11,9 +11,11 @@
  * while the change is made and answered through the API, then lets the vote go on.
  */
 import pg from 'pg';
+import { encodeAbiParameters, keccak256, pad, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/chains/address-key.js';
 import { randomAddress } from '../withdrawals/world.js';
+import { eventually } from '../support/fixtures.js';
 import {
   ETH,
   footprint,
@@ -22,6 +24,7 @@ import {
   policy,
   startPolicyWorld,
   vote,
+  waitStatus,
   withdraw,
   type PolicyWorld,
   type TestWallet,
@@ -45,16 +48,21 @@ async function someoneWaits(client: pg.Client): Promise<boolean> {
 }
 
 /** The deciding vote, sent while the sender's withdrawal lock is held and `change` is made (and answered) meanwhile. */
-async function voteWhile(wallet: TestWallet, approvalId: string, change: () => Promise<void>) {
+function voteWhile(wallet: TestWallet, approvalId: string, change: () => Promise<void>) {
+  return whileSenderHeld(wallet, () => vote(w, w.approvers[0], approvalId, 'approve'), change);
+}
+
+/** `request`, sent while the wallet master's withdrawal lock is held; `change` made (and answered) while it waits there. */
+async function whileSenderHeld<T>(wallet: TestWallet, request: () => Promise<T>, change: () => Promise<void>): Promise<T> {
   const chainId = w.h.services.catalogue.findChain(ETH, 'testnet')!.id;
   const client = new pg.Client({ connectionString: w.h.databaseUrl });
   await client.connect();
   try {
     await client.query('BEGIN');
     await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`withdraw:${chainId}:${addressKey(wallet.address)}`]);
-    const pending = vote(w, w.approvers[0], approvalId, 'approve');
+    const pending = request();
     for (let i = 0; i < 500 && !(await someoneWaits(client)); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await someoneWaits(client), 'the vote waits for the sender').toBe(true);
+    expect(await someoneWaits(client), 'the request waits for the sender').toBe(true);
     await change();
     await client.query('COMMIT');
     return await pending;
@@ -110,6 +118,89 @@ describe('a payout approved while its wallet stops paying', () => {
       const t = await getTx(w, wallet, id);
       expect(t.status, `${change}: ${JSON.stringify(t)}`).toBe('CANCELLED');
       expect((await footprint(w, wallet.id)).outbound, change).toBe(0);
+      expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
+    });
+  }
+});
+
+/** The devnet token's balance slot of `owner` (balanceOf is its 4th slot). */
+const balanceSlot = (owner: string) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner as Address, 3n]));
+
+/** A withdrawal of `amount` USDC that reverts on chain (the funds vanish between signing and mining), final. */
+async function failedWithdrawal(wallet: TestWallet, to: string, amount: string): Promise<string> {
+  const token = w.eth.token('USDC').address;
+  const slot = balanceSlot(wallet.address);
+  const held = await w.eth.balanceOf('USDC', wallet.address);
+  await w.eth.rpc('evm_setAutomine', [false]);
+  let id = '';
+  try {
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    id = res.body.data.id;
+    await eventually(
+      () => getTx(w, wallet, id),
+      (t) => t.hash !== null,
+      20_000,
+    );
+    await w.eth.rpc('anvil_setStorageAt', [token, slot, pad(toHex(0n))]);
+    await w.eth.mine();
+  } finally {
+    await w.eth.rpc('evm_setAutomine', [true]);
+  }
+  await waitStatus(w, wallet, id, 'FAILED');
+  await w.eth.rpc('anvil_setStorageAt', [token, slot, pad(toHex(held))]);
+  await w.eth.mine();
+  await w.eth.mine();
+  await eventually(
+    () => getTx(w, wallet, id),
+    (t) => t.confirmations >= 2,
+    20_000,
+  );
+  return id;
+}
+
+describe('a FAILED withdrawal retried while its wallet stops paying', () => {
+  const refusals = {
+    'wallet deactivated': 'WALLET_INACTIVE',
+    'asset disabled': 'ASSET_NOT_ENABLED',
+    'destination un-whitelisted': 'NOT_WHITELISTED',
+  };
+  for (const change of CHANGES) {
+    it(`${change} while the retry is under way: refused as a new withdrawal would be, nothing sent`, { timeout: 120_000 }, async () => {
+      const wallet = await fundedWallet(w, `retry race: ${change}`, '50');
+      const to = randomAddress();
+      const b = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+        key: wallet.apiKey,
+        body: { name: 'payee', address: to, isWhitelisted: true },
+      });
+      expect(b.status, JSON.stringify(b.body)).toBe(200);
+      const other = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+        key: wallet.apiKey,
+        body: { name: 'treasury', address: randomAddress(), isWhitelisted: true },
+      });
+      expect(other.status, JSON.stringify(other.body)).toBe(200);
+      const id = await failedWithdrawal(wallet, to, '6');
+      const before = await footprint(w, wallet.id);
+
+      const retried = await whileSenderHeld(
+        wallet,
+        () => w.h.api('POST', `/v1/wallets/${wallet.id}/transactions/retry`, { key: wallet.apiKey, body: { id } }),
+        async () => {
+          const stopped =
+            change === 'wallet deactivated'
+              ? await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { isActive: false } })
+              : change === 'asset disabled'
+                ? await w.h.api('DELETE', `/v1/wallets/${wallet.id}/assets/${w.usdc.id}`, { key: wallet.apiKey })
+                : await w.h.api('PATCH', `/v1/wallets/${wallet.id}/beneficiaries/${b.body.data.id}`, {
+                    key: wallet.apiKey,
+                    body: { isWhitelisted: false },
+                  });
+          expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+        },
+      );
+      expect([retried.status, retried.body.error], JSON.stringify(retried.body).slice(0, 400)).toEqual([422, refusals[change]]);
+      expect((await getTx(w, wallet, id)).status).toBe('FAILED');
+      expect(await footprint(w, wallet.id)).toEqual(before);
       expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
     });
   }

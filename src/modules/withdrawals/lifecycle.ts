@@ -25,6 +25,7 @@ import { sendEnd, type Mined, type TransactionRow, type TransactionView } from '
 import { countedOf } from '../policies/service.js';
 import { paymentOf, checkAgainstPending, chargedFee, planGas, snapshot, sponsorOf } from './funds.js';
 import type { SenderAccess, WithdrawalServiceDeps } from './types.js';
+import { readStanding, standingRefusal } from './standing.js';
 import * as store from './store.js';
 import type { Item } from './validate.js';
 import { approvalDecided, cancelWaiting, candidateOf } from './approval.js';
@@ -162,6 +163,11 @@ export class WithdrawalLifecycle {
     await this.service.serialise(s, () =>
       this.deps.db.transaction().execute(async (tx) => {
         await store.lockSender(tx, s.chain.id, s.address);
+        // The wallet's standing as a new withdrawal reads it, under its locks held to this
+        // COMMIT (standing.ts): a deactivation, an asset disabled or the destination taken off
+        // the whitelist, answered while this retry screened and priced it, refuses it.
+        const refused = standingRefusal(await readStanding(this.deps, tx, s.wallet.id), [item]);
+        if (refused) throw refused;
         // The policies, as for a new withdrawal (the sender's lock, then the windows' locks):
         // a FAILED payout counts in no velocity window, so without a decision here a retry
         // would move money the windows never weighed, or that a rule made since refuses.
