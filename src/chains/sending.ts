@@ -190,7 +190,9 @@ export interface SenderCore {
    * energy delegated from the master's staked TRX; bandwidth and activation it cannot lend)
    * answers 'lend' when its operator allows it and the master can, else what
    * childFeeFunding answers (EVM, Solana: that answer). `child` sends the transaction,
-   * `master` pays; `network` is the child's transaction's quote.
+   * `master` pays; `network` is the child's transaction's quote. `spendsInFlight`: the child
+   * has other spends in flight (another sweep, a payout) that may reach the chain first and
+   * use what the chain gives it for free (Tron: its daily free bandwidth).
    */
   planChildFunding(p: {
     child: string;
@@ -198,6 +200,7 @@ export interface SenderCore {
     nativeBalance: bigint;
     value: bigint;
     network: NetworkData;
+    spendsInFlight?: boolean;
   }): Promise<ChildFeeFunding>;
   /**
    * What a transaction whose fee was paid for in advance (a child's top-up) must be signed

@@ -42,6 +42,11 @@ export interface ChildNeeds {
   nativeBalance: bigint;
   /** The child's transaction's network data (TronSender's quote: feeLimit, bandwidth, prices). */
   network: NetworkData;
+  /**
+   * The child has other spends in flight (another sweep planned, a payout): one may reach the
+   * chain first and take the free bytes, so none are counted for this transaction.
+   */
+  spendsInFlight?: boolean;
 }
 
 /**
@@ -105,10 +110,12 @@ export async function planChildResources(
   }
 
   // Bandwidth: free and staked bytes first (an account created now starts with its free bytes),
-  // unless another sweep's transfer is in flight here (a loan of the master's is out): it uses
-  // the free bytes first, and this transfer would then find none; TRX is sent to burn instead.
+  // unless another spend of the child is in flight (a loan of the master's is out, or the
+  // service has another sweep or a payout of the child under way, perhaps not on chain yet):
+  // it may use the free bytes first, and this transfer would then find none (java-tron refuses
+  // it, BANDWITH_ERROR, for as long as the bytes do not recover); TRX is sent to burn instead.
   const free =
-    onLoan > 0n
+    onLoan > 0n || p.spendsInFlight
       ? 0n
       : active
         ? num(childResources.freeNetLimit) - num(childResources.freeNetUsed) + num(childResources.NetLimit) - num(childResources.NetUsed)

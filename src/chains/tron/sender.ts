@@ -333,6 +333,7 @@ export class TronSender implements ExpirySender {
     nativeBalance: bigint;
     value: bigint;
     network: NetworkData;
+    spendsInFlight?: boolean;
   }): Promise<ChildFeeFunding> {
     return planChildResources(this.node, this.opts.sweepFunding ?? 'auto', p, () => this.childFeeFunding(p));
   }

@@ -337,6 +337,7 @@ export class SalvageService {
           nativeBalance: nativeBalance > held ? nativeBalance - held : 0n,
           value,
           network: quote.network,
+          spendsInFlight: (inFlight?.pending ?? '') !== '',
         });
     const masterPays =
       funding.kind === 'transfer' ? funding.amount : funding.kind === 'lend' ? funding.transfer : sponsored ? quote.fee : 0n;

@@ -221,6 +221,8 @@ export class SweepService {
             nativeBalance: nativeBalance! > held.native + amlHeld ? nativeBalance! - held.native - amlHeld : 0n,
             value: 0n,
             network: quote.network,
+            // Another sweep or a payout of the child under way may use what the chain gives it for free first.
+            spendsInFlight: held.pending !== '',
           });
     const topup = funding?.kind === 'transfer' ? funding.amount : funding?.kind === 'lend' ? funding.transfer : 0n;
     const lend = funding?.kind === 'lend' ? funding : null;
