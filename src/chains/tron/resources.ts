@@ -90,10 +90,12 @@ export async function planChildResources(
     // free and staked bytes do not cover them); burning costs the child's energy. The cheaper.
     if (mode === 'auto') {
       const opBytes = bandwidthBound({ kind: 'delegate', owner: ZERO, receiver: ZERO, resource: 'ENERGY', balance: sun });
-      let masterBytes = num(master.freeNetLimit) - num(master.freeNetUsed) + num(master.NetLimit) - num(master.NetUsed);
+      // java-tron takes a transaction's bytes from the staked pool, else the free one, else burns them all.
+      const pools = bandwidthPools(master);
       let lendCost = 0n;
       for (let i = 0; i < 2; i++) {
-        if (masterBytes >= opBytes) masterBytes -= opBytes;
+        if (pools.staked >= opBytes) pools.staked -= opBytes;
+        else if (pools.free >= opBytes) pools.free -= opBytes;
         else lendCost += opBytes * bandwidthPrice;
       }
       const energy = p.network.energy !== undefined ? BigInt(p.network.energy) : wanted;
@@ -114,13 +116,15 @@ export async function planChildResources(
   // service has another sweep or a payout of the child under way, perhaps not on chain yet):
   // it may use the free bytes first, and this transfer would then find none (java-tron refuses
   // it, BANDWITH_ERROR, for as long as the bytes do not recover); TRX is sent to burn instead.
-  const free =
+  // The bytes come from the staked pool or from the free one, never from both (java-tron's
+  // BandwidthProcessor.consume): 255 free bytes and 300 staked do not carry a 345-byte transfer.
+  const covered =
     onLoan > 0n || p.spendsInFlight
-      ? 0n
+      ? false
       : active
-        ? num(childResources.freeNetLimit) - num(childResources.freeNetUsed) + num(childResources.NetLimit) - num(childResources.NetUsed)
-        : await freeNetLimit(node);
-  const burnBytes = free >= bytes ? 0n : bytes * bandwidthPrice;
+        ? bandwidthPools(childResources).staked >= bytes || bandwidthPools(childResources).free >= bytes
+        : (await freeNetLimit(node)) >= bytes;
+  const burnBytes = covered ? 0n : bytes * bandwidthPrice;
   let transfer = burnBytes > p.nativeBalance ? burnBytes - p.nativeBalance : 0n;
   // An inactive child must be created before anything is lent to it or sent from it: 1 sun does it.
   if (!active && transfer === 0n) transfer = 1n;
@@ -178,6 +182,11 @@ export async function lent(node: TronNode, owner: string, receiver: string, reso
     sum += num(resource === 'ENERGY' ? d.frozen_balance_for_energy : d.frozen_balance_for_bandwidth);
   }
   return sum;
+}
+
+/** Bytes left today of an account's staked bandwidth and of its free bandwidth (/wallet/getaccountresource). */
+function bandwidthPools(res: Json): { staked: bigint; free: bigint } {
+  return { staked: num(res.NetLimit) - num(res.NetUsed), free: num(res.freeNetLimit) - num(res.freeNetUsed) };
 }
 
 async function freeNetLimit(node: TronNode): Promise<bigint> {
