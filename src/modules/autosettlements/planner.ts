@@ -59,6 +59,12 @@ export interface Planned {
   /** Native coin the master sends the child first; 0 = none needed. */
   topup: bigint;
   /**
+   * What sending the top-up costs the master (its own fee: on Tron 1.1 TRX more when the top-up
+   * creates the child); 0 without a top-up. The top-up and this are judged against the master's
+   * own pending spends when the settlement is reserved (reserveAtSender, as a sweep's top-up is).
+   */
+  topupFee?: bigint;
+  /**
    * What the child's own transactions can cost it in the native coin (what its top-up was
    * reckoned against, top-up included); 0 from the master and where another account pays a
    * child's fees (feeSponsorship: Solana's master signs as fee payer).
@@ -166,10 +172,21 @@ export async function planSettlement(
 
   // Read with the plan, before the transaction that records it (reserveAtSender judges it there).
   const master = fromChild ? [(await deps.wallets.requireRow(s.wallet_id, db)).address] : [];
+  // A top-up is the master's spend: what sending it costs, and the master's balance, are read
+  // now, so that it is judged beside the master's own pending payouts (reserveAtSender).
+  const topupFee =
+    !refusal && topup > 0n
+      ? (await family.quote({ kind: 'native', from: master[0]!, to: sender, amount: topup }, {}, { fresh: true })).fee
+      : 0n;
+  const funder = !refusal && topup > 0n ? { funder: master[0]! } : {};
   const read = refusal
     ? null
-    : await withdrawals.readForMove({ chain: catalogue.chain(s.chain_id), sender, asset: catalogue.asset(s.asset_in_id)! }, master, db);
-  return { quote, plan, refusal, transferGas, topup, childFee, read };
+    : await withdrawals.readForMove(
+        { chain: catalogue.chain(s.chain_id), sender, asset: catalogue.asset(s.asset_in_id)!, ...funder },
+        master,
+        db,
+      );
+  return { quote, plan, refusal, transferGas, topup, topupFee, childFee, read };
 }
 
 /**
@@ -272,7 +289,7 @@ export async function reserveAtSender(
   tx: DbConn,
   s: store.SettlementRow,
   sender: string,
-  { plan, quote, topup, childFee, read }: Planned,
+  { plan, quote, topup, topupFee, childFee, read }: Planned,
 ): Promise<{ refusal: string | null; fee: bigint }> {
   const asset = deps.catalogue.asset(s.asset_in_id)!;
   const fromChild = s.from_index !== 0;
@@ -282,9 +299,19 @@ export async function reserveAtSender(
     // The child's legs were priced with its top-up (planSettlement): what the master sends it
     // is not the child's to hold already.
     const own = fromChild ? (childFee > topup ? childFee - topup : 0n) : fee;
-    const move = { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee: own };
     // planSettlement read it for every plan it did not refuse (and a refused one is not reserved).
     if (!read) throw new Error(`settlement ${s.id}: reserved without the plan's read of the sender`);
+    // The master's top-up of a child: the master must hold it and its fee beside its own pending
+    // spends (a payout waiting for approval, say), or one of the two fails on chain. Its outbound
+    // row then holds its value at the master for the spends that follow.
+    const funder =
+      fromChild && topup > 0n
+        ? (() => {
+            if (!read.funder) throw new Error(`settlement ${s.id}: a top-up reserved without the plan's read of the master`);
+            return { funder: { address: read.funder.address, value: topup, fee: topupFee ?? 0n } };
+          })()
+        : {};
+    const move = { chain, sender, asset, amount: BigInt(s.amount_in), to: s.rule.destination.address, fee: own, ...funder };
     await withdrawals.reserveForMove(tx, move, read);
     return { refusal: null, fee };
   } catch (err) {
