@@ -595,6 +595,7 @@ export interface Sweeps {
   id: string;
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
+  master_fee: NumericColumn | null;
   network: JsonColumn | null;
   reserved_fee: NumericColumn | null;
   stage: string;

@@ -13,7 +13,7 @@
  * deposits that arrive meanwhile are swept by the next sweep, started when this one ends.
  */
 import { ChainRejectedError } from '../../chains/errors.js';
-import type { FeeQuote, TxIntent } from '../../chains/types.js';
+import type { FeeQuote, NetworkData, TxIntent } from '../../chains/types.js';
 import { databaseNow, type Db, type DbConn } from '../../db/pool.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Events, Purpose } from '../../events.js';
@@ -233,15 +233,21 @@ export class SweepService {
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
     // The address's first send (and the master's top-up), their nonces read before the lock;
     // and the master's balance, which must pay the top-up beside its own pending spends.
-    const [, master, topupFee] = await Promise.all([
+    // What the master's own steps cost it, beside the top-up's value: the lend and the give-back
+    // (each quoted as the master sends it), held at the master while the sweep is in flight.
+    const masterStep = (network: NetworkData) =>
+      adapter.sender.quote({ kind: 'native', from: wallet.address, to: address.address, amount: 0n }, network).then((q) => q.fee);
+    const [, master, topupFee, lendFee] = await Promise.all([
       gone ? null : this.outbound.ready(chain, [address.address, wallet.address]),
-      !gone && topup > 0n ? this.withdrawals.readFunder(chain, wallet.address) : null,
+      !gone && (topup > 0n || lend) ? this.withdrawals.readFunder(chain, wallet.address) : null,
       // What sending the top-up costs the master (a plain transfer of the native coin, also where
       // resources are lent and only the rest is sent), not the child's own transfer's fee.
       !gone && topup > 0n
         ? adapter.sender.quote({ kind: 'native', from: wallet.address, to: address.address, amount: topup }).then((q) => q.fee)
         : 0n,
+      !gone && lend ? Promise.all([masterStep(lend.lend), masterStep(lend.giveBack)]).then(([a, b]) => a + b) : 0n,
     ]);
+    const masterFee = topupFee + lendFee;
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);
@@ -285,9 +291,10 @@ export class SweepService {
           : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, gone);
       }
       if (master) {
-        // The top-up must not spend what the master's pending withdrawals (and other spends) hold.
+        // The top-up, and the lend and give-back the master sends, must not spend what the
+        // master's pending withdrawals (and other spends) hold.
         const short = await this.withdrawals
-          .checkTopup(tx, chain, address.address, { address: wallet.address, value: topup, fee: topupFee }, master)
+          .checkTopup(tx, chain, address.address, { address: wallet.address, value: topup, fee: masterFee }, master)
           .then(
             () => null,
             (err: unknown) => {
@@ -315,6 +322,7 @@ export class SweepService {
         lend: lend?.lend ?? null,
         giveBack: lend?.giveBack ?? null,
         reservedFee: childFee,
+        masterFee,
       });
       await this.transactions.attachToSweep(
         tx,

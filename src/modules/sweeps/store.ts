@@ -148,15 +148,19 @@ export async function insertSweep(
     giveBack?: NetworkData | null;
     /** What the transfer may cost the child in the native coin (heldBack holds it while the sweep is pending). */
     reservedFee?: bigint;
+    /**
+     * What the sweep's steps from the master may burn beyond its top-up's value (the top-up's
+     * fee, a lend's and give-back's): heldBack holds it at the master while the sweep is pending.
+     */
+    masterFee?: bigint;
     error?: string;
   },
 ): Promise<void> {
   const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, reserved_fee, error)
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, reserved_fee, master_fee, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
-                    ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.reservedFee?.toString() ?? null}, ${s.error ?? null})`.execute(
-    db,
-  );
+                    ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.reservedFee?.toString() ?? null},
+                    ${s.masterFee?.toString() ?? null}, ${s.error ?? null})`.execute(db);
 }
 
 /**

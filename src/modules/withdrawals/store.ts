@@ -68,7 +68,9 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * same rule: a sweep writes no Transaction of its own, yet from the moment it is planned it
  * owns what it moves and its transfer's fee (sweeps.reserved_fee), and a withdrawal from the
  * child accepted meanwhile would leave one of the two to fail on chain, fee paid; plus, from
- * a master, the top-ups it sends children (TOPUPS), by the same rule; plus the deposits to
+ * a master, the top-ups it sends children (TOPUPS), by the same rule, and what its sweeps'
+ * own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's fee, a Tron
+ * lend's and give-back's bandwidth), by the same rule; plus the deposits to
  * the sender (a child, or an address whose key the wallet imported) that AML screening
  * holds (docs/aml.md): they stay where they landed until an operator releases them, and a
  * balance read shows them, so they are held as an allowance is (`standing`: for as long as
@@ -119,6 +121,16 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
       FROM outbound_txs
      WHERE chain_id = ${chainId} AND from_address = ${sender} AND purpose IN ${TOPUPS} AND stage IN ('mined', 'failed')
        AND updated_at >= ${since}
+    UNION ALL
+    SELECT NULL, NULL, s.master_fee, NULL, 'PENDING', s.updated_at, false, NULL
+      FROM sweeps s
+     WHERE s.wallet_id IN (SELECT id FROM wallets WHERE chain_id = ${chainId} AND address = ${sender})
+       AND s.status = 'pending' AND s.master_fee > 0
+    UNION ALL
+    SELECT NULL, NULL, s.master_fee, NULL, 'SETTLED', s.updated_at, false, NULL
+      FROM sweeps s
+     WHERE s.wallet_id IN (SELECT id FROM wallets WHERE chain_id = ${chainId} AND address = ${sender})
+       AND s.status <> 'pending' AND s.master_fee > 0 AND s.updated_at >= ${since}
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
