@@ -176,9 +176,9 @@ export class WithdrawalService implements SenderAccess {
     }
   }
 
-  /** The sending address of a request; a foreign wallet or address is a 404. */
-  async sender(auth: AuthContext, walletId: string, addressId: string | null): Promise<Sender> {
-    const wallet = await this.#wallet(auth, walletId);
+  /** The sending address of a request; a foreign wallet or address is a 404. `read`: the wallet as this request read it already. */
+  async sender(auth: AuthContext, walletId: string, addressId: string | null, read?: WalletRow): Promise<Sender> {
+    const wallet = read ?? (await this.#wallet(auth, walletId));
     if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = this.deps.wallets.chainOf(wallet);
     if (addressId === null) return { wallet, chain, address: wallet.address, index: 0, addressId: null, addressMetadata: null };
@@ -337,17 +337,19 @@ export class WithdrawalService implements SenderAccess {
     // not be refused because the wallet (or the address, named in the fingerprint, which
     // the first request checked) was deactivated since. The key reaching the wallet is all
     // a replay needs; anything else answers as for a new request.
-    const wallet = await this.#wallet(auth, req.walletId);
-    const key = req.idempotencyKey
-      ? {
-          walletId: wallet.id,
-          key: req.idempotencyKey,
-          fingerprint: fingerprint(`${op}:${req.walletId}:${req.addressId ?? 'master'}`, req.body),
-        }
-      : null;
+    // Without a key nothing is replayed: the wallet is read once, by `sender`.
+    const wallet = req.idempotencyKey ? await this.#wallet(auth, req.walletId) : undefined;
+    const key =
+      wallet && req.idempotencyKey
+        ? {
+            walletId: wallet.id,
+            key: req.idempotencyKey,
+            fingerprint: fingerprint(`${op}:${req.walletId}:${req.addressId ?? 'master'}`, req.body),
+          }
+        : null;
     const early = key ? await replay(this.deps.db, key).catch((err: unknown) => ({ refused: err })) : null;
     if (early && 'response' in early) return early.response as WithdrawResult;
-    const s = await this.sender(auth, req.walletId, req.addressId);
+    const s = await this.sender(auth, req.walletId, req.addressId, wallet);
     // A key used for another request: refused after what a new request is refused for first (a foreign address's 404).
     if (early) throw early.refused;
     const items = await checkItems(this.deps.walletAssets, s.wallet, s.chain, s.address, req.body);
