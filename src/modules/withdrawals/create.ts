@@ -196,9 +196,11 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       calls.map((call) => {
         const w = writes[call[0]!]!;
         const chain = w.job.s.chain;
-        // Signed within the fees the funds check held for its withdrawals (quoted again when
-        // signed, a risen base fee would otherwise cost more than was held).
-        const reserved = call.reduce((sum, k) => sum + writes[k]!.fee, 0n);
+        // Signed within the fees its withdrawals were quoted at acceptance (quoted again when
+        // signed, a risen base fee would otherwise cost more than was held): what the funds
+        // check held of the sender, or, where the master pays (sponsored, funds.ts), what the
+        // master was checked to hold, so the master never pays what nobody was quoted.
+        const reserved = call.reduce((sum, k) => sum + writes[k]!.quote.fee, 0n);
         return {
           chainId: chain.id,
           walletId: w.job.s.wallet.id,

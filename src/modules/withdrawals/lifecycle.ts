@@ -184,7 +184,8 @@ export class WithdrawalLifecycle {
           fromIndex: s.index,
           intent: paymentOf(item),
           network: quote.fixed,
-          ...(fee > 0n ? { feeCeiling: fee } : {}),
+          // Within the fee quoted now, also where the master pays it (fee is then 0 for the sender).
+          ...(quote.fee > 0n ? { feeCeiling: quote.fee } : {}),
           purpose: 'withdraw' satisfies Purpose,
           ownerId: t.id,
           ...(payer ? { feePayer: payer } : {}),

@@ -20,7 +20,18 @@ import {
 } from '@solana-program/token';
 import { ata, send } from '../../../src/devnet/solana/test-support.js';
 import { eventually } from '../../support/fixtures.js';
-import { lamports, outsider, settled, solOf, startSolanaWorld, txOf, usdcOf, walletApi, type SolanaWorld } from './withdrawals-world.js';
+import {
+  childOf,
+  lamports,
+  outsider,
+  settled,
+  solOf,
+  startSolanaWorld,
+  txOf,
+  usdcOf,
+  walletApi,
+  type SolanaWorld,
+} from './withdrawals-world.js';
 
 let w: SolanaWorld;
 beforeAll(async () => {
@@ -139,5 +150,71 @@ describe('the fee signed vs the fee reserved', () => {
     const { rows } = await sql<{ reserved_fee: string }>`SELECT reserved_fee FROM transactions WHERE id = ${id!}`.execute(w.h.database.db);
     expect(lamports(done.fee)).toBeLessThanOrEqual(BigInt(rows[0]!.reserved_fee));
     expect(await usdcOf(w, recipient.address)).toBe(5_000_000n);
+  }, 90_000);
+
+  it("a child's payout, its fee paid by the master: signed within the fee quoted at acceptance, never with an unquoted rent", async () => {
+    const child = await childOf(w);
+    await w.sol.control.mintTo(w.usdc, child.address, 5_000_000n);
+    await expect.poll(() => usdcOf(w, child.address), { timeout: 10_000 }).toBe(5_000_000n);
+    const recipient = await generateKeyPairSigner();
+    await w.sol.control.fund(recipient.address, 100_000_000n);
+    await w.sol.control.mintTo(w.usdc, recipient.address, 1n);
+    await expect.poll(() => usdcOf(w, recipient.address), { timeout: 10_000 }).toBe(1n);
+
+    await w.h.stopWorker();
+    let id: string;
+    let quoted: bigint;
+    try {
+      const body = { assetId: w.usdcId, address: recipient.address, amount: '2' };
+      const estimate = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw/network-fee`, body);
+      expect(estimate.status, JSON.stringify(estimate.body)).toBe(200);
+      quoted = lamports(estimate.body.data.networkFee);
+      // The recipient's account exists: two signatures, no rent.
+      expect(quoted).toBeLessThan(2_039_280n);
+      const res = await walletApi(w, 'POST', `/addresses/${child.id}/withdraw`, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      id = res.body.data.id;
+      // Before the worker signs: the recipient empties and closes its USDC account.
+      const own = await ata(recipient.address as Address, w.usdc as Address);
+      const elsewhere = outsider();
+      await w.sol.control.mintTo(w.usdc, elsewhere, 1n);
+      await expect.poll(() => usdcOf(w, elsewhere), { timeout: 10_000 }).toBe(1n);
+      await send(w.rpc as never, recipient, [
+        getTransferCheckedInstruction({
+          source: own,
+          mint: w.usdc as Address,
+          destination: await ata(elsewhere as Address, w.usdc as Address),
+          authority: recipient,
+          amount: 1n,
+          decimals: 6,
+        }),
+        getCloseAccountInstruction(
+          { account: own, destination: recipient.address, owner: recipient },
+          { programAddress: TOKEN_PROGRAM_ADDRESS },
+        ),
+      ]);
+      await expect.poll(() => usdcOf(w, recipient.address), { timeout: 10_000 }).toBe(0n);
+    } finally {
+      await w.h.startWorker();
+    }
+    const masterBefore = await solOf(w, w.wallet.address);
+    const failed = await eventually(
+      () => txOf(w, id!),
+      (t) => t.status !== 'PENDING',
+      30_000,
+    );
+    // The master was never asked for the new account's rent: nothing is paid, the reason says why.
+    expect(failed.status).toBe('FAILED');
+    expect(failed.reason).toContain(`more than the ${quoted!} reserved for it`);
+    expect(await solOf(w, w.wallet.address)).toBe(masterBefore);
+    expect(await usdcOf(w, child.address)).toBe(5_000_000n);
+
+    // Retried: quoted again with the rent, then paid by the master within that quote.
+    const retried = await walletApi(w, 'POST', `/transactions/${id!}/retry`, {});
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    const done = await settled(w, id!);
+    expect(done.status).toBe('SUCCESS');
+    expect(lamports(done.fee)).toBeGreaterThan(2_039_280n);
+    expect(await usdcOf(w, recipient.address)).toBe(2_000_000n);
   }, 90_000);
 });
