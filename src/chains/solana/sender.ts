@@ -185,18 +185,38 @@ export class SolanaSender implements ExpirySender {
     return { closeSourceAccount: value !== null && u64(value.amount) === spl.amount };
   }
 
-  /** Units (simulated, with the margin, unless given), price and fee of a plan. */
-  async #priced(plan: SolanaTransferPlan, given: NetworkData): Promise<NetworkData> {
+  /**
+   * Units (simulated, with the margin, unless given), price and fee of a plan. `ceiling` (when
+   * prepared): a SOL transfer from its own fee payer that would leave it between nothing and
+   * its rent-exempt minimum (the runtime refuses that) bids the difference as priority fee,
+   * within the ceiling: a "send everything" accepted at one price is signed at a lower one.
+   */
+  async #priced(plan: SolanaTransferPlan, given: NetworkData, ceiling?: bigint): Promise<NetworkData> {
     const rpc = await this.node.rpc();
     const written = [plan.feePayer, plan.owner, plan.recipient].filter((a, i, all) => all.indexOf(a) === i);
     const recent = await rpc.getRecentPrioritizationFees(written as Address[]).send();
     const cap = this.opts.maxMicroLamports ?? 1_000_000n;
-    const microLamports = big(given.microLamports) ?? min(percentile75(recent.map((r) => u64(r.prioritizationFee))), cap);
+    let microLamports = big(given.microLamports) ?? min(percentile75(recent.map((r) => u64(r.prioritizationFee))), cap);
+    const signatures = plan.feePayer === plan.owner ? 1n : 2n;
+    // A SOL transfer from its fee payer: what the payer keeps depends on the fee it is signed
+    // with, so a simulation at another fee (the small one below) could leave it under its
+    // rent-exempt minimum where the signed one empties it, or the reverse. Its units are
+    // simulated moving nothing (a system transfer's units do not depend on the amount), and
+    // the transfer itself at its own limit and price below.
+    const selfPaid = plan.mint === null && plan.owner === plan.feePayer;
     // Simulated with the instructions that are signed: a price instruction uses compute units
     // too (its value does not change how many, so 1 keeps the simulation's fee small).
-    const { units: simulated, createdBytes } = await this.#simulate({ ...plan, microLamportsPerUnit: microLamports > 0n ? 1n : 0n });
+    const probe = await this.#simulate({
+      ...plan,
+      ...(selfPaid ? { amount: 0n } : {}),
+      microLamportsPerUnit: microLamports > 0n || selfPaid ? 1n : 0n,
+    });
+    const { units: simulated, createdBytes } = probe;
     const units = big(given.units) ?? min((simulated * UNITS_MARGIN_PERCENT + 99n) / 100n, MAX_UNITS);
-    const signatures = plan.feePayer === plan.owner ? 1n : 2n;
+    if (selfPaid) {
+      if (ceiling !== undefined) microLamports = await this.#emptying(plan, signatures, units, microLamports, ceiling);
+      await this.#simulate({ ...plan, computeUnits: Number(units), microLamportsPerUnit: microLamports });
+    }
     // The rent of every token account the transaction creates (a multi-transfer may create
     // several), at each one's size as the simulation made it: a Token-2022 account carries
     // extensions (170 bytes at least, with ImmutableOwner), an SPL Token one is 165 bytes.
@@ -217,6 +237,24 @@ export class SolanaSender implements ExpirySender {
     };
   }
 
+  /**
+   * The price at which a SOL transfer from its fee payer leaves it nothing rather than less than
+   * its rent-exempt minimum (read at `processed`), when that fee is within `ceiling`;
+   * otherwise `microLamports` as given (the simulation then says why it cannot be sent).
+   */
+  async #emptying(plan: SolanaTransferPlan, signatures: bigint, units: bigint, microLamports: bigint, ceiling: bigint): Promise<bigint> {
+    const rpc = await this.node.rpc();
+    const { value: balance } = await rpc.getBalance(plan.owner as Address, { commitment: 'processed' }).send();
+    const fixedPart = signatures * LAMPORTS_PER_SIGNATURE;
+    const fee = fixedPart + (microLamports * units + 999_999n) / 1_000_000n;
+    const left = u64(balance) - plan.amount - fee;
+    if (left <= 0n || left >= (await this.#rentOf(0n))) return microLamports;
+    const target = u64(balance) - plan.amount;
+    if (target > ceiling) return microLamports;
+    const price = ((target - fixedPart) * 1_000_000n) / units;
+    return fixedPart + (price * units + 999_999n) / 1_000_000n === target ? price : microLamports;
+  }
+
   /** `network` priced within `ceiling`: the priority fee lowered to fit, or a refusal ('reverted') when the rest alone is above it. */
   async #withinCeiling(
     plan: SolanaTransferPlan,
@@ -234,7 +272,7 @@ export class SolanaSender implements ExpirySender {
       );
     }
     const microLamports = ((ceiling - fixedPart) * 1_000_000n) / units;
-    return this.#priced(plan, { ...given, units: units.toString(), microLamports: microLamports.toString() });
+    return this.#priced(plan, { ...given, units: units.toString(), microLamports: microLamports.toString() }, ceiling);
   }
 
   /**
@@ -339,7 +377,7 @@ export class SolanaSender implements ExpirySender {
       blockhash: lifetime.blockhash,
       lastValidBlockHeight: u64(lifetime.lastValidBlockHeight),
     });
-    const network = await this.#withinCeiling(plan, given, await this.#priced(plan, given), opts.feeCeiling);
+    const network = await this.#withinCeiling(plan, given, await this.#priced(plan, given, opts.feeCeiling), opts.feeCeiling);
     const compiled = await compileTransfer({
       ...plan,
       computeUnits: Number(network.units),
