@@ -516,6 +516,7 @@ export interface Salvages {
   id: string;
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
+  master_fee: NumericColumn | null;
   network: JsonColumn;
   recipient: string;
   sender: string;

@@ -19,7 +19,7 @@
  * (SALVAGE, policy.ts: anything but ALLOW refuses it). A Transaction of type SALVAGE
  * follows the transfer (steps.ts) and ends with `salvage.success` or `salvage.failed`.
  */
-import type { ChildFeeFunding, FeeQuote, TxIntent } from '../../chains/types.js';
+import type { ChildFeeFunding, FeeQuote, NetworkData, TxIntent } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { ChainRejectedError } from '../../chains/errors.js';
 import { nativeValueOf } from '../../chains/intents.js';
@@ -119,10 +119,11 @@ export class SalvageService {
     if (p.assetId) await this.deps.rates?.prefetch([p.assetId]); // its USD value, for the policies
     const reference = body.reference ?? shortReference();
     // Held like a withdrawal whoever pays the fee (a listed asset or the native coin, and the
-    // fee the sender pays itself); a top-up from the master held at the master too. What that
+    // fee the sender pays itself); a top-up from the master, and what the master's own steps
+    // burn (the top-up's fee, a lend's and give-back's), held at the master too. What that
     // and the sends need of the chain is read here, before the transaction: no connection or
     // lock waits on the node.
-    const read = await this.#read(p, [wallet.address]);
+    const [read, masterFee] = await Promise.all([this.#read(p, [wallet.address]), this.#masterFee(p)]);
     if (!read) await this.deps.outbound.ready(p.chain, [p.sender.address, wallet.address]);
     const id = await this.deps.db.transaction().execute(async (tx) => {
       await store.lockSender(tx, p.chain.id, p.sender.address);
@@ -149,12 +150,12 @@ export class SalvageService {
       // tops the sender up), which comes before their velocity windows' locks as in a
       // withdrawal (one lock order: deciding first deadlocked with a withdrawal of the sender
       // queued on that lock).
-      if (read) await this.#reserve(tx, p, read, policies);
+      if (read) await this.#reserve(tx, p, read, masterFee, policies);
       else {
         await this.withdrawals.requireStanding(tx, this.#standing(p));
         await policies();
       }
-      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null }, counted!);
+      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null }, counted!, masterFee);
     });
     return this.deps.transactions.load(id);
   }
@@ -362,10 +363,32 @@ export class SalvageService {
     return listed ? this.deps.catalogue.asset(listed)! : null;
   }
 
+  /**
+   * What the recovery's own steps from the master cost it beyond the top-up's value, each
+   * quoted as the master sends it: the top-up (on Tron 1.1 TRX more when it activates the
+   * sender), and a lend and give-back of the master's staked resources (their bandwidth,
+   * burned once the master's free bytes of the day are spent). Checked against the master's
+   * pending spends with the top-up (#reserve, also when there is none) and held at the master
+   * while the recovery is pending (salvages.master_fee, withdrawals/store.ts heldBack), as a
+   * sweep's are. Not a fee payer's fee (Solana): funds.ts checkPayer answers for it.
+   */
+  async #masterFee(p: SalvagePlan): Promise<bigint> {
+    const { funding } = p;
+    const topup = topupOf(funding);
+    const fromMaster = (amount: bigint, network?: NetworkData) =>
+      p.chain.adapter.sender.quote({ kind: 'native', from: p.wallet.address, to: p.sender.address, amount }, network).then((q) => q.fee);
+    const [topupFee, lendFee] = await Promise.all([
+      topup > 0n ? fromMaster(topup) : 0n,
+      funding.kind === 'lend' ? Promise.all([fromMaster(0n, funding.lend), fromMaster(0n, funding.giveBack)]).then(([a, b]) => a + b) : 0n,
+    ]);
+    return topupFee + lendFee;
+  }
+
   /** readForMove for the recovery (null: nothing to hold it in; its sends made ready all the same). */
   async #read(p: SalvagePlan, also: string[]): Promise<MoveRead | null> {
     const asset = this.#held(p);
-    const funder = topupOf(p.funding) > 0n ? { funder: p.wallet.address } : {};
+    // The master's balance too when it sends the sender anything: a top-up, or a lend and give-back.
+    const funder = topupOf(p.funding) > 0n || p.funding.kind === 'lend' ? { funder: p.wallet.address } : {};
     return asset ? this.withdrawals.readForMove({ chain: p.chain, sender: p.sender.address, asset, ...funder }, also) : null;
   }
 
@@ -379,7 +402,7 @@ export class SalvageService {
   }
 
   /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
-  async #reserve(tx: DbConn, p: SalvagePlan, read: MoveRead, policies: () => Promise<void>): Promise<void> {
+  async #reserve(tx: DbConn, p: SalvagePlan, read: MoveRead, masterFee: bigint, policies: () => Promise<void>): Promise<void> {
     const { funding, quote } = p;
     const topup = topupOf(funding);
     // Of the fee, the sender holds what nobody else pays: all of it when it pays its own way;
@@ -395,8 +418,9 @@ export class SalvageService {
         amount: p.assetId ? p.amount : 0n,
         to: p.recipient,
         fee,
-        // The recovery's own quote stands for the top-up's fee (and the loan's), as #funding reckons it.
-        ...(topup > 0n ? { funder: { address: p.wallet.address, value: topup, fee: quote.fee } } : {}),
+        // The top-up, and what the master's own steps burn (#masterFee), beside the master's
+        // pending spends, under its lock: also a lend and give-back with no top-up to send.
+        ...(topup > 0n || masterFee > 0n ? { funder: { address: p.wallet.address, value: topup, fee: masterFee } } : {}),
         standing: this.#standing(p),
       },
       read,

@@ -39,6 +39,8 @@ export class SalvageSteps {
     p: SalvagePlan,
     client: { reference: string; metadata: Record<string, unknown> | null },
     counted: Counted,
+    /** What the recovery's own steps from the master cost it beyond the top-up's value (service.ts #masterFee). */
+    masterFee: bigint,
   ): Promise<string> {
     const id = uuidv7();
     const { chain, wallet, funding } = p;
@@ -93,6 +95,8 @@ export class SalvageSteps {
       lend: lend?.lend ?? null,
       give_back: lend?.giveBack ?? null,
       whole_balance: p.wholeBalance,
+      // Held at the master while the recovery is pending (withdrawals/store.ts heldBack).
+      master_fee: masterFee > 0n ? masterFee.toString() : null,
       stage: topup > 0n ? 'topup' : lend ? 'lend' : 'transfer',
     });
     if (topup > 0n) await this.#enqueueMaster(tx, (await store.lockSalvage(tx, id))!, 'topup', { value: topup });

@@ -19,6 +19,11 @@ export interface SalvageRow {
   lend: NetworkData | null;
   give_back: NetworkData | null;
   whole_balance: boolean;
+  /**
+   * What the recovery's steps from the master may burn beyond its top-up's value (the top-up's
+   * fee, a Tron lend's and give-back's): heldBack holds it at the master while it is pending.
+   */
+  master_fee: string | null;
   status: 'pending' | 'success' | 'failed';
   stage: SalvageStage;
   topup_outbound_id: string | null;
@@ -44,15 +49,18 @@ export async function insertSalvage(
     | 'lend'
     | 'give_back'
     | 'whole_balance'
+    | 'master_fee'
     | 'stage'
   >,
 ): Promise<void> {
   await sql`
     INSERT INTO salvages (id, wallet_id, chain_id, from_index, sender, recipient, token, amount, network, lend, give_back,
-                          whole_balance, status, stage)
+                          whole_balance, master_fee, status, stage)
     VALUES (${s.id}, ${s.wallet_id}, ${s.chain_id}, ${s.from_index}, ${s.sender}, ${s.recipient}, ${s.token}, ${s.amount},
             ${JSON.stringify(s.network)}::jsonb, ${s.lend === null ? null : JSON.stringify(s.lend)}::jsonb,
-            ${s.give_back === null ? null : JSON.stringify(s.give_back)}::jsonb, ${s.whole_balance}, 'pending', ${s.stage})`.execute(db);
+            ${s.give_back === null ? null : JSON.stringify(s.give_back)}::jsonb, ${s.whole_balance}, ${s.master_fee}, 'pending', ${s.stage})`.execute(
+    db,
+  );
 }
 
 export async function lockSalvage(db: DbConn, id: string): Promise<SalvageRow | undefined> {

@@ -70,7 +70,9 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * child accepted meanwhile would leave one of the two to fail on chain, fee paid; plus, from
  * a master, the top-ups it sends children (TOPUPS), by the same rule, and what its sweeps'
  * own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's fee, a Tron
- * lend's and give-back's bandwidth), by the same rule; plus the deposits to
+ * lend's and give-back's bandwidth), by the same rule, and its recoveries' (salvages.master_fee,
+ * the same fees; a recovery may run on another chain of the wallet's family than the wallet's
+ * own, so it is found by its chain and its wallet's address), by the same rule; plus the deposits to
  * the sender (a child, or an address whose key the wallet imported) that AML screening
  * holds (docs/aml.md): they stay where they landed until an operator releases them, and a
  * balance read shows them, so they are held as an allowance is (`standing`: for as long as
@@ -131,6 +133,15 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
       FROM sweeps s
      WHERE s.wallet_id IN (SELECT id FROM wallets WHERE chain_id = ${chainId} AND address = ${sender})
        AND s.status <> 'pending' AND s.master_fee > 0 AND s.updated_at >= ${since}
+    UNION ALL
+    SELECT NULL, NULL, v.master_fee, NULL, 'PENDING', v.updated_at, false, NULL
+      FROM salvages v JOIN wallets w ON w.id = v.wallet_id
+     WHERE v.chain_id = ${chainId} AND w.address = ${sender} AND v.status = 'pending' AND v.master_fee > 0
+    UNION ALL
+    SELECT NULL, NULL, v.master_fee, NULL, 'SETTLED', v.updated_at, false, NULL
+      FROM salvages v JOIN wallets w ON w.id = v.wallet_id
+     WHERE v.chain_id = ${chainId} AND w.address = ${sender} AND v.status <> 'pending' AND v.master_fee > 0
+       AND v.updated_at >= ${since}
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
