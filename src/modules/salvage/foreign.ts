@@ -25,7 +25,7 @@ import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
-import { claimForeignSender as tryClaim, releaseForeignSender as release, renewForeignSender as renew } from './store.js';
+import { claimForeignSender as tryClaim, pendingForeign, releaseForeignSender as release, renewForeignSender as renew } from './store.js';
 
 export interface ForeignDeps {
   /** The installation's rule for outside targets (webhook URLs), applied to RPC URLs too. */
@@ -211,7 +211,13 @@ export async function foreignRecover(
         'SALVAGE_IN_PROGRESS',
         'Another recovery from this address is in flight on that chain; send this one once it ends',
       );
+    // Earlier recoveries of the sender there left PENDING (not mined within their request, or
+    // their process died before the broadcast): what the node now says of them, under the claim.
+    let sentId: string | null = null;
+    const earlier = (claimed: boolean) =>
+      settleEarlier(deps, { wallet, own, adapter, sender: p.sender.address, except: sentId, claimed }, end);
     const signAndSend = async () => {
+      await earlier(true);
       // Foreign chains are EVM's (the foreignChains capability): the node's pending count is the nonce.
       const nonce = sender.ordering === 'nonce' ? await clientNode(() => sender.nonceOf(p.sender.address, 'pending')) : null;
       const network = await clientNode(() => sender.prepare(p.intent, p.network));
@@ -231,9 +237,12 @@ export async function foreignRecover(
       const signed = await deps.signer.withKey(wallet.id, p.sender.index, p.sender.address, (key) =>
         sender.sign(p.intent, nonce, network, key),
       );
-      const id = uuidv7();
-      // Decided and recorded before it is broadcast (a crash after leaves the hash to look up,
-      // never an unknown transfer); a refusal drops the signed bytes, never sent.
+      const id = (sentId = uuidv7());
+      // Decided and recorded with its hash, nonce and signed bytes before it is broadcast (a
+      // crash after leaves the hash to look up, never an unknown transfer, and the next
+      // recovery of the sender on that chain settles it: settleEarlier); a refusal drops the
+      // signed bytes, never sent. The hash in the recording transaction itself: written after
+      // its COMMIT, a crash between left a PENDING row with nothing to look up.
       await deps.db.transaction().execute(async (tx) => {
         const counted = await decide(tx, { sender: p.sender, recipient: p.recipient, assetId: null, amount: p.amount });
         await deps.transactions.create(
@@ -263,8 +272,8 @@ export async function foreignRecover(
           },
           counted,
         );
+        await deps.transactions.recordSigned(tx, id, { hash: signed.hash, nonce, raw: signed.raw });
       });
-      await deps.transactions.recordSigned(deps.db, id, { hash: signed.hash, nonce, raw: signed.raw });
       if (!(await stillOurs())) {
         await end(id, false, 'the claim on the sender expired before the broadcast (the node was too slow); nothing was sent', null);
         return { id, hash: null };
@@ -299,6 +308,9 @@ export async function foreignRecover(
           r.status === 'success' ? null : 'the recovery transfer reverted on chain (the network fee was paid)',
           mined,
         );
+        // Mined with a nonce an earlier one may have been signed with (never broadcast): that
+        // one can no longer land. The claim is let go by now: only what the node mined is judged.
+        await earlier(false);
         return id;
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -307,5 +319,58 @@ export async function foreignRecover(
     return id;
   } finally {
     adapter.close();
+  }
+}
+
+type End = (
+  id: string,
+  ok: boolean,
+  reason: string | null,
+  mined: Parameters<ModuleDeps['transactions']['settleLeg']>[2]['mined'],
+) => Promise<void>;
+
+/**
+ * The wallet's earlier recoveries from `sender` on this foreign chain still PENDING, settled
+ * from what the node says now: nothing follows a foreign chain (its URL is not kept), so a
+ * recovery not mined within its request, or whose process died between recording it and
+ * broadcasting it, is looked at again by the next one there. Mined: SUCCESS or FAILED as its
+ * receipt says. Its nonce used by another transaction of the sender and no receipt of its
+ * own: FAILED, it can never be mined (the nonce read first, so one mined meanwhile is not
+ * taken for another). Without a hash (recorded by an earlier version, whose process died before
+ * writing it, so before any broadcast): FAILED, judged only under the sender's claim. Anything
+ * else stays PENDING. Best effort: the node failing here does not fail the request.
+ */
+async function settleEarlier(
+  deps: ModuleDeps,
+  r: { wallet: WalletRow; own: ChainHandle; adapter: ChainAdapter; sender: string; except: string | null; claimed: boolean },
+  end: End,
+): Promise<void> {
+  try {
+    const rows = await pendingForeign(deps.db, r.wallet.id, r.own.id, r.sender, r.adapter.config.chainId, r.except);
+    if (rows.length === 0) return;
+    // Foreign chains are EVM's: its mined count is the lowest nonce not used yet.
+    const s = r.adapter.sender;
+    const used = s.ordering === 'nonce' ? await s.nonceOf(r.sender, 'latest') : 0n;
+    for (const t of rows) {
+      if (t.hash === null) {
+        if (r.claimed) await end(t.id, false, 'the request recording it ended before its transfer was broadcast; nothing was sent', null);
+        continue;
+      }
+      const receipt = await r.adapter.getReceipt(t.hash);
+      if (receipt) {
+        const mined = { hash: t.hash, block: receipt.block, ...r.adapter.fees.ofReceipt(receipt) };
+        const ok = receipt.status === 'success';
+        await end(t.id, ok, ok ? null : 'the recovery transfer reverted on chain (the network fee was paid)', mined);
+      } else if (t.nonce !== null && BigInt(t.nonce) < used) {
+        await end(
+          t.id,
+          false,
+          `never mined: its nonce ${t.nonce} was used by another transaction of the sender on that chain (its request ended before the broadcast, or it was replaced); nothing was sent`,
+          null,
+        );
+      }
+    }
+  } catch (err) {
+    deps.logger.warn({ err: (err as Error).message, chainId: r.adapter.config.chainId }, 'earlier foreign-chain recoveries not looked at');
   }
 }

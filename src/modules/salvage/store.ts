@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { NetworkData } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
 import { addressKey } from '../../chains/address-key.js';
+import { sameAddress } from '../../db/address-sql.js';
 
 export type SalvageStep = 'topup' | 'lend' | 'transfer' | 'give_back';
 export type SalvageStage = SalvageStep | 'done' | 'failed';
@@ -133,4 +134,35 @@ export async function releaseForeignSender(db: DbConn, chainId: number, sender: 
 /** Serialises salvages of one sender (transaction-scoped advisory lock). */
 export async function lockSender(db: DbConn, chainId: string, sender: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`salvage:${chainId}:${sender}`}, 0))`.execute(db);
+}
+
+/** A recovery on a chain named by rpcUrl still PENDING (foreign.ts settleEarlier). */
+export interface PendingForeign {
+  id: string;
+  hash: string | null;
+  nonce: string | null;
+}
+
+/**
+ * The wallet's recoveries from `sender` on the chain named by rpcUrl whose id is
+ * `foreignChainId` (metadata.salvage.chainId) still PENDING, oldest nonce first, but `except`
+ * (the request's own, once recorded).
+ */
+export async function pendingForeign(
+  db: DbConn,
+  walletId: string,
+  ownChainId: string,
+  sender: string,
+  foreignChainId: number,
+  except: string | null,
+): Promise<PendingForeign[]> {
+  const { rows } = await sql<PendingForeign>`
+    SELECT id, hash, nonce::text AS nonce FROM transactions
+     WHERE wallet_id = ${walletId} AND chain_id = ${ownChainId} AND type = 'SALVAGE' AND status = 'PENDING'
+       AND ${sameAddress('sender_address', sender)}
+       AND metadata -> 'salvage' ->> 'chainId' = ${String(foreignChainId)} AND (${except}::uuid IS NULL OR id <> ${except}::uuid)
+       -- A configured chain's recovery (its steps in salvages, its outbound rows) is never one.
+       AND NOT EXISTS (SELECT 1 FROM salvages s WHERE s.id = transactions.id)
+     ORDER BY nonce NULLS FIRST, id`.execute(db);
+  return rows;
 }
