@@ -88,6 +88,54 @@ describe("a 503 that is not the service's own", () => {
   });
 });
 
+describe('POSTs that are reads', () => {
+  // A proxy's 503 (no service body) and a broken connection say nothing of what the service did:
+  // harmless to send again where the request moves nothing, as for a GET.
+  const envoy = () =>
+    new Response('upstream connect error or disconnect/reset before headers. reset reason: connection termination', {
+      status: 503,
+      headers: { 'content-type': 'text/plain' },
+    });
+  const ok = (data: unknown) =>
+    new Response(JSON.stringify({ statusCode: 200, message: 'ok', data }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it("a withdrawal's network-fee, a contract read and a swap quote are sent again after a proxy's 503", async () => {
+    const calls = new Map<string, number>();
+    const fake: typeof fetch = async (input) => {
+      const path = new URL(String(input)).pathname;
+      const n = (calls.get(path) ?? 0) + 1;
+      calls.set(path, n);
+      return n === 1 ? envoy() : ok({ fee: '0.001' });
+    };
+    const client = new WalletClient({ baseUrl: 'http://wallet.test', apiKey: 'sk_test_x', fetch: fake, maxRetryDelayMs: 1 });
+    await expect(client.withdrawals.networkFee(WALLET, { assetId: WALLET, address: WALLET, amount: '1' } as never)).resolves.toEqual({
+      fee: '0.001',
+    });
+    await expect(client.contracts.read(WALLET, { address: WALLET, method: 'x', abi: [] } as never)).resolves.toEqual({ fee: '0.001' });
+    await expect(client.swaps.quote(WALLET, { fromAssetId: WALLET, toAssetId: WALLET, amount: '1' } as never)).resolves.toEqual({
+      fee: '0.001',
+    });
+    expect([...calls.values()]).toEqual([2, 2, 2]);
+  });
+
+  it("a withdrawal's network-fee is sent again after a broken connection", async () => {
+    let calls = 0;
+    const fake: typeof fetch = async () => {
+      calls++;
+      if (calls === 1) throw new TypeError('fetch failed: other side closed');
+      return ok({ fee: '0.001' });
+    };
+    const client = new WalletClient({ baseUrl: 'http://wallet.test', apiKey: 'sk_test_x', fetch: fake, maxRetryDelayMs: 1 });
+    await expect(client.withdrawals.networkFee(WALLET, { assetId: WALLET, address: WALLET, amount: '1' } as never)).resolves.toEqual({
+      fee: '0.001',
+    });
+    expect(calls).toBe(2);
+  });
+});
+
 describe('event stream reconnects', () => {
   it('honours the server\'s `retry: 1000` (or backs off) after `stream.closed` reason "error"', async () => {
     let connections = 0;

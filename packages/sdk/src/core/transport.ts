@@ -39,11 +39,30 @@ export interface RequestOptions {
  * answer): only these are sent again after a connection broke mid-request. The others
  * might have been done already, so that error is left to the caller.
  */
-const REPLAY_SAFE_POSTS: ReadonlySet<string> = new Set([
+const REPLAY_SAFE_POSTS: ReadonlySet<OperationName> = new Set<OperationName>([
   'POST /v1/wallets/{walletId}/withdraw',
   'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw',
   'POST /v1/wallets/{walletId}/withdraw/sign',
   'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign',
+  'POST /v1/wallets/{walletId}/withdraw/sign-only',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign-only',
+]);
+
+/**
+ * POSTs that are reads with a body: they move nothing and change no state a client acts on
+ * (a swap quote is stored only to be executed by its id), so they are sent again as GETs
+ * are, whatever the 503 or a broken connection.
+ */
+const READ_POSTS: ReadonlySet<OperationName> = new Set<OperationName>([
+  'POST /v1/wallets/{walletId}/withdraw/network-fee',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/network-fee',
+  'POST /v1/wallets/{walletId}/contracts/read',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/contracts/read',
+  'POST /v1/wallets/{walletId}/contracts/network-fee',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/contracts/network-fee',
+  'POST /v1/wallets/{walletId}/salvage/network-fee',
+  'POST /v1/wallets/{walletId}/swaps/quote',
+  'POST /v1/wallets/{walletId}/addresses/{addressId}/swaps/quote',
 ]);
 
 /**
@@ -93,7 +112,7 @@ export class Transport {
       headers['content-type'] = 'application/json';
     }
     if (method === 'POST') headers['idempotency-key'] = opts.idempotencyKey ?? randomUUID();
-    const replaySafe = method === 'GET' || REPLAY_SAFE_POSTS.has(op);
+    const replaySafe = method === 'GET' || REPLAY_SAFE_POSTS.has(op) || READ_POSTS.has(op);
     const res = await this.send(method, url, { headers, ...(body === undefined ? {} : { body }) }, opts, replaySafe, path);
     return (await res.json()) as Answer<K>;
   }
