@@ -17,6 +17,8 @@ import { createPublicClient, http, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type AnvilHandle } from '../../src/devnet/anvil.js';
 import type { ChainAdapter } from '../../src/chains/types.js';
+import { UpstreamError } from '../../src/lib/errors.js';
+import { ChainRejectedError } from '../../src/chains/errors.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -70,7 +72,9 @@ describe('a recovery on a chain named by rpcUrl whose process dies after recordi
     });
 
     // The process "stops" after its recording COMMIT: what it writes or sends afterwards never returns.
-    const never = <T>() => new Promise<T>((_resolve, reject) => stopped.push(() => reject(new Error('process stopped'))));
+    // Let go at the end as a refusal, so that the stopped request ends without sending anything.
+    const never = <T>() =>
+      new Promise<T>((_resolve, reject) => stopped.push(() => reject(new ChainRejectedError('refused', 'process stopped'))));
     const caps = chain.adapter.capabilities.foreignChains!;
     const open = caps.open.bind(caps);
     const opens = vi.spyOn(caps, 'open').mockImplementation(async (url, lookup) => {
@@ -117,5 +121,46 @@ describe('a recovery on a chain named by rpcUrl whose process dies after recordi
     for (const stop of stopped.splice(0)) stop();
     await dying.catch(() => undefined);
     expect((await rowOf('crash-1'))!.status).toBe('FAILED');
+  });
+});
+
+describe('a recovery on a chain named by rpcUrl whose broadcast gets no answer', () => {
+  it('the node took the transfer but the connection broke before it answered: followed to its receipt, SUCCESS, not FAILED', async () => {
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const c = await h.api('POST', `${base()}/addresses`, { body: { disableAutoSweep: true } });
+    expect(c.status).toBe(200);
+    const sender = c.body.data.address as string;
+    await oneEtherOnForeign(sender);
+    const pub = createPublicClient({ transport: http(foreign.rpcUrl) });
+    const caps = chain.adapter.capabilities.foreignChains!;
+    const open = caps.open.bind(caps);
+    // The node receives the bytes; its answer is lost (a reset, a timeout): what the adapter
+    // raises for a call that got no answer from the node.
+    const opens = vi.spyOn(caps, 'open').mockImplementation(async (url, lookup) => {
+      const adapter = (await open(url, lookup)) as ChainAdapter;
+      const send = adapter.broadcast.bind(adapter);
+      adapter.broadcast = async (raw) => {
+        await send(raw);
+        throw new UpstreamError('CHAIN_UNAVAILABLE', 'RPC failed: socket hang up');
+      };
+      return adapter;
+    });
+    const to = fresh();
+    let res;
+    try {
+      res = await h.api('POST', `${base()}/salvage`, {
+        body: { senderAddress: sender, recipientAddress: to, amount: '0.1', blockchainId: chain.row.blockchain_id, rpcUrl: foreign.rpcUrl },
+      });
+    } finally {
+      opens.mockRestore();
+    }
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Paid on that chain...
+    expect(await pub.getBalance({ address: to as Address })).toBe(10n ** 17n);
+    // ...so the record says so (before: FAILED "the chain's node refused the transfer", and a
+    // client recovering again on that word paid the recipient twice).
+    expect([res.body.data.status, res.body.data.hash]).toEqual(['SUCCESS', expect.stringMatching(/^0x/)]);
+    const { rows } = await sql<{ name: string }>`SELECT name FROM events WHERE transaction_id = ${res.body.data.id}`.execute(h.database.db);
+    expect(rows.map((r) => r.name)).toEqual(['salvage.success']);
   });
 });

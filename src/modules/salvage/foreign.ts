@@ -278,11 +278,27 @@ export async function foreignRecover(
         await end(id, false, 'the claim on the sender expired before the broadcast (the node was too slow); nothing was sent', null);
         return { id, hash: null };
       }
-      try {
-        await adapter.broadcast(signed.raw);
-      } catch (err) {
-        await end(id, false, `the chain's node refused the transfer: ${(err as Error).message.slice(0, 300)}`, null);
-        return { id, hash: null };
+      // Only the node's own refusal means the transfer was not taken. A broadcast that got no
+      // answer (a reset, a timeout) may have reached the node: sent once more (a node that has
+      // the bytes answers with their hash), and if that gets no answer either, followed to its
+      // receipt like a sent one (left PENDING with its hash if none comes: settleEarlier).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await adapter.broadcast(signed.raw);
+          break;
+        } catch (err) {
+          if (err instanceof ChainRejectedError) {
+            await end(id, false, `the chain's node refused the transfer: ${err.message.slice(0, 300)}`, null);
+            return { id, hash: null };
+          }
+          if (attempt > 0) {
+            deps.logger.warn(
+              { salvageId: id, err: (err as Error).message },
+              'foreign-chain recovery broadcast unanswered; followed as sent',
+            );
+            break;
+          }
+        }
       }
       return { id, hash: signed.hash };
     };
