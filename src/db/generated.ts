@@ -651,6 +651,7 @@ export interface Transactions {
   policy_asset_id: string | null;
   policy_destination: string | null;
   policy_type: string | null;
+  quoted_fee: NumericColumn | null;
   rate: string | null;
   rate_usd: string | null;
   raw_transaction: string | null;

@@ -157,14 +157,15 @@ export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Prom
             ${s?.raw ?? null}, ${s ? JSON.stringify(s.raw) : null}::jsonb, ${signedFees(s?.fees)}::jsonb,
             ${JSON.stringify(w.amlScreening ?? {})}::jsonb,
             ${c.policy_type}, ${c.policy_asset_id}, ${c.policy_amount}, ${c.policy_amount_usd}, ${c.policy_destination},
-            ${w.sendNetwork ? JSON.stringify(w.sendNetwork) : null}::jsonb)`;
+            ${w.sendNetwork ? JSON.stringify(w.sendNetwork) : null}::jsonb, ${w.quotedFee?.toString() ?? null})`;
   });
   const { rows } = await sql<TransactionRow>`
     INSERT INTO transactions (id, wallet_id, address_id, asset_id, chain_id, reference, type, status, stage, confirmed,
                               amount, amount_paid, amount_usd, currency, rate, rate_usd, sender_address, recipient_address,
                               token_address, note, metadata, network, created_channel, reserved_fee, hash, nonce,
                               raw_transaction, signed_transaction, signed_fees, aml_screening,
-                              policy_type, policy_asset_id, policy_amount, policy_amount_usd, policy_destination, send_network)
+                              policy_type, policy_asset_id, policy_amount, policy_amount_usd, policy_destination, send_network,
+                              quoted_fee)
     VALUES ${sql.join(values)}
     RETURNING *`.execute(db);
   return rows;

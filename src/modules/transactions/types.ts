@@ -8,7 +8,7 @@ import type { TransactionsTable } from '../../db/types.js';
 import type { SendEnd } from './lifecycle.js';
 
 /**
- * A transaction as the code reads it. sweep_id (sweeps), reserved_fee and send_network
+ * A transaction as the code reads it. sweep_id (sweeps), reserved_fee, quoted_fee and send_network
  * (withdrawals, contracts) and the policy_* columns (policies' velocity windows) are read only by their
  * owners' stores, in their own queries, so the row type leaves them out and builders of rows
  * (deposits' depositRow) need not carry them.
@@ -17,6 +17,7 @@ export type TransactionRow = Omit<
   Selectable<TransactionsTable>,
   | 'sweep_id'
   | 'reserved_fee'
+  | 'quoted_fee'
   | 'send_network'
   | 'policy_type'
   | 'policy_asset_id'
@@ -103,6 +104,12 @@ export interface NewWithdrawal {
   awaitingApproval?: boolean;
   /** Held for approval: the fee fields to send it with once approved (the family's, as its quote fixed them: a client's gasLimit / gasPrice). */
   sendNetwork?: NetworkData;
+  /**
+   * Held for approval: the network fee quoted at acceptance, which it is signed within once
+   * approved. Above reservedFee where the master pays the fee (a Solana child's payout): the
+   * difference is held back from the master's payouts while it waits (withdrawals/store.ts heldBack).
+   */
+  quotedFee?: bigint;
   /** Its candidate as its policy decision counted it (the USD value the rules saw, not one read again). */
   counted: Counted;
 }

@@ -171,9 +171,13 @@ export async function approvalDecided(deps: WithdrawalServiceDeps, tx: DbConn, p
     return;
   }
   const payer = sponsorOf(chain, address, wallet.address);
-  // Sent as it was accepted: with the fee fields the client fixed, and within the fee its
-  // acceptance held (reserved_fee), whatever the network asks by the time it is approved.
-  const reserved = t.reserved_fee === null ? 0n : BigInt(t.reserved_fee);
+  // Sent as it was accepted: with the fee fields the client fixed, and within the fee quoted
+  // at its acceptance, whatever the network asks by the time it is approved: what its sender
+  // holds (reserved_fee), or, where the master pays it (sponsored, funds.ts: the child holds
+  // none of it), what the master holds back for it while it waits (store.ts heldBack). Rows
+  // held before quoted_fee existed: within reserved_fee, as then.
+  const quoted = t.quoted_fee ?? t.reserved_fee;
+  const reserved = quoted === null ? 0n : BigInt(quoted);
   const sent = await deps.outbound.enqueue(tx, {
     chainId: chain.id,
     walletId: wallet.id,

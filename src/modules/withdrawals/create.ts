@@ -231,8 +231,9 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         ...hooks.row(w.job.s, w.item, w.id, w.fee),
         counted: w.counted,
         nonce: nonceOf.get(k) ?? null,
-        // Held for approval: sent, once approved, with what the client fixed (the rest estimated then).
-        ...(w.waits ? { awaitingApproval: true, sendNetwork: w.job.costs!.plan.clientFixed } : {}),
+        // Held for approval: sent, once approved, with what the client fixed (the rest estimated
+        // then), within the fee quoted now (also where the master pays it: approval.ts).
+        ...(w.waits ? { awaitingApproval: true, sendNetwork: w.job.costs!.plan.clientFixed, quotedFee: w.quote.fee } : {}),
       })),
     );
     await openApprovals(

@@ -183,7 +183,8 @@ export async function affordable(
  * The fees a sponsoring payer (the master) covers for another sender: its native balance must
  * hold them now. Not reserved against the master's own withdrawals: a payer that runs short
  * by the time of signing makes the transaction fail before it is sent (nothing is paid), and
- * the pipeline keeps it to retry.
+ * the pipeline keeps it to retry. A payout held for approval may wait for hours: its quoted
+ * fee is held back from the master's payouts while it waits (store.ts heldBack, quoted_fee).
  */
 async function checkPayer(chain: ChainHandle, payer: string, plan: GasPlan, items: Item[]): Promise<void> {
   const need = feesOf(plan).reduce((a, b) => a + b, 0n);

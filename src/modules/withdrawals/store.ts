@@ -72,7 +72,11 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's fee, a Tron
  * lend's and give-back's bandwidth), by the same rule, and its recoveries' (salvages.master_fee,
  * the same fees; a recovery may run on another chain of the wallet's family than the wallet's
- * own, so it is found by its chain and its wallet's address), by the same rule; plus the deposits to
+ * own, so it is found by its chain and its wallet's address), by the same rule; plus, from a
+ * master, the fees of its children's payouts waiting for approval that it pays as fee payer (a
+ * Solana child's: the part of quoted_fee the child does not hold), for as long as they wait
+ * (approved, a payout is sent within moments and the master's fees are not held for it,
+ * funds.ts checkPayer; refused, it was never signed); plus the deposits to
  * the sender (a child, or an address whose key the wallet imported) that AML screening
  * holds (docs/aml.md): they stay where they landed until an operator releases them, and a
  * balance read shows them, so they are held as an allowance is (`standing`: for as long as
@@ -142,6 +146,11 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
       FROM salvages v JOIN wallets w ON w.id = v.wallet_id
      WHERE v.chain_id = ${chainId} AND w.address = ${sender} AND v.status <> 'pending' AND v.master_fee > 0
        AND v.updated_at >= ${since}
+    UNION ALL
+    SELECT NULL, NULL, t.quoted_fee - coalesce(t.reserved_fee, 0), NULL, 'PENDING_APPROVAL', t.updated_at, false, NULL
+      FROM transactions t
+     WHERE t.wallet_id IN (SELECT id FROM wallets WHERE chain_id = ${chainId} AND address = ${sender})
+       AND t.status = 'PENDING_APPROVAL' AND t.quoted_fee > coalesce(t.reserved_fee, 0)
     UNION ALL
     SELECT m.asset_id, m.amount, NULL, t.hash, t.status, t.updated_at, m.kind = 'allowance', CASE WHEN m.kind = 'allowance' THEN m.beneficiary END
       FROM contract_moves m JOIN transactions t ON t.id = m.transaction_id
@@ -237,6 +246,8 @@ export interface LockedWithdrawal {
   amount: string | null;
   nonce: string | null;
   reserved_fee: string | null;
+  /** A payout held for approval: the fee quoted at acceptance (NewWithdrawal.quotedFee; null on older rows). */
+  quoted_fee: string | null;
   /** A payout held for approval: the fee fields to send it with (NewWithdrawal.sendNetwork). */
   send_network: NetworkData | null;
 }
@@ -244,7 +255,7 @@ export interface LockedWithdrawal {
 export async function lockTransaction(db: DbConn, id: string): Promise<LockedWithdrawal | undefined> {
   const { rows } = await sql<LockedWithdrawal>`
     SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce,
-           reserved_fee, send_network
+           reserved_fee, quoted_fee, send_network
       FROM transactions WHERE id = ${id} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
 }
