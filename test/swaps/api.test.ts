@@ -331,6 +331,22 @@ describe('AML screening of the recipient', () => {
       SELECT details FROM audit_log WHERE action = 'aml.blocked' AND wallet_id = ${wallet().id}`.execute(h.database.db);
     expect(rows.map((r) => r.details.operation)).toContain('swap');
   });
+
+  it('an outside address registered on the wallet (EXTERNAL) and listed since: still screened, 422 AML_BLOCKED, nothing written', async () => {
+    const outside = fresh();
+    // Registered while clear (screened then: 200), so it is one of the wallet's address rows.
+    const reg = await h.api('POST', `${base()}/addresses/whitelist`, { body: { address: outside } });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    expect(reg.body.data.type).toBe('EXTERNAL');
+    const c = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    await setDevnetSanctioned(c.config.rpcUrl, c.config.chainId, [outside]);
+    h.services.aml.clearCache();
+    const before = await counts();
+    const res = await h.api('POST', `${base()}/swaps/execute`, { body: swapBody('1', { recipientAddress: outside }) });
+    expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([422, 'AML_BLOCKED']);
+    expect(res.body.details).toEqual([expect.objectContaining({ field: 'recipientAddress' })]);
+    expect(await counts()).toEqual(before);
+  });
 });
 
 describe('the pool moves below the minimum', () => {

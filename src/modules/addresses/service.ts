@@ -305,6 +305,17 @@ export class AddressService {
     return store.findByAddress(this.db, walletId, address);
   }
 
+  /**
+   * Whether `address` is one of the wallet's own: a row of it whose key the service holds (a
+   * derived child, or an imported key). An outside address registered on the wallet
+   * (EXTERNAL, no key) is watched for deposits but is not the wallet's: a payout to it pays
+   * someone else.
+   */
+  async holdsKeyOf(walletId: string, address: string): Promise<boolean> {
+    const row = await store.findByAddress(this.db, walletId, address);
+    return row !== undefined && holdsKey(row);
+  }
+
   /** Where the AML providers in force on a chain come from: the AML module registers itself here at wiring. */
   useAmlProviders(source: (chain: ChainHandle) => string[]): void {
     this.#amlProviders = source;

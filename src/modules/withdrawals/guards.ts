@@ -264,7 +264,10 @@ export interface InFlight {
 /**
  * AML screening of one `recipientAddress` (a swap's output, a recovery's transfer) when it
  * is outside the wallet (modules/aml checkPayout), before anything is reserved or signed:
- * 422 AML_BLOCKED for a listed one. The wallet's own addresses are not payouts.
+ * 422 AML_BLOCKED for a listed one. The wallet's own addresses (the master, an address whose
+ * key it holds) are not payouts; an outside address merely registered on the wallet
+ * (EXTERNAL, watched for deposits) is: it was screened when registered, and may have been
+ * listed since.
  */
 export async function screenRecipient(
   deps: WithdrawalServiceDeps,
@@ -275,7 +278,7 @@ export async function screenRecipient(
   operation: string,
 ): Promise<void> {
   if (!deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
-  if (await deps.addresses.findByAddress(wallet.id, recipient)) return;
+  if (await deps.addresses.holdsKeyOf(wallet.id, recipient)) return;
   await deps.aml.checkPayout({
     wallet,
     chain,
