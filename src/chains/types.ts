@@ -156,6 +156,13 @@ export interface TransferEvent {
   /** Token contract, or null for the native coin. */
   token: string | null;
   from: string;
+  /**
+   * Other addresses that paid into the same transaction as `from` did, when the chain does
+   * not say whose funds reached `to` (Solana: every owner whose account of the mint lost
+   * some, every account that lost lamports beyond the fee). AML screening screens them
+   * with `from`: any of them may be where the deposit came from. Absent: `from` alone.
+   */
+  payers?: string[];
   to: string;
   amount: bigint;
   txHash: string;

@@ -12,6 +12,8 @@ import { createKeyPairSignerFromPrivateKeyBytes, createSolanaRpc, generateKeyPai
 import { resolveChain } from '../../src/configuration.js';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { startSolanaStandIn, type SolanaStandIn } from '../../src/devnet/solana/index.js';
+import { ata, send } from '../../src/devnet/solana/test-support.js';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { httpProvider, importList, parseListFile } from '../../src/modules/aml/service.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startProviderDouble, type ProviderDouble } from '../support/aml-provider.js';
@@ -142,6 +144,51 @@ describe('AML screening on Solana', () => {
     expect(released.status, JSON.stringify(released.body)).toBe(200);
     expect((await swept(w, wallet, id)).assetSwept).toBe(true);
     expect(await usdcOf(w, child.address)).toBe(0n);
+  });
+
+  it('a listed sender paying a deposit beside a bigger clean transfer in one transaction: still FLAGGED and held', async () => {
+    // The sanctioned sender pays the child; in the same transaction a clean account the same
+    // party controls moves more of the same mint elsewhere (and pays the fee), so it is the
+    // account "that lost the most".
+    const sanctioned = await generateKeyPairSigner();
+    const decoy = await generateKeyPairSigner();
+    const elsewhere = await randomSol();
+    double.listed.add(sanctioned.address);
+    for (const s of [sanctioned, decoy]) {
+      await sol.control.fund(s.address, 1_000_000_000n);
+      await sol.control.mintTo('USDC', s.address, 50_000_000n);
+    }
+    await sol.control.produceSlots(2);
+    const child = await newChild(w, wallet);
+    const transfer = async (from: typeof decoy, to: string, amount: bigint) => [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: decoy,
+        ata: await ata(to as Address, w.usdc),
+        owner: to as Address,
+        mint: w.usdc,
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      }),
+      getTransferCheckedInstruction({
+        source: await ata(from.address, w.usdc),
+        mint: w.usdc,
+        destination: await ata(to as Address, w.usdc),
+        authority: from,
+        amount,
+        decimals: 6,
+      }),
+    ];
+    const hash = await send(w.rpc, decoy, [
+      ...(await transfer(sanctioned, child.address, 4_000_000n)),
+      ...(await transfer(decoy, elsewhere, 9_000_000n)),
+    ]);
+    const id = await confirmed(w, SLUG, hash);
+    const get = async () => (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data;
+    const screening = (await get()).amlScreening;
+    expect(screening).toMatchObject({ status: 'FLAGGED', lists: ['chainalysis'], held: true, address: sanctioned.address });
+    expect([...screening.senders].sort()).toEqual([sanctioned.address, decoy.address].sort());
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await get()).assetSwept).toBe(false);
+    expect(await usdcOf(w, child.address)).toBe(4_000_000n);
   });
 
   it('blocks payouts while a provider times out and reports it in /readyz', async () => {

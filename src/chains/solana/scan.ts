@@ -62,6 +62,8 @@ export interface SolanaTxJson {
   transaction: { signatures: string[]; message: { accountKeys: string[] } };
   meta: {
     err: unknown;
+    /** Lamports the fee payer paid as the fee. */
+    fee?: bigint | number;
     preBalances: (bigint | number)[];
     postBalances: (bigint | number)[];
     preTokenBalances?: TokenBalanceJson[];
@@ -215,14 +217,19 @@ export async function transfersOf(
     const delta = amountOf(after) - amountOf(pre.get(index));
     if (delta <= 0n) continue;
     if (!(await isAssociated(keys[index]!, after.owner, after.mint, after.programId))) continue;
-    // The sender: the owner of the account of the same mint that lost the most.
+    // The sender: the owner of the account of the same mint that lost the most. Every owner
+    // whose account of the mint lost some paid into the transaction too (payers): with several,
+    // the balances cannot tell whose tokens reached which account, so each is screened.
     let from = feePayer;
     let most = 0n;
+    const losers: string[] = [];
     for (const [i, b] of pre) {
       const loss = amountOf(b) - amountOf(post.get(i));
-      if (b.mint === after.mint && loss > most && b.owner) [from, most] = [b.owner, loss];
+      if (b.mint !== after.mint || loss <= 0n || !b.owner) continue;
+      losers.push(b.owner);
+      if (loss > most) [from, most] = [b.owner, loss];
     }
-    out.push({ ...at, token: after.mint, from, to: after.owner, amount: delta, logIndex: index });
+    out.push({ ...at, token: after.mint, from, ...payersOf(from, losers), to: after.owner, amount: delta, logIndex: index });
   }
 
   // SOL: a watched account's lamports rose. The sender: the account that lost the most; a
@@ -232,16 +239,28 @@ export async function transfersOf(
   const tokenOwner = new Map((meta.preTokenBalances ?? []).flatMap((b) => (b.owner ? [[b.accountIndex, b.owner] as const] : [])));
   let sender = feePayer;
   let most = 0n;
+  // Every account that paid lamports in (the fee payer only beyond its fee), as for tokens.
+  const fee = u64(meta.fee ?? 0);
+  const losers: string[] = [];
   meta.preBalances.forEach((p, i) => {
     const loss = u64(p) - u64(meta.postBalances[i] ?? 0);
+    if (loss > (i === 0 ? fee : 0n)) losers.push(tokenOwner.get(i) ?? keys[i]!);
     if (loss > most) [sender, most] = [tokenOwner.get(i) ?? keys[i]!, loss];
   });
+  const payers = payersOf(sender, losers);
   meta.postBalances.forEach((p, i) => {
     const delta = u64(p) - u64(meta.preBalances[i] ?? 0);
     const key = keys[i];
-    if (delta > 0n && key && isWatched(key)) out.push({ ...at, token: null, from: sender, to: key, amount: delta, logIndex: -1 - i });
+    if (delta > 0n && key && isWatched(key))
+      out.push({ ...at, token: null, from: sender, ...payers, to: key, amount: delta, logIndex: -1 - i });
   });
   return out;
+}
+
+/** `payers` of a transfer: the other addresses that paid into its transaction, each once (absent: none). */
+function payersOf(from: string, losers: string[]): { payers?: string[] } {
+  const others = [...new Set(losers)].filter((a) => a !== from);
+  return others.length ? { payers: others } : {};
 }
 
 /** The transfers of one transaction (the deposit finder), [] when it is not confirmed or failed. */

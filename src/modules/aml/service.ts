@@ -74,8 +74,12 @@ export interface DepositVerdict {
   rescreen: boolean;
 }
 
-/** The verdict for a deposit from `from` credited to `walletId` (undefined: not screened, no providers). */
-export type DepositScreener = (from: string, walletId: string) => DepositVerdict | undefined;
+/**
+ * The verdict for a deposit credited to `walletId` whose money came from `senders` (its
+ * `from`, then any other payer of its transaction: TransferEvent.payers), all screened: one
+ * listed flags it (undefined: not screened, no providers).
+ */
+export type DepositScreener = (senders: readonly string[], walletId: string) => DepositVerdict | undefined;
 
 const ZERO_PROBE: Record<string, string> = { evm: '0x0000000000000000000000000000000000000001' };
 
@@ -234,9 +238,10 @@ export class AmlService {
         this.settingsOf({ configurations: c as Record<string, unknown> }),
       ]),
     );
-    return (from, walletId) => {
-      const r = byKey.get(addressKey(from));
-      return r ? verdict(r, settings.get(walletId)) : undefined;
+    return (senders, walletId) => {
+      const found = senders.map((a) => byKey.get(addressKey(a)));
+      if (found.some((r) => r === undefined)) return undefined;
+      return verdict(combined(found as ScreeningResult[]), settings.get(walletId), senders);
     };
   }
 
@@ -258,13 +263,16 @@ export class AmlService {
     const pending: string[] = [];
     for (const d of rows) {
       const chain = this.deps.catalogue.chain(d.chain_id);
-      const [r] = await this.screen(chain, [d.sender_address!]);
-      if (r!.failed.length > 0 && r!.status !== 'FLAGGED') {
+      // Every payer screened when it was recorded (`senders`), or its sender alone.
+      const stored = (d.aml_screening as { senders?: unknown }).senders;
+      const senders = Array.isArray(stored) && stored.length > 0 ? stored.map(String) : [d.sender_address!];
+      const r = combined(await this.screen(chain, senders));
+      if (r.failed.length > 0 && r.status !== 'FLAGGED') {
         pending.push(d.id);
         continue;
       }
       const wallet = await this.deps.wallets.requireRow(d.wallet_id);
-      const v = verdict(r!, this.settingsOf(wallet));
+      const v = verdict(r, this.settingsOf(wallet), senders);
       await this.deps.db.transaction().execute(async (tx) => {
         if (!(await this.deps.transactions.setDepositScreening(tx, d.id, 'not-screened', { ...v.screening }, v.held))) return;
         if (!v.held && d.status === 'SUCCESS') await this.deps.events.emit('deposit.confirmed', tx, { depositIds: [d.id] });
@@ -363,10 +371,28 @@ export class AmlService {
   }
 }
 
-function verdict(r: ScreeningResult, settings: AmlSettings | undefined): DepositVerdict {
+/**
+ * The verdict on a deposit's senders: with more than one, its screening names them all
+ * (`senders`, what the re-screen asks again) and, when listed, which (`address`).
+ */
+function verdict(r: ScreeningResult, settings: AmlSettings | undefined, senders: readonly string[]): DepositVerdict {
   const s = settings ?? { onDepositHit: 'HOLD', onProviderFailure: 'BLOCK' };
   const held = r.status === 'FLAGGED' ? s.onDepositHit === 'HOLD' : r.failed.length > 0 && s.onProviderFailure === 'BLOCK';
-  return { screening: { ...presentScreening(r), held }, held, rescreen: r.status !== 'FLAGGED' && r.failed.length > 0 };
+  const named = senders.length > 1 ? { senders: [...senders], ...(r.status === 'FLAGGED' ? { address: r.address } : {}) } : {};
+  return { screening: { ...presentScreening(r), ...named, held }, held, rescreen: r.status !== 'FLAGGED' && r.failed.length > 0 };
+}
+
+/**
+ * Several addresses' screenings as one (a deposit's payers): FLAGGED when any is listed (its
+ * address the first listed one), the lists and failures of them all.
+ */
+function combined(results: ScreeningResult[]): ScreeningResult {
+  if (results.length === 1) return results[0]!;
+  const first = results.find((r) => r.status === 'FLAGGED') ?? results[0]!;
+  const lists = [...new Set(results.flatMap((r) => r.lists))];
+  const failed = [...new Map(results.flatMap((r) => r.failed).map((f) => [f.provider, f])).values()];
+  const status = lists.length > 0 ? 'FLAGGED' : results.some((r) => r.status === 'NOT_SCREENED') ? 'NOT_SCREENED' : 'CLEAR';
+  return { ...first, status, lists, failed };
 }
 
 /** An address nobody holds, to ask a provider whether it answers at all. */

@@ -47,6 +47,10 @@ export interface AmlScreening {
   lists: string[];
   failed: string[];
   held?: boolean;
+  /** A deposit whose transaction had several payers: every one screened (its sender first). */
+  senders?: string[];
+  /** With `senders`, the one a list names. */
+  address?: string;
   releasedAt?: string;
   releasedBy?: string;
 }

@@ -231,7 +231,8 @@ export class ChainIndexer {
     if (!this.aml) return undefined;
     const deposits = scan.transfers.flatMap((t) => {
       const owners = this.watch.owners(t.to);
-      return owners.length ? [{ from: t.from, walletIds: owners.map((o) => o.walletId) }] : [];
+      const walletIds = owners.map((o) => o.walletId);
+      return owners.length ? [t.from, ...(t.payers ?? [])].map((from) => ({ from, walletIds })) : [];
     });
     return deposits.length ? this.aml.depositScreener(this.chain, deposits) : undefined;
   }

@@ -198,7 +198,7 @@ function plan(
 ): string {
   const id = uuidv7();
   const quote = ctx.usd?.(asset.id) ?? null;
-  const screened = unheldIfZero(ctx.aml?.(t.from, owner.walletId), t.amount);
+  const screened = unheldIfZero(ctx.aml?.([t.from, ...(t.payers ?? [])], owner.walletId), t.amount);
   if (screened?.rescreen) ctx.rescreen?.push(id);
   inserts.push({
     id,

@@ -137,7 +137,9 @@ export class DepositService {
     await this.#rates?.prefetch([...enabled]);
     const screener = await this.#aml?.depositScreener(
       chain,
-      transfers.flatMap((t) => ((owners.get(addressKey(t.to)) ?? []).length ? [{ from: t.from, walletIds: [walletId] }] : [])),
+      transfers.flatMap((t) =>
+        (owners.get(addressKey(t.to)) ?? []).length ? [t.from, ...(t.payers ?? [])].map((from) => ({ from, walletIds: [walletId] })) : [],
+      ),
     );
     return this.db.transaction().execute(async (tx) => {
       // The chain's own spelling of the hash (some families store it without 0x, whatever the client sent).
