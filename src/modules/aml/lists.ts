@@ -77,16 +77,24 @@ export class OfflineLists {
     return this.#refreshing;
   }
 
+  /**
+   * The lists and their versions are read once, before any entries: what is noted is what was
+   * read then, and the entries loaded after are at least that new. (Read again after the
+   * entries, a list imported meanwhile was noted at its new version with its entries never
+   * loaded, and no later comparison saw it change: screened as empty until its next import.)
+   * A list imported during the reload has a newer version than the one noted, so the next
+   * reload (its notice, or the periodic comparison) loads it.
+   */
   async #reload(): Promise<void> {
-    const versions = await store.versions(this.db);
+    const rows = await store.lists(this.db);
+    const versions = new Map(rows.map((r) => [r.source, r.version]));
     const changed = [...versions].filter(([source, v]) => this.#versions.get(source) !== v).map(([s]) => s);
     const gone = [...this.#versions.keys()].filter((s) => !versions.has(s));
     if (changed.length === 0 && gone.length === 0) return;
     for (const source of changed) this.#keys.set(source, new Set(await store.entryKeys(this.db, source)));
     for (const source of gone) this.#keys.delete(source);
-    const rows = await store.lists(this.db);
     this.#info = rows.map(({ version: _v, ...info }) => info);
-    this.#versions = new Map(rows.map((r) => [r.source, r.version]));
+    this.#versions = versions;
     this.logger.info({ lists: this.#info.map((l) => ({ source: l.source, entries: l.entries })) }, 'AML lists loaded');
   }
 }

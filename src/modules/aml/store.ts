@@ -14,15 +14,10 @@ export interface ListRow {
   version: string;
 }
 
+/** Every list with its version (a few rows: read at each reload to tell which lists changed). */
 export async function lists(db: DbConn): Promise<ListRow[]> {
   const { rows } = await sql<ListRow>`SELECT * FROM aml_lists ORDER BY source`.execute(db);
   return rows;
-}
-
-/** Every list's version, to tell whether a reload is due (a cheap query, run now and then). */
-export async function versions(db: DbConn): Promise<Map<string, string>> {
-  const { rows } = await sql<{ source: string; version: string }>`SELECT source, version::text FROM aml_lists`.execute(db);
-  return new Map(rows.map((r) => [r.source, r.version]));
 }
 
 export async function entryKeys(db: DbConn, source: string): Promise<string[]> {
