@@ -538,6 +538,38 @@ describe('AML screening on EVM', () => {
     expect(ready.aml.providers.find((p: { provider: string }) => p.provider === 'chainalysis').status).toBe('ok');
   });
 
+  it('a swap and a contract write let through unscreened on a wallet that allows it are marked NOT_SCREENED, as a withdrawal is', async () => {
+    const relaxed = await h.api('PATCH', `/v1/wallets/${wallet.id}`, {
+      key: h.businessKey,
+      body: { configurations: { aml: { onProviderFailure: 'ALLOW' } } },
+    });
+    expect(relaxed.status).toBe(200);
+    double.mode = 'error';
+    try {
+      const usdt = h.services.catalogue.findChain(SLUG, 'testnet')!.assets.find((a) => a.symbol === 'USDT')!;
+      const swap = await h.api('POST', `/v1/wallets/${wallet.id}/swaps/execute`, {
+        key: wallet.apiKey,
+        body: { fromAssetId: usdc.id, toAssetId: usdt.id, amount: '1', recipientAddress: random() },
+      });
+      expect(swap.status, JSON.stringify(swap.body)).toBe(200);
+      const contract = await h.api('POST', `/v1/wallets/${wallet.id}/contracts/write`, {
+        key: wallet.apiKey,
+        body: { address: usdc.address, method: 'transfer', parameters: [random(), '1000000'], abi: erc20Abi },
+      });
+      expect(contract.status, JSON.stringify(contract.body)).toBe(200);
+      for (const id of [swap.body.data.id, contract.body.data.id]) {
+        const t = (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data;
+        expect(t.amlScreening, `${t.type} ${id}`).toMatchObject({ status: 'NOT_SCREENED', failed: ['chainalysis'] });
+      }
+    } finally {
+      double.mode = 'ok';
+      await h.api('PATCH', `/v1/wallets/${wallet.id}`, {
+        key: wallet.apiKey,
+        body: { configurations: { aml: { onProviderFailure: 'BLOCK' } } },
+      });
+    }
+  });
+
   it('1,000 lookups at once cost a few node calls (Multicall3), whatever their number', async () => {
     let calls = 0;
     const proxy = createServer((req, res) => {

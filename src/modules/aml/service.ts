@@ -32,6 +32,7 @@ import * as store from './store.js';
 import { presentScreening, listLabel, type AmlScreening, type AmlSettings, type ScreeningResult } from './types.js';
 
 export type { AmlScreening, AmlSettings, ScreeningResult } from './types.js';
+export { combineScreenings } from './types.js';
 export type { ScreeningProvider } from './providers.js';
 export { httpProvider, type HttpProviderConfig } from './http-provider.js';
 export { importList } from './lists.js';

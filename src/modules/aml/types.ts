@@ -67,6 +67,22 @@ export function listLabel(provider: string): string {
   return LABELS[provider] ?? `the ${provider} list`;
 }
 
+/**
+ * The screenings of the addresses one payout pays (a contract call's contract, recipient and
+ * spender) as one: NOT_SCREENED when any went unscreened (naming every provider that did not
+ * answer), FLAGGED when any is listed, CLEAR otherwise. Undefined for none.
+ */
+export function combineScreenings(screenings: readonly AmlScreening[]): AmlScreening | undefined {
+  if (screenings.length <= 1) return screenings[0];
+  const worst = screenings.find((s) => s.status === 'FLAGGED') ?? screenings.find((s) => s.status === 'NOT_SCREENED') ?? screenings[0]!;
+  return {
+    ...worst,
+    isBlacklisted: screenings.some((s) => s.isBlacklisted),
+    lists: [...new Set(screenings.flatMap((s) => s.lists))],
+    failed: [...new Set(screenings.flatMap((s) => s.failed))],
+  };
+}
+
 export function presentScreening(r: ScreeningResult): AmlScreening {
   const message =
     r.status === 'FLAGGED'

@@ -10,6 +10,7 @@ import { shortReference } from '../../lib/ids.js';
 import type { EncodedContractCall, SignedFeeFields } from '../../chains/types.js';
 import type { OutboundRow } from '../outbound/service.js';
 import { sendEnd, signedFees, type Counted, type TransactionFields } from '../transactions/service.js';
+import type { AmlScreening } from '../aml/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { ContractCalls } from './schemas.js';
 import type { Actor } from './types.js';
@@ -20,7 +21,13 @@ export const CONTRACT_PURPOSE = 'contract' satisfies Purpose;
 /** A slot as the records' JSON shows it (a number; null on families without nonces). */
 const asNumber = (slot: bigint | null): number | null => (slot === null ? null : Number(slot));
 
-function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded: EncodedContractCall): TransactionFields {
+function baseRow(
+  actor: Actor,
+  id: string,
+  call: ContractCalls[number],
+  encoded: EncodedContractCall,
+  aml: AmlScreening | undefined,
+): TransactionFields {
   return {
     id,
     wallet_id: actor.wallet.id,
@@ -34,6 +41,8 @@ function baseRow(actor: Actor, id: string, call: ContractCalls[number], encoded:
     recipient_address: encoded.to,
     // The spec: a contract write's reason is the JSON of its method, parameters and abi.
     reason: JSON.stringify({ method: call.method, parameters: call.parameters, abi: call.abi }),
+    // The AML screening of the addresses the call pays ({}: none screened).
+    aml_screening: aml ?? {},
   };
 }
 
@@ -46,10 +55,11 @@ export async function insertPendingWrite(
   nonce: bigint | null,
   counted: Counted,
   deps: Pick<ModuleDeps, 'transactions'>,
+  aml?: AmlScreening,
 ): Promise<void> {
   await deps.transactions.create(
     tx,
-    { ...baseRow(actor, id, call, encoded), status: 'PENDING', stage: 'created', confirmed: false, nonce },
+    { ...baseRow(actor, id, call, encoded, aml), status: 'PENDING', stage: 'created', confirmed: false, nonce },
     counted,
   );
 }
@@ -71,11 +81,12 @@ export async function insertSignedWrite(
   s: SignedCall,
   counted: Counted,
   deps: Pick<ModuleDeps, 'webhooks' | 'transactions'>,
+  aml?: AmlScreening,
 ): Promise<void> {
   await deps.transactions.create(
     tx,
     {
-      ...baseRow(actor, id, call, encoded),
+      ...baseRow(actor, id, call, encoded, aml),
       type: 'SIGNED',
       status: 'SUCCESS',
       stage: 'signed',

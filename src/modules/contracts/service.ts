@@ -22,6 +22,7 @@ import { capability } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
+import { combineScreenings, type AmlScreening } from '../aml/service.js';
 import type { AuthContext } from '../apikeys/service.js';
 import { countedOf } from '../policies/service.js';
 
@@ -126,7 +127,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
-    await this.screen(auth, actor, plan, 'contract-write');
+    const screenings = await this.screen(auth, actor, plan, 'contract-write');
     const candidates = await candidatesOf(this.deps, auth, actor, plan);
     // The sender's first nonce, read before the transaction (no connection waits on the node).
     await this.deps.outbound.ready(actor.chain, [actor.address]);
@@ -150,7 +151,7 @@ export class ContractService {
           purpose: CONTRACT_PURPOSE,
           ownerId: id,
         });
-        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce, countedOf(candidates[i]!), this.deps);
+        await insertPendingWrite(tx, actor, id, call, plan.encoded[i]!, sent.nonce, countedOf(candidates[i]!), this.deps, screenings[i]);
         await this.record(tx, actor, id, plan, i, plan.quotes[i]!.fee);
         made.push(id);
       }
@@ -175,7 +176,7 @@ export class ContractService {
   ): Promise<TransactionView | TransactionView[]> {
     const actor = await this.actor(auth, walletId, addressId, true);
     const plan = await this.checked(actor, calls);
-    await this.screen(auth, actor, plan, 'contract-write-sign');
+    const screenings = await this.screen(auth, actor, plan, 'contract-write-sign');
     await ruled(this.withdrawals.checkMoves(actor.wallet.id, plan.prepared));
     // Policies before anything is signed, and again in the recording transaction.
     const candidates = await candidatesOf(this.deps, auth, actor, plan);
@@ -207,7 +208,17 @@ export class ContractService {
       await requirePolicyStanding(this.deps, tx, actor, plan.encoded);
       await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {
-        await insertSignedWrite(tx, actor, ids[i]!, call, plan.encoded[i]!, signed[i]!, countedOf(candidates[i]!), this.deps);
+        await insertSignedWrite(
+          tx,
+          actor,
+          ids[i]!,
+          call,
+          plan.encoded[i]!,
+          signed[i]!,
+          countedOf(candidates[i]!),
+          this.deps,
+          screenings[i],
+        );
         await this.record(tx, actor, ids[i]!, plan, i, null);
       }
     });
@@ -239,12 +250,23 @@ export class ContractService {
    * (a sanctioned contract is a sanctioned address) and everyone a call pays or lets pull the
    * wallet's funds (a transfer's recipient, an allowance's spender).
    */
-  private async screen(auth: AuthContext, actor: Actor, plan: Checked, operation: string): Promise<void> {
-    const recipients = plan.encoded.flatMap((e, i) => [
+  private async screen(auth: AuthContext, actor: Actor, plan: Checked, operation: string): Promise<(AmlScreening | undefined)[]> {
+    const perCall = plan.encoded.map((e, i) => [
       { address: e.to, field: `calls.${i}.address` },
       ...plan.moves.moves[i]!.map((m) => ({ address: m.beneficiary, field: `calls.${i}.parameters` })),
     ]);
-    await this.deps.aml?.checkPayout({ wallet: actor.wallet, chain: actor.chain, recipients, operation, actor: `api-key:${auth.keyId}` });
+    const screenings =
+      (await this.deps.aml?.checkPayout({
+        wallet: actor.wallet,
+        chain: actor.chain,
+        recipients: perCall.flat(),
+        operation,
+        actor: `api-key:${auth.keyId}`,
+      })) ?? [];
+    // Each call's Transaction keeps the screening of the addresses it pays (NOT_SCREENED when
+    // one went unscreened on a wallet that lets payouts through), as a withdrawal's does.
+    let at = 0;
+    return perCall.map((r) => combineScreenings(screenings.slice(at, (at += r.length))));
   }
 
   /** What call `i` moves (contract_moves), the spenders it grants allowances to, and the gas it reserves. */

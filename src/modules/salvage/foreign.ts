@@ -26,6 +26,7 @@ import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
 import { claimForeignSender as tryClaim, pendingForeign, releaseForeignSender as release, renewForeignSender as renew } from './store.js';
+import type { AmlScreening } from '../aml/service.js';
 
 export interface ForeignDeps {
   /** The installation's rule for outside targets (webhook URLs), applied to RPC URLs too. */
@@ -166,6 +167,8 @@ export async function foreignRecover(
   f: Extract<ForeignChain, { kind: 'foreign' }>,
   body: SalvageBody,
   senderOf: (address: string) => Promise<Salvager>,
+  /** The outside recipient's AML screening (null: the wallet's own), kept on the Transaction. */
+  amlScreening: AmlScreening | null,
   /** Transaction policies (policy.ts), in the transaction that records the recovery: throws a refusal. */
   decide: (tx: DbConn, r: Recovered) => Promise<Counted>,
 ): Promise<string> {
@@ -265,6 +268,7 @@ export async function foreignRecover(
             token_address: p.token,
             network: own.row.network,
             created_channel: 'API',
+            aml_screening: amlScreening ?? {},
             metadata: {
               ...(body.metadata ?? {}),
               salvage: { crossNetwork: true, chainId: adapter.config.chainId, rpcHost: new URL(body.rpcUrl!).host },

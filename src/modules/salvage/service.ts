@@ -85,7 +85,7 @@ export class SalvageService {
       const chain = await openForeign(this.deps, wallet, body);
       if (chain.kind === 'foreign') {
         await this.withdrawals.checkWhitelistOf(wallet.id, body.recipientAddress, 'recipientAddress');
-        await this.withdrawals.screenRecipient(
+        const amlScreening = await this.withdrawals.screenRecipient(
           auth,
           wallet,
           chain.own,
@@ -99,6 +99,7 @@ export class SalvageService {
             chain,
             body,
             (a) => this.#sender(wallet, a),
+            amlScreening,
             async (tx, r) => {
               // Active and whitelisted still, under the standing's lock held to the COMMIT
               // (withdrawals/standing.ts); then the policies. A refusal drops the signed bytes.
@@ -115,7 +116,7 @@ export class SalvageService {
     }
     const p = await this.plan(wallet, { ...body, blockchainId, rpcUrl: undefined });
     await this.withdrawals.checkWhitelistOf(wallet.id, p.recipient, 'recipientAddress');
-    await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
+    const amlScreening = await this.withdrawals.screenRecipient(auth, wallet, p.chain, p.recipient, 'salvage');
     if (p.assetId) await this.deps.rates?.prefetch([p.assetId]); // its USD value, for the policies
     const reference = body.reference ?? shortReference();
     // Held like a withdrawal whoever pays the fee (a listed asset or the native coin, and the
@@ -155,7 +156,7 @@ export class SalvageService {
         await this.withdrawals.requireStanding(tx, this.#standing(p));
         await policies();
       }
-      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null }, counted!, masterFee);
+      return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null, amlScreening }, counted!, masterFee);
     });
     return this.deps.transactions.load(id);
   }

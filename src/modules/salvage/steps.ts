@@ -15,6 +15,7 @@ import { offers } from '../../chains/registry.js';
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { AmlScreening } from '../aml/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { OutboundRow } from '../outbound/service.js';
 import type { Counted } from '../transactions/service.js';
@@ -37,7 +38,8 @@ export class SalvageSteps {
   async start(
     tx: DbConn,
     p: SalvagePlan,
-    client: { reference: string; metadata: Record<string, unknown> | null },
+    /** amlScreening: the outside recipient's AML screening (null: the wallet's own), kept on the Transaction. */
+    client: { reference: string; metadata: Record<string, unknown> | null; amlScreening: AmlScreening | null },
     counted: Counted,
     /** What the recovery's own steps from the master cost it beyond the top-up's value (service.ts #masterFee). */
     masterFee: bigint,
@@ -67,6 +69,7 @@ export class SalvageSteps {
         token_address: p.token,
         network: chain.row.network,
         created_channel: 'API',
+        aml_screening: client.amlScreening ?? {},
         // The transfer's whole fee whenever the sender pays it in its own coin, topped up or not:
         // service.ts #reserve checked only what the top-up leaves it to pay, but from now on the
         // sender owes all of it (its own coin now, the top-up once it lands), and its later spends

@@ -169,10 +169,12 @@ export class SwapApi {
         expired ? 'the quote expired and, quoted again, the pool no longer gives its minimum' : null,
       );
     }
-    // The output paid to an outside recipient is a payout: screened before anything is written.
-    if (request.recipient !== actor.address) {
-      await this.withdrawals.screenRecipient(auth, actor.wallet, actor.chain, request.recipient, 'swap');
-    }
+    // The output paid to an outside recipient is a payout: screened before anything is written
+    // (its screening kept as the Transaction's amlScreening).
+    const amlScreening =
+      request.recipient !== actor.address
+        ? await this.withdrawals.screenRecipient(auth, actor.wallet, actor.chain, request.recipient, 'swap')
+        : null;
     // Transaction policies (SWAP): what is given, paid out to the recipient; decided in start's transaction.
     await this.deps.rates?.prefetch([request.from.row.id]);
     const candidate: Candidate = {
@@ -193,6 +195,7 @@ export class SwapApi {
         quote: quote ? { id: quote.id, requoted: expired } : null,
         reference: body.reference ?? shortReference(),
         metadata: body.metadata ?? null,
+        amlScreening,
         deadline: BigInt(Math.floor(this.deps.clock.now().getTime() / 1000)) + DEADLINE_SECONDS,
       },
     );

@@ -21,6 +21,7 @@ import { jobs } from '../../jobs/store.js';
 import { ConflictError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
+import type { AmlScreening } from '../aml/service.js';
 import type { ModuleDeps } from '../deps.js';
 import { minedOfRecord, minedRecord, type Confirmation, type OutboundRow } from '../outbound/service.js';
 import { countedOf, type Candidate } from '../policies/service.js';
@@ -55,6 +56,8 @@ export interface StartContext {
   quote: { id: string; requoted: boolean } | null;
   reference: string;
   metadata: Record<string, unknown> | null;
+  /** The outside recipient's AML screening (null: the wallet's own), stored as the Transaction's amlScreening. */
+  amlScreening: AmlScreening | null;
   deadline: bigint;
 }
 
@@ -216,6 +219,7 @@ export class SwapFlow {
           token_address: a.from.row.address,
           network: chain.row.network,
           created_channel: 'API',
+          aml_screening: ctx.amlScreening ?? {},
           // All the legs' gas, a child's too: reserveForMove checked only what its top-up leaves
           // it to pay, but from the moment the swap is accepted the child owes all of it (its own
           // ETH now, the top-up once it lands), so its later spends must not take either part

@@ -8,6 +8,7 @@ import { addressKey } from '../../chains/address-key.js';
 import type { DbConn } from '../../db/pool.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
+import type { AmlScreening } from '../aml/service.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -267,7 +268,8 @@ export interface InFlight {
  * 422 AML_BLOCKED for a listed one. The wallet's own addresses (the master, an address whose
  * key it holds) are not payouts; an outside address merely registered on the wallet
  * (EXTERNAL, watched for deposits) is: it was screened when registered, and may have been
- * listed since.
+ * listed since. Returns its screening, for the Transaction's amlScreening (NOT_SCREENED when
+ * a provider did not answer and the wallet lets payouts through), or null: not screened.
  */
 export async function screenRecipient(
   deps: WithdrawalServiceDeps,
@@ -276,16 +278,17 @@ export async function screenRecipient(
   chain: ChainHandle,
   recipient: string,
   operation: string,
-): Promise<void> {
-  if (!deps.aml || addressKey(recipient) === addressKey(wallet.address)) return;
-  if (await deps.addresses.holdsKeyOf(wallet.id, recipient)) return;
-  await deps.aml.checkPayout({
+): Promise<AmlScreening | null> {
+  if (!deps.aml || addressKey(recipient) === addressKey(wallet.address)) return null;
+  if (await deps.addresses.holdsKeyOf(wallet.id, recipient)) return null;
+  const [screening] = await deps.aml.checkPayout({
     wallet,
     chain,
     recipients: [{ address: recipient, field: 'recipientAddress' }],
     operation,
     actor: `api-key:${auth.keyId}`,
   });
+  return screening ?? null;
 }
 
 /** AML screening of the items' destinations (see modules/aml checkPayout); each item keeps its screening. */

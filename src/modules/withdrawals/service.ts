@@ -19,6 +19,7 @@ import { shortReference } from '../../lib/ids.js';
 import { formatAmount } from '../../lib/money.js';
 import { rateText, usdValue } from '../rates/service.js';
 import type { AuthContext } from '../apikeys/service.js';
+import type { AmlScreening } from '../aml/service.js';
 
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
 
@@ -297,7 +298,13 @@ export class WithdrawalService implements SenderAccess {
     return readFunder(this.deps.db, chain, funder);
   }
 
-  screenRecipient(auth: AuthContext, wallet: WalletRow, chain: ChainHandle, recipient: string, operation: string): Promise<void> {
+  screenRecipient(
+    auth: AuthContext,
+    wallet: WalletRow,
+    chain: ChainHandle,
+    recipient: string,
+    operation: string,
+  ): Promise<AmlScreening | null> {
     return screenRecipient(this.deps, auth, wallet, chain, recipient, operation);
   }
 
