@@ -570,6 +570,76 @@ describe('AML screening on EVM', () => {
     }
   });
 
+  it('an unscreened deposit an operator released and that was swept stays released when the re-screen finds its sender listed', async () => {
+    const sender = privateKeyToAccount(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex);
+    await c.rpc('anvil_setBalance', [sender.address, '0x56BC75E2D63100000']);
+    await c.sendToken('USDC', sender.address, '20');
+    const child = (await h.api('POST', `/v1/wallets/${wallet.id}/addresses`, { key: wallet.apiKey, body: {} })).body.data as {
+      id: string;
+      address: Address;
+    };
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+    const confirmed = (hash: string) =>
+      eventually(
+        async () => {
+          await indexer.step();
+          const { rows } = await sql<{ id: string; status: string; aml_held: boolean }>`
+            SELECT id, status, aml_held FROM transactions WHERE type = 'DEPOSIT' AND hash = ${hash}`.execute(h.database.db);
+          return rows;
+        },
+        (r) => r[0]?.status === 'SUCCESS',
+        30_000,
+      ).then((r) => r[0]!);
+    const get = async (id: string) => (await h.api('GET', `/v1/wallets/${wallet.id}/transactions/${id}`, { key: wallet.apiKey })).body.data;
+    const payer = createWalletClient({
+      chain: devnetChain(c.config.chainId, c.config.rpcUrl),
+      transport: http(c.config.rpcUrl),
+      account: sender,
+    });
+    // The HTTP provider fails while the deposit is recorded: NOT_SCREENED, held (the wallet fails closed).
+    double.mode = 'error';
+    let first: { id: string; aml_held: boolean };
+    try {
+      const hash = await payer.sendTransaction({
+        to: usdc.address,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [child.address, parseUnits('20', 6)] }),
+      });
+      await c.pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      await c.mine(3);
+      first = await confirmed(hash);
+    } finally {
+      double.mode = 'ok';
+    }
+    expect(first.aml_held).toBe(true);
+    expect((await get(first.id)).amlScreening).toMatchObject({ status: 'NOT_SCREENED', held: true });
+    // An operator releases it; it is swept.
+    const released = await h.api('POST', `/v1/wallets/${wallet.id}/transactions/${first.id}/aml/release`, { key: h.businessKey });
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+    await eventually(
+      () => get(first.id),
+      (t) => t.assetSwept === true,
+      30_000,
+    );
+
+    // The re-screen (the job, run here) now finds the sender listed: what it found is recorded,
+    // but the operator's release stands (the money already left the address).
+    double.listed.add(sender.address);
+    await h.services.aml.rescreenDeposits([first.id]);
+    const after = await get(first.id);
+    expect(after.amlScreening).toMatchObject({ status: 'FLAGGED', lists: ['chainalysis'], held: false, releasedBy: expect.any(String) });
+    const { rows } = await sql<{ aml_held: boolean }>`SELECT aml_held FROM transactions WHERE id = ${first.id}`.execute(h.database.db);
+    expect(rows[0]!.aml_held).toBe(false);
+    // A clean deposit to the same address afterwards is swept as usual.
+    const clean = await c.sendToken('USDC', child.address, '3');
+    await c.mine(3);
+    const second = await confirmed(clean.transactionHash);
+    await eventually(
+      () => get(second.id),
+      (t) => t.assetSwept === true,
+      30_000,
+    );
+  });
+
   it('1,000 lookups at once cost a few node calls (Multicall3), whatever their number', async () => {
     let calls = 0;
     const proxy = createServer((req, res) => {

@@ -275,8 +275,15 @@ export class AmlService {
       const wallet = await this.deps.wallets.requireRow(d.wallet_id);
       const v = verdict(r, this.settingsOf(wallet), senders);
       await this.deps.db.transaction().execute(async (tx) => {
-        if (!(await this.deps.transactions.setDepositScreening(tx, d.id, 'not-screened', { ...v.screening }, v.held))) return;
-        if (!v.held && d.status === 'SUCCESS') await this.deps.events.emit('deposit.confirmed', tx, { depositIds: [d.id] });
+        // Released by an operator while it waited: what is found now is recorded, but the
+        // release stands (it was the operator's call, and the deposit may have been swept and
+        // settled since: held again, it would stop every later sweep of the address's asset).
+        const [now] = await store.deposits(tx, [d.id], { lock: true }); // a release waits, or is seen
+        const release = releaseOf(now?.aml_screening ?? null);
+        const held = release ? false : v.held;
+        const screening = { ...v.screening, held, ...(release ?? {}) };
+        if (!(await this.deps.transactions.setDepositScreening(tx, d.id, 'not-screened', screening, held))) return;
+        if (!held && !release && d.status === 'SUCCESS') await this.deps.events.emit('deposit.confirmed', tx, { depositIds: [d.id] });
       });
     }
     if (pending.length > 0) throw new Error(`AML providers still do not answer for ${pending.length} deposit(s); retrying later`);
@@ -394,6 +401,13 @@ function combined(results: ScreeningResult[]): ScreeningResult {
   const failed = [...new Map(results.flatMap((r) => r.failed).map((f) => [f.provider, f])).values()];
   const status = lists.length > 0 ? 'FLAGGED' : results.some((r) => r.status === 'NOT_SCREENED') ? 'NOT_SCREENED' : 'CLEAR';
   return { ...first, status, lists, failed };
+}
+
+/** Who released a deposit and when (its screening's releasedAt and releasedBy), if an operator did. */
+function releaseOf(screening: Record<string, unknown> | null): { releasedAt: string; releasedBy: string } | null {
+  const at = screening?.releasedAt;
+  const by = screening?.releasedBy;
+  return typeof at === 'string' && typeof by === 'string' ? { releasedAt: at, releasedBy: by } : null;
 }
 
 /** An address nobody holds, to ask a provider whether it answers at all. */

@@ -62,11 +62,11 @@ export interface ScreenedDeposit {
   aml_screening: Record<string, unknown> | null;
 }
 
-export async function deposits(db: DbConn, ids: string[]): Promise<ScreenedDeposit[]> {
+export async function deposits(db: DbConn, ids: string[], opts: { lock?: boolean } = {}): Promise<ScreenedDeposit[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<ScreenedDeposit>`
     SELECT id, wallet_id, chain_id, type, status, sender_address, aml_held, aml_screening FROM transactions
-     WHERE id = ANY(${ids}::uuid[])`.execute(db);
+     WHERE id = ANY(${ids}::uuid[]) ${opts.lock ? sql`FOR UPDATE` : sql``}`.execute(db);
   return rows;
 }
 

@@ -80,11 +80,13 @@ export async function activeSweep(db: DbConn, addressId: string, assetId: string
  * Whether a deposit of the asset to the address is held by AML screening (a listed sender,
  * not released): a sweep moves the address's whole balance, so none is made while one is.
  * A held deposit a reorg took away (FAILED) holds nothing: its money never arrived (revived,
- * it holds again).
+ * it holds again); nor does one swept before it was held (found listed by a later re-screen):
+ * its money has left the address, as withdrawals/store.ts heldBack reckons it.
  */
 export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: string): Promise<boolean> {
   const { rows } = await sql`SELECT 1 FROM transactions
-     WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held AND status <> 'FAILED' LIMIT 1`.execute(db);
+     WHERE address_id = ${addressId} AND asset_id = ${assetId} AND aml_held AND status <> 'FAILED' AND NOT asset_swept
+     LIMIT 1`.execute(db);
   return rows.length > 0;
 }
 
@@ -95,7 +97,7 @@ export async function holdsAmlHeld(db: DbConn, addressId: string, assetId: strin
 export async function amlHeldNative(db: DbConn, addressId: string): Promise<bigint> {
   const { rows } = await sql<{ held: string }>`
     SELECT coalesce(sum(t.amount), 0)::text AS held FROM transactions t JOIN assets a ON a.id = t.asset_id
-     WHERE t.address_id = ${addressId} AND t.aml_held AND t.status <> 'FAILED' AND a.is_native`.execute(db);
+     WHERE t.address_id = ${addressId} AND t.aml_held AND t.status <> 'FAILED' AND NOT t.asset_swept AND a.is_native`.execute(db);
   return BigInt(rows[0]!.held);
 }
 
