@@ -25,7 +25,13 @@ import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
 import { SALVAGE_EVENTS } from './steps.js';
-import { claimForeignSender as tryClaim, pendingForeign, releaseForeignSender as release, renewForeignSender as renew } from './store.js';
+import {
+  claimForeignSender as tryClaim,
+  foreignSameNonce,
+  pendingForeign,
+  releaseForeignSender as release,
+  renewForeignSender as renew,
+} from './store.js';
 import type { AmlScreening } from '../aml/service.js';
 
 export interface ForeignDeps {
@@ -342,6 +348,25 @@ export async function foreignRecover(
   }
 }
 
+/**
+ * Whether another recorded recovery of the sender on this chain, signed with `t`'s nonce, is
+ * mined: then `t` can never be. A missing receipt of `t` beside a mined nonce count past it is
+ * no proof on its own: the node answering the receipt look-up need not be the one (or at the
+ * block) that answered the count (a load balancer's backend a block behind, a node still
+ * indexing its transactions or keeping no index that far back), and a landed recovery ended
+ * FAILED, "nothing was sent", is one the client pays again. A nonce taken by a transfer the
+ * service did not sign leaves the recovery PENDING.
+ */
+async function nonceTakenByTwin(
+  deps: ModuleDeps,
+  r: { wallet: WalletRow; own: ChainHandle; adapter: ChainAdapter; sender: string },
+  t: { id: string; nonce: string; hash: string },
+): Promise<boolean> {
+  const twins = await foreignSameNonce(deps.db, r.wallet.id, r.own.id, r.sender, r.adapter.config.chainId, t);
+  for (const hash of twins) if (await r.adapter.getReceipt(hash)) return true;
+  return false;
+}
+
 type End = (
   id: string,
   ok: boolean,
@@ -354,9 +379,10 @@ type End = (
  * from what the node says now: nothing follows a foreign chain (its URL is not kept), so a
  * recovery not mined within its request, or whose process died between recording it and
  * broadcasting it, is looked at again by the next one there. Mined: SUCCESS or FAILED as its
- * receipt says. Its nonce used by another transaction of the sender and no receipt of its
- * own: FAILED, it can never be mined (the nonce read first, so one mined meanwhile is not
- * taken for another). Without a hash (recorded by an earlier version, whose process died before
+ * receipt says. No receipt of its own while another recorded recovery of the sender there,
+ * signed with its nonce, is mined (nonceTakenByTwin; looked for only once the sender's mined
+ * count is past that nonce, read first): FAILED, it can never be mined. A nonce used by a
+ * transfer the service did not sign is no proof (the node may just not answer its receipt). Without a hash (recorded by an earlier version, whose process died before
  * writing it, so before any broadcast): FAILED, judged only under the sender's claim. Anything
  * else stays PENDING. Best effort: the node failing here does not fail the request.
  */
@@ -381,11 +407,15 @@ async function settleEarlier(
         const mined = { hash: t.hash, block: receipt.block, ...r.adapter.fees.ofReceipt(receipt) };
         const ok = receipt.status === 'success';
         await end(t.id, ok, ok ? null : 'the recovery transfer reverted on chain (the network fee was paid)', mined);
-      } else if (t.nonce !== null && BigInt(t.nonce) < used) {
+      } else if (
+        t.nonce !== null &&
+        BigInt(t.nonce) < used &&
+        (await nonceTakenByTwin(deps, r, { id: t.id, nonce: t.nonce, hash: t.hash }))
+      ) {
         await end(
           t.id,
           false,
-          `never mined: its nonce ${t.nonce} was used by another transaction of the sender on that chain (its request ended before the broadcast, or it was replaced); nothing was sent`,
+          `never mined: its nonce ${t.nonce} was used by another recovery of the sender on that chain (its request ended before the broadcast); nothing was sent`,
           null,
         );
       }

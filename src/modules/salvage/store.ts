@@ -166,3 +166,25 @@ export async function pendingForeign(
      ORDER BY nonce NULLS FIRST, id`.execute(db);
   return rows;
 }
+
+/**
+ * The hashes of the wallet's other recoveries from `sender` on the chain named by rpcUrl whose
+ * id is `foreignChainId` signed with `nonce` (any status): one of them mined proves that
+ * nonce taken by another transfer (foreign.ts settleEarlier).
+ */
+export async function foreignSameNonce(
+  db: DbConn,
+  walletId: string,
+  ownChainId: string,
+  sender: string,
+  foreignChainId: number,
+  t: { id: string; nonce: string; hash: string },
+): Promise<string[]> {
+  const { rows } = await sql<{ hash: string }>`
+    SELECT hash FROM transactions
+     WHERE wallet_id = ${walletId} AND chain_id = ${ownChainId} AND type = 'SALVAGE' AND ${sameAddress('sender_address', sender)}
+       AND metadata -> 'salvage' ->> 'chainId' = ${String(foreignChainId)} AND nonce = ${t.nonce}::numeric
+       AND id <> ${t.id}::uuid AND hash IS NOT NULL AND hash <> ${t.hash}
+       AND NOT EXISTS (SELECT 1 FROM salvages s WHERE s.id = transactions.id)`.execute(db);
+  return rows.map((r) => r.hash);
+}
