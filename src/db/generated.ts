@@ -172,6 +172,7 @@ export interface AutoSettlements {
   status: string;
   swap: JsonColumn | null;
   swap_transaction_id: string | null;
+  topup_fee: NumericColumn | null;
   transfer_gas_limit: NumericColumn | null;
   updated_at: Generated<TimestampColumn>;
   wallet_id: string;

@@ -137,6 +137,8 @@ export async function recordPlanned(
       purpose: PURPOSE.topup,
       ownerId: s.id,
     });
-    await store.updateSettlement(tx, s.id, { stage: 'topup' });
+    // The top-up's own fee, held at the master with its value while its row is in flight
+    // (withdrawals/store.ts heldBack): reserveAtSender checked both against the master's spends.
+    await store.updateSettlement(tx, s.id, { stage: 'topup', ...(planned.topupFee ? { topupFee: planned.topupFee } : {}) });
   } else await send(tx, current);
 }

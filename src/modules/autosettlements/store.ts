@@ -372,6 +372,8 @@ export async function updateSettlement(
     settleTransactionId: string;
     swap: Record<string, unknown>;
     error: string;
+    /** What the master's top-up of the child costs it beyond its value (held with the top-up's row: withdrawals/store.ts heldBack). */
+    topupFee: bigint;
   }>,
 ): Promise<void> {
   await sql`
@@ -385,6 +387,7 @@ export async function updateSettlement(
       settle_transaction_id = coalesce(${patch.settleTransactionId ?? null}::uuid, settle_transaction_id),
       swap = coalesce(${patch.swap ? JSON.stringify(patch.swap) : null}::jsonb, swap),
       error = coalesce(${patch.error ?? null}::text, error),
+      topup_fee = coalesce(${patch.topupFee?.toString() ?? null}::numeric, topup_fee),
       updated_at = now()
     WHERE id = ${id}`.execute(db);
 }
