@@ -518,6 +518,8 @@ export interface Salvages {
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
   master_fee: NumericColumn | null;
+  master_fee_lend: NumericColumn | null;
+  master_fee_topup: NumericColumn | null;
   network: JsonColumn;
   recipient: string;
   sender: string;
@@ -598,6 +600,8 @@ export interface Sweeps {
   lend: JsonColumn | null;
   lend_outbound_id: string | null;
   master_fee: NumericColumn | null;
+  master_fee_lend: NumericColumn | null;
+  master_fee_topup: NumericColumn | null;
   network: JsonColumn | null;
   reserved_fee: NumericColumn | null;
   stage: string;

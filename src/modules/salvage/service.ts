@@ -42,6 +42,13 @@ import type { Salvager, SalvagePlan } from './types.js';
 
 export type { Salvager, SalvagePlan } from './types.js';
 
+/** What the recovery's steps from the master burn beyond the top-up's value, and its top-up's and lend's parts of it. */
+export interface MasterFee {
+  total: bigint;
+  topup: bigint;
+  lend: bigint;
+}
+
 export class SalvageService {
   readonly steps: SalvageSteps;
 
@@ -373,16 +380,16 @@ export class SalvageService {
    * while the recovery is pending (salvages.master_fee, withdrawals/store.ts heldBack), as a
    * sweep's are. Not a fee payer's fee (Solana): funds.ts checkPayer answers for it.
    */
-  async #masterFee(p: SalvagePlan): Promise<bigint> {
+  async #masterFee(p: SalvagePlan): Promise<MasterFee> {
     const { funding } = p;
     const topup = topupOf(funding);
     const fromMaster = (amount: bigint, network?: NetworkData) =>
       p.chain.adapter.sender.quote({ kind: 'native', from: p.wallet.address, to: p.sender.address, amount }, network).then((q) => q.fee);
     const [topupFee, lendFee] = await Promise.all([
       topup > 0n ? fromMaster(topup) : 0n,
-      funding.kind === 'lend' ? Promise.all([fromMaster(0n, funding.lend), fromMaster(0n, funding.giveBack)]).then(([a, b]) => a + b) : 0n,
+      funding.kind === 'lend' ? Promise.all([fromMaster(0n, funding.lend), fromMaster(0n, funding.giveBack)]) : ([0n, 0n] as const),
     ]);
-    return topupFee + lendFee;
+    return { total: topupFee + lendFee[0] + lendFee[1], topup: topupFee, lend: lendFee[0] };
   }
 
   /** readForMove for the recovery (null: nothing to hold it in; its sends made ready all the same). */
@@ -403,7 +410,13 @@ export class SalvageService {
   }
 
   /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
-  async #reserve(tx: DbConn, p: SalvagePlan, read: MoveRead, masterFee: bigint, policies: () => Promise<void>): Promise<void> {
+  async #reserve(
+    tx: DbConn,
+    p: SalvagePlan,
+    read: MoveRead,
+    { total: masterFee }: MasterFee,
+    policies: () => Promise<void>,
+  ): Promise<void> {
     const { funding, quote } = p;
     const topup = topupOf(funding);
     // Of the fee, the sender holds what nobody else pays: all of it when it pays its own way;

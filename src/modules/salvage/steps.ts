@@ -41,8 +41,8 @@ export class SalvageSteps {
     /** amlScreening: the outside recipient's AML screening (null: the wallet's own), kept on the Transaction. */
     client: { reference: string; metadata: Record<string, unknown> | null; amlScreening: AmlScreening | null },
     counted: Counted,
-    /** What the recovery's own steps from the master cost it beyond the top-up's value (service.ts #masterFee). */
-    masterFee: bigint,
+    /** What the recovery's own steps from the master cost it beyond the top-up's value, and its top-up's and lend's parts (service.ts #masterFee). */
+    masterFee: { total: bigint; topup: bigint; lend: bigint },
   ): Promise<string> {
     const id = uuidv7();
     const { chain, wallet, funding } = p;
@@ -99,7 +99,10 @@ export class SalvageSteps {
       give_back: lend?.giveBack ?? null,
       whole_balance: p.wholeBalance,
       // Held at the master while the recovery is pending (withdrawals/store.ts heldBack).
-      master_fee: masterFee > 0n ? masterFee.toString() : null,
+      master_fee: masterFee.total > 0n ? masterFee.total.toString() : null,
+      // Its top-up's and lend's parts: no longer held once that step is mined (heldBack).
+      master_fee_topup: masterFee.total > 0n ? masterFee.topup.toString() : null,
+      master_fee_lend: masterFee.total > 0n ? masterFee.lend.toString() : null,
       stage: topup > 0n ? 'topup' : lend ? 'lend' : 'transfer',
     });
     if (topup > 0n) await this.#enqueueMaster(tx, (await store.lockSalvage(tx, id))!, 'topup', { value: topup });

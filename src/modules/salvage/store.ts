@@ -25,6 +25,9 @@ export interface SalvageRow {
    * fee, a Tron lend's and give-back's): heldBack holds it at the master while it is pending.
    */
   master_fee: string | null;
+  /** The parts of master_fee its top-up and its lend burn: heldBack lets each go once that step is mined. */
+  master_fee_topup: string | null;
+  master_fee_lend: string | null;
   status: 'pending' | 'success' | 'failed';
   stage: SalvageStage;
   topup_outbound_id: string | null;
@@ -51,17 +54,18 @@ export async function insertSalvage(
     | 'give_back'
     | 'whole_balance'
     | 'master_fee'
+    | 'master_fee_topup'
+    | 'master_fee_lend'
     | 'stage'
   >,
 ): Promise<void> {
   await sql`
     INSERT INTO salvages (id, wallet_id, chain_id, from_index, sender, recipient, token, amount, network, lend, give_back,
-                          whole_balance, master_fee, status, stage)
+                          whole_balance, master_fee, master_fee_topup, master_fee_lend, status, stage)
     VALUES (${s.id}, ${s.wallet_id}, ${s.chain_id}, ${s.from_index}, ${s.sender}, ${s.recipient}, ${s.token}, ${s.amount},
             ${JSON.stringify(s.network)}::jsonb, ${s.lend === null ? null : JSON.stringify(s.lend)}::jsonb,
-            ${s.give_back === null ? null : JSON.stringify(s.give_back)}::jsonb, ${s.whole_balance}, ${s.master_fee}, 'pending', ${s.stage})`.execute(
-    db,
-  );
+            ${s.give_back === null ? null : JSON.stringify(s.give_back)}::jsonb, ${s.whole_balance}, ${s.master_fee},
+            ${s.master_fee_topup}, ${s.master_fee_lend}, 'pending', ${s.stage})`.execute(db);
 }
 
 export async function lockSalvage(db: DbConn, id: string): Promise<SalvageRow | undefined> {

@@ -245,9 +245,9 @@ export class SweepService {
       !gone && topup > 0n
         ? adapter.sender.quote({ kind: 'native', from: wallet.address, to: address.address, amount: topup }).then((q) => q.fee)
         : 0n,
-      !gone && lend ? Promise.all([masterStep(lend.lend), masterStep(lend.giveBack)]).then(([a, b]) => a + b) : 0n,
+      !gone && lend ? Promise.all([masterStep(lend.lend), masterStep(lend.giveBack)]) : ([0n, 0n] as const),
     ]);
-    const masterFee = topupFee + lendFee;
+    const masterFee = topupFee + lendFee[0] + lendFee[1];
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);
@@ -323,6 +323,8 @@ export class SweepService {
         giveBack: lend?.giveBack ?? null,
         reservedFee: childFee,
         masterFee,
+        // Its top-up's and lend's parts: no longer held once that step is mined (heldBack).
+        masterFeeSteps: { topup: topupFee, lend: lendFee[0] },
       });
       await this.transactions.attachToSweep(
         tx,

@@ -155,14 +155,17 @@ export async function insertSweep(
      * fee, a lend's and give-back's): heldBack holds it at the master while the sweep is pending.
      */
     masterFee?: bigint;
+    /** The parts of masterFee its top-up and its lend burn: heldBack lets each go once that step is mined. */
+    masterFeeSteps?: { topup: bigint; lend: bigint };
     error?: string;
   },
 ): Promise<void> {
   const json = (v: NetworkData | null | undefined) => (v ? JSON.stringify(v) : null);
-  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, reserved_fee, master_fee, error)
+  await sql`INSERT INTO sweeps (id, wallet_id, address_id, chain_id, asset_id, status, stage, amount, network, lend, give_back, reserved_fee, master_fee, master_fee_topup, master_fee_lend, error)
             VALUES (${s.id}, ${s.walletId}, ${s.addressId}, ${s.chainId}, ${s.assetId}, ${s.status}, ${s.stage}, ${s.amount.toString()},
                     ${json(s.network)}::jsonb, ${json(s.lend)}::jsonb, ${json(s.giveBack)}::jsonb, ${s.reservedFee?.toString() ?? null},
-                    ${s.masterFee?.toString() ?? null}, ${s.error ?? null})`.execute(db);
+                    ${s.masterFee?.toString() ?? null}, ${s.masterFeeSteps?.topup.toString() ?? null},
+                    ${s.masterFeeSteps?.lend.toString() ?? null}, ${s.error ?? null})`.execute(db);
 }
 
 /**

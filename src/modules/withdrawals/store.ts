@@ -73,7 +73,8 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * a master, the top-ups it sends children (TOPUPS), by the same rule (a settlement's with its
  * own fee, auto_settlements.topup_fee, for as long as its row holds its value), and what its sweeps'
  * own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's fee, a Tron
- * lend's and give-back's bandwidth), by the same rule, and its recoveries' (salvages.master_fee,
+ * lend's and give-back's bandwidth, less the top-up's and lend's parts once that step was
+ * mined before the balance read, which shows them paid: minedStep), by the same rule, and its recoveries' (salvages.master_fee,
  * the same fees; a recovery may run on another chain of the wallet's family than the wallet's
  * own, so it is found by its chain and its wallet's address), by the same rule; plus, from a
  * master, the fees of its children's payouts waiting for approval that it pays as fee payer (a
@@ -87,6 +88,17 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * the child what only a business key may release. Deposits to the master are not kept
  * apart (docs/aml.md, "What is not covered") and have no address row here.
  */
+/**
+ * A pending sweep's or recovery's part of its master_fee that the step `outbound` (its
+ * top-up, its lend) burns, once that step was mined before `since`: the balance read after
+ * it shows it paid (0 otherwise, and for rows without the part). Only 'mined', read from the
+ * row the sweep or recovery records as the step's (a replacement's once it settled): a row
+ * left 'replaced' or rebuilt has not paid it.
+ */
+const minedStep = (outbound: string, part: string, since: Date) => sql`coalesce((
+      SELECT ${sql.raw(part)} FROM outbound_txs o
+       WHERE o.id = ${sql.raw(outbound)} AND o.stage = 'mined' AND o.updated_at < ${since}), 0)`;
+
 export async function heldBack(db: DbConn, chainId: string, sender: string, since: Date): Promise<Held[]> {
   const { rows } = await sql<{
     asset_id: string | null;
@@ -131,7 +143,8 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
      WHERE o.chain_id = ${chainId} AND o.from_address = ${sender} AND o.purpose IN ${TOPUPS} AND o.stage IN ('mined', 'failed')
        AND o.updated_at >= ${since}
     UNION ALL
-    SELECT NULL, NULL, s.master_fee, NULL, 'PENDING', s.updated_at, false, NULL
+    SELECT NULL, NULL, s.master_fee - ${minedStep('s.topup_outbound_id', 's.master_fee_topup', since)} - ${minedStep('s.lend_outbound_id', 's.master_fee_lend', since)},
+           NULL, 'PENDING', s.updated_at, false, NULL
       FROM sweeps s
      WHERE s.wallet_id IN (SELECT id FROM wallets WHERE chain_id = ${chainId} AND address = ${sender})
        AND s.status = 'pending' AND s.master_fee > 0
@@ -141,7 +154,8 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
      WHERE s.wallet_id IN (SELECT id FROM wallets WHERE chain_id = ${chainId} AND address = ${sender})
        AND s.status <> 'pending' AND s.master_fee > 0 AND s.updated_at >= ${since}
     UNION ALL
-    SELECT NULL, NULL, v.master_fee, NULL, 'PENDING', v.updated_at, false, NULL
+    SELECT NULL, NULL, v.master_fee - ${minedStep('v.topup_outbound_id', 'v.master_fee_topup', since)} - ${minedStep('v.lend_outbound_id', 'v.master_fee_lend', since)},
+           NULL, 'PENDING', v.updated_at, false, NULL
       FROM salvages v JOIN wallets w ON w.id = v.wallet_id
      WHERE v.chain_id = ${chainId} AND w.address = ${sender} AND v.status = 'pending' AND v.master_fee > 0
     UNION ALL
