@@ -97,7 +97,8 @@ export const ERROR_CATALOGUE = {
   NOT_EXTERNAL: { status: 422, meaning: 'Only external (whitelisted) addresses can be removed.' },
   KEY_IN_USE: {
     status: 409,
-    meaning: 'A sweep, recovery or transaction from the address is in flight; its imported key stays until it is final, then remove the address.',
+    meaning:
+      'A sweep, recovery or transaction from the address is in flight; its imported key stays until it is final, then remove the address.',
   },
   BENEFICIARY_EXISTS: { status: 409, meaning: 'The address already is a beneficiary of this wallet; update it, or delete it first.' },
   OWN_ADDRESS: { status: 422, meaning: "A beneficiary cannot be one of the wallet's own child addresses." },
