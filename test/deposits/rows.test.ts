@@ -15,7 +15,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 // Columns the service does not read (no field of TransactionRow): written by other modules.
 const POLICY_COLUMNS = ['policy_type', 'policy_asset_id', 'policy_amount', 'policy_amount_usd', 'policy_destination'];
-const UNREAD_COLUMNS = ['sweep_id', 'reserved_fee', 'send_network', ...POLICY_COLUMNS];
+const UNREAD_COLUMNS = ['sweep_id', 'reserved_fee', 'quoted_fee', 'send_network', ...POLICY_COLUMNS];
 /** A stored row without the columns the service does not read. */
 const readable = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([k]) => !UNREAD_COLUMNS.includes(k)));
 

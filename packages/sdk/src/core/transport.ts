@@ -44,8 +44,6 @@ const REPLAY_SAFE_POSTS: ReadonlySet<OperationName> = new Set<OperationName>([
   'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw',
   'POST /v1/wallets/{walletId}/withdraw/sign',
   'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign',
-  'POST /v1/wallets/{walletId}/withdraw/sign-only',
-  'POST /v1/wallets/{walletId}/addresses/{addressId}/withdraw/sign-only',
 ]);
 
 /**
