@@ -59,8 +59,8 @@ export interface Planned {
   /** Native coin the master sends the child first; 0 = none needed. */
   topup: bigint;
   /**
-   * What sending the top-up costs the master (its own fee: on Tron 1.1 TRX more when the top-up
-   * creates the child); 0 without a top-up. The top-up and this are judged against the master's
+   * What sending the top-up costs the master (its own fee, more where the family charges for
+   * creating the child); 0 without a top-up. The top-up and this are judged against the master's
    * own pending spends when the settlement is reserved (reserveAtSender, as a sweep's top-up is).
    */
   topupFee?: bigint;

@@ -373,12 +373,12 @@ export class SalvageService {
 
   /**
    * What the recovery's own steps from the master cost it beyond the top-up's value, each
-   * quoted as the master sends it: the top-up (on Tron 1.1 TRX more when it activates the
-   * sender), and a lend and give-back of the master's staked resources (their bandwidth,
-   * burned once the master's free bytes of the day are spent). Checked against the master's
-   * pending spends with the top-up (#reserve, also when there is none) and held at the master
-   * while the recovery is pending (salvages.master_fee, withdrawals/store.ts heldBack), as a
-   * sweep's are. Not a fee payer's fee (Solana): funds.ts checkPayer answers for it.
+   * quoted as the master sends it: the top-up's own fee (more when it activates the sender,
+   * where the family charges for that), and the fees of a lend and give-back of the master's
+   * staked resources. Checked against the master's pending spends with the top-up (#reserve,
+   * also when there is none) and held at the master while the recovery is pending
+   * (salvages.master_fee, withdrawals/store.ts heldBack), as a sweep's are. Not a fee payer's
+   * fee (a sponsored sender's): funds.ts checkPayer answers for it.
    */
   async #masterFee(p: SalvagePlan): Promise<MasterFee> {
     const { funding } = p;

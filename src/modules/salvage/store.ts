@@ -22,7 +22,7 @@ export interface SalvageRow {
   whole_balance: boolean;
   /**
    * What the recovery's steps from the master may burn beyond its top-up's value (the top-up's
-   * fee, a Tron lend's and give-back's): heldBack holds it at the master while it is pending.
+   * fee, a lend's and give-back's): heldBack holds it at the master while it is pending.
    */
   master_fee: string | null;
   /** The parts of master_fee its top-up and its lend burn: heldBack lets each go once that step is mined. */

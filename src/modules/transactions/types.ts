@@ -106,7 +106,7 @@ export interface NewWithdrawal {
   sendNetwork?: NetworkData;
   /**
    * Held for approval: the network fee quoted at acceptance, which it is signed within once
-   * approved. Above reservedFee where the master pays the fee (a Solana child's payout): the
+   * approved. Above reservedFee where the master pays the fee (a sponsored child's payout): the
    * difference is held back from the master's payouts while it waits (withdrawals/store.ts heldBack).
    */
   quotedFee?: bigint;

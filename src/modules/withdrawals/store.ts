@@ -71,14 +71,15 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * owns what it moves and its transfer's fee (sweeps.reserved_fee), and a withdrawal from the
  * child accepted meanwhile would leave one of the two to fail on chain, fee paid; plus, from
  * a master, the top-ups it sends children (TOPUPS), by the same rule (a settlement's with its
- * own fee, auto_settlements.topup_fee, for as long as its row holds its value), and what its sweeps'
- * own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's fee, a Tron
- * lend's and give-back's bandwidth, less the top-up's and lend's parts once that step was
- * mined before the balance read, which shows them paid: minedStep), by the same rule, and its recoveries' (salvages.master_fee,
- * the same fees; a recovery may run on another chain of the wallet's family than the wallet's
- * own, so it is found by its chain and its wallet's address), by the same rule; plus, from a
- * master, the fees of its children's payouts waiting for approval that it pays as fee payer (a
- * Solana child's: the part of quoted_fee the child does not hold), for as long as they wait
+ * own fee, auto_settlements.topup_fee, for as long as its row holds its value), and what its
+ * sweeps' own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's
+ * fee, the fees of a lend and give-back of the master's resources, less the top-up's and
+ * lend's parts once that step was mined before the balance read, which shows them paid:
+ * minedStep), by the same rule, and its recoveries' (salvages.master_fee, the same fees; a
+ * recovery may run on another chain of the wallet's family than the wallet's own, so it is
+ * found by its chain and its wallet's address), by the same rule; plus, from a master, the
+ * fees of its children's payouts waiting for approval that it pays as fee payer (a sponsored
+ * child's: the part of quoted_fee the child does not hold), for as long as they wait
  * (approved, a payout is sent within moments and the master's fees are not held for it,
  * funds.ts checkPayer; refused, it was never signed); plus the deposits to
  * the sender (a child, or an address whose key the wallet imported) that AML screening
