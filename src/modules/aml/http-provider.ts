@@ -19,6 +19,36 @@ export interface HttpProviderConfig {
   concurrency?: number;
 }
 
+/**
+ * An answer is a short JSON object; a provider (or whatever answers at its address) that sends
+ * more is refused rather than buffered whole, so a misbehaving endpoint cannot fill the
+ * process's memory from inside the screening of a payout.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024;
+
+async function readCapped(res: Response, what: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => {});
+    throw new Error(`the ${what} API answered more than ${MAX_ANSWER_BYTES} bytes`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new Error(`the ${what} API answered more than ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function httpProvider(config: HttpProviderConfig): ScreeningProvider {
   const base = config.url.replace(/\/+$/, '');
   const concurrency = Math.max(1, config.concurrency ?? 8);
@@ -34,9 +64,22 @@ export function httpProvider(config: HttpProviderConfig): ScreeningProvider {
           const res = await fetch(`${base}/api/v1/address/${encodeURIComponent(addresses[i]!)}`, {
             headers: { accept: 'application/json', ...(config.apiKey ? { 'x-api-key': config.apiKey } : {}) },
             signal,
+            // A redirect is not followed (it fails the call as 'HTTP 3xx'): fetch strips only the
+            // standard credential headers when it follows one to another origin, so X-API-Key
+            // would go along to wherever the Location pointed. The API answers at its own URL.
+            redirect: 'manual',
           });
-          if (!res.ok) throw new Error(`HTTP ${res.status} from the ${config.kind} API`);
-          const body = (await res.json().catch(() => null)) as { identifications?: unknown } | null;
+          if (!res.ok) {
+            await res.body?.cancel().catch(() => {});
+            throw new Error(`HTTP ${res.status} from the ${config.kind} API`);
+          }
+          const text = await readCapped(res, config.kind);
+          let body: { identifications?: unknown } | null = null;
+          try {
+            body = JSON.parse(text) as { identifications?: unknown } | null;
+          } catch {
+            body = null;
+          }
           if (!body || !Array.isArray(body.identifications)) throw new Error(`the ${config.kind} API answered without identifications`);
           out[i] = body.identifications.length > 0;
         }
