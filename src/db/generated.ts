@@ -583,6 +583,7 @@ export interface Swaps {
   sender: string;
   stage: string;
   status: string;
+  topup_fee: NumericColumn | null;
   updated_at: Generated<TimestampColumn>;
   wallet_id: string;
 }

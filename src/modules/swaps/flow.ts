@@ -255,6 +255,9 @@ export class SwapFlow {
         min_out: a.minOut.toString(),
         plan,
         stage: topup > 0n ? 'topup' : 'sending',
+        // The top-up's own fee, as reserveForMove checked it at the master: held there with the
+        // top-up's value for as long as the top-up is in flight (withdrawals/store.ts heldBack).
+        topup_fee: topup > 0n ? a.fees.fee.toString() : null,
       });
       if (ctx.quote && !(await store.useQuote(tx, ctx.quote.id, id))) {
         throw new ConflictError('QUOTE_USED', 'This quote has been executed already; ask for a new one');

@@ -86,14 +86,17 @@ export interface SwapRow {
   stage: SwapStage;
   amount_out: string | null;
   error: string | null;
+  /** A child's top-up's own fee, paid by the master (null: no top-up, or accepted before migration 061). */
+  topup_fee: string | null;
 }
 
 export async function insertSwap(db: DbConn, s: Omit<SwapRow, 'status' | 'amount_out' | 'error'>): Promise<void> {
   await sql`
     INSERT INTO swaps (id, wallet_id, address_id, chain_id, from_index, sender, recipient, asset_in_id, asset_out_id, amount_in, min_out,
-                       plan, status, stage)
+                       plan, status, stage, topup_fee)
     VALUES (${s.id}, ${s.wallet_id}, ${s.address_id}, ${s.chain_id}, ${s.from_index}, ${s.sender}, ${s.recipient}, ${s.asset_in_id},
-            ${s.asset_out_id}, ${s.amount_in}, ${s.min_out}, ${JSON.stringify(s.plan)}::jsonb, 'pending', ${s.stage})`.execute(db);
+            ${s.asset_out_id}, ${s.amount_in}, ${s.min_out}, ${JSON.stringify(s.plan)}::jsonb, 'pending', ${s.stage},
+            ${s.topup_fee})`.execute(db);
 }
 
 export async function lockSwap(db: DbConn, id: string): Promise<SwapRow | undefined> {

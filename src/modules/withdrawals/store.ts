@@ -49,8 +49,8 @@ const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
  * Outbound purposes by which the master sends a child native coin for its fees, ahead of a
  * sweep, a settlement, a recovery or a swap: no Transaction of the master's records them.
  * Their value is held from the master's balance; their own fee as its flow quoted it (a
- * settlement's in auto_settlements.topup_fee, with the row; a sweep's and a recovery's in their
- * master_fee, while they are in flight).
+ * settlement's in auto_settlements.topup_fee and a swap's in swaps.topup_fee, with the row; a
+ * sweep's and a recovery's in their master_fee, while they are in flight).
  */
 const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-topup')`;
 
@@ -70,8 +70,8 @@ const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-to
  * same rule: a sweep writes no Transaction of its own, yet from the moment it is planned it
  * owns what it moves and its transfer's fee (sweeps.reserved_fee), and a withdrawal from the
  * child accepted meanwhile would leave one of the two to fail on chain, fee paid; plus, from
- * a master, the top-ups it sends children (TOPUPS), by the same rule (a settlement's with its
- * own fee, auto_settlements.topup_fee, for as long as its row holds its value), and what its
+ * a master, the top-ups it sends children (TOPUPS), by the same rule (a settlement's and a
+ * swap's with its own fee, their topup_fee, for as long as its row holds its value), and what its
  * sweeps' own steps may burn beyond those top-ups' values (sweeps.master_fee: the top-up's
  * fee, the fees of a lend and give-back of the master's resources, less the top-up's and
  * lend's parts once that step was mined before the balance read, which shows them paid:
@@ -135,12 +135,16 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
      WHERE s.address_id IN (SELECT id FROM addresses WHERE chain_id = ${chainId} AND lower(address) = lower(${sender}) AND address = ${sender})
        AND s.status <> 'pending' AND s.updated_at >= ${since} AND o.hash IS NOT NULL
     UNION ALL
-    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), o.value, a.topup_fee, o.hash, 'PENDING', o.updated_at, false, NULL
+    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), o.value, coalesce(a.topup_fee, w.topup_fee), o.hash, 'PENDING',
+           o.updated_at, false, NULL
       FROM outbound_txs o LEFT JOIN auto_settlements a ON o.purpose = 'autosettle-topup' AND a.id = o.owner_id
+                          LEFT JOIN swaps w ON o.purpose = 'swap-topup' AND w.id = o.owner_id
      WHERE o.chain_id = ${chainId} AND o.from_address = ${sender} AND o.purpose IN ${TOPUPS} AND o.stage IN ('created', 'signed', 'broadcast')
     UNION ALL
-    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), o.value, a.topup_fee, o.hash, 'SETTLED', o.updated_at, false, NULL
+    SELECT (SELECT id FROM assets WHERE chain_id = ${chainId} AND is_native LIMIT 1), o.value, coalesce(a.topup_fee, w.topup_fee), o.hash, 'SETTLED',
+           o.updated_at, false, NULL
       FROM outbound_txs o LEFT JOIN auto_settlements a ON o.purpose = 'autosettle-topup' AND a.id = o.owner_id
+                          LEFT JOIN swaps w ON o.purpose = 'swap-topup' AND w.id = o.owner_id
      WHERE o.chain_id = ${chainId} AND o.from_address = ${sender} AND o.purpose IN ${TOPUPS} AND o.stage IN ('mined', 'failed')
        AND o.updated_at >= ${since}
     UNION ALL
