@@ -12,11 +12,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { fundedWallet, post, sendToken, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
+import { fundedWallet, sendToken, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import type { Harness } from '../../support/harness.js';
 import { eventually } from '../../support/fixtures.js';
 import { createTronWallet, startTronService, tronChain, type TronWallet } from './world.js';
-import { hex } from './sweep-world.js';
+import { masterFeeKit } from './master-fee-kit.js';
 
 let s: TronStandIn;
 let h: Harness;
@@ -36,30 +36,8 @@ afterAll(async () => {
   await s?.stop();
 });
 
-const base = () => `/v1/wallets/${wallet.id}`;
-const trxOf = async (address: string) => BigInt((await post(s, 'wallet/getaccount', { address: hex(address) })).balance ?? 0);
 const api = (method: string, path: string, body?: unknown) => h.api(method, `${base()}${path}`, { key: wallet.apiKey, body });
-
-async function settle(id: string) {
-  await h.services.outbound.send(id).catch(() => undefined);
-  return eventually(
-    async () => {
-      await h.services.outbound.track(id).catch(() => undefined);
-      return (await h.services.outbound.get(id))!;
-    },
-    (r) => !['created', 'signed', 'broadcast'].includes(r.stage),
-    30_000,
-  );
-}
-async function payoutFee(amount: bigint): Promise<bigint> {
-  const res = await api('POST', '/withdraw/network-fee', {
-    assetId: wallet.trxId,
-    address: payer.address,
-    amount: (Number(amount) / 1e6).toFixed(6),
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return BigInt(Math.round(Number(res.body.data.networkFee) * 1e6));
-}
+const { base, trxOf, settle, payoutFee } = masterFeeKit(() => ({ s, h, slug: SLUG, wallet, payer }));
 
 describe("a child settlement's top-up fee at the master", () => {
   it('is held while the top-up is unsent: a payout of the rest of the TRX is refused, one that leaves it is made', async () => {

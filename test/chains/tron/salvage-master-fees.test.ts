@@ -12,11 +12,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { fundedWallet, newWallet, post, sendTrx, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
+import { fundedWallet, newWallet, sendTrx, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import type { Harness } from '../../support/harness.js';
-import { eventually } from '../../support/fixtures.js';
-import { createTronWallet, startTronService, tronChain, type TronWallet } from './world.js';
-import { hex, stakeForEnergy, type SweepWorld } from './sweep-world.js';
+import { startTronService, tronChain, type TronWallet } from './world.js';
+import { masterFeeKit, stakedMaster } from './master-fee-kit.js';
 
 let s: TronStandIn;
 let h: Harness;
@@ -31,67 +30,20 @@ beforeAll(async () => {
 }, 90_000);
 // Each case on a wallet of its own, its master staked for energy: none sees another's payouts.
 beforeEach(async () => {
-  wallet = await createTronWallet(h, s, SLUG, { trx: 10_100_000_000, usdt: 1_000_000n });
-  await s.control.produceBlocks(1);
-  await stakeForEnergy({ s, h } as SweepWorld, wallet, 10_000_000_000);
+  wallet = await stakedMaster(s, h, SLUG);
 }, 90_000);
 afterAll(async () => {
   await h?.stop();
   await s?.stop();
 });
 
-const base = () => `/v1/wallets/${wallet.id}`;
-const trxOf = async (address: string) => BigInt((await post(s, 'wallet/getaccount', { address: hex(address) })).balance ?? 0);
-
-async function settle(id: string) {
-  await h.services.outbound.send(id).catch(() => undefined);
-  return eventually(
-    async () => {
-      await h.services.outbound.track(id).catch(() => undefined);
-      return (await h.services.outbound.get(id))!;
-    },
-    (r) => !['created', 'signed', 'broadcast'].includes(r.stage),
-    30_000,
-  );
-}
-async function ownRows(ownerId: string) {
-  const { rows } = await sql<{ id: string; purpose: string; stage: string; value: string }>`
-    SELECT id, purpose, stage, value FROM outbound_txs WHERE owner_id = ${ownerId} ORDER BY created_at, id`.execute(h.database.db);
-  return rows;
-}
-/** Sends and settles every unsent row of the owner, one by one. */
-async function drive(ownerId: string) {
-  for (let i = 0; i < 6; i++) {
-    const next = (await ownRows(ownerId)).find((r) => ['created', 'signed', 'broadcast'].includes(r.stage));
-    if (!next) return;
-    await settle(next.id);
-  }
-}
-async function payout(amount: bigint) {
-  return h.api('POST', `${base()}/withdraw`, {
-    key: wallet.apiKey,
-    body: { assetId: wallet.trxId, address: payer.address, amount: (Number(amount) / 1e6).toFixed(6) },
-  });
-}
-/** The quoted fee of a TRX payout of about `amount` to the payer (its bytes grow with the amount). */
-async function payoutFee(amount: bigint): Promise<bigint> {
-  const res = await h.api('POST', `${base()}/withdraw/network-fee`, {
-    key: wallet.apiKey,
-    body: { assetId: wallet.trxId, address: payer.address, amount: (Number(amount) / 1e6).toFixed(6) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return BigInt(Math.round(Number(res.body.data.networkFee) * 1e6));
-}
-/** Spends the master's free bandwidth of the day: its lend and give-back then burn TRX. */
-async function spendMasterFreeBandwidth() {
-  for (let i = 0; i < 4; i++) {
-    const r = await post(s, 'wallet/getaccountresource', { address: hex(wallet.address) });
-    if ((r.freeNetLimit ?? 0) - (r.freeNetUsed ?? 0) < 200) return;
-    const res = await payout(1_000_000n);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    await drive(res.body.data.id);
-  }
-}
+const { base, trxOf, ownRows, drive, payout, payoutFee, spendMasterFreeBandwidth } = masterFeeKit(() => ({
+  s,
+  h,
+  slug: SLUG,
+  wallet,
+  payer,
+}));
 /** A child holding 2.5 of the stand-in's USDC (a TRC-20 this chain does not list); active when `active` (someone sent it 1 TRX). */
 async function childWithToken(active: boolean): Promise<string> {
   const res = await h.api('POST', `${base()}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });

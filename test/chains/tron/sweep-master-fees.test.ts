@@ -9,13 +9,11 @@
  * The worker is off: each row is driven by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { fundedWallet, post, sendToken, sendTrx, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
+import { fundedWallet, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import type { Harness } from '../../support/harness.js';
-import { eventually } from '../../support/fixtures.js';
-import { createTronWallet, startTronService, tronChain, type TronWallet } from './world.js';
-import { hex, stakeForEnergy, type SweepWorld } from './sweep-world.js';
+import { startTronService, tronChain, type TronWallet } from './world.js';
+import { masterFeeKit, stakedMaster } from './master-fee-kit.js';
 
 let s: TronStandIn;
 let h: Harness;
@@ -26,9 +24,7 @@ const SLUG = 'tron-sweep-master-fees';
 beforeAll(async () => {
   s = await startForTest({ blockTimeMs: 100 });
   h = await startTronService([tronChain(s, SLUG, 990_315)], false);
-  wallet = await createTronWallet(h, s, SLUG, { trx: 10_100_000_000, usdt: 1_000_000n });
-  await s.control.produceBlocks(1);
-  await stakeForEnergy({ s, h } as SweepWorld, wallet, 10_000_000_000);
+  wallet = await stakedMaster(s, h, SLUG);
   payer = await fundedWallet(s, 10_000_000_000, { USDT: 1_000_000_000n });
 }, 90_000);
 afterAll(async () => {
@@ -36,84 +32,18 @@ afterAll(async () => {
   await s?.stop();
 });
 
-const base = () => `/v1/wallets/${wallet.id}`;
-const trxOf = async (address: string) => BigInt((await post(s, 'wallet/getaccount', { address: hex(address) })).balance ?? 0);
-
-async function settle(id: string) {
-  await h.services.outbound.send(id).catch(() => undefined);
-  return eventually(
-    async () => {
-      await h.services.outbound.track(id).catch(() => undefined);
-      return (await h.services.outbound.get(id))!;
-    },
-    (r) => !['created', 'signed', 'broadcast'].includes(r.stage),
-    30_000,
-  );
-}
-async function sweepRows(sweepId: string) {
-  const { rows } = await sql<{ id: string; purpose: string; stage: string }>`
-    SELECT id, purpose, stage FROM outbound_txs WHERE owner_id = ${sweepId} ORDER BY created_at, id`.execute(h.database.db);
-  return rows;
-}
-/** Sends and settles every unsent row of the owner, one by one. */
-async function drive(ownerId: string) {
-  for (let i = 0; i < 6; i++) {
-    const next = (await sweepRows(ownerId)).find((r) => ['created', 'signed', 'broadcast'].includes(r.stage));
-    if (!next) return;
-    await settle(next.id);
-  }
-}
-async function payout(amount: bigint) {
-  return h.api('POST', `${base()}/withdraw`, {
-    key: wallet.apiKey,
-    body: { assetId: wallet.trxId, address: payer.address, amount: (Number(amount) / 1e6).toFixed(6) },
-  });
-}
-/** The quoted fee of a TRX payout of about `amount` to the payer (its bytes grow with the amount). */
-async function payoutFee(amount: bigint): Promise<bigint> {
-  const res = await h.api('POST', `${base()}/withdraw/network-fee`, {
-    key: wallet.apiKey,
-    body: { assetId: wallet.trxId, address: payer.address, amount: (Number(amount) / 1e6).toFixed(6) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return BigInt(Math.round(Number(res.body.data.networkFee) * 1e6));
-}
-/** Spends the master's free bandwidth of the day: its lend and give-back then burn TRX. */
-async function spendMasterFreeBandwidth() {
-  for (let i = 0; i < 4; i++) {
-    const r = await post(s, 'wallet/getaccountresource', { address: hex(wallet.address) });
-    if ((r.freeNetLimit ?? 0) - (r.freeNetUsed ?? 0) < 200) return;
-    const res = await payout(1_000_000n);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    await drive(res.body.data.id);
-  }
-}
-/** An active child (someone sent it 1 TRX) holding a confirmed USDT deposit; returns the deposit's id. */
-async function childWithDeposit(): Promise<string> {
-  const res = await h.api('POST', `${base()}/addresses`, { key: wallet.apiKey, body: { disableAutoSweep: true } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const child = (res.body.data as { address: string }).address;
-  expect((await sendTrx(s, payer, child, 1_000_000)).result).toBe(true);
-  const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
-  while ((await indexer.step()) === 'progress');
-  const sent = await sendToken(s, payer, s.tokens[0]!.address, child, 5_000_000n);
-  expect(sent.result, JSON.stringify(sent)).toBe(true);
-  const rows = await eventually(
-    async () => {
-      await indexer.step();
-      const { rows } = await sql<{ id: string; status: string }>`
-        SELECT id, status FROM transactions WHERE type = 'DEPOSIT' AND hash = ${sent.txid as string}`.execute(h.database.db);
-      return rows;
-    },
-    (r) => r[0]?.status === 'SUCCESS',
-    90_000,
-  );
-  return rows[0]!.id;
-}
-async function sweepOf(depositId: string) {
-  const { rows } = await sql<{ sweep_id: string | null }>`SELECT sweep_id FROM transactions WHERE id = ${depositId}`.execute(h.database.db);
-  return rows[0]!.sweep_id;
-}
+const {
+  base,
+  trxOf,
+  settle,
+  ownRows: sweepRows,
+  drive,
+  payout,
+  payoutFee,
+  spendMasterFreeBandwidth,
+  childWithDeposit,
+  sweepOf,
+} = masterFeeKit(() => ({ s, h, slug: SLUG, wallet, payer }));
 
 describe("a Tron sweep's lend and give-back fees at the master", () => {
   it('a payout of all the TRX accepted while the sweep is under way leaves them: both are made', async () => {
