@@ -152,6 +152,21 @@ describe('BLOCK', () => {
     expect((await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '14' })).status).toBe(200);
     expect((await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '6' })).status).toBe(200);
   });
+
+  it('holds however the sending address is spelt: its id in upper case in the URL', { timeout: 60_000 }, async () => {
+    // UUIDs are case-insensitive (the API takes either case, PostgreSQL compares them as
+    // uuid): a rule scoped to a child address must not be stepped around by spelling the
+    // address's id in upper case in the URL.
+    const wallet = await fundedWallet(w, 'block-id-case', '0');
+    const c = await child(wallet, '10');
+    await policy(w, { name: 'nothing out of this child', priority: 5, walletId: wallet.id, addressId: c.id, action: 'BLOCK' });
+    for (const addressId of [c.id, c.id.toUpperCase()]) {
+      const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: randomAddress(), amount: '1' }, { addressId });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.error).toBe('POLICY_BLOCKED');
+    }
+    expect(await footprint(w, wallet.id)).toMatchObject({ transactions: 0, outbound: 0 });
+  });
 });
 
 describe('dry run', () => {

@@ -96,6 +96,17 @@ export interface Candidate {
   initiator: Initiator;
 }
 
+/**
+ * Whether two ids name the same row. UUIDs are case-insensitive: the API takes either case
+ * in a URL and PostgreSQL compares them as uuid, so a candidate's ids may be spelt as the
+ * request spelt them (a sender's address id from the path) while a rule's come from the
+ * database. Compared as text, `…/addresses/<its id in upper case>/withdraw` stepped around a
+ * rule scoped to that address.
+ */
+export function sameId(a: string | null, b: string | null): boolean {
+  return a === b || (a !== null && b !== null && a.toLowerCase() === b.toLowerCase());
+}
+
 /** What the window of a velocity rule already holds for one candidate's scope. */
 export interface WindowTotals {
   count: number;
@@ -153,8 +164,8 @@ const typeLabel = (t: PolicyType) => t.toLowerCase().replace(/_/g, ' ');
 /** Everything but velocity. */
 export function staticMatch(rule: Rule, c: Candidate): Check {
   if (!rule.isActive) return no('the rule is switched off');
-  if (rule.walletId && rule.walletId !== c.walletId) return no('it applies to another wallet');
-  if (rule.addressId && rule.addressId !== c.addressId) return no('it applies to another sending address');
+  if (rule.walletId && !sameId(rule.walletId, c.walletId)) return no('it applies to another wallet');
+  if (rule.addressId && !sameId(rule.addressId, c.addressId)) return no('it applies to another sending address');
   const k = rule.conditions;
   if (k.types && !k.types.includes(c.type)) return no(`a ${typeLabel(c.type)} is not among its types (${k.types.join(', ')})`);
   if (k.assets) {
@@ -301,7 +312,7 @@ export function countedTypes(rule: Rule): Counted['as'][] {
  * counts, whatever the rule's other conditions.
  */
 export function countsIn(rule: Rule, c: Candidate): boolean {
-  if (rule.walletId && rule.walletId !== c.walletId) return false;
+  if (rule.walletId && !sameId(rule.walletId, c.walletId)) return false;
   return countedTypes(rule).includes(familyOf(c.type));
 }
 
