@@ -16,11 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/chains/address-key.js';
 import { randomAddress } from '../withdrawals/world.js';
 import { eventually } from '../support/fixtures.js';
+import type { ApiResponse } from '../support/harness.js';
 import {
   ETH,
   footprint,
   fundedWallet,
   getTx,
+  mintKey,
   policy,
   startPolicyWorld,
   vote,
@@ -204,4 +206,54 @@ describe('a FAILED withdrawal retried while its wallet stops paying', () => {
       expect(await w.eth.balanceOf('USDC', to)).toBe(0n);
     });
   }
+});
+
+describe('an approver stops standing while the deciding vote is under way', () => {
+  it('a key revoked meanwhile: never answered before a payout its approval sent on', { timeout: 90_000 }, async () => {
+    const wallet = await fundedWallet(w, 'approval race: approver revoked', '200');
+    const gone = await mintKey(w.h, 'approver revoked during a vote', ['APPROVE']);
+    await policy(w, {
+      name: 'over 100 USDC needs two approvals (revocation race)',
+      priority: 10,
+      walletId: wallet.id,
+      conditions: { types: ['WITHDRAW', 'BATCH_ITEM'], assets: ['USDC'], amount: { min: '100', currency: 'ASSET' } },
+      action: 'REQUIRE_APPROVAL',
+      approval: { approvers: { apiKeys: [gone.id, w.approvers[1].id] }, quorum: 2, ttlSeconds: 3600 },
+    });
+    const to = randomAddress();
+    const res = await withdraw(w, wallet, { assetId: w.usdc.id, address: to, amount: '150' });
+    expect(res.body.data?.status, JSON.stringify(res.body)).toBe('PENDING_APPROVAL');
+    const id = res.body.data.id as string;
+    expect((await vote(w, gone, id, 'approve')).body.data).toMatchObject({ status: 'PENDING', approvals: 1 });
+
+    // The second approval comes in; while its transaction is under way (waiting for the
+    // sender), the first approver's key is revoked (lost, or its holder left).
+    let answered = false;
+    let revoke: Promise<ApiResponse> | undefined;
+    let answeredDuringVote = false;
+    const approved = await whileSenderHeld(
+      wallet,
+      () => vote(w, w.approvers[1], id, 'approve'),
+      async () => {
+        revoke = w.h.api('DELETE', `/v1/api-keys/${gone.id}`, { key: w.h.businessKey }).then((r) => {
+          answered = true;
+          return r;
+        });
+        await Promise.race([revoke, new Promise((r) => setTimeout(r, 1500))]);
+        answeredDuringVote = answered;
+      },
+    );
+    expect((await revoke!).status).toBe(200);
+    expect(approved.status, JSON.stringify(approved.body).slice(0, 400)).toBe(200);
+    // Once the revocation is answered, the key's approval counts no more: a payout it would
+    // send on is not sent. Either the vote saw the revocation (still waiting for a second
+    // standing approval), or the revocation waited for the vote that counted the key.
+    if (answeredDuringVote) {
+      expect(approved.body.data).toMatchObject({ status: 'PENDING', approvals: 1 });
+      expect((await getTx(w, wallet, id)).status).toBe('PENDING_APPROVAL');
+      expect((await footprint(w, wallet.id)).outbound).toBe(0);
+    } else {
+      expect(approved.body.data).toMatchObject({ status: 'APPROVED', reason: 'approved by 2 of 2 required' });
+    }
+  });
 });

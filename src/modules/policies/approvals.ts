@@ -152,7 +152,8 @@ export class ApprovalService {
       const votes = await store.votesOf(tx, [id]);
       // Only the approvals of voters who still may approve: a key revoked since it voted (or a
       // user removed, or moved to a role that cannot approve) no longer counts toward the quorum.
-      const approvals = (await approvalsOf(tx, [a], votes)).get(id) ?? 0;
+      // Their rows are held to this COMMIT, so one revoked meanwhile is not answered before it.
+      const approvals = (await approvalsOf(tx, [a], votes, true)).get(id) ?? 0;
       const entry = (action: string, details: Record<string, unknown>): AuditRecord => ({
         businessId: a.business_id,
         walletId: a.wallet_id,
@@ -342,10 +343,11 @@ export class ApprovalService {
  * The approvals each request counts. An open request counts the APPROVE votes of voters who
  * may still approve it (a business key not revoked and still holding APPROVE, a dashboard
  * user not removed whose current role approves and is listed, or who is listed by id): the
- * quorum is of approvers standing when it is reached. A decided request shows every approval
+ * quorum is of approvers standing when it is reached (`lock`: their rows held to the deciding
+ * transaction's COMMIT, store.standingVoters). A decided request shows every approval
  * (and override) cast on it; its `reason` says how many counted when it was decided.
  */
-async function approvalsOf(db: DbConn, rows: store.ApprovalRow[], votes: store.VoteRow[]): Promise<Map<string, number>> {
+async function approvalsOf(db: DbConn, rows: store.ApprovalRow[], votes: store.VoteRow[], lock = false): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const open = new Map(rows.filter((r) => r.status === 'PENDING').map((r) => [r.id, r]));
   for (const r of rows) {
@@ -357,7 +359,7 @@ async function approvalsOf(db: DbConn, rows: store.ApprovalRow[], votes: store.V
   for (const businessId of new Set([...open.values()].map((r) => r.business_id))) {
     const mine = pending.filter((v) => open.get(v.approval_id)!.business_id === businessId);
     const ids = (prefix: string) => [...new Set(mine.flatMap((v) => (v.voter.startsWith(prefix) ? [v.voter.slice(prefix.length)] : [])))];
-    const standing = await store.standingVoters(db, businessId, ids('key:'), ids('user:'));
+    const standing = await store.standingVoters(db, businessId, ids('key:'), ids('user:'), lock);
     for (const v of mine) {
       const approvers = open.get(v.approval_id)!.approvers;
       let counts = false;

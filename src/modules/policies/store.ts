@@ -347,23 +347,31 @@ export async function votesOf(db: DbConn, ids: string[]): Promise<VoteRow[]> {
 /**
  * Which of these voters may still approve for the business: business keys neither revoked nor
  * stripped of the APPROVE grant, and dashboard users not removed, with their current roles.
+ *
+ * `lock` (the deciding vote's transaction): their rows are read FOR SHARE and so held to its
+ * COMMIT. A key revoked, or a user removed or moved to another role, while the vote is under
+ * way (it may wait long for the sender's lock before it sends the payout on) then waits for
+ * the vote, and one committed first is seen by it: a revocation is never answered before a
+ * payout that still counted the key's approval is sent on.
  */
 export async function standingVoters(
   db: DbConn,
   businessId: string,
   keys: string[],
   users: string[],
+  lock = false,
 ): Promise<{ keys: Set<string>; users: Map<string, string> }> {
+  const forShare = lock ? sql`FOR SHARE` : sql``;
   const [k, u] = await Promise.all([
     keys.length
       ? sql<{ id: string }>`
           SELECT id FROM api_keys WHERE business_id = ${businessId} AND wallet_id IS NULL AND revoked_at IS NULL
-             AND 'APPROVE' = ANY(scopes) AND id = ANY(${keys}::uuid[])`.execute(db)
+             AND 'APPROVE' = ANY(scopes) AND id = ANY(${keys}::uuid[]) ORDER BY id ${forShare}`.execute(db)
       : { rows: [] },
     users.length
       ? sql<{ id: string; role: string }>`
           SELECT id, role FROM dashboard_users WHERE business_id = ${businessId} AND disabled_at IS NULL
-             AND id = ANY(${users}::uuid[])`.execute(db)
+             AND id = ANY(${users}::uuid[]) ORDER BY id ${forShare}`.execute(db)
       : { rows: [] },
   ]);
   return { keys: new Set(k.rows.map((r) => r.id)), users: new Map(u.rows.map((r) => [r.id, r.role])) };
