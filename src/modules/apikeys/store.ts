@@ -125,12 +125,16 @@ export function revokeBusinessKey(db: DbConn, businessId: string, id: string) {
 
 /**
  * Records when keys were last used: one statement for every key seen since the last flush.
- * A value never moves backwards (another process may have written a later one).
+ * A value never moves backwards (another process may have written a later one). The rows are
+ * locked in id order first, as a deciding approval vote holds its voters' keys (FOR SHARE,
+ * policies/store.ts standingVoters): an UPDATE locks in whatever order its plan visits rows,
+ * and two keys taken in opposite orders deadlocked the flush with the vote.
  */
 export async function recordLastUse(db: DbConn, uses: { id: string; at: Date }[]): Promise<void> {
   if (uses.length === 0) return;
   await sql`
+    WITH locked AS (SELECT id FROM api_keys WHERE id = ANY(${uses.map((u) => u.id)}::uuid[]) ORDER BY id FOR NO KEY UPDATE)
     UPDATE api_keys AS k SET last_used_at = u.at
-      FROM unnest(${uses.map((u) => u.id)}::uuid[], ${uses.map((u) => u.at.toISOString())}::timestamptz[]) AS u(id, at)
-     WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`.execute(db);
+      FROM unnest(${uses.map((u) => u.id)}::uuid[], ${uses.map((u) => u.at.toISOString())}::timestamptz[]) AS u(id, at), locked l
+     WHERE k.id = u.id AND l.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`.execute(db);
 }
