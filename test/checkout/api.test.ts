@@ -386,6 +386,66 @@ describe('checkout sessions', () => {
     expect(await until(c.id, (x) => x.status === 'settled')).toMatchObject({ paidLate: false, amountPaid: '3', amountConfirmed: '3' });
   });
 
+  it('a payment seen in time whose indexer transaction commits after the deadline passed: never expired', async () => {
+    const link = await createLink({ name: 'In flight', amount: '4', configurations: { expiresInMinutes: 10 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const chainId = h.services.catalogue.findChain(SLUG, 'testnet')!.id;
+    await indexAll();
+    await h.stopWorker(); // the tick and checkout_payments run below, by hand
+    try {
+      clock.advance(10 * 60_000 - 1_000);
+      await eth().sendToken('USDC', c.address, '4');
+      // The range's transaction records the deposit (seen one second before the deadline, and
+      // attached to the session), then waits for the cursor, held here as a previous range
+      // still being written holds it.
+      let release!: () => void;
+      const holding = new Promise<void>((r) => (release = r));
+      let pid = 0;
+      const holder = h.database.db.transaction().execute(async (tx) => {
+        pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(tx)).rows[0]!.pid;
+        await sql`SELECT 1 FROM chain_cursors WHERE chain_id = ${chainId} FOR UPDATE`.execute(tx);
+        await holding;
+      });
+      await eventually(
+        async () => pid,
+        (p) => p > 0,
+        10_000,
+      );
+      const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+      const stepping = indexer.step();
+      const blocked = sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+      await eventually(
+        async () => Number((await blocked.execute(h.database.db)).rows[0]!.n),
+        (n) => n > 0,
+        30_000,
+      );
+      // The deadline passes while that transaction is still open: the tick (and any read) must
+      // not close the session on the payments it can see so far.
+      clock.advance(2_000);
+      const ticked = h.services.checkouts.tick();
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await holder;
+      await stepping;
+      await ticked;
+      await indexAll();
+      // What the worker's checkout_payments job then does.
+      const { rows } = await sql<{ id: string }>`SELECT transaction_id AS id FROM checkout_payments WHERE checkout_id = ${c.id}`.execute(
+        h.database.db,
+      );
+      expect(rows).toHaveLength(1);
+      await h.services.checkouts.takePayments([rows[0]!.id], new Date(clock.now().getTime() - 2_000));
+      expect(await checkout(c.id)).toMatchObject({ status: 'processing', amountPaid: '4', paidLate: false });
+    } finally {
+      await h.startWorker();
+    }
+    await eth().mine(2);
+    await indexAll();
+    expect(await until(c.id, (x) => x.status === 'settled')).toMatchObject({ paidLate: false, amountConfirmed: '4' });
+    const mine = hooks().filter((e) => e.data.id === c.id);
+    expect(mine.map((e) => e.event)).not.toContain('checkout.expired');
+  });
+
   it('expires on the service clock; money after that is paidLate', async () => {
     const link = await createLink({ name: 'Late', amount: '3', configurations: { expiresInMinutes: 10 } });
     const c = await startCheckout(link.id, { asset: 'USDC' });

@@ -144,7 +144,7 @@ export async function recompute(deps: SessionDeps, id: string, slugOf: (linkId: 
   await deps.db.transaction().execute(async (tx) => {
     const row = await store.findCheckout(tx, id, true);
     if (!row) return;
-    const totals = await store.totalsOf(tx, id);
+    let totals = await store.totalsOf(tx, id);
     const now = deps.clock.now();
     const before = {
       status: row.status,
@@ -159,7 +159,17 @@ export async function recompute(deps: SessionDeps, id: string, slugOf: (linkId: 
       expiresAt: row.expires_at,
       monitorUntil: row.monitor_until,
     };
-    const { state, events } = nextState(before, terms, totals, now);
+    let { state, events } = nextState(before, terms, totals, now);
+    // Expiring says nothing was seen in time, but a deposit the indexer saw before the deadline
+    // may still be in its open transaction (attached there, its row holding a key share on the
+    // session: store.queuePayments), invisible here. Expired only once no such transaction is
+    // in flight: the strong lock conflicts with that key share, and skipping it leaves the
+    // session to the checkout_payments job that transaction queues (or the next tick).
+    if (state.status === 'expired' && row.status !== 'expired') {
+      if (!(await store.lockCheckoutAlone(tx, id))) return;
+      totals = await store.totalsOf(tx, id);
+      ({ state, events } = nextState(before, terms, totals, now));
+    }
     const same =
       state.status === row.status &&
       state.partial === row.partial &&

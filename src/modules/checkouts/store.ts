@@ -262,6 +262,16 @@ export async function findCheckout(db: DbConn, id: string, forUpdate = false): P
   return rows[0];
 }
 
+/**
+ * The session locked against key shares too (FOR UPDATE), without waiting: false when a
+ * transaction attaching a payment to it (queuePayments: its checkout_payments row's key share)
+ * is still open. Taken by a recompute that would expire the session.
+ */
+export async function lockCheckoutAlone(db: DbConn, id: string): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`SELECT id FROM checkouts WHERE id = ${id} FOR UPDATE SKIP LOCKED`.execute(db);
+  return rows.length > 0;
+}
+
 export async function findCheckouts(db: DbConn, ids: string[]): Promise<CheckoutRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<CheckoutRow>`SELECT ${CHECKOUT} FROM checkouts WHERE id = ANY(${ids}::uuid[])`.execute(db);
