@@ -446,6 +446,27 @@ describe('checkout sessions', () => {
     expect(mine.map((e) => e.event)).not.toContain('checkout.expired');
   });
 
+  it('a payment the indexer sees "in time" (its clock behind) after the session expired is paidLate, and told', async () => {
+    const link = await createLink({ name: 'Skewed', amount: '2', configurations: { expiresInMinutes: 10 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    clock.advance(10 * 60_000 + 1_000);
+    expect(await checkout(c.id)).toMatchObject({ status: 'expired' }); // the worker's (or an API replica's) clock
+    // The indexer's host clock is two seconds behind: it sees the payment one second before the deadline.
+    clock.advance(-2_000);
+    await eth().sendToken('USDC', c.address, '2');
+    await indexAll();
+    clock.advance(2_000);
+    expect(await until(c.id, (x) => x.paidLate)).toMatchObject({ status: 'expired', amountPaid: '2' });
+    await eventually(
+      async () =>
+        hooks()
+          .filter((e) => e.data.id === c.id)
+          .map((e) => e.event),
+      (names) => names.includes('checkout.paid-late'),
+      20_000,
+    );
+  });
+
   it('expires on the service clock; money after that is paidLate', async () => {
     const link = await createLink({ name: 'Late', amount: '3', configurations: { expiresInMinutes: 10 } });
     const c = await startCheckout(link.id, { asset: 'USDC' });

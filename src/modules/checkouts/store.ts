@@ -348,12 +348,16 @@ export async function updateCheckout(db: DbConn, id: string, u: CheckoutUpdate):
 export async function attachPayments(db: DbConn, depositIds: string[], seenAt: Date): Promise<string[]> {
   const { rows } = await sql<{ checkout_id: string }>`
     WITH d AS (
-      SELECT t.id AS transaction_id, c.id AS checkout_id, c.expires_at, c.monitor_until
+      SELECT t.id AS transaction_id, c.id AS checkout_id, c.expires_at, c.monitor_until, c.status
         FROM transactions t JOIN checkouts c ON c.address_id = t.address_id AND c.asset_id = t.asset_id
        WHERE t.id = ANY(${depositIds}::uuid[]) AND t.type = 'DEPOSIT'
     ), ins AS (
       INSERT INTO checkout_payments (transaction_id, checkout_id, seen_at, late)
-      SELECT transaction_id, checkout_id, ${seenAt}, ${seenAt} >= expires_at FROM d WHERE ${seenAt} < monitor_until
+      -- Late too when the session is closed already: another process (its clock a little ahead,
+      -- or between this clock reading and this insert) expired it on seeing nothing in time. In
+      -- time, it would be counted by no rule of a final session and told by no event.
+      SELECT transaction_id, checkout_id, ${seenAt}, ${seenAt} >= expires_at OR status IN ('expired', 'invalid')
+        FROM d WHERE ${seenAt} < monitor_until
       ON CONFLICT (transaction_id) DO NOTHING
     )
     SELECT DISTINCT d.checkout_id FROM d`.execute(db);
