@@ -143,6 +143,26 @@ describe('saving a webhook URL with private targets off', () => {
   });
 });
 
+describe('test events on a mainnet wallet', () => {
+  it('only webhook.test is triggered: a signed test deposit would reach a production receiver', async () => {
+    const w = h.wallets['devnet-main']!;
+    const before = (await sql<{ n: string }>`SELECT count(*)::text AS n FROM events WHERE wallet_id = ${w.id}`.execute(h.database.db))
+      .rows[0]!.n;
+    const money = await h.api('POST', `/v1/wallets/${w.id}/webhooks/trigger`, { key: w.apiKey, body: { event: 'deposit.success' } });
+    expect([money.status, money.body.error], JSON.stringify(money.body)).toEqual([422, 'NOT_SUPPORTED']);
+    expect(money.body.details).toEqual([{ field: 'event', message: 'only webhook.test on a mainnet wallet' }]);
+    const after = (await sql<{ n: string }>`SELECT count(*)::text AS n FROM events WHERE wallet_id = ${w.id}`.execute(h.database.db))
+      .rows[0]!.n;
+    expect(after).toBe(before);
+    const harmless = await h.api('POST', `/v1/wallets/${w.id}/webhooks/trigger`, { key: w.apiKey, body: { event: 'webhook.test' } });
+    expect(harmless.status, JSON.stringify(harmless.body)).toBe(200);
+    // A testnet wallet still takes any type.
+    const bsc = h.wallets['devnet-bsc']!;
+    const test = await h.api('POST', `/v1/wallets/${bsc.id}/webhooks/trigger`, { key: bsc.apiKey, body: { event: 'deposit.success' } });
+    expect(test.status, JSON.stringify(test.body)).toBe(200);
+  });
+});
+
 describe('connect-time checks with private targets off', () => {
   it('DNS rebinding: a name public when saved and loopback when connecting is refused before any byte is sent', async () => {
     dns.set('rebind.example.com', v4('93.184.216.34'));

@@ -86,7 +86,8 @@ export const eventFeedRoutes: FastifyPluginAsyncTypebox<{ feed: EventFeedService
         description:
           "Extension. Writes an event of the given type with a realistic Transaction in `data` (the wallet's chain, network, master address and first enabled asset; " +
           'a fresh id that is no stored transaction) and `"test": true` in the body. It reaches the event feed and its streams (`webhooks listen`) and, when the wallet has a ' +
-          'webhook URL, a signed delivery through the normal pipeline (retries, log). Answers the Event.',
+          'webhook URL, a signed delivery through the normal pipeline (retries, log). Answers the Event. On a mainnet wallet only `webhook.test` is sent (422 `NOT_SUPPORTED` for other types): ' +
+          'a signed test deposit reaching a production receiver that does not check `test` would be credited.',
         params: WalletParams,
         body: TriggerBody,
         response: { 200: Envelope(event) },

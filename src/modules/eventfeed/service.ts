@@ -11,7 +11,7 @@ import type { Db } from '../../db/pool.js';
 import type { Changes } from '../../db/changes.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { NotFoundError, RateLimitedError, ValidationError } from '../../lib/errors.js';
+import { BusinessRuleError, NotFoundError, RateLimitedError, ValidationError } from '../../lib/errors.js';
 import type { AuthContext } from '../apikeys/service.js';
 import type { WalletAssetService } from '../assets/service.js';
 import type { TransactionService } from '../transactions/service.js';
@@ -172,6 +172,17 @@ export class EventFeedService {
   async trigger(auth: AuthContext, walletId: string, event: WebhookEventName): Promise<EventView> {
     const wallet = await this.deps.wallets.require(auth, walletId);
     const chain = this.deps.wallets.chainOf(wallet);
+    // A triggered deposit.success is signed with the wallet's real key and reaches its real
+    // URL: a receiver that does not know `test` credits money that never came. On a mainnet
+    // wallet that is a way for a key that may not move funds alone (policies) to make a
+    // merchant pay out; only the harmless webhook.test is sent there.
+    if (chain.config.network === 'mainnet' && event !== 'webhook.test') {
+      throw new BusinessRuleError(
+        'NOT_SUPPORTED',
+        'Test events of transaction types are sent for testnet wallets only; on a mainnet wallet trigger webhook.test (or POST .../webhooks/test)',
+        [{ field: 'event', message: 'only webhook.test on a mainnet wallet' }],
+      );
+    }
     const enabled = await this.deps.walletAssets.enabled(wallet);
     const asset = enabled.find((a) => !a.asset.row.is_native) ?? enabled[0] ?? null;
     const row = sampleTransaction({
