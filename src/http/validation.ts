@@ -10,6 +10,7 @@
 import type { AnySchema, ValidateFunction } from 'ajv';
 import { makeAjv } from '../lib/ajv.js';
 import type { FastifyInstance } from 'fastify';
+import { isUuid } from '../lib/ids.js';
 import { unsafeInputError } from '../lib/safe-text.js';
 import { lazyValidator } from './lazy-schemas.js';
 
@@ -38,6 +39,7 @@ export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema
   // Before the schemas, so the message names the bad text rather than a pattern it fails.
   // A callback hook: no promise per request.
   app.addHook('preValidation', (req, _reply, done) => {
+    lowerUuidParams(req.params);
     done(
       unsafeInputError(req.params, 'params') ??
         unsafeInputError(req.query, 'querystring') ??
@@ -45,4 +47,20 @@ export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema
         undefined,
     );
   });
+}
+
+/**
+ * Ids in a path are UUIDs, which name a row whatever their case (PostgreSQL compares them as
+ * uuid), but past the edge they are compared as text and make lock keys: a wallet's standing
+ * lock (`wallet-standing:<id>`), the beneficiaries' lock, a policy rule's scope. Spelt in upper
+ * case, a deactivation took another lock than the payouts it must wait for, and a rule scoped
+ * to an address did not match it. One spelling from here on: lower case, as the database
+ * writes them.
+ */
+function lowerUuidParams(params: unknown): void {
+  if (!params || typeof params !== 'object') return;
+  const p = params as Record<string, unknown>;
+  for (const [name, value] of Object.entries(p)) {
+    if (typeof value === 'string' && value.length === 36 && value !== value.toLowerCase() && isUuid(value)) p[name] = value.toLowerCase();
+  }
 }
