@@ -111,6 +111,17 @@ describe('timestamps', () => {
     expect(verifyWebhook({ body, headers, apiKey, now: now + 300_999, replay: fresh() }).id).toBe('msg_1');
     expect(() => verifyWebhook({ body, headers, apiKey, now: now + 301_000, replay: fresh() })).toThrow(/too old/);
   });
+
+  it('refuses a window that is not a number of seconds (NaN compared false: every old body passed, and replays too)', () => {
+    // e.g. toleranceSeconds: Number(process.env.WEBHOOK_TOLERANCE) with the variable unset.
+    const store = fresh();
+    const late = now + 3_600_000;
+    expect(() => verifyWebhook({ body, headers, apiKey, now: late, replay: store, toleranceSeconds: Number(undefined) })).toThrow(
+      TypeError,
+    );
+    expect(() => verifyWebhook({ body, headers, apiKey, now: late, replay: store, futureToleranceSeconds: NaN })).toThrow(TypeError);
+    expect(() => verifyWebhook({ body, headers, apiKey, now, replay: store, toleranceSeconds: -1 })).toThrow(TypeError);
+  });
 });
 
 describe('replay guard', () => {
@@ -194,5 +205,14 @@ describe('webhook signing secrets', () => {
   it('refuses a malformed secret and a call with no key at all', () => {
     expect(() => verifyWebhook({ body, headers, secret: 'whsec_short', now, replay: fresh() })).toThrow(/whsec_/);
     expect(() => verifyWebhook({ body, headers, now, replay: fresh() })).toThrow(TypeError);
+  });
+
+  it('refuses an empty API key: anyone can sign with it (WALLET_API_KEY= set but empty, as a .env file leaves it)', () => {
+    // The forger's delivery: both signatures keyed with the empty string.
+    const forged = signatureHeaders(body, { id: 'msg_forged', timestamp: now / 1000, apiKey: '' });
+    expect(() => verifyWebhook({ body, headers: forged, apiKey: '', now, replay: fresh() })).toThrow(TypeError);
+    // Nor beside a real secret (x-service-signature would be checked with the empty key).
+    const secret = generateWebhookSecret().text;
+    expect(() => verifyWebhook({ body, headers, apiKey: '', secret, now, replay: fresh() })).toThrow(TypeError);
   });
 });

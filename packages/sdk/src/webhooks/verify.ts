@@ -50,12 +50,12 @@ export interface VerifyOptions<S extends ReplayStore = SyncReplayStore> {
    * The wallet's API key: `x-service-signature` must match (or `x-blockradar-signature`, the
    * same value under the described service's name, when only that one is there; when both
    * are there, both must match). Without `secret`, it must also key `webhook-signature`
-   * (wallets that have no signing secret yet).
+   * (wallets that have no signing secret yet). An empty string is a TypeError, never a key.
    */
   apiKey?: string;
-  /** Oldest accepted timestamp, seconds before now; default 300. */
+  /** Oldest accepted timestamp, seconds before now; default 300 (a finite number, at least 0: anything else is a TypeError). */
   toleranceSeconds?: number;
-  /** Newest accepted timestamp, seconds after now; default 60. */
+  /** Newest accepted timestamp, seconds after now; default 60 (a finite number, at least 0). */
   futureToleranceSeconds?: number;
   /** Where accepted attempts are remembered; default `defaultReplayStore`; false: no guard. */
   replay?: S | false;
@@ -103,6 +103,22 @@ const replayError = () => new WebhookVerificationError('replay', 'this delivery 
 
 function checkSigned(opts: VerifyOptions<ReplayStore>): Checked {
   if (opts.secret === undefined && opts.apiKey === undefined) throw new TypeError('verifyWebhook needs `secret` or `apiKey`');
+  // Misconfiguration fails closed. An empty key is one anyone can sign with (an environment
+  // variable set but empty, as .env files leave them); a window that is not a number
+  // compares false, so no timestamp was too old and no replay was remembered.
+  if (opts.apiKey !== undefined && (typeof opts.apiKey !== 'string' || opts.apiKey === '')) {
+    throw new TypeError('verifyWebhook: `apiKey` is empty');
+  }
+  const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const future = opts.futureToleranceSeconds ?? DEFAULT_FUTURE_TOLERANCE_SECONDS;
+  for (const [name, value] of [
+    ['toleranceSeconds', tolerance],
+    ['futureToleranceSeconds', future],
+  ] as const) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new TypeError(`verifyWebhook: \`${name}\` must be a finite number of seconds, at least 0`);
+    }
+  }
   const header = (name: string): string => {
     const value = opts.headers instanceof Headers ? opts.headers.get(name) : findHeader(opts.headers, name);
     if (!value) throw new WebhookVerificationError('header', `missing ${name} header`);
@@ -113,8 +129,6 @@ function checkSigned(opts: VerifyOptions<ReplayStore>): Checked {
   const rawTimestamp = header('webhook-timestamp');
   const timestamp = Number(rawTimestamp);
   if (!/^\d{1,12}$/.test(rawTimestamp)) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is not a Unix time in seconds');
-  const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const future = opts.futureToleranceSeconds ?? DEFAULT_FUTURE_TOLERANCE_SECONDS;
   const nowMs = opts.now ?? Date.now();
   const now = Math.floor(nowMs / 1000);
   if (now - timestamp > tolerance) throw new WebhookVerificationError('timestamp', 'webhook-timestamp is too old');
