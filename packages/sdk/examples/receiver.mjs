@@ -28,7 +28,7 @@ createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     // Read per request: `wallet login` may run after the receiver started.
-    const apiKey = process.env.WALLET_API_KEY ?? profileKey();
+    const apiKey = process.env.WALLET_API_KEY || profileKey(); // set but empty (as .env files leave it): the profile's
     const secret = process.env.WEBHOOK_SECRET;
     try {
       const { id, event, data } = verifyWebhook({
