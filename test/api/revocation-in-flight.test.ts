@@ -30,7 +30,8 @@ let proxy: DelayingProxy;
 
 beforeAll(async () => {
   h = await startHarness();
-  proxy = await startDelayingProxy(h.databaseUrl, LAG_MS);
+  // No lag while the replica starts (its start is many round trips), LAG_MS once it serves.
+  proxy = await startDelayingProxy(h.databaseUrl, 0);
   const logger = createLogger('silent');
   // Both the queries and the change listener go through the slow path; one connection, made
   // before the test, so a lookup is one round trip.
@@ -49,6 +50,7 @@ beforeAll(async () => {
   const app = await buildServer({ services, logger });
   await app.listen({ host: '127.0.0.1', port: 0 });
   slow = { database, services, app, baseUrl: `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}` };
+  proxy.setLag(LAG_MS);
 }, 120_000);
 
 afterAll(async () => {
