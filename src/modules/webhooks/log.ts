@@ -153,7 +153,10 @@ export class WebhookLog {
         now: this.deps.clock.now(),
         job: this.deps.plan(tx, 1),
       });
-      return deliveryId!;
+      // The URL taken off by a PATCH committed since requireUrl read it: no delivery was
+      // written. Refused as if it had been read so (the event rolls back with this).
+      if (!deliveryId) throw urlNotSet();
+      return deliveryId;
     });
     return this.one(walletId, id);
   }
@@ -168,7 +171,7 @@ export class WebhookLog {
 
   private async requireUrl(tx: DbConn, walletId: string): Promise<string> {
     const url = await store.walletWebhookUrl(tx, walletId);
-    if (!url) throw new BusinessRuleError('WEBHOOK_URL_NOT_SET', 'Set webhookUrl on the wallet (PATCH /v1/wallets/{walletId}) first');
+    if (!url) throw urlNotSet();
     return url;
   }
 
@@ -204,3 +207,5 @@ export class WebhookLog {
     }));
   }
 }
+
+const urlNotSet = () => new BusinessRuleError('WEBHOOK_URL_NOT_SET', 'Set webhookUrl on the wallet (PATCH /v1/wallets/{walletId}) first');
