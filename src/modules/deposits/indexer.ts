@@ -107,9 +107,13 @@ export class ChainIndexer {
 
   async #step(tail: Recording | null): Promise<'idle' | 'progress'> {
     if (!tail && this.repairs && Date.now() >= this.#repairsDue) await this.runRepairs(this.repairs);
-    await this.watch.refresh();
     const adapter = this.chain.adapter;
+    // The head first, then the watch set: an address paid in a block at or below the head was
+    // issued (committed) before its payer saw it, so before this read of the head, and the
+    // refresh sees it. Refreshed first, an address issued and paid while the head was read (a
+    // slow or retried RPC) was missing from the range that scanned its block, for good.
     const head = await adapter.getBlockNumber();
+    await this.watch.refresh();
     const stored = async () => (await store.readCursor(this.db, this.chain.id)) ?? (await this.initialCursor(head));
     // The range follows the one still being written, unless that one is known to have failed.
     const cursor = tail && tail.state !== 'failed' ? tail.end : await stored();
