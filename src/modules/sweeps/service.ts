@@ -366,7 +366,9 @@ export class SweepService {
     const carried: store.SweepableDeposit[] = [];
     const unreported: store.SweepableDeposit[] = [];
     for (const d of deposits) {
-      if (BigInt(d.amount) <= surplus) {
+      // Only a deposit mined before the carrier's transfer can have gone with it: one mined
+      // since, its funds gone another way (withdrawn from the address), was not swept.
+      if (carrier && BigInt(d.block_number) < carrier.block && BigInt(d.amount) <= surplus) {
         surplus -= BigInt(d.amount);
         carried.push(d);
       } else if (d.sweep_id === null) unreported.push(d);

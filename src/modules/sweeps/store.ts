@@ -30,6 +30,8 @@ export interface SweepableDeposit {
   asset_id: string;
   amount: string;
   sweep_id: string | null;
+  /** The block it was mined in: a sweep whose transfer was mined in an earlier block did not carry it. */
+  block_number: string;
 }
 
 /**
@@ -109,7 +111,7 @@ export async function amlHeldNative(db: DbConn, addressId: string): Promise<bigi
  */
 export async function unsweptDeposits(db: DbConn, addressId: string, assetId: string): Promise<SweepableDeposit[]> {
   const { rows } = await sql<SweepableDeposit>`
-    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.sweep_id FROM transactions t
+    SELECT t.id, t.wallet_id, t.address_id, t.asset_id, t.amount, t.sweep_id, t.block_number FROM transactions t
      LEFT JOIN sweeps s ON s.id = t.sweep_id
      WHERE t.address_id = ${addressId} AND t.asset_id = ${assetId} AND t.type = 'DEPOSIT' AND t.status = 'SUCCESS'
        AND t.asset_swept = false AND (t.sweep_id IS NULL OR s.status = 'failed')
@@ -169,19 +171,29 @@ export async function insertSweep(
 }
 
 /**
- * The address's latest successful sweep of the asset and what its sweeps moved beyond the
- * deposits they are recorded for (a sweep moves the whole balance, so deposits mined but not
- * yet confirmed when it was planned went along): null when nothing is left over.
+ * The address's latest successful sweep of the asset, the block its transfer was mined in, and
+ * what its sweeps moved beyond the deposits they are recorded for (a sweep moves the whole
+ * balance, so deposits mined but not yet confirmed when it was planned went along): null when
+ * nothing is left over.
  */
-export async function carrierSweep(db: DbConn, addressId: string, assetId: string): Promise<{ id: string; surplus: string } | null> {
-  const { rows } = await sql<{ id: string | null; surplus: string }>`
-    SELECT (SELECT id FROM sweeps WHERE address_id = ${addressId} AND asset_id = ${assetId} AND status = 'success'
-             ORDER BY created_at DESC, id DESC LIMIT 1) AS id,
+export async function carrierSweep(
+  db: DbConn,
+  addressId: string,
+  assetId: string,
+): Promise<{ id: string; surplus: string; block: bigint } | null> {
+  const { rows } = await sql<{ id: string | null; block_number: string | null; surplus: string }>`
+    SELECT c.id, c.block_number,
            (SELECT coalesce(sum(amount), 0) FROM sweeps WHERE address_id = ${addressId} AND asset_id = ${assetId} AND status = 'success')
            - (SELECT coalesce(sum(t.amount), 0) FROM transactions t JOIN sweeps s ON s.id = t.sweep_id
-               WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success') AS surplus`.execute(db);
+               WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success') AS surplus
+      FROM (SELECT NULL) AS one
+      LEFT JOIN LATERAL (SELECT s.id, o.block_number FROM sweeps s LEFT JOIN outbound_txs o ON o.id = s.transfer_outbound_id
+                          WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success'
+                          ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AS c ON true`.execute(db);
   const row = rows[0]!;
-  return row.id !== null && BigInt(row.surplus) > 0n ? { id: row.id, surplus: row.surplus } : null;
+  return row.id !== null && row.block_number !== null && BigInt(row.surplus) > 0n
+    ? { id: row.id, surplus: row.surplus, block: BigInt(row.block_number) }
+    : null;
 }
 
 export async function setOutbound(
