@@ -158,7 +158,13 @@ export const TransactionListQuery = Type.Object(
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
     id: Type.Optional(Uuid('transaction id')),
-    hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
+    hash: Type.Optional(
+      Type.String({
+        // Every family's spelling: hex with 0x (EVM), a txID with or without it (Tron), a signature in base58 (Solana).
+        pattern: '^(0x)?[0-9a-fA-F]{64}$|^[1-9A-HJ-NP-Za-km-z]{64,88}$',
+        description: 'the transaction hash: 64 hex digits, with or without 0x; on Solana the signature (base58)',
+      }),
+    ),
     status: Type.Optional(Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s)))),
     type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((s) => Type.Literal(s)))),
     order: Type.Optional(Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' })),

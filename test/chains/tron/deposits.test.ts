@@ -268,6 +268,20 @@ describe('the deposit finder with a Tron txID', () => {
     expect(prefixed.body.data.map((d: { id: string }) => d.id)).toEqual([bare.body.data[0].id]);
     expect(await deposits(txid)).toHaveLength(1);
   });
+
+  it("the wallet's history filtered by a txID, without 0x and with 0x, lists its deposit", async () => {
+    const to = await child();
+    const txid = await usdtTo(to.address, 7_000_001n);
+    await s.control.produceBlocks(1);
+    await drain(newIndexer());
+    const [d] = await deposits(txid);
+    expect(d).toBeDefined();
+    for (const hash of [txid, `0x${txid}`, txid.toUpperCase()]) {
+      const res = await h.api('GET', `/v1/wallets/${wallet.id}/transactions?hash=${hash}`, { key: wallet.apiKey });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.map((t: { id: string }) => t.id)).toEqual([d!.id]);
+    }
+  });
 });
 
 describe('two indexers on one database', () => {

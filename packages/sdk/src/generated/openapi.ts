@@ -3027,6 +3027,7 @@ export interface paths {
           limit?: number;
           /** @description transaction id */
           id?: string;
+          /** @description the transaction hash: 64 hex digits, with or without 0x; on Solana the signature (base58) */
           hash?: string;
           status?: 'PENDING' | 'PENDING_APPROVAL' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
           type?:
@@ -3155,6 +3156,7 @@ export interface paths {
           limit?: number;
           /** @description transaction id */
           id?: string;
+          /** @description the transaction hash: 64 hex digits, with or without 0x; on Solana the signature (base58) */
           hash?: string;
           status?: 'PENDING' | 'PENDING_APPROVAL' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
           type?:
