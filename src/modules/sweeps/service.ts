@@ -368,7 +368,7 @@ export class SweepService {
     for (const d of deposits) {
       // Only a deposit mined before the carrier's transfer can have gone with it: one mined
       // since, its funds gone another way (withdrawn from the address), was not swept.
-      if (carrier && BigInt(d.block_number) < carrier.block && BigInt(d.amount) <= surplus) {
+      if (carrier && d.block_number !== null && BigInt(d.block_number) < carrier.block && BigInt(d.amount) <= surplus) {
         surplus -= BigInt(d.amount);
         carried.push(d);
       } else if (d.sweep_id === null) unreported.push(d);

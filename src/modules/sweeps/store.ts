@@ -30,8 +30,8 @@ export interface SweepableDeposit {
   asset_id: string;
   amount: string;
   sweep_id: string | null;
-  /** The block it was mined in: a sweep whose transfer was mined in an earlier block did not carry it. */
-  block_number: string;
+  /** The block it was mined in: a sweep whose transfer was mined in an earlier block did not carry it (null: not known, never carried). */
+  block_number: string | null;
 }
 
 /**
