@@ -115,6 +115,40 @@ describe('managing business keys', () => {
   });
 });
 
+describe('a key with a request rate of its own', () => {
+  it('creates no faster key: none asked is its own rate, 0 (unlimited) or more is refused and writes nothing', async () => {
+    const made = await h.api('POST', '/v1/api-keys', { key: h.businessKey, body: { name: 'throttled', rateLimit: 5 } });
+    expect(made.status, made.body.message).toBe(200);
+    const throttled = made.body.data.apiKey as string;
+    const before = await sql<{ n: string }>`SELECT count(*)::text AS n FROM api_keys`.execute(h.database.db);
+    for (const rateLimit of [0, 6]) {
+      const res = await h.api('POST', '/v1/api-keys', { key: throttled, body: { name: 'faster', rateLimit } });
+      // The message only: an answer of 200 would carry the new key.
+      expect([res.status, res.body.error], res.body.message).toEqual([400, 'VALIDATION_ERROR']);
+      expect(res.body.details).toEqual([{ field: 'rateLimit', message: "at most 5 (this key's own limit)" }]);
+    }
+    const after = await sql<{ n: string }>`SELECT count(*)::text AS n FROM api_keys`.execute(h.database.db);
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+    const inherits = await h.api('POST', '/v1/api-keys', { key: throttled, body: { name: 'same rate' } });
+    expect(inherits.status, inherits.body.message).toBe(200);
+    expect(inherits.body.data.rateLimit).toBe(5);
+    const slower = await h.api('POST', '/v1/api-keys', { key: throttled, body: { name: 'slower', rateLimit: 2 } });
+    expect(slower.body.data.rateLimit).toBe(2);
+    // A wallet it creates gets a key held to its rate too.
+    const wallet = await h.api('POST', '/v1/wallets', {
+      key: throttled,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'made by a throttled key' },
+    });
+    expect(wallet.status, wallet.body.message).toBe(200);
+    const { rows } = await sql<{ rate_limit: number | null }>`
+      SELECT rate_limit FROM api_keys WHERE wallet_id = ${wallet.body.data.id} AND revoked_at IS NULL`.execute(h.database.db);
+    expect(rows).toEqual([{ rate_limit: 5 }]);
+    // A key without a rate of its own (the owner's) still gives any, unlimited included.
+    const unlimited = await h.api('POST', '/v1/api-keys', { key: h.businessKey, body: { name: 'unlimited', rateLimit: 0 } });
+    expect(unlimited.body.data.rateLimit).toBe(0);
+  });
+});
+
 describe('wallet keys on the audit trail', () => {
   it("a new wallet's key and a regenerated one are audited as key creations, the replaced key as revoked, never the key", async () => {
     const businessKeyId = (await h.services.apiKeys.authenticate(h.businessKey))!.keyId;

@@ -6,7 +6,7 @@
  *   a business key has only when the operator gave them (the CLI): holding a business key
  *   must not be enough to approve a payout or lift the rules that hold it.
  */
-import { ForbiddenError } from '../../lib/errors.js';
+import { ForbiddenError, ValidationError } from '../../lib/errors.js';
 
 export const KEY_RESTRICTIONS = ['READ_ONLY', 'NO_KEY_EXPORT'] as const;
 export const KEY_GRANTS = ['APPROVE', 'MANAGE_POLICIES'] as const;
@@ -20,6 +20,27 @@ export interface Scoped {
   scopes?: readonly ApiKeyScope[];
   /** The installation's operator (CLI, seeding): may give grants. Never set for an API request. */
   operator?: boolean;
+  /** The key's own request rate (per second and instance); null, 0 or absent: none of its own. */
+  rateLimit?: number | null;
+}
+
+/**
+ * The request rate of a key `creator` makes. A key given a rate of its own (its holder held
+ * to N requests a second) makes none faster: what it asks for is at most its own rate, and
+ * asking for none (the default) or for 0 (unlimited) is its own rate too, or a refusal. Without
+ * this a throttled key minted an unthrottled one. The operator, and a key without a rate of its
+ * own, give any rate.
+ */
+export function rateLimitOfNewKey(creator: Scoped, requested: number | null | undefined): number | null | undefined {
+  const own = creator.rateLimit;
+  if (creator.operator || own === null || own === undefined || own === 0) return requested;
+  if (requested === null || requested === undefined) return own;
+  if (requested === 0 || requested > own) {
+    throw new ValidationError(`A key limited to ${own} requests per second cannot create a key allowed more`, [
+      { field: 'rateLimit', message: `at most ${own} (this key's own limit)` },
+    ]);
+  }
+  return requested;
 }
 
 /**

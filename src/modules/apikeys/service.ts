@@ -12,7 +12,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import type { AuditService } from '../audit/service.js';
-import { assertMayRevokeKeys, knownScopes, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
+import { assertMayRevokeKeys, knownScopes, rateLimitOfNewKey, scopesOfNewKey, type ApiKeyScope, type Scoped } from './scopes.js';
 import {
   API_KEYS_CHANGED,
   API_KEYS_REVOKED,
@@ -134,9 +134,14 @@ export class ApiKeyService {
     network: string,
   ): Promise<IssuedKey> {
     const scopes = scopesOfNewKey(creator);
+    const rateLimit = rateLimitOfNewKey(creator, undefined);
     const revoked = await store.revokeWalletKeys(tx, walletId);
     if (revoked.length > 0) await this.changes.publish(tx, API_KEYS_REVOKED);
-    const key = await this.issue(tx, { businessId, walletId, scopes }, network === 'mainnet' ? 'sk_live_' : 'sk_test_');
+    const key = await this.issue(
+      tx,
+      { businessId, walletId, scopes, ...(rateLimit !== undefined ? { rateLimit } : {}) },
+      network === 'mainnet' ? 'sk_live_' : 'sk_test_',
+    );
     // On the audit trail as business keys are (by prefix, never the key): the replaced key, then the new one.
     const actor = creator.keyId !== undefined ? actorOf({ keyId: creator.keyId }) : 'operator';
     const entry = (action: string, id: string, details: Record<string, unknown>) => ({
@@ -161,7 +166,8 @@ export class ApiKeyService {
   /** Issues a business key for `creator`: the scopes asked for plus the creator's own (scopesOfNewKey). */
   async issueBusinessKey(tx: DbConn, creator: Scoped, businessId: string, opts: NewBusinessKey = {}): Promise<IssuedKey> {
     const scopes = scopesOfNewKey(creator, opts.scopes);
-    return this.issue(tx, { businessId, walletId: null, ...opts, scopes }, 'sk_biz_');
+    const rateLimit = rateLimitOfNewKey(creator, opts.rateLimit);
+    return this.issue(tx, { businessId, walletId: null, ...opts, scopes, ...(rateLimit !== undefined ? { rateLimit } : {}) }, 'sk_biz_');
   }
 
   /** A new secret: 32 random bytes after the kind's prefix. */
