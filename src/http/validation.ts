@@ -60,7 +60,10 @@ export function installValidation(app: FastifyInstance, sharedSchemas: AnySchema
 function lowerUuidParams(params: unknown): void {
   if (!params || typeof params !== 'object') return;
   const p = params as Record<string, unknown>;
-  for (const [name, value] of Object.entries(p)) {
-    if (typeof value === 'string' && value.length === 36 && value !== value.toLowerCase() && isUuid(value)) p[name] = value.toLowerCase();
+  // Every request passes here: no allocation unless an id is spelt with a capital.
+  for (const name in p) {
+    const value = p[name];
+    if (typeof value === 'string' && value.length === 36 && HAS_CAPITAL_HEX.test(value) && isUuid(value)) p[name] = value.toLowerCase();
   }
 }
+const HAS_CAPITAL_HEX = /[A-F]/;
