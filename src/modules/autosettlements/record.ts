@@ -6,6 +6,7 @@
  */
 import type { DbConn } from '../../db/pool.js';
 import type { Purpose } from '../../events.js';
+import { AppError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
 import type { ModuleDeps } from '../deps.js';
 import type { WalletRow } from '../wallets/service.js';
@@ -32,6 +33,17 @@ export interface RecordContext {
   send(tx: DbConn, s: store.SettlementRow): Promise<void>;
 }
 
+/** Why the wallet's whitelist refuses the settlement's destination now (`NOT_WHITELISTED: ...`), or null. */
+async function whitelistRefusal(withdrawals: WithdrawalService, tx: DbConn, s: store.SettlementRow): Promise<string | null> {
+  try {
+    await withdrawals.checkWhitelistOf(s.wallet_id, s.rule.destination.address, 'destination.address', tx, true);
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_WHITELISTED') return `NOT_WHITELISTED: ${err.message}`;
+    throw err;
+  }
+}
+
 /** Writes the planned legs and starts the first send, in the caller's transaction. */
 export async function recordPlanned(
   ctx: RecordContext,
@@ -56,7 +68,10 @@ export async function recordPlanned(
   const reservation = planned.refusal
     ? { refusal: planned.refusal, fee: 0n }
     : await reserveAtSender(deps, withdrawals, tx, s, sender, planned);
-  const reserved = reservation.refusal;
+  // A settlement is a payout to the rule's destination: held to the wallet's whitelist as it
+  // stands now (a rule saved before the whitelist began, or whose beneficiary was removed since),
+  // read under the beneficiaries' lock to this transaction's COMMIT, as a withdrawal reads it.
+  const reserved = reservation.refusal ?? (await whitelistRefusal(withdrawals, tx, s));
   const [deposit] = await store.deposits(tx, [s.deposit_id]);
   // Transaction policies, last: what is refused for funds is not counted in their windows.
   // The legs' rows keep what their candidates count (a refused settlement's legs fail, uncounted).

@@ -51,7 +51,7 @@ export class AutoSettlementService {
     private readonly deps: ModuleDeps,
     private readonly sweeps: SweepService,
     private readonly swaps: SwapService,
-    withdrawals: WithdrawalService,
+    private readonly withdrawals: WithdrawalService,
   ) {
     this.executor = new AutoSettlementExecutor(deps, swaps, withdrawals);
   }
@@ -262,6 +262,7 @@ export class AutoSettlementService {
       destination: { asset: input.destination!.asset!, address: input.destination!.address!, blockchain: input.destination!.blockchain! },
     });
     const rule = await this.deps.db.transaction().execute(async (tx) => {
+      await this.#whitelisted(tx, walletId, values);
       // An address's first rule gives it a configuration (switched on), so GET shows what applies.
       if (addressId)
         await store.upsertConfig(tx, { id: uuidv7(), walletId, addressId, name: undefined, isActive: undefined, defaultActive: true });
@@ -299,6 +300,7 @@ export class AutoSettlementService {
         },
         destination: { ...current.destination, ...definedOf(patch.destination ?? {}) },
       });
+      await this.#whitelisted(tx, walletId, values);
       return store.updateRule(tx, id, values);
     });
     return present(updated);
@@ -339,6 +341,16 @@ export class AutoSettlementService {
       actor: `api-key:${auth.keyId}`,
     });
     return checked;
+  }
+
+  /**
+   * A rule is a standing payout: while the wallet whitelists beneficiaries, an active rule's
+   * destination must be one of them (422 NOT_WHITELISTED), as a withdrawal's must. A rule
+   * switched off moves nothing and can always be saved. Each settlement is checked again when
+   * it is recorded (record.ts): a rule saved before the whitelist began sends nothing either.
+   */
+  async #whitelisted(tx: DbConn, walletId: string, values: store.RuleValues): Promise<void> {
+    if (values.isActive) await this.withdrawals.checkWhitelistOf(walletId, values.destination.address, 'destination.address', tx, true);
   }
 
   async #owner(auth: AuthContext, walletId: string, addressId: string | null): Promise<WalletRow> {

@@ -206,9 +206,14 @@ export async function checkWhitelist(db: DbConn, walletId: string, items: Item[]
   if (refused) throw refused;
 }
 
-/** checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress). */
-export async function checkWhitelistOf(db: DbConn, walletId: string, address: string, field: string): Promise<void> {
-  const refused = notWhitelisted(await store.whitelist(db, walletId), [{ to: address, field: '' }], field);
+/**
+ * checkWhitelist for one destination named by `field` (a swap's or a recovery's recipientAddress,
+ * an auto-settlement rule's destination). `held`: read under the beneficiaries' lock, shared and
+ * held until `db`'s transaction ends (a whitelist change asked meanwhile waits for its COMMIT),
+ * for a move recorded in that transaction.
+ */
+export async function checkWhitelistOf(db: DbConn, walletId: string, address: string, field: string, held = false): Promise<void> {
+  const refused = notWhitelisted(await store.whitelist(db, walletId, { held }), [{ to: address, field: '' }], field);
   if (refused) throw refused;
 }
 

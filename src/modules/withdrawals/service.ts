@@ -260,8 +260,8 @@ export class WithdrawalService implements SenderAccess {
     return checkWhitelist(db, walletId, items);
   }
 
-  checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db): Promise<void> {
-    return checkWhitelistOf(db, walletId, address, field);
+  checkWhitelistOf(walletId: string, address: string, field: string, db: DbConn = this.deps.db, held = false): Promise<void> {
+    return checkWhitelistOf(db, walletId, address, field, held);
   }
 
   inFlight(chain: ChainHandle, sender: string, assetId: string, opts: { db?: DbConn; since?: Date } = {}): Promise<InFlight> {
