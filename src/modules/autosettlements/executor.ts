@@ -40,7 +40,7 @@ import type { WithdrawalService } from '../withdrawals/service.js';
 import { failureOf, Legs } from './legs.js';
 import { planSettlement, refusedPlan, screenDestination, type Planned, type StoredPlan } from './planner.js';
 import type { StoredRule } from './rules.js';
-import { PURPOSE, recordPlanned } from './record.js';
+import { PURPOSE, recordPlanned, type TakeNow } from './record.js';
 import * as store from './store.js';
 import { offers } from '../../chains/registry.js';
 import type { SwapCall } from '../../chains/types.js';
@@ -62,6 +62,8 @@ export class AutoSettlementExecutor {
     private readonly deps: ModuleDeps,
     private readonly swaps: SwapService,
     private readonly withdrawals: WithdrawalService,
+    /** The rule that takes a deposit now (AutoSettlementService), asked when a plan is recorded. */
+    private readonly takeNow: TakeNow,
   ) {
     this.#legs = new Legs(deps.webhooks, deps.transactions);
   }
@@ -149,7 +151,13 @@ export class AutoSettlementExecutor {
   /** Writes the planned legs and starts the first send, in the caller's transaction (record.ts). */
   #record(tx: DbConn, s: store.SettlementRow, wallet: WalletRow, sender: string, planned: Planned): Promise<void> {
     return recordPlanned(
-      { deps: this.deps, withdrawals: this.withdrawals, legs: this.#legs, send: (tx, s) => this.#send(tx, s) },
+      {
+        deps: this.deps,
+        withdrawals: this.withdrawals,
+        legs: this.#legs,
+        send: (tx, s) => this.#send(tx, s),
+        takeNow: this.takeNow,
+      },
       tx,
       s,
       wallet,

@@ -15,6 +15,7 @@ import type { Legs } from './legs.js';
 import { publicPlan, reserveAtSender, type Planned } from './planner.js';
 import { countedOf } from '../policies/service.js';
 import { policyRefusal, settlementCandidates } from './policy.js';
+import { sameTerms, type StoredRule } from './rules.js';
 import * as store from './store.js';
 
 /** The outbound purposes of a settlement's legs (src/subscriptions.ts subscribes to each). */
@@ -25,12 +26,16 @@ export const PURPOSE = {
   transfer: 'autosettle-transfer',
 } as const satisfies Record<string, Purpose>;
 
+/** The rule that takes a deposit now, and its destination asset's id; null when none does (AutoSettlementService). */
+export type TakeNow = (tx: DbConn, depositId: string) => Promise<{ rule: StoredRule; assetOutId: string } | null>;
+
 /** What recordPlanned needs of the executor: its services, its leg outcomes and its send step. */
 export interface RecordContext {
   deps: ModuleDeps;
   withdrawals: WithdrawalService;
   legs: Legs;
   send(tx: DbConn, s: store.SettlementRow): Promise<void>;
+  takeNow: TakeNow;
 }
 
 /** Why the wallet's whitelist refuses the settlement's destination now (`NOT_WHITELISTED: ...`), or null. */
@@ -64,6 +69,25 @@ export async function recordPlanned(
   const swapping = assetIn.id !== assetOut.id;
   const locked = await store.lockSettlement(tx, s.id);
   if (locked?.status !== 'pending' || locked.stage !== 'queued') return;
+  // Nothing is sent yet: the rules as they stand now decide, not the copy taken with the deposit
+  // (which may have waited a long while for its sender). No rule takes it any more (the rule
+  // deleted or switched off, the wallet switched off, the deposit held by AML screening): the
+  // settlement is dropped, the money stays where it is. Another rule, or this one changed: the
+  // settlement takes it and is planned again with it. The rules stay locked to the COMMIT.
+  const now = await ctx.takeNow(tx, s.deposit_id);
+  if (!now) {
+    await store.dropQueued(tx, s.id);
+    deps.logger.info(
+      { settlementId: s.id, depositId: s.deposit_id },
+      'auto-settlement dropped before it was planned: no rule takes its deposit now',
+    );
+    return;
+  }
+  if (!sameTerms(now.rule, s.rule) || !sameTerms(now.rule, locked.rule)) {
+    await store.retake(tx, s.id, now.rule, now.assetOutId);
+    await store.enqueueJob(tx, s.id);
+    return;
+  }
   // The money may also be wanted by a withdrawal from the same address accepted meanwhile.
   const reservation = planned.refusal
     ? { refusal: planned.refusal, fee: 0n }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickRule, withinBounds, type StoredRule } from './rules.js';
+import { pickRule, sameTerms, withinBounds, type StoredRule } from './rules.js';
 
 let n = 0;
 function rule(over: Partial<StoredRule> & { assets?: string[]; min?: string; max?: string | null }): StoredRule {
@@ -65,5 +65,19 @@ describe('withinBounds', () => {
     expect(withinBounds({ minAmount: '10', maxAmount: '20' }, 9_999_999n, 6)).toBe(false);
     expect(withinBounds({ minAmount: '10', maxAmount: '20' }, 20_000_001n, 6)).toBe(false);
     expect(withinBounds({ minAmount: '0', maxAmount: null }, 1n, 18)).toBe(true);
+  });
+});
+
+describe('sameTerms', () => {
+  it('ignores the name, timestamps, key order and symbol case; sees the destination, bounds, order and slippage', () => {
+    const r = rule({});
+    const copy = JSON.parse(JSON.stringify({ ...r, name: 'renamed', updated_at: new Date(9e12) })) as StoredRule;
+    copy.source = { maxAmount: null, minAmount: '0', blockchain: 'eth', assets: ['usdc'] } as StoredRule['source'];
+    expect(sameTerms(r, copy)).toBe(true);
+    expect(sameTerms(r, { ...r, destination: { ...r.destination, address: '0xe' } })).toBe(false);
+    expect(sameTerms(r, { ...r, source: { ...r.source, maxAmount: '5' } })).toBe(false);
+    expect(sameTerms(r, { ...r, order: 'FASTEST' })).toBe(false);
+    expect(sameTerms(r, { ...r, slippage_tolerance: '2' })).toBe(false);
+    expect(sameTerms(r, rule({}))).toBe(false); // another rule
   });
 });

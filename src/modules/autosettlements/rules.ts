@@ -90,6 +90,28 @@ function boundUnits(text: string, decimals: number): bigint | null {
   }
 }
 
+/**
+ * Whether two copies of a rule settle a deposit alike: the same rule with the same route order,
+ * slippage, bounds and destination (its name and switch aside: a rule that no longer takes a
+ * deposit is not picked at all).
+ */
+export function sameTerms(a: StoredRule, b: StoredRule): boolean {
+  const terms = (r: StoredRule) =>
+    JSON.stringify([
+      r.id,
+      r.order,
+      r.slippage_tolerance,
+      [...r.source.assets].map((x) => x.toUpperCase()).sort(),
+      r.source.blockchain,
+      r.source.minAmount,
+      r.source.maxAmount ?? null,
+      r.destination.asset.toUpperCase(),
+      r.destination.address,
+      r.destination.blockchain,
+    ]);
+  return terms(a) === terms(b);
+}
+
 export function sameSymbol(a: string, b: string): boolean {
   return a.toUpperCase() === b.toUpperCase();
 }

@@ -53,7 +53,7 @@ export class AutoSettlementService {
     private readonly swaps: SwapService,
     private readonly withdrawals: WithdrawalService,
   ) {
-    this.executor = new AutoSettlementExecutor(deps, swaps, withdrawals);
+    this.executor = new AutoSettlementExecutor(deps, swaps, withdrawals, (tx, depositId) => this.#takeNow(tx, depositId));
   }
 
   // ---- taking deposits ----------------------------------------------------------------
@@ -103,6 +103,20 @@ export class AutoSettlementService {
     });
   }
 
+  /**
+   * The rule that takes the deposit now, and its destination asset, or null: asked again in the
+   * transaction that records a settlement's plan (record.ts), the rules read locked FOR SHARE
+   * to its COMMIT, so that a settlement queued while its rule was deleted, switched off or
+   * changed (or the wallet switched off, or the deposit held by AML screening since) does not
+   * send by the copy it was taken with.
+   */
+  async #takeNow(tx: DbConn, depositId: string): Promise<{ rule: StoredRule; assetOutId: string } | null> {
+    const taken = (await this.#rulesFor(tx, [depositId], true)).get(depositId);
+    if (!taken) return null;
+    const out = assetBySymbol(this.deps.catalogue.chain(taken.deposit.chain_id), taken.rule.destination.asset);
+    return out ? { rule: taken.rule, assetOutId: out.id } : null;
+  }
+
   async #take(tx: DbConn, taken: Map<string, { deposit: store.DepositRow; rule: StoredRule }>, swept: boolean): Promise<void> {
     for (const { deposit: d, rule } of taken.values()) {
       const chain = this.deps.catalogue.chain(d.chain_id);
@@ -130,7 +144,12 @@ export class AutoSettlementService {
    * The deposits (of those given) that a rule takes, with the rule. Two queries whatever the
    * number of deposits (the indexer confirms a range at once), one when no wallet is switched on.
    */
-  async #rulesFor(tx: DbConn, depositIds: string[]): Promise<Map<string, { deposit: store.DepositRow; rule: StoredRule }>> {
+  async #rulesFor(
+    tx: DbConn,
+    depositIds: string[],
+    /** The rules read are locked FOR SHARE to the end of `tx` (store.activeRulesOf). */
+    share = false,
+  ): Promise<Map<string, { deposit: store.DepositRow; rule: StoredRule }>> {
     const taken = new Map<string, { deposit: store.DepositRow; rule: StoredRule }>();
     const active = new Map<string, boolean>(); // per wallet, normalised once per call
     const candidates = (await store.deposits(tx, depositIds)).filter((d) => {
@@ -149,6 +168,7 @@ export class AutoSettlementService {
       tx,
       [...new Set(candidates.map((d) => d.wallet_id))],
       candidates.flatMap((d) => (d.address_id ? [d.address_id] : [])),
+      share,
     );
     for (const d of candidates) {
       const asset = this.deps.catalogue.asset(d.asset_id!);

@@ -82,13 +82,16 @@ export async function findRule(db: DbConn, walletId: string, addressId: string |
   return rows[0] && asRule(rows[0]);
 }
 
-/** The active wallet rules of these wallets and the active rules of these addresses: what may take their deposits. */
-export async function activeRulesOf(db: DbConn, walletIds: string[], addressIds: string[]): Promise<StoredRule[]> {
+/**
+ * The active wallet rules of these wallets and the active rules of these addresses: what may
+ * take their deposits. `share`: locked FOR SHARE until the caller's transaction ends (a rule
+ * updated or deleted meanwhile waits for its COMMIT; one changed just before is read as it is now).
+ */
+export async function activeRulesOf(db: DbConn, walletIds: string[], addressIds: string[], share = false): Promise<StoredRule[]> {
   const { rows } = await sql<RuleRecord>`
     SELECT * FROM auto_settlement_rules
-     WHERE wallet_id = ANY(${walletIds}::uuid[]) AND is_active AND (address_id IS NULL OR address_id = ANY(${addressIds}::uuid[]))`.execute(
-    db,
-  );
+     WHERE wallet_id = ANY(${walletIds}::uuid[]) AND is_active AND (address_id IS NULL OR address_id = ANY(${addressIds}::uuid[]))
+     ${share ? sql`FOR SHARE` : sql``}`.execute(db);
   return rows.map(asRule);
 }
 
@@ -390,6 +393,22 @@ export async function updateSettlement(
       topup_fee = coalesce(${patch.topupFee?.toString() ?? null}::numeric, topup_fee),
       updated_at = now()
     WHERE id = ${id}`.execute(db);
+}
+
+/**
+ * A settlement not yet planned (stage queued: no leg, no send, nothing held but its row) that no
+ * rule takes any more: removed, so its deposit is as one no rule took (a release from AML
+ * screening, say, queues its take again). Its job finds no row and ends.
+ */
+export async function dropQueued(db: DbConn, id: string): Promise<void> {
+  await sql`DELETE FROM auto_settlements WHERE id = ${id} AND stage = 'queued' AND status = 'pending'`.execute(db);
+}
+
+/** A settlement not yet planned takes the rule that takes its deposit now (its copy, and its destination asset). */
+export async function retake(db: DbConn, id: string, rule: StoredRule, assetOutId: string): Promise<void> {
+  await sql`
+    UPDATE auto_settlements SET rule_id = ${rule.id}, rule = ${JSON.stringify(rule)}::jsonb, asset_out_id = ${assetOutId}, updated_at = now()
+     WHERE id = ${id} AND stage = 'queued' AND status = 'pending'`.execute(db);
 }
 
 /** Settlements without progress for a while: their job was lost or ran out of attempts. */
