@@ -89,7 +89,10 @@ export class TransactionService extends TransactionWrites {
       ...(q.reference ? { reference: q.reference } : {}),
       ...(symbols ? { assetIds: chain.assets.filter((a) => symbols.includes(a.symbol.toUpperCase())).map((a) => a.id) } : {}),
       ...(q.startDate ? { startDate: new Date(q.startDate) } : {}),
-      ...(q.endDate ? { endDate: new Date(q.endDate) } : {}),
+      // Inclusive at the precision createdAt is shown with: PostgreSQL keeps microseconds, so
+      // a row shown at 10:00:00.123Z was stored at 10:00:00.123456 and `<= endDate` left it
+      // out of a range ending at its own createdAt. Everything before the next millisecond.
+      ...(q.endDate ? { endBefore: new Date(Date.parse(q.endDate) + 1) } : {}),
     };
     const [rows, total] = await Promise.all([
       store.listTransactions(this.db, filter, q.order ?? 'DESC', (page - 1) * limit, limit),

@@ -88,7 +88,8 @@ export interface TransactionFilter {
   reference?: string;
   assetIds?: string[];
   startDate?: Date;
-  endDate?: Date;
+  /** Exclusive: the millisecond after the inclusive endDate (see TransactionService.list). */
+  endBefore?: Date;
 }
 
 function filtered(db: DbConn, f: TransactionFilter) {
@@ -106,7 +107,7 @@ function filtered(db: DbConn, f: TransactionFilter) {
   if (f.reference) q = q.where('reference', '=', f.reference);
   if (f.assetIds) q = q.where('asset_id', 'in', f.assetIds.length ? f.assetIds : ['00000000-0000-0000-0000-000000000000']);
   if (f.startDate) q = q.where('created_at', '>=', f.startDate);
-  if (f.endDate) q = q.where('created_at', '<=', f.endDate);
+  if (f.endBefore) q = q.where('created_at', '<', f.endBefore);
   return q;
 }
 
