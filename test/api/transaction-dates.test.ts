@@ -40,4 +40,17 @@ describe('GET /v1/wallets/{walletId}/transactions date filters', () => {
     expect(await ids({ endDate: '2026-03-01T10:00:00.122Z' })).not.toContain(deposit);
     expect(await ids({ startDate: '2026-03-01T10:00:00.124Z' })).not.toContain(deposit);
   });
+
+  it('compares startDate and endDate as instants, whatever offsets they are written with', async () => {
+    // 07:00Z to 11:00Z: a valid range holding the deposit, though "12:00+05:00" sorts after "11:00Z" as text.
+    expect(await ids({ startDate: '2026-03-01T12:00:00+05:00', endDate: '2026-03-01T11:00:00Z' })).toEqual([deposit]);
+    // 10:00Z to 09:00Z: start after end, though "10:00Z" sorts before "14:00+05:00" as text.
+    const res = await h.api(
+      'GET',
+      `/v1/wallets/${w.id}/transactions?${new URLSearchParams({ startDate: '2026-03-01T10:00:00Z', endDate: '2026-03-01T14:00:00+05:00' })}`,
+      { key: w.apiKey },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ field: 'startDate' }] });
+  });
 });

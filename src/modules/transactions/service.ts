@@ -74,7 +74,8 @@ export class TransactionService extends TransactionWrites {
     if (addressId) await this.addresses.require(auth, walletId, addressId);
     const page = q.page ?? 1;
     const limit = q.limit ?? 100;
-    if (q.startDate && q.endDate && q.startDate > q.endDate) {
+    // As instants, not as text: "12:00+05:00" is before "11:00Z", and "10:00Z" after "14:00+05:00".
+    if (q.startDate && q.endDate && Date.parse(q.startDate) > Date.parse(q.endDate)) {
       throw new ValidationError('startDate must not be after endDate', [{ field: 'startDate', message: 'after endDate' }]);
     }
     const chain = this.wallets.chainOf(wallet);
