@@ -1,6 +1,7 @@
 /** SQL of the dashboard's reads across a business's wallets: the transaction search and the daily figures. */
 import { sql } from 'kysely';
 import type { DbConn } from '../../db/pool.js';
+import { hashMatches } from './store.js';
 import type { TransactionRow } from './types.js';
 
 export interface SearchFilter {
@@ -24,7 +25,7 @@ function searchWhere(f: SearchFilter) {
     [
       sql`t.wallet_id IN (SELECT id FROM wallets WHERE business_id = ${f.businessId})`,
       ...(f.walletId ? [sql`t.wallet_id = ${f.walletId}`] : []),
-      ...(f.hash ? [sql`lower(t.hash) = lower(${f.hash})`] : []),
+      ...(f.hash ? [hashMatches('t.hash', f.hash)] : []),
       ...(f.address
         ? [sql`(address_key(t.sender_address) = address_key(${f.address}) OR address_key(t.recipient_address) = address_key(${f.address}))`]
         : []),

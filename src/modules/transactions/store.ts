@@ -92,16 +92,22 @@ export interface TransactionFilter {
   endBefore?: Date;
 }
 
+/**
+ * `column` holds the transaction hash a client wrote: a hex hash matches however it is cased,
+ * with or without 0x (EVM stores it with 0x, Tron its txID without); anything else (a Solana
+ * signature, base58, where case matters) only as it is spelled. The history's filter and the
+ * dashboard's search (report-store.ts) both.
+ */
+export function hashMatches(column: string, hash: string) {
+  const hex = /^(0x)?[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase().replace(/^0x/, '') : null;
+  return hex ? sql<boolean>`lower(${sql.ref(column)}) IN (${`0x${hex}`}, ${hex})` : sql<boolean>`${sql.ref(column)} = ${hash}`;
+}
+
 function filtered(db: DbConn, f: TransactionFilter) {
   let q = db.selectFrom('transactions').where('wallet_id', '=', f.walletId);
   if (f.addressId) q = q.where('address_id', '=', f.addressId);
   if (f.id) q = q.where('id', '=', f.id);
-  if (f.hash) {
-    // A hex hash matches however it is cased, with or without 0x (EVM stores it with 0x, Tron
-    // its txID without); anything else (a Solana signature, base58) only as it is spelled.
-    const hex = /^(0x)?[0-9a-fA-F]{64}$/.test(f.hash) ? f.hash.toLowerCase().replace(/^0x/, '') : null;
-    q = hex ? q.where(sql<string>`lower(hash)`, 'in', [`0x${hex}`, hex]) : q.where('hash', '=', f.hash);
-  }
+  if (f.hash) q = q.where(hashMatches('hash', f.hash));
   if (f.status) q = q.where('status', '=', f.status);
   if (f.type) q = q.where('type', '=', f.type);
   if (f.reference) q = q.where('reference', '=', f.reference);
