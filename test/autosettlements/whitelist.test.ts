@@ -6,44 +6,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import type { ChainIndexer } from '../../src/modules/deposits/indexer.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { chainOf, type TestChain } from '../support/chain.js';
+import type { Harness } from '../support/harness.js';
+import type { TestChain } from '../support/chain.js';
 import { eventually } from '../support/fixtures.js';
+import { drain as drainIndexer, freshAddress, ruleTo as rule, startEthSettleWorld, USDC } from './eth-settle-world.js';
 
 let h: Harness;
 let eth: TestChain;
 let indexer: ChainIndexer;
-const USDC = 10n ** 6n;
 
 const wallet = () => h.wallets['devnet-eth']!;
 const base = () => `/v1/wallets/${wallet().id}`;
-const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
-const rule = (to: string) => ({
-  name: 'to the treasury',
-  source: { assets: ['USDC'], blockchain: 'devnet-eth' },
-  destination: { asset: 'USDC', address: to, blockchain: 'devnet-eth' },
-});
 
 beforeAll(async () => {
-  h = await startHarness({
-    specs: [{ ...DEVNET_CHAINS[0]!, confirmations: 1 }],
-    worker: true,
-    services: { outbound: { firstTrackDelayMs: 50, maxTrackDelayMs: 200 } },
-  });
-  eth = chainOf(h, 'devnet-eth');
-  expect((await h.api('PATCH', `${base()}/auto-settlements`, { body: { isActive: true } })).status).toBe(200);
-  indexer = h.services.deposits.indexer(h.services.catalogue.findChain('devnet-eth', 'testnet')!);
+  ({ h, eth, indexer } = await startEthSettleWorld());
 }, 60_000);
 afterAll(async () => {
   await h?.stop();
 });
 
-async function drain() {
-  for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') return;
-}
+const drain = () => drainIndexer(indexer);
 async function ruleCount(): Promise<number> {
   const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM auto_settlement_rules`.execute(h.database.db);
   return Number(rows[0]!.n);
