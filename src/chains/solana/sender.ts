@@ -108,6 +108,16 @@ export class SolanaSender implements ExpirySender {
       const recipient = await rpc
         .getAccountInfo(intent.to as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
         .send();
+      // The runtime credits any account, so SOL sent to a token account, a mint or a multisig
+      // (owned by the token programs) or to a program lands and is out of reach: a mint, a
+      // multisig and a program never give lamports back, and a token account only to its owner
+      // closing it once emptied (no wallet shows them meanwhile). Its owner is the recipient.
+      if (recipient.value && (TOKEN_PROGRAMS.includes(recipient.value.owner) || recipient.value.executable)) {
+        throw new ChainRejectedError(
+          'refused',
+          `${intent.to} is ${recipient.value.executable ? 'a program' : 'a token account or a mint'}, not a wallet address: SOL sent there would be out of reach; send to the address of its owner`,
+        );
+      }
       // A new account must be left rent-exempt: the runtime refuses a smaller first transfer.
       if (!recipient.value && sol < (await this.#rentOf(0n))) {
         throw new ChainRejectedError(
