@@ -122,3 +122,41 @@ function readU64(bytes: Buffer): bigint {
   if (bytes.length !== 8) throw new Error('not a token account: no amount');
   return bytes.readBigUInt64LE(0);
 }
+
+/** Where a Token-2022 mint's extensions start: the mint (82 bytes) padded to 165, then its account type. */
+const EXTENSIONS_OFFSET = 166;
+/** Token-2022's TransferFeeConfig extension type, and where its newer fee starts within it. */
+const TRANSFER_FEE_CONFIG = 1;
+const NEWER_FEE_OFFSET = 90;
+
+/**
+ * The transfer fee a Token-2022 mint's account data takes at `epoch` (TransferFeeConfig: the
+ * newer fee from its epoch on, else the older; ceil(amount x basis points / 10,000), at most
+ * the maximum fee), as a function of the amount; null when the mint has no such extension.
+ */
+export function transferFeeOf(data: Uint8Array, epoch: bigint): ((amount: bigint) => bigint) | null {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  for (let at = EXTENSIONS_OFFSET; at + 4 <= bytes.length;) {
+    const type = bytes.readUInt16LE(at);
+    const length = bytes.readUInt16LE(at + 2);
+    if (type === TRANSFER_FEE_CONFIG && at + 4 + length <= bytes.length && length >= NEWER_FEE_OFFSET + 18) {
+      const config = bytes.subarray(at + 4, at + 4 + length);
+      // A fee: epoch (u64), maximum fee (u64), basis points (u16); the older one at 72.
+      const feeAt = (offset: number) => ({
+        epoch: config.readBigUInt64LE(offset),
+        maximum: config.readBigUInt64LE(offset + 8),
+        basisPoints: BigInt(config.readUInt16LE(offset + 16)),
+      });
+      const newer = feeAt(NEWER_FEE_OFFSET);
+      const fee = epoch >= newer.epoch ? newer : feeAt(NEWER_FEE_OFFSET - 18);
+      return (amount) => {
+        if (fee.basisPoints === 0n || amount === 0n) return 0n;
+        const raw = (amount * fee.basisPoints + 9_999n) / 10_000n;
+        return raw < fee.maximum ? raw : fee.maximum;
+      };
+    }
+    if (type === 0) break;
+    at += 4 + length;
+  }
+  return null;
+}

@@ -35,7 +35,14 @@ import type {
   NativeIntent,
   TxIntent,
 } from '../types.js';
-import { associatedTokenAccount, isTokenAccount, TOKEN_PROGRAMS, type SolanaBalances } from './balances.js';
+import {
+  associatedTokenAccount,
+  isTokenAccount,
+  TOKEN_2022_PROGRAM,
+  TOKEN_PROGRAMS,
+  transferFeeOf,
+  type SolanaBalances,
+} from './balances.js';
 import { solanaCodec } from './codec.js';
 import { splPaymentsOf } from './transfers.js';
 import { paymentsOf } from '../intents.js';
@@ -143,6 +150,7 @@ export class SolanaSender implements ExpirySender {
         ).value
       : [];
     const found = read.slice(0, accounts.length);
+    if (mint?.program === TOKEN_2022_PROGRAM) await this.#checkTransferFee(mint.address, feePayer, list!);
     // A token account (or a mint) named as the recipient would get a token account of its own,
     // owned by an address nobody signs for: the tokens would be lost. Its owner is the recipient.
     // A multisig, owned by the token programs too, is an owner of token accounts (M of N): paid.
@@ -177,6 +185,34 @@ export class SolanaSender implements ExpirySender {
       microLamportsPerUnit: 0n,
       lifetime,
     };
+  }
+
+  /**
+   * A Token-2022 mint with a transfer fee (TransferFeeConfig) delivers the amount less the fee,
+   * withheld for the issuer: a payout would report the amount paid and the recipient get less.
+   * Refused ('reverted': at acceptance a 422, at signing the payout fails with the reason) while
+   * the fee of the current epoch takes part of a payment; a move to the fee payer (a child's
+   * tokens to its master: a sweep) is the wallet's own and goes, paying the issuer's fee.
+   */
+  async #checkTransferFee(mint: string, feePayer: string, payments: { to: string; amount: bigint }[]): Promise<void> {
+    const outside = payments.filter((p) => p.to !== feePayer);
+    if (outside.length === 0) return;
+    const rpc = await this.node.rpc();
+    const [{ value: account }, epoch] = await Promise.all([
+      rpc.getAccountInfo(mint as Address, { commitment: 'confirmed', encoding: 'base64' }).send(),
+      rpc.getEpochInfo({ commitment: 'confirmed' }).send(),
+    ]);
+    const fees = account ? transferFeeOf(Buffer.from(account.data[0], 'base64'), u64(epoch.epoch)) : null;
+    if (!fees) return;
+    for (const p of outside) {
+      const fee = fees(p.amount);
+      if (fee > 0n) {
+        throw new ChainRejectedError(
+          'reverted',
+          `the mint ${mint} withholds a transfer fee: ${p.to} would receive ${p.amount - fee} of the ${p.amount} sent (${fee} withheld for the issuer)`,
+        );
+      }
+    }
   }
 
   /**
