@@ -348,6 +348,30 @@ describe('documented errors', () => {
     expect(processed.error.code).toBe(-32602);
   });
 
+  it('a transaction larger than a packet (1,232 bytes): -32602 before anything runs, with or without preflight', async () => {
+    const payer = await fundedSigner(w);
+    w.standIn.control.produceSlots();
+    // 30 transfers to distinct new accounts: about 2,000 bytes, which kit signs but no node takes.
+    const recipients = await Promise.all(Array.from({ length: 30 }, () => generateKeyPairSigner()));
+    const built = await build(
+      w.rpc,
+      payer,
+      recipients.map((r) => getTransferSolInstruction({ source: payer, destination: r.address, amount: 1_000_000n })),
+    );
+    const size = Buffer.from(built.wire, 'base64').length;
+    expect(size).toBeGreaterThan(1_232);
+    for (const cfg of [{ encoding: 'base64' }, { encoding: 'base64', skipPreflight: true }]) {
+      const sent = await rawCall(w.standIn.url, 'sendTransaction', [built.wire, cfg]);
+      expect(sent.error?.code, JSON.stringify(sent)).toBe(-32602);
+      expect(sent.error.message).toContain('too large');
+    }
+    const simulated = await rawCall(w.standIn.url, 'simulateTransaction', [built.wire, { encoding: 'base64' }]);
+    expect(simulated.error?.code, JSON.stringify(simulated)).toBe(-32602);
+    w.standIn.control.produceSlots();
+    expect((await w.rpc.getSignatureStatuses([built.signature], { searchTransactionHistory: true }).send()).value[0]).toBeNull();
+    expect((await w.rpc.getBalance(recipients[0]!.address, { commitment: 'processed' }).send()).value).toBe(0n);
+  });
+
   it('JSON-RPC envelope: batches, unknown methods, parse errors, minContextSlot', async () => {
     const res = await fetch(w.standIn.url, {
       method: 'POST',

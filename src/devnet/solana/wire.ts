@@ -69,10 +69,24 @@ export interface DecodedTransaction {
   rawSignatures: Uint8Array[];
 }
 
+/** The most bytes a transaction takes on the wire (IPv6 MTU minus headers), and that as text. */
+const PACKET_DATA_SIZE = 1_232;
+const MAX_BASE64_SIZE = 1_644;
+const MAX_BASE58_SIZE = 1_683;
+const TRANSACTION_TYPE = 'solana_transaction::versioned::VersionedTransaction';
+
 /** Decodes a wire transaction given as text in `encoding`; throws -32602 as a node does. */
 export function decodeWireTransaction(text: unknown, encoding: unknown): DecodedTransaction {
   if (typeof text !== 'string') throw invalidParams('Invalid params: invalid type: expected a string transaction');
   const enc = encoding ?? 'base58';
+  // A node takes no transaction larger than a packet (agave's decode_and_deserialize): checked
+  // on the text first, then on the bytes, before anything is simulated or executed.
+  const most = enc === 'base64' ? MAX_BASE64_SIZE : enc === 'base58' ? MAX_BASE58_SIZE : Infinity;
+  if (text.length > most) {
+    throw invalidParams(
+      `${enc} encoded ${TRANSACTION_TYPE} too large: ${text.length} bytes (max: encoded/raw ${most}/${PACKET_DATA_SIZE})`,
+    );
+  }
   let bytes: Uint8Array;
   if (enc === 'base64') {
     bytes = new Uint8Array(getBase64Encoder().encode(text));
@@ -84,6 +98,9 @@ export function decodeWireTransaction(text: unknown, encoding: unknown): Decoded
     }
   } else {
     throw invalidParams(`Invalid params: unknown variant \`${String(enc)}\`, expected \`base58\` or \`base64\``);
+  }
+  if (bytes.length > PACKET_DATA_SIZE) {
+    throw invalidParams(`decoded ${TRANSACTION_TYPE} too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
   }
   return decodeTransactionBytes(bytes);
 }
