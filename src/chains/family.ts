@@ -27,6 +27,11 @@ export interface ChainFamily {
   derivationAt(accountPath: string): KeyDerivation;
   /** The all-zero address in canonical form: no key controls it, funds sent there are lost. */
   readonly zeroAddress: string;
+  /**
+   * Why funds sent to this (canonical) address are lost although it is not the zero address
+   * (a precompiled contract, a burn address), or null; absent: only the zero address is.
+   */
+  lostAt?(address: string): string | null;
   /** What an address of the family looks like, for a client whose address was refused. */
   readonly addressForm: string;
   readonly config: FamilyConfig;

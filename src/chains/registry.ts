@@ -25,6 +25,12 @@ export function isZeroAddress(chain: ChainConfig, address: string): boolean {
   return familyOfChain(chain).codec.equals(familyOfChain(chain).zeroAddress, address);
 }
 
+/** Why funds sent to `address` (canonical) on the chain are lost: the zero address, or what its family reserves; null when none. */
+export function lostDestination(chain: ChainConfig, address: string): string | null {
+  if (isZeroAddress(chain, address)) return 'is the zero address; funds sent there are lost';
+  return familyOfChain(chain).lostAt?.(address) ?? null;
+}
+
 /**
  * Whether two chains derive the same addresses from one seed (the same family and account
  * path): funds sent to a wallet's address on the other one are the wallet's to recover.

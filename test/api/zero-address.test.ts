@@ -134,3 +134,25 @@ it("a catalogued token's contract is refused as a settlement destination (what i
   expect(res.body.details).toContainEqual({ field: 'destination.address', message: expect.stringContaining('is the contract of USDC') });
   expect(await counts()).toEqual(before);
 });
+
+it("a withdrawal to a precompiled contract's address is refused (0x…01 to 0x…3ff), writing nothing; 0x…dEaD is a destination", async () => {
+  const w = wallets['devnet-eth']!;
+  const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+  const payouts = async () =>
+    Number(
+      (await sql<{ n: string }>`SELECT count(*)::text AS n FROM transactions WHERE wallet_id = ${w.id}`.execute(h.database.db)).rows[0]!.n,
+    );
+  const before = await payouts();
+  for (const address of ['0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000100']) {
+    const res = await h.api('POST', `/v1/wallets/${w.id}/withdraw`, { key: w.apiKey, body: { assetId: usdc.id, address, amount: '1' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.details).toContainEqual({ field: 'address', message: expect.stringContaining('precompiled contract') });
+  }
+  expect(await payouts()).toBe(before);
+  // The burn address is refused for no such reason (it is sent to on purpose): only for funds here.
+  const burn = await h.api('POST', `/v1/wallets/${w.id}/withdraw`, {
+    key: w.apiKey,
+    body: { assetId: usdc.id, address: '0x000000000000000000000000000000000000dEaD', amount: '1' },
+  });
+  expect(burn.body.details ?? [], JSON.stringify(burn.body)).not.toContainEqual(expect.objectContaining({ field: 'address' }));
+});

@@ -3,7 +3,7 @@
  * or written: the request's shape (single or batch), amounts, destinations and assets.
  * Every item is checked; the first problem rejects the whole request.
  */
-import { addressFormOf, isZeroAddress } from '../../chains/registry.js';
+import { addressFormOf, lostDestination } from '../../chains/registry.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { parseAmount } from '../../lib/money.js';
 import type { EnabledAsset, WalletAssetService } from '../assets/service.js';
@@ -117,7 +117,8 @@ export async function checkItems(
     const addressField = at(r.field, 'address');
     const to = chain.adapter.normalizeAddress(r.address);
     if (!to) throw bad(addressField, `is not a valid ${chain.config.blockchain.name} address (${addressFormOf(chain.config)})`);
-    if (isZeroAddress(chain.config, to)) throw bad(addressField, 'is the zero address; funds sent there are lost');
+    const lost = lostDestination(chain.config, to);
+    if (lost) throw bad(addressField, lost);
     // A token's contract (or mint) takes what is sent to it and has no way to give it back.
     const token = tokenAt(chain, to);
     if (token) throw bad(addressField, `is the contract of ${token.symbol}; funds sent there are lost`);
