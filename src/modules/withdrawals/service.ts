@@ -185,7 +185,14 @@ export class WithdrawalService implements SenderAccess {
     if (addressId === null) return { wallet, chain, address: wallet.address, index: 0, addressId: null, addressMetadata: null };
     const { address } = await this.deps.addresses.require(auth, walletId, addressId);
     if (address.type !== 'INTERNAL' || address.derivation_index === null) {
-      throw new BusinessRuleError('NO_PRIVATE_KEY', 'The service holds no key for an external address: it cannot send from it');
+      // An address whose key was imported is signed for, but only to sweep it to the master or
+      // recover funds from it (docs/withdrawals.md): payouts leave from derived addresses.
+      throw new BusinessRuleError(
+        'NO_PRIVATE_KEY',
+        address.key_imported
+          ? 'This address is an imported key: its funds are swept to the master or recovered (POST .../salvage), not sent from it'
+          : 'The service holds no key for an external address: it cannot send from it',
+      );
     }
     return {
       wallet,
