@@ -19,6 +19,8 @@ export interface TronChainFees {
   transactionFee: bigint;
   createAccountFee: bigint;
   createNewAccountFeeInSystemContract: bigint;
+  /** getForbidTransferToContract: java-tron refuses TRX to a contract account (1 on mainnet). */
+  forbidTransferToContract: boolean;
 }
 
 /** Reads the fee figures now (TronSender.chainFees caches them). */
@@ -35,6 +37,8 @@ export async function readChainFees(node: TronNode): Promise<TronChainFees> {
     transactionFee: get('getTransactionFee'),
     createAccountFee: get('getCreateAccountFee'),
     createNewAccountFeeInSystemContract: get('getCreateNewAccountFeeInSystemContract'),
+    // Absent on nodes that predate the proposal: nothing forbidden then.
+    forbidTransferToContract: (all.get('getForbidTransferToContract') ?? 0n) === 1n,
   };
 }
 
@@ -74,9 +78,15 @@ export async function estimateEnergy(node: TronNode, intent: TronIntent): Promis
   return BigInt((res.energy_used as number | string | undefined) ?? 0);
 }
 
-/** What a TRX transfer to `to` pays to create its account (0 when it exists). */
+/**
+ * What a TRX transfer to `to` pays to create its account (0 when it exists). A contract
+ * account is refused ('reverted'): while the chain forbids it, java-tron's TransferActuator
+ * refuses every TRX transfer to a contract, so such a payout could never be sent (accepted,
+ * it would be built again and again, its amount held for ever).
+ */
 export async function activationFee(node: TronNode, to: string, fees: TronChainFees): Promise<bigint> {
   const account = await node.post<Json>('wallet/getaccount', { address: tronHex(to), visible: false });
+  if (fees.forbidTransferToContract && account.type === 'Contract') throw contractRecipient();
   const exists = typeof account.address === 'string' || account.create_time !== undefined;
   return exists ? 0n : fees.createNewAccountFeeInSystemContract + fees.createAccountFee;
 }
@@ -144,9 +154,20 @@ function triggerBody(intent: TronIntent): Json {
   };
 }
 
+/** The refusal of TRX sent to a contract account (java-tron: "Cannot transfer TRX to a smartContract."). */
+const CONTRACT_RECIPIENT = /Cannot transfer TRX to a smartContract/i;
+
+function contractRecipient(nodeMessage?: string): ChainRejectedError {
+  return new ChainRejectedError('reverted', 'Tron refuses TRX sent to a smart contract: the recipient is a contract account', {
+    ...(nodeMessage ? { nodeMessage } : {}),
+  });
+}
+
 /** A node's refusal to build (java-tron's `Error` or a failed `result`), mapped onto the typed reasons. */
 function buildRefusal(message: string): ChainRejectedError {
   const nodeMessage = text(message) ?? message;
+  // Final whatever is tried again: 'reverted' voids the row before signing and its payout fails.
+  if (CONTRACT_RECIPIENT.test(nodeMessage)) return contractRecipient(nodeMessage);
   const reason = /balance is not sufficient|not enough balance|insufficient/i.test(nodeMessage) ? 'insufficient-funds' : 'refused';
   return new ChainRejectedError(reason, 'the Tron node refused to build the transaction', { nodeMessage });
 }
