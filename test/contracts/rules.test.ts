@@ -69,6 +69,22 @@ describe('the whitelist applies to contract writes that move the wallet funds', 
     expect(await chainOf(h, ETH).balanceOf('USDC', beneficiary)).toBe(10_000_000n);
   });
 
+  // (The zero address too, where the token's own code does not refuse it first, as the devnet's does: 422 CONTRACT_REVERTED.)
+  it("transfer: to a precompiled contract or the token's own contract is a 400 that writes nothing", async () => {
+    const w = await freshWallet(h);
+    const before = await written(h, w);
+    const cases: [string, string][] = [
+      ['0x0000000000000000000000000000000000000004', "the recipient is a precompiled contract's address (0x…01 to 0x…3ff are reserved)"],
+      [getAddress(usdcOf(h)), 'the recipient is the contract of USDC'],
+    ];
+    for (const [to, message] of cases) {
+      const refused = await write(h, w, [transfer(h, to, 1)]);
+      expectRefused(refused, 400, 'VALIDATION_ERROR');
+      expect(refused.body.details, to).toEqual([{ field: 'calls.0', message }]);
+    }
+    expect(await written(h, w)).toEqual(before);
+  });
+
   it('approve and increaseAllowance: the spender must be whitelisted; revoking (0) needs nothing', async () => {
     const w = await freshWallet(h);
     const beneficiary = randomAddress();

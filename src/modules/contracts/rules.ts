@@ -11,7 +11,7 @@
  */
 import type { EncodedContractCall, TokenCall } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
-import { capability, isZeroAddress } from '../../chains/registry.js';
+import { capability, lostDestination } from '../../chains/registry.js';
 import { BusinessRuleError, ValidationError } from '../../lib/errors.js';
 import type { OwnerSpends, Spend } from '../withdrawals/service.js';
 import type { Actor, ContractServiceDeps, Move } from './types.js';
@@ -118,7 +118,7 @@ export async function movesOf(
       const { call } = found;
       const token = deps.catalogue.asset(found.assetId)!;
       const move = (owner: string, amount: bigint, to: string, kind: Move['kind']) => {
-        if (kind === 'transfer') refuseZero(actor, to, field);
+        if (kind === 'transfer') refuseLost(actor, to, field);
         mine.push({ owner, assetId: token.row.id, amount, kind, beneficiary: to, token: token.row.address });
         return spend(owner, { asset: token, amount, to, fee: 0n, beneficiary: true, field });
       };
@@ -147,10 +147,17 @@ export async function movesOf(
  * for withdrawals. Tokens built on OpenZeppelin revert such a transfer in simulation already;
  * others (Tether's USDT on Ethereum and Tron) would burn the tokens.
  */
-function refuseZero(actor: Actor, to: string, field: string): void {
-  if (!isZeroAddress(actor.chain.config, to)) return;
-  throw new ValidationError(`${field}: the recipient is the zero address; funds sent there are lost`, [
-    { field, message: 'the recipient is the zero address' },
+/**
+ * A token transfer's recipient where the tokens are lost, refused as a withdrawal's destination
+ * is (withdrawals/validate.ts): the zero address, a precompiled contract, a catalogued token's
+ * own contract (it takes what is sent to it and cannot give it back).
+ */
+function refuseLost(actor: Actor, to: string, field: string): void {
+  const token = tokenAt(actor.chain, to);
+  const lost = lostDestination(actor.chain.config, to) ?? (token ? `is the contract of ${token.symbol}; funds sent there are lost` : null);
+  if (!lost) return;
+  throw new ValidationError(`${field}: the recipient ${lost}`, [
+    { field, message: `the recipient ${lost.replace(/; funds sent there are lost$/, '')}` },
   ]);
 }
 
