@@ -132,6 +132,10 @@ describe('a key with a request rate of its own', () => {
     const inherits = await h.api('POST', '/v1/api-keys', { key: throttled, body: { name: 'same rate' } });
     expect(inherits.status, inherits.body.message).toBe(200);
     expect(inherits.body.data.rateLimit).toBe(5);
+    // The audit trail records the rate the key was given, not the (absent) one asked for.
+    const { rows: trail } = await sql<{ details: { rateLimit: number | null } }>`
+      SELECT details FROM audit_log WHERE action = 'api_key.created' AND target_id = ${inherits.body.data.id}`.execute(h.database.db);
+    expect(trail.map((r) => r.details.rateLimit)).toEqual([5]);
     const slower = await h.api('POST', '/v1/api-keys', { key: throttled, body: { name: 'slower', rateLimit: 2 } });
     expect(slower.body.data.rateLimit).toBe(2);
     // A wallet it creates gets a key held to its rate too.

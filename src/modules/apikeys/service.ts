@@ -51,6 +51,8 @@ export interface IssuedKey {
   prefix: string;
   /** The new key's restrictions: those asked for plus every one of its creator's (scopesOfNewKey). */
   scopes: ApiKeyScope[];
+  /** Its own request rate as given (rateLimitOfNewKey: a throttled creator's when none was asked); null: the default. */
+  rateLimit: number | null;
 }
 
 /** Request limits (config: API_KEY_RATE_LIMIT, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW, AUTH_FAILURE_BUDGET). */
@@ -192,7 +194,7 @@ export class ApiKeyService {
     });
     // The new key may have been tried (and cached as unknown) somewhere before it existed.
     await this.changes.publish(tx, API_KEYS_CHANGED);
-    return { id, apiKey, prefix, scopes: key.scopes };
+    return { id, apiKey, prefix, scopes: key.scopes, rateLimit: key.rateLimit ?? null };
   }
 
   async authenticate(apiKey: string | undefined): Promise<AuthContext | null> {
@@ -257,7 +259,7 @@ export class ApiKeyService {
           action: 'api_key.created',
           targetType: 'api_key',
           targetId: key.id,
-          details: { prefix: key.prefix, scopes: key.scopes, rateLimit: input.rateLimit ?? null },
+          details: { prefix: key.prefix, scopes: key.scopes, rateLimit: key.rateLimit },
         },
         tx,
       );
