@@ -5,13 +5,13 @@
  * quoted fee, the master's free bandwidth spent, a child holding a confirmed USDT deposit).
  * The world is read through a getter: the tests set it in their beforeAll/beforeEach.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { sql } from 'kysely';
 import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { post, sendToken, sendTrx, type Wallet } from '../../../src/devnet/tron/testkit.js';
+import { fundedWallet, post, sendToken, sendTrx, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
 import type { Harness } from '../../support/harness.js';
 import { eventually } from '../../support/fixtures.js';
-import { createTronWallet, type TronWallet } from './world.js';
+import { createTronWallet, startTronService, tronChain, type TronWallet } from './world.js';
 import { hex, stakeForEnergy, type SweepWorld } from './sweep-world.js';
 
 export interface MasterFeeWorld {
@@ -29,6 +29,26 @@ export async function stakedMaster(s: TronStandIn, h: Harness, slug: string): Pr
   await s.control.produceBlocks(1);
   await stakeForEnergy({ s, h } as SweepWorld, wallet, 10_000_000_000);
   return wallet;
+}
+
+/**
+ * The world of a file of these tests, set up in its beforeAll (and stopped in its afterAll): a
+ * stand-in, the service without its worker on one chain `slug`, a staked master and a payer
+ * holding TRX and USDT. Its fields are set once beforeAll has run.
+ */
+export function stakedMasterWorld(slug: string, chainId: number): MasterFeeWorld {
+  const w = { slug } as MasterFeeWorld;
+  beforeAll(async () => {
+    w.s = await startForTest({ blockTimeMs: 100 });
+    w.h = await startTronService([tronChain(w.s, slug, chainId)], false);
+    w.wallet = await stakedMaster(w.s, w.h, slug);
+    w.payer = await fundedWallet(w.s, 10_000_000_000, { USDT: 1_000_000_000n });
+  }, 90_000);
+  afterAll(async () => {
+    await w.h?.stop();
+    await w.s?.stop();
+  });
+  return w;
 }
 
 const UNSENT = ['created', 'signed', 'broadcast'];

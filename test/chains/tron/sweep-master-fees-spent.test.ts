@@ -6,30 +6,11 @@
  * The top-up's and the lend's parts (migration 057) are let go once that step is mined before
  * the balance read. The worker is off: each row is driven by hand.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { fundedWallet, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
-import type { Harness } from '../../support/harness.js';
-import { startTronService, tronChain, type TronWallet } from './world.js';
-import { masterFeeKit, stakedMaster } from './master-fee-kit.js';
+import { masterFeeKit, stakedMasterWorld } from './master-fee-kit.js';
 
-let s: TronStandIn;
-let h: Harness;
-let wallet: TronWallet;
-let payer: Wallet;
-const SLUG = 'tron-sweep-master-fees-spent';
-
-beforeAll(async () => {
-  s = await startForTest({ blockTimeMs: 100 });
-  h = await startTronService([tronChain(s, SLUG, 990_353)], false);
-  wallet = await stakedMaster(s, h, SLUG);
-  payer = await fundedWallet(s, 10_000_000_000, { USDT: 1_000_000_000n });
-}, 90_000);
-afterAll(async () => {
-  await h?.stop();
-  await s?.stop();
-});
+const w = stakedMasterWorld('tron-sweep-master-fees-spent', 990_353);
 
 const {
   base,
@@ -42,16 +23,16 @@ const {
   spendMasterFreeBandwidth,
   childWithDeposit,
   sweepOf,
-} = masterFeeKit(() => ({ s, h, slug: SLUG, wallet, payer }));
+} = masterFeeKit(() => w);
 
 describe("a Tron sweep's fees at the master, once spent", () => {
   it("the lend mined (its bandwidth burned, the balance shows it): only the give-back's fee is still held", async () => {
     await spendMasterFreeBandwidth();
     const deposit = await childWithDeposit();
-    const swept = await h.api('POST', `${base()}/transactions/sweep/assets`, { key: wallet.apiKey, body: { transactionId: deposit } });
+    const swept = await w.h.api('POST', `${base()}/transactions/sweep/assets`, { key: w.wallet.apiKey, body: { transactionId: deposit } });
     expect(swept.status, JSON.stringify(swept.body)).toBe(200);
     const sweep = (await sweepOf(deposit))!;
-    const { rows } = await sql<{ master_fee: string }>`SELECT master_fee::text FROM sweeps WHERE id = ${sweep}`.execute(h.database.db);
+    const { rows } = await sql<{ master_fee: string }>`SELECT master_fee::text FROM sweeps WHERE id = ${sweep}`.execute(w.h.database.db);
     const masterFee = BigInt(rows[0]!.master_fee);
     // The lend and the transfer mined; the give-back not sent yet.
     const [lendRow] = await sweepRows(sweep);
@@ -64,7 +45,7 @@ describe("a Tron sweep's fees at the master, once spent", () => {
       ['sweep-give-back', 'created'],
     ]);
     // All the master's TRX but the payout's fee and the give-back's (half the two steps' fees, and a margin).
-    const balance = await trxOf(wallet.address);
+    const balance = await trxOf(w.wallet.address);
     const amount = balance - (await payoutFee(balance)) - masterFee / 2n - 50_000n;
     const ok = await payout(amount);
     expect(ok.status, `${masterFee} ${JSON.stringify(ok.body)}`).toBe(200);

@@ -8,29 +8,10 @@
  * and waits, unsent, until the master is refilled: the payout PENDING, or the loan out.
  * The worker is off: each row is driven by hand.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TronStandIn } from '../../../src/devnet/tron/index.js';
-import { fundedWallet, startForTest, type Wallet } from '../../../src/devnet/tron/testkit.js';
-import type { Harness } from '../../support/harness.js';
-import { startTronService, tronChain, type TronWallet } from './world.js';
-import { masterFeeKit, stakedMaster } from './master-fee-kit.js';
+import { describe, expect, it } from 'vitest';
+import { masterFeeKit, stakedMasterWorld } from './master-fee-kit.js';
 
-let s: TronStandIn;
-let h: Harness;
-let wallet: TronWallet;
-let payer: Wallet;
-const SLUG = 'tron-sweep-master-fees';
-
-beforeAll(async () => {
-  s = await startForTest({ blockTimeMs: 100 });
-  h = await startTronService([tronChain(s, SLUG, 990_315)], false);
-  wallet = await stakedMaster(s, h, SLUG);
-  payer = await fundedWallet(s, 10_000_000_000, { USDT: 1_000_000_000n });
-}, 90_000);
-afterAll(async () => {
-  await h?.stop();
-  await s?.stop();
-});
+const w = stakedMasterWorld('tron-sweep-master-fees', 990_315);
 
 const {
   base,
@@ -43,19 +24,19 @@ const {
   spendMasterFreeBandwidth,
   childWithDeposit,
   sweepOf,
-} = masterFeeKit(() => ({ s, h, slug: SLUG, wallet, payer }));
+} = masterFeeKit(() => w);
 
 describe("a Tron sweep's lend and give-back fees at the master", () => {
   it('a payout of all the TRX accepted while the sweep is under way leaves them: both are made', async () => {
     await spendMasterFreeBandwidth();
     const deposit = await childWithDeposit();
-    const swept = await h.api('POST', `${base()}/transactions/sweep/assets`, { key: wallet.apiKey, body: { transactionId: deposit } });
+    const swept = await w.h.api('POST', `${base()}/transactions/sweep/assets`, { key: w.wallet.apiKey, body: { transactionId: deposit } });
     expect(swept.status, JSON.stringify(swept.body)).toBe(200);
     const sweep = (await sweepOf(deposit))!;
     expect((await sweepRows(sweep)).map((r) => r.purpose)).toEqual(['sweep-lend']);
 
     // Everything the master holds but the payout's own fee: refused, the sweep's fees are held.
-    const balance = await trxOf(wallet.address);
+    const balance = await trxOf(w.wallet.address);
     const all = balance - (await payoutFee(balance));
     const res = await payout(all);
     expect(res.status, JSON.stringify(res.body)).toBe(422);
@@ -73,26 +54,26 @@ describe("a Tron sweep's lend and give-back fees at the master", () => {
       ['sweep', 'mined'],
       ['sweep-give-back', 'mined'],
     ]);
-    const paid = (await h.api('GET', `${base()}/transactions/${ok.body.data.id}`, { key: wallet.apiKey })).body.data;
+    const paid = (await w.h.api('GET', `${base()}/transactions/${ok.body.data.id}`, { key: w.wallet.apiKey })).body.data;
     expect(paid.status).toBe('SUCCESS');
   }, 240_000);
 
   it('a sweep asked for beside a pending payout of all the TRX is refused: the payout is made', async () => {
     await spendMasterFreeBandwidth();
     const deposit = await childWithDeposit();
-    const balance = await trxOf(wallet.address);
+    const balance = await trxOf(w.wallet.address);
     const all = balance - (await payoutFee(balance));
     const res = await payout(all);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
 
     // The sweep would lend energy: the lend and the give-back burn the master's TRX the payout holds.
-    const swept = await h.api('POST', `${base()}/transactions/sweep/assets`, { key: wallet.apiKey, body: { transactionId: deposit } });
+    const swept = await w.h.api('POST', `${base()}/transactions/sweep/assets`, { key: w.wallet.apiKey, body: { transactionId: deposit } });
     expect(swept.status, JSON.stringify(swept.body)).toBe(422);
     expect(swept.body.error, JSON.stringify(swept.body)).toBe('INSUFFICIENT_BALANCE');
     expect(await sweepOf(deposit)).toBeNull();
 
     await drive(res.body.data.id);
-    const paid = (await h.api('GET', `${base()}/transactions/${res.body.data.id}`, { key: wallet.apiKey })).body.data;
+    const paid = (await w.h.api('GET', `${base()}/transactions/${res.body.data.id}`, { key: w.wallet.apiKey })).body.data;
     expect(paid.status).toBe('SUCCESS');
   }, 240_000);
 });
