@@ -32,20 +32,11 @@ import type {
   ExpirySender,
   SignedTransaction,
   SigningKey,
-  NativeIntent,
   TxIntent,
 } from '../types.js';
-import {
-  associatedTokenAccount,
-  isTokenAccount,
-  TOKEN_2022_PROGRAM,
-  TOKEN_PROGRAMS,
-  transferFeeOf,
-  type SolanaBalances,
-} from './balances.js';
-import { solanaCodec } from './codec.js';
+import { associatedTokenAccount, TOKEN_2022_PROGRAM, type SolanaBalances } from './balances.js';
+import { checkIntent, checkSolRecipient, checkTransferFee, tokenRecipients } from './recipients.js';
 import { splPaymentsOf } from './transfers.js';
-import { paymentsOf } from '../intents.js';
 import { u64, type SolanaNode } from './rpc.js';
 import { findLanded, hasExpired } from './landing.js';
 import { accountKeysOf, compileTransfer, signersOf, wireTransaction, type SolanaTransferPlan } from './tx.js';
@@ -103,7 +94,7 @@ export class SolanaSender implements ExpirySender {
     return { network, fixed, fee: BigInt(network.fee!), limit: { estimate: BigInt(network.simulated!), limit: BigInt(network.units!) } };
   }
 
-  /** The transfer the intent asks for, with what the chain says now (the recipient's account, the mint). */
+  /** The transfer the intent asks for, with what the chain says now (the recipients' accounts, the mint: recipients.ts). */
   async #plan(intent: TxIntent, given: NetworkData, lifetime: SolanaTransferPlan['lifetime']): Promise<SolanaTransferPlan> {
     const feePayer = checkIntent(intent);
     const list = splPaymentsOf(intent);
@@ -111,66 +102,10 @@ export class SolanaSender implements ExpirySender {
     const mintAddress = intent.kind === 'token' ? intent.token : null;
     const sol = intent.kind === 'native' ? intent.amount : 0n;
     const rpc = await this.node.rpc();
-    if (!spl) {
-      const recipient = await rpc
-        .getAccountInfo(intent.to as Address, { commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 } })
-        .send();
-      // The runtime credits any account, so SOL sent to a token account, a mint or a multisig
-      // (owned by the token programs) or to a program lands and is out of reach: a mint, a
-      // multisig and a program never give lamports back, and a token account only to its owner
-      // closing it once emptied (no wallet shows them meanwhile). Its owner is the recipient.
-      if (recipient.value && (TOKEN_PROGRAMS.includes(recipient.value.owner) || recipient.value.executable)) {
-        throw new ChainRejectedError(
-          'refused',
-          `${intent.to} is ${recipient.value.executable ? 'a program' : 'a token account or a mint'}, not a wallet address: SOL sent there would be out of reach; send to the address of its owner`,
-        );
-      }
-      // A new account must be left rent-exempt: the runtime refuses a smaller first transfer.
-      if (!recipient.value && sol < (await this.#rentOf(0n))) {
-        throw new ChainRejectedError(
-          'refused',
-          `a SOL transfer to a new account must be at least ${await this.#rentOf(0n)} lamports (its rent-exempt minimum)`,
-        );
-      }
-    }
+    if (!spl) await checkSolRecipient(rpc, intent.to, sol, () => this.#rentOf(0n));
     const mint = mintAddress ? { address: mintAddress, ...(await this.balances.mintsOf([mintAddress])).get(mintAddress)! } : null;
-    // Which recipients have no token account yet, and what the recipients are (one read for
-    // all of a multi-transfer).
-    const accounts = await Promise.all((list ?? []).map((t) => this.balances.tokenAccount(t.to, mintAddress!)));
-    const read = accounts.length
-      ? (
-          await rpc
-            .getMultipleAccounts([...accounts, ...list!.map((t) => t.to)] as Address[], {
-              commitment: 'confirmed',
-              encoding: 'base64',
-              // Enough of each account to tell a multisig (355 bytes) from a token account or a mint.
-              dataSlice: { offset: 0, length: MULTISIG_BYTES + 1 },
-            })
-            .send()
-        ).value
-      : [];
-    const found = read.slice(0, accounts.length);
-    if (mint?.program === TOKEN_2022_PROGRAM) await this.#checkTransferFee(mint.address, feePayer, list!);
-    // A token account (or a mint) named as the recipient would get a token account of its own,
-    // owned by an address nobody signs for: the tokens would be lost. Its owner is the recipient.
-    // A multisig, owned by the token programs too, is an owner of token accounts (M of N): paid.
-    const wrong = read
-      .slice(accounts.length)
-      .findIndex((a) => a !== null && TOKEN_PROGRAMS.includes(a.owner) && dataLength(a.data) !== MULTISIG_BYTES);
-    if (wrong >= 0) {
-      throw new ChainRejectedError(
-        'refused',
-        `${list![wrong]!.to} is a token account or a mint, not a wallet address: send to the address of its owner`,
-      );
-    }
-    // No token account yet: nothing there, or only lamports someone sent to its address (a
-    // system account the ATA program takes over when it creates the token account there;
-    // transferring into it as if it were one fails, and anyone can send those lamports).
-    const transfers = (list ?? []).map((t, k) => ({
-      recipient: t.to,
-      amount: t.amount,
-      createRecipientAccount: !isTokenAccount(found[k] ?? null),
-    }));
+    if (mint?.program === TOKEN_2022_PROGRAM) await checkTransferFee(rpc, mint.address, feePayer, list!);
+    const transfers = mint ? await tokenRecipients(rpc, this.balances, mint.address, list ?? []) : [];
     const createRecipientAccount = transfers[0]?.createRecipientAccount ?? false;
     return {
       feePayer,
@@ -185,34 +120,6 @@ export class SolanaSender implements ExpirySender {
       microLamportsPerUnit: 0n,
       lifetime,
     };
-  }
-
-  /**
-   * A Token-2022 mint with a transfer fee (TransferFeeConfig) delivers the amount less the fee,
-   * withheld for the issuer: a payout would report the amount paid and the recipient get less.
-   * Refused ('reverted': at acceptance a 422, at signing the payout fails with the reason) while
-   * the fee of the current epoch takes part of a payment; a move to the fee payer (a child's
-   * tokens to its master: a sweep) is the wallet's own and goes, paying the issuer's fee.
-   */
-  async #checkTransferFee(mint: string, feePayer: string, payments: { to: string; amount: bigint }[]): Promise<void> {
-    const outside = payments.filter((p) => p.to !== feePayer);
-    if (outside.length === 0) return;
-    const rpc = await this.node.rpc();
-    const [{ value: account }, epoch] = await Promise.all([
-      rpc.getAccountInfo(mint as Address, { commitment: 'confirmed', encoding: 'base64' }).send(),
-      rpc.getEpochInfo({ commitment: 'confirmed' }).send(),
-    ]);
-    const fees = account ? transferFeeOf(Buffer.from(account.data[0], 'base64'), u64(epoch.epoch)) : null;
-    if (!fees) return;
-    for (const p of outside) {
-      const fee = fees(p.amount);
-      if (fee > 0n) {
-        throw new ChainRejectedError(
-          'reverted',
-          `the mint ${mint} withholds a transfer fee: ${p.to} would receive ${p.amount - fee} of the ${p.amount} sent (${fee} withheld for the issuer)`,
-        );
-      }
-    }
   }
 
   /**
@@ -498,21 +405,6 @@ export class SolanaSender implements ExpirySender {
   }
 }
 
-/** The fee payer of a valid intent (intent.feePayer, else its sender). */
-function checkIntent(intent: TxIntent): string {
-  if (intent.kind === 'call') throw new ValidationError('Solana transfers only move SOL or SPL tokens (no contract calls)');
-  if (intent.memo !== undefined) throw new ValidationError('memos are not carried on Solana transfers yet');
-  const feePayer = intent.feePayer ?? intent.from;
-  const recipients = intent.kind === 'token' ? paymentsOf(intent).map((p) => p.to) : [intent.to];
-  const named = [intent.from, feePayer, ...recipients, ...(intent.kind === 'token' ? [intent.token] : [])];
-  if (named.some((a) => solanaCodec.normalize(a) === null)) throw new ValidationError('not a Solana address');
-  if (intent.kind === 'native' && intent.amount <= 0n) throw new ValidationError('a SOL transfer must move more than 0 lamports');
-  if (intent.kind === 'token' && paymentsOf(intent).some((p) => p.amount < 0n || p.amount >= 1n << 64n))
-    throw new ValidationError('an SPL amount is a u64');
-  if (recipients.includes(intent.from)) throw new ValidationError('a transfer to oneself moves nothing');
-  return feePayer;
-}
-
 /** The 75th percentile of recent prices (0 when none): enough to land in a busy block without paying the top bidder. */
 function percentile75(values: bigint[]): bigint {
   if (values.length === 0) return 0n;
@@ -521,9 +413,4 @@ function percentile75(values: bigint[]): bigint {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
-/** An SPL multisig's size (both token programs): an owner of token accounts, so a recipient. */
-const MULTISIG_BYTES = 355;
-/** The length of base64 account data as getMultipleAccounts answers it (`[data, 'base64']`). */
-const dataLength = (data: unknown): number => (Array.isArray(data) ? Buffer.from(String(data[0]), 'base64').length : -1);
-
 const big = (v: string | undefined): bigint | null => (v === undefined ? null : BigInt(v));
