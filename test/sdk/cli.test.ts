@@ -218,6 +218,15 @@ describe('commands', () => {
     expect(poor.code).toBe(1);
     expect(JSON.parse(poor.stderr)).toMatchObject({ error: 'INSUFFICIENT_BALANCE', status: 422 });
   });
+
+  it('webhooks listen --forward-to under a business key wants the wallet key to sign with (exit 2, nothing forwarded)', async () => {
+    const r = await run(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:1/hooks'], {
+      WALLET_API_KEY: h.businessKey,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--signing-key/);
+    expect(r.stderr).not.toContain(h.businessKey);
+  });
 });
 
 describe('shell completion', () => {

@@ -10,7 +10,7 @@ import type { EventName, WalletEvent } from '../../events/types.js';
 import type { WalletClient } from '../../client.js';
 import { signWebhook } from '../../webhooks/signature.js';
 import { context, type Context } from '../context.js';
-import { fields } from '../output.js';
+import { CliError, EXIT, fields } from '../output.js';
 
 /** The exact body the service delivers for an event (what it signed). */
 export function webhookBody(e: WalletEvent): string {
@@ -41,11 +41,22 @@ export function webhookCommands(program: Command): void {
       "the wallet's signing secret for webhook-signature (repeatable; default: WALLET_WEBHOOK_SECRET, else the API key)",
       collectValues,
     )
-    .option('--signing-key <apiKey>', 'the wallet API key that keys x-service-signature (default: the profile key)')
+    .option(
+      '--signing-key <apiKey>',
+      'the wallet API key that keys x-service-signature (default: the profile key; required with a business key)',
+    )
     .action(async (opts: ListenFlags, cmd: Command) => {
       const ctx = context(cmd);
       const client = ctx.client();
       const secrets = opts.secret ?? (process.env.WALLET_WEBHOOK_SECRET ? [process.env.WALLET_WEBHOOK_SECRET] : []);
+      // The service signs a delivery with the key of the wallet it belongs to: a business key
+      // signs none of them, so forwarding under it would make a receiver trust the wrong key.
+      if (opts.forwardTo && opts.signingKey === undefined && ctx.apiKey().startsWith('sk_biz_')) {
+        throw new CliError(
+          "--forward-to under a business key needs --signing-key <the wallet's API key>: deliveries are signed with the wallet's key, not the business key",
+          EXIT.USAGE,
+        );
+      }
       const signingKey = opts.signingKey ?? ctx.apiKey();
       const types = opts.events ? (opts.events.split(',').map((s) => s.trim()) as EventName[]) : undefined;
       const { walletId } = ctx.selected;
