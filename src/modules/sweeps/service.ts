@@ -230,6 +230,10 @@ export class SweepService {
     // while the sweep is in flight (withdrawals/store.ts heldBack): nothing where the master
     // pays as fee payer; where resources are lent, the TRX sent for what cannot be lent.
     const childFee = sponsored || !quote ? 0n : lend ? lend.transfer : quote.fee;
+    // Where the master pays as fee payer, the transfer's whole fee (a created account's rent
+    // included) is the master's to hold while the sweep is in flight: a payout of the master's
+    // coin accepted meanwhile would otherwise leave one of the two to fail on chain.
+    const payerFee = sponsored && quote ? quote.fee : 0n;
     if (!gone && amount <= 0n) gone = native ? GONE_NATIVE : GONE;
     // The address's first send (and the master's top-up), their nonces read before the lock;
     // and the master's balance, which must pay the top-up beside its own pending spends.
@@ -239,7 +243,7 @@ export class SweepService {
       adapter.sender.quote({ kind: 'native', from: wallet.address, to: address.address, amount: 0n }, network).then((q) => q.fee);
     const [, master, topupFee, lendFee] = await Promise.all([
       gone ? null : this.outbound.ready(chain, [address.address, wallet.address]),
-      !gone && (topup > 0n || lend) ? this.withdrawals.readFunder(chain, wallet.address) : null,
+      !gone && (topup > 0n || lend || payerFee > 0n) ? this.withdrawals.readFunder(chain, wallet.address) : null,
       // What sending the top-up costs the master (a plain transfer of the native coin, also where
       // resources are lent and only the rest is sent), not the child's own transfer's fee.
       !gone && topup > 0n
@@ -247,7 +251,7 @@ export class SweepService {
         : 0n,
       !gone && lend ? Promise.all([masterStep(lend.lend), masterStep(lend.giveBack)]) : ([0n, 0n] as const),
     ]);
-    const masterFee = topupFee + lendFee[0] + lendFee[1];
+    const masterFee = topupFee + lendFee[0] + lendFee[1] + payerFee;
 
     return this.db.transaction().execute(async (tx) => {
       const locked = await store.lockAddress(tx, addressId);
@@ -291,8 +295,8 @@ export class SweepService {
           : this.endUnswept(tx, { walletId: wallet.id, addressId, chainId: chain.id, assetId }, deposits, gone);
       }
       if (master) {
-        // The top-up, and the lend and give-back the master sends, must not spend what the
-        // master's pending withdrawals (and other spends) hold.
+        // The top-up, the lend and give-back the master sends, and the fees it pays as fee
+        // payer must not spend what the master's pending withdrawals (and other spends) hold.
         const short = await this.withdrawals
           .checkTopup(tx, chain, address.address, { address: wallet.address, value: topup, fee: masterFee }, master)
           .then(
