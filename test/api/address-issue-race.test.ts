@@ -69,7 +69,7 @@ describe('a deactivation committed while an address is being issued', () => {
       expect((res.body as any).error).toBe('WALLET_INACTIVE');
       expect(await addresses()).toBe(before);
     } finally {
-      const back = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { body: { isActive: true } });
+      const back = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { key: h.businessKey, body: { isActive: true } });
       expect(back.status).toBe(200);
     }
   });

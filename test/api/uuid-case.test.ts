@@ -52,7 +52,7 @@ describe('a wallet id spelt in upper case in the path', () => {
     const res = await deactivation;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.isActive).toBe(false);
-    const back = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { key: wallet().apiKey, body: { isActive: true } });
+    const back = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { key: h.businessKey, body: { isActive: true } });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
   });
 });

@@ -205,6 +205,29 @@ describe('wallets', () => {
     expect((await h.api('GET', `/v1/wallets/${id}`, { key: oldKey })).status).toBe(401);
     expect((await h.api('GET', `/v1/wallets/${id}`, { key: res.body.data.apiKey })).status).toBe(200);
   });
+
+  it('a wallet key may deactivate its wallet but not reactivate it (403): only a business key lifts a deactivation', async () => {
+    const created = await h.api('POST', '/v1/wallets', {
+      key: h.businessKey,
+      body: { blockchain: 'devnet-eth', network: 'testnet', name: 'Frozen' },
+    });
+    const { id, apiKey } = created.body.data;
+    const off = await h.api('PATCH', `/v1/wallets/${id}`, { key: h.businessKey, body: { isActive: false } });
+    expect(off.status).toBe(200);
+    // The holder of the wallet's key (a leaked key, say) cannot undo the business's deactivation.
+    const back = await h.api('PATCH', `/v1/wallets/${id}`, { key: apiKey, body: { isActive: true, name: 'Thawed' } });
+    expect(back.status, JSON.stringify(back.body)).toBe(403);
+    expect(back.body.error).toBe('FORBIDDEN');
+    const still = await h.api('GET', `/v1/wallets/${id}`, { key: apiKey });
+    expect(still.body.data).toMatchObject({ isActive: false, name: 'Frozen' });
+    // Restricting is any key's, as is everything else about a deactivated wallet.
+    expect((await h.api('PATCH', `/v1/wallets/${id}`, { key: apiKey, body: { isActive: false, name: 'Cold' } })).status).toBe(200);
+    const on = await h.api('PATCH', `/v1/wallets/${id}`, { key: h.businessKey, body: { isActive: true } });
+    expect(on.status).toBe(200);
+    expect(on.body.data).toMatchObject({ isActive: true, name: 'Cold' });
+    // Active already: isActive true is no change, so a wallet key may send it.
+    expect((await h.api('PATCH', `/v1/wallets/${id}`, { key: apiKey, body: { isActive: true } })).status).toBe(200);
+  });
 });
 
 describe('operations endpoints', () => {

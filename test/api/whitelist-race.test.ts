@@ -86,7 +86,7 @@ describe('a deactivated wallet', () => {
       expect(exported.status, JSON.stringify(exported.body)).toBe(200);
       expect(exported.body.data.privateKey).toMatch(/^0x[0-9a-f]{64}$/);
     } finally {
-      await h.api('PATCH', `/v1/wallets/${w().id}`, { body: { isActive: true } });
+      await h.api('PATCH', `/v1/wallets/${w().id}`, { key: h.businessKey, body: { isActive: true } });
     }
   });
 });

@@ -202,7 +202,7 @@ describe('contract writes from the master address', () => {
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('WALLET_INACTIVE');
     expect((await post('devnet-bsc', 'network-fee', body)).status).toBe(200);
-    expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { isActive: true } })).status).toBe(200);
+    expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: h.businessKey, body: { isActive: true } })).status).toBe(200);
   });
 });
 

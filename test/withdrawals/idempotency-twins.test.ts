@@ -99,7 +99,7 @@ describe('a stored answer outlives the standing it was given under', () => {
       expect(fresh.status).toBe(422);
       expect(fresh.body.error).toBe('WALLET_INACTIVE');
     } finally {
-      const on = await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: wallet.apiKey, body: { isActive: true } });
+      const on = await w.h.api('PATCH', `/v1/wallets/${wallet.id}`, { key: w.h.businessKey, body: { isActive: true } });
       expect(on.status).toBe(200);
     }
   });

@@ -62,7 +62,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
         tags: ['Wallets'],
         summary: 'Update a master wallet',
         description:
-          'Partial update of name, description, isActive and configurations (deep-merged). Answers the wallet as GET does (with `assets` and `analytics`).',
+          'Partial update of name, description, isActive and configurations (deep-merged). Any key may deactivate the wallet; reactivating a deactivated one needs the business key (403 for a wallet key). Answers the wallet as GET does (with `assets` and `analytics`).',
         params: WalletParams,
         body: UpdateWalletBody,
         response: { 200: Envelope(WalletDetailSchema) },

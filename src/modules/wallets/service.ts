@@ -365,6 +365,11 @@ export class WalletService {
       // Row lock: two concurrent partial updates of configurations must both land.
       const locked = await store.lockWallet(tx, walletId);
       if (!locked) throw new NotFoundError('Wallet');
+      // Deactivating restricts and any key may do it; lifting a deactivation is the business
+      // key's, as relaxing contract writes or AML is (checks.ts): otherwise the holder of the
+      // wallet's key (a leaked one) reactivates what the business stopped and pays out again.
+      // Read under the row lock, so a deactivation committed meanwhile is the one judged.
+      if (patch.isActive === true && !locked.is_active) requireBusinessKey(auth, 'reactivate a deactivated wallet');
       const current = normaliseConfigurations(locked.configurations);
       const configurations =
         patch.configurations === undefined

@@ -134,7 +134,7 @@ export async function lockStanding(db: DbConn, id: string, shared: boolean): Pro
 }
 
 export async function lockWallet(db: DbConn, id: string) {
-  return db.selectFrom('wallets').select(['id', 'configurations']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+  return db.selectFrom('wallets').select(['id', 'configurations', 'is_active']).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
 /** The account xpub: sealed, or in clear on a row not yet upgraded (016_key_custody.sql). */

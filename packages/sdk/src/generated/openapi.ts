@@ -575,7 +575,7 @@ export interface paths {
     head?: never;
     /**
      * Update a master wallet
-     * @description Partial update of name, description, isActive and configurations (deep-merged). Answers the wallet as GET does (with `assets` and `analytics`).
+     * @description Partial update of name, description, isActive and configurations (deep-merged). Any key may deactivate the wallet; reactivating a deactivated one needs the business key (403 for a wallet key). Answers the wallet as GET does (with `assets` and `analytics`).
      */
     patch: {
       parameters: {
