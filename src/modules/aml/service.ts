@@ -283,7 +283,10 @@ export class AmlService {
         const held = release ? false : v.held;
         const screening = { ...v.screening, held, ...(release ?? {}) };
         if (!(await this.deps.transactions.setDepositScreening(tx, d.id, 'not-screened', screening, held))) return;
-        if (!held && !release && d.status === 'SUCCESS') await this.deps.events.emit('deposit.confirmed', tx, { depositIds: [d.id] });
+        // Its status as it is now, under the lock: a deposit read PENDING before the providers
+        // answered may have been confirmed meanwhile, held, its sweep and settlements leaving it;
+        // judged by the stale read, nothing would ever queue them again.
+        if (!held && !release && now?.status === 'SUCCESS') await this.deps.events.emit('deposit.confirmed', tx, { depositIds: [d.id] });
       });
     }
     if (pending.length > 0) throw new Error(`AML providers still do not answer for ${pending.length} deposit(s); retrying later`);
@@ -300,7 +303,9 @@ export class AmlService {
       throw new ForbiddenError('A wallet API key cannot release a held deposit; use the business API key or the dashboard');
     const wallet = await this.deps.wallets.require(auth, walletId);
     await this.deps.db.transaction().execute(async (tx) => {
-      const [d] = await store.deposits(tx, [transactionId]);
+      // Locked: a confirmation committing between this read and the release must be seen (its
+      // status decides whether the release queues the deposit's sweep and settlements).
+      const [d] = await store.deposits(tx, [transactionId], { lock: true });
       if (!d || d.wallet_id !== wallet.id) throw new NotFoundError('Transaction');
       if (d.type !== 'DEPOSIT') throw new BusinessRuleError('NOT_A_DEPOSIT', 'Only deposits are held by AML screening');
       if (!d.aml_held) throw new ConflictError('NOT_HELD', 'This deposit is not held by AML screening');
