@@ -234,6 +234,9 @@ describe('refusals write nothing', () => {
     const before = await counts();
     const cases: [Record<string, unknown>, number, string][] = [
       [swapBody('1', { toAssetId: assetId('devnet-bsc', 'USDT') }), 422, 'CROSS_CHAIN_SWAP_NOT_SUPPORTED'],
+      // Unknown ids: what is wrong with them, not a chain they do not have.
+      [swapBody('1', { fromAssetId: '0190f0a2-7b3c-7d4e-8f00-112233445566' }), 422, 'ASSET_NOT_ENABLED'],
+      [swapBody('1', { toAssetId: '0190f0a2-7b3c-7d4e-8f00-112233445566' }), 422, 'ASSET_NOT_AVAILABLE'],
       [swapBody('1', { toAssetId: assetId('devnet-eth', 'USDC') }), 400, 'VALIDATION_ERROR'],
       [swapBody('1000000'), 422, 'INSUFFICIENT_BALANCE'],
       [swapBody('0'), 400, 'VALIDATION_ERROR'],

@@ -223,12 +223,24 @@ export class SwapApi {
   async #request(actor: Actor, body: SwapQuoteBody): Promise<Request> {
     const bad = (field: string, message: string) => new ValidationError(`${field} ${message}`, [{ field, message }]);
     const from = (await this.deps.walletAssets.findEnabled(actor.wallet, body.fromAssetId))?.asset;
-    const to = (await this.deps.walletAssets.findEnabled(actor.wallet, body.toAssetId))?.asset ?? this.deps.catalogue.asset(body.toAssetId);
-    const elsewhere = this.deps.catalogue.asset(body.fromAssetId);
+    // The output need not be enabled on the wallet, but must be in the catalogue as configured
+    // now: an asset the operator removed keeps its row (its history), not its support.
+    const listed = (id: string) => {
+      const a = this.deps.catalogue.asset(id);
+      return a?.row.is_active ? a : undefined;
+    };
+    const to = (await this.deps.walletAssets.findEnabled(actor.wallet, body.toAssetId))?.asset ?? listed(body.toAssetId);
+    const elsewhere = listed(body.fromAssetId);
     if (!to)
       throw new BusinessRuleError('ASSET_NOT_AVAILABLE', 'toAssetId is not in the catalogue', [
         { field: 'toAssetId', message: 'unknown asset' },
       ]);
+    const notEnabled = () =>
+      new BusinessRuleError('ASSET_NOT_ENABLED', 'fromAssetId: this asset is not enabled on the wallet', [
+        { field: 'fromAssetId', message: 'not enabled' },
+      ]);
+    // Unknown anywhere: not enabled (said before the chains are compared, which an unknown asset has none of).
+    if (!from && !elsewhere) throw notEnabled();
     if ((from ?? elsewhere)?.chain.id !== to.chain.id || to.chain.id !== actor.chain.id) {
       throw new BusinessRuleError(
         'CROSS_CHAIN_SWAP_NOT_SUPPORTED',
@@ -236,11 +248,7 @@ export class SwapApi {
         [{ field: 'toAssetId', message: 'on another chain than the asset given' }],
       );
     }
-    if (!from) {
-      throw new BusinessRuleError('ASSET_NOT_ENABLED', 'fromAssetId: this asset is not enabled on the wallet', [
-        { field: 'fromAssetId', message: 'not enabled' },
-      ]);
-    }
+    if (!from) throw notEnabled();
     if (from.row.id === to.row.id) throw bad('toAssetId', 'is the asset given');
     if (from.row.is_native || to.row.is_native) {
       throw new BusinessRuleError('SWAP_NOT_AVAILABLE', 'Swaps are between tokens: the router swaps no native coin here');
