@@ -210,6 +210,20 @@ describe('malformed typed data is a 400 and writes nothing', () => {
       withTypes({ ...base.types, EIP712Domain: [{ name: 'name', type: 'string' }] }),
       'types.EIP712Domain',
     ],
+    [
+      'an EIP712Domain that lists a member twice',
+      withTypes({
+        ...base.types,
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+      }),
+      'types.EIP712Domain',
+    ],
     ['a missing message member', withMessage({ ...base.message, contents: undefined }), 'message.contents'],
     ['a bad nested address', withMessage({ ...base.message, to: { name: 'Bob', wallet: '0x12' } }), 'message.to.wallet'],
     ['a number for a string', withMessage({ ...base.message, contents: 5 }), 'message.contents'],

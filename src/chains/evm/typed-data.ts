@@ -114,6 +114,8 @@ function domainMembers(domain: TypedDataInput['domain'], types: Types, report: R
       );
   });
   const names = new Set(declared.map((m) => m?.name));
+  // Listed twice, a member is hashed twice: a domain no contract computes (struct types refuse the same).
+  if (names.size !== declared.length) report(`types.${DOMAIN_TYPE}`, 'lists a member more than once');
   for (const k of present) if (!names.has(k)) report(`types.${DOMAIN_TYPE}`, `does not list '${k}', which domain has`);
   for (const k of names)
     if (typeof k === 'string' && !present.includes(k)) report(`types.${DOMAIN_TYPE}`, `lists '${k}', which domain lacks`);
