@@ -101,6 +101,11 @@ export const ERROR_CATALOGUE = {
       'A sweep, recovery or transaction from the address is in flight; its imported key stays until it is final, then remove the address.',
   },
   BENEFICIARY_EXISTS: { status: 409, meaning: 'The address already is a beneficiary of this wallet; update it, or delete it first.' },
+  BENEFICIARY_NOT_SETTLING: {
+    status: 422,
+    meaning:
+      "A settlement run's beneficiary was deleted, deactivated or taken off settlement before its payout was accepted; nothing was paid (the run's `error`).",
+  },
   OWN_ADDRESS: { status: 422, meaning: "A beneficiary cannot be one of the wallet's own child addresses." },
   SAME_ADDRESS: { status: 422, meaning: "The address is the wallet's own master address." },
 

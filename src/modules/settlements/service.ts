@@ -250,6 +250,9 @@ export class SettlementService {
       walletId: wallet.id,
       addressId: null,
       idempotencyKey: `settlement:${run.id}`,
+      // Checked again where the payout is accepted: a run resumed (or still under way) after
+      // the beneficiary stopped settling pays nothing; one that committed before is answered.
+      settlesTo: b.id,
       body: {
         assets: plan.map((p) => ({
           id: p.assetId,

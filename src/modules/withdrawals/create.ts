@@ -57,6 +57,8 @@ export interface CreateJob {
   costs: { plan: GasPlan; snap: Snapshot } | null;
   key: IdempotencyKey | null;
   single: boolean;
+  /** A settlement: the beneficiary it pays, which must still receive settlements (WithdrawRequest.settlesTo). */
+  settlesTo?: string;
 }
 
 /**
@@ -102,6 +104,11 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     // Whether the wallet is active, its assets and its whitelist as they are now, held to the
     // COMMIT (standing.ts): what the request checked before it read the chain may have changed.
     const standing = await readStanding(deps, tx, s.wallet.id);
+    // A settlement pays its beneficiary only while it still receives settlements, read under
+    // the beneficiaries' lock that readStanding holds shared to the COMMIT: a run resumed after
+    // its beneficiary was deleted, deactivated or taken off settlement (and that answered), or
+    // one under way meanwhile, must not pay it.
+    const settling = live.some((j) => jobs[j]!.settlesTo) ? await store.settlingBeneficiaries(tx, s.wallet.id) : null;
     const snaps = live.flatMap((j) => (jobs[j]!.costs ? [jobs[j]!.costs!.snap.at] : []));
     const since = snaps.reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
     const held = since ? await store.heldBack(tx, s.chain.id, s.address, since) : [];
@@ -134,6 +141,9 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
       try {
         const refused = standingRefusal(standing, job.items);
         if (refused) throw refused;
+        if (job.settlesTo && !settling!.has(job.settlesTo)) {
+          throw new BusinessRuleError('BENEFICIARY_NOT_SETTLING', 'The beneficiary no longer receives settlements; nothing was paid');
+        }
         const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
         // References are only ever added, so what is new now was new before and has its costs.
         const now = job.fresh.filter((i) => !existing[i]);

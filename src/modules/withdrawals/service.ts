@@ -122,7 +122,7 @@ export class WithdrawalService implements SenderAccess {
         if (fresh.length === items.length) throw err;
         costs = fresh.length > 0 ? await this.#affordable(s, pick(items, fresh), req.body) : null;
       }
-      return this.#create(auth, s, items, fresh, costs, key, !req.body.assets);
+      return this.#create(auth, s, items, fresh, costs, key, !req.body.assets, req.settlesTo);
     });
   }
 
@@ -419,6 +419,7 @@ export class WithdrawalService implements SenderAccess {
     costs: { plan: GasPlan; snap: Snapshot } | null,
     key: IdempotencyKey | null,
     single: boolean,
+    settlesTo?: string,
   ): Promise<WithdrawResult> {
     // An item without a reference gets its generated one here, once for every run of this
     // request: a batch whose commit fails in a way that may have committed (the connection
@@ -426,7 +427,16 @@ export class WithdrawalService implements SenderAccess {
     // finds the request's Transactions by these references (create.ts, `original`) instead of
     // writing, and paying, them a second time. Keyed requests are safe by their key alone.
     const named = items.map((item) => (item.reference ? item : { ...item, reference: shortReference() }));
-    const done = await this.#senders.submit(senderKey(s), { auth, s, items: named, fresh, costs, key, single });
+    const done = await this.#senders.submit(senderKey(s), {
+      auth,
+      s,
+      items: named,
+      fresh,
+      costs,
+      key,
+      single,
+      ...(settlesTo ? { settlesTo } : {}),
+    });
     if ('data' in done) return done.data;
     // Without a key the response is read after the commit, so the sender's lock is not held for it.
     const views = await done.views;

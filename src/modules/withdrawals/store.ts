@@ -229,6 +229,17 @@ export async function whitelist(db: DbConn, walletId: string, opts: { held?: boo
   return new Set(rows.map((r) => addressKey(r.address)));
 }
 
+/**
+ * The ids of the wallet's beneficiaries that receive settlements now (live, active, marked for
+ * settlement); read under the beneficiaries' lock (whitelist with `held`) by the caller.
+ */
+export async function settlingBeneficiaries(db: DbConn, walletId: string): Promise<Set<string>> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM beneficiaries
+     WHERE wallet_id = ${walletId} AND is_settlement AND is_active AND deleted_at IS NULL`.execute(db);
+  return new Set(rows.map((r) => r.id));
+}
+
 export interface WithdrawalRef {
   id: string;
   type: string;

@@ -31,6 +31,11 @@ export interface WithdrawRequest {
   addressId: string | null;
   body: WithdrawBody;
   idempotencyKey?: string | undefined;
+  /**
+   * A settlement's payee (modules/settlements): the beneficiary the request pays, which the
+   * accepting transaction requires to still receive settlements (create.ts). Not a client field.
+   */
+  settlesTo?: string;
 }
 
 /** A single request answers with one Transaction, a batch with an array in request order. */

@@ -14359,6 +14359,7 @@ export interface components {
         | 'NOT_EXTERNAL'
         | 'KEY_IN_USE'
         | 'BENEFICIARY_EXISTS'
+        | 'BENEFICIARY_NOT_SETTLING'
         | 'OWN_ADDRESS'
         | 'SAME_ADDRESS'
         | 'INSUFFICIENT_BALANCE'
