@@ -282,6 +282,40 @@ describe('reference and Idempotency-Key', () => {
     expect(signAgain.status).toBe(409); // the reference names a broadcast withdrawal, not a signed one
   });
 
+  it('a reused reference is answered with the original after its destination left the whitelist (it was paid)', async () => {
+    const wallet = w.h.wallets[ETH]!;
+    const usdc = assetOf(w.h, ETH, 'USDC');
+    const payee = randomAddress();
+    const beneficiary = async (address: string) => {
+      const res = await w.h.api('POST', `/v1/wallets/${wallet.id}/beneficiaries`, {
+        key: wallet.apiKey,
+        body: { name: `Payee ${address.slice(2, 8)}`, address, isWhitelisted: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.id as string;
+    };
+    await eth.sendToken('USDC', master(ETH), '0.2');
+    // Two whitelisted: the whitelist stays on once the payee's entry is gone.
+    const ids = [await beneficiary(payee), await beneficiary(randomAddress())];
+    try {
+      const body = { assetId: usdc.id, address: payee, amount: '0.1', reference: `wl-${Date.now()}` };
+      const first = await withdraw(w.h, ETH, body);
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect((await w.h.api('DELETE', `/v1/wallets/${wallet.id}/beneficiaries/${ids[0]}`, { key: wallet.apiKey })).status).toBe(200);
+      // A client retrying after a lost answer learns the payment was made, not that it was refused.
+      const again = await withdraw(w.h, ETH, body);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.data.id).toBe(first.body.data.id);
+      expect(await outboundOf(w.h, first.body.data.id)).toHaveLength(1);
+      // A new payment to it is refused, as the whitelist says.
+      const fresh = await withdraw(w.h, ETH, { ...body, reference: `wl2-${Date.now()}` });
+      expect([fresh.status, fresh.body.error]).toEqual([422, 'NOT_WHITELISTED']);
+      await settledTx(w.h, ETH, first.body.data.id, 'SUCCESS');
+    } finally {
+      for (const id of ids) await w.h.api('DELETE', `/v1/wallets/${wallet.id}/beneficiaries/${id}`, { key: wallet.apiKey });
+    }
+  });
+
   it('same key and body: the stored response; same key, other body: 422; keys are per wallet', async () => {
     const usdc = assetOf(w.h, ETH, 'USDC');
     const key = `key-${Date.now()}`;

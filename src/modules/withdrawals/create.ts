@@ -139,14 +139,20 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     for (const j of live) {
       const job = jobs[j]!;
       try {
-        const refused = standingRefusal(standing, job.items);
-        if (refused) throw refused;
-        if (job.settlesTo && !settling!.has(job.settlesTo)) {
-          throw new BusinessRuleError('BENEFICIARY_NOT_SETTLING', 'The beneficiary no longer receives settlements; nothing was paid');
-        }
         const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
         // References are only ever added, so what is new now was new before and has its costs.
         const now = job.fresh.filter((i) => !existing[i]);
+        // What the wallet allows now judges what would be paid now: an item whose reference was
+        // paid is answered with its original (a retry after a lost answer must learn it was
+        // paid, not that it is refused, whatever changed since).
+        const unpaid = job.items.filter((_item, i) => !existing[i]);
+        if (unpaid.length > 0) {
+          const refused = standingRefusal(standing, unpaid);
+          if (refused) throw refused;
+          if (job.settlesTo && !settling!.has(job.settlesTo)) {
+            throw new BusinessRuleError('BENEFICIARY_NOT_SETTLING', 'The beneficiary no longer receives settlements; nothing was paid');
+          }
+        }
         const quoteOf = (i: number) => job.costs!.plan.quotes[job.fresh.indexOf(i)]!;
         // What the sender pays (0 when its master pays the fees: sponsored, funds.ts).
         const feeOf = (i: number) => chargedFee(job.costs!.plan, job.fresh.indexOf(i));
