@@ -11,8 +11,9 @@
  * with their job, and executed by the worker one wallet at a time (one job queue per
  * wallet). A run first stores its amounts, then sends one batch withdrawal whose
  * Idempotency-Key is the run id and whose items carry references derived from it: a worker
- * that dies anywhere in between resumes the same request and gets the stored answer, so a
- * period is never paid twice.
+ * that dies anywhere in between finds the withdrawals of those references (the request was
+ * made) or sends the same request again (a twin's stored answer wins), so a period is never
+ * paid twice, and a request never made is not made to a beneficiary removed meanwhile.
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
@@ -129,10 +130,19 @@ export class SettlementService {
     for (let attempt = 0; ; attempt++) {
       const run = await store.findRun(db, runId);
       if (!run || run.status !== 'pending') return;
+      // A run that decided its amounts may have made its request before its job died (a crash
+      // after the COMMIT, before the run was marked done): what that request wrote says so,
+      // not the request sent again (its note names the beneficiary, which may be renamed since,
+      // and its Idempotency-Key is forgotten after a day). Made: the run is done with it.
+      const made = run.plan ? await store.withdrawalsOfPlan(db, run.wallet_id, run.plan) : [];
+      if (made.length > 0) {
+        await store.finishRun(db, runId, 'done', made, null);
+        return;
+      }
       const b = await this.deps.beneficiaries.findRow(run.beneficiary_id);
-      // A run that has not decided its amounts yet is dropped when its beneficiary stopped
-      // settling meanwhile; one that has, completes the request it may already have made.
-      if (!run.plan && (!b || b.deleted_at || !b.is_active || !b.is_settlement)) {
+      // Not made (a plan only, or none yet): dropped when its beneficiary stopped settling
+      // meanwhile, as one removed while the job waited for a node must not be paid.
+      if (!b || b.deleted_at || !b.is_active || !b.is_settlement) {
         await store.finishRun(db, runId, 'failed', [], 'the beneficiary no longer receives settlements');
         return;
       }
@@ -143,7 +153,7 @@ export class SettlementService {
         return;
       }
       try {
-        const sent = await this.#send(wallet, b!, run, plan);
+        const sent = await this.#send(wallet, b, run, plan);
         await store.finishRun(
           db,
           runId,

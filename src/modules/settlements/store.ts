@@ -106,6 +106,19 @@ export async function savePlan(db: DbConn, id: string, plan: PlanItem[]): Promis
   return rows[0]!.plan;
 }
 
+/**
+ * The withdrawals a run's request wrote (the plan's references, which only that request
+ * uses), in plan order: empty when the request was never made (refused requests write none).
+ */
+export async function withdrawalsOfPlan(db: DbConn, walletId: string, plan: PlanItem[]): Promise<string[]> {
+  const refs = plan.map((p) => p.reference);
+  const { rows } = await sql<{ id: string; reference: string }>`
+    SELECT id, reference FROM transactions
+     WHERE wallet_id = ${walletId} AND type = 'WITHDRAW' AND reference = ANY(${refs}::text[])`.execute(db);
+  const byRef = new Map(rows.map((r) => [r.reference, r.id]));
+  return refs.flatMap((r) => (byRef.has(r) ? [byRef.get(r)!] : []));
+}
+
 /** Drops a plan the withdrawal service refused (nothing was written), so the run decides anew. */
 export async function clearPlan(db: DbConn, id: string): Promise<void> {
   await sql`UPDATE settlement_runs SET plan = NULL, updated_at = now() WHERE id = ${id} AND status = 'pending'`.execute(db);
