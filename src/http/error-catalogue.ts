@@ -104,7 +104,7 @@ export const ERROR_CATALOGUE = {
   BENEFICIARY_NOT_SETTLING: {
     status: 422,
     meaning:
-      "A settlement run's beneficiary was deleted, deactivated or taken off settlement before its payout was accepted; nothing was paid (the run's `error`).",
+      "A settlement run's beneficiary was deleted, deactivated, taken off settlement or replaced as the default before its payout was accepted; nothing was paid (the run's `error`).",
   },
   OWN_ADDRESS: { status: 422, meaning: "A beneficiary cannot be one of the wallet's own child addresses." },
   SAME_ADDRESS: { status: 422, meaning: "The address is the wallet's own master address." },

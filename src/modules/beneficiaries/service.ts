@@ -175,10 +175,6 @@ export class BeneficiaryService {
     return store.settlementBeneficiaries(db);
   }
 
-  findRow(id: string, db: DbConn = this.db): Promise<BeneficiaryRow | undefined> {
-    return store.findById(db, id);
-  }
-
   /** 422 AML_BLOCKED (audited) when the address is listed; 503 AML_UNAVAILABLE when screening failed and the wallet fails closed. */
   async #screen(auth: AuthContext, wallet: WalletRow, address: string, requestId: string | undefined): Promise<void> {
     await this.aml?.checkPayout({

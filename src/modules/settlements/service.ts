@@ -139,10 +139,12 @@ export class SettlementService {
         await store.finishRun(db, runId, 'done', made, null);
         return;
       }
-      const b = await this.deps.beneficiaries.findRow(run.beneficiary_id);
-      // Not made (a plan only, or none yet): dropped when its beneficiary stopped settling
-      // meanwhile, as one removed while the job waited for a node must not be paid.
-      if (!b || b.deleted_at || !b.is_active || !b.is_settlement) {
+      // Not made (a plan only, or none yet): dropped when its beneficiary is no longer the
+      // wallet's settlement beneficiary in force: it stopped settling (deleted, deactivated,
+      // switched off; one removed while the job waited for a node must not be paid) or another
+      // took over (a new default: funds never go two ways).
+      const b = await this.deps.beneficiaries.settlementOf(run.wallet_id);
+      if (!b || b.id !== run.beneficiary_id) {
         await store.finishRun(db, runId, 'failed', [], 'the beneficiary no longer receives settlements');
         return;
       }

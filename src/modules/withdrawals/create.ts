@@ -104,11 +104,11 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
     // Whether the wallet is active, its assets and its whitelist as they are now, held to the
     // COMMIT (standing.ts): what the request checked before it read the chain may have changed.
     const standing = await readStanding(deps, tx, s.wallet.id);
-    // A settlement pays its beneficiary only while it still receives settlements, read under
-    // the beneficiaries' lock that readStanding holds shared to the COMMIT: a run resumed after
-    // its beneficiary was deleted, deactivated or taken off settlement (and that answered), or
-    // one under way meanwhile, must not pay it.
-    const settling = live.some((j) => jobs[j]!.settlesTo) ? await store.settlingBeneficiaries(tx, s.wallet.id) : null;
+    // A settlement pays its beneficiary only while it is the wallet's settlement beneficiary in
+    // force, read under the beneficiaries' lock that readStanding holds shared to the COMMIT: a
+    // run resumed after its beneficiary was deleted, deactivated, taken off settlement or
+    // replaced by a new default (and that answered), or one under way meanwhile, must not pay it.
+    const settling = live.some((j) => jobs[j]!.settlesTo) ? await store.settlementBeneficiaryInForce(tx, s.wallet.id) : null;
     const snaps = live.flatMap((j) => (jobs[j]!.costs ? [jobs[j]!.costs!.snap.at] : []));
     const since = snaps.reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
     const held = since ? await store.heldBack(tx, s.chain.id, s.address, since) : [];
@@ -149,7 +149,7 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         if (unpaid.length > 0) {
           const refused = standingRefusal(standing, unpaid);
           if (refused) throw refused;
-          if (job.settlesTo && !settling!.has(job.settlesTo)) {
+          if (job.settlesTo && job.settlesTo !== settling) {
             throw new BusinessRuleError('BENEFICIARY_NOT_SETTLING', 'The beneficiary no longer receives settlements; nothing was paid');
           }
         }

@@ -230,14 +230,16 @@ export async function whitelist(db: DbConn, walletId: string, opts: { held?: boo
 }
 
 /**
- * The ids of the wallet's beneficiaries that receive settlements now (live, active, marked for
- * settlement); read under the beneficiaries' lock (whitelist with `held`) by the caller.
+ * The wallet's settlement beneficiary in force (live, active, marked for settlement with a
+ * frequency; the default first, as beneficiaries/store.ts settlementBeneficiary picks it), or
+ * null; read under the beneficiaries' lock (whitelist with `held`) by the caller.
  */
-export async function settlingBeneficiaries(db: DbConn, walletId: string): Promise<Set<string>> {
+export async function settlementBeneficiaryInForce(db: DbConn, walletId: string): Promise<string | null> {
   const { rows } = await sql<{ id: string }>`
     SELECT id FROM beneficiaries
-     WHERE wallet_id = ${walletId} AND is_settlement AND is_active AND deleted_at IS NULL`.execute(db);
-  return new Set(rows.map((r) => r.id));
+     WHERE wallet_id = ${walletId} AND is_settlement AND is_active AND deleted_at IS NULL AND settlement_frequency IS NOT NULL
+     ORDER BY is_default DESC, created_at, id LIMIT 1`.execute(db);
+  return rows[0]?.id ?? null;
 }
 
 export interface WithdrawalRef {
