@@ -251,7 +251,7 @@ export async function createServices(
   });
   // Who reacts to what: outbound transactions signed, settled and confirmed; deposits
   // confirmed and sweeps completed (the treasury work that follows runs as jobs).
-  const checkouts = new CheckoutService(db, clock, catalogue, wallets, walletAssets, addresses, webhooks);
+  const checkouts = new CheckoutService(db, clock, catalogue, wallets, walletAssets, addresses, webhooks, logger);
   events.wire(subscriptions({ withdrawals, contracts, sweeps, autoSettlements, settlements, checkouts, staking, salvage, swapApi }));
   const eventFeed = new EventFeedService(
     { db, clock, logger, changes, wallets, walletAssets, transactions, webhooks },

@@ -650,3 +650,26 @@ describe('an asset the wallet stopped taking', () => {
     }
   });
 });
+
+describe('the checkout tick', () => {
+  it('one session it cannot move on (its asset left the catalogue) does not hold back the others', async () => {
+    const link = await createLink({ name: 'Tick', amount: '1', configurations: { expiresInMinutes: 10 } });
+    const broken = await startCheckout(link.id, { asset: 'USDC' });
+    const healthy = await startCheckout(link.id, { asset: 'USDC' });
+    // An asset the running catalogue does not know (as when its chain leaves the chains file):
+    // the broken session names it, and is the first due.
+    const chainId = h.services.catalogue.findChain(SLUG, 'testnet')!.id;
+    const gone = '0190f0a2-7b3c-7d4e-8f00-0000000000aa';
+    await sql`INSERT INTO assets (id, chain_id, name, symbol, address, decimals)
+              VALUES (${gone}, ${chainId}, 'Gone', 'GONE', ${`0x${'ab'.repeat(20)}`}, 6) ON CONFLICT DO NOTHING`.execute(h.database.db);
+    await sql`UPDATE checkouts SET asset_id = ${gone}, expires_at = expires_at - interval '1 second' WHERE id = ${broken.id}`.execute(
+      h.database.db,
+    );
+    clock.advance(11 * 60_000);
+    await h.services.checkouts.tick();
+    const row = async (id: string) =>
+      (await sql<{ status: string }>`SELECT status FROM checkouts WHERE id = ${id}`.execute(h.database.db)).rows[0]!.status;
+    expect(await row(healthy.id)).toBe('expired');
+    expect(await row(broken.id)).toBe('new');
+  });
+});

@@ -4,6 +4,7 @@
  */
 import type { Db, DbConn } from '../../db/pool.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { pageMeta, type PageMeta } from '../../lib/schema.js';
@@ -59,6 +60,7 @@ export class CheckoutService {
     private readonly walletAssets: WalletAssetService,
     addresses: AddressService,
     webhooks: WebhookService,
+    private readonly logger: Logger,
   ) {
     this.#deps = {
       db,
@@ -251,7 +253,14 @@ export class CheckoutService {
   /** Job checkouts_tick: sessions past a deadline. */
   async tick(limit = 500): Promise<number> {
     const ids = await store.dueCheckouts(this.db, this.clock.now(), limit);
-    for (const id of ids) await this.recompute(id);
+    for (const id of ids) {
+      // One session that cannot be moved on (say its asset left the catalogue) is logged and
+      // passed: oldest first, it would otherwise stop every later one, of every business, for
+      // good. It stays due: the next tick, or a read of it, tries again.
+      await this.recompute(id).catch((err: unknown) =>
+        this.logger.error({ checkoutId: id, err: err instanceof Error ? err.message : String(err) }, 'checkout session not moved on'),
+      );
+    }
     return ids.length;
   }
 
