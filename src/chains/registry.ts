@@ -1,5 +1,6 @@
 import type { ChainConfig } from '../config/index.js';
 import { NotFoundError } from '../lib/errors.js';
+import { addSecretUrl } from '../lib/redact.js';
 import { DEFAULT_FAMILY, derivationFor, familyOf, type ChainFamily } from './family-lookup.js';
 import type { ChainAdapter, KeyDerivation, SwapProvider } from './types.js';
 
@@ -72,6 +73,8 @@ export class ChainRegistry {
    */
   constructor(chains: ChainConfig[], adapterFor?: AdapterFor) {
     for (const chain of chains) {
+      // Its path or query may hold the provider's key, and node errors name the URL (lib/redact.ts).
+      addSecretUrl(chain.rpcUrl);
       this.#byKey.set(chainKey(chain.blockchain.slug, chain.network), adapterFor?.(chain) ?? familyOfChain(chain).adapter(chain));
     }
   }

@@ -12,7 +12,7 @@ import { base58 } from '@scure/base';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { createLogger } from './logger.js';
-import { CENSOR, redactLine } from './redact.js';
+import { addSecretUrl, CENSOR, redactLine } from './redact.js';
 
 function capture() {
   const lines: string[] = [];
@@ -150,6 +150,31 @@ describe('the logger redacts secrets', () => {
       JSON.parse(line);
       expect(line).toContain('postgres://wallet:[redacted]@db:5432/wallet');
     }
+  });
+});
+
+describe("the configured chains' node URLs (addSecretUrl)", () => {
+  it('lose everything after the host, as written, as the URL parser writes them, and inside JSON strings', () => {
+    const { logger, text } = capture();
+    const key = randomBytes(16).toString('hex');
+    addSecretUrl(`https://eth-mainnet.g.alchemy.com/v2/${key}`);
+    addSecretUrl(`https://user:pw@Node.Example:8443/${key}/rpc`);
+    addSecretUrl(`wss://mainnet.infura.io/ws/v3/${key}?x=1`);
+    addSecretUrl('http://127.0.0.1:8545');
+    logger.error({ err: new Error(`HTTP request failed.\n\nURL: https://eth-mainnet.g.alchemy.com/v2/${key}`) }, 'request failed');
+    // viem strips the userinfo through new URL, which lowercases the host.
+    logger.warn({ err: `URL: https://node.example:8443/${key}/rpc` }, 'indexer step failed');
+    logger.warn(`socket closed: wss://mainnet.infura.io/ws/v3/${key}?x=1`);
+    logger.info({ rpcUrl: 'http://127.0.0.1:8545', other: 'https://eth-mainnet.g.alchemy.com/v2' }, 'started');
+    const out = text();
+    expect(out).not.toContain(key);
+    expect(out).toContain(`URL: https://eth-mainnet.g.alchemy.com/${CENSOR}`);
+    expect(out).toContain(`https://node.example:8443/${CENSOR}`);
+    expect(out).toContain(`wss://mainnet.infura.io/${CENSOR}`);
+    // A URL with nothing after its host, and text that is not a registered URL, are kept.
+    expect(out).toContain('"rpcUrl":"http://127.0.0.1:8545"');
+    expect(out).toContain('"other":"https://eth-mainnet.g.alchemy.com/v2"');
+    for (const line of out.trim().split('\n')) JSON.parse(line);
   });
 });
 

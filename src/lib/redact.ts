@@ -13,8 +13,12 @@
  * - 32-byte hex (a raw private key) or base58 of 64 bytes (an ed25519 secret key) in a
  *   property whose name suggests a key.
  *
- * The hot path is one regex test per line: a line with nothing that looks like a secret
- * name or shape is written as is (bench/log-redaction.ts measures both paths).
+ * - The configured chains' node URLs (addSecretUrl): everything after the host, where
+ *   providers put their API key.
+ *
+ * The hot path is one regex test per line (and a substring search per node URL): a line
+ * with nothing that looks like a secret name or shape is written as is
+ * (bench/log-redaction.ts measures both paths).
  */
 import { base58 } from '@scure/base';
 import { wordlist } from '@scure/bip39/wordlists/english';
@@ -204,8 +208,55 @@ export function redactText(text: string): string {
   return out;
 }
 
+/**
+ * The configured chains' node URLs, as text to find -> its replacement, longest first.
+ * Providers put their API key in the path (Alchemy `/v2/<key>`, Infura `/v3/<key>`,
+ * QuickNode `/<token>/`, Ankr `/<chain>/<key>`), where no shape tells it from an ordinary
+ * path, and client libraries name the URL in their errors (viem: `URL: https://…/v2/<key>`),
+ * so a node outage wrote the key into every failed request's line. The URLs are known, so
+ * everything after the host is replaced wherever one of them appears.
+ */
+let nodeUrls: [string, string][] = [];
+
+/**
+ * Registers a node URL whose path and query are secret in every log line of this process
+ * (chains/registry.ts registers each configured chain's). A URL with no path or query has
+ * nothing to hide.
+ */
+export function addSecretUrl(url: string): void {
+  const forms: [string, string][] = [];
+  const add = (host: string, rest: string) => {
+    if (rest === '' || rest === '/') return;
+    const text = `${host}${rest}`;
+    const replacement = `${host}/${CENSOR}`;
+    forms.push([text, replacement]);
+    // As it stands inside a JSON string of the line (a quote or backslash escaped).
+    const escaped = JSON.stringify(text).slice(1, -1);
+    if (escaped !== text) forms.push([escaped, JSON.stringify(replacement).slice(1, -1)]);
+  };
+  // As written, and as the WHATWG URL writes it (viem names it so when it strips a userinfo).
+  const written = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)(.*)$/i.exec(url);
+  if (written) add(written[1]!, written[2]!);
+  try {
+    const parsed = new URL(url);
+    add(parsed.host, `${parsed.pathname}${parsed.search}${parsed.hash}`);
+  } catch {
+    /* not a URL: the form as written is all there is */
+  }
+  const known = new Map(nodeUrls);
+  for (const [text, replacement] of forms) known.set(text, replacement);
+  nodeUrls = [...known].sort((a, b) => b[0].length - a[0].length);
+}
+
+function redactNodeUrls(line: string): string {
+  let out = line;
+  for (const [text, replacement] of nodeUrls) if (out.includes(text)) out = out.split(text).join(replacement);
+  return out;
+}
+
 /** The line with every secret replaced; unchanged (the same string) when nothing looks like one. */
-export function redactLine(line: string): string {
+export function redactLine(text: string): string {
+  const line = nodeUrls.length ? redactNodeUrls(text) : text;
   if (!SUSPECT.test(line) && !mayHoldMnemonic(line)) return line;
   try {
     return new LineRedactor(line).run();
