@@ -177,7 +177,7 @@ export class Transport {
     }, this.#opts.timeoutMs);
     let res: Response;
     try {
-      res = await this.#fetch(url, { method: 'GET', headers: { ...this.headers(), ...headers }, signal: ctrl.signal });
+      res = await this.#fetch(url, { method: 'GET', headers: { ...this.headers(), ...headers }, signal: ctrl.signal, redirect: 'manual' });
     } catch (err) {
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) throw signal.reason ?? err;
@@ -203,7 +203,16 @@ export class Transport {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     try {
-      return await this.#fetch(url, { method, headers: init.headers, ...(init.body === undefined ? {} : { body: init.body }), signal });
+      // Never followed (toApiError reports it): fetch drops only the standard credential headers
+      // on the way to another origin, so x-api-key (and a 307's body) would go wherever the
+      // Location points.
+      return await this.#fetch(url, {
+        method,
+        headers: init.headers,
+        ...(init.body === undefined ? {} : { body: init.body }),
+        signal,
+        redirect: 'manual',
+      });
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       if (timeout.aborted) throw new TimeoutError(`${method} ${url}: no answer within ${timeoutMs} ms`, { cause: err });
@@ -250,6 +259,20 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 async function toApiError(res: Response, method: string, path: string): Promise<ApiError> {
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel().catch(() => undefined);
+    const location = res.headers.get('location');
+    return new ApiError({
+      status: res.status,
+      code: `HTTP_${res.status}`,
+      message: `the service answered a redirect${location ? ` to ${location}` : ''}; it is not followed (the API key would go along): set baseUrl to the service's own URL`,
+      requestId: res.headers.get('x-request-id'),
+      details: [],
+      retryAfter: null,
+      method,
+      path,
+    });
+  }
   const text = await res.text().catch(() => '');
   let body: { error?: unknown; message?: unknown; details?: unknown; requestId?: unknown } = {};
   try {
