@@ -20,9 +20,14 @@ export async function listUsers(db: DbConn, businessId: string): Promise<TeamUse
 }
 
 export async function lockUser(db: DbConn, businessId: string, id: string): Promise<TeamUser | undefined> {
+  return activeUser(db, businessId, id, true);
+}
+
+/** A user of the business not removed; `lock`: FOR NO KEY UPDATE. */
+export async function activeUser(db: DbConn, businessId: string, id: string, lock = false): Promise<TeamUser | undefined> {
   const { rows } = await sql<TeamUser>`
     SELECT id, email, role, totp_enabled_at, created_at, NULL::timestamptz AS last_sign_in_at FROM dashboard_users
-     WHERE id = ${id} AND business_id = ${businessId} AND disabled_at IS NULL FOR NO KEY UPDATE`.execute(db);
+     WHERE id = ${id} AND business_id = ${businessId} AND disabled_at IS NULL ${lock ? sql`FOR NO KEY UPDATE` : sql``}`.execute(db);
   return rows[0];
 }
 

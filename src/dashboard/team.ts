@@ -6,7 +6,7 @@
  * the audit log.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/pool.js';
+import type { Db, DbConn } from '../db/pool.js';
 import type { Clock } from '../lib/clock.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../lib/errors.js';
 import { uuidv7 } from '../lib/ids.js';
@@ -36,6 +36,11 @@ function assertMayManage(actor: Session, targetRole: string, newRole?: string): 
   if (actor.role === 'owner') return;
   if (actor.role !== 'admin') throw new ForbiddenError('Only owners and admins manage the team');
   if (targetRole === 'owner' || newRole === 'owner') throw new ForbiddenError('Only an owner can change an owner, or make one');
+}
+
+/** Whether a user of `inviterRole` may give `role` now (assertMayManage's rule for an invitation). */
+function mayGive(inviterRole: string | undefined, role: string): boolean {
+  return inviterRole === 'owner' || (inviterRole === 'admin' && role !== 'owner');
 }
 
 export class TeamService {
@@ -120,11 +125,25 @@ export class TeamService {
     });
   }
 
-  /** An open invitation by its token (the accept page), or null: unknown, used, revoked or expired look alike. */
+  /**
+   * An open invitation by its token (the accept page), or null: unknown, used, revoked, expired
+   * or outlived by its inviter's power to give the role (inviterMayStillGive) look alike.
+   */
   async openInvitation(token: string): Promise<Invitation | null> {
     if (!TOKEN.test(token)) return null;
     const row = await team.invitationByToken(this.db, tokenHash(token));
-    return row && !row.accepted_at && !row.revoked_at && row.expires_at > this.clock.now() ? row : null;
+    if (!row || row.accepted_at || row.revoked_at || row.expires_at <= this.clock.now()) return null;
+    return (await this.inviterMayStillGive(this.db, row)) ? row : null;
+  }
+
+  /**
+   * An invitation carries its inviter's authority: once the inviter is removed, or holds a
+   * role that could not give this one any more, it gives nothing. Else an admin about to be
+   * removed could invite an address of their own and come back in after the removal.
+   */
+  private async inviterMayStillGive(db: DbConn, row: Invitation, lock = false): Promise<boolean> {
+    if (!row.invited_by) return false;
+    return mayGive((await team.activeUser(db, row.business_id, row.invited_by, lock))?.role, row.role);
   }
 
   /** Accepts an invitation: the account is created with the invitation's email and role. */
@@ -139,6 +158,9 @@ export class TeamService {
     return this.db.transaction().execute(async (tx) => {
       const row = await team.invitationByToken(tx, tokenHash(token), true);
       if (!row || row.accepted_at || row.revoked_at || row.expires_at <= this.clock.now()) throw new NotFoundError('Invitation');
+      // Under the team's lock: a removal or demotion of the inviter commits before or after, never across.
+      await team.lockTeam(tx, row.business_id);
+      if (!(await this.inviterMayStillGive(tx, row, true))) throw new NotFoundError('Invitation');
       if (await team.userExists(tx, row.email)) throw new ConflictError('USER_EXISTS', `${row.email} already has a dashboard account`);
       const userId = uuidv7();
       await team.insertUser(tx, { id: userId, businessId: row.business_id, email: row.email, passwordHash, role: row.role });

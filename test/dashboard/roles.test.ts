@@ -299,6 +299,47 @@ describe('the team', () => {
     expect((await join(late)).status).toBe(404);
     clock.set(Date.now());
   });
+
+  it("an invitation dies with its inviter's power to give the role: removed, or demoted below it", async () => {
+    const owner = await userWithRole('owner3@team.example', 'owner');
+    const invite = async (by: DashClient, email: string, role: string) => {
+      const page = await by.submit('/dashboard/users', '/dashboard/users/invite', { email, role });
+      expect(page.status, page.text.slice(0, 300)).toBe(200);
+      return /\/dashboard\/join\/([A-Za-z0-9_-]{43})/.exec(page.text)![1]!;
+    };
+    const join = async (token: string) => {
+      const c = new DashClient(h.baseUrl);
+      const page = await c.get(`/dashboard/join/${token}`);
+      if (page.status !== 200) return page;
+      return c.request('POST', `/dashboard/join/${token}`, { _csrf: csrfOf(page.text), password: PASSWORD });
+    };
+    const accounts = async (email: string) =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dashboard_users WHERE email = ${email}`.execute(h.database.db)).rows[0]!.n;
+
+    // An admin about to leave hands themselves a way back in, then is removed.
+    const leaving = await userWithRole('leaving-admin@team.example', 'admin');
+    const backdoor = await invite(leaving.client, 'way-back@team.example', 'admin');
+    expect((await owner.client.submit('/dashboard/users', `/dashboard/users/${leaving.id}/remove`)).status).toBe(303);
+    expect((await join(backdoor)).status).toBe(404);
+    expect(await accounts('way-back@team.example')).toBe(0);
+
+    // An admin demoted to viewer could not invite an admin now: neither does their invitation.
+    const demoted = await userWithRole('demoted-admin@team.example', 'admin');
+    const stale = await invite(demoted.client, 'stale@team.example', 'admin');
+    expect((await owner.client.submit('/dashboard/users', `/dashboard/users/${demoted.id}/role`, { role: 'viewer' })).status).toBe(303);
+    expect((await join(stale)).status).toBe(404);
+    expect(await accounts('stale@team.example')).toBe(0);
+
+    // An owner demoted to admin may still give every role but owner.
+    const second = await userWithRole('second-owner@team.example', 'owner');
+    const asOwner = await invite(second.client, 'new-owner@team.example', 'owner');
+    const asAdmin = await invite(second.client, 'new-admin@team.example', 'admin');
+    expect((await owner.client.submit('/dashboard/users', `/dashboard/users/${second.id}/role`, { role: 'admin' })).status).toBe(303);
+    expect((await join(asOwner)).status).toBe(404);
+    expect(await accounts('new-owner@team.example')).toBe(0);
+    expect((await join(asAdmin)).status).toBe(303);
+    expect(await accounts('new-admin@team.example')).toBe(1);
+  });
 });
 
 describe('two-factor sign-in', () => {
