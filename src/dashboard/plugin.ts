@@ -133,7 +133,11 @@ export async function dashboardPlugin(
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST') return;
     const origin = req.headers.origin;
-    if (origin && !sameOrigin(origin, req.headers.host)) return forbid(req, reply);
+    // req.host, not the Host header: behind a proxy the operator trusts (TRUST_PROXY), Host is
+    // often the upstream's own address (nginx's default) and X-Forwarded-Host the browser's,
+    // which its Origin names; comparing the raw header refused every form, sign-in included.
+    // Without TRUST_PROXY req.host is the Host header, as before.
+    if (origin && !sameOrigin(origin, req.host)) return forbid(req, reply);
     const session = maybeSessionOf(req);
     if (!session) return; // the public sign-in form checks its own token
     const token = formOf(req)._csrf;

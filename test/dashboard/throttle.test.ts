@@ -319,3 +319,40 @@ describe('telling the account about failed attempts', () => {
     expect(await audited(id, 'dashboard.signed_in')).toHaveLength(3);
   });
 });
+
+describe('behind a trusted proxy that passes the host on in X-Forwarded-Host', () => {
+  // nginx's default (proxy_set_header Host $proxy_host) sends the upstream's address as Host
+  // and, configured so, the browser's host in X-Forwarded-Host: the browser's Origin names the latter.
+  const proxied = (origin: string) => ({
+    origin,
+    'x-forwarded-host': 'wallet.example',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-for': '203.0.113.80',
+  });
+
+  it("takes the browser's own forms and still refuses another site's", async () => {
+    const user = await newUser();
+    const c = new DashClient(h.baseUrl);
+    const signedIn = await c.login(user.email, user.password, proxied('https://wallet.example'));
+    expect(signedIn.status, signedIn.text.slice(0, 300)).toBe(303);
+    expect(signedIn.location).toBe('/dashboard/wallets');
+    const created = await c.submit(
+      '/dashboard/wallets',
+      '/dashboard/developers/api-keys',
+      { name: 'via proxy' },
+      proxied('https://wallet.example'),
+    );
+    expect(created.status, created.text.slice(0, 300)).toBe(200);
+    expect(created.text).toContain('data-testid="new-business-key"');
+
+    const foreign = await c.submit(
+      '/dashboard/wallets',
+      '/dashboard/developers/api-keys',
+      { name: 'foreign' },
+      proxied('https://evil.example'),
+    );
+    expect(foreign.status).toBe(403);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM api_keys WHERE name = 'foreign'`.execute(h.database.db);
+    expect(rows[0]!.n).toBe(0);
+  });
+});

@@ -53,7 +53,8 @@ export function teamRoutes(app: FastifyInstance, ctx: Ctx): void {
     const form = formOf(req);
     try {
       const { invitation, token } = await ctx.team.invite(session, form.email ?? '', form.role ?? '');
-      const origin = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+      // The browser's own host (req.host: X-Forwarded-Host behind a trusted proxy), as req.protocol is its scheme.
+      const origin = `${req.protocol}://${req.host || 'localhost'}`;
       // Shown in this answer only, never put in a redirect.
       return await render(req, reply, {
         link: { url: `${origin}${PREFIX}/join/${token}`, email: invitation.email, role: invitation.role },
