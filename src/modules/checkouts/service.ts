@@ -250,18 +250,31 @@ export class CheckoutService {
     for (const id of ids) await this.recompute(id);
   }
 
-  /** Job checkouts_tick: sessions past a deadline. */
-  async tick(limit = 500): Promise<number> {
-    const ids = await store.dueCheckouts(this.db, this.clock.now(), limit);
-    for (const id of ids) {
-      // One session that cannot be moved on (say its asset left the catalogue) is logged and
-      // passed: oldest first, it would otherwise stop every later one, of every business, for
-      // good. It stays due: the next tick, or a read of it, tries again.
-      await this.recompute(id).catch((err: unknown) =>
-        this.logger.error({ checkoutId: id, err: err instanceof Error ? err.message : String(err) }, 'checkout session not moved on'),
-      );
+  /** Job checkouts_tick: sessions past a deadline, page by page until none is left. */
+  async tick(page = 500): Promise<number> {
+    const now = this.clock.now();
+    const failed: string[] = [];
+    let done = 0;
+    for (let after: store.DueCheckout | undefined; ;) {
+      const due = await store.dueCheckouts(this.db, now, page, after);
+      for (const { id } of due) {
+        // One session that cannot be moved on (say its asset left the catalogue) is passed:
+        // oldest first, it would otherwise stop every later one, of every business, for good.
+        // It stays due: the next tick, or a read of it, tries again.
+        await this.recompute(id).then(
+          () => done++,
+          (err: unknown) => {
+            if (failed.length === 0)
+              this.logger.error({ checkoutId: id, err: err instanceof Error ? err.message : String(err) }, 'checkout session not moved on');
+            failed.push(id);
+          },
+        );
+      }
+      if (due.length < page) break;
+      after = due[due.length - 1];
     }
-    return ids.length;
+    if (failed.length > 1) this.logger.error({ count: failed.length, first: failed.slice(0, 5) }, 'checkout sessions not moved on');
+    return done + failed.length;
   }
 
   recompute(id: string): Promise<void> {

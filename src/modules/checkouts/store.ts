@@ -377,16 +377,25 @@ export async function queuePayments(db: DbConn, depositIds: string[], seenAt: Da
   await jobs.checkout_payments.add(db, { depositIds, seenAt: seenAt.toISOString() });
 }
 
-/** Open sessions whose deadline or monitoring window has passed by `now` (the tick's work). */
-export async function dueCheckouts(db: DbConn, now: Date, limit: number): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    SELECT id FROM checkouts
+export interface DueCheckout {
+  id: string;
+  expires_at: Date;
+}
+
+/**
+ * Open sessions whose deadline or monitoring window has passed by `now` (the tick's work),
+ * oldest deadline first, a page of `limit` after `after` (the last of the previous page).
+ */
+export async function dueCheckouts(db: DbConn, now: Date, limit: number, after?: DueCheckout): Promise<DueCheckout[]> {
+  const { rows } = await sql<DueCheckout>`
+    SELECT id, expires_at FROM checkouts
      WHERE status IN ('new', 'processing') AND (monitor_until <= ${now} OR (expires_at <= ${now} AND seen_in_time < threshold
        -- Enough seen in time and reorged away since waits out the window (status.ts): not due before it.
        AND (SELECT coalesce(sum(t.amount), 0) FROM checkout_payments p JOIN transactions t ON t.id = p.transaction_id
              WHERE p.checkout_id = checkouts.id AND NOT p.late) < threshold))
-     ORDER BY expires_at LIMIT ${limit}`.execute(db);
-  return rows.map((r) => r.id);
+       ${after ? sql`AND (expires_at, id) > (${after.expires_at}, ${after.id}::uuid)` : sql``}
+     ORDER BY expires_at, id LIMIT ${limit}`.execute(db);
+  return rows;
 }
 
 /** Settled sessions of a link (the payment limit's count), read under the link's lock. */
