@@ -74,31 +74,42 @@ export interface TokenRecipient {
   createRecipientAccount: boolean;
 }
 
-/**
- * The recipients of an SPL transfer, with whether each still needs its token account (one
- * read for all of a multi-transfer). A token account (or a mint) named as the recipient
- * would get a token account of its own, owned by an address nobody signs for: the tokens
- * would be lost, so it is refused (its owner is the recipient). A multisig, owned by the
- * token programs too, is an owner of token accounts (M of N): paid.
- */
-export async function tokenRecipients(
+/** What the chain holds at an SPL transfer's recipients: their token accounts of the mint, then the recipients themselves. */
+export interface RecipientAccounts {
+  payments: { to: string; amount: bigint }[];
+  accounts: ({ owner: string; data: unknown } | null)[];
+}
+
+/** One read for all recipients of a (multi-)transfer: each one's token account of the mint, and the recipient's own account. */
+export async function readTokenRecipients(
   rpc: SolanaRpc,
   balances: SolanaBalances,
   mint: string,
   payments: { to: string; amount: bigint }[],
-): Promise<TokenRecipient[]> {
-  if (payments.length === 0) return [];
-  const accounts = await Promise.all(payments.map((t) => balances.tokenAccount(t.to, mint)));
-  const { value: read } = await rpc
-    .getMultipleAccounts([...accounts, ...payments.map((t) => t.to)] as Address[], {
+): Promise<RecipientAccounts> {
+  if (payments.length === 0) return { payments, accounts: [] };
+  const tokenAccounts = await Promise.all(payments.map((t) => balances.tokenAccount(t.to, mint)));
+  const { value } = await rpc
+    .getMultipleAccounts([...tokenAccounts, ...payments.map((t) => t.to)] as Address[], {
       commitment: 'confirmed',
       encoding: 'base64',
       // Enough of each account to tell a multisig (355 bytes) from a token account or a mint.
       dataSlice: { offset: 0, length: MULTISIG_BYTES + 1 },
     })
     .send();
-  const wrong = read
-    .slice(accounts.length)
+  return { payments, accounts: value };
+}
+
+/**
+ * The recipients of an SPL transfer, with whether each still needs its token account. A token
+ * account (or a mint) named as the recipient would get a token account of its own, owned by
+ * an address nobody signs for: the tokens would be lost, so it is refused (its owner is the
+ * recipient). A multisig, owned by the token programs too, is an owner of token accounts (M of
+ * N): paid.
+ */
+export function tokenRecipients({ payments, accounts }: RecipientAccounts): TokenRecipient[] {
+  const wrong = accounts
+    .slice(payments.length)
     .findIndex((a) => a !== null && TOKEN_PROGRAMS.includes(a.owner) && dataLength(a.data) !== MULTISIG_BYTES);
   if (wrong >= 0) {
     throw new ChainRejectedError(
@@ -109,7 +120,11 @@ export async function tokenRecipients(
   // No token account yet: nothing there, or only lamports someone sent to its address (a
   // system account the ATA program takes over when it creates the token account there;
   // transferring into it as if it were one fails, and anyone can send those lamports).
-  return payments.map((t, k) => ({ recipient: t.to, amount: t.amount, createRecipientAccount: !isTokenAccount(read[k] ?? null) }));
+  return payments.map((t, k) => ({
+    recipient: t.to,
+    amount: t.amount,
+    createRecipientAccount: !isTokenAccount(accounts[k] ?? null),
+  }));
 }
 
 /**

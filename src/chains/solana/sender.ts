@@ -35,7 +35,7 @@ import type {
   TxIntent,
 } from '../types.js';
 import { associatedTokenAccount, TOKEN_2022_PROGRAM, type SolanaBalances } from './balances.js';
-import { checkIntent, checkSolRecipient, checkTransferFee, tokenRecipients } from './recipients.js';
+import { checkIntent, checkSolRecipient, checkTransferFee, readTokenRecipients, tokenRecipients } from './recipients.js';
 import { splPaymentsOf } from './transfers.js';
 import { u64, type SolanaNode } from './rpc.js';
 import { findLanded, hasExpired } from './landing.js';
@@ -104,8 +104,9 @@ export class SolanaSender implements ExpirySender {
     const rpc = await this.node.rpc();
     if (!spl) await checkSolRecipient(rpc, intent.to, sol, () => this.#rentOf(0n));
     const mint = mintAddress ? { address: mintAddress, ...(await this.balances.mintsOf([mintAddress])).get(mintAddress)! } : null;
+    const recipients = mint ? await readTokenRecipients(rpc, this.balances, mint.address, list ?? []) : null;
     if (mint?.program === TOKEN_2022_PROGRAM) await checkTransferFee(rpc, mint.address, feePayer, list!);
-    const transfers = mint ? await tokenRecipients(rpc, this.balances, mint.address, list ?? []) : [];
+    const transfers = recipients ? tokenRecipients(recipients) : [];
     const createRecipientAccount = transfers[0]?.createRecipientAccount ?? false;
     return {
       feePayer,
