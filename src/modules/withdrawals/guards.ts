@@ -154,11 +154,16 @@ export async function checkTopup(
     await checkAgainstPending(tx, chain, funder.address, [nativeItem(chain, to, funder.value)], [funder.fee], snap);
   } catch (err) {
     if (!(err instanceof BusinessRuleError) || err.code !== 'INSUFFICIENT_BALANCE') throw err;
-    // The numbers are the funder's: said so, or they read as the sender's.
+    // The numbers are the funder's: said so, or they read as the sender's. Nothing sent first
+    // (value 0): the master pays the fee itself, as fee payer.
+    const how = funder.value > 0n ? 'first sends the sending address its network fee' : "pays the sending address's network fee";
     throw new BusinessRuleError(
       'INSUFFICIENT_BALANCE',
-      `The master address first sends the sending address its network fee: ${err.message}`,
-      err.details?.map((d) => ({ ...d, message: 'insufficient balance of the master (fee top-up)' })),
+      `The master address ${how}: ${err.message}`,
+      err.details?.map((d) => ({
+        ...d,
+        message: `insufficient balance of the master (${funder.value > 0n ? 'fee top-up' : 'fee payer'})`,
+      })),
     );
   }
 }
