@@ -111,3 +111,31 @@ it('a run whose request was made is done with its withdrawal, even once the bene
   });
   expect(await settlementWithdrawals(run.id)).toEqual(done.transaction_ids);
 });
+
+it("a client's withdrawal under the run's reference shape does not stand for the run's payment", async () => {
+  const w = h.wallets[ETH]!;
+  // This run's beneficiary alone is in force.
+  await sql`UPDATE beneficiaries SET deleted_at = now() WHERE wallet_id = ${w.id} AND deleted_at IS NULL`.execute(h.database.db);
+  const b = await dailyBeneficiary('Forged against');
+  await eth.sendToken('USDC', w.address, '9');
+  clock.set(Date.UTC(2026, 0, 4, 0, 1, 0));
+  await h.services.settlements.tick();
+  const run = (await h.services.settlements.findRun(b.id, 'DAILY:2026-01-03'))!;
+  await runFailingOnce(run.id);
+  // Run ids are listed by the API: a wallet key writes a payment of its own under the reference.
+  const forged = await h.api('POST', `/v1/wallets/${w.id}/withdraw`, {
+    key: w.apiKey,
+    body: { assetId: await usdcId(), address: randomAddress(), amount: '1', reference: `STL-${run.id}-USDC` },
+  });
+  expect(forged.status, JSON.stringify(forged.body)).toBe(200);
+
+  await h.services.settlements.run(run.id);
+  const after = (await h.services.settlements.findRun(b.id, 'DAILY:2026-01-03'))!;
+  expect(after.status).toBe('failed');
+  expect(after.error).toMatch(/REFERENCE_IN_USE/);
+  expect(after.transaction_ids).toEqual([]);
+});
+
+async function usdcId(): Promise<string> {
+  return h.services.catalogue.findChain(ETH, 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id;
+}

@@ -107,16 +107,22 @@ export async function savePlan(db: DbConn, id: string, plan: PlanItem[]): Promis
 }
 
 /**
- * The withdrawals a run's request wrote (the plan's references, which only that request
- * uses), in plan order: empty when the request was never made (refused requests write none).
+ * The withdrawals a run's request wrote, in plan order: every item of the plan found under its
+ * reference as the request writes it (from the master, the item's asset and amount; a batch
+ * writes all or none), else none, the request never made. A client may write a reference of
+ * that shape too: one that is not the plan's payment does not stand for it (the request, sent
+ * again, meets it as REFERENCE_IN_USE, as before).
  */
 export async function withdrawalsOfPlan(db: DbConn, walletId: string, plan: PlanItem[]): Promise<string[]> {
-  const refs = plan.map((p) => p.reference);
-  const { rows } = await sql<{ id: string; reference: string }>`
-    SELECT id, reference FROM transactions
-     WHERE wallet_id = ${walletId} AND type = 'WITHDRAW' AND reference = ANY(${refs}::text[])`.execute(db);
-  const byRef = new Map(rows.map((r) => [r.reference, r.id]));
-  return refs.flatMap((r) => (byRef.has(r) ? [byRef.get(r)!] : []));
+  const { rows } = await sql<{ id: string; reference: string; asset_id: string | null; amount: string; address_id: string | null }>`
+    SELECT id, reference, asset_id, amount::text AS amount, address_id FROM transactions
+     WHERE wallet_id = ${walletId} AND type = 'WITHDRAW' AND reference = ANY(${plan.map((p) => p.reference)}::text[])`.execute(db);
+  const byRef = new Map(rows.map((r) => [r.reference, r]));
+  const made = plan.map((p) => {
+    const r = byRef.get(p.reference);
+    return r && r.address_id === null && r.asset_id === p.assetId && BigInt(r.amount) === BigInt(p.amount) ? r.id : null;
+  });
+  return made.every((id) => id !== null) ? (made as string[]) : [];
 }
 
 /** Drops a plan the withdrawal service refused (nothing was written), so the run decides anew. */
