@@ -226,6 +226,15 @@ describe('commands', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--signing-key/);
     expect(r.stderr).not.toContain(h.businessKey);
+    // The wallet's key without the wallet: every wallet's events would be signed with it.
+    // (No profile: a profile's wallet would be the selection.)
+    const unscoped = await run(['webhooks', 'listen', '--forward-to', 'http://127.0.0.1:1/hooks', '--signing-key', w.apiKey], {
+      WALLET_API_KEY: h.businessKey,
+      WALLET_BASE_URL: h.baseUrl,
+      WALLET_CONFIG: path.join(home, 'no-profile.json'),
+    });
+    expect(unscoped.code).toBe(2);
+    expect(unscoped.stderr).toMatch(/--wallet/);
   });
 });
 

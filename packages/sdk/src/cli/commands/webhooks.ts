@@ -47,19 +47,20 @@ export function webhookCommands(program: Command): void {
     )
     .action(async (opts: ListenFlags, cmd: Command) => {
       const ctx = context(cmd);
-      const client = ctx.client();
       const secrets = opts.secret ?? (process.env.WALLET_WEBHOOK_SECRET ? [process.env.WALLET_WEBHOOK_SECRET] : []);
+      const { walletId } = ctx.selected;
       // The service signs a delivery with the key of the wallet it belongs to: a business key
-      // signs none of them, so forwarding under it would make a receiver trust the wrong key.
-      if (opts.forwardTo && opts.signingKey === undefined && ctx.apiKey().startsWith('sk_biz_')) {
+      // signs none of them, and one wallet's key only that wallet's, so forwarding under a
+      // business key takes the wallet (its events alone) and that wallet's key to sign with.
+      if (opts.forwardTo && ctx.apiKey().startsWith('sk_biz_') && (opts.signingKey === undefined || !walletId)) {
         throw new CliError(
-          "--forward-to under a business key needs --signing-key <the wallet's API key>: deliveries are signed with the wallet's key, not the business key",
+          "--forward-to under a business key needs --wallet <id> and --signing-key <that wallet's API key>: each delivery is signed with its own wallet's key, not the business key",
           EXIT.USAGE,
         );
       }
       const signingKey = opts.signingKey ?? ctx.apiKey();
+      const client = ctx.client();
       const types = opts.events ? (opts.events.split(',').map((s) => s.trim()) as EventName[]) : undefined;
-      const { walletId } = ctx.selected;
       const stream = client.events.stream({
         ...(opts.after ? { after: opts.after } : {}),
         ...(types ? { types } : {}),
