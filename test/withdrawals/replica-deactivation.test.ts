@@ -120,7 +120,8 @@ async function whitelist(address: string): Promise<string> {
 
 /** Replica a: deactivates (or reactivates) the wallet. */
 async function setActive(isActive: boolean) {
-  const res = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { body: { isActive } });
+  // A business key: a wallet key may deactivate, not reactivate (docs/api.md).
+  const res = await h.api('PATCH', `/v1/wallets/${wallet().id}`, { key: h.businessKey, body: { isActive } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
