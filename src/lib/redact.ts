@@ -249,6 +249,9 @@ export function addSecretUrl(url: string): void {
 }
 
 function redactNodeUrls(line: string): string {
+  // Most lines name no URL at all: one scan for a scheme's separator spares them the
+  // search for each registered form (a URL is written with its scheme, inside JSON too).
+  if (!line.includes('://')) return line;
   let out = line;
   for (const [text, replacement] of nodeUrls) if (out.includes(text)) out = out.split(text).join(replacement);
   return out;

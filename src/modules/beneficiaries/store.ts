@@ -51,11 +51,6 @@ export async function find(db: DbConn, walletId: string, id: string, forUpdate =
   return rows[0];
 }
 
-export async function findById(db: DbConn, id: string): Promise<BeneficiaryRow | undefined> {
-  const { rows } = await sql<BeneficiaryRow>`SELECT ${COLUMNS} FROM beneficiaries WHERE id = ${id}`.execute(db);
-  return rows[0];
-}
-
 export interface Patch {
   name?: string;
   isActive?: boolean;
