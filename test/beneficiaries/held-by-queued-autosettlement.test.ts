@@ -53,4 +53,35 @@ describe('what a queued auto-settlement holds', () => {
     const [t] = await transactions(h, ETH, done!.transaction_ids);
     expect(t).toMatchObject({ type: 'WITHDRAW', amount: '3' });
   });
+
+  it('a deposit the settlement paid because no rule took it then is not taken by a rule switched on after', async () => {
+    const w = h.wallets[ETH]!;
+    const switchTo = async (isActive: boolean) =>
+      expect((await h.api('PATCH', `/v1/wallets/${w.id}/auto-settlements`, { key: w.apiKey, body: { isActive } })).status).toBe(200);
+    await switchTo(false);
+    const sent = await eth.sendToken('USDC', w.address, '12');
+    const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(ETH, 'testnet')!);
+    for (let i = 0; i < 1000; i++) if ((await indexer.step()) === 'idle') break;
+    const [deposit] = (
+      await sql<{ id: string }>`
+        SELECT id FROM transactions WHERE type = 'DEPOSIT' AND lower(hash) = lower(${sent.transactionHash})`.execute(h.database.db)
+    ).rows;
+    // The take job the confirmation queued has not run (the worker is down): the settlement
+    // decides first, with the wallet's auto-settlement off, and pays the deposit.
+    clock.set(Date.UTC(2026, 2, 3, 0, 1, 0));
+    await h.services.settlements.tick();
+    const b = (await h.services.beneficiaries.settlementOf(w.id))!;
+    const run = (await h.services.settlements.findRun(b.id, 'DAILY:2026-03-02'))!;
+    await h.services.settlements.run(run.id);
+    const done = (await h.services.settlements.findRun(b.id, 'DAILY:2026-03-02'))!;
+    expect(done.status).toBe('done');
+    const [t] = await transactions(h, ETH, done.transaction_ids);
+    expect(t).toMatchObject({ type: 'WITHDRAW', amount: '12' });
+    // Switched on before the take job runs: the rule must not take what the settlement paid.
+    await switchTo(true);
+    await h.services.autoSettlements.takeConfirmed([deposit!.id]);
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM auto_settlements WHERE deposit_id = ${deposit!.id}`.execute(h.database.db);
+    expect(rows[0]!.n).toBe(0);
+  });
 });

@@ -82,8 +82,12 @@ export class AutoSettlementService {
    */
   async takeConfirmed(depositIds: string[]): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      await store.takesDone(tx, depositIds);
+      const noted = await store.takesDone(tx, depositIds);
       const taken = await this.#rulesFor(tx, depositIds);
+      // A deposit at the master is noted when confirmed (queueConfirmed, if its wallet has
+      // rules); one no longer noted was released to a settlement run that paid it (no rule
+      // took it then), or had no rule to take it when it arrived: the rules of now leave it.
+      for (const [id, t] of taken) if (t.deposit.address_id === null && !noted.has(id)) taken.delete(id);
       if (taken.size === 0) return;
       const swept = await this.sweeps.autoSwept(tx, [...taken.keys()]);
       for (const id of swept) taken.delete(id);
@@ -98,8 +102,11 @@ export class AutoSettlementService {
   /** Job auto_settle_swept: the deposits are on the master now, and are settled from there. */
   async takeSwept(depositIds: string[]): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      await store.takesDone(tx, depositIds);
-      await this.#take(tx, await this.#rulesFor(tx, depositIds), true);
+      // Noted when swept (queueSwept): one released to a settlement run meanwhile is left, as in takeConfirmed.
+      const noted = await store.takesDone(tx, depositIds);
+      const taken = await this.#rulesFor(tx, depositIds);
+      for (const id of taken.keys()) if (!noted.has(id)) taken.delete(id);
+      await this.#take(tx, taken, true);
     });
   }
 

@@ -276,10 +276,16 @@ async function noteTakes(db: DbConn, depositIds: string[], masterOnly: boolean):
     ON CONFLICT DO NOTHING`.execute(db);
 }
 
-/** The take of these deposits has run (in its transaction): what a rule took is held by its settlement now. */
-export async function takesDone(db: DbConn, depositIds: string[]): Promise<void> {
-  if (depositIds.length === 0) return;
-  await sql`DELETE FROM auto_settlement_takes WHERE deposit_id = ANY(${depositIds}::uuid[])`.execute(db);
+/**
+ * The take of these deposits has run (in its transaction): what a rule took is held by its
+ * settlement now. Answers the deposits that were still noted: one a settlement run released
+ * meanwhile (settlements/store.ts releaseTake) is not.
+ */
+export async function takesDone(db: DbConn, depositIds: string[]): Promise<Set<string>> {
+  if (depositIds.length === 0) return new Set();
+  const { rows } = await sql<{ deposit_id: string }>`
+    DELETE FROM auto_settlement_takes WHERE deposit_id = ANY(${depositIds}::uuid[]) RETURNING deposit_id`.execute(db);
+  return new Set(rows.map((r) => r.deposit_id));
 }
 
 /**

@@ -233,10 +233,13 @@ export class SettlementService {
     const held = await store.heldDepositsAtMaster(this.deps.db, wallet.id);
     // Deposits at the master whose rule has not taken them yet (the job that takes them is
     // queued): those an active rule takes are the rule's, as once taken (read before the
-    // queued auto-settlements below: one taken in between is held twice, never missed).
+    // queued auto-settlements below: one taken in between is held twice, never missed). The
+    // others are the settlement's, and released to it: a rule switched on before the job runs
+    // must not take what this run pays (the job takes only deposits still noted). One the job
+    // took first (the release finds no row) is the job's: held.
     for (const d of await store.pendingTakes(this.deps.db, wallet.id)) {
-      if (await this.deps.autoSettlements.handles(this.deps.db, d.id))
-        held.set(d.asset_id, (held.get(d.asset_id) ?? 0n) + BigInt(d.amount));
+      const ruled = await this.deps.autoSettlements.handles(this.deps.db, d.id);
+      if (ruled || !(await store.releaseTake(this.deps.db, d.id))) held.set(d.asset_id, (held.get(d.asset_id) ?? 0n) + BigInt(d.amount));
     }
     // Deposits an auto-settlement has taken but not planned yet: its legs, held below, come later.
     for (const [id, amount] of await store.queuedAutoSettlementsAtMaster(this.deps.db, wallet.id)) {

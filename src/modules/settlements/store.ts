@@ -210,6 +210,17 @@ export async function pendingTakes(db: DbConn, walletId: string): Promise<Pendin
 }
 
 /**
+ * Gives a pending take's deposit to the settlement (no rule takes it now): its take row goes,
+ * so the take job, when it runs, leaves it (autosettlements/service.ts takeConfirmed). False:
+ * the job has taken the row first (its transaction may be writing the deposit's
+ * auto-settlement), and the deposit is the job's to decide.
+ */
+export async function releaseTake(db: DbConn, depositId: string): Promise<boolean> {
+  const { rows } = await sql`DELETE FROM auto_settlement_takes WHERE deposit_id = ${depositId} RETURNING deposit_id`.execute(db);
+  return rows.length > 0;
+}
+
+/**
  * Auto-settlements from the master that have taken a deposit but not planned it yet (stage
  * `queued`: no leg written, so nothing else holds their input), per input asset: the
  * rule's money, not the settlement beneficiary's.
