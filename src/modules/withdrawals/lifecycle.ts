@@ -111,7 +111,7 @@ export class WithdrawalLifecycle {
    * chain's confirmations deep: a reorg could otherwise take it away, and its signed bytes
    * (which must fill its nonce, confirm.ts) could then succeed after the retry paid too.
    */
-  #requireFinal(t: TransactionRow): void {
+  #requireFinal(t: Pick<TransactionRow, 'chain_id' | 'confirmations'> & { block_number: unknown }): void {
     if (t.block_number === null) return; // never mined (dropped or voided): nothing can come back
     const need = Math.max(1, this.deps.catalogue.chain(t.chain_id).config.confirmations);
     if ((t.confirmations ?? 0) >= need) return;
@@ -176,6 +176,9 @@ export class WithdrawalLifecycle {
         await this.deps.policies.requireAllowed(tx, s.wallet.business_id, [candidate], () => 'amount');
         const locked = await store.lockTransaction(tx, t.id);
         if (locked?.status !== 'FAILED') throw new ConflictError('TRY_AGAIN', 'The transaction changed state meanwhile; try again');
+        // The failure found now may be another attempt's than the one judged above: a retry
+        // that ran meanwhile sent it again and that attempt failed too, maybe not final yet.
+        this.#requireFinal(locked);
         await checkAgainstPending(tx, s.chain, s.address, [item], [fee], snap);
         const sent = await this.deps.outbound.enqueue(tx, {
           chainId: s.chain.id,

@@ -285,12 +285,15 @@ export interface LockedWithdrawal {
   quoted_fee: string | null;
   /** A payout held for approval: the fee fields to send it with (NewWithdrawal.sendNetwork). */
   send_network: NetworkData | null;
+  /** The last attempt's block and depth (a retry judges the attempt it finds under this lock). */
+  block_number: string | null;
+  confirmations: number | null;
 }
 
 export async function lockTransaction(db: DbConn, id: string): Promise<LockedWithdrawal | undefined> {
   const { rows } = await sql<LockedWithdrawal>`
     SELECT id, wallet_id, type, status, chain_id, address_id, asset_id, sender_address, recipient_address, amount, nonce,
-           reserved_fee, quoted_fee, send_network
+           reserved_fee, quoted_fee, send_network, block_number::text AS block_number, confirmations
       FROM transactions WHERE id = ${id} FOR NO KEY UPDATE`.execute(db);
   return rows[0];
 }
