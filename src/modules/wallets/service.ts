@@ -358,8 +358,9 @@ export class WalletService {
     await this.changes.transaction(async (tx) => {
       // (De)activating waits for the payouts being accepted (they hold the standing shared)
       // and makes those that follow see it: none is accepted once this is answered. So does
-      // a change of the contract-write setting, which contract writes read there too.
-      if (patch.isActive !== undefined || patch.configurations?.contractWrites !== undefined) {
+      // a change of the contract-write setting, which contract writes read there too, and of
+      // the AML settings, whose fail-closed switch withdrawals read there too.
+      if (patch.isActive !== undefined || patch.configurations?.contractWrites !== undefined || patch.configurations?.aml !== undefined) {
         await store.lockStanding(tx, walletId, false);
       }
       // Row lock: two concurrent partial updates of configurations must both land.

@@ -1,6 +1,7 @@
 /**
  * What the wallet allows a payout, decided in the transaction that accepts it: whether the
- * wallet is active, the assets enabled on it, its beneficiary whitelist.
+ * wallet is active, the assets enabled on it, its beneficiary whitelist, and whether a
+ * payout its AML providers did not screen may go (`configurations.aml.onProviderFailure`).
  *
  * The checks made before that transaction (service.ts `sender`, validate.ts `checkItems`
  * from the cached list of enabled assets, a sign-only request's whitelist) answer early,
@@ -15,7 +16,7 @@
  */
 import { addressKey } from '../../chains/address-key.js';
 import type { DbConn } from '../../db/pool.js';
-import { BusinessRuleError } from '../../lib/errors.js';
+import { BusinessRuleError, UpstreamError, type AppError } from '../../lib/errors.js';
 import * as store from './store.js';
 import type { WithdrawalServiceDeps } from './types.js';
 import type { Item } from './validate.js';
@@ -26,17 +27,24 @@ export interface Standing {
   enabled: Set<string>;
   /** The whitelist by addressKey (empty: every destination allowed). */
   whitelist: Set<string>;
+  /**
+   * Whether the wallet fails closed (`onProviderFailure: BLOCK`). Screening judged the setting
+   * as the request read it when it began, and a provider that hangs is the slow part of a
+   * request: a switch to BLOCK answered meanwhile (by any process) must still refuse it.
+   */
+  failsClosed: boolean;
 }
 
 /** The wallet's standing, read in `tx` and held until it ends (the module comment). */
 export async function readStanding(deps: WithdrawalServiceDeps, tx: DbConn, walletId: string): Promise<Standing> {
-  const { isActive } = await deps.wallets.standing(tx, walletId);
+  const { isActive, row } = await deps.wallets.standing(tx, walletId);
   const enabled = new Set((await deps.walletAssets.enabled({ id: walletId }, tx)).map((e) => e.asset.row.id));
-  return { isActive, enabled, whitelist: await store.whitelist(tx, walletId, { held: true }) };
+  const failsClosed = row !== undefined && deps.aml?.settingsOf(row).onProviderFailure === 'BLOCK';
+  return { isActive, enabled, whitelist: await store.whitelist(tx, walletId, { held: true }), failsClosed };
 }
 
 /** The refusal `standing` gives these items, worded as the early checks word it, or null. */
-export function standingRefusal(standing: Standing, items: Pick<Item, 'asset' | 'to' | 'field'>[]): BusinessRuleError | null {
+export function standingRefusal(standing: Standing, items: Pick<Item, 'asset' | 'to' | 'field' | 'aml'>[]): AppError | null {
   if (!standing.isActive) return new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
   const off = items.find((i) => !standing.enabled.has(i.asset.asset.row.id));
   if (off) {
@@ -45,7 +53,19 @@ export function standingRefusal(standing: Standing, items: Pick<Item, 'asset' | 
       { field, message: 'not enabled on the wallet' },
     ]);
   }
-  return notWhitelisted(standing.whitelist, items);
+  return notWhitelisted(standing.whitelist, items) ?? unscreenedRefusal(standing, items);
+}
+
+/** AML_UNAVAILABLE, as screening words it, for an item a provider did not screen on a wallet that now fails closed. */
+function unscreenedRefusal(standing: Standing, items: Pick<Item, 'aml'>[]): UpstreamError | null {
+  if (!standing.failsClosed) return null;
+  const failed = [...new Set(items.flatMap((i) => (Array.isArray(i.aml?.failed) ? (i.aml.failed as string[]) : [])))];
+  if (failed.length === 0) return null;
+  return new UpstreamError(
+    'AML_UNAVAILABLE',
+    `AML screening could not be completed (${failed.join(', ')} did not answer); ` +
+      'payouts wait until every provider answers (the wallet fails closed)',
+  );
 }
 
 /**
