@@ -24,6 +24,7 @@ import type { WalletRow } from '../wallets/service.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
 import type { Recovered } from './policy.js';
 import type { Salvager } from './types.js';
+import { tokenDecimals } from './decimals.js';
 import { SALVAGE_EVENTS } from './steps.js';
 import {
   claimForeignSender as tryClaim,
@@ -101,7 +102,7 @@ async function plan(adapter: ChainAdapter, body: SalvageFeeBody, senderOf: (addr
   let token = body.tokenAddress === undefined ? null : adapter.normalizeAddress(body.tokenAddress);
   if (body.tokenAddress !== undefined && token === null) throw bad('tokenAddress', 'is not an address of the chain');
   if (token !== null && isZeroAddress(adapter.config, token)) token = null;
-  const decimals = token === null ? adapter.config.blockchain.nativeDecimals : await adapter.readTokenDecimals(token);
+  const decimals = token === null ? adapter.config.blockchain.nativeDecimals : await tokenDecimals(adapter, token);
   if (decimals === null) throw new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on that chain`);
   const amount = parseAmount(body.amount, decimals, 'amount');
   if (amount <= 0n) throw bad('amount', 'must be greater than 0');

@@ -33,6 +33,7 @@ import type { ModuleDeps } from '../deps.js';
 import type { Counted, TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { MoveRead, MoveStanding, WithdrawalService } from '../withdrawals/service.js';
+import { tokenDecimals } from './decimals.js';
 import { foreignFee, foreignRecover, openForeign, type ForeignDeps } from './foreign.js';
 import { requirePolicies } from './policy.js';
 import type { SalvageBody, SalvageFeeBody } from './schemas.js';
@@ -297,7 +298,7 @@ export class SalvageService {
   }
 
   async #decimalsOf(chain: ChainHandle, token: string): Promise<number> {
-    const decimals = await chain.adapter.readTokenDecimals(token);
+    const decimals = await tokenDecimals(chain.adapter, token);
     if (decimals === null) {
       throw new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on ${chain.config.blockchain.name}`, [
         { field: 'tokenAddress', message: 'no token there' },
