@@ -61,7 +61,13 @@ export async function foreignEvmChain(
   const answer = (await res.json()) as { result?: unknown };
   if (typeof answer.result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(answer.result))
     throw new Error('the RPC endpoint gave no chain id');
-  const chainId = Number(BigInt(answer.result));
+  // The client's node's word: no chain has id 0 (viem refuses to sign for it), and one past a
+  // number's exact integers would be signed for a neighbouring id and overflow the bigint the
+  // sender's claim is keyed by (foreign_salvage_claims): both answered as no chain, before
+  // anything is signed or written.
+  const id = BigInt(answer.result);
+  if (id === 0n || id > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`the RPC endpoint gave chain id ${id}, which no chain has`);
+  const chainId = Number(id);
   const { swapRouter: _router, priceFeeds: _feeds, ...rest } = like;
   const config: ChainConfig = {
     ...rest,
