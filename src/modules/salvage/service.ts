@@ -92,14 +92,17 @@ export class SalvageService {
     if (body.rpcUrl !== undefined) {
       const chain = await openForeign(this.deps, wallet, body);
       if (chain.kind === 'foreign') {
-        await this.withdrawals.checkWhitelistOf(wallet.id, body.recipientAddress, 'recipientAddress');
-        const amlScreening = await this.withdrawals.screenRecipient(
-          auth,
-          wallet,
-          chain.own,
-          chain.adapter.normalizeAddress(body.recipientAddress) ?? body.recipientAddress,
-          'salvage',
-        );
+        // An address before it is screened: text that is none made the providers fail, which
+        // their runner remembers for every payout on the wallet's chain (503s for all wallets).
+        const recipient = chain.adapter.normalizeAddress(body.recipientAddress);
+        if (!recipient || isZeroAddress(chain.adapter.config, recipient)) {
+          chain.adapter.close();
+          throw new ValidationError('recipientAddress is not an address funds can be sent to', [
+            { field: 'recipientAddress', message: 'is not an address funds can be sent to' },
+          ]);
+        }
+        await this.withdrawals.checkWhitelistOf(wallet.id, recipient, 'recipientAddress');
+        const amlScreening = await this.withdrawals.screenRecipient(auth, wallet, chain.own, recipient, 'salvage');
         return this.deps.transactions.load(
           await foreignRecover(
             this.deps,
