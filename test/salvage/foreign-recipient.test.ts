@@ -53,4 +53,14 @@ describe('a recovery on a chain named by rpcUrl to a recipient that is no addres
     const paid = await h.api('POST', `/v1/wallets/${wallet().id}/withdraw`, { body: { assetId: usdc.id, amount: '1', address: fresh() } });
     expect([paid.status, paid.body.error], JSON.stringify(paid.body)).toEqual([200, undefined]);
   });
+
+  it('the screening itself: text that is no address is not screened, alone, and the chain’s providers are not taken for failing', async () => {
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const [odd, good] = await h.services.aml.screen(chain, ['nope', fresh()]);
+    expect(odd!.status).toBe('NOT_SCREENED');
+    expect(good!.status).toBe('CLEAR');
+    const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
+    const paid = await h.api('POST', `/v1/wallets/${wallet().id}/withdraw`, { body: { assetId: usdc.id, amount: '1', address: fresh() } });
+    expect([paid.status, paid.body.error], JSON.stringify(paid.body)).toEqual([200, undefined]);
+  });
 });

@@ -123,9 +123,14 @@ export class AmlService {
     const sources = this.lists.sources();
     const runners = this.#runnersOf(chain);
     const unique = [...new Map(addresses.map((a) => [addressKey(a), a])).values()];
+    // Only addresses of the chain go to the providers: one that is none makes a provider call
+    // fail, and its runner remembers a failure for every screening on the chain, of every
+    // wallet and business (runner.ts retryMs). Such an address is not screened, alone.
+    const valid = unique.filter((a) => chain.adapter.normalizeAddress(a) !== null);
+    const at = new Map(valid.map((a, i) => [a, i]));
     const answers = await Promise.all(
       runners.map((r) =>
-        r.screen(unique).then(
+        r.screen(valid).then(
           (listed) => ({ listed }),
           (err: Error) => ({ error: err.message }),
         ),
@@ -133,12 +138,14 @@ export class AmlService {
     );
     const checkedAt = new Date();
     const byKey = new Map<string, ScreeningResult>();
-    unique.forEach((address, i) => {
+    unique.forEach((address) => {
       const lists = sources.filter((s) => this.lists.has(s, address));
       const failed: ScreeningResult['failed'] = [];
+      const i = at.get(address);
       runners.forEach((r, j) => {
         const a = answers[j]!;
-        if ('error' in a) failed.push({ provider: r.name, error: a.error });
+        if (i === undefined) failed.push({ provider: r.name, error: `not a ${chain.config.blockchain.slug} address` });
+        else if ('error' in a) failed.push({ provider: r.name, error: a.error });
         else if (a.listed[i]) lists.push(r.name);
       });
       const providers = [...sources, ...runners.map((r) => r.name)];
