@@ -2,8 +2,9 @@
  * A settlement run resumed after its job died between deciding its amounts and the end of its
  * withdrawal request (a crash, or a chain read that failed): whether the request was made is
  * read from what it wrote, not from the request made again. Not made, and the beneficiary
- * removed meanwhile: nothing is paid to it. Made, and the beneficiary renamed meanwhile (its
- * name is in the request's note): the run is done with the withdrawal it made, not failed.
+ * removed meanwhile (or another made the default): nothing is paid to it. Made, and the
+ * beneficiary renamed meanwhile (its name is in the request's note): the run is done with the
+ * withdrawal it made, not failed. Only the plan's own payments count as made.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -134,6 +135,28 @@ it("a client's withdrawal under the run's reference shape does not stand for the
   expect(after.status).toBe('failed');
   expect(after.error).toMatch(/REFERENCE_IN_USE/);
   expect(after.transaction_ids).toEqual([]);
+});
+
+it('a run not yet sent pays nobody once another beneficiary took over (a new default)', async () => {
+  const w = h.wallets[ETH]!;
+  await eth.sendToken('USDC', w.address, '3');
+  const current = (await h.api('GET', `/v1/wallets/${w.id}/beneficiaries?isSettlement=true`, { key: w.apiKey })).body.data;
+  expect(current).toHaveLength(1);
+  const a = current[0];
+  clock.set(Date.UTC(2026, 0, 5, 0, 1, 0));
+  await h.services.settlements.tick();
+  const run = (await h.services.settlements.findRun(a.id, 'DAILY:2026-01-04'))!;
+  expect(run.status).toBe('pending');
+  // Before the run's job gets its turn, the client hands settlement over to a new default
+  // beneficiary: A stays active (it may still be paid by hand) but is no longer in force.
+  const b = await h.api('POST', `/v1/wallets/${w.id}/beneficiaries`, {
+    key: w.apiKey,
+    body: { name: 'New treasury', address: randomAddress(), settlementFrequency: 'DAILY', isDefault: true },
+  });
+  expect(b.status).toBe(200);
+  await h.services.settlements.run(run.id);
+  expect(await h.services.settlements.findRun(a.id, 'DAILY:2026-01-04')).toMatchObject({ status: 'failed', transaction_ids: [] });
+  expect(await settlementWithdrawals(run.id)).toEqual([]);
 });
 
 async function usdcId(): Promise<string> {
