@@ -15,6 +15,8 @@ export interface ProviderDouble {
   listed: Set<string>;
   /** 'ok' answers; 'hang' never answers (until 'ok' again or stop); 'error' answers 503. */
   mode: 'ok' | 'hang' | 'error';
+  /** How long each answer takes (ms; default 0): a remote API's round trip. */
+  latencyMs: number;
   requests: number;
   stop(): Promise<void>;
 }
@@ -26,6 +28,7 @@ export async function startProviderDouble(apiKey = 'test-screening-key'): Promis
     apiKey,
     listed: new Set(),
     mode: 'ok',
+    latencyMs: 0,
     requests: 0,
     stop: async () => {
       for (const res of hanging) res.destroy();
@@ -48,7 +51,9 @@ export async function startProviderDouble(apiKey = 'test-screening-key'): Promis
     const identifications = state.listed.has(address)
       ? [{ category: 'sanctions', name: 'SANCTIONS: TEST DOUBLE', description: 'listed by the test', url: 'https://example.invalid' }]
       : [];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ identifications }));
+    const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ identifications }));
+    if (state.latencyMs > 0) setTimeout(answer, state.latencyMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -15,7 +15,7 @@ export interface HttpProviderConfig {
   url: string;
   /** Sent as X-API-Key; never logged. */
   apiKey: string | null;
-  /** Requests in flight at once (default 8). */
+  /** Requests in flight at once per screening call (default 8); the runner keeps up to 4 calls in flight per chain. */
   concurrency?: number;
 }
 
@@ -55,6 +55,9 @@ export function httpProvider(config: HttpProviderConfig): ScreeningProvider {
   return {
     name: config.kind,
     covers: () => true,
+    // One request per address: a call is one round of requests, answered within the timeout
+    // as one request is (runner.ts), whatever the number of screenings waiting.
+    maxBatch: concurrency,
     async screen(_chain: ChainHandle, addresses: readonly string[], signal: AbortSignal): Promise<boolean[]> {
       const out = new Array<boolean>(addresses.length);
       let next = 0;

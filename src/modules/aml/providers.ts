@@ -23,6 +23,13 @@ export interface ScreeningProvider {
   /** Whether it screens addresses of this chain at all. */
   covers(chain: ChainHandle): boolean;
   /**
+   * Most addresses per call (default 500): as many as it answers in about one request's time.
+   * The runner's timeout bounds each call, so a provider asked one address per request gives
+   * the requests it runs at once: a call of 500 would take 60-odd round trips, and one
+   * business's burst of screenings would time out a healthy provider for every business.
+   */
+  readonly maxBatch?: number;
+  /**
    * For each address (canonical, the chain's form), in order: whether it is listed. Throws
    * when it cannot answer (the runner times it out and aborts `signal`). Called with up to a
    * few hundred addresses at once: concurrent screenings are batched.

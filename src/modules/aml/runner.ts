@@ -42,7 +42,10 @@ export class ProviderRunner {
     private readonly opts: RunnerOptions,
   ) {
     this.#now = opts.now ?? Date.now;
-    this.#loader = new BatchLoader((addresses) => this.#load(addresses), { maxBatch: 500, maxInFlight: 4 });
+    // Calls of at most the provider's own batch size, each within the timeout: a call's size
+    // never grows with the screenings waiting (they wait for the next call instead, outside the
+    // timeout), so a burst cannot make a healthy provider look down for the whole chain.
+    this.#loader = new BatchLoader((addresses) => this.#load(addresses), { maxBatch: provider.maxBatch ?? 500, maxInFlight: 4 });
   }
 
   get name(): string {
