@@ -247,7 +247,11 @@ export class CheckoutService {
   /** Job checkout_payments: the sessions moved on (the deposits attached, if queuePayments has not: first sighting kept). */
   async takePayments(depositIds: string[], seenAt: Date): Promise<void> {
     const ids = await store.attachPayments(this.db, depositIds, seenAt);
-    for (const id of ids) await this.recompute(id);
+    // One range's deposits may pay sessions of many businesses: one session that fails is
+    // not let hold back the others; the job fails after them all, and is retried.
+    const failed: unknown[] = [];
+    for (const id of ids) await this.recompute(id).catch((err: unknown) => failed.push(err));
+    if (failed.length > 0) throw failed[0];
   }
 
   /** Job checkouts_tick: sessions past a deadline, page by page until none is left. */
