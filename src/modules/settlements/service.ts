@@ -237,9 +237,12 @@ export class SettlementService {
     // others are the settlement's, and released to it: a rule switched on before the job runs
     // must not take what this run pays (the job takes only deposits still noted). One the job
     // took first (the release finds no row) is the job's: held.
+    // (Only deposits of the assets this run settles are released: another's is not this run's to pay.)
+    const covered = new Set(tokens.map((t) => t.row.id));
     for (const d of await store.pendingTakes(this.deps.db, wallet.id)) {
       const ruled = await this.deps.autoSettlements.handles(this.deps.db, d.id);
-      if (ruled || !(await store.releaseTake(this.deps.db, d.id))) held.set(d.asset_id, (held.get(d.asset_id) ?? 0n) + BigInt(d.amount));
+      const mine = !ruled && covered.has(d.asset_id) && (await store.releaseTake(this.deps.db, d.id));
+      if (!mine) held.set(d.asset_id, (held.get(d.asset_id) ?? 0n) + BigInt(d.amount));
     }
     // Deposits an auto-settlement has taken but not planned yet: its legs, held below, come later.
     for (const [id, amount] of await store.queuedAutoSettlementsAtMaster(this.deps.db, wallet.id)) {
