@@ -142,12 +142,14 @@ export async function createBatch(deps: WithdrawalServiceDeps, jobs: CreateJob[]
         const existing = job.items.map((item) => original(job.s, item, item.reference ? found.get(item.reference) : undefined));
         // References are only ever added, so what is new now was new before and has its costs.
         const now = job.fresh.filter((i) => !existing[i]);
-        // What the wallet allows now judges what would be paid now: an item whose reference was
-        // paid is answered with its original (a retry after a lost answer must learn it was
-        // paid, not that it is refused, whatever changed since).
-        const unpaid = job.items.filter((_item, i) => !existing[i]);
-        if (unpaid.length > 0) {
-          const refused = standingRefusal(standing, unpaid);
+        // What the wallet allows now judges what would be paid now (`now`): an item whose
+        // reference was paid is answered with its original (a retry after a lost answer must
+        // learn it was paid, not that it is refused, whatever changed since).
+        if (now.length > 0) {
+          const refused = standingRefusal(
+            standing,
+            now.map((i) => job.items[i]!),
+          );
           if (refused) throw refused;
           if (job.settlesTo && job.settlesTo !== settling) {
             throw new BusinessRuleError('BENEFICIARY_NOT_SETTLING', 'The beneficiary no longer receives settlements; nothing was paid');
