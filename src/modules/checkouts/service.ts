@@ -247,38 +247,43 @@ export class CheckoutService {
   /** Job checkout_payments: the sessions moved on (the deposits attached, if queuePayments has not: first sighting kept). */
   async takePayments(depositIds: string[], seenAt: Date): Promise<void> {
     const ids = await store.attachPayments(this.db, depositIds, seenAt);
-    // One range's deposits may pay sessions of many businesses: one session that fails is
-    // not let hold back the others; the job fails after them all, and is retried.
-    const failed: unknown[] = [];
-    for (const id of ids) await this.recompute(id).catch((err: unknown) => failed.push(err));
-    if (failed.length > 0) throw failed[0];
+    // One range's deposits may pay sessions of many businesses: the job fails (and is
+    // retried) after moving on all the others.
+    const [failed] = await this.#recomputeAll(ids);
+    if (failed) throw failed.err;
   }
 
   /** Job checkouts_tick: sessions past a deadline, page by page until none is left. */
   async tick(page = 500): Promise<number> {
     const now = this.clock.now();
-    const failed: string[] = [];
-    let done = 0;
+    const failed: { id: string; err: unknown }[] = [];
+    let seen = 0;
     for (let after: store.DueCheckout | undefined; ;) {
       const due = await store.dueCheckouts(this.db, now, page, after);
-      for (const { id } of due) {
-        // One session that cannot be moved on (say its asset left the catalogue) is passed:
-        // oldest first, it would otherwise stop every later one, of every business, for good.
-        // It stays due: the next tick, or a read of it, tries again.
-        await this.recompute(id).then(
-          () => done++,
-          (err: unknown) => {
-            if (failed.length === 0)
-              this.logger.error({ checkoutId: id, err: err instanceof Error ? err.message : String(err) }, 'checkout session not moved on');
-            failed.push(id);
-          },
-        );
-      }
+      failed.push(...(await this.#recomputeAll(due.map((d) => d.id))));
+      seen += due.length;
       if (due.length < page) break;
       after = due[due.length - 1];
     }
-    if (failed.length > 1) this.logger.error({ count: failed.length, first: failed.slice(0, 5) }, 'checkout sessions not moved on');
-    return done + failed.length;
+    // A failing session stays due: the next tick, or a read of it, tries again.
+    if (failed.length > 0) {
+      const err = failed[0]!.err;
+      this.logger.error(
+        { count: failed.length, first: failed.slice(0, 5).map((f) => f.id), err: err instanceof Error ? err.message : String(err) },
+        'checkout sessions not moved on',
+      );
+    }
+    return seen;
+  }
+
+  /**
+   * Moves each session on, one failing (say its asset left the catalogue) not stopping the
+   * others, of every business, behind it; answers the failures.
+   */
+  async #recomputeAll(ids: string[]): Promise<{ id: string; err: unknown }[]> {
+    const failed: { id: string; err: unknown }[] = [];
+    for (const id of ids) await this.recompute(id).catch((err: unknown) => failed.push({ id, err }));
+    return failed;
   }
 
   recompute(id: string): Promise<void> {
