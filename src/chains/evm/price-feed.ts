@@ -66,8 +66,12 @@ async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
   }
 }
 
+/** decimals() of an ERC-20; null when the address does not answer it, or answers a word no uint8 holds (as Tron's adapter). */
 export function readTokenDecimals(client: PublicClient, token: string): Promise<number | null> {
-  return orNull(async () => Number(await client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'decimals' })));
+  return orNull(async () => {
+    const decimals = Number(await client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'decimals' }));
+    return Number.isInteger(decimals) && decimals >= 0 && decimals <= 255 ? decimals : null;
+  });
 }
 
 export async function readPriceFeed(client: PublicClient, feed: string): Promise<PriceFeedRound | null> {
