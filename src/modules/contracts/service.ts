@@ -133,7 +133,7 @@ export class ContractService {
     await this.deps.outbound.ready(actor.chain, [actor.address]);
     const ids = await this.deps.db.transaction().execute(async (tx) => {
       // The locks, the whitelist and the reservations first: a refusal writes nothing.
-      await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared));
+      await ruled(this.withdrawals.reserveMoves(tx, actor.wallet.id, plan.prepared, screenings));
       // The contract-write setting as it stands now (a change answered meanwhile binds).
       await requirePolicyStanding(this.deps, tx, actor, plan.encoded);
       // Transaction policies (CONTRACT_WRITE), under the velocity windows' locks.
@@ -204,7 +204,7 @@ export class ContractService {
       // A refusal here rolls back, and the signatures made are never handed out: the wallet
       // deactivated or a beneficiary unlisted while it signed, by any API process (read under
       // the standing's lock, held to the COMMIT: withdrawals/standing.ts), or the policies.
-      await ruled(this.withdrawals.requireMovesStanding(tx, actor.wallet.id, plan.prepared));
+      await ruled(this.withdrawals.requireMovesStanding(tx, actor.wallet.id, plan.prepared, screenings));
       await requirePolicyStanding(this.deps, tx, actor, plan.encoded);
       await requirePolicies(this.deps, tx, actor, candidates, true);
       for (const [i, call] of calls.entries()) {

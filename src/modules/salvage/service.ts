@@ -28,6 +28,7 @@ import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/err
 import { shortReference } from '../../lib/ids.js';
 import { formatAmount, parseAmount } from '../../lib/money.js';
 import type { AuthContext } from '../apikeys/service.js';
+import type { AmlScreening } from '../aml/service.js';
 import { tokenAt, type ChainHandle } from '../catalogue/service.js';
 import type { ModuleDeps } from '../deps.js';
 import type { Counted, TransactionView } from '../transactions/service.js';
@@ -117,6 +118,7 @@ export class SalvageService {
               await this.withdrawals.requireStanding(tx, {
                 walletId: wallet.id,
                 beneficiaries: { items: [{ to: r.recipient, field: '' }], name: 'recipientAddress' },
+                screenings: [amlScreening],
               });
               return requirePolicies(this.deps, tx, auth, wallet, r);
             },
@@ -162,9 +164,9 @@ export class SalvageService {
       // tops the sender up), which comes before their velocity windows' locks as in a
       // withdrawal (one lock order: deciding first deadlocked with a withdrawal of the sender
       // queued on that lock).
-      if (read) await this.#reserve(tx, p, read, masterFee, policies);
+      if (read) await this.#reserve(tx, p, amlScreening, read, masterFee, policies);
       else {
-        await this.withdrawals.requireStanding(tx, this.#standing(p));
+        await this.withdrawals.requireStanding(tx, this.#standing(p, amlScreening));
         await policies();
       }
       return this.steps.start(tx, p, { reference, metadata: body.metadata ?? null, amlScreening }, counted!, masterFee);
@@ -406,17 +408,22 @@ export class SalvageService {
 
   /**
    * What salvage() checked before the chain was read (the wallet active, the recipient
-   * whitelisted), read again in the accepting transaction under the standing's lock, held
-   * to its COMMIT (withdrawals/standing.ts).
+   * whitelisted, screened or a fail-closed wallet's providers answering), read again in the
+   * accepting transaction under the standing's lock, held to its COMMIT (withdrawals/standing.ts).
    */
-  #standing(p: SalvagePlan): MoveStanding {
-    return { walletId: p.wallet.id, beneficiaries: { items: [{ to: p.recipient, field: '' }], name: 'recipientAddress' } };
+  #standing(p: SalvagePlan, amlScreening: AmlScreening | null): MoveStanding {
+    return {
+      walletId: p.wallet.id,
+      beneficiaries: { items: [{ to: p.recipient, field: '' }], name: 'recipientAddress' },
+      screenings: [amlScreening],
+    };
   }
 
   /** The recovery held like a withdrawal, `policies` decided under the sender's withdrawal lock (reserveForMove). */
   async #reserve(
     tx: DbConn,
     p: SalvagePlan,
+    amlScreening: AmlScreening | null,
     read: MoveRead,
     { total: masterFee }: MasterFee,
     policies: () => Promise<void>,
@@ -439,7 +446,7 @@ export class SalvageService {
         // The top-up, and what the master's own steps burn (#masterFee), beside the master's
         // pending spends, under its lock: also a lend and give-back with no top-up to send.
         ...(topup > 0n || masterFee > 0n ? { funder: { address: p.wallet.address, value: topup, fee: masterFee } } : {}),
-        standing: this.#standing(p),
+        standing: this.#standing(p, amlScreening),
       },
       read,
       policies,

@@ -20,6 +20,7 @@
  */
 import { addressKey } from '../../chains/address-key.js';
 import type { SignedGrant, TypedDataPayload } from '../../chains/types.js';
+import type { AmlScreening } from '../aml/service.js';
 import { capability } from '../../chains/registry.js';
 import type { DbConn } from '../../db/pool.js';
 import { ValidationError } from '../../lib/errors.js';
@@ -38,10 +39,6 @@ export interface OwnGrant {
 }
 
 /**
- * The rules before signing, but the policies (decided by `requirePolicies`, twice); what the
- * signature authorises over a catalogued token of the master's, for them.
- */
-/**
  * The contract-write setting for the verifying contract, read again in the transaction that
  * records the signature, on the wallet as read there under its standing's lock (a change of
  * the setting takes it exclusive: wallets/service.ts update), so that writes switched off or
@@ -53,6 +50,17 @@ export async function requireContractsStanding(deps: ModuleDeps, tx: DbConn, wal
   requireContractsAllowed(deps, row ?? wallet, [{ address: payload.domain.verifyingContract, field: 'domain.verifyingContract' }]);
 }
 
+/** What checkTypedData found: the grant over the master's tokens, and its addresses' AML screenings. */
+export interface TypedDataCheck {
+  own: OwnGrant | null;
+  /** Read again in the recording transaction: one a provider did not answer refuses once the wallet fails closed. */
+  screenings: AmlScreening[];
+}
+
+/**
+ * The rules before signing, but the policies (decided by `requirePolicies`, twice); what the
+ * signature authorises over a catalogued token of the master's, for them.
+ */
 export async function checkTypedData(
   deps: ModuleDeps,
   withdrawals: WithdrawalService,
@@ -60,12 +68,12 @@ export async function checkTypedData(
   wallet: WalletRow,
   chain: ChainHandle,
   payload: TypedDataPayload,
-): Promise<OwnGrant | null> {
+): Promise<TypedDataCheck> {
   requireContractsAllowed(deps, wallet, [{ address: payload.domain.verifyingContract, field: 'domain.verifyingContract' }]);
   const grants = capability(chain.adapter, 'typedData')
     .grantsOf(payload)
     .filter((g) => g.owner === null || addressKey(g.owner) === addressKey(wallet.address));
-  if (grants.length === 0) return null;
+  if (grants.length === 0) return { own: null, screenings: [] };
   if (grants.some((g) => !g.thisChain)) {
     const message = `must be this wallet's chain for an authorisation over its tokens: the service weighs nothing on another chain`;
     throw new ValidationError(`domain.chainId ${message}`, [{ field: 'domain.chainId', message }]);
@@ -79,7 +87,7 @@ export async function checkTypedData(
   // The withdrawal rules an approve or a transfer of a catalogued token obeys (revoking, 0, moves nothing).
   for (const { grant } of catalogued) if (grant.amount > 0n) await withdrawals.checkWhitelistOf(wallet.id, grant.to, grant.field);
   const verifying = addressKey(payload.domain.verifyingContract);
-  await deps.aml?.checkPayout({
+  const screenings = await deps.aml?.checkPayout({
     wallet,
     chain,
     recipients: [
@@ -93,7 +101,7 @@ export async function checkTypedData(
     operation: 'typed-data-authorisation',
     actor: `api-key:${auth.keyId}`,
   });
-  return catalogued[0] ?? own[0]!;
+  return { own: catalogued[0] ?? own[0]!, screenings: screenings ?? [] };
 }
 
 export async function typedDataCandidate(

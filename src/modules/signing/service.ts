@@ -9,6 +9,7 @@
 import type { ModuleDeps } from '../deps.js';
 
 import type { TypedDataPayload } from '../../chains/types.js';
+import type { AmlScreening } from '../aml/service.js';
 import { capability } from '../../chains/registry.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
@@ -78,7 +79,7 @@ export class SigningService {
     if (!wallet.is_active) throw new BusinessRuleError('WALLET_INACTIVE', 'This wallet is deactivated');
     const chain = wallets.chainOf(wallet);
     const payload = capability(chain.adapter, 'typedData').prepareTypedData(body);
-    const own = await checkTypedData(this.deps, this.withdrawals, auth, wallet, chain, payload);
+    const { own, screenings } = await checkTypedData(this.deps, this.withdrawals, auth, wallet, chain, payload);
     const candidate = await typedDataCandidate(this.deps, auth, wallet, payload, own);
     await requirePolicies(this.deps, db, wallet, candidate, false);
     const signature = await signer.signTypedData(wallet.id, 0, payload, wallet.address);
@@ -87,7 +88,7 @@ export class SigningService {
       // A refusal here rolls back, and the signature made is never handed out: the wallet still
       // active and an authorisation's spender or recipient still whitelisted, as read under the
       // standing's lock (a change answered meanwhile by any API process is seen), then the policies.
-      await this.withdrawals.requireStanding(tx, standingOf(wallet, own));
+      await this.withdrawals.requireStanding(tx, standingOf(wallet, own, screenings));
       await requireContractsStanding(this.deps, tx, wallet, payload);
       await requirePolicies(this.deps, tx, wallet, candidate, true);
       await transactions.create(
@@ -118,10 +119,13 @@ export class SigningService {
   }
 }
 
-/** What a typed-data signature needs of the wallet's standing: checkTypedData's whitelist rule, read again. */
-function standingOf(wallet: WalletRow, own: OwnGrant | null): MoveStanding {
-  if (!own?.asset || own.grant.amount === 0n) return { walletId: wallet.id };
-  return { walletId: wallet.id, beneficiaries: { items: [{ to: own.grant.to, field: '' }], name: own.grant.field } };
+/**
+ * What a typed-data signature needs of the wallet's standing: checkTypedData's whitelist rule
+ * and its AML screenings (a fail-closed switch answered while they ran refuses), read again.
+ */
+function standingOf(wallet: WalletRow, own: OwnGrant | null, screenings: AmlScreening[]): MoveStanding {
+  if (!own?.asset || own.grant.amount === 0n) return { walletId: wallet.id, screenings };
+  return { walletId: wallet.id, beneficiaries: { items: [{ to: own.grant.to, field: '' }], name: own.grant.field }, screenings };
 }
 
 /** The signer of a message: the master address (index 0) or a child address the service holds the key of. */

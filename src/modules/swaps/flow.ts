@@ -184,6 +184,7 @@ export class SwapFlow {
             ...(a.recipient !== actor.address
               ? { beneficiaries: { items: [{ to: a.recipient, field: '' }], name: 'recipientAddress' } }
               : {}),
+            screenings: [ctx.amlScreening],
           },
         },
         chainRead.read,

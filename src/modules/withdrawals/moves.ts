@@ -11,7 +11,7 @@
 import type { DbConn } from '../../db/pool.js';
 import type { EnabledAsset } from '../assets/service.js';
 import type { AssetHandle, ChainHandle } from '../catalogue/service.js';
-import { notWhitelisted, requireMoveStanding } from './standing.js';
+import { notWhitelisted, requireMoveStanding, type ScreeningSeen } from './standing.js';
 import { checkFunds, checkHeld, lockedReads, snapshot, type Snapshot } from './funds.js';
 import type { DbClock } from './db-clock.js';
 import * as store from './store.js';
@@ -82,10 +82,16 @@ export async function prepareMoves(db: DbConn, chain: ChainHandle, owners: Owner
  * process, NOT_WHITELISTED once the entry's removal was), then throws INSUFFICIENT_BALANCE
  * unless the moves fit beside everything already held.
  */
-export async function reserveMoves(deps: WithdrawalServiceDeps, tx: DbConn, walletId: string, p: PreparedMoves): Promise<void> {
+export async function reserveMoves(
+  deps: WithdrawalServiceDeps,
+  tx: DbConn,
+  walletId: string,
+  p: PreparedMoves,
+  screenings: readonly ScreeningSeen[] = [],
+): Promise<void> {
   const owners = [...p.owners].sort((a, b) => cmp(addressKey(a.spends.owner), addressKey(b.spends.owner)));
   for (const o of owners) await store.lockSender(tx, p.chain.id, o.spends.owner);
-  await requireMoveStanding(deps, tx, { walletId, beneficiaries: { items: beneficiariesOf(owners) } });
+  await requireMoveStanding(deps, tx, { walletId, beneficiaries: { items: beneficiariesOf(owners) }, screenings });
   await checkMoves(tx, walletId, p, owners, false);
 }
 

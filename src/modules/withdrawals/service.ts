@@ -56,7 +56,7 @@ import { beneficiariesOf, checkMoves, prepareMoves, reserveMoves, type OwnerSpen
 export type { OwnerSpends, PreparedMoves, Spend } from './moves.js';
 export type { MoveRead } from './guards.js';
 export type { MoveStanding } from './standing.js';
-import { requireMoveStanding, type MoveStanding } from './standing.js';
+import { requireMoveStanding, type MoveStanding, type ScreeningSeen } from './standing.js';
 import { signOnly } from './sign-only.js';
 import { candidateOf, policyRefusal } from './approval.js';
 import * as store from './store.js';
@@ -241,8 +241,9 @@ export class WithdrawalService implements SenderAccess {
     return prepareMoves(this.deps.db, chain, owners, this.clock);
   }
 
-  reserveMoves(tx: DbConn, walletId: string, prepared: PreparedMoves): Promise<void> {
-    return reserveMoves(this.deps, tx, walletId, prepared);
+  /** `screenings`: what the moves' AML screening found (standing.ts MoveStanding). */
+  reserveMoves(tx: DbConn, walletId: string, prepared: PreparedMoves, screenings?: readonly ScreeningSeen[]): Promise<void> {
+    return reserveMoves(this.deps, tx, walletId, prepared, screenings);
   }
 
   /**
@@ -259,8 +260,8 @@ export class WithdrawalService implements SenderAccess {
   }
 
   /** For a sign-only contract write's recording transaction: the standing reserveMoves reads (active, whitelist), held to its COMMIT. */
-  async requireMovesStanding(tx: DbConn, walletId: string, prepared: PreparedMoves): Promise<void> {
-    await requireMoveStanding(this.deps, tx, { walletId, beneficiaries: { items: beneficiariesOf(prepared.owners) } });
+  async requireMovesStanding(tx: DbConn, walletId: string, prepared: PreparedMoves, screenings?: readonly ScreeningSeen[]): Promise<void> {
+    await requireMoveStanding(this.deps, tx, { walletId, beneficiaries: { items: beneficiariesOf(prepared.owners) }, screenings });
   }
 
   checkWhitelist(walletId: string, items: Item[], db: DbConn = this.deps.db): Promise<void> {

@@ -53,13 +53,22 @@ export function standingRefusal(standing: Standing, items: Pick<Item, 'asset' | 
       { field, message: 'not enabled on the wallet' },
     ]);
   }
-  return notWhitelisted(standing.whitelist, items) ?? unscreenedRefusal(standing, items);
+  return (
+    notWhitelisted(standing.whitelist, items) ??
+    unscreenedRefusal(
+      standing,
+      items.map((i) => i.aml),
+    )
+  );
 }
 
-/** AML_UNAVAILABLE, as screening words it, for an item a provider did not screen on a wallet that now fails closed. */
-function unscreenedRefusal(standing: Standing, items: Pick<Item, 'aml'>[]): UpstreamError | null {
+/** What unscreenedRefusal reads of an AML screening (modules/aml AmlScreening): the providers that did not answer. */
+export type ScreeningSeen = { failed?: unknown } | null | undefined;
+
+/** AML_UNAVAILABLE, as screening words it, for a screening a provider did not answer on a wallet that now fails closed. */
+function unscreenedRefusal(standing: Standing, screenings: readonly ScreeningSeen[]): UpstreamError | null {
   if (!standing.failsClosed) return null;
-  const failed = [...new Set(items.flatMap((i) => (Array.isArray(i.aml?.failed) ? (i.aml.failed as string[]) : [])))];
+  const failed = [...new Set(screenings.flatMap((s) => (Array.isArray(s?.failed) ? (s.failed as string[]) : [])))];
   if (failed.length === 0) return null;
   return new UpstreamError(
     'AML_UNAVAILABLE',
@@ -95,11 +104,18 @@ export interface MoveStanding {
   enabled?: { assetId: string; field: string }[];
   /** Destinations that must be whitelisted beneficiaries (when the wallet whitelists), named as notWhitelisted names them. */
   beneficiaries?: { items: Pick<Item, 'to' | 'field'>[]; name?: string };
+  /**
+   * The AML screenings the move was judged by before its transaction (null: nobody outside
+   * screened): one a provider did not answer refuses the move once the wallet fails closed,
+   * though it was screened while it let payouts through (a withdrawal's items likewise).
+   */
+  screenings?: readonly ScreeningSeen[];
 }
 
 /**
  * Reads the wallet's standing in `tx` (readStanding: held until `tx` ends) and throws what a
- * client's move is refused for now: WALLET_INACTIVE, ASSET_NOT_ENABLED, NOT_WHITELISTED.
+ * client's move is refused for now: WALLET_INACTIVE, ASSET_NOT_ENABLED, NOT_WHITELISTED,
+ * AML_UNAVAILABLE.
  * Taken after the senders' withdrawal locks and before the policies' windows (guards.ts).
  */
 export async function requireMoveStanding(deps: WithdrawalServiceDeps, tx: DbConn, m: MoveStanding): Promise<Standing> {
@@ -111,7 +127,9 @@ export async function requireMoveStanding(deps: WithdrawalServiceDeps, tx: DbCon
       { field: off.field, message: 'not enabled on the wallet' },
     ]);
   }
-  const refused = m.beneficiaries && notWhitelisted(standing.whitelist, m.beneficiaries.items, m.beneficiaries.name);
+  const refused =
+    (m.beneficiaries && notWhitelisted(standing.whitelist, m.beneficiaries.items, m.beneficiaries.name)) ||
+    unscreenedRefusal(standing, m.screenings ?? []);
   if (refused) throw refused;
   return standing;
 }
