@@ -267,6 +267,39 @@ describe('reorgs', () => {
     expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.success']);
   });
 
+  it('a deposit failed by a reorg and then re-mined is the same record, credited, without the reason it had failed with', async () => {
+    const w = h.wallets['devnet-eth']!;
+    const child = await newAddress('devnet-eth');
+    const raw = await eth.signTokenTransfer('USDC', child.address, '6.5');
+    const snap = await eth.snapshot();
+    const first = await eth.sendRaw(raw);
+    await drain('devnet-eth');
+    const [dep] = await depositsOf(first.transactionHash);
+
+    await eth.revert(snap);
+    await eth.sendFiller();
+    await eth.mine(CONFIRMATIONS + 1);
+    await drain('devnet-eth');
+    const failed = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`);
+    expect(failed.body.data).toMatchObject({
+      status: 'FAILED',
+      reason: 'The block holding this deposit was replaced (chain reorganisation)',
+    });
+
+    await eth.sendRaw(raw);
+    await eth.mine(CONFIRMATIONS);
+    await drain('devnet-eth');
+    expect(await depositsOf(first.transactionHash)).toEqual([expect.objectContaining({ id: dep!.id, status: 'SUCCESS' })]);
+    const credited = await h.api('GET', `/v1/wallets/${w.id}/transactions/${dep!.id}`);
+    expect(credited.body.data).toMatchObject({ status: 'SUCCESS', confirmed: true, amount: '6.5', reason: null });
+    expect(await eventsFor(dep!.id)).toEqual(['deposit.processing', 'deposit.failed', 'deposit.processing', 'deposit.success']);
+    const hooks = await eventually(
+      async () => received('devnet-eth', dep!.id),
+      (r) => r.some((x) => x.event === 'deposit.success'),
+    );
+    expect(hooks.filter((x) => x.event !== 'deposit.failed').map((x) => x.data.reason)).toEqual([null, null, null]);
+  });
+
   describe('a transaction with two transfers to one address (Multicall3 paying out of its own balance)', () => {
     const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
     const aggregate3 = parseAbi([

@@ -83,10 +83,13 @@ export async function parkDeposits(db: DbConn, ids: string[]): Promise<void> {
               FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS p(id, n) WHERE t.id = p.id`.execute(db);
 }
 
-/** The same transfer found at another position (re-mined after a reorg); revives a failed one. */
+/**
+ * The same transfer found at another position (re-mined after a reorg); revives a failed one,
+ * whose reason (why it had failed: failDeposit) goes with its failure: a live deposit has none.
+ */
 export async function relocateDeposit(db: DbConn, id: string, loc: DepositLocation): Promise<void> {
   await sql`UPDATE transactions SET log_index = ${loc.logIndex}, block_number = ${loc.block.number.toString()}, block_hash = ${loc.block.hash},
-                   status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, updated_at = now()
+                   status = 'PENDING', stage = 'mined', confirmed = false, confirmations = 0, reason = NULL, updated_at = now()
              WHERE id = ${id}`.execute(db);
 }
 
