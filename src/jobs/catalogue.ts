@@ -35,6 +35,8 @@ export const JOBS = {
   auto_settle_resume: None,
   /** Ends a final API swap with what its recipient received (swaps/flow.ts). */
   swap_settle: Type.Object({ id: Id }),
+  /** Scheduled (every 5 minutes): gives the REVIVED jobs that ran out of attempts a fresh set (store.ts reviveExhausted). */
+  jobs_revive: None,
   /** Ends a staking operation mined and final (`depth`: its block's depth then) with what the chain did (staking/service.ts). */
   staking_settle: Type.Object({ id: Id, depth: Type.Optional(Type.Integer({ minimum: 1 })) }),
   /** Signs and broadcasts one outbound row (outbound/store.ts). */
@@ -92,11 +94,23 @@ export const SCHEDULES: { readonly [N in JobName]?: string } = {
   idempotency_prune: '17 * * * *',
   // Auto-settlements whose job was lost (ran out of attempts while an RPC was down) are queued again.
   auto_settle_resume: '*/5 * * * *',
+  // Jobs whose work must end (REVIVED) that ran out of attempts while a node was down run again.
+  jobs_revive: '*/5 * * * *',
   // Approval requests past their time to live whose own job was lost (the job at expires_at is the usual path).
   approvals_expire_due: '* * * * *',
   // Checkout sessions past their deadline (expired) or monitoring window (invalid), by the service clock.
   checkouts_tick: '* * * * *',
 };
+/**
+ * Jobs whose work must end however long a node stays away: the last step of a move whose
+ * funds have left (a swap's or a staking operation's outcome read back from the chain), with
+ * nothing else to queue it again (a deposit or withdrawal has its own safety net: the
+ * outbound pipeline's sweepStuck, auto_settle_resume, the settlements' requeue). Out of
+ * graphile-worker's 25 attempts (about four days of backoff), such a job would leave its
+ * Transaction PENDING for good; jobs_revive gives it a fresh set, its payload as it was.
+ */
+export const REVIVED: readonly JobName[] = ['swap_settle', 'staking_settle'];
+
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 
 /** A job's payload does not match its task's schema: the job fails, nothing runs. */

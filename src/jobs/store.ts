@@ -112,3 +112,19 @@ function job<N extends JobName>(name: N): Job<N> {
 export const jobs = Object.freeze(Object.fromEntries(Object.keys(JOBS).map((name) => [name, job(name as JobName)]))) as {
   readonly [N in JobName]: Job<N>;
 };
+
+/**
+ * Gives the jobs of `names` that ran out of attempts (and are not running) a fresh set of
+ * attempts, to run now, with their payloads and keys as they were (graphile-worker's
+ * reschedule_jobs). Returns how many.
+ */
+export async function reviveExhausted(db: DbConn, names: readonly JobName[], limit = 500): Promise<number> {
+  if (names.length === 0) return 0;
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM graphile_worker.reschedule_jobs(
+      ARRAY(SELECT id FROM graphile_worker.jobs
+             WHERE task_identifier = ANY(${names}::text[]) AND attempts >= max_attempts AND locked_at IS NULL
+             ORDER BY id LIMIT ${limit}),
+      run_at := now(), attempts := 0)`.execute(db);
+  return rows[0]!.n;
+}

@@ -5,7 +5,8 @@
  */
 import type { TaskList } from 'graphile-worker';
 import type { Services } from '../services.js';
-import { SCHEDULES, task, type JobName, type JobPayload } from './catalogue.js';
+import { REVIVED, SCHEDULES, task, type JobName, type JobPayload } from './catalogue.js';
+import { reviveExhausted } from './store.js';
 
 /**
  * Scheduled work (catalogue.ts, SCHEDULES), as graphile-worker crontab lines: each time slot
@@ -45,6 +46,9 @@ export function taskList(services: Services): TaskList {
     },
     auto_settle_resume: async () => {
       await services.autoSettlements.executor.resumeStalled();
+    },
+    jobs_revive: async () => {
+      await reviveExhausted(services.db, REVIVED);
     },
     swap_settle: async ({ id }) => {
       await services.swapApi.flow.finish(id);
