@@ -270,10 +270,21 @@ export class DeliveryRunner {
   private async attemptOnce(row: attempts.ClaimedAttempt): Promise<void> {
     // The attempt starts now (service clock): the signature carries this instant.
     const startedAt = this.clock.now();
-    const [apiKey, secrets] = await Promise.all([
-      row.key_id ? this.secret(row.wallet_id, row.key_id) : null,
-      this.secrets.keys(row.secret_ids),
-    ]);
+    // The attempt is claimed (counted, its schedule moved on): a key that cannot be read now
+    // (the vault, an HSM or KMS, the database failing for a moment) fails this attempt with
+    // its reason in the log and its retry queued, as an unanswered request would. Thrown, it
+    // left the attempt without an outcome and the delivery without a retry job.
+    let keys: [string | null, Buffer[]];
+    let keyError: string | null = null;
+    try {
+      keys = await Promise.all([row.key_id ? this.secret(row.wallet_id, row.key_id) : null, this.secrets.keys(row.secret_ids)]);
+    } catch (err) {
+      // The vault's message stays in the operator's log: the tenant reads the delivery log.
+      this.logger.warn({ err, deliveryId: row.id, walletId: row.wallet_id }, 'webhook signing key could not be read');
+      keys = [null, []];
+      keyError = 'not sent: the signing key could not be read (the service logged why); the next attempt reads it again';
+    }
+    const [apiKey, secrets] = keys;
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const result: SendResult = apiKey
       ? await this.sender.send(
@@ -282,7 +293,7 @@ export class DeliveryRunner {
           signatureHeaders(row.body, { id: row.id, timestamp, apiKey, secrets, apiKeyStandard: row.api_key_signs }),
           row.network,
         )
-      : { statusCode: null, response: null, error: 'the wallet has no live API key to sign with', ok: false, durationMs: 0 };
+      : { statusCode: null, response: null, error: keyError ?? 'the wallet has no live API key to sign with', ok: false, durationMs: 0 };
     const finishedAt = this.clock.now();
     const retries = row.attempt < row.max_attempts && !result.ok;
     const delay = RETRY_DELAYS_MS[row.attempt - 1] ?? 0;
