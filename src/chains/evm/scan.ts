@@ -4,7 +4,7 @@
  * transfers), fetched through JSON-RPC batches; watched addresses are matched in memory,
  * so the cost does not grow with their number.
  */
-import { decodeEventLog, getAddress, parseAbiItem, toEventSelector, toHex, type Hash, type PublicClient, type RpcLog } from 'viem';
+import { getAddress, parseAbiItem, toEventSelector, toHex, type Hash, type PublicClient, type RpcLog } from 'viem';
 import { hash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { BlockRef, ScanResult, TransferEvent } from '../types.js';
@@ -25,19 +25,36 @@ const DATA = /^0x(?:[0-9a-fA-F]{2}){32,}$/;
  * random logs in test/deposits/scan-decode.test.ts.
  */
 export function decodeTransferLog(log: RpcLog): TransferEvent | null {
-  const { topics, data } = log;
   if (log.removed || log.blockHash === null || log.blockNumber === null || log.transactionHash === null || log.logIndex === null)
     return null;
+  const words = transferWords(log);
+  if (!words) return null;
+  return {
+    ...words,
+    txHash: log.transactionHash,
+    logIndex: Number(log.logIndex),
+    block: { number: BigInt(log.blockNumber), hash: log.blockHash },
+  };
+}
+
+/**
+ * The token, parties and value of a log if it is an ERC-20 Transfer (lowercase addresses; the
+ * rules of decodeTransferLog), else null. The scan and the deposit finder read logs alike: a
+ * log one of them takes for a deposit, the other does too.
+ */
+function transferWords(log: {
+  address: string;
+  topics: readonly (string | null)[];
+  data: string;
+}): Pick<TransferEvent, 'token' | 'from' | 'to' | 'amount'> | null {
+  const { topics, data } = log;
   if (topics.length < 3 || topics[0] !== TRANSFER_TOPIC) return null;
-  if (!WORD.test(topics[1]!) || !WORD.test(topics[2]!) || !DATA.test(data)) return null;
+  if (!WORD.test(topics[1] ?? '') || !WORD.test(topics[2] ?? '') || !DATA.test(data)) return null;
   return {
     token: log.address.toLowerCase(),
     from: `0x${topics[1]!.slice(26).toLowerCase()}`,
     to: `0x${topics[2]!.slice(26).toLowerCase()}`,
     amount: BigInt(data.slice(0, 66)),
-    txHash: log.transactionHash,
-    logIndex: Number(log.logIndex),
-    block: { number: BigInt(log.blockNumber), hash: log.blockHash },
   };
 }
 
@@ -150,6 +167,8 @@ export async function scanRange(
   );
   const receipts = await Promise.all(candidates.map(({ t }) => client.getTransactionReceipt({ hash: t.hash })));
   candidates.forEach(({ t, block }, i) => {
+    // Whether it succeeded is the receipt's word on the block read, not on another branch.
+    if (receipts[i]!.blockHash !== block.hash) throw new ChainMovedError(`receipt of ${t.hash} from another branch`);
     if (receipts[i]!.status !== 'success') return;
     transfers.push({
       token: null,
@@ -183,26 +202,23 @@ export async function transfersOfTransaction(
   if (!receipt || receipt.status !== 'success') return [];
   const watchedTokens = new Set(tokens.map((t) => t.toLowerCase()));
   const transfers: TransferEvent[] = [];
+  const checksum = checksummer();
   for (const log of receipt.logs) {
-    if (!watchedTokens.has(log.address.toLowerCase()) || log.topics.length !== 3) continue;
-    let decoded: ReturnType<typeof decodeEventLog<[typeof TRANSFER]>>;
-    try {
-      decoded = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics, strict: true });
-    } catch {
-      continue; // same topic0 but not an ERC-20 Transfer (e.g. ERC-721): not a deposit
-    }
-    if (!isWatched(decoded.args.to)) continue;
+    if (!watchedTokens.has(log.address.toLowerCase())) continue;
+    // As the scan reads it (decodeTransferLog): same topic0 but no ERC-20 Transfer (e.g. ERC-721) is no deposit.
+    const words = transferWords(log);
+    if (!words || !isWatched(words.to)) continue;
     transfers.push({
-      token: getAddress(log.address),
-      from: decoded.args.from,
-      to: decoded.args.to,
-      amount: decoded.args.value,
+      token: checksum(words.token!),
+      from: checksum(words.from),
+      to: checksum(words.to),
+      amount: words.amount,
       txHash: receipt.transactionHash,
       logIndex: log.logIndex,
       block: { number: receipt.blockNumber, hash: receipt.blockHash },
     });
   }
-  const tx = await client.getTransaction({ hash: hash as Hash });
+  const tx = await client.getTransaction({ hash: prefixed });
   if (tx.to && tx.value > 0n && isWatched(tx.to)) {
     transfers.push({
       token: null,
