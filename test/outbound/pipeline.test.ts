@@ -241,6 +241,45 @@ describe('nonces', () => {
       await h.startWorker();
     }
   });
+
+  it("speed-ups asked while a conflict is judged (a client's retries) do not restart its grace period: still dropped in time", async () => {
+    // A client retrying a withdrawal that looks stuck (POST .../transactions/retry) replaces
+    // its live row; each replacement is a new row, and its conflict clock started afresh:
+    // retried more often than the grace period, the row was never dropped, its funds held for ever.
+    const index = 13;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    await h.stopWorker();
+    try {
+      const owner = crypto.randomUUID();
+      const mine = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 5n, purpose: 'conflict', ownerId: owner });
+      const service = restarted(w, { conflictGraceMs: 1_500, replaceAfterMs: 60_000 });
+      expect((await service.signAndStore(mine.id))!.stage).toBe('signed');
+      const account = privateKeyToAccount(await keyOf(w, index));
+      const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 7n });
+      await w.pub.waitForTransactionReceipt({ hash });
+
+      // The tracker's polls, and a speed-up every half second, well past the grace period.
+      const until = Date.now() + 4_500;
+      let asked = 0;
+      while (Date.now() < until) {
+        for (const live of await service.liveOf(owner)) {
+          await service.track(live.id);
+          if (Date.now() - asked >= 500 && (await service.get(live.id))?.conflictSeenAt) {
+            asked = Date.now();
+            await service.speedUp(live.id);
+          }
+        }
+        await sleep(100);
+      }
+      const rows = await service.ofOwner(owner);
+      expect(rows.length).toBeGreaterThan(1); // speed-ups were made
+      expect(rows.filter((r) => ['created', 'signed', 'broadcast'].includes(r.stage))).toEqual([]);
+      expect(rows.at(-1)!.stage).toBe('dropped');
+    } finally {
+      await h.startWorker();
+    }
+  });
 });
 
 describe('crash safety', () => {

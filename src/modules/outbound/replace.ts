@@ -72,9 +72,15 @@ async function replaceSigned(
   const id = uuidv7();
   const stored = await core.db.transaction().execute(async (tx): Promise<OutboundRow | undefined> => {
     // Settled or replaced meanwhile: this signature is discarded unsent, as in signAndStore.
-    if (!(await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']))) return undefined;
+    const current = await store.lockUnsettled(tx, row.id, ['signed', 'broadcast']);
+    if (!current) return undefined;
     await store.markReplaced(tx, row.id, id, `${why}: replaced by ${signed.hash}`);
     await store.insertOutbound(tx, successorOf(row, id, { intent: spec.intent, network, purpose: spec.purpose, ownerId: row.ownerId }));
+    // A slot a node says another transaction holds is judged from its first sighting
+    // (ordering.ts, conflict): the replacement takes the same slot, so it keeps that clock.
+    // Started afresh, a client's speed-ups or a cancel asked more often than the grace
+    // period kept the row from ever being dropped, and its withdrawal held its funds for ever.
+    if (current.conflictSeenAt) await store.keepConflictClock(tx, id, current.conflictSeenAt);
     const s = (await store.markSigned(tx, id, { ...signed, network }))!;
     await signedHook(core, tx, s);
     // Stored before any broadcast, with its status check, as every signed row.

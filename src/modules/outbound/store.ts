@@ -216,6 +216,11 @@ export async function recordBroadcastFailure(
   return r ? { row: toRow(r), conflictAgeMs: r.conflict_age_ms === null ? null : Number(r.conflict_age_ms) } : undefined;
 }
 
+/** A replacement's first sighting of a conflict over its slot: the one of the row it replaces (replace.ts). */
+export async function keepConflictClock(db: DbConn, id: string, seenAt: Date): Promise<void> {
+  await sql`UPDATE outbound_txs SET conflict_seen_at = ${seenAt} WHERE id = ${id}`.execute(db);
+}
+
 /** Notes why a row is not progressing (see recordBroadcastFailure on updated_at). */
 export async function recordError(db: DbConn, id: string, error: string): Promise<void> {
   await sql`UPDATE outbound_txs SET error = ${error} WHERE id = ${id}`.execute(db);
