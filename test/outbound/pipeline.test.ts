@@ -4,6 +4,7 @@ import { parseEther, parseTransaction, type Hash, type TransactionSerializedEIP1
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { UpstreamError } from '../../src/lib/errors.js';
 import { eventually } from '../support/fixtures.js';
 import {
   addressOf,
@@ -277,6 +278,42 @@ describe('nonces', () => {
       expect(rows.filter((r) => ['created', 'signed', 'broadcast'].includes(r.stage))).toEqual([]);
       expect(rows.at(-1)!.stage).toBe('dropped');
     } finally {
+      await h.startWorker();
+    }
+  });
+
+  it('a node that times out now and then while a conflict is judged does not restart its grace period: still dropped in time', async () => {
+    // A timeout is no answer: it says nothing against the conflict, unlike a node that takes
+    // the bytes. Counted as one, a flaky node (one broadcast in three timing out here) kept
+    // the row from ever being dropped, its owner PENDING for ever.
+    const index = 14;
+    const sender = addressOf(w, index);
+    await fund(w, sender, { wei: parseEther('1') });
+    await h.stopWorker();
+    const adapter = w.chain.adapter as { broadcast(raw: string): Promise<string> };
+    try {
+      const owner = crypto.randomUUID();
+      const mine = await enqueue(w, { fromIndex: index, to: randomAddress(), value: 5n, purpose: 'conflict', ownerId: owner });
+      const service = restarted(w, { conflictGraceMs: 1_500, replaceAfterMs: 60_000 });
+      expect((await service.signAndStore(mine.id))!.stage).toBe('signed');
+      const account = privateKeyToAccount(await keyOf(w, index));
+      const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 7n });
+      await w.pub.waitForTransactionReceipt({ hash });
+
+      const real = adapter.broadcast.bind(adapter);
+      let calls = 0;
+      adapter.broadcast = (raw: string) =>
+        ++calls % 3 === 0 ? Promise.reject(new UpstreamError('CHAIN_UNAVAILABLE', 'the node timed out')) : real(raw);
+      const until = Date.now() + 4_500;
+      while (Date.now() < until) {
+        for (const live of await service.liveOf(owner)) await service.track(live.id).catch(() => undefined);
+        await sleep(100);
+      }
+      expect(calls).toBeGreaterThan(6);
+      const rows = await service.ofOwner(owner);
+      expect(rows.map((r) => r.stage)).toEqual(['dropped']);
+    } finally {
+      delete (adapter as { broadcast?: unknown }).broadcast;
       await h.startWorker();
     }
   });

@@ -24,7 +24,9 @@ export async function broadcast(core: Core, row: OutboundRow): Promise<Broadcast
     const reason = rejectionOf(err);
     const judged = await orderingOf(chain).refused(core, row, reason, message);
     if (judged !== null) return judged;
-    await store.recordBroadcastFailure(core.db, row.id, message, false);
+    // A node's other refusal is an answer about the slot; no answer at all (a timeout) is
+    // none, and must not restart a conflict's grace period (ordering.ts, conflict).
+    await store.recordBroadcastFailure(core.db, row.id, message, reason === null ? 'unanswered' : 'refuted');
     core.logger.warn({ ...logFields(row), err: message }, 'outbound broadcast refused; will retry');
     return reason === 'fee-too-low' ? 'fee-too-low' : 'refused';
   }

@@ -12,7 +12,9 @@
  *   slots are taken, so taking a slot waits on no node.
  * - Conflicts: a node saying our nonce is used, without knowing our hash, drops the row only
  *   if that persists past a grace period (a lagging node behind a load balancer can say so
- *   about a transaction that did mine) and no version of ours has a receipt.
+ *   about a transaction that did mine) and no version of ours has a receipt. A node that
+ *   takes the bytes, or refuses them for another reason, ends the sighting; one that does not
+ *   answer (a timeout) leaves it running.
  * - Fillers: a row voided before signing hands its nonce to a 0-value self-transfer.
  * - Replacement: same nonce, the family's bump rule (EVM: +10% on both fee fields).
  *
@@ -172,7 +174,7 @@ function nonceOrdering(sender: NonceSender): OrderingStrategy {
 async function conflict(core: Core, sender: NonceSender, row: OutboundRow, message: string): Promise<BroadcastOutcome> {
   const nonce = nonceOf(row);
   const error = `nonce ${nonce} of ${row.fromAddress} is used by another transaction: ${message}`;
-  const seen = await store.recordBroadcastFailure(core.db, row.id, error, true);
+  const seen = await store.recordBroadcastFailure(core.db, row.id, error, 'seen');
   if (!seen || seen.conflictAgeMs === null || seen.conflictAgeMs < core.opts.conflictGraceMs) return 'nonce-used';
   const found = await minedVersion(core, row);
   if (found) {

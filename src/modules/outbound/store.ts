@@ -196,20 +196,22 @@ export async function markBroadcast(db: DbConn, id: string): Promise<void> {
 }
 
 /**
- * A refused or failed broadcast. `conflict` records (once) when the nonce was first seen
- * used by another transaction; any other outcome clears it. Errors do not touch
- * updated_at, which marks progress: a row that only collects errors looks stuck to the
- * safety net, which then re-queues its job.
+ * A refused or failed broadcast. `conflict` 'seen' records (once) when the nonce was first
+ * seen used by another transaction; a node's other refusal ('refuted') clears it; a failure
+ * without a node's answer (a timeout, a dropped connection: 'unanswered') says nothing
+ * either way and leaves it. Errors do not touch updated_at, which marks progress: a row that
+ * only collects errors looks stuck to the safety net, which then re-queues its job.
  */
 export async function recordBroadcastFailure(
   db: DbConn,
   id: string,
   error: string,
-  conflict: boolean,
+  conflict: 'seen' | 'refuted' | 'unanswered',
 ): Promise<{ row: OutboundRow; conflictAgeMs: number | null } | undefined> {
   const { rows } = await sql<DbRow & { conflict_age_ms: string | null }>`
     UPDATE outbound_txs SET attempts = attempts + 1, error = ${error},
-           conflict_seen_at = CASE WHEN ${conflict} THEN coalesce(conflict_seen_at, now()) ELSE NULL END
+           conflict_seen_at = CASE ${conflict} WHEN 'seen' THEN coalesce(conflict_seen_at, now())
+                                               WHEN 'unanswered' THEN conflict_seen_at ELSE NULL END
      WHERE id = ${id} AND stage IN ('signed', 'broadcast')
     RETURNING *, (extract(epoch FROM now() - conflict_seen_at) * 1000)::bigint AS conflict_age_ms`.execute(db);
   const r = rows[0];
