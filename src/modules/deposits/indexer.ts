@@ -30,6 +30,9 @@ export interface IndexerOptions {
 
 class CursorMovedError extends Error {}
 
+/** Ranges read in a row at a narrowed span before it doubles again (see `ChainIndexer.read`). */
+const GROW_AFTER = 32;
+
 /** The head a range was read against, and the newest final block then (ChainAdapter.finalizedHead). */
 interface Depth {
   head: bigint;
@@ -61,6 +64,10 @@ export class ChainIndexer {
   #tail: Recording | null = null;
   /** When the queued repairs are to be tried (see `repairs`); never again once they ran. */
   #repairsDue = 0;
+  /** Blocks per range now: `batchBlocks`, or fewer after a range could not be read (see `read`). */
+  #span: number;
+  /** Ranges read since the span last changed. */
+  #readsAtSpan = 0;
 
   constructor(
     private readonly db: Db,
@@ -80,6 +87,12 @@ export class ChainIndexer {
     private readonly aml?: AmlService,
   ) {
     this.watch = new WatchSet(db, chain.id);
+    this.#span = Math.max(1, this.opts.batchBlocks);
+  }
+
+  /** Blocks per range now (`batchBlocks` unless a node refused longer ranges: see `read`). */
+  get span(): number {
+    return this.#span;
   }
 
   /**
@@ -124,13 +137,13 @@ export class ChainIndexer {
     }
 
     const from = cursor.number + 1n;
-    const to = head < from + BigInt(this.opts.batchBlocks) - 1n ? head : from + BigInt(this.opts.batchBlocks) - 1n;
+    const to = head < from + BigInt(this.#span) - 1n ? head : from + BigInt(this.#span) - 1n;
     const tokens = this.tokenAddresses();
     let scan: ScanResult | null = null;
     if (cursor.hash !== null) {
       const current = await adapter.getBlock(cursor.number);
       if (current && current.hash === cursor.hash) {
-        scan = await adapter.scan(from, to, tokens, this.watch.has);
+        scan = await this.read(from, to, tokens);
         if (scan.blocks[0]?.parentHash !== cursor.hash) scan = null;
       }
       if (!scan) {
@@ -138,7 +151,7 @@ export class ChainIndexer {
         await this.rewind(await stored());
         return 'progress';
       }
-    } else scan = await adapter.scan(from, to, tokens, this.watch.has);
+    } else scan = await this.read(from, to, tokens);
     const vanished = await this.vanishedDeposits(from, to, scan);
     // The newest final block (depth counting, or the node's own final block: ChainAdapter.finalizedHead): deposits
     // at or below it are confirmed by this range's transaction.
@@ -166,6 +179,37 @@ export class ChainIndexer {
     if (to < head) this.#tail = recording;
     else await this.settleOne(recording);
     return 'progress';
+  }
+
+  /**
+   * Reads [from, to]. A node may refuse a range as too large: providers cap eth_getLogs by
+   * results or by blocks (10,000 logs is common), and a busy chain's listed tokens log more
+   * than that in 100 blocks. Asked again for the same range, such a node refuses it forever, and
+   * no deposit after it would be credited: a range that cannot be read (for whatever reason)
+   * makes the next ones half as long, down to one block, and the span doubles back towards
+   * `batchBlocks` after every GROW_AFTER ranges read.
+   */
+  private async read(from: bigint, to: bigint, tokens: string[]): Promise<ScanResult> {
+    let scan: ScanResult;
+    try {
+      scan = await this.chain.adapter.scan(from, to, tokens, this.watch.has);
+    } catch (err) {
+      const blocks = Number(to - from) + 1;
+      if (blocks > 1 && Math.floor(blocks / 2) < this.#span) {
+        this.#span = Math.floor(blocks / 2);
+        this.#readsAtSpan = 0;
+        this.logger.warn(
+          { chain: this.chain.key, from: from.toString(), to: to.toString(), span: this.#span, err: (err as Error).message },
+          'a range could not be read; reading fewer blocks at a time',
+        );
+      }
+      throw err;
+    }
+    if (this.#span < this.opts.batchBlocks && ++this.#readsAtSpan >= GROW_AFTER) {
+      this.#span = Math.min(this.opts.batchBlocks, this.#span * 2);
+      this.#readsAtSpan = 0;
+    }
+    return scan;
   }
 
   /** Queued repairs run once; one that fails is logged and tried again a minute later, never holding up the ranges. */
