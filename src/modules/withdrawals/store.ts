@@ -54,6 +54,16 @@ const FEE_ONLY = sql`('UNSTAKING', 'RESTAKING', 'UNSTAKING_WITHDRAW')`;
  */
 const TOPUPS = sql`('sweep-topup', 'autosettle-topup', 'salvage-topup', 'swap-topup')`;
 
+/**
+ * The 0-value self-transfer that takes the nonce of a row voided before signing (outbound's
+ * ordering: a withdrawal cancelled then, an estimate that reverted). It pays a fee the voided
+ * row's hold no longer covers (its withdrawal is CANCELLED at once), so that row's fee ceiling
+ * is held while the filler is in flight: a native transfer costs less than what the voided
+ * row was quoted. Unheld, a payout of the whole balance accepted meanwhile came after the
+ * filler in nonce order and could not be mined.
+ */
+const FILLER = sql`'nonce-filler'`;
+
 /*
  * Each kind of hold is read by two arms, "pending" and "settled since", never one arm with an
  * OR: each arm matches one partial index (migrations 036, 041), and this runs on every payout
@@ -147,6 +157,15 @@ export async function heldBack(db: DbConn, chainId: string, sender: string, sinc
                           LEFT JOIN swaps w ON o.purpose = 'swap-topup' AND w.id = o.owner_id
      WHERE o.chain_id = ${chainId} AND o.from_address = ${sender} AND o.purpose IN ${TOPUPS} AND o.stage IN ('mined', 'failed')
        AND o.updated_at >= ${since}
+    UNION ALL
+    SELECT NULL, NULL, v.fee_ceiling, f.hash, 'PENDING', f.updated_at, false, NULL
+      FROM outbound_txs f JOIN outbound_txs v ON v.id = f.owner_id
+     WHERE f.chain_id = ${chainId} AND f.from_address = ${sender} AND f.purpose = ${FILLER} AND f.stage IN ('created', 'signed', 'broadcast')
+    UNION ALL
+    SELECT NULL, NULL, v.fee_ceiling, f.hash, 'SETTLED', f.updated_at, false, NULL
+      FROM outbound_txs f JOIN outbound_txs v ON v.id = f.owner_id
+     WHERE f.chain_id = ${chainId} AND f.from_address = ${sender} AND f.purpose = ${FILLER} AND f.stage IN ('mined', 'failed')
+       AND f.updated_at >= ${since}
     UNION ALL
     SELECT NULL, NULL, s.master_fee - ${minedStep('s.topup_outbound_id', 's.master_fee_topup', since)} - ${minedStep('s.lend_outbound_id', 's.master_fee_lend', since)},
            NULL, 'PENDING', s.updated_at, false, NULL
