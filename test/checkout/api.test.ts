@@ -467,6 +467,71 @@ describe('checkout sessions', () => {
     );
   });
 
+  it('a payment attached while another process is expiring the session (its transaction still open) is paidLate, and told', async () => {
+    const link = await createLink({ name: 'Expiring', amount: '2', configurations: { expiresInMinutes: 10 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    await indexAll();
+    await h.stopWorker(); // the tick and checkout_payments run below, by hand
+    const webhooks = h.services.webhooks;
+    const emit = webhooks.emit.bind(webhooks);
+    let reached!: () => void;
+    const atEmit = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The tick's recompute pauses once it has written `expired`, its transaction still open
+    // (its row lock held), as a busy database or a slow process would hold it.
+    webhooks.emit = async (tx, e) => {
+      if (e.name === 'checkout.expired' && (e.data as { id?: string }).id === c.id) {
+        reached();
+        await gate;
+      }
+      return emit(tx, e);
+    };
+    try {
+      clock.advance(10 * 60_000 + 1_000);
+      const ticked = h.services.checkouts.tick();
+      await atEmit;
+      // The indexer's host clock is two seconds behind: it sees the payment one second before
+      // the deadline, while the session's expiry is being written.
+      clock.advance(-2_000);
+      await eth().sendToken('USDC', c.address, '2');
+      const indexer = h.services.deposits.indexer(h.services.catalogue.findChain(SLUG, 'testnet')!);
+      const stepping = (async () => {
+        for (let i = 0; i < 100 && (await indexer.step()) !== 'idle'; i++);
+      })();
+      const waiting = sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND query LIKE '%checkout_payments%'`;
+      await eventually(
+        async () => Number((await waiting.execute(h.database.db)).rows[0]!.n),
+        (n) => n > 0,
+        30_000,
+      );
+      release();
+      await ticked;
+      await stepping;
+      clock.advance(2_000);
+      // What the worker's checkout_payments job then does.
+      const { rows } = await sql<{ id: string }>`SELECT transaction_id AS id FROM checkout_payments WHERE checkout_id = ${c.id}`.execute(
+        h.database.db,
+      );
+      expect(rows).toHaveLength(1);
+      await h.services.checkouts.takePayments([rows[0]!.id], new Date(clock.now().getTime() - 3_000));
+      expect(await checkout(c.id)).toMatchObject({ status: 'expired', amountPaid: '2', paidLate: true });
+    } finally {
+      release();
+      webhooks.emit = emit;
+      await h.startWorker();
+    }
+    await eventually(
+      async () =>
+        hooks()
+          .filter((e) => e.data.id === c.id)
+          .map((e) => e.event),
+      (names) => names.includes('checkout.expired') && names.includes('checkout.paid-late'),
+      20_000,
+    );
+  });
+
   it('expires on the service clock; money after that is paidLate', async () => {
     const link = await createLink({ name: 'Late', amount: '3', configurations: { expiresInMinutes: 10 } });
     const c = await startCheckout(link.id, { asset: 'USDC' });

@@ -351,6 +351,11 @@ export async function attachPayments(db: DbConn, depositIds: string[], seenAt: D
       SELECT t.id AS transaction_id, c.id AS checkout_id, c.expires_at, c.monitor_until, c.status
         FROM transactions t JOIN checkouts c ON c.address_id = t.address_id AND c.asset_id = t.asset_id
        WHERE t.id = ANY(${depositIds}::uuid[]) AND t.type = 'DEPOSIT'
+      -- The key share the insert's foreign key would take, taken here: a recompute expiring the
+      -- session (FOR UPDATE, recompute) is waited for, and its status read as it committed it.
+      -- Read from this statement's snapshot, the session still looked open: the payment went in
+      -- "in time" to a session that had just expired, told by no event.
+         FOR KEY SHARE OF c
     ), ins AS (
       INSERT INTO checkout_payments (transaction_id, checkout_id, seen_at, late)
       -- Late too when the session is closed already: another process (its clock a little ahead,
