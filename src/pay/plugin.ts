@@ -298,6 +298,9 @@ export async function payPlugin(
   app.get('/:slug/:id/qr.svg', async (req, reply) => {
     const found = await sessionOf(req, reply);
     if (!found) return reply;
+    // Nothing due (paid in full, expired, closed): no code to pay with. The page hides it and
+    // tells the payer not to send more; an image saved or still open must not go on asking.
+    if (!owing(found.row)) return send(reply, notFoundPage(), 404);
     const asset = catalogue.asset(found.row.asset_id)!;
     const uri = paymentUri(asset, found.row) ?? found.row.address;
     return reply

@@ -535,8 +535,13 @@ describe('checkout sessions', () => {
   it('expires on the service clock; money after that is paidLate', async () => {
     const link = await createLink({ name: 'Late', amount: '3', configurations: { expiresInMinutes: 10 } });
     const c = await startCheckout(link.id, { asset: 'USDC' });
+    const qr = await fetch(`${c.url}/qr.svg`);
+    expect(qr.status).toBe(200);
+    expect(qr.headers.get('content-type')).toBe('image/svg+xml');
     clock.advance(10 * 60_000);
     expect(await checkout(c.id)).toMatchObject({ status: 'expired', paidLate: false });
+    // The page tells the payer not to send money any more: its QR code is gone with it.
+    expect((await fetch(`${c.url}/qr.svg`)).status).toBe(404);
     await eth().sendToken('USDC', c.address, '3');
     await eth().mine(2);
     await indexAll();
