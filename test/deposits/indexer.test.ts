@@ -815,6 +815,72 @@ describe('the deposit finder beside the indexer', () => {
   });
 });
 
+describe('a record the deposit finder writes while a range is being recorded', () => {
+  it('from a block replaced since, at another log index: the range is read again and the transfer keeps one record', async () => {
+    // What the finder leaves when it read the transaction off a branch the node has left
+    // (its block at this height had another hash, its log another index) and commits while a
+    // range holding the transaction's new position writes its inserts: the range had read no
+    // record of the transaction, so it inserted its own beside the finder's, and both were
+    // confirmed: the deposit credited twice.
+    const w = h.wallets['devnet-eth']!;
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
+    const child = await newAddress('devnet-eth');
+    await drain('devnet-eth');
+    const receipt = await eth.sendToken('USDC', child.address, '4.25');
+    await eth.mine(CONFIRMATIONS);
+
+    const holder = new pg.Client({ connectionString: h.databaseUrl });
+    await holder.connect();
+    let step: Promise<unknown> | undefined;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM chain_cursors WHERE chain_id = $1 FOR UPDATE', [chain.id]);
+      // The range inserts its record, then waits for the cursor.
+      step = indexers['devnet-eth']!.step();
+      await eventually(
+        () => blockedBy(holder),
+        (n) => n > 0,
+      );
+      const { insertDeposits } = await import('../../src/modules/transactions/deposit-store.js');
+      const { shortReference, uuidv7 } = await import('../../src/lib/ids.js');
+      await insertDeposits(h.database.db, [
+        {
+          id: uuidv7(),
+          walletId: w.id,
+          addressId: child.id,
+          assetId: usdc.id,
+          chainId: chain.id,
+          reference: shortReference(),
+          amount: 4_250_000n,
+          amountUsd: null,
+          currency: 'USDC',
+          hash: receipt.transactionHash,
+          logIndex: receipt.logs[0]!.logIndex + 1,
+          block: { number: receipt.blockNumber, hash: generatePrivateKey() },
+          from: eth.faucet,
+          to: child.address,
+          token: usdc.address,
+          network: 'testnet',
+        },
+      ]);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    await step;
+    await drain('devnet-eth');
+    expect(await depositsOf(receipt.transactionHash)).toEqual([
+      expect.objectContaining({
+        status: 'SUCCESS',
+        amount: '4250000',
+        block_number: String(receipt.blockNumber),
+        log_index: receipt.logs[0]!.logIndex,
+      }),
+    ]);
+  });
+});
+
 describe('external (whitelisted) addresses', () => {
   it('are registered, counted, watched for deposits, removable, and come back when added again', async () => {
     const w = h.wallets['devnet-eth']!;

@@ -28,6 +28,7 @@ export interface IndexerOptions {
   extraWindow: number;
 }
 
+/** The range is not recorded, and is read again: the cursor moved, or a record of its transactions appeared (see `record`). */
 class CursorMovedError extends Error {}
 
 /** Ranges read in a row at a narrowed span before it doubles again (see `ChainIndexer.read`). */
@@ -235,7 +236,7 @@ export class ChainIndexer {
     if (r && !(await settle(r)))
       this.logger.info(
         { chain: this.chain.key, to: r.end.number.toString() },
-        'range not recorded: the cursor had moved (another indexer, or the range before failed); reading it again',
+        'range not recorded: the cursor had moved (another indexer, or the range before failed), or a record of its transactions was written meanwhile; reading it again',
       );
   }
 
@@ -427,10 +428,15 @@ export class ChainIndexer {
     }
     // Read under the cursor lock: pending deposits at a height of the range in another block
     // than the range read there, of a transaction the range did not read (those it read are
-    // matched above). The deposit finder wrote them from a block replaced since, after the
+    // matched above, or the range is read again). The deposit finder wrote them from a block replaced since, after the
     // range's reads (vanishedDeposits); left, they would be confirmed by their number.
     const read = new Set(hashes.map((x) => x.toLowerCase()));
     const offBlocks = await store.pendingOffBlocks(tx, this.chain.id, scan.blocks);
+    // One of a transaction the range read, when the range read no record of its transactions
+    // before the lock: the finder committed it since, so nothing here matched it, and the
+    // range may have inserted the same transfer at its new position beside it (both would be
+    // confirmed). Read again, the range finds it on record and moves it there.
+    if (!lockedFirst && offBlocks.some((o) => read.has(o.hash.toLowerCase()))) throw new CursorMovedError();
     for (const d of offBlocks.filter((o) => !read.has(o.hash.toLowerCase()))) {
       if (await this.transactions.failDeposit(tx, d, 'The block holding this deposit was replaced (chain reorganisation)'))
         await this.webhooks.emitForTransaction(tx, d.id, 'deposit.failed');
