@@ -43,7 +43,7 @@ import { tronCodec } from './codec.js';
 import { isTronTransient, tronMessageText, tronRejection } from './errors.js';
 import type { TronNode } from './node.js';
 import { txIdOfSigned } from './txid.js';
-import { tronFees } from './receipt.js';
+import { landedFailed, tronFees } from './receipt.js';
 import {
   blockRefOf,
   blockTransfers,
@@ -303,7 +303,7 @@ export class TronAdapter implements ChainAdapter {
       const { info, block } = landed;
       const r = info.receipt ?? {};
       const result = r.result ?? null;
-      const failed = info.result === 'FAILED' || (result !== null && result !== 'SUCCESS' && result !== 'DEFAULT');
+      const failed = landedFailed(info.result, result);
       const details: Partial<Record<TronReceiptDetails, string>> = {
         energyUsed: int64(r.energy_usage_total).toString(),
         energyFee: int64(r.energy_fee).toString(),

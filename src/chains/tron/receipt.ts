@@ -27,7 +27,7 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
   if (typeof block.blockID !== 'string' || !tx) return null;
   const receipt = (info.receipt ?? {}) as { result?: string; energy_usage_total?: number | string };
   const result = receipt.result;
-  const failed = info.result === 'FAILED' || (result !== undefined && result !== 'SUCCESS');
+  const failed = landedFailed(info.result, result);
   return {
     status: failed ? 'reverted' : 'success',
     block: { number: blockNumber, hash: block.blockID },
@@ -40,6 +40,18 @@ export async function tronReceipt(node: TronNode, hash: string): Promise<Receipt
       ...(typeof tx.raw_data_hex === 'string' ? { bandwidthUsed: bandwidthOf(tx.raw_data_hex.length / 2).toString() } : {}),
     },
   };
+}
+
+/**
+ * Whether a landed transaction failed, from /wallet/gettransactioninfobyid: its `result`
+ * FAILED, or a contract result (`receipt.result`) other than SUCCESS. DEFAULT, the enum's
+ * zero, is what a system contract (a TRX transfer, a stake) carries, printed by a node that
+ * prints defaults and left out by one that does not: no failure. The pipeline (tronReceipt)
+ * and the adapter's getReceipt judge alike, or a payment settled one way would look re-mined
+ * with the other outcome at its confirmation check.
+ */
+export function landedFailed(infoResult: unknown, contractResult: string | null | undefined): boolean {
+  return infoResult === 'FAILED' || (contractResult != null && contractResult !== 'SUCCESS' && contractResult !== 'DEFAULT');
 }
 
 /**
