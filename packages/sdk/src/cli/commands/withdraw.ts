@@ -16,6 +16,14 @@ interface WithdrawFlags {
   idempotencyKey?: string;
 }
 
+/** The event a withdrawal that has ended was announced with, by its status. */
+const ENDED_EVENT: Record<string, WalletEvent['event']> = {
+  SUCCESS: 'withdraw.success',
+  FAILED: 'withdraw.failed',
+  // A held payout rejected, expired or cancelled (a cancelled broadcast one is withdraw.failed: same exit).
+  CANCELLED: 'withdraw.cancelled',
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function withdrawCommand(program: Command): void {
@@ -87,7 +95,13 @@ export function withdrawCommand(program: Command): void {
           ? `Withdrawal ${String(tx.id)} is held for approval; waiting for the approvers, then for it on chain…`
           : `Withdrawal ${String(tx.id)} accepted; waiting for it on chain…`,
       );
-      const event = await outcome.until(String(tx.id));
+      // A retried command (the same --idempotency-key, or a reference already used) is answered
+      // the first withdrawal, which may have ended before this stream opened: its event is in the
+      // past and would never come. Where it stands now decides; an outcome still to come arrives
+      // on the stream, connected before the withdrawal was asked for.
+      const now = await client.transactions.get(walletId, String(tx.id));
+      const ended = ENDED_EVENT[String(now.status)];
+      const event: WalletEvent = ended ? ({ event: ended, data: now } as unknown as WalletEvent) : await outcome.until(String(tx.id));
       stream!.close();
       ctx.out.result(
         { transaction: event.data, event: event.event, networkFee: fee.networkFee },
