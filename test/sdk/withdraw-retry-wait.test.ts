@@ -3,7 +3,9 @@
  * --idempotency-key (or reference) the service answers the first withdrawal instead of
  * paying again. When that withdrawal has already ended, its withdraw.success is in the past
  * of the event stream the retry opens: the retry waited for it for good, and a script that
- * gives up on a hung command and sends it with a new key pays twice.
+ * gives up on a hung command and sends it with a new key pays twice. And once the first
+ * withdrawal spent the balance, the fee quote the command asks for first (judged as a new
+ * request) was refused: exit 1 INSUFFICIENT_BALANCE for a payout that was made.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -72,4 +74,34 @@ describe('wallet withdraw --wait, retried', () => {
     // Paid once each.
     expect(await chainOf(h, 'devnet-eth').balanceOf('USDC', to)).toBe(2_000_000n);
   });
+
+  it(
+    'a retry after the first withdrawal spent the balance still answers it (the fee quote judges anew)',
+    { timeout: 120_000 },
+    async () => {
+      const bsc = h.wallets['devnet-bsc']!;
+      await chainOf(h, 'devnet-bsc').sendToken('USDC', bsc.address, '3');
+      const to = randomAddress();
+      const args = ['withdraw', '--to', to, '--amount', '3', '--asset', 'USDC', '--yes', '--json', '--idempotency-key', 'drain-1'];
+      const bscEnv = { ...env(), WALLET_API_KEY: bsc.apiKey, WALLET_ID: bsc.id };
+      const first = await runToEnd(walletCli([...args, '--wait'], bscEnv), 60_000);
+      expect(first.code, first.stderr).toBe(0);
+      const paid = JSON.parse(first.stdout);
+
+      // Its answer lost, the script sends the same command: the first withdrawal, not a refusal
+      // (exit 1 INSUFFICIENT_BALANCE would tell the script nothing was paid).
+      const again = await runToEnd(walletCli(args, bscEnv), 60_000);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout).transaction.id).toBe(paid.transaction.id);
+      const waited = await runToEnd(walletCli([...args, '--wait'], bscEnv), 20_000);
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ event: 'withdraw.success', transaction: { id: paid.transaction.id } });
+      expect(await chainOf(h, 'devnet-bsc').balanceOf('USDC', to)).toBe(3n * 10n ** 18n);
+
+      // A new request the balance cannot pay is still refused (exit 1), after the prompt's fee is shown as unknown.
+      const poor = await runToEnd(walletCli([...args.slice(0, -1), 'drain-2'], bscEnv), 60_000);
+      expect(poor.code).toBe(1);
+      expect(JSON.parse(poor.stderr.trim().split('\n').pop()!)).toMatchObject({ error: 'INSUFFICIENT_BALANCE' });
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { WalletClient } from '../../client.js';
+import { ApiError } from '../../errors.js';
 import type { WalletEvent } from '../../events/types.js';
 import { context, readLine } from '../context.js';
 import { CliError, EXIT, fields } from '../output.js';
@@ -54,11 +55,29 @@ export function withdrawCommand(program: Command): void {
         ...(opts.reference ? { reference: opts.reference } : {}),
         ...(opts.note ? { note: opts.note } : {}),
       };
-      const fee = opts.from
-        ? await client.withdrawals.networkFeeFromAddress(walletId, opts.from, body)
-        : await client.withdrawals.networkFee(walletId, body);
+      const quote = opts.from
+        ? client.withdrawals.networkFeeFromAddress(walletId, opts.from, body)
+        : client.withdrawals.networkFee(walletId, body);
+      let refused: ApiError | null = null;
+      const fee = await quote.catch((err: unknown) => {
+        // A retried command (its --idempotency-key, or a reference already used) is answered the
+        // first withdrawal, while the quote judges the request as a new one: once the first spent
+        // the balance it is refused (422), and the command would say nothing was paid. The
+        // withdrawal request decides; a new one the service refuses is refused there the same way.
+        const retry = opts.idempotencyKey !== undefined || opts.reference !== undefined;
+        if (retry && err instanceof ApiError && (err.status === 409 || err.status === 422)) {
+          refused = err;
+          return null;
+        }
+        throw err;
+      });
       const symbol = UUID.test(opts.asset) ? 'units of the asset' : opts.asset.toUpperCase();
-      ctx.out.info(`Withdraw ${opts.amount} ${symbol} to ${opts.to}\nNetwork fee: ${fee.networkFee} (native balance ${fee.nativeBalance})`);
+      ctx.out.info(
+        `Withdraw ${opts.amount} ${symbol} to ${opts.to}\n` +
+          (fee
+            ? `Network fee: ${fee.networkFee} (native balance ${fee.nativeBalance})`
+            : `Network fee: unknown (the quote was refused, ${(refused as ApiError | null)?.code}: a repeated request is answered with its first withdrawal)`),
+      );
       if (!opts.yes) {
         const answer = await readLine('Send it? [y/N] ');
         if (!/^y(es)?$/i.test(answer?.trim() ?? '')) throw new CliError('not sent', EXIT.DECLINED);
@@ -89,7 +108,7 @@ export function withdrawCommand(program: Command): void {
         ['recipientAddress', 'to'],
         ['hash', 'hash'],
       ];
-      if (!outcome) return ctx.out.result({ transaction: tx, networkFee: fee.networkFee }, () => fields(tx, keys));
+      if (!outcome) return ctx.out.result({ transaction: tx, networkFee: fee?.networkFee ?? null }, () => fields(tx, keys));
       ctx.out.info(
         tx.status === 'PENDING_APPROVAL'
           ? `Withdrawal ${String(tx.id)} is held for approval; waiting for the approvers, then for it on chain…`
@@ -104,7 +123,7 @@ export function withdrawCommand(program: Command): void {
       const event: WalletEvent = ended ? ({ event: ended, data: now } as unknown as WalletEvent) : await outcome.until(String(tx.id));
       stream!.close();
       ctx.out.result(
-        { transaction: event.data, event: event.event, networkFee: fee.networkFee },
+        { transaction: event.data, event: event.event, networkFee: fee?.networkFee ?? null },
         () => `${event.event}\n${fields(event.data as unknown as Record<string, unknown>, keys)}`,
       );
       if (event.event === 'withdraw.failed')
