@@ -236,6 +236,10 @@ function fillPath(template: string, params: Record<string, unknown>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || value === null || value === '') throw new TypeError(`missing path parameter ${name}`);
+    // encodeURIComponent leaves dots alone, and the URL parser drops a `.` segment and a `..`
+    // one with the segment before it: `addresses/../withdraw` would be the master's withdrawal.
+    // No id is either, so a parameter never chooses the route.
+    if (value === '.' || value === '..') throw new TypeError(`path parameter ${name} may not be ${JSON.stringify(value)}`);
     return encodeURIComponent(String(value));
   });
 }
