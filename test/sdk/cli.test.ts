@@ -192,6 +192,14 @@ describe('commands', () => {
       30_000,
     );
     expect(listed.map((e: any) => e.id)).toContain(event.id);
+    // Under the business key, --wallet narrows the list to that wallet's events, as tail does.
+    const other = Object.values(h.wallets).find((x) => x.id !== w.id)!;
+    const asBusiness = { WALLET_API_KEY: h.businessKey, WALLET_BASE_URL: h.baseUrl, WALLET_CONFIG: path.join(home, 'no-profile.json') };
+    const own = await json(['events', 'list', '--types', 'deposit.failed', '--wallet', w.id], asBusiness);
+    expect(own.map((e: any) => e.id)).toContain(event.id);
+    const others = await json(['events', 'list', '--types', 'deposit.failed', '--wallet', other.id], asBusiness);
+    expect(others.map((e: any) => e.id)).not.toContain(event.id);
+    expect(others.every((e: any) => e.walletId === other.id)).toBe(true);
     expect((await h.api('PATCH', `/v1/wallets/${w.id}`, { key: w.apiKey, body: { webhookUrl: 'http://127.0.0.1:9/hook' } })).status).toBe(
       200,
     );

@@ -42,6 +42,8 @@ export function eventCommands(program: Command): void {
       for await (const e of ctx.client().events.list({
         ...(opts.types ? { types: opts.types.split(',') as EventName[] } : {}),
         ...(opts.after ? { after: opts.after } : {}),
+        // A business key reads every wallet's events: the selected wallet narrows them, as tail does.
+        ...(ctx.selected.walletId && ctx.apiKey().startsWith('sk_biz_') ? { walletId: ctx.selected.walletId } : {}),
         limit: Math.min(limit, 100),
       })) {
         rows.push(e);
