@@ -123,6 +123,8 @@ describe('the fail-closed switch and a payout being screened', () => {
       gate.held = Promise.resolve();
       const allowed = await request();
       expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+      // Let through unscreened, and said so on its Transaction.
+      expect(allowed.body.data.amlScreening, path).toMatchObject({ status: 'NOT_SCREENED', failed: ['gated'] });
       gate.held = null;
       let release!: () => void;
       gate.held = new Promise<void>((resolve) => (release = resolve));

@@ -9,7 +9,7 @@
 import type { ModuleDeps } from '../deps.js';
 
 import type { TypedDataPayload } from '../../chains/types.js';
-import type { AmlScreening } from '../aml/service.js';
+import { combineScreenings, type AmlScreening } from '../aml/service.js';
 import { capability } from '../../chains/registry.js';
 import { BusinessRuleError } from '../../lib/errors.js';
 import { shortReference, uuidv7 } from '../../lib/ids.js';
@@ -107,6 +107,9 @@ export class SigningService {
           sender_address: wallet.address,
           recipient_address: payload.domain.verifyingContract,
           signed_transaction: JSON.stringify(signature),
+          // The authorisation's addresses as screened (NOT_SCREENED when a provider did not
+          // answer and the wallet lets it through), as a contract write keeps its call's.
+          aml_screening: combineScreenings(screenings) ?? {},
           reason: describe(payload),
           // What was signed, for the audit trail: the digest binds domain, types and message.
           response: JSON.stringify({ kind: 'EIP-712', primaryType: payload.primaryType, domain: payload.domain, digest: payload.digest }),
