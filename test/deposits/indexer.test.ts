@@ -815,6 +815,62 @@ describe('the deposit finder beside the indexer', () => {
   });
 });
 
+describe('the deposit finder and a record written beside it', () => {
+  it("answers the record another writer committed at the transfer's position while it inserted, not NO_DEPOSIT_FOUND", async () => {
+    const w = h.wallets['devnet-eth']!;
+    const chain = h.services.catalogue.findChain('devnet-eth', 'testnet')!;
+    const usdc = chain.assets.find((a) => a.symbol === 'USDC')!;
+    const child = await newAddress('devnet-eth');
+    const receipt = await eth.sendToken('USDC', child.address, '3.75');
+    const { insertDeposits } = await import('../../src/modules/transactions/deposit-store.js');
+    const { shortReference, uuidv7 } = await import('../../src/lib/ids.js');
+    const id = uuidv7();
+    // An indexer range's insert of the same transfer, not yet committed when the finder inserts.
+    let commit!: () => void;
+    const open = new Promise<void>((resolve) => (commit = resolve));
+    const range = h.database.db.transaction().execute(async (tx) => {
+      await insertDeposits(tx, [
+        {
+          id,
+          walletId: w.id,
+          addressId: child.id,
+          assetId: usdc.id,
+          chainId: chain.id,
+          reference: shortReference(),
+          amount: 3_750_000n,
+          amountUsd: null,
+          currency: 'USDC',
+          hash: receipt.transactionHash,
+          logIndex: receipt.logs[0]!.logIndex,
+          block: { number: receipt.blockNumber, hash: receipt.blockHash },
+          from: eth.faucet,
+          to: child.address,
+          token: usdc.address,
+          network: 'testnet',
+        },
+      ]);
+      await open;
+    });
+    const request = h.api('POST', `/v1/wallets/${w.id}/rescan/blocks`, { body: { transactionHash: receipt.transactionHash } });
+    // The finder's insert waits for the range's row.
+    await eventually(
+      async () =>
+        (
+          await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO transactions%'`.execute(
+            h.database.db,
+          )
+        ).rows[0]!.n,
+      (n) => n > 0,
+    ).finally(commit);
+    await range;
+    const res = await request;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual([expect.objectContaining({ id, amount: '3.75' })]);
+    expect(await depositsOf(receipt.transactionHash)).toEqual([expect.objectContaining({ id })]);
+  });
+});
+
 describe('a record the deposit finder writes while a range is being recorded', () => {
   it('from a block replaced since, at another log index: the range is read again and the transfer keeps one record', async () => {
     // What the finder leaves when it read the transaction off a branch the node has left

@@ -178,6 +178,17 @@ export class DepositService {
       const inserted = (await insertNew(tx, ctx, inserts)).ids;
       if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
       found.push(...inserted);
+      // A planned record another writer (an indexer range, a twin request) committed at the
+      // same position after `existing` was read: the insert skipped it, and it is this wallet's
+      // record of the transfer all the same (not NO_DEPOSIT_FOUND).
+      const skipped = inserts.filter((d) => !inserted.includes(d.id));
+      if (skipped.length) {
+        const now = await store.depositsOfHashes(tx, chain.id, [...new Set(skipped.map((d) => d.hash))]);
+        for (const d of skipped) {
+          const row = now.find((r) => r.wallet_id === walletId && r.status !== 'FAILED' && r.hash === d.hash && r.log_index === d.logIndex);
+          if (row && !found.includes(row.id)) found.push(row.id);
+        }
+      }
       const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
       if (rescreen.length) await this.#aml!.queueRescreen(tx, rescreen);
       // The cursor, share-locked: a range recording meanwhile commits first (and fails what
