@@ -8,7 +8,8 @@
  * queued in the settling transaction (outbox), then it polls with the tracker's backoff:
  *
  * - the receipt is still in the recorded block: the depth (head - block + 1) is reported;
- *   at `confirmations` it is final and the job ends;
+ *   at `confirmations` it is final and the job ends; a head below that block (a node behind
+ *   the one that gave the receipt) reports nothing and it looks again;
  * - the node has no receipt but the recorded block is still canonical, or its head is
  *   below that block (a lagging or load-balanced node): nothing is concluded, it looks again;
  * - the same transaction was re-mined in another block with the same outcome: the row
@@ -46,9 +47,16 @@ export async function confirm(core: Core, id: string, poll: number): Promise<voi
     const { firstTrackDelayMs, maxTrackDelayMs } = core.opts;
     return store.enqueueConfirmJob(core.db, id, poll + 1, Math.min(firstTrackDelayMs * 2 ** Math.min(poll, 20), maxTrackDelayMs));
   };
-  const depthOf = (r: Receipt) => Number(head - r.block.number + 1n);
+  // At least 1: the receipt proves its block. A head below it comes from a node behind the
+  // one that gave the receipt (a load balancer's backends), and said 0 or less.
+  const depthOf = (r: Receipt) => Math.max(1, Number(head - r.block.number + 1n));
 
   if (receipt && sameBlock(receipt, recorded)) {
+    // Such a head proves no depth at all: nothing is reported (the count would go back), it looks again.
+    if (head < receipt.block.number) {
+      await next();
+      return;
+    }
     const depth = depthOf(receipt);
     const final = depth >= need;
     await core.db.transaction().execute(async (tx) => {
