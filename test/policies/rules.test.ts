@@ -320,6 +320,46 @@ describe('managing rules', () => {
   });
 });
 
+describe('initiators', () => {
+  it("a rule may name a wallet's own key as the initiator it holds; an approver must be a business key", async () => {
+    const wallet = await fundedWallet(w, 'initiator wallet');
+    const { rows } = await sql<{ id: string }>`SELECT id FROM api_keys WHERE wallet_id = ${wallet.id} AND revoked_at IS NULL`.execute(
+      w.h.database.db,
+    );
+    const walletKeyId = rows[0]!.id;
+    const rule = await policy(w, {
+      name: 'not by this wallet key',
+      priority: 1,
+      walletId: wallet.id,
+      action: 'BLOCK',
+      conditions: { types: ['WITHDRAW'], initiators: { apiKeys: [walletKeyId] } },
+    });
+    try {
+      const body = () => ({ assetId: w.usdc.id, amount: '1', address: randomAddress() });
+      const byWalletKey = await withdraw(w, wallet, body());
+      expect(byWalletKey.status, JSON.stringify(byWalletKey.body)).toBe(422);
+      expect(byWalletKey.body.error).toBe('POLICY_BLOCKED');
+      // Another initiator (the business key) is not this rule's.
+      expect((await withdraw(w, wallet, body(), { key: w.h.businessKey })).status).toBe(200);
+    } finally {
+      expect((await w.h.api('DELETE', `/v1/policies/${rule.id}`, { key: w.manager.apiKey })).status).toBe(200);
+    }
+    // A wallet key approves nothing: as an approver it is refused, nothing written.
+    const approver = await w.h.api('POST', '/v1/policies', {
+      key: w.manager.apiKey,
+      body: {
+        name: 'approved by a wallet key',
+        priority: 1,
+        action: 'REQUIRE_APPROVAL',
+        conditions: { types: ['WITHDRAW'] },
+        approval: { approvers: { apiKeys: [walletKeyId] }, quorum: 1, ttlSeconds: 60 },
+      },
+    });
+    expect(approver.status, JSON.stringify(approver.body)).toBe(400);
+    expect(approver.body.details[0].field).toBe('apiKeys');
+  });
+});
+
 describe('destination kinds compare addresses as their family does', () => {
   it('a case look-alike of a whitelisted base58 address is not whitelisted (a rule allowing whitelisted destinations does not let it through)', async () => {
     const wallet = await fundedWallet(w, 'look-alike', '10');

@@ -243,13 +243,23 @@ export class PolicyService {
     if (r.walletId) await this.deps.wallets.require(auth, r.walletId);
     if (r.addressId) await this.deps.addresses.require(auth, r.walletId!, r.addressId);
     const users = [...(r.approval?.approvers.users ?? []), ...(r.conditions.initiators?.users ?? [])];
-    const keys = [...(r.approval?.approvers.apiKeys ?? []), ...(r.conditions.initiators?.apiKeys ?? [])];
-    const known = await store.knownIdentities(this.deps.db, auth.businessId, users, keys);
+    const approvers = r.approval?.approvers.apiKeys ?? [];
+    const initiators = r.conditions.initiators?.apiKeys ?? [];
+    const known = await store.knownIdentities(this.deps.db, auth.businessId, users, [...approvers, ...initiators]);
     const user = users.find((u) => !known.users.has(u));
     if (user) throw new ValidationError(`${user} is not a dashboard user of this business`, [{ field: 'users', message: 'unknown user' }]);
-    const key = keys.find((k) => !known.keys.has(k));
-    if (key)
-      throw new ValidationError(`${key} is not a live business API key of this business`, [{ field: 'apiKeys', message: 'unknown key' }]);
+    // An approver is a business key (one with APPROVE); a payout may be asked for by any key of
+    // the business, a wallet's own included, so a rule may name one of those as its initiator.
+    const approver = approvers.find((k) => !known.keys.has(k));
+    if (approver)
+      throw new ValidationError(`${approver} is not a live business API key of this business`, [
+        { field: 'apiKeys', message: 'unknown key' },
+      ]);
+    const initiator = initiators.find((k) => !known.keys.has(k) && !known.walletKeys.has(k));
+    if (initiator)
+      throw new ValidationError(`${initiator} is not a live API key of this business or of its wallets`, [
+        { field: 'apiKeys', message: 'unknown key' },
+      ]);
     return r;
   }
 

@@ -69,24 +69,31 @@ export async function findPolicyById(db: DbConn, id: string): Promise<PolicyRow 
   return rows[0];
 }
 
-/** Which of these dashboard users and business API keys (live) belong to the business. */
+/**
+ * Which of these dashboard users and API keys (live) belong to the business: `keys` its
+ * business keys, `walletKeys` its wallets' keys.
+ */
 export async function knownIdentities(
   db: DbConn,
   businessId: string,
   users: string[],
   keys: string[],
-): Promise<{ users: Set<string>; keys: Set<string> }> {
+): Promise<{ users: Set<string>; keys: Set<string>; walletKeys: Set<string> }> {
   const [u, k] = await Promise.all([
     users.length
       ? sql<{ id: string }>`SELECT id FROM dashboard_users WHERE business_id = ${businessId} AND id = ANY(${users}::uuid[])`.execute(db)
       : { rows: [] },
     keys.length
-      ? sql<{ id: string }>`
-          SELECT id FROM api_keys WHERE business_id = ${businessId} AND wallet_id IS NULL AND revoked_at IS NULL
+      ? sql<{ id: string; wallet_id: string | null }>`
+          SELECT id, wallet_id FROM api_keys WHERE business_id = ${businessId} AND revoked_at IS NULL
              AND id = ANY(${keys}::uuid[])`.execute(db)
       : { rows: [] },
   ]);
-  return { users: new Set(u.rows.map((r) => r.id)), keys: new Set(k.rows.map((r) => r.id)) };
+  return {
+    users: new Set(u.rows.map((r) => r.id)),
+    keys: new Set(k.rows.filter((r) => r.wallet_id === null).map((r) => r.id)),
+    walletKeys: new Set(k.rows.filter((r) => r.wallet_id !== null).map((r) => r.id)),
+  };
 }
 
 export interface PolicyWrite {
