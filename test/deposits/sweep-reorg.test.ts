@@ -149,4 +149,47 @@ describe('a sweep after a reorganisation', () => {
     const after = (await h.api('GET', `${base()}/transactions/${depositId}`)).body.data as Record<string, any>;
     expect(after).toMatchObject({ assetSwept: true, assetSweptHash: swept.assetSweptHash });
   });
+  it('transfer reorged away and reverting when sent again (it also moved a deposit the reorg dropped): the deposit is not left swept, a new sweep moves it', async () => {
+    const { child, depositId } = await confirmedDeposit('10');
+    const masterBefore = await eth.balanceOf('USDC', wallet().address);
+
+    // A second deposit, mined after the fork point and never confirmed: the sweep moves the
+    // whole balance (15), its 5 included. The other branch drops it (its sender sent it no more).
+    const snap = await eth.snapshot();
+    await eth.sendToken('USDC', child.address, '5');
+    expect((await h.api('POST', `${base()}/transactions/sweep/assets`, { body: { transactionId: depositId } })).status).toBe(200);
+    const swept = await eventually(
+      async () => (await h.api('GET', `${base()}/transactions/${depositId}`)).body.data as Record<string, any>,
+      (d) => d.assetSwept === true,
+      20_000,
+    );
+    expect(swept.assetSweptAmount).toBe('10');
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 15n * USDC);
+    await h.stopWorker();
+    const { rows: sweeps } = await sql<{ id: string }>`SELECT id FROM sweeps WHERE address_id = ${child.id}`.execute(h.database.db);
+    const steps = await rowsOf(sweeps[0]!.id);
+
+    // The other branch: the top-up and the transfer of 15 are sent again; the child holds 10, so the transfer reverts.
+    await eth.revert(snap);
+    await eth.mine(3);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(10n * USDC);
+    for (const r of steps) await h.services.outbound.confirm(r.id);
+    await h.startWorker();
+    await eventually(
+      () => rowsOf(sweeps[0]!.id),
+      (list) => list.find((r) => r.purpose === 'sweep')?.stage === 'failed',
+      20_000,
+    );
+
+    // The deposit's 10 are still at the child: the deposit is not left swept by a transfer
+    // that moved nothing; a new sweep carries them to the master.
+    const after = await eventually(
+      async () => (await h.api('GET', `${base()}/transactions/${depositId}`)).body.data as Record<string, any>,
+      (d) => d.assetSwept === true && d.assetSweptHash !== swept.assetSweptHash,
+      20_000,
+    );
+    expect(after.assetSweptAmount).toBe('10');
+    expect(await eth.balanceOf('USDC', child.address)).toBe(0n);
+    expect(await eth.balanceOf('USDC', wallet().address)).toBe(masterBefore + 10n * USDC);
+  });
 });

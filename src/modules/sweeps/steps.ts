@@ -124,13 +124,35 @@ export class SweepSteps {
    */
   async transferSettled(tx: DbConn, row: OutboundRow): Promise<void> {
     const sweep = await this.settled(tx, row, 'transfer');
+    if (!sweep) return this.undone(tx, row);
     // Settled again after a reorganisation while its give-back is in flight: the give-back ends the sweep.
-    if (!sweep || sweep.give_back_outbound_id) return;
+    if (sweep.give_back_outbound_id) return;
     if (sweep.give_back && sweep.lend_outbound_id) {
       await this.enqueueMasterStep(tx, sweep, 'give_back', sweep.give_back);
       return;
     }
     await this.complete(tx, sweep, row);
+  }
+
+  /**
+   * A completed sweep's transfer settled again after a reorganisation took its block away (the
+   * same bytes sent again: src/subscriptions.ts, resentOnly), and this time it moved nothing: it
+   * reverted, e.g. the whole balance it moved counted a deposit not yet confirmed that the
+   * reorganisation dropped. The deposits it carried are still at the address: their sweep ends
+   * failed (deposit.swept.failed, their swept fields cleared) and a new sweep moves them, instead
+   * of their staying marked swept by a transfer that never landed, never swept again.
+   */
+  private async undone(tx: DbConn, row: OutboundRow): Promise<void> {
+    if (row.stage === 'mined' || !row.ownerId) return;
+    const sweep = await store.lockSweep(tx, row.ownerId);
+    // Only the version that settled for it (a replaced version settling later says nothing).
+    if (sweep?.status !== 'success' || sweep.transfer_outbound_id !== row.id) return;
+    this.logger.error(
+      { sweepId: sweep.id, outboundId: row.id, stage: row.stage, err: row.error },
+      'a completed sweep was undone by a reorganisation',
+    );
+    await this.fail(tx, sweep, `sweep transaction ${row.stage} when sent again after a reorganisation${row.error ? `: ${row.error}` : ''}`);
+    await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
   }
 
   /** outbound.settled of 'sweep-give-back': the loan is back (or could not be taken back: logged); the sweep ends as its transfer did. */

@@ -151,8 +151,13 @@ export async function markSwept(db: DbConn, depositId: string, s: Swept): Promis
              WHERE id = ${depositId}`.execute(db);
 }
 
+/**
+ * Clears what a sweep marked: a sweep's transfer a reorganisation undid (sent again, it
+ * reverted) fails after its deposits were marked swept; for any other failure they were not.
+ */
 export async function recordSweepFailure(db: DbConn, depositId: string, response: unknown): Promise<void> {
-  await sql`UPDATE transactions SET asset_swept_response = ${JSON.stringify(response)}::jsonb, updated_at = now() WHERE id = ${depositId}`.execute(
-    db,
-  );
+  await sql`UPDATE transactions SET asset_swept = false, asset_swept_amount = NULL, asset_swept_at = NULL, asset_swept_gas_fee = NULL,
+                   asset_swept_hash = NULL, asset_swept_sender_address = NULL, asset_swept_recipient_address = NULL,
+                   asset_swept_response = ${JSON.stringify(response)}::jsonb, updated_at = now()
+             WHERE id = ${depositId}`.execute(db);
 }
