@@ -218,6 +218,12 @@ export class SweepSteps {
     this.logger.warn({ sweepId: sweep.id, reason }, 'sweep failed');
     await store.finishSweep(tx, sweep.id, false, reason);
     await this.reportFailure(tx, sweep.id, reason);
+    // Deposits confirmed while this sweep was in flight (their own sweep job found it and left
+    // them to the next one) are neither swept nor reported: the next sweep is tried now, as when
+    // a sweep completes. Only for those: this sweep's deposits, reported failed, are not
+    // retried on their own (a sweep that fails every time would top up the address forever).
+    if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).some((d) => d.sweep_id === null))
+      await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
   }
 
   async reportFailure(tx: DbConn, sweepId: string, reason: string): Promise<void> {
