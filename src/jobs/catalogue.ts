@@ -102,14 +102,16 @@ export const SCHEDULES: { readonly [N in JobName]?: string } = {
   checkouts_tick: '* * * * *',
 };
 /**
- * Jobs whose work must end however long a node stays away: the last step of a move whose
- * funds have left (a swap's or a staking operation's outcome read back from the chain), with
- * nothing else to queue it again (a deposit or withdrawal has its own safety net: the
- * outbound pipeline's sweepStuck, auto_settle_resume, the settlements' requeue). Out of
- * graphile-worker's 25 attempts (about four days of backoff), such a job would leave its
- * Transaction PENDING for good; jobs_revive gives it a fresh set, its payload as it was.
+ * Jobs whose work must end however long a node stays away, with nothing else to queue them
+ * again (the outbound pipeline has sweepStuck, auto-settlements auto_settle_resume, settlement
+ * runs their requeue): the last step of a move whose funds have left (a swap's or a staking
+ * operation's outcome read back from the chain), the sweep of confirmed deposits (their funds
+ * would sit at the child until another deposit came), the re-screen of deposits a provider did
+ * not answer for (held until then). Out of graphile-worker's 25 attempts (about four days of
+ * backoff), such a job was lost for good; jobs_revive gives it a fresh set, its payload as it
+ * was. Each is idempotent: run again, it does only what is still to do.
  */
-export const REVIVED: readonly JobName[] = ['swap_settle', 'staking_settle'];
+export const REVIVED: readonly JobName[] = ['swap_settle', 'staking_settle', 'sweep_deposits', 'sweep_address', 'aml_rescreen_deposits'];
 
 export type JobPayload<N extends JobName> = Static<(typeof JOBS)[N]>;
 

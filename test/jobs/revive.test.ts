@@ -46,7 +46,7 @@ const exhaust = (key: string) =>
         run_at := now() + interval '1 day', attempts := 25)`.execute(h.services.db);
 
 it('gives exhausted swap_settle and staking_settle jobs new attempts, and nothing else', async () => {
-  expect(REVIVED).toEqual(['swap_settle', 'staking_settle']);
+  expect(REVIVED).toEqual(['swap_settle', 'staking_settle', 'sweep_deposits', 'sweep_address', 'aml_rescreen_deposits']);
   expect(SCHEDULES.jobs_revive).toBe('*/5 * * * *');
   expect(CRONTAB.map((c) => c.line)).toContain('*/5 * * * * jobs_revive ?max=1');
 
