@@ -324,3 +324,23 @@ describe('amount rules, property-based', () => {
     expect(await counts(w.h)).toEqual(before);
   });
 });
+
+// Last: it pays, and the tests above count every event and row.
+describe('ids in the body', () => {
+  it('an enabled asset named by its id in capitals is that asset (UUIDs have no case), single and batch', async () => {
+    const wallet = w.h.wallets[ETH]!;
+    const list = await w.h.api('GET', `/v1/wallets/${wallet.id}/assets`, { key: wallet.apiKey });
+    const walletAssetId = list.body.data.find((a: { asset: { id: string } }) => a.asset.id === usdc.id).id as string;
+    for (const id of [usdc.id.toUpperCase(), walletAssetId.toUpperCase()]) {
+      const single = await withdraw(w.h, ETH, { assetId: id, address: randomAddress(), amount: '0.5' });
+      expect(single.status, JSON.stringify(single.body)).toBe(200);
+      expect(single.body.data.asset.id).toBe(usdc.id);
+      const batch = await withdraw(w.h, ETH, { assets: [{ id, address: randomAddress(), amount: '0.25' }] });
+      expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+      expect(batch.body.data[0].asset.id).toBe(usdc.id);
+      // Settled: nothing left in flight when the harness stops.
+      await settledTx(w.h, ETH, single.body.data.id, 'SUCCESS');
+      await settledTx(w.h, ETH, batch.body.data[0].id, 'SUCCESS');
+    }
+  });
+});
