@@ -114,3 +114,18 @@ it('reads a backlog the node refuses in long ranges in shorter ones, credits wha
   expect(await drain()).toBe(0);
   expect(indexer.span).toBe(BATCH);
 });
+
+it('a short range at the head that fails leaves the span alone: a later backlog is read in full ranges', async () => {
+  await drain();
+  expect(indexer.span).toBe(BATCH);
+  // Two blocks past the cursor, every eth_getLogs refused: a failure at the head, not of a long range.
+  await eth.mine(2);
+  limit = 0;
+  await expect(indexer.step()).rejects.toThrow();
+  limit = Infinity;
+  expect(indexer.span).toBe(BATCH);
+  // A backlog after it: read BATCH blocks at a time at once.
+  await eth.mine(3 * BATCH);
+  expect(await drain()).toBe(0);
+  expect(indexer.span).toBe(BATCH);
+});

@@ -186,9 +186,11 @@ export class ChainIndexer {
    * Reads [from, to]. A node may refuse a range as too large: providers cap eth_getLogs by
    * results or by blocks (10,000 logs is common), and a busy chain's listed tokens log more
    * than that in 100 blocks. Asked again for the same range, such a node refuses it forever, and
-   * no deposit after it would be credited: a range that cannot be read (for whatever reason)
-   * makes the next ones half as long, down to one block, and the span doubles back towards
-   * `batchBlocks` after every GROW_AFTER ranges read.
+   * no deposit after it would be credited: a full range (as long as the span: one cut short
+   * by the head says nothing of the span) that cannot be read makes the next ones half as long,
+   * down to one block, and the span doubles back towards `batchBlocks` after every GROW_AFTER
+   * ranges read. A short range at the head that fails (a timeout, a reorg seen mid-read) leaves
+   * the span alone: halving it there to one block made a later backlog crawl.
    */
   private async read(from: bigint, to: bigint, tokens: string[]): Promise<ScanResult> {
     let scan: ScanResult;
@@ -196,7 +198,7 @@ export class ChainIndexer {
       scan = await this.chain.adapter.scan(from, to, tokens, this.watch.has);
     } catch (err) {
       const blocks = Number(to - from) + 1;
-      if (blocks > 1 && Math.floor(blocks / 2) < this.#span) {
+      if (blocks > 1 && blocks === this.#span) {
         this.#span = Math.floor(blocks / 2);
         this.#readsAtSpan = 0;
         this.logger.warn(
