@@ -165,6 +165,42 @@ describe('a deposit whose funds an earlier sweep took along', () => {
   });
 });
 
+describe('a deposit whose funds a later sweep took along, after an earlier sweep of the address moved less than its deposits', () => {
+  it('is marked swept by the sweep that took it: what the earlier one lacked does not count against it', async () => {
+    const child = await newAddress();
+    await eth.rpc('anvil_setBalance', [child.address, '0xde0b6b3a7640000']); // gas of its own
+    const usdc = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!;
+    // 10 deposited, 3 of it withdrawn from the child before its sweep: that sweep moves 7 for a deposit of 10.
+    const first = await eth.sendToken('USDC', child.address, '10');
+    const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts');
+    const out = await h.api('POST', `/v1/wallets/${wallet().id}/addresses/${child.id}/withdraw`, {
+      body: { assetId: usdc.id, address: privateKeyToAccount(generatePrivateKey()).address, amount: '3' },
+    });
+    expect(out.status).toBe(200);
+    await eventually(
+      async () => (await h.api('GET', `/v1/wallets/${wallet().id}/transactions/${out.body.data.id}`)).body.data.status,
+      (s) => s === 'SUCCESS',
+      20_000,
+    );
+    await drain();
+    await sweptDeposit(first.transactionHash);
+
+    await h.stopWorker();
+    const third = await eth.sendToken('USDC', child.address, '2');
+    await drain(); // confirmed, its sweep queued
+    const fourth = await eth.sendToken('USDC', child.address, '4'); // mined, not yet seen by the indexer
+    await h.startWorker(); // that sweep moves 6: both deposits' funds
+    const c = await sweptDeposit(third.transactionHash);
+    await drain(); // the fourth is confirmed; its sweep finds nothing left
+    const d = await eventually(
+      () => deposit(fourth.transactionHash),
+      (x) => x.assetSwept === true || x.assetSweptResponse?.error !== undefined,
+      20_000,
+    );
+    expect(d).toMatchObject({ assetSwept: true, assetSweptAmount: '4', assetSweptHash: c.assetSweptHash });
+  });
+});
+
 describe('a sweep whose transaction was sped up (replaced by one with the same nonce and higher fees)', () => {
   const automine = (on: boolean) => eth.rpc('evm_setAutomine', [on]);
   const usdcId = () => h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.symbol === 'USDC')!.id;
@@ -400,6 +436,31 @@ describe('native deposits', () => {
     expect(await outboundRows(child.address, 'sweep-topup')).toEqual([]);
     const left = await eth.pub.getBalance({ address: child.address as `0x${string}` });
     expect(left).toBeLessThan(10n ** 15n); // dust: unused fee headroom only
+  });
+
+  it('one whose coin an earlier native sweep took along is marked swept by it, not failed', async () => {
+    const native = h.services.catalogue.findChain('devnet-eth', 'testnet')!.assets.find((a) => a.is_native)!;
+    expect((await h.api('PATCH', `/v1/wallets/${wallet().id}/assets/${native.id}`, { body: { isActive: true } })).status).toBe(200);
+    const child = await newAddress();
+    await h.stopWorker();
+    const first = await eth.sendNative(child.address, '1');
+    await drain(); // the first is confirmed and its sweep queued
+    const second = await eth.sendNative(child.address, '0.5'); // mined, not yet seen by the indexer
+    await h.startWorker(); // the sweep moves the whole balance less its fee: both deposits' coin
+    const a = await sweptDeposit(first.transactionHash);
+    await drain(); // the second is confirmed; its sweep finds nothing left at the address
+    const b = await eventually(
+      () => deposit(second.transactionHash),
+      (d) => d.assetSwept === true || d.assetSweptResponse?.error !== undefined,
+      20_000,
+    );
+    expect(b).toMatchObject({ assetSwept: true, assetSweptAmount: '0.5', assetSweptHash: a.assetSweptHash });
+    await eventually(
+      async () => swept(b.id).map((e) => e.event),
+      (events) => events.length > 0,
+    );
+    expect(swept(b.id).map((e) => e.event)).toEqual(['deposit.swept.success']);
+    expect(await sweepsOf(child.id)).toEqual([{ status: 'success' }]);
   });
 
   it('reach a threshold exactly as written: 0.1 ETH meets 0.1, 0.29999999999999999 ETH stays below 0.3', async () => {

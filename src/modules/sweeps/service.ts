@@ -365,27 +365,33 @@ export class SweepService {
     deposits: store.SweepableDeposit[],
     reason: string,
   ): Promise<SweepResult> {
-    const carrier = await store.carrierSweep(tx, at.addressId, at.assetId);
-    let surplus = carrier ? BigInt(carrier.surplus) : 0n;
-    const carried: store.SweepableDeposit[] = [];
+    const mined = deposits.filter((d) => d.block_number !== null).map((d) => BigInt(d.block_number!));
+    const earliest = mined.reduce((a, b) => (b < a ? b : a), mined[0] ?? 0n);
+    const carriers = mined.length ? await store.carrierSweeps(tx, at.addressId, at.assetId, earliest - 1n) : [];
+    const carried = new Map<string, store.SweepableDeposit[]>();
     const unreported: store.SweepableDeposit[] = [];
-    for (const d of deposits) {
-      // Only a deposit mined before the carrier's transfer can have gone with it: one mined
-      // since, its funds gone another way (withdrawn from the address), was not swept.
-      if (carrier && d.block_number !== null && BigInt(d.block_number) < carrier.block && BigInt(d.amount) <= surplus) {
-        surplus -= BigInt(d.amount);
-        carried.push(d);
+    const blockOf = (d: store.SweepableDeposit) => (d.block_number === null ? -1n : BigInt(d.block_number));
+    const byBlock = [...deposits].sort((a, b) => (blockOf(a) < blockOf(b) ? -1 : blockOf(a) > blockOf(b) ? 1 : 0));
+    for (const d of byBlock) {
+      // Only a deposit mined before a sweep's transfer can have gone with it (one mined since,
+      // its funds gone another way, e.g. withdrawn from the address, was not swept): the first
+      // such sweep that moved enough beyond the deposits it is recorded for took it along.
+      const carrier =
+        d.block_number === null ? undefined : carriers.find((c) => BigInt(d.block_number!) < c.block && BigInt(d.amount) <= c.surplus);
+      if (carrier) {
+        carrier.surplus -= BigInt(d.amount);
+        carried.set(carrier.id, [...(carried.get(carrier.id) ?? []), d]);
       } else if (d.sweep_id === null) unreported.push(d);
     }
-    if (carrier && carried.length) {
-      const sweep = (await store.lockSweep(tx, carrier.id))!;
+    for (const [sweepId, list] of carried) {
+      const sweep = (await store.lockSweep(tx, sweepId))!;
       await this.transactions.attachToSweep(
         tx,
         sweep.id,
-        carried.map((d) => d.id),
+        list.map((d) => d.id),
       );
-      await this.steps.markSwept(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!, carried);
-      await this.events.emit('sweep.completed', tx, { sweepId: sweep.id, depositIds: carried.map((d) => d.id) });
+      await this.steps.markSwept(tx, sweep, (await this.outbound.get(sweep.transfer_outbound_id!, tx))!, list);
+      await this.events.emit('sweep.completed', tx, { sweepId: sweep.id, depositIds: list.map((d) => d.id) });
     }
     if (unreported.length === 0) return 'nothing';
     const sweepId = uuidv7();

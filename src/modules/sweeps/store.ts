@@ -171,29 +171,27 @@ export async function insertSweep(
 }
 
 /**
- * The address's latest successful sweep of the asset, the block its transfer was mined in, and
- * what its sweeps moved beyond the deposits they are recorded for (a sweep moves the whole
- * balance, so deposits mined but not yet confirmed when it was planned went along): null when
- * nothing is left over.
+ * The address's successful sweeps of the asset whose transfer was mined after block `after`,
+ * in the order they were mined, each with what it moved beyond the deposits it is recorded for
+ * (a sweep moves the whole balance, so deposits mined but not yet confirmed when it was planned
+ * went along). What a sweep of the native coin moved counts its own fee (reserved_fee, what it
+ * held for it): it took the whole free balance, and the fee came out of the deposits' coin, so a
+ * deposit it took along is not short of its fee.
  */
-export async function carrierSweep(
+export async function carrierSweeps(
   db: DbConn,
   addressId: string,
   assetId: string,
-): Promise<{ id: string; surplus: string; block: bigint } | null> {
-  const { rows } = await sql<{ id: string | null; block_number: string | null; surplus: string }>`
-    SELECT c.id, c.block_number,
-           (SELECT coalesce(sum(amount), 0) FROM sweeps WHERE address_id = ${addressId} AND asset_id = ${assetId} AND status = 'success')
-           - (SELECT coalesce(sum(t.amount), 0) FROM transactions t JOIN sweeps s ON s.id = t.sweep_id
-               WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success') AS surplus
-      FROM (SELECT NULL) AS one
-      LEFT JOIN LATERAL (SELECT s.id, o.block_number FROM sweeps s LEFT JOIN outbound_txs o ON o.id = s.transfer_outbound_id
-                          WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success'
-                          ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AS c ON true`.execute(db);
-  const row = rows[0]!;
-  return row.id !== null && row.block_number !== null && BigInt(row.surplus) > 0n
-    ? { id: row.id, surplus: row.surplus, block: BigInt(row.block_number) }
-    : null;
+  after: bigint,
+): Promise<{ id: string; block: bigint; surplus: bigint }[]> {
+  const { rows } = await sql<{ id: string; block_number: string; surplus: string }>`
+    SELECT s.id, o.block_number,
+           s.amount + CASE WHEN a.is_native THEN coalesce(s.reserved_fee, 0) ELSE 0 END
+           - (SELECT coalesce(sum(t.amount), 0) FROM transactions t WHERE t.address_id = ${addressId} AND t.sweep_id = s.id) AS surplus
+      FROM sweeps s JOIN assets a ON a.id = s.asset_id JOIN outbound_txs o ON o.id = s.transfer_outbound_id
+     WHERE s.address_id = ${addressId} AND s.asset_id = ${assetId} AND s.status = 'success' AND o.block_number > ${after.toString()}::bigint
+     ORDER BY o.block_number, s.created_at, s.id`.execute(db);
+  return rows.map((r) => ({ id: r.id, block: BigInt(r.block_number), surplus: BigInt(r.surplus) }));
 }
 
 export async function setOutbound(
