@@ -10,6 +10,14 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
+/**
+ * The keyword of an id schema (lib/schema.ts Uuid): a UUID spelt with capitals is handed on
+ * in lower case. An OpenAPI specification extension (x-), which clients ignore.
+ */
+export const LOWERCASE = 'x-lowercase';
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const CAPITAL_HEX = /[A-F]/;
+
 /** `coerce`: query strings and path parameters (text by nature); bodies are strict. */
 export function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
@@ -20,6 +28,22 @@ export function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  ajv.addKeyword({
+    keyword: LOWERCASE,
+    type: 'string',
+    schemaType: 'boolean',
+    modifying: true,
+    // Only a string that is a UUID (whatever branch of a union reaches it), never anything else.
+    validate: (
+      on: boolean,
+      data: string,
+      _schema?: unknown,
+      ctx?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
+    ) => {
+      if (on && ctx?.parentData && CAPITAL_HEX.test(data) && UUID.test(data)) ctx.parentData[ctx.parentDataProperty] = data.toLowerCase();
+      return true;
+    },
+  });
   const rfc3339 = ajv.formats['date-time'];
   const syntax = (typeof rfc3339 === 'object' && rfc3339 !== null && 'validate' in rfc3339 ? rfc3339.validate : rfc3339) as
     ((s: string) => boolean) | RegExp;

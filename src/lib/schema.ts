@@ -5,8 +5,16 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { UUID_PATTERN } from './ids.js';
+import { LOWERCASE } from './ajv.js';
 
-export const Uuid = (description?: string) => Type.String({ pattern: UUID_PATTERN, ...(description ? { description } : {}) });
+/**
+ * A row's id. Any case is taken (a UUID names its row whatever its case) and handed on in
+ * lower case, as the database writes ids (lib/ajv.ts, `x-lowercase`): past the edge ids are
+ * compared as text (an enabled asset, a catalogue entry, a lock key), and one spelt in
+ * capitals in a body or a query string matched nothing (a swap's fromAssetId: 422).
+ */
+export const Uuid = (description?: string) =>
+  Type.String({ pattern: UUID_PATTERN, [LOWERCASE]: true, ...(description ? { description } : {}) });
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** Client-supplied key/value data, stored and returned as given. */

@@ -152,6 +152,12 @@ describe('from the master address', () => {
     expect(history.body.data.map((x: { id: string }) => x.id)).toContain(t.id);
   });
 
+  it('takes asset ids spelt in capitals, as the same assets', async () => {
+    const body = swapBody('1');
+    const q = await quote({ ...body, fromAssetId: body.fromAssetId.toUpperCase(), toAssetId: body.toAssetId.toUpperCase() });
+    expect(q).toMatchObject({ fromAsset: 'USDC', toAsset: 'USDT', amountIn: '1' });
+  });
+
   it('refuses quoteId beside a field the quote fixes (a recipient, an amount), writing nothing', async () => {
     const q = await quote(swapBody('10'));
     const before = await counts();
