@@ -407,7 +407,7 @@ export class ChainIndexer {
     const matched = new Set<string>();
     const inserts: store.NewDeposit[] = [];
     const moves: Move[] = [];
-    const ctx = this.context(screener);
+    const ctx = { ...this.context(screener), ownSwaps: await store.ownSwaps(tx, this.chain.id, hashes) };
     for (const t of scan.transfers) recordTransfer(ctx, t, existing, matched, inserts, moves);
     // Records are only matched, moved or gone when some were read, and then under the lock.
     // The gone fail first and the moved move next: the inserts may take their positions.

@@ -37,6 +37,11 @@ export interface RecordContext {
   aml?: DepositScreener;
   /** Filled here: new deposits whose sender went unscreened (a provider did not answer), to screen again by a job. */
   rescreen?: string[];
+  /**
+   * The wallets' own swaps among the chain transactions read (store.ownSwaps: `walletId:hash`):
+   * what such a swap pays an address of its wallet is the wallet's own movement, not a deposit.
+   */
+  ownSwaps?: ReadonlySet<string>;
 }
 
 /** A deposit on record whose transfer was found at another position (or revived): applyMoves writes it. */
@@ -79,6 +84,12 @@ export function recordTransfer(
     // whose key the service holds) are not deposits; a transfer from an outside address the
     // wallet watches is one.
     if (senders.some((s) => s.walletId === owner.walletId && s.internal)) continue;
+    // Nor is the output of the wallet's own swap (an API swap's, an auto-settlement's), which
+    // the pool pays in: its owner already accounts for it (the swap's toAmount, the transfer of
+    // it a settlement sends on). Taken for a deposit, a rule taking the output asset settled
+    // it a second time, out of the address's other funds, and sweeps and webhooks reported
+    // money that nobody sent.
+    if (ctx.ownSwaps?.has(store.ownSwapKey(owner.walletId, t.txHash))) continue;
     if (!ctx.isEnabled(owner.walletId, asset.id)) continue;
     ids.push(plan(ctx, t, owner, asset, inserts));
   }

@@ -143,7 +143,8 @@ export class DepositService {
     );
     return this.db.transaction().execute(async (tx) => {
       // The chain's own spelling of the hash (some families store it without 0x, whatever the client sent).
-      const existing = await store.depositsOfHashes(tx, chain.id, [...new Set(transfers.map((t) => t.txHash))]);
+      const hashes = [...new Set(transfers.map((t) => t.txHash))];
+      const existing = await store.depositsOfHashes(tx, chain.id, hashes);
       const matched = new Set<string>();
       const found: string[] = [];
       const ctx = {
@@ -154,6 +155,7 @@ export class DepositService {
         owners: (a: string) => owners.get(addressKey(a)) ?? [],
         isEnabled: (_w: string, asset: string) => enabled.has(asset),
         usd: (asset: string) => this.#rates?.cached(asset) ?? null,
+        ownSwaps: await store.ownSwaps(tx, chain.id, hashes),
         ...(screener ? { aml: screener, rescreen: [] as string[] } : {}),
       };
       const inserts: store.NewDeposit[] = [];

@@ -82,6 +82,28 @@ export async function depositsOfHashes(db: DbConn, chainId: string, hashes: stri
   return rows;
 }
 
+/**
+ * The outbound purposes of a swap's router call whose output the pool pays to an address of
+ * the swapping wallet: an API swap's (swaps/flow.ts SWAP_PURPOSES.swap) and an
+ * auto-settlement's (autosettlements/record.ts PURPOSE.swap).
+ */
+const SWAP_CALLS = sql`('swap', 'autosettle-swap')`;
+
+export const ownSwapKey = (walletId: string, hash: string) => `${walletId}:${hash}`;
+
+/**
+ * Which of these chain transactions are a wallet's own swaps (every version the pipeline
+ * signed keeps its row and hash, stored before it was broadcast, so before it can be mined),
+ * as ownSwapKey(wallet, hash).
+ */
+export async function ownSwaps(db: DbConn, chainId: string, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const { rows } = await sql<{ wallet_id: string; hash: string }>`
+    SELECT wallet_id, hash FROM outbound_txs
+     WHERE chain_id = ${chainId} AND hash = ANY(${hashes}::text[]) AND purpose IN ${SWAP_CALLS}`.execute(db);
+  return new Set(rows.map((r) => ownSwapKey(r.wallet_id, r.hash)));
+}
+
 export async function pendingDepositsBetween(db: DbConn, chainId: string, from: bigint, to: bigint): Promise<DepositRow[]> {
   const { rows } = await sql<DepositRow>`SELECT ${depositColumns} FROM transactions
      WHERE chain_id = ${chainId} AND type = 'DEPOSIT' AND status = 'PENDING' AND block_number BETWEEN ${from} AND ${to}`.execute(db);
