@@ -25,6 +25,9 @@ describe('dashboard web helpers', () => {
       '/dashboard//evil.example',
       '/v1/wallets',
       '/dashboard\\@evil',
+      '/dashboard/\u20ac',
+      '/dashboard/a\u0001b',
+      '/dashboard/a b',
       undefined,
       42,
     ]) {

@@ -66,10 +66,16 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** A `next` target after login: only a dashboard path of ours, never another site. */
+/**
+ * A `next` target after login: only a dashboard path of ours, never another site. Printable
+ * ASCII only (the sign-in redirect percent-encodes the URL it names): it becomes a Location
+ * header, and Node refuses a header holding a control character or one above U+00FF, so
+ * `?next=/dashboard/%E2%82%AC` made the sign-in a 500 that opened a session and lost its cookie.
+ */
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string') return `${PREFIX}/wallets`;
-  if (!next.startsWith(`${PREFIX}/`) || next.startsWith('//') || /[\\\r\n]/.test(next) || next.includes('//')) return `${PREFIX}/wallets`;
+  if (!next.startsWith(`${PREFIX}/`) || !/^[\x21-\x7e]+$/.test(next) || next.includes('\\') || next.includes('//'))
+    return `${PREFIX}/wallets`;
   return next;
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startHarness, type Harness } from '../support/harness.js';
 import { recordDeposit } from '../support/fixtures.js';
-import { createDashboardUser, DashClient } from './support.js';
+import { createDashboardUser, csrfOf, DashClient } from './support.js';
 
 let h: Harness;
 const A = { email: 'owner@a.example', password: 'correct horse battery' };
@@ -137,6 +137,28 @@ describe('signing in', () => {
       next: '//evil.example/x',
     });
     expect(evil.location).toBe('/dashboard/wallets');
+  });
+
+  it('signs in through a link whose next holds text no Location header can carry (the wallets page instead of a 500)', async () => {
+    // A link handed to the operator (`/dashboard/login?next=/dashboard/%E2%82%AC`) put its
+    // next in the form; after the right password the 303 named it, Node refused the header
+    // and the answer was a 500 without the session cookie: a session opened, never delivered.
+    for (const next of ['/dashboard/\u20ac', '/dashboard/a\u0001b', '/dashboard/a\u007fb']) {
+      const c = new DashClient(h.baseUrl);
+      const page = await c.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
+      expect(page.status, next).toBe(200);
+      const res = await c.request('POST', '/dashboard/login', { _csrf: csrfOf(page.text), email: A.email, password: A.password, next });
+      expect(res.status, next).toBe(303);
+      expect(res.location, next).toBe('/dashboard/wallets');
+      expect(c.jar.has('wallet_dashboard'), next).toBe(true);
+      // Signed in already: the sign-in page sends the browser on, to the same safe place.
+      const again = await c.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
+      expect(again.status, next).toBe(303);
+      expect(again.location, next).toBe('/dashboard/wallets');
+      const dismissed = await c.submit('/dashboard/wallets', '/dashboard/notice/dismiss', { next });
+      expect(dismissed.status, next).toBe(303);
+      expect(dismissed.location, next).toBe('/dashboard/wallets');
+    }
   });
 
   it('stores only a hash of the session id and a scrypt hash of the password', async () => {
