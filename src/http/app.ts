@@ -41,7 +41,7 @@ import { WebhookLogEntrySchema } from '../modules/webhooks/schemas.js';
 import { TransactionSchema } from '../modules/transactions/schemas.js';
 import { apiKeyRoutes } from '../modules/apikeys/routes.js';
 import { checkoutRoutes } from '../modules/checkouts/routes.js';
-import { CheckoutSchema, PaymentLinkSchema } from '../modules/checkouts/schemas.js';
+import { CheckoutSchema, PaymentLinkSchema, SLUG_MAX_LENGTH } from '../modules/checkouts/schemas.js';
 import { amlRoutes } from '../modules/aml/routes.js';
 import { AmlScreeningSchema } from '../modules/aml/schemas.js';
 import { eventFeedRoutes } from '../modules/eventfeed/routes.js';
@@ -123,6 +123,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // A path the router cannot read (broken percent-encoding, a segment past maxParamLength):
     // the error envelope too, not Fastify's own body without a requestId.
     frameworkErrors: errorHandler,
+    // A payment link's page is /pay/<slug>, and a slug may be up to SLUG_MAX_LENGTH characters:
+    // at Fastify's default (100) the router refused a longer one (400) at the link's own url.
+    routerOptions: { maxParamLength: SLUG_MAX_LENGTH },
     // No log line for requests refused by authentication (request-log.ts).
     logController: new RequestLog(),
     // A hop count as Fastify does it at runtime (its types omit numbers): the n nearest hops.

@@ -135,6 +135,29 @@ describe('redirect URLs', () => {
   });
 });
 
+describe('a long slug', () => {
+  it("the longest slug a link takes (250 characters) has the payer's pages, not the router's 400", async () => {
+    // The router refused any path segment past 100 characters (Fastify's default), so a link
+    // made with a slug of 101 to 250 was answered 400 JSON at its own url: nobody could pay it.
+    const slug = `${'long-slug-'.repeat(24)}0123456789`;
+    expect(slug).toHaveLength(250);
+    const link = await createLink({ name: 'Long slug', amount: '1', slug });
+    expect(link.url).toBe(`${h.baseUrl}/pay/${slug}`);
+    const chooser = await page('GET', `/${slug}`);
+    expect(chooser.status).toBe(200);
+    expect(chooser.text).toContain('Long slug');
+    const choice = `${link.accepts[0].walletId}:${link.accepts[0].assetId}`;
+    const started = await page('POST', `/${slug}`, {
+      type: 'application/x-www-form-urlencoded',
+      body: new URLSearchParams({ choice }).toString(),
+    });
+    expect(started.status).toBe(303);
+    const session = await page('GET', started.location!.slice('/pay'.length));
+    expect(session.status).toBe(200);
+    expect((await page('GET', `${started.location!.slice('/pay'.length)}/qr.svg`)).status).toBe(200);
+  });
+});
+
 describe('a zero amount', () => {
   it('is refused (400 amount) by POST, PATCH and the dashboard form, writing nothing', async () => {
     const link = await createLink({ name: 'Priced', amount: '5' });

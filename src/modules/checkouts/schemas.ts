@@ -13,7 +13,12 @@ const Amount = Type.String({
   pattern: '^(0|[1-9][0-9]{0,29})(\\.[0-9]{1,18})?$',
   description: 'decimal string more than 0, e.g. "100" or "12.5"',
 });
-const Slug = Type.String({ pattern: '^[A-Za-z0-9-]{1,250}$', description: 'letters, digits and hyphens; unique on the installation' });
+/** The longest slug a link takes: one segment of its page's path, which the router must accept (http/app.ts). */
+export const SLUG_MAX_LENGTH = 250;
+const Slug = Type.String({
+  pattern: `^[A-Za-z0-9-]{1,${SLUG_MAX_LENGTH}}$`,
+  description: 'letters, digits and hyphens; unique on the installation',
+});
 /** The pattern is a first sieve; the services also require that the URL parser (WHATWG, new URL) reads it. */
 const Url = Type.String({
   maxLength: 2048,
