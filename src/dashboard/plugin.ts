@@ -91,7 +91,9 @@ export async function dashboardPlugin(
   });
 
   app.get('/assets/:name', async (req, reply) => {
-    const asset = ASSETS[(req.params as { name: string }).name];
+    // Own entries only: a name like `constructor` or `__proto__` is an object's, not a file.
+    const { name } = req.params as { name: string };
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) return reply.callNotFound();
     return reply
       .header('content-type', asset.type)

@@ -130,7 +130,9 @@ export async function payPlugin(
   });
 
   app.get('/assets/:name', async (req, reply) => {
-    const asset = ASSETS[(req.params as { name: string }).name];
+    // Own entries only: a name like `constructor` or `__proto__` is an object's, not a file.
+    const { name } = req.params as { name: string };
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) return send(reply, notFoundPage(), 404);
     return reply
       .header('content-type', asset.type)

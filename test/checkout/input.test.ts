@@ -135,6 +135,21 @@ describe('redirect URLs', () => {
   });
 });
 
+describe("the pages' files", () => {
+  it("the pages' own files answer only for their files: an object's property name is a 404, not an empty 200", async () => {
+    for (const base of ['/pay/assets', '/dashboard/assets']) {
+      const own = await fetch(`${h.baseUrl}${base}/${base.startsWith('/pay') ? 'pay.css' : 'dashboard.css'}`);
+      expect(own.status).toBe(200);
+      expect(own.headers.get('content-type')).toBe('text/css; charset=utf-8');
+      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+        const res = await fetch(`${h.baseUrl}${base}/${name}`);
+        expect(res.status, `${base}/${name}`).toBe(404);
+        expect(res.headers.get('cache-control') ?? '', `${base}/${name}`).not.toContain('public');
+      }
+    }
+  });
+});
+
 describe('a long slug', () => {
   it("the longest slug a link takes (250 characters) has the payer's pages, not the router's 400", async () => {
     // The router refused any path segment past 100 characters (Fastify's default), so a link
