@@ -25,6 +25,11 @@ export class LiveCheckouts {
     let set = this.#listeners.get(id);
     if (!set) this.#listeners.set(id, (set = new Set()));
     set.add(listener);
+    // The page read its first state before it came here: a change the poll saw in between is
+    // in #last already and would never reach this page (it kept showing "Waiting for your
+    // payment", instructions and all, after the session settled). The next poll tells every
+    // page of the session its state again.
+    this.#last.delete(id);
     this.#timer ??= setInterval(() => void this.#poll(), this.intervalMs);
     return () => {
       set.delete(listener);

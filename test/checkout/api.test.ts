@@ -15,6 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/devnet/chain.js';
 import { setDevnetSanctioned } from '../../src/devnet/sanctions.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { LiveCheckouts } from '../../src/pay/live.js';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -554,6 +555,45 @@ describe('checkout sessions', () => {
       (names) => names.includes('checkout.expired') && names.includes('checkout.paid-late'),
       20_000,
     );
+  });
+
+  it('a page that starts watching after the poll saw its session change is still told (it read the state before)', async () => {
+    const link = await createLink({ name: 'Watched', amount: '2', configurations: { expiresInMinutes: 10 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const live = new LiveCheckouts(
+      h.services.checkouts,
+      (err) => {
+        throw err;
+      },
+      50,
+    );
+    try {
+      const first: string[] = [];
+      const stopFirst = live.watch(c.id, (row) => first.push(row.status));
+      await eventually(
+        async () => first,
+        (s) => s.includes('new'),
+        10_000,
+      );
+      clock.advance(10 * 60_000);
+      await eventually(
+        async () => first,
+        (s) => s.includes('expired'),
+        10_000,
+      );
+      // A second page read the session while it was 'new', and comes to watch only now.
+      const second: string[] = [];
+      const stopSecond = live.watch(c.id, (row) => second.push(row.status));
+      await eventually(
+        async () => second,
+        (s) => s.includes('expired'),
+        10_000,
+      );
+      stopFirst();
+      stopSecond();
+    } finally {
+      live.stop();
+    }
   });
 
   it('stops taking sessions at its payment limit; two payers at once get their own address and amount', async () => {
