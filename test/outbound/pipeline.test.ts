@@ -260,10 +260,12 @@ describe('nonces', () => {
       const hash = await w.faucet.sendTransaction({ account, chain: w.faucet.chain, to: randomAddress(), value: 7n });
       await w.pub.waitForTransactionReceipt({ hash });
 
-      // The tracker's polls, and a speed-up every half second, well past the grace period.
-      const until = Date.now() + 4_500;
+      // The tracker's polls, and a speed-up every half second, until nothing of it is live (the
+      // row dropped, 1.5 s after the conflict was first seen) or far past the grace period: a
+      // clock restarted by each speed-up never drops it. However slow the machine, no fixed window.
+      const until = Date.now() + 20_000;
       let asked = 0;
-      while (Date.now() < until) {
+      while (Date.now() < until && (await service.liveOf(owner)).length > 0) {
         for (const live of await service.liveOf(owner)) {
           await service.track(live.id);
           if (Date.now() - asked >= 500 && (await service.get(live.id))?.conflictSeenAt) {
@@ -304,12 +306,15 @@ describe('nonces', () => {
       let calls = 0;
       adapter.broadcast = (raw: string) =>
         ++calls % 3 === 0 ? Promise.reject(new UpstreamError('CHAIN_UNAVAILABLE', 'the node timed out')) : real(raw);
-      const until = Date.now() + 4_500;
-      while (Date.now() < until) {
+      // Until nothing of it is live, or far past the grace period (a clock restarted by every
+      // third call never drops it): no fixed window, however slow the machine.
+      const until = Date.now() + 20_000;
+      while (Date.now() < until && (await service.liveOf(owner)).length > 0) {
         for (const live of await service.liveOf(owner)) await service.track(live.id).catch(() => undefined);
         await sleep(100);
       }
-      expect(calls).toBeGreaterThan(6);
+      // A timeout came while the conflict was judged (the third broadcast at the latest).
+      expect(calls).toBeGreaterThanOrEqual(3);
       const rows = await service.ofOwner(owner);
       expect(rows.map((r) => r.stage)).toEqual(['dropped']);
     } finally {
