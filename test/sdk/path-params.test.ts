@@ -45,11 +45,17 @@ describe('path parameters', () => {
     expect(withdrawals.data.filter((t) => t.recipientAddress?.toLowerCase() === to.toLowerCase())).toEqual([]);
   });
 
-  it("a '%2e' spelling stays a parameter (encodeURIComponent escapes its '%'): the service refuses it", async () => {
-    const sent = await client.withdrawals.createFromAddress(w.id, '%2e%2e', { assetId: w.id, address: randomAddress(), amount: '1' }).then(
+  it("a '%2e' spelling stays a parameter (encodeURIComponent escapes its '%'): the service refuses it as an address id", async () => {
+    // A request the master's route would take (a real asset, funds there): only the path can refuse it.
+    const assetId = (await client.assets.list(w.id)).find((a) => a.asset.symbol === 'USDC')!.asset.id;
+    const to = randomAddress();
+    const sent = await client.withdrawals.createFromAddress(w.id, '%2e%2e', { assetId, address: to, amount: '1' }).then(
       (tx) => tx,
       (err: unknown) => err,
     );
     expect(sent).toBeInstanceOf(ApiError);
+    expect((sent as ApiError).status).toBe(400);
+    const withdrawals = await client.transactions.list(w.id, { type: 'WITHDRAW' });
+    expect(withdrawals.data.filter((t) => t.recipientAddress?.toLowerCase() === to.toLowerCase())).toEqual([]);
   });
 });
