@@ -501,7 +501,7 @@ describe('checkout sessions', () => {
         for (let i = 0; i < 100 && (await indexer.step()) !== 'idle'; i++);
       })();
       const waiting = sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity
-        WHERE wait_event_type = 'Lock' AND query LIKE '%checkout_payments%'`;
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%checkout_payments%'`;
       await eventually(
         async () => Number((await waiting.execute(h.database.db)).rows[0]!.n),
         (n) => n > 0,
