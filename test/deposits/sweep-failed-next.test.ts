@@ -101,3 +101,51 @@ it('a deposit confirmed while a sweep is in flight is swept after that sweep fai
     if (!started) await h.startWorker();
   }
 });
+
+it("after a failed sweep, a waiting deposit below the wallet's threshold waits on, as it would have", async () => {
+  // Sweep from 8 USDC: A (10) is swept, B (5) would not be on its own.
+  const patch = (threshold: number) =>
+    h.api('PATCH', base(), { body: { configurations: { autoSweeping: { isActive: true, threshold } } } });
+  expect((await patch(8)).status).toBe(200);
+  await h.stopWorker();
+  let started = false;
+  try {
+    const res = await h.api('POST', `${base()}/addresses`, { body: {} });
+    const child = res.body.data as { id: string; address: Address };
+    const a = await confirmedDeposit(child, '10');
+    expect(await h.services.sweeps.sweepAddress(child.id, a.asset_id)).toBe('started');
+    const b = await confirmedDeposit(child, '5');
+    await dropSweepJobs();
+    const token = eth.token('USDC').address as Address;
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [child.address, 3n]));
+    await eth.rpc('anvil_setStorageAt', [token, slot, toHex(5n * USDC, { size: 32 })]);
+
+    await h.startWorker();
+    started = true;
+    const sweepsOf = async () =>
+      (await sql<{ status: string }>`SELECT status FROM sweeps WHERE address_id = ${child.id} ORDER BY created_at`.execute(h.database.db))
+        .rows;
+    await eventually(sweepsOf, (s) => s[0]?.status === 'failed', 20_000);
+    // B's judgement (sweep_deposits) has run: no job of it is left.
+    await eventually(
+      async () =>
+        Number(
+          (
+            await sql<{
+              n: string;
+            }>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier IN ('sweep_deposits', 'sweep_address')`.execute(
+              h.database.db,
+            )
+          ).rows[0]!.n,
+        ),
+      (n) => n === 0,
+      20_000,
+    );
+    expect(await sweepsOf()).toEqual([{ status: 'failed' }]);
+    expect((await h.api('GET', `${base()}/transactions/${b.id}`)).body.data.assetSwept).toBe(false);
+    expect(await eth.balanceOf('USDC', child.address)).toBe(5n * USDC);
+  } finally {
+    if (!started) await h.startWorker();
+    await patch(0);
+  }
+});

@@ -174,9 +174,24 @@ export class SweepSteps {
     const swept = await store.depositsOfSweep(tx, sweep.id);
     await this.markSwept(tx, sweep, row, swept);
     await this.events.emit('sweep.completed', tx, { sweepId: sweep.id, depositIds: swept.map((d) => d.id) });
-    // Deposits confirmed while this sweep was in flight wait for the next one.
-    if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).length)
-      await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
+    await this.sweepWaiting(tx, sweep);
+  }
+
+  /**
+   * Deposits confirmed while `sweep` was in flight (their own sweep job found it and left them
+   * to the next one) are judged for a sweep of their own now that it has ended, as when they
+   * were confirmed (sweep_deposits: the wallet's auto-sweep, its threshold, the address's
+   * opt-out): a deposit below the threshold, or on a wallet that does not sweep, waits as it
+   * would have. Only those never tried: the deposits of a sweep that failed, reported so, are
+   * not retried on their own (a sweep that fails every time would top the address up forever).
+   */
+  private async sweepWaiting(tx: DbConn, sweep: store.SweepRow): Promise<void> {
+    const waiting = (await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).filter((d) => d.sweep_id === null);
+    if (waiting.length)
+      await store.enqueueSweepDeposits(
+        tx,
+        waiting.map((d) => d.id),
+      );
   }
 
   /** Marks deposits moved to the master by `sweep` (its transfer `row`, mined) as swept, with their events. */
@@ -218,12 +233,8 @@ export class SweepSteps {
     this.logger.warn({ sweepId: sweep.id, reason }, 'sweep failed');
     await store.finishSweep(tx, sweep.id, false, reason);
     await this.reportFailure(tx, sweep.id, reason);
-    // Deposits confirmed while this sweep was in flight (their own sweep job found it and left
-    // them to the next one) are neither swept nor reported: the next sweep is tried now, as when
-    // a sweep completes. Only for those: this sweep's deposits, reported failed, are not
-    // retried on their own (a sweep that fails every time would top up the address forever).
-    if ((await store.unsweptDeposits(tx, sweep.address_id, sweep.asset_id)).some((d) => d.sweep_id === null))
-      await store.enqueueSweepJob(tx, sweep.address_id, sweep.asset_id);
+    // Else neither swept nor reported: they waited for this sweep to end.
+    await this.sweepWaiting(tx, sweep);
   }
 
   async reportFailure(tx: DbConn, sweepId: string, reason: string): Promise<void> {
