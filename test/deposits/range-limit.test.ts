@@ -129,3 +129,19 @@ it('a short range at the head that fails leaves the span alone: a later backlog 
   expect(await drain()).toBe(0);
   expect(indexer.span).toBe(BATCH);
 });
+
+it('a short range the node refuses again and again is taken for too long as well: the span narrows after a few tries', async () => {
+  await drain();
+  expect(indexer.span).toBe(BATCH);
+  // A backlog shorter than the span, every range of it longer than 5 blocks refused.
+  await eth.mine(BATCH / 2);
+  limit = 5;
+  try {
+    const failed = await drain();
+    // 20 blocks refused 3 times (a short range: not at once), then 10 refused once (full), then 5-block ranges read.
+    expect(failed).toBe(4);
+    expect(indexer.span).toBeLessThanOrEqual(5);
+  } finally {
+    limit = Infinity;
+  }
+});

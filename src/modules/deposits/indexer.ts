@@ -33,6 +33,8 @@ class CursorMovedError extends Error {}
 
 /** Ranges read in a row at a narrowed span before it doubles again (see `ChainIndexer.read`). */
 const GROW_AFTER = 32;
+/** Failures in a row of a range shorter than the span before it is taken for too long too (see `ChainIndexer.read`). */
+const SHORT_FAILURES = 3;
 
 /** The head a range was read against, and the newest final block then (ChainAdapter.finalizedHead). */
 interface Depth {
@@ -69,6 +71,8 @@ export class ChainIndexer {
   #span: number;
   /** Ranges read since the span last changed. */
   #readsAtSpan = 0;
+  /** Reads that failed in a row. */
+  #failures = 0;
 
   constructor(
     private readonly db: Db,
@@ -186,11 +190,12 @@ export class ChainIndexer {
    * Reads [from, to]. A node may refuse a range as too large: providers cap eth_getLogs by
    * results or by blocks (10,000 logs is common), and a busy chain's listed tokens log more
    * than that in 100 blocks. Asked again for the same range, such a node refuses it forever, and
-   * no deposit after it would be credited: a full range (as long as the span: one cut short
-   * by the head says nothing of the span) that cannot be read makes the next ones half as long,
-   * down to one block, and the span doubles back towards `batchBlocks` after every GROW_AFTER
-   * ranges read. A short range at the head that fails (a timeout, a reorg seen mid-read) leaves
-   * the span alone: halving it there to one block made a later backlog crawl.
+   * no deposit after it would be credited: a full range (as long as the span) that cannot be
+   * read makes the next ones half as long, down to one block, and the span doubles back towards
+   * `batchBlocks` after every GROW_AFTER ranges read. A range cut short by the head that fails
+   * once (a timeout, a reorg seen mid-read) leaves the span alone: halving it there, to one
+   * block, made a later backlog crawl. Failing SHORT_FAILURES times in a row, it is too long as
+   * well (a backlog shorter than the span that the node refuses): half of it is the span.
    */
   private async read(from: bigint, to: bigint, tokens: string[]): Promise<ScanResult> {
     let scan: ScanResult;
@@ -198,9 +203,11 @@ export class ChainIndexer {
       scan = await this.chain.adapter.scan(from, to, tokens, this.watch.has);
     } catch (err) {
       const blocks = Number(to - from) + 1;
-      if (blocks > 1 && blocks === this.#span) {
+      this.#failures++;
+      if (blocks > 1 && (blocks >= this.#span || this.#failures >= SHORT_FAILURES)) {
         this.#span = Math.floor(blocks / 2);
         this.#readsAtSpan = 0;
+        this.#failures = 0;
         this.logger.warn(
           { chain: this.chain.key, from: from.toString(), to: to.toString(), span: this.#span, err: (err as Error).message },
           'a range could not be read; reading fewer blocks at a time',
@@ -208,6 +215,7 @@ export class ChainIndexer {
       }
       throw err;
     }
+    this.#failures = 0;
     if (this.#span < this.opts.batchBlocks && ++this.#readsAtSpan >= GROW_AFTER) {
       this.#span = Math.min(this.opts.batchBlocks, this.#span * 2);
       this.#readsAtSpan = 0;
