@@ -6,6 +6,7 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { isUuid } from './ids.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -15,7 +16,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * in lower case. An OpenAPI specification extension (x-), which clients ignore.
  */
 export const LOWERCASE = 'x-lowercase';
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const CAPITAL_HEX = /[A-F]/;
 
 /** `coerce`: query strings and path parameters (text by nature); bodies are strict. */
@@ -40,7 +40,7 @@ export function makeAjv(coerce: boolean): Ajv {
       _schema?: unknown,
       ctx?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
     ) => {
-      if (on && ctx?.parentData && CAPITAL_HEX.test(data) && UUID.test(data)) ctx.parentData[ctx.parentDataProperty] = data.toLowerCase();
+      if (on && ctx?.parentData && CAPITAL_HEX.test(data) && isUuid(data)) ctx.parentData[ctx.parentDataProperty] = data.toLowerCase();
       return true;
     },
   });

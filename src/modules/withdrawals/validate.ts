@@ -103,16 +103,13 @@ export async function checkItems(
   const enabled = await walletAssets.enabledCached(wallet);
   const items: Item[] = [];
   for (const r of raw) {
-    // A UUID names its row whatever its case (the schema takes A-F too); ids are compared
-    // here as text, as the database writes them: in lower case. Spelt in capitals, an
-    // enabled asset was refused as not enabled.
-    const id = r.assetId.toLowerCase();
-    const asset = enabled.find((e) => e.walletAsset.id === id || e.asset.row.id === id);
+    // Compared as text: the schema's Uuid handed the id on in lower case, as the database writes it (lib/ajv.ts).
+    const asset = enabled.find((e) => e.walletAsset.id === r.assetId || e.asset.row.id === r.assetId);
     const assetField = at(r.field, r.field ? 'id' : 'assetId');
     if (!asset) {
       // Unknown or of another chain: as unknown as a made-up id (404). An asset of this
       // wallet's chain that is not enabled on it is a business rule (422), as for balances.
-      if (!(await walletAssets.belongsToChain(wallet, id))) throw new NotFoundError(`Asset ${r.assetId}`);
+      if (!(await walletAssets.belongsToChain(wallet, r.assetId))) throw new NotFoundError(`Asset ${r.assetId}`);
       throw new BusinessRuleError('ASSET_NOT_ENABLED', `${assetField}: this asset is not enabled on the wallet`, [
         { field: assetField, message: 'not enabled on the wallet' },
       ]);
