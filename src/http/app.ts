@@ -110,6 +110,20 @@ function errorBodyWithCodes() {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** /v1 and everything under it. */
+const API_PATH = /^\/v1(?:[/?#]|$)/;
+const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * The path of a request target no route matched. (A matched one is judged by its route's
+ * pattern: the router decodes `/%76%31/...` to a /v1 route.) A client or a proxy may send
+ * the whole URL (RFC 9112's absolute-form), which Fastify routes by its path: the answer must
+ * be marked as its origin-form twin's would be.
+ */
+function pathOf(url: string): string {
+  return url.startsWith('/') ? url : url.replace(SCHEME_AND_AUTHORITY, '');
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger as unknown as FastifyBaseLogger,
@@ -149,7 +163,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // API answers are one tenant's data and some carry secrets (a new or regenerated API
     // key, an exported private key): no cache may keep any of them. Every /v1 answer, so
     // a new secret-bearing route cannot forget it.
-    if (req.url.startsWith('/v1/') || req.url === '/v1') void reply.header('cache-control', 'no-store');
+    if (API_PATH.test(req.routeOptions.url ?? pathOf(req.url))) void reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 

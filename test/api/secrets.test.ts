@@ -5,6 +5,7 @@
  * `apiKey`, `key`, `token`, any case) never reaches the log, nor do the secrets of those
  * responses.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type TestWallet } from '../support/harness.js';
 
@@ -41,6 +42,43 @@ describe('Cache-Control: no-store', () => {
     const logs = h.logs();
     for (const secret of [created.body.data.apiKey, regenerated.body.data.apiKey, exported.body.data.privateKey])
       expect(logs).not.toContain(secret);
+  });
+});
+
+describe('Cache-Control: no-store, whatever form the request target takes', () => {
+  // A request line may name the whole URL (RFC 9112 absolute-form: what clients send through a
+  // proxy); Fastify routes it by its path, so the answer is the same secret-bearing one.
+  const absolute = (path: string, key: string) =>
+    new Promise<{ status: number; cacheControl: string | undefined; body: string }>((resolve, reject) => {
+      const base = new URL(h.baseUrl);
+      const req = request(
+        { host: base.hostname, port: base.port, method: 'GET', path: `${base.origin}${path}`, headers: { 'x-api-key': key } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, cacheControl: res.headers['cache-control'], body }));
+        },
+      );
+      req.on('error', reject).end();
+    });
+
+  it('an absolute-form request for a private key export is no-store, like its origin-form twin', async () => {
+    const child = await h.api('POST', `/v1/wallets/${w.id}/addresses`, { key: w.apiKey, body: {} });
+    expect(child.status).toBe(200);
+    const exported = await absolute(`/v1/wallets/${w.id}/addresses/${child.body.data.id}?showPrivateKey=true`, w.apiKey);
+    expect(exported.status).toBe(200);
+    expect(JSON.parse(exported.body).data.privateKey).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(exported.cacheControl).toBe('no-store');
+    // Percent-encoded, the path is the same route to the router.
+    const encoded = await h.api('GET', `/%76%31/wallets/${w.id}/addresses/${child.body.data.id}?showPrivateKey=true`, { key: w.apiKey });
+    expect(encoded.status).toBe(200);
+    expect(encoded.headers.get('cache-control')).toBe('no-store');
+    const encodedRefused = await h.api('GET', `/%76%31/wallets/${w.id}`, { key: 'sk_test_wrong' });
+    expect(encodedRefused.status).toBe(401);
+    expect(encodedRefused.headers.get('cache-control')).toBe('no-store');
+    const refused = await absolute(`/v1/wallets/${w.id}`, 'sk_test_wrong');
+    expect(refused.status).toBe(401);
+    expect(refused.cacheControl).toBe('no-store');
   });
 });
 
