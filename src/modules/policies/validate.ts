@@ -53,8 +53,13 @@ export function checkRule(r: RuleInput): RuleInput {
     const roles = a.roles ?? [];
     const refused = roles.find((role) => !APPROVING_ROLES.includes(role));
     if (refused) throw bad('approval.approvers.roles', `${refused} cannot approve (owner, admin and approver can)`);
-    if (roles.length + (a.users ?? []).length + (a.apiKeys ?? []).length === 0) {
-      throw bad('approval.approvers', 'names nobody: give roles, users or apiKeys');
+    const named = (a.users ?? []).length + (a.apiKeys ?? []).length;
+    if (roles.length + named === 0) throw bad('approval.approvers', 'names nobody: give roles, users or apiKeys');
+    // Only named approvers: a quorum above their number could never be met, and every request
+    // the rule held would wait its whole time to live and end CANCELLED. (A role's members
+    // change, so a rule with roles is not counted here.)
+    if (roles.length === 0 && r.approval.quorum > named) {
+      throw bad('approval.quorum', `is ${r.approval.quorum}, above the ${named} approver(s) named: it could never be met`);
     }
   } else if (r.approval) {
     throw bad('approval', `is only for REQUIRE_APPROVAL, not ${r.action}`);
