@@ -9,6 +9,9 @@ import type { Address } from 'viem';
 import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { taskList } from '../../src/jobs/tasks.js';
 import { addressKey } from '../../src/chains/address-key.js';
+import { shortReference, uuidv7 } from '../../src/lib/ids.js';
+import { insertWithdrawals } from '../../src/modules/transactions/store.js';
+import type { NewWithdrawal } from '../../src/modules/transactions/types.js';
 import {
   assetOf,
   chainOf,
@@ -175,6 +178,52 @@ describe('a batch whose commit is reported failed after it committed', () => {
       }
     },
   );
+});
+
+describe('a group commit larger than one statement can carry', () => {
+  it('2,000 rows (74,000 parameters, over the 65,535 one statement can carry) are written in one call, all of them', async () => {
+    const usdc = assetOf(w.h, ETH, 'USDC');
+    const wallet = w.h.wallets[ETH]!;
+    const chainId = w.h.services.catalogue.findChain(ETH, 'testnet')!.id;
+    const rows: NewWithdrawal[] = Array.from({ length: 2_000 }, () => ({
+      id: uuidv7(),
+      walletId: wallet.id,
+      addressId: null,
+      assetId: usdc.id,
+      chainId,
+      reference: shortReference(),
+      type: 'SIGNED',
+      amount: 1n,
+      amountUsd: null,
+      currency: 'USDC',
+      sender: wallet.address,
+      recipient: randomAddress(),
+      token: usdc.address,
+      note: null,
+      metadata: null,
+      network: 'testnet',
+      reservedFee: null,
+      nonce: null,
+      // Sign-only rows: nothing the pipeline would pick up. Rolled back below in any case.
+      signed: { raw: '0x00', hash: `0x${'cd'.repeat(32)}`, fees: { gasLimit: null, maxFeePerGas: null, maxPriorityFeePerGas: null } },
+      counted: { as: 'SIGN_ONLY', assetId: usdc.id, amount: 1n, amountUsd: null, destination: null },
+    }));
+    const ROLLBACK = new Error('rolled back on purpose');
+    const seen = await w.h.database.db
+      .transaction()
+      .execute(async (tx) => {
+        const written = await insertWithdrawals(tx, rows);
+        const { rows: stored } = await sql<{ n: string }>`
+          SELECT count(*)::text AS n FROM transactions WHERE id = ANY(${rows.map((r) => r.id)}::uuid[])`.execute(tx);
+        throw Object.assign(ROLLBACK, { written: written.map((r) => r.id), stored: Number(stored[0]!.n) });
+      })
+      .catch((err: unknown) => {
+        if (err !== ROLLBACK) throw err;
+        return err as Error & { written: string[]; stored: number };
+      });
+    expect(seen.written).toEqual(rows.map((r) => r.id));
+    expect(seen.stored).toBe(2_000);
+  });
 });
 
 describe('Idempotency-Key retention', () => {

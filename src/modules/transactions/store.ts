@@ -152,9 +152,23 @@ export async function insertWithdrawal(db: DbConn, w: NewWithdrawal): Promise<vo
   await insertWithdrawals(db, [w]);
 }
 
-/** Many withdrawals in one statement; returns the rows as written (the responses are presented from them, not re-read). */
+/**
+ * PostgreSQL's protocol carries at most 65,535 parameters per statement, and a withdrawal row
+ * has 37: a group commit of a hundred batch requests of a hundred items each would exceed it,
+ * fail as a whole, and be run again request by request (withdrawals/batcher.ts).
+ */
+const WITHDRAWAL_ROWS_PER_INSERT = 1_000;
+
+/** Many withdrawals in few statements; returns the rows as written (the responses are presented from them, not re-read). */
 export async function insertWithdrawals(db: DbConn, list: NewWithdrawal[]): Promise<TransactionRow[]> {
-  if (list.length === 0) return [];
+  const rows: TransactionRow[] = [];
+  for (let i = 0; i < list.length; i += WITHDRAWAL_ROWS_PER_INSERT) {
+    rows.push(...(await insertWithdrawalRows(db, list.slice(i, i + WITHDRAWAL_ROWS_PER_INSERT))));
+  }
+  return rows;
+}
+
+async function insertWithdrawalRows(db: DbConn, list: NewWithdrawal[]): Promise<TransactionRow[]> {
   const values = list.map((w) => {
     const s = w.signed;
     const c = countedColumns(w.counted);
