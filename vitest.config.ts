@@ -22,7 +22,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: one fork per core keeps PostgreSQL and anvil responsive.
+    // Three forks on two cores: a test spends most of its time waiting on PostgreSQL, a devnet
+    // or a child process, and with two forks the cores were 35-75% busy (sampled over a whole
+    // run).
     pool: 'forks',
     poolOptions: {
       // A fork runs file after file with the modules it already imported: importing the
@@ -30,7 +32,14 @@ export default defineConfig({
       // isolation paid again for each of some 200 files. Worlds are built per file as before;
       // files must leave nothing running (they stop their worlds in afterAll) and put back
       // any global they replace.
-      forks: { maxForks: 2, minForks: 1, isolate: false },
+      //
+      // minForks = maxForks: tinypool (1.1) ends an idle fork while more than minForks are alive,
+      // and the fork's teardown answer then marks it available again, so a second teardown
+      // starts on it; the first one's exit rejects the second, unhandled ("Terminating worker
+      // thread"), failing a run whose every test passed. Two forks and a minimum of one never
+      // got there (one left after the first teardown); three did, every run. Forks that live
+      // for the whole run also keep the modules they imported.
+      forks: { maxForks: 3, minForks: 3, isolate: false },
     },
     projects: [
       { extends: true, test: { name: 'suite', exclude: [...configDefaults.exclude, ...OWN_MODULES] } },
