@@ -1,5 +1,5 @@
 /**
- * The order test files start in: longest first, so the two forks finish together instead of
+ * The order test files start in: longest first, so the forks finish together instead of
  * one of them running a five-minute file alone at the end. Vitest orders by the durations it
  * cached in node_modules/.vite from the previous run, and a fresh clone (CI) has none: there
  * its fallback, larger files first, started the slowest file (a short one that runs 25 child

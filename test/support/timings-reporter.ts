@@ -5,7 +5,7 @@
  * end, without the hooks and the imports, which are most of an integration file's cost.
  *
  * After a run of more than 20 files it prints the slowest 20; TEST_TIMINGS=<file> also writes
- * every file's figures there as JSON. Durations in seconds, summed per file (two forks run
+ * every file's figures there as JSON. Durations in seconds, summed per file (three forks run
  * files side by side, so they add up to more than the run's wall time).
  */
 import { writeFileSync } from 'node:fs';
