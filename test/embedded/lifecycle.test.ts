@@ -259,12 +259,21 @@ async function tokenBalance(rpcUrl: string, token: string, owner: string): Promi
   return client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] });
 }
 
-/** Levels 50 (error) and 60 (fatal) among the service's JSON log lines. */
+/** Levels 50 (error) and 60 (fatal) among the service's JSON log lines: each message and its error's. */
 function errorLogs(text: string): string[] {
   return text
     .split('\n')
     .filter((l) => /^\{.*"level":(50|60)\b/.test(l))
-    .map((l) => String((JSON.parse(l) as { msg?: unknown }).msg).slice(0, 200));
+    .map((l) => {
+      const line = JSON.parse(l) as { msg?: unknown; err?: { message?: unknown } };
+      return `${String(line.msg)}${line.err ? ` (${String(line.err.message)})` : ''}`.slice(0, 400);
+    });
+}
+
+/** No error line in the service's log; the lines found, if any, in the failure's message. */
+function expectNoErrors(text: string): void {
+  const found = errorLogs(text);
+  expect(found, `error lines in the service's log:\n${found.join('\n')}`).toEqual([]);
 }
 
 async function freePort(): Promise<number> {
@@ -514,7 +523,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       expect(master.status).toBe(200);
       expect(bySymbol(master)).toMatchObject({ USDC: '0', USDT: '0' });
 
-      expect(errorLogs(service.stdout())).toEqual([]);
+      expectNoErrors(service.stdout());
     },
   );
 
@@ -578,7 +587,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
     expect(exit, service.stderr()).toEqual({ code: 0, signal: null });
     expect(service.stderr()).not.toContain('forced exit');
     // The database must outlive the HTTP server and the worker: no connection errors on the way out.
-    expect(errorLogs(service.stdout())).toEqual([]);
+    expectNoErrors(service.stdout());
 
     await waitUntil('postgres and anvil to exit', () => [postgresPid, ...anvilPids].every((pid) => !isAlive(pid)), 5_000);
     expect(leftovers(dataDir, [service.pid, postgresPid])).toEqual([]);
@@ -649,7 +658,7 @@ describe.sequential('embedded default (npm start) lifecycle', () => {
       ),
     ]);
     expect(exit, service.stderr()).toEqual({ code: 0, signal: null });
-    expect(errorLogs(service.stdout())).toEqual([]);
+    expectNoErrors(service.stdout());
     await waitUntil('postgres and anvil to exit', () => [postgresPid, ...anvilPids].every((pid) => !isAlive(pid)), 5_000);
   });
 
