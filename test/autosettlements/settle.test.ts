@@ -211,7 +211,7 @@ describe('move rules', () => {
     // The deposit's job again (a replayed confirmation), and the settlement's job again (a restarted worker).
     await h.services.autoSettlements.takeConfirmed([deposit]);
     await h.services.autoSettlements.executor.run(s.id);
-    // A zero-value transfer (anyone can send one) is a deposit no rule takes; it also mines a block.
+    // A zero-value transfer (anyone can send one) is no deposit at all (docs/deposits.md); it mines a block.
     await eth.sendToken('USDC', child.address, '0');
     await drain();
     await new Promise((r) => setTimeout(r, 500));

@@ -17,7 +17,7 @@ import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
 import * as store from './store.js';
 import { WatchSet } from './watch.js';
-import { applyMoves, failGone, goneFrom, insertNew, recordTransfer, type Move, type RecordContext } from './record.js';
+import { applyMoves, failGone, goneFrom, insertNew, payments, recordTransfer, type Move, type RecordContext } from './record.js';
 import type { AmlService, DepositScreener } from '../aml/service.js';
 import { addressKey } from '../../chains/address-key.js';
 
@@ -220,7 +220,8 @@ export class ChainIndexer {
       this.#span = Math.min(this.opts.batchBlocks, this.#span * 2);
       this.#readsAtSpan = 0;
     }
-    return scan;
+    // A transfer of 0 is no deposit (record.ts payments): nothing of the range sees it.
+    return { ...scan, transfers: payments(scan.transfers) };
   }
 
   /** Queued repairs run once; one that fails is logged and tried again a minute later, never holding up the ranges. */

@@ -53,6 +53,18 @@ export interface Move {
 }
 
 /**
+ * The transfers that pay something; the others are dropped before anything is screened,
+ * matched or written (the indexer's ranges, the deposit finder). A payment of 0 moves nothing
+ * and is never a deposit: anyone can make one to any address (a token's `transfer(to, 0)`, or
+ * `transferFrom(anyone, to, 0)`, which needs no allowance, so its log may name any sender:
+ * address-poisoning spam), and recorded it was a deposit record, webhooks and event feed
+ * entries, a sender screened and confirmation jobs, for nothing.
+ */
+export function payments(transfers: readonly TransferEvent[]): TransferEvent[] {
+  return transfers.filter((t) => t.amount > 0n);
+}
+
+/**
  * Matches a transfer against what is on record, for each wallet credited with it. A new
  * deposit is appended to `inserts` (the caller inserts them in bulk with `insertNew`), a
  * record to move to `moves` (applyMoves, before the inserts); the planned ids are returned,
@@ -209,7 +221,7 @@ function plan(
 ): string {
   const id = uuidv7();
   const quote = ctx.usd?.(asset.id) ?? null;
-  const screened = unheldIfZero(ctx.aml?.([t.from, ...(t.payers ?? [])], owner.walletId), t.amount);
+  const screened = ctx.aml?.([t.from, ...(t.payers ?? [])], owner.walletId);
   if (screened?.rescreen) ctx.rescreen?.push(id);
   inserts.push({
     id,
@@ -232,17 +244,6 @@ function plan(
     ...(screened ? { amlScreening: { ...screened.screening }, amlHeld: screened.held } : {}),
   });
   return id;
-}
-
-/**
- * A zero-value transfer moves nothing, and its log may name any sender: a token's
- * `transferFrom(anyone, to, 0)` needs no allowance, so anyone can make one "from" a listed
- * address. What the screening found is kept, but such a deposit holds nothing (a hold stops
- * the sweep of the address's whole balance of the asset) and is not screened again.
- */
-function unheldIfZero(v: ReturnType<DepositScreener> | undefined, amount: bigint): ReturnType<DepositScreener> | undefined {
-  if (!v || amount > 0n || (!v.held && !v.rescreen)) return v;
-  return { screening: { ...v.screening, held: false }, held: false, rescreen: false };
 }
 
 /**

@@ -14,7 +14,7 @@ import type { WebhookService } from '../webhooks/service.js';
 import type { RateService } from '../rates/service.js';
 import type { AmlService } from '../aml/service.js';
 import { ChainIndexer, type IndexerOptions } from './indexer.js';
-import { applyMoves, failGone, goneFrom, insertNew, recordTransfer, type Move } from './record.js';
+import { applyMoves, failGone, goneFrom, insertNew, payments, recordTransfer, type Move } from './record.js';
 import { runRepairs } from './repair.js';
 import * as store from './store.js';
 import { credited, type Watcher } from './watch.js';
@@ -89,7 +89,7 @@ export class DepositService {
     const tokens = chain.assets.filter((a) => !a.is_native).map((a) => a.address);
     // Every transfer of the block, then the wallet's share of them by the watch set's rule
     // (one query for the block's recipients, not the wallet's whole address list).
-    const { transfers } = await chain.adapter.scan(blockNumber, blockNumber, tokens, () => true);
+    const transfers = payments((await chain.adapter.scan(blockNumber, blockNumber, tokens, () => true)).transfers);
     const recipients = [...new Set(transfers.map((t) => addressKey(t.to)))];
     const watchers = new Map<string, Watcher[]>();
     for (const row of await store.watchersOf(this.db, chain.id, recipients)) {
@@ -108,10 +108,13 @@ export class DepositService {
     const wallet = await this.wallets.requireRow(walletId);
     const chain = this.wallets.chainOf(wallet);
     const tokens = chain.assets.filter((a) => !a.is_native).map((a) => a.address);
-    const transfers = await chain.adapter.transfersOfTransaction(hash, tokens, () => true);
-    if (transfers.length === 0) {
+    const read = await chain.adapter.transfersOfTransaction(hash, tokens, () => true);
+    if (read.length === 0) {
       throw new BusinessRuleError('TRANSACTION_NOT_FOUND', 'No successful transaction with this hash is known to the chain');
     }
+    // Its transfers of 0 are no deposits (record.ts payments): none left, NO_DEPOSIT_FOUND.
+    const transfers = payments(read);
+    if (transfers.length === 0) return [];
     // The same rule as the indexer's watch set: a wallet is credited with a transfer to an
     // address it watches only where the watch set would credit it (an address the service
     // holds a key for is its key holder's, whatever another wallet registered).
