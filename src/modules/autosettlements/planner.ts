@@ -226,11 +226,6 @@ function moveOf(asset: { is_native: boolean; address: string }, from: string, to
 
 const quoteMove = (family: Sender, move: TxIntent) => family.quote(move, {}, { fresh: true });
 
-/** The settlement's quote at another limit (the gas of a leg, or of all the legs a child sends). */
-function priced(family: Sender, quote: FeeQuote, gas: bigint): FeeQuote {
-  return family.requote(quote, family.fixedNetwork({ limit: gas }));
-}
-
 /** The network data of the plan's approvals and swap taken together, and `more` (the swaps capability's legs). */
 function legsOf(adapter: ChainAdapter, plan: StoredPlan, more: NetworkData[] = []): NetworkData {
   return capability(adapter, 'swaps').legs({ path: plan.path, approvals: Number(approvals(plan)), more });
@@ -294,7 +289,8 @@ export async function reserveAtSender(
   const asset = deps.catalogue.asset(s.asset_in_id)!;
   const fromChild = s.from_index !== 0;
   const chain = deps.catalogue.chain(s.chain_id);
-  const fee = fromChild ? childFee : masterFee(chain.adapter, s, asset.row.is_native, plan, quote!);
+  const nativeOut = deps.catalogue.asset(s.asset_out_id)!.row.is_native;
+  const fee = fromChild ? childFee : masterFee(chain.adapter, s, nativeOut, plan, quote!);
   try {
     // The child's legs were priced with its top-up (planSettlement): what the master sends it
     // is not the child's to hold already.
@@ -321,10 +317,14 @@ export async function reserveAtSender(
   }
 }
 
-/** What the master's legs can cost it: a swap's legs at the quote's fees; a plain move's own quote (planSettlement). */
-function masterFee(adapter: ChainAdapter, s: store.SettlementRow, nativeIn: boolean, plan: StoredPlan | null, quote: FeeQuote): bigint {
-  if (plan) return adapter.sender.requote(quote, legsOf(adapter, plan)).fee;
+/**
+ * What the master's legs can cost it: a plain move's own quote (planSettlement); a swap's
+ * approvals, swap and the transfer of its output, at the quote's fees. The transfer is
+ * estimated when it is signed (the swap's output is known only then): held at the limit a
+ * child signs it with (outputTransferLimit), as the child's legs are (planSettlement's childFee).
+ */
+function masterFee(adapter: ChainAdapter, s: store.SettlementRow, nativeOut: boolean, plan: StoredPlan | null, quote: FeeQuote): bigint {
   if (s.asset_in_id === s.asset_out_id) return quote.fee;
-  const limit = capability(adapter, 'swaps').outputTransferLimit(nativeIn);
-  return priced(adapter.sender, quote, limit).fee;
+  const transfer = adapter.sender.fixedNetwork({ limit: capability(adapter, 'swaps').outputTransferLimit(nativeOut) });
+  return adapter.sender.requote(quote, plan ? legsOf(adapter, plan, [transfer]) : transfer).fee;
 }
