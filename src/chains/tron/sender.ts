@@ -239,7 +239,8 @@ export class TronSender implements ExpirySender {
   /**
    * Builds the transaction through the node, always afresh (a new reference block and
    * expiration), keeping the caller's fee limit, and checks the node's bytes are exactly what
-   * was asked before returning them.
+   * was asked before returning them. A contract call is estimated first, fee limit given or
+   * not: one that would revert now is ChainRejectedError('reverted'), never built.
    */
   async prepare(typed: TxIntent, given: NetworkData, opts: { feeCeiling?: bigint } = {}): Promise<NetworkData> {
     const intent = tronIntentOf(typed);
@@ -253,11 +254,19 @@ export class TronSender implements ExpirySender {
       if (resource.op === 'delegate' || resource.op === 'undelegate') await checkResourceOp(this.node, intent.from, intent.to, resource);
       else await checkStakingOp(this.node, intent.from, resource);
     } else if (intent.data !== null) {
-      feeLimit = big(given.feeLimit) ?? 0n;
-      if (big(given.feeLimit) === null) {
+      const fixed = big(given.feeLimit);
+      if (fixed === null) {
         const need = await this.#energyOf(typed);
         energy = need.energy;
         feeLimit = this.#withinCeiling(intent, this.#feeLimitOf(need.worst, fees), need.energy, fees, opts.feeCeiling);
+      } else {
+        // A fee limit fixed earlier (the client's, or the quote's at acceptance) is kept, but the
+        // call is still estimated now, as EVM estimates right before signing: one that would
+        // revert since (the balance gone, a sender or recipient frozen by the token) is refused
+        // ('reverted': its row is voided unsigned, its payout fails with the reason) instead of
+        // being broadcast to burn its energy and bandwidth.
+        await this.estimateEnergy(typed);
+        feeLimit = fixed;
       }
     }
     const call = callOf(intent, feeLimit, given);
