@@ -75,6 +75,13 @@ export class DeliveryRunner {
   /** Slots held by claims in progress (their attempts are not active yet). */
   #reserved = 0;
   #capacityWaiters: (() => void)[] = [];
+  /**
+   * Share-weighing claims in progress (a job's first): each may yet start a job of any
+   * business, so atShare counts them against every business, and no more than
+   * PER_BUSINESS_JOBS run at once (see weighTurn).
+   */
+  #weighing = 0;
+  #weighWaiters: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -87,10 +94,16 @@ export class DeliveryRunner {
 
   /** The next attempt of one delivery, if it is due ('deferred': its business is at its share, see PER_BUSINESS_JOBS). */
   async deliverOne(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
-    const skip = this.atShare();
-    const [row] = (await this.claim({ ids: [deliveryId] }, 1, skip)).attempts;
-    if (!row) return (await this.heldBack({ ids: [deliveryId] }, skip)) ? 'deferred' : 'not-due';
-    const done = this.jobOf([row.business_id]);
+    const turn = await this.weighTurn();
+    let row: attempts.ClaimedAttempt | undefined;
+    let done: () => void;
+    try {
+      [row] = (await this.claim({ ids: [deliveryId] }, 1, turn.skip)).attempts;
+      if (!row) return (await this.heldBack({ ids: [deliveryId] }, turn.skip)) ? 'deferred' : 'not-due';
+      done = this.jobOf([row.business_id]);
+    } finally {
+      turn.release();
+    }
     try {
       await this.attempt(row);
     } finally {
@@ -110,7 +123,8 @@ export class DeliveryRunner {
     const mine = new Map<string, number>();
     let made = 0;
     // Only the first claim weighs the businesses' shares: a job that started goes on.
-    let skip: string[] | null = this.atShare();
+    const turn = await this.weighTurn();
+    let skip: string[] | null = turn.skip;
     let done: (() => void) | null = null;
     let exhausted = false;
     let failure: unknown = null;
@@ -147,6 +161,7 @@ export class DeliveryRunner {
           if (weighed && rows.length === 0 && (await this.heldBack({ batch }, skip!))) return 'deferred';
           if (skip !== null && rows.length > 0) done = this.jobOf(rows.map((r) => r.business_id));
           skip = null;
+          turn.release();
           // A first claim that left some out for their share is no sign of the end: claim again.
           // Nor is one whose room went partly to deliveries it closed.
           if (rows.length + closed < plan.room && !weighed && plan.full.length === 0) exhausted = true;
@@ -175,6 +190,7 @@ export class DeliveryRunner {
       }
       await Promise.allSettled(inFlight);
     } finally {
+      turn.release();
       done?.();
     }
     // A recording failure: the job is retried; the claimed attempts already count and
@@ -215,9 +231,35 @@ export class DeliveryRunner {
     clearTimeout(timer);
   }
 
-  /** Businesses with PER_BUSINESS_JOBS delivery jobs or more running here. */
+  /**
+   * Businesses that could pass PER_BUSINESS_JOBS here: their running jobs plus the weighing
+   * claims still awaited (any of which may come back with one of theirs) reach the share.
+   */
   private atShare(): string[] {
-    return [...this.#jobs].flatMap(([id, n]) => (n >= PER_BUSINESS_JOBS ? [id] : []));
+    return [...this.#jobs].flatMap(([id, n]) => (n + this.#weighing >= PER_BUSINESS_JOBS ? [id] : []));
+  }
+
+  /**
+   * A turn to make a share-weighing claim: the businesses it leaves out, and the release to
+   * call once the claim's jobs are counted (jobOf). Claims run concurrently, so each weighs
+   * the others still awaited (atShare); a business without a running job cannot be left out
+   * by name, so at most PER_BUSINESS_JOBS such claims run at once: a burst of jobs starting
+   * together could otherwise all come back with the same business and pass its share.
+   */
+  private async weighTurn(): Promise<{ skip: string[]; release: () => void }> {
+    while (this.#weighing >= PER_BUSINESS_JOBS) await new Promise<void>((resolve) => this.#weighWaiters.push(resolve));
+    const skip = this.atShare();
+    this.#weighing++;
+    let released = false;
+    return {
+      skip,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#weighing--;
+        this.#weighWaiters.shift()?.();
+      },
+    };
   }
 
   /** Counts a running job for these businesses; the returned function ends it. */
