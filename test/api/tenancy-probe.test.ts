@@ -68,6 +68,9 @@ async function drain() {
 
 /** Every row of A's (by wallet_id or business_id, and the rows keyed by A's ids) as JSON. */
 async function snapshotA(): Promise<Map<string, string>> {
+  // A key's last use is written lazily (in batches): A's own earlier requests must be in the
+  // rows now, or their write would land between two snapshots and look like B's doing.
+  await h.services.apiKeys.flushUsage();
   const { rows: tables } = await sql<{ table_name: string; column_name: string }>`
     SELECT table_name, column_name FROM information_schema.columns
     WHERE table_schema = 'public' AND column_name IN ('wallet_id', 'business_id')`.execute(h.database.db);
