@@ -28,7 +28,12 @@ export interface ClaimedAttempt {
 /** A job's deliveries (given by id or by batch, as `d`) with an attempt due by `now`: what a claim takes. */
 function dueOfJob(c: { ids?: string[]; batch?: string; now: Date }) {
   const which = c.batch !== undefined ? sql`d.batch_id = ${c.batch}::uuid` : sql`d.id = ANY(${c.ids ?? []}::uuid[])`;
-  return sql`${which} AND d.status = 'pending' AND d.next_attempt_at <= ${c.now} AND d.attempts < d.max_attempts`;
+  return sql`${which} AND ${isDue(c.now)}`;
+}
+
+/** A delivery (as `d`) with an attempt due by `now`. */
+function isDue(now: Date) {
+  return sql`d.status = 'pending' AND d.next_attempt_at <= ${now} AND d.attempts < d.max_attempts`;
 }
 
 /**
@@ -48,6 +53,14 @@ function dueOfJob(c: { ids?: string[]; batch?: string; now: Date }) {
  * each business's in id order): one transaction may write events of many businesses (an
  * indexer range), and in plain id order one with many deliveries and a hanging receiver
  * would fill the claim while the others' waited for its timeouts.
+ *
+ * The order goes from `turns` to `due` as one array, whose ids `due` takes one at a time
+ * (the lateral lookup by key locks each if it is still due and free), in the array's order,
+ * until it has `limit`: no join the planner could turn around and no sort of the whole batch,
+ * so only the rows taken are locked. Joining `turns` to the deliveries on id instead, on a
+ * batch the planner had no statistics for yet, it estimated one row each side and joined
+ * them in a nested loop, n x n comparisons (a claim of 2 from a batch of 500 took 110 ms,
+ * and the webhook throughput fell to a seventh).
  */
 export async function claimAttempts(
   db: DbConn,
@@ -64,15 +77,23 @@ export async function claimAttempts(
 ): Promise<{ attempts: ClaimedAttempt[]; closed: number }> {
   const { rows } = await sql<ClaimedAttempt & { closed: boolean }>`
     WITH turns AS (
-      SELECT d.id, row_number() OVER (PARTITION BY w.business_id ORDER BY d.id) AS turn
-        FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
-       WHERE ${dueOfJob(c)}
-         AND w.business_id <> ALL(${c.skipBusinesses ?? []}::uuid[])
+      SELECT array_agg(id ORDER BY turn, id) AS ids FROM (
+        SELECT d.id, row_number() OVER (PARTITION BY w.business_id ORDER BY d.id) AS turn
+          FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id
+         WHERE ${dueOfJob(c)}
+           AND w.business_id <> ALL(${c.skipBusinesses ?? []}::uuid[])
+      ) t
     ), due AS (
-      SELECT d.id, w.webhook_url FROM webhook_deliveries d JOIN wallets w ON w.id = d.wallet_id JOIN turns t ON t.id = d.id
-       WHERE ${dueOfJob(c)}
-       ORDER BY t.turn, d.id LIMIT ${c.limit}
-         FOR UPDATE OF d SKIP LOCKED
+      SELECT x.id, x.webhook_url
+        FROM turns
+        CROSS JOIN LATERAL unnest(turns.ids) AS u(id)
+        CROSS JOIN LATERAL (
+          SELECT d.id, (SELECT w.webhook_url FROM wallets w WHERE w.id = d.wallet_id) AS webhook_url
+            FROM webhook_deliveries d
+           WHERE d.id = u.id AND ${isDue(c.now)}
+             FOR UPDATE SKIP LOCKED
+        ) x
+       LIMIT ${c.limit}
     ), closed AS (
       UPDATE webhook_deliveries d
          SET status = 'failed', next_attempt_at = NULL, updated_at = ${c.now},
