@@ -128,6 +128,11 @@ export class DeliveryRunner {
     let done: (() => void) | null = null;
     let exhausted = false;
     let failure: unknown = null;
+    // Businesses at their share whose deliveries are all this batch has left due (the last
+    // claim, leaving them out, found nothing): no claim is worth making until one of them is
+    // under its share again. Without this, every attempt ending in the process woke each such
+    // job to a claim and a heldBack check that found the same.
+    let heldFor: string[] | null = null;
     try {
       while (!failure) {
         const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
@@ -136,6 +141,11 @@ export class DeliveryRunner {
           // Businesses at their share of the process's attempts are left out, and the claim is
           // no bigger than the others' share allows (claims still awaited may all be theirs).
           const plan = this.sharePlan(room);
+          if (heldFor !== null && inFlight.size === 0 && heldFor.every((id) => plan.full.includes(id))) {
+            await this.waitForRoom(inFlight);
+            continue;
+          }
+          heldFor = null;
           // Near a business's share the room left is small: wait for half a window (while
           // some of this batch's attempts are in flight), not a claim per finished attempt.
           // Only when that business's attempts include this batch's: the end of those makes
@@ -167,8 +177,10 @@ export class DeliveryRunner {
           if (rows.length + closed < plan.room && !weighed && plan.full.length === 0) exhausted = true;
           // Only attempts of businesses at their share are left: wait until some of theirs end.
           if (rows.length === 0 && plan.full.length > 0 && inFlight.size === 0) {
-            if (await this.heldBack({ batch }, plan.full)) await this.waitForRoom(inFlight);
-            else exhausted = true;
+            if (await this.heldBack({ batch }, plan.full)) {
+              heldFor = plan.full;
+              await this.waitForRoom(inFlight);
+            } else exhausted = true;
             continue;
           }
           made += rows.length;
