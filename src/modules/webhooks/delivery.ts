@@ -46,6 +46,19 @@ const RECORD_GROUP = 500;
 /** Wallets whose signing secret is kept in memory at most. */
 const KEY_CACHE_SIZE = 10_000;
 
+/**
+ * Claims a first claim waits to end before it leaves a contested business out (weighTurn):
+ * as many as can be in progress, so a waiter outlasts the claims it found running unless
+ * new ones keep coming.
+ */
+const CONTESTED_ROUNDS = PER_BUSINESS_JOBS;
+
+/** A turn to make a share-weighing claim (weighTurn): the businesses it leaves out, and its end. */
+interface Turn {
+  skip: string[];
+  release(): void;
+}
+
 interface KeyEntry {
   keyId: string;
   secret: Promise<string | null>;
@@ -122,9 +135,16 @@ export class DeliveryRunner {
     // This batch's attempts in flight, per business.
     const mine = new Map<string, number>();
     let made = 0;
-    // Only the first claim weighs the businesses' shares: a job that started goes on.
-    const turn = await this.weighTurn();
-    let skip: string[] | null = turn.skip;
+    // Only the first claim weighs the businesses' shares: a job that started goes on. Its turn
+    // (weighTurn) is held across that claim alone, never while the job waits for room: turns
+    // are few, and a job holding one while the process is full of a hanging receiver's
+    // attempts would hold up every other job's first claim, any business's, until those ended.
+    let weighs = true;
+    let turn: Turn | null = null;
+    const letGo = () => {
+      turn?.release();
+      turn = null;
+    };
     let done: (() => void) | null = null;
     let exhausted = false;
     let failure: unknown = null;
@@ -135,6 +155,8 @@ export class DeliveryRunner {
     let heldFor: string[] | null = null;
     try {
       while (!failure) {
+        if (weighs && turn === null) turn = await this.weighTurn();
+        const skip = weighs ? turn!.skip : null;
         const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
         // Claim in groups (half a window at least), not one statement per finished attempt.
         if (!exhausted && room > 0 && (room >= BATCH_WINDOW / 2 || inFlight.size === 0)) {
@@ -142,6 +164,7 @@ export class DeliveryRunner {
           // no bigger than the others' share allows (claims still awaited may all be theirs).
           const plan = this.sharePlan(room);
           if (heldFor !== null && inFlight.size === 0 && heldFor.every((id) => plan.full.includes(id))) {
+            letGo();
             await this.waitForRoom(inFlight);
             continue;
           }
@@ -153,6 +176,7 @@ export class DeliveryRunner {
           // other deliveries waited behind its slowest attempt.
           const ownHeaviest = plan.heaviest !== null && (mine.get(plan.heaviest) ?? 0) > 0;
           if (plan.room < 1 || (plan.room < BATCH_WINDOW / 2 && inFlight.size > 0 && ownHeaviest)) {
+            letGo();
             await this.waitForRoom(inFlight);
             continue;
           }
@@ -169,9 +193,14 @@ export class DeliveryRunner {
           }
           const weighed = skip !== null && skip.length > 0;
           if (weighed && rows.length === 0 && (await this.heldBack({ batch }, skip!))) return 'deferred';
-          if (skip !== null && rows.length > 0) done = this.jobOf(rows.map((r) => r.business_id));
-          skip = null;
-          turn.release();
+          // The job counts from its first claim that took some; until then each claim weighs
+          // (one that came back empty, its businesses full of other jobs' attempts, counted no
+          // job: the next would then have run one past the share uncounted).
+          if (weighs && rows.length > 0) {
+            done = this.jobOf(rows.map((r) => r.business_id));
+            weighs = false;
+          }
+          letGo();
           // A first claim that left some out for their share is no sign of the end: claim again.
           // Nor is one whose room went partly to deliveries it closed.
           if (rows.length + closed < plan.room && !weighed && plan.full.length === 0) exhausted = true;
@@ -198,11 +227,14 @@ export class DeliveryRunner {
         if (inFlight.size > 0) await Promise.race(inFlight);
         else if (exhausted) break;
         // Other jobs use the whole budget: wait until one of their attempts ends.
-        else if (room <= 0) await new Promise<void>((resolve) => this.#capacityWaiters.push(resolve));
+        else if (room <= 0) {
+          letGo();
+          await new Promise<void>((resolve) => this.#capacityWaiters.push(resolve));
+        }
       }
       await Promise.allSettled(inFlight);
     } finally {
-      turn.release();
+      letGo();
       done?.();
     }
     // A recording failure: the job is retried; the claimed attempts already count and
@@ -258,8 +290,20 @@ export class DeliveryRunner {
    * by name, so at most PER_BUSINESS_JOBS such claims run at once: a burst of jobs starting
    * together could otherwise all come back with the same business and pass its share.
    */
-  private async weighTurn(): Promise<{ skip: string[]; release: () => void }> {
-    while (this.#weighing >= PER_BUSINESS_JOBS) await new Promise<void>((resolve) => this.#weighWaiters.push(resolve));
+  private async weighTurn(): Promise<Turn> {
+    for (let round = 0; ; round++) {
+      if (this.#weighing >= PER_BUSINESS_JOBS) {
+        await new Promise<void>((resolve) => this.#weighWaiters.push(resolve));
+        continue;
+      }
+      // A business under its share only while the claims in progress are counted against it
+      // (most of them are usually other businesses'): wait for one of them to end, a claim's
+      // time, rather than leave it out and defer the job for DEFER_MS. A few rounds at most:
+      // under a steady stream of first claims it may stay so.
+      const contested = [...this.#jobs.values()].some((n) => n < PER_BUSINESS_JOBS && n + this.#weighing >= PER_BUSINESS_JOBS);
+      if (!contested || round >= CONTESTED_ROUNDS) break;
+      await new Promise<void>((resolve) => this.#weighWaiters.push(resolve));
+    }
     const skip = this.atShare();
     this.#weighing++;
     let released = false;
@@ -269,7 +313,9 @@ export class DeliveryRunner {
         if (released) return;
         released = true;
         this.#weighing--;
-        this.#weighWaiters.shift()?.();
+        // Every waiter looks again: one waiting for a contested business may wait on, and a
+        // wake given to it alone would be lost to the others.
+        for (const wake of this.#weighWaiters.splice(0)) wake();
       },
     };
   }
