@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { MAX_IN_FLIGHT } from '../../src/modules/webhooks/delivery.js';
+import { MAX_IN_FLIGHT, PER_BUSINESS_JOBS } from '../../src/modules/webhooks/delivery.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -117,3 +117,17 @@ it(
     await hanging.waitForRequests(before + 2, 20_000);
   },
 );
+
+it('a batch job with nothing due ends while another business is at its share', { timeout: 60_000 }, async () => {
+  const busy = await wallet('At share', hanging.url);
+  const calm = await wallet('Calm', healthy.url);
+  const before = hanging.requests.length;
+  // The busy business at its share: PER_BUSINESS_JOBS jobs, all hanging.
+  for (let i = 0; i < PER_BUSINESS_JOBS; i++) leave(h.services.webhooks.deliver(await single(busy, `at-share-${i}`)));
+  await hanging.waitForRequests(before + PER_BUSINESS_JOBS, 20_000);
+  const calmBatch = await batch(calm, 1, 'calm');
+  expect(await within(h.services.webhooks.deliverBatch(calmBatch), 20_000)).toBe(1);
+  // Again: its delivery is not due any more. The job weighs (the busy business left out),
+  // finds nothing, and must end rather than weigh again and again.
+  expect(await within(h.services.webhooks.deliverBatch(calmBatch), 20_000)).toBe(0);
+});

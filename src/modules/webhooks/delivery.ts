@@ -192,7 +192,13 @@ export class DeliveryRunner {
             this.wakeWaiters();
           }
           const weighed = skip !== null && skip.length > 0;
-          if (weighed && rows.length === 0 && (await this.heldBack({ batch }, skip!))) return 'deferred';
+          if (weighed && rows.length === 0) {
+            if (await this.heldBack({ batch }, skip!)) return 'deferred';
+            // Nothing of theirs is due either: nothing is (but what it closed, or what is left
+            // out as full, both seen to below). The job still weighs, so without this its next
+            // claim would leave the same businesses out and find the same, for ever.
+            if (closed === 0 && plan.full.length === 0) exhausted = true;
+          }
           // The job counts from its first claim that took some; until then each claim weighs
           // (one that came back empty, its businesses full of other jobs' attempts, counted no
           // job: the next would then have run one past the share uncounted).
