@@ -111,3 +111,17 @@ export async function untilBlocking(holder: pg.Client, timeoutMs = 10_000): Prom
     timeoutMs,
   );
 }
+
+/**
+ * A new business with one devnet-eth wallet whose webhooks go to `webhookUrl`, made through
+ * the API as a tenant would: the wallet's id and the business's id.
+ */
+export async function businessWallet(h: Harness, name: string, webhookUrl: string): Promise<{ walletId: string; businessId: string }> {
+  const { business, apiKey } = await h.services.businesses.create(name);
+  const created = await h.api('POST', '/v1/wallets', { key: apiKey, body: { blockchain: 'devnet-eth', network: 'testnet', name } });
+  if (created.status !== 200) throw new Error(`wallet of ${name}: ${created.status} ${JSON.stringify(created.body)}`);
+  const walletId = created.body.data.id as string;
+  const patched = await h.api('PATCH', `/v1/wallets/${walletId}`, { key: apiKey, body: { webhookUrl } });
+  if (patched.status !== 200) throw new Error(`webhook URL of ${name}: ${patched.status} ${JSON.stringify(patched.body)}`);
+  return { walletId, businessId: business.id };
+}

@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as attempts from '../../src/modules/webhooks/attempts-store.js';
+import { businessWallet } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -17,18 +18,13 @@ let b: { wallet: string; business: string };
 
 beforeAll(async () => {
   h = await startHarness({});
-  const wallet = async (apiKey: string, name: string) => {
-    const created = await h.api('POST', '/v1/wallets', { key: apiKey, body: { blockchain: 'devnet-eth', network: 'testnet', name } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const id = created.body.data.id as string;
-    // Never called: the claims below are made by hand and nothing is sent.
-    const patched = await h.api('PATCH', `/v1/wallets/${id}`, { key: apiKey, body: { webhookUrl: `http://localhost:9/${name}` } });
-    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    const { rows } = await sql<{ business_id: string }>`SELECT business_id FROM wallets WHERE id = ${id}`.execute(h.database.db);
-    return { wallet: id, business: rows[0]!.business_id };
+  // Never called: the claims below are made by hand and nothing is sent.
+  const wallet = async (name: string) => {
+    const { walletId, businessId } = await businessWallet(h, `Claim ${name}`, `http://localhost:9/${name}`);
+    return { wallet: walletId, business: businessId };
   };
-  a = await wallet((await h.services.businesses.create('Claim A')).apiKey, 'a');
-  b = await wallet((await h.services.businesses.create('Claim B')).apiKey, 'b');
+  a = await wallet('a');
+  b = await wallet('b');
 }, 120_000);
 afterAll(async () => h?.stop());
 

@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PER_BUSINESS_JOBS } from '../../src/modules/webhooks/delivery.js';
+import { businessWallet } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -24,18 +25,7 @@ afterAll(async () => {
 });
 
 /** A new business with a wallet whose webhook URL hangs. */
-async function hangingWallet(name: string): Promise<string> {
-  const business = await h.services.businesses.create(name);
-  const created = await h.api('POST', '/v1/wallets', {
-    key: business.apiKey,
-    body: { blockchain: 'devnet-eth', network: 'testnet', name },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.data.id as string;
-  const patched = await h.api('PATCH', `/v1/wallets/${id}`, { key: business.apiKey, body: { webhookUrl: hanging.url } });
-  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-  return id;
-}
+const hangingWallet = async (name: string) => (await businessWallet(h, name, hanging.url)).walletId;
 
 /** Resolves with the results of the calls that end (deferred ones), once `n` have. */
 function firstSettled<T>(calls: Promise<T>[], n: number, timeoutMs: number): Promise<T[]> {

@@ -1,5 +1,5 @@
 /**
- * The turns of share-weighing claims (delivery.ts, weighTurn) must not cost a healthy
+ * The turns of share-weighing claims (job-shares.ts, JobShares.turn) must not cost a healthy
  * business anything. Two ways they did (found by review of the change that made concurrent
  * first claims weigh each other, share-race.test.ts):
  * - a batch job took its turn before waiting for room, so eight batch jobs waiting while the
@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MAX_IN_FLIGHT, PER_BUSINESS_JOBS } from '../../src/modules/webhooks/delivery.js';
+import { businessWallet } from '../support/fixtures.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -39,18 +40,7 @@ afterAll(async () => {
 });
 
 /** A wallet of a new business, its webhooks sent to `url`. */
-async function wallet(name: string, url: string): Promise<string> {
-  const business = await h.services.businesses.create(name);
-  const created = await h.api('POST', '/v1/wallets', {
-    key: business.apiKey,
-    body: { blockchain: 'devnet-eth', network: 'testnet', name },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.data.id as string;
-  const patched = await h.api('PATCH', `/v1/wallets/${id}`, { key: business.apiKey, body: { webhookUrl: url } });
-  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-  return id;
-}
+const wallet = async (name: string, url: string) => (await businessWallet(h, name, url)).walletId;
 
 /** `n` deliveries written in one transaction: their batch. */
 async function batch(walletId: string, n: number, tag: string): Promise<string> {
