@@ -15,6 +15,7 @@ import type { WebhookSecretService } from './secrets.js';
 import { FINAL_ATTEMPT_GRACE_MS, RETRY_DELAYS_MS } from './schedule.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import * as attempts from './attempts-store.js';
+import { JobShares, type Turn } from './job-shares.js';
 
 /** Attempts one batch job keeps in flight. */
 export const BATCH_WINDOW = 32;
@@ -23,16 +24,7 @@ export const BATCH_WINDOW = 32;
  * HTTP agent (64 sockets per host), where the 15 s timeout would already be running.
  */
 export const MAX_IN_FLIGHT = 64;
-/**
- * Delivery jobs of one business this process runs at once before a new one waits: a job
- * holds one of the worker's 20 slots while its attempts run, and a tenant whose receiver
- * hangs (each trigger a job of its own) must not take every slot while other tenants'
- * events queue behind it. A job held back is queued again a little later (DEFER_MS) and
- * ends at once. A burst comes as a few batch jobs of many attempts each (one per
- * transaction), and a job that has started goes on through its window, so a burst is not
- * held back.
- */
-export const PER_BUSINESS_JOBS = 8;
+export { PER_BUSINESS_JOBS } from './job-shares.js';
 /**
  * Attempts of one business this process keeps in flight at most, across all its jobs: the
  * rest of MAX_IN_FLIGHT stays free for other businesses. A batch job that has started goes
@@ -45,19 +37,6 @@ export const DEFER_MS = 1_000;
 const RECORD_GROUP = 500;
 /** Wallets whose signing secret is kept in memory at most. */
 const KEY_CACHE_SIZE = 10_000;
-
-/**
- * Claims a first claim waits to end before it leaves a contested business out (weighTurn):
- * as many as can be in progress, so a waiter outlasts the claims it found running unless
- * new ones keep coming.
- */
-const CONTESTED_ROUNDS = PER_BUSINESS_JOBS;
-
-/** A turn to make a share-weighing claim (weighTurn): the businesses it leaves out, and its end. */
-interface Turn {
-  skip: string[];
-  release(): void;
-}
 
 interface KeyEntry {
   keyId: string;
@@ -83,18 +62,11 @@ export class DeliveryRunner {
   #active = 0;
   /** Attempts in flight per business, this process. */
   readonly #activeOf = new Map<string, number>();
-  /** Delivery jobs running per business, this process (a batch across businesses counts for each). */
-  readonly #jobs = new Map<string, number>();
   /** Slots held by claims in progress (their attempts are not active yet). */
   #reserved = 0;
   #capacityWaiters: (() => void)[] = [];
-  /**
-   * Share-weighing claims in progress (a job's first): each may yet start a job of any
-   * business, so atShare counts them against every business, and no more than
-   * PER_BUSINESS_JOBS run at once (see weighTurn).
-   */
-  #weighing = 0;
-  #weighWaiters: (() => void)[] = [];
+  /** Delivery jobs per business and the turns of share-weighing claims (job-shares.ts). */
+  readonly #shares = new JobShares();
 
   constructor(
     private readonly db: Db,
@@ -107,13 +79,13 @@ export class DeliveryRunner {
 
   /** The next attempt of one delivery, if it is due ('deferred': its business is at its share, see PER_BUSINESS_JOBS). */
   async deliverOne(deliveryId: string): Promise<'sent' | 'not-due' | 'deferred'> {
-    const turn = await this.weighTurn();
+    const turn = await this.#shares.turn();
     let row: attempts.ClaimedAttempt | undefined;
     let done: () => void;
     try {
       [row] = (await this.claim({ ids: [deliveryId] }, 1, turn.skip)).attempts;
       if (!row) return (await this.heldBack({ ids: [deliveryId] }, turn.skip)) ? 'deferred' : 'not-due';
-      done = this.jobOf([row.business_id]);
+      done = this.#shares.jobOf([row.business_id]);
     } finally {
       turn.release();
     }
@@ -136,7 +108,7 @@ export class DeliveryRunner {
     const mine = new Map<string, number>();
     let made = 0;
     // Only the first claim weighs the businesses' shares: a job that started goes on. Its turn
-    // (weighTurn) is held across that claim alone, never while the job waits for room: turns
+    // (JobShares.turn) is held across that claim alone, never while the job waits for room: turns
     // are few, and a job holding one while the process is full of a hanging receiver's
     // attempts would hold up every other job's first claim, any business's, until those ended.
     let weighs = true;
@@ -155,7 +127,7 @@ export class DeliveryRunner {
     let heldFor: string[] | null = null;
     try {
       while (!failure) {
-        if (weighs && turn === null) turn = await this.weighTurn();
+        if (weighs && turn === null) turn = await this.#shares.turn();
         const skip = weighs ? turn!.skip : null;
         const room = Math.min(BATCH_WINDOW - inFlight.size, MAX_IN_FLIGHT - this.#active - this.#reserved);
         // Claim in groups (half a window at least), not one statement per finished attempt.
@@ -203,7 +175,7 @@ export class DeliveryRunner {
           // (one that came back empty, its businesses full of other jobs' attempts, counted no
           // job: the next would then have run one past the share uncounted).
           if (weighs && rows.length > 0) {
-            done = this.jobOf(rows.map((r) => r.business_id));
+            done = this.#shares.jobOf(rows.map((r) => r.business_id));
             weighs = false;
           }
           letGo();
@@ -279,64 +251,6 @@ export class DeliveryRunner {
       new Promise<void>((resolve) => (timer = setTimeout(resolve, DEFER_MS))),
     ]);
     clearTimeout(timer);
-  }
-
-  /**
-   * Businesses that could pass PER_BUSINESS_JOBS here: their running jobs plus the weighing
-   * claims still awaited (any of which may come back with one of theirs) reach the share.
-   */
-  private atShare(): string[] {
-    return [...this.#jobs].flatMap(([id, n]) => (n + this.#weighing >= PER_BUSINESS_JOBS ? [id] : []));
-  }
-
-  /**
-   * A turn to make a share-weighing claim: the businesses it leaves out, and the release to
-   * call once the claim's jobs are counted (jobOf). Claims run concurrently, so each weighs
-   * the others still awaited (atShare); a business without a running job cannot be left out
-   * by name, so at most PER_BUSINESS_JOBS such claims run at once: a burst of jobs starting
-   * together could otherwise all come back with the same business and pass its share.
-   */
-  private async weighTurn(): Promise<Turn> {
-    for (let round = 0; ; round++) {
-      if (this.#weighing >= PER_BUSINESS_JOBS) {
-        await new Promise<void>((resolve) => this.#weighWaiters.push(resolve));
-        continue;
-      }
-      // A business under its share only while the claims in progress are counted against it
-      // (most of them are usually other businesses'): wait for one of them to end, a claim's
-      // time, rather than leave it out and defer the job for DEFER_MS. A few rounds at most:
-      // under a steady stream of first claims it may stay so.
-      const contested = [...this.#jobs.values()].some((n) => n < PER_BUSINESS_JOBS && n + this.#weighing >= PER_BUSINESS_JOBS);
-      if (!contested || round >= CONTESTED_ROUNDS) break;
-      await new Promise<void>((resolve) => this.#weighWaiters.push(resolve));
-    }
-    const skip = this.atShare();
-    this.#weighing++;
-    let released = false;
-    return {
-      skip,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#weighing--;
-        // Every waiter looks again: one waiting for a contested business may wait on, and a
-        // wake given to it alone would be lost to the others.
-        for (const wake of this.#weighWaiters.splice(0)) wake();
-      },
-    };
-  }
-
-  /** Counts a running job for these businesses; the returned function ends it. */
-  private jobOf(businesses: Iterable<string>): () => void {
-    const ids = [...new Set(businesses)];
-    for (const id of ids) this.#jobs.set(id, (this.#jobs.get(id) ?? 0) + 1);
-    return () => {
-      for (const id of ids) {
-        const left = this.#jobs.get(id)! - 1;
-        if (left > 0) this.#jobs.set(id, left);
-        else this.#jobs.delete(id);
-      }
-    };
   }
 
   private async heldBack(which: { ids?: string[]; batch?: string }, skip: string[]): Promise<boolean> {
