@@ -85,7 +85,12 @@ const KEY_SHAPE = /^sk_(?:test|live|biz)_[A-Za-z0-9_-]{20,200}$/;
 const plausible = (apiKey: string | undefined): apiKey is string => apiKey !== undefined && KEY_SHAPE.test(apiKey);
 
 /** A key as `probe` found it: refused by its shape, or its hash and whether it authenticated here lately. */
-export type KeyProbe = { refusal: 'missing' | 'malformed' } | { refusal: null; digest: string; vouched: boolean };
+export type KeyProbe =
+  | { refusal: 'missing' | 'malformed' }
+  | { refusal: null; digest: string; vouched: boolean; /** When the key last vouched (#vouched), if it did. */ vouchedAt?: number };
+
+/** How long a key that authenticated here stays vouched for (the module comment, `#vouched`). */
+const VOUCHED_MS = 10 * 60_000;
 
 /**
  * An authentication's outcome: the key's context, or why it was refused. `lookedUp` says
@@ -115,7 +120,7 @@ export class KeyAuthenticator {
    * to let such a key through while its client address is refused for failed attempts
    * (another client behind the same proxy), and it is checked in the database even then.
    */
-  readonly #vouched = new TtlCache<string, true>({ ttlMs: 10 * 60_000, maxEntries: 10_000 });
+  readonly #vouched = new TtlCache<string, number>({ ttlMs: VOUCHED_MS, maxEntries: 10_000 });
   readonly #lookups: BatchLoader<string, store.LiveKeyRow>;
   /**
    * Key hash -> its check under way and when it began: the same key asked again meanwhile (a
@@ -171,7 +176,7 @@ export class KeyAuthenticator {
     // A key found good lately (and not revoked since): no lookup, so no call on the budget.
     const known = this.#live.get(digest);
     if (known) {
-      this.#vouched.set(digest, true);
+      this.#vouch(digest, probe.vouchedAt);
       this.#usage.touch(known.keyId);
       return { auth: known };
     }
@@ -205,7 +210,7 @@ export class KeyAuthenticator {
       this.#unknown.set(digest, true, generation);
       return { auth: null, reason: 'unknown', lookedUp: true };
     }
-    this.#vouched.set(digest, true);
+    this.#vouch(digest, undefined); // a lookup is rare: always noted
     this.#usage.touch(row.id);
     const auth: AuthContext = Object.freeze({
       keyId: row.id,
@@ -227,7 +232,18 @@ export class KeyAuthenticator {
     if (!apiKey) return { refusal: 'missing' };
     if (!plausible(apiKey)) return { refusal: 'malformed' };
     const digest = keyDigest(apiKey);
-    return { refusal: null, digest, vouched: this.#vouched.get(digest) === true };
+    const vouchedAt = this.#vouched.get(digest);
+    return vouchedAt === undefined ? { refusal: null, digest, vouched: false } : { refusal: null, digest, vouched: true, vouchedAt };
+  }
+
+  /**
+   * Notes that the key authenticated. Rewritten only once half its time has passed: a key in
+   * steady use stays vouched for without a write to the map on each of its requests (that
+   * write was ~4% of a cached balance read's CPU).
+   */
+  #vouch(digest: string, vouchedAt: number | undefined): void {
+    const now = Date.now();
+    if (vouchedAt === undefined || now - vouchedAt >= VOUCHED_MS / 2) this.#vouched.set(digest, now);
   }
 
   /** Writes the "last used" times noted so far (they are also written every 30 s). */
