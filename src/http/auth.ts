@@ -196,7 +196,7 @@ export async function installAuth(app: FastifyInstance, apiKeys: ApiKeyService, 
     // A key that authenticated here lately passes the address limit and the budget (and is
     // still looked up). Hashed once for both questions.
     const probe = apiKeys.probe(key);
-    const vouched = probe.refusal === null && probe.vouched;
+    const vouched = probe.refusal === null && probe.vouchedAt !== null;
     if (failures && !vouched) {
       const seen = await failures(req, { increment: false });
       if (!seen.isAllowed && seen.isExceeded) {

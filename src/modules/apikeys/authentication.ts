@@ -84,10 +84,11 @@ export function hashKey(apiKey: string): Buffer {
 const KEY_SHAPE = /^sk_(?:test|live|biz)_[A-Za-z0-9_-]{20,200}$/;
 const plausible = (apiKey: string | undefined): apiKey is string => apiKey !== undefined && KEY_SHAPE.test(apiKey);
 
-/** A key as `probe` found it: refused by its shape, or its hash and whether it authenticated here lately. */
-export type KeyProbe =
-  | { refusal: 'missing' | 'malformed' }
-  | { refusal: null; digest: string; vouched: boolean; /** When the key last vouched (#vouched), if it did. */ vouchedAt?: number };
+/**
+ * A key as `probe` found it: refused by its shape, or its hash and when it was last noted as
+ * authenticated here (#vouched; null: not lately).
+ */
+export type KeyProbe = { refusal: 'missing' | 'malformed' } | { refusal: null; digest: string; vouchedAt: number | null };
 
 /** How long a key that authenticated here stays vouched for (the module comment, `#vouched`). */
 const VOUCHED_MS = 10 * 60_000;
@@ -210,7 +211,7 @@ export class KeyAuthenticator {
       this.#unknown.set(digest, true, generation);
       return { auth: null, reason: 'unknown', lookedUp: true };
     }
-    this.#vouch(digest, undefined); // a lookup is rare: always noted
+    this.#vouch(digest, null); // a lookup is rare: always noted
     this.#usage.touch(row.id);
     const auth: AuthContext = Object.freeze({
       keyId: row.id,
@@ -232,8 +233,7 @@ export class KeyAuthenticator {
     if (!apiKey) return { refusal: 'missing' };
     if (!plausible(apiKey)) return { refusal: 'malformed' };
     const digest = keyDigest(apiKey);
-    const vouchedAt = this.#vouched.get(digest);
-    return vouchedAt === undefined ? { refusal: null, digest, vouched: false } : { refusal: null, digest, vouched: true, vouchedAt };
+    return { refusal: null, digest, vouchedAt: this.#vouched.get(digest) ?? null };
   }
 
   /**
@@ -242,9 +242,9 @@ export class KeyAuthenticator {
    * write to the map on each of its requests (that write was ~4% of a cached balance read's
    * CPU).
    */
-  #vouch(digest: string, vouchedAt: number | undefined): void {
+  #vouch(digest: string, vouchedAt: number | null): void {
     const now = Date.now();
-    if (vouchedAt === undefined || now - vouchedAt >= VOUCHED_MS / 2) this.#vouched.set(digest, now);
+    if (vouchedAt === null || now - vouchedAt >= VOUCHED_MS / 2) this.#vouched.set(digest, now);
   }
 
   /** Writes the "last used" times noted so far (they are also written every 30 s). */
