@@ -19,7 +19,8 @@ import { DEVNET_CHAINS } from '../../src/devnet/devnet.js';
 import { devnetChain } from '../../src/devnet/chain.js';
 import { setDevnetBlacklisted, setDevnetSanctioned } from '../../src/devnet/sanctions.js';
 import { EvmAdapter } from '../../src/chains/evm/adapter.js';
-import { httpProvider } from '../../src/modules/aml/service.js';
+import { AmlService, httpProvider } from '../../src/modules/aml/service.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { chainOf, type TestChain } from '../support/chain.js';
@@ -663,9 +664,27 @@ describe('AML screening on EVM', () => {
       const addresses = Array.from({ length: 1_000 }, random);
       const sanctioned = addresses[421]!;
       await setDevnetSanctioned(c.config.rpcUrl, c.config.chainId, [sanctioned]);
-      const results = await Promise.all(addresses.map((a) => h.services.aml.screen(counted, [a]).then((r) => r[0]!)));
-      // The on-chain lists answered every one (the HTTP double, 1,000 requests of its own, may be slower).
-      expect(results.flatMap((r) => r.failed).filter((f) => f.provider !== 'chainalysis')).toEqual([]);
+      // A screening service of the on-chain lists alone, with a generous timeout: what is
+      // counted is node calls, and under a loaded machine (a suite beside it, 2 cores) a
+      // 500-lookup aggregate through the proxy in this process could pass the harness's 3 s
+      // while the HTTP double's 1,000 requests shared the same event loop.
+      const s = h.services;
+      const onChain = new AmlService(
+        {
+          db: s.db,
+          catalogue: s.catalogue,
+          wallets: s.wallets,
+          transactions: s.transactions,
+          audit: s.audit,
+          events: s.events,
+          changes: s.changes,
+          logger: createLogger('silent'),
+        },
+        { timeoutMs: 60_000, cacheTtlMs: 0, retryMs: 0 },
+      );
+      expect(onChain.providersOf(counted)).toEqual(['circle', 'tether', 'sanctions-oracle']);
+      const results = await Promise.all(addresses.map((a) => onChain.screen(counted, [a]).then((r) => r[0]!)));
+      expect(results.flatMap((r) => r.failed)).toEqual([]);
       expect(results.filter((r) => r.status === 'FLAGGED').map((r) => r.address)).toEqual([sanctioned]);
       // 3 on-chain lists (tether, circle, the oracle), 1,000 addresses: batches of at most 500
       // lookups, 400 calls an aggregate3, so a few eth_calls each.
