@@ -117,14 +117,18 @@ export class PolicyService {
     // The rule the body edits, checked before the transaction (the checks read the database).
     const rule = (base: store.PolicyRow) => {
       const action = body.action ?? base.action;
-      return this.#checked(auth, {
-        walletId: body.walletId !== undefined ? body.walletId : base.wallet_id,
-        addressId: body.addressId !== undefined ? body.addressId : base.address_id,
-        conditions: body.conditions ?? base.conditions,
-        action,
-        // Moving away from REQUIRE_APPROVAL drops the approval settings unless new ones are sent.
-        approval: body.approval !== undefined ? body.approval : action === 'REQUIRE_APPROVAL' ? base.approval : null,
-      });
+      return this.#checked(
+        auth,
+        {
+          walletId: body.walletId !== undefined ? body.walletId : base.wallet_id,
+          addressId: body.addressId !== undefined ? body.addressId : base.address_id,
+          conditions: body.conditions ?? base.conditions,
+          action,
+          // Moving away from REQUIRE_APPROVAL drops the approval settings unless new ones are sent.
+          approval: body.approval !== undefined ? body.approval : action === 'REQUIRE_APPROVAL' ? base.approval : null,
+        },
+        { approvers: body.approval !== undefined, initiators: body.conditions !== undefined },
+      );
     };
     const checked = await rule(current);
     const row = await this.deps.changes.transaction(async (tx) => {
@@ -238,13 +242,23 @@ export class PolicyService {
   }
 
   /** The rule checked (validate.ts) and its wallet, address, users and keys found in the business. */
-  async #checked(auth: AuthContext, input: Parameters<typeof checkRule>[0]) {
+  /**
+   * A rule as checkRule has it, its wallet and address this business's, and the people and
+   * keys it names live: those of the parts the request sends (`verify`; all of them on
+   * create). An edit that leaves the approvers or the conditions as stored does not check
+   * their names again: a key revoked or a user removed since must not stop a manager from
+   * switching the rule off, renaming it or moving its priority (the stale name can no longer
+   * approve or initiate anything either way).
+   */
+  async #checked(auth: AuthContext, input: Parameters<typeof checkRule>[0], verify = { approvers: true, initiators: true }) {
     const r = checkRule(input);
     if (r.walletId) await this.deps.wallets.require(auth, r.walletId);
     if (r.addressId) await this.deps.addresses.require(auth, r.walletId!, r.addressId);
-    const users = [...(r.approval?.approvers.users ?? []), ...(r.conditions.initiators?.users ?? [])];
-    const approvers = r.approval?.approvers.apiKeys ?? [];
-    const initiators = r.conditions.initiators?.apiKeys ?? [];
+    const approval = verify.approvers ? r.approval?.approvers : undefined;
+    const initiatedBy = verify.initiators ? r.conditions.initiators : undefined;
+    const users = [...(approval?.users ?? []), ...(initiatedBy?.users ?? [])];
+    const approvers = approval?.apiKeys ?? [];
+    const initiators = initiatedBy?.apiKeys ?? [];
     const known = await store.knownIdentities(this.deps.db, auth.businessId, users, [...approvers, ...initiators]);
     const user = users.find((u) => !known.users.has(u));
     if (user) throw new ValidationError(`${user} is not a dashboard user of this business`, [{ field: 'users', message: 'unknown user' }]);

@@ -38,7 +38,9 @@ export function checkRule(r: RuleInput): RuleInput {
       if (!/^\d{1,9}$/.test(v.limit)) throw bad('conditions.velocity.limit', 'must be a whole number of transactions for COUNT');
       if (v.currency !== undefined) throw bad('conditions.velocity.currency', 'applies to SUM only');
     }
-    k.velocity = { ...v, currency: v.currency ?? 'ASSET' };
+    // The default currency is SUM's alone: a COUNT stored with one would fail this very
+    // check when a later PATCH checks the stored rule again (every edit of it a 400).
+    if (v.measure === 'SUM') k.velocity = { ...v, currency: v.currency ?? 'ASSET' };
   }
   if (r.action === 'REQUIRE_APPROVAL') {
     if (!r.approval) throw bad('approval', 'is required for REQUIRE_APPROVAL (approvers, quorum, ttlSeconds)');
