@@ -62,4 +62,24 @@ describe('BalanceBatcher', () => {
     fail = false;
     await expect(b.load([{ owner: '0x1', token: null }])).resolves.toEqual([1n]);
   });
+
+  it("fails only the callers of a query that failed alone: another caller's reads in the same batch are answered", async () => {
+    const calls: BalanceQuery[][] = [];
+    const b = new BalanceBatcher(async (queries) => {
+      calls.push(queries);
+      return queries.map((q) => (q.token === '0xBAD' ? new Error('balanceOf of 0xBAD reverted') : 7n));
+    });
+    const [mine, theirs, alsoBad] = await Promise.allSettled([
+      b.load([{ owner: '0x1', token: '0xT' }]),
+      b.load([
+        { owner: '0x2', token: '0xBAD' },
+        { owner: '0x2', token: null },
+      ]),
+      b.load([{ owner: '0x3', token: '0xBAD' }]),
+    ]);
+    expect(calls).toHaveLength(1);
+    expect(mine).toEqual({ status: 'fulfilled', value: [7n] });
+    expect(theirs).toMatchObject({ status: 'rejected', reason: { message: 'balanceOf of 0xBAD reverted' } });
+    expect(alsoBad).toMatchObject({ status: 'rejected', reason: { message: 'balanceOf of 0xBAD reverted' } });
+  });
 });

@@ -5,6 +5,10 @@
  * a busy wallet costs the node one multicall per round trip instead of one per request.
  * Two queries are identical when their addresses are (addressKey: hex spellings meet, base58
  * spellings that differ in case are two addresses).
+ *
+ * A batch holds many callers' queries, often of different wallets and businesses: a query
+ * that fails alone (its `read` answers an Error in its place) fails only the callers that
+ * asked for it. Only a read that fails as a whole (the node down) fails them all.
  */
 import { addressKey } from './address-key.js';
 import type { BalanceQuery } from './types.js';
@@ -22,7 +26,8 @@ export class BalanceBatcher {
   #scheduled = false;
 
   constructor(
-    private readonly read: (queries: BalanceQuery[]) => Promise<bigint[]>,
+    /** Each query's balance, or the Error of that query alone, in order; throws when the read as a whole failed. */
+    private readonly read: (queries: BalanceQuery[]) => Promise<(bigint | Error)[]>,
     private readonly opts: { maxBatch: number; maxInFlight: number } = { maxBatch: 300, maxInFlight: 4 },
   ) {}
 
@@ -64,6 +69,7 @@ export class BalanceBatcher {
       for (const p of batch) {
         const value = byKey.get(p.key);
         if (value === undefined) p.reject(new Error('balance read returned fewer results than asked'));
+        else if (value instanceof Error) p.reject(value);
         else p.resolve(value);
       }
     } catch (err) {

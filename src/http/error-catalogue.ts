@@ -221,7 +221,7 @@ export const ERROR_CATALOGUE = {
     status: 422,
     meaning: "blockchainId names a chain of another family: the wallet's keys hold no address there.",
   },
-  NOT_A_TOKEN: { status: 422, meaning: 'tokenAddress does not answer as a token (its decimals) on that chain.' },
+  NOT_A_TOKEN: { status: 422, meaning: 'tokenAddress does not answer as a token (its decimals, its balanceOf) on that chain.' },
   RPC_URL_UNREACHABLE: {
     status: 422,
     meaning: "rpcUrl did not answer as a chain of the wallet's family (or failed during the request); nothing was sent.",

@@ -36,8 +36,7 @@ import type {
 import { evmPaymentRequests } from './payment-uri.js';
 import { createSwapProvider } from './swap-v2.js';
 import { getBlockRef, scanRange, transfersOfTransaction } from './scan.js';
-import { BalanceBatcher } from '../balance-batcher.js';
-import { decodeBalanceResults, encodeBalanceCalls } from './multicall-balances.js';
+import { EvmBalances } from './balances.js';
 import { jsonRpcPoster, type JsonRpcPoster } from './json-rpc-http.js';
 import * as send from './send.js';
 import { EvmSender } from './sender.js';
@@ -50,16 +49,6 @@ import { describeTokenCall } from './token-calls.js';
 import { evmFees, type FeeEstimate } from './fees.js';
 import { EvmScreening } from './screening.js';
 import { foreignEvmChain } from './foreign.js';
-
-const multicallAbi = [
-  {
-    type: 'function',
-    name: 'getEthBalance',
-    stateMutability: 'view',
-    inputs: [{ name: 'addr', type: 'address' }],
-    outputs: [{ name: 'balance', type: 'uint256' }],
-  },
-] as const;
 
 export class EvmAdapter implements ChainAdapter {
   readonly config: ChainConfig;
@@ -85,6 +74,7 @@ export class EvmAdapter implements ChainAdapter {
     const fetchFn = opts.fetchFn ? { fetchFn: opts.fetchFn } : {};
     this.#balanceRpc = ws || opts.fetchFn ? null : jsonRpcPoster(config.rpcUrl, { timeoutMs: 15_000 });
     this.client = this.makeClient(ws ? webSocket(config.rpcUrl) : http(config.rpcUrl, { timeout: 15_000, retryCount: 2, ...fetchFn }));
+    this.#balances = new EvmBalances(config, this.client, this.#balanceRpc, (err) => rpcError(config, err));
     this.scanClient = ws
       ? this.client
       : this.makeClient(http(config.rpcUrl, { timeout: 30_000, retryCount: 2, batch: { batchSize: 100, wait: 0 }, ...fetchFn }));
@@ -162,46 +152,11 @@ export class EvmAdapter implements ChainAdapter {
     return evmCodec.normalize(address);
   }
 
-  /** Concurrent balance reads share multicalls (see BalanceBatcher). */
-  readonly #balances = new BalanceBatcher((queries) => this.readBalances(queries));
+  /** Balance reads: shared multicalls for the catalogue's tokens, a call of its own for any other (balances.ts). */
+  readonly #balances: EvmBalances;
 
   async getBalances(queries: BalanceQuery[]): Promise<bigint[]> {
-    if (queries.length === 0) return [];
-    return this.config.multicall3 ? this.#balances.load(queries) : this.readBalances(queries);
-  }
-
-  private async readBalances(queries: BalanceQuery[]): Promise<bigint[]> {
-    try {
-      if (this.config.multicall3 && this.#balanceRpc) {
-        const data = encodeBalanceCalls(this.config.multicall3, queries);
-        const result = await this.#balanceRpc.call('eth_call', [{ to: this.config.multicall3, data }, 'latest']);
-        return decodeBalanceResults(result as Hex, queries.length);
-      }
-      if (this.config.multicall3) {
-        const multicall3 = this.config.multicall3 as Address;
-        const contracts = queries.map((q) =>
-          q.token
-            ? { address: q.token as Address, abi: erc20Abi, functionName: 'balanceOf' as const, args: [q.owner as Address] as const }
-            : { address: multicall3, abi: multicallAbi, functionName: 'getEthBalance' as const, args: [q.owner as Address] as const },
-        );
-        const results = await this.client.multicall({ contracts, allowFailure: false, multicallAddress: multicall3 });
-        return results as bigint[];
-      }
-      return await Promise.all(
-        queries.map((q) =>
-          q.token
-            ? this.client.readContract({
-                address: q.token as Address,
-                abi: erc20Abi,
-                functionName: 'balanceOf',
-                args: [q.owner as Address],
-              })
-            : this.client.getBalance({ address: q.owner as Address }),
-        ),
-      );
-    } catch (err) {
-      throw rpcError(this.config, err);
-    }
+    return this.#balances.read(queries);
   }
 
   async getBlockNumber(): Promise<bigint> {

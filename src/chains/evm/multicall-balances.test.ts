@@ -15,6 +15,7 @@ import {
   BALANCE_OF_SELECTOR,
   GET_ETH_BALANCE_SELECTOR,
   decodeBalanceResults,
+  decodeBalanceResultsSettled,
   encodeBalanceCalls,
 } from './multicall-balances.js';
 
@@ -34,7 +35,7 @@ const aQuery = fc.record({ owner: anAddress, token: fc.option(anAddress, { nil: 
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
 
 /** What viem encodes for the same aggregate3 call. */
-function viemCalldata(queries: { owner: string; token: string | null }[]): Hex {
+function viemCalldata(queries: { owner: string; token: string | null }[], allowFailure = false): Hex {
   return encodeFunctionData({
     abi: multicall3Abi,
     functionName: 'aggregate3',
@@ -43,12 +44,12 @@ function viemCalldata(queries: { owner: string; token: string | null }[]): Hex {
         q.token
           ? {
               target: q.token as Hex,
-              allowFailure: false,
+              allowFailure,
               callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [q.owner as Hex] }),
             }
           : {
               target: MULTICALL3 as Hex,
-              allowFailure: false,
+              allowFailure,
               callData: encodeFunctionData({ abi: multicall3Abi, functionName: 'getEthBalance', args: [q.owner as Hex] }),
             },
       ),
@@ -69,6 +70,7 @@ describe('multicall balance encoding', () => {
     fc.assert(
       fc.property(fc.array(aQuery, { minLength: 1, maxLength: 12 }), (queries) => {
         expect(encodeBalanceCalls(MULTICALL3, queries)).toBe(viemCalldata(queries));
+        expect(encodeBalanceCalls(MULTICALL3, queries, true)).toBe(viemCalldata(queries, true));
       }),
     );
     // Owners in any case (as stored or as typed) encode the same.
@@ -100,6 +102,16 @@ describe('multicall balance encoding', () => {
     expect(() => decodeBalanceResults('0x' as Hex, 1)).toThrow(/malformed/);
     expect(() => decodeBalanceResults(`0x${'f'.repeat(64)}` as Hex, 1)).toThrow(/malformed/);
     expect(() => decodeBalanceResults('0xzz' as Hex, 1)).toThrow(/malformed/);
+    // Settled: each call answers alone (null: failed or no uint256); a malformed whole is still an error.
+    const mixed = results([
+      { success: true, returnData: word(5n) },
+      { success: false, returnData: '0x08c379a0' },
+      { success: true, returnData: '0x' },
+      { success: true, returnData: word(7n) },
+    ]);
+    expect(decodeBalanceResultsSettled(mixed, 4)).toEqual([5n, null, null, 7n]);
+    expect(() => decodeBalanceResults(mixed, 4)).toThrow('balance call 1 returned no uint256');
+    expect(() => decodeBalanceResultsSettled(mixed.slice(0, -64) as Hex, 4)).toThrow(/malformed/);
     // Cross-check against viem's decoder on the same bytes.
     const [decoded] = decodeAbiParameters(RESULTS, good);
     expect(BigInt(decoded[0]!.returnData)).toBe(5n);

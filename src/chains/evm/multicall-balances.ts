@@ -26,26 +26,42 @@ const address = (a: string) => {
   if (!HEX_ADDRESS.test(a)) throw new RpcError('balance read: not an address');
   return a.slice(2).toLowerCase().padStart(64, '0');
 };
-/** One call's tuple: target, allowFailure = false, offset of callData (3 words), its length (36), then selector + owner padded to 64 bytes. */
+/** One call's tuple: target, allowFailure, offset of callData (3 words), its length (36), then selector + owner padded to 64 bytes. */
 const TUPLE_BYTES = 6 * 32;
-const TUPLE_HEAD = `${word(0)}${word(0x60)}${word(36)}`;
+const tupleHead = (allowFailure: boolean) => `${word(allowFailure ? 1 : 0)}${word(0x60)}${word(36)}`;
 const CALLDATA_PAD = '0'.repeat(56);
 
-/** Calldata of one aggregate3 call reading every query (no failure allowed: all or an error). */
-export function encodeBalanceCalls(multicall3: string, queries: readonly BalanceQuery[]): Hex {
+/**
+ * Calldata of one aggregate3 call reading every query. Without `allowFailure` one failing call
+ * fails them all (an error); with it, each call answers alone (decodeBalanceResultsSettled).
+ */
+export function encodeBalanceCalls(multicall3: string, queries: readonly BalanceQuery[], allowFailure = false): Hex {
   const n = queries.length;
+  const head = tupleHead(allowFailure);
   const parts = [AGGREGATE3_SELECTOR, word(0x20), word(n)];
   for (let i = 0; i < n; i++) parts.push(word(32 * n + TUPLE_BYTES * i));
   for (const q of queries) {
     const owner = address(q.owner);
     const [target, selector] = q.token ? [q.token, BALANCE_OF_SELECTOR] : [multicall3, GET_ETH_BALANCE_SELECTOR];
-    parts.push(address(target), TUPLE_HEAD, selector.slice(2), owner, CALLDATA_PAD);
+    parts.push(address(target), head, selector.slice(2), owner, CALLDATA_PAD);
   }
   return parts.join('') as Hex;
 }
 
 /** The balances of an aggregate3 result, in call order; anything but one uint256 per call is an error. */
 export function decodeBalanceResults(data: Hex, expected: number): bigint[] {
+  return decodeBalanceResultsSettled(data, expected).map((v, i) => {
+    if (v === null) throw new RpcError(`balance call ${i} returned no uint256`);
+    return v;
+  });
+}
+
+/**
+ * The balances of an aggregate3 result, in call order, null for a call that failed or did not
+ * answer one uint256 (a "token" without code answers success with no data: never read that as
+ * a balance); a malformed result as a whole is an error.
+ */
+export function decodeBalanceResultsSettled(data: Hex, expected: number): (bigint | null)[] {
   const hex = data.slice(2);
   const bytes = hex.length / 2;
   if (!/^0x[0-9a-fA-F]*$/.test(data) || hex.length % 64 !== 0) throw new RpcError('multicall returned malformed data');
@@ -57,14 +73,12 @@ export function decodeBalanceResults(data: Hex, expected: number): bigint[] {
   const array = offset(0, 0);
   const n = Number(at(array));
   if (n !== expected) throw new RpcError(`multicall returned ${n} results for ${expected} calls`);
-  const out: bigint[] = [];
+  const out: (bigint | null)[] = [];
   for (let i = 0; i < n; i++) {
     const tuple = offset(array + 32 + 32 * i, array + 32);
     const success = at(tuple);
     const returnData = offset(tuple + 32, tuple);
-    // A "token" without code answers success with no data: never read that as a balance.
-    if (success !== 1n || at(returnData) !== 32n) throw new RpcError(`balance call ${i} returned no uint256`);
-    out.push(at(returnData + 32));
+    out.push(success === 1n && at(returnData) === 32n ? at(returnData + 32) : null);
   }
   return out;
 }

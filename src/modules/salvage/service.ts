@@ -21,7 +21,7 @@
  */
 import type { ChildFeeFunding, FeeQuote, NetworkData, TxIntent } from '../../chains/types.js';
 import type { DbConn } from '../../db/pool.js';
-import { ChainRejectedError } from '../../chains/errors.js';
+import { ChainRejectedError, rejectionReason } from '../../chains/errors.js';
 import { nativeValueOf } from '../../chains/intents.js';
 import { familyOfChain, isZeroAddress, offers, sharesKeys } from '../../chains/registry.js';
 import { BusinessRuleError, ConflictError, ValidationError } from '../../lib/errors.js';
@@ -200,10 +200,16 @@ export class SalvageService {
     const decimals = token === null ? chain.config.blockchain.nativeDecimals : await this.#decimalsOf(chain, token);
     const amount = parseAmount(body.amount, decimals, 'amount');
     if (amount <= 0n) throw field('amount', 'must be greater than 0');
-    const [held, nativeBalance] = await adapter.getBalances([
-      { owner: sender.address, token },
-      { owner: sender.address, token: null },
-    ]);
+    const [held, nativeBalance] = await adapter
+      .getBalances([
+        { owner: sender.address, token },
+        { owner: sender.address, token: null },
+      ])
+      .catch((err: unknown) => {
+        // decimals() answered, balanceOf does not: the client named something that is no token.
+        if (token !== null && rejectionReason(err) === 'reverted') throw notAToken(chain, token);
+        throw err;
+      });
     const tokenBalance = token === null ? null : held!;
     if (amount > held!) {
       throw new BusinessRuleError('INSUFFICIENT_BALANCE', `The sender holds ${formatAmount(held!, decimals)}, less than ${body.amount}`, [
@@ -304,11 +310,7 @@ export class SalvageService {
 
   async #decimalsOf(chain: ChainHandle, token: string): Promise<number> {
     const decimals = await tokenDecimals(chain.adapter, token);
-    if (decimals === null) {
-      throw new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on ${chain.config.blockchain.name}`, [
-        { field: 'tokenAddress', message: 'no token there' },
-      ]);
-    }
+    if (decimals === null) throw notAToken(chain, token);
     return decimals;
   }
 
@@ -458,3 +460,8 @@ export class SalvageService {
 function topupOf(funding: ChildFeeFunding): bigint {
   return funding.kind === 'transfer' ? funding.amount : funding.kind === 'lend' ? funding.transfer : 0n;
 }
+
+const notAToken = (chain: ChainHandle, token: string) =>
+  new BusinessRuleError('NOT_A_TOKEN', `${token} does not answer as a token on ${chain.config.blockchain.name}`, [
+    { field: 'tokenAddress', message: 'no token there' },
+  ]);
