@@ -25,6 +25,7 @@ import {
   requestErrorPage,
   sessionPage,
   statusText,
+  successText,
   type Choice,
 } from './views.js';
 import { SessionLimiter, clientOf } from './limit.js';
@@ -170,8 +171,8 @@ export async function payPlugin(
    * (docs/checkout.md says so: the payer chooses where their own browser goes afterwards).
    */
   function prefill(link: LinkRow, q: Record<string, string | undefined>) {
-    const redirect = text(q.redirectUrl, 2048);
-    const allowed = redirect && isHttpUrl(redirect) && (!link.redirect_url || sameOrigin(redirect, link.redirect_url));
+    const redirect = normalUrl(text(q.redirectUrl, 2048));
+    const allowed = redirect && (!link.redirect_url || sameOrigin(redirect, link.redirect_url));
     return {
       ...(link.amount === null && text(q.amount, 40) ? { amount: text(q.amount, 40)! } : {}),
       ...(text(q.name, 200) ? { name: text(q.name, 200)! } : {}),
@@ -292,7 +293,8 @@ export async function payPlugin(
         owing: d.owing,
         paymentUri: paymentUri(d.asset, row),
         remainingMs: Math.max(0, row.expires_at.getTime() - clock.now().getTime()),
-        redirect: redirectOf(link, row),
+        // Like the success message, the merchant's redirect only once the session settled.
+        redirect: row.status === 'settled' ? redirectOf(link, row) : null,
       }),
     );
   });
@@ -361,6 +363,7 @@ export async function payPlugin(
         amountPaid: d.amountPaid,
         owing: d.owing,
         redirect: row.status === 'settled' ? redirectOf(link, row) : null,
+        message: row.status === 'settled' ? successText(link) : null,
       };
       res.write(`event: status\ndata: ${JSON.stringify(data)}\n\n`);
     };
@@ -381,6 +384,18 @@ export async function payPlugin(
     unwatch = live.watch(found.row.id, write);
     return reply;
   });
+}
+
+/**
+ * A URL as the parser writes it (`HTTPS://shop/a b` -> `https://shop/a%20b`), when it is an
+ * http(s) one the session's own check takes (CreateCheckoutBody's redirectUrl): the form
+ * carries it in a hidden field, and a value the check refused would fail every submission
+ * of the page. Anything else is dropped (undefined).
+ */
+function normalUrl(value: string | undefined): string | undefined {
+  if (!value || !isHttpUrl(value)) return undefined;
+  const href = new URL(value).href;
+  return href.length <= 2048 && /^https?:\/\/\S+$/.test(href) ? href : undefined;
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -172,6 +172,15 @@ function minutes(ms: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
+/**
+ * What the payer is told once the session settled. Only then is it in the page or its live
+ * status: a merchant may put what the payment buys in it (a download code, an invitation), so
+ * an unpaid session's page must not carry it, hidden or not.
+ */
+export function successText(link: Pick<LinkRow, 'success_message'>): string {
+  return link.success_message || 'Your payment is complete.';
+}
+
 export function sessionPage(s: SessionState): Html {
   const { row, link } = s;
   const status = statusText(row);
@@ -184,12 +193,9 @@ export function sessionPage(s: SessionState): Html {
         id="session"
         data-events="${PREFIX}/${s.slug}/${row.id}/events"
         data-remaining-ms="${String(s.remainingMs)}"
-        data-redirect="${s.redirect ?? ''}"
       >
         <p id="status" class="status status-${status.key}" role="status" aria-live="polite" data-status="${status.key}">${status.text}</p>
-        <p id="success" class="success" ${row.status === 'settled' ? '' : raw('hidden')}>
-          ${link.success_message || 'Your payment is complete.'}
-        </p>
+        <p id="success" class="success" ${row.status === 'settled' ? '' : raw('hidden')}>${row.status === 'settled' ? successText(link) : ''}</p>
         ${s.redirect && row.status === 'settled' ? html`<p><a id="continue" href="${s.redirect}">Continue</a></p>` : ''}
         <div class="pay" ${s.owing ? '' : raw('hidden')} id="instructions">
           <h2>Send exactly <span id="due">${s.amountDue}</span> ${s.symbol} on ${s.chain}</h2>

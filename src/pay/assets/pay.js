@@ -64,6 +64,8 @@
     if (instructions) instructions.hidden = !s.owing;
     if (!open) clearInterval(timer);
     if (s.status === 'settled') {
+      // The message comes with the settled status only (an unpaid page does not carry it).
+      if (s.message) success.textContent = s.message;
       success.hidden = false;
       events.close();
       if (s.redirect) setTimeout(() => window.location.assign(s.redirect), 3000);
