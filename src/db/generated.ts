@@ -249,6 +249,7 @@ export interface Chains {
 
 export interface CheckoutPayments {
   checkout_id: string;
+  confirmed_at: TimestampColumn | null;
   late: boolean;
   seen_at: TimestampColumn;
   transaction_id: string;

@@ -165,7 +165,9 @@ export async function recompute(deps: SessionDeps, id: string, slugOf: (linkId: 
     // session: store.queuePayments), invisible here. Expired only once no such transaction is
     // in flight: the strong lock conflicts with that key share, and skipping it leaves the
     // session to the checkout_payments job that transaction queues (or the next tick).
-    if (state.status === 'expired' && row.status !== 'expired') {
+    // The same for `invalid` (the window over, nothing confirmed in it): that transaction may be
+    // the one confirming the payment within the window.
+    if ((state.status === 'expired' || state.status === 'invalid') && row.status !== state.status) {
       if (!(await store.lockCheckoutAlone(tx, id))) return;
       totals = await store.totalsOf(tx, id);
       ({ state, events } = nextState(before, terms, totals, now));

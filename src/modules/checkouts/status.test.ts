@@ -52,6 +52,21 @@ describe('nextState', () => {
     expect(partly.state).toMatchObject({ status: 'expired', partial: true });
   });
 
+  it('recomputed after the window: settled by what was confirmed within it, invalid by what was confirmed after', () => {
+    const processing = { ...fresh, status: 'processing' as const, seenBefore: totals(100n, 0n) };
+    // Confirmed a second before the window ended, recomputed two seconds after it.
+    const late = new Date(terms.monitorUntil.getTime() + 2_000);
+    const inWindow = nextState(processing, terms, { ...totals(100n, 100n), confirmedByWindow: 100n }, late);
+    expect(inWindow.state.status).toBe('settled');
+    expect(inWindow.events).toEqual(['checkout.settled']);
+    // Confirmed only after it ended (or when it was is unknown): invalid.
+    expect(nextState(processing, terms, { ...totals(100n, 100n), confirmedByWindow: 0n }, late).state.status).toBe('invalid');
+    expect(nextState(processing, terms, totals(100n, 100n), late).state.status).toBe('invalid');
+    // Within the tolerance counts as before; short of it does not.
+    expect(nextState(processing, terms, { ...totals(100n, 100n), confirmedByWindow: 99n }, late).state.status).toBe('settled');
+    expect(nextState(processing, terms, { ...totals(100n, 100n), confirmedByWindow: 98n }, late).state.status).toBe('invalid');
+  });
+
   it('enough seen in time waits for its confirmations past expiry; invalid when the window ends first', () => {
     const waiting = nextState({ ...fresh, status: 'processing', seenBefore: totals(100n, 0n) }, terms, totals(100n, 0n), at(45));
     expect(waiting.state.status).toBe('processing');

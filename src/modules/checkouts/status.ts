@@ -26,6 +26,12 @@ export interface Totals {
   everSeenInTime?: bigint;
   /** Of those, confirmed. */
   confirmedInTime: bigint;
+  /**
+   * Of those, confirmed before the monitoring window ended (when the service saw each
+   * confirmed, stored with it): what settles a session recomputed after the window. Absent:
+   * nothing is known confirmed in the window.
+   */
+  confirmedByWindow?: bigint;
   /** Seen after expiresAt (within the monitoring window), not failed. */
   seenLate: bigint;
 }
@@ -75,7 +81,11 @@ export function nextState(before: SessionState & { seenBefore: Totals }, terms: 
     // invalid, never expired, which says the payer paid too little or too late. Read from the
     // payments themselves: a recompute after the reorg (a late payment's) stores the lower count.
     const sawEnough = before.seenBefore.seenInTime >= terms.threshold || (totals.everSeenInTime ?? 0n) >= terms.threshold;
-    if (totals.confirmedInTime >= terms.threshold && !windowOver) {
+    // Settled by the confirmations that came within the window, whenever it is recomputed:
+    // after the window (a worker behind, a page read a moment late), by those seen confirmed
+    // before it ended, never by its own clock.
+    const confirmed = windowOver ? (totals.confirmedByWindow ?? 0n) : totals.confirmedInTime;
+    if (confirmed >= terms.threshold) {
       status = 'settled';
     } else if (expired && totals.seenInTime < terms.threshold && !sawEnough) {
       status = 'expired';

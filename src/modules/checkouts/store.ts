@@ -293,18 +293,23 @@ export async function listCheckouts(db: DbConn, linkId: string, offset: number, 
  * deposit mined again is the same row, revived, so nothing counts twice). A deposit AML screening holds (a listed sender,
  * docs/aml.md) is seen but not confirmed: it cannot settle the session until an operator
  * releases it (the release emits deposit.confirmed, which recomputes the session).
+ * `confirmedByWindow`: of the confirmed in time, those confirmed (or released) before the
+ * monitoring window ended (confirmed_at is only set within it: attachPayments).
  */
 export async function totalsOf(db: DbConn, checkoutId: string) {
   const { rows } = await sql<{
     seen_in_time: string;
     ever_in_time: string;
     confirmed_in_time: string;
+    confirmed_by_window: string;
     seen_late: string;
     confirmed: string;
   }>`
     SELECT coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status <> 'FAILED'), 0)::text AS seen_in_time,
            coalesce(sum(t.amount) FILTER (WHERE NOT p.late), 0)::text AS ever_in_time,
            coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed_in_time,
+           coalesce(sum(t.amount) FILTER (WHERE NOT p.late AND t.status = 'SUCCESS' AND NOT t.aml_held AND p.confirmed_at IS NOT NULL), 0)::text
+             AS confirmed_by_window,
            coalesce(sum(t.amount) FILTER (WHERE p.late AND t.status <> 'FAILED'), 0)::text AS seen_late,
            coalesce(sum(t.amount) FILTER (WHERE t.status = 'SUCCESS' AND NOT t.aml_held), 0)::text AS confirmed
       FROM checkout_payments p JOIN transactions t ON t.id = p.transaction_id
@@ -314,6 +319,7 @@ export async function totalsOf(db: DbConn, checkoutId: string) {
     seenInTime: BigInt(r.seen_in_time),
     everSeenInTime: BigInt(r.ever_in_time),
     confirmedInTime: BigInt(r.confirmed_in_time),
+    confirmedByWindow: BigInt(r.confirmed_by_window),
     seenLate: BigInt(r.seen_late),
     confirmed: BigInt(r.confirmed),
   };
@@ -357,13 +363,16 @@ export async function attachPayments(db: DbConn, depositIds: string[], seenAt: D
       -- "in time" to a session that had just expired, told by no event.
          FOR KEY SHARE OF c
     ), ins AS (
-      INSERT INTO checkout_payments (transaction_id, checkout_id, seen_at, late)
+      INSERT INTO checkout_payments (transaction_id, checkout_id, seen_at, late, confirmed_at)
       -- Late too when the session is closed already: another process (its clock a little ahead,
       -- or between this clock reading and this insert) expired it on seeing nothing in time. In
       -- time, it would be counted by no rule of a final session and told by no event.
-      SELECT transaction_id, checkout_id, ${seenAt}, ${seenAt} >= expires_at OR status IN ('expired', 'invalid')
-        FROM d WHERE ${seenAt} < monitor_until
-      ON CONFLICT (transaction_id) DO NOTHING
+      -- Confirmed (or released from an AML hold) now, within the window: when, kept once, so
+      -- a recompute after the window still counts it (status.ts, confirmedByWindow).
+      SELECT d.transaction_id, d.checkout_id, ${seenAt}, ${seenAt} >= d.expires_at OR d.status IN ('expired', 'invalid'),
+             CASE WHEN t.status = 'SUCCESS' AND NOT t.aml_held THEN ${seenAt}::timestamptz END
+        FROM d JOIN transactions t ON t.id = d.transaction_id WHERE ${seenAt} < d.monitor_until
+      ON CONFLICT (transaction_id) DO UPDATE SET confirmed_at = coalesce(checkout_payments.confirmed_at, EXCLUDED.confirmed_at)
     )
     SELECT DISTINCT d.checkout_id FROM d`.execute(db);
   return rows.map((r) => r.checkout_id);
