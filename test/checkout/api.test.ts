@@ -598,12 +598,7 @@ describe('checkout sessions', () => {
 
   it('stops taking sessions at its payment limit; two payers at once get their own address and amount', async () => {
     const link = await createLink({ name: 'Limited', paymentLimit: 1, inactiveMessage: 'All gone' });
-    const [a, b] = await Promise.all([
-      startCheckout(link.id, { asset: 'USDC', amount: '1' }),
-      startCheckout(link.id, { asset: 'USDC', amount: '2' }),
-    ]);
-    expect(a.address).not.toBe(b.address);
-    expect([a.amount, b.amount].sort()).toEqual(['1', '2']);
+    const a = await startCheckout(link.id, { asset: 'USDC', amount: '1' });
     await eth().sendToken('USDC', a.address, a.amount);
     await eth().mine(2);
     await indexAll();
@@ -611,9 +606,54 @@ describe('checkout sessions', () => {
     expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: key() })).body.data).toMatchObject({ active: false, payments: 1 });
     const refused = await h.api('POST', `/v1/payment_links/${link.id}/checkouts`, { key: key(), body: { asset: 'USDC', amount: '1' } });
     expect(refused.body).toMatchObject({ error: 'PAYMENT_LINK_INACTIVE', message: 'All gone' });
-    const listed = await h.api('GET', `/v1/payment_links/${link.id}/checkouts`, { key: key() });
-    expect(listed.body.data.map((x: any) => x.id).sort()).toEqual([a.id, b.id].sort());
+
+    const two = await createLink({ name: 'Two places', paymentLimit: 2, configurations: { expiresInMinutes: 10, monitoringMinutes: 0 } });
+    const [x, y] = await Promise.all([
+      startCheckout(two.id, { asset: 'USDC', amount: '1' }),
+      startCheckout(two.id, { asset: 'USDC', amount: '2' }),
+    ]);
+    expect(x.address).not.toBe(y.address);
+    expect([x.amount, y.amount].sort()).toEqual(['1', '2']);
+    const listed = await h.api('GET', `/v1/payment_links/${two.id}/checkouts`, { key: key() });
+    expect(listed.body.data.map((c: any) => c.id).sort()).toEqual([x.id, y.id].sort());
   });
+
+  it('never settles more than its payment limit: a payer paying holds a place, given back when the session expires', async () => {
+    const link = await createLink({ name: 'Two tickets', paymentLimit: 2, configurations: { expiresInMinutes: 10, monitoringMinutes: 0 } });
+    const count = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM checkouts WHERE link_id = ${link.id}`.execute(h.database.db)).rows[0]!.n;
+    // Four payers at once for two places: two sessions, two refusals, nothing else written.
+    const starts = await Promise.all(
+      [1, 2, 3, 4].map(() => h.api('POST', `/v1/payment_links/${link.id}/checkouts`, { key: key(), body: { asset: 'USDC', amount: '1' } })),
+    );
+    expect(starts.map((r) => r.status).sort()).toEqual([200, 200, 422, 422]);
+    const refusal = starts.find((r) => r.status === 422)!.body;
+    expect(refusal).toMatchObject({
+      error: 'PAYMENT_LINK_INACTIVE',
+      message: 'All 2 payment(s) this link takes are settled or held by payers paying now: try again later',
+    });
+    expect(await count()).toBe(2);
+    const [a, b] = starts.filter((r) => r.status === 200).map((r) => r.body.data);
+    // Still active (nothing settled), yet full while both are being paid.
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: key() })).body.data).toMatchObject({ active: true, payments: 0 });
+    await eth().sendToken('USDC', a.address, '1');
+    await eth().mine(2);
+    await indexAll();
+    await until(a.id, (x) => x.status === 'settled');
+    expect(
+      (await h.api('POST', `/v1/payment_links/${link.id}/checkouts`, { key: key(), body: { asset: 'USDC', amount: '1' } })).status,
+    ).toBe(422);
+    // The other payer never pays: its session expires and gives its place back.
+    clock.advance(11 * 60_000);
+    expect((await checkout(b.id)).status).toBe('expired');
+    const c = await startCheckout(link.id, { asset: 'USDC', amount: '1' });
+    await eth().sendToken('USDC', c.address, '1');
+    await eth().mine(2);
+    await indexAll();
+    await until(c.id, (x) => x.status === 'settled');
+    expect((await h.api('GET', `/v1/payment_links/${link.id}`, { key: key() })).body.data).toMatchObject({ active: false, payments: 2 });
+  });
+
   it('a payment AML screening holds is seen, not confirmed: released, it settles; still held when the window ends, invalid', async () => {
     const link = await createLink({ name: 'Held', amount: '4', configurations: { expiresInMinutes: 10, monitoringMinutes: 20 } });
     const [released, held] = [await startCheckout(link.id, { asset: 'USDC' }), await startCheckout(link.id, { asset: 'USDC' })];

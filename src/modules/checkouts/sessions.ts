@@ -96,6 +96,11 @@ export async function startSession(
   const terms = configurationsOf(link.configurations);
   const id = uuidv7();
   const now = deps.clock.now();
+  // Checked before an address is issued, and again under the link's lock as the session is
+  // written (two payers starting at once); between the two, a refusal leaves the issued
+  // address unused.
+  if (link.payment_limit !== null && (await store.heldPayments(deps.db, link.id, now)) >= link.payment_limit)
+    throw full(link.payment_limit);
   const expiresAt = new Date(now.getTime() + terms.expiresInMinutes * 60_000);
   // Issued for the link's business (the payer holds no key): a child address like any other.
   const address = await deps.addresses.create({ keyId: 'checkout', businessId: link.business_id, walletId: null }, pick.wallet_id, {
@@ -108,27 +113,43 @@ export async function startSession(
       ...(input.reference ? { reference: input.reference } : {}),
     },
   });
-  return store.insertCheckout(deps.db, {
-    id,
-    linkId: link.id,
-    businessId: link.business_id,
-    walletId: pick.wallet_id,
-    assetId: asset.row.id,
-    addressId: address.id,
-    address: address.address,
-    amount,
-    threshold: thresholdOf(amount, terms.underpaymentTolerance),
-    expiresAt,
-    monitorUntil: new Date(expiresAt.getTime() + terms.monitoringMinutes * 60_000),
-    paymentReference: paymentRequestsOf(asset)?.newReference?.() ?? null,
-    reference: input.reference ?? null,
-    email: input.email ?? null,
-    payerName: input.name ?? null,
-    redirectUrl: input.redirectUrl ?? null,
-    metadata: input.metadata ?? null,
-    createdChannel: channel,
-    now,
+  return deps.db.transaction().execute(async (tx) => {
+    const limit = await store.lockLinkLimit(tx, link.id);
+    if (limit !== null && (await store.heldPayments(tx, link.id, now)) >= limit) throw full(limit);
+    return store.insertCheckout(tx, {
+      id,
+      linkId: link.id,
+      businessId: link.business_id,
+      walletId: pick.wallet_id,
+      assetId: asset.row.id,
+      addressId: address.id,
+      address: address.address,
+      amount,
+      threshold: thresholdOf(amount, terms.underpaymentTolerance),
+      expiresAt,
+      monitorUntil: new Date(expiresAt.getTime() + terms.monitoringMinutes * 60_000),
+      paymentReference: paymentRequestsOf(asset)?.newReference?.() ?? null,
+      reference: input.reference ?? null,
+      email: input.email ?? null,
+      payerName: input.name ?? null,
+      redirectUrl: input.redirectUrl ?? null,
+      metadata: input.metadata ?? null,
+      createdChannel: channel,
+      now,
+    });
   });
+}
+
+/**
+ * A link whose paymentLimit is taken: by settled sessions, and by sessions open now that may
+ * still settle. Each payer holds a place while paying, so the limit is never passed (a link
+ * selling 100 tickets settles 100 at most); a session that expires gives its place back.
+ */
+function full(limit: number): BusinessRuleError {
+  return new BusinessRuleError(
+    'PAYMENT_LINK_INACTIVE',
+    `All ${limit} payment(s) this link takes are settled or held by payers paying now: try again later`,
+  );
 }
 
 export function inactive(link: store.LinkRow): BusinessRuleError {

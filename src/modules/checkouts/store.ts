@@ -412,10 +412,25 @@ export async function dueCheckouts(db: DbConn, now: Date, limit: number, after?:
   return rows;
 }
 
-/** Settled sessions of a link (the payment limit's count), read under the link's lock. */
-export async function settledCount(db: DbConn, linkId: string): Promise<number> {
-  const { rows } = await sql<{
-    n: number;
-  }>`SELECT count(*)::int AS n FROM checkouts WHERE link_id = ${linkId} AND status = 'settled'`.execute(db);
+/**
+ * Sessions that hold one of a link's payments (its paymentLimit): settled, or open and able
+ * to settle: before their deadline, or with a payment seen in time (waiting for its
+ * confirmations, or for the job that counts it). A session that expired or ended invalid
+ * frees its place.
+ */
+export async function heldPayments(db: DbConn, linkId: string, now: Date): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM checkouts c
+     WHERE c.link_id = ${linkId}
+       AND (c.status = 'settled' OR (c.status IN ('new', 'processing') AND (c.expires_at > ${now}
+         OR EXISTS (SELECT 1 FROM checkout_payments p WHERE p.checkout_id = c.id AND NOT p.late))))`.execute(db);
   return rows[0]?.n ?? 0;
+}
+
+/** The link's payment limit as it stands, its row locked: session starts of one link one at a time. */
+export async function lockLinkLimit(db: DbConn, linkId: string): Promise<number | null> {
+  const { rows } = await sql<{
+    payment_limit: number | null;
+  }>`SELECT payment_limit FROM payment_links WHERE id = ${linkId} FOR UPDATE`.execute(db);
+  return rows[0]?.payment_limit ?? null;
 }
