@@ -35,6 +35,7 @@ import type { TransactionView } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WithdrawalService } from '../withdrawals/service.js';
 import type { StakeBody, StakingActionBody, StakingView } from './schemas.js';
+import * as store from './store.js';
 
 export const STAKING_PURPOSE = 'staking' satisfies Purpose;
 
@@ -103,6 +104,12 @@ export class StakingService {
     if (!read) await this.deps.outbound.ready(chain, [wallet.address]);
 
     await this.deps.db.transaction().execute(async (tx) => {
+      // The rules again, with the master's operations accepted and not yet on chain: two
+      // unstakes of all that is staked, sent at once, are one accepted and one 422, not two
+      // Transactions of which the chain's pre-sign check fails one.
+      await store.lockMaster(tx, chain.id, wallet.address);
+      const types = Object.values(KINDS).map((k) => k.type);
+      checkRule(op, pendingState(state, await store.inFlight(tx, wallet.id, chain.id, types)), decimals, symbol, staking.maxUnlocking);
       if (asset && read) {
         const move = {
           chain,
@@ -309,6 +316,29 @@ function checkRule(op: StakingOperation, state: StakingState, decimals: number, 
  * What the Transaction's metadata says of the operation (`staking`), beside the client's own;
  * an unstake's unlock date as expected now, made exact from the chain once it is mined.
  */
+/**
+ * The chain's state as it will be once the operations on their way are mined: an unstake
+ * takes its amount out of its resource's stake and waits to unlock; a restake takes every
+ * unstake back; a withdrawal takes what has unlocked. (A stake adds nothing an operation
+ * may use before it is mined.)
+ */
+export function pendingState(state: StakingState, inFlight: readonly store.InFlight[]): StakingState {
+  const now = state.headTime.getTime();
+  let positions = state.positions;
+  let unlocking = state.unlocking;
+  for (const t of inFlight) {
+    const action = actionOf(t.type);
+    if (action === 'unstake') {
+      const amount = BigInt(t.amount);
+      positions = positions.map((p) => (p.resource === t.resource ? { ...p, staked: p.staked > amount ? p.staked - amount : 0n } : p));
+      const resource = t.resource as StakingState['unlocking'][number]['resource'];
+      unlocking = [...unlocking, { resource, amount, unlocksAt: new Date(now + state.unlockPeriodMs) }];
+    } else if (action === 'restake') unlocking = [];
+    else if (action === 'withdraw') unlocking = unlocking.filter((u) => u.unlocksAt.getTime() > now);
+  }
+  return { ...state, positions, unlocking };
+}
+
 function stakingMetadata(op: StakingOperation, state: StakingState): Record<string, unknown> {
   if (op.action === 'unstake') {
     return {
