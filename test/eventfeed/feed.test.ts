@@ -184,7 +184,23 @@ describe('an event and its delivery', () => {
   });
 
   it('triggers every event type, and refuses a type that does not exist', async () => {
-    for (const name of WEBHOOK_EVENTS) expect((await trigger(b, name)).event).toBe(name);
+    const sent: Record<string, { type: string; status: string; confirmed: boolean; hash: string | null }> = {};
+    for (const name of WEBHOOK_EVENTS) {
+      const body = await trigger(b, name);
+      expect(body.event).toBe(name);
+      sent[name] = body.data;
+    }
+    // Each with the Transaction type and status a real one of its kind carries (docs/webhooks.md).
+    const shape = (name: string) => [sent[name]!.type, sent[name]!.status];
+    expect(shape('withdraw.pending_approval')).toEqual(['WITHDRAW', 'PENDING_APPROVAL']);
+    expect(shape('withdraw.cancelled')).toEqual(['WITHDRAW', 'CANCELLED']);
+    expect([sent['withdraw.cancelled']!.confirmed, sent['withdraw.cancelled']!.hash]).toEqual([false, null]);
+    expect(shape('deposit.processing')).toEqual(['DEPOSIT', 'PENDING']);
+    expect(shape('salvage.failed')).toEqual(['SALVAGE', 'FAILED']);
+    expect(shape('staking.success')).toEqual(['STAKING', 'SUCCESS']);
+    expect(shape('unstaking.success')).toEqual(['UNSTAKING', 'SUCCESS']);
+    expect(shape('unstaking.withdraw.success')).toEqual(['UNSTAKING_WITHDRAW', 'SUCCESS']);
+    expect(shape('restaking.failed')).toEqual(['RESTAKING', 'FAILED']);
     const res = await h.api('POST', `/v1/wallets/${b.id}/webhooks/trigger`, { key: b.apiKey, body: { event: 'deposit.maybe' } });
     expect(res.status).toBe(400);
   });

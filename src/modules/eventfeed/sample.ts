@@ -13,6 +13,7 @@ import type { TransactionRow } from '../transactions/service.js';
 import type { WalletRow } from '../wallets/service.js';
 import type { WebhookEventName } from '../webhooks/types.js';
 
+/** The Transaction type of each event family; the first prefix that matches wins (unstaking.withdraw. before unstaking.). */
 const TYPES: [prefix: string, type: string][] = [
   ['deposit.', 'DEPOSIT'],
   ['withdraw.', 'WITHDRAW'],
@@ -20,7 +21,19 @@ const TYPES: [prefix: string, type: string][] = [
   ['swap.', 'SWAP'],
   ['custom-smart-contract.', 'CUSTOM_SMART_CONTRACT'],
   ['auto-settlement.', 'AUTO_SETTLEMENT'],
+  ['salvage.', 'SALVAGE'],
+  ['staking.', 'STAKING'],
+  ['unstaking.withdraw.', 'UNSTAKING_WITHDRAW'],
+  ['unstaking.', 'UNSTAKING'],
+  ['restaking.', 'RESTAKING'],
 ];
+
+/** Events whose Transaction is not (or not yet) on chain with an outcome, by the status it carries. */
+const STATUS_OF: Partial<Record<WebhookEventName, 'PENDING' | 'PENDING_APPROVAL' | 'CANCELLED'>> = {
+  'deposit.processing': 'PENDING',
+  'withdraw.pending_approval': 'PENDING_APPROVAL',
+  'withdraw.cancelled': 'CANCELLED',
+};
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 
@@ -39,12 +52,14 @@ export function sampleTransaction(s: SampleInput): TransactionRow {
   const type = TYPES.find(([prefix]) => s.event.startsWith(prefix))?.[1] ?? 'TEST';
   const failed = s.event.endsWith('.failed');
   const pending = s.event === 'deposit.processing';
-  const status = failed ? 'FAILED' : pending ? 'PENDING' : 'SUCCESS';
+  // Held for approval, or cancelled before it was sent: nothing on chain.
+  const unsent = s.event === 'withdraw.pending_approval' || s.event === 'withdraw.cancelled';
+  const status = failed ? 'FAILED' : (STATUS_OF[s.event] ?? 'SUCCESS');
   const swept = s.event === 'deposit.swept.success';
   const decimals = s.asset?.asset.row.decimals ?? s.nativeDecimals;
   const amount = parseAmount('10.5', decimals).toString();
   const inbound = type === 'DEPOSIT';
-  const onChain = type !== 'SIGNED' && type !== 'TEST';
+  const onChain = type !== 'SIGNED' && type !== 'TEST' && !unsent;
   const fee = onChain && !inbound ? parseAmount('0.000021', s.nativeDecimals).toString() : null;
   const hash = onChain ? hex(32) : null;
   return {
@@ -56,7 +71,15 @@ export function sampleTransaction(s: SampleInput): TransactionRow {
     asset_id: s.asset?.asset.row.id ?? null,
     type,
     status,
-    stage: failed ? 'failed' : pending ? 'mined' : 'confirmed',
+    stage: failed
+      ? 'failed'
+      : pending
+        ? 'mined'
+        : status === 'PENDING_APPROVAL'
+          ? 'awaiting-approval'
+          : status === 'CANCELLED'
+            ? 'cancelled'
+            : 'confirmed',
     confirmed: status === 'SUCCESS',
     confirmations: onChain ? (pending ? 1 : s.confirmations) : null,
     amount,
