@@ -101,8 +101,13 @@ export class WebhookLog {
       deliveryId,
       eventId: event.id,
       url,
-      // Events from before migration 006 carry no body: the delivery keeps its own copy.
-      body: event.body === null ? JSON.stringify({ event: event.name, data: event.payload }) : null,
+      // Events from before migration 006 carry no body: the delivery keeps its own copy, the
+      // bytes the event was first delivered (and signed) with. Rebuilt from the payload only
+      // when no delivery kept them: jsonb has its own key order, the same value in other bytes.
+      body:
+        event.body === null
+          ? ((await store.firstDeliveryBody(tx, event.id)) ?? JSON.stringify({ event: event.name, data: event.payload }))
+          : null,
       maxAttempts: MAX_ATTEMPTS,
       now: this.deps.clock.now(),
       job: this.deps.plan(tx, 1),

@@ -164,6 +164,16 @@ export function encodeEventRows(name: string, rows: NewEventRow[]): EncodedEvent
   return { meta: JSON.stringify(meta), bodies, count: rows.length };
 }
 
+/**
+ * The bytes an event written before migration 006 (no body of its own) was first delivered
+ * with: its oldest delivery's own copy; null when it has none.
+ */
+export async function firstDeliveryBody(db: DbConn, eventId: string): Promise<string | null> {
+  const { rows } = await sql<{ body: string }>`SELECT body FROM webhook_deliveries WHERE event_id = ${eventId} AND body IS NOT NULL
+    ORDER BY created_at, id LIMIT 1`.execute(db);
+  return rows[0]?.body ?? null;
+}
+
 /** A new delivery of an existing event (resend); `body` only for events written before bodies were kept on events. */
 export async function insertDeliveryOfEvent(
   db: DbConn,
