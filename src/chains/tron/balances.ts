@@ -10,7 +10,9 @@
  * Amounts are exact bigints (sun, token base units).
  */
 import type { BalanceQuery } from '../types.js';
-import { decodeBalanceResults, encodeBalanceCalls } from '../evm/multicall-balances.js';
+import { decodeBalanceResultsSettled, encodeBalanceCalls } from '../evm/multicall-balances.js';
+import { ChainRejectedError } from '../errors.js';
+import { UpstreamError } from '../../lib/errors.js';
 import { tronEvmHex, tronHex } from './codec.js';
 import { addressWord, constantCall, mapLimit, uintOutput } from './calls.js';
 import type { TronNode } from './node.js';
@@ -35,12 +37,24 @@ async function viaMulticall(node: TronNode, multicall: string, queries: readonly
   for (let i = 0; i < evmQueries.length; i += MULTICALL_CHUNK) chunks.push(evmQueries.slice(i, i + MULTICALL_CHUNK));
   const results = await mapLimit(chunks, concurrency, async (chunk) => {
     // encodeBalanceCalls gives selector + arguments; java-tron takes them apart.
-    const data = encodeBalanceCalls(evmHex(multicall), chunk);
+    // Each call answers alone (allowFailure): a contract that is no token fails its own query,
+    // said as such (unreadable), not the whole call.
+    const data = encodeBalanceCalls(evmHex(multicall), chunk, true);
     const out = await constantCall(node, multicall, 'aggregate3((address,bool,bytes)[])', data.slice(10));
     if (!out.ok) throw new Error(`balance multicall failed: ${out.why}`);
-    return decodeBalanceResults(`0x${out.output}`, chunk.length);
+    return decodeBalanceResultsSettled(`0x${out.output}`, chunk.length);
   });
-  return results.flat();
+  return results.flat().map((v, i) => v ?? unreadable(queries[i]!));
+}
+
+/**
+ * A token query whose balanceOf reverted or answered no uint256: the node is fine, the
+ * contract answers no balance (a recovery's contract a client named: rejectionReason
+ * 'reverted' says so to the caller).
+ */
+function unreadable(q: BalanceQuery): never {
+  const what = `balanceOf(${q.owner}) on ${q.token ?? 'the native coin'} answered no uint256`;
+  throw new UpstreamError('CHAIN_UNAVAILABLE', `Tron balance read failed: ${what}`, new ChainRejectedError('reverted', what));
 }
 
 async function oneByOne(node: TronNode, queries: readonly BalanceQuery[], concurrency: number): Promise<bigint[]> {
@@ -65,6 +79,7 @@ export async function trxBalance(node: TronNode, owner: string): Promise<bigint>
 export async function tokenBalance(node: TronNode, token: string, owner: string): Promise<bigint> {
   const out = await constantCall(node, token, 'balanceOf(address)', addressWord(owner));
   const value = out.ok ? uintOutput(out.output) : null;
+  if (value === null && (out.ok || out.why.startsWith('reverted'))) unreadable({ owner, token });
   if (value === null) throw new Error(`balanceOf on ${token} failed: ${out.ok ? 'not one uint256' : out.why}`);
   return value;
 }

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { rejectionReason } from '../../../src/chains/errors.js';
 import { info, newWallet, post, tokenBalance } from '../../../src/devnet/tron/testkit.js';
 import { expireTransferOnceLent } from './expiry.js';
 import { childOf, events, hex41, outboundRows, settled, startTronWorld, walletApi, type TronWorld } from './world.js';
@@ -111,4 +112,20 @@ describe('a recovery with energy lent whose transfer expired unmined and was reb
     );
     expect(failed).toEqual([]);
   }, 180_000);
+});
+
+describe('a balance read of a contract that answers no balance', () => {
+  it('fails as unreadable (a 503 whose cause says reverted, what salvage answers NOT_A_TOKEN for); the TRC-20 beside it still reads', async () => {
+    const adapter = w.h.services.catalogue.findChain('tron-salvage', 'testnet')!.adapter;
+    const usdc = w.s.tokens[1]!.address;
+    const owner = newWallet().address;
+    const notAToken = newWallet().address; // an account without code: balanceOf answers nothing
+    const err = await adapter.getBalances([{ owner, token: notAToken }]).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
+    expect(rejectionReason(err)).toBe('reverted');
+    expect(await adapter.getBalances([{ owner, token: usdc }])).toEqual([0n]);
+  });
 });
