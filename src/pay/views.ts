@@ -189,13 +189,11 @@ export function sessionPage(s: SessionState): Html {
   return frame(
     `Pay ${link.name}`,
     html`${header(link, s.slug)}
-      <section
-        id="session"
-        data-events="${PREFIX}/${s.slug}/${row.id}/events"
-        data-remaining-ms="${String(s.remainingMs)}"
-      >
+      <section id="session" data-events="${PREFIX}/${s.slug}/${row.id}/events" data-remaining-ms="${String(s.remainingMs)}">
         <p id="status" class="status status-${status.key}" role="status" aria-live="polite" data-status="${status.key}">${status.text}</p>
-        <p id="success" class="success" ${row.status === 'settled' ? '' : raw('hidden')}>${row.status === 'settled' ? successText(link) : ''}</p>
+        <p id="success" class="success" ${row.status === 'settled' ? '' : raw('hidden')}>
+          ${row.status === 'settled' ? successText(link) : ''}
+        </p>
         ${s.redirect && row.status === 'settled' ? html`<p><a id="continue" href="${s.redirect}">Continue</a></p>` : ''}
         <div class="pay" ${s.owing ? '' : raw('hidden')} id="instructions">
           <h2>Send exactly <span id="due">${s.amountDue}</span> ${s.symbol} on ${s.chain}</h2>
