@@ -313,10 +313,6 @@ function checkRule(op: StakingOperation, state: StakingState, decimals: number, 
 }
 
 /**
- * What the Transaction's metadata says of the operation (`staking`), beside the client's own;
- * an unstake's unlock date as expected now, made exact from the chain once it is mined.
- */
-/**
  * The chain's state as it will be once the operations on their way are mined: an unstake
  * takes its amount out of its resource's stake and waits to unlock; a restake takes every
  * unstake back; a withdrawal takes what has unlocked. (A stake adds nothing an operation
@@ -339,6 +335,10 @@ export function pendingState(state: StakingState, inFlight: readonly store.InFli
   return { ...state, positions, unlocking };
 }
 
+/**
+ * What the Transaction's metadata says of the operation (`staking`), beside the client's own;
+ * an unstake's unlock date as expected now, made exact from the chain once it is mined.
+ */
 function stakingMetadata(op: StakingOperation, state: StakingState): Record<string, unknown> {
   if (op.action === 'unstake') {
     return {
