@@ -35,6 +35,15 @@ const STATUS_OF: Partial<Record<WebhookEventName, 'PENDING' | 'PENDING_APPROVAL'
   'withdraw.cancelled': 'CANCELLED',
 };
 
+/** The stage a Transaction of each status carries here. */
+const STAGE_OF = {
+  PENDING: 'mined',
+  PENDING_APPROVAL: 'awaiting-approval',
+  CANCELLED: 'cancelled',
+  SUCCESS: 'confirmed',
+  FAILED: 'failed',
+} as const;
+
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 
 export interface SampleInput {
@@ -71,15 +80,7 @@ export function sampleTransaction(s: SampleInput): TransactionRow {
     asset_id: s.asset?.asset.row.id ?? null,
     type,
     status,
-    stage: failed
-      ? 'failed'
-      : pending
-        ? 'mined'
-        : status === 'PENDING_APPROVAL'
-          ? 'awaiting-approval'
-          : status === 'CANCELLED'
-            ? 'cancelled'
-            : 'confirmed',
+    stage: STAGE_OF[status],
     confirmed: status === 'SUCCESS',
     confirmations: onChain ? (pending ? 1 : s.confirmations) : null,
     amount,

@@ -241,10 +241,9 @@ export class PolicyService {
     );
   }
 
-  /** The rule checked (validate.ts) and its wallet, address, users and keys found in the business. */
   /**
-   * A rule as checkRule has it, its wallet and address this business's, and the people and
-   * keys it names live: those of the parts the request sends (`verify`; all of them on
+   * The rule checked (validate.ts), its wallet and address this business's, and the people
+   * and keys it names live: those of the parts the request sends (`verify`; all of them on
    * create). An edit that leaves the approvers or the conditions as stored does not check
    * their names again: a key revoked or a user removed since must not stop a manager from
    * switching the rule off, renaming it or moving its priority (the stale name can no longer
