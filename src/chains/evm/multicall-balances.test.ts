@@ -14,7 +14,6 @@ import {
   AGGREGATE3_SELECTOR,
   BALANCE_OF_SELECTOR,
   GET_ETH_BALANCE_SELECTOR,
-  decodeBalanceResults,
   decodeBalanceResultsSettled,
   encodeBalanceCalls,
 } from './multicall-balances.js';
@@ -83,7 +82,7 @@ describe('multicall balance encoding', () => {
     fc.assert(
       fc.property(fc.array(fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), { minLength: 1, maxLength: 12 }), (values) => {
         const data = encodeAbiParameters(RESULTS, [values.map((v) => ({ success: true, returnData: word(v) }))]);
-        expect(decodeBalanceResults(data, values.length)).toEqual(values);
+        expect(decodeBalanceResultsSettled(data, values.length)).toEqual(values);
       }),
     );
   });
@@ -91,17 +90,18 @@ describe('multicall balance encoding', () => {
   it('refuses anything but one uint256 per call', () => {
     const results = (rows: { success: boolean; returnData: Hex }[]) => encodeAbiParameters(RESULTS, [rows]);
     // A "token" without code: success, no data.
-    expect(() => decodeBalanceResults(results([{ success: true, returnData: '0x' }]), 1)).toThrow(/no uint256/);
-    expect(() => decodeBalanceResults(results([{ success: false, returnData: word(1n) }]), 1)).toThrow(/no uint256/);
-    expect(() => decodeBalanceResults(results([{ success: true, returnData: `${word(1n)}00` }]), 1)).toThrow(/no uint256/);
-    expect(() => decodeBalanceResults(results([{ success: true, returnData: word(1n) }]), 2)).toThrow(/1 results for 2/);
+    // No uint256 is never a balance: that call answers null.
+    expect(decodeBalanceResultsSettled(results([{ success: true, returnData: '0x' }]), 1)).toEqual([null]);
+    expect(decodeBalanceResultsSettled(results([{ success: false, returnData: word(1n) }]), 1)).toEqual([null]);
+    expect(decodeBalanceResultsSettled(results([{ success: true, returnData: `${word(1n)}00` }]), 1)).toEqual([null]);
+    expect(() => decodeBalanceResultsSettled(results([{ success: true, returnData: word(1n) }]), 2)).toThrow(/1 results for 2/);
     // Truncated or garbage answers are errors, never numbers.
     const good = results([{ success: true, returnData: word(5n) }]);
-    expect(decodeBalanceResults(good, 1)).toEqual([5n]);
-    expect(() => decodeBalanceResults(good.slice(0, -64) as Hex, 1)).toThrow(/malformed/);
-    expect(() => decodeBalanceResults('0x' as Hex, 1)).toThrow(/malformed/);
-    expect(() => decodeBalanceResults(`0x${'f'.repeat(64)}` as Hex, 1)).toThrow(/malformed/);
-    expect(() => decodeBalanceResults('0xzz' as Hex, 1)).toThrow(/malformed/);
+    expect(decodeBalanceResultsSettled(good, 1)).toEqual([5n]);
+    expect(() => decodeBalanceResultsSettled(good.slice(0, -64) as Hex, 1)).toThrow(/malformed/);
+    expect(() => decodeBalanceResultsSettled('0x' as Hex, 1)).toThrow(/malformed/);
+    expect(() => decodeBalanceResultsSettled(`0x${'f'.repeat(64)}` as Hex, 1)).toThrow(/malformed/);
+    expect(() => decodeBalanceResultsSettled('0xzz' as Hex, 1)).toThrow(/malformed/);
     // Settled: each call answers alone (null: failed or no uint256); a malformed whole is still an error.
     const mixed = results([
       { success: true, returnData: word(5n) },
@@ -110,7 +110,6 @@ describe('multicall balance encoding', () => {
       { success: true, returnData: word(7n) },
     ]);
     expect(decodeBalanceResultsSettled(mixed, 4)).toEqual([5n, null, null, 7n]);
-    expect(() => decodeBalanceResults(mixed, 4)).toThrow('balance call 1 returned no uint256');
     expect(() => decodeBalanceResultsSettled(mixed.slice(0, -64) as Hex, 4)).toThrow(/malformed/);
     // Cross-check against viem's decoder on the same bytes.
     const [decoded] = decodeAbiParameters(RESULTS, good);

@@ -48,14 +48,6 @@ export function encodeBalanceCalls(multicall3: string, queries: readonly Balance
   return parts.join('') as Hex;
 }
 
-/** The balances of an aggregate3 result, in call order; anything but one uint256 per call is an error. */
-export function decodeBalanceResults(data: Hex, expected: number): bigint[] {
-  return decodeBalanceResultsSettled(data, expected).map((v, i) => {
-    if (v === null) throw new RpcError(`balance call ${i} returned no uint256`);
-    return v;
-  });
-}
-
 /**
  * The balances of an aggregate3 result, in call order, null for a call that failed or did not
  * answer one uint256 (a "token" without code answers success with no data: never read that as

@@ -60,10 +60,10 @@ export interface SampleInput {
 export function sampleTransaction(s: SampleInput): TransactionRow {
   const type = TYPES.find(([prefix]) => s.event.startsWith(prefix))?.[1] ?? 'TEST';
   const failed = s.event.endsWith('.failed');
-  const pending = s.event === 'deposit.processing';
-  // Held for approval, or cancelled before it was sent: nothing on chain.
-  const unsent = s.event === 'withdraw.pending_approval' || s.event === 'withdraw.cancelled';
   const status = failed ? 'FAILED' : (STATUS_OF[s.event] ?? 'SUCCESS');
+  const pending = status === 'PENDING';
+  // Held for approval, or cancelled before it was sent: nothing on chain.
+  const unsent = status === 'PENDING_APPROVAL' || status === 'CANCELLED';
   const swept = s.event === 'deposit.swept.success';
   const decimals = s.asset?.asset.row.decimals ?? s.nativeDecimals;
   const amount = parseAmount('10.5', decimals).toString();

@@ -49,6 +49,8 @@ const KINDS = {
   withdraw: { type: 'UNSTAKING_WITHDRAW', event: 'unstaking.withdraw', what: 'withdrawal of unlocked TRX' },
 } as const satisfies Record<StakingAction, { type: string; event: string; what: string }>;
 
+const STAKING_TYPES = Object.values(KINDS).map((k) => k.type);
+
 const actionOf = (type: string): StakingAction | undefined => (Object.keys(KINDS) as StakingAction[]).find((a) => KINDS[a].type === type);
 
 interface Master {
@@ -108,8 +110,8 @@ export class StakingService {
       // unstakes of all that is staked, sent at once, are one accepted and one 422, not two
       // Transactions of which the chain's pre-sign check fails one.
       await store.lockMaster(tx, chain.id, wallet.address);
-      const types = Object.values(KINDS).map((k) => k.type);
-      checkRule(op, pendingState(state, await store.inFlight(tx, wallet.id, chain.id, types)), decimals, symbol, staking.maxUnlocking);
+      const inFlight = await store.inFlight(tx, wallet.id, chain.id, STAKING_TYPES);
+      checkRule(op, pendingState(state, inFlight), decimals, symbol, staking.maxUnlocking);
       if (asset && read) {
         const move = {
           chain,
