@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { payPage } from './pay-page.js';
 import { createDashboardUser, DashClient } from '../dashboard/support.js';
 
 const SLUG = 'devnet-eth';
@@ -52,16 +53,7 @@ async function multipart(method: 'POST' | 'PATCH', path: string, fields: Record<
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-/** The payer's page, as a browser (or anything else) would call it. */
-async function page(method: 'GET' | 'POST', path: string, init: { body?: string; type?: string } = {}) {
-  const res = await fetch(`${h.baseUrl}/pay${path}`, {
-    method,
-    redirect: 'manual',
-    ...(init.type ? { headers: { 'content-type': init.type } } : {}),
-    ...(init.body !== undefined ? { body: init.body } : {}),
-  });
-  return { status: res.status, location: res.headers.get('location'), type: res.headers.get('content-type'), text: await res.text() };
-}
+const page = (method: 'GET' | 'POST', path: string, init: { body?: string; type?: string } = {}) => payPage(h.baseUrl, method, path, init);
 
 describe('multipart payment-link forms', () => {
   it('refuses NUL and unpaired surrogates inside the JSON fields (400, as a JSON body would be), writing nothing', async () => {

@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { payPage } from './pay-page.js';
 
 const SLUG = 'devnet-eth';
 let h: Harness;
@@ -27,15 +28,7 @@ async function createLink(body: Record<string, unknown>) {
   return res.body.data as Record<string, any>;
 }
 
-async function page(method: 'GET' | 'POST', path: string, init: { body?: string; type?: string } = {}) {
-  const res = await fetch(`${h.baseUrl}/pay${path}`, {
-    method,
-    redirect: 'manual',
-    ...(init.type ? { headers: { 'content-type': init.type } } : {}),
-    ...(init.body !== undefined ? { body: init.body } : {}),
-  });
-  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
-}
+const page = (method: 'GET' | 'POST', path: string, init: { body?: string; type?: string } = {}) => payPage(h.baseUrl, method, path, init);
 
 /** The first status event of a session's live stream. */
 async function firstStatus(path: string): Promise<Record<string, unknown>> {
