@@ -27,6 +27,7 @@ function recording() {
     'outbound.confirmed': table({ 'autosettle-swap': note('confirmed swap') }),
     'deposit.recorded': [note('recorded')],
     'deposit.confirmed': [note('first'), note('second')],
+    'deposit.failed': [],
     'sweep.completed': [note('swept')],
     'approval.decided': [],
   };

@@ -12,8 +12,8 @@
  *   transaction that stores the signature, settles the row (exactly once: row lock and stage
  *   condition, outbound/core.ts) or records a confirmation change; a subscriber that throws
  *   rolls that transaction back and it is retried.
- * - `deposit.recorded` and `deposit.confirmed` (the indexer and the deposit finder, in the
- *   transaction that records or confirms the deposits) and `sweep.completed` (in the transaction that marks deposits swept) have
+ * - `deposit.recorded`, `deposit.confirmed` and `deposit.failed` (the indexer and the deposit
+ *   finder, in the transaction that records, confirms or fails the deposits) and `sweep.completed` (in the transaction that marks deposits swept) have
  *   lists of subscribers. Those of today only queue jobs (subscriptions.ts): the treasury
  *   work itself runs in the worker, so it can neither stall nor roll back indexing.
  */
@@ -58,10 +58,19 @@ export interface EventPayloads {
   'outbound.settled': { row: OutboundRow };
   /** A settled row's receipt got deeper, moved to another block, or was reorged away (outbound/confirm.ts). */
   'outbound.confirmed': { row: OutboundRow; change: Confirmation };
-  /** New deposits were recorded (PENDING, or SUCCESS when found already final), in the transaction that wrote them. */
+  /**
+   * New deposits were recorded (PENDING, or SUCCESS when found already final), or failed ones
+   * revived (their transaction mined again after a reorg: PENDING again), in the transaction
+   * that wrote them.
+   */
   'deposit.recorded': { depositIds: string[] };
   /** Deposits reached their confirmations (status SUCCESS). */
   'deposit.confirmed': { depositIds: string[] };
+  /**
+   * Deposits still PENDING were failed: their block or their transfer is gone (a chain
+   * reorganisation), in the transaction that failed them.
+   */
+  'deposit.failed': { depositIds: string[] };
   /** A sweep moved these deposits to the master address (or found an earlier sweep had). */
   'sweep.completed': { sweepId: string; depositIds: string[] };
   /**

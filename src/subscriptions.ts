@@ -143,8 +143,10 @@ export function subscriptions({
       swap: (tx, { row, change }) => swap.swapConfirmed(tx, row, change),
       'nonce-filler': resentOnly,
     },
-    // A deposit to a checkout session's address: the session follows it (seen, then confirmed).
+    // A deposit to a checkout session's address: the session follows it (seen, then confirmed,
+    // or failed by a reorg: no longer counted as paid, so the payer is asked again at once).
     'deposit.recorded': [(tx, { depositIds }) => checkouts.queuePayments(tx, depositIds)],
+    'deposit.failed': [(tx, { depositIds }) => checkouts.queuePayments(tx, depositIds)],
     'deposit.confirmed': [
       (tx, { depositIds }) => checkouts.queuePayments(tx, depositIds),
       (tx, { depositIds }) => sweeps.queueConfirmed(tx, depositIds),

@@ -723,10 +723,40 @@ describe('a payment reorged away', () => {
       h.database.db,
     );
     expect(rows.map((r) => r.status)).toEqual(['FAILED']);
+    // Told at once, before its deadline: the payment no longer counts, and the payer is asked
+    // again (amount due, payment URI), the clock unmoved.
+    expect(await until(c.id, (x) => x.amountPaid === '0')).toMatchObject({ status: 'processing', amountDue: '3' });
+    expect((await checkout(c.id)).paymentUri).toContain(c.address);
     clock.advance(15 * 60_000);
     expect((await checkout(c.id)).status).toBe('processing');
     clock.advance(15 * 60_000);
     expect(await checkout(c.id)).toMatchObject({ status: 'invalid', amountConfirmed: '0' });
+  });
+});
+
+describe('a payment reorged away, then mined again', () => {
+  it('counts again as soon as it is back (nothing due, no URI: the payer is not asked twice), and settles', async () => {
+    const link = await createLink({ name: 'Re-mined', amount: '3', configurations: { expiresInMinutes: 10, monitoringMinutes: 20 } });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const raw = await eth().signTokenTransfer('USDC', c.address, '3');
+    const snap = await eth().snapshot();
+    await eth().sendRaw(raw);
+    await indexAll();
+    expect(await until(c.id, (x) => x.amountPaid === '3')).toMatchObject({ status: 'processing', amountDue: '0' });
+    await eth().revert(snap);
+    await eth().sendFiller();
+    await eth().mine(3);
+    await indexAll();
+    expect(await until(c.id, (x) => x.amountPaid === '0')).toMatchObject({ status: 'processing', amountDue: '3' });
+
+    // The same signed transfer mined again: the failed deposit is revived, and the session follows it.
+    await eth().sendRaw(raw);
+    await indexAll();
+    const back = await until(c.id, (x) => x.amountPaid === '3');
+    expect(back).toMatchObject({ status: 'processing', amountDue: '0', paymentUri: null });
+    await eth().mine(3);
+    await indexAll();
+    expect(await until(c.id, (x) => x.status === 'settled')).toMatchObject({ amountPaid: '3', amountConfirmed: '3' });
   });
 });
 

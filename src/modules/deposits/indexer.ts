@@ -420,10 +420,10 @@ export class ChainIndexer {
     for (const t of scan.transfers) recordTransfer(ctx, t, existing, matched, inserts, moves);
     // Records are only matched, moved or gone when some were read, and then under the lock.
     // The gone fail first and the moved move next: the inserts may take their positions.
-    await failGone(tx, ctx, goneFrom(ctx, existing, matched, scan.transfers, { moves, inserts }));
-    await applyMoves(tx, ctx, moves);
+    const failed = await failGone(tx, ctx, goneFrom(ctx, existing, matched, scan.transfers, { moves, inserts }));
+    const revived = await applyMoves(tx, ctx, moves);
     const { ids: inserted, settled } = await insertNew(tx, ctx, inserts, { head, final });
-    if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
+    if (inserted.length || revived.length) await this.events.emit('deposit.recorded', tx, { depositIds: [...inserted, ...revived] });
     const rescreen = ctx.rescreen?.filter((id) => inserted.includes(id)) ?? [];
     if (rescreen.length) await this.aml!.queueRescreen(tx, rescreen);
     if (!lockedFirst) await lock();
@@ -431,8 +431,10 @@ export class ChainIndexer {
       if (matched.has(v.id)) continue;
       // Read before the lock: failed only if still PENDING in the block it was read in (the
       // previous range may have found it re-mined elsewhere meanwhile).
-      if (await this.transactions.failDeposit(tx, v, 'The block holding this deposit was replaced (chain reorganisation)'))
+      if (await this.transactions.failDeposit(tx, v, 'The block holding this deposit was replaced (chain reorganisation)')) {
         await this.webhooks.emitForTransaction(tx, v.id, 'deposit.failed');
+        failed.push(v.id);
+      }
     }
     for (const { row, block } of vanished.ahead) {
       if (!matched.has(row.id)) await this.transactions.moveDepositAhead(tx, row, block);
@@ -449,9 +451,12 @@ export class ChainIndexer {
     // confirmed). Read again, the range finds it on record and moves it there.
     if (!lockedFirst && offBlocks.some((o) => read.has(o.hash.toLowerCase()))) throw new CursorMovedError();
     for (const d of offBlocks.filter((o) => !read.has(o.hash.toLowerCase()))) {
-      if (await this.transactions.failDeposit(tx, d, 'The block holding this deposit was replaced (chain reorganisation)'))
+      if (await this.transactions.failDeposit(tx, d, 'The block holding this deposit was replaced (chain reorganisation)')) {
         await this.webhooks.emitForTransaction(tx, d.id, 'deposit.failed');
+        failed.push(d.id);
+      }
     }
+    if (failed.length) await this.events.emit('deposit.failed', tx, { depositIds: failed });
 
     // The blocks that can still be replaced (head - final), and `extraWindow` more below them.
     const window = head - final + 1n + BigInt(this.opts.extraWindow);

@@ -179,8 +179,12 @@ export function goneFrom(
   });
 }
 
-/** Fails the deposits goneFrom found (each only if still PENDING where it was read), with `deposit.failed`. */
-export async function failGone(tx: DbTx, ctx: RecordContext, gone: store.DepositRow[]): Promise<void> {
+/**
+ * Fails the deposits goneFrom found (each only if still PENDING where it was read), with the
+ * `deposit.failed` webhook; answers those it failed (the caller emits the domain event).
+ */
+export async function failGone(tx: DbTx, ctx: RecordContext, gone: store.DepositRow[]): Promise<string[]> {
+  const failed: string[] = [];
   for (const g of gone) {
     if (
       await ctx.transactions.failDeposit(
@@ -188,19 +192,23 @@ export async function failGone(tx: DbTx, ctx: RecordContext, gone: store.Deposit
         g,
         'Its transfer is no longer in the transaction, executed again in another block (chain reorganisation)',
       )
-    )
+    ) {
       await ctx.webhooks.emitForTransaction(tx, g.id, 'deposit.failed');
+      failed.push(g.id);
+    }
   }
+  return failed;
 }
 
 /**
  * Writes the moves recordTransfer found, in the recording transaction, after failGone and
  * before the inserts: parked off their positions first (a re-mined transaction's records
  * shift together, and one moved onto a position another still holds would clash), then each
- * at its new position.
+ * at its new position. Answers the failed records revived (PENDING again), which the caller
+ * tells as recorded anew.
  */
-export async function applyMoves(tx: DbTx, ctx: RecordContext, moves: Move[]): Promise<void> {
-  if (moves.length === 0) return;
+export async function applyMoves(tx: DbTx, ctx: RecordContext, moves: Move[]): Promise<string[]> {
+  if (moves.length === 0) return [];
   await ctx.transactions.parkDeposits(
     tx,
     moves.map((m) => m.id),
@@ -209,6 +217,7 @@ export async function applyMoves(tx: DbTx, ctx: RecordContext, moves: Move[]): P
     await ctx.transactions.relocateDeposit(tx, m.id, m.t);
     if (m.revived) await ctx.webhooks.emitForTransaction(tx, m.id, 'deposit.processing');
   }
+  return moves.filter((m) => m.revived).map((m) => m.id);
 }
 
 /** A new deposit of the transfer for `owner`, appended to `inserts`; its planned id. */

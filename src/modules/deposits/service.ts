@@ -168,7 +168,7 @@ export class DepositService {
       }
       // As a range does (indexer.ts): this wallet's records the receipts no longer hold fail,
       // the moved move, before the inserts that may take their positions.
-      await failGone(
+      const failed = await failGone(
         tx,
         ctx,
         goneFrom(
@@ -179,9 +179,10 @@ export class DepositService {
           { moves, inserts },
         ),
       );
-      await applyMoves(tx, ctx, moves);
+      if (failed.length) await this.events.emit('deposit.failed', tx, { depositIds: failed });
+      const revived = await applyMoves(tx, ctx, moves);
       const inserted = (await insertNew(tx, ctx, inserts)).ids;
-      if (inserted.length) await this.events.emit('deposit.recorded', tx, { depositIds: inserted });
+      if (inserted.length || revived.length) await this.events.emit('deposit.recorded', tx, { depositIds: [...inserted, ...revived] });
       found.push(...inserted);
       // A planned record another writer (an indexer range, a twin request) committed at the
       // same position after `existing` was read: the insert skipped it, and it is this wallet's
