@@ -282,7 +282,8 @@ export async function payPlugin(
     return send(
       reply,
       sessionPage({
-        slug: params(req).slug,
+        // The link's slug now (the page may be read under one it was renamed away from).
+        slug: link.slug,
         link,
         row,
         symbol: d.asset.row.symbol,

@@ -214,6 +214,39 @@ describe('payment links', () => {
     expect(again.url).toMatch(/\/pay\/spring-sale$/);
   });
 
+  it('a session opened before its link was renamed keeps its URL, until a link of the business takes the old slug again', async () => {
+    const link = await createLink({ name: 'Autumn', amount: '2', slug: 'autumn-sale' });
+    const other = await createLink({ name: 'Other', amount: '2', slug: 'other-sale' });
+    const c = await startCheckout(link.id, { asset: 'USDC' });
+    const theirs = await startCheckout(other.id, { asset: 'USDC' });
+    expect(c.url).toMatch(/\/pay\/autumn-sale\//);
+    const renamed = await h.api('PATCH', `/v1/payment_links/${link.id}`, { key: key(), body: { slug: 'winter-sale' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+
+    // The URL the payer holds still answers: the page, its QR code, its live status.
+    const page = await fetch(c.url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(c.address);
+    // Its own links name the slug the link has now.
+    expect(html).toContain(`/pay/winter-sale/${c.id}/qr.svg`);
+    expect(html).not.toContain('/pay/autumn-sale/');
+    expect((await fetch(`${c.url}/qr.svg`)).status).toBe(200);
+    expect((await fetch(`${c.url}/events`, { method: 'HEAD' })).status).toBe(200);
+    // The new URL answers too, and the API names it.
+    expect((await fetch(`${h.baseUrl}/pay/winter-sale/${c.id}`)).status).toBe(200);
+    expect((await checkout(c.id)).url).toBe(`${h.baseUrl}/pay/winter-sale/${c.id}`);
+    // A slug opens only its own link's sessions, old or new.
+    expect((await fetch(`${h.baseUrl}/pay/autumn-sale/${theirs.id}`)).status).toBe(404);
+    expect((await fetch(`${h.baseUrl}/pay/winter-sale/${theirs.id}`)).status).toBe(404);
+    expect((await fetch(`${h.baseUrl}/pay/other-sale/${c.id}`)).status).toBe(404);
+
+    // Once another link of the business takes the old slug, it names that link only.
+    await createLink({ name: 'Autumn again', slug: 'autumn-sale' });
+    expect((await fetch(c.url)).status).toBe(404);
+    expect((await fetch(`${h.baseUrl}/pay/winter-sale/${c.id}`)).status).toBe(200);
+  });
+
   it('an edit takes a redirect, a payment limit and metadata off with null; a bad one writes nothing', async () => {
     const link = await createLink({ name: 'Clear me', redirectUrl: 'https://shop.example/done', paymentLimit: 5, metadata: { a: '1' } });
     const bad = await h.api('PATCH', `/v1/payment_links/${link.id}`, { key: key(), body: { redirectUrl: null, paymentLimit: 0 } });

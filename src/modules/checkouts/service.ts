@@ -215,11 +215,19 @@ export class CheckoutService {
     return startSession(this.#deps, found.link, found.accepts, input, 'page' satisfies Channel);
   }
 
-  /** A session of the link named by `slug`, its deadlines applied; null when there is none. */
+  /**
+   * A session of the link named by `slug`, its deadlines applied; null when there is none.
+   * The slug may be one the link was renamed away from: the URL a payer was given (in an
+   * email, a QR code on a screen) keeps working until a link of the business takes it again.
+   */
   async publicCheckout(slug: string, id: string): Promise<{ link: store.LinkRow; row: store.CheckoutRow; view: CheckoutView } | null> {
-    const link = await store.findLinkBySlug(this.db, slug);
-    const row = link ? await this.#fresh(id) : undefined;
-    if (!link || !row || row.link_id !== link.id) return null;
+    const stored = await store.findCheckout(this.db, id);
+    const link = stored ? await store.findLink(this.db, stored.link_id) : undefined;
+    if (!stored || !link) return null;
+    // Checked before the deadlines are applied: a stranger's guess moves no session on.
+    if (link.slug.toLowerCase() !== slug.toLowerCase() && !(await store.holdsSlug(this.db, slug, link.id))) return null;
+    const row = await this.#fresh(id, stored);
+    if (!row) return null;
     return { link, row, view: present(this.catalogue, row, link.slug, this.#baseUrl) };
   }
 
@@ -290,8 +298,9 @@ export class CheckoutService {
     return recompute(this.#deps, id, (linkId, tx) => this.#slug(linkId, tx));
   }
 
-  async #fresh(id: string): Promise<store.CheckoutRow | undefined> {
-    const row = await store.findCheckout(this.db, id);
+  /** The session, its deadlines applied; `read`: as just read, when the caller has it. */
+  async #fresh(id: string, read?: store.CheckoutRow): Promise<store.CheckoutRow | undefined> {
+    const row = read ?? (await store.findCheckout(this.db, id));
     if (!row || !isDue(row, this.clock.now())) return row;
     await this.recompute(id);
     return store.findCheckout(this.db, id);

@@ -91,6 +91,12 @@ export async function claimSlug(db: DbConn, slug: string, businessId: string, li
   return rows.length > 0;
 }
 
+/** Whether the link holds this slug's claim (its slug now, or one it was renamed away from and no link of its business took since). */
+export async function holdsSlug(db: DbConn, slug: string, linkId: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 FROM payment_link_slugs WHERE slug_key = lower(${slug}) AND link_id = ${linkId}`.execute(db);
+  return rows.length > 0;
+}
+
 export async function findLink(db: DbConn, id: string, forUpdate = false): Promise<LinkRow | undefined> {
   const { rows } = await sql<LinkRow>`SELECT ${LINK} FROM payment_links l WHERE l.id = ${id}
     ${forUpdate ? sql`FOR NO KEY UPDATE` : sql``}`.execute(db);
