@@ -376,6 +376,7 @@ export interface Events {
   name: string;
   payload: JsonColumn | null;
   reference: string;
+  seq: Generated<Int8Column | null>;
   transaction_id: string | null;
   txid: Generated<string>;
   wallet_id: string;

@@ -202,9 +202,15 @@ export interface EventRow {
   payload: unknown;
 }
 
+/**
+ * The event written last for the transaction: by the database's write order (`seq`,
+ * migration 066), not by `created_at`, the writing process's clock. Events from before the
+ * migration have no `seq` and come after every numbered one; among themselves, by time.
+ */
 export async function latestEventOfTransaction(db: DbConn, transactionId: string): Promise<EventRow | undefined> {
   const { rows } = await sql<EventRow>`SELECT id, wallet_id, transaction_id, name, reference, body, payload FROM events
-                                       WHERE transaction_id = ${transactionId} ORDER BY created_at DESC, id DESC LIMIT 1`.execute(db);
+                                       WHERE transaction_id = ${transactionId}
+                                       ORDER BY seq DESC NULLS LAST, created_at DESC, id DESC LIMIT 1`.execute(db);
   return rows[0];
 }
 
