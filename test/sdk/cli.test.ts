@@ -120,6 +120,9 @@ describe('profiles', () => {
     const refused = await run(['wallets', 'show'], { WALLET_API_KEY: 'sk_test_not_a_key' });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/UNAUTHORIZED/);
+    // A profile named with --profile brings its own key: one left in the environment (for
+    // another service) is not sent to that profile's URL.
+    expect((await json(['wallets', 'list', '--profile', 'biz'], { WALLET_API_KEY: 'sk_test_not_a_key' })).length).toBeGreaterThan(1);
     // A key the service refuses is never stored.
     const bad = await run(['login', '--profile', 'bad', '--base-url', h.baseUrl, '--api-key', 'sk_test_wrong']);
     expect(bad.code).toBe(3);

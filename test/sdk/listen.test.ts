@@ -135,6 +135,29 @@ describe('wallet webhooks listen', () => {
     expect(listen.stderr()).toContain(`Resume with --after ${second.cursor}`);
   });
 
+  it('under a business key, signs with the wallet key from WALLET_SIGNING_KEY (never needed on the command line)', async () => {
+    const before = local.requests.length;
+    const listen = wallet(['webhooks', 'listen', '--forward-to', local.url, '--json'], {
+      ...cliEnv(),
+      WALLET_API_KEY: h.businessKey,
+      WALLET_SIGNING_KEY: w.apiKey,
+    });
+    await waitUntil(
+      'listen to be ready',
+      () => listen.stderr().includes('Ready'),
+      30_000,
+      () => listen.describe(),
+    );
+    const e = await trigger('deposit.success');
+    await local.waitForRequests(before + 1, 20_000);
+    const forwarded = local.requests[before]!;
+    // Keyed with the wallet's key, as the service signs the wallet's deliveries.
+    expect(verifyWebhook({ body: forwarded.body, headers: forwarded.headers, apiKey: w.apiKey }).event).toBe('deposit.success');
+    expect(await terminate(listen, { signal: 'SIGINT', ms: 10_000 })).toEqual({ code: 0, signal: null });
+    expect(listen.stdout()).toContain(e.id);
+    expect(listen.stdout() + listen.stderr()).not.toContain(w.apiKey);
+  });
+
   it('events tail prints the events as they happen, and --after replays from a cursor', async () => {
     const start = await trigger('webhook.test');
     const tail = wallet(['events', 'tail', '--after', start.cursor, '--types', 'swap.success,swap.failed', '--json'], cliEnv());

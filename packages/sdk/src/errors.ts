@@ -15,6 +15,14 @@ export interface FieldIssue {
 
 /** The base of everything the client throws on purpose. */
 export class WalletSdkError extends Error {
+  /**
+   * The Idempotency-Key a failed POST was sent with (the caller's, or the one the client made
+   * up). After a TimeoutError or ConnectionError the outcome is unknown: send the request again
+   * with this key (`{ idempotencyKey }`) and the service answers the first one's result
+   * instead of doing it twice.
+   */
+  idempotencyKey?: string;
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;

@@ -65,8 +65,13 @@ export function select(
   const profile = config.profiles[profileName];
   const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
   const out: Selected = { profileName };
-  const baseUrl = pick(flags.baseUrl, env.WALLET_BASE_URL, profile?.baseUrl);
-  const apiKey = pick(flags.apiKey, env.WALLET_API_KEY, profile?.apiKey);
+  // A profile named on the command line brings its URL and its key together: a key left in
+  // the environment (a production key a script exported) never goes to that profile's URL.
+  const chosen = flags.profile !== undefined;
+  const baseUrl = chosen
+    ? pick(flags.baseUrl, profile?.baseUrl, env.WALLET_BASE_URL)
+    : pick(flags.baseUrl, env.WALLET_BASE_URL, profile?.baseUrl);
+  const apiKey = chosen ? pick(flags.apiKey, profile?.apiKey, env.WALLET_API_KEY) : pick(flags.apiKey, env.WALLET_API_KEY, profile?.apiKey);
   const walletId = pick(flags.wallet, env.WALLET_ID, profile?.walletId);
   if (baseUrl) out.baseUrl = baseUrl;
   if (apiKey) out.apiKey = apiKey;

@@ -4,7 +4,7 @@
  * body turned into ApiError. Runs on the global fetch of Node 20+ (or one you pass).
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, ConnectionError, TimeoutError, type FieldIssue } from '../errors.js';
+import { ApiError, ConnectionError, TimeoutError, WalletSdkError, type FieldIssue } from '../errors.js';
 import { SDK_VERSION } from '../version.js';
 import type { Answer, CallArgs, OperationName } from './operations.js';
 
@@ -103,26 +103,40 @@ export class Transport {
     const [method, template] = op.split(' ') as [string, string];
     const path = fillPath(template, (args.path ?? {}) as Record<string, unknown>);
     const url = `${this.baseUrl}${path}${queryString((args.query ?? {}) as Record<string, unknown>)}`;
-    const headers: Record<string, string> = { ...this.headers(), ...opts.headers };
+    const headers = mergeHeaders(this.headers(), opts.headers);
     let body: string | undefined;
     if (args.body !== undefined) {
       body = JSON.stringify(args.body);
-      headers['content-type'] = 'application/json';
+      headers['content-type'] ??= 'application/json';
     }
-    if (method === 'POST') headers['idempotency-key'] = opts.idempotencyKey ?? randomUUID();
+    let key: string | undefined;
+    if (method === 'POST') {
+      // One key per call, the caller's when given (as the option, or as the header the HTTP
+      // API documents): a second value beside it would be joined into one new key per call.
+      const given = headers['idempotency-key'];
+      if (opts.idempotencyKey !== undefined && given !== undefined && given !== opts.idempotencyKey)
+        throw new TypeError('idempotencyKey and an Idempotency-Key header disagree: give one');
+      key = opts.idempotencyKey ?? given ?? randomUUID();
+      headers['idempotency-key'] = key;
+    }
     const replaySafe = method === 'GET' || REPLAY_SAFE_POSTS.has(op) || READ_POSTS.has(op);
-    const res = await this.send(method, url, { headers, ...(body === undefined ? {} : { body }) }, opts, replaySafe, path);
-    return (await res.json()) as Answer<K>;
+    try {
+      const res = await this.send(method, url, { headers, ...(body === undefined ? {} : { body }) }, opts, replaySafe, path);
+      return (await res.json()) as Answer<K>;
+    } catch (err) {
+      // The outcome of a POST that timed out or lost its connection is unknown: the key it was
+      // sent with lets the caller send it again as the same request, or look it up.
+      if (key !== undefined && err instanceof WalletSdkError) err.idempotencyKey = key;
+      throw err;
+    }
   }
 
   /** The headers of every request (streams use them too). */
   headers(): Record<string, string> {
-    return {
-      'x-api-key': this.#apiKey,
-      accept: 'application/json',
-      'user-agent': `stablecoin-wallet-sdk/${SDK_VERSION}`,
-      ...this.#opts.headers,
-    };
+    return mergeHeaders(
+      { 'x-api-key': this.#apiKey, accept: 'application/json', 'user-agent': `stablecoin-wallet-sdk/${SDK_VERSION}` },
+      this.#opts.headers,
+    );
   }
 
   /**
@@ -177,7 +191,12 @@ export class Transport {
     }, this.#opts.timeoutMs);
     let res: Response;
     try {
-      res = await this.#fetch(url, { method: 'GET', headers: { ...this.headers(), ...headers }, signal: ctrl.signal, redirect: 'manual' });
+      res = await this.#fetch(url, {
+        method: 'GET',
+        headers: mergeHeaders(this.headers(), headers),
+        signal: ctrl.signal,
+        redirect: 'manual',
+      });
     } catch (err) {
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) throw signal.reason ?? err;
@@ -230,6 +249,16 @@ export function backoff(attempt: number, retryAfterS: number | null, maxMs: numb
   if (retryAfterS !== null) return Math.min(retryAfterS * 1000, maxMs);
   const ceiling = Math.min(BASE_DELAY_MS * 2 ** attempt, maxMs);
   return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/**
+ * Header sets merged by name without case (HTTP's rule), the later set winning: records with
+ * `Idempotency-Key` and `idempotency-key` would otherwise both be sent, joined into one value.
+ */
+export function mergeHeaders(...sets: (Record<string, string> | undefined)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const set of sets) if (set) for (const [name, value] of Object.entries(set)) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function fillPath(template: string, params: Record<string, unknown>): string {

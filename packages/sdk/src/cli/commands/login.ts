@@ -39,8 +39,15 @@ export function loginCommands(program: Command): void {
           profile.walletId = wallet.id;
         }
       }
-      profile.baseUrl = flags.baseUrl ?? process.env.WALLET_BASE_URL ?? profile.baseUrl ?? ctx.selected.baseUrl ?? 'http://127.0.0.1:8080';
-      profile.apiKey = flags.apiKey ?? process.env.WALLET_API_KEY ?? profile.apiKey;
+      // A credentials file gives a URL and its keys together: the environment's URL or key
+      // never pairs with the other half (its key would go to another service).
+      const fromFile = opts.credentials !== undefined;
+      profile.baseUrl =
+        flags.baseUrl ??
+        (fromFile ? profile.baseUrl : (process.env.WALLET_BASE_URL ?? profile.baseUrl)) ??
+        ctx.selected.baseUrl ??
+        'http://127.0.0.1:8080';
+      profile.apiKey = flags.apiKey ?? (fromFile ? profile.apiKey : (process.env.WALLET_API_KEY ?? profile.apiKey));
       if (!profile.apiKey) {
         const typed = await readLine('API key: ', { silent: true });
         profile.apiKey = typed?.trim() || undefined;

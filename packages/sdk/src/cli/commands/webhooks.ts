@@ -43,7 +43,7 @@ export function webhookCommands(program: Command): void {
     )
     .option(
       '--signing-key <apiKey>',
-      'the wallet API key that keys x-service-signature (default: the profile key; required with a business key)',
+      'the wallet API key that keys x-service-signature (better: WALLET_SIGNING_KEY, kept out of the process list and history; default: the profile key; required with a business key)',
     )
     .action(async (opts: ListenFlags, cmd: Command) => {
       const ctx = context(cmd);
@@ -52,13 +52,16 @@ export function webhookCommands(program: Command): void {
       // The service signs a delivery with the key of the wallet it belongs to: a business key
       // signs none of them, and one wallet's key only that wallet's, so forwarding under a
       // business key takes the wallet (its events alone) and that wallet's key to sign with.
-      if (opts.forwardTo && ctx.apiKey().startsWith('sk_biz_') && (opts.signingKey === undefined || !walletId)) {
+      // From the environment as well as the flag: a wallet key on the command line is in the
+      // process list and the shell's history.
+      const givenKey = opts.signingKey ?? (process.env.WALLET_SIGNING_KEY || undefined);
+      if (opts.forwardTo && ctx.apiKey().startsWith('sk_biz_') && (givenKey === undefined || !walletId)) {
         throw new CliError(
-          "--forward-to under a business key needs --wallet <id> and --signing-key <that wallet's API key>: each delivery is signed with its own wallet's key, not the business key",
+          "--forward-to under a business key needs --wallet <id> and that wallet's API key in WALLET_SIGNING_KEY (or --signing-key): each delivery is signed with its own wallet's key, not the business key",
           EXIT.USAGE,
         );
       }
-      const signingKey = opts.signingKey ?? ctx.apiKey();
+      const signingKey = givenKey ?? ctx.apiKey();
       const client = ctx.client();
       const types = opts.events ? (opts.events.split(',').map((s) => s.trim()) as EventName[]) : undefined;
       const stream = client.events.stream({
